@@ -1,0 +1,115 @@
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import { openDatabase, type Db } from './platform/db/index.ts';
+import { errors } from './platform/errors.ts';
+import { MemoryGuardStore } from './platform/guard/memory.ts';
+import { RedisGuardStore } from './platform/guard/redis.ts';
+import type { GuardStore } from './platform/guard/types.ts';
+import { registerAdminRoutes } from './platform/http/admin.ts';
+import { keepRawBodies } from './platform/http/body.ts';
+import { installErrorHandling, sendError } from './platform/http/error-handler.ts';
+import type { Operation } from './platform/http/operation.ts';
+import { registerOperations } from './platform/http/register.ts';
+import type { PipelineDeps } from './platform/auth/pipeline.ts';
+import { validatorCompiler } from './platform/http/validation.ts';
+import { ulid } from './platform/ids.ts';
+import { SecretBox } from './platform/secrets.ts';
+import { resolveSecretsKey } from './platform/secrets-key.ts';
+import { KeyDirectory } from './modules/accounts/key-directory.ts';
+import { appRoutes } from './modules/accounts/routes/apps.ts';
+import { partnerRoutes } from './modules/accounts/routes/partners.ts';
+import { AccountsService } from './modules/accounts/service.ts';
+import { catalogHealth } from './modules/catalog/routes/health.ts';
+import { deliveryHealth } from './modules/delivery/routes/health.ts';
+import { registerProbes } from './modules/health/probes.ts';
+
+export interface AppOptions {
+  /** Milliseconds since the epoch; tests move time. */
+  clock?: () => number;
+  /** Migrated PGlite dump for in-memory databases (tests start faster from it). */
+  dbTemplate?: Blob;
+  /** Pino destination override (tests silence logs). */
+  logStream?: NodeJS.WritableStream;
+}
+
+export interface Platform {
+  config: Config;
+  db: Db;
+  accounts: AccountsService;
+  guard: GuardStore;
+  operations: readonly Operation[];
+  /** The signed-request pipeline, for mounting further partner operations. */
+  pipeline: PipelineDeps;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    platform: Platform;
+  }
+}
+
+/** Builds the whole server (not listening): storage, stores, partner and operator routes. */
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  const clock = options.clock ?? Date.now;
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-signature"]'],
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
+    genReqId: () => `req_${ulid()}`,
+    requestIdHeader: false,
+    // One line per response is written by the onResponse hook below instead.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: config.bodyLimitBytes,
+    requestTimeout: 30_000,
+    return503OnClosing: false,
+  });
+
+  const db = await openDatabase(config.database, { template: options.dbTemplate });
+  const box = new SecretBox(resolveSecretsKey(config, app.log));
+  const guard: GuardStore = config.redisUrl
+    ? new RedisGuardStore(config.redisUrl, config.nonceTtlSeconds * 1000, app.log)
+    : new MemoryGuardStore(config.nonceTtlSeconds * 1000, clock);
+  const keys = new KeyDirectory(db, box, config.authCacheTtlMs, clock);
+  const accounts = new AccountsService(db, box, () => keys.invalidate());
+
+  app.setValidatorCompiler(validatorCompiler());
+  keepRawBodies(app, config.bodyLimitBytes);
+  installErrorHandling(app);
+
+  let closing = false;
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (closing) {
+      reply.header('connection', 'close');
+      return sendError(reply, errors.serviceUnavailable('The server is restarting; retry in a moment.'));
+    }
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      { method: request.method, route: request.routeOptions.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, key: request.auth?.keyId },
+      'request',
+    );
+  });
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+
+  registerProbes(app, db, guard);
+  const operations: Operation[] = [];
+  if (config.services.has('delivery')) operations.push(deliveryHealth(db));
+  if (config.services.has('safe-catalog')) operations.push(catalogHealth(db));
+  const pipeline: PipelineDeps = { keys, guard, clock, defaultLimits: config.rateLimits, clockSkewSeconds: config.clockSkewSeconds };
+  registerOperations(app, operations, pipeline);
+  if (config.adminToken) {
+    registerAdminRoutes(app, config.adminToken, [...partnerRoutes(accounts), ...appRoutes(accounts)]);
+  }
+
+  app.decorate('platform', { config, db, accounts, guard, operations, pipeline });
+  app.addHook('onClose', async () => {
+    await guard.close();
+    await db.close();
+  });
+  return app;
+}

@@ -1,0 +1,115 @@
+import { resolve } from 'node:path';
+
+export type ServiceName = 'delivery' | 'safe-catalog';
+export const ALL_SERVICES: readonly ServiceName[] = ['delivery', 'safe-catalog'];
+
+export type DatabaseConfig =
+  | { kind: 'pglite'; dataDir: string }
+  | { kind: 'memory' }
+  | { kind: 'postgres'; url: string; poolSize: number; schema: string | undefined };
+
+export interface Config {
+  port: number;
+  host: string;
+  publicBaseUrl: string;
+  services: ReadonlySet<ServiceName>;
+  dataDir: string;
+  database: DatabaseConfig;
+  redisUrl: string | undefined;
+  adminToken: string | undefined;
+  /** 32-byte key that seals secrets at rest; undefined means a development key is used. */
+  secretsKey: Buffer | undefined;
+  logLevel: string;
+  rateLimits: { readsPerMinute: number; writesPerMinute: number };
+  /** How long an instance may serve a cached key, partner status or limit (must stay under 5 s). */
+  authCacheTtlMs: number;
+  nonceTtlSeconds: number;
+  clockSkewSeconds: number;
+  bodyLimitBytes: number;
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+    return fallback;
+  }
+  return value;
+}
+
+function database(env: Env, dataDir: string, problems: string[]): DatabaseConfig {
+  const url = env.DATABASE_URL;
+  if (url === undefined || url === '') return { kind: 'pglite', dataDir: resolve(dataDir, 'pgdata') };
+  if (url === 'memory:') return { kind: 'memory' };
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    const schema = env.DATABASE_SCHEMA || undefined;
+    if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+      problems.push('DATABASE_SCHEMA must be a lower-case SQL identifier');
+    }
+    return { kind: 'postgres', url, poolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 200, problems), schema };
+  }
+  problems.push('DATABASE_URL must be unset (embedded), "memory:" or a postgres:// URL');
+  return { kind: 'memory' };
+}
+
+function services(env: Env, problems: string[]): Set<ServiceName> {
+  const raw = env.SERVICES;
+  if (raw === undefined || raw.trim() === '') return new Set(ALL_SERVICES);
+  const chosen = new Set<ServiceName>();
+  for (const name of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+    if ((ALL_SERVICES as readonly string[]).includes(name)) chosen.add(name as ServiceName);
+    else problems.push(`SERVICES: unknown service "${name}" (known: ${ALL_SERVICES.join(', ')})`);
+  }
+  return chosen;
+}
+
+function secretsKey(env: Env, problems: string[]): Buffer | undefined {
+  const raw = env.SECRETS_KEY;
+  if (raw === undefined || raw === '') return undefined;
+  const key = Buffer.from(raw, 'base64');
+  if (key.length !== 32) problems.push('SECRETS_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32)');
+  return key;
+}
+
+/** Reads and validates the whole configuration once; every problem is reported together. */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const port = int(env, 'PORT', 8080, 0, 65535, problems);
+  const dataDir = resolve(env.DATA_DIR || 'data');
+  const adminToken = env.ADMIN_TOKEN || undefined;
+  if (adminToken !== undefined && adminToken.length < 16) problems.push('ADMIN_TOKEN must be at least 16 characters');
+  const authCacheTtlMs = int(env, 'AUTH_CACHE_TTL_MS', 2000, 0, 5000, problems);
+  const config: Config = {
+    port,
+    host: env.HOST || '0.0.0.0',
+    publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    services: services(env, problems),
+    dataDir,
+    database: database(env, dataDir, problems),
+    redisUrl: env.REDIS_URL || undefined,
+    adminToken,
+    secretsKey: secretsKey(env, problems),
+    logLevel: env.LOG_LEVEL || 'info',
+    rateLimits: {
+      readsPerMinute: int(env, 'RATE_LIMIT_READS_PER_MINUTE', 600, 1, 1_000_000, problems),
+      writesPerMinute: int(env, 'RATE_LIMIT_WRITES_PER_MINUTE', 120, 1, 1_000_000, problems),
+    },
+    authCacheTtlMs,
+    nonceTtlSeconds: int(env, 'NONCE_TTL_SECONDS', 600, 600, 86_400, problems),
+    clockSkewSeconds: 300,
+    bodyLimitBytes: 1024 * 1024,
+    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 120_000, problems),
+  };
+  if (env.REDIS_URL && !/^rediss?:\/\//.test(env.REDIS_URL)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  return config;
+}

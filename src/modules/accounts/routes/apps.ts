@@ -1,0 +1,55 @@
+import { Type } from '@sinclair/typebox';
+import { defineAdminRoute } from '../../../platform/http/admin.ts';
+import { HttpUrl, Id, NonEmptyString, StringEnum, strictObject } from '../../../platform/http/schemas.ts';
+import type { AccountsService } from '../service.ts';
+
+export const appRoutes = (accounts: AccountsService) => [
+  defineAdminRoute({
+    method: 'POST',
+    url: '/partners/:partner_id/apps',
+    summary: 'Create an app; its webhook secret is shown once',
+    params: strictObject({ partner_id: Id }),
+    body: strictObject({
+      name: NonEmptyString(),
+      webhook_url: Type.Optional(HttpUrl),
+      return_url: Type.Optional(HttpUrl),
+    }),
+    handler: async ({ params, body }) => ({ statusCode: 201, body: await accounts.createApp(params.partner_id, body) }),
+  }),
+  defineAdminRoute({
+    method: 'GET',
+    url: '/partners/:partner_id/apps',
+    summary: "List a partner's apps",
+    params: strictObject({ partner_id: Id }),
+    handler: async ({ params }) => ({ body: { apps: await accounts.listApps(params.partner_id) } }),
+  }),
+  defineAdminRoute({
+    method: 'POST',
+    url: '/apps/:app_id/keys',
+    summary: 'Create an API key; the key and its signing secret are shown once',
+    params: strictObject({ app_id: Id }),
+    body: strictObject({
+      environment: StringEnum(['staging', 'production']),
+      // Checked by the service, whose message lists the known scopes.
+      scopes: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 8 }),
+    }),
+    handler: async ({ params, body }) => ({ statusCode: 201, body: await accounts.createKey(params.app_id, body) }),
+  }),
+  defineAdminRoute({
+    method: 'GET',
+    url: '/apps/:app_id/keys',
+    summary: "List an app's keys (hints only; keys and secrets are never shown again)",
+    params: strictObject({ app_id: Id }),
+    handler: async ({ params }) => ({ body: { keys: await accounts.listKeys(params.app_id) } }),
+  }),
+  defineAdminRoute({
+    method: 'DELETE',
+    url: '/keys/:key_id',
+    summary: 'Revoke a key; every instance refuses it within seconds',
+    params: strictObject({ key_id: Id }),
+    handler: async ({ params }) => {
+      await accounts.revokeKey(params.key_id);
+      return { statusCode: 204, body: undefined };
+    },
+  }),
+];

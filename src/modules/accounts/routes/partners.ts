@@ -1,0 +1,54 @@
+import { Type } from '@sinclair/typebox';
+import { defineAdminRoute } from '../../../platform/http/admin.ts';
+import { Id, NonEmptyString, StringEnum, strictObject } from '../../../platform/http/schemas.ts';
+import type { AccountsService } from '../service.ts';
+
+const PartnerParams = strictObject({ partner_id: Id });
+
+const RateLimits = strictObject({
+  reads_per_minute: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+  writes_per_minute: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+});
+
+export const partnerRoutes = (accounts: AccountsService) => [
+  defineAdminRoute({
+    method: 'POST',
+    url: '/partners',
+    summary: 'Create a partner account',
+    body: strictObject({ name: NonEmptyString() }),
+    handler: async ({ body }) => ({ statusCode: 201, body: await accounts.createPartner(body.name) }),
+  }),
+  defineAdminRoute({
+    method: 'GET',
+    url: '/partners',
+    summary: 'List partner accounts (oldest first, paged by `after`)',
+    querystring: strictObject({
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+      after: Type.Optional(Id),
+    }),
+    handler: async ({ query }) => {
+      const partners = await accounts.listPartners(query.limit ?? 50, query.after);
+      return { body: { partners, next_after: partners.length === (query.limit ?? 50) ? partners.at(-1)!.partner_id : null } };
+    },
+  }),
+  defineAdminRoute({
+    method: 'GET',
+    url: '/partners/:partner_id',
+    summary: 'Get a partner account',
+    params: PartnerParams,
+    handler: async ({ params }) => ({ body: await accounts.getPartner(params.partner_id) }),
+  }),
+  defineAdminRoute({
+    method: 'PATCH',
+    url: '/partners/:partner_id',
+    summary: 'Suspend or reactivate a partner, switch production access, set the credit limit or own rate limits',
+    params: PartnerParams,
+    body: strictObject({
+      status: Type.Optional(StringEnum(['active', 'suspended'])),
+      production_active: Type.Optional(Type.Boolean()),
+      credit_limit_ghs: Type.Optional(Type.Number({ minimum: 0 })),
+      rate_limits: Type.Optional(Type.Union([RateLimits, Type.Null()])),
+    }),
+    handler: async ({ params, body }) => ({ body: await accounts.updatePartner(params.partner_id, body) }),
+  }),
+];

@@ -1,0 +1,158 @@
+import type { Db } from '../../platform/db/index.ts';
+import { errors } from '../../platform/errors.ts';
+import { newId, randomToken } from '../../platform/ids.ts';
+import { ghsToPesewas, pesewasToGhs } from '../../platform/money.ts';
+import { hashApiKey, type SecretBox } from '../../platform/secrets.ts';
+import { scopeGrantProblem, type Environment } from '../../platform/auth/scopes.ts';
+import { accountsRepository as repo, type AppRow, type KeyRow, type PartnerRow } from './repository.ts';
+
+export interface PartnerView {
+  partner_id: string;
+  name: string;
+  status: 'active' | 'suspended';
+  production_active: boolean;
+  credit_limit_ghs: number;
+  rate_limits: { reads_per_minute: number; writes_per_minute: number } | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PartnerUpdate {
+  status?: 'active' | 'suspended';
+  production_active?: boolean;
+  credit_limit_ghs?: number;
+  rate_limits?: { reads_per_minute: number; writes_per_minute: number } | null;
+}
+
+export function partnerView(p: PartnerRow): PartnerView {
+  return {
+    partner_id: p.id,
+    name: p.name,
+    status: p.status,
+    production_active: p.production_active,
+    credit_limit_ghs: pesewasToGhs(p.credit_limit_pesewas),
+    rate_limits:
+      p.reads_per_minute !== null && p.writes_per_minute !== null
+        ? { reads_per_minute: p.reads_per_minute, writes_per_minute: p.writes_per_minute }
+        : null,
+    created_at: p.created_at.toISOString(),
+    updated_at: p.updated_at.toISOString(),
+  };
+}
+
+function appView(a: AppRow) {
+  return { app_id: a.id, partner_id: a.partner_id, name: a.name, webhook_url: a.webhook_url, return_url: a.return_url, created_at: a.created_at.toISOString() };
+}
+
+function keyView(k: KeyRow) {
+  return {
+    key_id: k.id,
+    app_id: k.app_id,
+    environment: k.environment,
+    key_hint: k.key_hint,
+    scopes: k.scopes,
+    created_at: k.created_at.toISOString(),
+    revoked_at: k.revoked_at?.toISOString() ?? null,
+  };
+}
+
+/** Partners, apps and keys: what operators manage. Secrets are returned once, at creation. */
+export class AccountsService {
+  constructor(
+    private readonly db: Db,
+    private readonly box: SecretBox,
+    /** Called after a change that affects authentication, to drop this instance's caches. */
+    private readonly onAuthChange: () => void,
+  ) {}
+
+  async createPartner(name: string): Promise<PartnerView> {
+    return partnerView(await repo.insertPartner(this.db, newId('ptn'), name));
+  }
+
+  async getPartner(partnerId: string): Promise<PartnerView> {
+    const partner = await repo.getPartner(this.db, partnerId);
+    if (!partner) throw errors.partnerNotFound(`There is no partner ${partnerId}.`);
+    return partnerView(partner);
+  }
+
+  async listPartners(limit: number, after?: string): Promise<PartnerView[]> {
+    return (await repo.listPartners(this.db, limit, after)).map(partnerView);
+  }
+
+  async updatePartner(partnerId: string, update: PartnerUpdate): Promise<PartnerView> {
+    let credit: number | undefined;
+    if (update.credit_limit_ghs !== undefined) {
+      credit = ghsToPesewas(update.credit_limit_ghs) ?? undefined;
+      if (credit === undefined || credit < 0) {
+        throw errors.validation('credit_limit_ghs must be zero or more, with at most two decimals.', [
+          { field: 'credit_limit_ghs', issue: 'must be a non-negative amount with at most 2 decimals' },
+        ]);
+      }
+    }
+    const row = await repo.updatePartner(this.db, partnerId, {
+      status: update.status,
+      production_active: update.production_active,
+      credit_limit_pesewas: credit,
+      rate_limits: update.rate_limits,
+    });
+    if (!row) throw errors.partnerNotFound(`There is no partner ${partnerId}.`);
+    this.onAuthChange();
+    return partnerView(row);
+  }
+
+  async createApp(partnerId: string, input: { name: string; webhook_url?: string; return_url?: string }) {
+    await this.getPartner(partnerId);
+    const webhookSecret = `whsec_${randomToken(24).replace(/-/g, '+').replace(/_/g, '/')}`;
+    const app = await repo.insertApp(this.db, {
+      id: newId('app'),
+      partnerId,
+      name: input.name,
+      webhookUrl: input.webhook_url ?? null,
+      returnUrl: input.return_url ?? null,
+      webhookSecretSealed: this.box.seal(webhookSecret),
+    });
+    return { ...appView(app), webhook_secret: webhookSecret };
+  }
+
+  async listApps(partnerId: string) {
+    await this.getPartner(partnerId);
+    return (await repo.listApps(this.db, partnerId)).map(appView);
+  }
+
+  async createKey(appId: string, input: { environment: Environment; scopes: string[] }) {
+    const app = await repo.getApp(this.db, appId);
+    if (!app) throw errors.appNotFound(`There is no app ${appId}.`);
+    const scopes = [...new Set(input.scopes)];
+    const problem = scopeGrantProblem(input.environment, scopes);
+    if (problem) throw errors.validation(`${problem[0]!.toUpperCase()}${problem.slice(1)}.`, [{ field: 'scopes', issue: problem }]);
+    if (input.environment === 'production') {
+      const partner = await repo.getPartner(this.db, app.partner_id);
+      if (!partner?.production_active) {
+        throw errors.productionNotActive('Production keys need the partner to have production access first.');
+      }
+    }
+    const apiKey = `pk_${input.environment}_${randomToken(24)}`;
+    const signingSecret = `sk_${input.environment}_${randomToken(32)}`;
+    const row = await repo.insertKey(this.db, {
+      id: newId('key'),
+      appId,
+      environment: input.environment,
+      keyHash: hashApiKey(apiKey),
+      keyHint: `${apiKey.slice(0, apiKey.indexOf('_', 3) + 5)}…${apiKey.slice(-4)}`,
+      signingSecretSealed: this.box.seal(signingSecret),
+      scopes,
+    });
+    return { ...keyView(row), api_key: apiKey, signing_secret: signingSecret };
+  }
+
+  async listKeys(appId: string) {
+    if (!(await repo.getApp(this.db, appId))) throw errors.appNotFound(`There is no app ${appId}.`);
+    return (await repo.listKeys(this.db, appId)).map(keyView);
+  }
+
+  async revokeKey(keyId: string): Promise<void> {
+    const row = await repo.revokeKey(this.db, keyId);
+    if (!row) throw errors.keyNotFound(`There is no key ${keyId}.`);
+    this.onAuthChange();
+  }
+}

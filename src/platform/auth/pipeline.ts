@@ -1,0 +1,158 @@
+import { canonicalRequest, sha256Hex, signCanonical } from '@partner-platform/sdk';
+import { errors } from '../errors.ts';
+import { constantTimeEqual } from '../secrets.ts';
+import type { Access, GuardStore } from '../guard/types.ts';
+import type { AuthContext, KeyResolver, ResolvedKey } from './context.ts';
+import { scopeCovers, type Scope } from './scopes.ts';
+
+export interface GuardedOperation {
+  scope: Scope;
+  productionOnly: boolean;
+  access: Access;
+}
+
+export interface PipelineDeps {
+  keys: KeyResolver;
+  guard: GuardStore;
+  /** Milliseconds since the epoch. */
+  clock: () => number;
+  defaultLimits: { readsPerMinute: number; writesPerMinute: number };
+  clockSkewSeconds: number;
+}
+
+export interface IncomingSignedRequest {
+  headers: Record<string, string | string[] | undefined>;
+  method: string;
+  /** The request target exactly as on the request line. */
+  url: string;
+  rawBody: Buffer | undefined;
+}
+
+export interface RateState {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+const NONCE_FORM = /^[A-Za-z0-9._~-]{16,128}$/;
+const SIGNATURE_FORM = /^[0-9a-fA-F]{64}$/;
+const KEY_FORM = /^pk_(staging|production)_[A-Za-z0-9_-]{16,128}$/;
+
+function header(req: IncomingSignedRequest, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(',') : value;
+}
+
+function presentedKey(req: IncomingSignedRequest): string {
+  const xKey = header(req, 'x-api-key');
+  const authz = header(req, 'authorization');
+  const bearer = authz && /^Bearer\s+/i.test(authz) ? authz.replace(/^Bearer\s+/i, '').trim() : undefined;
+  if (!xKey && !bearer) {
+    throw errors.missingApiKey('Send your API key in the X-API-Key header (or Authorization: Bearer <key>).');
+  }
+  if (xKey && bearer && xKey !== bearer) {
+    throw errors.invalidApiKey('X-API-Key and Authorization: Bearer carry different keys; send one key.');
+  }
+  return (xKey ?? bearer)!;
+}
+
+async function resolveKey(deps: PipelineDeps, req: IncomingSignedRequest): Promise<ResolvedKey> {
+  const apiKey = presentedKey(req);
+  const key = KEY_FORM.test(apiKey) ? await deps.keys.resolve(apiKey) : null;
+  if (!key || key.revoked) throw errors.invalidApiKey('The API key is unknown or has been revoked.');
+  return key;
+}
+
+function checkScope(key: ResolvedKey, op: GuardedOperation): void {
+  if (op.productionOnly && key.environment !== 'production') {
+    throw errors.productionKeyRequired('This operation is available with production keys only.');
+  }
+  if (!scopeCovers(key.scopes, op.scope)) {
+    throw errors.insufficientScope(`This API key lacks the scope ${op.scope}, which this operation needs.`);
+  }
+}
+
+function checkPartner(key: ResolvedKey): void {
+  if (!key.partnerActive) throw errors.partnerInactive('The partner account is suspended; contact support.');
+  if (key.environment === 'production' && !key.productionActive) {
+    throw errors.environmentNotActive('Production access is not active for this partner account yet.');
+  }
+}
+
+function checkSignature(deps: PipelineDeps, key: ResolvedKey, req: IncomingSignedRequest): string {
+  const signature = header(req, 'x-signature');
+  const timestamp = header(req, 'x-timestamp');
+  const nonce = header(req, 'x-nonce');
+  if (!signature || !timestamp || !nonce) {
+    throw errors.missingSignature('Every request needs the X-Signature, X-Timestamp and X-Nonce headers.');
+  }
+  if (!/^\d{1,12}$/.test(timestamp)) {
+    throw errors.invalidTimestamp(
+      /^\d{13}$/.test(timestamp)
+        ? 'X-Timestamp looks like milliseconds; send Unix time in seconds.'
+        : 'X-Timestamp must be Unix time in whole seconds.',
+    );
+  }
+  if (Math.abs(deps.clock() / 1000 - Number(timestamp)) > deps.clockSkewSeconds) {
+    throw errors.staleRequest('X-Timestamp is more than 5 minutes away from the server clock; check your clock and sign again.');
+  }
+  if (!NONCE_FORM.test(nonce)) {
+    throw errors.invalidNonce('X-Nonce must be 16 to 128 characters of A-Z a-z 0-9 . _ ~ - (a UUID works).');
+  }
+  if (key.signingSecret === null) {
+    throw errors.signingNotConfigured('This API key has no usable signing secret; ask for a new key.');
+  }
+  const canonical = canonicalRequest(
+    { timestamp, nonce, method: req.method, url: req.url },
+    sha256Hex(req.rawBody ?? ''),
+  );
+  const expected = signCanonical(key.signingSecret, canonical);
+  if (!SIGNATURE_FORM.test(signature) || !constantTimeEqual(expected, signature.toLowerCase())) {
+    throw errors.invalidSignature('X-Signature does not match the request; sign the exact method, path, query and body you send.');
+  }
+  return nonce;
+}
+
+/**
+ * The checks every partner request goes through, in the contract's order; the first failure
+ * answers. Returns the caller and its rate-limit state.
+ */
+export async function authenticate(
+  deps: PipelineDeps,
+  op: GuardedOperation,
+  req: IncomingSignedRequest,
+): Promise<{ auth: AuthContext; rate: RateState }> {
+  const key = await resolveKey(deps, req);
+  checkScope(key, op);
+  checkPartner(key);
+  const nonce = checkSignature(deps, key, req);
+
+  const limits = key.limits ?? deps.defaultLimits;
+  const limit = op.access === 'read' ? limits.readsPerMinute : limits.writesPerMinute;
+  let verdict;
+  try {
+    verdict = await deps.guard.admit({ keyId: key.keyId, nonce, access: op.access, limit });
+  } catch {
+    // Fail closed: without the shared store a replay could pass unnoticed.
+    throw errors.serviceUnavailable('Replay protection is unavailable right now; nothing was changed. Retry shortly.');
+  }
+  if (verdict.kind === 'replayed') {
+    throw errors.nonceReplayed('This X-Nonce was already used with this key; send a fresh nonce with every request.');
+  }
+  if (verdict.kind === 'limited') {
+    throw errors.rateLimited(`Too many ${op.access} requests for this key; retry after ${verdict.resetSeconds} s.`, {
+      ...rateHeaders({ limit: verdict.limit, remaining: 0, resetSeconds: verdict.resetSeconds }),
+      'retry-after': String(verdict.resetSeconds),
+    });
+  }
+  const { keyId, appId, partnerId, environment, scopes } = key;
+  return { auth: { keyId, appId, partnerId, environment, scopes }, rate: verdict };
+}
+
+export function rateHeaders(rate: RateState): Record<string, string> {
+  return {
+    'ratelimit-limit': String(rate.limit),
+    'ratelimit-remaining': String(rate.remaining),
+    'ratelimit-reset': String(rate.resetSeconds),
+  };
+}

@@ -1,0 +1,41 @@
+import { dirname } from 'node:path';
+import type { DatabaseConfig } from '../../config.ts';
+import { lockDataDir } from './lock.ts';
+import { migrate } from './migrate.ts';
+import { openPglite } from './pglite.ts';
+import { openPostgres } from './postgres.ts';
+import type { Db } from './types.ts';
+
+export type { Db, Queryable, Row } from './types.ts';
+
+export interface OpenDbOptions {
+  /** A PGlite data directory dump to start an in-memory database from (tests use a migrated template). */
+  template?: Blob;
+}
+
+/** Opens the configured database, takes the embedded directory's lock, and migrates it. */
+export async function openDatabase(config: DatabaseConfig, opts: OpenDbOptions = {}): Promise<Db> {
+  let db: Db;
+  if (config.kind === 'postgres') {
+    db = await openPostgres(config);
+  } else if (config.kind === 'memory') {
+    db = await openPglite(undefined, opts.template);
+  } else {
+    // The lock sits beside the PGlite directory, which belongs to PostgreSQL alone.
+    const release = lockDataDir(dirname(config.dataDir));
+    try {
+      const inner = await openPglite(config.dataDir);
+      db = { ...inner, close: () => inner.close().finally(release) };
+    } catch (err) {
+      release();
+      throw err;
+    }
+  }
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  return db;
+}

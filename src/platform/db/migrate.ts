@@ -1,0 +1,66 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Db } from './types.ts';
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/', import.meta.url));
+
+interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
+  return readdirSync(dir)
+    .filter((f) => /^\d{3,}_[a-z0-9_]+\.sql$/.test(f))
+    .sort()
+    .map((file) => {
+      const sql = readFileSync(`${dir}/${file}`, 'utf8');
+      return {
+        version: Number.parseInt(file, 10),
+        name: file,
+        sql,
+        checksum: createHash('sha256').update(sql).digest('hex'),
+      };
+    });
+}
+
+/**
+ * Forward-only: applies each missing migration in its own transaction. An advisory lock keeps
+ * instances that start together from applying the same one twice; an edited migration that was
+ * already applied stops the start, since the database no longer matches the files.
+ */
+export async function migrate(db: Db, migrations = readMigrations()): Promise<number[]> {
+  await db.query(`create table if not exists schema_migrations (
+    version integer primary key, name text not null, checksum text not null,
+    applied_at timestamptz not null default now())`);
+  const applied: number[] = [];
+  for (const m of migrations) {
+    const done = await db.transaction(async (tx) => {
+      await tx.query('select pg_advisory_xact_lock(72707369)');
+      const rows = await tx.query<{ checksum: string }>('select checksum from schema_migrations where version = $1', [m.version]);
+      if (rows[0]) {
+        if (rows[0].checksum !== m.checksum) {
+          throw new Error(`migration ${m.name} was changed after it was applied; add a new migration instead`);
+        }
+        return false;
+      }
+      for (const statement of splitStatements(m.sql)) await tx.query(statement);
+      await tx.query('insert into schema_migrations (version, name, checksum) values ($1, $2, $3)', [m.version, m.name, m.checksum]);
+      return true;
+    });
+    if (done) applied.push(m.version);
+  }
+  return applied;
+}
+
+/** Splits on semicolons at line ends; migrations keep one statement per `;\n` and no procedural bodies. */
+function splitStatements(sql: string): string[] {
+  return sql
+    .replace(/^\s*--.*$/gm, '')
+    .split(/;\s*(?:\n|$)/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}

@@ -1,0 +1,56 @@
+import { AppError, errors } from '../errors.ts';
+
+interface PgLikeError {
+  code?: string;
+  constraint?: string;
+  message?: string;
+}
+
+/** Unique constraints whose violation is a partner-facing answer, by constraint name. */
+const UNIQUE_VIOLATIONS: Record<string, () => AppError> = {
+  delivery_orders_reference_key: () =>
+    errors.duplicateOrderReference('An order with this order_reference already exists for this app; fetch it with orders.get.'),
+  sales_reference_key: () =>
+    errors.duplicateReference('An order with this external_reference was already created; fetch it with orders.get.'),
+};
+
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE']);
+
+function constraintName(err: PgLikeError): string | undefined {
+  if (err.constraint) return err.constraint;
+  // PGlite reports the constraint only inside the message.
+  return /unique constraint "([^"]+)"/.exec(err.message ?? '')?.[1];
+}
+
+/** True when the database cannot be reached or dropped the connection: nothing was changed. */
+export function isConnectionError(err: unknown): boolean {
+  const e = err as PgLikeError;
+  if (typeof e?.code === 'string' && (CONNECTION_CODES.has(e.code) || e.code.startsWith('08') || e.code === '57P01' || e.code === '57P03')) {
+    return true;
+  }
+  const msg = e?.message ?? '';
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED/.test(msg);
+}
+
+export function isRetryableTransactionError(err: unknown): boolean {
+  const code = (err as PgLikeError)?.code;
+  return code === '40001' || code === '40P01';
+}
+
+/** The one place where SQLSTATEs become platform errors; anything else passes through. */
+export function translateDbError(err: unknown): unknown {
+  if (err instanceof AppError) return err;
+  const e = err as PgLikeError;
+  if (e?.code === '23505') {
+    const name = constraintName(e);
+    const factory = name ? UNIQUE_VIOLATIONS[name] : undefined;
+    if (factory) return factory();
+  }
+  if (isConnectionError(err)) {
+    return errors.serviceUnavailable('The database is unreachable right now; nothing was changed. Retry shortly.');
+  }
+  if (isRetryableTransactionError(err)) {
+    return errors.serviceUnavailable('The request conflicted with concurrent work and was not applied; retry it.');
+  }
+  return err;
+}

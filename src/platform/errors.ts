@@ -1,0 +1,72 @@
+export interface ErrorDetail {
+  field: string;
+  issue: string;
+}
+
+/** Every error the platform answers with: HTTP status, machine-readable code, one plain sentence. */
+export class AppError extends Error {
+  override readonly name = 'AppError';
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly details?: ErrorDetail[],
+    /** Extra response headers, e.g. Retry-After. */
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+const make = (status: number, code: string) => (message: string, details?: ErrorDetail[]) =>
+  new AppError(status, code, message, details);
+
+/** One named factory per code, so a code and its status are decided in one place. */
+export const errors = {
+  invalidJson: make(400, 'INVALID_JSON'),
+  validation: make(400, 'VALIDATION_ERROR'),
+  missingRequiredField: make(400, 'MISSING_REQUIRED_FIELD'),
+  invalidOrderPayload: make(400, 'INVALID_ORDER_PAYLOAD'),
+  invalidOrderStatus: make(400, 'INVALID_ORDER_STATUS'),
+  batchEmpty: make(400, 'BATCH_EMPTY'),
+  batchTooLarge: make(400, 'BATCH_TOO_LARGE'),
+  outOfStock: make(400, 'OUT_OF_STOCK'),
+  markupNotSupportedForCod: make(400, 'MARKUP_NOT_SUPPORTED_FOR_COD'),
+  missingApiKey: make(401, 'MISSING_API_KEY'),
+  invalidApiKey: make(401, 'INVALID_API_KEY'),
+  missingSignature: make(401, 'MISSING_SIGNATURE'),
+  invalidTimestamp: make(401, 'INVALID_TIMESTAMP'),
+  staleRequest: make(401, 'STALE_REQUEST'),
+  invalidNonce: make(401, 'INVALID_NONCE'),
+  invalidSignature: make(401, 'INVALID_SIGNATURE'),
+  signingNotConfigured: make(401, 'SIGNING_NOT_CONFIGURED'),
+  invalidAdminToken: make(401, 'INVALID_ADMIN_TOKEN'),
+  insufficientWalletBalance: make(402, 'INSUFFICIENT_WALLET_BALANCE'),
+  insufficientScope: make(403, 'INSUFFICIENT_SCOPE'),
+  productionKeyRequired: make(403, 'PRODUCTION_KEY_REQUIRED'),
+  partnerInactive: make(403, 'PARTNER_INACTIVE'),
+  environmentNotActive: make(403, 'ENVIRONMENT_NOT_ACTIVE'),
+  notFound: make(404, 'NOT_FOUND'),
+  orderNotFound: make(404, 'ORDER_NOT_FOUND'),
+  productNotFound: make(404, 'PRODUCT_NOT_FOUND'),
+  saleNotFound: make(404, 'SALE_NOT_FOUND'),
+  topupNotFound: make(404, 'TOPUP_NOT_FOUND'),
+  partnerNotFound: make(404, 'PARTNER_NOT_FOUND'),
+  appNotFound: make(404, 'APP_NOT_FOUND'),
+  keyNotFound: make(404, 'KEY_NOT_FOUND'),
+  nonceReplayed: make(409, 'NONCE_REPLAYED'),
+  duplicateOrderReference: make(409, 'DUPLICATE_ORDER_REFERENCE'),
+  duplicateReference: make(409, 'DUPLICATE_REFERENCE'),
+  invalidTransition: make(409, 'INVALID_TRANSITION'),
+  productionNotActive: make(409, 'PRODUCTION_NOT_ACTIVE'),
+  payloadTooLarge: make(413, 'PAYLOAD_TOO_LARGE'),
+  rateLimited: (message: string, headers: Record<string, string>) =>
+    new AppError(429, 'RATE_LIMITED', message, undefined, headers),
+  internal: make(500, 'INTERNAL_ERROR'),
+  gateway: make(502, 'GATEWAY_ERROR'),
+  serviceUnavailable: make(503, 'SERVICE_UNAVAILABLE'),
+} as const;
+
+export function isAppError(err: unknown): err is AppError {
+  return err instanceof AppError;
+}

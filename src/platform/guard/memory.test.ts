@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryGuardStore } from './memory.ts';
+
+let now = 1_000_000;
+const stores: MemoryGuardStore[] = [];
+function store(ttlMs = 600_000): MemoryGuardStore {
+  const s = new MemoryGuardStore(ttlMs, () => now);
+  stores.push(s);
+  return s;
+}
+afterEach(async () => {
+  for (const s of stores.splice(0)) await s.close();
+});
+
+const req = (nonce: string, access: 'read' | 'write' = 'write', limit = 3) => ({ keyId: 'key_1', nonce, access, limit });
+
+describe('MemoryGuardStore', () => {
+  it('refuses a nonce seen before for the same key, not for another key', async () => {
+    const s = store();
+    expect((await s.admit(req('n1'))).kind).toBe('ok');
+    expect((await s.admit(req('n1'))).kind).toBe('replayed');
+    expect((await s.admit({ ...req('n1'), keyId: 'key_2' })).kind).toBe('ok');
+  });
+
+  it('remembers nonces for at least the TTL across generation changes', async () => {
+    const s = store(1000);
+    await s.admit(req('old'));
+    now += 999;
+    await s.admit(req('trigger-rotation-a'));
+    now += 2;
+    expect((await s.admit(req('old'))).kind).toBe('replayed');
+  });
+
+  it('accepts a burst of limit, then answers limited until the oldest leaves the 60 s window', async () => {
+    const s = store();
+    const start = now;
+    expect(await s.admit(req('a'))).toEqual({ kind: 'ok', limit: 3, remaining: 2, resetSeconds: 60 });
+    now += 10_000;
+    await s.admit(req('b'));
+    await s.admit(req('c'));
+    expect(await s.admit(req('d'))).toEqual({ kind: 'limited', limit: 3, resetSeconds: 50 });
+    now = start + 60_000;
+    expect((await s.admit(req('e'))).kind).toBe('ok');
+    expect((await s.admit(req('f'))).kind).toBe('limited');
+  });
+
+  it('keeps reads and writes in separate budgets', async () => {
+    const s = store();
+    for (const n of ['a', 'b', 'c']) await s.admit(req(n, 'write'));
+    expect((await s.admit(req('d', 'write'))).kind).toBe('limited');
+    expect((await s.admit(req('e', 'read'))).kind).toBe('ok');
+  });
+});

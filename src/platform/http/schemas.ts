@@ -1,0 +1,15 @@
+import { Type, type TProperties } from '@sinclair/typebox';
+
+/** An object schema that refuses unknown properties (D12: on every request body). */
+export const strictObject = <T extends TProperties>(properties: T, description?: string) =>
+  Type.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) });
+
+export const NonEmptyString = (maxLength = 200) => Type.String({ minLength: 1, maxLength });
+
+export const Id = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_]+$' });
+
+export const HttpUrl = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 });
+
+/** A string enum that validates (and documents) as `enum`, so errors list the allowed values. */
+export const StringEnum = <const T extends readonly string[]>(values: T, description?: string) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });

@@ -1,0 +1,66 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { ValidationIssue } from './operation.ts';
+
+const MAX_ISSUES = 20;
+
+function makeAjv(coerceTypes: boolean): Ajv {
+  // Bodies are taken as sent (no coercion, nothing removed: unknown properties are refused);
+  // query strings are text, so their numbers and booleans are coerced.
+  const ajv = new Ajv({ allErrors: true, coerceTypes, removeAdditional: false, useDefaults: true, strict: false });
+  (addFormats as unknown as (a: Ajv) => void)(ajv);
+  return ajv;
+}
+
+export function validatorCompiler(): FastifySchemaCompiler<unknown> {
+  const bodyAjv = makeAjv(false);
+  const queryAjv = makeAjv(true);
+  return ({ schema, httpPart }) => (httpPart === 'querystring' ? queryAjv : bodyAjv).compile(schema as object);
+}
+
+function joinPath(base: string, prop: string): string {
+  return base ? `${base}.${prop}` : prop;
+}
+
+function issueOf(e: ErrorObject): ValidationIssue {
+  const base = e.instancePath.slice(1).split('/').filter(Boolean).join('.');
+  const params = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required':
+      return { field: joinPath(base, String(params.missingProperty)), issue: 'is required', keyword: e.keyword };
+    case 'additionalProperties':
+      return { field: joinPath(base, String(params.additionalProperty)), issue: 'is not an accepted property', keyword: e.keyword };
+    case 'type':
+      return { field: base || '(body)', issue: `must be ${String(params.type).replace(',', ' or ')}`, keyword: e.keyword };
+    case 'enum':
+      return { field: base, issue: `must be one of ${(params.allowedValues as unknown[]).join(', ')}`, keyword: e.keyword };
+    case 'format':
+      return { field: base, issue: `must be a valid ${String(params.format)}`, keyword: e.keyword };
+    default:
+      return { field: base || '(body)', issue: e.message ?? 'is invalid', keyword: e.keyword };
+  }
+}
+
+/** Ajv errors as partner-facing details: one per field, the first issue of each. */
+export function toIssues(errs: readonly ErrorObject[]): ValidationIssue[] {
+  const seen = new Set<string>();
+  const issues: ValidationIssue[] = [];
+  for (const e of errs) {
+    // anyOf/oneOf summaries repeat what their branches said.
+    if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
+    const issue = issueOf(e);
+    if (seen.has(issue.field)) continue;
+    seen.add(issue.field);
+    issues.push(issue);
+    if (issues.length === MAX_ISSUES) break;
+  }
+  return issues;
+}
+
+export function summarize(issues: readonly ValidationIssue[]): string {
+  const first = issues[0];
+  if (!first) return 'The request is invalid.';
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
+  return `${first.field} ${first.issue}${more}.`;
+}

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { ghsToPesewas, pesewasToGhs } from './money.ts';
+
+describe('money', () => {
+  it('converts GHS with up to two decimals exactly', () => {
+    expect(ghsToPesewas(19.99)).toBe(1999);
+    expect(ghsToPesewas(0.1)).toBe(10);
+    expect(ghsToPesewas(30)).toBe(3000);
+    expect(ghsToPesewas(-2.5)).toBe(-250);
+    expect(ghsToPesewas(0)).toBe(0);
+  });
+
+  it('refuses more than two decimals and non-finite numbers', () => {
+    expect(ghsToPesewas(30.001)).toBeNull();
+    expect(ghsToPesewas(0.1 + 0.2)).toBeNull();
+    expect(ghsToPesewas(Number.NaN)).toBeNull();
+    expect(ghsToPesewas(Number.POSITIVE_INFINITY)).toBeNull();
+    expect(ghsToPesewas(1e21)).toBeNull();
+    expect(ghsToPesewas(1e-7)).toBeNull();
+    expect(ghsToPesewas(1.005 * 1000)).toBeNull(); // 1004.9999999999999
+  });
+
+  it('round-trips pesewas', () => {
+    for (const p of [0, 1, 99, 1999, 123456789]) expect(ghsToPesewas(pesewasToGhs(p))).toBe(p);
+  });
+});

@@ -1,0 +1,19 @@
+/** Integer pesewas to a GHS number with at most two decimals (exact for safe integers). */
+export function pesewasToGhs(pesewas: number): number {
+  return pesewas / 100;
+}
+
+/**
+ * A GHS amount as integer pesewas, or null when it is not a finite amount with at most two
+ * decimals. Works from the shortest decimal text of the number, so 19.99 is 1999, not 1998.
+ */
+export function ghsToPesewas(ghs: number): number | null {
+  if (typeof ghs !== 'number' || !Number.isFinite(ghs)) return null;
+  const text = Math.abs(ghs).toString();
+  if (/e/i.test(text)) return null;
+  const [whole, fraction = ''] = text.split('.');
+  if (fraction.length > 2) return null;
+  const pesewas = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+  if (!Number.isSafeInteger(pesewas)) return null;
+  return ghs < 0 ? -pesewas : pesewas;
+}

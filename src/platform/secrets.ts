@@ -1,0 +1,43 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** AES-256-GCM envelope for secrets at rest: `v1:<base64 iv|tag|ciphertext>`. */
+export class SecretBox {
+  private readonly key: Buffer;
+
+  constructor(key: Buffer) {
+    if (key.length !== 32) throw new Error('the secrets key must be 32 bytes');
+    this.key = key;
+  }
+
+  seal(plaintext: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return `v1:${Buffer.concat([iv, cipher.getAuthTag(), ct]).toString('base64')}`;
+  }
+
+  /** Null when the envelope was sealed with another key or is damaged. */
+  open(sealed: string): string | null {
+    if (!sealed.startsWith('v1:')) return null;
+    const raw = Buffer.from(sealed.slice(3), 'base64');
+    if (raw.length < 28) return null;
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, 12));
+      decipher.setAuthTag(raw.subarray(12, 28));
+      return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** API keys carry 192 random bits, so a plain SHA-256 is a safe lookup hash. */
+export function hashApiKey(apiKey: string): string {
+  return createHash('sha256').update(apiKey, 'utf8').digest('hex');
+}
+
+export function constantTimeEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a, 'utf8');
+  const bb = Buffer.from(b, 'utf8');
+  return ab.length === bb.length && timingSafeEqual(ab, bb);
+}

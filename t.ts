@@ -1,0 +1,12 @@
+import { PGlite } from '@electric-sql/pglite';
+let t0 = Date.now();
+const m2 = new PGlite();
+await m2.waitReady;
+console.log('fresh mem', Date.now()-t0);
+t0 = Date.now();
+const dump = await m2.dumpDataDir('none');
+console.log('dumped', Date.now()-t0, dump.size);
+t0 = Date.now();
+const m = new PGlite({ loadDataDir: dump });
+await m.waitReady;
+console.log('from dump', Date.now()-t0);

@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { PartnerClient } from '@partner-platform/sdk';
+import { buildApp, type AppOptions } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+export const SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
+
+/** True when this run targets the machine's PostgreSQL (the second CI pass). */
+export const onPostgres = Boolean(process.env.DATABASE_URL?.startsWith('postgres'));
+export const onRedis = Boolean(process.env.REDIS_URL);
+
+let template: Promise<Blob | undefined> | undefined;
+function pgliteTemplate(): Promise<Blob | undefined> {
+  template ??= (async () => {
+    const file = inject('pgliteTemplate');
+    return file ? new Blob([await readFile(file)]) : undefined;
+  })();
+  return template;
+}
+
+export interface StartOptions extends AppOptions {
+  env?: Record<string, string>;
+  /** Several instances share one database by passing the first one's schema. */
+  schema?: string;
+  /** Run before listening: tests may mount extra routes on the real pipeline. */
+  beforeListen?: (app: FastifyInstance) => void;
+}
+
+export interface TestPlatform {
+  app: FastifyInstance;
+  url: string;
+  schema: string | undefined;
+  admin<T = any>(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: T; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+/** A real server on a loopback port: in-memory PGlite by default, PostgreSQL + Redis when configured. */
+export async function startPlatform(opts: StartOptions = {}): Promise<TestPlatform> {
+  const schema = onPostgres ? (opts.schema ?? `t_${randomBytes(6).toString('hex')}`) : undefined;
+  const config = loadConfig({
+    DATABASE_URL: process.env.DATABASE_URL ?? 'memory:',
+    ...(schema ? { DATABASE_SCHEMA: schema } : {}),
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    ADMIN_TOKEN,
+    SECRETS_KEY,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    ...opts.env,
+  });
+  const app = await buildApp(config, { ...opts, dbTemplate: opts.dbTemplate ?? (await pgliteTemplate()) });
+  opts.beforeListen?.(app);
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const ownsSchema = schema !== undefined && opts.schema === undefined;
+  return {
+    app,
+    url: address,
+    schema,
+    async admin(method, path, body, token = ADMIN_TOKEN) {
+      const res = await fetch(`${address}/admin/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+    },
+    async close() {
+      await app.close();
+      if (ownsSchema) {
+        const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+        await client.connect();
+        await client.query(`drop schema if exists ${schema} cascade`);
+        await client.end();
+      }
+    },
+  };
+}
+
+export interface PartnerSetup {
+  partnerId: string;
+  appId: string;
+  keyId: string;
+  apiKey: string;
+  signingSecret: string;
+  client: PartnerClient;
+}
+
+export interface PartnerOptions {
+  environment?: 'staging' | 'production';
+  scopes?: string[];
+  rateLimits?: { reads_per_minute: number; writes_per_minute: number };
+  bearer?: boolean;
+}
+
+async function ok<T>(res: Promise<{ status: number; body: T }>): Promise<T> {
+  const r = await res;
+  if (r.status >= 300) throw new Error(`admin call failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+/** A partner with one app and one key, and an SDK client signing with that key. */
+export async function createPartner(p: TestPlatform, opts: PartnerOptions = {}): Promise<PartnerSetup> {
+  const environment = opts.environment ?? 'staging';
+  const partner = await ok(p.admin('POST', '/partners', { name: 'Test Partner' }));
+  if (environment === 'production' || opts.rateLimits) {
+    await ok(
+      p.admin('PATCH', `/partners/${partner.partner_id}`, {
+        ...(environment === 'production' ? { production_active: true } : {}),
+        ...(opts.rateLimits ? { rate_limits: opts.rateLimits } : {}),
+      }),
+    );
+  }
+  const app = await ok(p.admin('POST', `/partners/${partner.partner_id}/apps`, { name: 'Test App' }));
+  return addKey(p, { partnerId: partner.partner_id, appId: app.app_id }, { ...opts, environment });
+}
+
+/** Another key on an existing app. */
+export async function addKey(
+  p: TestPlatform,
+  owner: { partnerId: string; appId: string },
+  opts: PartnerOptions = {},
+): Promise<PartnerSetup> {
+  const key = await ok(
+    p.admin('POST', `/apps/${owner.appId}/keys`, { environment: opts.environment ?? 'staging', scopes: opts.scopes ?? ['*'] }),
+  );
+  return {
+    ...owner,
+    keyId: key.key_id,
+    apiKey: key.api_key,
+    signingSecret: key.signing_secret,
+    client: new PartnerClient({ apiKey: key.api_key, signingSecret: key.signing_secret, baseUrl: p.url, bearer: opts.bearer }),
+  };
+}
