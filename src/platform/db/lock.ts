@@ -36,7 +36,8 @@ export function lockDataDir(dir: string): () => void {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     const holder = Number.parseInt(readFileSync(file, 'utf8'), 10);
-    if (Number.isInteger(holder) && holder !== process.pid && isAlive(holder)) {
+    // Our own pid means this process already opened the directory (a second open would corrupt it too).
+    if (Number.isInteger(holder) && (holder === process.pid || isAlive(holder))) {
       throw new DataDirLockedError(
         `The data directory ${dir} is in use by process ${holder}. Stop that process, or point this one at ` +
           'another DATA_DIR or a PostgreSQL DATABASE_URL.',

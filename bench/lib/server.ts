@@ -1,0 +1,162 @@
+/** Starts the real server as a child process, provisions a partner key, and always stops it. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const START_TIMEOUT_MS = 90_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+// Every child ever started; the exit hook below kills whatever is still alive.
+const children = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+// Settings the server reads from its environment: the bench decides them, not the caller's shell.
+const SERVER_ENV = [
+  'PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'DATABASE_SCHEMA', 'DATABASE_POOL_SIZE', 'REDIS_URL', 'SERVICES',
+  'ADMIN_TOKEN', 'SECRETS_KEY', 'LOG_LEVEL', 'PUBLIC_BASE_URL', 'RATE_LIMIT_READS_PER_MINUTE',
+  'RATE_LIMIT_WRITES_PER_MINUTE', 'AUTH_CACHE_TTL_MS', 'NONCE_TTL_SECONDS', 'SHUTDOWN_TIMEOUT_MS',
+];
+
+export interface BenchServer {
+  url: string;
+  port: number;
+  pid: number;
+  adminToken: string;
+  /** Server process CPU time (user + system) in milliseconds, from /proc; undefined off Linux. */
+  cpuMs(): number | undefined;
+  /** The last lines the server wrote, for error reports. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const CLK_TCK = 100; // USER_HZ on Linux
+
+function readCpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Spawns `node --import tsx src/server.ts` (one process, so its pid is the server's) and waits for /healthz. */
+export async function startServer(env: Record<string, string>): Promise<BenchServer> {
+  const port = await freePort();
+  const adminToken = `bench-${randomBytes(16).toString('hex')}`;
+  const base: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of SERVER_ENV) delete base[name];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: ROOT,
+    env: {
+      ...base,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ADMIN_TOKEN: adminToken,
+      SECRETS_KEY: randomBytes(32).toString('base64'),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let log = '';
+  const keep = (chunk: Buffer) => {
+    log = (log + chunk.toString('utf8')).slice(-8000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  void exited.then(() => children.delete(child));
+
+  const url = `http://127.0.0.1:${port}`;
+  const server: BenchServer = {
+    url,
+    port,
+    pid: child.pid!,
+    adminToken,
+    cpuMs: () => readCpuMs(child.pid!),
+    output: () => log,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`server exited during start (code ${child.exitCode ?? child.signalCode}):\n${log}`);
+    }
+    try {
+      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) });
+      if (res.ok) return server;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      await server.stop();
+      throw new Error(`server did not answer /healthz within ${START_TIMEOUT_MS / 1000} s:\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function admin<T>(server: BenchServer, method: string, path: string, body: unknown): Promise<T> {
+  const res = await fetch(`${server.url}/admin/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`operator API ${method} ${path} answered ${res.status}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+export interface BenchKey {
+  partnerId: string;
+  keyId: string;
+  apiKey: string;
+  signingSecret: string;
+}
+
+/**
+ * The operator API caps a partner's own limits at 1,000,000 per minute (partners.ts), so that is
+ * what the bench sets: far above what two cores can serve in a minute, so the limiter never
+ * refuses, yet it still runs and counts every request, which is the cost being measured.
+ */
+export const BENCH_RATE_LIMIT = 1_000_000;
+
+export async function createPartnerKey(server: BenchServer): Promise<BenchKey> {
+  const partner = await admin<{ partner_id: string }>(server, 'POST', '/partners', { name: 'Bench Partner' });
+  await admin(server, 'PATCH', `/partners/${partner.partner_id}`, {
+    rate_limits: { reads_per_minute: BENCH_RATE_LIMIT, writes_per_minute: BENCH_RATE_LIMIT },
+  });
+  const app = await admin<{ app_id: string }>(server, 'POST', `/partners/${partner.partner_id}/apps`, { name: 'Bench App' });
+  const key = await admin<{ key_id: string; api_key: string; signing_secret: string }>(
+    server, 'POST', `/apps/${app.app_id}/keys`, { environment: 'staging', scopes: ['*'] },
+  );
+  return { partnerId: partner.partner_id, keyId: key.key_id, apiKey: key.api_key, signingSecret: key.signing_secret };
+}
