@@ -9,12 +9,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { dropRedisKeys, dropSchema, POSTGRES_URL, probeBackends, REDIS_URL } from './lib/backends.ts';
 import { LoadGenerator, signedRoute, type Route } from './lib/load.ts';
 import { printSummary, summarise, type RouteRounds, type ScenarioSummary, type Targets } from './lib/report.ts';
+import { round } from './lib/stats.ts';
 import { BENCH_RATE_LIMIT, createPartnerKey, startServer, type BenchServer } from './lib/server.ts';
 
 const { values: args } = parseArgs({
@@ -135,7 +136,17 @@ async function runScenario(scenario: Scenario): Promise<ScenarioSummary> {
   pending.add(stop);
   try {
     console.log(`  server pid ${server.pid} on ${server.url}; ${ROUNDS} rounds of ${REQUESTS} sequential requests and ${DURATION_S} s at concurrency ${CONCURRENCY} per route`);
-    return await measure(scenario, server);
+    const loadBefore = loadavg()[0]!;
+    const summary = await measure(scenario, server);
+    const loadAfter = loadavg()[0]!;
+    // The bench itself keeps about two processes busy; more than that means other work shared the cores.
+    if (Math.max(loadBefore, loadAfter) > availableParallelism() + 0.5) {
+      summary.notes = [
+        ...summary.notes,
+        `the machine was busy with other work (1-min load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after, on ${availableParallelism()} cores): figures are noisy.`,
+      ];
+    }
+    return { ...summary, loadAverage: { before: round(loadBefore, 2), after: round(loadAfter, 2) } };
   } catch (err) {
     const tail = server.output().trim();
     if (tail) console.error(`server output (tail):\n${tail}`);

@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { openDatabase, type Db } from './platform/db/index.ts';
 import { errors } from './platform/errors.ts';
@@ -48,6 +48,13 @@ declare module 'fastify' {
   }
 }
 
+async function openGuardStore(config: Config, log: FastifyBaseLogger, clock: () => number): Promise<GuardStore> {
+  if (!config.redisUrl) return new MemoryGuardStore(config.nonceTtlSeconds * 1000, clock);
+  const store = new RedisGuardStore(config.redisUrl, config.nonceTtlSeconds * 1000, log);
+  await store.connect();
+  return store;
+}
+
 /** Builds the whole server (not listening): storage, stores, partner and operator routes. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const clock = options.clock ?? Date.now;
@@ -68,9 +75,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   const db = await openDatabase(config.database, { template: options.dbTemplate });
   const box = new SecretBox(resolveSecretsKey(config, app.log));
-  const guard: GuardStore = config.redisUrl
-    ? new RedisGuardStore(config.redisUrl, config.nonceTtlSeconds * 1000, app.log)
-    : new MemoryGuardStore(config.nonceTtlSeconds * 1000, clock);
+  const guard = await openGuardStore(config, app.log, clock);
   const keys = new KeyDirectory(db, box, config.authCacheTtlMs, clock);
   const accounts = new AccountsService(db, box, () => keys.invalidate());
 

@@ -90,7 +90,7 @@ export function summarise(run: ScenarioRun) {
   };
 }
 
-export type ScenarioSummary = ReturnType<typeof summarise>;
+export type ScenarioSummary = ReturnType<typeof summarise> & { loadAverage?: { before: number; after: number } };
 
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
 

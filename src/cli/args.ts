@@ -103,7 +103,7 @@ export function parseTokens(args: string[], options: ParseOptions, strict: boole
   try {
     return parseArgs({ args, options, strict, allowPositionals: true, tokens: true });
   } catch (err) {
-    throw new UsageError((err as Error).message.replace(/^TypeError \[\w+\]: /, ''));
+    throw new UsageError((err as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
   }
 }
 

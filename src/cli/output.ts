@@ -67,7 +67,7 @@ export function auto(body: unknown): string {
 
 /** A warning box for secrets that the server will never show again. */
 export function shownOnce(what: string): string {
-  return `\n! The ${what} shown above cannot be retrieved again: store it now (e.g. in your secret manager).`;
+  return `\n\n! The ${what} shown above cannot be retrieved again: store it now (e.g. in your secret manager).`;
 }
 
 /** Help-style lines: the left column padded so that the right one lines up. */

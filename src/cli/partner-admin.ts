@@ -47,8 +47,6 @@ Usage: ${PROG} <group> <command> [arguments] [options]
 Commands:
 ${columns(lines)}
 
-${GLOBAL_HELP}
-
 Run "${PROG} <group> --help" or "${PROG} <group> <command> --help" for arguments.`;
 }
 
@@ -59,9 +57,7 @@ function groupHelp(group: string): string {
 ${groups[group]}.
 
 Commands:
-${lines.join('\n')}
-
-${GLOBAL_HELP}`;
+${lines.join('\n')}`;
 }
 
 function commandHelp(c: Command): string {
@@ -73,8 +69,7 @@ function commandHelp(c: Command): string {
   return `Usage: ${PROG} ${c.name} ${c.usage} [options]
 
 ${c.summary}.
-${rows.length > 0 ? `\nArguments:\n${columns(rows)}\n` : ''}
-${GLOBAL_HELP}`;
+${rows.length > 0 ? `\nArguments:\n${columns(rows)}` : ''}`;
 }
 
 function connection(globals: Record<string, Value>, env: NodeJS.ProcessEnv): Connection {
@@ -102,7 +97,7 @@ interface Io {
   err: (text: string) => void;
 }
 
-/** Runs one command line; resolves to the exit code. */
+/** Runs one command line; resolves to the exit code. `usage` is the help of the level reached, shown on usage errors. */
 export async function run(argv: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
   let usage = topHelp();
   try {
@@ -118,7 +113,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, io: Io): Promi
     if (name !== undefined && !command) throw new UsageError(`unknown command "${group} ${name}"`);
     if (command) usage = commandHelp(command);
     if (first.values.help === true) {
-      io.out(usage);
+      io.out(`${usage}\n\n${GLOBAL_HELP}`);
       return 0;
     }
     if (!command) throw new UsageError(group === undefined ? 'missing command' : `missing ${group} command`);
@@ -140,7 +135,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, io: Io): Promi
     }
   } catch (err) {
     if (err instanceof UsageError) {
-      io.err(`error: ${err.message}\n\n${usage}`);
+      io.err(`error: ${err.message}\n\n${usage}\n\nGlobal options: --url URL, --token TOKEN, --json, --help.`);
       return 2;
     }
     if (err instanceof ConfigError) {

@@ -1,6 +1,9 @@
 /** Integer pesewas to a GHS number with at most two decimals (exact for safe integers). */
 export function pesewasToGhs(pesewas: number): number {
-  return pesewas / 100;
+  if (!Number.isSafeInteger(pesewas)) throw new RangeError(`pesewas must be a safe integer, got ${pesewas}`);
+  // One correctly rounded division gives the same double JSON would parse from the decimal text.
+  const ghs = pesewas / 100;
+  return ghs === 0 ? 0 : ghs; // never -0
 }
 
 /**

@@ -45,6 +45,7 @@ export class RedisGuardStore implements GuardStore {
       maxRetriesPerRequest: 0,
       commandTimeout: 1000,
       retryStrategy: (times) => Math.min(100 * times, 2000),
+      lazyConnect: true,
     }) as GuardRedis;
     this.redis.defineCommand('ppAdmit', { numberOfKeys: 2, lua: ADMIT_SCRIPT });
     this.redis.on('error', (err: Error) => {
@@ -54,6 +55,16 @@ export class RedisGuardStore implements GuardStore {
         log.warn({ err: err.message }, 'redis unreachable; signed requests answer 503 until it returns');
       }
     });
+  }
+
+  /** Connects, waiting a bounded time: a Redis that is down at start must not keep the server from starting. */
+  async connect(timeoutMs = 3000): Promise<void> {
+    const connected = this.redis.connect().then(
+      () => true,
+      () => false,
+    );
+    const timedOut = new Promise<boolean>((r) => setTimeout(() => r(false), timeoutMs).unref());
+    await Promise.race([connected, timedOut]);
   }
 
   async admit({ keyId, nonce, access, limit }: AdmitInput): Promise<AdmitResult> {

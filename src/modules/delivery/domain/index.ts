@@ -1,5 +1,4 @@
 /** Public API of the delivery domain: pure functions and data, no I/O. */
-export { PESEWAS_PER_GHS, ghsToPesewas, pesewasToGhs } from './money.ts';
 
 export { haversineKm, isInGhana, isValidLatLng } from './geo.ts';
 export type { LatLng } from './geo.ts';
