@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- --scenario embedded|postgres|all] [--duration SECONDS] [--rounds N] [--requests N]`
+ * `npm run bench [-- --scenario embedded|postgres|all] [--duration SECONDS] [--rounds N] [--requests N]
+ *   [--concurrency N] [--cpu-prof DIR]`
  *
  * Measures what the signed-request pipeline (key lookup, HMAC, nonce, rate limit) costs, against a
  * baseline on the same server in the same run: the signed `GET /api/v1/delivery/health` and the
@@ -9,14 +10,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg } from 'node:os';
+import { availableParallelism, cpus } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { dropRedisKeys, dropSchema, POSTGRES_URL, probeBackends, REDIS_URL } from './lib/backends.ts';
 import { LoadGenerator, signedRoute, type Route } from './lib/load.ts';
 import { printSummary, summarise, type RouteRounds, type ScenarioSummary, type Targets } from './lib/report.ts';
 import { round } from './lib/stats.ts';
-import { BENCH_RATE_LIMIT, createPartnerKey, startServer, type BenchServer } from './lib/server.ts';
+import { BENCH_RATE_LIMIT, createPartnerKey, machineCpuMs, startServer, type BenchServer } from './lib/server.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -25,6 +28,8 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     requests: { type: 'string', default: '2000' },
     concurrency: { type: 'string', default: '16' },
+    // Writes a V8 CPU profile of each server (both routes mixed) into this directory.
+    'cpu-prof': { type: 'string' },
   },
 });
 
@@ -91,36 +96,31 @@ async function measure(scenario: Scenario, server: BenchServer): Promise<Scenari
   const signed = signedRoute(`GET ${SIGNED_PATH} (signed)`, SIGNED_PATH, key, server.url);
   const load = new LoadGenerator(server.port, CONCURRENCY, server.cpuMs);
   try {
-    // Warm-up: JIT, connection pools, the key cache; also the expected rate for header batches.
-    const expected = new Map<Route, number>();
-    for (const route of [baseline, signed]) {
-      await load.latency(route, WARMUP_REQUESTS);
-      expected.set(route, (await load.throughput(route, WARMUP_SECONDS, 20_000)).rps);
-    }
+    // Warm-up: JIT, connection pools, the key cache; also the expected rates for header batches.
+    await load.latency([baseline, signed], WARMUP_REQUESTS);
+    let expected = (await load.throughput([baseline, signed], WARMUP_SECONDS, [20_000, 20_000])).map((t) => t.rps);
     checkFailures(load, 'warm-up');
 
     const rounds: Record<'baseline' | 'signed', RouteRounds> = {
       baseline: { label: baseline.label, latency: [], throughput: [] },
       signed: { label: signed.label, latency: [], throughput: [] },
     };
-    // Alternate the order each round (A B, B A, A B ...) so drift does not favour one route.
+    // Within a round the routes are interleaved (see LoadGenerator); which one leads alternates per round.
     for (let r = 0; r < ROUNDS; r++) {
-      const order = r % 2 === 0 ? (['baseline', 'signed'] as const) : (['signed', 'baseline'] as const);
-      const routes = { baseline, signed };
-      for (const which of order) {
-        rounds[which].latency.push(await load.latency(routes[which], REQUESTS));
-      }
-      for (const which of order) {
-        const result = await load.throughput(routes[which], DURATION_S, expected.get(routes[which])!);
-        rounds[which].throughput.push(result);
-        expected.set(routes[which], Math.max(result.rps, expected.get(routes[which])!));
-      }
+      const flip = r % 2 === 1;
+      const pair = flip ? [signed, baseline] : [baseline, signed];
+      const unflip = <T>([a, b]: T[]): [T, T] => (flip ? [b!, a!] : [a!, b!]);
+      const [bl, sl] = unflip(await load.latency(pair, REQUESTS));
+      const [bt, st] = unflip(await load.throughput(pair, DURATION_S, flip ? [expected[1]!, expected[0]!] : expected));
+      rounds.baseline.latency.push(bl);
+      rounds.signed.latency.push(sl);
+      rounds.baseline.throughput.push(bt);
+      rounds.signed.throughput.push(st);
+      expected = [Math.max(expected[0]!, bt.rps), Math.max(expected[1]!, st.rps)];
       checkFailures(load, `round ${r + 1}`);
-      const b = rounds.baseline;
-      const s = rounds.signed;
       console.log(
-        `  round ${r + 1}/${ROUNDS}: p50 ${b.latency[r]!.p50.toFixed(3)} vs ${s.latency[r]!.p50.toFixed(3)} ms, ` +
-          `${b.throughput[r]!.rps.toFixed(0)} vs ${s.throughput[r]!.rps.toFixed(0)} req/s (baseline vs signed)`,
+        `  round ${r + 1}/${ROUNDS}: p50 ${bl.p50.toFixed(3)} vs ${sl.p50.toFixed(3)} ms, ` +
+          `${bt.rps.toFixed(0)} vs ${st.rps.toFixed(0)} req/s (baseline vs signed)`,
       );
     }
     return summarise({ name: scenario.name, title: scenario.title, notes: scenario.notes, targets: scenario.targets, ...rounds });
@@ -131,22 +131,35 @@ async function measure(scenario: Scenario, server: BenchServer): Promise<Scenari
 
 async function runScenario(scenario: Scenario): Promise<ScenarioSummary> {
   console.log(`\n-- ${scenario.name}: starting the server (${scenario.title})`);
-  const server = await startServer(scenario.env);
+  const profile = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${resolve(args['cpu-prof'], scenario.name)}`] : [];
+  const server = await startServer(scenario.env, profile);
   const stop = () => server.stop();
   pending.add(stop);
   try {
-    console.log(`  server pid ${server.pid} on ${server.url}; ${ROUNDS} rounds of ${REQUESTS} sequential requests and ${DURATION_S} s at concurrency ${CONCURRENCY} per route`);
-    const loadBefore = loadavg()[0]!;
+    console.log(`  server pid ${server.pid} on ${server.url}; ${ROUNDS} rounds of ${REQUESTS} sequential requests and ${DURATION_S} s at concurrency ${CONCURRENCY} per route, interleaved`);
+    // CPU used by anything other than the bench client and the server while the scenario ran.
+    const machine0 = machineCpuMs();
+    const server0 = server.cpuMs();
+    const client0 = process.cpuUsage();
+    const t0 = performance.now();
     const summary = await measure(scenario, server);
-    const loadAfter = loadavg()[0]!;
-    // The bench itself keeps about two processes busy; more than that means other work shared the cores.
-    if (Math.max(loadBefore, loadAfter) > availableParallelism() + 0.5) {
+    const wallMs = performance.now() - t0;
+    const machine1 = machineCpuMs();
+    const server1 = server.cpuMs();
+    const client = process.cpuUsage(client0);
+    if (machine0 !== undefined && machine1 !== undefined && server0 !== undefined && server1 !== undefined) {
+      const otherMs = machine1 - machine0 - (server1 - server0) - (client.user + client.system) / 1000;
+      const otherCores = Math.max(0, otherMs / wallMs);
+      const busy = scenario.name === 'embedded' ? otherCores > 0.15 : false;
       summary.notes = [
         ...summary.notes,
-        `the machine was busy with other work (1-min load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after, on ${availableParallelism()} cores): figures are noisy.`,
+        `other processes used ${otherCores.toFixed(2)} of ${availableParallelism()} cores during the run` +
+          (scenario.name === 'postgres' ? ' (including PostgreSQL and Redis serving the bench)' : '') +
+          (busy ? ': the machine was shared, figures are noisy' : ''),
       ];
+      return { ...summary, otherProcessesCores: round(otherCores, 2) };
     }
-    return { ...summary, loadAverage: { before: round(loadBefore, 2), after: round(loadAfter, 2) } };
+    return summary;
   } catch (err) {
     const tail = server.output().trim();
     if (tail) console.error(`server output (tail):\n${tail}`);
@@ -212,7 +225,8 @@ async function main(): Promise<number> {
 
   const dir = fileURLToPath(new URL('./results/', import.meta.url));
   mkdirSync(dir, { recursive: true });
-  const file = `${dir}latest.json`;
+  // A profiled run is slowed by the profiler: keep its figures apart from the real ones.
+  const file = `${dir}${args['cpu-prof'] ? 'profiled' : 'latest'}.json`;
   const output = {
     generatedAt: new Date().toISOString(),
     node: process.version,

@@ -1,11 +1,11 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { openDatabase, type Db } from './platform/db/index.ts';
 import { errors } from './platform/errors.ts';
 import { MemoryGuardStore } from './platform/guard/memory.ts';
 import { RedisGuardStore } from './platform/guard/redis.ts';
 import type { GuardStore } from './platform/guard/types.ts';
-import { registerAdminRoutes } from './platform/http/admin.ts';
+import { registerAdminRoutes, type AdminRoute } from './platform/http/admin.ts';
 import { keepRawBodies } from './platform/http/body.ts';
 import { installErrorHandling, sendError } from './platform/http/error-handler.ts';
 import type { Operation } from './platform/http/operation.ts';
@@ -20,7 +20,7 @@ import { appRoutes } from './modules/accounts/routes/apps.ts';
 import { partnerRoutes } from './modules/accounts/routes/partners.ts';
 import { AccountsService } from './modules/accounts/service.ts';
 import { catalogHealth } from './modules/catalog/routes/health.ts';
-import { deliveryHealth } from './modules/delivery/routes/health.ts';
+import { createDeliveryModule, type DeliveryModule } from './modules/delivery/module.ts';
 import { registerProbes } from './modules/health/probes.ts';
 
 export interface AppOptions {
@@ -38,6 +38,8 @@ export interface Platform {
   accounts: AccountsService;
   guard: GuardStore;
   operations: readonly Operation[];
+  /** Present when the delivery service is served by this instance. */
+  delivery: DeliveryModule | undefined;
   /** The signed-request pipeline, for mounting further partner operations. */
   pipeline: PipelineDeps;
 }
@@ -62,6 +64,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-signature"]'],
+      // Database errors carry the query and its parameters (phone numbers among them): log neither.
+      serializers: {
+        err: (err: FastifyError) => ({ type: err.name, message: err.message, code: err.code, stack: err.stack ?? '' }),
+      },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     genReqId: () => `req_${ulid()}`,
@@ -103,16 +109,24 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   registerProbes(app, db, guard);
   const operations: Operation[] = [];
-  if (config.services.has('delivery')) operations.push(deliveryHealth(db));
+  const adminRoutes: AdminRoute[] = [...partnerRoutes(accounts), ...appRoutes(accounts)];
+  const delivery = config.services.has('delivery') ? createDeliveryModule({ config, db, clock, log: app.log }) : undefined;
+  if (delivery) {
+    operations.push(...delivery.operations);
+    adminRoutes.push(...delivery.adminRoutes);
+    delivery.registerPublicPages(app);
+  }
   if (config.services.has('safe-catalog')) operations.push(catalogHealth(db));
   const pipeline: PipelineDeps = { keys, guard, clock, defaultLimits: config.rateLimits, clockSkewSeconds: config.clockSkewSeconds };
   registerOperations(app, operations, pipeline);
   if (config.adminToken) {
-    registerAdminRoutes(app, config.adminToken, [...partnerRoutes(accounts), ...appRoutes(accounts)]);
+    registerAdminRoutes(app, config.adminToken, adminRoutes);
   }
 
-  app.decorate('platform', { config, db, accounts, guard, operations, pipeline });
+  app.decorate('platform', { config, db, accounts, guard, operations, pipeline, delivery });
+  app.addHook('onReady', async () => delivery?.courier.start());
   app.addHook('onClose', async () => {
+    await delivery?.courier.stop();
     await guard.close();
     await db.close();
   });

@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import { DEFAULT_CALENDAR, validateCalendarConfig, type CalendarConfig } from './modules/delivery/domain/calendar.ts';
+import { DEFAULT_PRICING, validatePricingConfig, type PricingConfig } from './modules/delivery/domain/pricing.ts';
 
 export type ServiceName = 'delivery' | 'safe-catalog';
 export const ALL_SERVICES: readonly ServiceName[] = ['delivery', 'safe-catalog'];
@@ -27,6 +29,14 @@ export interface Config {
   clockSkewSeconds: number;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
+  delivery: {
+    pricing: PricingConfig;
+    calendar: CalendarConfig;
+    /** Radius within which a coordinate takes a known area's name. */
+    areaRadiusKm: number;
+    /** Seconds between the sandbox courier's steps for staging orders; 0 turns it off. */
+    sandboxCourierStepSeconds: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -80,6 +90,48 @@ function secretsKey(env: Env, problems: string[]): Buffer | undefined {
   return key;
 }
 
+function pricing(env: Env, problems: string[]): PricingConfig {
+  const raw = env.PRICING_JSON;
+  if (!raw) return DEFAULT_PRICING;
+  try {
+    const over = JSON.parse(raw) as Partial<PricingConfig>;
+    return validatePricingConfig({
+      ...DEFAULT_PRICING,
+      ...over,
+      basePesewas: { ...DEFAULT_PRICING.basePesewas, ...over.basePesewas },
+      perKmPesewas: { ...DEFAULT_PRICING.perKmPesewas, ...over.perKmPesewas },
+      minimumPesewas: { ...DEFAULT_PRICING.minimumPesewas, ...over.minimumPesewas },
+    });
+  } catch (err) {
+    problems.push(`PRICING_JSON: ${(err as Error).message}`);
+    return DEFAULT_PRICING;
+  }
+}
+
+function dateList(env: Env, name: string, fallback: readonly string[], problems: string[]): readonly string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const dates = raw.split(',').map((d) => d.trim()).filter(Boolean);
+  const bad = dates.filter((d) => !/^\d{4}-\d{2}-\d{2}$/.test(d));
+  if (bad.length > 0) problems.push(`${name} must be comma-separated YYYY-MM-DD dates (bad: ${bad.join(', ')})`);
+  return dates;
+}
+
+function calendar(env: Env, problems: string[]): CalendarConfig {
+  const cfg: CalendarConfig = {
+    ...DEFAULT_CALENDAR,
+    sameDayCutoffHour: int(env, 'SAME_DAY_CUTOFF_HOUR', DEFAULT_CALENDAR.sameDayCutoffHour, 0, 23, problems),
+    eidDates: dateList(env, 'EID_DATES', DEFAULT_CALENDAR.eidDates, problems),
+    extraHolidays: dateList(env, 'EXTRA_HOLIDAYS', DEFAULT_CALENDAR.extraHolidays, problems),
+  };
+  try {
+    return validateCalendarConfig(cfg);
+  } catch (err) {
+    problems.push(`calendar: ${(err as Error).message}`);
+    return DEFAULT_CALENDAR;
+  }
+}
+
 /** Reads and validates the whole configuration once; every problem is reported together. */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
@@ -108,6 +160,12 @@ export function loadConfig(env: Env = process.env): Config {
     clockSkewSeconds: 300,
     bodyLimitBytes: 1024 * 1024,
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 120_000, problems),
+    delivery: {
+      pricing: pricing(env, problems),
+      calendar: calendar(env, problems),
+      areaRadiusKm: int(env, 'AREA_RADIUS_KM', 15, 1, 100, problems),
+      sandboxCourierStepSeconds: int(env, 'SANDBOX_COURIER_STEP_SECONDS', 30, 0, 86_400, problems),
+    },
   };
   if (env.REDIS_URL && !/^rediss?:\/\//.test(env.REDIS_URL)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  - ${problems.join('\n  - ')}`);

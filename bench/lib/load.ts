@@ -106,6 +106,22 @@ export interface ThroughputResult {
   signedInline: number;
 }
 
+interface Tally {
+  samples: number[];
+  seconds: number;
+  serverCpuMs: number | undefined;
+  clientCpuUs: number;
+}
+
+const newTally = (): Tally => ({ samples: [], seconds: 0, serverCpuMs: 0, clientCpuUs: 0 });
+
+/**
+ * Both routes of a comparison are measured interleaved, not one after the other: sequential
+ * requests alternate A B B A ..., and the throughput window is cut into short slices that
+ * alternate the same way. On a shared 2-core machine, load from other processes comes and goes
+ * within seconds; interleaving spreads it evenly over both routes instead of penalising whichever
+ * happened to run during a burst. Each call is one round; callers take medians over rounds.
+ */
 export class LoadGenerator {
   private readonly sequential: Target;
   private readonly concurrent: Target;
@@ -116,6 +132,8 @@ export class LoadGenerator {
     port: number,
     readonly concurrency: number,
     private readonly serverCpuMs: () => number | undefined,
+    /** Length of one throughput slice. */
+    private readonly sliceSeconds = 0.5,
   ) {
     this.sequential = { port, agent: new Agent({ keepAlive: true, maxSockets: 1 }) };
     this.concurrent = { port, agent: new Agent({ keepAlive: true, maxSockets: concurrency }) };
@@ -127,25 +145,50 @@ export class LoadGenerator {
     return s;
   }
 
-  /** `count` sequential requests (concurrency 1). */
-  async latency(route: Route, count: number): Promise<LatencyResult> {
-    const src = this.source(route);
-    src.prepare(count);
-    const samples: number[] = new Array(count);
-    for (let i = 0; i < count; i++) samples[i] = await get(this.sequential, route.path, src.take(), this.failures);
-    return {
+  /** `count` sequential requests per route (concurrency 1), alternating A B B A. */
+  async latency(routes: readonly Route[], count: number): Promise<LatencyResult[]> {
+    const sources = routes.map((r) => this.source(r));
+    for (const s of sources) s.prepare(count);
+    const samples = routes.map(() => new Array<number>(count));
+    for (let i = 0; i < count; i++) {
+      for (const k of order(routes.length, i)) {
+        samples[k]![i] = await get(this.sequential, routes[k]!.path, sources[k]!.take(), this.failures);
+      }
+    }
+    return samples.map((s) => ({
       requests: count,
-      p50: percentile(samples, 50),
-      p99: percentile(samples, 99),
-      mean: samples.reduce((a, b) => a + b, 0) / count,
-    };
+      p50: percentile(s, 50),
+      p99: percentile(s, 99),
+      mean: s.reduce((a, b) => a + b, 0) / count,
+    }));
+  }
+
+  /** `seconds` of closed-loop load per route, in alternating slices. */
+  async throughput(routes: readonly Route[], seconds: number, expectedRps: readonly number[]): Promise<ThroughputResult[]> {
+    const sources = routes.map((r) => this.source(r));
+    sources.forEach((s, k) => s.prepare(Math.ceil(expectedRps[k]! * seconds * 1.5) + 1000));
+    const tallies = routes.map(newTally);
+    const slices = Math.max(1, Math.round(seconds / this.sliceSeconds));
+    for (let i = 0; i < slices; i++) {
+      for (const k of order(routes.length, i)) await this.slice(routes[k]!, sources[k]!, seconds / slices, tallies[k]!);
+    }
+    return tallies.map((t, k) => {
+      const n = t.samples.length;
+      return {
+        requests: n,
+        seconds: t.seconds,
+        rps: n / t.seconds,
+        p50: percentile(t.samples, 50),
+        p99: percentile(t.samples, 99),
+        serverCpuUsPerReq: t.serverCpuMs === undefined ? undefined : (t.serverCpuMs * 1000) / n,
+        clientCpuUsPerReq: t.clientCpuUs / n,
+        signedInline: sources[k]!.signedInline,
+      };
+    });
   }
 
   /** Closed loop: `concurrency` workers each send the next request as soon as the last one answers. */
-  async throughput(route: Route, seconds: number, expectedRps: number): Promise<ThroughputResult> {
-    const src = this.source(route);
-    src.prepare(Math.ceil(expectedRps * seconds * 1.5) + 1000);
-    const samples: number[] = [];
+  private async slice(route: Route, src: HeaderSource, seconds: number, tally: Tally): Promise<void> {
     const cpu0 = this.serverCpuMs();
     const client0 = process.cpuUsage();
     const start = performance.now();
@@ -153,29 +196,26 @@ export class LoadGenerator {
     let last = start;
     const worker = async () => {
       while (performance.now() < deadline) {
-        samples.push(await get(this.concurrent, route.path, src.take(), this.failures));
+        tally.samples.push(await get(this.concurrent, route.path, src.take(), this.failures));
         last = performance.now();
       }
     };
     await Promise.all(Array.from({ length: this.concurrency }, worker));
-    const elapsed = (last - start) / 1000;
     const cpu1 = this.serverCpuMs();
     const client = process.cpuUsage(client0);
-    const n = samples.length;
-    return {
-      requests: n,
-      seconds: elapsed,
-      rps: n / elapsed,
-      p50: percentile(samples, 50),
-      p99: percentile(samples, 99),
-      serverCpuUsPerReq: cpu0 !== undefined && cpu1 !== undefined ? ((cpu1 - cpu0) * 1000) / n : undefined,
-      clientCpuUsPerReq: (client.user + client.system) / n,
-      signedInline: src.signedInline,
-    };
+    tally.seconds += (last - start) / 1000;
+    tally.serverCpuMs = cpu0 === undefined || cpu1 === undefined || tally.serverCpuMs === undefined ? undefined : tally.serverCpuMs + cpu1 - cpu0;
+    tally.clientCpuUs += client.user + client.system;
   }
 
   close(): void {
     this.sequential.agent.destroy();
     this.concurrent.agent.destroy();
   }
+}
+
+/** Route indexes for step i: forwards on even steps, backwards on odd ones (A B, B A, A B ...). */
+function order(n: number, i: number): number[] {
+  const forwards = Array.from({ length: n }, (_, k) => k);
+  return i % 2 === 0 ? forwards : forwards.reverse();
 }

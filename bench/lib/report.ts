@@ -90,7 +90,7 @@ export function summarise(run: ScenarioRun) {
   };
 }
 
-export type ScenarioSummary = ReturnType<typeof summarise> & { loadAverage?: { before: number; after: number } };
+export type ScenarioSummary = ReturnType<typeof summarise> & { otherProcessesCores?: number };
 
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
 

@@ -59,13 +59,23 @@ function readCpuMs(pid: number): number | undefined {
   }
 }
 
+/** CPU time used by the whole machine (all cores, all processes) in milliseconds, from /proc/stat. */
+export function machineCpuMs(): number | undefined {
+  try {
+    const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
+    return ((user! + nice! + system! + irq! + softirq! + steal!) * 1000) / CLK_TCK;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Spawns `node --import tsx src/server.ts` (one process, so its pid is the server's) and waits for /healthz. */
-export async function startServer(env: Record<string, string>): Promise<BenchServer> {
+export async function startServer(env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<BenchServer> {
   const port = await freePort();
   const adminToken = `bench-${randomBytes(16).toString('hex')}`;
   const base: NodeJS.ProcessEnv = { ...process.env };
   for (const name of SERVER_ENV) delete base[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server.ts'], {
     cwd: ROOT,
     env: {
       ...base,

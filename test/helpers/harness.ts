@@ -49,6 +49,8 @@ export async function startPlatform(opts: StartOptions = {}): Promise<TestPlatfo
     ADMIN_TOKEN,
     SECRETS_KEY,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    // Tests drive the sandbox courier themselves.
+    SANDBOX_COURIER_STEP_SECONDS: '0',
     HOST: '127.0.0.1',
     PORT: '0',
     ...opts.env,

@@ -1,4 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
+import type { FastifyBaseLogger } from 'fastify';
 import type { ServiceName } from '../../config.ts';
 import type { AuthContext } from '../auth/context.ts';
 import type { Scope } from '../auth/scopes.ts';
@@ -20,6 +21,7 @@ export interface OperationInput<B, Q> {
   query: Q;
   auth: AuthContext;
   requestId: string;
+  log: FastifyBaseLogger;
 }
 
 /** One partner operation: its contract (path, scope, schemas, errors) and its handler. */
@@ -34,6 +36,8 @@ export interface Operation<B extends TSchema | undefined = TSchema | undefined, 
   productionOnly?: boolean;
   access: Access;
   body?: B;
+  /** Parse a JSON object body even without a body schema (the operation checks it itself). */
+  parseBody?: boolean;
   querystring?: Q;
   /** Codes beyond the shared pipeline ones, for the reference documentation. */
   errorCodes?: readonly string[];

@@ -32,7 +32,7 @@ export function registerOperations(app: FastifyInstance, operations: readonly Op
         );
         request.auth = auth;
         reply.headers(rateHeaders(rate));
-        if (op.body) {
+        if (op.body || op.parseBody) {
           request.body = parseJsonObject(request.body);
           op.beforeValidation?.(request.body, auth);
         }
@@ -43,6 +43,7 @@ export function registerOperations(app: FastifyInstance, operations: readonly Op
           query: request.query as never,
           auth: request.auth!,
           requestId: request.id,
+          log: request.log,
         });
         return reply.code(result.statusCode ?? 200).send(result.body);
       },

@@ -64,3 +64,9 @@ export function summarize(issues: readonly ValidationIssue[]): string {
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
   return `${first.field} ${first.issue}${more}.`;
 }
+
+/** A body validator outside a route (bulk items), with the same rules as route bodies. */
+export function compileBodyValidator(schema: object): (value: unknown) => ValidationIssue[] {
+  const validate = makeAjv(false).compile(schema);
+  return (value) => (validate(value) ? [] : toIssues(validate.errors ?? []));
+}

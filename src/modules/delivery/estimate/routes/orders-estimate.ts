@@ -1,0 +1,100 @@
+import { Type } from '@sinclair/typebox';
+import { defineOperation } from '../../../../platform/http/operation.ts';
+import { StringEnum, strictObject } from '../../../../platform/http/schemas.ts';
+import { PRIORITIES, type CalendarConfig, type LatLng, type PricingConfig, type ResolvedArea } from '../../domain/index.ts';
+import { estimateDelivery } from '../estimate.ts';
+
+const Coordinates = strictObject(
+  {
+    lat: Type.Number({ minimum: -90, maximum: 90 }),
+    lng: Type.Number({ minimum: -180, maximum: 180 }),
+  },
+  'WGS84 decimal degrees; both members required',
+);
+
+const Address = Type.String({ maxLength: 500 });
+
+export const EstimateBody = strictObject({
+  delivery_location: strictObject({ coordinates: Coordinates, address: Type.Optional(Address) }),
+  pickup_location: Type.Optional(
+    strictObject(
+      { address: Type.Optional(Address), coordinates: Type.Optional(Coordinates) },
+      'Defaults to central Accra; without coordinates the price is computed from central Accra',
+    ),
+  ),
+  priority: Type.Optional(StringEnum(PRIORITIES, 'default standard')),
+  // The pattern keeps the form strict (no date-times); `format: date` and the service refuse impossible days.
+  order_date: Type.Optional(Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD (Ghana); shapes the windows, never the price' })),
+});
+
+const Iso = (description: string) => Type.String({ format: 'date-time', description });
+const Price = (description: string) => Type.Number({ minimum: 0, description });
+const Text = (description: string) => Type.String({ description });
+
+/** Documents the answer (and lets tests check it); every field is always present. */
+export const EstimateData = Type.Object(
+  {
+    estimated_price: Price('GHS for the priority asked (default standard); standard is exactly what orders.create charges. 0 when delivery_available is false'),
+    estimated_delivery_time: Iso('Time we commit to: the end of delivery_window'),
+    pickup_time: Iso('Start of the pickup window'),
+    delivery_time: Iso('Start of the delivery window'),
+    pickup_region: Text('Region of the pickup point, or "Outside Ghana"'),
+    dropoff_region: Text('Region of the delivery point, or "Outside Ghana"'),
+    pickup_description: Text('The pickup address given, else its area and region'),
+    dropoff_description: Text('The delivery address given, else its area and region'),
+    delivery_window: Type.Object({ earliest: Iso('window start'), latest: Iso('window end') }),
+    priority_level: StringEnum(PRIORITIES),
+    service_type: StringEnum(['same_day', 'next_day'] as const, 'same_day (standard, cargo: delivered the pickup day) or next_day (economy)'),
+    available_options: Type.Array(
+      Type.Object({ priority: StringEnum(PRIORITIES), price: Price('GHS; 0 when delivery_available is false'), description: Text('what the option means, with its window') }),
+      { description: 'All three priorities, standard, economy, cargo' },
+    ),
+    location_coverage: Type.Object({
+      delivery_available: Type.Boolean({ description: 'false when either point is outside Ghana (then every price is 0; windows are still planned)' }),
+      service_area: Text('Known area of the delivery point within the area radius, else its region, else "Outside Ghana"'),
+    }),
+    additional_info: Type.Object({
+      weekend_delivery: Type.Boolean({ description: 'The delivery day is a Saturday (couriers run Monday to Saturday)' }),
+      holiday_delivery: Type.Boolean({
+        description: 'The delivery day is a public holiday: always false, since a Sunday or holiday moves pickup and delivery to the next delivery day',
+      }),
+      tracking_available: Type.Boolean({ description: 'An order created for this route can be tracked (true whenever delivery is available)' }),
+      pickup_description: Text('Pickup window in words, and why a requested date moved'),
+      delivery_description: Text('Delivery window in words'),
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export interface OrdersEstimateDeps {
+  pricing: PricingConfig;
+  calendar: CalendarConfig;
+  /** Resolves live areas too (the LocationsService). */
+  locations: { resolve(p: LatLng): Promise<ResolvedArea | null> };
+  /** Milliseconds since the epoch. */
+  clock: () => number;
+}
+
+export const ordersEstimate = (deps: OrdersEstimateDeps) =>
+  defineOperation({
+    id: 'delivery.orders.estimate',
+    service: 'delivery',
+    method: 'POST',
+    path: '/api/v1/delivery/orders.estimate',
+    summary: 'Price a delivery for every priority and plan its windows; creates nothing. Outside Ghana: 200 with delivery_available false and prices 0',
+    scope: 'delivery:read',
+    access: 'read',
+    body: EstimateBody,
+    handler: async ({ body }) => {
+      const data = await estimateDelivery(body, {
+        pricing: deps.pricing,
+        calendar: deps.calendar,
+        resolve: (p) => deps.locations.resolve(p),
+        now: new Date(deps.clock()),
+      });
+      const message = data.location_coverage.delivery_available
+        ? 'Delivery estimate calculated.'
+        : 'Delivery is not available for these coordinates: we deliver within Ghana only.';
+      return { body: { status: 'success', message, data } };
+    },
+  });

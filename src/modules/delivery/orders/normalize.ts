@@ -1,0 +1,100 @@
+import type { Environment } from '../../../platform/auth/scopes.ts';
+import { errors, type ErrorDetail } from '../../../platform/errors.ts';
+import { ghsToPesewas } from '../../../platform/money.ts';
+import { webhookUrlProblem } from '../../webhooks/url-policy.ts';
+import { isInGhana, isIsoDate, normalizeGhanaPhone, planWindows, type CalendarConfig, type LatLng, type PricingConfig } from '../domain/index.ts';
+import { feeFor } from '../estimate/estimate.ts';
+import type { CreateOrderInput } from './schema.ts';
+
+export interface AreaLookup {
+  resolve(p: LatLng): Promise<{ region: string; serviceArea: string } | null>;
+}
+
+export interface NormalizeContext {
+  environment: Environment;
+  now: Date;
+  pricing: PricingConfig;
+  calendar: CalendarConfig;
+  areas: AreaLookup;
+}
+
+/** An order as stored: phones in E.164, the fee in pesewas, regions and dates worked out. */
+export interface NormalizedOrder {
+  input: CreateOrderInput;
+  payer: 'partner' | 'recipient';
+  customerPhone: string;
+  customerWhatsapp: string | null;
+  pickupPhone: string;
+  feePesewas: number | null;
+  pickupRegion: string | null;
+  dropoffRegion: string | null;
+  serviceArea: string | null;
+  pickupDate: string;
+  estimatedDelivery: Date;
+}
+
+function phone(value: string | undefined, field: string, issues: ErrorDetail[]): string | null {
+  if (value === undefined) return null;
+  const e164 = normalizeGhanaPhone(value);
+  if (!e164) issues.push({ field, issue: 'must be a Ghana phone number, e.g. 024 123 4567 or +233241234567' });
+  return e164;
+}
+
+function inGhana(p: LatLng | undefined, field: string, issues: ErrorDetail[]): void {
+  if (p && !isInGhana(p)) issues.push({ field, issue: 'is outside Ghana, where we do not deliver' });
+}
+
+/**
+ * The checks a schema cannot express (phones, real dates, Ghana, webhook URL, amounts) and the
+ * values the platform derives (fee, regions, windows). Throws INVALID_ORDER_PAYLOAD with details.
+ */
+export async function normalizeOrder(input: CreateOrderInput, ctx: NormalizeContext): Promise<NormalizedOrder> {
+  const issues: ErrorDetail[] = [];
+  const customerPhone = phone(input.customer.phone, 'customer.phone', issues);
+  const customerWhatsapp = phone(input.customer.whatsapp, 'customer.whatsapp', issues);
+  const pickupPhone = phone(input.pickup.contact_phone, 'pickup.contact_phone', issues);
+  const pickup = input.pickup.coordinates;
+  const dropoff = input.delivery.coordinates;
+  inGhana(pickup, 'pickup.coordinates', issues);
+  inGhana(dropoff, 'delivery.coordinates', issues);
+  if (input.delivery_date !== undefined && !isIsoDate(input.delivery_date)) {
+    issues.push({ field: 'delivery_date', issue: 'must be a real calendar date (YYYY-MM-DD)' });
+  }
+  if (input.webhook_url !== undefined) {
+    const problem = webhookUrlProblem(input.webhook_url, ctx.environment);
+    if (problem) issues.push({ field: 'webhook_url', issue: problem });
+  }
+  const payer = input.payment?.payer ?? 'recipient';
+  let feePesewas: number | null = null;
+  if (payer === 'partner') {
+    // Wallet-funded fees are always priced by the server, so both ends must be known.
+    if (!pickup) issues.push({ field: 'pickup.coordinates', issue: 'is required when payment.payer is partner' });
+    if (!dropoff) issues.push({ field: 'delivery.coordinates', issue: 'is required when payment.payer is partner' });
+  } else if (!(pickup && dropoff) && input.payment?.amount !== undefined) {
+    feePesewas = ghsToPesewas(input.payment.amount);
+    if (feePesewas === null) issues.push({ field: 'payment.amount', issue: 'must have at most 2 decimals' });
+  }
+  if (issues.length > 0) {
+    throw errors.invalidOrderPayload(`${issues[0]!.field} ${issues[0]!.issue}.`, issues);
+  }
+  if (pickup && dropoff) feePesewas = feeFor(pickup, dropoff, ctx.pricing);
+
+  const [pickupArea, dropoffArea] = await Promise.all([
+    pickup ? ctx.areas.resolve(pickup) : null,
+    dropoff ? ctx.areas.resolve(dropoff) : null,
+  ]);
+  const plan = planWindows(ctx.now, input.delivery_date, 'standard', ctx.calendar);
+  return {
+    input,
+    payer,
+    customerPhone: customerPhone!,
+    customerWhatsapp,
+    pickupPhone: pickupPhone!,
+    feePesewas,
+    pickupRegion: pickupArea?.region ?? null,
+    dropoffRegion: dropoffArea?.region ?? null,
+    serviceArea: dropoffArea?.serviceArea ?? null,
+    pickupDate: plan.pickupDate,
+    estimatedDelivery: new Date(plan.estimatedDelivery),
+  };
+}

@@ -1,0 +1,21 @@
+import { Type } from '@sinclair/typebox';
+import type { AuthContext } from '../../../../platform/auth/context.ts';
+import { scopeCovers } from '../../../../platform/auth/scopes.ts';
+import { errors } from '../../../../platform/errors.ts';
+import { strictObject } from '../../../../platform/http/schemas.ts';
+
+export const OrderIdBody = strictObject({ order_id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+function isPartnerPaid(body: unknown): boolean {
+  const payment = (body as { payment?: { payer?: unknown } } | null)?.payment;
+  return typeof payment === 'object' && payment !== null && payment.payer === 'partner';
+}
+
+/** D1: the spend scope depends on the body, so it is checked right after parsing, before validation. */
+export function requireSpendScope(body: unknown, auth: AuthContext): void {
+  if (isPartnerPaid(body) && !scopeCovers(auth.scopes, 'delivery:wallet:spend')) {
+    throw errors.insufficientScope('Wallet-funded orders (payment.payer "partner") need the scope delivery:wallet:spend.');
+  }
+}
+
+export const success = (message: string, data: unknown, statusCode = 200) => ({ statusCode, body: { status: 'success', message, data } });

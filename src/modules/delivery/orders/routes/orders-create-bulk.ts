@@ -1,0 +1,92 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AuthContext } from '../../../../platform/auth/context.ts';
+import { translateDbError } from '../../../../platform/db/sqlstate.ts';
+import { AppError, errors } from '../../../../platform/errors.ts';
+import { defineOperation } from '../../../../platform/http/operation.ts';
+import { compileBodyValidator } from '../../../../platform/http/validation.ts';
+import { CreateOrderBody, orderValidationError, type CreateOrderInput } from '../schema.ts';
+import type { OrdersService } from '../service.ts';
+import { requireSpendScope } from './common.ts';
+
+const MAX_BATCH = 100;
+const CONCURRENCY = 5;
+
+interface ItemResult {
+  order_reference: string | null;
+  ok: boolean;
+  status_code: number;
+  order_id: string | null;
+  code?: string;
+  message?: string;
+}
+
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+export const ordersCreateBulk = (orders: OrdersService) => {
+  const validateItem = compileBodyValidator(CreateOrderBody);
+
+  /** One item exactly as orders.create would answer it: its own checks, idempotency and wallet debit. */
+  async function createOne(auth: AuthContext, item: unknown, log: FastifyBaseLogger): Promise<ItemResult> {
+    const ref = (item as { order_reference?: unknown } | null)?.order_reference;
+    const order_reference = typeof ref === 'string' ? ref : null;
+    try {
+      if (item === null || typeof item !== 'object' || Array.isArray(item)) throw errors.invalidOrderPayload('Each item must be a JSON object shaped like an orders.create body.');
+      requireSpendScope(item, auth);
+      const issues = validateItem(item);
+      if (issues.length > 0) {
+        const { code, message } = orderValidationError(issues);
+        throw new AppError(400, code, message);
+      }
+      const row = await orders.create(auth, item as CreateOrderInput);
+      return { order_reference, ok: true, status_code: 201, order_id: row.id };
+    } catch (err) {
+      let e = translateDbError(err);
+      if (!(e instanceof AppError)) {
+        log.error({ err }, 'bulk item failed unexpectedly');
+        e = errors.internal('This item failed on our side; retry it with the same order_reference.');
+      }
+      const appErr = e as AppError;
+      return { order_reference, ok: false, status_code: appErr.statusCode, order_id: null, code: appErr.code, message: appErr.message };
+    }
+  }
+
+  return defineOperation({
+    id: 'delivery.orders.create_bulk',
+    service: 'delivery',
+    method: 'POST',
+    path: '/api/v1/delivery/orders.create_bulk',
+    summary: 'Create 1 to 100 orders, each exactly as orders.create, at most 5 at a time',
+    scope: 'delivery:write',
+    access: 'write',
+    errorCodes: ['BATCH_EMPTY', 'BATCH_TOO_LARGE', 'INVALID_JSON', 'VALIDATION_ERROR'],
+    // The batch is checked here rather than by a schema: its codes are the contract's own.
+    beforeValidation: (body) => {
+      const list = (body as { orders?: unknown }).orders;
+      if (!Array.isArray(list)) throw errors.batchTooLarge('orders must be an array of 1 to 100 orders.');
+      if (list.length === 0) throw errors.batchEmpty('orders is empty; send 1 to 100 orders.');
+      if (list.length > MAX_BATCH) throw errors.batchTooLarge(`orders has ${list.length} items; send at most ${MAX_BATCH}.`);
+      const extra = Object.keys(body as object).filter((k) => k !== 'orders');
+      if (extra.length > 0) {
+        throw errors.validation(`${extra[0]} is not an accepted property.`, extra.map((field) => ({ field, issue: 'is not an accepted property' })));
+      }
+    },
+    parseBody: true,
+    handler: async ({ body, auth, log }) => {
+      const list = (body as unknown as { orders: unknown[] }).orders;
+      const results = await mapLimited(list, CONCURRENCY, (item) => createOne(auth, item, log));
+      const created = results.filter((r) => r.ok).length;
+      return { body: { status: 'ok', summary: { total: results.length, created, failed: results.length - created }, results } };
+    },
+  });
+};

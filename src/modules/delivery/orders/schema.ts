@@ -1,0 +1,61 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { ValidationIssue } from '../../../platform/http/operation.ts';
+import { StringEnum, strictObject } from '../../../platform/http/schemas.ts';
+
+const text = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
+
+export const Coordinates = strictObject(
+  {
+    lat: Type.Number({ minimum: -90, maximum: 90 }),
+    lng: Type.Number({ minimum: -180, maximum: 180 }),
+  },
+  'WGS84 decimal degrees; both members are required when the object is present',
+);
+
+export const CreateOrderBody = strictObject({
+  order_reference: text(100, "Your unique reference for the order: the idempotency key, unique per app and environment"),
+  customer: strictObject({
+    name: text(200),
+    phone: text(32, 'Ghana phone number, e.g. 024 123 4567 or +233241234567'),
+    whatsapp: Type.Optional(text(32)),
+  }),
+  delivery: strictObject({
+    address: text(500),
+    city: text(100),
+    region: text(100),
+    coordinates: Type.Optional(Coordinates),
+    location_id: Type.Optional(text(64, 'An id from locations.list; labels the area, never changes the fee')),
+    notes: Type.Optional(Type.String({ maxLength: 1000 })),
+  }),
+  item: text(500, 'What is being delivered'),
+  pickup: strictObject({
+    contact_person: text(200),
+    contact_phone: text(32),
+    address: Type.Optional(text(500)),
+    coordinates: Type.Optional(Coordinates),
+    location_id: Type.Optional(text(64)),
+  }),
+  payment: Type.Optional(
+    strictObject({
+      payer: Type.Optional(StringEnum(['partner', 'recipient'] as const, 'Who pays the delivery fee (default recipient)')),
+      method: Type.Optional(StringEnum(['cash', 'mobile_money', 'card', 'bank_transfer'] as const)),
+      amount: Type.Optional(Type.Number({ minimum: 0, maximum: 100_000, description: 'Fee in GHS when no coordinates are given (recipient pays only)' })),
+      is_paid: Type.Optional(Type.Boolean()),
+    }),
+  ),
+  delivery_date: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'ISO date (YYYY-MM-DD)' })),
+  special_instructions: Type.Optional(Type.String({ maxLength: 1000 })),
+  webhook_url: Type.Optional(Type.String({ maxLength: 2048, description: 'Overrides the app webhook URL for this order' })),
+});
+export type CreateOrderInput = Static<typeof CreateOrderBody>;
+
+/**
+ * A missing field answers MISSING_REQUIRED_FIELD; anything else INVALID_ORDER_PAYLOAD. Half a
+ * coordinate pair is an invalid value, not a missing field.
+ */
+export function orderValidationError(issues: readonly ValidationIssue[]): { code: string; message: string } {
+  const missing = issues.find((i) => i.keyword === 'required' && !/coordinates\.(lat|lng)$/.test(i.field));
+  if (missing) return { code: 'MISSING_REQUIRED_FIELD', message: `${missing.field} is required.` };
+  const first = issues[0];
+  return { code: 'INVALID_ORDER_PAYLOAD', message: first ? `${first.field} ${first.issue}.` : 'The order is invalid.' };
+}

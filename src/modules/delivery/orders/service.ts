@@ -1,0 +1,159 @@
+import type { AuthContext } from '../../../platform/auth/context.ts';
+import type { Db, Queryable } from '../../../platform/db/index.ts';
+import { errors } from '../../../platform/errors.ts';
+import { newId, randomToken } from '../../../platform/ids.ts';
+import { appendEvent } from '../../webhooks/outbox.ts';
+import { canCancel, canTransition, type DeliveryStatus } from '../domain/index.ts';
+import { normalizeOrder, type NormalizeContext } from './normalize.ts';
+import { ordersRepository as repo, type OrderRow, type Owner, type PaymentStatus } from './repository.ts';
+import type { CreateOrderInput } from './schema.ts';
+
+/** The wallet side of partner-paid orders; the debit joins the order's own transaction. */
+export interface OrderWallet {
+  debitOrderFee(tx: Queryable, order: { partnerId: string; orderId: string; feePesewas: number; at: Date }): Promise<void>;
+}
+
+export interface OrdersServiceDeps {
+  db: Db;
+  clock: () => number;
+  wallet: OrderWallet;
+  normalize: Omit<NormalizeContext, 'environment' | 'now'>;
+}
+
+const owner = (auth: AuthContext): Owner => ({ appId: auth.appId, environment: auth.environment });
+const notFound = () => errors.orderNotFound('No order with this order_id exists for this app.');
+
+/** Delivery orders: creation, reads, cancellation and status moves, each with its events in one transaction. */
+export class OrdersService {
+  constructor(private readonly deps: OrdersServiceDeps) {}
+
+  async create(auth: AuthContext, input: CreateOrderInput): Promise<OrderRow> {
+    const now = new Date(this.deps.clock());
+    const order = await normalizeOrder(input, { ...this.deps.normalize, environment: auth.environment, now });
+    const paymentStatus: PaymentStatus = order.payer === 'partner' ? 'wallet_debited' : 'pending';
+    return this.deps.db.transaction(async (tx) => {
+      const row = await repo.insert(tx, {
+        id: newId('dlv'),
+        appId: auth.appId,
+        partnerId: auth.partnerId,
+        environment: auth.environment,
+        values: {
+          order_reference: input.order_reference,
+          customer_name: input.customer.name,
+          customer_phone: order.customerPhone,
+          customer_whatsapp: order.customerWhatsapp,
+          delivery_address: input.delivery.address,
+          delivery_city: input.delivery.city,
+          delivery_region: input.delivery.region,
+          delivery_lat: input.delivery.coordinates?.lat ?? null,
+          delivery_lng: input.delivery.coordinates?.lng ?? null,
+          delivery_location_id: input.delivery.location_id ?? null,
+          delivery_notes: input.delivery.notes ?? null,
+          item: input.item,
+          pickup_contact_person: input.pickup.contact_person,
+          pickup_contact_phone: order.pickupPhone,
+          pickup_address: input.pickup.address ?? null,
+          pickup_lat: input.pickup.coordinates?.lat ?? null,
+          pickup_lng: input.pickup.coordinates?.lng ?? null,
+          pickup_location_id: input.pickup.location_id ?? null,
+          pickup_region: order.pickupRegion,
+          dropoff_region: order.dropoffRegion,
+          service_area: order.serviceArea,
+          payer: order.payer,
+          payment_method: input.payment?.method ?? null,
+          payment_is_paid: input.payment?.is_paid ?? null,
+          payment_status: paymentStatus,
+          fee_pesewas: order.feePesewas,
+          requested_date: input.delivery_date ?? null,
+          pickup_date: order.pickupDate,
+          estimated_delivery: order.estimatedDelivery,
+          special_instructions: input.special_instructions ?? null,
+          webhook_url: input.webhook_url ?? null,
+          tracking_token: randomToken(18),
+          created_at: now,
+          updated_at: now,
+        },
+      });
+      await repo.insertEvent(tx, row.id, 1, 'placed', null, now);
+      if (order.payer === 'partner') {
+        await this.deps.wallet.debitOrderFee(tx, { partnerId: auth.partnerId, orderId: row.id, feePesewas: order.feePesewas!, at: now });
+      }
+      await this.emit(tx, row, 'delivery.order.created', null, now);
+      return row;
+    });
+  }
+
+  async get(auth: AuthContext, orderId: string) {
+    const order = await repo.findOwned(this.deps.db, orderId, owner(auth));
+    if (!order) throw notFound();
+    return { order, events: await repo.events(this.deps.db, order.id) };
+  }
+
+  async history(orderId: string) {
+    return repo.events(this.deps.db, orderId);
+  }
+
+  async cancel(auth: AuthContext, orderId: string, reason: string | undefined): Promise<OrderRow> {
+    const order = await repo.findOwned(this.deps.db, orderId, owner(auth));
+    if (!order) throw notFound();
+    return this.move(order, 'cancelled', reason ?? 'Cancelled by the partner');
+  }
+
+  /** An operator's move; 409 INVALID_TRANSITION when the status machine forbids it. */
+  async operatorMove(orderId: string, to: DeliveryStatus, note: string | undefined): Promise<OrderRow> {
+    const order = await repo.findById(this.deps.db, orderId);
+    if (!order) throw errors.orderNotFound(`There is no order ${orderId}.`);
+    return this.move(order, to, note ?? (to === 'cancelled' ? 'Cancelled by operations' : undefined));
+  }
+
+  /**
+   * Applies one status change with its timeline entry and webhook event. The compare-and-set on
+   * the status makes a concurrent move lose cleanly instead of both applying.
+   */
+  async move(order: OrderRow, to: DeliveryStatus, note?: string): Promise<OrderRow> {
+    const now = new Date(this.deps.clock());
+    for (let current = order; ; ) {
+      if (to === 'cancelled' && !canCancel(current.status)) {
+        throw errors.invalidOrderStatus(`The order is already ${current.status} and cannot be cancelled.`);
+      }
+      if (to !== 'cancelled' && !canTransition(current.status, to)) {
+        throw errors.invalidTransition(`An order cannot move from ${current.status} to ${to}.`);
+      }
+      const moved = await this.deps.db.transaction(async (tx) => {
+        const row = await repo.transition(tx, current.id, current.status, to, now, {
+          cancellationReason: to === 'cancelled' ? note : undefined,
+          paymentStatus: to === 'cancelled' && current.payer === 'partner' ? 'refund_pending' : undefined,
+        });
+        if (!row) return undefined;
+        await repo.insertEvent(tx, row.id, row.version, to, note ?? null, now);
+        await this.emit(tx, row, to === 'cancelled' ? 'delivery.order.cancelled' : 'delivery.order.status_changed', current.status, now);
+        return row;
+      });
+      if (moved) return moved;
+      const fresh = await repo.findById(this.deps.db, current.id);
+      if (!fresh) throw notFound();
+      current = fresh;
+    }
+  }
+
+  private async emit(tx: Queryable, row: OrderRow, type: 'delivery.order.created' | 'delivery.order.status_changed' | 'delivery.order.cancelled', previous: DeliveryStatus | null, at: Date) {
+    await appendEvent(tx, {
+      appId: row.app_id,
+      environment: row.environment,
+      type,
+      subjectId: row.id,
+      sequence: row.version,
+      destinationUrl: row.webhook_url,
+      at,
+      data: {
+        order_id: row.id,
+        order_reference: row.order_reference,
+        status: row.status,
+        previous_status: previous,
+        timestamp: at.toISOString(),
+        sequence: row.version,
+        ...(type === 'delivery.order.cancelled' ? { cancellation_reason: row.cancellation_reason } : {}),
+      },
+    });
+  }
+}

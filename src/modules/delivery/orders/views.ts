@@ -1,0 +1,65 @@
+import { pesewasToGhs } from '../../../platform/money.ts';
+import { buildTimeline, describeStatus, maskPhoneLast4 } from '../domain/index.ts';
+import type { EventRow, OrderRow } from './repository.ts';
+
+export const trackingUrl = (publicBaseUrl: string, order: OrderRow) => `${publicBaseUrl}/track/${order.tracking_token}`;
+
+function lastEventAt(order: OrderRow, events: readonly EventRow[]): string {
+  return (events.at(-1)?.at ?? order.updated_at).toISOString();
+}
+
+export function createdView(order: OrderRow, publicBaseUrl: string) {
+  return {
+    order_details: {
+      order_id: order.id,
+      estimated_delivery: order.estimated_delivery.toISOString(),
+      // Additive within v1: saves a round trip for partners who show the link at once.
+      order_reference: order.order_reference,
+      tracking_url: trackingUrl(publicBaseUrl, order),
+      ...(order.fee_pesewas !== null ? { amount: pesewasToGhs(order.fee_pesewas) } : {}),
+    },
+    status: 'order_created' as const,
+  };
+}
+
+export function detailsView(order: OrderRow, events: readonly EventRow[], publicBaseUrl: string) {
+  return {
+    order_reference: order.order_reference,
+    internal_order_id: order.id,
+    status: order.status,
+    status_details: { description: describeStatus(order.status), timestamp: lastEventAt(order, events) },
+    order_info: {
+      recipient_name: order.customer_name,
+      recipient_phone: order.customer_phone,
+      recipient_address: `${order.delivery_address}, ${order.delivery_city}`,
+      delivery_date: order.estimated_delivery.toISOString().slice(0, 10),
+      pickup_date: order.requested_date ?? order.pickup_date,
+      payment_status: order.payment_status,
+      ...(order.fee_pesewas !== null ? { amount: pesewasToGhs(order.fee_pesewas) } : {}),
+    },
+    tracking_url: trackingUrl(publicBaseUrl, order),
+  };
+}
+
+export function trackView(order: OrderRow, events: readonly EventRow[]) {
+  return {
+    order_id: order.id,
+    order_reference: order.order_reference,
+    recipient_name: order.customer_name,
+    recipient_phone_last4: maskPhoneLast4(order.customer_phone),
+    current_status: order.status,
+    estimated_delivery_time: order.estimated_delivery.toISOString(),
+    timeline: buildTimeline(events.map((e) => ({ status: e.status, at: e.at }))),
+  };
+}
+
+export function cancelledView(order: OrderRow) {
+  return {
+    order_reference: order.order_reference,
+    internal_order_id: order.id,
+    status: 'cancelled' as const,
+    cancelled_at: order.cancelled_at!.toISOString(),
+    cancellation_reason: order.cancellation_reason ?? '',
+    refund_status: order.payer === 'partner' ? ('pending' as const) : ('not_applicable' as const),
+  };
+}

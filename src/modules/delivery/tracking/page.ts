@@ -1,0 +1,46 @@
+import { describeStatus, maskPhoneLast4, buildTimeline } from '../domain/index.ts';
+import type { EventRow, OrderRow } from '../orders/repository.ts';
+
+const escape = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const accraTime = (d: Date | string) =>
+  new Date(d).toLocaleString('en-GB', { timeZone: 'Africa/Accra', weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+
+const STYLE = `body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;background:#f5f6f8;color:#1b1f24}
+main{max-width:34rem;margin:0 auto;padding:1.25rem}h1{font-size:1.35rem;margin:.2rem 0 1rem}
+.card{background:#fff;border-radius:.75rem;padding:1rem 1.1rem;margin-bottom:1rem;box-shadow:0 1px 3px rgba(0,0,0,.08)}
+.status{font-size:1.1rem;font-weight:600}.muted{color:#5b6572;font-size:.9rem}
+ol{list-style:none;padding:0;margin:0}li{display:flex;gap:.75rem;padding:.55rem 0;border-bottom:1px solid #eef0f3}
+li:last-child{border-bottom:0}.dot{width:.9rem;height:.9rem;border-radius:50%;border:2px solid #b8c0cc;margin-top:.2rem;flex:none}
+li.done .dot{background:#1a7f37;border-color:#1a7f37}li.stop .dot{background:#c62828;border-color:#c62828}
+dl{display:grid;grid-template-columns:auto 1fr;gap:.35rem 1rem;margin:0}dt{color:#5b6572}dd{margin:0}`;
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="robots" content="noindex"><title>${escape(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
+}
+
+/** The recipient's tracking page: status, timeline and item, never the full phone or address. */
+export function renderTrackingPage(order: OrderRow, events: readonly EventRow[]): string {
+  const timeline = buildTimeline(events.map((e) => ({ status: e.status, at: e.at })))
+    .map((t) => {
+      const cls = t.completed ? (t.status === 'cancelled' || t.status === 'failed' ? 'stop' : 'done') : '';
+      return `<li class="${cls}"><span class="dot"></span><div><div>${escape(t.title)}</div>${t.timestamp ? `<div class="muted">${escape(accraTime(t.timestamp))}</div>` : ''}</div></li>`;
+    })
+    .join('');
+  const moving = !['delivered', 'cancelled', 'failed'].includes(order.status);
+  return page(
+    `Delivery ${order.order_reference}`,
+    `<h1>Your delivery</h1>
+<section class="card"><div class="status">${escape(describeStatus(order.status))}</div>
+${moving ? `<div class="muted">Estimated delivery: ${escape(accraTime(order.estimated_delivery))} (Accra time)</div>` : ''}</section>
+<section class="card"><dl><dt>Item</dt><dd>${escape(order.item)}</dd><dt>Reference</dt><dd>${escape(order.order_reference)}</dd>
+<dt>City</dt><dd>${escape(order.delivery_city)}</dd><dt>Phone</dt><dd>ending in ${escape(maskPhoneLast4(order.customer_phone))}</dd></dl></section>
+<section class="card"><ol>${timeline}</ol></section>`,
+  );
+}
+
+export function renderNotFoundPage(): string {
+  return page('Delivery not found', '<h1>Delivery not found</h1><section class="card">This tracking link is not valid. Check the link you were sent.</section>');
+}

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../../platform/db/index.ts';
+import { ordersRepository } from '../orders/repository.ts';
+import { renderNotFoundPage, renderTrackingPage } from './page.ts';
+
+const HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  // No scripts and no external resources: the page is plain HTML with inline styles.
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  // The token in the URL is the secret: keep it out of referrers and shared caches.
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
+
+/** Public tracking page at `/track/{token}`, for recipients (no key, unguessable token). */
+export function registerTrackingPage(app: FastifyInstance, db: Db): void {
+  app.get<{ Params: { token: string } }>('/track/:token', async (request, reply) => {
+    const token = request.params.token;
+    const order = /^[A-Za-z0-9_-]{16,64}$/.test(token) ? await ordersRepository.findByTrackingToken(db, token) : undefined;
+    reply.headers(HEADERS);
+    if (!order) return reply.code(404).send(renderNotFoundPage());
+    return reply.send(renderTrackingPage(order, await ordersRepository.events(db, order.id)));
+  });
+}
