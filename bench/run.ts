@@ -211,7 +211,7 @@ async function main(): Promise<number> {
   if (scenarioArg === 'postgres' || scenarioArg === 'all') {
     const problem = await probeBackends();
     if (problem) {
-      console.log(`\nskipped: postgres scenario (PostgreSQL + Redis): ${problem}`);
+      console.log(`\n-- postgres: skipped (PostgreSQL + Redis needed): ${problem}`);
       results.push({ scenario: 'postgres', skipped: problem });
       // Asked for explicitly and nothing was measured: that is a failed run.
       if (scenarioArg === 'postgres') failed = true;

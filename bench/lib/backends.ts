@@ -38,10 +38,14 @@ async function probePostgres(): Promise<void> {
 
 async function probeRedis(): Promise<void> {
   const redis = redisClient();
-  redis.on('error', () => {});
+  let cause: Error | undefined;
+  redis.on('error', (err: Error) => (cause ??= err));
   try {
     await withTimeout(redis.connect(), 3000, 'Redis connect');
     await withTimeout(redis.ping(), 2000, 'Redis PING');
+  } catch (err) {
+    // ioredis reports "Connection is closed"; the socket error says why.
+    throw cause ?? err;
   } finally {
     redis.disconnect();
   }

@@ -61,12 +61,16 @@ export function summarise(run: ScenarioRun) {
       costPct: (1 - st.rps / bt.rps) * 100,
     };
   });
+  const inline = run.signed.throughput.reduce((sum, t) => sum + t.signedInline, 0);
   const addedP50Ms = median(rounds.map((r) => r.addedP50Ms));
   const throughputCostPct = median(rounds.map((r) => r.costPct));
   return {
     scenario: run.name,
     title: run.title,
-    notes: run.notes,
+    notes: [
+      ...run.notes,
+      ...(inline > 0 ? [`${inline} signed request(s) ran out of pre-signed headers and were signed inside the timed window.`] : []),
+    ],
     routes: { baseline: base, signed },
     addedP50Ms: round(addedP50Ms, 4),
     addedP99Ms: round(median(rounds.map((r) => r.addedP99Ms)), 4),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
+import { countRows, createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
 import { orderBody } from './fixtures.ts';
 
 const BULK = '/api/v1/delivery/orders.create_bulk';
@@ -18,7 +18,7 @@ describe('orders.create_bulk', () => {
     const dupRef = `dup-${crypto.randomUUID()}`;
     const missing = orderBody();
     delete missing.customer.phone;
-    const items = [
+    const items: any[] = [
       orderBody(),
       orderBody({ order_reference: dupRef }),
       missing,
@@ -53,14 +53,14 @@ describe('orders.create_bulk', () => {
       [{ orders: { a: 1 } }, 'BATCH_TOO_LARGE'],
       [{ orders: [orderBody()], dry_run: true }, 'VALIDATION_ERROR'],
     ];
-    const [{ n: before }] = await p.app.platform.db.query<{ n: number }>('select count(*)::int as n from delivery_orders');
+    const before = await countRows(p, 'select count(*)::int as n from delivery_orders');
     for (const [body, code] of cases) {
       const res = await bulk(body);
       expect([res.status, res.body.code], code).toEqual([400, code]);
     }
     expect((await bulk(undefined, '[1,2]')).body.code).toBe('INVALID_JSON');
     expect((await bulk(undefined, '{"orders": [')).body.code).toBe('INVALID_JSON');
-    const [{ n: after }] = await p.app.platform.db.query<{ n: number }>('select count(*)::int as n from delivery_orders');
+    const after = await countRows(p, 'select count(*)::int as n from delivery_orders');
     expect(after).toBe(before);
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addKey, createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
+import { addKey, countRows, createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
 import { ACCRA_CENTRAL, EAST_LEGON, orderBody } from './fixtures.ts';
 
 const CREATE = '/api/v1/delivery/orders.create';
@@ -119,7 +119,7 @@ describe('orders.create', () => {
     const dup = results.filter((r) => r.status === 409);
     expect(dup).toHaveLength(19);
     expect(dup.every((r) => r.body.code === 'DUPLICATE_ORDER_REFERENCE')).toBe(true);
-    const [{ n }] = await p.app.platform.db.query<{ n: number }>('select count(*)::int as n from delivery_orders where order_reference = $1', [body.order_reference]);
+    const n = await countRows(p, 'select count(*)::int as n from delivery_orders where order_reference = $1', [body.order_reference]);
     expect(n).toBe(1);
   });
 
@@ -151,7 +151,7 @@ describe('orders.create', () => {
     const body = orderBody({ payment: { payer: 'partner', amount: 1 } });
     const refused = await create(body, spender);
     expect([refused.status, refused.body.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
-    const [{ n }] = await p.app.platform.db.query<{ n: number }>('select count(*)::int as n from delivery_orders where order_reference = $1', [body.order_reference]);
+    const n = await countRows(p, 'select count(*)::int as n from delivery_orders where order_reference = $1', [body.order_reference]);
     expect(n).toBe(0);
   });
 

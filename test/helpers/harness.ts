@@ -139,3 +139,9 @@ export async function addKey(
     client: new PartnerClient({ apiKey: key.api_key, signingSecret: key.signing_secret, baseUrl: p.url, bearer: opts.bearer }),
   };
 }
+
+/** A single `count(*)` straight from the database, to check what a request did or did not write. */
+export async function countRows(p: TestPlatform, sql: string, params: unknown[] = []): Promise<number> {
+  const rows = await p.app.platform.db.query<{ n: number }>(sql, params);
+  return rows[0]!.n;
+}
