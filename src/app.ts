@@ -22,6 +22,7 @@ import { AccountsService } from './modules/accounts/service.ts';
 import { catalogHealth } from './modules/catalog/routes/health.ts';
 import { createDeliveryModule, type DeliveryModule } from './modules/delivery/module.ts';
 import { registerProbes } from './modules/health/probes.ts';
+import { registerApiDocs } from './platform/http/openapi.ts';
 
 export interface AppOptions {
   /** Milliseconds since the epoch; tests move time. */
@@ -40,6 +41,7 @@ export interface Platform {
   operations: readonly Operation[];
   /** Present when the delivery service is served by this instance. */
   delivery: DeliveryModule | undefined;
+  adminRoutes: readonly AdminRoute[];
   /** The signed-request pipeline, for mounting further partner operations. */
   pipeline: PipelineDeps;
 }
@@ -123,7 +125,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     registerAdminRoutes(app, config.adminToken, adminRoutes);
   }
 
-  app.decorate('platform', { config, db, accounts, guard, operations, pipeline, delivery });
+  app.decorate('platform', { config, db, accounts, guard, operations, adminRoutes, pipeline, delivery });
+  registerApiDocs(app);
   app.addHook('onReady', async () => delivery?.courier.start());
   app.addHook('onClose', async () => {
     await delivery?.courier.stop();
