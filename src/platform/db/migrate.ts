@@ -56,11 +56,39 @@ export async function migrate(db: Db, migrations = readMigrations()): Promise<nu
   return applied;
 }
 
-/** Splits on semicolons at line ends; migrations keep one statement per `;\n` and no procedural bodies. */
-function splitStatements(sql: string): string[] {
-  return sql
-    .replace(/^\s*--.*$/gm, '')
-    .split(/;\s*(?:\n|$)/)
-    .map((s) => s.trim())
-    .filter(Boolean);
+/**
+ * Splits a migration into statements on `;` outside quotes, comments and dollar-quoted bodies
+ * (so functions written with `$$ ... $$` stay whole).
+ */
+export function splitStatements(sql: string): string[] {
+  const out: string[] = [];
+  let current = '';
+  let i = 0;
+  while (i < sql.length) {
+    const rest = sql.slice(i);
+    const dollar = /^\$[A-Za-z_]*\$/.exec(rest);
+    if (rest.startsWith('--')) {
+      const end = sql.indexOf('\n', i);
+      i = end === -1 ? sql.length : end;
+    } else if (dollar) {
+      const end = sql.indexOf(dollar[0], i + dollar[0].length);
+      const stop = end === -1 ? sql.length : end + dollar[0].length;
+      current += sql.slice(i, stop);
+      i = stop;
+    } else if (sql[i] === "'") {
+      const end = sql.indexOf("'", i + 1);
+      const stop = end === -1 ? sql.length : end + 1;
+      current += sql.slice(i, stop);
+      i = stop;
+    } else if (sql[i] === ';') {
+      out.push(current);
+      current = '';
+      i++;
+    } else {
+      current += sql[i];
+      i++;
+    }
+  }
+  out.push(current);
+  return out.map((st) => st.trim()).filter(Boolean);
 }

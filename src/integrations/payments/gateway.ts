@@ -1,0 +1,41 @@
+export interface CheckoutRequest {
+  /** Our reference, at most 32 characters (e.g. serviceD_WA + 16 hex). */
+  clientReference: string;
+  amountPesewas: number;
+  description: string;
+  callbackUrl: string;
+  returnUrl: string;
+  cancellationUrl: string;
+}
+
+export interface Checkout {
+  checkoutId: string;
+  checkoutUrl: string;
+}
+
+/** Normalised payment state plus the gateway's own words. */
+export interface PaymentStatus {
+  state: 'paid' | 'pending' | 'failed';
+  /** The gateway's raw status string, shown to partners as verification_status. */
+  rawStatus: string;
+  /** Amount the gateway confirms, when it says. */
+  amountPesewas: number | null;
+}
+
+export interface CallbackNotice {
+  clientReference: string;
+  rawStatus: string;
+}
+
+export interface PaymentGateway {
+  readonly name: string;
+  createCheckout(req: CheckoutRequest): Promise<Checkout>;
+  checkStatus(ref: { clientReference: string; checkoutId: string | null }): Promise<PaymentStatus>;
+  /** Reads a callback body; null when it is not one of ours. A callback is a hint: callers confirm with checkStatus. */
+  parseCallback(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): CallbackNotice | null;
+}
+
+/** Timeouts, network failures, 5xx and unreadable answers: nothing was charged or credited by us. */
+export class GatewayError extends Error {
+  override readonly name = 'GatewayError';
+}
