@@ -85,3 +85,6 @@ create table sandbox_checkouts (
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now()
 );
+
+-- The refund job looks for cancelled wallet-funded orders still owed their fee.
+create index delivery_orders_refund_pending_idx on delivery_orders (updated_at) where payment_status = 'refund_pending'

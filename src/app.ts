@@ -112,7 +112,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerProbes(app, db, guard);
   const operations: Operation[] = [];
   const adminRoutes: AdminRoute[] = [...partnerRoutes(accounts), ...appRoutes(accounts)];
-  const delivery = config.services.has('delivery') ? createDeliveryModule({ config, db, clock, log: app.log }) : undefined;
+  const delivery = config.services.has('delivery') ? createDeliveryModule({ config, db, clock, log: app.log, accounts }) : undefined;
   if (delivery) {
     operations.push(...delivery.operations);
     adminRoutes.push(...delivery.adminRoutes);
@@ -127,9 +127,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   app.decorate('platform', { config, db, accounts, guard, operations, adminRoutes, pipeline, delivery });
   registerApiDocs(app);
-  app.addHook('onReady', async () => delivery?.courier.start());
+  app.addHook('onReady', async () => delivery?.workers.forEach((w) => w.start()));
   app.addHook('onClose', async () => {
-    await delivery?.courier.stop();
+    await Promise.all(delivery?.workers.map((w) => w.stop()) ?? []);
     await guard.close();
     await db.close();
   });

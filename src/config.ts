@@ -36,7 +36,24 @@ export interface Config {
     areaRadiusKm: number;
     /** Seconds between the sandbox courier's steps for staging orders; 0 turns it off. */
     sandboxCourierStepSeconds: number;
+    /** How often cancelled wallet-funded orders are refunded; 0 turns the job off. */
+    refundIntervalMs: number;
   };
+  payments: {
+    gateway: 'sandbox' | 'hubtel';
+    /** An unpaid checkout expires after this long. */
+    checkoutExpiryMinutes: number;
+    hubtel: HubtelSettings | undefined;
+  };
+}
+
+export interface HubtelSettings {
+  apiId: string;
+  apiKey: string;
+  merchantAccountNumber: string;
+  checkoutBaseUrl: string;
+  statusBaseUrl: string;
+  timeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -132,6 +149,30 @@ function calendar(env: Env, problems: string[]): CalendarConfig {
   }
 }
 
+function payments(env: Env, problems: string[]): Config['payments'] {
+  const checkoutExpiryMinutes = int(env, 'CHECKOUT_EXPIRY_MINUTES', 30, 1, 1440, problems);
+  const wanted = env.PAYMENT_GATEWAY || (env.HUBTEL_API_ID ? 'hubtel' : 'sandbox');
+  if (wanted !== 'sandbox' && wanted !== 'hubtel') {
+    problems.push('PAYMENT_GATEWAY must be sandbox or hubtel');
+    return { gateway: 'sandbox', checkoutExpiryMinutes, hubtel: undefined };
+  }
+  if (wanted === 'sandbox') return { gateway: 'sandbox', checkoutExpiryMinutes, hubtel: undefined };
+  const missing = ['HUBTEL_API_ID', 'HUBTEL_API_KEY', 'HUBTEL_MERCHANT_ACCOUNT'].filter((n) => !env[n]);
+  if (missing.length > 0) problems.push(`PAYMENT_GATEWAY=hubtel needs ${missing.join(', ')}`);
+  return {
+    gateway: 'hubtel',
+    checkoutExpiryMinutes,
+    hubtel: {
+      apiId: env.HUBTEL_API_ID ?? '',
+      apiKey: env.HUBTEL_API_KEY ?? '',
+      merchantAccountNumber: env.HUBTEL_MERCHANT_ACCOUNT ?? '',
+      checkoutBaseUrl: (env.HUBTEL_CHECKOUT_URL || 'https://payproxyapi.hubtel.com').replace(/\/+$/, ''),
+      statusBaseUrl: (env.HUBTEL_STATUS_URL || 'https://api-txnstatus.hubtel.com').replace(/\/+$/, ''),
+      timeoutMs: int(env, 'HUBTEL_TIMEOUT_MS', 10_000, 100, 60_000, problems),
+    },
+  };
+}
+
 /** Reads and validates the whole configuration once; every problem is reported together. */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
@@ -165,7 +206,9 @@ export function loadConfig(env: Env = process.env): Config {
       calendar: calendar(env, problems),
       areaRadiusKm: int(env, 'AREA_RADIUS_KM', 15, 1, 100, problems),
       sandboxCourierStepSeconds: int(env, 'SANDBOX_COURIER_STEP_SECONDS', 30, 0, 86_400, problems),
+      refundIntervalMs: int(env, 'REFUND_INTERVAL_MS', 2000, 0, 3_600_000, problems),
     },
+    payments: payments(env, problems),
   };
   if (env.REDIS_URL && !/^rediss?:\/\//.test(env.REDIS_URL)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  - ${problems.join('\n  - ')}`);

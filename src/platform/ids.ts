@@ -31,7 +31,7 @@ export function ulid(now: number = Date.now()): string {
   return time + encodeBase32(randomBytes(10), 16);
 }
 
-export type IdPrefix = 'ptn' | 'app' | 'key' | 'dlv' | 'sale' | 'prd' | 'var' | 'ven' | 'loc' | 'evt' | 'whd' | 'top' | 'jrn' | 'req';
+export type IdPrefix = 'ptn' | 'app' | 'key' | 'dlv' | 'sale' | 'prd' | 'var' | 'ven' | 'loc' | 'evt' | 'whd' | 'top' | 'jrn' | 'req' | 'chk';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid()}`;

@@ -140,7 +140,7 @@ describe('orders.create', () => {
     expect(res.body.message).toContain('delivery:wallet:spend');
   });
 
-  it('requires both coordinates on a wallet-funded order and refuses it while the wallet is not available', async () => {
+  it('requires both coordinates on a wallet-funded order, then the wallet balance (402, nothing written)', async () => {
     await p.admin('PATCH', `/partners/${s.partnerId}`, { production_active: true });
     const spender = await addKey(p, s, { environment: 'production', scopes: ['delivery:write', 'delivery:wallet:spend'] });
     const noCoords = orderBody({ payment: { payer: 'partner' } });
@@ -150,7 +150,7 @@ describe('orders.create', () => {
     expect(res.body.details).toContainEqual({ field: 'pickup.coordinates', issue: 'is required when payment.payer is partner' });
     const body = orderBody({ payment: { payer: 'partner', amount: 1 } });
     const refused = await create(body, spender);
-    expect([refused.status, refused.body.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+    expect([refused.status, refused.body.code]).toEqual([402, 'INSUFFICIENT_WALLET_BALANCE']);
     const n = await countRows(p, 'select count(*)::int as n from delivery_orders where order_reference = $1', [body.order_reference]);
     expect(n).toBe(0);
   });

@@ -6,6 +6,7 @@ import { inject } from 'vitest';
 import { PartnerClient } from '@partner-platform/sdk';
 import { buildApp, type AppOptions } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
+import { freePort } from './process.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
@@ -42,6 +43,8 @@ export interface TestPlatform {
 /** A real server on a loopback port: in-memory PGlite by default, PostgreSQL + Redis when configured. */
 export async function startPlatform(opts: StartOptions = {}): Promise<TestPlatform> {
   const schema = onPostgres ? (opts.schema ?? `t_${randomBytes(6).toString('hex')}`) : undefined;
+  // A known port, so that links the server builds (tracking, checkout, callbacks) reach it.
+  const port = await freePort();
   const config = loadConfig({
     DATABASE_URL: process.env.DATABASE_URL ?? 'memory:',
     ...(schema ? { DATABASE_SCHEMA: schema } : {}),
@@ -51,13 +54,15 @@ export async function startPlatform(opts: StartOptions = {}): Promise<TestPlatfo
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     // Tests drive the sandbox courier themselves.
     SANDBOX_COURIER_STEP_SECONDS: '0',
+    REFUND_INTERVAL_MS: '0',
     HOST: '127.0.0.1',
-    PORT: '0',
+    PORT: String(port),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     ...opts.env,
   });
   const app = await buildApp(config, { ...opts, dbTemplate: opts.dbTemplate ?? (await pgliteTemplate()) });
   opts.beforeListen?.(app);
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = await app.listen({ port, host: '127.0.0.1' });
   const ownsSchema = schema !== undefined && opts.schema === undefined;
   return {
     app,

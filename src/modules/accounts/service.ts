@@ -114,6 +114,11 @@ export class AccountsService {
     return { ...appView(app), webhook_secret: webhookSecret };
   }
 
+  async getApp(appId: string) {
+    const app = await repo.getApp(this.db, appId);
+    return app ? appView(app) : undefined;
+  }
+
   async listApps(partnerId: string) {
     await this.getPartner(partnerId);
     return (await repo.listApps(this.db, partnerId)).map(appView);

@@ -14,36 +14,54 @@ import { ordersCreate } from './orders/routes/orders-create.ts';
 import { ordersCreateBulk } from './orders/routes/orders-create-bulk.ts';
 import { ordersGet } from './orders/routes/orders-get.ts';
 import { ordersTrack } from './orders/routes/orders-track.ts';
-import { OrdersService, type OrderWallet } from './orders/service.ts';
-import { walletNotAvailable } from './orders/wallet-pending.ts';
+import { OrdersService } from './orders/service.ts';
+import { RefundWorker } from './orders/refund-worker.ts';
+import { Periodic } from '../../platform/periodic.ts';
+import { createGateway } from '../../integrations/payments/index.ts';
+import { registerSandboxCheckout } from '../../integrations/payments/sandbox-page.ts';
+import type { AccountsService } from '../accounts/service.ts';
+import { WalletService } from '../wallet/service.ts';
+import { walletBalance } from '../wallet/routes/wallet-balance.ts';
+import { walletTopupInitiate } from '../wallet/routes/wallet-topup-initiate.ts';
+import { walletTopupVerify } from '../wallet/routes/wallet-topup-verify.ts';
+import { walletAdminRoutes } from '../wallet/routes/admin-wallet.ts';
+import { registerPaymentCallbacks, walletCallbackHandler } from '../wallet/routes/payment-callbacks.ts';
 import { registerTrackingPage } from './tracking/route.ts';
 import { deliveryHealth } from './routes/health.ts';
 
 export interface DeliveryModule {
   orders: OrdersService;
   locations: LocationsService;
+  wallet: WalletService;
   courier: SandboxCourier;
+  refunds: RefundWorker;
+  workers: Periodic[];
   operations: Operation[];
   adminRoutes: AdminRoute[];
   registerPublicPages(app: FastifyInstance): void;
 }
 
-/** The delivery service: its services, partner operations, operator routes and sandbox courier. */
-export function createDeliveryModule(deps: { config: Config; db: Db; clock: () => number; log: FastifyBaseLogger; wallet?: OrderWallet }): DeliveryModule {
-  const { config, db, clock } = deps;
-  const { pricing, calendar, areaRadiusKm, sandboxCourierStepSeconds } = config.delivery;
-  const locations = new LocationsService(db, areaRadiusKm);
-  const orders = new OrdersService({
-    db,
-    clock,
-    wallet: deps.wallet ?? walletNotAvailable,
-    normalize: { pricing, calendar, areas: locations },
-  });
+/** The delivery service with its wallet: services, partner operations, operator routes and workers. */
+export function createDeliveryModule(deps: { config: Config; db: Db; clock: () => number; log: FastifyBaseLogger; accounts: AccountsService }): DeliveryModule {
+  const { config, db, clock, log, accounts } = deps;
+  const { pricing, calendar, areaRadiusKm, sandboxCourierStepSeconds, refundIntervalMs } = config.delivery;
   const base = config.publicBaseUrl;
+  const { gateway, sandbox } = createGateway(config, db, clock);
+  const wallet = new WalletService({ db, gateway, clock, log, publicBaseUrl: base, appReturnUrl: async (appId) => (await accounts.getApp(appId))?.return_url ?? null });
+  const locations = new LocationsService(db, areaRadiusKm);
+  const orders = new OrdersService({ db, clock, wallet, normalize: { pricing, calendar, areas: locations } });
+  const courier = new SandboxCourier(db, orders, sandboxCourierStepSeconds * 1000, clock);
+  const refunds = new RefundWorker(db, wallet, clock);
   return {
     orders,
     locations,
-    courier: new SandboxCourier(db, orders, sandboxCourierStepSeconds * 1000, clock, deps.log),
+    wallet,
+    courier,
+    refunds,
+    workers: [
+      new Periodic('sandbox-courier', sandboxCourierStepSeconds > 0 ? Math.max(250, sandboxCourierStepSeconds * 500) : 0, () => courier.tick(), log),
+      new Periodic('wallet-refunds', refundIntervalMs, () => refunds.tick(), log),
+    ],
     operations: [
       deliveryHealth(db),
       ordersCreate(orders, base),
@@ -53,8 +71,15 @@ export function createDeliveryModule(deps: { config: Config; db: Db; clock: () =
       ordersCancel(orders),
       ordersEstimate({ pricing, calendar, locations, clock }),
       locationsList(locations),
+      walletBalance(wallet),
+      walletTopupInitiate(wallet),
+      walletTopupVerify(wallet),
     ] as Operation[],
-    adminRoutes: [...orderAdminRoutes(orders, base), ...locationAdminRoutes(locations)] as AdminRoute[],
-    registerPublicPages: (app) => registerTrackingPage(app, db),
+    adminRoutes: [...orderAdminRoutes(orders, base), ...locationAdminRoutes(locations), ...walletAdminRoutes(wallet, accounts)] as AdminRoute[],
+    registerPublicPages: (app) => {
+      registerTrackingPage(app, db);
+      registerPaymentCallbacks(app, gateway, [walletCallbackHandler(wallet)]);
+      if (sandbox) registerSandboxCheckout(app, sandbox);
+    },
   };
 }

@@ -24,6 +24,19 @@ export interface OperationInput<B, Q> {
   log: FastifyBaseLogger;
 }
 
+/** One documented example (OpenAPI and /docs); the docs tests validate each part against its schema. */
+export interface OperationExample {
+  /** Key in the OpenAPI `examples` map, e.g. `recipient_pays`. */
+  name: string;
+  summary: string;
+  /** Request body, for operations with a body. */
+  request?: unknown;
+  /** Query parameters, for operations with a query string. */
+  query?: Record<string, string | number | boolean>;
+  /** The success body this request answers. */
+  response?: unknown;
+}
+
 /** One partner operation: its contract (path, scope, schemas, errors) and its handler. */
 export interface Operation<B extends TSchema | undefined = TSchema | undefined, Q extends TSchema | undefined = TSchema | undefined> {
   /** e.g. `delivery.orders.get`. */
@@ -45,6 +58,16 @@ export interface Operation<B extends TSchema | undefined = TSchema | undefined, 
   validationError?: (issues: ValidationIssue[]) => { code: string; message: string };
   /** Checks that need the parsed body but precede validation (the wallet spend scope). */
   beforeValidation?: (body: unknown, auth: AuthContext) => void;
+  /** Longer text for the reference documentation (conditions, extra scopes). */
+  description?: string;
+  /** The success body's schema: documentation and docs tests only, never enforced or used to serialize. */
+  response?: TSchema;
+  /** Status of the success answer (default 200), for the documentation. */
+  successStatus?: number;
+  /** The body as documented when the operation checks it itself (`parseBody` without `body`). */
+  documentedBody?: TSchema;
+  /** Examples for the documentation; operations without them get examples generated from their schemas. */
+  examples?: readonly OperationExample[];
   handler: (
     input: OperationInput<B extends TSchema ? Static<B> : undefined, Q extends TSchema ? Static<Q> : undefined>,
   ) => Promise<OperationResult>;

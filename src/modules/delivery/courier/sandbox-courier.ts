@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../platform/db/index.ts';
 import { isAppError } from '../../../platform/errors.ts';
 import { nextSandboxStatus } from '../domain/index.ts';
@@ -14,33 +13,12 @@ const BATCH = 100;
  * instance is simply skipped.
  */
 export class SandboxCourier {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-
   constructor(
     private readonly db: Db,
     private readonly orders: OrdersService,
     private readonly stepMs: number,
     private readonly clock: () => number,
-    private readonly log: FastifyBaseLogger,
   ) {}
-
-  start(): void {
-    if (this.stepMs <= 0 || this.timer) return;
-    this.timer = setInterval(() => {
-      this.running ??= this.tick()
-        .then(() => undefined)
-        .catch((err: unknown) => this.log.warn({ err }, 'sandbox courier tick failed'))
-        .finally(() => (this.running = undefined));
-    }, Math.max(250, Math.floor(this.stepMs / 2)));
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
-  }
 
   /** Advances every staging order that has rested a full step; returns how many moved. */
   async tick(): Promise<number> {

@@ -112,6 +112,15 @@ export const ordersRepository = {
     return rows[0];
   },
 
+  async pendingRefunds(db: Queryable, limit: number): Promise<OrderRow[]> {
+    return db.query<OrderRow>(`select ${ORDER_COLS} from delivery_orders where payment_status = 'refund_pending' order by updated_at limit $1`, [limit]);
+  },
+
+  async markRefunded(tx: Queryable, id: string, at: Date): Promise<boolean> {
+    const rows = await tx.query(`update delivery_orders set payment_status = 'refunded', updated_at = $2 where id = $1 and payment_status = 'refund_pending' returning id`, [id, at]);
+    return rows.length > 0;
+  },
+
   /** Staging orders whose last move is older than `before`, oldest first (the sandbox courier's work). */
   async dueSandboxOrders(db: Queryable, before: Date, limit: number): Promise<OrderRow[]> {
     return db.query<OrderRow>(

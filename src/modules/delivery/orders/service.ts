@@ -10,7 +10,16 @@ import type { CreateOrderInput } from './schema.ts';
 
 /** The wallet side of partner-paid orders; the debit joins the order's own transaction. */
 export interface OrderWallet {
-  debitOrderFee(tx: Queryable, order: { partnerId: string; orderId: string; feePesewas: number; at: Date }): Promise<void>;
+  debitOrderFee(tx: Queryable, order: WalletOrder): Promise<void>;
+  /** Posts the refund and answers the wallet balance after it. */
+  refundOrderFee(tx: Queryable, order: WalletOrder): Promise<number>;
+}
+
+export interface WalletOrder {
+  partnerId: string;
+  orderId: string;
+  feePesewas: number;
+  at: Date;
 }
 
 export interface OrdersServiceDeps {

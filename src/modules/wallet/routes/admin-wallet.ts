@@ -1,0 +1,18 @@
+import { defineAdminRoute } from '../../../platform/http/admin.ts';
+import { Id, strictObject } from '../../../platform/http/schemas.ts';
+import type { AccountsService } from '../../accounts/service.ts';
+import { ghsToPesewas } from '../../../platform/money.ts';
+import type { WalletService } from '../service.ts';
+
+export const walletAdminRoutes = (wallet: WalletService, accounts: AccountsService) => [
+  defineAdminRoute({
+    method: 'GET',
+    url: '/partners/:partner_id/wallet',
+    summary: "A partner's wallet: balance, credit limit and the latest 100 ledger entries",
+    params: strictObject({ partner_id: Id }),
+    handler: async ({ params }) => {
+      const partner = await accounts.getPartner(params.partner_id);
+      return { body: await wallet.operatorView(partner.partner_id, ghsToPesewas(partner.credit_limit_ghs)!) };
+    },
+  }),
+];

@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AuthContext } from '../../platform/auth/context.ts';
+import type { Db, Queryable } from '../../platform/db/index.ts';
+import { errors } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { ghsToPesewas, pesewasToGhs } from '../../platform/money.ts';
+import { GatewayError, type PaymentGateway, type PaymentStatus } from '../../integrations/payments/gateway.ts';
+import { appendEvent } from '../webhooks/outbox.ts';
+import type { OrderWallet } from '../delivery/orders/service.ts';
+import { orderFeeJournal, orderFeeRefundJournal, topupJournal } from './ledger.ts';
+import { walletRepository as repo, type TopupRow } from './repository.ts';
+
+export const TOPUP_REFERENCE = /^serviceD_WA[0-9a-f]{16}$/;
+const MINIMUM_TOPUP_PESEWAS = 3000;
+
+export interface WalletServiceDeps {
+  db: Db;
+  gateway: PaymentGateway;
+  clock: () => number;
+  log: FastifyBaseLogger;
+  publicBaseUrl: string;
+  /** Where a buyer's browser lands after a top-up checkout when the app has no return_url. */
+  appReturnUrl: (appId: string) => Promise<string | null>;
+}
+
+export type VerifyResult =
+  | { credited: true; state: 'credited' | 'already_credited'; amount_ghs: number; balance_ghs: number }
+  | { credited: false; state: 'pending'; verification_status: string };
+
+function gatewayFailure(err: unknown): never {
+  if (err instanceof GatewayError) throw errors.gateway('The payment gateway did not answer properly; nothing was charged or credited. Retry shortly.');
+  throw err;
+}
+
+/** The partner's prepaid wallet: balance, top-ups through a gateway, and order fee debits and refunds. */
+export class WalletService implements OrderWallet {
+  constructor(private readonly deps: WalletServiceDeps) {}
+
+  async balancePesewas(partnerId: string): Promise<number> {
+    return repo.balance(this.deps.db, partnerId);
+  }
+
+  /**
+   * Records the top-up, then asks the gateway for a checkout outside any transaction; a gateway
+   * failure marks the top-up failed and answers 502 with nothing charged.
+   */
+  async initiateTopup(auth: AuthContext, amountGhs: number) {
+    const amount = ghsToPesewas(amountGhs);
+    if (amount === null) throw errors.validation('amount_ghs must have at most 2 decimals.', [{ field: 'amount_ghs', issue: 'must have at most 2 decimals' }]);
+    if (amount < MINIMUM_TOPUP_PESEWAS) throw errors.validation('The minimum top-up is GHS 30.', [{ field: 'amount_ghs', issue: 'must be at least 30' }]);
+    const id = newId('top');
+    const clientReference = `serviceD_WA${randomBytes(8).toString('hex')}`;
+    const { db, gateway, publicBaseUrl } = this.deps;
+    await repo.insertTopup(db, { id, partnerId: auth.partnerId, appId: auth.appId, clientReference, amountPesewas: amount, gateway: gateway.name });
+    const back = (await this.deps.appReturnUrl(auth.appId)) ?? `${publicBaseUrl}/checkout/complete`;
+    let checkout;
+    try {
+      checkout = await gateway.createCheckout({
+        clientReference,
+        amountPesewas: amount,
+        description: `Delivery wallet top-up ${clientReference}`,
+        callbackUrl: `${publicBaseUrl}/webhooks/payments/${gateway.name}`,
+        returnUrl: back,
+        cancellationUrl: back,
+      });
+    } catch (err) {
+      await repo.setTopupCheckout(db, id, null);
+      gatewayFailure(err);
+    }
+    await repo.setTopupCheckout(db, id, checkout);
+    return { checkout_url: checkout.checkoutUrl, client_reference: clientReference, amount_ghs: pesewasToGhs(amount) };
+  }
+
+  /** Checks the gateway and credits a paid top-up exactly once, however many verifies and callbacks race. */
+  async verifyTopup(auth: AuthContext, clientReference: string): Promise<VerifyResult> {
+    const topup = TOPUP_REFERENCE.test(clientReference) ? await repo.findTopup(this.deps.db, clientReference) : undefined;
+    if (!topup || topup.partner_id !== auth.partnerId || topup.status === 'initiating' || topup.status === 'failed') {
+      throw errors.topupNotFound('No top-up with this client_reference exists for this partner.');
+    }
+    return this.settle(topup);
+  }
+
+  /** A gateway callback: a hint to check now. Unknown references are ignored. */
+  async handleCallback(clientReference: string): Promise<void> {
+    const topup = TOPUP_REFERENCE.test(clientReference) ? await repo.findTopup(this.deps.db, clientReference) : undefined;
+    if (topup && topup.status === 'pending') await this.settle(topup);
+  }
+
+  private async settle(topup: TopupRow): Promise<VerifyResult> {
+    if (topup.status === 'credited') return this.alreadyCredited(topup.partner_id, topup.credited_pesewas!);
+    let status: PaymentStatus;
+    try {
+      status = await this.deps.gateway.checkStatus({ clientReference: topup.client_reference, checkoutId: topup.checkout_id });
+    } catch (err) {
+      gatewayFailure(err);
+    }
+    if (status.state !== 'paid' || !status.amountPesewas) {
+      await repo.noteGatewayStatus(this.deps.db, topup.id, status.rawStatus);
+      return { credited: false, state: 'pending', verification_status: status.rawStatus };
+    }
+    const confirmed = status.amountPesewas;
+    if (confirmed !== topup.amount_pesewas) {
+      this.deps.log.warn({ topup: topup.id, asked: topup.amount_pesewas, confirmed }, 'gateway confirmed a different amount; crediting what it confirmed');
+    }
+    const now = new Date(this.deps.clock());
+    const won = await this.deps.db.transaction(async (tx) => {
+      if (!(await repo.markCredited(tx, topup.id, confirmed, status.rawStatus, now))) return false;
+      await repo.postJournal(tx, topupJournal(topup.partner_id, topup.id, topup.gateway, confirmed), now);
+      const balance = await repo.balance(tx, topup.partner_id);
+      await appendEvent(tx, {
+        appId: topup.app_id,
+        environment: 'production',
+        type: 'wallet.topup.credited',
+        subjectId: topup.id,
+        sequence: 1,
+        destinationUrl: null,
+        at: now,
+        data: { client_reference: topup.client_reference, amount_ghs: pesewasToGhs(confirmed), balance_ghs: pesewasToGhs(balance), timestamp: now.toISOString() },
+      });
+      return true;
+    });
+    const balance = await repo.balance(this.deps.db, topup.partner_id);
+    if (!won) {
+      const fresh = (await repo.findTopup(this.deps.db, topup.client_reference))!;
+      return this.alreadyCredited(topup.partner_id, fresh.credited_pesewas!);
+    }
+    return { credited: true, state: 'credited', amount_ghs: pesewasToGhs(confirmed), balance_ghs: pesewasToGhs(balance) };
+  }
+
+  private async alreadyCredited(partnerId: string, credited: number): Promise<VerifyResult> {
+    const balance = await repo.balance(this.deps.db, partnerId);
+    return { credited: true, state: 'already_credited', amount_ghs: pesewasToGhs(credited), balance_ghs: pesewasToGhs(balance) };
+  }
+
+  // OrderWallet: called inside the order's own transaction.
+
+  async debitOrderFee(tx: Queryable, order: { partnerId: string; orderId: string; feePesewas: number; at: Date }): Promise<void> {
+    await repo.postJournal(tx, orderFeeJournal(order.partnerId, order.orderId, order.feePesewas), order.at, { floorOf: order.partnerId });
+  }
+
+  async refundOrderFee(tx: Queryable, order: { partnerId: string; orderId: string; feePesewas: number; at: Date }): Promise<number> {
+    await repo.postJournal(tx, orderFeeRefundJournal(order.partnerId, order.orderId, order.feePesewas), order.at);
+    return repo.balance(tx, order.partnerId);
+  }
+
+  async operatorView(partnerId: string, creditLimitPesewas: number) {
+    const [balance, entries] = await Promise.all([repo.balance(this.deps.db, partnerId), repo.entries(this.deps.db, partnerId, 100)]);
+    return {
+      partner_id: partnerId,
+      balance_ghs: pesewasToGhs(balance),
+      credit_limit_ghs: pesewasToGhs(creditLimitPesewas),
+      entries: entries.map((e) => ({
+        journal_id: e.journal_id,
+        kind: e.kind,
+        subject_id: e.subject_id,
+        memo: e.memo,
+        amount_ghs: pesewasToGhs(e.amount_pesewas),
+        created_at: e.created_at.toISOString(),
+      })),
+    };
+  }
+}

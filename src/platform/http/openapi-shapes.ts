@@ -1,0 +1,26 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+/**
+ * Building blocks for operations' documented `response` schemas (D12 envelopes). Responses are
+ * documented open (no additionalProperties: false): v1 may add response fields; the docs tests
+ * close them to prove every field the server sends today is documented.
+ */
+
+const Message = Type.String({ description: 'One plain sentence' });
+
+/** Delivery success body: `{status: "success", message, data}`. */
+export const DeliverySuccess = <T extends TSchema>(data: T) => Type.Object({ status: Type.Literal('success'), message: Message, data });
+
+/** Safe-catalog success body: `{status: "success", data}`. */
+export const SafeSuccess = <T extends TSchema>(data: T) => Type.Object({ status: Type.Literal('success'), data });
+
+/** Both health operations answer `{status: "ok"}`. */
+export const HealthOk = Type.Object({ status: Type.Literal('ok') });
+
+export const DateTime = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) });
+
+export const IsoDate = (description?: string) => Type.String({ format: 'date', ...(description ? { description } : {}) });
+
+export const LatLngOut = Type.Object({ lat: Type.Number(), lng: Type.Number() }, { description: 'WGS84 decimal degrees' });
+
+export const HEALTH_EXAMPLES = [{ name: 'ok', summary: 'The service and its database answer', response: { status: 'ok' } }] as const;

@@ -1,0 +1,34 @@
+import type { FastifyBaseLogger } from 'fastify';
+
+/**
+ * Runs a job every `intervalMs` in the background, never two runs at once; a failed run is
+ * logged and the next one tries again. `stop` waits for a run in progress.
+ */
+export class Periodic {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly name: string,
+    private readonly intervalMs: number,
+    private readonly job: () => Promise<unknown>,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  start(): void {
+    if (this.intervalMs <= 0 || this.timer) return;
+    this.timer = setInterval(() => {
+      this.running ??= this.job()
+        .then(() => undefined)
+        .catch((err: unknown) => this.log.warn({ err, job: this.name }, 'background job failed; retrying on the next run'))
+        .finally(() => (this.running = undefined));
+    }, this.intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+}
