@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../../../platform/http/operation.ts';
+import { DeliverySuccess } from '../../../../platform/http/openapi-shapes.ts';
 import { StringEnum, strictObject } from '../../../../platform/http/schemas.ts';
 import { PRIORITIES, type CalendarConfig, type LatLng, type PricingConfig, type ResolvedArea } from '../../domain/index.ts';
 import { estimateDelivery } from '../estimate.ts';
@@ -66,6 +67,48 @@ export const EstimateData = Type.Object(
   { additionalProperties: false },
 );
 
+const ESTIMATE_EXAMPLES = [
+  {
+    name: 'accra',
+    summary: 'Makola Market to East Legon on a weekday',
+    request: {
+      delivery_location: { coordinates: { lat: 5.635, lng: -0.161 }, address: 'East Legon' },
+      pickup_location: { address: 'Makola Market', coordinates: { lat: 5.549, lng: -0.209 } },
+      order_date: '2026-12-01',
+    },
+    response: {
+      status: 'success',
+      message: 'Delivery estimate calculated.',
+      data: {
+        estimated_price: 46,
+        estimated_delivery_time: '2026-12-01T12:00:00.000Z',
+        pickup_time: '2026-12-01T08:00:00.000Z',
+        delivery_time: '2026-12-01T09:00:00.000Z',
+        pickup_region: 'Greater Accra',
+        dropoff_region: 'Greater Accra',
+        pickup_description: 'Makola Market',
+        dropoff_description: 'East Legon',
+        delivery_window: { earliest: '2026-12-01T09:00:00.000Z', latest: '2026-12-01T12:00:00.000Z' },
+        priority_level: 'standard',
+        service_type: 'same_day',
+        available_options: [
+          { priority: 'standard', price: 46, description: 'Standard, same day: delivered on Tuesday 1 December 2026 between 09:00 and 12:00 (Ghana time).' },
+          { priority: 'economy', price: 36.5, description: 'Economy, batched for the next delivery day: delivered on Wednesday 2 December 2026 between 08:00 and 20:00 (Ghana time).' },
+          { priority: 'cargo', price: 82, description: 'Cargo, larger loads the same day in a later window: delivered on Tuesday 1 December 2026 between 11:00 and 15:00 (Ghana time).' },
+        ],
+        location_coverage: { delivery_available: true, service_area: 'East Legon' },
+        additional_info: {
+          weekend_delivery: false,
+          holiday_delivery: false,
+          tracking_available: true,
+          pickup_description: 'Pickup on Tuesday 1 December 2026 between 08:00 and 10:00 (Ghana time).',
+          delivery_description: 'Delivery on Tuesday 1 December 2026 between 09:00 and 12:00 (Ghana time).',
+        },
+      },
+    },
+  },
+];
+
 export interface OrdersEstimateDeps {
   pricing: PricingConfig;
   calendar: CalendarConfig;
@@ -85,6 +128,8 @@ export const ordersEstimate = (deps: OrdersEstimateDeps) =>
     scope: 'delivery:read',
     access: 'read',
     body: EstimateBody,
+    response: DeliverySuccess(EstimateData),
+    examples: ESTIMATE_EXAMPLES,
     handler: async ({ body }) => {
       const data = await estimateDelivery(body, {
         pricing: deps.pricing,

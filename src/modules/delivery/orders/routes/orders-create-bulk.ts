@@ -1,12 +1,15 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuthContext } from '../../../../platform/auth/context.ts';
 import { translateDbError } from '../../../../platform/db/sqlstate.ts';
 import { AppError, errors } from '../../../../platform/errors.ts';
 import { defineOperation } from '../../../../platform/http/operation.ts';
 import { compileBodyValidator } from '../../../../platform/http/validation.ts';
+import { strictObject } from '../../../../platform/http/schemas.ts';
 import { CreateOrderBody, orderValidationError, type CreateOrderInput } from '../schema.ts';
 import type { OrdersService } from '../service.ts';
 import { requireSpendScope } from './common.ts';
+import { ORDER_EXAMPLE } from './orders-create.ts';
 
 const MAX_BATCH = 100;
 const CONCURRENCY = 5;
@@ -32,6 +35,50 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
 }
+
+/** Documentation only: the batch is checked by beforeValidation (its codes), each item like orders.create. */
+const BulkBody = strictObject({
+  orders: Type.Array(CreateOrderBody, { minItems: 1, maxItems: MAX_BATCH, description: 'Each item shaped like an orders.create body; an invalid item fails alone' }),
+});
+
+const BulkResponse = Type.Object({
+  status: Type.Literal('ok'),
+  summary: Type.Object({ total: Type.Integer(), created: Type.Integer(), failed: Type.Integer() }),
+  results: Type.Array(
+    Type.Object({
+      order_reference: Type.Union([Type.String(), Type.Null()], { description: 'Echoed; null when the item had none' }),
+      ok: Type.Boolean(),
+      status_code: Type.Integer({ description: 'The status orders.create would have answered' }),
+      order_id: Type.Union([Type.String(), Type.Null()], { description: 'Present when ok' }),
+      code: Type.Optional(Type.String({ description: 'Error code, when not ok' })),
+      message: Type.Optional(Type.String({ description: 'Error message, when not ok' })),
+    }),
+    { description: 'One result per item, in the order sent' },
+  ),
+});
+
+const BULK_EXAMPLES = [
+  {
+    name: 'one_fails',
+    summary: 'Two items: one created; one wallet-funded without the spend scope, which fails alone',
+    request: { orders: [ORDER_EXAMPLE, { ...ORDER_EXAMPLE, order_reference: 'shop-10025', payment: { payer: 'partner' } }] },
+    response: {
+      status: 'ok',
+      summary: { total: 2, created: 1, failed: 1 },
+      results: [
+        { order_reference: 'shop-10023', ok: true, status_code: 201, order_id: 'dlv_01JD2X5V8T3N0Q6W4RZK7B9MPE' },
+        {
+          order_reference: 'shop-10025',
+          ok: false,
+          status_code: 403,
+          order_id: null,
+          code: 'INSUFFICIENT_SCOPE',
+          message: 'Wallet-funded orders (payment.payer "partner") need the scope delivery:wallet:spend.',
+        },
+      ],
+    },
+  },
+];
 
 export const ordersCreateBulk = (orders: OrdersService) => {
   const validateItem = compileBodyValidator(CreateOrderBody);
@@ -82,6 +129,9 @@ export const ordersCreateBulk = (orders: OrdersService) => {
       }
     },
     parseBody: true,
+    documentedBody: BulkBody,
+    response: BulkResponse,
+    examples: BULK_EXAMPLES,
     handler: async ({ body, auth, log }) => {
       const list = (body as unknown as { orders: unknown[] }).orders;
       const results = await mapLimited(list, CONCURRENCY, (item) => createOne(auth, item, log));

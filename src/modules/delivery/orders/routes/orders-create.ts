@@ -1,8 +1,60 @@
+import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../../../platform/http/operation.ts';
+import { DateTime, DeliverySuccess } from '../../../../platform/http/openapi-shapes.ts';
 import { CreateOrderBody, orderValidationError } from '../schema.ts';
 import type { OrdersService } from '../service.ts';
 import { createdView } from '../views.ts';
 import { requireSpendScope, success } from './common.ts';
+
+/** The 201 body, for the reference and the docs tests. */
+export const CreatedResponse = DeliverySuccess(
+  Type.Object({
+    order_details: Type.Object({
+      order_id: Type.String({ description: 'The platform order id: use it for orders.get, orders.track and orders.cancel' }),
+      estimated_delivery: DateTime('When the order is expected to be delivered'),
+      order_reference: Type.String({ description: 'Your reference, echoed' }),
+      tracking_url: Type.String({ format: 'uri', description: 'Public tracking page for the recipient' }),
+      amount: Type.Optional(Type.Number({ description: 'Delivery fee in GHS; absent when no fee could be set' })),
+    }),
+    status: Type.Literal('order_created'),
+  }),
+);
+
+/** A recipient-pays order; bulk's example reuses it. */
+export const ORDER_EXAMPLE = {
+  order_reference: 'shop-10023',
+  customer: { name: 'Ama Mensah', phone: '024 123 4567' },
+  delivery: { address: '12 Oxford Street', city: 'Accra', region: 'Greater Accra', coordinates: { lat: 5.556, lng: -0.182 }, notes: 'Blue gate' },
+  item: 'Two pairs of sandals',
+  pickup: { contact_person: 'Kofi Boateng', contact_phone: '020 123 4567', address: 'Makola Market', coordinates: { lat: 5.549, lng: -0.209 } },
+};
+
+const CREATE_EXAMPLES = [
+  {
+    name: 'recipient_pays',
+    summary: 'Recipient pays cash on delivery (the default); the fee comes from the coordinates',
+    request: ORDER_EXAMPLE,
+    response: {
+      status: 'success',
+      message: 'Order created',
+      data: {
+        order_details: {
+          order_id: 'dlv_01JD2X5V8T3N0Q6W4RZK7B9MPE',
+          estimated_delivery: '2025-11-21T18:00:00.000Z',
+          order_reference: 'shop-10023',
+          tracking_url: 'https://partners.example.com/track/q3VbN8x2LmT0cR5wYk7dHs1a',
+          amount: 25.5,
+        },
+        status: 'order_created',
+      },
+    },
+  },
+  {
+    name: 'wallet_funded',
+    summary: 'The partner pays from its wallet: needs delivery:wallet:spend and coordinates at both ends',
+    request: { ...ORDER_EXAMPLE, order_reference: 'shop-10024', payment: { payer: 'partner' }, delivery_date: '2025-11-24' },
+  },
+];
 
 export const ordersCreate = (orders: OrdersService, publicBaseUrl: string) =>
   defineOperation({
@@ -17,5 +69,10 @@ export const ordersCreate = (orders: OrdersService, publicBaseUrl: string) =>
     errorCodes: ['MISSING_REQUIRED_FIELD', 'INVALID_ORDER_PAYLOAD', 'DUPLICATE_ORDER_REFERENCE', 'INSUFFICIENT_WALLET_BALANCE', 'INSUFFICIENT_SCOPE'],
     validationError: orderValidationError,
     beforeValidation: requireSpendScope,
+    description:
+      'Recipient pays cash on delivery unless `payment.payer` is `partner`: then the fee is debited from the wallet at creation, which needs the scope `delivery:wallet:spend` (403 `INSUFFICIENT_SCOPE`, checked right after the JSON parse), pickup and delivery coordinates (400) and a balance plus credit headroom that covers the fee (402 `INSUFFICIENT_WALLET_BALANCE`). A repeated `order_reference` answers 409 `DUPLICATE_ORDER_REFERENCE` and creates and charges nothing: after a timeout, retry with the same reference (409 means the first attempt landed; confirm with orders.get).',
+    successStatus: 201,
+    response: CreatedResponse,
+    examples: CREATE_EXAMPLES,
     handler: async ({ body, auth }) => success('Order created', createdView(await orders.create(auth, body), publicBaseUrl), 201),
   });

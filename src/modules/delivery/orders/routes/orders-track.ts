@@ -1,7 +1,56 @@
+import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../../../platform/http/operation.ts';
+import { DateTime, DeliverySuccess } from '../../../../platform/http/openapi-shapes.ts';
+import { StringEnum } from '../../../../platform/http/schemas.ts';
+import { DELIVERY_STATUSES } from '../../domain/index.ts';
 import type { OrdersService } from '../service.ts';
 import { trackView } from '../views.ts';
 import { OrderIdBody, success } from './common.ts';
+
+/** The 200 body, for the reference and the docs tests. */
+export const TrackingResponse = DeliverySuccess(
+  Type.Object({
+    order_id: Type.String(),
+    order_reference: Type.String(),
+    recipient_name: Type.Optional(Type.String()),
+    recipient_phone_last4: Type.String({ pattern: '^\\d{4}$', description: 'The last four digits of the phone only' }),
+    current_status: StringEnum(DELIVERY_STATUSES),
+    estimated_delivery_time: Type.Optional(DateTime()),
+    timeline: Type.Array(
+      Type.Object({ status: StringEnum(DELIVERY_STATUSES), title: Type.String(), timestamp: Type.Optional(DateTime('First time the stage was reached')), completed: Type.Boolean() }),
+      { description: 'The five stages in order, then a failed and/or cancelled entry when that happened' },
+    ),
+  }),
+);
+
+const stage = (status: string, title: string, timestamp?: string) => ({ status, title, ...(timestamp ? { timestamp } : {}), completed: Boolean(timestamp) });
+
+const TRACK_EXAMPLES = [
+  {
+    name: 'picked_up',
+    summary: 'Picked up, not yet in transit',
+    request: { order_id: 'dlv_01JD2X5V8T3N0Q6W4RZK7B9MPE' },
+    response: {
+      status: 'success',
+      message: 'Tracking retrieved',
+      data: {
+        order_id: 'dlv_01JD2X5V8T3N0Q6W4RZK7B9MPE',
+        order_reference: 'shop-10023',
+        recipient_name: 'Ama Mensah',
+        recipient_phone_last4: '4567',
+        current_status: 'pickedUp',
+        estimated_delivery_time: '2025-11-21T18:00:00.000Z',
+        timeline: [
+          stage('placed', 'Order placed', '2025-11-21T09:30:00.000Z'),
+          stage('accepted', 'Accepted by courier', '2025-11-21T10:02:00.000Z'),
+          stage('pickedUp', 'Picked up', '2025-11-21T11:40:00.000Z'),
+          stage('in_transit', 'In transit'),
+          stage('delivered', 'Delivered'),
+        ],
+      },
+    },
+  },
+];
 
 export const ordersTrack = (orders: OrdersService) =>
   defineOperation({
@@ -14,6 +63,8 @@ export const ordersTrack = (orders: OrdersService) =>
     access: 'read',
     body: OrderIdBody,
     errorCodes: ['ORDER_NOT_FOUND'],
+    response: TrackingResponse,
+    examples: TRACK_EXAMPLES,
     handler: async ({ body, auth }) => {
       const { order, events } = await orders.get(auth, body.order_id);
       return success('Tracking retrieved', trackView(order, events));
