@@ -1,5 +1,5 @@
 import type { AdminRoute } from './admin.ts';
-import { errorResponses, jsonContent, parametersOf, type DocOptions, type OpenApiDocument } from './openapi-document.ts';
+import { errorExamples, errorResponses, jsonContent, parametersOf, type DocOptions, type OpenApiDocument } from './openapi-document.ts';
 import { ERROR_DETAIL_SCHEMA, ERROR_SCHEMA } from './openapi-errors.ts';
 import { sampleOf, toJsonSchema } from './openapi-schema.ts';
 import { ADMIN_OVERVIEW } from './openapi-text.ts';
@@ -52,6 +52,7 @@ export function buildAdminDocument(routes: readonly AdminRoute[], opts: DocOptio
     paths,
     components: {
       schemas: { Error: ERROR_SCHEMA, ErrorDetail: ERROR_DETAIL_SCHEMA },
+      examples: errorExamples(paths),
       securitySchemes: { AdminToken: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <ADMIN_TOKEN>' } },
       headers: { 'X-Request-Id': { description: 'Request id, equal to `request_id` in error bodies.', schema: { type: 'string', pattern: '^req_' } } },
     },

@@ -25,7 +25,7 @@ function examplesOf(given: readonly OperationExample[], pick: (e: OperationExamp
 
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
-export function jsonContent(schema: JsonSchema, examples?: Examples): Record<string, unknown> {
+export function jsonContent(schema: JsonSchema, examples?: Record<string, unknown>): Record<string, unknown> {
   return { 'application/json': { schema, ...(examples ? { examples } : {}) } };
 }
 
@@ -47,12 +47,15 @@ export function parametersOf(schema: TSchema | undefined, where: 'query' | 'path
   });
 }
 
-/** One response per error status, its `code` an enum of exactly the codes that status can carry. */
+/**
+ * One response per error status, its `code` an enum of exactly the codes that status can carry.
+ * Each code's example is shared under components.examples (see errorExamples).
+ */
 export function errorResponses(byStatus: ReadonlyMap<number, readonly string[]>, headersOf: (status: number) => object): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [status, codes] of byStatus) {
     const schema = codes.length > 0 ? { allOf: [ref('schemas', 'Error'), { type: 'object', properties: { code: { type: 'string', enum: codes } } }] } : ref('schemas', 'Error');
-    const examples = Object.fromEntries(codes.map((c) => [c, { summary: hintOf(c), value: errorExample(c) }]));
+    const examples = Object.fromEntries(codes.map((c) => [c, ref('examples', c)]));
     out[String(status)] = {
       description: `${statusText(status)}${codes.length ? `: ${codes.join(', ')}` : ''}`,
       headers: headersOf(status),
@@ -60,6 +63,19 @@ export function errorResponses(byStatus: ReadonlyMap<number, readonly string[]>,
     };
   }
   return out;
+}
+
+/** components.examples: one error body per code the document's responses name. */
+export function errorExamples(paths: Record<string, Record<string, any>>): Record<string, unknown> {
+  const codes = new Set<string>();
+  for (const item of Object.values(paths)) {
+    for (const op of Object.values(item)) {
+      for (const res of Object.values(op.responses as Record<string, any>)) {
+        for (const code of Object.keys(res.content?.['application/json']?.examples ?? {})) if (/^[A-Z_]+$/.test(code)) codes.add(code);
+      }
+    }
+  }
+  return Object.fromEntries([...codes].sort().map((c) => [c, { summary: hintOf(c), value: errorExample(c) }]));
 }
 
 const rateHeaders = { 'RateLimit-Limit': ref('headers', 'RateLimit-Limit'), 'RateLimit-Remaining': ref('headers', 'RateLimit-Remaining'), 'RateLimit-Reset': ref('headers', 'RateLimit-Reset') };
@@ -139,6 +155,7 @@ export function buildPartnerDocument(operations: readonly Operation[], opts: Doc
     paths,
     components: {
       schemas: { Error: ERROR_SCHEMA, ErrorDetail: ERROR_DETAIL_SCHEMA },
+      examples: errorExamples(paths),
       securitySchemes: {
         ApiKey: keyHeader('X-API-Key', `The API key (\`pk_staging_...\` or \`pk_production_...\`): identifies partner, app and environment. The security requirement lists the scope the key must hold. ${together}`),
         BearerKey: { type: 'http', scheme: 'bearer', description: `The API key as \`Authorization: Bearer <key>\`, in place of X-API-Key (when both are sent they must match). ${together}` },

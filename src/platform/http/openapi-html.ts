@@ -62,19 +62,19 @@ function examplesBlock(title: string, examples: Examples, render: (value: unknow
     .join('');
 }
 
-function errorsTable(responses: Record<string, any>): string {
+/** Error rows: status, code and its meaning (the summary of the code's shared example). */
+function errorsTable(responses: Record<string, any>, shared: Record<string, { summary: string }>): string {
   const rows: string[] = [];
   for (const [status, res] of Object.entries(responses)) {
     if (!/^[45]/.test(status)) continue;
-    const examples: Examples = res.content?.['application/json']?.examples;
-    for (const [code, e] of Object.entries(examples ?? {})) {
-      rows.push(`<tr><td>${esc(status)}</td><td><code>${esc(code)}</code></td><td>${inline(e.summary)}</td></tr>`);
+    for (const code of Object.keys(res.content?.['application/json']?.examples ?? {})) {
+      rows.push(`<tr><td>${esc(status)}</td><td><code>${esc(code)}</code></td><td>${inline(shared[code]?.summary ?? '')}</td></tr>`);
     }
   }
   return `<table class="errors"><caption>Errors</caption><thead><tr><th>Status</th><th>Code</th><th>When</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
-function operationHtml(path: string, method: string, op: Record<string, any>): string {
+function operationHtml(path: string, method: string, op: Record<string, any>, shared: Record<string, { summary: string }>): string {
   const params = (op.parameters ?? []) as Array<Record<string, any>>;
   const query = params
     .filter((p) => p.in === 'query' && p.example !== undefined)
@@ -99,7 +99,7 @@ ${body ? fieldsTable('Request body', fieldRows(body.schema as JsonSchema)) : ''}
 ${examplesBlock('Example request', requestExamples, (v) => requestExample(method, path, query, v))}
 <details><summary>Response ${esc(status)} fields</summary>${fieldsTable(`Response ${status}`, fieldRows((successJson?.schema ?? {}) as JsonSchema))}</details>
 ${examplesBlock(`Example response ${status}`, successJson?.examples, json)}
-${errorsTable(op.responses)}
+${errorsTable(op.responses, shared)}
 </article>`;
 }
 
@@ -133,7 +133,7 @@ export function renderReferencePage(doc: OpenApiDocument): string {
     .join('');
   const headers = Object.entries((doc.components?.headers ?? {}) as Record<string, any>).map(([name, h]) => ({ name, type: String(h.schema?.type), required: false, description: h.description }));
   const sections = tags
-    .map((t) => `<section id="tag-${esc(t.name)}"><h2>${esc(t.name)}</h2>${markdown(t.description)}${inTag(t.name).map((o) => operationHtml(o.path, o.method, o.op)).join('')}</section>`)
+    .map((t) => `<section id="tag-${esc(t.name)}"><h2>${esc(t.name)}</h2>${markdown(t.description)}${inTag(t.name).map((o) => operationHtml(o.path, o.method, o.op, doc.components?.examples ?? {})).join('')}</section>`)
     .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

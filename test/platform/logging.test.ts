@@ -1,0 +1,38 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPartner, startPlatform, type TestPlatform } from '../helpers/harness.ts';
+import { orderBody } from '../delivery/fixtures.ts';
+
+let lines: string[] = [];
+const sink = new Writable({
+  write(chunk, _enc, done) {
+    lines.push(...String(chunk).split('\n').filter(Boolean));
+    done();
+  },
+});
+
+let p: TestPlatform;
+beforeAll(async () => {
+  p = await startPlatform({ env: { LOG_LEVEL: 'info' }, logStream: sink });
+});
+afterAll(() => p.close());
+
+describe('structured logs', () => {
+  it('write one JSON line per request with its request id, and never a key, secret, signature or full phone', async () => {
+    lines = [];
+    const s = await createPartner(p);
+    const created = await s.client.send<any>('POST', '/api/v1/delivery/orders.create', { body: orderBody() });
+    const duplicate = await s.client.send<any>('POST', '/api/v1/delivery/orders.create', { body: { ...orderBody(), item: 5 } });
+    const badSig = await fetch(`${p.url}/api/v1/delivery/health`, { headers: { 'x-api-key': s.apiKey, 'x-timestamp': String(Math.floor(Date.now() / 1000)), 'x-nonce': crypto.randomUUID(), 'x-signature': 'f'.repeat(64) } });
+    expect([created.status, duplicate.status, badSig.status]).toEqual([201, 400, 401]);
+
+    const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    const requestLines = parsed.filter((l) => l.msg === 'request');
+    expect(requestLines.length).toBeGreaterThanOrEqual(3);
+    expect(requestLines.map((l) => l.reqId)).toContain(created.headers['x-request-id']);
+    const text = lines.join('\n');
+    for (const secret of [s.apiKey, s.signingSecret, 'f'.repeat(64), '241234567', '0201234567', '201234567']) {
+      expect(text, secret).not.toContain(secret);
+    }
+  });
+});
