@@ -22,6 +22,9 @@ import { AccountsService } from './modules/accounts/service.ts';
 import { catalogHealth } from './modules/catalog/routes/health.ts';
 import { createDeliveryModule, type DeliveryModule } from './modules/delivery/module.ts';
 import { registerProbes } from './modules/health/probes.ts';
+import { createGateway } from './integrations/payments/index.ts';
+import { registerSandboxCheckout } from './integrations/payments/sandbox-page.ts';
+import { registerPaymentCallbacks } from './modules/wallet/routes/payment-callbacks.ts';
 import { registerApiDocs } from './platform/http/openapi.ts';
 
 export interface AppOptions {
@@ -112,15 +115,21 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerProbes(app, db, guard);
   const operations: Operation[] = [];
   const adminRoutes: AdminRoute[] = [...partnerRoutes(accounts), ...appRoutes(accounts)];
-  const delivery = config.services.has('delivery') ? createDeliveryModule({ config, db, clock, log: app.log, accounts }) : undefined;
+  const { gateway, sandbox } = createGateway(config, db, clock);
+  // Gateway callbacks name a client reference; each module settles the ones that are its own.
+  const paymentHandlers: Array<(clientReference: string) => Promise<void>> = [];
+  const delivery = config.services.has('delivery') ? createDeliveryModule({ config, db, clock, log: app.log, accounts, gateway }) : undefined;
   if (delivery) {
     operations.push(...delivery.operations);
     adminRoutes.push(...delivery.adminRoutes);
     delivery.registerPublicPages(app);
+    paymentHandlers.push((ref) => delivery.wallet.handleCallback(ref));
   }
   if (config.services.has('safe-catalog')) operations.push(catalogHealth(db));
   const pipeline: PipelineDeps = { keys, guard, clock, defaultLimits: config.rateLimits, clockSkewSeconds: config.clockSkewSeconds };
   registerOperations(app, operations, pipeline);
+  registerPaymentCallbacks(app, gateway, paymentHandlers);
+  if (sandbox) registerSandboxCheckout(app, sandbox);
   if (config.adminToken) {
     registerAdminRoutes(app, config.adminToken, adminRoutes);
   }

@@ -9,42 +9,65 @@ export interface Route {
   path: string;
   /** Null for the unauthenticated baseline. */
   signer: PartnerClient | null;
+  /** GET without a body unless `body` is given; then POST with a fresh JSON body per request. */
+  body?: () => unknown;
 }
 
-export function signedRoute(label: string, path: string, key: { apiKey: string; signingSecret: string }, baseUrl: string): Route {
-  return { label, path, signer: new PartnerClient({ apiKey: key.apiKey, signingSecret: key.signingSecret, baseUrl }) };
+export function signedRoute(
+  label: string,
+  path: string,
+  key: { apiKey: string; signingSecret: string },
+  baseUrl: string,
+  body?: () => unknown,
+): Route {
+  return { label, path, signer: new PartnerClient({ apiKey: key.apiKey, signingSecret: key.signingSecret, baseUrl }), ...(body ? { body } : {}) };
+}
+
+/** What one request sends: signed headers (none for the baseline) and, for a POST, its body. */
+interface Prepared {
+  headers: Record<string, string> | undefined;
+  body?: string;
 }
 
 /**
- * Signed headers are made ahead of the timed phase, in one batch per phase, with the SDK's own
- * `signHeaders` (fresh timestamp, UUID nonce, HMAC-SHA256). Signing inside the timed window would
+ * Signed headers (and POST bodies) are made ahead of the timed phase, in one batch per phase, with
+ * the SDK's own `signHeaders` (fresh timestamp, UUID nonce, HMAC-SHA256). Signing inside the timed window would
  * count the client's SHA-256/HMAC/UUID work (a few µs) as server latency and, with client and
  * server sharing two cores, take CPU from the server during the throughput phase. A batch is used
  * at most a few seconds after it is made, well inside the server's 5-minute clock-skew window.
  * If a throughput batch runs out, the rest are signed inline and counted (`signedInline`).
  */
 class HeaderSource {
-  private batch: Array<Record<string, string>> = [];
+  private batch: Prepared[] = [];
   private next = 0;
   signedInline = 0;
+  private static readonly UNSIGNED: Prepared = { headers: undefined };
 
   constructor(private readonly route: Route) {}
+
+  private get needsBatch(): boolean {
+    return this.route.signer !== null || this.route.body !== undefined;
+  }
 
   prepare(count: number): void {
     this.next = 0;
     this.signedInline = 0;
-    this.batch = this.route.signer ? Array.from({ length: count }, () => this.sign()) : [];
+    this.batch = this.needsBatch ? Array.from({ length: count }, () => this.make()) : [];
   }
 
-  take(): Record<string, string> | undefined {
-    if (!this.route.signer) return undefined;
-    if (this.next < this.batch.length) return this.batch[this.next++];
+  take(): Prepared {
+    if (!this.needsBatch) return HeaderSource.UNSIGNED;
+    if (this.next < this.batch.length) return this.batch[this.next++]!;
     this.signedInline++;
-    return this.sign();
+    return this.make();
   }
 
-  private sign(): Record<string, string> {
-    return this.route.signer!.signHeaders('GET', this.route.path, '');
+  private make(): Prepared {
+    const { signer, path, body } = this.route;
+    if (!body) return { headers: signer!.signHeaders('GET', path, '') };
+    const text = JSON.stringify(body());
+    const headers = { ...(signer ? signer.signHeaders('POST', path, text) : {}), 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) };
+    return { headers, body: text };
   }
 }
 
@@ -62,11 +85,13 @@ interface Target {
   agent: Agent;
 }
 
-/** One GET; resolves with its latency in ms (timer starts just before the request is issued). */
-function get(target: Target, path: string, headers: Record<string, string> | undefined, failures: Failures): Promise<number> {
+/** One GET (or POST with a body); resolves with its latency in ms (timer starts just before the request is issued). */
+function get(target: Target, path: string, prepared: Prepared, failures: Failures): Promise<number> {
   return new Promise((resolve, reject) => {
+    const { headers, body: payload } = prepared;
+    const method = payload === undefined ? 'GET' : 'POST';
     const t0 = performance.now();
-    const req = request({ host: '127.0.0.1', port: target.port, path, method: 'GET', agent: target.agent, headers }, (res) => {
+    const req = request({ host: '127.0.0.1', port: target.port, path, method, agent: target.agent, headers }, (res) => {
       const status = res.statusCode ?? 0;
       let body = '';
       res.setEncoding('utf8');
@@ -75,13 +100,13 @@ function get(target: Target, path: string, headers: Record<string, string> | und
       });
       res.on('end', () => {
         const elapsed = performance.now() - t0;
-        if (status < 200 || status >= 300) failures.add(`${status} ${path}: ${body.slice(0, 300)}`);
+        if (status < 200 || status >= 300) failures.add(`${status} ${method} ${path}: ${body.slice(0, 300)}`);
         resolve(elapsed);
       });
       res.on('error', reject);
     });
     req.on('error', reject);
-    req.end();
+    req.end(payload);
   });
 }
 
@@ -127,6 +152,8 @@ export class LoadGenerator {
   private readonly concurrent: Target;
   private readonly sources = new Map<Route, HeaderSource>();
   readonly failures = new Failures();
+  /** Called as each throughput slice starts (with its route) and ends (null), e.g. to attribute samples to routes. */
+  onSlice: ((route: Route | null) => void) | undefined;
 
   constructor(
     port: number,
@@ -194,6 +221,7 @@ export class LoadGenerator {
     const start = performance.now();
     const deadline = start + seconds * 1000;
     let last = start;
+    this.onSlice?.(route);
     const worker = async () => {
       while (performance.now() < deadline) {
         tally.samples.push(await get(this.concurrent, route.path, src.take(), this.failures));
@@ -201,6 +229,7 @@ export class LoadGenerator {
       }
     };
     await Promise.all(Array.from({ length: this.concurrency }, worker));
+    this.onSlice?.(null);
     const cpu1 = this.serverCpuMs();
     const client = process.cpuUsage(client0);
     tally.seconds += (last - start) / 1000;

@@ -17,15 +17,13 @@ import { ordersTrack } from './orders/routes/orders-track.ts';
 import { OrdersService } from './orders/service.ts';
 import { RefundWorker } from './orders/refund-worker.ts';
 import { Periodic } from '../../platform/periodic.ts';
-import { createGateway } from '../../integrations/payments/index.ts';
-import { registerSandboxCheckout } from '../../integrations/payments/sandbox-page.ts';
+import type { PaymentGateway } from '../../integrations/payments/gateway.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import { WalletService } from '../wallet/service.ts';
 import { walletBalance } from '../wallet/routes/wallet-balance.ts';
 import { walletTopupInitiate } from '../wallet/routes/wallet-topup-initiate.ts';
 import { walletTopupVerify } from '../wallet/routes/wallet-topup-verify.ts';
 import { walletAdminRoutes } from '../wallet/routes/admin-wallet.ts';
-import { registerPaymentCallbacks, walletCallbackHandler } from '../wallet/routes/payment-callbacks.ts';
 import { registerTrackingPage } from './tracking/route.ts';
 import { deliveryHealth } from './routes/health.ts';
 
@@ -42,11 +40,17 @@ export interface DeliveryModule {
 }
 
 /** The delivery service with its wallet: services, partner operations, operator routes and workers. */
-export function createDeliveryModule(deps: { config: Config; db: Db; clock: () => number; log: FastifyBaseLogger; accounts: AccountsService }): DeliveryModule {
-  const { config, db, clock, log, accounts } = deps;
+export function createDeliveryModule(deps: {
+  config: Config;
+  db: Db;
+  clock: () => number;
+  log: FastifyBaseLogger;
+  accounts: AccountsService;
+  gateway: PaymentGateway;
+}): DeliveryModule {
+  const { config, db, clock, log, accounts, gateway } = deps;
   const { pricing, calendar, areaRadiusKm, sandboxCourierStepSeconds, refundIntervalMs } = config.delivery;
   const base = config.publicBaseUrl;
-  const { gateway, sandbox } = createGateway(config, db, clock);
   const wallet = new WalletService({ db, gateway, clock, log, publicBaseUrl: base, appReturnUrl: async (appId) => (await accounts.getApp(appId))?.return_url ?? null });
   const locations = new LocationsService(db, areaRadiusKm);
   const orders = new OrdersService({ db, clock, wallet, normalize: { pricing, calendar, areas: locations } });
@@ -76,10 +80,6 @@ export function createDeliveryModule(deps: { config: Config; db: Db; clock: () =
       walletTopupVerify(wallet),
     ] as Operation[],
     adminRoutes: [...orderAdminRoutes(orders, base), ...locationAdminRoutes(locations), ...walletAdminRoutes(wallet, accounts)] as AdminRoute[],
-    registerPublicPages: (app) => {
-      registerTrackingPage(app, db);
-      registerPaymentCallbacks(app, gateway, [walletCallbackHandler(wallet)]);
-      if (sandbox) registerSandboxCheckout(app, sandbox);
-    },
+    registerPublicPages: (app) => registerTrackingPage(app, db),
   };
 }

@@ -74,6 +74,9 @@ function errorsTable(responses: Record<string, any>, shared: Record<string, { su
   return `<table class="errors"><caption>Errors</caption><thead><tr><th>Status</th><th>Code</th><th>When</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
+/** The description's scope paragraph is for tools that show only descriptions; the page lists it above. */
+const withoutScopeLine = (text: string | undefined) => text?.split('\n\n').filter((para) => !para.startsWith('Scope: ')).join('\n\n');
+
 function operationHtml(path: string, method: string, op: Record<string, any>, shared: Record<string, { summary: string }>): string {
   const params = (op.parameters ?? []) as Array<Record<string, any>>;
   const query = params
@@ -93,7 +96,7 @@ function operationHtml(path: string, method: string, op: Record<string, any>, sh
 <dl><dt>Scope</dt><dd>${scopes.map((s) => `<code>${esc(s)}</code>`).join(', ')}</dd>
 <dt>Keys</dt><dd>${op['x-production-only'] ? 'production only' : 'staging and production'}</dd>
 <dt>Rate limit</dt><dd>counts as a ${esc(op['x-access'] ?? 'request')}</dd></dl>
-${markdown(op.description)}
+${markdown(withoutScopeLine(op.description))}
 ${fieldsTable('Query parameters', paramRows)}
 ${body ? fieldsTable('Request body', fieldRows(body.schema as JsonSchema)) : ''}
 ${examplesBlock('Example request', requestExamples, (v) => requestExample(method, path, query, v))}
@@ -116,7 +119,7 @@ th,td{border:1px solid #dde3e8;padding:.3rem .5rem;text-align:left;vertical-alig
 .method{display:inline-block;min-width:3.2rem;text-align:center;color:#fff;border-radius:3px;font-size:.8rem;padding:.1rem .3rem}
 .method.get{background:#1d7a46}.method.post{background:#2859a8}.method.patch{background:#8a5a00}.method.delete{background:#a52a2a}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem}dt{font-weight:600}dd{margin:0}
-@media (max-width:50rem){.layout{display:block}nav{position:static;max-height:none;border:0}main{padding:1rem}}`;
+@media (max-width:50rem){.layout{display:block}nav{position:static;max-height:none;border:0}main{padding:1rem}table{display:block;overflow-x:auto}td code{word-break:break-all}}`;
 
 /** The whole page for one OpenAPI document. */
 export function renderReferencePage(doc: OpenApiDocument): string {

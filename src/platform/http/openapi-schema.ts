@@ -120,7 +120,7 @@ function constraints(s: JsonSchema): string[] {
   say('maximum', 'max');
   say('minItems', 'min items');
   say('maxItems', 'max items');
-  say('pattern', 'pattern');
+  if (typeof s.pattern === 'string') out.push(`pattern \`${s.pattern}\``);
   say('default', 'default');
   return out;
 }

@@ -22,6 +22,9 @@ export interface WalletOrder {
   at: Date;
 }
 
+/** Told of every status change inside its transaction (the catalog fails a sale whose delivery is cancelled). */
+export type MoveListener = (tx: Queryable, order: OrderRow, from: DeliveryStatus) => Promise<void>;
+
 export interface OrdersServiceDeps {
   db: Db;
   clock: () => number;
@@ -34,7 +37,13 @@ const notFound = () => errors.orderNotFound('No order with this order_id exists 
 
 /** Delivery orders: creation, reads, cancellation and status moves, each with its events in one transaction. */
 export class OrdersService {
+  private readonly listeners: MoveListener[] = [];
+
   constructor(private readonly deps: OrdersServiceDeps) {}
+
+  onMove(listener: MoveListener): void {
+    this.listeners.push(listener);
+  }
 
   async create(auth: AuthContext, input: CreateOrderInput): Promise<OrderRow> {
     const now = new Date(this.deps.clock());
@@ -136,6 +145,7 @@ export class OrdersService {
         if (!row) return undefined;
         await repo.insertEvent(tx, row.id, row.version, to, note ?? null, now);
         await this.emit(tx, row, to === 'cancelled' ? 'delivery.order.cancelled' : 'delivery.order.status_changed', current.status, now);
+        for (const listener of this.listeners) await listener(tx, row, current.status);
         return row;
       });
       if (moved) return moved;

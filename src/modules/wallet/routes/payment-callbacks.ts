@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { PaymentGateway } from '../../../integrations/payments/gateway.ts';
-import type { WalletService } from '../service.ts';
 
 /**
  * Gateway callbacks (public): each one is only a hint to check the gateway now; the credit
@@ -20,5 +19,3 @@ export function registerPaymentCallbacks(app: FastifyInstance, gateway: PaymentG
       .send('<!doctype html><html lang="en"><meta charset="utf-8"><title>Payment received</title><body style="font-family:system-ui,sans-serif;padding:2rem"><h1>Thank you</h1><p>Your payment is being confirmed. You can close this window.</p></body></html>'),
   );
 }
-
-export const walletCallbackHandler = (wallet: WalletService) => (ref: string) => wallet.handleCallback(ref);
