@@ -25,6 +25,8 @@ import { registerProbes } from './modules/health/probes.ts';
 import { createGateway } from './integrations/payments/index.ts';
 import { registerSandboxCheckout } from './integrations/payments/sandbox-page.ts';
 import { registerPaymentCallbacks } from './modules/wallet/routes/payment-callbacks.ts';
+import { WebhookDispatcher } from './modules/webhooks/dispatcher.ts';
+import { webhookAdminRoutes } from './modules/webhooks/routes/admin-webhooks.ts';
 import { registerApiDocs } from './platform/http/openapi.ts';
 
 export interface AppOptions {
@@ -42,6 +44,8 @@ export interface Platform {
   accounts: AccountsService;
   guard: GuardStore;
   operations: readonly Operation[];
+  /** Present unless WEBHOOK_DISPATCHER=off. */
+  dispatcher: WebhookDispatcher | undefined;
   /** Present when the delivery service is served by this instance. */
   delivery: DeliveryModule | undefined;
   adminRoutes: readonly AdminRoute[];
@@ -128,17 +132,22 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   if (config.services.has('safe-catalog')) operations.push(catalogHealth(db));
   const pipeline: PipelineDeps = { keys, guard, clock, defaultLimits: config.rateLimits, clockSkewSeconds: config.clockSkewSeconds };
   registerOperations(app, operations, pipeline);
+  adminRoutes.push(...(webhookAdminRoutes(db, accounts, clock) as AdminRoute[]));
+  const dispatcher = config.webhooks.dispatcher ? new WebhookDispatcher(db, box, config.webhooks, clock, app.log) : undefined;
   registerPaymentCallbacks(app, gateway, paymentHandlers);
   if (sandbox) registerSandboxCheckout(app, sandbox);
   if (config.adminToken) {
     registerAdminRoutes(app, config.adminToken, adminRoutes);
   }
 
-  app.decorate('platform', { config, db, accounts, guard, operations, adminRoutes, pipeline, delivery });
+  app.decorate('platform', { config, db, accounts, guard, operations, adminRoutes, pipeline, delivery, dispatcher });
   registerApiDocs(app);
-  app.addHook('onReady', async () => delivery?.workers.forEach((w) => w.start()));
+  app.addHook('onReady', async () => {
+    delivery?.workers.forEach((w) => w.start());
+    dispatcher?.start();
+  });
   app.addHook('onClose', async () => {
-    await Promise.all(delivery?.workers.map((w) => w.stop()) ?? []);
+    await Promise.all([...(delivery?.workers.map((w) => w.stop()) ?? []), dispatcher?.stop()]);
     await guard.close();
     await db.close();
   });

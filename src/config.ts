@@ -39,6 +39,16 @@ export interface Config {
     /** How often cancelled wallet-funded orders are refunded; 0 turns the job off. */
     refundIntervalMs: number;
   };
+  webhooks: {
+    /** Run the dispatcher in this process (API-only instances turn it off). */
+    dispatcher: boolean;
+    retryScheduleMs: number[];
+    timeoutMs: number;
+    allowPrivateDestinations: boolean;
+    concurrency: number;
+    perEndpointConcurrency: number;
+    pollMs: number;
+  };
   payments: {
     gateway: 'sandbox' | 'hubtel';
     /** An unpaid checkout expires after this long. */
@@ -149,6 +159,26 @@ function calendar(env: Env, problems: string[]): CalendarConfig {
   }
 }
 
+const DEFAULT_RETRY_SCHEDULE_S = [5, 300, 1800, 7200, 18_000, 36_000, 36_000];
+
+function webhooks(env: Env, problems: string[]): Config['webhooks'] {
+  let schedule = DEFAULT_RETRY_SCHEDULE_S;
+  if (env.WEBHOOK_RETRY_SCHEDULE) {
+    const parsed = env.WEBHOOK_RETRY_SCHEDULE.split(',').map((x) => Number(x.trim()));
+    if (parsed.some((x) => !Number.isFinite(x) || x < 0)) problems.push('WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds, e.g. 5,300,1800');
+    else schedule = parsed;
+  }
+  return {
+    dispatcher: (env.WEBHOOK_DISPATCHER ?? 'on') !== 'off',
+    retryScheduleMs: schedule.map((s) => Math.round(s * 1000)),
+    timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000, problems),
+    allowPrivateDestinations: env.WEBHOOK_ALLOW_PRIVATE === 'true',
+    concurrency: int(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1000, problems),
+    perEndpointConcurrency: int(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 4, 1, 100, problems),
+    pollMs: int(env, 'WEBHOOK_POLL_MS', 250, 10, 60_000, problems),
+  };
+}
+
 function payments(env: Env, problems: string[]): Config['payments'] {
   const checkoutExpiryMinutes = int(env, 'CHECKOUT_EXPIRY_MINUTES', 30, 1, 1440, problems);
   const wanted = env.PAYMENT_GATEWAY || (env.HUBTEL_API_ID ? 'hubtel' : 'sandbox');
@@ -208,6 +238,7 @@ export function loadConfig(env: Env = process.env): Config {
       sandboxCourierStepSeconds: int(env, 'SANDBOX_COURIER_STEP_SECONDS', 30, 0, 86_400, problems),
       refundIntervalMs: int(env, 'REFUND_INTERVAL_MS', 2000, 0, 3_600_000, problems),
     },
+    webhooks: webhooks(env, problems),
     payments: payments(env, problems),
   };
   if (env.REDIS_URL && !/^rediss?:\/\//.test(env.REDIS_URL)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');

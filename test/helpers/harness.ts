@@ -55,6 +55,8 @@ export async function startPlatform(opts: StartOptions = {}): Promise<TestPlatfo
     // Tests drive the sandbox courier themselves.
     SANDBOX_COURIER_STEP_SECONDS: '0',
     REFUND_INTERVAL_MS: '0',
+    // Webhook tests turn the dispatcher on with local receivers; nothing else sends anywhere.
+    WEBHOOK_DISPATCHER: 'off',
     HOST: '127.0.0.1',
     PORT: String(port),
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,

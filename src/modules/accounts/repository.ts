@@ -115,6 +115,29 @@ export const accountsRepository = {
     return (await db.query<AppRow>(`select ${APP_COLS} from apps where id = $1`, [id]))[0];
   },
 
+  async updateApp(db: Queryable, id: string, patch: { name?: string; webhookUrl?: string | null; returnUrl?: string | null }): Promise<AppRow | undefined> {
+    const rows = await db.query<AppRow>(
+      `update apps set name = coalesce($2, name),
+              webhook_url = case when $3 then $4 else webhook_url end,
+              return_url = case when $5 then $6 else return_url end,
+              updated_at = now()
+        where id = $1 returning ${APP_COLS}`,
+      [id, patch.name ?? null, patch.webhookUrl !== undefined, patch.webhookUrl ?? null, patch.returnUrl !== undefined, patch.returnUrl ?? null],
+    );
+    return rows[0];
+  },
+
+  /** Installs a new webhook secret; the current one keeps signing until `previousExpiresAt`. */
+  async rotateWebhookSecret(db: Queryable, id: string, sealed: string, previousExpiresAt: Date): Promise<boolean> {
+    const rows = await db.query(
+      `update apps set previous_webhook_secret_sealed = webhook_secret_sealed, previous_webhook_secret_expires_at = $3,
+              webhook_secret_sealed = $2, updated_at = now()
+        where id = $1 returning id`,
+      [id, sealed, previousExpiresAt],
+    );
+    return rows.length > 0;
+  },
+
   async listApps(db: Queryable, partnerId: string): Promise<AppRow[]> {
     return db.query<AppRow>(`select ${APP_COLS} from apps where partner_id = $1 order by id`, [partnerId]);
   },

@@ -1,5 +1,6 @@
 import type { Db } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
+import { randomBytes } from 'node:crypto';
 import { newId, randomToken } from '../../platform/ids.ts';
 import { ghsToPesewas, pesewasToGhs } from '../../platform/money.ts';
 import { hashApiKey, type SecretBox } from '../../platform/secrets.ts';
@@ -56,6 +57,11 @@ function keyView(k: KeyRow) {
   };
 }
 
+/** `whsec_` and the base64 of 24 random bytes (Standard Webhooks). */
+function newWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
 /** Partners, apps and keys: what operators manage. Secrets are returned once, at creation. */
 export class AccountsService {
   constructor(
@@ -102,7 +108,7 @@ export class AccountsService {
 
   async createApp(partnerId: string, input: { name: string; webhook_url?: string; return_url?: string }) {
     await this.getPartner(partnerId);
-    const webhookSecret = `whsec_${randomToken(24).replace(/-/g, '+').replace(/_/g, '/')}`;
+    const webhookSecret = newWebhookSecret();
     const app = await repo.insertApp(this.db, {
       id: newId('app'),
       partnerId,
@@ -117,6 +123,20 @@ export class AccountsService {
   async getApp(appId: string) {
     const app = await repo.getApp(this.db, appId);
     return app ? appView(app) : undefined;
+  }
+
+  async updateApp(appId: string, patch: { name?: string; webhook_url?: string | null; return_url?: string | null }) {
+    const row = await repo.updateApp(this.db, appId, { name: patch.name, webhookUrl: patch.webhook_url, returnUrl: patch.return_url });
+    if (!row) throw errors.appNotFound(`There is no app ${appId}.`);
+    return appView(row);
+  }
+
+  /** A new webhook secret, shown once; the old one keeps signing for `overlapHours` so receivers can switch. */
+  async rotateWebhookSecret(appId: string, overlapHours: number, now: Date) {
+    const secret = newWebhookSecret();
+    const until = new Date(now.getTime() + overlapHours * 3_600_000);
+    if (!(await repo.rotateWebhookSecret(this.db, appId, this.box.seal(secret), until))) throw errors.appNotFound(`There is no app ${appId}.`);
+    return { app_id: appId, webhook_secret: secret, previous_secret_valid_until: until.toISOString() };
   }
 
   async listApps(partnerId: string) {

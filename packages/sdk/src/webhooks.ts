@@ -1,0 +1,53 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+export class WebhookVerificationError extends Error {
+  override readonly name = 'WebhookVerificationError';
+}
+
+export interface WebhookEvent<T = Record<string, unknown>> {
+  id: string;
+  type: string;
+  created_at: string;
+  environment: 'staging' | 'production';
+  data: T;
+}
+
+type Headers = Record<string, string | string[] | undefined> | { get(name: string): string | null };
+
+function header(headers: Headers, name: string): string | undefined {
+  if (typeof (headers as { get?: unknown }).get === 'function') return (headers as { get(n: string): string | null }).get(name) ?? undefined;
+  const value = (headers as Record<string, string | string[] | undefined>)[name] ?? (headers as Record<string, string | string[] | undefined>)[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Verifies a webhook from the platform (Standard Webhooks: `webhook-id`, `webhook-timestamp`,
+ * `webhook-signature`) against your `whsec_` secret and the raw body exactly as received, and
+ * returns the parsed event. Throws WebhookVerificationError for a bad signature or a timestamp more
+ * than `toleranceSeconds` away from now (replays).
+ */
+export function verifyWebhook<T = Record<string, unknown>>(
+  secret: string,
+  headers: Headers,
+  rawBody: string | Uint8Array,
+  opts: { toleranceSeconds?: number; now?: () => number } = {},
+): WebhookEvent<T> {
+  const id = header(headers, 'webhook-id');
+  const timestamp = header(headers, 'webhook-timestamp');
+  const signatures = header(headers, 'webhook-signature');
+  if (!id || !timestamp || !signatures) throw new WebhookVerificationError('missing webhook-id, webhook-timestamp or webhook-signature');
+  if (!/^\d+$/.test(timestamp)) throw new WebhookVerificationError('webhook-timestamp is not Unix seconds');
+  const now = Math.floor((opts.now ?? Date.now)() / 1000);
+  if (Math.abs(now - Number(timestamp)) > (opts.toleranceSeconds ?? 300)) throw new WebhookVerificationError('webhook-timestamp is too far from now');
+  const body = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest();
+  const matches = signatures.split(' ').some((candidate) => {
+    const [version, sig] = candidate.split(',');
+    if (version !== 'v1' || !sig) return false;
+    const given = Buffer.from(sig, 'base64');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+  if (!matches) throw new WebhookVerificationError('no signature matches this secret');
+  return JSON.parse(body) as WebhookEvent<T>;
+}

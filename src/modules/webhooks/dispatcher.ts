@@ -1,0 +1,166 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../platform/db/index.ts';
+import type { SecretBox } from '../../platform/secrets.ts';
+import { webhooksRepository as repo, type ClaimedEvent } from './repository.ts';
+import { sendWebhook, signatureHeader, type SendResult } from './sender.ts';
+import { webhookUrlProblem } from './url-policy.ts';
+
+export interface DispatcherSettings {
+  /** Delays before each retry; after the last one fails the delivery is dead-lettered. */
+  retryScheduleMs: readonly number[];
+  timeoutMs: number;
+  /** Let production events reach private and loopback addresses (tests only). */
+  allowPrivateDestinations: boolean;
+  concurrency: number;
+  perEndpointConcurrency: number;
+  pollMs: number;
+}
+
+type Outcome = { status: 'delivered' | 'dead' | 'pending' | 'no_destination'; nextAttemptAt?: Date; error: string | null; disable?: boolean };
+
+function withJitter(ms: number): number {
+  return Math.round(ms * (0.9 + Math.random() * 0.2));
+}
+
+/**
+ * Sends outbox events to partners' endpoints, at least once, with retries on the schedule and a
+ * dead letter after the last one. Events are leased, so several dispatchers (instances) share the
+ * work without sending one attempt twice, and a dispatcher that dies leaves nothing stuck.
+ */
+export class WebhookDispatcher {
+  private readonly inflightByOrigin = new Map<string, number>();
+  private inflight = 0;
+  private loop: Promise<void> | undefined;
+  private stopping = false;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly box: SecretBox,
+    private readonly settings: DispatcherSettings,
+    private readonly clock: () => number,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  start(): void {
+    this.stopping = false;
+    this.loop ??= this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.loop;
+    this.loop = undefined;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping) {
+      let claimed = 0;
+      try {
+        claimed = await this.dispatchDue(false);
+      } catch (err) {
+        this.log.warn({ err }, 'webhook dispatch failed; retrying');
+      }
+      if (claimed === 0 && !this.stopping) {
+        await new Promise<void>((r) => {
+          this.wake = r;
+          setTimeout(r, this.settings.pollMs).unref();
+        });
+      }
+    }
+    while (this.inflight > 0) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  /** Claims what is due and sends it; with `wait`, returns once those sends are recorded (tests). */
+  async dispatchDue(wait = true): Promise<number> {
+    const free = this.settings.concurrency - this.inflight;
+    if (free <= 0) return 0;
+    const now = new Date(this.clock());
+    // The lease outlives the longest send, so no other dispatcher can take the event meanwhile.
+    const events = await repo.claim(this.db, now, this.settings.timeoutMs * 2 + 30_000, free);
+    const sends = events.map((e) => this.deliver(e));
+    if (wait) await Promise.all(sends);
+    return events.length;
+  }
+
+  private async deliver(event: ClaimedEvent): Promise<void> {
+    this.inflight++;
+    let origin: string | undefined;
+    try {
+      const app = await repo.appWebhook(this.db, event.app_id);
+      const url = event.destination_url ?? app?.webhook_url ?? null;
+      if (!app || !url) return await this.finish(event, null, null, { status: 'no_destination', error: 'no webhook URL for this app' });
+      if (await repo.isDisabled(this.db, event.app_id, url)) {
+        return await this.finish(event, url, null, { status: 'dead', error: 'endpoint disabled after it answered 410 Gone' });
+      }
+      const problem = event.environment === 'production' && !this.settings.allowPrivateDestinations ? webhookUrlProblem(url, 'production') : null;
+      if (problem) return await this.finish(event, url, null, { status: 'dead', error: `destination refused: ${problem}` });
+
+      origin = new URL(url).origin;
+      const busy = this.inflightByOrigin.get(origin) ?? 0;
+      if (busy >= this.settings.perEndpointConcurrency) {
+        // A slow endpoint keeps its own queue: hand the event back for a later round.
+        origin = undefined;
+        await repo.release(this.db, event.id, new Date(this.clock() + this.settings.pollMs));
+        return;
+      }
+      this.inflightByOrigin.set(origin, busy + 1);
+      const result = await this.send(event, url, app);
+      await this.finish(event, url, result, this.outcome(event, result));
+    } catch (err) {
+      this.log.warn({ err, event: event.id }, 'webhook delivery could not be recorded; its lease will lapse and it will be retried');
+    } finally {
+      if (origin) this.inflightByOrigin.set(origin, (this.inflightByOrigin.get(origin) ?? 1) - 1);
+      this.inflight--;
+    }
+  }
+
+  private send(event: ClaimedEvent, url: string, app: NonNullable<Awaited<ReturnType<typeof repo.appWebhook>>>): Promise<SendResult> {
+    const secrets = [this.box.open(app.webhook_secret_sealed)];
+    if (app.previous_webhook_secret_sealed && app.previous_webhook_secret_expires_at && app.previous_webhook_secret_expires_at.getTime() > this.clock()) {
+      secrets.push(this.box.open(app.previous_webhook_secret_sealed));
+    }
+    const body = JSON.stringify(event.payload);
+    const timestamp = Math.floor(this.clock() / 1000);
+    const headers = {
+      'webhook-id': event.id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signatureHeader(secrets.filter((s): s is string => s !== null), event.id, timestamp, body),
+    };
+    return sendWebhook(url, headers, body, {
+      timeoutMs: this.settings.timeoutMs,
+      publicOnly: event.environment === 'production' && !this.settings.allowPrivateDestinations,
+    });
+  }
+
+  private outcome(event: ClaimedEvent, r: SendResult): Outcome {
+    const code = r.statusCode;
+    if (code !== null && code >= 200 && code < 300) return { status: 'delivered', error: null };
+    if (code === 410) return { status: 'dead', error: 'endpoint answered 410 Gone; disabled', disable: true };
+    const attempt = event.attempts + 1;
+    const error = r.error ?? `HTTP ${code}`;
+    const delay = this.settings.retryScheduleMs[attempt - 1];
+    if (delay === undefined) return { status: 'dead', error };
+    const honoured = (code === 429 || code === 503) && r.retryAfterSeconds ? r.retryAfterSeconds * 1000 : 0;
+    return { status: 'pending', error, nextAttemptAt: new Date(this.clock() + Math.max(withJitter(delay), honoured)) };
+  }
+
+  private async finish(event: ClaimedEvent, url: string | null, result: SendResult | null, outcome: Outcome): Promise<void> {
+    const at = new Date(this.clock());
+    await this.db.transaction(async (tx) => {
+      if (result && url) {
+        await repo.recordAttempt(tx, { eventId: event.id, attempt: event.attempts + 1, url, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error, excerpt: result.excerpt, at });
+      }
+      if (outcome.disable && url) await repo.disable(tx, event.app_id, url, at);
+      await repo.finish(tx, event.id, {
+        status: outcome.status,
+        attempts: result ? event.attempts + 1 : event.attempts,
+        nextAttemptAt: outcome.nextAttemptAt,
+        statusCode: result?.statusCode ?? null,
+        error: outcome.error,
+        at,
+      });
+    });
+  }
+}

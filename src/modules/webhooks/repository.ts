@@ -1,0 +1,133 @@
+import type { Environment } from '../../platform/auth/scopes.ts';
+import type { Queryable } from '../../platform/db/index.ts';
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'dead' | 'no_destination';
+
+export interface ClaimedEvent {
+  id: string;
+  app_id: string;
+  environment: Environment;
+  type: string;
+  destination_url: string | null;
+  payload: Record<string, unknown>;
+  attempts: number;
+}
+
+export interface EventRow extends ClaimedEvent {
+  subject_id: string;
+  sequence: number;
+  delivery_status: DeliveryStatus;
+  next_attempt_at: Date;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: Date | null;
+  created_at: Date;
+}
+
+export interface AttemptRow {
+  attempt: number;
+  url: string;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  response_excerpt: string | null;
+  at: Date;
+}
+
+export interface AppWebhookRow {
+  webhook_url: string | null;
+  webhook_secret_sealed: string;
+  previous_webhook_secret_sealed: string | null;
+  previous_webhook_secret_expires_at: Date | null;
+}
+
+const EVENT_COLS = `id, app_id, environment, type, subject_id, sequence, destination_url, payload, attempts, delivery_status,
+  next_attempt_at, last_status_code, last_error, delivered_at, created_at`;
+
+export const webhooksRepository = {
+  /**
+   * Leases up to `limit` due events to this dispatcher. SKIP LOCKED lets several dispatchers claim
+   * at once without waiting on each other or taking the same event.
+   */
+  async claim(db: Queryable, now: Date, leaseMs: number, limit: number): Promise<ClaimedEvent[]> {
+    return db.query<ClaimedEvent>(
+      `update outbox_events set lease_until = $2
+        where id in (select id from outbox_events
+                      where delivery_status = 'pending' and next_attempt_at <= $1 and (lease_until is null or lease_until < $1)
+                      order by next_attempt_at limit $3 for update skip locked)
+        returning id, app_id, environment, type, destination_url, payload, attempts`,
+      [now, new Date(now.getTime() + leaseMs), limit],
+    );
+  },
+
+  /** Hands a claimed event back untried, to be claimed again from `retryAt`. */
+  async release(db: Queryable, id: string, retryAt: Date): Promise<void> {
+    await db.query('update outbox_events set lease_until = null, next_attempt_at = $2 where id = $1', [id, retryAt]);
+  },
+
+  async recordAttempt(tx: Queryable, a: { eventId: string; attempt: number; url: string; statusCode: number | null; latencyMs: number; error: string | null; excerpt: string | null; at: Date }): Promise<void> {
+    await tx.query(
+      'insert into webhook_attempts (event_id, attempt, url, status_code, latency_ms, error, response_excerpt, at) values ($1, $2, $3, $4, $5, $6, $7, $8)',
+      [a.eventId, a.attempt, a.url, a.statusCode, a.latencyMs, a.error, a.excerpt, a.at],
+    );
+  },
+
+  async finish(tx: Queryable, id: string, outcome: { status: DeliveryStatus; attempts: number; nextAttemptAt?: Date; statusCode: number | null; error: string | null; at: Date }): Promise<void> {
+    await tx.query(
+      `update outbox_events set delivery_status = $2, attempts = $3, next_attempt_at = coalesce($4, next_attempt_at), last_status_code = $5,
+              last_error = $6, lease_until = null, delivered_at = case when $2 = 'delivered' then $7 else delivered_at end
+        where id = $1`,
+      [id, outcome.status, outcome.attempts, outcome.nextAttemptAt ?? null, outcome.statusCode, outcome.error, outcome.at],
+    );
+  },
+
+  async appWebhook(db: Queryable, appId: string): Promise<AppWebhookRow | undefined> {
+    return (
+      await db.query<AppWebhookRow>(
+        'select webhook_url, webhook_secret_sealed, previous_webhook_secret_sealed, previous_webhook_secret_expires_at from apps where id = $1',
+        [appId],
+      )
+    )[0];
+  },
+
+  async isDisabled(db: Queryable, appId: string, url: string): Promise<boolean> {
+    return (await db.query('select 1 from webhook_disabled_endpoints where app_id = $1 and url = $2', [appId, url])).length > 0;
+  },
+
+  async disable(tx: Queryable, appId: string, url: string, at: Date): Promise<void> {
+    await tx.query('insert into webhook_disabled_endpoints (app_id, url, disabled_at) values ($1, $2, $3) on conflict do nothing', [appId, url, at]);
+  },
+
+  async enable(db: Queryable, appId: string, url: string): Promise<boolean> {
+    return (await db.query('delete from webhook_disabled_endpoints where app_id = $1 and url = $2 returning url', [appId, url])).length > 0;
+  },
+
+  async list(db: Queryable, f: { appId?: string; status?: DeliveryStatus; limit: number; before?: string }): Promise<EventRow[]> {
+    return db.query<EventRow>(
+      `select ${EVENT_COLS} from outbox_events
+        where ($1::text is null or app_id = $1) and ($2::text is null or delivery_status = $2) and ($3::text is null or id < $3)
+        order by id desc limit $4`,
+      [f.appId ?? null, f.status ?? null, f.before ?? null, f.limit],
+    );
+  },
+
+  async get(db: Queryable, id: string): Promise<EventRow | undefined> {
+    return (await db.query<EventRow>(`select ${EVENT_COLS} from outbox_events where id = $1`, [id]))[0];
+  },
+
+  async attempts(db: Queryable, eventId: string): Promise<AttemptRow[]> {
+    return db.query<AttemptRow>('select attempt, url, status_code, latency_ms, error, response_excerpt, at from webhook_attempts where event_id = $1 order by id', [eventId]);
+  },
+
+  /** Sends again from the first attempt of the schedule; answers the events it reset. */
+  async replay(db: Queryable, f: { id?: string; appId?: string; since?: Date }, now: Date): Promise<string[]> {
+    const rows = await db.query<{ id: string }>(
+      `update outbox_events set delivery_status = 'pending', attempts = 0, next_attempt_at = $4, lease_until = null, last_error = null
+        where delivery_status <> 'pending' and ($1::text is null or id = $1)
+          and ($2::text is null or (app_id = $2 and delivery_status = 'dead')) and ($3::timestamptz is null or created_at >= $3)
+        returning id`,
+      [f.id ?? null, f.appId ?? null, f.since ?? null, now],
+    );
+    return rows.map((r) => r.id);
+  },
+};

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendWebhook } from '../../src/modules/webhooks/sender.ts';
+import { createPartner, startPlatform, type TestPlatform } from '../helpers/harness.ts';
+import { orderBody } from '../delivery/fixtures.ts';
+import { Receiver, until } from './receiver.ts';
+
+let rx: Receiver;
+beforeAll(async () => {
+  rx = await new Receiver().start();
+});
+afterAll(() => rx.close());
+
+const port = () => new URL(rx.url).port;
+
+describe('webhook destination safety', () => {
+  it('never connects to loopback or private addresses for production events, by literal or by name', async () => {
+    for (const url of [`${rx.url}/x`, `http://localhost:${port()}/x`, `http://vm:${port()}/x`]) {
+      const r = await sendWebhook(url, {}, '{}', { timeoutMs: 2000, publicOnly: true });
+      expect(r.statusCode, url).toBeNull();
+      expect(r.error, url).toMatch(/not a public address|non-public address/);
+    }
+    expect(rx.received).toHaveLength(0);
+    // Staging events may go to a developer's own machine.
+    expect((await sendWebhook(`http://vm:${port()}/x`, {}, '{}', { timeoutMs: 2000, publicOnly: false })).statusCode).toBe(200);
+  });
+
+  it('does not follow redirects, bounds the wait, and reads a bounded answer', async () => {
+    rx.script.set('/redirect', [302]);
+    expect((await sendWebhook(`${rx.url}/redirect`, {}, '{}', { timeoutMs: 2000, publicOnly: false })).statusCode).toBe(302);
+    const { createServer } = await import('node:http');
+    const slow = createServer(() => {});
+    const big = createServer((_q, res) => res.end('x'.repeat(500_000)));
+    await Promise.all([new Promise<void>((r) => slow.listen(0, '127.0.0.1', r)), new Promise<void>((r) => big.listen(0, '127.0.0.1', r))]);
+    const started = Date.now();
+    const timedOut = await sendWebhook(`http://127.0.0.1:${(slow.address() as any).port}/`, {}, '{}', { timeoutMs: 300, publicOnly: false });
+    expect(timedOut.error).toMatch(/timed out/);
+    expect(Date.now() - started).toBeLessThan(2000);
+    const large = await sendWebhook(`http://127.0.0.1:${(big.address() as any).port}/`, {}, '{}', { timeoutMs: 2000, publicOnly: false });
+    expect(large.statusCode).toBe(200);
+    expect(large.excerpt!.length).toBeLessThanOrEqual(1024);
+    slow.closeAllConnections();
+    slow.close();
+    big.close();
+  });
+
+  it('dead-letters production events whose destination breaks the rules, checked per event', async () => {
+    const p = await startPlatform({ env: { WEBHOOK_DISPATCHER: 'on', WEBHOOK_POLL_MS: '20' } });
+    try {
+      const s = await createPartner(p, { environment: 'production' });
+      // One app URL serves both environments: the staging event may use http, the production one may not.
+      await p.admin('PATCH', `/apps/${s.appId}`, { webhook_url: `${rx.url}/shared` });
+      const prod = (await s.client.send<any>('POST', '/api/v1/delivery/orders.create', { body: orderBody() })).body.data.order_details.order_id;
+      await until(async () => (await p.app.platform.db.query<any>('select delivery_status from outbox_events where subject_id = $1', [prod]))[0].delivery_status === 'dead');
+      const [row] = await p.app.platform.db.query<any>('select last_error from outbox_events where subject_id = $1', [prod]);
+      expect(row.last_error).toMatch(/destination refused: must use https/);
+      expect(rx.on('/shared')).toHaveLength(0);
+    } finally {
+      await p.close();
+    }
+  });
+});
