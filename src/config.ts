@@ -29,6 +29,8 @@ export interface Config {
   clockSkewSeconds: number;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
+  /** Create a demo partner and staging key on an empty development database (`npm start`). */
+  sandboxQuickstart: boolean;
   delivery: {
     pricing: PricingConfig;
     calendar: CalendarConfig;
@@ -231,6 +233,8 @@ export function loadConfig(env: Env = process.env): Config {
     clockSkewSeconds: 300,
     bodyLimitBytes: 1024 * 1024,
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 120_000, problems),
+    // On by default for the embedded development database only.
+    sandboxQuickstart: (env.SANDBOX_QUICKSTART ?? (env.DATABASE_URL ? 'off' : 'on')) === 'on',
     delivery: {
       pricing: pricing(env, problems),
       calendar: calendar(env, problems),

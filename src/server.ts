@@ -1,12 +1,17 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './platform/db/lock.ts';
+import { ensureSandboxQuickstart } from './modules/accounts/quickstart.ts';
 
 /** Listens, and on SIGTERM/SIGINT lets in-flight requests finish before closing storage. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const app = await buildApp(config);
   await app.listen({ port: config.port, host: config.host });
+  if (config.sandboxQuickstart) {
+    const file = await ensureSandboxQuickstart(app.platform.db, app.platform.accounts, config.dataDir, config.publicBaseUrl);
+    if (file) app.log.warn({ file }, `sandbox quick start: a demo partner and staging key were created; their credentials are in ${file}`);
+  }
   app.log.info({ services: [...config.services], database: config.database.kind, redis: Boolean(config.redisUrl) }, 'partner platform ready');
 
   let stopping = false;
