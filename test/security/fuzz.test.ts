@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
+
+const LIMITS = { reads_per_minute: 1_000_000, writes_per_minute: 1_000_000 };
+const TABLES = ['partners', 'apps', 'api_keys', 'delivery_orders', 'delivery_order_events', 'outbox_events', 'ledger_entries', 'wallet_topups'];
+const LEAKS = /\bat \S+\.(ts|js):\d+|node_modules|select |insert into|update \S+ set|syntax error|relation "|stack/i;
+
+const hostile = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'binary', maxLength: 200 }),
+  fc.constantFrom("'; drop table partners; --", '{{7*7}}', '<script>alert(1)</script>', '../../etc/passwd', '\u0000', '𝕏'.repeat(500), 'x'.repeat(70_000), '1e309', '__proto__', 'constructor'),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+);
+// JSON values of any shape, deeply nested ones included.
+const jsonValue = fc.letrec((tie) => ({
+  value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, hostile, tie('array'), tie('object')),
+  array: fc.array(tie('value'), { maxLength: 5 }),
+  object: fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('order_reference', 'customer', 'payment', 'items', 'orders', 'amount_ghs', 'client_reference', 'order_id', '__proto__')), tie('value'), { maxKeys: 6 }),
+})).value;
+const deep = fc.integer({ min: 50, max: 5000 }).map((n) => '['.repeat(n) + ']'.repeat(n));
+
+let p: TestPlatform;
+let staging: PartnerSetup;
+let production: PartnerSetup;
+beforeAll(async () => {
+  p = await startPlatform();
+  staging = await createPartner(p, { scopes: ['*', 'safe:write', 'delivery:wallet:topup'], rateLimits: LIMITS });
+  production = await createPartner(p, { environment: 'production', scopes: ['*', 'safe:write', 'delivery:wallet:topup', 'delivery:wallet:spend'], rateLimits: LIMITS });
+});
+afterAll(() => p.close());
+
+async function counts(): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const t of TABLES) out[t] = (await p.app.platform.db.query<{ n: number }>(`select count(*)::int as n from ${t}`))[0]!.n;
+  return out;
+}
+
+function expectSafe(status: number, text: string, what: string): void {
+  expect(status, what).toBeLessThan(500);
+  expect(text, what).not.toMatch(LEAKS);
+}
+
+describe('hostile input', () => {
+  it('never answers 5xx, leaks internals, or changes state for any body, query or header sent to any operation', async () => {
+    const before = await counts();
+    let accepted = 0;
+    for (const op of p.app.platform.operations) {
+      for (const who of [staging, production]) {
+        await fc.assert(
+          fc.asyncProperty(fc.oneof(jsonValue.map((v) => JSON.stringify(v)), deep, fc.string()), fc.dictionary(fc.string({ maxLength: 10 }), fc.string({ maxLength: 20 }), { maxKeys: 3 }), async (raw, query) => {
+            const res = await who.client.send(op.method, op.path, { rawBody: op.method === 'POST' ? raw : undefined, query: op.method === 'GET' ? query : undefined });
+            expectSafe(res.status, JSON.stringify(res.body), `${op.id} ${raw.slice(0, 80)}`);
+            if (res.status < 300 && op.access === 'write') accepted++;
+          }),
+          { numRuns: 25 },
+        );
+      }
+    }
+    // Writes only change state when accepted; random input is never a valid write here.
+    expect(accepted).toBe(0);
+    expect(await counts()).toEqual(before);
+  }, 120_000);
+
+  it('refuses hostile signing headers with 4xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.record({ 'x-api-key': hostile, 'x-timestamp': hostile, 'x-nonce': hostile, 'x-signature': hostile, authorization: hostile }, { requiredKeys: [] }), async (headers) => {
+        const sent = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, String(v)]));
+        let res: Response;
+        try {
+          res = await fetch(`${p.url}/api/v1/delivery/health`, { headers: sent });
+        } catch {
+          return; // the HTTP client itself refuses values that cannot be sent as headers
+        }
+        const text = await res.text();
+        expectSafe(res.status, text, JSON.stringify(sent).slice(0, 120));
+        expect(res.status).toBeGreaterThanOrEqual(400);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('bounds bodies and nesting', async () => {
+    const huge = await staging.client.send<any>('POST', '/api/v1/delivery/orders.create', { rawBody: `{"a":"${'x'.repeat(2 * 1024 * 1024)}"}` });
+    expect([huge.status, huge.body.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
+    const nested = await staging.client.send<any>('POST', '/api/v1/delivery/orders.create', { rawBody: '['.repeat(100_000) + ']'.repeat(100_000) });
+    expect(nested.status).toBe(400);
+  });
+});
