@@ -19,7 +19,7 @@ import { KeyDirectory } from './modules/accounts/key-directory.ts';
 import { appRoutes } from './modules/accounts/routes/apps.ts';
 import { partnerRoutes } from './modules/accounts/routes/partners.ts';
 import { AccountsService } from './modules/accounts/service.ts';
-import { catalogHealth } from './modules/catalog/routes/health.ts';
+import { createCatalogModule, type CatalogModule } from './modules/catalog/module.ts';
 import { createDeliveryModule, type DeliveryModule } from './modules/delivery/module.ts';
 import { registerProbes } from './modules/health/probes.ts';
 import { createGateway } from './integrations/payments/index.ts';
@@ -48,6 +48,8 @@ export interface Platform {
   dispatcher: WebhookDispatcher | undefined;
   /** Present when the delivery service is served by this instance. */
   delivery: DeliveryModule | undefined;
+  /** Present when the safe-catalog service is served by this instance (orders need delivery too; see module.ts). */
+  catalog?: CatalogModule | undefined;
   adminRoutes: readonly AdminRoute[];
   /** The signed-request pipeline, for mounting further partner operations. */
   pipeline: PipelineDeps;
@@ -84,7 +86,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // One line per response is written by the onResponse hook below instead.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
-    requestTimeout: 30_000,
+    // Slow senders (slow loris) cannot hold a connection: the whole request must arrive in time.
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: 5_000,
+    // Node checks request deadlines on this interval (30 s by default, too coarse for the timeout).
+    http: { connectionsCheckingInterval: 1000 },
     return503OnClosing: false,
   });
 
@@ -129,7 +135,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     delivery.registerPublicPages(app);
     paymentHandlers.push((ref) => delivery.wallet.handleCallback(ref));
   }
-  if (config.services.has('safe-catalog')) operations.push(catalogHealth(db));
+  const catalog = config.services.has('safe-catalog') ? createCatalogModule({ config, db, clock, log: app.log, accounts, gateway, delivery }) : undefined;
+  if (catalog) {
+    operations.push(...catalog.operations);
+    adminRoutes.push(...catalog.adminRoutes);
+    paymentHandlers.push((ref) => catalog.handlePaymentCallback(ref));
+  }
   const pipeline: PipelineDeps = { keys, guard, clock, defaultLimits: config.rateLimits, clockSkewSeconds: config.clockSkewSeconds };
   registerOperations(app, operations, pipeline);
   adminRoutes.push(...(webhookAdminRoutes(db, accounts, clock) as AdminRoute[]));
@@ -140,14 +151,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     registerAdminRoutes(app, config.adminToken, adminRoutes);
   }
 
-  app.decorate('platform', { config, db, accounts, guard, operations, adminRoutes, pipeline, delivery, dispatcher });
+  app.server.maxConnections = config.maxConnections;
+  app.server.headersTimeout = Math.min(config.requestTimeoutMs, 60_000);
+  app.decorate('platform', { config, db, accounts, guard, operations, adminRoutes, pipeline, delivery, dispatcher, catalog });
   registerApiDocs(app);
   app.addHook('onReady', async () => {
     delivery?.workers.forEach((w) => w.start());
+    catalog?.workers.forEach((w) => w.start());
     dispatcher?.start();
   });
   app.addHook('onClose', async () => {
-    await Promise.all([...(delivery?.workers.map((w) => w.stop()) ?? []), dispatcher?.stop()]);
+    await Promise.all([...(delivery?.workers.map((w) => w.stop()) ?? []), ...(catalog?.workers.map((w) => w.stop()) ?? []), dispatcher?.stop()]);
     await guard.close();
     await db.close();
   });

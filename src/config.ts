@@ -29,6 +29,10 @@ export interface Config {
   clockSkewSeconds: number;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
+  /** A request must arrive whole (headers and body) within this; slow senders are cut off. */
+  requestTimeoutMs: number;
+  /** Open connections per instance; more are refused until some close. */
+  maxConnections: number;
   /** Create a demo partner and staging key on an empty development database (`npm start`). */
   sandboxQuickstart: boolean;
   delivery: {
@@ -233,6 +237,8 @@ export function loadConfig(env: Env = process.env): Config {
     clockSkewSeconds: 300,
     bodyLimitBytes: 1024 * 1024,
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 120_000, problems),
+    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 500, 300_000, problems),
+    maxConnections: int(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000, problems),
     // On by default for the embedded development database only.
     sandboxQuickstart: (env.SANDBOX_QUICKSTART ?? (env.DATABASE_URL ? 'off' : 'on')) === 'on',
     delivery: {
