@@ -14,7 +14,7 @@
  */
 import { parseArgs } from 'node:util';
 import { runCleanups } from './lib/cleanup.ts';
-import type { SuiteOptions } from './lib/options.ts';
+import { scenarios, type SuiteOptions } from './lib/options.ts';
 import { runDelivery } from './suites/delivery.ts';
 import { runPipeline } from './suites/pipeline.ts';
 import { runWallet } from './suites/wallet.ts';
@@ -42,6 +42,7 @@ function options(): { suites: string[]; opts: SuiteOptions } {
   const suites = suite === 'all' ? Object.keys(SUITES) : [suite];
   if (!suites.every((s) => s in SUITES)) throw new Error(`--suite must be ${Object.keys(SUITES).join(', ')} or all (got "${suite}")`);
   const { scenario, duration, rounds, requests, concurrency } = values;
+  scenarios(scenario); // validates --scenario before anything starts
   return { suites, opts: { scenario, duration, rounds, requests, concurrency, cpuProf: values['cpu-prof'] } };
 }
 

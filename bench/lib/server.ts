@@ -134,7 +134,8 @@ export async function startServer(env: Record<string, string>, nodeArgs: readonl
   }
 }
 
-async function admin<T>(server: BenchServer, method: string, path: string, body: unknown): Promise<T> {
+/** One operator API call (Bearer ADMIN_TOKEN); a non-2xx answer throws. */
+export async function admin<T>(server: BenchServer, method: string, path: string, body: unknown): Promise<T> {
   const res = await fetch(`${server.url}/admin/v1${path}`, {
     method,
     headers: { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json' },

@@ -138,3 +138,15 @@ describe('sandbox courier', () => {
     expect((await call('orders.get', { order_id: production }, prod)).body.data.status).toBe('placed');
   });
 });
+
+describe('orders.get by order_reference', () => {
+  it("finds the calling app's order by its reference, 404 for others, 400 for both or neither", async () => {
+    const id = await newOrder(s, { order_reference: 'lookup-by-ref-1' });
+    const res = await call('orders.get', { order_reference: 'lookup-by-ref-1' });
+    expect(res.body.data.internal_order_id).toBe(id);
+    const other = await createPartner(p);
+    expect((await call('orders.get', { order_reference: 'lookup-by-ref-1' }, other)).body.code).toBe('ORDER_NOT_FOUND');
+    expect((await call('orders.get', { order_reference: 'lookup-by-ref-1', order_id: id })).body.code).toBe('VALIDATION_ERROR');
+    expect((await call('orders.get', {})).body.code).toBe('VALIDATION_ERROR');
+  });
+});

@@ -180,6 +180,9 @@ describe('OpenAPI document', () => {
     for (const route of p.app.platform.adminRoutes) {
       const d = admin.paths[adminPath(route.url)]?.[route.method.toLowerCase()];
       expect(d, `${route.method} ${route.url}`).toMatchObject({ operationId: adminOperationId(route), security: [{ AdminToken: [] }] });
+      // Every templated segment is declared as a required path parameter.
+      const declared = (d.parameters ?? []).filter((q: any) => q.in === 'path' && q.required).map((q: any) => q.name);
+      expect(declared.sort()).toEqual([...adminPath(route.url).matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort());
     }
     for (const ref of refsIn(admin)) expect(resolve(admin, ref), ref).toBeDefined();
     // The partner document never shows operator routes.

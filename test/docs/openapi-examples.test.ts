@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validatorCompiler } from '../../src/platform/http/validation.ts';
 import { ADMIN_TOKEN, createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
 import { EAST_LEGON, orderBody } from '../delivery/fixtures.ts';
+import { decide, walletPartner } from '../wallet/helpers.ts';
 
 type Doc = Record<string, any>;
 type Json = Record<string, any>;
@@ -165,6 +166,19 @@ describe('real responses match the documented schemas', () => {
     expect(doc.paths['/api/v1/delivery/health'].get.responses['401'].content['application/json'].schema.allOf[1].properties.code.enum).toContain(body.code);
     const production = p.app.platform.operations.find((o) => o.productionOnly);
     if (production) expect((await call(production.method, production.path, production.body ? {} : undefined)).code).toBe('PRODUCTION_KEY_REQUIRED');
+  });
+
+  it('wallet: balance, top-up through the sandbox checkout, verify pending then credited, a wallet-funded order', async () => {
+    const w = await walletPartner(p);
+    await call('GET', '/api/v1/delivery/wallet.balance', undefined, w.client);
+    const topup = (await call('POST', '/api/v1/delivery/wallet.topup.initiate', { amount_ghs: 100 }, w.client)).data;
+    expect((await call('POST', '/api/v1/delivery/wallet.topup.verify', { client_reference: topup.client_reference }, w.client)).data.state).toBe('pending');
+    expect(await decide(topup.checkout_url, 'pay')).toBe(200);
+    // The sandbox's payment callback may credit first: then verify answers already_credited.
+    expect(['credited', 'already_credited']).toContain((await call('POST', '/api/v1/delivery/wallet.topup.verify', { client_reference: topup.client_reference }, w.client)).data.state);
+    expect((await call('POST', '/api/v1/delivery/wallet.topup.verify', { client_reference: topup.client_reference }, w.client)).data.state).toBe('already_credited');
+    expect((await call('POST', '/api/v1/delivery/wallet.topup.verify', { client_reference: 'serviceD_WA0000000000000000' }, w.client)).code).toBe('TOPUP_NOT_FOUND');
+    await call('POST', '/api/v1/delivery/orders.create', orderBody({ payment: { payer: 'partner' } }), w.client);
   });
 
   it('covered every operation that documents a response schema', () => {

@@ -1,8 +1,26 @@
 export { PartnerClient } from './client.ts';
-export type { ClientOptions, Query, RawResponse, SendOptions } from './client.ts';
-export { PartnerApiError, PartnerNetworkError } from './errors.ts';
+export type { ClientOptions, Exchange, Query, RawResponse, RequestOptions, SendOptions } from './client.ts';
+export type { DeliveryApi } from './delivery.ts';
+export type { CatalogApi } from './catalog.ts';
+export {
+  apiErrorFrom,
+  AuthenticationError,
+  ConflictError,
+  InvalidRequestError,
+  NotFoundError,
+  PartnerApiError,
+  PartnerNetworkError,
+  PaymentRequiredError,
+  PermissionError,
+  RateLimitError,
+  ServerError,
+} from './errors.ts';
 export type { ErrorDetail } from './errors.ts';
+export { OPERATIONS } from './operations.ts';
+export type { OperationId, OperationInfo } from './operations.ts';
+export type { RetryMode } from './retry.ts';
 export { canonicalQuery, canonicalRequest, rfc3986Encode, sha256Hex, signCanonical, signRequest, splitUrl } from './signing.ts';
 export type { CanonicalRequestParts } from './signing.ts';
 export { verifyWebhook, WebhookVerificationError } from './webhooks.ts';
 export type { WebhookEvent } from './webhooks.ts';
+export type * from './types.ts';

@@ -10,7 +10,7 @@ export interface LedgerEntry {
 }
 
 export interface Journal {
-  kind: 'wallet_topup' | 'order_fee' | 'order_fee_refund' | 'sale_settlement';
+  kind: 'wallet_topup' | 'order_fee' | 'order_fee_refund' | 'sale_settlement' | 'sale_refund';
   /** One journal per kind and subject: the ledger's own idempotency key. */
   subjectId: string;
   memo: string;
@@ -20,6 +20,14 @@ export interface Journal {
 export const walletAccount = (partnerId: string) => `wallet:${partnerId}`;
 export const DELIVERY_REVENUE = 'delivery_revenue';
 export const gatewayClearing = (gateway: string) => `gateway_clearing:${gateway}`;
+/** Safe-catalog settlement accounts: what the platform owes vendors and partners, and what it earns. */
+export const vendorPayable = (vendorId: string) => `vendor_payable:${vendorId}`;
+export const partnerMarkupPayable = (partnerId: string) => `partner_markup_payable:${partnerId}`;
+export const PLATFORM_COMMISSION = 'platform_commission';
+/** Cash a rider collected on delivery and has not yet handed over. */
+export const RIDER_CASH_CLEARING = 'rider_cash_clearing';
+/** Money owed back to buyers whose prepaid sale failed after it was settled. */
+export const SALE_REFUNDS_PAYABLE = 'sale_refunds_payable';
 
 export class UnbalancedJournalError extends Error {
   override readonly name = 'UnbalancedJournalError';
@@ -85,5 +93,56 @@ export function orderFeeRefundJournal(partnerId: string, orderId: string, fee: n
       { account: walletAccount(partnerId), amountPesewas: fee, walletOf: partnerId },
       { account: DELIVERY_REVENUE, amountPesewas: -fee },
     ],
+  });
+}
+
+/** A sale's money, decomposed (pesewas): buyerPays = vendorPayable + commission + deliveryFee + markup. */
+export interface SaleAmounts {
+  saleId: string;
+  vendorId: string;
+  partnerId: string;
+  /** Where the buyer's money sits: a gateway's clearing account (online) or the riders' cash (cod). */
+  source: { kind: 'gateway'; gateway: string } | { kind: 'cash' };
+  vendorPayable: number;
+  commission: number;
+  deliveryFee: number;
+  markup: number;
+}
+
+function saleEntries(s: SaleAmounts, sign: 1 | -1): LedgerEntry[] {
+  const parts: Array<[string, number]> = [
+    [vendorPayable(s.vendorId), s.vendorPayable],
+    [PLATFORM_COMMISSION, s.commission],
+    [DELIVERY_REVENUE, s.deliveryFee],
+    // A liability to the partner: markup never credits the delivery wallet (D8).
+    [partnerMarkupPayable(s.partnerId), s.markup],
+  ];
+  for (const [, amount] of parts) {
+    if (!Number.isSafeInteger(amount) || amount < 0) throw new UnbalancedJournalError(`sale amounts must be whole pesewas >= 0, got ${amount}`);
+  }
+  // Zero parts (no commission, no markup) are left out: the ledger holds no zero entries.
+  return parts.filter(([, amount]) => amount > 0).map(([account, amount]) => ({ account, amountPesewas: sign * amount }));
+}
+
+const buyerTotal = (s: SaleAmounts) => positive(s.vendorPayable + s.commission + s.deliveryFee + s.markup);
+
+/** D8: buyer money in = vendor payable + platform commission + delivery revenue + partner markup payable. */
+export function saleSettlementJournal(s: SaleAmounts): Journal {
+  const clearing = s.source.kind === 'gateway' ? gatewayClearing(s.source.gateway) : RIDER_CASH_CLEARING;
+  return assertBalanced({
+    kind: 'sale_settlement',
+    subjectId: s.saleId,
+    memo: s.source.kind === 'gateway' ? `prepaid sale through ${s.source.gateway}` : 'cash on delivery sale',
+    entries: [{ account: clearing, amountPesewas: -buyerTotal(s) }, ...saleEntries(s, 1)],
+  });
+}
+
+/** A settled prepaid sale whose delivery was cancelled: every share goes back, owed to the buyer. */
+export function saleRefundJournal(s: SaleAmounts): Journal {
+  return assertBalanced({
+    kind: 'sale_refund',
+    subjectId: s.saleId,
+    memo: 'settled sale failed: refund owed to the buyer',
+    entries: [{ account: SALE_REFUNDS_PAYABLE, amountPesewas: buyerTotal(s) }, ...saleEntries(s, -1)],
   });
 }

@@ -13,7 +13,12 @@ export const adminOperationId = (route: AdminRoute) =>
 
 function adminOperation(route: AdminRoute): Record<string, unknown> {
   const body = route.body ? toJsonSchema(route.body) : undefined;
-  const parameters = [...parametersOf(route.params, 'path'), ...parametersOf(route.querystring, 'query')];
+  const path = parametersOf(route.params, 'path');
+  // OpenAPI requires every templated segment to be declared, even when the route has no params schema.
+  for (const [, name] of route.url.matchAll(/:([A-Za-z0-9_]+)/g)) {
+    if (!path.some((q) => q.name === name)) path.push({ name, in: 'path', required: true, schema: { type: 'string' } });
+  }
+  const parameters = [...path, ...parametersOf(route.querystring, 'query')];
   const hasInput = Boolean(route.body || route.params || route.querystring);
   // Operator routes carry no per-code list (their services decide): document statuses with the shared body.
   const errors = new Map<number, string[]>([

@@ -1,4 +1,4 @@
-import { errors } from '../errors.ts';
+import { AppError, errors } from '../errors.ts';
 import type { Operation } from './operation.ts';
 
 /**
@@ -6,9 +6,14 @@ import type { Operation } from './operation.ts';
  * (errors.ts) and the document can never disagree with what the server answers.
  */
 export const STATUS_OF_CODE: ReadonlyMap<string, number> = new Map(
-  Object.values(errors).map((make) => {
-    const e = (make as (message: string, extra?: never) => { code: string; statusCode: number })('');
-    return [e.code, e.statusCode] as const;
+  Object.values(errors).flatMap((make) => {
+    try {
+      const e: unknown = (make as (message: string) => unknown)('');
+      return e instanceof AppError ? [[e.code, e.statusCode] as const] : [];
+    } catch {
+      // A factory with another signature is skipped; statusOf then reports its code as unknown.
+      return [];
+    }
   }),
 );
 

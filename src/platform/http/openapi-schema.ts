@@ -127,6 +127,13 @@ function constraints(s: JsonSchema): string[] {
 
 /** Flattens an object schema into dotted rows (`customer.phone`, `items[].quantity`) for the reference page. */
 export function fieldRows(schema: JsonSchema, prefix = '', depth = 0): FieldRow[] {
+  // A body that is one of several object shapes (e.g. by order_id or by order_reference): list each.
+  const alternatives = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  if (!schema.properties && alternatives && depth < 6) {
+    return alternatives.flatMap((alt, i) =>
+      fieldRows(alt, prefix, depth + 1).map((r) => ({ ...r, description: [`alternative ${i + 1} of ${alternatives.length}`, r.description].filter(Boolean).join('; ') })),
+    );
+  }
   const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const rows: FieldRow[] = [];

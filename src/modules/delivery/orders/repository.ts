@@ -77,6 +77,14 @@ export const ordersRepository = {
     return rows[0];
   },
 
+  async findOwnedByReference(db: Queryable, reference: string, owner: Owner): Promise<OrderRow | undefined> {
+    const rows = await db.query<OrderRow>(
+      `select ${ORDER_COLS} from delivery_orders where app_id = $1 and environment = $2 and order_reference = $3`,
+      [owner.appId, owner.environment, reference],
+    );
+    return rows[0];
+  },
+
   async findById(db: Queryable, id: string): Promise<OrderRow | undefined> {
     return (await db.query<OrderRow>(`select ${ORDER_COLS} from delivery_orders where id = $1`, [id]))[0];
   },

@@ -107,6 +107,12 @@ export class OrdersService {
     return { order, events: await repo.events(this.deps.db, order.id) };
   }
 
+  async getByReference(auth: AuthContext, reference: string) {
+    const order = await repo.findOwnedByReference(this.deps.db, reference, owner(auth));
+    if (!order) throw errors.orderNotFound('No order with this order_reference exists for this app.');
+    return { order, events: await repo.events(this.deps.db, order.id) };
+  }
+
   async history(orderId: string) {
     return repo.events(this.deps.db, orderId);
   }

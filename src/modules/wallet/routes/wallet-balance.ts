@@ -1,6 +1,15 @@
+import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../../platform/http/operation.ts';
+import { DeliverySuccess } from '../../../platform/http/openapi-shapes.ts';
 import { pesewasToGhs } from '../../../platform/money.ts';
 import type { WalletService } from '../service.ts';
+
+/** The 200 body, for the reference and the docs tests. */
+const BalanceResponse = DeliverySuccess(Type.Object({ balance_ghs: Type.Number({ description: 'May be negative down to the credit limit' }), currency: Type.Literal('GHS') }));
+
+const BALANCE_EXAMPLES = [
+  { name: 'balance', summary: 'The wallet balance', response: { status: 'success', message: 'Wallet balance retrieved', data: { balance_ghs: 250.75, currency: 'GHS' } } },
+];
 
 export const walletBalance = (wallet: WalletService) =>
   defineOperation({
@@ -12,6 +21,8 @@ export const walletBalance = (wallet: WalletService) =>
     scope: 'delivery:wallet:topup',
     productionOnly: true,
     access: 'read',
+    response: BalanceResponse,
+    examples: BALANCE_EXAMPLES,
     handler: async ({ auth }) => ({
       body: { status: 'success', message: 'Wallet balance retrieved', data: { balance_ghs: pesewasToGhs(await wallet.balancePesewas(auth.partnerId)), currency: 'GHS' } },
     }),

@@ -6,6 +6,15 @@ import { strictObject } from '../../../../platform/http/schemas.ts';
 
 export const OrderIdBody = strictObject({ order_id: Type.String({ minLength: 1, maxLength: 64 }) });
 
+/** orders.get also finds an order by the partner's own reference (additive within v1). */
+export const OrderLookupBody = Type.Union(
+  [
+    strictObject({ order_id: Type.String({ minLength: 1, maxLength: 64 }) }),
+    strictObject({ order_reference: Type.String({ minLength: 1, maxLength: 100, description: 'Your order_reference, e.g. to confirm a create whose answer was lost' }) }),
+  ],
+  { description: 'Exactly one of order_id or order_reference' },
+);
+
 function isPartnerPaid(body: unknown): boolean {
   const payment = (body as { payment?: { payer?: unknown } } | null)?.payment;
   return typeof payment === 'object' && payment !== null && payment.payer === 'partner';

@@ -5,7 +5,7 @@ import { StringEnum } from '../../../../platform/http/schemas.ts';
 import { DELIVERY_STATUSES } from '../../domain/index.ts';
 import type { OrdersService } from '../service.ts';
 import { detailsView } from '../views.ts';
-import { OrderIdBody, success } from './common.ts';
+import { OrderLookupBody, success } from './common.ts';
 
 /** The 200 body, for the reference and the docs tests (D12 fixes the loose fields). */
 export const OrderDetailsResponse = DeliverySuccess(
@@ -64,12 +64,12 @@ export const ordersGet = (orders: OrdersService, publicBaseUrl: string) =>
     summary: "Get an order's details and status",
     scope: 'delivery:read',
     access: 'read',
-    body: OrderIdBody,
+    body: OrderLookupBody,
     errorCodes: ['ORDER_NOT_FOUND'],
     response: OrderDetailsResponse,
     examples: GET_EXAMPLES,
     handler: async ({ body, auth }) => {
-      const { order, events } = await orders.get(auth, body.order_id);
+      const { order, events } = 'order_id' in body ? await orders.get(auth, body.order_id) : await orders.getByReference(auth, body.order_reference);
       return success('Order retrieved', detailsView(order, events, publicBaseUrl));
     },
   });
