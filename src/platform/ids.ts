@@ -17,6 +17,20 @@ function encodeBase32(bytes: Uint8Array, length: number): string {
   return out;
 }
 
+// Random bytes are drawn from a pool refilled in large blocks: one syscall per ~400 ids, not per id.
+const POOL_SIZE = 4096;
+let pool = randomBytes(POOL_SIZE);
+let poolOffset = 0;
+
+function pooledRandom(n: number): Buffer {
+  if (poolOffset + n > POOL_SIZE) {
+    pool = randomBytes(POOL_SIZE);
+    poolOffset = 0;
+  }
+  poolOffset += n;
+  return pool.subarray(poolOffset - n, poolOffset);
+}
+
 /**
  * A ULID (48-bit millisecond time + 80 random bits, Crockford base32): sortable by creation
  * time, which keeps B-tree inserts on the right edge of the index.
@@ -28,7 +42,7 @@ export function ulid(now: number = Date.now()): string {
     time = CROCKFORD[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  return time + encodeBase32(randomBytes(10), 16);
+  return time + encodeBase32(pooledRandom(10), 16);
 }
 
 export type IdPrefix = 'ptn' | 'app' | 'key' | 'dlv' | 'sale' | 'prd' | 'var' | 'ven' | 'loc' | 'evt' | 'whd' | 'top' | 'jrn' | 'req' | 'chk';

@@ -26,14 +26,14 @@ export class KeyDirectory implements KeyResolver {
     private readonly clock: () => number = Date.now,
   ) {}
 
+  // Cached by the presented key itself (memory only), so a hit costs no hashing.
   async resolve(apiKey: string): Promise<ResolvedKey | null> {
-    const hash = hashApiKey(apiKey);
-    const hit = this.cache.get(hash);
+    const hit = this.cache.get(apiKey);
     if (hit && hit.expires > this.clock()) return hit.value;
-    let pending = this.inflight.get(hash);
+    let pending = this.inflight.get(apiKey);
     if (!pending) {
-      pending = this.load(hash).finally(() => this.inflight.delete(hash));
-      this.inflight.set(hash, pending);
+      pending = this.load(apiKey).finally(() => this.inflight.delete(apiKey));
+      this.inflight.set(apiKey, pending);
     }
     return pending;
   }
@@ -43,8 +43,8 @@ export class KeyDirectory implements KeyResolver {
     this.cache.clear();
   }
 
-  private async load(hash: string): Promise<ResolvedKey | null> {
-    const row = await accountsRepository.findKeyForAuth(this.db, hash);
+  private async load(apiKey: string): Promise<ResolvedKey | null> {
+    const row = await accountsRepository.findKeyForAuth(this.db, hashApiKey(apiKey));
     const value: ResolvedKey | null = row
       ? {
           keyId: row.key_id,
@@ -64,7 +64,7 @@ export class KeyDirectory implements KeyResolver {
       : null;
     if (this.ttlMs > 0) {
       if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(hash, { value, expires: this.clock() + this.ttlMs });
+      this.cache.set(apiKey, { value, expires: this.clock() + this.ttlMs });
     }
     return value;
   }

@@ -1,6 +1,6 @@
 import { canonicalRequest, sha256Hex, signCanonical } from '@partner-platform/sdk';
 import { errors } from '../errors.ts';
-import { constantTimeEqual } from '../secrets.ts';
+import { timingSafeEqual } from 'node:crypto';
 import type { Access, GuardStore } from '../guard/types.ts';
 import type { AuthContext, KeyResolver, ResolvedKey } from './context.ts';
 import { scopeCovers, type Scope } from './scopes.ts';
@@ -34,6 +34,7 @@ export interface RateState {
   resetSeconds: number;
 }
 
+const EMPTY_BODY_SHA256 = sha256Hex('');
 const NONCE_FORM = /^[A-Za-z0-9._~-]{16,128}$/;
 const SIGNATURE_FORM = /^[0-9a-fA-F]{64}$/;
 const KEY_FORM = /^pk_(staging|production)_[A-Za-z0-9_-]{16,128}$/;
@@ -104,10 +105,10 @@ function checkSignature(deps: PipelineDeps, key: ResolvedKey, req: IncomingSigne
   }
   const canonical = canonicalRequest(
     { timestamp, nonce, method: req.method, url: req.url },
-    sha256Hex(req.rawBody ?? ''),
+    req.rawBody && req.rawBody.length > 0 ? sha256Hex(req.rawBody) : EMPTY_BODY_SHA256,
   );
-  const expected = signCanonical(key.signingSecret, canonical);
-  if (!SIGNATURE_FORM.test(signature) || !constantTimeEqual(expected, signature.toLowerCase())) {
+  const expected = Buffer.from(signCanonical(key.signingSecret, canonical), 'hex');
+  if (!SIGNATURE_FORM.test(signature) || !timingSafeEqual(expected, Buffer.from(signature, 'hex'))) {
     throw errors.invalidSignature('X-Signature does not match the request; sign the exact method, path, query and body you send.');
   }
   return nonce;
