@@ -1,0 +1,136 @@
+import { parseJsonInput, parseNumber, str, UsageError, type Command } from './command.ts';
+import { DEFAULT_BASE_URL, maskKey, readConfig, writeConfig, type StoredConfig } from './config.ts';
+import { block, ghs, json, table } from './output.ts';
+
+function checkUrl(value: string, flag: string): string {
+  try {
+    const u = new URL(value);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http');
+  } catch {
+    throw new UsageError(`${flag} must be an http(s) URL, e.g. ${DEFAULT_BASE_URL}`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+export const configureCommand: Command = {
+  name: 'configure',
+  usage: '[--from FILE] [--api-key KEY] [--signing-secret SECRET] [--base-url URL] [--catalog-base-url URL] [--webhook-secret WHSEC]',
+  summary: 'Store credentials in your config directory (mode 0600); --from reads data/sandbox-credentials.json',
+  help: [
+    'Values not given keep what is stored. PARTNER_API_KEY, PARTNER_SIGNING_SECRET, PARTNER_BASE_URL,',
+    'PARTNER_CATALOG_BASE_URL and PARTNER_WEBHOOK_SECRET override the stored values at run time.',
+    'The directory is PARTNER_CONFIG_DIR, else $XDG_CONFIG_HOME/partner-platform (~/.config/partner-platform),',
+    '~/Library/Application Support/partner-platform on macOS, %APPDATA%\\partner-platform on Windows.',
+  ],
+  options: {
+    from: { type: 'string' },
+    'api-key': { type: 'string' },
+    'signing-secret': { type: 'string' },
+    'base-url': { type: 'string' },
+    'catalog-base-url': { type: 'string' },
+    'webhook-secret': { type: 'string' },
+  },
+  async run(ctx) {
+    const from = str(ctx, 'from');
+    const file = from ? (parseJsonInput(from) as StoredConfig & Record<string, unknown>) : {};
+    const pick = (flag: string, key: keyof StoredConfig) => str(ctx, flag) ?? (typeof file[key] === 'string' ? file[key] : undefined);
+    const stored = readConfig(ctx.io.env);
+    const next: StoredConfig = { ...stored };
+    const set = (key: keyof StoredConfig, value: string | undefined) => value !== undefined && (next[key] = value);
+    set('api_key', pick('api-key', 'api_key'));
+    set('signing_secret', pick('signing-secret', 'signing_secret'));
+    const baseUrl = pick('base-url', 'base_url');
+    set('base_url', baseUrl === undefined ? undefined : checkUrl(baseUrl, '--base-url'));
+    const catalogUrl = pick('catalog-base-url', 'catalog_base_url');
+    set('catalog_base_url', catalogUrl === undefined ? undefined : checkUrl(catalogUrl, '--catalog-base-url'));
+    set('webhook_secret', pick('webhook-secret', 'webhook_secret'));
+    if (!next.api_key || !next.signing_secret) throw new UsageError('give --api-key and --signing-secret (or --from a credentials file)');
+    if (next.webhook_secret && !next.webhook_secret.startsWith('whsec_')) throw new UsageError('--webhook-secret must start with whsec_');
+    next.base_url ??= DEFAULT_BASE_URL;
+    const path = writeConfig(next, ctx.io.env);
+    const summary = { config_file: path, api_key: maskKey(next.api_key), base_url: next.base_url, webhook_secret: next.webhook_secret ? 'stored' : 'none' };
+    ctx.io.out(ctx.json ? json(summary) : block([['saved to', path], ['api key', summary.api_key], ['base url', next.base_url], ['webhook secret', summary.webhook_secret]]));
+  },
+};
+
+/** Wallet (production keys) and catalog reads. */
+export const accountCommands: Command[] = [
+  {
+    name: 'wallet balance',
+    usage: '',
+    summary: 'The delivery wallet balance (production keys only)',
+    async run(ctx) {
+      const res = await ctx.client().delivery.wallet.balance();
+      ctx.io.out(ctx.json ? json(res) : block([['balance', ghs(res.data.balance_ghs)]]));
+    },
+  },
+  {
+    name: 'wallet topup',
+    usage: 'AMOUNT_GHS',
+    summary: 'Open a top-up checkout (at least GHS 30); pay at the URL, then run wallet verify REF',
+    args: [1, 1],
+    async run(ctx) {
+      const amount = parseNumber(ctx.positionals[0]!, 'AMOUNT_GHS', { min: 0 });
+      const res = await ctx.client().delivery.wallet.topup.initiate(amount);
+      if (ctx.json) return ctx.io.out(json(res));
+      const t = res.data;
+      ctx.io.out(block([['checkout url', t.checkout_url], ['reference', t.client_reference], ['amount', ghs(t.amount_ghs)]]));
+      ctx.io.out(`\nPay at the checkout URL, then: partner wallet verify ${t.client_reference}`);
+    },
+  },
+  {
+    name: 'wallet verify',
+    usage: 'CLIENT_REFERENCE',
+    summary: 'Credit a paid top-up (once); pending means not paid yet',
+    args: [1, 1],
+    async run(ctx) {
+      const res = await ctx.client().delivery.wallet.topup.verify(ctx.positionals[0]!);
+      if (ctx.json) return ctx.io.out(json(res));
+      const v = res.data;
+      ctx.io.out(
+        block([
+          ['state', v.state],
+          ['credited', v.credited ? 'yes' : 'no'],
+          ['amount', v.amount_ghs === undefined ? undefined : ghs(v.amount_ghs)],
+          ['balance', v.balance_ghs === undefined ? undefined : ghs(v.balance_ghs)],
+          ['gateway status', v.verification_status],
+        ]),
+      );
+    },
+  },
+  {
+    name: 'catalog list',
+    usage: '[--vendor VENDOR_ID] [--limit N] [--cursor CURSOR]',
+    summary: 'Products of syndicated vendors, a page at a time',
+    options: { vendor: { type: 'string' }, limit: { type: 'string' }, cursor: { type: 'string' } },
+    async run(ctx) {
+      const limit = str(ctx, 'limit');
+      const res = await ctx.client().catalog.list({
+        vendor_id: str(ctx, 'vendor'),
+        limit: limit === undefined ? undefined : parseNumber(limit, '--limit', { integer: true, min: 1 }),
+        cursor: str(ctx, 'cursor'),
+      });
+      if (ctx.json) return ctx.io.out(json(res));
+      const rows = res.data.products.map((p) => {
+        const prices = p.variants.map((v) => v.price_ghs);
+        const price = prices.length === 0 ? '-' : Math.min(...prices) === Math.max(...prices) ? ghs(prices[0]) : `${ghs(Math.min(...prices))}–${Math.max(...prices).toFixed(2)}`;
+        return [p.product_id, p.title, p.vendor_name, price, p.variants.some((v) => v.in_stock) ? 'yes' : 'no'];
+      });
+      ctx.io.out(`${table(['product id', 'title', 'vendor', 'price', 'in stock'], rows)}\n\n${res.data.count} product${res.data.count === 1 ? '' : 's'}`);
+      if (res.data.next_cursor) ctx.io.out(`next page: partner catalog list --cursor ${res.data.next_cursor}`);
+    },
+  },
+  {
+    name: 'catalog get',
+    usage: 'PRODUCT_ID',
+    summary: 'One product and its variants',
+    args: [1, 1],
+    async run(ctx) {
+      const res = await ctx.client().catalog.get(ctx.positionals[0]!);
+      if (ctx.json) return ctx.io.out(json(res));
+      const p = res.data;
+      const head = block([['product id', p.product_id], ['title', p.title], ['vendor', `${p.vendor_name} (${p.vendor_id})`], ['category', p.category], ['description', p.description]]);
+      ctx.io.out(`${head}\n\n${table(['variant id', 'label', 'price', 'in stock'], p.variants.map((v) => [v.variant_id, v.label, ghs(v.price_ghs), v.in_stock ? 'yes' : 'no']))}`);
+    },
+  },
+];

@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import type { ParseArgsConfig } from 'node:util';
+import type { PartnerClient } from '../client.ts';
+import type { LatLng } from '../types.ts';
+import type { Io } from './output.ts';
+
+export type Options = NonNullable<ParseArgsConfig['options']>;
+
+export interface Ctx {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+  json: boolean;
+  io: Io;
+  /** The signed client from the stored config and env vars; a usage error when unconfigured. */
+  client: () => PartnerClient;
+}
+
+export interface Command {
+  /** The words that select it, e.g. `orders create`. */
+  name: string;
+  /** Arguments and options after the name, e.g. `-f FILE`. */
+  usage: string;
+  summary: string;
+  /** Further help lines (options, formats). */
+  help?: string[];
+  options?: Options;
+  /** Minimum and maximum positional arguments (default none). */
+  args?: [number, number];
+  /** Answers the exit code (default 0). */
+  run(ctx: Ctx): Promise<number | void>;
+}
+
+/** Wrong invocation: printed with the command's usage, exit code 2. */
+export class UsageError extends Error {}
+
+export const str = (ctx: Ctx, name: string): string | undefined => {
+  const v = ctx.values[name];
+  return typeof v === 'string' ? v : undefined;
+};
+
+/** `5.6037,-0.187` into {lat, lng}. */
+export function parseLatLng(text: string, flag: string): LatLng {
+  const m = /^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$/.exec(text);
+  if (!m) throw new UsageError(`--${flag} must be LAT,LNG in decimal degrees, e.g. 5.6037,-0.1870`);
+  return { lat: Number(m[1]), lng: Number(m[2]) };
+}
+
+export function parseNumber(text: string, flag: string, opts: { integer?: boolean; min?: number } = {}): number {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || (opts.integer && !Number.isInteger(n)) || (opts.min !== undefined && n < opts.min)) {
+    throw new UsageError(`${flag} must be ${opts.integer ? 'a whole number' : 'a number'}${opts.min !== undefined ? ` of at least ${opts.min}` : ''}`);
+  }
+  return n;
+}
+
+/** A file named by the user, `-` for stdin; unreadable input is a usage error. */
+export function readInput(path: string): string {
+  try {
+    return readFileSync(path === '-' ? 0 : path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+export function parseJsonInput(path: string): unknown {
+  const text = readInput(path);
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${path} is not valid JSON: ${(err as Error).message}`);
+  }
+}

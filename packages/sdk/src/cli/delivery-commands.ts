@@ -1,0 +1,181 @@
+import type { CreateOrderRequest, OrderDetailsResponse, Priority, Tracking } from '../types.ts';
+import { sleep } from '../retry.ts';
+import { bulkCommand } from './bulk.ts';
+import { parseJsonInput, parseLatLng, parseNumber, str, UsageError, type Command, type Ctx } from './command.ts';
+import { block, ghs, json, table } from './output.ts';
+
+const PRIORITIES: readonly Priority[] = ['standard', 'economy', 'cargo'];
+const FINAL = new Set(['delivered', 'cancelled', 'failed']);
+
+function trackingText(t: Tracking): string {
+  const head = block([
+    ['order id', t.order_id],
+    ['reference', t.order_reference],
+    ['status', t.current_status],
+    ['recipient', t.recipient_name ? `${t.recipient_name} (phone …${t.recipient_phone_last4})` : `phone …${t.recipient_phone_last4}`],
+    ['estimated delivery', t.estimated_delivery_time],
+  ]);
+  const rows = t.timeline.map((s) => [s.completed ? '[x]' : '[ ]', s.status, s.title, s.timestamp]);
+  return `${head}\n\n${table(['', 'stage', 'title', 'at'], rows)}`;
+}
+
+function detailsText(d: OrderDetailsResponse['data']): string {
+  return block([
+    ['order id', d.internal_order_id],
+    ['reference', d.order_reference],
+    ['status', d.status],
+    ['details', d.status_details.description],
+    ['recipient', d.order_info.recipient_name],
+    ['phone', d.order_info.recipient_phone],
+    ['address', d.order_info.recipient_address],
+    ['delivery date', d.order_info.delivery_date],
+    ['payment', d.order_info.payment_status],
+    ['fee', d.order_info.amount === undefined ? undefined : ghs(d.order_info.amount)],
+    ['tracking', d.tracking_url],
+  ]);
+}
+
+/** Polls track until the order reaches a final state, printing each change (the sandbox courier moves it). */
+async function watch(ctx: Ctx, orderId: string, intervalMs: number): Promise<void> {
+  let last = '';
+  for (;;) {
+    const t = (await ctx.client().delivery.orders.track(orderId)).data;
+    if (t.current_status !== last) {
+      last = t.current_status;
+      ctx.io.out(ctx.json ? JSON.stringify(t) : `${new Date().toISOString()}  ${t.order_id}  ${t.current_status}`);
+    }
+    if (FINAL.has(t.current_status)) return;
+    await sleep(intervalMs);
+  }
+}
+
+export const deliveryCommands: Command[] = [
+  {
+    name: 'health',
+    usage: '',
+    summary: 'Check that both services answer',
+    async run(ctx) {
+      const client = ctx.client();
+      const [delivery, catalog] = await Promise.all([client.delivery.health(), client.catalog.health()]);
+      ctx.io.out(ctx.json ? json({ delivery, 'safe-catalog': catalog }) : block([['delivery', delivery.status], ['safe-catalog', catalog.status]]));
+    },
+  },
+  {
+    name: 'estimate',
+    usage: '--to LAT,LNG [--from LAT,LNG] [--priority standard|economy|cargo] [--date YYYY-MM-DD]',
+    summary: 'Price a delivery (creates nothing); pickup defaults to central Accra',
+    options: { to: { type: 'string' }, from: { type: 'string' }, priority: { type: 'string' }, date: { type: 'string' } },
+    async run(ctx) {
+      const to = str(ctx, 'to');
+      if (!to) throw new UsageError('--to LAT,LNG is required');
+      const priority = str(ctx, 'priority');
+      if (priority !== undefined && !PRIORITIES.includes(priority as Priority)) throw new UsageError('--priority must be standard, economy or cargo');
+      const from = str(ctx, 'from');
+      const res = await ctx.client().delivery.orders.estimate({
+        delivery_location: { coordinates: parseLatLng(to, 'to') },
+        ...(from ? { pickup_location: { coordinates: parseLatLng(from, 'from') } } : {}),
+        ...(priority ? { priority: priority as Priority } : {}),
+        ...(str(ctx, 'date') ? { order_date: str(ctx, 'date') } : {}),
+      });
+      if (ctx.json) return ctx.io.out(json(res));
+      const e = res.data;
+      ctx.io.out(
+        `${block([
+          ['price', ghs(e.estimated_price)],
+          ['priority', e.priority_level],
+          ['service', e.service_type],
+          ['available', e.location_coverage.delivery_available ? `yes (${e.location_coverage.service_area})` : 'no: outside our service area'],
+          ['route', `${e.pickup_description} → ${e.dropoff_description}`],
+          ['pickup', e.additional_info.pickup_description],
+          ['delivery', e.additional_info.delivery_description],
+        ])}\n\n${table(['priority', 'price', 'description'], e.available_options.map((o) => [o.priority, ghs(o.price), o.description]))}`,
+      );
+    },
+  },
+  {
+    name: 'orders create',
+    usage: '-f FILE',
+    summary: 'Create an order from a JSON file (an orders.create body; - reads stdin)',
+    options: { file: { type: 'string', short: 'f' } },
+    async run(ctx) {
+      const file = str(ctx, 'file');
+      if (!file) throw new UsageError('-f FILE is required');
+      const order = parseJsonInput(file);
+      if (order === null || typeof order !== 'object' || Array.isArray(order)) throw new UsageError(`${file} must hold one order object (use orders bulk for a list)`);
+      const res = await ctx.client().delivery.orders.create(order as CreateOrderRequest);
+      if (ctx.json) return ctx.io.out(json(res));
+      const o = res.data.order_details;
+      ctx.io.out(
+        block([
+          ['order id', o.order_id],
+          ['reference', o.order_reference],
+          ['status', res.data.status],
+          ['estimated delivery', o.estimated_delivery],
+          ['fee', o.amount === undefined ? undefined : ghs(o.amount)],
+          ['tracking', o.tracking_url],
+          ['note', res.recovered ? 'an earlier attempt had created it; this is that order' : undefined],
+        ]),
+      );
+    },
+  },
+  bulkCommand,
+  {
+    name: 'orders get',
+    usage: 'ORDER_ID | --reference REF',
+    summary: "An order's details and status, by id or by your order_reference",
+    options: { reference: { type: 'string' } },
+    args: [0, 1],
+    async run(ctx) {
+      const ref = str(ctx, 'reference');
+      const [id] = ctx.positionals;
+      if ((id === undefined) === (ref === undefined)) throw new UsageError('give either ORDER_ID or --reference REF');
+      const orders = ctx.client().delivery.orders;
+      const res = id !== undefined ? await orders.get(id) : await orders.getByReference(ref!);
+      ctx.io.out(ctx.json ? json(res) : detailsText(res.data));
+    },
+  },
+  {
+    name: 'orders track',
+    usage: 'ORDER_ID [--watch] [--interval SECONDS]',
+    summary: 'The tracking timeline; --watch follows it until delivered, cancelled or failed',
+    options: { watch: { type: 'boolean' }, interval: { type: 'string' } },
+    args: [1, 1],
+    async run(ctx) {
+      const id = ctx.positionals[0]!;
+      if (ctx.values.watch) return watch(ctx, id, parseNumber(str(ctx, 'interval') ?? '5', '--interval', { min: 0.1 }) * 1000);
+      const res = await ctx.client().delivery.orders.track(id);
+      ctx.io.out(ctx.json ? json(res) : trackingText(res.data));
+    },
+  },
+  {
+    name: 'orders cancel',
+    usage: 'ORDER_ID [--reason TEXT]',
+    summary: 'Cancel an order that is not delivered or cancelled yet',
+    options: { reason: { type: 'string' } },
+    args: [1, 1],
+    async run(ctx) {
+      const res = await ctx.client().delivery.orders.cancel(ctx.positionals[0]!, str(ctx, 'reason'));
+      if (ctx.json) return ctx.io.out(json(res));
+      const c = res.data;
+      ctx.io.out(block([['order id', c.internal_order_id], ['reference', c.order_reference], ['status', c.status], ['cancelled at', c.cancelled_at], ['reason', c.cancellation_reason], ['refund', c.refund_status]]));
+    },
+  },
+  {
+    name: 'locations',
+    usage: '[--region R] [--zone Z] [--coordinates]',
+    summary: 'Supported delivery areas (filters are case-insensitive)',
+    options: { region: { type: 'string' }, zone: { type: 'string' }, coordinates: { type: 'boolean' } },
+    async run(ctx) {
+      const withCoordinates = ctx.values.coordinates === true;
+      const res = await ctx.client().delivery.locations.list({
+        ...(str(ctx, 'region') ? { region: str(ctx, 'region') } : {}),
+        ...(str(ctx, 'zone') ? { zone: str(ctx, 'zone') } : {}),
+        ...(withCoordinates ? { include_coordinates: true } : {}),
+      });
+      if (ctx.json) return ctx.io.out(json(res));
+      const headers = ['id', 'name', 'region', 'zone', ...(withCoordinates ? ['coordinates'] : [])];
+      const rows = res.data.locations.map((l) => [l.id, l.name, l.region, l.zone, ...(withCoordinates ? [l.coordinates ? `${l.coordinates.lat},${l.coordinates.lng}` : undefined] : [])]);
+      ctx.io.out(`${table(headers, rows)}\n\n${res.data.total} location${res.data.total === 1 ? '' : 's'}`);
+    },
+  },
+];

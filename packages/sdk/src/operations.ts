@@ -1,0 +1,47 @@
+import type { RetryMode } from './retry.ts';
+
+export interface OperationInfo {
+  method: 'GET' | 'POST';
+  path: string;
+  service: 'delivery' | 'safe-catalog';
+  /** Dotted path of the client method that calls it, e.g. `delivery.orders.create`. */
+  sdkMethod: string;
+  retry: RetryMode;
+  /** Staging keys answer 403 PRODUCTION_KEY_REQUIRED. */
+  productionOnly?: boolean;
+}
+
+const d = (op: string) => `/api/v1/delivery/${op}`;
+const s = (op: string) => `/api/v1/safe-catalog/${op}`;
+
+/**
+ * Every partner operation, keyed by its OpenAPI `operationId`: the single place the client takes
+ * methods, paths and retry rules from (and what the conformance test holds against /openapi.json).
+ */
+export const OPERATIONS = {
+  'delivery.health': { method: 'GET', path: d('health'), service: 'delivery', sdkMethod: 'delivery.health', retry: 'idempotent' },
+  'delivery.orders.create': { method: 'POST', path: d('orders.create'), service: 'delivery', sdkMethod: 'delivery.orders.create', retry: 'create' },
+  // Each item carries its own order_reference guard, so a repeated batch creates nothing twice.
+  'delivery.orders.create_bulk': { method: 'POST', path: d('orders.create_bulk'), service: 'delivery', sdkMethod: 'delivery.orders.createBulk', retry: 'create' },
+  // Also `delivery.orders.getByReference`.
+  'delivery.orders.get': { method: 'POST', path: d('orders.get'), service: 'delivery', sdkMethod: 'delivery.orders.get', retry: 'idempotent' },
+  'delivery.orders.track': { method: 'POST', path: d('orders.track'), service: 'delivery', sdkMethod: 'delivery.orders.track', retry: 'idempotent' },
+  'delivery.orders.estimate': { method: 'POST', path: d('orders.estimate'), service: 'delivery', sdkMethod: 'delivery.orders.estimate', retry: 'idempotent' },
+  // A repeated cancel answers INVALID_ORDER_STATUS, which would hide the first answer: not retried blindly.
+  'delivery.orders.cancel': { method: 'POST', path: d('orders.cancel'), service: 'delivery', sdkMethod: 'delivery.orders.cancel', retry: 'unsafe' },
+  'delivery.locations.list': { method: 'POST', path: d('locations.list'), service: 'delivery', sdkMethod: 'delivery.locations.list', retry: 'idempotent' },
+  'delivery.wallet.balance': { method: 'GET', path: d('wallet.balance'), service: 'delivery', sdkMethod: 'delivery.wallet.balance', retry: 'idempotent', productionOnly: true },
+  // A repeat would open a second checkout.
+  'delivery.wallet.topup.initiate': { method: 'POST', path: d('wallet.topup.initiate'), service: 'delivery', sdkMethod: 'delivery.wallet.topup.initiate', retry: 'unsafe', productionOnly: true },
+  // Credits at most once per top-up, whatever the number of calls.
+  'delivery.wallet.topup.verify': { method: 'POST', path: d('wallet.topup.verify'), service: 'delivery', sdkMethod: 'delivery.wallet.topup.verify', retry: 'idempotent', productionOnly: true },
+  'safe-catalog.health': { method: 'GET', path: s('health'), service: 'safe-catalog', sdkMethod: 'catalog.health', retry: 'idempotent' },
+  'safe-catalog.catalog.list': { method: 'GET', path: s('catalog.list'), service: 'safe-catalog', sdkMethod: 'catalog.list', retry: 'idempotent' },
+  'safe-catalog.catalog.get': { method: 'GET', path: s('catalog.get'), service: 'safe-catalog', sdkMethod: 'catalog.get', retry: 'idempotent' },
+  'safe-catalog.orders.create': { method: 'POST', path: s('orders.create'), service: 'safe-catalog', sdkMethod: 'catalog.orders.create', retry: 'create', productionOnly: true },
+  // Idempotent: repeat calls never settle twice.
+  'safe-catalog.orders.verify': { method: 'POST', path: s('orders.verify'), service: 'safe-catalog', sdkMethod: 'catalog.orders.verify', retry: 'idempotent', productionOnly: true },
+  'safe-catalog.orders.get': { method: 'GET', path: s('orders.get'), service: 'safe-catalog', sdkMethod: 'catalog.orders.get', retry: 'idempotent' },
+} as const satisfies Record<string, OperationInfo>;
+
+export type OperationId = keyof typeof OPERATIONS;

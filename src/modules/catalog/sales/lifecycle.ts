@@ -1,0 +1,110 @@
+/**
+ * The state changes of a sale, each inside the caller's transaction and after the caller locked
+ * the sale row (salesRepository.lock): stock, ledger and webhook event move together with the
+ * state, or not at all. Callers check the locked state first, which makes every change a
+ * compare-and-set: of racing verifies, callbacks and jobs exactly one applies it.
+ */
+import type { Queryable } from '../../../platform/db/index.ts';
+import { pesewasToGhs } from '../../../platform/money.ts';
+import type { DeliveryStatus } from '../../delivery/domain/index.ts';
+import { saleRefundJournal, saleSettlementJournal, type SaleAmounts } from '../../wallet/ledger.ts';
+import { walletRepository } from '../../wallet/repository.ts';
+import { appendEvent, type EventType } from '../../webhooks/outbox.ts';
+import { decompose } from '../domain/money.ts';
+import { stockRepository as stock } from '../products/stock.ts';
+import { salesRepository as repo, type SalePaymentStatus, type SaleRow } from './repository.ts';
+
+/** Quantities per variant, in id order: every transaction locks variant rows in the same order. */
+async function unitsByVariant(tx: Queryable, saleId: string): Promise<Array<[string, number]>> {
+  const totals = new Map<string, number>();
+  for (const item of await repo.items(tx, saleId)) totals.set(item.variant_id, (totals.get(item.variant_id) ?? 0) + item.quantity);
+  return [...totals.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function amountsOf(sale: SaleRow): SaleAmounts {
+  const d = decompose({ subtotal: sale.subtotal_pesewas, commission: sale.commission_pesewas, deliveryFee: sale.delivery_fee_pesewas, markup: sale.markup_pesewas });
+  return {
+    saleId: sale.id,
+    vendorId: sale.vendor_id,
+    partnerId: sale.partner_id,
+    source: sale.payment_method === 'online' ? { kind: 'gateway', gateway: sale.gateway ?? 'unknown' } : { kind: 'cash' },
+    vendorPayable: d.vendorPayable,
+    commission: d.commission,
+    deliveryFee: d.deliveryRevenue,
+    markup: d.partnerMarkup,
+  };
+}
+
+async function emit(tx: Queryable, sale: SaleRow, type: Extract<EventType, `safe.order.${string}`>, at: Date): Promise<void> {
+  await appendEvent(tx, {
+    appId: sale.app_id,
+    environment: sale.environment,
+    type,
+    subjectId: sale.id,
+    sequence: sale.version,
+    destinationUrl: null,
+    at,
+    data: {
+      sale_id: sale.id,
+      reference: sale.reference,
+      external_reference: sale.external_reference,
+      payment_method: sale.payment_method,
+      state: sale.state,
+      payment_status: sale.payment_status,
+      total_ghs: pesewasToGhs(sale.total_pesewas),
+      ...(sale.failure_reason && type === 'safe.order.failed' ? { failure_reason: sale.failure_reason } : {}),
+      timestamp: at.toISOString(),
+    },
+  });
+}
+
+/**
+ * Paid (online) or delivered and collected (cod): the units leave stock and the settlement
+ * decomposition is posted. The ledger's unique (kind, subject) is the last guard against a second one.
+ */
+export async function confirmSale(tx: Queryable, sale: SaleRow, paymentStatus: 'paid' | 'collected', at: Date): Promise<SaleRow> {
+  for (const [variantId, quantity] of await unitsByVariant(tx, sale.id)) await stock.commit(tx, variantId, quantity, at);
+  const row = await repo.transition(tx, sale.id, { state: 'confirmed', paymentStatus }, at);
+  await walletRepository.postJournal(tx, saleSettlementJournal(amountsOf(row)), at);
+  if (row.payment_method === 'online') await emit(tx, row, 'safe.order.paid', at);
+  await emit(tx, row, 'safe.order.confirmed', at);
+  return row;
+}
+
+export interface Failure {
+  paymentStatus: SalePaymentStatus;
+  reason: string;
+  /** Creation compensation: the partner was answered 4xx or 502, so the reference is given back and no event sent. */
+  releaseReference?: boolean;
+}
+
+/**
+ * Fails a sale: reserved units are released; units of a confirmed sale (its delivery was
+ * cancelled after payment) go back on the shelf and its settlement is reversed into a refund
+ * owed to the buyer.
+ */
+export async function failSale(tx: Queryable, sale: SaleRow, failure: Failure, at: Date): Promise<SaleRow> {
+  const wasConfirmed = sale.state === 'confirmed';
+  for (const [variantId, quantity] of await unitsByVariant(tx, sale.id)) {
+    if (wasConfirmed) await stock.restock(tx, variantId, quantity, at);
+    else await stock.release(tx, variantId, quantity, at);
+  }
+  const row = await repo.transition(tx, sale.id, { state: 'failed', paymentStatus: failure.paymentStatus, failureReason: failure.reason, releaseReference: failure.releaseReference }, at);
+  if (wasConfirmed && sale.settled_at) await walletRepository.postJournal(tx, saleRefundJournal(amountsOf(row)), at);
+  if (!failure.releaseReference) await emit(tx, row, 'safe.order.failed', at);
+  return row;
+}
+
+/**
+ * Follows the sale's delivery: delivered settles a cash-on-delivery sale; cancelled or failed
+ * fails an open cod sale, or a prepaid one (which was settled at payment). Anything else, and any
+ * sale already past those states, is left alone, so a repeated outcome is a no-op.
+ */
+export async function followDelivery(tx: Queryable, sale: SaleRow, status: DeliveryStatus, at: Date): Promise<SaleRow> {
+  if (status === 'delivered' && sale.state === 'awaiting_delivery') return confirmSale(tx, sale, 'collected', at);
+  if (status !== 'cancelled' && status !== 'failed') return sale;
+  const reason = status === 'cancelled' ? 'delivery_cancelled' : 'delivery_failed';
+  if (sale.state === 'awaiting_delivery') return failSale(tx, sale, { paymentStatus: 'not_collected', reason }, at);
+  if (sale.state === 'confirmed' && sale.payment_method === 'online') return failSale(tx, sale, { paymentStatus: 'refund_due', reason }, at);
+  return sale;
+}

@@ -1,0 +1,196 @@
+import type { Environment } from '../../../platform/auth/scopes.ts';
+import type { Queryable } from '../../../platform/db/index.ts';
+import type { DeliveryStatus } from '../../delivery/domain/index.ts';
+
+export type SaleState = 'awaiting_payment' | 'awaiting_delivery' | 'confirmed' | 'failed';
+export type SalePaymentStatus = 'pending' | 'paid' | 'collected' | 'declined' | 'expired' | 'not_collected' | 'refund_due' | 'not_started';
+export type QuoteSource = 'coordinates' | 'area' | 'address' | 'default';
+
+export interface SaleRow {
+  id: string;
+  app_id: string;
+  partner_id: string;
+  environment: Environment;
+  reference: string;
+  client_reference: string;
+  external_reference: string | null;
+  released_reference: string | null;
+  vendor_id: string;
+  payment_method: 'online' | 'cod';
+  state: SaleState;
+  payment_status: SalePaymentStatus;
+  failure_reason: string | null;
+  version: number;
+  buyer_name: string;
+  buyer_phone: string;
+  delivery_address: string;
+  delivery_area_id: string | null;
+  delivery_lat: number | null;
+  delivery_lng: number | null;
+  quote_lat: number;
+  quote_lng: number;
+  quote_source: QuoteSource;
+  subtotal_pesewas: number;
+  commission_pesewas: number;
+  delivery_fee_pesewas: number;
+  markup_pesewas: number;
+  total_pesewas: number;
+  gateway: string | null;
+  checkout_id: string | null;
+  checkout_url: string | null;
+  expires_at: Date | null;
+  delivery_order_id: string | null;
+  settled_at: Date | null;
+  failed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A sale with its delivery order's status, read in one query (null until the order exists). */
+export interface SaleWithDelivery extends SaleRow {
+  delivery_status: DeliveryStatus | null;
+  tracking_token: string | null;
+}
+
+export interface SaleItemRow {
+  line: number;
+  product_id: string;
+  variant_id: string;
+  title: string;
+  label: string;
+  quantity: number;
+  unit_price_pesewas: number;
+}
+
+export type NewSale = Omit<SaleRow, 'version' | 'released_reference' | 'failure_reason' | 'checkout_id' | 'checkout_url' | 'delivery_order_id' | 'settled_at' | 'failed_at' | 'updated_at'>;
+
+export interface Owner {
+  appId: string;
+  environment: Environment;
+}
+
+const COLS = `s.id, s.app_id, s.partner_id, s.environment, s.reference, s.client_reference, s.external_reference, s.released_reference,
+  s.vendor_id, s.payment_method, s.state, s.payment_status, s.failure_reason, s.version, s.buyer_name, s.buyer_phone, s.delivery_address,
+  s.delivery_area_id, s.delivery_lat, s.delivery_lng, s.quote_lat, s.quote_lng, s.quote_source, s.subtotal_pesewas, s.commission_pesewas,
+  s.delivery_fee_pesewas, s.markup_pesewas, s.total_pesewas, s.gateway, s.checkout_id, s.checkout_url, s.expires_at, s.delivery_order_id,
+  s.settled_at, s.failed_at, s.created_at, s.updated_at`;
+// The delivery's status is read straight from its table (read-only): it works the same on an
+// instance that does not serve the delivery service but shares its database.
+const WITH_DELIVERY = `select ${COLS}, d.status as delivery_status, d.tracking_token from sales s left join delivery_orders d on d.id = s.delivery_order_id`;
+
+export const salesRepository = {
+  async insert(tx: Queryable, sale: NewSale): Promise<SaleRow> {
+    const cols = Object.keys(sale);
+    const rows = await tx.query<SaleRow>(
+      `insert into sales as s (${cols.join(', ')}, updated_at) values (${cols.map((_, i) => `$${i + 1}`).join(', ')}, $${cols.indexOf('created_at') + 1}) returning ${COLS}`,
+      Object.values(sale),
+    );
+    return rows[0]!;
+  },
+
+  async insertItems(tx: Queryable, saleId: string, items: readonly Omit<SaleItemRow, 'line'>[]): Promise<void> {
+    const values = items.map((_, i) => `($1, ${i + 1}, $${i * 6 + 2}, $${i * 6 + 3}, $${i * 6 + 4}, $${i * 6 + 5}, $${i * 6 + 6}, $${i * 6 + 7})`);
+    await tx.query(
+      `insert into sale_items (sale_id, line, product_id, variant_id, title, label, quantity, unit_price_pesewas) values ${values.join(', ')}`,
+      [saleId, ...items.flatMap((it) => [it.product_id, it.variant_id, it.title, it.label, it.quantity, it.unit_price_pesewas])],
+    );
+  },
+
+  async items(db: Queryable, saleId: string): Promise<SaleItemRow[]> {
+    return db.query<SaleItemRow>('select line, product_id, variant_id, title, label, quantity, unit_price_pesewas from sale_items where sale_id = $1 order by line', [saleId]);
+  },
+
+  /** Owned sales only: another app's or environment's answers undefined, like a missing one. */
+  async findOwned(db: Queryable, key: { saleId: string } | { externalReference: string }, owner: Owner): Promise<SaleWithDelivery | undefined> {
+    const [column, value] = 'saleId' in key ? ['s.id', key.saleId] : ['s.external_reference', key.externalReference];
+    const rows = await db.query<SaleWithDelivery>(`${WITH_DELIVERY} where ${column} = $1 and s.app_id = $2 and s.environment = $3`, [value, owner.appId, owner.environment]);
+    return rows[0];
+  },
+
+  async findById(db: Queryable, id: string): Promise<SaleWithDelivery | undefined> {
+    return (await db.query<SaleWithDelivery>(`${WITH_DELIVERY} where s.id = $1`, [id]))[0];
+  },
+
+  async findByClientReference(db: Queryable, clientReference: string): Promise<SaleWithDelivery | undefined> {
+    return (await db.query<SaleWithDelivery>(`${WITH_DELIVERY} where s.client_reference = $1`, [clientReference]))[0];
+  },
+
+  /** Locks the sale row for the rest of the transaction: state checks after it are compare-and-set. */
+  async lock(tx: Queryable, id: string): Promise<SaleRow | undefined> {
+    return (await tx.query<SaleRow>(`select ${COLS} from sales s where s.id = $1 for update`, [id]))[0];
+  },
+
+  async lockByDeliveryOrder(tx: Queryable, orderId: string): Promise<SaleRow | undefined> {
+    return (await tx.query<SaleRow>(`select ${COLS} from sales s where s.delivery_order_id = $1 for update`, [orderId]))[0];
+  },
+
+  async transition(
+    tx: Queryable,
+    id: string,
+    to: { state: SaleState; paymentStatus: SalePaymentStatus; failureReason?: string; releaseReference?: boolean },
+    at: Date,
+  ): Promise<SaleRow> {
+    const rows = await tx.query<SaleRow>(
+      `update sales as s set state = $2, payment_status = $3, failure_reason = coalesce($4, failure_reason), version = version + 1, updated_at = $5,
+              settled_at = case when $2 = 'confirmed' then $5 else settled_at end,
+              failed_at = case when $2 = 'failed' then $5 else failed_at end,
+              released_reference = case when $6 then external_reference else released_reference end,
+              external_reference = case when $6 then null else external_reference end
+        where id = $1 returning ${COLS}`,
+      [id, to.state, to.paymentStatus, to.failureReason ?? null, at, to.releaseReference ?? false],
+    );
+    return rows[0]!;
+  },
+
+  async setCheckout(db: Queryable, id: string, checkout: { checkoutId: string; checkoutUrl: string }, expiresAt: Date, at: Date): Promise<void> {
+    await db.query('update sales set checkout_id = $2, checkout_url = $3, expires_at = $4, updated_at = $5 where id = $1', [id, checkout.checkoutId, checkout.checkoutUrl, expiresAt, at]);
+  },
+
+  /** Claims the creation of the sale's delivery order; a claim older than `staleBefore` is taken over. */
+  async claimDispatch(db: Queryable, id: string, now: Date, staleBefore: Date): Promise<boolean> {
+    const rows = await db.query(
+      `update sales set dispatch_claimed_at = $2
+        where id = $1 and delivery_order_id is null and (state = 'awaiting_delivery' or (state = 'confirmed' and payment_method = 'online'))
+          and (dispatch_claimed_at is null or dispatch_claimed_at < $3) returning id`,
+      [id, now, staleBefore],
+    );
+    return rows.length > 0;
+  },
+
+  async unclaimDispatch(db: Queryable, id: string): Promise<void> {
+    await db.query('update sales set dispatch_claimed_at = null where id = $1 and delivery_order_id is null', [id]);
+  },
+
+  async linkDelivery(db: Queryable, id: string, orderId: string, at: Date): Promise<void> {
+    await db.query('update sales set delivery_order_id = $2, updated_at = $3 where id = $1 and delivery_order_id is null', [id, orderId, at]);
+  },
+
+  /** The delivery order an earlier, interrupted dispatch created (its reference is derived from the sale). */
+  async deliveryOrderByReference(db: Queryable, owner: Owner, orderReference: string): Promise<string | undefined> {
+    const rows = await db.query<{ id: string }>('select id from delivery_orders where app_id = $1 and environment = $2 and order_reference = $3', [owner.appId, owner.environment, orderReference]);
+    return rows[0]?.id;
+  },
+
+  async dueExpiries(db: Queryable, now: Date, limit: number): Promise<string[]> {
+    const rows = await db.query<{ id: string }>(`select id from sales where state = 'awaiting_payment' and expires_at < $1 order by expires_at limit $2`, [now, limit]);
+    return rows.map((r) => r.id);
+  },
+
+  async undispatched(db: Queryable, createdBefore: Date, limit: number): Promise<string[]> {
+    const rows = await db.query<{ id: string }>(
+      `select id from sales where delivery_order_id is null and (state = 'awaiting_delivery' or (state = 'confirmed' and payment_method = 'online'))
+          and created_at < $1 order by created_at limit $2`,
+      [createdBefore, limit],
+    );
+    return rows.map((r) => r.id);
+  },
+
+  /** Cash-on-delivery sales whose delivery ended (on any instance) without the sale following yet. */
+  async endedDeliveries(db: Queryable, limit: number): Promise<Array<{ id: string; delivery_status: DeliveryStatus }>> {
+    return db.query(
+      `select s.id, d.status as delivery_status from sales s join delivery_orders d on d.id = s.delivery_order_id
+        where s.state = 'awaiting_delivery' and d.status in ('delivered', 'cancelled', 'failed') order by s.updated_at limit $1`,
+      [limit],
+    );
+  },
+};

@@ -1,0 +1,270 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AuthContext } from '../../../platform/auth/context.ts';
+import type { Db, Queryable } from '../../../platform/db/index.ts';
+import { errors, isAppError, type ErrorDetail } from '../../../platform/errors.ts';
+import { newId, ulid } from '../../../platform/ids.ts';
+import { ghsToPesewas } from '../../../platform/money.ts';
+import { GatewayError, type PaymentGateway, type PaymentStatus } from '../../../integrations/payments/gateway.ts';
+import { isInGhana, normalizeGhanaPhone, type DeliveryStatus } from '../../delivery/domain/index.ts';
+import type { OrderRow } from '../../delivery/orders/repository.ts';
+import { commissionOf } from '../domain/money.ts';
+import { stockRepository as stock } from '../products/stock.ts';
+import type { Dispatcher } from './dispatch.ts';
+import { confirmSale, failSale, followDelivery } from './lifecycle.ts';
+import { priceLines, type Line } from './lines.ts';
+import type { DeliveryQuoter } from './quote.ts';
+import { salesRepository as repo, type Owner, type SaleRow, type SaleWithDelivery } from './repository.ts';
+import type { CreateSaleInput } from './schema.ts';
+import { createdView, saleView, verifyView } from './views.ts';
+
+/** The gateway's client reference of a sale: a neutral service token, like the wallet's serviceD_WA. */
+export const SALE_CLIENT_REFERENCE = /^serviceS_SC[0-9a-f]{16}$/;
+
+export interface SalesServiceDeps {
+  db: Db;
+  clock: () => number;
+  log: FastifyBaseLogger;
+  gateway: PaymentGateway;
+  publicBaseUrl: string;
+  appReturnUrl: (appId: string) => Promise<string | null>;
+  quoter: DeliveryQuoter;
+  dispatcher: Dispatcher;
+  /** An unpaid prepaid sale fails this long after its checkout opened (CHECKOUT_EXPIRY_MINUTES). */
+  checkoutExpiryMs: number;
+}
+
+const owner = (auth: AuthContext): Owner => ({ appId: auth.appId, environment: auth.environment });
+const notFound = () => errors.saleNotFound('No sale with this id or reference exists for this app.');
+const isEnded = (s: DeliveryStatus | null): s is DeliveryStatus => s === 'delivered' || s === 'cancelled' || s === 'failed';
+
+function invalid(details: ErrorDetail[]): never {
+  throw errors.validation(`${details[0]!.field} ${details[0]!.issue}.`, details);
+}
+
+function gatewayFailure(err: unknown): never {
+  if (err instanceof GatewayError) throw errors.gateway('The payment gateway did not answer properly; nothing was charged. Retry shortly.');
+  throw err;
+}
+
+/** Human-facing sale reference: SC- and 10 Crockford base32 characters (no I, L, O, U to misread). */
+const humanReference = () => `SC-${ulid().slice(-10)}`;
+
+/** Safe-catalog orders: creation with stock reservation, verification, settlement and failure. */
+export class SalesService {
+  constructor(private readonly deps: SalesServiceDeps) {}
+
+  async create(auth: AuthContext, input: CreateSaleInput) {
+    const { db, dispatcher } = this.deps;
+    if (!dispatcher.available) {
+      throw errors.serviceUnavailable('This instance does not serve the delivery service, which every safe-catalog order needs; nothing was reserved. Send orders.create to an instance serving both services.');
+    }
+    if (input.payment_method === 'cod' && (input.reseller_markup_ghs ?? 0) > 0) {
+      throw errors.markupNotSupportedForCod('reseller_markup_ghs must be 0 or absent with cod: a reseller markup needs payment_method online.');
+    }
+    const { phone, markup } = this.checkInput(input);
+    const { vendor, lines, subtotal } = await priceLines(db, input.vendor_id, input.items);
+    if (markup > subtotal) invalid([{ field: 'reseller_markup_ghs', issue: 'must not exceed the order subtotal' }]);
+    const quote = await this.deps.quoter.quote(input.delivery, { lat: vendor.pickup_lat, lng: vendor.pickup_lng });
+    const now = new Date(this.deps.clock());
+    const online = input.payment_method === 'online';
+    const sale = await db.transaction(async (tx) => {
+      // The insert comes first: a duplicate reference fails fast (409) before any stock is touched.
+      const row = await repo.insert(tx, {
+        id: newId('sale'),
+        app_id: auth.appId,
+        partner_id: auth.partnerId,
+        environment: auth.environment,
+        reference: humanReference(),
+        client_reference: `serviceS_SC${randomBytes(8).toString('hex')}`,
+        external_reference: input.external_reference,
+        vendor_id: vendor.id,
+        payment_method: input.payment_method,
+        state: online ? 'awaiting_payment' : 'awaiting_delivery',
+        payment_status: 'pending',
+        buyer_name: input.buyer.name.trim(),
+        buyer_phone: phone,
+        delivery_address: input.delivery.address.trim(),
+        delivery_area_id: input.delivery.area_id ?? null,
+        delivery_lat: input.delivery.lat ?? null,
+        delivery_lng: input.delivery.lng ?? null,
+        quote_lat: quote.point.lat,
+        quote_lng: quote.point.lng,
+        quote_source: quote.source,
+        subtotal_pesewas: subtotal,
+        commission_pesewas: commissionOf(subtotal, vendor.commission_bps),
+        delivery_fee_pesewas: quote.feePesewas,
+        markup_pesewas: markup,
+        total_pesewas: subtotal + quote.feePesewas + markup,
+        gateway: online ? this.deps.gateway.name : null,
+        expires_at: online ? new Date(now.getTime() + this.deps.checkoutExpiryMs) : null,
+        created_at: now,
+      });
+      await repo.insertItems(tx, row.id, lines);
+      await this.reserve(tx, lines, now);
+      return row;
+    });
+    if (online) return createdView(await this.openCheckout(sale));
+    await this.dispatchNew(sale);
+    return createdView(sale);
+  }
+
+  async verify(auth: AuthContext, saleId: string) {
+    const sale = await repo.findOwned(this.deps.db, { saleId }, owner(auth));
+    if (!sale) throw notFound();
+    return verifyView(await this.refresh(sale));
+  }
+
+  async get(auth: AuthContext, key: { saleId: string } | { externalReference: string }) {
+    const sale = await repo.findOwned(this.deps.db, key, owner(auth));
+    if (!sale) throw notFound();
+    return saleView(sale, await repo.items(this.deps.db, sale.id), this.deps.publicBaseUrl);
+  }
+
+  /** A gateway callback: a hint to check the gateway now. References that are not sales are ignored. */
+  async handleCallback(clientReference: string): Promise<void> {
+    if (!SALE_CLIENT_REFERENCE.test(clientReference)) return;
+    const sale = await repo.findByClientReference(this.deps.db, clientReference);
+    if (sale?.state === 'awaiting_payment') await this.refresh(sale);
+  }
+
+  /** The delivery move listener: runs inside the move's transaction, so the sale follows its delivery atomically. */
+  async onDeliveryMove(tx: Queryable, order: OrderRow): Promise<void> {
+    if (!isEnded(order.status)) return;
+    const sale = await repo.lockByDeliveryOrder(tx, order.id);
+    if (sale) await followDelivery(tx, sale, order.status, new Date(this.deps.clock()));
+  }
+
+  /** Brings a sale up to date with the gateway and its delivery; every change is a compare-and-set. */
+  async refresh(sale: SaleWithDelivery): Promise<SaleWithDelivery> {
+    if (sale.state === 'awaiting_payment') await this.checkPayment(sale);
+    else if (isEnded(sale.delivery_status)) await this.follow(sale.id, sale.delivery_status);
+    let fresh = (await repo.findById(this.deps.db, sale.id))!;
+    const owed = fresh.delivery_order_id === null && (fresh.state === 'awaiting_delivery' || (fresh.state === 'confirmed' && fresh.payment_method === 'online'));
+    if (owed) {
+      // Paid just now (or an earlier dispatch failed): the delivery order is created at once.
+      await this.deps.dispatcher.tryDispatch(fresh);
+      fresh = (await repo.findById(this.deps.db, sale.id))!;
+    }
+    return fresh;
+  }
+
+  /** Online: paid confirms and settles; failed, or still unpaid past the deadline, fails and restocks. */
+  async checkPayment(sale: SaleRow): Promise<void> {
+    let status: PaymentStatus;
+    try {
+      status = await this.deps.gateway.checkStatus({ clientReference: sale.client_reference, checkoutId: sale.checkout_id });
+    } catch (err) {
+      gatewayFailure(err);
+    }
+    const now = new Date(this.deps.clock());
+    const expired = sale.expires_at !== null && now.getTime() > sale.expires_at.getTime();
+    await this.inTransaction(sale.id, async (tx, locked) => {
+      if (locked.state !== 'awaiting_payment') {
+        if (status.state === 'paid' && locked.state === 'failed') {
+          this.deps.log.warn({ sale: locked.id, reason: locked.failure_reason }, 'gateway reports payment of a failed sale: the buyer is owed a refund');
+        }
+        return;
+      }
+      if (status.state === 'paid') {
+        if (status.amountPesewas !== null && status.amountPesewas !== locked.total_pesewas) {
+          this.deps.log.warn({ sale: locked.id, asked: locked.total_pesewas, confirmed: status.amountPesewas }, 'gateway confirmed a different amount than the sale total');
+        }
+        await confirmSale(tx, locked, 'paid', now);
+      } else if (status.state === 'failed' || expired) {
+        const lapsed = expired || status.rawStatus === 'Expired';
+        await failSale(tx, locked, lapsed ? { paymentStatus: 'expired', reason: 'checkout_expired' } : { paymentStatus: 'declined', reason: 'payment_declined' }, now);
+      }
+    });
+  }
+
+  async follow(saleId: string, status: DeliveryStatus): Promise<void> {
+    await this.inTransaction(saleId, (tx, sale) => followDelivery(tx, sale, status, new Date(this.deps.clock())));
+  }
+
+  private async inTransaction(saleId: string, fn: (tx: Queryable, sale: SaleRow) => Promise<unknown>): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      const sale = await repo.lock(tx, saleId);
+      if (sale) await fn(tx, sale);
+    });
+  }
+
+  /** Checks a schema cannot express; answers the buyer's phone in E.164 and the markup in pesewas. */
+  private checkInput(input: CreateSaleInput): { phone: string; markup: number } {
+    const details: ErrorDetail[] = [];
+    const phone = normalizeGhanaPhone(input.buyer.phone);
+    if (!phone) details.push({ field: 'buyer.phone', issue: 'must be a Ghana phone number, e.g. 024 123 4567 or +233241234567' });
+    if (!input.buyer.name.trim()) details.push({ field: 'buyer.name', issue: 'must not be blank' });
+    if (!input.delivery.address.trim()) details.push({ field: 'delivery.address', issue: 'must not be blank' });
+    const markup = ghsToPesewas(input.reseller_markup_ghs ?? 0);
+    if (markup === null) details.push({ field: 'reseller_markup_ghs', issue: 'must have at most 2 decimals' });
+    const { lat, lng } = input.delivery;
+    if ((lat === undefined) !== (lng === undefined)) details.push({ field: lat === undefined ? 'delivery.lat' : 'delivery.lng', issue: 'is required when the other coordinate is given' });
+    else if (lat !== undefined && lng !== undefined && !isInGhana({ lat, lng })) details.push({ field: 'delivery.lat', issue: 'with delivery.lng is outside Ghana, where we do not deliver' });
+    if (details.length > 0) invalid(details);
+    return { phone: phone!, markup: markup! };
+  }
+
+  /** Holds every line's units or none: a shortfall throws OUT_OF_STOCK and the transaction rolls back. */
+  private async reserve(tx: Queryable, lines: readonly Line[], at: Date): Promise<void> {
+    const wanted = new Map<string, { quantity: number; line: Line }>();
+    for (const line of lines) {
+      const w = wanted.get(line.variant_id);
+      wanted.set(line.variant_id, { quantity: (w?.quantity ?? 0) + line.quantity, line: w?.line ?? line });
+    }
+    const short: ErrorDetail[] = [];
+    // Variant id order: concurrent orders lock shared variants in one order, so they cannot deadlock.
+    for (const [variantId, { quantity, line }] of [...wanted].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      if (await stock.reserve(tx, variantId, quantity, at)) continue;
+      const left = await stock.available(tx, variantId);
+      short.push({ field: `items.${line.index}.variant_id`, issue: `${variantId} (${line.title}, ${line.label}) has ${left} available; ${quantity} asked` });
+    }
+    if (short.length > 0) throw errors.outOfStock(`Not enough stock: ${short[0]!.issue}.`, short);
+  }
+
+  /** Online: the gateway is called after the sale committed; a failure gives back stock and reference (502). */
+  private async openCheckout(sale: SaleRow): Promise<SaleRow> {
+    const { gateway, publicBaseUrl, db } = this.deps;
+    const back = new URL((await this.deps.appReturnUrl(sale.app_id)) ?? `${publicBaseUrl}/checkout/complete`);
+    back.searchParams.set('sale_id', sale.id);
+    try {
+      const checkout = await gateway.createCheckout({
+        clientReference: sale.client_reference,
+        amountPesewas: sale.total_pesewas,
+        description: `Order ${sale.reference}`,
+        callbackUrl: `${publicBaseUrl}/webhooks/payments/${gateway.name}`,
+        returnUrl: back.toString(),
+        cancellationUrl: back.toString(),
+      });
+      // The deadline runs from the checkout's opening, so the sale never expires while the gateway still takes payment.
+      const expiresAt = new Date(this.deps.clock() + this.deps.checkoutExpiryMs);
+      await repo.setCheckout(db, sale.id, checkout, expiresAt, new Date(this.deps.clock()));
+      return { ...sale, checkout_id: checkout.checkoutId, checkout_url: checkout.checkoutUrl, expires_at: expiresAt };
+    } catch (err) {
+      await this.releaseAttempt(sale.id, 'gateway_error');
+      gatewayFailure(err);
+    }
+  }
+
+  /** Cod: the delivery order now. Refused by delivery (4xx): the attempt is undone; anything else: the job retries. */
+  private async dispatchNew(sale: SaleRow): Promise<void> {
+    try {
+      await this.deps.dispatcher.dispatch(sale);
+    } catch (err) {
+      if (!isAppError(err) || err.statusCode >= 500) {
+        this.deps.log.warn({ err, sale: sale.id }, 'delivery order not created yet; the sales job retries');
+        return;
+      }
+      await this.releaseAttempt(sale.id, 'delivery_refused');
+      throw errors.validation(`The delivery order could not be created: ${err.message}`, err.details);
+    }
+  }
+
+  /** Undoes an attempt the partner is answered 4xx or 502 for: stock and external_reference are released. */
+  private async releaseAttempt(saleId: string, reason: string): Promise<void> {
+    await this.inTransaction(saleId, async (tx, sale) => {
+      if (sale.state === 'failed' || sale.delivery_order_id !== null) return;
+      await failSale(tx, sale, { paymentStatus: 'not_started', reason, releaseReference: true }, new Date(this.deps.clock()));
+    });
+  }
+}

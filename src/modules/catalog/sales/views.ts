@@ -1,0 +1,55 @@
+import { pesewasToGhs } from '../../../platform/money.ts';
+import type { SaleItemRow, SaleRow, SaleWithDelivery } from './repository.ts';
+
+const money = (s: SaleRow) => ({
+  subtotal_ghs: pesewasToGhs(s.subtotal_pesewas),
+  delivery_fee_ghs: pesewasToGhs(s.delivery_fee_pesewas),
+  markup_ghs: pesewasToGhs(s.markup_pesewas),
+  total_ghs: pesewasToGhs(s.total_pesewas),
+});
+
+/** orders.create's `data`: `state` only for cash on delivery, as the contract says. */
+export function createdView(s: SaleRow) {
+  return {
+    sale_id: s.id,
+    reference: s.reference,
+    checkout_url: s.payment_method === 'online' ? s.checkout_url : null,
+    ...(s.payment_method === 'cod' ? { state: 'awaiting_delivery' as const } : {}),
+    ...money(s),
+  };
+}
+
+/** orders.verify's `data` (D8). `settled` is true once the settlement was posted, even if a later failure reversed it. */
+export function verifyView(s: SaleWithDelivery) {
+  return { sale_id: s.id, state: s.state, settled: s.settled_at !== null, payment_status: s.payment_status, delivery_status: s.delivery_status };
+}
+
+/** orders.get's `data` (D8), plus `checkout_url` while a prepaid sale awaits payment (additive). */
+export function saleView(s: SaleWithDelivery, items: readonly SaleItemRow[], publicBaseUrl: string) {
+  return {
+    sale_id: s.id,
+    reference: s.reference,
+    external_reference: s.external_reference ?? s.released_reference,
+    vendor_id: s.vendor_id,
+    payment_method: s.payment_method,
+    state: s.state,
+    payment_status: s.payment_status,
+    checkout_url: s.state === 'awaiting_payment' ? s.checkout_url : null,
+    delivery:
+      s.delivery_order_id && s.delivery_status
+        ? { order_id: s.delivery_order_id, status: s.delivery_status, tracking_url: `${publicBaseUrl}/track/${s.tracking_token}` }
+        : null,
+    items: items.map((i) => ({
+      product_id: i.product_id,
+      variant_id: i.variant_id,
+      title: i.title,
+      label: i.label,
+      quantity: i.quantity,
+      unit_price_ghs: pesewasToGhs(i.unit_price_pesewas),
+      line_total_ghs: pesewasToGhs(i.unit_price_pesewas * i.quantity),
+    })),
+    ...money(s),
+    created_at: s.created_at.toISOString(),
+    updated_at: s.updated_at.toISOString(),
+  };
+}
