@@ -1,11 +1,10 @@
 import { signRequest } from '@partner-platform/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineOperation } from '../../src/platform/http/operation.ts';
-import { registerOperations } from '../../src/platform/http/register.ts';
 import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
+import { mountTestOperations, TEST_PATHS } from '../helpers/test-operations.ts';
 
 const HEALTH = '/api/v1/delivery/health';
-const PROD_ONLY = '/api/v1/test/production-only';
+const PROD_ONLY = TEST_PATHS.productionOnly;
 
 let p: TestPlatform;
 let staging: PartnerSetup;
@@ -13,18 +12,7 @@ let staging: PartnerSetup;
 beforeAll(async () => {
   p = await startPlatform({
     // A production-only operation on the real pipeline (the wallet and catalog writes are such).
-    beforeListen: (app) =>
-      registerOperations(
-        app,
-        [
-          defineOperation({
-            id: 'test.production_only', service: 'delivery', method: 'POST', path: PROD_ONLY, summary: 'test',
-            scope: 'delivery:wallet:topup', productionOnly: true, access: 'write',
-            handler: async () => ({ body: { status: 'ok' } }),
-          }),
-        ],
-        app.platform.pipeline,
-      ),
+    beforeListen: mountTestOperations('productionOnly'),
   });
   staging = await createPartner(p, { scopes: ['delivery:read', 'safe:read'] });
 });

@@ -1,37 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineOperation } from '../../src/platform/http/operation.ts';
-import { registerOperations } from '../../src/platform/http/register.ts';
-import { strictObject } from '../../src/platform/http/schemas.ts';
-import { Type } from '@sinclair/typebox';
 import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
+import { mountTestOperations, TEST_PATHS } from '../helpers/test-operations.ts';
 
-const ECHO = '/api/v1/test/echo';
-const BOOM = '/api/v1/test/boom';
+const ECHO = TEST_PATHS.echo;
+const BOOM = TEST_PATHS.boom;
 
 let p: TestPlatform;
 let s: PartnerSetup;
 beforeAll(async () => {
   p = await startPlatform({
-    beforeListen: (app) =>
-      registerOperations(
-        app,
-        [
-          defineOperation({
-            id: 'test.echo', service: 'delivery', method: 'POST', path: ECHO, summary: 'test',
-            scope: 'delivery:write', access: 'write',
-            body: strictObject({ name: Type.String({ minLength: 1 }), nested: Type.Optional(strictObject({ n: Type.Integer() })) }),
-            handler: async ({ body }) => ({ body: { status: 'success', data: body } }),
-          }),
-          defineOperation({
-            id: 'test.boom', service: 'delivery', method: 'POST', path: BOOM, summary: 'test',
-            scope: 'delivery:write', access: 'write',
-            handler: async () => {
-              throw new Error('secret internals: select * from api_keys');
-            },
-          }),
-        ],
-        app.platform.pipeline,
-      ),
+    beforeListen: mountTestOperations('echo', 'boom'),
   });
   s = await createPartner(p);
 });

@@ -1,25 +1,11 @@
 import { signRequest } from '@partner-platform/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
-import { defineOperation } from '../../src/platform/http/operation.ts';
-import { registerOperations } from '../../src/platform/http/register.ts';
-import { strictObject } from '../../src/platform/http/schemas.ts';
 import { createPartner, onPostgres, onRedis, startPlatform, type TestPlatform } from '../helpers/harness.ts';
+import { mountTestOperations, TEST_PATHS } from '../helpers/test-operations.ts';
 
-const WRITE = '/api/v1/test/write';
+const WRITE = TEST_PATHS.write;
 const HEALTH = '/api/v1/delivery/health';
-const mountWrite = (app: FastifyInstance) =>
-  registerOperations(
-    app,
-    [
-      defineOperation({
-        id: 'test.write', service: 'delivery', method: 'POST', path: WRITE, summary: 'test',
-        scope: 'delivery:write', access: 'write', body: strictObject({}),
-        handler: async () => ({ statusCode: 201, body: { status: 'success' } }),
-      }),
-    ],
-    app.platform.pipeline,
-  );
+const mountWrite = mountTestOperations('write');
 
 // Two instances share state only through PostgreSQL and Redis: this runs in the services pass.
 describe.runIf(onPostgres && onRedis)('two instances on one PostgreSQL and one Redis', () => {

@@ -1,27 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineOperation } from '../../src/platform/http/operation.ts';
-import { registerOperations } from '../../src/platform/http/register.ts';
-import { strictObject } from '../../src/platform/http/schemas.ts';
 import { createPartner, startPlatform, type TestPlatform } from '../helpers/harness.ts';
+import { mountTestOperations, TEST_PATHS } from '../helpers/test-operations.ts';
 
-const WRITE = '/api/v1/test/write';
+const WRITE = TEST_PATHS.write;
 const READ = '/api/v1/delivery/health';
 
 let p: TestPlatform;
 beforeAll(async () => {
   p = await startPlatform({
-    beforeListen: (app) =>
-      registerOperations(
-        app,
-        [
-          defineOperation({
-            id: 'test.write', service: 'delivery', method: 'POST', path: WRITE, summary: 'test',
-            scope: 'delivery:write', access: 'write', body: strictObject({}),
-            handler: async () => ({ statusCode: 201, body: { status: 'success' } }),
-          }),
-        ],
-        app.platform.pipeline,
-      ),
+    beforeListen: mountTestOperations('write'),
   });
 });
 afterAll(() => p.close());
