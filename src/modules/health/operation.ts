@@ -1,0 +1,24 @@
+import type { ServiceName } from '../../config.ts';
+import type { Db } from '../../platform/db/index.ts';
+import { HEALTH_EXAMPLES, HealthOk } from '../../platform/http/openapi-shapes.ts';
+import { defineOperation } from '../../platform/http/operation.ts';
+
+const SCOPES = { delivery: 'delivery:read', 'safe-catalog': 'safe:read' } as const;
+
+/** A service's signed health operation: answers ok only when the database does. */
+export const healthOperation = (service: ServiceName, db: Db) =>
+  defineOperation({
+    id: `${service}.health`,
+    service,
+    method: 'GET',
+    path: `/api/v1/${service}/health`,
+    summary: `Check that the ${service} service and its database answer`,
+    scope: SCOPES[service],
+    access: 'read',
+    response: HealthOk,
+    examples: HEALTH_EXAMPLES,
+    handler: async () => {
+      await db.ping();
+      return { body: { status: 'ok' } };
+    },
+  });
