@@ -73,6 +73,8 @@ class HeaderSource {
 
 export class Failures {
   count = 0;
+  /** Requests sent again because the server had closed their idle keep-alive socket (never a failure). */
+  resent = 0;
   samples: string[] = [];
   add(what: string): void {
     this.count++;
@@ -85,8 +87,26 @@ interface Target {
   agent: Agent;
 }
 
-/** One GET (or POST with a body); resolves with its latency in ms (timer starts just before the request is issued). */
-function get(target: Target, path: string, prepared: Prepared, failures: Failures): Promise<number> {
+/**
+ * One GET (or POST with a body); resolves with its latency in ms (timer starts just before the
+ * request is issued). The server closes keep-alive sockets idle for its keepAliveTimeout; if a
+ * request went out on such a socket before its close was seen, the server never read it, so it is
+ * sent once more on a fresh socket and timed from there (Node's documented `reusedSocket` retry).
+ */
+async function get(target: Target, path: string, prepared: Prepared, failures: Failures): Promise<number> {
+  // Other idle sockets of the pool may have been closed too: each try takes a different one.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send(target, path, prepared, failures);
+    } catch (err) {
+      const stale = (err as { reusedSocket?: boolean }).reusedSocket && (err as NodeJS.ErrnoException).code === 'ECONNRESET';
+      if (!stale || attempt > 64) throw err;
+      failures.resent++;
+    }
+  }
+}
+
+function send(target: Target, path: string, prepared: Prepared, failures: Failures): Promise<number> {
   return new Promise((resolve, reject) => {
     const { headers, body: payload } = prepared;
     const method = payload === undefined ? 'GET' : 'POST';
@@ -105,7 +125,7 @@ function get(target: Target, path: string, prepared: Prepared, failures: Failure
       });
       res.on('error', reject);
     });
-    req.on('error', reject);
+    req.on('error', (err) => reject(Object.assign(err, { reusedSocket: req.reusedSocket })));
     req.end(payload);
   });
 }
@@ -176,6 +196,7 @@ export class LoadGenerator {
   async latency(routes: readonly Route[], count: number): Promise<LatencyResult[]> {
     const sources = routes.map((r) => this.source(r));
     for (const s of sources) s.prepare(count);
+    await settle();
     const samples = routes.map(() => new Array<number>(count));
     for (let i = 0; i < count; i++) {
       for (const k of order(routes.length, i)) {
@@ -194,6 +215,7 @@ export class LoadGenerator {
   async throughput(routes: readonly Route[], seconds: number, expectedRps: readonly number[]): Promise<ThroughputResult[]> {
     const sources = routes.map((r) => this.source(r));
     sources.forEach((s, k) => s.prepare(Math.ceil(expectedRps[k]! * seconds * 1.5) + 1000));
+    await settle();
     const tallies = routes.map(newTally);
     const slices = Math.max(1, Math.round(seconds / this.sliceSeconds));
     for (let i = 0; i < slices; i++) {
@@ -242,6 +264,12 @@ export class LoadGenerator {
     this.concurrent.agent.destroy();
   }
 }
+
+/**
+ * Signing a batch blocks the event loop; letting it turn once afterwards handles the socket closes
+ * that arrived meanwhile, so the timed phase does not start on sockets the server has closed.
+ */
+const settle = () => new Promise<void>((r) => setTimeout(r, 20));
 
 /** Route indexes for step i: forwards on even steps, backwards on odd ones (A B, B A, A B ...). */
 function order(n: number, i: number): number[] {

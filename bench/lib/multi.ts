@@ -57,6 +57,8 @@ export function checkFailures(load: LoadGenerator, phase: string): void {
   if (load.failures.count > 0) {
     throw new Error(`${load.failures.count} non-2xx answer(s) during ${phase}, e.g.:\n  ${load.failures.samples.join('\n  ')}`);
   }
+  if (load.failures.resent > 0) console.log(`  (${phase}: ${load.failures.resent} request(s) resent: the server had closed their idle keep-alive socket)`);
+  load.failures.resent = 0;
 }
 
 /** Runs a phase with a different route leading each round; answers results in the routes' own order. */

@@ -137,12 +137,14 @@ export async function explainGet(client: pg.Client, appId: string): Promise<stri
   return /using (\S+) on delivery_orders/.exec(plan)?.[1] ?? plan.slice(0, 80);
 }
 
-/** explainGet on a bench schema of its own connection. */
-export async function explainGetIn(schema: string, appId: string): Promise<{ index: string; rows: number }> {
+/** explainGet on a bench schema of its own connection; with `analyze`, ANALYZEs the order tables first. */
+export async function explainGetIn(schema: string, appId: string, analyze = false): Promise<{ index: string; rows: number }> {
+  if (!/^bench_[a-z0-9]+$/.test(schema)) throw new Error(`unexpected schema ${schema}`);
   const client = new pg.Client({ connectionString: POSTGRES_URL, options: `-c search_path=${schema}` });
   client.on('error', () => {});
   await client.connect();
   try {
+    if (analyze) await client.query('analyze delivery_orders, delivery_order_events');
     const rows = Number((await client.query<{ n: string }>('select count(*) as n from delivery_orders')).rows[0]!.n);
     return { index: await explainGet(client, appId), rows };
   } finally {

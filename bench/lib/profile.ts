@@ -20,6 +20,7 @@ export interface ProfileSummary {
 /** Which part of the stack a frame belongs to. */
 function area(url: string, fn: string): string {
   if (!url) return fn === '(garbage collector)' ? 'GC' : fn === '(program)' ? 'V8 (program)' : 'native calls (writev/writeBuffer: socket writes, syscalls)';
+  if (url.startsWith('wasm://')) return 'PGlite (embedded database)';
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
   if (pkg) {
     if (/^(fastify|@fastify\/|find-my-way|avvio|light-my-request|fast-json-stringify|fast-querystring|secure-json-parse)/.test(pkg)) return 'fastify (routing, serialisation)';
@@ -44,6 +45,7 @@ function area(url: string, fn: string): string {
     if (src.startsWith('platform/db')) return 'app: db wrapper';
     if (src.startsWith('platform/')) return 'app: platform (http, errors, ids)';
     if (src.startsWith('modules/wallet')) return 'app: wallet';
+    if (/^modules\/delivery\/domain\/(holidays|calendar)/.test(src)) return 'app: delivery calendar (holidays, windows)';
     if (src.startsWith('modules/')) return `app: ${src.split('/')[1]}`;
     return 'app: other';
   }

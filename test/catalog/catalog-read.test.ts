@@ -98,7 +98,7 @@ describe('catalog.list', () => {
 
   it('refuses a limit below 1 or not whole, a foreign cursor and unknown parameters', async () => {
     for (const query of [{ limit: 0 }, { limit: 2.5 }, { limit: 'ten' }, { cursor: 'not-ours' }, { colour: 'red' }]) {
-      const res = await list(query as Record<string, string | number>);
+      const res = await list(query as unknown as Record<string, string | number>);
       expect([res.status, res.body.code], JSON.stringify(query)).toEqual([400, 'VALIDATION_ERROR']);
     }
   });

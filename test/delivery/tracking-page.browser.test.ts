@@ -1,31 +1,22 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, launchBrowser } from '../helpers/browser.ts';
-import { createPartner, startPlatform, type TestPlatform } from '../helpers/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { browserAvailable, usePlatformAndBrowser } from '../helpers/browser.ts';
+import { createPartner } from '../helpers/harness.ts';
 import { orderBody } from './fixtures.ts';
 
 describe.runIf(browserAvailable)('tracking page in headless Chromium', () => {
-  let p: TestPlatform;
-  let browser: Browser;
-  beforeAll(async () => {
-    [p, browser] = await Promise.all([startPlatform(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await p?.close();
-  });
+  const ctx = usePlatformAndBrowser();
 
   it('renders on a phone-sized screen with JavaScript off and no outside requests', async () => {
-    const s = await createPartner(p);
+    const s = await createPartner(ctx.p);
     const created = await s.client.send<any>('POST', '/api/v1/delivery/orders.create', { body: orderBody({ item: 'Box of shea butter' }) });
     const id = created.body.data.order_details.order_id;
-    await p.admin('POST', `/delivery/orders/${id}/status`, { status: 'accepted' });
-    await p.admin('POST', `/delivery/orders/${id}/status`, { status: 'pickedUp' });
+    await ctx.p.admin('POST', `/delivery/orders/${id}/status`, { status: 'accepted' });
+    await ctx.p.admin('POST', `/delivery/orders/${id}/status`, { status: 'pickedUp' });
     const details = await s.client.send<any>('POST', '/api/v1/delivery/orders.get', { body: { order_id: id } });
-    const url = p.url + new URL(details.body.data.tracking_url).pathname;
+    const url = ctx.p.url + new URL(details.body.data.tracking_url).pathname;
 
-    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    const context = await ctx.browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));

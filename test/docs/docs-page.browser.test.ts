@@ -1,29 +1,19 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, launchBrowser } from '../helpers/browser.ts';
-import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { browserAvailable, usePlatformAndBrowser } from '../helpers/browser.ts';
 
 describe.runIf(browserAvailable)('API reference page in headless Chromium', () => {
-  let p: TestPlatform;
-  let browser: Browser;
-  beforeAll(async () => {
-    [p, browser] = await Promise.all([startPlatform(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await p?.close();
-  });
+  const ctx = usePlatformAndBrowser();
 
   it('renders every operation with JavaScript off and loads nothing else', async () => {
-    const doc = await (await fetch(`${p.url}/openapi.json`)).json();
-    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+    const doc = await (await fetch(`${ctx.p.url}/openapi.json`)).json();
+    const context = await ctx.browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
     const violations: string[] = [];
     page.on('console', (m) => m.text().includes('Content Security Policy') && violations.push(m.text()));
-    const url = `${p.url}/docs`;
+    const url = `${ctx.p.url}/docs`;
     const res = await page.goto(url);
     expect(res?.status()).toBe(200);
     expect(await page.title()).toMatch(/reference/);

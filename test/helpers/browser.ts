@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { startPlatform, type TestPlatform } from './harness.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -16,4 +18,25 @@ export function launchBrowser(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+/** Starts a platform and a browser for the enclosing describe block, and closes both after it. */
+export function usePlatformAndBrowser(): { readonly p: TestPlatform; readonly browser: Browser } {
+  let p: TestPlatform | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    [p, browser] = await Promise.all([startPlatform(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await p?.close();
+  });
+  return {
+    get p() {
+      return p!;
+    },
+    get browser() {
+      return browser!;
+    },
+  };
 }

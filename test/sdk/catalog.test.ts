@@ -1,52 +1,22 @@
 import { ConflictError, InvalidRequestError, NotFoundError, PermissionError, type SafeOrderRequest } from '@partner-platform/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
-import { landThenLose, rejection, scripted } from './support.ts';
+import { createShop, landThenLose, rejection, saleBody, scripted, type Shop } from './support.ts';
 
 let p: TestPlatform;
 let staging: PartnerSetup;
 let production: PartnerSetup;
-let shop: { vendorId: string; productId: string; variantId: string };
-
-async function admin<T = any>(method: string, path: string, body: unknown): Promise<T> {
-  const res = await p.admin(method, path, body);
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
+let shop: Shop;
 
 beforeAll(async () => {
   p = await startPlatform();
   const scopes = ['safe:read', 'safe:write', 'delivery:read', 'delivery:write'];
   [staging, production] = await Promise.all([createPartner(p), createPartner(p, { environment: 'production', scopes })]);
-  // D9: a syndicated vendor with one product.
-  const vendor = await admin('POST', '/vendors', {
-    name: 'Makola Kente House',
-    syndicatable: true,
-    commission_rate: 0.1,
-    pickup: { contact_person: 'Efua Asante', contact_phone: '024 555 0101', address: 'Makola Market, Accra', coordinates: { lat: 5.556, lng: -0.179 } },
-  });
-  const product = await admin('POST', '/products', {
-    vendor_id: vendor.vendor_id,
-    title: 'Handwoven kente stole',
-    description: 'Bonwire kente, 2 m.',
-    images: ['https://images.example.com/kente.jpg'],
-    category: 'Fashion',
-    active: true,
-    variants: [{ label: 'Gold and green', price_ghs: 180, stock: 50 }],
-  });
-  shop = { vendorId: vendor.vendor_id, productId: product.product_id, variantId: product.variants[0].variant_id };
+  shop = await createShop(p);
 });
 afterAll(() => p.close());
 
-const sale = (extra: Partial<SafeOrderRequest> = {}): SafeOrderRequest => ({
-  payment_method: 'cod',
-  vendor_id: shop.vendorId,
-  items: [{ product_id: shop.productId, variant_id: shop.variantId, quantity: 1 }],
-  buyer: { name: 'Ama Mensah', phone: '024 123 4567' },
-  delivery: { address: '12 Lagos Avenue, East Legon, Accra', lat: 5.635, lng: -0.161 },
-  external_reference: `ext-${crypto.randomUUID()}`,
-  ...extra,
-});
+const sale = (extra: Partial<SafeOrderRequest> = {}) => saleBody(shop, extra);
 
 describe('SDK: safe-catalog operations against the real server', () => {
   it('health; a key without safe:read is a PermissionError', async () => {
@@ -61,8 +31,12 @@ describe('SDK: safe-catalog operations against the real server', () => {
     const all = await staging.client.catalog.list({ vendor_id: shop.vendorId });
     expect(all.data.products.map((x) => x.product_id)).toEqual([shop.productId]);
     expect(all.data.count).toBe(1);
+    const other = await createShop(p);
     const first = await staging.client.catalog.list({ limit: 1 });
     expect(first.data.count).toBe(1);
+    expect(first.data.next_cursor).toEqual(expect.any(String));
+    const second = await staging.client.catalog.list({ limit: 1, cursor: first.data.next_cursor! });
+    expect([first, second].map((page) => page.data.products[0]!.product_id).sort()).toEqual([shop.productId, other.productId].sort());
     const err = await rejection(staging.client.catalog.list({ limit: 0 }));
     expect(err).toBeInstanceOf(InvalidRequestError);
     expect(err.code).toBe('VALIDATION_ERROR');

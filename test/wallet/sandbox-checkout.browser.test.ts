@@ -1,24 +1,14 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, launchBrowser } from '../helpers/browser.ts';
-import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { browserAvailable, usePlatformAndBrowser } from '../helpers/browser.ts';
 import { balance, initiate, verify, walletPartner } from './helpers.ts';
 
 describe.runIf(browserAvailable)('sandbox checkout page in headless Chromium', () => {
-  let p: TestPlatform;
-  let browser: Browser;
-  beforeAll(async () => {
-    [p, browser] = await Promise.all([startPlatform(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await p?.close();
-  });
+  const ctx = usePlatformAndBrowser();
 
   it('pays by clicking Pay: the wallet is credited and the buyer lands on the return page', async () => {
-    const s = await walletPartner(p);
+    const s = await walletPartner(ctx.p);
     const t = await initiate(s, 30);
-    const page = await browser.newPage();
+    const page = await ctx.browser.newPage();
     await page.goto(t.checkout_url);
     expect(await page.locator('.amount').innerText()).toBe('GHS 30.00');
     await Promise.all([page.waitForURL(/\/checkout\/complete/), page.click('#pay')]);
@@ -31,9 +21,9 @@ describe.runIf(browserAvailable)('sandbox checkout page in headless Chromium', (
   });
 
   it('declines by clicking Decline: nothing is credited and verify stays pending', async () => {
-    const s = await walletPartner(p);
+    const s = await walletPartner(ctx.p);
     const t = await initiate(s, 45);
-    const page = await browser.newPage();
+    const page = await ctx.browser.newPage();
     await page.goto(t.checkout_url);
     await Promise.all([page.waitForURL(/\/checkout\/complete/), page.click('#decline')]);
     expect((await verify(s, t.client_reference)).body.data).toEqual({ credited: false, state: 'pending', verification_status: 'Declined' });

@@ -94,13 +94,18 @@ export function deliveryApi(client: PartnerClient) {
         const res = await client.call<BulkCreateResponse>(OPERATIONS['delivery.orders.create_bulk'], { body: { orders } });
         const out = unwrap(res);
         if (!res.earlierMayHaveLanded) return out;
-        for (const item of out.results) {
-          if (item.ok || item.code !== DUPLICATE || item.order_reference === null) continue;
-          const found = await findLanded(client, item.order_reference);
-          if (!found) continue;
-          Object.assign(item, { ok: true, status_code: 201, order_id: found.data.internal_order_id });
-          delete item.code;
-          delete item.message;
+        const duplicates = out.results.filter((r) => !r.ok && r.code === DUPLICATE && r.order_reference !== null);
+        // A few lookups at a time, like the server's own bulk concurrency.
+        for (let i = 0; i < duplicates.length; i += 5) {
+          await Promise.all(
+            duplicates.slice(i, i + 5).map(async (item) => {
+              const found = await findLanded(client, item.order_reference!);
+              if (!found) return;
+              Object.assign(item, { ok: true, status_code: 201, order_id: found.data.internal_order_id });
+              delete item.code;
+              delete item.message;
+            }),
+          );
         }
         const created = out.results.filter((r) => r.ok).length;
         out.summary = { total: out.results.length, created, failed: out.results.length - created };

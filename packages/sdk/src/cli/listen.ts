@@ -35,9 +35,11 @@ export const listenCommand: Command = {
     const host = str(ctx, 'host') ?? '127.0.0.1';
     const count = str(ctx, 'count') === undefined ? Infinity : parseNumber(str(ctx, 'count')!, '--count', { integer: true, min: 1 });
     let seen = 0;
-    const stop = () => {
+    // After the last counted event: let answers in flight finish. On a signal: drop every connection.
+    const stop = (force = false) => {
       server.close();
-      server.closeIdleConnections();
+      if (force) server.closeAllConnections();
+      else server.closeIdleConnections();
     };
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -51,10 +53,10 @@ export const listenCommand: Command = {
           // The raw bytes, exactly as received: re-serialised JSON would not verify.
           const event = verifyWebhook(secret, req.headers, Buffer.concat(chunks));
           const id = req.headers['webhook-id'];
-          ctx.io.out(ctx.json ? JSON.stringify({ webhook_id: id, ...event }) : `${event.created_at}  ${event.type}  ${event.id}  ${describe(event)}`);
+          ctx.io.out(ctx.json ? JSON.stringify({ webhook_id: id, ...event }) : `${event.created_at}  ${event.type.padEnd(29)}  ${event.id}  ${describe(event)}`);
           const last = ++seen >= count;
           // Stop once the answer is out, dropping idle keep-alive connections so close completes.
-          if (last) res.once('finish', stop);
+          if (last) res.once('finish', () => stop());
           res.writeHead(204).end();
         } catch (err) {
           res.writeHead(400, { 'content-type': 'text/plain' }).end('signature verification failed\n');
@@ -68,8 +70,8 @@ export const listenCommand: Command = {
     });
     const address = server.address() as { port: number };
     ctx.io.err(`listening on http://${host}:${address.port}/ (Ctrl-C to stop)`);
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    process.once('SIGINT', () => stop(true));
+    process.once('SIGTERM', () => stop(true));
     await new Promise<void>((resolve) => server.on('close', resolve));
   },
 };

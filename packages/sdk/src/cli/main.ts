@@ -3,8 +3,8 @@
 import { run } from './run.ts';
 
 process.exitCode = await run(process.argv.slice(2), {
-  out: (text) => process.stdout.write(`${text}\n`),
-  err: (text) => process.stderr.write(`${text}\n`),
-  ...(process.stderr.isTTY ? { progress: (text: string) => process.stderr.write(text) } : {}),
+  out: (text) => void process.stdout.write(`${text}\n`),
+  err: (text) => void process.stderr.write(`${text}\n`),
+  ...(process.stderr.isTTY ? { progress: (text: string) => void process.stderr.write(text) } : {}),
   env: process.env,
 });

@@ -91,7 +91,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
         return new PartnerClient(creds);
       },
     };
-    return (await command.run(ctx)) ?? 0;
+    const code = await command.run(ctx);
+    return typeof code === 'number' ? code : 0;
   } catch (err) {
     // parseArgs reports unknown options and missing values with codes of its own.
     const code = (err as { code?: unknown }).code;

@@ -127,9 +127,9 @@ export const catalogRepository = {
     await tx.query(`update product_variants set ${set.sql ? `${set.sql}, ` : ''}updated_at = $2 where id = $1`, [id, at, ...set.params]);
   },
 
-  async getProduct(db: Queryable, id: string, opts: { listedOnly: boolean; lock?: boolean }): Promise<ProductRow | undefined> {
+  async getProduct(db: Queryable, id: string, opts: { listedOnly: boolean }): Promise<ProductRow | undefined> {
     const rows = await db.query<ProductRow>(
-      `select ${PRODUCT_COLS} from products p join vendors v on v.id = p.vendor_id where p.id = $1${opts.listedOnly ? ' and p.listed' : ''}${opts.lock ? ' for update of p' : ''}`,
+      `select ${PRODUCT_COLS} from products p join vendors v on v.id = p.vendor_id where p.id = $1${opts.listedOnly ? ' and p.listed' : ''}`,
       [id],
     );
     return rows[0];

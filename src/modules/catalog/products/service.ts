@@ -151,9 +151,11 @@ export class CatalogService {
       pricePesewas: v.price_ghs === undefined ? undefined : price(v.price_ghs, `variants.${i}.price_ghs`, details),
     }));
     if (details.length > 0) invalid(details);
+    const product = await repo.getProduct(this.db, productId, { listedOnly: false });
+    if (!product) throw productNotFound();
     await this.db.transaction(async (tx) => {
-      const product = await repo.getProduct(tx, productId, { listedOnly: false, lock: true });
-      if (!product) throw productNotFound();
+      // Vendor first (share lock), as product creation does: a concurrent syndication flip waits
+      // for this transaction or this one for it, never both for each other.
       const vendor = (await repo.getVendor(tx, product.vendor_id, true))!;
       await repo.updateProduct(tx, productId, values, vendor.syndicatable, this.now());
       for (const c of changes) {

@@ -1,0 +1,216 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PartnerClient, type CreateOrderRequest } from '@partner-platform/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderBody } from '../delivery/fixtures.ts';
+import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
+import { freePort, ROOT } from '../helpers/process.ts';
+import { createShop } from '../sdk/support.ts';
+import { walletPartner } from '../wallet/helpers.ts';
+
+// The `partner` CLI as a user runs it: a subprocess of packages/sdk/bin/partner.mjs (tsx, no build),
+// its config in a temporary PARTNER_CONFIG_DIR, against a real server.
+
+let p: TestPlatform;
+let staging: PartnerSetup;
+let production: PartnerSetup;
+let tmp: string;
+
+beforeAll(async () => {
+  // The dispatcher is on for `webhooks listen`; apps without a webhook URL get no deliveries.
+  p = await startPlatform({ env: { WEBHOOK_DISPATCHER: 'on', WEBHOOK_POLL_MS: '20' } });
+  [staging, production] = await Promise.all([createPartner(p), walletPartner(p)]);
+  tmp = await mkdtemp(join(tmpdir(), 'partner-cli-'));
+});
+afterAll(async () => {
+  await p.close();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Environment of a run: no PARTNER_* from the outside, credentials of `as` unless `configDir` is given. */
+function envFor(opts: { as?: PartnerSetup; configDir?: string; env?: Record<string, string> }): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of Object.keys(env)) if (k.startsWith('PARTNER_')) delete env[k];
+  env.PARTNER_CONFIG_DIR = opts.configDir ?? join(tmp, 'unconfigured');
+  if (opts.as) Object.assign(env, { PARTNER_API_KEY: opts.as.apiKey, PARTNER_SIGNING_SECRET: opts.as.signingSecret, PARTNER_BASE_URL: p.url });
+  return { ...env, ...opts.env };
+}
+
+function cli(args: string[], opts: { as?: PartnerSetup; configDir?: string; env?: Record<string, string> } = { as: staging }): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['packages/sdk/bin/partner.mjs', ...args], { cwd: ROOT, env: envFor(opts), timeout: 30_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const json = (run: Run) => JSON.parse(run.stdout);
+const REQUEST_ERROR = /^error: .+ \(([A-Z_]+), request req_\w+\)$/m;
+
+describe('partner CLI', () => {
+  it('configure stores credentials with mode 0600 (dir 0700), from flags or a credentials file; later commands use them', async () => {
+    const dir = join(tmp, 'config-a');
+    const flags = await cli(['configure', '--api-key', staging.apiKey, '--signing-secret', staging.signingSecret, '--base-url', `${p.url}/`], { configDir: dir });
+    expect(flags.code, flags.stderr).toBe(0);
+    expect(flags.stdout).toContain(join(dir, 'config.json'));
+    expect(flags.stdout).not.toContain(staging.signingSecret);
+    expect(flags.stdout).not.toContain(staging.apiKey);
+    expect((await stat(join(dir, 'config.json'))).mode & 0o777).toBe(0o600);
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    expect(JSON.parse(await readFile(join(dir, 'config.json'), 'utf8'))).toEqual({ api_key: staging.apiKey, signing_secret: staging.signingSecret, base_url: p.url });
+    expect(await cli(['health'], { configDir: dir })).toMatchObject({ code: 0, stdout: expect.stringMatching(/^delivery: +ok\nsafe-catalog: +ok\n$/) });
+
+    // The file `npm start` writes (data/sandbox-credentials.json) is read as is.
+    const creds = join(tmp, 'sandbox-credentials.json');
+    await writeFile(creds, JSON.stringify({ base_url: p.url, partner_id: staging.partnerId, api_key: staging.apiKey, signing_secret: staging.signingSecret, webhook_secret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0' }));
+    const fromFile = await cli(['configure', '--from', creds, '--json'], { configDir: join(tmp, 'config-b') });
+    expect(json(fromFile)).toMatchObject({ base_url: p.url, webhook_secret: 'stored', api_key: expect.stringMatching(/^pk_staging_\w{4}…\w{4}$/) });
+    expect((await stat(join(tmp, 'config-b', 'config.json'))).mode & 0o777).toBe(0o600);
+    expect(await cli(['configure', '--api-key', 'pk_staging_x'], { configDir: join(tmp, 'config-c') })).toMatchObject({ code: 2, stderr: expect.stringContaining('usage: partner configure') });
+  });
+
+  it('usage errors exit 2; API errors print code and request id and exit 1; network errors exit 1', async () => {
+    const [unknown, noTo, badFlag, unconfigured, refused] = await Promise.all([
+      cli(['deliver']),
+      cli(['estimate']),
+      cli(['locations', '--bogus']),
+      cli(['wallet', 'balance'], {}),
+      cli(['health'], { as: staging, env: { PARTNER_BASE_URL: `http://127.0.0.1:${await freePort()}` } }),
+    ]);
+    expect(unknown).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown command "deliver"') });
+    expect(noTo).toMatchObject({ code: 2, stderr: expect.stringContaining('--to LAT,LNG is required\nusage: partner estimate --to LAT,LNG') });
+    expect(badFlag.code).toBe(2);
+    expect(unconfigured).toMatchObject({ code: 2, stderr: expect.stringContaining('partner configure') });
+    expect(refused).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: GET \/api\/v1\/[a-z-]+\/health failed: .*ECONNREFUSED/) });
+    const staged = await cli(['wallet', 'balance']);
+    expect(staged.code).toBe(1);
+    expect(REQUEST_ERROR.exec(staged.stderr)?.[1]).toBe('PRODUCTION_KEY_REQUIRED');
+  });
+
+  it('estimate: a readable block and table, or --json', async () => {
+    const args = ['estimate', '--to', '5.635,-0.161', '--from', '5.549,-0.209', '--priority', 'economy'];
+    const [human, machine] = await Promise.all([cli(args), cli([...args, '--json'])]);
+    expect(human.code, human.stderr).toBe(0);
+    const data = json(machine).data;
+    expect(human.stdout).toMatch(new RegExp(`^price: +GHS ${data.estimated_price.toFixed(2)}$`, 'm'));
+    expect(human.stdout).toMatch(/^PRIORITY +PRICE +DESCRIPTION$/m);
+    expect(human.stdout).toMatch(/^economy +GHS \d+\.\d\d +Economy/m);
+    expect(data.priority_level).toBe('economy');
+  });
+
+  it('orders create, get (by id and reference), track, cancel; cancelling twice is INVALID_ORDER_STATUS', async () => {
+    const order = orderBody();
+    const file = join(tmp, 'order.json');
+    await writeFile(file, JSON.stringify(order));
+    const created = await cli(['orders', 'create', '-f', file, '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    const id = json(created).data.order_details.order_id as string;
+
+    const [get, byRef, track] = await Promise.all([cli(['orders', 'get', id]), cli(['orders', 'get', '--reference', order.order_reference, '--json']), cli(['orders', 'track', id])]);
+    expect(get.stdout).toMatch(new RegExp(`^order id: +${id}$`, 'm'));
+    expect(get.stdout).toMatch(/^status: +placed$/m);
+    expect(json(byRef).data.internal_order_id).toBe(id);
+    expect(track.stdout).toMatch(/^\[x\] +placed +Order placed/m);
+    expect(track.stdout).toMatch(/^\[ \] +delivered/m);
+    expect(track.stdout).toMatch(/phone …4567/);
+
+    const cancelled = await cli(['orders', 'cancel', id, '--reason', 'Customer changed their mind']);
+    expect(cancelled.stdout).toMatch(/^status: +cancelled$/m);
+    expect(cancelled.stdout).toMatch(/^reason: +Customer changed their mind$/m);
+    const again = await cli(['orders', 'cancel', id]);
+    expect(again.code).toBe(1);
+    expect(REQUEST_ERROR.exec(again.stderr)?.[1]).toBe('INVALID_ORDER_STATUS');
+    expect(await cli(['orders', 'get'])).toMatchObject({ code: 2 });
+  });
+
+  it('locations: a table, filters, coordinates on request', async () => {
+    const [human, machine] = await Promise.all([cli(['locations', '--region', 'greater accra', '--coordinates']), cli(['locations', '--zone', 'Accra Metro', '--json'])]);
+    expect(human.stdout).toMatch(/^ID +NAME +REGION +ZONE +COORDINATES$/m);
+    expect(human.stdout).toMatch(/Greater Accra .+ \d+\.\d+,-\d+\.\d+$/m);
+    expect(human.stdout).toMatch(/^\d+ locations?$/m);
+    expect(json(machine).data.filters).toEqual({ region: null, zone: 'Accra Metro' });
+  });
+
+  it('wallet balance, topup and verify with a production key', async () => {
+    expect((await cli(['wallet', 'balance'], { as: production })).stdout).toMatch(/^balance: +GHS 0\.00$/m);
+    const topup = await cli(['wallet', 'topup', '50'], { as: production });
+    expect(topup.stdout).toMatch(/^checkout url: +http:\/\/127\.0\.0\.1:\d+\/sandbox\/checkout\/\S+$/m);
+    const ref = /^reference: +(serviceD_WA[0-9a-f]{16})$/m.exec(topup.stdout)![1]!;
+    expect(topup.stdout).toContain(`partner wallet verify ${ref}`);
+    expect(json(await cli(['wallet', 'verify', ref, '--json'], { as: production })).data).toMatchObject({ state: 'pending', credited: false });
+    expect((await cli(['wallet', 'topup', 'lots'], { as: production })).code).toBe(2);
+  });
+
+  it('orders bulk from CSV: quoted fields, a summary, failures listed, exit 1 when any failed', async () => {
+    const refs = [`csv-${crypto.randomUUID()}`, `csv-${crypto.randomUUID()}`, `csv-${crypto.randomUUID()}`];
+    const csv = [
+      'order_reference,customer_name,customer_phone,delivery_address,delivery_city,delivery_region,delivery_lat,delivery_lng,item,pickup_contact_person,pickup_contact_phone,pickup_lat,pickup_lng,payment_is_paid',
+      `${refs[0]},Ama Mensah,024 123 4567,"12 Oxford Street, Osu",Accra,Greater Accra,5.556,-0.182,"Sandals, two pairs",Kofi,0201234567,5.549,-0.209,true`,
+      `${refs[1]},"Kwame ""KB"" Boateng",0241234568,Ring Road,Accra,Greater Accra,,,Books,Kofi,0201234567,,,`,
+      `${refs[2]},No Phone,,Ring Road,Accra,Greater Accra,,,Books,Kofi,0201234567,,,`,
+    ].join('\r\n');
+    const file = join(tmp, 'orders.csv');
+    await writeFile(file, csv);
+    const [human, machine] = await Promise.all([cli(['orders', 'bulk', '-f', file, '--chunk', '2']), cli(['orders', 'bulk', '-f', file, '--json'], { as: production })]);
+    expect(human.code).toBe(1);
+    expect(human.stdout).toMatch(/^total: +3\ncreated: +2\nfailed: +1$/m);
+    expect(human.stdout).toMatch(new RegExp(`^3 +${refs[2]} +400 +MISSING_REQUIRED_FIELD +customer\\.phone is required`, 'm'));
+    const first = (await staging.client.delivery.orders.getByReference(refs[0]!)).data;
+    expect(first.order_info).toMatchObject({ recipient_address: '12 Oxford Street, Osu, Accra' });
+    expect((await staging.client.delivery.orders.getByReference(refs[1]!)).data.order_info.recipient_name).toBe('Kwame "KB" Boateng');
+    expect(json(machine).summary).toEqual({ total: 3, sent: 3, created: 2, failed: 1 });
+
+    await writeFile(join(tmp, 'bad.csv'), 'order_reference,colour\nx,red\n');
+    expect(await cli(['orders', 'bulk', '-f', join(tmp, 'bad.csv')])).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown CSV column "colour"') });
+  });
+
+  it('catalog list and get', async () => {
+    const shop = await createShop(p);
+    const [list, get] = await Promise.all([cli(['catalog', 'list', '--vendor', shop.vendorId, '--json']), cli(['catalog', 'get', shop.productId])]);
+    expect(json(list).data.products.map((x: any) => x.product_id)).toEqual([shop.productId]);
+    expect(get.stdout).toMatch(/^title: +Handwoven kente stole$/m);
+    expect(get.stdout).toMatch(/Gold and green +GHS 180\.00 +yes$/m);
+  });
+
+  it('webhooks listen verifies deliveries from the platform, rejects forged ones, and stops after --count', async () => {
+    const port = await freePort();
+    const partner = (await p.admin('POST', '/partners', { name: 'Listener' })).body;
+    const app = (await p.admin('POST', `/partners/${partner.partner_id}/apps`, { name: 'App', webhook_url: `http://127.0.0.1:${port}/hooks` })).body;
+    const key = (await p.admin('POST', `/apps/${app.app_id}/keys`, { environment: 'staging', scopes: ['*'] })).body;
+    const child = spawn(process.execPath, ['packages/sdk/bin/partner.mjs', 'webhooks', 'listen', '--port', String(port), '--count', '1', '--json'], {
+      cwd: ROOT,
+      env: envFor({ env: { PARTNER_WEBHOOK_SECRET: app.webhook_secret } }),
+    });
+    let stdout = '';
+    let stderr = '';
+    let orderId = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    await new Promise<void>((resolve) => child.stderr.on('data', (d) => (stderr += d) && /listening on/.test(stderr) && resolve()));
+    try {
+      const forged = await fetch(`http://127.0.0.1:${port}/hooks`, {
+        method: 'POST',
+        headers: { 'webhook-id': 'msg_x', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' },
+        body: '{}',
+      });
+      expect(forged.status).toBe(400);
+      const client = new PartnerClient({ apiKey: key.api_key, signingSecret: key.signing_secret, baseUrl: p.url });
+      orderId = (await client.delivery.orders.create(orderBody() as CreateOrderRequest)).data.order_details.order_id;
+    } finally {
+      const code = await Promise.race([exited, new Promise<string>((r) => setTimeout(() => r('timeout'), 15_000))]);
+      if (code === 'timeout') child.kill();
+      expect(code).toBe(0);
+    }
+    expect(stderr).toMatch(/rejected POST \/hooks: no signature matches/);
+    const event = JSON.parse(stdout.trim());
+    expect(event).toMatchObject({ type: 'delivery.order.created', environment: 'staging', webhook_id: expect.any(String), data: { order_id: orderId, status: 'placed', sequence: 1 } });
+  });
+});

@@ -1,0 +1,128 @@
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
+import { ROOT } from '../helpers/process.ts';
+
+// The package as a consumer gets it: compiled with its own tsconfig.build.json, installed under
+// node_modules, imported by its name from plain JavaScript and type-checked from TypeScript.
+
+const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
+
+function run(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, args, { cwd, env: { ...process.env, ...env }, timeout: 90_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+    });
+  });
+}
+
+let p: TestPlatform;
+let s: PartnerSetup;
+let tmp: string;
+let pkg: string;
+
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), 'sdk-build-'));
+  pkg = join(tmp, 'node_modules/@partner-platform/sdk');
+  await mkdir(pkg, { recursive: true });
+  const [build] = await Promise.all([
+    run([TSC, '-p', 'packages/sdk/tsconfig.build.json', '--outDir', join(pkg, 'dist')], ROOT),
+    (async () => {
+      p = await startPlatform();
+      s = await createPartner(p);
+    })(),
+  ]);
+  expect(build, build.stdout + build.stderr).toMatchObject({ code: 0 });
+  await cp(join(ROOT, 'packages/sdk/package.json'), join(pkg, 'package.json'));
+}, 120_000);
+afterAll(async () => {
+  await p?.close();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+const CONSUMER_MJS = `
+import { NotFoundError, OPERATIONS, PartnerApiError, PartnerClient, signRequest, verifyWebhook } from '@partner-platform/sdk';
+const client = new PartnerClient({ apiKey: process.env.KEY, signingSecret: process.env.SECRET, baseUrl: process.env.URL });
+const health = await client.delivery.health();
+const estimate = await client.delivery.orders.estimate({ delivery_location: { coordinates: { lat: 5.635, lng: -0.161 } } });
+let notFound;
+try {
+  await client.delivery.orders.get('dlv_00000000000000000000000000');
+} catch (err) {
+  notFound = { typed: err instanceof NotFoundError && err instanceof PartnerApiError, code: err.code };
+}
+const signature = signRequest('sk_example_secret', {
+  timestamp: '1763683200', nonce: '6f1c2a9e-4b7d-4e3a-9c51-0d2f8e7a1b3c', method: 'POST',
+  url: '/api/v1/delivery/orders.get', body: '{"order_id":"dlv_01HZX"}',
+});
+console.log(JSON.stringify({ health, price: estimate.data.estimated_price, notFound, signature, operations: Object.keys(OPERATIONS).length, verify: typeof verifyWebhook }));
+`;
+
+const CONSUMER_TS = `
+import { PartnerClient, RateLimitError, type CreateOrderRequest, type Tracking } from '@partner-platform/sdk';
+const client = new PartnerClient({ apiKey: 'pk_staging_x', signingSecret: 'sk_x', baseUrl: 'http://localhost:8080', maxRetries: 3 });
+export async function demo(order: CreateOrderRequest): Promise<Tracking> {
+  const created = await client.delivery.orders.create(order);
+  const id: string = created.data.order_details.order_id;
+  // @ts-expect-error a number is not an order id
+  await client.delivery.orders.cancel(42);
+  // @ts-expect-error payment_method is online or cod
+  await client.catalog.orders.create({ payment_method: 'card' });
+  const err = new RateLimitError(429, 'RATE_LIMITED', 'slow', 'req_1', undefined, { 'retry-after': '3' });
+  const wait: number | undefined = err.retryAfterSeconds;
+  void wait;
+  return (await client.delivery.orders.track(id)).data;
+}
+`;
+
+describe('the built package', () => {
+  it('emits ESM and declarations for every module, with the import paths rewritten to .js', async () => {
+    const files = await readdir(join(pkg, 'dist'), { recursive: true });
+    for (const name of ['index.js', 'index.d.ts', 'client.js', 'types.d.ts', 'cli/main.js', 'cli/run.js']) expect(files).toContain(name);
+    const index = await readFile(join(pkg, 'dist/index.js'), 'utf8');
+    expect(index).toMatch(/from "\.\/client\.js"/);
+    expect(index).not.toMatch(/\.ts"/);
+    const manifest = JSON.parse(await readFile(join(pkg, 'package.json'), 'utf8'));
+    for (const target of [manifest.exports['.'].types, manifest.exports['.'].import, manifest.bin.partner, manifest.main, manifest.types]) {
+      expect(existsSync(join(pkg, target)), target).toBe(true);
+    }
+    expect((await readFile(join(pkg, manifest.bin.partner), 'utf8')).startsWith('#!/usr/bin/env node\n')).toBe(true);
+  });
+
+  it('is imported by name from a plain .mjs script in another process, and calls the real server', async () => {
+    await writeFile(join(tmp, 'consumer.mjs'), CONSUMER_MJS);
+    const res = await run(['consumer.mjs'], tmp, { KEY: s.apiKey, SECRET: s.signingSecret, URL: p.url });
+    expect(res.stderr).toBe('');
+    expect(JSON.parse(res.stdout)).toEqual({
+      health: { status: 'ok' },
+      price: expect.any(Number),
+      notFound: { typed: true, code: 'ORDER_NOT_FOUND' },
+      signature: 'e23ec0b87ec2919995239c4a6f300c89bd52ea8237877c830af28c88c02fcfed',
+      operations: 17,
+      verify: 'function',
+    });
+  });
+
+  it('type-checks a strict TypeScript consumer against the emitted declarations', async () => {
+    await writeFile(join(tmp, 'consumer.ts'), CONSUMER_TS);
+    const tsconfig = {
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')] },
+      files: ['consumer.ts'],
+    };
+    // skipLibCheck keeps it quick; the @ts-expect-error lines fail if the declarations resolved to any.
+    await writeFile(join(tmp, 'tsconfig.json'), JSON.stringify(tsconfig));
+    const res = await run([TSC, '-p', tmp], tmp);
+    expect(res.stdout + res.stderr).toBe('');
+    expect(res.code).toBe(0);
+  }, 60_000);
+
+  it('runs the built CLI', async () => {
+    const res = await run([join(pkg, 'dist/cli/main.js'), '--help'], tmp);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^Usage: partner <command>/);
+  });
+});
