@@ -1,15 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { escapeHtml, pageHeaders } from '../../platform/http/html.ts';
 import { pesewasToGhs } from '../../platform/money.ts';
 import type { SandboxCheckoutRow, SandboxGateway } from './sandbox.ts';
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-const HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-};
+const HEADERS = pageHeaders({ formAction: 'self' });
 
 const STYLE = `body{font-family:system-ui,sans-serif;background:#f3f4f6;margin:0}main{max-width:26rem;margin:3rem auto;background:#fff;border-radius:.75rem;padding:1.5rem;box-shadow:0 1px 4px rgba(0,0,0,.1)}
 .banner{background:#fff4ce;border-radius:.5rem;padding:.5rem .75rem;font-size:.85rem;margin-bottom:1rem}.amount{font-size:2rem;font-weight:700;margin:.5rem 0}
@@ -21,9 +16,9 @@ function checkoutPage(row: SandboxCheckoutRow, raw: string): string {
   const actions = open
     ? `<form method="post" action="/sandbox/checkout/${row.id}/pay"><button id="pay" type="submit">Pay GHS ${pesewasToGhs(row.amount_pesewas).toFixed(2)}</button></form>
 <form method="post" action="/sandbox/checkout/${row.id}/decline"><button id="decline" type="submit">Decline</button></form>`
-    : `<p id="outcome">This checkout is ${escape(raw.toLowerCase())}.</p>`;
+    : `<p id="outcome">This checkout is ${escapeHtml(raw.toLowerCase())}.</p>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Sandbox checkout</title><style>${STYLE}</style></head>
-<body><main><div class="banner">Sandbox payment: no real money moves.</div><div>${escape(row.description)}</div>
+<body><main><div class="banner">Sandbox payment: no real money moves.</div><div>${escapeHtml(row.description)}</div>
 <div class="amount">GHS ${pesewasToGhs(row.amount_pesewas).toFixed(2)}</div>${actions}</main></body></html>`;
 }
 

@@ -1,3 +1,4 @@
+import { escapeHtml } from './html.ts';
 import type { OpenApiDocument } from './openapi-document.ts';
 import { fieldRows, type FieldRow, type JsonSchema } from './openapi-schema.ts';
 
@@ -7,8 +8,7 @@ import { fieldRows, type FieldRow, type JsonSchema } from './openapi-schema.ts';
  * resource, readable with JavaScript off.
  */
 
-const esc = (s: unknown) =>
-  String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const esc = escapeHtml;
 
 const inline = (text: string) =>
   esc(text)

@@ -1,19 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../errors.ts';
+import { pageHeaders } from './html.ts';
 import { constantTimeEqual } from '../secrets.ts';
 import { buildAdminDocument } from './openapi-admin.ts';
 import { buildPartnerDocument, type DocOptions, type OpenApiDocument } from './openapi-document.ts';
 import { renderReferencePage } from './openapi-html.ts';
 import type { Operation } from './operation.ts';
 
-const PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  // Same policy as the tracking page: no script, nothing loaded from anywhere, inline styles only.
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-  'referrer-policy': 'no-referrer',
-  'x-content-type-options': 'nosniff',
-  'cache-control': 'no-cache',
-};
+const PAGE_HEADERS = pageHeaders();
 
 /** Built once, on first use: by then every route is mounted (routes cannot be added after ready). */
 function lazy<T>(build: () => T): () => T {

@@ -1,8 +1,7 @@
+import { escapeHtml } from '../../../platform/http/html.ts';
 import { describeStatus, maskPhoneLast4, buildTimeline } from '../domain/index.ts';
 import type { EventRow, OrderRow } from '../orders/repository.ts';
 
-const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const accraTime = (d: Date | string) =>
   new Date(d).toLocaleString('en-GB', { timeZone: 'Africa/Accra', weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
@@ -18,7 +17,7 @@ dl{display:grid;grid-template-columns:auto 1fr;gap:.35rem 1rem;margin:0}dt{color
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="robots" content="noindex"><title>${escape(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
+<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
 }
 
 /** The recipient's tracking page: status, timeline and item, never the full phone or address. */
@@ -26,17 +25,17 @@ export function renderTrackingPage(order: OrderRow, events: readonly EventRow[])
   const timeline = buildTimeline(events.map((e) => ({ status: e.status, at: e.at })))
     .map((t) => {
       const cls = t.completed ? (t.status === 'cancelled' || t.status === 'failed' ? 'stop' : 'done') : '';
-      return `<li class="${cls}"><span class="dot"></span><div><div>${escape(t.title)}</div>${t.timestamp ? `<div class="muted">${escape(accraTime(t.timestamp))}</div>` : ''}</div></li>`;
+      return `<li class="${cls}"><span class="dot"></span><div><div>${escapeHtml(t.title)}</div>${t.timestamp ? `<div class="muted">${escapeHtml(accraTime(t.timestamp))}</div>` : ''}</div></li>`;
     })
     .join('');
   const moving = !['delivered', 'cancelled', 'failed'].includes(order.status);
   return page(
     `Delivery ${order.order_reference}`,
     `<h1>Your delivery</h1>
-<section class="card"><div class="status">${escape(describeStatus(order.status))}</div>
-${moving ? `<div class="muted">Estimated delivery: ${escape(accraTime(order.estimated_delivery))} (Accra time)</div>` : ''}</section>
-<section class="card"><dl><dt>Item</dt><dd>${escape(order.item)}</dd><dt>Reference</dt><dd>${escape(order.order_reference)}</dd>
-<dt>City</dt><dd>${escape(order.delivery_city)}</dd><dt>Phone</dt><dd>ending in ${escape(maskPhoneLast4(order.customer_phone))}</dd></dl></section>
+<section class="card"><div class="status">${escapeHtml(describeStatus(order.status))}</div>
+${moving ? `<div class="muted">Estimated delivery: ${escapeHtml(accraTime(order.estimated_delivery))} (Accra time)</div>` : ''}</section>
+<section class="card"><dl><dt>Item</dt><dd>${escapeHtml(order.item)}</dd><dt>Reference</dt><dd>${escapeHtml(order.order_reference)}</dd>
+<dt>City</dt><dd>${escapeHtml(order.delivery_city)}</dd><dt>Phone</dt><dd>ending in ${escapeHtml(maskPhoneLast4(order.customer_phone))}</dd></dl></section>
 <section class="card"><ol>${timeline}</ol></section>`,
   );
 }

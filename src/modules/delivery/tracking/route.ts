@@ -1,17 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../../platform/db/index.ts';
+import { pageHeaders } from '../../../platform/http/html.ts';
 import { ordersRepository } from '../orders/repository.ts';
 import { renderNotFoundPage, renderTrackingPage } from './page.ts';
 
-const HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  // No scripts and no external resources: the page is plain HTML with inline styles.
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-  // The token in the URL is the secret: keep it out of referrers and shared caches.
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-};
+const HEADERS = pageHeaders();
 
 /** Public tracking page at `/track/{token}`, for recipients (no key, unguessable token). */
 export function registerTrackingPage(app: FastifyInstance, db: Db): void {

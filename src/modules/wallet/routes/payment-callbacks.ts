@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { PaymentGateway } from '../../../integrations/payments/gateway.ts';
+import { pageHeaders } from '../../../platform/http/html.ts';
 
 /**
  * Gateway callbacks (public): each one is only a hint to check the gateway now; the credit
@@ -14,8 +15,7 @@ export function registerPaymentCallbacks(app: FastifyInstance, gateway: PaymentG
   });
   app.get('/checkout/complete', async (_request, reply) =>
     reply
-      .header('content-type', 'text/html; charset=utf-8')
-      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+      .headers(pageHeaders())
       .send('<!doctype html><html lang="en"><meta charset="utf-8"><title>Payment received</title><body style="font-family:system-ui,sans-serif;padding:2rem"><h1>Thank you</h1><p>Your payment is being confirmed. You can close this window.</p></body></html>'),
   );
 }
