@@ -29,6 +29,21 @@ export interface EntryRow {
 
 const TOPUP_COLS = 'id, partner_id, app_id, client_reference, amount_pesewas, gateway, checkout_id, checkout_url, status, credited_pesewas, last_gateway_status, created_at';
 
+async function moveWallet(tx: Queryable, partnerId: string, amount: number, at: Date, guarded: boolean): Promise<boolean> {
+  const rows = await tx.query(
+    `update wallets set balance_pesewas = balance_pesewas + $2, updated_at = $3
+      where partner_id = $1
+        and ($4::boolean is false or balance_pesewas + $2 >= -(select credit_limit_pesewas from partners where id = $1))
+      returning partner_id`,
+    [partnerId, amount, at, guarded],
+  );
+  return rows.length > 0;
+}
+
+async function walletExists(tx: Queryable, partnerId: string): Promise<boolean> {
+  return (await tx.query('select 1 from wallets where partner_id = $1', [partnerId])).length > 0;
+}
+
 export const walletRepository = {
   /**
    * Posts a journal and moves the wallet balances it touches, in the caller's transaction.
@@ -41,16 +56,15 @@ export const walletRepository = {
     assertBalanced(journal);
     for (const e of journal.entries) {
       if (!e.walletOf) continue;
-      await tx.query('insert into wallets (partner_id) values ($1) on conflict (partner_id) do nothing', [e.walletOf]);
+      const guarded = opts.floorOf === e.walletOf && e.amountPesewas < 0;
       // The row lock taken here serialises concurrent spends of one wallet: none can overdraw.
-      const moved = await tx.query(
-        `update wallets set balance_pesewas = balance_pesewas + $2, updated_at = $3
-          where partner_id = $1
-            and ($4::boolean is false or balance_pesewas + $2 >= -(select credit_limit_pesewas from partners where id = $1))
-          returning balance_pesewas`,
-        [e.walletOf, e.amountPesewas, at, opts.floorOf === e.walletOf && e.amountPesewas < 0],
-      );
-      if (moved.length === 0) {
+      let moved = await moveWallet(tx, e.walletOf, e.amountPesewas, at, guarded);
+      if (!moved && !(await walletExists(tx, e.walletOf))) {
+        // A partner's first entry creates its wallet (rarely taken, so kept off the hot path).
+        await tx.query('insert into wallets (partner_id) values ($1) on conflict (partner_id) do nothing', [e.walletOf]);
+        moved = await moveWallet(tx, e.walletOf, e.amountPesewas, at, guarded);
+      }
+      if (!moved) {
         throw errors.insufficientWalletBalance('The wallet balance plus the credit limit does not cover this fee; top up the wallet.');
       }
     }

@@ -158,11 +158,25 @@ export function ghanaPublicHolidays(year: number, cfg: HolidayConfig = DEFAULT_H
 }
 
 /** Name of the holiday on that date, or null. */
+// A year's holidays are worked out once per configuration: planning asks about many days.
+const yearCache = new WeakMap<HolidayConfig, Map<number, Map<string, string>>>();
+
+function holidaysByDate(year: number, cfg: HolidayConfig): Map<string, string> {
+  let years = yearCache.get(cfg);
+  if (!years) yearCache.set(cfg, (years = new Map()));
+  let byDate = years.get(year);
+  if (!byDate) {
+    byDate = new Map(ghanaPublicHolidays(year, cfg).map((h) => [h.date, h.name]));
+    years.set(year, byDate);
+  }
+  return byDate;
+}
+
 export function holidayName(date: string, cfg: HolidayConfig = DEFAULT_HOLIDAYS): string | null {
   const year = Number(date.slice(0, 4));
   toDayNumber(date); // validates
   // A late-December substitute can only fall in its own year; no cross-year lookup needed.
-  return ghanaPublicHolidays(year, cfg).find((h) => h.date === date)?.name ?? null;
+  return holidaysByDate(year, cfg).get(date) ?? null;
 }
 
 export function isHoliday(date: string, cfg: HolidayConfig = DEFAULT_HOLIDAYS): boolean {

@@ -73,8 +73,10 @@ export const ordersRepository = {
 
   /** The order if it belongs to this app and environment; others' orders are indistinguishable from missing ones. */
   async findOwned(db: Queryable, id: string, owner: Owner): Promise<OrderRow | undefined> {
-    const rows = await db.query<OrderRow>(`select ${ORDER_COLS} from delivery_orders where id = $1 and app_id = $2 and environment = $3`, [id, owner.appId, owner.environment]);
-    return rows[0];
+    // By primary key alone, ownership checked here: with the owner in the WHERE clause a planner
+    // without statistics may scan the app's orders through the reference index instead.
+    const row = (await db.query<OrderRow>(`select ${ORDER_COLS} from delivery_orders where id = $1`, [id]))[0];
+    return row && row.app_id === owner.appId && row.environment === owner.environment ? row : undefined;
   },
 
   async findOwnedByReference(db: Queryable, reference: string, owner: Owner): Promise<OrderRow | undefined> {
