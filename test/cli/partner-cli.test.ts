@@ -72,7 +72,7 @@ describe('partner CLI', () => {
     const creds = join(tmp, 'sandbox-credentials.json');
     await writeFile(creds, JSON.stringify({ base_url: p.url, partner_id: staging.partnerId, api_key: staging.apiKey, signing_secret: staging.signingSecret, webhook_secret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0' }));
     const fromFile = await cli(['configure', '--from', creds, '--json'], { configDir: join(tmp, 'config-b') });
-    expect(json(fromFile)).toMatchObject({ base_url: p.url, webhook_secret: 'stored', api_key: expect.stringMatching(/^pk_staging_\w{4}…\w{4}$/) });
+    expect(json(fromFile)).toMatchObject({ base_url: p.url, webhook_secret: 'stored', api_key: expect.stringMatching(/^pk_staging_[\w-]{4}…[\w-]{4}$/) });
     expect((await stat(join(tmp, 'config-b', 'config.json'))).mode & 0o777).toBe(0o600);
     expect(await cli(['configure', '--api-key', 'pk_staging_x'], { configDir: join(tmp, 'config-c') })).toMatchObject({ code: 2, stderr: expect.stringContaining('usage: partner configure') });
   });

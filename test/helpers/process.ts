@@ -36,7 +36,8 @@ export async function spawnServer(env: Record<string, string>, opts: { waitReady
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
   if (opts.waitReady !== false) {
-    const deadline = Date.now() + 30_000;
+    // A first start initialises a new embedded database: slow on a busy machine.
+    const deadline = Date.now() + 90_000;
     let gone = false;
     void exited.then(() => (gone = true));
     for (;;) {

@@ -35,7 +35,7 @@ describe('embedded PostgreSQL (PGlite) in a data directory', () => {
     } finally {
       await second.close();
     }
-  });
+  }, 120_000);
 
   it('refuses a second live process on the same directory with a clear message', async () => {
     const dir = dataDir();
@@ -48,7 +48,7 @@ describe('embedded PostgreSQL (PGlite) in a data directory', () => {
     } finally {
       await first.close();
     }
-  });
+  }, 120_000);
 
   it('loses no acknowledged write when killed with SIGKILL, and the next start takes over the stale lock', async () => {
     const dir = dataDir();
@@ -95,5 +95,5 @@ describe('embedded PostgreSQL (PGlite) in a data directory', () => {
       expect(await restarted.exited).toBe(0);
     }
     expect(existsSync(join(dir, 'LOCK'))).toBe(false);
-  }, 90_000);
+  }, 180_000);
 });
