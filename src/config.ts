@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { HubtelConfig } from './integrations/payments/hubtel.ts';
 import { DEFAULT_CALENDAR, validateCalendarConfig, type CalendarConfig } from './modules/delivery/domain/calendar.ts';
 import { DEFAULT_PRICING, validatePricingConfig, type PricingConfig } from './modules/delivery/domain/pricing.ts';
 
@@ -59,18 +60,10 @@ export interface Config {
     gateway: 'sandbox' | 'hubtel';
     /** An unpaid checkout expires after this long. */
     checkoutExpiryMinutes: number;
-    hubtel: HubtelSettings | undefined;
+    hubtel: HubtelConfig | undefined;
   };
 }
 
-export interface HubtelSettings {
-  apiId: string;
-  apiKey: string;
-  merchantAccountNumber: string;
-  checkoutBaseUrl: string;
-  statusBaseUrl: string;
-  timeoutMs: number;
-}
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendWebhook } from '../../src/modules/webhooks/sender.ts';
-import { createPartner, startPlatform, type TestPlatform } from '../helpers/harness.ts';
+import { createPartner, startPlatform } from '../helpers/harness.ts';
 import { orderBody } from '../delivery/fixtures.ts';
 import { Receiver, until } from './receiver.ts';
 

@@ -1,13 +1,8 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../../config.ts';
-import type { Db } from '../../platform/db/index.ts';
 import type { AdminRoute } from '../../platform/http/admin.ts';
 import type { Operation } from '../../platform/http/operation.ts';
 import { Periodic } from '../../platform/periodic.ts';
-import type { PaymentGateway } from '../../integrations/payments/gateway.ts';
-import type { AccountsService } from '../accounts/service.ts';
 import { LocationsService } from '../delivery/locations/service.ts';
-import type { DeliveryModule } from '../delivery/module.ts';
+import type { DeliveryModule, ModuleDeps } from '../delivery/module.ts';
 import { catalogAdminRoutes } from './products/routes/admin-catalog.ts';
 import { catalogGet, catalogList } from './products/routes/catalog-read.ts';
 import { CatalogService } from './products/service.ts';
@@ -40,15 +35,7 @@ export interface CatalogModule {
  * deliveries that ended on other instances), and orders.create answers 503 SERVICE_UNAVAILABLE
  * before reserving anything.
  */
-export function createCatalogModule(deps: {
-  config: Config;
-  db: Db;
-  clock: () => number;
-  log: FastifyBaseLogger;
-  accounts: AccountsService;
-  gateway: PaymentGateway;
-  delivery: DeliveryModule | undefined;
-}): CatalogModule {
+export function createCatalogModule(deps: ModuleDeps & { delivery: DeliveryModule | undefined }): CatalogModule {
   const { config, db, clock, log, accounts, gateway, delivery } = deps;
   const catalog = new CatalogService(db, clock);
   const locations = delivery?.locations ?? new LocationsService(db, config.delivery.areaRadiusKm, clock);

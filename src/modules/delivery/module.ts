@@ -39,15 +39,18 @@ export interface DeliveryModule {
   registerPublicPages(app: FastifyInstance): void;
 }
 
-/** The delivery service with its wallet: services, partner operations, operator routes and workers. */
-export function createDeliveryModule(deps: {
+/** What the app hands each service module. */
+export interface ModuleDeps {
   config: Config;
   db: Db;
   clock: () => number;
   log: FastifyBaseLogger;
   accounts: AccountsService;
   gateway: PaymentGateway;
-}): DeliveryModule {
+}
+
+/** The delivery service with its wallet: services, partner operations, operator routes and workers. */
+export function createDeliveryModule(deps: ModuleDeps): DeliveryModule {
   const { config, db, clock, log, accounts, gateway } = deps;
   const { pricing, calendar, areaRadiusKm, sandboxCourierStepSeconds, refundIntervalMs } = config.delivery;
   const base = config.publicBaseUrl;

@@ -8,7 +8,7 @@ export type JsonSchema = Record<string, unknown>;
  * would re-base `$ref`s inside the OpenAPI document.
  */
 export function toJsonSchema(schema: TSchema): JsonSchema {
-  return JSON.parse(JSON.stringify(schema), (key, value: unknown) => {
+  return JSON.parse(JSON.stringify(schema), (_key, value: unknown) => {
     if (value && typeof value === 'object' && !Array.isArray(value)) {
       const { $id: _id, $schema: _s, ...rest } = value as JsonSchema;
       return rest;
