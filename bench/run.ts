@@ -1,12 +1,20 @@
 /**
- * `npm run bench [-- --suite pipeline|delivery|wallet|all] [--scenario embedded|postgres|all]
- *   [--duration SECONDS] [--rounds N] [--requests N] [--concurrency N] [--cpu-prof DIR]`
+ * `npm run bench [-- --suite pipeline|delivery|wallet|webhooks|catalog|soak|all] [--scenario embedded|postgres|all]
+ *   [--duration SECONDS] [--rounds N] [--requests N] [--concurrency N] [--duration-min MINUTES] [--cpu-prof DIR]`
  *
  * Suites (each prints its tables and writes bench/results/<suite>.json):
  * - pipeline (default): the signed-request pipeline against an unauthenticated baseline.
  * - delivery: orders.create/get/track/estimate against signed health, create_bulk of 100 orders,
  *   and orders.get at 10 thousand vs 1 million orders on PostgreSQL.
  * - wallet: wallet-funded orders.create against recipient-pays create, from 1 and 50 clients.
+ * - webhooks: events/s delivered to a local receiver and commit-to-arrival lag (p50/p99), embedded,
+ *   PostgreSQL, two dispatchers on one schema (duplicates checked), WEBHOOK_POLL_MS 250 and 20.
+ * - catalog: catalog.list/get p50/p99 at 1 thousand and 100 thousand products (PostgreSQL, bulk
+ *   loaded), cod orders.create against delivery orders.create at 1 and 16 clients.
+ * - soak (only when asked; not part of `all`): --duration-min minutes (default 10) of mixed traffic
+ *   from 20 partners on PostgreSQL + Redis: per-operation req/s and p50/p99, errors, server RSS over
+ *   time; then 1 vs 2 instances.
+ * `all` runs pipeline, delivery, wallet, webhooks and catalog.
  * Options left out take each suite's own defaults (see the suite files).
  *
  * A benchmark, not a test: it exits 0 when targets are missed and non-zero only when the bench
@@ -18,12 +26,20 @@ import { scenarios, type SuiteOptions } from './lib/options.ts';
 import { runDelivery } from './suites/delivery.ts';
 import { runPipeline } from './suites/pipeline.ts';
 import { runWallet } from './suites/wallet.ts';
+import { runCatalog } from './suites/catalog.ts';
+import { runSoak } from './suites/soak.ts';
+import { runWebhooks } from './suites/webhooks.ts';
 
 const SUITES: Record<string, (opts: SuiteOptions) => Promise<number>> = {
   pipeline: runPipeline,
   delivery: runDelivery,
   wallet: runWallet,
+  webhooks: runWebhooks,
+  catalog: runCatalog,
+  soak: runSoak,
 };
+/** Suites that `--suite all` runs (soak takes 10+ minutes: only when asked for). */
+const ALL = ['pipeline', 'delivery', 'wallet', 'webhooks', 'catalog'];
 
 function options(): { suites: string[]; opts: SuiteOptions } {
   const { values } = parseArgs({
@@ -34,16 +50,17 @@ function options(): { suites: string[]; opts: SuiteOptions } {
       rounds: { type: 'string' },
       requests: { type: 'string' },
       concurrency: { type: 'string' },
+      'duration-min': { type: 'string' },
       // Writes a V8 CPU profile of each server into this directory (and summarises it where a suite can).
       'cpu-prof': { type: 'string' },
     },
   });
   const suite = values.suite ?? 'pipeline';
-  const suites = suite === 'all' ? Object.keys(SUITES) : [suite];
+  const suites = suite === 'all' ? ALL : [suite];
   if (!suites.every((s) => s in SUITES)) throw new Error(`--suite must be ${Object.keys(SUITES).join(', ')} or all (got "${suite}")`);
   const { scenario, duration, rounds, requests, concurrency } = values;
   scenarios(scenario); // validates --scenario before anything starts
-  return { suites, opts: { scenario, duration, rounds, requests, concurrency, cpuProf: values['cpu-prof'] } };
+  return { suites, opts: { scenario, duration, rounds, requests, concurrency, durationMin: values['duration-min'], cpuProf: values['cpu-prof'] } };
 }
 
 async function main(): Promise<number> {

@@ -11,6 +11,8 @@ export interface SuiteOptions {
   rounds: string | undefined;
   requests: string | undefined;
   concurrency: string | undefined;
+  /** Soak length in minutes (suite soak). */
+  durationMin?: string | undefined;
   /** Directory for V8 CPU profiles of the servers. */
   cpuProf: string | undefined;
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres, onRedis, startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { ACCRA_CENTRAL, EAST_LEGON, orderBody } from '../delivery/fixtures.ts';
 import { balance, expectLedgerConsistent, topUp, walletPartner } from '../wallet/helpers.ts';
+import { expectLedgerBalanced, journals, orderBody as saleBody, salesPartner, shop, stockOf } from '../catalog/helpers.ts';
 
 // Creates and wallet spends split across two instances behave as on one.
 describe.runIf(onPostgres && onRedis)('idempotency and money across two instances', () => {
@@ -44,5 +45,36 @@ describe.runIf(onPostgres && onRedis)('idempotency and money across two instance
     expect(statuses.filter((x) => x === 402)).toHaveLength(5);
     expect(await balance(s)).toBeCloseTo(1, 2);
     await expectLedgerConsistent(a);
+  });
+});
+
+describe.runIf(onPostgres && onRedis)('stock and settlement across two instances', () => {
+  let a: TestPlatform;
+  let b: TestPlatform;
+  beforeAll(async () => {
+    a = await startPlatform();
+    b = await startPlatform({ schema: a.schema });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it('sells the last 4 units exactly 4 times and settles a sale once when orders and verifies hit both', async () => {
+    const s = await salesPartner(a);
+    const item = await shop(a, { product: { variants: [{ label: 'Last ones', price_ghs: 25, stock: 4 }] } });
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => s.client.send<any>('POST', '/api/v1/safe-catalog/orders.create', { body: saleBody(item), baseUrl: (i % 2 ? a : b).url })),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(4);
+    expect(await stockOf(a, item.variantId)).toEqual({ stock: 4, reserved: 4 });
+    const sale = results.find((r) => r.status === 201)!.body.data;
+    await a.app.platform.db.query("update delivery_orders set status = 'delivered' where id = (select delivery_order_id from sales where id = $1)", [sale.sale_id]);
+    const verifies = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => s.client.send<any>('POST', '/api/v1/safe-catalog/orders.verify', { body: { sale_id: sale.sale_id }, baseUrl: (i % 2 ? a : b).url })),
+    );
+    expect(verifies.every((r) => r.body.data.state === 'confirmed')).toBe(true);
+    expect((await journals(a, sale.sale_id)).map((j) => j.kind)).toEqual(['sale_settlement']);
+    await expectLedgerBalanced(a);
   });
 });
