@@ -27,8 +27,14 @@ function withJitter(ms: number): number {
  * dead letter after the last one. Events are leased, so several dispatchers (instances) share the
  * work without sending one attempt twice, and a dispatcher that dies leaves nothing stuck.
  */
+/** Sends in flight to one endpoint, and the claimed events waiting for a turn. */
+interface Gate {
+  active: number;
+  waiting: Array<() => void>;
+}
+
 export class WebhookDispatcher {
-  private readonly inflightByOrigin = new Map<string, number>();
+  private readonly gates = new Map<string, Gate>();
   private inflight = 0;
   private loop: Promise<void> | undefined;
   private stopping = false;
@@ -77,14 +83,44 @@ export class WebhookDispatcher {
     const free = this.settings.concurrency - this.inflight;
     if (free <= 0) return 0;
     const now = new Date(this.clock());
-    // The lease outlives the longest send, so no other dispatcher can take the event meanwhile.
-    const events = await repo.claim(this.db, now, this.settings.timeoutMs * 2 + 30_000, free);
-    const sends = events.map((e) => this.deliver(e));
+    const events = await repo.claim(this.db, now, this.leaseMs(), free);
+    const lease = new Date(now.getTime() + this.leaseMs());
+    const sends = events.map((e) => this.deliver(e, lease));
     if (wait) await Promise.all(sends);
     return events.length;
   }
 
-  private async deliver(event: ClaimedEvent): Promise<void> {
+  /** The lease outlives the longest send, so no other dispatcher can take the event meanwhile. */
+  private leaseMs(): number {
+    return this.settings.timeoutMs * 2 + 30_000;
+  }
+
+  /**
+   * A turn to send to one endpoint: at most `perEndpointConcurrency` at once, and a bounded queue
+   * behind them, so a slow endpoint holds a bounded share of the dispatcher and others keep moving.
+   * Null when the queue is full.
+   */
+  private async enter(origin: string): Promise<'now' | 'waited' | null> {
+    let gate = this.gates.get(origin);
+    if (!gate) this.gates.set(origin, (gate = { active: 0, waiting: [] }));
+    if (gate.active < this.settings.perEndpointConcurrency) {
+      gate.active++;
+      return 'now';
+    }
+    if (gate.waiting.length >= this.settings.perEndpointConcurrency * 4) return null;
+    await new Promise<void>((resolve) => gate.waiting.push(resolve));
+    return 'waited';
+  }
+
+  private leave(origin: string): void {
+    const gate = this.gates.get(origin)!;
+    const next = gate.waiting.shift();
+    // The turn passes straight to the next waiter; the last one out forgets the endpoint.
+    if (next) next();
+    else if (--gate.active === 0) this.gates.delete(origin);
+  }
+
+  private async deliver(event: ClaimedEvent, lease: Date): Promise<void> {
     this.inflight++;
     let origin: string | undefined;
     try {
@@ -97,21 +133,22 @@ export class WebhookDispatcher {
       const problem = event.environment === 'production' && !this.settings.allowPrivateDestinations ? webhookUrlProblem(url, 'production') : null;
       if (problem) return await this.finish(event, url, null, { status: 'dead', error: `destination refused: ${problem}` });
 
-      origin = new URL(url).origin;
-      const busy = this.inflightByOrigin.get(origin) ?? 0;
-      if (busy >= this.settings.perEndpointConcurrency) {
-        // A slow endpoint keeps its own queue: hand the event back for a later round.
-        origin = undefined;
+      const target = new URL(url).origin;
+      const turn = await this.enter(target);
+      if (turn === null) {
+        // The endpoint's queue is full: hand the event back for a later round.
         await repo.release(this.db, event.id, new Date(this.clock() + this.settings.pollMs));
         return;
       }
-      this.inflightByOrigin.set(origin, busy + 1);
+      origin = target;
+      // After a wait, renew the lease only if it is still ours; otherwise another dispatcher has it.
+      if (turn === 'waited' && !(await repo.renewLease(this.db, event.id, lease, new Date(this.clock() + this.leaseMs())))) return;
       const result = await this.send(event, url, app);
       await this.finish(event, url, result, this.outcome(event, result));
     } catch (err) {
       this.log.warn({ err, event: event.id }, 'webhook delivery could not be recorded; its lease will lapse and it will be retried');
     } finally {
-      if (origin) this.inflightByOrigin.set(origin, (this.inflightByOrigin.get(origin) ?? 1) - 1);
+      if (origin) this.leave(origin);
       this.inflight--;
     }
   }

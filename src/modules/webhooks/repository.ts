@@ -60,6 +60,12 @@ export const webhooksRepository = {
     );
   },
 
+  /** Extends a lease that is still exactly ours (compare-and-set on its expiry). */
+  async renewLease(db: Queryable, id: string, current: Date, next: Date): Promise<boolean> {
+    const rows = await db.query('update outbox_events set lease_until = $3 where id = $1 and lease_until = $2 returning id', [id, current, next]);
+    return rows.length > 0;
+  },
+
   /** Hands a claimed event back untried, to be claimed again from `retryAt`. */
   async release(db: Queryable, id: string, retryAt: Date): Promise<void> {
     await db.query('update outbox_events set lease_until = null, next_attempt_at = $2 where id = $1', [id, retryAt]);
