@@ -17,6 +17,8 @@ export interface Fleet {
   /** PostgreSQL only: the shared schema, also every server's application_name (PGAPPNAME). */
   schema: string | undefined;
   title: string;
+  /** The environment every instance got (a further instance must share its SECRETS_KEY). */
+  env: Record<string, string>;
 }
 
 export const newSchemaName = () => `bench_${randomBytes(6).toString('hex')}`;
@@ -42,14 +44,20 @@ export async function startFleet(o: { scenario: ScenarioName; instances?: number
     title = `PostgreSQL (schema ${schema}) + Redis, ${instances} instance${instances > 1 ? 's' : ''}`;
   }
   console.log(`\n-- ${o.label}: starting ${instances} server${instances > 1 ? 's' : ''} (${title})`);
-  const servers: BenchServer[] = [];
-  for (let i = 0; i < instances; i++) {
-    const server = await startServer({ ...env, ...o.env });
-    onCleanup(() => server.stop());
-    servers.push(server);
-    console.log(`  server pid ${server.pid} on ${server.url}`);
-  }
-  return { scenario: o.scenario, servers, schema, title };
+  // Instances must share the key that seals signing and webhook secrets at rest.
+  env.SECRETS_KEY = randomBytes(32).toString('base64');
+  const fleet: Fleet = { scenario: o.scenario, servers: [], schema, title, env: { ...env, ...o.env } };
+  for (let i = 0; i < instances; i++) await addInstance(fleet);
+  return fleet;
+}
+
+/** One more server on the fleet's store (PostgreSQL only), with the same environment. */
+export async function addInstance(fleet: Fleet): Promise<BenchServer> {
+  const server = await startServer(fleet.env);
+  onCleanup(() => server.stop());
+  fleet.servers.push(server);
+  console.log(`  server pid ${server.pid} on ${server.url}`);
+  return server;
 }
 
 /** Removes a key's nonces and rate-limit windows from Redis at cleanup (PostgreSQL fleets). */

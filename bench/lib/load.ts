@@ -11,6 +11,8 @@ export interface Route {
   signer: PartnerClient | null;
   /** GET without a body unless `body` is given; then POST with a fresh JSON body per request. */
   body?: () => unknown;
+  /** A fresh query string (without '?') per request, e.g. a random product id; signed with the path. */
+  query?: () => string;
 }
 
 export function signedRoute(
@@ -26,6 +28,8 @@ export function signedRoute(
 /** What one request sends: signed headers (none for the baseline) and, for a POST, its body. */
 interface Prepared {
   headers: Record<string, string> | undefined;
+  /** The request target when the route has a per-request query. */
+  path?: string;
   body?: string;
 }
 
@@ -46,7 +50,7 @@ class HeaderSource {
   constructor(private readonly route: Route) {}
 
   private get needsBatch(): boolean {
-    return this.route.signer !== null || this.route.body !== undefined;
+    return this.route.signer !== null || this.route.body !== undefined || this.route.query !== undefined;
   }
 
   prepare(count: number): void {
@@ -63,11 +67,12 @@ class HeaderSource {
   }
 
   private make(): Prepared {
-    const { signer, path, body } = this.route;
-    if (!body) return { headers: signer!.signHeaders('GET', path, '') };
+    const { signer, body, query } = this.route;
+    const path = query ? `${this.route.path}?${query()}` : this.route.path;
+    if (!body) return { headers: signer ? signer.signHeaders('GET', path, '') : undefined, ...(query ? { path } : {}) };
     const text = JSON.stringify(body());
     const headers = { ...(signer ? signer.signHeaders('POST', path, text) : {}), 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) };
-    return { headers, body: text };
+    return { headers, body: text, ...(query ? { path } : {}) };
   }
 }
 
@@ -200,7 +205,8 @@ export class LoadGenerator {
     const samples = routes.map(() => new Array<number>(count));
     for (let i = 0; i < count; i++) {
       for (const k of order(routes.length, i)) {
-        samples[k]![i] = await get(this.sequential, routes[k]!.path, sources[k]!.take(), this.failures);
+        const prepared = sources[k]!.take();
+        samples[k]![i] = await get(this.sequential, prepared.path ?? routes[k]!.path, prepared, this.failures);
       }
     }
     return samples.map((s) => ({
@@ -246,7 +252,8 @@ export class LoadGenerator {
     this.onSlice?.(route);
     const worker = async () => {
       while (performance.now() < deadline) {
-        tally.samples.push(await get(this.concurrent, route.path, src.take(), this.failures));
+        const prepared = src.take();
+        tally.samples.push(await get(this.concurrent, prepared.path ?? route.path, prepared, this.failures));
         last = performance.now();
       }
     };

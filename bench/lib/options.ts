@@ -1,5 +1,6 @@
 /** Command-line options shared by the suites; each suite applies its own defaults. */
 import { availableParallelism, cpus } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -36,6 +37,16 @@ export function machine() {
   return { node: process.version, cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown CPU' };
 }
 
+/** The commit measured, and whether src/ had uncommitted changes (the code may move under a long run). */
+function revision(): { commit: string; srcDirty: boolean } | null {
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: fileURLToPath(new URL('../..', import.meta.url)), encoding: 'utf8' }).trim();
+    return { commit: git('rev-parse', '--short', 'HEAD'), srcDirty: git('status', '--porcelain', '--', 'src', 'migrations') !== '' };
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Writes bench/results/<suite>.json; a profiled run (slowed by the profiler) goes to
  * <suite>.profiled.json so that it never replaces the real figures.
@@ -44,6 +55,6 @@ export function writeResults(suite: string, profiled: boolean, payload: Record<s
   const dir = fileURLToPath(new URL('../results/', import.meta.url));
   mkdirSync(dir, { recursive: true });
   const file = `${dir}${suite}${profiled ? '.profiled' : ''}.json`;
-  writeFileSync(file, `${JSON.stringify({ suite, generatedAt: new Date().toISOString(), ...machine(), ...payload }, null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify({ suite, generatedAt: new Date().toISOString(), ...machine(), revision: revision(), ...payload }, null, 2)}\n`);
   return file;
 }

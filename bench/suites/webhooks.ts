@@ -6,6 +6,7 @@
  * 127.0.0.1 (answers 204 at once); N orders made with orders.create_bulk (100 per call, --concurrency
  * calls in flight, default 2), then the bench waits until every order's event has arrived.
  * Lag = arrival at the receiver − payload created_at (stamped as the order transaction starts).
+ * Before that burst, a trickle of 100 single orders.create at 10/s gives the lag without a backlog.
  * Runs: embedded and PostgreSQL (+Redis) with WEBHOOK_POLL_MS 250 (default) and 20; PostgreSQL
  * with two server processes sharing one schema (both dispatch; the bulk calls alternate between
  * them), where every webhook-id must arrive once; one PostgreSQL run with
@@ -42,6 +43,9 @@ const RUNS: RunSpec[] = [
 /** Stop waiting when nothing new has arrived for this long. */
 const STALL_MS = 60_000;
 const WARMUP_ORDERS = 100;
+/** The trickle phase: single orders.create calls at a steady low rate, for the lag without a backlog. */
+const TRICKLE_ORDERS = 100;
+const TRICKLE_PER_S = 10;
 
 const label = (r: RunSpec) => `${r.scenario} ×${r.instances} poll ${r.pollMs} ms${r.endpointConcurrency ? ` endpoint conc. ${r.endpointConcurrency}` : ''}`;
 
@@ -78,6 +82,21 @@ async function createOrders(clients: BenchPartner[], total: number, concurrency:
   return ids;
 }
 
+/** One orders.create every 1000/TRICKLE_PER_S ms (alternating instances): a steady trickle, no backlog. */
+async function trickle(clients: BenchPartner[]): Promise<string[]> {
+  const ids: string[] = [];
+  const start = wallNow();
+  for (let i = 0; i < TRICKLE_ORDERS; i++) {
+    const wait = start + (i * 1000) / TRICKLE_PER_S - wallNow();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const res = await call<{ data: { order_details: { order_id: string } } }>(clients[i % clients.length]!, 'POST', `${DELIVERY}/orders.create`, orderBody());
+    ids.push(res.body.data.order_details.order_id);
+  }
+  return ids;
+}
+
+const lagStats = (lags: number[]) => ({ p50: round(percentile(lags, 50), 1), p99: round(percentile(lags, 99), 1), max: round(Math.max(...lags), 1), min: round(Math.min(...lags), 1) });
+
 /** Waits until every id's event has arrived on `path`, or nothing new came for STALL_MS. */
 async function waitFor(rx: HookReceiver, path: string, ids: ReadonlySet<string>): Promise<void> {
   let seen = -1;
@@ -98,10 +117,14 @@ async function oneRun(spec: RunSpec, rx: HookReceiver, total: number, concurrenc
   try {
     const tag = Math.random().toString(36).slice(2, 8);
     const clients = await hookPartner(fleet, `${rx.url}/hook/${tag}`);
-    const warmPath = `/hook/${tag}`;
+    const path = `/hook/${tag}`;
     // Warm-up (JIT, pools, key cache, dispatcher sockets): its events are waited for, then ignored.
     const warm = new Set(await createOrders(clients, WARMUP_ORDERS, 1));
-    await waitFor(rx, warmPath, warm);
+    await waitFor(rx, path, warm);
+    const slow = new Set(await trickle(clients));
+    await waitFor(rx, path, slow);
+    const trickleLag = lagStats(rx.on(path).filter((a) => a.orderId && slow.has(a.orderId)).map((a) => a.at - a.createdAt));
+    console.log(`  trickle of ${slow.size} orders at ${TRICKLE_PER_S}/s: lag p50 ${trickleLag.p50} ms, p99 ${trickleLag.p99} ms`);
     const cpu0 = fleet.servers.map((s) => s.cpuMs() ?? 0);
     const machine0 = machineCpuMs();
     const client0 = process.cpuUsage();
@@ -109,8 +132,8 @@ async function oneRun(spec: RunSpec, rx: HookReceiver, total: number, concurrenc
     const ids = new Set(await createOrders(clients, total, concurrency));
     const createdAt = wallNow();
     console.log(`  ${ids.size} orders created in ${((createdAt - t0) / 1000).toFixed(1)} s; waiting for their events`);
-    await waitFor(rx, warmPath, ids);
-    const mine = rx.on(warmPath).filter((a) => a.orderId && ids.has(a.orderId));
+    await waitFor(rx, path, ids);
+    const mine = rx.on(path).filter((a) => a.orderId && ids.has(a.orderId));
     const end = mine.length > 0 ? Math.max(...mine.map((a) => a.at)) : wallNow();
     const wall = end - t0;
     const serverCpu = fleet.servers.map((s, i) => (s.cpuMs() ?? 0) - cpu0[i]!);
@@ -127,14 +150,18 @@ async function oneRun(spec: RunSpec, rx: HookReceiver, total: number, concurrenc
     const delivered = new Set([...first.values()].map((a) => a.orderId)).size;
     let db: Record<string, unknown> | null = null;
     if (fleet.schema) {
+      // Idle server connections report their table statistics within 10 s (PostgreSQL 15's idle flush).
+      await new Promise((r) => setTimeout(r, 11_000));
       const pgc = await schemaClient(fleet.schema);
-      const [row] = (await pgc.query<{ attempts: string; events: string; statuses: Record<string, number> }>(
+      const [row] = (await pgc.query<{ attempts: string; events: string; statuses: Record<string, number>; updates: string }>(
         `select (select count(*) from webhook_attempts w join outbox_events e on e.id = w.event_id where e.app_id = $1) as attempts,
                 (select count(*) from outbox_events where app_id = $1) as events,
-                (select json_object_agg(delivery_status, n) from (select delivery_status, count(*) as n from outbox_events where app_id = $1 group by 1) s) as statuses`,
+                (select json_object_agg(delivery_status, n) from (select delivery_status, count(*) as n from outbox_events where app_id = $1 group by 1) s) as statuses,
+                (select n_tup_upd from pg_stat_user_tables where schemaname = current_schema() and relname = 'outbox_events') as updates`,
         [clients[0]!.appId],
       )).rows;
-      db = { attempts: Number(row!.attempts), events: Number(row!.events), statuses: row!.statuses };
+      // Row updates per event: a claim and a finish when sent at once; each hand-back (release) and re-claim adds two.
+      db = { attempts: Number(row!.attempts), events: Number(row!.events), statuses: row!.statuses, outboxUpdatesPerEvent: round(Number(row!.updates) / Number(row!.events), 1) };
     }
     const machineMs = machine1 !== undefined && machine0 !== undefined ? machine1 - machine0 : undefined;
     const own = serverCpu.reduce((a, b) => a + b, 0) + (client.user + client.system) / 1000;
@@ -145,7 +172,8 @@ async function oneRun(spec: RunSpec, rx: HookReceiver, total: number, concurrenc
       deliveredPerS: round(delivered / (wall / 1000), 1),
       deliveredVsCreated: round(delivered / (wall / 1000) / (ids.size / ((createdAt - t0) / 1000)), 3),
       tailSeconds: round((end - createdAt) / 1000, 2),
-      lagMs: { p50: round(percentile(lags, 50), 1), p99: round(percentile(lags, 99), 1), max: round(Math.max(...lags), 1), min: round(Math.min(...lags), 1) },
+      lagMs: lagStats(lags),
+      trickleLagMs: trickleLag,
       serverCpuCores: serverCpu.map((c) => round(c / wall, 2)),
       otherCores: (() => { const o = otherCores(machineMs, own, wall); return o === null ? null : round(o, 2); })(),
       db,
@@ -164,18 +192,20 @@ function print(results: Result[]): void {
   console.log('\n== webhooks: delivery.order.created events to a local receiver (answers 204) ==');
   const rows = results.map((r) => [
     r.run, `${r.delivered}/${r.orders}`, r.createdPerS.toFixed(0), r.deliveredPerS.toFixed(0), `${r.deliveredVsCreated.toFixed(2)}x`, r.tailSeconds.toFixed(1),
-    r.lagMs.p50.toFixed(0), r.lagMs.p99.toFixed(0), r.lagMs.max.toFixed(0), String(r.duplicates), r.db ? String(r.db.attempts) : 'n/a',
+    r.trickleLagMs.p50.toFixed(0), r.trickleLagMs.p99.toFixed(0), r.lagMs.p50.toFixed(0), r.lagMs.p99.toFixed(0), String(r.duplicates), r.db ? String(r.db.attempts) : 'n/a',
     r.serverCpuCores.map((c) => c.toFixed(2)).join('+'), r.otherCores === null ? 'n/a' : r.otherCores.toFixed(2),
   ]);
-  console.log(table(['run', 'delivered', 'created/s', 'delivered/s', 'deliv/created', 'tail s', 'lag p50 ms', 'lag p99 ms', 'lag max', 'dup ids', 'attempts (db)', 'server cores', 'other cores'], rows));
-  for (const r of results) if (r.db) console.log(`  ${r.run}: outbox ${JSON.stringify(r.db.statuses)} for ${r.db.events} events (incl. ${WARMUP_ORDERS} warm-up), ${r.db.attempts} attempts recorded`);
+  console.log(table(['run', 'delivered', 'created/s', 'delivered/s', 'deliv/created', 'tail s', 'trickle lag p50', 'trickle p99', 'burst lag p50', 'burst p99', 'dup ids', 'attempts (db)', 'server cores', 'other cores'], rows));
+  for (const r of results) if (r.db) console.log(`  ${r.run}: outbox ${JSON.stringify(r.db.statuses)} for ${r.db.events} events (incl. ${WARMUP_ORDERS} warm-up and ${TRICKLE_ORDERS} trickle), ${r.db.attempts} attempts recorded, ${r.db.outboxUpdatesPerEvent} outbox row updates per event`);
 }
 
 const NOTES = [
   'created/s is the producer (create_bulk) rate; delivered/s is orders delivered ÷ time from the first bulk call to the last arrival; deliv/created is their ratio (1.00 = the dispatcher keeps up with the producer). tail = last arrival − end of creation.',
+  `trickle lag: ${TRICKLE_ORDERS} single orders.create at ${TRICKLE_PER_S}/s before the burst (no backlog: the poll interval and the send); burst lag: the N create_bulk orders, mostly time queued behind the backlog.`,
   'lag = arrival at the receiver − the payload created_at, which is stamped as the order transaction starts (so it includes that commit, a few ms). Server and receiver share one clock.',
-  "the dispatcher polls every WEBHOOK_POLL_MS when a claim found nothing and is not woken by commits, so an idle dispatcher adds up to one poll interval of lag; it claims up to WEBHOOK_CONCURRENCY (32) events at once, but only WEBHOOK_ENDPOINT_CONCURRENCY (4) sends per destination origin run at a time: the rest of the claim is handed back with next_attempt_at = now + WEBHOOK_POLL_MS. With one receiver, that limit and the poll interval bound the rate.",
-  'dup ids counts webhook-ids that arrived more than once; attempts (db) is webhook_attempts rows for the app (warm-up included), which is orders + warm-up when nothing was sent twice.',
+  'how the dispatcher (src/modules/webhooks/dispatcher.ts as of this run) paces one endpoint: it claims up to WEBHOOK_CONCURRENCY (32) due events, claims again at once while claims find work, and sleeps WEBHOOK_POLL_MS after an empty claim (commits do not wake it). Per destination origin at most WEBHOOK_ENDPOINT_CONCURRENCY (4) sends run at a time with a queue of 4x that behind them; claimed events beyond the queue are handed back until the next poll. Every run here has one endpoint, the worst case for that limit.',
+  'outbox row updates per event (pg_stat_user_tables n_tup_upd over every event of the run): 2 when each event is sent as soon as it is claimed (claim, finish); a turn waited for in the endpoint queue adds a lease renewal, a hand-back adds a release and a re-claim.',
+  'dup ids counts webhook-ids that arrived more than once; attempts (db) is webhook_attempts rows for the app (warm-up included), which is orders + warm-up + trickle when nothing was sent twice.',
 ];
 
 export async function runWebhooks(opts: SuiteOptions): Promise<number> {
