@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { PartnerClient } from '@partner-platform/sdk';
 import { buildApp, type AppOptions } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -151,4 +151,26 @@ export async function addKey(
 export async function countRows(p: TestPlatform, sql: string, params: unknown[] = []): Promise<number> {
   const rows = await p.app.platform.db.query<{ n: number }>(sql, params);
   return rows[0]!.n;
+}
+
+/** Two instances on one PostgreSQL schema (and one Redis), for the enclosing describe block. */
+export function useTwoInstances(opts: StartOptions = {}): { readonly a: TestPlatform; readonly b: TestPlatform } {
+  let a: TestPlatform | undefined;
+  let b: TestPlatform | undefined;
+  beforeAll(async () => {
+    a = await startPlatform(opts);
+    b = await startPlatform({ ...opts, schema: a.schema });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+  return {
+    get a() {
+      return a!;
+    },
+    get b() {
+      return b!;
+    },
+  };
 }
