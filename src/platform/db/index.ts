@@ -4,6 +4,7 @@ import { lockDataDir } from './lock.ts';
 import { migrate } from './migrate.ts';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
+import { translateDbError } from './sqlstate.ts';
 import type { Db } from './types.ts';
 
 export type { Db, Queryable, Row } from './types.ts';
@@ -37,5 +38,22 @@ export async function openDatabase(config: DatabaseConfig, opts: OpenDbOptions =
     await db.close();
     throw err;
   }
-  return db;
+  return translating(db);
+}
+
+const rethrow = (err: unknown): never => {
+  throw translateDbError(err);
+};
+
+/**
+ * Database failures leave every query and transaction as application errors, so a service raises
+ * the same error whether a route, a job or another module called it. Inside a transaction the raw
+ * error still reaches the driver first, which retries serialization failures on it.
+ */
+function translating(db: Db): Db {
+  return {
+    ...db,
+    query: <T>(sql: string, params?: readonly unknown[]) => db.query<T>(sql, params).catch(rethrow),
+    transaction: (fn) => db.transaction(fn).catch(rethrow),
+  };
 }

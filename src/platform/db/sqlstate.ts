@@ -46,6 +46,11 @@ export function translateDbError(err: unknown): unknown {
     const factory = name ? UNIQUE_VIOLATIONS[name] : undefined;
     if (factory) return factory();
   }
+  // Data exceptions (a NUL byte, an unencodable character, a value out of range): the input was
+  // bad, whatever let it through, and nothing was written.
+  if (typeof e?.code === 'string' && e.code.startsWith('22')) {
+    return errors.validation('A value in the request cannot be stored (invalid characters or out of range); nothing was changed.');
+  }
   if (isConnectionError(err)) {
     return errors.serviceUnavailable('The database is unreachable right now; nothing was changed. Retry shortly.');
   }
