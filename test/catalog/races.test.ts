@@ -47,7 +47,7 @@ describe('concurrency', () => {
     expect((await journals(p, sale.sale_id)).map((j) => j.kind)).toEqual(['sale_settlement']);
     const confirmed = await p.app.platform.db.query("select id from outbox_events where subject_id = $1 and type = 'safe.order.confirmed'", [sale.sale_id]);
     expect(confirmed).toHaveLength(1);
-    const deliveries = await p.app.platform.db.query('select id from delivery_orders where order_reference = $1', [`safe-${sale.sale_id}`]);
+    const deliveries = await p.app.platform.db.query('select d.id from delivery_orders d join sales s on d.order_reference = s.delivery_reference where s.id = $1', [sale.sale_id]);
     expect(deliveries).toHaveLength(1);
     expect(await stockOf(p, b.variantId)).toEqual({ stock: 9, reserved: 0 });
     await expectLedgerBalanced(p);

@@ -10,6 +10,7 @@ import { catalogHealth } from './routes/health.ts';
 import { Dispatcher } from './sales/dispatch.ts';
 import { SalesJobs } from './sales/jobs.ts';
 import { DeliveryQuoter } from './sales/quote.ts';
+import { salesAdminRoutes } from './sales/routes/admin-sales.ts';
 import { ordersCreate, ordersGet, ordersVerify } from './sales/routes/orders.ts';
 import { SalesService } from './sales/service.ts';
 
@@ -60,7 +61,7 @@ export function createCatalogModule(deps: ModuleDeps & { delivery: DeliveryModul
     jobs,
     workers: [new Periodic('safe-catalog-sales', SALES_JOB_INTERVAL_MS, () => jobs.tick(), log)],
     operations: [catalogHealth(db), catalogList(catalog), catalogGet(catalog), ordersCreate(sales), ordersVerify(sales), ordersGet(sales)] as Operation[],
-    adminRoutes: catalogAdminRoutes(catalog) as AdminRoute[],
+    adminRoutes: [...catalogAdminRoutes(catalog), ...salesAdminRoutes(sales)] as AdminRoute[],
     handlePaymentCallback: (ref) => sales.handleCallback(ref),
   };
 }

@@ -10,7 +10,7 @@ export interface LedgerEntry {
 }
 
 export interface Journal {
-  kind: 'wallet_topup' | 'order_fee' | 'order_fee_refund' | 'sale_settlement' | 'sale_refund';
+  kind: 'wallet_topup' | 'order_fee' | 'order_fee_refund' | 'sale_settlement' | 'sale_refund' | 'sale_payment_held' | 'sale_late_payment';
   /** One journal per kind and subject: the ledger's own idempotency key. */
   subjectId: string;
   memo: string;
@@ -26,8 +26,10 @@ export const partnerMarkupPayable = (partnerId: string) => `partner_markup_payab
 export const PLATFORM_COMMISSION = 'platform_commission';
 /** Cash a rider collected on delivery and has not yet handed over. */
 export const RIDER_CASH_CLEARING = 'rider_cash_clearing';
-/** Money owed back to buyers whose prepaid sale failed after it was settled. */
+/** Money owed back to buyers whose prepaid sale failed after it was settled, or who paid a failed sale. */
 export const SALE_REFUNDS_PAYABLE = 'sale_refunds_payable';
+/** Suspense: buyer money a gateway collected for a sale that cannot be settled as it stands (amount differs). */
+export const SALE_PAYMENTS_HELD = 'sale_payments_held';
 
 export class UnbalancedJournalError extends Error {
   override readonly name = 'UnbalancedJournalError';
@@ -146,3 +148,23 @@ export function saleRefundJournal(s: SaleAmounts): Journal {
     entries: [{ account: SALE_REFUNDS_PAYABLE, amountPesewas: buyerTotal(s) }, ...saleEntries(s, -1)],
   });
 }
+
+/** Buyer money that arrived, but not as the sale expects: from the gateway's clearing to `account`. */
+function gatewayReceipt(kind: 'sale_payment_held' | 'sale_late_payment', account: string, memo: string) {
+  return (saleId: string, gateway: string, amount: number): Journal =>
+    assertBalanced({
+      kind,
+      subjectId: saleId,
+      memo,
+      entries: [
+        { account: gatewayClearing(gateway), amountPesewas: -positive(amount) },
+        { account, amountPesewas: amount },
+      ],
+    });
+}
+
+/** The gateway collected another amount than the sale's total: held in suspense until resolved. */
+export const salePaymentHeldJournal = gatewayReceipt('sale_payment_held', SALE_PAYMENTS_HELD, 'sale paid a different amount: held for review');
+
+/** The gateway collected payment for a sale that had already failed: owed back to the buyer. */
+export const saleLatePaymentJournal = gatewayReceipt('sale_late_payment', SALE_REFUNDS_PAYABLE, 'payment for a failed sale: refund owed to the buyer');

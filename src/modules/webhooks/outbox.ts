@@ -10,7 +10,9 @@ export type EventType =
   | 'wallet.refund.completed'
   | 'safe.order.paid'
   | 'safe.order.confirmed'
-  | 'safe.order.failed';
+  | 'safe.order.failed'
+  | 'safe.order.on_hold'
+  | 'safe.order.refund_due';
 
 export interface OutboxEvent {
   appId: string;

@@ -1,21 +1,20 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { AuthContext } from '../../../platform/auth/context.ts';
-import type { Db } from '../../../platform/db/index.ts';
-import { isAppError } from '../../../platform/errors.ts';
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger as Logger } from 'fastify';
+import type { Db, Queryable } from '../../../platform/db/index.ts';
+import { isAppError, type AppError } from '../../../platform/errors.ts';
 import { pesewasToGhs } from '../../../platform/money.ts';
 import type { CreateOrderInput } from '../../delivery/orders/schema.ts';
+import type { OrderOwner, PreparedOrder } from '../../delivery/orders/service.ts';
 import { catalogRepository } from '../products/repository.ts';
 import type { VendorRow } from '../products/repository.ts';
 import type { DeliveryQuoter } from './quote.ts';
 import { salesRepository as repo, type SaleItemRow, type SaleRow } from './repository.ts';
 
-/** The delivery service as the catalog uses it: OrdersService.create, present when this instance serves delivery. */
+/** The delivery service as the catalog uses it: present when this instance serves delivery. */
 export interface DeliveryPort {
-  create(auth: AuthContext, input: CreateOrderInput): Promise<{ id: string }>;
+  prepare(owner: OrderOwner, input: CreateOrderInput): Promise<PreparedOrder>;
+  place(tx: Queryable, prepared: PreparedOrder): Promise<{ id: string }>;
 }
-
-/** A dispatch claim older than this is presumed abandoned (its instance died) and taken over. */
-const CLAIM_TIMEOUT_MS = 60_000;
 
 const ghs = (pesewas: number) => pesewasToGhs(pesewas).toFixed(2);
 
@@ -23,8 +22,11 @@ function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-/** The delivery order's reference: derived from the sale, so a retried dispatch finds its order instead of making a second one. */
-export const deliveryReference = (sale: SaleRow) => `safe-${sale.id}`;
+/**
+ * The delivery order's reference, chosen when the sale is written: random, so a partner cannot
+ * create an order with it first, and fixed, so two dispatches of one sale collide on it.
+ */
+export const newDeliveryReference = () => `safe-${randomBytes(12).toString('base64url')}`;
 
 /**
  * The delivery order of a sale: from the vendor's pickup point to the buyer, recipient-pays so
@@ -39,7 +41,7 @@ export function deliveryInput(sale: SaleRow, vendor: VendorRow, items: readonly 
       ? `Cash on delivery: collect GHS ${ghs(sale.total_pesewas)} from the buyer (goods GHS ${ghs(sale.subtotal_pesewas)} + delivery GHS ${ghs(sale.delivery_fee_pesewas)}).`
       : 'Prepaid order: collect nothing from the buyer.';
   return {
-    order_reference: deliveryReference(sale),
+    order_reference: sale.delivery_reference,
     customer: { name: sale.buyer_name, phone: sale.buyer_phone },
     delivery: {
       address: sale.delivery_address,
@@ -65,45 +67,40 @@ export function deliveryInput(sale: SaleRow, vendor: VendorRow, items: readonly 
   };
 }
 
+/** Refused by delivery for good (its input is wrong), as opposed to a failure worth retrying. */
+export const isRefusal = (err: unknown): err is AppError => isAppError(err) && err.statusCode < 500;
+
+const owed = (sale: SaleRow) => sale.delivery_order_id === null && (sale.state === 'awaiting_delivery' || (sale.state === 'confirmed' && sale.payment_method === 'online'));
+
 /**
- * Creates sales' delivery orders. Only one actor creates a given sale's order (the claim), and
- * one interrupted after creating it links the existing order on the next attempt.
+ * Creates sales' delivery orders. The order is placed and linked in one transaction that holds
+ * the sale's row lock: a crash leaves either both or neither, and of two dispatches of one sale
+ * the second finds it linked.
  */
 export class Dispatcher {
   constructor(
-    private readonly deps: { db: Db; clock: () => number; log: FastifyBaseLogger; delivery: DeliveryPort | undefined; quoter: DeliveryQuoter },
+    private readonly deps: { db: Db; clock: () => number; log: Logger; delivery: DeliveryPort | undefined; quoter: DeliveryQuoter },
   ) {}
 
   get available(): boolean {
     return this.deps.delivery !== undefined;
   }
 
-  /** Creates and links the delivery order; false when another actor holds the claim or delivery is not served here. */
+  /** Creates and links the delivery order; false when it already exists, the sale no longer needs one, or delivery is not served here. */
   async dispatch(sale: SaleRow): Promise<boolean> {
     const { db, delivery } = this.deps;
-    if (!delivery) return false;
-    const now = new Date(this.deps.clock());
-    if (!(await repo.claimDispatch(db, sale.id, now, new Date(now.getTime() - CLAIM_TIMEOUT_MS)))) return false;
-    try {
-      const vendor = (await catalogRepository.getVendor(db, sale.vendor_id))!;
-      const input = deliveryInput(sale, vendor, await repo.items(db, sale.id), await this.deps.quoter.describe({ lat: sale.quote_lat, lng: sale.quote_lng }));
-      const owner = { appId: sale.app_id, environment: sale.environment };
-      // The order belongs to the sale's app and environment, whoever triggers the dispatch (a callback has no key).
-      const auth: AuthContext = { keyId: 'safe-catalog', appId: sale.app_id, partnerId: sale.partner_id, environment: sale.environment, scopes: [] };
-      let orderId: string;
-      try {
-        orderId = (await delivery.create(auth, input)).id;
-      } catch (err) {
-        const existing = isAppError(err) && err.code === 'DUPLICATE_ORDER_REFERENCE' ? await repo.deliveryOrderByReference(db, owner, input.order_reference) : undefined;
-        if (!existing) throw err;
-        orderId = existing;
-      }
-      await repo.linkDelivery(db, sale.id, orderId, new Date(this.deps.clock()));
+    if (!delivery || !owed(sale)) return false;
+    const vendor = (await catalogRepository.getVendor(db, sale.vendor_id))!;
+    const input = deliveryInput(sale, vendor, await repo.items(db, sale.id), await this.deps.quoter.describe({ lat: sale.quote_lat, lng: sale.quote_lng }));
+    // The order belongs to the sale's app and environment, whoever triggers the dispatch (a callback has no key).
+    const prepared = await delivery.prepare({ partnerId: sale.partner_id, appId: sale.app_id, environment: sale.environment }, input);
+    return db.transaction(async (tx) => {
+      const locked = await repo.lock(tx, sale.id);
+      if (!locked || !owed(locked)) return false;
+      const order = await delivery.place(tx, prepared);
+      await repo.linkDelivery(tx, sale.id, order.id, new Date(this.deps.clock()));
       return true;
-    } catch (err) {
-      await repo.unclaimDispatch(db, sale.id);
-      throw err;
-    }
+    });
   }
 
   /** A dispatch whose failure must not fail the caller (verify, callbacks, the job): logged, retried later. */

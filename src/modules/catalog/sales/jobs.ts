@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../platform/db/index.ts';
-import type { Dispatcher } from './dispatch.ts';
+import { isRefusal, type Dispatcher } from './dispatch.ts';
 import { salesRepository as repo } from './repository.ts';
 import type { SalesService } from './service.ts';
 
@@ -13,8 +13,8 @@ const DISPATCH_GRACE_MS = 5_000;
  * compare-and-set, so instances running it together never double-apply anything:
  * - unpaid prepaid sales past their deadline are checked once more with the gateway, then
  *   confirmed if paid or failed and restocked;
- * - sales owed a delivery order (an interrupted dispatch, or a payment confirmed by a callback)
- *   get it;
+ * - sales owed a delivery order (a crash before their dispatch, or a payment confirmed by a
+ *   callback) get it; one whose order delivery refuses fails and restocks;
  * - cash-on-delivery sales whose delivery ended on an instance that does not run the move
  *   listener (services served apart) follow it.
  */
@@ -40,7 +40,14 @@ export class SalesJobs {
     if (dispatcher.available) {
       for (const id of await repo.undispatched(db, new Date(now.getTime() - DISPATCH_GRACE_MS), BATCH)) {
         const sale = await repo.findById(db, id);
-        if (sale && (await dispatcher.dispatch(sale).catch((err: unknown) => void this.deps.log.warn({ err, sale: id }, 'dispatch failed; retrying')))) dispatched++;
+        if (!sale) continue;
+        try {
+          if (await dispatcher.dispatch(sale)) dispatched++;
+        } catch (err) {
+          // Refused for good (the order's input is invalid): retrying cannot help, so the sale fails and restocks.
+          if (isRefusal(err)) await sales.failUndeliverable(id, 'delivery_refused');
+          else this.deps.log.warn({ err, sale: id }, 'dispatch failed; retrying');
+        }
       }
     }
     const ended = await repo.endedDeliveries(db, BATCH);

@@ -7,7 +7,7 @@
 import type { Queryable } from '../../../platform/db/index.ts';
 import { pesewasToGhs } from '../../../platform/money.ts';
 import type { DeliveryStatus } from '../../delivery/domain/index.ts';
-import { saleRefundJournal, saleSettlementJournal, type SaleAmounts } from '../../wallet/ledger.ts';
+import { saleLatePaymentJournal, salePaymentHeldJournal, saleRefundJournal, saleSettlementJournal, type SaleAmounts } from '../../wallet/ledger.ts';
 import { walletRepository } from '../../wallet/repository.ts';
 import { appendEvent, type EventType } from '../../webhooks/outbox.ts';
 import { decompose } from '../domain/money.ts';
@@ -53,6 +53,8 @@ async function emit(tx: Queryable, sale: SaleRow, type: Extract<EventType, `safe
       payment_status: sale.payment_status,
       total_ghs: pesewasToGhs(sale.total_pesewas),
       ...(sale.failure_reason && type === 'safe.order.failed' ? { failure_reason: sale.failure_reason } : {}),
+      ...(sale.gateway_amount_pesewas !== null && type !== 'safe.order.failed' ? { gateway_amount_ghs: pesewasToGhs(sale.gateway_amount_pesewas) } : {}),
+      ...(sale.refund_due_pesewas !== null ? { refund_due_ghs: pesewasToGhs(sale.refund_due_pesewas) } : {}),
       timestamp: at.toISOString(),
     },
   });
@@ -64,7 +66,8 @@ async function emit(tx: Queryable, sale: SaleRow, type: Extract<EventType, `safe
  */
 export async function confirmSale(tx: Queryable, sale: SaleRow, paymentStatus: 'paid' | 'collected', at: Date): Promise<SaleRow> {
   for (const [variantId, quantity] of await unitsByVariant(tx, sale.id)) await stock.commit(tx, variantId, quantity, at);
-  const row = await repo.transition(tx, sale.id, { state: 'confirmed', paymentStatus }, at);
+  const paid = paymentStatus === 'paid' ? { gatewayAmountPesewas: sale.total_pesewas } : {};
+  const row = await repo.transition(tx, sale.id, { state: 'confirmed', paymentStatus, ...paid }, at);
   await walletRepository.postJournal(tx, saleSettlementJournal(amountsOf(row)), at);
   if (row.payment_method === 'online') await emit(tx, row, 'safe.order.paid', at);
   await emit(tx, row, 'safe.order.confirmed', at);
@@ -89,8 +92,20 @@ export async function failSale(tx: Queryable, sale: SaleRow, failure: Failure, a
     if (wasConfirmed) await stock.restock(tx, variantId, quantity, at);
     else await stock.release(tx, variantId, quantity, at);
   }
-  const row = await repo.transition(tx, sale.id, { state: 'failed', paymentStatus: failure.paymentStatus, failureReason: failure.reason, releaseReference: failure.releaseReference }, at);
-  if (wasConfirmed && sale.settled_at) await walletRepository.postJournal(tx, saleRefundJournal(amountsOf(row)), at);
+  const refunded = wasConfirmed && sale.settled_at !== null;
+  const row = await repo.transition(
+    tx,
+    sale.id,
+    {
+      state: 'failed',
+      paymentStatus: failure.paymentStatus,
+      failureReason: failure.reason,
+      releaseReference: failure.releaseReference,
+      ...(refunded ? { refundDuePesewas: sale.total_pesewas } : {}),
+    },
+    at,
+  );
+  if (refunded) await walletRepository.postJournal(tx, saleRefundJournal(amountsOf(row)), at);
   if (!failure.releaseReference) await emit(tx, row, 'safe.order.failed', at);
   return row;
 }
@@ -103,8 +118,36 @@ export async function failSale(tx: Queryable, sale: SaleRow, failure: Failure, a
 export async function followDelivery(tx: Queryable, sale: SaleRow, status: DeliveryStatus, at: Date): Promise<SaleRow> {
   if (status === 'delivered' && sale.state === 'awaiting_delivery') return confirmSale(tx, sale, 'collected', at);
   if (status !== 'cancelled' && status !== 'failed') return sale;
-  const reason = status === 'cancelled' ? 'delivery_cancelled' : 'delivery_failed';
+  return failUndelivered(tx, sale, status === 'cancelled' ? 'delivery_cancelled' : 'delivery_failed', at);
+}
+
+/** A sale whose goods will not be delivered: an open cod sale fails, a paid one fails with its refund owed. */
+export async function failUndelivered(tx: Queryable, sale: SaleRow, reason: string, at: Date): Promise<SaleRow> {
   if (sale.state === 'awaiting_delivery') return failSale(tx, sale, { paymentStatus: 'not_collected', reason }, at);
   if (sale.state === 'confirmed' && sale.payment_method === 'online') return failSale(tx, sale, { paymentStatus: 'refund_due', reason }, at);
   return sale;
+}
+
+/**
+ * The gateway collected another amount than the sale's total: neither confirmed nor failed, the
+ * sale is held (its stock stays reserved) with the money in suspense, for a person to resolve.
+ */
+export async function holdSale(tx: Queryable, sale: SaleRow, collectedPesewas: number, at: Date): Promise<SaleRow> {
+  const row = await repo.transition(tx, sale.id, { state: 'on_hold', paymentStatus: 'amount_mismatch', gatewayAmountPesewas: collectedPesewas }, at);
+  await walletRepository.postJournal(tx, salePaymentHeldJournal(sale.id, sale.gateway ?? 'unknown', collectedPesewas), at);
+  await emit(tx, row, 'safe.order.on_hold', at);
+  return row;
+}
+
+/** The gateway collected payment for a sale that had already failed: the money is owed back to the buyer. */
+export async function owePaymentBack(tx: Queryable, sale: SaleRow, collectedPesewas: number, at: Date): Promise<SaleRow> {
+  const row = await repo.transition(
+    tx,
+    sale.id,
+    { state: 'failed', paymentStatus: 'refund_due', gatewayAmountPesewas: collectedPesewas, refundDuePesewas: collectedPesewas },
+    at,
+  );
+  await walletRepository.postJournal(tx, saleLatePaymentJournal(sale.id, sale.gateway ?? 'unknown', collectedPesewas), at);
+  await emit(tx, row, 'safe.order.refund_due', at);
+  return row;
 }

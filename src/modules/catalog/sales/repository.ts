@@ -2,8 +2,8 @@ import type { Environment } from '../../../platform/auth/scopes.ts';
 import type { Queryable } from '../../../platform/db/index.ts';
 import type { DeliveryStatus } from '../../delivery/domain/index.ts';
 
-export type SaleState = 'awaiting_payment' | 'awaiting_delivery' | 'confirmed' | 'failed';
-export type SalePaymentStatus = 'pending' | 'paid' | 'collected' | 'declined' | 'expired' | 'not_collected' | 'refund_due' | 'not_started';
+export type SaleState = 'awaiting_payment' | 'awaiting_delivery' | 'confirmed' | 'failed' | 'on_hold';
+export type SalePaymentStatus = 'pending' | 'paid' | 'collected' | 'declined' | 'expired' | 'not_collected' | 'refund_due' | 'not_started' | 'amount_mismatch';
 export type QuoteSource = 'coordinates' | 'area' | 'address' | 'default';
 
 export interface SaleRow {
@@ -39,7 +39,13 @@ export interface SaleRow {
   checkout_id: string | null;
   checkout_url: string | null;
   expires_at: Date | null;
+  /** The order_reference of the sale's delivery order: random, so nobody can take it first. */
+  delivery_reference: string;
   delivery_order_id: string | null;
+  /** What the gateway reported as paid, once it reported a payment. */
+  gateway_amount_pesewas: number | null;
+  /** What the buyer is owed back, once something is. */
+  refund_due_pesewas: number | null;
   settled_at: Date | null;
   failed_at: Date | null;
   created_at: Date;
@@ -62,7 +68,10 @@ export interface SaleItemRow {
   unit_price_pesewas: number;
 }
 
-export type NewSale = Omit<SaleRow, 'version' | 'released_reference' | 'failure_reason' | 'checkout_id' | 'checkout_url' | 'delivery_order_id' | 'settled_at' | 'failed_at' | 'updated_at'>;
+export type NewSale = Omit<
+  SaleRow,
+  'version' | 'released_reference' | 'failure_reason' | 'checkout_id' | 'checkout_url' | 'delivery_order_id' | 'gateway_amount_pesewas' | 'refund_due_pesewas' | 'settled_at' | 'failed_at' | 'updated_at'
+>;
 
 export interface Owner {
   appId: string;
@@ -72,8 +81,8 @@ export interface Owner {
 const COLS = `s.id, s.app_id, s.partner_id, s.environment, s.reference, s.client_reference, s.external_reference, s.released_reference,
   s.vendor_id, s.payment_method, s.state, s.payment_status, s.failure_reason, s.version, s.buyer_name, s.buyer_phone, s.delivery_address,
   s.delivery_area_id, s.delivery_lat, s.delivery_lng, s.quote_lat, s.quote_lng, s.quote_source, s.subtotal_pesewas, s.commission_pesewas,
-  s.delivery_fee_pesewas, s.markup_pesewas, s.total_pesewas, s.gateway, s.checkout_id, s.checkout_url, s.expires_at, s.delivery_order_id,
-  s.settled_at, s.failed_at, s.created_at, s.updated_at`;
+  s.delivery_fee_pesewas, s.markup_pesewas, s.total_pesewas, s.gateway, s.checkout_id, s.checkout_url, s.expires_at, s.delivery_reference,
+  s.delivery_order_id, s.gateway_amount_pesewas, s.refund_due_pesewas, s.settled_at, s.failed_at, s.created_at, s.updated_at`;
 // The delivery's status is read straight from its table (read-only): it works the same on an
 // instance that does not serve the delivery service but shares its database.
 const WITH_DELIVERY = `select ${COLS}, d.status as delivery_status, d.tracking_token from sales s left join delivery_orders d on d.id = s.delivery_order_id`;
@@ -127,17 +136,26 @@ export const salesRepository = {
   async transition(
     tx: Queryable,
     id: string,
-    to: { state: SaleState; paymentStatus: SalePaymentStatus; failureReason?: string; releaseReference?: boolean },
+    to: {
+      state: SaleState;
+      paymentStatus: SalePaymentStatus;
+      failureReason?: string;
+      releaseReference?: boolean;
+      gatewayAmountPesewas?: number;
+      refundDuePesewas?: number;
+    },
     at: Date,
   ): Promise<SaleRow> {
     const rows = await tx.query<SaleRow>(
       `update sales as s set state = $2, payment_status = $3, failure_reason = coalesce($4, failure_reason), version = version + 1, updated_at = $5,
               settled_at = case when $2 = 'confirmed' then $5 else settled_at end,
-              failed_at = case when $2 = 'failed' then $5 else failed_at end,
+              failed_at = case when $2 = 'failed' and failed_at is null then $5 else failed_at end,
               released_reference = case when $6 then external_reference else released_reference end,
-              external_reference = case when $6 then null else external_reference end
+              external_reference = case when $6 then null else external_reference end,
+              gateway_amount_pesewas = coalesce($7, gateway_amount_pesewas),
+              refund_due_pesewas = coalesce($8, refund_due_pesewas)
         where id = $1 returning ${COLS}`,
-      [id, to.state, to.paymentStatus, to.failureReason ?? null, at, to.releaseReference ?? false],
+      [id, to.state, to.paymentStatus, to.failureReason ?? null, at, to.releaseReference ?? false, to.gatewayAmountPesewas ?? null, to.refundDuePesewas ?? null],
     );
     return rows[0]!;
   },
@@ -146,29 +164,18 @@ export const salesRepository = {
     await db.query('update sales set checkout_id = $2, checkout_url = $3, expires_at = $4, updated_at = $5 where id = $1', [id, checkout.checkoutId, checkout.checkoutUrl, expiresAt, at]);
   },
 
-  /** Claims the creation of the sale's delivery order; a claim older than `staleBefore` is taken over. */
-  async claimDispatch(db: Queryable, id: string, now: Date, staleBefore: Date): Promise<boolean> {
-    const rows = await db.query(
-      `update sales set dispatch_claimed_at = $2
-        where id = $1 and delivery_order_id is null and (state = 'awaiting_delivery' or (state = 'confirmed' and payment_method = 'online'))
-          and (dispatch_claimed_at is null or dispatch_claimed_at < $3) returning id`,
-      [id, now, staleBefore],
+  /** Links the delivery order created in the same transaction, under the sale's row lock. */
+  async linkDelivery(tx: Queryable, id: string, orderId: string, at: Date): Promise<void> {
+    await tx.query('update sales set delivery_order_id = $2, updated_at = $3 where id = $1 and delivery_order_id is null', [id, orderId, at]);
+  },
+
+  /** The operator's list, oldest first, paged by id. */
+  async list(db: Queryable, filter: { state?: SaleState; paymentStatus?: SalePaymentStatus }, limit: number, after: string | undefined): Promise<SaleRow[]> {
+    return db.query<SaleRow>(
+      `select ${COLS} from sales s where ($1::text is null or s.state = $1) and ($2::text is null or s.payment_status = $2)
+          and ($3::text is null or s.id > $3) order by s.id limit $4`,
+      [filter.state ?? null, filter.paymentStatus ?? null, after ?? null, limit],
     );
-    return rows.length > 0;
-  },
-
-  async unclaimDispatch(db: Queryable, id: string): Promise<void> {
-    await db.query('update sales set dispatch_claimed_at = null where id = $1 and delivery_order_id is null', [id]);
-  },
-
-  async linkDelivery(db: Queryable, id: string, orderId: string, at: Date): Promise<void> {
-    await db.query('update sales set delivery_order_id = $2, updated_at = $3 where id = $1 and delivery_order_id is null', [id, orderId, at]);
-  },
-
-  /** The delivery order an earlier, interrupted dispatch created (its reference is derived from the sale). */
-  async deliveryOrderByReference(db: Queryable, owner: Owner, orderReference: string): Promise<string | undefined> {
-    const rows = await db.query<{ id: string }>('select id from delivery_orders where app_id = $1 and environment = $2 and order_reference = $3', [owner.appId, owner.environment, orderReference]);
-    return rows[0]?.id;
   },
 
   async dueExpiries(db: Queryable, now: Date, limit: number): Promise<string[]> {

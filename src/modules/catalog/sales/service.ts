@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuthContext } from '../../../platform/auth/context.ts';
 import type { Db, Queryable } from '../../../platform/db/index.ts';
-import { errors, isAppError, type ErrorDetail } from '../../../platform/errors.ts';
+import { errors, type ErrorDetail } from '../../../platform/errors.ts';
 import { newId, ulid } from '../../../platform/ids.ts';
 import { ghsToPesewas } from '../../../platform/money.ts';
 import { GatewayError, type PaymentGateway, type PaymentStatus } from '../../../integrations/payments/gateway.ts';
@@ -10,13 +10,13 @@ import { isInGhana, normalizeGhanaPhone, type DeliveryStatus } from '../../deliv
 import type { OrderRow } from '../../delivery/orders/repository.ts';
 import { commissionOf } from '../domain/money.ts';
 import { stockRepository as stock } from '../products/stock.ts';
-import type { Dispatcher } from './dispatch.ts';
-import { confirmSale, failSale, followDelivery } from './lifecycle.ts';
+import { isRefusal, newDeliveryReference, type Dispatcher } from './dispatch.ts';
+import { confirmSale, failSale, failUndelivered, followDelivery, holdSale, owePaymentBack } from './lifecycle.ts';
 import { priceLines, type Line } from './lines.ts';
 import type { DeliveryQuoter } from './quote.ts';
-import { salesRepository as repo, type Owner, type SaleRow, type SaleWithDelivery } from './repository.ts';
+import { salesRepository as repo, type Owner, type SalePaymentStatus, type SaleRow, type SaleState, type SaleWithDelivery } from './repository.ts';
 import type { CreateSaleInput } from './schema.ts';
-import { createdView, saleView, verifyView } from './views.ts';
+import { createdView, operatorSaleView, saleView, verifyView } from './views.ts';
 
 /** The gateway's client reference of a sale: a neutral service token, like the wallet's serviceD_WA. */
 export const SALE_CLIENT_REFERENCE = /^serviceS_SC[0-9a-f]{16}$/;
@@ -36,6 +36,8 @@ export interface SalesServiceDeps {
 
 const owner = (auth: AuthContext): Owner => ({ appId: auth.appId, environment: auth.environment });
 const notFound = () => errors.saleNotFound('No sale with this id or reference exists for this app.');
+/** A prepaid sale that failed before any payment was booked for it: a payment may still arrive. */
+const mayBePaidLate = (s: SaleRow) => s.payment_method === 'online' && s.state === 'failed' && s.gateway_amount_pesewas === null;
 const isEnded = (s: DeliveryStatus | null): s is DeliveryStatus => s === 'delivered' || s === 'cancelled' || s === 'failed';
 
 function invalid(details: ErrorDetail[]): never {
@@ -98,6 +100,7 @@ export class SalesService {
         total_pesewas: subtotal + quote.feePesewas + markup,
         gateway: online ? this.deps.gateway.name : null,
         expires_at: online ? new Date(now.getTime() + this.deps.checkoutExpiryMs) : null,
+        delivery_reference: newDeliveryReference(),
         created_at: now,
       });
       await repo.insertItems(tx, row.id, lines);
@@ -121,11 +124,24 @@ export class SalesService {
     return saleView(sale, await repo.items(this.deps.db, sale.id), this.deps.publicBaseUrl);
   }
 
+  /** Operators: sales by state and payment status (held payments, refunds owed), oldest first. */
+  async operatorList(filter: { state?: SaleState; paymentStatus?: SalePaymentStatus }, limit: number, after: string | undefined) {
+    const rows = await repo.list(this.deps.db, filter, limit, after);
+    return { sales: rows.map(operatorSaleView), next_after: rows.length === limit ? rows.at(-1)!.id : null };
+  }
+
   /** A gateway callback: a hint to check the gateway now. References that are not sales are ignored. */
   async handleCallback(clientReference: string): Promise<void> {
     if (!SALE_CLIENT_REFERENCE.test(clientReference)) return;
     const sale = await repo.findByClientReference(this.deps.db, clientReference);
-    if (sale?.state === 'awaiting_payment') await this.refresh(sale);
+    if (sale && (sale.state === 'awaiting_payment' || mayBePaidLate(sale))) await this.refresh(sale);
+  }
+
+  /** The job's answer to a sale whose delivery order is refused for good: it fails (and restocks) instead of retrying forever. */
+  async failUndeliverable(saleId: string, reason: string): Promise<void> {
+    await this.inTransaction(saleId, async (tx, sale) => {
+      if (sale.delivery_order_id === null) await failUndelivered(tx, sale, reason, new Date(this.deps.clock()));
+    });
   }
 
   /** The delivery move listener: runs inside the move's transaction, so the sale follows its delivery atomically. */
@@ -138,6 +154,8 @@ export class SalesService {
   /** Brings a sale up to date with the gateway and its delivery; every change is a compare-and-set. */
   async refresh(sale: SaleWithDelivery): Promise<SaleWithDelivery> {
     if (sale.state === 'awaiting_payment') await this.checkPayment(sale);
+    // A failed prepaid sale may still be paid at the gateway; an outage must not fail the read.
+    else if (mayBePaidLate(sale)) await this.checkPayment(sale).catch((err: unknown) => this.deps.log.warn({ err, sale: sale.id }, 'could not check a failed sale with the gateway'));
     else if (isEnded(sale.delivery_status)) await this.follow(sale.id, sale.delivery_status);
     let fresh = (await repo.findById(this.deps.db, sale.id))!;
     const owed = fresh.delivery_order_id === null && (fresh.state === 'awaiting_delivery' || (fresh.state === 'confirmed' && fresh.payment_method === 'online'));
@@ -159,18 +177,16 @@ export class SalesService {
     }
     const now = new Date(this.deps.clock());
     const expired = sale.expires_at !== null && now.getTime() > sale.expires_at.getTime();
+    const collected = status.amountPesewas ?? sale.total_pesewas;
     await this.inTransaction(sale.id, async (tx, locked) => {
-      if (locked.state !== 'awaiting_payment') {
-        if (status.state === 'paid' && locked.state === 'failed') {
-          this.deps.log.warn({ sale: locked.id, reason: locked.failure_reason }, 'gateway reports payment of a failed sale: the buyer is owed a refund');
-        }
+      if (status.state === 'paid' && mayBePaidLate(locked)) {
+        await owePaymentBack(tx, locked, collected, now);
         return;
       }
+      if (locked.state !== 'awaiting_payment') return;
       if (status.state === 'paid') {
-        if (status.amountPesewas !== null && status.amountPesewas !== locked.total_pesewas) {
-          this.deps.log.warn({ sale: locked.id, asked: locked.total_pesewas, confirmed: status.amountPesewas }, 'gateway confirmed a different amount than the sale total');
-        }
-        await confirmSale(tx, locked, 'paid', now);
+        if (collected !== locked.total_pesewas) await holdSale(tx, locked, collected, now);
+        else await confirmSale(tx, locked, 'paid', now);
       } else if (status.state === 'failed' || expired) {
         const lapsed = expired || status.rawStatus === 'Expired';
         await failSale(tx, locked, lapsed ? { paymentStatus: 'expired', reason: 'checkout_expired' } : { paymentStatus: 'declined', reason: 'payment_declined' }, now);
@@ -251,7 +267,7 @@ export class SalesService {
     try {
       await this.deps.dispatcher.dispatch(sale);
     } catch (err) {
-      if (!isAppError(err) || err.statusCode >= 500) {
+      if (!isRefusal(err)) {
         this.deps.log.warn({ err, sale: sale.id }, 'delivery order not created yet; the sales job retries');
         return;
       }

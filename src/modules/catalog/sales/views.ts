@@ -35,6 +35,8 @@ export function saleView(s: SaleWithDelivery, items: readonly SaleItemRow[], pub
     state: s.state,
     payment_status: s.payment_status,
     checkout_url: s.state === 'awaiting_payment' ? s.checkout_url : null,
+    gateway_amount_ghs: s.gateway_amount_pesewas === null ? null : pesewasToGhs(s.gateway_amount_pesewas),
+    refund_due_ghs: s.refund_due_pesewas === null ? null : pesewasToGhs(s.refund_due_pesewas),
     delivery:
       s.delivery_order_id && s.delivery_status
         ? { order_id: s.delivery_order_id, status: s.delivery_status, tracking_url: `${publicBaseUrl}/track/${s.tracking_token}` }
@@ -49,6 +51,29 @@ export function saleView(s: SaleWithDelivery, items: readonly SaleItemRow[], pub
       line_total_ghs: pesewasToGhs(i.unit_price_pesewas * i.quantity),
     })),
     ...money(s),
+    created_at: s.created_at.toISOString(),
+    updated_at: s.updated_at.toISOString(),
+  };
+}
+
+/** A sale as the operator lists it: who it belongs to, where its money stands. */
+export function operatorSaleView(s: SaleRow) {
+  return {
+    sale_id: s.id,
+    partner_id: s.partner_id,
+    app_id: s.app_id,
+    environment: s.environment,
+    reference: s.reference,
+    external_reference: s.external_reference ?? s.released_reference,
+    payment_method: s.payment_method,
+    state: s.state,
+    payment_status: s.payment_status,
+    failure_reason: s.failure_reason,
+    gateway: s.gateway,
+    total_ghs: pesewasToGhs(s.total_pesewas),
+    gateway_amount_ghs: s.gateway_amount_pesewas === null ? null : pesewasToGhs(s.gateway_amount_pesewas),
+    refund_due_ghs: s.refund_due_pesewas === null ? null : pesewasToGhs(s.refund_due_pesewas),
+    delivery_order_id: s.delivery_order_id,
     created_at: s.created_at.toISOString(),
     updated_at: s.updated_at.toISOString(),
   };

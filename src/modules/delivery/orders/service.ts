@@ -1,10 +1,11 @@
 import type { AuthContext } from '../../../platform/auth/context.ts';
+import type { Environment } from '../../../platform/auth/scopes.ts';
 import type { Db, Queryable } from '../../../platform/db/index.ts';
 import { errors } from '../../../platform/errors.ts';
 import { newId, randomToken } from '../../../platform/ids.ts';
 import { appendEvent } from '../../webhooks/outbox.ts';
 import { canCancel, canTransition, type DeliveryStatus } from '../domain/index.ts';
-import { normalizeOrder, type NormalizeContext } from './normalize.ts';
+import { normalizeOrder, type NormalizeContext, type NormalizedOrder } from './normalize.ts';
 import { ordersRepository as repo, type OrderRow, type Owner, type PaymentStatus } from './repository.ts';
 import type { CreateOrderInput } from './schema.ts';
 
@@ -32,6 +33,23 @@ export interface OrdersServiceDeps {
   normalize: Omit<NormalizeContext, 'environment' | 'now'>;
 }
 
+/**
+ * Whom an order belongs to: an app of a partner, in one environment. A partner's call passes its
+ * key's context; another module (the catalog, for a sale's delivery) passes the owner it acts for.
+ */
+export interface OrderOwner {
+  partnerId: string;
+  appId: string;
+  environment: Environment;
+}
+
+/** An order checked and priced outside any transaction, ready to be placed inside one. */
+export interface PreparedOrder {
+  owner: OrderOwner;
+  order: NormalizedOrder;
+  now: Date;
+}
+
 const owner = (auth: AuthContext): Owner => ({ appId: auth.appId, environment: auth.environment });
 const notFound = () => errors.orderNotFound('No order with this order_id exists for this app.');
 
@@ -45,60 +63,73 @@ export class OrdersService {
     this.listeners.push(listener);
   }
 
-  async create(auth: AuthContext, input: CreateOrderInput): Promise<OrderRow> {
+  async create(owner: OrderOwner, input: CreateOrderInput): Promise<OrderRow> {
+    const prepared = await this.prepare(owner, input);
+    return this.deps.db.transaction((tx) => this.place(tx, prepared));
+  }
+
+  /** Validates and prices an order (INVALID_ORDER_PAYLOAD); touches nothing. */
+  async prepare(owner: OrderOwner, input: CreateOrderInput): Promise<PreparedOrder> {
     const now = new Date(this.deps.clock());
-    const order = await normalizeOrder(input, { ...this.deps.normalize, environment: auth.environment, now });
+    const order = await normalizeOrder(input, { ...this.deps.normalize, environment: owner.environment, now });
+    return { owner, order, now };
+  }
+
+  /**
+   * Writes a prepared order, its first timeline entry, its wallet debit and its event inside the
+   * caller's transaction, so a caller can tie the order to its own state change atomically.
+   */
+  async place(tx: Queryable, { owner, order, now }: PreparedOrder): Promise<OrderRow> {
+    const { input } = order;
     const paymentStatus: PaymentStatus = order.payer === 'partner' ? 'wallet_debited' : 'pending';
-    return this.deps.db.transaction(async (tx) => {
-      const row = await repo.insert(tx, {
-        id: newId('dlv'),
-        appId: auth.appId,
-        partnerId: auth.partnerId,
-        environment: auth.environment,
-        values: {
-          order_reference: input.order_reference,
-          customer_name: input.customer.name,
-          customer_phone: order.customerPhone,
-          customer_whatsapp: order.customerWhatsapp,
-          delivery_address: input.delivery.address,
-          delivery_city: input.delivery.city,
-          delivery_region: input.delivery.region,
-          delivery_lat: input.delivery.coordinates?.lat ?? null,
-          delivery_lng: input.delivery.coordinates?.lng ?? null,
-          delivery_location_id: input.delivery.location_id ?? null,
-          delivery_notes: input.delivery.notes ?? null,
-          item: input.item,
-          pickup_contact_person: input.pickup.contact_person,
-          pickup_contact_phone: order.pickupPhone,
-          pickup_address: input.pickup.address ?? null,
-          pickup_lat: input.pickup.coordinates?.lat ?? null,
-          pickup_lng: input.pickup.coordinates?.lng ?? null,
-          pickup_location_id: input.pickup.location_id ?? null,
-          pickup_region: order.pickupRegion,
-          dropoff_region: order.dropoffRegion,
-          service_area: order.serviceArea,
-          payer: order.payer,
-          payment_method: input.payment?.method ?? null,
-          payment_is_paid: input.payment?.is_paid ?? null,
-          payment_status: paymentStatus,
-          fee_pesewas: order.feePesewas,
-          requested_date: input.delivery_date ?? null,
-          pickup_date: order.pickupDate,
-          estimated_delivery: order.estimatedDelivery,
-          special_instructions: input.special_instructions ?? null,
-          webhook_url: input.webhook_url ?? null,
-          tracking_token: randomToken(18),
-          created_at: now,
-          updated_at: now,
-        },
-      });
-      await repo.insertEvent(tx, row.id, 1, 'placed', null, now);
-      if (order.payer === 'partner') {
-        await this.deps.wallet.debitOrderFee(tx, { partnerId: auth.partnerId, orderId: row.id, feePesewas: order.feePesewas!, at: now });
-      }
-      await this.emit(tx, row, 'delivery.order.created', null, now);
-      return row;
+    const row = await repo.insert(tx, {
+      id: newId('dlv'),
+      appId: owner.appId,
+      partnerId: owner.partnerId,
+      environment: owner.environment,
+      values: {
+        order_reference: input.order_reference,
+        customer_name: input.customer.name,
+        customer_phone: order.customerPhone,
+        customer_whatsapp: order.customerWhatsapp,
+        delivery_address: input.delivery.address,
+        delivery_city: input.delivery.city,
+        delivery_region: input.delivery.region,
+        delivery_lat: input.delivery.coordinates?.lat ?? null,
+        delivery_lng: input.delivery.coordinates?.lng ?? null,
+        delivery_location_id: input.delivery.location_id ?? null,
+        delivery_notes: input.delivery.notes ?? null,
+        item: input.item,
+        pickup_contact_person: input.pickup.contact_person,
+        pickup_contact_phone: order.pickupPhone,
+        pickup_address: input.pickup.address ?? null,
+        pickup_lat: input.pickup.coordinates?.lat ?? null,
+        pickup_lng: input.pickup.coordinates?.lng ?? null,
+        pickup_location_id: input.pickup.location_id ?? null,
+        pickup_region: order.pickupRegion,
+        dropoff_region: order.dropoffRegion,
+        service_area: order.serviceArea,
+        payer: order.payer,
+        payment_method: input.payment?.method ?? null,
+        payment_is_paid: input.payment?.is_paid ?? null,
+        payment_status: paymentStatus,
+        fee_pesewas: order.feePesewas,
+        requested_date: input.delivery_date ?? null,
+        pickup_date: order.pickupDate,
+        estimated_delivery: order.estimatedDelivery,
+        special_instructions: input.special_instructions ?? null,
+        webhook_url: input.webhook_url ?? null,
+        tracking_token: randomToken(18),
+        created_at: now,
+        updated_at: now,
+      },
     });
+    await repo.insertEvent(tx, row.id, 1, 'placed', null, now);
+    if (order.payer === 'partner') {
+      await this.deps.wallet.debitOrderFee(tx, { partnerId: owner.partnerId, orderId: row.id, feePesewas: order.feePesewas!, at: now });
+    }
+    await this.emit(tx, row, 'delivery.order.created', null, now);
+    return row;
   }
 
   async get(auth: AuthContext, orderId: string) {

@@ -7,10 +7,10 @@ import { DELIVERY_STATUSES } from '../../../delivery/domain/index.ts';
 import { CreateSaleBody, SaleIdBody } from '../schema.ts';
 import type { SalesService } from '../service.ts';
 
-const STATES = ['awaiting_payment', 'awaiting_delivery', 'confirmed', 'failed'] as const;
-const PAYMENT_STATUSES = ['pending', 'paid', 'collected', 'declined', 'expired', 'not_collected', 'refund_due', 'not_started'] as const;
+export const STATES = ['awaiting_payment', 'awaiting_delivery', 'confirmed', 'failed', 'on_hold'] as const;
+export const PAYMENT_STATUSES = ['pending', 'paid', 'collected', 'declined', 'expired', 'not_collected', 'refund_due', 'not_started', 'amount_mismatch'] as const;
 const Ghs = (description: string) => Type.Number({ description });
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
 
 const Money = {
   subtotal_ghs: Ghs('Sum of unit price times quantity'),
@@ -21,7 +21,7 @@ const Money = {
 
 const PaymentStatus = StringEnum(
   PAYMENT_STATUSES,
-  'pending (awaiting payment or cash), paid (gateway), collected (cash), declined, expired (checkout lapsed), not_collected (cod delivery ended without it), refund_due (paid, then its delivery was cancelled), not_started (an attempt answered 4xx or 502)',
+  'pending (awaiting payment or cash), paid (gateway), collected (cash), declined, expired (checkout lapsed), not_collected (cod delivery ended without it), refund_due (paid, then its delivery was cancelled, or paid after the order had failed; see refund_due_ghs), not_started (an attempt answered 4xx or 502), amount_mismatch (the gateway collected another amount than total_ghs: the order is on_hold for review)',
 );
 
 const EXAMPLE_ORDER = {
@@ -133,6 +133,8 @@ export const ordersGet = (sales: SalesService) =>
         state: StringEnum(STATES),
         payment_status: PaymentStatus,
         checkout_url: Nullable(Type.String({ description: 'While a prepaid order awaits payment' })),
+        gateway_amount_ghs: Nullable(Ghs('What the gateway reported as paid, once it reported a payment; differs from total_ghs when the order is on_hold')),
+        refund_due_ghs: Nullable(Ghs('What the buyer is owed back (payment_status refund_due); null otherwise')),
         delivery: Type.Union([
           Type.Object({ order_id: Type.String(), status: StringEnum(DELIVERY_STATUSES), tracking_url: Type.String({ format: 'uri' }) }),
           Type.Null(),
@@ -161,6 +163,8 @@ export const ordersGet = (sales: SalesService) =>
             state: 'awaiting_delivery',
             payment_status: 'pending',
             checkout_url: null,
+            gateway_amount_ghs: null,
+            refund_due_ghs: null,
             delivery: { order_id: 'dlv_01JD2Y0B1B2C3D4E5F6G7H8J9K', status: 'in_transit', tracking_url: 'https://partners.example.com/track/q3VbN8x2LmT0cR5wYk7dHs1a' },
             items: [{ product_id: EXAMPLE_ORDER.items[0]!.product_id, variant_id: EXAMPLE_ORDER.items[0]!.variant_id, title: 'Handwoven kente stole', label: 'Gold and green', quantity: 2, unit_price_ghs: 180, line_total_ghs: 360 }],
             subtotal_ghs: 360,
