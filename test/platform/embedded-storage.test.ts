@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -96,4 +96,26 @@ describe('embedded PostgreSQL (PGlite) in a data directory', () => {
     }
     expect(existsSync(join(dir, 'LOCK'))).toBe(false);
   }, 180_000);
+});
+
+describe('the embedded data directory', () => {
+  it('is readable and writable by its owner only, whatever the umask, after opening, writing and closing', async () => {
+    const dir = dataDir();
+    const before = process.umask(0);
+    try {
+      const p = await startPlatform(embedded(dir));
+      await createPartner(p, { scopes: ['delivery:read'] });
+      await p.close();
+    } finally {
+      process.umask(before);
+    }
+    const loose: string[] = [];
+    const walk = (path: string) => {
+      const st = statSync(path);
+      if ((st.mode & 0o077) !== 0) loose.push(`${path} ${(st.mode & 0o777).toString(8)}`);
+      if (st.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
+    };
+    walk(dir);
+    expect(loose).toEqual([]);
+  }, 120_000);
 });

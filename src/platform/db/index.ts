@@ -2,6 +2,7 @@ import { dirname } from 'node:path';
 import type { DatabaseConfig } from '../../config.ts';
 import { lockDataDir } from './lock.ts';
 import { migrate } from './migrate.ts';
+import { ownerOnly } from './owner-only.ts';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
 import { translateDbError } from './sqlstate.ts';
@@ -23,10 +24,20 @@ export async function openDatabase(config: DatabaseConfig, opts: OpenDbOptions =
     db = await openPglite(undefined, opts.template);
   } else {
     // The lock sits beside the PGlite directory, which belongs to PostgreSQL alone.
-    const release = lockDataDir(dirname(config.dataDir));
+    const root = dirname(config.dataDir);
+    ownerOnly(root);
+    const release = lockDataDir(root);
     try {
       const inner = await openPglite(config.dataDir);
-      db = { ...inner, close: () => inner.close().finally(release) };
+      ownerOnly(root);
+      db = {
+        ...inner,
+        close: () =>
+          inner.close().finally(() => {
+            ownerOnly(root);
+            release();
+          }),
+      };
     } catch (err) {
       release();
       throw err;
