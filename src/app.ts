@@ -22,7 +22,7 @@ import { AccountsService } from './modules/accounts/service.ts';
 import { createCatalogModule, type CatalogModule } from './modules/catalog/module.ts';
 import { createDeliveryModule, type DeliveryModule } from './modules/delivery/module.ts';
 import { registerProbes } from './modules/health/probes.ts';
-import { createGateway } from './integrations/payments/index.ts';
+import { createGateways, type PaymentGateways } from './integrations/payments/index.ts';
 import { registerSandboxCheckout } from './integrations/payments/sandbox-page.ts';
 import { registerPaymentCallbacks } from './modules/wallet/routes/payment-callbacks.ts';
 import { WebhookDispatcher } from './modules/webhooks/dispatcher.ts';
@@ -44,6 +44,8 @@ export interface Platform {
   accounts: AccountsService;
   guard: GuardStore;
   operations: readonly Operation[];
+  /** Which payment gateway serves which environment. */
+  gateways: PaymentGateways;
   /** Present unless WEBHOOK_DISPATCHER=off. */
   dispatcher: WebhookDispatcher | undefined;
   /** Present when the delivery service is served by this instance. */
@@ -125,17 +127,19 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerProbes(app, db, guard);
   const operations: Operation[] = [];
   const adminRoutes: AdminRoute[] = [...partnerRoutes(accounts), ...appRoutes(accounts)];
-  const { gateway, sandbox } = createGateway(config, db, clock);
+  const gateways = createGateways(config, db, clock);
+  if (config.payments.sandboxForProduction) app.log.warn(gateways.summary);
+  else app.log.info(gateways.summary);
   // Gateway callbacks name a client reference; each module settles the ones that are its own.
   const paymentHandlers: Array<(clientReference: string) => Promise<void>> = [];
-  const delivery = config.services.has('delivery') ? createDeliveryModule({ config, db, clock, log: app.log, accounts, gateway }) : undefined;
+  const delivery = config.services.has('delivery') ? createDeliveryModule({ config, db, clock, log: app.log, accounts, gateways }) : undefined;
   if (delivery) {
     operations.push(...delivery.operations);
     adminRoutes.push(...delivery.adminRoutes);
     delivery.registerPublicPages(app);
     paymentHandlers.push((ref) => delivery.wallet.handleCallback(ref));
   }
-  const catalog = config.services.has('safe-catalog') ? createCatalogModule({ config, db, clock, log: app.log, accounts, gateway, delivery }) : undefined;
+  const catalog = config.services.has('safe-catalog') ? createCatalogModule({ config, db, clock, log: app.log, accounts, gateways, delivery }) : undefined;
   if (catalog) {
     operations.push(...catalog.operations);
     adminRoutes.push(...catalog.adminRoutes);
@@ -145,15 +149,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerOperations(app, operations, pipeline);
   adminRoutes.push(...(webhookAdminRoutes(db, accounts, clock) as AdminRoute[]));
   const dispatcher = config.webhooks.dispatcher ? new WebhookDispatcher(db, box, config.webhooks, clock, app.log) : undefined;
-  registerPaymentCallbacks(app, gateway, paymentHandlers);
-  if (sandbox) registerSandboxCheckout(app, sandbox);
+  registerPaymentCallbacks(app, gateways.all, paymentHandlers);
+  registerSandboxCheckout(app, gateways.sandbox);
   if (config.adminToken) {
     registerAdminRoutes(app, config.adminToken, adminRoutes);
   }
 
   app.server.maxConnections = config.maxConnections;
   app.server.headersTimeout = Math.min(config.requestTimeoutMs, 60_000);
-  app.decorate('platform', { config, db, accounts, guard, operations, adminRoutes, pipeline, delivery, dispatcher, catalog });
+  app.decorate('platform', { config, db, accounts, guard, gateways, operations, adminRoutes, pipeline, delivery, dispatcher, catalog });
   registerApiDocs(app);
   app.addHook('onReady', async () => {
     delivery?.workers.forEach((w) => w.start());

@@ -58,6 +58,8 @@ export interface Config {
   };
   payments: {
     gateway: 'sandbox' | 'hubtel';
+    /** Production may pay through the sandbox gateway (demo deployments only). */
+    sandboxForProduction: boolean;
     /** An unpaid checkout expires after this long. */
     checkoutExpiryMinutes: number;
     hubtel: HubtelConfig | undefined;
@@ -178,18 +180,28 @@ function webhooks(env: Env, problems: string[]): Config['webhooks'] {
   };
 }
 
+function onOff(env: Env, name: string, problems: string[]): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'off') return false;
+  if (raw === 'on') return true;
+  problems.push(`${name} must be on or off (got "${raw}")`);
+  return false;
+}
+
 function payments(env: Env, problems: string[]): Config['payments'] {
   const checkoutExpiryMinutes = int(env, 'CHECKOUT_EXPIRY_MINUTES', 30, 1, 1440, problems);
+  const sandboxForProduction = onOff(env, 'SANDBOX_PAYMENTS_FOR_PRODUCTION', problems);
   const wanted = env.PAYMENT_GATEWAY || (env.HUBTEL_API_ID ? 'hubtel' : 'sandbox');
   if (wanted !== 'sandbox' && wanted !== 'hubtel') {
     problems.push('PAYMENT_GATEWAY must be sandbox or hubtel');
-    return { gateway: 'sandbox', checkoutExpiryMinutes, hubtel: undefined };
+    return { gateway: 'sandbox', sandboxForProduction, checkoutExpiryMinutes, hubtel: undefined };
   }
-  if (wanted === 'sandbox') return { gateway: 'sandbox', checkoutExpiryMinutes, hubtel: undefined };
+  if (wanted === 'sandbox') return { gateway: 'sandbox', sandboxForProduction, checkoutExpiryMinutes, hubtel: undefined };
   const missing = ['HUBTEL_API_ID', 'HUBTEL_API_KEY', 'HUBTEL_MERCHANT_ACCOUNT'].filter((n) => !env[n]);
   if (missing.length > 0) problems.push(`PAYMENT_GATEWAY=hubtel needs ${missing.join(', ')}`);
   return {
     gateway: 'hubtel',
+    sandboxForProduction,
     checkoutExpiryMinutes,
     hubtel: {
       apiId: env.HUBTEL_API_ID ?? '',

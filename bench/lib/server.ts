@@ -21,7 +21,7 @@ const SERVER_ENV = [
   'ADMIN_TOKEN', 'SECRETS_KEY', 'LOG_LEVEL', 'PUBLIC_BASE_URL', 'RATE_LIMIT_READS_PER_MINUTE',
   'RATE_LIMIT_WRITES_PER_MINUTE', 'AUTH_CACHE_TTL_MS', 'NONCE_TTL_SECONDS', 'SHUTDOWN_TIMEOUT_MS',
   'WEBHOOK_DISPATCHER', 'WEBHOOK_POLL_MS', 'WEBHOOK_CONCURRENCY', 'WEBHOOK_ENDPOINT_CONCURRENCY', 'WEBHOOK_ALLOW_PRIVATE',
-  'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS', 'SANDBOX_COURIER_STEP_SECONDS', 'PGAPPNAME',
+  'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS', 'SANDBOX_COURIER_STEP_SECONDS', 'PGAPPNAME', 'SANDBOX_PAYMENTS_FOR_PRODUCTION',
 ];
 
 export interface BenchServer {
@@ -86,6 +86,8 @@ export async function startServer(env: Record<string, string>, nodeArgs: readonl
       LOG_LEVEL: 'warn',
       ADMIN_TOKEN: adminToken,
       SECRETS_KEY: randomBytes(32).toString('base64'),
+      // The wallet benches top up production wallets through the sandbox.
+      SANDBOX_PAYMENTS_FOR_PRODUCTION: 'on',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

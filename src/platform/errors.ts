@@ -65,6 +65,8 @@ export const errors = {
   internal: make(500, 'INTERNAL_ERROR'),
   gateway: make(502, 'GATEWAY_ERROR'),
   serviceUnavailable: make(503, 'SERVICE_UNAVAILABLE'),
+  /** Not a passing outage: the deployment has no gateway for this environment, so retrying cannot help. */
+  paymentsNotConfigured: make(503, 'PAYMENTS_NOT_CONFIGURED'),
 } as const;
 
 export function isAppError(err: unknown): err is AppError {

@@ -57,6 +57,8 @@ export async function startPlatform(opts: StartOptions = {}): Promise<TestPlatfo
     REFUND_INTERVAL_MS: '0',
     // Webhook tests turn the dispatcher on with local receivers; nothing else sends anywhere.
     WEBHOOK_DISPATCHER: 'off',
+    // Production money in tests goes through the sandbox; the refusal without it has its own test.
+    SANDBOX_PAYMENTS_FOR_PRODUCTION: 'on',
     HOST: '127.0.0.1',
     PORT: String(port),
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,

@@ -26,7 +26,7 @@ describe('a SIGKILL in the middle of creates, wallet spends and top-up verifies'
   it('leaves every acknowledged order, no debit without its order, no credit twice, and balanced books', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pp-crash-'));
     try {
-      const env = { DATA_DIR: dir, ADMIN_TOKEN, SECRETS_KEY, REFUND_INTERVAL_MS: '0', SANDBOX_QUICKSTART: 'off' };
+      const env = { DATA_DIR: dir, ADMIN_TOKEN, SECRETS_KEY, REFUND_INTERVAL_MS: '0', SANDBOX_QUICKSTART: 'off', SANDBOX_PAYMENTS_FOR_PRODUCTION: 'on' };
       const server = await spawnServer(env);
       const client = await productionClient(server);
       const acknowledged: string[] = [];

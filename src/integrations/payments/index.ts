@@ -1,17 +1,52 @@
 import type { Config } from '../../config.ts';
+import type { Environment } from '../../platform/auth/scopes.ts';
 import type { Db } from '../../platform/db/index.ts';
+import { errors } from '../../platform/errors.ts';
 import type { PaymentGateway } from './gateway.ts';
 import { HubtelGateway } from './hubtel.ts';
 import { SandboxGateway } from './sandbox.ts';
 
 /**
- * The configured gateway: Hubtel when configured, else the built-in sandbox. The sandbox's hosted
- * page is served only when it is the gateway in use.
+ * Which gateway takes which environment's payments. Staging always pays through the built-in
+ * sandbox, whose anonymous Pay button must never move real money; production pays through the
+ * configured real gateway, or through the sandbox only when a demo deployment says so.
  */
-export function createGateway(config: Config, db: Db, clock: () => number): { gateway: PaymentGateway; sandbox: SandboxGateway | undefined } {
-  if (config.payments.gateway === 'hubtel' && config.payments.hubtel) {
-    return { gateway: new HubtelGateway(config.payments.hubtel), sandbox: undefined };
-  }
+export interface PaymentGateways {
+  /** The gateway for a new payment in this environment; 503 PAYMENTS_NOT_CONFIGURED when production has none. */
+  forPayment(environment: Environment): PaymentGateway;
+  /** The gateway a recorded payment went through, for its status checks. */
+  recorded(name: string | null): PaymentGateway;
+  readonly all: readonly PaymentGateway[];
+  readonly sandbox: SandboxGateway;
+  /** One line for the start-up log. */
+  readonly summary: string;
+}
+
+export function createGateways(config: Config, db: Db, clock: () => number): PaymentGateways {
   const sandbox = new SandboxGateway(db, config.publicBaseUrl, config.payments.checkoutExpiryMinutes * 60_000, clock);
-  return { gateway: sandbox, sandbox };
+  const real = config.payments.gateway === 'hubtel' && config.payments.hubtel ? new HubtelGateway(config.payments.hubtel) : undefined;
+  const production = real ?? (config.payments.sandboxForProduction ? sandbox : undefined);
+  const all: PaymentGateway[] = real ? [sandbox, real] : [sandbox];
+  const productionSays = real
+    ? real.name
+    : production
+      ? 'sandbox (SANDBOX_PAYMENTS_FOR_PRODUCTION=on: anyone with a checkout link can "pay" production money)'
+      : 'none configured (production top-ups and online sales are refused)';
+  return {
+    forPayment(environment) {
+      const gateway = environment === 'staging' ? sandbox : production;
+      if (gateway) return gateway;
+      throw errors.paymentsNotConfigured(
+        'This deployment has no payment gateway for production: nothing was created or charged. The platform operator must configure one (e.g. Hubtel).',
+      );
+    },
+    recorded(name) {
+      const gateway = all.find((g) => g.name === name);
+      if (gateway) return gateway;
+      throw errors.gateway(`The payment went through the ${name ?? 'unknown'} gateway, which this deployment no longer has; nothing was changed.`);
+    },
+    all,
+    sandbox,
+    summary: `payments: staging through sandbox; production through ${productionSays}`,
+  };
 }

@@ -37,7 +37,7 @@ export interface CatalogModule {
  * before reserving anything.
  */
 export function createCatalogModule(deps: ModuleDeps & { delivery: DeliveryModule | undefined }): CatalogModule {
-  const { config, db, clock, log, accounts, gateway, delivery } = deps;
+  const { config, db, clock, log, accounts, gateways, delivery } = deps;
   const catalog = new CatalogService(db, clock);
   const locations = delivery?.locations ?? new LocationsService(db, config.delivery.areaRadiusKm, clock);
   const quoter = new DeliveryQuoter(locations, config.delivery.pricing);
@@ -46,7 +46,7 @@ export function createCatalogModule(deps: ModuleDeps & { delivery: DeliveryModul
     db,
     clock,
     log,
-    gateway,
+    gateways,
     publicBaseUrl: config.publicBaseUrl,
     appReturnUrl: async (appId) => (await accounts.getApp(appId))?.return_url ?? null,
     quoter,

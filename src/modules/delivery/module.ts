@@ -17,7 +17,7 @@ import { ordersTrack } from './orders/routes/orders-track.ts';
 import { OrdersService } from './orders/service.ts';
 import { RefundWorker } from './orders/refund-worker.ts';
 import { Periodic } from '../../platform/periodic.ts';
-import type { PaymentGateway } from '../../integrations/payments/gateway.ts';
+import type { PaymentGateways } from '../../integrations/payments/index.ts';
 import type { AccountsService } from '../accounts/service.ts';
 import { WalletService } from '../wallet/service.ts';
 import { walletBalance } from '../wallet/routes/wallet-balance.ts';
@@ -46,15 +46,15 @@ export interface ModuleDeps {
   clock: () => number;
   log: FastifyBaseLogger;
   accounts: AccountsService;
-  gateway: PaymentGateway;
+  gateways: PaymentGateways;
 }
 
 /** The delivery service with its wallet: services, partner operations, operator routes and workers. */
 export function createDeliveryModule(deps: ModuleDeps): DeliveryModule {
-  const { config, db, clock, log, accounts, gateway } = deps;
+  const { config, db, clock, log, accounts, gateways } = deps;
   const { pricing, calendar, areaRadiusKm, sandboxCourierStepSeconds, refundIntervalMs } = config.delivery;
   const base = config.publicBaseUrl;
-  const wallet = new WalletService({ db, gateway, clock, log, publicBaseUrl: base, appReturnUrl: async (appId) => (await accounts.getApp(appId))?.return_url ?? null });
+  const wallet = new WalletService({ db, gateways, clock, log, publicBaseUrl: base, appReturnUrl: async (appId) => (await accounts.getApp(appId))?.return_url ?? null });
   const locations = new LocationsService(db, areaRadiusKm);
   const orders = new OrdersService({ db, clock, wallet, normalize: { pricing, calendar, areas: locations } });
   const courier = new SandboxCourier(db, orders, sandboxCourierStepSeconds * 1000, clock);

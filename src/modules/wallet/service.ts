@@ -5,7 +5,8 @@ import type { Db, Queryable } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { ghsToPesewas, pesewasToGhs } from '../../platform/money.ts';
-import { GatewayError, type PaymentGateway, type PaymentStatus } from '../../integrations/payments/gateway.ts';
+import { GatewayError, type PaymentStatus } from '../../integrations/payments/gateway.ts';
+import type { PaymentGateways } from '../../integrations/payments/index.ts';
 import { appendEvent } from '../webhooks/outbox.ts';
 import type { OrderWallet } from '../delivery/orders/service.ts';
 import { orderFeeJournal, orderFeeRefundJournal, topupJournal } from './ledger.ts';
@@ -16,7 +17,7 @@ const MINIMUM_TOPUP_PESEWAS = 3000;
 
 export interface WalletServiceDeps {
   db: Db;
-  gateway: PaymentGateway;
+  gateways: PaymentGateways;
   clock: () => number;
   log: FastifyBaseLogger;
   publicBaseUrl: string;
@@ -49,9 +50,10 @@ export class WalletService implements OrderWallet {
     const amount = ghsToPesewas(amountGhs);
     if (amount === null) throw errors.validation('amount_ghs must have at most 2 decimals.', [{ field: 'amount_ghs', issue: 'must have at most 2 decimals' }]);
     if (amount < MINIMUM_TOPUP_PESEWAS) throw errors.validation('The minimum top-up is GHS 30.', [{ field: 'amount_ghs', issue: 'must be at least 30' }]);
+    const gateway = this.deps.gateways.forPayment(auth.environment);
     const id = newId('top');
     const clientReference = `serviceD_WA${randomBytes(8).toString('hex')}`;
-    const { db, gateway, publicBaseUrl } = this.deps;
+    const { db, publicBaseUrl } = this.deps;
     await repo.insertTopup(db, { id, partnerId: auth.partnerId, appId: auth.appId, clientReference, amountPesewas: amount, gateway: gateway.name });
     const back = (await this.deps.appReturnUrl(auth.appId)) ?? `${publicBaseUrl}/checkout/complete`;
     let checkout;
@@ -91,7 +93,7 @@ export class WalletService implements OrderWallet {
     if (topup.status === 'credited') return this.alreadyCredited(topup.partner_id, topup.credited_pesewas!);
     let status: PaymentStatus;
     try {
-      status = await this.deps.gateway.checkStatus({ clientReference: topup.client_reference, checkoutId: topup.checkout_id });
+      status = await this.deps.gateways.recorded(topup.gateway).checkStatus({ clientReference: topup.client_reference, checkoutId: topup.checkout_id });
     } catch (err) {
       gatewayFailure(err);
     }

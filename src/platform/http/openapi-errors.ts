@@ -63,6 +63,7 @@ export const CODE_HINTS: Readonly<Record<string, string>> = {
   INTERNAL_ERROR: 'Something unexpected failed; the request_id helps support.',
   GATEWAY_ERROR: 'The payment gateway failed or timed out; nothing was charged or credited.',
   SERVICE_UNAVAILABLE: 'The database or shared store is unreachable; nothing was changed. Retry shortly.',
+  PAYMENTS_NOT_CONFIGURED: 'This deployment has no payment gateway for production; nothing was created or charged. Retrying does not help: the operator must configure one.',
 };
 
 export const hintOf = (code: string): string => CODE_HINTS[code] ?? code;

@@ -5,7 +5,8 @@ import type { Db, Queryable } from '../../../platform/db/index.ts';
 import { errors, type ErrorDetail } from '../../../platform/errors.ts';
 import { newId, ulid } from '../../../platform/ids.ts';
 import { ghsToPesewas } from '../../../platform/money.ts';
-import { GatewayError, type PaymentGateway, type PaymentStatus } from '../../../integrations/payments/gateway.ts';
+import { GatewayError, type PaymentStatus } from '../../../integrations/payments/gateway.ts';
+import type { PaymentGateways } from '../../../integrations/payments/index.ts';
 import { isInGhana, normalizeGhanaPhone, type DeliveryStatus } from '../../delivery/domain/index.ts';
 import type { OrderRow } from '../../delivery/orders/repository.ts';
 import { commissionOf } from '../domain/money.ts';
@@ -25,7 +26,7 @@ export interface SalesServiceDeps {
   db: Db;
   clock: () => number;
   log: FastifyBaseLogger;
-  gateway: PaymentGateway;
+  gateways: PaymentGateways;
   publicBaseUrl: string;
   appReturnUrl: (appId: string) => Promise<string | null>;
   quoter: DeliveryQuoter;
@@ -65,6 +66,7 @@ export class SalesService {
       throw errors.markupNotSupportedForCod('reseller_markup_ghs must be 0 or absent with cod: a reseller markup needs payment_method online.');
     }
     const { phone, markup } = this.checkInput(input);
+    const gateway = input.payment_method === 'online' ? this.deps.gateways.forPayment(auth.environment) : undefined;
     const { vendor, lines, subtotal } = await priceLines(db, input.vendor_id, input.items);
     if (markup > subtotal) invalid([{ field: 'reseller_markup_ghs', issue: 'must not exceed the order subtotal' }]);
     const quote = await this.deps.quoter.quote(input.delivery, { lat: vendor.pickup_lat, lng: vendor.pickup_lng });
@@ -98,7 +100,7 @@ export class SalesService {
         delivery_fee_pesewas: quote.feePesewas,
         markup_pesewas: markup,
         total_pesewas: subtotal + quote.feePesewas + markup,
-        gateway: online ? this.deps.gateway.name : null,
+        gateway: gateway?.name ?? null,
         expires_at: online ? new Date(now.getTime() + this.deps.checkoutExpiryMs) : null,
         delivery_reference: newDeliveryReference(),
         created_at: now,
@@ -171,7 +173,7 @@ export class SalesService {
   async checkPayment(sale: SaleRow): Promise<void> {
     let status: PaymentStatus;
     try {
-      status = await this.deps.gateway.checkStatus({ clientReference: sale.client_reference, checkoutId: sale.checkout_id });
+      status = await this.deps.gateways.recorded(sale.gateway).checkStatus({ clientReference: sale.client_reference, checkoutId: sale.checkout_id });
     } catch (err) {
       gatewayFailure(err);
     }
@@ -240,7 +242,8 @@ export class SalesService {
 
   /** Online: the gateway is called after the sale committed; a failure gives back stock and reference (502). */
   private async openCheckout(sale: SaleRow): Promise<SaleRow> {
-    const { gateway, publicBaseUrl, db } = this.deps;
+    const { publicBaseUrl, db } = this.deps;
+    const gateway = this.deps.gateways.recorded(sale.gateway);
     const back = new URL((await this.deps.appReturnUrl(sale.app_id)) ?? `${publicBaseUrl}/checkout/complete`);
     back.searchParams.set('sale_id', sale.id);
     try {

@@ -39,7 +39,7 @@ export const walletTopupInitiate = (wallet: WalletService) =>
     body: strictObject({
       amount_ghs: Type.Number({ minimum: 30, maximum: 1_000_000, description: 'GHS, at least 30, at most 2 decimals' }),
     }),
-    errorCodes: ['VALIDATION_ERROR', 'GATEWAY_ERROR'],
+    errorCodes: ['VALIDATION_ERROR', 'GATEWAY_ERROR', 'PAYMENTS_NOT_CONFIGURED'],
     successStatus: 201,
     response: InitiatedResponse,
     examples: INITIATE_EXAMPLES,
