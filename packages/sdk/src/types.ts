@@ -250,7 +250,7 @@ export interface SafeOrderRequest {
   /** 3 to 64 characters: your order id and the idempotency key. */
   external_reference: string;
 }
-export type SafeOrderState = 'awaiting_payment' | 'awaiting_delivery' | 'confirmed' | 'failed';
+export type SafeOrderState = 'awaiting_payment' | 'awaiting_delivery' | 'confirmed' | 'failed' | 'on_hold';
 export interface SafeOrderCreated {
   sale_id: string;
   reference: string;
@@ -280,6 +280,10 @@ export interface SafeOrder {
   state: SafeOrderState;
   payment_status: string;
   checkout_url?: string | null;
+  /** What the gateway reported as paid; differs from total_ghs when the order is on_hold. */
+  gateway_amount_ghs?: number | null;
+  /** What the buyer is owed back when payment_status is refund_due. */
+  refund_due_ghs?: number | null;
   delivery: { order_id: string; status: string; tracking_url: string } | null;
   items: Array<{
     product_id: string;
@@ -310,7 +314,9 @@ export type WebhookEventType =
   | 'wallet.refund.completed'
   | 'safe.order.paid'
   | 'safe.order.confirmed'
-  | 'safe.order.failed';
+  | 'safe.order.failed'
+  | 'safe.order.on_hold'
+  | 'safe.order.refund_due';
 export interface DeliveryOrderEventData {
   order_id: string;
   order_reference: string;
