@@ -130,7 +130,7 @@ export class WebhookDispatcher {
       if (await repo.isDisabled(this.db, event.app_id, url)) {
         return await this.finish(event, url, null, { status: 'dead', error: 'endpoint disabled after it answered 410 Gone' });
       }
-      const problem = event.environment === 'production' && !this.settings.allowPrivateDestinations ? webhookUrlProblem(url, 'production') : null;
+      const problem = event.environment === 'production' && !this.settings.allowPrivateDestinations ? webhookUrlProblem(url, 'production', false) : null;
       if (problem) return await this.finish(event, url, null, { status: 'dead', error: `destination refused: ${problem}` });
 
       const target = new URL(url).origin;

@@ -3,7 +3,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { isNonPublicAddress } from './url-policy.ts';
+import { addressKind } from './url-policy.ts';
 
 const EXCERPT_BYTES = 1024;
 const MAX_READ_BYTES = 64 * 1024;
@@ -42,7 +42,7 @@ class BlockedDestination extends Error {}
 function publicLookup(hostname: string, options: object, callback: (...args: any[]) => void): void {
   dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
     if (err) return callback(err);
-    if (addresses.length === 0 || addresses.some((a) => isNonPublicAddress(a.address))) {
+    if (addresses.length === 0 || addresses.some((a) => addressKind(a.address) !== 'public')) {
       return callback(new BlockedDestination(`${hostname} resolves to a non-public address`));
     }
     if ((options as { all?: boolean }).all) return callback(null, addresses);
@@ -78,7 +78,7 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
     return Promise.resolve(done({ error: 'invalid URL' }));
   }
   const host = target.hostname.replace(/^\[|\]$/g, '');
-  if (opts.publicOnly && isIP(host) && isNonPublicAddress(host)) {
+  if (opts.publicOnly && isIP(host) && addressKind(host) !== 'public') {
     return Promise.resolve(done({ error: `${host} is not a public address` }));
   }
   const client = target.protocol === 'https:' ? https : http;

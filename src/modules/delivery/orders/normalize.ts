@@ -61,7 +61,7 @@ export async function normalizeOrder(input: CreateOrderInput, ctx: NormalizeCont
     issues.push({ field: 'delivery_date', issue: 'must be a real calendar date (YYYY-MM-DD)' });
   }
   if (input.webhook_url !== undefined) {
-    const problem = webhookUrlProblem(input.webhook_url, ctx.environment);
+    const problem = webhookUrlProblem(input.webhook_url, ctx.environment, true);
     if (problem) issues.push({ field: 'webhook_url', issue: problem });
   }
   const payer = input.payment?.payer ?? 'recipient';
