@@ -25,6 +25,7 @@ import { registerProbes } from './modules/health/probes.ts';
 import { createGateways, type PaymentGateways } from './integrations/payments/index.ts';
 import { registerSandboxCheckout } from './integrations/payments/sandbox-page.ts';
 import { registerPaymentCallbacks } from './modules/wallet/routes/payment-callbacks.ts';
+import { Destinations, type Resolver } from './modules/webhooks/destinations.ts';
 import { WebhookDispatcher } from './modules/webhooks/dispatcher.ts';
 import { webhookAdminRoutes } from './modules/webhooks/routes/admin-webhooks.ts';
 import { registerApiDocs } from './platform/http/openapi.ts';
@@ -36,6 +37,8 @@ export interface AppOptions {
   dbTemplate?: Blob;
   /** Pino destination override (tests silence logs). */
   logStream?: NodeJS.WritableStream;
+  /** DNS for webhook destinations, when set and when sent (tests answer from a table). */
+  resolveHost?: Resolver;
 }
 
 export interface Platform {
@@ -101,6 +104,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const guard = await openGuardStore(config, app.log, clock);
   const keys = new KeyDirectory(db, box, config.authCacheTtlMs, clock);
   const accounts = new AccountsService(db, box, () => keys.invalidate());
+  const destinations = new Destinations(config.webhooks.localDestinations, options.resolveHost);
+  if (config.webhooks.localDestinations) {
+    app.log.warn('WEBHOOK_LOCAL_DESTINATIONS=on: staging webhook events may be sent to loopback and private addresses of this network. For development only; never on a deployment partners can reach.');
+  }
 
   app.setValidatorCompiler(validatorCompiler());
   keepRawBodies(app, config.bodyLimitBytes);
@@ -126,13 +133,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   registerProbes(app, db, guard);
   const operations: Operation[] = [];
-  const adminRoutes: AdminRoute[] = [...partnerRoutes(accounts), ...appRoutes(accounts)];
+  const adminRoutes: AdminRoute[] = [...partnerRoutes(accounts), ...appRoutes(accounts, destinations)];
   const gateways = createGateways(config, db, clock);
   if (config.payments.sandboxForProduction) app.log.warn(gateways.summary);
   else app.log.info(gateways.summary);
   // Gateway callbacks name a client reference; each module settles the ones that are its own.
   const paymentHandlers: Array<(clientReference: string) => Promise<void>> = [];
-  const delivery = config.services.has('delivery') ? createDeliveryModule({ config, db, clock, log: app.log, accounts, gateways }) : undefined;
+  const delivery = config.services.has('delivery') ? createDeliveryModule({ config, db, clock, log: app.log, accounts, gateways, destinations }) : undefined;
   if (delivery) {
     operations.push(...delivery.operations);
     adminRoutes.push(...delivery.adminRoutes);
@@ -147,8 +154,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   }
   const pipeline: PipelineDeps = { keys, guard, clock, defaultLimits: config.rateLimits, clockSkewSeconds: config.clockSkewSeconds };
   registerOperations(app, operations, pipeline);
-  adminRoutes.push(...(webhookAdminRoutes(db, accounts, clock) as AdminRoute[]));
-  const dispatcher = config.webhooks.dispatcher ? new WebhookDispatcher(db, box, config.webhooks, clock, app.log) : undefined;
+  adminRoutes.push(...(webhookAdminRoutes(db, accounts, destinations, clock) as AdminRoute[]));
+  const dispatcher = config.webhooks.dispatcher ? new WebhookDispatcher(db, box, config.webhooks, destinations, clock, app.log) : undefined;
   registerPaymentCallbacks(app, gateways.all, paymentHandlers);
   registerSandboxCheckout(app, gateways.sandbox);
   if (config.adminToken) {

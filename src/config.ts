@@ -51,7 +51,8 @@ export interface Config {
     dispatcher: boolean;
     retryScheduleMs: number[];
     timeoutMs: number;
-    allowPrivateDestinations: boolean;
+    /** Staging events may go to loopback and private addresses (local receivers); production never. */
+    localDestinations: boolean;
     concurrency: number;
     perEndpointConcurrency: number;
     pollMs: number;
@@ -82,6 +83,14 @@ function int(env: Env, name: string, fallback: number, min: number, max: number,
     return fallback;
   }
   return value;
+}
+
+/** A development switch: off unless set to exactly `on`, and a misspelling is reported, not ignored. */
+function onOff(env: Env, name: string, problems: string[]): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'off') return false;
+  if (raw !== 'on') problems.push(`${name} must be on or off (got "${raw}")`);
+  return raw === 'on';
 }
 
 function database(env: Env, dataDir: string, problems: string[]): DatabaseConfig {
@@ -173,19 +182,11 @@ function webhooks(env: Env, problems: string[]): Config['webhooks'] {
     dispatcher: (env.WEBHOOK_DISPATCHER ?? 'on') !== 'off',
     retryScheduleMs: schedule.map((s) => Math.round(s * 1000)),
     timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000, problems),
-    allowPrivateDestinations: env.WEBHOOK_ALLOW_PRIVATE === 'true',
+    localDestinations: onOff(env, 'WEBHOOK_LOCAL_DESTINATIONS', problems),
     concurrency: int(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1000, problems),
     perEndpointConcurrency: int(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 4, 1, 100, problems),
     pollMs: int(env, 'WEBHOOK_POLL_MS', 250, 10, 60_000, problems),
   };
-}
-
-function onOff(env: Env, name: string, problems: string[]): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '' || raw === 'off') return false;
-  if (raw === 'on') return true;
-  problems.push(`${name} must be on or off (got "${raw}")`);
-  return false;
 }
 
 function payments(env: Env, problems: string[]): Config['payments'] {

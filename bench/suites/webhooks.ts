@@ -111,7 +111,8 @@ async function waitFor(rx: HookReceiver, path: string, ids: ReadonlySet<string>)
 }
 
 async function oneRun(spec: RunSpec, rx: HookReceiver, total: number, concurrency: number) {
-  const env: Record<string, string> = { WEBHOOK_DISPATCHER: 'on', WEBHOOK_POLL_MS: String(spec.pollMs), SANDBOX_COURIER_STEP_SECONDS: '0' };
+  // The receiver is on loopback: a local destination, allowed for staging events only with the switch.
+  const env: Record<string, string> = { WEBHOOK_DISPATCHER: 'on', WEBHOOK_POLL_MS: String(spec.pollMs), SANDBOX_COURIER_STEP_SECONDS: '0', WEBHOOK_LOCAL_DESTINATIONS: 'on' };
   if (spec.endpointConcurrency) env.WEBHOOK_ENDPOINT_CONCURRENCY = String(spec.endpointConcurrency);
   const fleet = await startFleet({ scenario: spec.scenario, instances: spec.instances, env, label: label(spec) });
   try {

@@ -127,7 +127,7 @@ export const commands: Command[] = [
   {
     name: 'apps create', summary: 'Create an app; its webhook secret is shown once', usage: 'PARTNER_ID --name NAME [--webhook-url URL] [--return-url URL]',
     request: (a) => post(path`/partners/${a.PARTNER_ID}/apps`, { name: a.name, webhook_url: a['webhook-url'], return_url: a['return-url'] }), show: app,
-    help: { 'webhook-url': 'Where events are POSTed (http or https)', 'return-url': "Where a buyer's browser goes after a prepaid checkout" },
+    help: { 'webhook-url': 'Where events are POSTed (http or https; a public address, or a local one for staging events with WEBHOOK_LOCAL_DESTINATIONS=on)', 'return-url': "Where a buyer's browser goes after a prepaid checkout" },
   },
   { name: 'apps list', summary: "List a partner's apps", usage: 'PARTNER_ID', request: (a) => get(path`/partners/${a.PARTNER_ID}/apps`), show: (b) => table(b.apps, appFields, '(no apps)') },
   {

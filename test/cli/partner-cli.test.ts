@@ -19,8 +19,8 @@ let production: PartnerSetup;
 let tmp: string;
 
 beforeAll(async () => {
-  // The dispatcher is on for `webhooks listen`; apps without a webhook URL get no deliveries.
-  p = await startPlatform({ env: { WEBHOOK_DISPATCHER: 'on', WEBHOOK_POLL_MS: '20' } });
+  // The dispatcher is on for `webhooks listen`, a local receiver; apps without a webhook URL get no deliveries.
+  p = await startPlatform({ env: { WEBHOOK_DISPATCHER: 'on', WEBHOOK_POLL_MS: '20', WEBHOOK_LOCAL_DESTINATIONS: 'on' } });
   [staging, production] = await Promise.all([createPartner(p), walletPartner(p)]);
   tmp = await mkdtemp(join(tmpdir(), 'partner-cli-'));
 });

@@ -102,8 +102,10 @@ describe('orders.create', () => {
     }
   });
 
-  it('refuses http or private webhook URLs for production keys only', async () => {
-    expect((await create(orderBody({ webhook_url: 'http://localhost:4000/hooks' }))).status).toBe(201);
+  it('refuses http webhook URLs for production keys only, and private ones for both', async () => {
+    expect((await create(orderBody({ webhook_url: 'http://hooks.example.com/x' }))).status).toBe(201);
+    const local = await create(orderBody({ webhook_url: 'http://localhost:4000/hooks' }));
+    expect([local.status, local.body.code]).toEqual([400, 'INVALID_ORDER_PAYLOAD']);
     const prod = await createPartner(p, { environment: 'production' });
     expect((await create(orderBody({ webhook_url: 'https://hooks.example.com/x' }), prod)).status).toBe(201);
     for (const url of ['http://hooks.example.com/x', 'https://192.168.1.10/x', 'https://localhost/x']) {

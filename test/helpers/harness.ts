@@ -6,6 +6,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { PartnerClient } from '@partner-platform/sdk';
 import { buildApp, type AppOptions } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
+import { FakeDns } from './dns.ts';
 import { freePort } from './process.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -55,7 +56,8 @@ export async function startPlatform(opts: StartOptions = {}): Promise<TestPlatfo
     // Tests drive the sandbox courier themselves.
     SANDBOX_COURIER_STEP_SECONDS: '0',
     REFUND_INTERVAL_MS: '0',
-    // Webhook tests turn the dispatcher on with local receivers; nothing else sends anywhere.
+    // Webhook tests turn the dispatcher on (and WEBHOOK_LOCAL_DESTINATIONS for local receivers);
+    // nothing else sends anywhere.
     WEBHOOK_DISPATCHER: 'off',
     // Production money in tests goes through the sandbox; the refusal without it has its own test.
     SANDBOX_PAYMENTS_FOR_PRODUCTION: 'on',
@@ -64,7 +66,11 @@ export async function startPlatform(opts: StartOptions = {}): Promise<TestPlatfo
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     ...opts.env,
   });
-  const app = await buildApp(config, { ...opts, dbTemplate: opts.dbTemplate ?? (await pgliteTemplate()) });
+  const app = await buildApp(config, {
+    ...opts,
+    dbTemplate: opts.dbTemplate ?? (await pgliteTemplate()),
+    resolveHost: opts.resolveHost ?? new FakeDns().resolve,
+  });
   opts.beforeListen?.(app);
   const address = await app.listen({ port, host: '127.0.0.1' });
   const ownsSchema = schema !== undefined && opts.schema === undefined;

@@ -10,7 +10,7 @@ let rx: Receiver;
 beforeAll(async () => {
   rx = await new Receiver().start();
   // A shrunk schedule: retries after 50 ms and 100 ms, then the dead letter.
-  p = await startPlatform({ env: { WEBHOOK_DISPATCHER: 'on', WEBHOOK_RETRY_SCHEDULE: '0.05,0.1', WEBHOOK_POLL_MS: '20' } });
+  p = await startPlatform({ env: { WEBHOOK_DISPATCHER: 'on', WEBHOOK_RETRY_SCHEDULE: '0.05,0.1', WEBHOOK_POLL_MS: '20', WEBHOOK_LOCAL_DESTINATIONS: 'on' } });
 });
 afterAll(async () => {
   await p.close();

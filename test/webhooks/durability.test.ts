@@ -24,7 +24,7 @@ describe('webhook durability', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pp-hooks-'));
     try {
       // The first process never gets to send: it dies right after the commit.
-      const env = { DATA_DIR: dir, ADMIN_TOKEN, SECRETS_KEY, WEBHOOK_POLL_MS: '20' };
+      const env = { DATA_DIR: dir, ADMIN_TOKEN, SECRETS_KEY, WEBHOOK_POLL_MS: '20', WEBHOOK_LOCAL_DESTINATIONS: 'on' };
       const first = await spawnServer({ ...env, WEBHOOK_DISPATCHER: 'off' });
       const partner = await admin(first.url, '/partners', { name: 'Crash' });
       const app = await admin(first.url, `/partners/${partner.partner_id}/apps`, { name: 'App', webhook_url: `${rx.url}/after-crash` });
@@ -54,7 +54,7 @@ describe.runIf(onPostgres)('two dispatchers on one PostgreSQL', () => {
   let a: TestPlatform;
   let b: TestPlatform;
   beforeAll(async () => {
-    const env = { WEBHOOK_DISPATCHER: 'on', WEBHOOK_POLL_MS: '10', WEBHOOK_ENDPOINT_CONCURRENCY: '16' };
+    const env = { WEBHOOK_DISPATCHER: 'on', WEBHOOK_POLL_MS: '10', WEBHOOK_ENDPOINT_CONCURRENCY: '16', WEBHOOK_LOCAL_DESTINATIONS: 'on' };
     a = await startPlatform({ env });
     b = await startPlatform({ env, schema: a.schema });
   });

@@ -1,4 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 
 export interface Received {
   path: string;
@@ -47,5 +48,26 @@ export async function until(check: () => boolean | Promise<boolean>, timeoutMs =
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** A TCP listener that only counts connections: the proof that the dispatcher dialled nothing. */
+export class Tripwire {
+  connections = 0;
+  port = 0;
+  private server!: NetServer;
+
+  async start(): Promise<this> {
+    this.server = createNetServer((socket) => {
+      this.connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    this.port = (this.server.address() as { port: number }).port;
+    return this;
+  }
+
+  close(): Promise<void> {
+    return new Promise((r) => this.server.close(() => r()));
   }
 }

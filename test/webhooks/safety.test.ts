@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Destinations } from '../../src/modules/webhooks/destinations.ts';
 import { sendWebhook } from '../../src/modules/webhooks/sender.ts';
 import { createPartner, startPlatform } from '../helpers/harness.ts';
 import { orderBody } from '../delivery/fixtures.ts';
@@ -11,31 +12,37 @@ beforeAll(async () => {
 afterAll(() => rx.close());
 
 const port = () => new URL(rx.url).port;
+// The machine's own DNS: `localhost` and the single-label `vm` resolve to loopback here.
+const strict = new Destinations(false);
+const localForStaging = new Destinations(true);
 
 describe('webhook destination safety', () => {
-  it('never connects to loopback or private addresses for production events, by literal or by name', async () => {
-    for (const url of [`${rx.url}/x`, `http://localhost:${port()}/x`, `http://vm:${port()}/x`]) {
-      const r = await sendWebhook(url, {}, '{}', { timeoutMs: 2000, publicOnly: true });
-      expect(r.statusCode, url).toBeNull();
-      expect(r.error, url).toMatch(/not a public address|non-public address/);
+  it('never connects to loopback or private addresses, by literal or by name, unless staging events may go to local receivers', async () => {
+    const urls = [`${rx.url}/x`, `http://localhost:${port()}/x`, `http://vm:${port()}/x`, `http://[::ffff:127.0.0.1]:${port()}/x`];
+    for (const gate of [strict.gate('production'), strict.gate('staging'), localForStaging.gate('production')]) {
+      for (const url of urls) {
+        const r = await sendWebhook(url, {}, '{}', { timeoutMs: 2000, gate });
+        expect(r.statusCode, url).toBeNull();
+        expect(r.error, url).toMatch(/is a loopback or private address/);
+      }
     }
     expect(rx.received).toHaveLength(0);
-    // Staging events may go to a developer's own machine.
-    expect((await sendWebhook(`http://vm:${port()}/x`, {}, '{}', { timeoutMs: 2000, publicOnly: false })).statusCode).toBe(200);
+    // Staging events may go to a developer's own machine on a development server.
+    expect((await sendWebhook(`http://vm:${port()}/x`, {}, '{}', { timeoutMs: 2000, gate: localForStaging.gate('staging') })).statusCode).toBe(200);
   });
 
   it('does not follow redirects, bounds the wait, and reads a bounded answer', async () => {
     rx.script.set('/redirect', [302]);
-    expect((await sendWebhook(`${rx.url}/redirect`, {}, '{}', { timeoutMs: 2000, publicOnly: false })).statusCode).toBe(302);
+    expect((await sendWebhook(`${rx.url}/redirect`, {}, '{}', { timeoutMs: 2000, gate: localForStaging.gate('staging') })).statusCode).toBe(302);
     const { createServer } = await import('node:http');
     const slow = createServer(() => {});
     const big = createServer((_q, res) => res.end('x'.repeat(500_000)));
     await Promise.all([new Promise<void>((r) => slow.listen(0, '127.0.0.1', r)), new Promise<void>((r) => big.listen(0, '127.0.0.1', r))]);
     const started = Date.now();
-    const timedOut = await sendWebhook(`http://127.0.0.1:${(slow.address() as any).port}/`, {}, '{}', { timeoutMs: 300, publicOnly: false });
+    const timedOut = await sendWebhook(`http://127.0.0.1:${(slow.address() as any).port}/`, {}, '{}', { timeoutMs: 300, gate: localForStaging.gate('staging') });
     expect(timedOut.error).toMatch(/timed out/);
     expect(Date.now() - started).toBeLessThan(2000);
-    const large = await sendWebhook(`http://127.0.0.1:${(big.address() as any).port}/`, {}, '{}', { timeoutMs: 2000, publicOnly: false });
+    const large = await sendWebhook(`http://127.0.0.1:${(big.address() as any).port}/`, {}, '{}', { timeoutMs: 2000, gate: localForStaging.gate('staging') });
     expect(large.statusCode).toBe(200);
     expect(large.excerpt!.length).toBeLessThanOrEqual(1024);
     slow.closeAllConnections();
@@ -44,7 +51,7 @@ describe('webhook destination safety', () => {
   });
 
   it('dead-letters production events whose destination breaks the rules, checked per event', async () => {
-    const p = await startPlatform({ env: { WEBHOOK_DISPATCHER: 'on', WEBHOOK_POLL_MS: '20' } });
+    const p = await startPlatform({ env: { WEBHOOK_DISPATCHER: 'on', WEBHOOK_POLL_MS: '20', WEBHOOK_LOCAL_DESTINATIONS: 'on' } });
     try {
       const s = await createPartner(p, { environment: 'production' });
       // One app URL serves both environments: the staging event may use http, the production one may not.

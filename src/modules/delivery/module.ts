@@ -19,6 +19,7 @@ import { RefundWorker } from './orders/refund-worker.ts';
 import { Periodic } from '../../platform/periodic.ts';
 import type { PaymentGateways } from '../../integrations/payments/index.ts';
 import type { AccountsService } from '../accounts/service.ts';
+import type { Destinations } from '../webhooks/destinations.ts';
 import { WalletService } from '../wallet/service.ts';
 import { walletBalance } from '../wallet/routes/wallet-balance.ts';
 import { walletTopupInitiate } from '../wallet/routes/wallet-topup-initiate.ts';
@@ -50,13 +51,13 @@ export interface ModuleDeps {
 }
 
 /** The delivery service with its wallet: services, partner operations, operator routes and workers. */
-export function createDeliveryModule(deps: ModuleDeps): DeliveryModule {
-  const { config, db, clock, log, accounts, gateways } = deps;
+export function createDeliveryModule(deps: ModuleDeps & { destinations: Destinations }): DeliveryModule {
+  const { config, db, clock, log, accounts, gateways, destinations } = deps;
   const { pricing, calendar, areaRadiusKm, sandboxCourierStepSeconds, refundIntervalMs } = config.delivery;
   const base = config.publicBaseUrl;
   const wallet = new WalletService({ db, gateways, clock, log, publicBaseUrl: base, appReturnUrl: async (appId) => (await accounts.getApp(appId))?.return_url ?? null });
   const locations = new LocationsService(db, areaRadiusKm);
-  const orders = new OrdersService({ db, clock, wallet, normalize: { pricing, calendar, areas: locations } });
+  const orders = new OrdersService({ db, clock, wallet, normalize: { pricing, calendar, areas: locations, destinations } });
   const courier = new SandboxCourier(db, orders, sandboxCourierStepSeconds * 1000, clock);
   const refunds = new RefundWorker(db, wallet, clock);
   return {

@@ -1,16 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../platform/db/index.ts';
 import type { SecretBox } from '../../platform/secrets.ts';
+import type { Destinations } from './destinations.ts';
 import { webhooksRepository as repo, type ClaimedEvent } from './repository.ts';
 import { sendWebhook, signatureHeader, type SendResult } from './sender.ts';
-import { webhookUrlProblem } from './url-policy.ts';
 
 export interface DispatcherSettings {
   /** Delays before each retry; after the last one fails the delivery is dead-lettered. */
   retryScheduleMs: readonly number[];
   timeoutMs: number;
-  /** Let production events reach private and loopback addresses (tests only). */
-  allowPrivateDestinations: boolean;
   concurrency: number;
   perEndpointConcurrency: number;
   pollMs: number;
@@ -44,6 +42,7 @@ export class WebhookDispatcher {
     private readonly db: Db,
     private readonly box: SecretBox,
     private readonly settings: DispatcherSettings,
+    private readonly destinations: Destinations,
     private readonly clock: () => number,
     private readonly log: FastifyBaseLogger,
   ) {}
@@ -130,7 +129,8 @@ export class WebhookDispatcher {
       if (await repo.isDisabled(this.db, event.app_id, url)) {
         return await this.finish(event, url, null, { status: 'dead', error: 'endpoint disabled after it answered 410 Gone' });
       }
-      const problem = event.environment === 'production' && !this.settings.allowPrivateDestinations ? webhookUrlProblem(url, 'production') : null;
+      // The rules may have changed since the URL was set; its DNS answers are checked as it connects.
+      const problem = this.destinations.urlProblem(url, event.environment);
       if (problem) return await this.finish(event, url, null, { status: 'dead', error: `destination refused: ${problem}` });
 
       const target = new URL(url).origin;
@@ -165,10 +165,7 @@ export class WebhookDispatcher {
       'webhook-timestamp': String(timestamp),
       'webhook-signature': signatureHeader(secrets.filter((s): s is string => s !== null), event.id, timestamp, body),
     };
-    return sendWebhook(url, headers, body, {
-      timeoutMs: this.settings.timeoutMs,
-      publicOnly: event.environment === 'production' && !this.settings.allowPrivateDestinations,
-    });
+    return sendWebhook(url, headers, body, { timeoutMs: this.settings.timeoutMs, gate: this.destinations.gate(event.environment) });
   }
 
   private outcome(event: ClaimedEvent, r: SendResult): Outcome {

@@ -1,17 +1,16 @@
 import { createHmac } from 'node:crypto';
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { isNonPublicAddress } from './url-policy.ts';
+import type { AddressGate } from './destinations.ts';
 
 const EXCERPT_BYTES = 1024;
 const MAX_READ_BYTES = 64 * 1024;
 
 export interface SendOptions {
   timeoutMs: number;
-  /** Refuse destinations that resolve to loopback, private, link-local or metadata addresses. */
-  publicOnly: boolean;
+  /** The addresses this event may reach; the connection resolves names through it. */
+  gate: AddressGate;
 }
 
 export interface SendResult {
@@ -30,24 +29,6 @@ export function signatureHeader(secrets: readonly string[], id: string, timestam
       return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
     })
     .join(' ');
-}
-
-class BlockedDestination extends Error {}
-
-/**
- * Resolves like dns.lookup but refuses non-public answers. The connection uses the address checked
- * here, so a name that changes its answer between a check and the connection (DNS rebinding)
- * cannot slip through.
- */
-function publicLookup(hostname: string, options: object, callback: (...args: any[]) => void): void {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
-    if (err) return callback(err);
-    if (addresses.length === 0 || addresses.some((a) => isNonPublicAddress(a.address))) {
-      return callback(new BlockedDestination(`${hostname} resolves to a non-public address`));
-    }
-    if ((options as { all?: boolean }).all) return callback(null, addresses);
-    return callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
 }
 
 function retryAfter(value: string | string[] | undefined): number | null {
@@ -78,9 +59,8 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
     return Promise.resolve(done({ error: 'invalid URL' }));
   }
   const host = target.hostname.replace(/^\[|\]$/g, '');
-  if (opts.publicOnly && isIP(host) && isNonPublicAddress(host)) {
-    return Promise.resolve(done({ error: `${host} is not a public address` }));
-  }
+  const refused = isIP(host) ? opts.gate.problem(host) : null;
+  if (refused) return Promise.resolve(done({ error: `${host} ${refused}` }));
   const client = target.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
     const req = client.request(
@@ -88,7 +68,7 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
       {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'PartnerPlatform-Webhooks/1.0', ...headers },
-        ...(opts.publicOnly ? { lookup: publicLookup as never } : {}),
+        lookup: opts.gate.lookup,
         signal: AbortSignal.timeout(opts.timeoutMs),
       },
       (res) => {

@@ -16,6 +16,8 @@ function describe(event: WebhookEvent): string {
 /**
  * A local receiver for a platform on this machine: point an app's (or an order's) webhook_url at
  * it. Each delivery is verified with the webhook secret (Standard Webhooks) before it is printed.
+ * The platform sends staging events to a local address only when it runs with
+ * WEBHOOK_LOCAL_DESTINATIONS=on; production events never come here.
  */
 export const listenCommand: Command = {
   name: 'webhooks listen',
@@ -25,6 +27,7 @@ export const listenCommand: Command = {
     'The secret defaults to PARTNER_WEBHOOK_SECRET or the one stored by configure (--from stores it).',
     'Verified deliveries answer 204; a bad signature or stale timestamp answers 400 and is reported on stderr.',
     'Stops after --count verified events, or on Ctrl-C. With --json, one event per line (NDJSON).',
+    'The platform must run with WEBHOOK_LOCAL_DESTINATIONS=on to send here; only staging events are sent to local receivers.',
   ],
   options: { port: { type: 'string' }, host: { type: 'string' }, secret: { type: 'string' }, count: { type: 'string' } },
   async run(ctx) {

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { defineAdminRoute } from '../../../platform/http/admin.ts';
 import { HttpUrl, Id, NonEmptyString, StringEnum, strictObject } from '../../../platform/http/schemas.ts';
+import type { Destinations } from '../../webhooks/destinations.ts';
 import type { AccountsService } from '../service.ts';
 
-export const appRoutes = (accounts: AccountsService) => [
+export const appRoutes = (accounts: AccountsService, destinations: Destinations) => [
   defineAdminRoute({
     method: 'POST',
     url: '/partners/:partner_id/apps',
@@ -14,7 +15,10 @@ export const appRoutes = (accounts: AccountsService) => [
       webhook_url: Type.Optional(HttpUrl),
       return_url: Type.Optional(HttpUrl),
     }),
-    handler: async ({ params, body }) => ({ statusCode: 201, body: await accounts.createApp(params.partner_id, body) }),
+    handler: async ({ params, body }) => {
+      await destinations.requireAppUrl(body.webhook_url);
+      return { statusCode: 201, body: await accounts.createApp(params.partner_id, body) };
+    },
   }),
   defineAdminRoute({
     method: 'GET',

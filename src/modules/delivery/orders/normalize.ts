@@ -1,7 +1,7 @@
 import type { Environment } from '../../../platform/auth/scopes.ts';
 import { errors, type ErrorDetail } from '../../../platform/errors.ts';
 import { ghsToPesewas } from '../../../platform/money.ts';
-import { webhookUrlProblem } from '../../webhooks/url-policy.ts';
+import type { Destinations } from '../../webhooks/destinations.ts';
 import { isInGhana, isIsoDate, normalizeGhanaPhone, planWindows, type CalendarConfig, type LatLng, type PricingConfig } from '../domain/index.ts';
 import { feeFor } from '../estimate/estimate.ts';
 import type { CreateOrderInput } from './schema.ts';
@@ -16,6 +16,7 @@ export interface NormalizeContext {
   pricing: PricingConfig;
   calendar: CalendarConfig;
   areas: AreaLookup;
+  destinations: Destinations;
 }
 
 /** An order as stored: phones in E.164, the fee in pesewas, regions and dates worked out. */
@@ -61,7 +62,7 @@ export async function normalizeOrder(input: CreateOrderInput, ctx: NormalizeCont
     issues.push({ field: 'delivery_date', issue: 'must be a real calendar date (YYYY-MM-DD)' });
   }
   if (input.webhook_url !== undefined) {
-    const problem = webhookUrlProblem(input.webhook_url, ctx.environment);
+    const problem = await ctx.destinations.problem(input.webhook_url, ctx.environment);
     if (problem) issues.push({ field: 'webhook_url', issue: problem });
   }
   const payer = input.payment?.payer ?? 'recipient';

@@ -45,7 +45,13 @@ export const CreateOrderBody = strictObject({
   ),
   delivery_date: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'ISO date (YYYY-MM-DD)' })),
   special_instructions: Type.Optional(Type.String({ maxLength: 1000 })),
-  webhook_url: Type.Optional(Type.String({ maxLength: 2048, description: 'Overrides the app webhook URL for this order' })),
+  webhook_url: Type.Optional(
+    Type.String({
+      maxLength: 2048,
+      description:
+        'Overrides the app webhook URL for this order: http(s), https for production keys, resolving only to globally routable addresses (loopback, private, link-local, reserved and local-only names are refused)',
+    }),
+  ),
 });
 export type CreateOrderInput = Static<typeof CreateOrderBody>;
 

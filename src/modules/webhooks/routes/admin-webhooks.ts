@@ -4,6 +4,7 @@ import { errors } from '../../../platform/errors.ts';
 import { defineAdminRoute } from '../../../platform/http/admin.ts';
 import { HttpUrl, Id, NonEmptyString, StringEnum, strictObject } from '../../../platform/http/schemas.ts';
 import type { AccountsService } from '../../accounts/service.ts';
+import type { Destinations } from '../destinations.ts';
 import { webhooksRepository as repo, type EventRow } from '../repository.ts';
 
 const view = (e: EventRow) => ({
@@ -21,7 +22,7 @@ const view = (e: EventRow) => ({
   created_at: e.created_at.toISOString(),
 });
 
-export const webhookAdminRoutes = (db: Db, accounts: AccountsService, clock: () => number) => [
+export const webhookAdminRoutes = (db: Db, accounts: AccountsService, destinations: Destinations, clock: () => number) => [
   defineAdminRoute({
     method: 'GET',
     url: '/webhooks/deliveries',
@@ -99,7 +100,10 @@ export const webhookAdminRoutes = (db: Db, accounts: AccountsService, clock: () 
       webhook_url: Type.Optional(Type.Union([HttpUrl, Type.Null()])),
       return_url: Type.Optional(Type.Union([HttpUrl, Type.Null()])),
     }),
-    handler: async ({ params, body }) => ({ body: await accounts.updateApp(params.app_id, body) }),
+    handler: async ({ params, body }) => {
+      await destinations.requireAppUrl(body.webhook_url);
+      return { body: await accounts.updateApp(params.app_id, body) };
+    },
   }),
   defineAdminRoute({
     method: 'POST',
