@@ -25,7 +25,7 @@ import { registerProbes } from './modules/health/probes.ts';
 import { createGateways, type PaymentGateways } from './integrations/payments/index.ts';
 import { registerSandboxCheckout } from './integrations/payments/sandbox-page.ts';
 import { registerPaymentCallbacks } from './modules/wallet/routes/payment-callbacks.ts';
-import { Destinations, type Resolver } from './modules/webhooks/destinations.ts';
+import { Destinations, type Resolver } from './platform/outbound/destinations.ts';
 import { WebhookDispatcher } from './modules/webhooks/dispatcher.ts';
 import { webhookAdminRoutes } from './modules/webhooks/routes/admin-webhooks.ts';
 import { registerApiDocs } from './platform/http/openapi.ts';

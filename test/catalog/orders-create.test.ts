@@ -149,7 +149,7 @@ describe('external_reference', () => {
   it('is free again, with the stock, after a gateway failure answered 502', async () => {
     const b = await shop(p, { product: { variants: [{ label: 'Only', price_ghs: 50, stock: 1 }] } });
     const body = orderBody(b, { payment_method: 'online' });
-    const gateway = (p.app.platform.catalog!.sales as any).deps.gateway;
+    const gateway = p.app.platform.gateways.forPayment('production');
     const spy = vi.spyOn(gateway, 'createCheckout').mockRejectedValueOnce(new GatewayError('timed out'));
     const failed = await createOrder(s, body);
     spy.mockRestore();

@@ -1,4 +1,4 @@
-import type { Resolver } from '../../src/modules/webhooks/destinations.ts';
+import type { Resolver } from '../../src/platform/outbound/destinations.ts';
 
 /** Public addresses (example.com's) for names that must pass the destination policy. */
 export const PUBLIC_ADDRESSES = ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Resolver } from '../../src/modules/webhooks/destinations.ts';
+import type { Resolver } from '../../src/platform/outbound/destinations.ts';
 import { orderBody } from '../delivery/fixtures.ts';
 import { FakeDns, PUBLIC_ADDRESSES } from '../helpers/dns.ts';
 import { addKey, countRows, createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Destinations } from '../../src/modules/webhooks/destinations.ts';
+import { Destinations } from '../../src/platform/outbound/destinations.ts';
 import { sendWebhook } from '../../src/modules/webhooks/sender.ts';
 import { createPartner, startPlatform } from '../helpers/harness.ts';
 import { orderBody } from '../delivery/fixtures.ts';

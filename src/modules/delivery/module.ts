@@ -19,7 +19,7 @@ import { RefundWorker } from './orders/refund-worker.ts';
 import { Periodic } from '../../platform/periodic.ts';
 import type { PaymentGateways } from '../../integrations/payments/index.ts';
 import type { AccountsService } from '../accounts/service.ts';
-import type { Destinations } from '../webhooks/destinations.ts';
+import type { Destinations } from '../../platform/outbound/destinations.ts';
 import { WalletService } from '../wallet/service.ts';
 import { walletBalance } from '../wallet/routes/wallet-balance.ts';
 import { walletTopupInitiate } from '../wallet/routes/wallet-topup-initiate.ts';

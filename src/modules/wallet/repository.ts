@@ -1,7 +1,4 @@
 import type { Queryable } from '../../platform/db/index.ts';
-import { errors } from '../../platform/errors.ts';
-import { newId } from '../../platform/ids.ts';
-import { assertBalanced, walletAccount, type Journal } from './ledger.ts';
 
 export interface TopupRow {
   id: string;
@@ -18,85 +15,9 @@ export interface TopupRow {
   created_at: Date;
 }
 
-export interface EntryRow {
-  journal_id: string;
-  kind: string;
-  subject_id: string;
-  memo: string | null;
-  amount_pesewas: number;
-  created_at: Date;
-}
-
 const TOPUP_COLS = 'id, partner_id, app_id, client_reference, amount_pesewas, gateway, checkout_id, checkout_url, status, credited_pesewas, last_gateway_status, created_at';
 
-async function moveWallet(tx: Queryable, partnerId: string, amount: number, at: Date, guarded: boolean): Promise<boolean> {
-  const rows = await tx.query(
-    `update wallets set balance_pesewas = balance_pesewas + $2, updated_at = $3
-      where partner_id = $1
-        and ($4::boolean is false or balance_pesewas + $2 >= -(select credit_limit_pesewas from partners where id = $1))
-      returning partner_id`,
-    [partnerId, amount, at, guarded],
-  );
-  return rows.length > 0;
-}
-
-async function walletExists(tx: Queryable, partnerId: string): Promise<boolean> {
-  return (await tx.query('select 1 from wallets where partner_id = $1', [partnerId])).length > 0;
-}
-
 export const walletRepository = {
-  /**
-   * Posts a journal and moves the wallet balances it touches, in the caller's transaction.
-   * With `floorOf`, a debit that would take that partner's wallet below minus its credit limit
-   * throws INSUFFICIENT_WALLET_BALANCE, which rolls the whole transaction back. Callers make
-   * posting idempotent with a compare-and-set on their own row first; the unique (kind, subject)
-   * of journals is the last guard.
-   */
-  async postJournal(tx: Queryable, journal: Journal, at: Date, opts: { floorOf?: string } = {}): Promise<void> {
-    assertBalanced(journal);
-    for (const e of journal.entries) {
-      if (!e.walletOf) continue;
-      const guarded = opts.floorOf === e.walletOf && e.amountPesewas < 0;
-      // The row lock taken here serialises concurrent spends of one wallet: none can overdraw.
-      let moved = await moveWallet(tx, e.walletOf, e.amountPesewas, at, guarded);
-      if (!moved && !(await walletExists(tx, e.walletOf))) {
-        // A partner's first entry creates its wallet (rarely taken, so kept off the hot path).
-        await tx.query('insert into wallets (partner_id) values ($1) on conflict (partner_id) do nothing', [e.walletOf]);
-        moved = await moveWallet(tx, e.walletOf, e.amountPesewas, at, guarded);
-      }
-      if (!moved) {
-        throw errors.insufficientWalletBalance('The wallet balance plus the credit limit does not cover this fee; top up the wallet.');
-      }
-    }
-    const journalId = newId('jrn');
-    await tx.query('insert into ledger_journals (id, kind, subject_id, memo, created_at) values ($1, $2, $3, $4, $5)', [
-      journalId,
-      journal.kind,
-      journal.subjectId,
-      journal.memo,
-      at,
-    ]);
-    const values = journal.entries.map((_, i) => `($1, $${i * 2 + 2}, $${i * 2 + 3}, $${journal.entries.length * 2 + 2})`).join(', ');
-    await tx.query(
-      `insert into ledger_entries (journal_id, account, amount_pesewas, created_at) values ${values}`,
-      [journalId, ...journal.entries.flatMap((e) => [e.account, e.amountPesewas]), at],
-    );
-  },
-
-  async balance(db: Queryable, partnerId: string): Promise<number> {
-    const rows = await db.query<{ balance_pesewas: number }>('select balance_pesewas from wallets where partner_id = $1', [partnerId]);
-    return rows[0]?.balance_pesewas ?? 0;
-  },
-
-  async entries(db: Queryable, partnerId: string, limit: number): Promise<EntryRow[]> {
-    return db.query<EntryRow>(
-      `select e.journal_id, j.kind, j.subject_id, j.memo, e.amount_pesewas, e.created_at
-         from ledger_entries e join ledger_journals j on j.id = e.journal_id
-        where e.account = $1 order by e.created_at desc, e.journal_id desc limit $2`,
-      [walletAccount(partnerId), limit],
-    );
-  },
-
   async insertTopup(db: Queryable, t: { id: string; partnerId: string; appId: string; clientReference: string; amountPesewas: number; gateway: string }): Promise<void> {
     await db.query(
       `insert into wallet_topups (id, partner_id, app_id, client_reference, amount_pesewas, gateway, status) values ($1, $2, $3, $4, $5, $6, 'initiating')`,

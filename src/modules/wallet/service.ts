@@ -9,7 +9,8 @@ import { GatewayError, type PaymentStatus } from '../../integrations/payments/ga
 import type { PaymentGateways } from '../../integrations/payments/index.ts';
 import { appendEvent } from '../webhooks/outbox.ts';
 import type { OrderWallet } from '../delivery/orders/service.ts';
-import { orderFeeJournal, orderFeeRefundJournal, topupJournal } from './ledger.ts';
+import { ledger } from '../ledger/index.ts';
+import { orderFeeJournal, orderFeeRefundJournal, topupJournal } from './journals.ts';
 import { walletRepository as repo, type TopupRow } from './repository.ts';
 
 export const TOPUP_REFERENCE = /^serviceD_WA[0-9a-f]{16}$/;
@@ -39,7 +40,7 @@ export class WalletService implements OrderWallet {
   constructor(private readonly deps: WalletServiceDeps) {}
 
   async balancePesewas(partnerId: string): Promise<number> {
-    return repo.balance(this.deps.db, partnerId);
+    return ledger.balance(this.deps.db, partnerId);
   }
 
   /**
@@ -108,8 +109,8 @@ export class WalletService implements OrderWallet {
     const now = new Date(this.deps.clock());
     const won = await this.deps.db.transaction(async (tx) => {
       if (!(await repo.markCredited(tx, topup.id, confirmed, status.rawStatus, now))) return false;
-      await repo.postJournal(tx, topupJournal(topup.partner_id, topup.id, topup.gateway, confirmed), now);
-      const balance = await repo.balance(tx, topup.partner_id);
+      await ledger.postJournal(tx, topupJournal(topup.partner_id, topup.id, topup.gateway, confirmed), now);
+      const balance = await ledger.balance(tx, topup.partner_id);
       await appendEvent(tx, {
         appId: topup.app_id,
         environment: 'production',
@@ -122,7 +123,7 @@ export class WalletService implements OrderWallet {
       });
       return true;
     });
-    const balance = await repo.balance(this.deps.db, topup.partner_id);
+    const balance = await ledger.balance(this.deps.db, topup.partner_id);
     if (!won) {
       const fresh = (await repo.findTopup(this.deps.db, topup.client_reference))!;
       return this.alreadyCredited(topup.partner_id, fresh.credited_pesewas!);
@@ -131,23 +132,23 @@ export class WalletService implements OrderWallet {
   }
 
   private async alreadyCredited(partnerId: string, credited: number): Promise<VerifyResult> {
-    const balance = await repo.balance(this.deps.db, partnerId);
+    const balance = await ledger.balance(this.deps.db, partnerId);
     return { credited: true, state: 'already_credited', amount_ghs: pesewasToGhs(credited), balance_ghs: pesewasToGhs(balance) };
   }
 
   // OrderWallet: called inside the order's own transaction.
 
   async debitOrderFee(tx: Queryable, order: { partnerId: string; orderId: string; feePesewas: number; at: Date }): Promise<void> {
-    await repo.postJournal(tx, orderFeeJournal(order.partnerId, order.orderId, order.feePesewas), order.at, { floorOf: order.partnerId });
+    await ledger.postJournal(tx, orderFeeJournal(order.partnerId, order.orderId, order.feePesewas), order.at, { floorOf: order.partnerId });
   }
 
   async refundOrderFee(tx: Queryable, order: { partnerId: string; orderId: string; feePesewas: number; at: Date }): Promise<number> {
-    await repo.postJournal(tx, orderFeeRefundJournal(order.partnerId, order.orderId, order.feePesewas), order.at);
-    return repo.balance(tx, order.partnerId);
+    await ledger.postJournal(tx, orderFeeRefundJournal(order.partnerId, order.orderId, order.feePesewas), order.at);
+    return ledger.balance(tx, order.partnerId);
   }
 
   async operatorView(partnerId: string, creditLimitPesewas: number) {
-    const [balance, entries] = await Promise.all([repo.balance(this.deps.db, partnerId), repo.entries(this.deps.db, partnerId, 100)]);
+    const [balance, entries] = await Promise.all([ledger.balance(this.deps.db, partnerId), ledger.entries(this.deps.db, partnerId, 100)]);
     return {
       partner_id: partnerId,
       balance_ghs: pesewasToGhs(balance),

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../platform/db/index.ts';
 import type { SecretBox } from '../../platform/secrets.ts';
-import type { Destinations } from './destinations.ts';
+import type { Destinations } from '../../platform/outbound/destinations.ts';
 import { webhooksRepository as repo, type ClaimedEvent } from './repository.ts';
 import { sendWebhook, signatureHeader, type SendResult } from './sender.ts';
 

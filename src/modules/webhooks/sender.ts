@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import type { AddressGate } from './destinations.ts';
+import type { AddressGate } from '../../platform/outbound/destinations.ts';
 
 const EXCERPT_BYTES = 1024;
 const MAX_READ_BYTES = 64 * 1024;

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineAdminRoute } from '../../../platform/http/admin.ts';
 import { HttpUrl, Id, NonEmptyString, StringEnum, strictObject } from '../../../platform/http/schemas.ts';
-import type { Destinations } from '../../webhooks/destinations.ts';
+import type { Destinations } from '../../../platform/outbound/destinations.ts';
 import type { AccountsService } from '../service.ts';
 
 export const appRoutes = (accounts: AccountsService, destinations: Destinations) => [

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assertBalanced, saleRefundJournal, saleSettlementJournal } from '../../wallet/ledger.ts';
+import { assertBalanced } from '../../ledger/index.ts';
+import { saleRefundJournal, saleSettlementJournal } from './journals.ts';
 import { commissionOf, decompose, rateToBps } from './money.ts';
 
 const pesewas = (max = 1e12) => fc.integer({ min: 0, max });

@@ -7,8 +7,8 @@
 import type { Queryable } from '../../../platform/db/index.ts';
 import { pesewasToGhs } from '../../../platform/money.ts';
 import type { DeliveryStatus } from '../../delivery/domain/index.ts';
-import { saleLatePaymentJournal, salePaymentHeldJournal, saleRefundJournal, saleSettlementJournal, type SaleAmounts } from '../../wallet/ledger.ts';
-import { walletRepository } from '../../wallet/repository.ts';
+import { ledger } from '../../ledger/index.ts';
+import { saleLatePaymentJournal, salePaymentHeldJournal, saleRefundJournal, saleSettlementJournal, type SaleAmounts } from '../domain/journals.ts';
 import { appendEvent, type EventType } from '../../webhooks/outbox.ts';
 import { decompose } from '../domain/money.ts';
 import { stockRepository as stock } from '../products/stock.ts';
@@ -68,7 +68,7 @@ export async function confirmSale(tx: Queryable, sale: SaleRow, paymentStatus: '
   for (const [variantId, quantity] of await unitsByVariant(tx, sale.id)) await stock.commit(tx, variantId, quantity, at);
   const paid = paymentStatus === 'paid' ? { gatewayAmountPesewas: sale.total_pesewas } : {};
   const row = await repo.transition(tx, sale.id, { state: 'confirmed', paymentStatus, ...paid }, at);
-  await walletRepository.postJournal(tx, saleSettlementJournal(amountsOf(row)), at);
+  await ledger.postJournal(tx, saleSettlementJournal(amountsOf(row)), at);
   if (row.payment_method === 'online') await emit(tx, row, 'safe.order.paid', at);
   await emit(tx, row, 'safe.order.confirmed', at);
   return row;
@@ -105,7 +105,7 @@ export async function failSale(tx: Queryable, sale: SaleRow, failure: Failure, a
     },
     at,
   );
-  if (refunded) await walletRepository.postJournal(tx, saleRefundJournal(amountsOf(row)), at);
+  if (refunded) await ledger.postJournal(tx, saleRefundJournal(amountsOf(row)), at);
   if (!failure.releaseReference) await emit(tx, row, 'safe.order.failed', at);
   return row;
 }
@@ -134,7 +134,7 @@ export async function failUndelivered(tx: Queryable, sale: SaleRow, reason: stri
  */
 export async function holdSale(tx: Queryable, sale: SaleRow, collectedPesewas: number, at: Date): Promise<SaleRow> {
   const row = await repo.transition(tx, sale.id, { state: 'on_hold', paymentStatus: 'amount_mismatch', gatewayAmountPesewas: collectedPesewas }, at);
-  await walletRepository.postJournal(tx, salePaymentHeldJournal(sale.id, sale.gateway ?? 'unknown', collectedPesewas), at);
+  await ledger.postJournal(tx, salePaymentHeldJournal(sale.id, sale.gateway ?? 'unknown', collectedPesewas), at);
   await emit(tx, row, 'safe.order.on_hold', at);
   return row;
 }
@@ -147,7 +147,7 @@ export async function owePaymentBack(tx: Queryable, sale: SaleRow, collectedPese
     { state: 'failed', paymentStatus: 'refund_due', gatewayAmountPesewas: collectedPesewas, refundDuePesewas: collectedPesewas },
     at,
   );
-  await walletRepository.postJournal(tx, saleLatePaymentJournal(sale.id, sale.gateway ?? 'unknown', collectedPesewas), at);
+  await ledger.postJournal(tx, saleLatePaymentJournal(sale.id, sale.gateway ?? 'unknown', collectedPesewas), at);
   await emit(tx, row, 'safe.order.refund_due', at);
   return row;
 }

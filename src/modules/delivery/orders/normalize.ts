@@ -1,7 +1,7 @@
 import type { Environment } from '../../../platform/auth/scopes.ts';
 import { errors, type ErrorDetail } from '../../../platform/errors.ts';
 import { ghsToPesewas } from '../../../platform/money.ts';
-import type { Destinations } from '../../webhooks/destinations.ts';
+import type { Destinations } from '../../../platform/outbound/destinations.ts';
 import { isInGhana, isIsoDate, normalizeGhanaPhone, planWindows, type CalendarConfig, type LatLng, type PricingConfig } from '../domain/index.ts';
 import { feeFor } from '../estimate/estimate.ts';
 import type { CreateOrderInput } from './schema.ts';

@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppError } from '../../platform/errors.ts';
+import { AppError } from '../errors.ts';
 import { Destinations, type Resolver } from './destinations.ts';
 
 const PUBLIC = ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'];

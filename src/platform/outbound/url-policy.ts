@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { isIP } from 'node:net';
-import type { Environment } from '../../platform/auth/scopes.ts';
+import type { Environment } from '../auth/scopes.ts';
 
 /**
  * What an address is to webhook delivery: `public` (globally routable unicast), `local` (loopback,

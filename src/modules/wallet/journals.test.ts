@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assertBalanced, orderFeeJournal, orderFeeRefundJournal, topupJournal, UnbalancedJournalError } from './ledger.ts';
+import { assertBalanced, UnbalancedJournalError } from '../ledger/index.ts';
+import { orderFeeJournal, orderFeeRefundJournal, topupJournal } from './journals.ts';
 
 const sum = (j: { entries: { amountPesewas: number }[] }) => j.entries.reduce((s, e) => s + e.amountPesewas, 0);
 

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
-import type { Environment } from '../../platform/auth/scopes.ts';
-import { errors } from '../../platform/errors.ts';
+import type { Environment } from '../auth/scopes.ts';
+import { errors } from '../errors.ts';
 import { addressProblem, hostOf, webhookUrlProblem } from './url-policy.ts';
 
 /** Every address a name resolves to; rejects when it does not resolve. */

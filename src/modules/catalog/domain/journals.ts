@@ -1,0 +1,86 @@
+import {
+  assertBalanced,
+  DELIVERY_REVENUE,
+  gatewayClearing,
+  partnerMarkupPayable,
+  PLATFORM_COMMISSION,
+  positive,
+  RIDER_CASH_CLEARING,
+  SALE_PAYMENTS_HELD,
+  SALE_REFUNDS_PAYABLE,
+  UnbalancedJournalError,
+  vendorPayable,
+  type Journal,
+  type LedgerEntry,
+} from '../../ledger/index.ts';
+
+/** A sale's money, decomposed (pesewas): buyerPays = vendorPayable + commission + deliveryFee + markup. */
+export interface SaleAmounts {
+  saleId: string;
+  vendorId: string;
+  partnerId: string;
+  /** Where the buyer's money sits: a gateway's clearing account (online) or the riders' cash (cod). */
+  source: { kind: 'gateway'; gateway: string } | { kind: 'cash' };
+  vendorPayable: number;
+  commission: number;
+  deliveryFee: number;
+  markup: number;
+}
+
+function saleEntries(s: SaleAmounts, sign: 1 | -1): LedgerEntry[] {
+  const parts: Array<[string, number]> = [
+    [vendorPayable(s.vendorId), s.vendorPayable],
+    [PLATFORM_COMMISSION, s.commission],
+    [DELIVERY_REVENUE, s.deliveryFee],
+    // A liability to the partner: markup never credits the delivery wallet (D8).
+    [partnerMarkupPayable(s.partnerId), s.markup],
+  ];
+  for (const [, amount] of parts) {
+    if (!Number.isSafeInteger(amount) || amount < 0) throw new UnbalancedJournalError(`sale amounts must be whole pesewas >= 0, got ${amount}`);
+  }
+  // Zero parts (no commission, no markup) are left out: the ledger holds no zero entries.
+  return parts.filter(([, amount]) => amount > 0).map(([account, amount]) => ({ account, amountPesewas: sign * amount }));
+}
+
+const buyerTotal = (s: SaleAmounts) => positive(s.vendorPayable + s.commission + s.deliveryFee + s.markup);
+
+/** D8: buyer money in = vendor payable + platform commission + delivery revenue + partner markup payable. */
+export function saleSettlementJournal(s: SaleAmounts): Journal {
+  const clearing = s.source.kind === 'gateway' ? gatewayClearing(s.source.gateway) : RIDER_CASH_CLEARING;
+  return assertBalanced({
+    kind: 'sale_settlement',
+    subjectId: s.saleId,
+    memo: s.source.kind === 'gateway' ? `prepaid sale through ${s.source.gateway}` : 'cash on delivery sale',
+    entries: [{ account: clearing, amountPesewas: -buyerTotal(s) }, ...saleEntries(s, 1)],
+  });
+}
+
+/** A settled prepaid sale whose delivery was cancelled: every share goes back, owed to the buyer. */
+export function saleRefundJournal(s: SaleAmounts): Journal {
+  return assertBalanced({
+    kind: 'sale_refund',
+    subjectId: s.saleId,
+    memo: 'settled sale failed: refund owed to the buyer',
+    entries: [{ account: SALE_REFUNDS_PAYABLE, amountPesewas: buyerTotal(s) }, ...saleEntries(s, -1)],
+  });
+}
+
+/** Buyer money that arrived, but not as the sale expects: from the gateway's clearing to `account`. */
+function gatewayReceipt(kind: 'sale_payment_held' | 'sale_late_payment', account: string, memo: string) {
+  return (saleId: string, gateway: string, amount: number): Journal =>
+    assertBalanced({
+      kind,
+      subjectId: saleId,
+      memo,
+      entries: [
+        { account: gatewayClearing(gateway), amountPesewas: -positive(amount) },
+        { account, amountPesewas: amount },
+      ],
+    });
+}
+
+/** The gateway collected another amount than the sale's total: held in suspense until resolved. */
+export const salePaymentHeldJournal = gatewayReceipt('sale_payment_held', SALE_PAYMENTS_HELD, 'sale paid a different amount: held for review');
+
+/** The gateway collected payment for a sale that had already failed: owed back to the buyer. */
+export const saleLatePaymentJournal = gatewayReceipt('sale_late_payment', SALE_REFUNDS_PAYABLE, 'payment for a failed sale: refund owed to the buyer');

@@ -1,0 +1,7 @@
+/**
+ * The ledger: double-entry journals in integer pesewas, their posting, and partner wallet
+ * balances. Other modules build journals and post them inside their own transactions.
+ */
+export * from './accounts.ts';
+export { assertBalanced, positive, UnbalancedJournalError, type Journal, type LedgerEntry } from './journal.ts';
+export { ledgerRepository as ledger, type EntryRow } from './repository.ts';
