@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GHANA_AREAS, GHANA_REGIONS } from '../../src/modules/delivery/domain/index.ts';
+import { GHANA_AREAS, GHANA_REGIONS } from '../../src/shared/ghana/index.ts';
 import { LocationsService, type Location } from '../../src/modules/delivery/locations/service.ts';
 import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
 

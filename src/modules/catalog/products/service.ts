@@ -2,7 +2,7 @@ import type { Db } from '../../../platform/db/index.ts';
 import { errors, type ErrorDetail } from '../../../platform/errors.ts';
 import { newId } from '../../../platform/ids.ts';
 import { ghsToPesewas } from '../../../platform/money.ts';
-import { isInGhana, isValidLatLng, normalizeGhanaPhone, type LatLng } from '../../delivery/domain/index.ts';
+import { isInGhana, isValidLatLng, normalizeGhanaPhone, type LatLng } from '../../../shared/ghana/index.ts';
 import { decodeCursor, encodeCursor } from '../domain/places.ts';
 import { rateToBps } from '../domain/money.ts';
 import { catalogRepository as repo, type ProductValues, type VendorValues } from './repository.ts';

@@ -1,5 +1,6 @@
 import { errors } from '../../../platform/errors.ts';
-import { CENTRAL_ACCRA, type LatLng, type PricingConfig } from '../../delivery/domain/index.ts';
+import { type PricingConfig } from '../../delivery/domain/index.ts';
+import { CENTRAL_ACCRA, type LatLng } from '../../../shared/ghana/index.ts';
 import { feeFor } from '../../delivery/estimate/estimate.ts';
 import type { LocationsService } from '../../delivery/locations/service.ts';
 import { areaNamedIn, type NamedPoint } from '../domain/places.ts';

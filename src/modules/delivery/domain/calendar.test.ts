@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  ACCRA_UTC_OFFSET_MINUTES,
-  DEFAULT_CALENDAR,
-  accraDate,
-  isDeliveryDay,
-  isHoliday,
-  isSunday,
-  nextDeliveryDay,
-  planWindows,
-  validateCalendarConfig,
-} from './calendar.ts';
+import { ACCRA_UTC_OFFSET_MINUTES, DEFAULT_CALENDAR, accraDate, isDeliveryDay, nextDeliveryDay, planWindows, validateCalendarConfig } from './calendar.ts';
+import { isHoliday, isSunday } from '../../../shared/ghana/index.ts';
 import type { CalendarConfig } from './calendar.ts';
 import { PRIORITIES } from './pricing.ts';
 

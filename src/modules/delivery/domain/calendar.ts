@@ -11,24 +11,9 @@ import {
   isSaturday,
   isSunday,
   toDayNumber,
-} from './holidays.ts';
-import type { HolidayConfig } from './holidays.ts';
+  type HolidayConfig,
+} from '../../../shared/ghana/index.ts';
 import type { Priority } from './pricing.ts';
-
-// Re-exported so callers get the whole calendar API from one module.
-export {
-  addDays,
-  easterSunday,
-  farmersDay,
-  ghanaPublicHolidays,
-  holidayName,
-  isHoliday,
-  isIsoDate,
-  isSaturday,
-  isSunday,
-} from './holidays.ts';
-export { DEFAULT_HOLIDAYS } from './holidays.ts';
-export type { Holiday, HolidayConfig } from './holidays.ts';
 
 /**
  * Africa/Accra is GMT all year (UTC+0, no daylight saving), so a fixed offset

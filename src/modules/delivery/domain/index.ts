@@ -1,11 +1,4 @@
-/** Public API of the delivery domain: pure functions and data, no I/O. */
-
-export { haversineKm, isInGhana, isValidLatLng } from './geo.ts';
-export type { LatLng } from './geo.ts';
-
-export { DEFAULT_AREA_RADIUS_KM, filterAreas, findAreaById, nearestRegion, resolveArea } from './areas.ts';
-export type { Area, Region, ResolvedArea } from './areas.ts';
-export { CENTRAL_ACCRA, GHANA_AREAS, GHANA_REGIONS } from './ghana-areas.ts';
+/** The delivery domain: pricing, delivery days and windows, and the order status machine. Pure, no I/O. */
 
 export {
   DEFAULT_PRICING,
@@ -22,25 +15,13 @@ export type { Priority, PricingConfig } from './pricing.ts';
 export {
   ACCRA_UTC_OFFSET_MINUTES,
   DEFAULT_CALENDAR,
-  DEFAULT_HOLIDAYS,
   accraDate,
-  addDays,
-  easterSunday,
-  farmersDay,
-  ghanaPublicHolidays,
-  holidayName,
   isDeliveryDay,
-  isHoliday,
-  isIsoDate,
-  isSaturday,
-  isSunday,
   nextDeliveryDay,
   planWindows,
   validateCalendarConfig,
 } from './calendar.ts';
-export type { CalendarConfig, DeliveryPlan, Holiday, HolidayConfig, Window } from './calendar.ts';
-
-export { maskPhoneLast4, normalizeGhanaPhone } from './phone.ts';
+export type { CalendarConfig, DeliveryPlan, Window } from './calendar.ts';
 
 export {
   DELIVERY_STATUSES,

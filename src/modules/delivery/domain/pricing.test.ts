@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
-import type { LatLng } from './geo.ts';
+import type { LatLng } from '../../../shared/ghana/geo.ts';
 import {
   DEFAULT_PRICING,
   PRIORITIES,

@@ -4,8 +4,8 @@
  *
  *   fee = roundUp(max(minimum, base + perKm × haversineKm × roadFactor), rounding)
  */
-import { haversineKm, isValidLatLng } from './geo.ts';
-import type { LatLng } from './geo.ts';
+import { haversineKm, isValidLatLng } from '../../../shared/ghana/geo.ts';
+import type { LatLng } from '../../../shared/ghana/geo.ts';
 
 export type Priority = 'standard' | 'economy' | 'cargo';
 

@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../platform/errors.ts';
 import { pesewasToGhs } from '../../../platform/money.ts';
-import {
-  CENTRAL_ACCRA,
-  DEFAULT_CALENDAR,
-  DEFAULT_PRICING,
-  GHANA_AREAS,
-  GHANA_REGIONS,
-  priceFee,
-  resolveArea,
-  type LatLng,
-} from '../domain/index.ts';
+import { DEFAULT_CALENDAR, DEFAULT_PRICING, priceFee } from '../domain/index.ts';
+import { CENTRAL_ACCRA, GHANA_AREAS, GHANA_REGIONS, resolveArea, type LatLng } from '../../../shared/ghana/index.ts';
 import { OUTSIDE_GHANA, estimateDelivery, feeFor, type EstimateDeps, type EstimateInput } from './estimate.ts';
 
 const KUMASI = { lat: 6.688, lng: -1.624 };

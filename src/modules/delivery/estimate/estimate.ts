@@ -4,25 +4,9 @@
  */
 import { errors } from '../../../platform/errors.ts';
 import { pesewasToGhs } from '../../../platform/money.ts';
-import {
-  ACCRA_UTC_OFFSET_MINUTES,
-  CENTRAL_ACCRA,
-  accraDate,
-  PRIORITIES,
-  holidayName,
-  isIsoDate,
-  isSunday,
-  isValidLatLng,
-  planWindows,
-  priceFee,
-  type CalendarConfig,
-  type DeliveryPlan,
-  type LatLng,
-  type Priority,
-  type PricingConfig,
-  type ResolvedArea,
-  type Window,
-} from '../domain/index.ts';
+import { ACCRA_UTC_OFFSET_MINUTES, accraDate, PRIORITIES, planWindows, priceFee, type CalendarConfig, type DeliveryPlan, type Priority, type PricingConfig, type Window } from '../domain/index.ts';
+import { holidayName, isIsoDate, isSunday } from '../../../shared/ghana/index.ts';
+import { CENTRAL_ACCRA, isValidLatLng, type LatLng, type ResolvedArea } from '../../../shared/ghana/index.ts';
 
 export interface EstimateInput {
   delivery_location: { coordinates: LatLng; address?: string };

@@ -1,17 +1,7 @@
 import type { Db } from '../../../platform/db/index.ts';
 import { errors, type ErrorDetail } from '../../../platform/errors.ts';
 import { newId } from '../../../platform/ids.ts';
-import {
-  GHANA_AREAS,
-  GHANA_REGIONS,
-  filterAreas,
-  isInGhana,
-  isValidLatLng,
-  resolveArea,
-  type Area,
-  type LatLng,
-  type ResolvedArea,
-} from '../domain/index.ts';
+import { GHANA_AREAS, GHANA_REGIONS, filterAreas, isInGhana, isValidLatLng, resolveArea, type Area, type LatLng, type ResolvedArea } from '../../../shared/ghana/index.ts';
 import { locationsRepository as repo, type LocationRow } from './repository.ts';
 
 /** The Location resource of the contract; `coordinates` only when asked for and known. */

@@ -2,7 +2,9 @@ import type { Environment } from '../../../platform/auth/scopes.ts';
 import { errors, type ErrorDetail } from '../../../platform/errors.ts';
 import { ghsToPesewas } from '../../../platform/money.ts';
 import type { Destinations } from '../../../platform/outbound/destinations.ts';
-import { isInGhana, isIsoDate, normalizeGhanaPhone, planWindows, type CalendarConfig, type LatLng, type PricingConfig } from '../domain/index.ts';
+import { planWindows, type CalendarConfig, type PricingConfig } from '../domain/index.ts';
+import { isIsoDate } from '../../../shared/ghana/index.ts';
+import { isInGhana, normalizeGhanaPhone, type LatLng } from '../../../shared/ghana/index.ts';
 import { feeFor } from '../estimate/estimate.ts';
 import type { CreateOrderInput } from './schema.ts';
 

@@ -1,5 +1,6 @@
 import { pesewasToGhs } from '../../../platform/money.ts';
-import { buildTimeline, describeStatus, maskPhoneLast4 } from '../domain/index.ts';
+import { buildTimeline, describeStatus } from '../domain/index.ts';
+import { maskPhoneLast4 } from '../../../shared/ghana/index.ts';
 import type { EventRow, OrderRow } from './repository.ts';
 
 export const trackingUrl = (publicBaseUrl: string, order: OrderRow) => `${publicBaseUrl}/track/${order.tracking_token}`;

@@ -1,5 +1,6 @@
 import { escapeHtml } from '../../../platform/http/html.ts';
-import { describeStatus, maskPhoneLast4, buildTimeline } from '../domain/index.ts';
+import { describeStatus, buildTimeline } from '../domain/index.ts';
+import { maskPhoneLast4 } from '../../../shared/ghana/index.ts';
 import type { EventRow, OrderRow } from '../orders/repository.ts';
 
 
