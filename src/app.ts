@@ -15,19 +15,16 @@ import { validatorCompiler } from './platform/http/validation.ts';
 import { ulid } from './platform/ids.ts';
 import { SecretBox } from './platform/secrets.ts';
 import { resolveSecretsKey } from './platform/secrets-key.ts';
-import { KeyDirectory } from './modules/accounts/key-directory.ts';
-import { appRoutes } from './modules/accounts/routes/apps.ts';
-import { partnerRoutes } from './modules/accounts/routes/partners.ts';
-import { AccountsService } from './modules/accounts/service.ts';
-import { createCatalogModule, type CatalogModule } from './modules/catalog/module.ts';
-import { createDeliveryModule, type DeliveryModule } from './modules/delivery/module.ts';
-import { registerProbes } from './modules/health/probes.ts';
+import { AccountsService, appRoutes, KeyDirectory, partnerRoutes } from './modules/accounts/index.ts';
+import { createCatalogModule, type CatalogModule } from './modules/catalog/index.ts';
+import { createDeliveryModule, type DeliveryModule } from './modules/delivery/index.ts';
+import { createWalletModule, type WalletModule } from './modules/wallet/index.ts';
+import { registerProbes } from './modules/health/index.ts';
 import { createGateways, type PaymentGateways } from './integrations/payments/index.ts';
 import { registerSandboxCheckout } from './integrations/payments/sandbox-page.ts';
-import { registerPaymentCallbacks } from './modules/wallet/routes/payment-callbacks.ts';
+import { registerPaymentCallbacks } from './integrations/payments/callbacks.ts';
 import { Destinations, type Resolver } from './platform/outbound/destinations.ts';
-import { WebhookDispatcher } from './modules/webhooks/dispatcher.ts';
-import { webhookAdminRoutes } from './modules/webhooks/routes/admin-webhooks.ts';
+import { WebhookDispatcher, webhookAdminRoutes } from './modules/webhooks/index.ts';
 import { registerApiDocs } from './platform/http/openapi.ts';
 
 export interface AppOptions {
@@ -51,6 +48,7 @@ export interface Platform {
   gateways: PaymentGateways;
   /** Present unless WEBHOOK_DISPATCHER=off. */
   dispatcher: WebhookDispatcher | undefined;
+  wallet: WalletModule;
   /** Present when the delivery service is served by this instance. */
   delivery: DeliveryModule | undefined;
   /** Present when the safe-catalog service is served by this instance (orders need delivery too; see module.ts). */
@@ -100,7 +98,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
 
   const db = await openDatabase(config.database, { template: options.dbTemplate });
-  const box = new SecretBox(resolveSecretsKey(config, app.log));
+  const box = new SecretBox(resolveSecretsKey({ secretsKey: config.secretsKey, keyDir: config.database.kind === 'memory' ? undefined : config.dataDir }, app.log));
   const guard = await openGuardStore(config, app.log, clock);
   const keys = new KeyDirectory(db, box, config.authCacheTtlMs, clock);
   const accounts = new AccountsService(db, box, () => keys.invalidate());
@@ -134,19 +132,37 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerProbes(app, db, guard);
   const operations: Operation[] = [];
   const adminRoutes: AdminRoute[] = [...partnerRoutes(accounts), ...appRoutes(accounts, destinations)];
-  const gateways = createGateways(config, db, clock);
+  const gateways = createGateways(config.payments, config.publicBaseUrl, db, clock);
   if (config.payments.sandboxForProduction) app.log.warn(gateways.summary);
   else app.log.info(gateways.summary);
   // Gateway callbacks name a client reference; each module settles the ones that are its own.
   const paymentHandlers: Array<(clientReference: string) => Promise<void>> = [];
-  const delivery = config.services.has('delivery') ? createDeliveryModule({ config, db, clock, log: app.log, accounts, gateways, destinations }) : undefined;
+  const { publicBaseUrl } = config;
+  const wallet = createWalletModule({ db, clock, log: app.log, accounts, gateways, publicBaseUrl });
+  adminRoutes.push(...wallet.adminRoutes);
+  paymentHandlers.push(wallet.handlePaymentCallback);
+  const delivery = config.services.has('delivery')
+    ? createDeliveryModule({ settings: config.delivery, publicBaseUrl, db, clock, log: app.log, wallet: wallet.service, destinations })
+    : undefined;
   if (delivery) {
-    operations.push(...delivery.operations);
+    // The wallet's operations live under the delivery service's paths.
+    operations.push(...delivery.operations, ...wallet.operations);
     adminRoutes.push(...delivery.adminRoutes);
     delivery.registerPublicPages(app);
-    paymentHandlers.push((ref) => delivery.wallet.handleCallback(ref));
   }
-  const catalog = config.services.has('safe-catalog') ? createCatalogModule({ config, db, clock, log: app.log, accounts, gateways, delivery }) : undefined;
+  const catalog = config.services.has('safe-catalog')
+    ? createCatalogModule({
+        db,
+        clock,
+        log: app.log,
+        accounts,
+        gateways,
+        publicBaseUrl,
+        checkoutExpiryMinutes: config.payments.checkoutExpiryMinutes,
+        deliverySettings: config.delivery,
+        delivery,
+      })
+    : undefined;
   if (catalog) {
     operations.push(...catalog.operations);
     adminRoutes.push(...catalog.adminRoutes);
@@ -154,7 +170,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   }
   const pipeline: PipelineDeps = { keys, guard, clock, defaultLimits: config.rateLimits, clockSkewSeconds: config.clockSkewSeconds };
   registerOperations(app, operations, pipeline);
-  adminRoutes.push(...(webhookAdminRoutes(db, accounts, destinations, clock) as AdminRoute[]));
+  adminRoutes.push(...webhookAdminRoutes(db, accounts, destinations, clock));
   const dispatcher = config.webhooks.dispatcher ? new WebhookDispatcher(db, box, config.webhooks, destinations, clock, app.log) : undefined;
   registerPaymentCallbacks(app, gateways.all, paymentHandlers);
   registerSandboxCheckout(app, gateways.sandbox);
@@ -164,7 +180,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   app.server.maxConnections = config.maxConnections;
   app.server.headersTimeout = Math.min(config.requestTimeoutMs, 60_000);
-  app.decorate('platform', { config, db, accounts, guard, gateways, operations, adminRoutes, pipeline, delivery, dispatcher, catalog });
+  app.decorate('platform', { config, db, accounts, guard, gateways, operations, adminRoutes, pipeline, wallet, delivery, dispatcher, catalog });
   registerApiDocs(app);
   app.addHook('onReady', async () => {
     delivery?.workers.forEach((w) => w.start());

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from './logger.ts';
 
 /**
  * Runs a job every `intervalMs` in the background, never two runs at once; a failed run is
@@ -12,7 +12,7 @@ export class Periodic {
     private readonly name: string,
     private readonly intervalMs: number,
     private readonly job: () => Promise<unknown>,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Logger,
   ) {}
 
   start(): void {

@@ -1,19 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyBaseLogger as Logger } from 'fastify';
-import type { Config } from '../config.ts';
+import type { Logger } from './logger.ts';
+
+export interface SecretsKeySource {
+  /** The configured key, if any. */
+  secretsKey: Buffer | undefined;
+  /** Where a development key is kept; undefined for an in-memory database, whose key dies with it. */
+  keyDir: string | undefined;
+}
 
 /**
  * The key that seals secrets at rest. Production sets SECRETS_KEY; a development database gets a
  * generated key kept beside it (loudly), an in-memory one an ephemeral key.
  */
-export function resolveSecretsKey(config: Config, log: Logger): Buffer {
-  if (config.secretsKey) return config.secretsKey;
-  if (config.database.kind === 'memory') return randomBytes(32);
-  const file = join(config.dataDir, 'secrets.key');
+export function resolveSecretsKey({ secretsKey, keyDir }: SecretsKeySource, log: Logger): Buffer {
+  if (secretsKey) return secretsKey;
+  if (keyDir === undefined) return randomBytes(32);
+  const file = join(keyDir, 'secrets.key');
   if (!existsSync(file)) {
-    mkdirSync(config.dataDir, { recursive: true });
+    mkdirSync(keyDir, { recursive: true });
     writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
   }
   log.warn(

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PartnerClient } from '@partner-platform/sdk';
 import { DEFAULT_PRICING, priceFee } from '../../src/modules/delivery/domain/index.ts';
 import { CENTRAL_ACCRA } from '../../src/shared/ghana/index.ts';
-import { feeFor } from '../../src/modules/delivery/estimate/estimate.ts';
+import { feeFor } from '../../src/modules/delivery/domain/index.ts';
 import { EstimateData } from '../../src/modules/delivery/estimate/routes/orders-estimate.ts';
 import { pesewasToGhs } from '../../src/platform/money.ts';
 import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';

@@ -1,9 +1,9 @@
-import type { Config } from '../../config.ts';
 import type { Environment } from '../../platform/auth/scopes.ts';
 import type { Db } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
 import type { PaymentGateway } from './gateway.ts';
 import { HubtelGateway } from './hubtel.ts';
+import type { PaymentSettings } from './settings.ts';
 import { SandboxGateway } from './sandbox.ts';
 
 /**
@@ -22,10 +22,10 @@ export interface PaymentGateways {
   readonly summary: string;
 }
 
-export function createGateways(config: Config, db: Db, clock: () => number): PaymentGateways {
-  const sandbox = new SandboxGateway(db, config.publicBaseUrl, config.payments.checkoutExpiryMinutes * 60_000, clock);
-  const real = config.payments.gateway === 'hubtel' && config.payments.hubtel ? new HubtelGateway(config.payments.hubtel) : undefined;
-  const production = real ?? (config.payments.sandboxForProduction ? sandbox : undefined);
+export function createGateways(settings: PaymentSettings, publicBaseUrl: string, db: Db, clock: () => number): PaymentGateways {
+  const sandbox = new SandboxGateway(db, publicBaseUrl, settings.checkoutExpiryMinutes * 60_000, clock);
+  const real = settings.gateway === 'hubtel' && settings.hubtel ? new HubtelGateway(settings.hubtel) : undefined;
+  const production = real ?? (settings.sandboxForProduction ? sandbox : undefined);
   const all: PaymentGateway[] = real ? [sandbox, real] : [sandbox];
   const productionSays = real
     ? real.name

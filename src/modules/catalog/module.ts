@@ -1,8 +1,11 @@
+import type { Db } from '../../platform/db/index.ts';
 import type { AdminRoute } from '../../platform/http/admin.ts';
 import type { Operation } from '../../platform/http/operation.ts';
+import type { Logger } from '../../platform/logger.ts';
 import { Periodic } from '../../platform/periodic.ts';
-import { LocationsService } from '../delivery/locations/service.ts';
-import type { DeliveryModule, ModuleDeps } from '../delivery/module.ts';
+import type { PaymentGateways } from '../../integrations/payments/index.ts';
+import type { AccountsService } from '../accounts/index.ts';
+import { LocationsService, type DeliveryModule, type DeliverySettings } from '../delivery/index.ts';
 import { catalogAdminRoutes } from './products/routes/admin-catalog.ts';
 import { catalogGet, catalogList } from './products/routes/catalog-read.ts';
 import { CatalogService } from './products/service.ts';
@@ -36,22 +39,37 @@ export interface CatalogModule {
  * deliveries that ended on other instances), and orders.create answers 503 SERVICE_UNAVAILABLE
  * before reserving anything.
  */
-export function createCatalogModule(deps: ModuleDeps & { delivery: DeliveryModule | undefined }): CatalogModule {
-  const { config, db, clock, log, accounts, gateways, delivery } = deps;
+export interface CatalogModuleDeps {
+  db: Db;
+  clock: () => number;
+  log: Logger;
+  accounts: AccountsService;
+  gateways: PaymentGateways;
+  publicBaseUrl: string;
+  /** A prepaid sale's checkout lapses after this many minutes (CHECKOUT_EXPIRY_MINUTES). */
+  checkoutExpiryMinutes: number;
+  /** Delivery's pricing and areas: a sale is quoted exactly what its delivery order will cost. */
+  deliverySettings: DeliverySettings;
+  /** Present when this instance serves delivery. */
+  delivery: DeliveryModule | undefined;
+}
+
+export function createCatalogModule(deps: CatalogModuleDeps): CatalogModule {
+  const { db, clock, log, accounts, gateways, delivery, deliverySettings } = deps;
   const catalog = new CatalogService(db, clock);
-  const locations = delivery?.locations ?? new LocationsService(db, config.delivery.areaRadiusKm, clock);
-  const quoter = new DeliveryQuoter(locations, config.delivery.pricing);
+  const locations = delivery?.locations ?? new LocationsService(db, deliverySettings.areaRadiusKm, clock);
+  const quoter = new DeliveryQuoter(locations, deliverySettings.pricing);
   const dispatcher = new Dispatcher({ db, clock, log, delivery: delivery?.orders, quoter });
   const sales = new SalesService({
     db,
     clock,
     log,
     gateways,
-    publicBaseUrl: config.publicBaseUrl,
+    publicBaseUrl: deps.publicBaseUrl,
     appReturnUrl: async (appId) => (await accounts.getApp(appId))?.return_url ?? null,
     quoter,
     dispatcher,
-    checkoutExpiryMs: config.payments.checkoutExpiryMinutes * 60_000,
+    checkoutExpiryMs: deps.checkoutExpiryMinutes * 60_000,
   });
   delivery?.orders.onMove((tx, order) => sales.onDeliveryMove(tx, order));
   const jobs = new SalesJobs({ db, clock, log, sales, dispatcher });

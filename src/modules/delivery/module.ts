@@ -1,37 +1,30 @@
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { Config } from '../../config.ts';
+import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../platform/db/index.ts';
 import type { AdminRoute } from '../../platform/http/admin.ts';
 import type { Operation } from '../../platform/http/operation.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { Destinations } from '../../platform/outbound/destinations.ts';
+import { Periodic } from '../../platform/periodic.ts';
 import { SandboxCourier } from './courier/sandbox-courier.ts';
 import { ordersEstimate } from './estimate/routes/orders-estimate.ts';
-import { LocationsService } from './locations/service.ts';
 import { locationAdminRoutes } from './locations/routes/admin-locations.ts';
 import { locationsList } from './locations/routes/locations-list.ts';
+import { LocationsService } from './locations/service.ts';
+import { RefundWorker } from './orders/refund-worker.ts';
 import { orderAdminRoutes } from './orders/routes/admin-order-status.ts';
 import { ordersCancel } from './orders/routes/orders-cancel.ts';
-import { ordersCreate } from './orders/routes/orders-create.ts';
 import { ordersCreateBulk } from './orders/routes/orders-create-bulk.ts';
+import { ordersCreate } from './orders/routes/orders-create.ts';
 import { ordersGet } from './orders/routes/orders-get.ts';
 import { ordersTrack } from './orders/routes/orders-track.ts';
-import { OrdersService } from './orders/service.ts';
-import { RefundWorker } from './orders/refund-worker.ts';
-import { Periodic } from '../../platform/periodic.ts';
-import type { PaymentGateways } from '../../integrations/payments/index.ts';
-import type { AccountsService } from '../accounts/service.ts';
-import type { Destinations } from '../../platform/outbound/destinations.ts';
-import { WalletService } from '../wallet/service.ts';
-import { walletBalance } from '../wallet/routes/wallet-balance.ts';
-import { walletTopupInitiate } from '../wallet/routes/wallet-topup-initiate.ts';
-import { walletTopupVerify } from '../wallet/routes/wallet-topup-verify.ts';
-import { walletAdminRoutes } from '../wallet/routes/admin-wallet.ts';
-import { registerTrackingPage } from './tracking/route.ts';
+import { OrdersService, type OrderWallet } from './orders/service.ts';
 import { deliveryHealth } from './routes/health.ts';
+import type { DeliverySettings } from './settings.ts';
+import { registerTrackingPage } from './tracking/route.ts';
 
 export interface DeliveryModule {
   orders: OrdersService;
   locations: LocationsService;
-  wallet: WalletService;
   courier: SandboxCourier;
   refunds: RefundWorker;
   workers: Periodic[];
@@ -40,22 +33,20 @@ export interface DeliveryModule {
   registerPublicPages(app: FastifyInstance): void;
 }
 
-/** What the app hands each service module. */
-export interface ModuleDeps {
-  config: Config;
+export interface DeliveryModuleDeps {
+  settings: DeliverySettings;
+  publicBaseUrl: string;
   db: Db;
   clock: () => number;
-  log: FastifyBaseLogger;
-  accounts: AccountsService;
-  gateways: PaymentGateways;
+  log: Logger;
+  /** Debits and refunds the fees of wallet-funded orders inside the order's own transaction. */
+  wallet: OrderWallet;
+  destinations: Destinations;
 }
 
-/** The delivery service with its wallet: services, partner operations, operator routes and workers. */
-export function createDeliveryModule(deps: ModuleDeps & { destinations: Destinations }): DeliveryModule {
-  const { config, db, clock, log, accounts, gateways, destinations } = deps;
-  const { pricing, calendar, areaRadiusKm, sandboxCourierStepSeconds, refundIntervalMs } = config.delivery;
-  const base = config.publicBaseUrl;
-  const wallet = new WalletService({ db, gateways, clock, log, publicBaseUrl: base, appReturnUrl: async (appId) => (await accounts.getApp(appId))?.return_url ?? null });
+/** The delivery service: orders, estimates, locations, tracking, and their jobs. */
+export function createDeliveryModule({ settings, publicBaseUrl: base, db, clock, log, wallet, destinations }: DeliveryModuleDeps): DeliveryModule {
+  const { pricing, calendar, areaRadiusKm, sandboxCourierStepSeconds, refundIntervalMs } = settings;
   const locations = new LocationsService(db, areaRadiusKm);
   const orders = new OrdersService({ db, clock, wallet, normalize: { pricing, calendar, areas: locations, destinations } });
   const courier = new SandboxCourier(db, orders, sandboxCourierStepSeconds * 1000, clock);
@@ -63,7 +54,6 @@ export function createDeliveryModule(deps: ModuleDeps & { destinations: Destinat
   return {
     orders,
     locations,
-    wallet,
     courier,
     refunds,
     workers: [
@@ -79,11 +69,8 @@ export function createDeliveryModule(deps: ModuleDeps & { destinations: Destinat
       ordersCancel(orders),
       ordersEstimate({ pricing, calendar, locations, clock }),
       locationsList(locations),
-      walletBalance(wallet),
-      walletTopupInitiate(wallet),
-      walletTopupVerify(wallet),
-    ] as Operation[],
-    adminRoutes: [...orderAdminRoutes(orders, base), ...locationAdminRoutes(locations), ...walletAdminRoutes(wallet, accounts)] as AdminRoute[],
+    ],
+    adminRoutes: [...orderAdminRoutes(orders, base), ...locationAdminRoutes(locations)],
     registerPublicPages: (app) => registerTrackingPage(app, db),
   };
 }

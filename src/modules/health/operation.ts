@@ -1,4 +1,4 @@
-import type { ServiceName } from '../../config.ts';
+import type { ServiceName } from '../../platform/http/operation.ts';
 import type { Db } from '../../platform/db/index.ts';
 import { HEALTH_EXAMPLES, HealthOk } from '../../platform/http/openapi-shapes.ts';
 import { defineOperation } from '../../platform/http/operation.ts';

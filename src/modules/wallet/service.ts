@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../../platform/logger.ts';
 import type { AuthContext } from '../../platform/auth/context.ts';
 import type { Db, Queryable } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
@@ -7,8 +7,7 @@ import { newId } from '../../platform/ids.ts';
 import { ghsToPesewas, pesewasToGhs } from '../../platform/money.ts';
 import { GatewayError, type PaymentStatus } from '../../integrations/payments/gateway.ts';
 import type { PaymentGateways } from '../../integrations/payments/index.ts';
-import { appendEvent } from '../webhooks/outbox.ts';
-import type { OrderWallet } from '../delivery/orders/service.ts';
+import { appendEvent } from '../webhooks/index.ts';
 import { ledger } from '../ledger/index.ts';
 import { orderFeeJournal, orderFeeRefundJournal, topupJournal } from './journals.ts';
 import { walletRepository as repo, type TopupRow } from './repository.ts';
@@ -20,7 +19,7 @@ export interface WalletServiceDeps {
   db: Db;
   gateways: PaymentGateways;
   clock: () => number;
-  log: FastifyBaseLogger;
+  log: Logger;
   publicBaseUrl: string;
   /** Where a buyer's browser lands after a top-up checkout when the app has no return_url. */
   appReturnUrl: (appId: string) => Promise<string | null>;
@@ -36,7 +35,7 @@ function gatewayFailure(err: unknown): never {
 }
 
 /** The partner's prepaid wallet: balance, top-ups through a gateway, and order fee debits and refunds. */
-export class WalletService implements OrderWallet {
+export class WalletService {
   constructor(private readonly deps: WalletServiceDeps) {}
 
   async balancePesewas(partnerId: string): Promise<number> {
@@ -136,7 +135,7 @@ export class WalletService implements OrderWallet {
     return { credited: true, state: 'already_credited', amount_ghs: pesewasToGhs(credited), balance_ghs: pesewasToGhs(balance) };
   }
 
-  // OrderWallet: called inside the order's own transaction.
+  // Delivery's order wallet: called inside the order's own transaction.
 
   async debitOrderFee(tx: Queryable, order: { partnerId: string; orderId: string; feePesewas: number; at: Date }): Promise<void> {
     await ledger.postJournal(tx, orderFeeJournal(order.partnerId, order.orderId, order.feePesewas), order.at, { floorOf: order.partnerId });

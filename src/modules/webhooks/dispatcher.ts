@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../../platform/logger.ts';
 import type { Db } from '../../platform/db/index.ts';
 import type { SecretBox } from '../../platform/secrets.ts';
 import type { Destinations } from '../../platform/outbound/destinations.ts';
@@ -44,7 +44,7 @@ export class WebhookDispatcher {
     private readonly settings: DispatcherSettings,
     private readonly destinations: Destinations,
     private readonly clock: () => number,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Logger,
   ) {}
 
   start(): void {

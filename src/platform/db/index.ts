@@ -1,14 +1,13 @@
 import { dirname } from 'node:path';
-import type { DatabaseConfig } from '../../config.ts';
 import { lockDataDir } from './lock.ts';
 import { migrate } from './migrate.ts';
 import { ownerOnly } from './owner-only.ts';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
 import { translateDbError } from './sqlstate.ts';
-import type { Db } from './types.ts';
+import type { DatabaseConfig, Db } from './types.ts';
 
-export type { Db, Queryable, Row } from './types.ts';
+export type { DatabaseConfig, Db, Queryable, Row } from './types.ts';
 
 export interface OpenDbOptions {
   /** A PGlite data directory dump to start an in-memory database from (tests use a migrated template). */

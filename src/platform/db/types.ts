@@ -1,5 +1,11 @@
 export type Row = Record<string, unknown>;
 
+/** Where the system of record lives: an embedded directory, memory, or a PostgreSQL server. */
+export type DatabaseConfig =
+  | { kind: 'pglite'; dataDir: string }
+  | { kind: 'memory' }
+  | { kind: 'postgres'; url: string; poolSize: number; schema: string | undefined };
+
 export interface Queryable {
   query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
 }

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { FastifyBaseLogger as Logger } from 'fastify';
+import type { Logger } from '../logger.ts';
 import type { AdmitInput, AdmitResult, GuardStore } from './types.ts';
 import { RATE_WINDOW_MS } from './types.ts';
 

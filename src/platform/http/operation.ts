@@ -1,10 +1,13 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ServiceName } from '../../config.ts';
 import type { AuthContext } from '../auth/context.ts';
 import type { Scope } from '../auth/scopes.ts';
 import type { Access } from '../guard/types.ts';
 import type { ErrorDetail } from '../errors.ts';
+
+/** The services an instance can serve (SERVICES); each operation belongs to one. */
+export type ServiceName = 'delivery' | 'safe-catalog';
+export const ALL_SERVICES: readonly ServiceName[] = ['delivery', 'safe-catalog'];
 
 export interface ValidationIssue extends ErrorDetail {
   /** The JSON Schema keyword that failed, e.g. `required`, `type`, `additionalProperties`. */

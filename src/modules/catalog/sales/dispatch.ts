@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyBaseLogger as Logger } from 'fastify';
+import type { Logger } from '../../../platform/logger.ts';
 import type { Db, Queryable } from '../../../platform/db/index.ts';
 import { isAppError, type AppError } from '../../../platform/errors.ts';
 import { pesewasToGhs } from '../../../platform/money.ts';
-import type { CreateOrderInput } from '../../delivery/orders/schema.ts';
-import type { OrderOwner, PreparedOrder } from '../../delivery/orders/service.ts';
+import type { CreateOrderInput } from '../../delivery/index.ts';
+import type { OrderOwner, PreparedOrder } from '../../delivery/index.ts';
 import { catalogRepository } from '../products/repository.ts';
 import type { VendorRow } from '../products/repository.ts';
 import type { DeliveryQuoter } from './quote.ts';

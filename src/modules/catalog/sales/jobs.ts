@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../../../platform/logger.ts';
 import type { Db } from '../../../platform/db/index.ts';
 import { isRefusal, type Dispatcher } from './dispatch.ts';
 import { salesRepository as repo } from './repository.ts';
@@ -20,7 +20,7 @@ const DISPATCH_GRACE_MS = 5_000;
  */
 export class SalesJobs {
   constructor(
-    private readonly deps: { db: Db; clock: () => number; log: FastifyBaseLogger; sales: SalesService; dispatcher: Dispatcher },
+    private readonly deps: { db: Db; clock: () => number; log: Logger; sales: SalesService; dispatcher: Dispatcher },
   ) {}
 
   async tick(): Promise<{ expired: number; dispatched: number; followed: number }> {

@@ -6,10 +6,10 @@
  */
 import type { Queryable } from '../../../platform/db/index.ts';
 import { pesewasToGhs } from '../../../platform/money.ts';
-import type { DeliveryStatus } from '../../delivery/domain/index.ts';
+import type { DeliveryStatus } from '../../delivery/index.ts';
 import { ledger } from '../../ledger/index.ts';
 import { saleLatePaymentJournal, salePaymentHeldJournal, saleRefundJournal, saleSettlementJournal, type SaleAmounts } from '../domain/journals.ts';
-import { appendEvent, type EventType } from '../../webhooks/outbox.ts';
+import { appendEvent, type EventType } from '../../webhooks/index.ts';
 import { decompose } from '../domain/money.ts';
 import { stockRepository as stock } from '../products/stock.ts';
 import { salesRepository as repo, type SalePaymentStatus, type SaleRow } from './repository.ts';

@@ -1,8 +1,8 @@
 import { errors } from '../../../platform/errors.ts';
-import { type PricingConfig } from '../../delivery/domain/index.ts';
+import { type PricingConfig } from '../../delivery/index.ts';
 import { CENTRAL_ACCRA, type LatLng } from '../../../shared/ghana/index.ts';
-import { feeFor } from '../../delivery/estimate/estimate.ts';
-import type { LocationsService } from '../../delivery/locations/service.ts';
+import { feeFor } from '../../delivery/index.ts';
+import type { LocationsService } from '../../delivery/index.ts';
 import { areaNamedIn, type NamedPoint } from '../domain/places.ts';
 import type { QuoteSource } from './repository.ts';
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../../../platform/logger.ts';
 import type { AuthContext } from '../../../platform/auth/context.ts';
 import type { Db, Queryable } from '../../../platform/db/index.ts';
 import { errors, type ErrorDetail } from '../../../platform/errors.ts';
@@ -7,9 +7,9 @@ import { newId, ulid } from '../../../platform/ids.ts';
 import { ghsToPesewas } from '../../../platform/money.ts';
 import { GatewayError, type PaymentStatus } from '../../../integrations/payments/gateway.ts';
 import type { PaymentGateways } from '../../../integrations/payments/index.ts';
-import { type DeliveryStatus } from '../../delivery/domain/index.ts';
+import { type DeliveryStatus } from '../../delivery/index.ts';
 import { isInGhana, normalizeGhanaPhone } from '../../../shared/ghana/index.ts';
-import type { OrderRow } from '../../delivery/orders/repository.ts';
+import type { DeliveryOrder } from '../../delivery/index.ts';
 import { commissionOf } from '../domain/money.ts';
 import { stockRepository as stock } from '../products/stock.ts';
 import { isRefusal, newDeliveryReference, type Dispatcher } from './dispatch.ts';
@@ -26,7 +26,7 @@ export const SALE_CLIENT_REFERENCE = /^serviceS_SC[0-9a-f]{16}$/;
 export interface SalesServiceDeps {
   db: Db;
   clock: () => number;
-  log: FastifyBaseLogger;
+  log: Logger;
   gateways: PaymentGateways;
   publicBaseUrl: string;
   appReturnUrl: (appId: string) => Promise<string | null>;
@@ -148,7 +148,7 @@ export class SalesService {
   }
 
   /** The delivery move listener: runs inside the move's transaction, so the sale follows its delivery atomically. */
-  async onDeliveryMove(tx: Queryable, order: OrderRow): Promise<void> {
+  async onDeliveryMove(tx: Queryable, order: DeliveryOrder): Promise<void> {
     if (!isEnded(order.status)) return;
     const sale = await repo.lockByDeliveryOrder(tx, order.id);
     if (sale) await followDelivery(tx, sale, order.status, new Date(this.deps.clock()));

@@ -7,6 +7,7 @@ export {
   isPriority,
   priceAllPriorities,
   priceFee,
+  feeFor,
   roundUpTo,
   validatePricingConfig,
 } from './pricing.ts';

@@ -109,3 +109,12 @@ export function priceAllPriorities(
 ): Array<{ priority: Priority; feePesewas: number }> {
   return PRIORITIES.map((priority) => ({ priority, feePesewas: priceFee(pickup, dropoff, priority, config) }));
 }
+
+/**
+ * The delivery fee orders.create charges, in pesewas: always priority standard. estimate's
+ * standard price is this same number, so a quote and the charge can never drift apart.
+ * Callers check that both points are in Ghana first.
+ */
+export function feeFor(pickup: LatLng, dropoff: LatLng, pricing: PricingConfig): number {
+  return priceFee(pickup, dropoff, 'standard', pricing);
+}

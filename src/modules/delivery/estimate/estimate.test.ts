@@ -3,7 +3,8 @@ import { AppError } from '../../../platform/errors.ts';
 import { pesewasToGhs } from '../../../platform/money.ts';
 import { DEFAULT_CALENDAR, DEFAULT_PRICING, priceFee } from '../domain/index.ts';
 import { CENTRAL_ACCRA, GHANA_AREAS, GHANA_REGIONS, resolveArea, type LatLng } from '../../../shared/ghana/index.ts';
-import { OUTSIDE_GHANA, estimateDelivery, feeFor, type EstimateDeps, type EstimateInput } from './estimate.ts';
+import { OUTSIDE_GHANA, estimateDelivery, type EstimateDeps, type EstimateInput } from './estimate.ts';
+import { feeFor } from '../domain/index.ts';
 
 const KUMASI = { lat: 6.688, lng: -1.624 };
 const OSU = { lat: 5.556, lng: -0.179 };

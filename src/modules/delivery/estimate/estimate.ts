@@ -4,7 +4,7 @@
  */
 import { errors } from '../../../platform/errors.ts';
 import { pesewasToGhs } from '../../../platform/money.ts';
-import { ACCRA_UTC_OFFSET_MINUTES, accraDate, PRIORITIES, planWindows, priceFee, type CalendarConfig, type DeliveryPlan, type Priority, type PricingConfig, type Window } from '../domain/index.ts';
+import { ACCRA_UTC_OFFSET_MINUTES, accraDate, PRIORITIES, feeFor, planWindows, priceFee, type CalendarConfig, type DeliveryPlan, type Priority, type PricingConfig, type Window } from '../domain/index.ts';
 import { holidayName, isIsoDate, isSunday } from '../../../shared/ghana/index.ts';
 import { CENTRAL_ACCRA, isValidLatLng, type LatLng, type ResolvedArea } from '../../../shared/ghana/index.ts';
 
@@ -50,14 +50,6 @@ export interface EstimateData {
 /** Label used for an end of the route that is outside Ghana (we only serve Ghana). */
 export const OUTSIDE_GHANA = 'Outside Ghana';
 
-/**
- * The delivery fee orders.create charges, in pesewas: always priority standard. estimate's
- * standard price is this same number, so a quote and the charge can never drift apart.
- * Callers check that both points are in Ghana first.
- */
-export function feeFor(pickup: LatLng, dropoff: LatLng, pricing: PricingConfig): number {
-  return priceFee(pickup, dropoff, 'standard', pricing);
-}
 
 const SERVICE_TYPE: Record<Priority, 'same_day' | 'next_day'> = { standard: 'same_day', cargo: 'same_day', economy: 'next_day' };
 

@@ -5,7 +5,7 @@ import type { Destinations } from '../../../platform/outbound/destinations.ts';
 import { planWindows, type CalendarConfig, type PricingConfig } from '../domain/index.ts';
 import { isIsoDate } from '../../../shared/ghana/index.ts';
 import { isInGhana, normalizeGhanaPhone, type LatLng } from '../../../shared/ghana/index.ts';
-import { feeFor } from '../estimate/estimate.ts';
+import { feeFor } from '../domain/index.ts';
 import type { CreateOrderInput } from './schema.ts';
 
 export interface AreaLookup {

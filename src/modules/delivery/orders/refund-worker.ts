@@ -1,6 +1,6 @@
 import type { Db } from '../../../platform/db/index.ts';
 import { pesewasToGhs } from '../../../platform/money.ts';
-import { appendEvent } from '../../webhooks/outbox.ts';
+import { appendEvent } from '../../webhooks/index.ts';
 import { ordersRepository as repo } from './repository.ts';
 import type { OrderWallet } from './service.ts';
 

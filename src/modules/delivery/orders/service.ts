@@ -3,7 +3,7 @@ import type { Environment } from '../../../platform/auth/scopes.ts';
 import type { Db, Queryable } from '../../../platform/db/index.ts';
 import { errors } from '../../../platform/errors.ts';
 import { newId, randomToken } from '../../../platform/ids.ts';
-import { appendEvent } from '../../webhooks/outbox.ts';
+import { appendEvent } from '../../webhooks/index.ts';
 import { canCancel, canTransition, type DeliveryStatus } from '../domain/index.ts';
 import { normalizeOrder, type NormalizeContext, type NormalizedOrder } from './normalize.ts';
 import { ordersRepository as repo, type OrderRow, type Owner, type PaymentStatus } from './repository.ts';

@@ -1,6 +1,6 @@
 import { defineAdminRoute } from '../../../platform/http/admin.ts';
 import { Id, strictObject } from '../../../platform/http/schemas.ts';
-import type { AccountsService } from '../../accounts/service.ts';
+import type { AccountsService } from '../../accounts/index.ts';
 import { ghsToPesewas } from '../../../platform/money.ts';
 import type { WalletService } from '../service.ts';
 

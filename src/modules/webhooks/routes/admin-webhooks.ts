@@ -3,7 +3,7 @@ import type { Db } from '../../../platform/db/index.ts';
 import { errors } from '../../../platform/errors.ts';
 import { defineAdminRoute } from '../../../platform/http/admin.ts';
 import { HttpUrl, Id, NonEmptyString, StringEnum, strictObject } from '../../../platform/http/schemas.ts';
-import type { AccountsService } from '../../accounts/service.ts';
+import type { AccountsService } from '../../accounts/index.ts';
 import type { Destinations } from '../../../platform/outbound/destinations.ts';
 import { webhooksRepository as repo, type EventRow } from '../repository.ts';
 

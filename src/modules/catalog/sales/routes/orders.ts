@@ -3,7 +3,7 @@ import { errors } from '../../../../platform/errors.ts';
 import { defineOperation } from '../../../../platform/http/operation.ts';
 import { DateTime, SafeSuccess } from '../../../../platform/http/openapi-shapes.ts';
 import { StringEnum, strictObject } from '../../../../platform/http/schemas.ts';
-import { DELIVERY_STATUSES } from '../../../delivery/domain/index.ts';
+import { DELIVERY_STATUSES } from '../../../delivery/index.ts';
 import { CreateSaleBody, SaleIdBody } from '../schema.ts';
 import type { SalesService } from '../service.ts';
 

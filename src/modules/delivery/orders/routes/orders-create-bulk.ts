@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../../../../platform/logger.ts';
 import type { AuthContext } from '../../../../platform/auth/context.ts';
 import { translateDbError } from '../../../../platform/db/sqlstate.ts';
 import { AppError, errors } from '../../../../platform/errors.ts';
@@ -84,7 +84,7 @@ export const ordersCreateBulk = (orders: OrdersService) => {
   const validateItem = compileBodyValidator(CreateOrderBody);
 
   /** One item exactly as orders.create would answer it: its own checks, idempotency and wallet debit. */
-  async function createOne(auth: AuthContext, item: unknown, log: FastifyBaseLogger): Promise<ItemResult> {
+  async function createOne(auth: AuthContext, item: unknown, log: Logger): Promise<ItemResult> {
     const ref = (item as { order_reference?: unknown } | null)?.order_reference;
     const order_reference = typeof ref === 'string' ? ref : null;
     try {

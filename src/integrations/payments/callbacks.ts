@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { PaymentGateway } from '../../../integrations/payments/gateway.ts';
-import { pageHeaders } from '../../../platform/http/html.ts';
+import type { PaymentGateway } from './gateway.ts';
+import { pageHeaders } from '../../platform/http/html.ts';
 
 /**
  * Gateway callbacks (public): each one is only a hint to check the gateway now; the credit

@@ -1,0 +1,6 @@
+/** Accounts' public face: partners, apps and keys, the key directory the auth pipeline reads, and the quick start. */
+export { AccountsService } from './service.ts';
+export { KeyDirectory } from './key-directory.ts';
+export { appRoutes } from './routes/apps.ts';
+export { partnerRoutes } from './routes/partners.ts';
+export { ensureSandboxQuickstart, QUICKSTART_FILE } from './quickstart.ts';

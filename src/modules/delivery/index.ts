@@ -1,0 +1,11 @@
+/**
+ * The delivery service's public face: what the app wires and what other modules may use.
+ * Everything else under modules/delivery is its own business.
+ */
+export { createDeliveryModule, type DeliveryModule } from './module.ts';
+export { deliverySettings, type DeliverySettings } from './settings.ts';
+export { DELIVERY_STATUSES, feeFor, type DeliveryStatus, type PricingConfig } from './domain/index.ts';
+export { LocationsService } from './locations/service.ts';
+export type { CreateOrderInput } from './orders/schema.ts';
+export type { MoveListener, OrderOwner, OrderWallet, PreparedOrder, WalletOrder } from './orders/service.ts';
+export type { OrderRow as DeliveryOrder } from './orders/repository.ts';

@@ -1,0 +1,58 @@
+import { int, dateList, type Env } from '../../platform/settings.ts';
+import { DEFAULT_CALENDAR, validateCalendarConfig, type CalendarConfig } from './domain/calendar.ts';
+import { DEFAULT_PRICING, validatePricingConfig, type PricingConfig } from './domain/pricing.ts';
+
+export interface DeliverySettings {
+  pricing: PricingConfig;
+  calendar: CalendarConfig;
+  /** Radius within which a coordinate takes a known area's name. */
+  areaRadiusKm: number;
+  /** Seconds between the sandbox courier's steps for staging orders; 0 turns it off. */
+  sandboxCourierStepSeconds: number;
+  /** How often cancelled wallet-funded orders are refunded; 0 turns the job off. */
+  refundIntervalMs: number;
+}
+
+function pricing(env: Env, problems: string[]): PricingConfig {
+  const raw = env.PRICING_JSON;
+  if (!raw) return DEFAULT_PRICING;
+  try {
+    const over = JSON.parse(raw) as Partial<PricingConfig>;
+    return validatePricingConfig({
+      ...DEFAULT_PRICING,
+      ...over,
+      basePesewas: { ...DEFAULT_PRICING.basePesewas, ...over.basePesewas },
+      perKmPesewas: { ...DEFAULT_PRICING.perKmPesewas, ...over.perKmPesewas },
+      minimumPesewas: { ...DEFAULT_PRICING.minimumPesewas, ...over.minimumPesewas },
+    });
+  } catch (err) {
+    problems.push(`PRICING_JSON: ${(err as Error).message}`);
+    return DEFAULT_PRICING;
+  }
+}
+
+function calendar(env: Env, problems: string[]): CalendarConfig {
+  const cfg: CalendarConfig = {
+    ...DEFAULT_CALENDAR,
+    sameDayCutoffHour: int(env, 'SAME_DAY_CUTOFF_HOUR', DEFAULT_CALENDAR.sameDayCutoffHour, 0, 23, problems),
+    eidDates: dateList(env, 'EID_DATES', DEFAULT_CALENDAR.eidDates, problems),
+    extraHolidays: dateList(env, 'EXTRA_HOLIDAYS', DEFAULT_CALENDAR.extraHolidays, problems),
+  };
+  try {
+    return validateCalendarConfig(cfg);
+  } catch (err) {
+    problems.push(`calendar: ${(err as Error).message}`);
+    return DEFAULT_CALENDAR;
+  }
+}
+
+/** The delivery service's settings (pricing, calendar, areas, its jobs), read from the environment. */
+export function deliverySettings(env: Env, problems: string[]): DeliverySettings {
+  return {
+    pricing: pricing(env, problems),
+    calendar: calendar(env, problems),
+    areaRadiusKm: int(env, 'AREA_RADIUS_KM', 15, 1, 100, problems),
+    sandboxCourierStepSeconds: int(env, 'SANDBOX_COURIER_STEP_SECONDS', 30, 0, 86_400, problems),
+    refundIntervalMs: int(env, 'REFUND_INTERVAL_MS', 2000, 0, 3_600_000, problems),
+  };
+}

@@ -1,0 +1,43 @@
+import type { Db } from '../../platform/db/index.ts';
+import type { AdminRoute } from '../../platform/http/admin.ts';
+import type { Operation } from '../../platform/http/operation.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { PaymentGateways } from '../../integrations/payments/index.ts';
+import type { AccountsService } from '../accounts/index.ts';
+import { walletAdminRoutes } from './routes/admin-wallet.ts';
+import { walletBalance } from './routes/wallet-balance.ts';
+import { walletTopupInitiate } from './routes/wallet-topup-initiate.ts';
+import { walletTopupVerify } from './routes/wallet-topup-verify.ts';
+import { WalletService } from './service.ts';
+
+export interface WalletModule {
+  service: WalletService;
+  /** wallet.balance and wallet.topup.*: served under the delivery service's paths. */
+  operations: Operation[];
+  adminRoutes: AdminRoute[];
+  /** For the shared gateway callback route: credits the references that are top-ups, ignores others. */
+  handlePaymentCallback(clientReference: string): Promise<void>;
+}
+
+export interface WalletModuleDeps {
+  db: Db;
+  clock: () => number;
+  log: Logger;
+  accounts: AccountsService;
+  gateways: PaymentGateways;
+  publicBaseUrl: string;
+}
+
+/**
+ * The partner wallet. It exists on every instance: top-up callbacks may reach any of them, and the
+ * delivery service debits and refunds order fees through it.
+ */
+export function createWalletModule({ db, clock, log, accounts, gateways, publicBaseUrl }: WalletModuleDeps): WalletModule {
+  const service = new WalletService({ db, gateways, clock, log, publicBaseUrl, appReturnUrl: async (appId) => (await accounts.getApp(appId))?.return_url ?? null });
+  return {
+    service,
+    operations: [walletBalance(service), walletTopupInitiate(service), walletTopupVerify(service)],
+    adminRoutes: walletAdminRoutes(service, accounts),
+    handlePaymentCallback: (ref) => service.handleCallback(ref),
+  };
+}
