@@ -158,7 +158,7 @@ export async function loadDemoCatalog(catalog: CatalogService): Promise<{ vendor
     for (const [title, category, description, variants, active = true] of v.products) {
       const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
       await catalog.createProduct({
-        vendor_id: vendor.vendor_id,
+        vendor_id: vendor.id,
         title,
         description,
         category,

@@ -7,14 +7,17 @@ import type { PaymentGateways } from '../../integrations/payments/index.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import { LocationsService, type DeliveryModule, type DeliverySettings } from '../delivery/index.ts';
 import { catalogAdminRoutes } from './products/routes/admin-catalog.ts';
-import { catalogGet, catalogList } from './products/routes/catalog-read.ts';
+import { catalogGet } from './products/routes/catalog-get.ts';
+import { catalogList } from './products/routes/catalog-list.ts';
 import { CatalogService } from './products/service.ts';
 import { catalogHealth } from './routes/health.ts';
 import { Dispatcher } from './sales/dispatch.ts';
 import { SalesJobs } from './sales/jobs.ts';
 import { DeliveryQuoter } from './sales/quote.ts';
 import { salesAdminRoutes } from './sales/routes/admin-sales.ts';
-import { ordersCreate, ordersGet, ordersVerify } from './sales/routes/orders.ts';
+import { ordersCreate } from './sales/routes/orders-create.ts';
+import { ordersGet } from './sales/routes/orders-get.ts';
+import { ordersVerify } from './sales/routes/orders-verify.ts';
 import { SalesService } from './sales/service.ts';
 
 /** How often the sales job runs (expiries, owed delivery orders, deliveries ended elsewhere). */
@@ -78,8 +81,8 @@ export function createCatalogModule(deps: CatalogModuleDeps): CatalogModule {
     sales,
     jobs,
     workers: [new Periodic('safe-catalog-sales', SALES_JOB_INTERVAL_MS, () => jobs.tick(), log)],
-    operations: [catalogHealth(db), catalogList(catalog), catalogGet(catalog), ordersCreate(sales), ordersVerify(sales), ordersGet(sales)] as Operation[],
-    adminRoutes: [...catalogAdminRoutes(catalog), ...salesAdminRoutes(sales)] as AdminRoute[],
+    operations: [catalogHealth(db), catalogList(catalog), catalogGet(catalog), ordersCreate(sales), ordersVerify(sales), ordersGet(sales, deps.publicBaseUrl)],
+    adminRoutes: [...catalogAdminRoutes(catalog), ...salesAdminRoutes(sales)],
     handlePaymentCallback: (ref) => sales.handleCallback(ref),
   };
 }

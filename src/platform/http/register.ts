@@ -23,7 +23,7 @@ export function registerOperations(app: FastifyInstance, operations: readonly Op
         ...(op.body ? { body: op.body } : {}),
         ...(op.querystring ? { querystring: op.querystring } : {}),
       },
-      config: { operation: op as Operation },
+      config: { operation: op },
       preValidation: async (request, reply) => {
         const { auth, rate } = await authenticate(
           deps,

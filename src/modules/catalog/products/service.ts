@@ -5,8 +5,8 @@ import { ghsToPesewas } from '../../../platform/money.ts';
 import { isInGhana, isValidLatLng, normalizeGhanaPhone, type LatLng } from '../../../shared/ghana/index.ts';
 import { decodeCursor, encodeCursor } from '../domain/places.ts';
 import { rateToBps } from '../domain/money.ts';
-import { catalogRepository as repo, type ProductValues, type VendorValues } from './repository.ts';
-import { adminProductView, groupVariants, productView, vendorView } from './views.ts';
+import { catalogRepository as repo, type ProductRow, type ProductValues, type VendorValues } from './repository.ts';
+import { groupVariants, type ProductWithVariants } from './views.ts';
 
 export const DEFAULT_PAGE = 50;
 /** catalog.list caps larger limits here instead of refusing them (the contract's maximum). */
@@ -81,22 +81,20 @@ export class CatalogService {
     // One extra row says whether another page exists, so next_cursor is null on the last page.
     const rows = await repo.page(this.db, { vendorId: q.vendorId, after, limit: limit + 1, listedOnly: true });
     const page = rows.slice(0, limit);
-    const variants = groupVariants(await repo.variantsOf(this.db, page.map((p) => p.id)));
-    const products = page.map((p) => productView(p, variants.get(p.id) ?? []));
-    return { products, count: products.length, next_cursor: rows.length > limit ? encodeCursor(page.at(-1)!.id) : null };
+    return { products: await this.withVariants(page), nextCursor: rows.length > limit ? encodeCursor(page.at(-1)!.id) : null };
   }
 
   async get(productId: string) {
     const product = await repo.getProduct(this.db, productId, { listedOnly: true });
     if (!product) throw productNotFound();
-    return productView(product, await repo.variantsOf(this.db, [product.id]));
+    return { product, variants: await repo.variantsOf(this.db, [product.id]) };
   }
 
   // Operator API.
 
   async createVendor(input: Required<Omit<VendorInput, 'pickup'>> & { pickup: Required<PickupInput> }) {
     const values = this.vendorValues(input) as VendorValues;
-    return vendorView(await repo.insertVendor(this.db, newId('ven'), values, this.now()));
+    return repo.insertVendor(this.db, newId('ven'), values, this.now());
   }
 
   async updateVendor(vendorId: string, patch: VendorInput) {
@@ -107,18 +105,18 @@ export class CatalogService {
       return updated;
     });
     if (!row) throw errors.notFound(`There is no vendor ${vendorId}.`);
-    return vendorView(row);
+    return row;
   }
 
   async getVendor(vendorId: string) {
     const row = await repo.getVendor(this.db, vendorId);
     if (!row) throw errors.notFound(`There is no vendor ${vendorId}.`);
-    return vendorView(row);
+    return row;
   }
 
   async listVendors(limit: number, after: string | undefined) {
     const rows = await repo.listVendors(this.db, limit, after);
-    return { vendors: rows.map(vendorView), next_after: rows.length === limit ? rows.at(-1)!.id : null };
+    return { vendors: rows, nextAfter: rows.length === limit ? rows.at(-1)!.id : null };
   }
 
   async createProduct(input: ProductInput) {
@@ -174,13 +172,17 @@ export class CatalogService {
   async getProductAdmin(productId: string) {
     const product = await repo.getProduct(this.db, productId, { listedOnly: false });
     if (!product) throw productNotFound();
-    return adminProductView(product, await repo.variantsOf(this.db, [product.id]));
+    return { product, variants: await repo.variantsOf(this.db, [product.id]) };
   }
 
   async listProductsAdmin(q: { vendorId?: string; limit: number; after?: string }) {
     const rows = await repo.page(this.db, { vendorId: q.vendorId, after: q.after, limit: q.limit, listedOnly: false });
-    const variants = groupVariants(await repo.variantsOf(this.db, rows.map((p) => p.id)));
-    return { products: rows.map((p) => adminProductView(p, variants.get(p.id) ?? [])), next_after: rows.length === q.limit ? rows.at(-1)!.id : null };
+    return { products: await this.withVariants(rows), nextAfter: rows.length === q.limit ? rows.at(-1)!.id : null };
+  }
+
+  private async withVariants(products: readonly ProductRow[]): Promise<ProductWithVariants[]> {
+    const variants = groupVariants(await repo.variantsOf(this.db, products.map((p) => p.id)));
+    return products.map((product) => ({ product, variants: variants.get(product.id) ?? [] }));
   }
 
   async vendorCount(): Promise<number> {

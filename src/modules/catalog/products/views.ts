@@ -2,10 +2,16 @@ import { pesewasToGhs } from '../../../platform/money.ts';
 import { bpsToRate } from '../domain/money.ts';
 import type { ProductRow, VariantRow, VendorRow } from './repository.ts';
 
+/** A product with its variants, as the service answers it; each route shapes it for its audience. */
+export interface ProductWithVariants {
+  product: ProductRow;
+  variants: readonly VariantRow[];
+}
+
 const inStock = (v: VariantRow) => v.sellable && v.stock - v.reserved > 0;
 
 /** The contract's Catalog product. */
-export function productView(p: ProductRow, variants: readonly VariantRow[]) {
+export function productView({ product: p, variants }: ProductWithVariants) {
   return {
     product_id: p.id,
     vendor_id: p.vendor_id,
@@ -20,8 +26,9 @@ export function productView(p: ProductRow, variants: readonly VariantRow[]) {
 }
 
 /** Operators see the catalog product plus its switches and the stock behind `in_stock`. */
-export function adminProductView(p: ProductRow, variants: readonly VariantRow[]) {
-  const base = productView(p, variants);
+export function adminProductView(pv: ProductWithVariants) {
+  const { product: p, variants } = pv;
+  const base = productView(pv);
   return {
     ...base,
     active: p.active,

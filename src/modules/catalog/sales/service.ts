@@ -18,7 +18,6 @@ import { priceLines, type Line } from './lines.ts';
 import type { DeliveryQuoter } from './quote.ts';
 import { salesRepository as repo, type Owner, type SalePaymentStatus, type SaleRow, type SaleState, type SaleWithDelivery } from './repository.ts';
 import type { CreateSaleInput } from './schema.ts';
-import { createdView, operatorSaleView, saleView, verifyView } from './views.ts';
 
 /** The gateway's client reference of a sale: a neutral service token, like the wallet's serviceD_WA. */
 export const SALE_CLIENT_REFERENCE = /^serviceS_SC[0-9a-f]{16}$/;
@@ -110,27 +109,27 @@ export class SalesService {
       await this.reserve(tx, lines, now);
       return row;
     });
-    if (online) return createdView(await this.openCheckout(sale));
+    if (online) return this.openCheckout(sale);
     await this.dispatchNew(sale);
-    return createdView(sale);
+    return sale;
   }
 
   async verify(auth: AuthContext, saleId: string) {
     const sale = await repo.findOwned(this.deps.db, { saleId }, owner(auth));
     if (!sale) throw notFound();
-    return verifyView(await this.refresh(sale));
+    return this.refresh(sale);
   }
 
   async get(auth: AuthContext, key: { saleId: string } | { externalReference: string }) {
     const sale = await repo.findOwned(this.deps.db, key, owner(auth));
     if (!sale) throw notFound();
-    return saleView(sale, await repo.items(this.deps.db, sale.id), this.deps.publicBaseUrl);
+    return { sale, items: await repo.items(this.deps.db, sale.id) };
   }
 
   /** Operators: sales by state and payment status (held payments, refunds owed), oldest first. */
   async operatorList(filter: { state?: SaleState; paymentStatus?: SalePaymentStatus }, limit: number, after: string | undefined) {
-    const rows = await repo.list(this.deps.db, filter, limit, after);
-    return { sales: rows.map(operatorSaleView), next_after: rows.length === limit ? rows.at(-1)!.id : null };
+    const sales = await repo.list(this.deps.db, filter, limit, after);
+    return { sales, nextAfter: sales.length === limit ? sales.at(-1)!.id : null };
   }
 
   /** A gateway callback: a hint to check the gateway now. References that are not sales are ignored. */

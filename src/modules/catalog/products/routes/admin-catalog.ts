@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineAdminRoute } from '../../../../platform/http/admin.ts';
 import { HttpUrl, Id, NonEmptyString, strictObject } from '../../../../platform/http/schemas.ts';
 import type { CatalogService } from '../service.ts';
+import { adminProductView, vendorView } from '../views.ts';
 
 const Coordinates = strictObject({
   lat: Type.Number({ minimum: -90, maximum: 90 }),
@@ -31,7 +32,7 @@ export const catalogAdminRoutes = (catalog: CatalogService) => [
     url: '/vendors',
     summary: 'Add a vendor with its pickup point and commission rate',
     body: strictObject({ name: NonEmptyString(), syndicatable: Type.Boolean(), commission_rate: Rate, pickup: strictObject(pickupFields) }),
-    handler: async ({ body }) => ({ statusCode: 201, body: await catalog.createVendor(body) }),
+    handler: async ({ body }) => ({ statusCode: 201, body: vendorView(await catalog.createVendor(body)) }),
   }),
   defineAdminRoute({
     method: 'PATCH',
@@ -51,21 +52,24 @@ export const catalogAdminRoutes = (catalog: CatalogService) => [
         }),
       ),
     }),
-    handler: async ({ params, body }) => ({ body: await catalog.updateVendor(params.vendor_id, body) }),
+    handler: async ({ params, body }) => ({ body: vendorView(await catalog.updateVendor(params.vendor_id, body)) }),
   }),
   defineAdminRoute({
     method: 'GET',
     url: '/vendors',
     summary: 'List vendors (oldest first, paged by `after`)',
     querystring: strictObject(Page),
-    handler: async ({ query }) => ({ body: await catalog.listVendors(query.limit ?? 50, query.after) }),
+    handler: async ({ query }) => {
+      const { vendors, nextAfter } = await catalog.listVendors(query.limit ?? 50, query.after);
+      return { body: { vendors: vendors.map(vendorView), next_after: nextAfter } };
+    },
   }),
   defineAdminRoute({
     method: 'GET',
     url: '/vendors/:vendor_id',
     summary: 'Get a vendor',
     params: strictObject({ vendor_id: Id }),
-    handler: async ({ params }) => ({ body: await catalog.getVendor(params.vendor_id) }),
+    handler: async ({ params }) => ({ body: vendorView(await catalog.getVendor(params.vendor_id)) }),
   }),
   defineAdminRoute({
     method: 'POST',
@@ -80,7 +84,7 @@ export const catalogAdminRoutes = (catalog: CatalogService) => [
       active: Type.Boolean(),
       variants: Type.Array(strictObject({ label: NonEmptyString(100), price_ghs: Price, stock: Stock }), { minItems: 1, maxItems: 50 }),
     }),
-    handler: async ({ body }) => ({ statusCode: 201, body: await catalog.createProduct(body) }),
+    handler: async ({ body }) => ({ statusCode: 201, body: adminProductView(await catalog.createProduct(body)) }),
   }),
   defineAdminRoute({
     method: 'PATCH',
@@ -105,20 +109,23 @@ export const catalogAdminRoutes = (catalog: CatalogService) => [
         ),
       ),
     }),
-    handler: async ({ params, body }) => ({ body: await catalog.updateProduct(params.product_id, body) }),
+    handler: async ({ params, body }) => ({ body: adminProductView(await catalog.updateProduct(params.product_id, body)) }),
   }),
   defineAdminRoute({
     method: 'GET',
     url: '/products',
     summary: 'List products, listed or not, with stock (oldest first, paged by `after`)',
     querystring: strictObject({ vendor_id: Type.Optional(Id), ...Page }),
-    handler: async ({ query }) => ({ body: await catalog.listProductsAdmin({ vendorId: query.vendor_id, limit: query.limit ?? 50, after: query.after }) }),
+    handler: async ({ query }) => {
+      const { products, nextAfter } = await catalog.listProductsAdmin({ vendorId: query.vendor_id, limit: query.limit ?? 50, after: query.after });
+      return { body: { products: products.map(adminProductView), next_after: nextAfter } };
+    },
   }),
   defineAdminRoute({
     method: 'GET',
     url: '/products/:product_id',
     summary: 'Get a product with its switches and stock',
     params: strictObject({ product_id: Id }),
-    handler: async ({ params }) => ({ body: await catalog.getProductAdmin(params.product_id) }),
+    handler: async ({ params }) => ({ body: adminProductView(await catalog.getProductAdmin(params.product_id)) }),
   }),
 ];

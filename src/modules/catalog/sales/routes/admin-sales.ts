@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { defineAdminRoute } from '../../../../platform/http/admin.ts';
 import { Id, StringEnum, strictObject } from '../../../../platform/http/schemas.ts';
 import type { SalesService } from '../service.ts';
-import { PAYMENT_STATUSES, STATES } from './orders.ts';
+import { operatorSaleView } from '../views.ts';
+import { PAYMENT_STATUSES, STATES } from './sale-schema.ts';
 
 export const salesAdminRoutes = (sales: SalesService) => [
   defineAdminRoute({
@@ -15,8 +16,9 @@ export const salesAdminRoutes = (sales: SalesService) => [
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
       after: Type.Optional(Id),
     }),
-    handler: async ({ query }) => ({
-      body: await sales.operatorList({ state: query.state, paymentStatus: query.payment_status }, query.limit ?? 50, query.after),
-    }),
+    handler: async ({ query }) => {
+      const { sales: rows, nextAfter } = await sales.operatorList({ state: query.state, paymentStatus: query.payment_status }, query.limit ?? 50, query.after);
+      return { body: { sales: rows.map(operatorSaleView), next_after: nextAfter } };
+    },
   }),
 ];
