@@ -24,7 +24,7 @@ import { createGateways, type PaymentGateways } from './integrations/payments/in
 import { registerSandboxCheckout } from './integrations/payments/sandbox-page.ts';
 import { registerPaymentCallbacks } from './integrations/payments/callbacks.ts';
 import { Destinations, type Resolver } from './platform/outbound/destinations.ts';
-import { WebhookDispatcher, webhookAdminRoutes } from './modules/webhooks/index.ts';
+import { WebhookAdminService, WebhookDispatcher, webhookAdminRoutes } from './modules/webhooks/index.ts';
 import { registerApiDocs } from './platform/http/openapi.ts';
 
 export interface AppOptions {
@@ -131,7 +131,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   registerProbes(app, db, guard);
   const operations: Operation[] = [];
-  const adminRoutes: AdminRoute[] = [...partnerRoutes(accounts), ...appRoutes(accounts, destinations)];
+  const adminRoutes: AdminRoute[] = [...partnerRoutes(accounts), ...appRoutes(accounts, destinations, clock)];
   const gateways = createGateways(config.payments, config.publicBaseUrl, db, clock);
   if (config.payments.sandboxForProduction) app.log.warn(gateways.summary);
   else app.log.info(gateways.summary);
@@ -170,7 +170,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   }
   const pipeline: PipelineDeps = { keys, guard, clock, defaultLimits: config.rateLimits, clockSkewSeconds: config.clockSkewSeconds };
   registerOperations(app, operations, pipeline);
-  adminRoutes.push(...webhookAdminRoutes(db, accounts, destinations, clock));
+  adminRoutes.push(...webhookAdminRoutes(new WebhookAdminService(db, accounts, clock)));
   const dispatcher = config.webhooks.dispatcher ? new WebhookDispatcher(db, box, config.webhooks, destinations, clock, app.log) : undefined;
   registerPaymentCallbacks(app, gateways.all, paymentHandlers);
   registerSandboxCheckout(app, gateways.sandbox);

@@ -4,7 +4,7 @@ import { HttpUrl, Id, NonEmptyString, StringEnum, strictObject } from '../../../
 import type { Destinations } from '../../../platform/outbound/destinations.ts';
 import type { AccountsService } from '../service.ts';
 
-export const appRoutes = (accounts: AccountsService, destinations: Destinations) => [
+export const appRoutes = (accounts: AccountsService, destinations: Destinations, clock: () => number) => [
   defineAdminRoute({
     method: 'POST',
     url: '/partners/:partner_id/apps',
@@ -55,5 +55,28 @@ export const appRoutes = (accounts: AccountsService, destinations: Destinations)
       await accounts.revokeKey(params.key_id);
       return { statusCode: 204, body: undefined };
     },
+  }),
+  defineAdminRoute({
+    method: 'PATCH',
+    url: '/apps/:app_id',
+    summary: "Change an app's name, webhook URL or return URL (null clears a URL)",
+    params: strictObject({ app_id: Id }),
+    body: strictObject({
+      name: Type.Optional(NonEmptyString()),
+      webhook_url: Type.Optional(Type.Union([HttpUrl, Type.Null()])),
+      return_url: Type.Optional(Type.Union([HttpUrl, Type.Null()])),
+    }),
+    handler: async ({ params, body }) => {
+      await destinations.requireAppUrl(body.webhook_url);
+      return { body: await accounts.updateApp(params.app_id, body) };
+    },
+  }),
+  defineAdminRoute({
+    method: 'POST',
+    url: '/apps/:app_id/webhook-secret/rotate',
+    summary: 'Issue a new webhook secret (shown once); the previous one keeps signing for the overlap',
+    params: strictObject({ app_id: Id }),
+    body: strictObject({ overlap_hours: Type.Optional(Type.Integer({ minimum: 0, maximum: 168, default: 24 })) }),
+    handler: async ({ params, body }) => ({ statusCode: 201, body: await accounts.rotateWebhookSecret(params.app_id, body.overlap_hours ?? 24, new Date(clock())) }),
   }),
 ];
