@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GatewayError, type CheckoutRequest } from '../../src/integrations/payments/gateway.ts';
-import { startFakeHubtel, type FakeHubtel } from '../../src/integrations/payments/hubtel-fake.ts';
+import { startFakeHubtel, type FakeHubtel } from '../fakes/hubtel.ts';
 import { HubtelGateway, type HubtelConfig } from '../../src/integrations/payments/hubtel.ts';
 
 let fake: FakeHubtel;

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { startFakeHubtel, type FakeHubtel } from '../../src/integrations/payments/hubtel-fake.ts';
+import { startFakeHubtel, type FakeHubtel } from '../fakes/hubtel.ts';
 import { createPartner, startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { orderBody, SALE_SCOPES, shop, stockOf } from '../catalog/helpers.ts';
 import { walletPartner } from './helpers.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeHubtel, type FakeHubtel } from '../../src/integrations/payments/hubtel-fake.ts';
+import { startFakeHubtel, type FakeHubtel } from '../fakes/hubtel.ts';
 import { startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
 import { balance, expectLedgerConsistent, initiate, verify, walletPartner } from './helpers.ts';
 

@@ -1,2 +1,3 @@
 /** The safe-catalog service's public face: the module the app wires. */
 export { createCatalogModule, SALES_JOB_INTERVAL_MS, type CatalogModule } from './module.ts';
+export { CatalogService } from './products/service.ts';

@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ghsToPesewas, pesewasToGhs } from '../../platform/money.ts';
+import { ghsToPesewas, pesewasToGhs } from '../../src/platform/money.ts';
 
 export interface FakeHubtelPayment {
   checkoutId: string;

@@ -4,7 +4,7 @@
  * catalog only; never loaded by the server or by tests on their own. Names, phones and addresses
  * are made up; coordinates are real neighbourhood centres so delivery quotes look right.
  */
-import type { CatalogService } from './products/service.ts';
+import type { CatalogService } from '../src/modules/catalog/index.ts';
 
 type Variant = readonly [label: string, priceGhs: number, stock: number];
 type Product = readonly [title: string, category: string, description: string, variants: readonly Variant[], active?: boolean];
