@@ -1,6 +1,6 @@
 /**
- * Hubtel Online Checkout adapter behind PaymentGateway (D10: real gateways are adapters selected by
- * configuration; D7: a top-up credits only what the gateway confirms).
+ * Hubtel Online Checkout adapter behind PaymentGateway (design: Payment gateways; real gateways are adapters selected by
+ * configuration; Wallet (design): a top-up credits only what the gateway confirms).
  *
  * Protocol as Hubtel publishes it (developers.hubtel.com / businessdocs-developers.hubtel.com
  * "API Reference - Online Checkout", hubtel.readme.io "checkout-callback"):
@@ -129,12 +129,12 @@ export class HubtelGateway implements PaymentGateway {
         return { state: 'paid', rawStatus, amountPesewas };
       }
       case 'unpaid':
-        // Hubtel reports both "not paid yet" and "declined/abandoned" as Unpaid; D7 keeps both pending.
+        // Hubtel reports both "not paid yet" and "declined/abandoned" as Unpaid; the wallet design keeps both pending.
         return { state: 'pending', rawStatus, amountPesewas: null };
       case 'refunded':
         // The money went back to the payer, so it must never be credited; and a refund is final, so
         // polling again cannot turn it into a payment. The wallet still reports it as pending with
-        // verification_status "Refunded" (D7 has no fourth state).
+        // verification_status "Refunded" (the wallet design has no fourth state).
         return { state: 'failed', rawStatus, amountPesewas: null };
       default:
         // Unknown words are kept verbatim for verification_status and treated as not paid.

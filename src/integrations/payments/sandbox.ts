@@ -17,7 +17,7 @@ export interface SandboxCheckoutRow {
 const COLS = 'id, client_reference, amount_pesewas, description, callback_url, return_url, cancellation_url, status, created_at';
 
 /**
- * The built-in gateway used when no real one is configured (D10): a hosted checkout page with Pay
+ * The built-in gateway used when no real one is configured (design: Payment gateways): a hosted checkout page with Pay
  * and Decline, a status check and a callback, like a real gateway. Its checkouts live in the
  * database so every instance and every restart sees them. An unpaid checkout expires after
  * `expiryMs` and then reports the raw status `Expired`.

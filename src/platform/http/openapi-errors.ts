@@ -24,7 +24,7 @@ export function statusOf(code: string): number {
   return status;
 }
 
-/** When each code is answered: the one-line meaning shown in the reference (D2 and the contract). */
+/** When each code is answered: the one-line meaning shown in the reference (design: Errors, and the contract). */
 export const CODE_HINTS: Readonly<Record<string, string>> = {
   INVALID_JSON: 'The body is not JSON, or not a JSON object.',
   VALIDATION_ERROR: 'A request field is missing or invalid; `details` names each field.',
@@ -123,10 +123,10 @@ const STATUS_TEXT: Record<number, string> = {
 
 export const statusText = (status: number): string => STATUS_TEXT[status] ?? 'Error';
 
-/** D2: the one error body of every route. */
+/** Errors (design): the one error body of every route. */
 export const ERROR_SCHEMA = {
   type: 'object',
-  description: 'The error body of every route (D2). Every response also carries X-Request-Id equal to request_id.',
+  description: 'The error body of every route. Every response also carries X-Request-Id equal to request_id.',
   required: ['status', 'code', 'message', 'request_id'],
   properties: {
     status: { const: 'error', type: 'string' },

@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 
 /**
- * Building blocks for operations' documented `response` schemas (D12 envelopes). Responses are
+ * Building blocks for operations' documented `response` schemas (design: Response shapes). Responses are
  * documented open (no additionalProperties: false): v1 may add response fields; the docs tests
  * close them to prove every field the server sends today is documented.
  */

@@ -3,7 +3,7 @@
  * builder so the builder stays about structure; numbers that are configuration come in as arguments.
  */
 
-/** D1's first test vector; the docs tests recompute it with the SDK so the recipe can never drift. */
+/** The signing design's first test vector; the docs tests recompute it with the SDK so the recipe can never drift. */
 export const SIGNING_VECTOR = {
   secret: 'sk_example_secret',
   timestamp: '1763683200',

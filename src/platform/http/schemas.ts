@@ -1,6 +1,6 @@
 import { Type, type TProperties } from '@sinclair/typebox';
 
-/** An object schema that refuses unknown properties (D12: on every request body). */
+/** An object schema that refuses unknown properties (design: Response shapes; on every request body). */
 export const strictObject = <T extends TProperties>(properties: T, description?: string) =>
   Type.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) });
 

@@ -32,7 +32,7 @@ function saleEntries(s: SaleAmounts, sign: 1 | -1): LedgerEntry[] {
     [vendorPayable(s.vendorId), s.vendorPayable],
     [PLATFORM_COMMISSION, s.commission],
     [DELIVERY_REVENUE, s.deliveryFee],
-    // A liability to the partner: markup never credits the delivery wallet (D8).
+    // A liability to the partner: markup never credits the delivery wallet (design: Safe-catalog orders).
     [partnerMarkupPayable(s.partnerId), s.markup],
   ];
   for (const [, amount] of parts) {
@@ -44,7 +44,7 @@ function saleEntries(s: SaleAmounts, sign: 1 | -1): LedgerEntry[] {
 
 const buyerTotal = (s: SaleAmounts) => positive(s.vendorPayable + s.commission + s.deliveryFee + s.markup);
 
-/** D8: buyer money in = vendor payable + platform commission + delivery revenue + partner markup payable. */
+/** Safe-catalog orders (design): buyer money in = vendor payable + platform commission + delivery revenue + partner markup payable. */
 export function saleSettlementJournal(s: SaleAmounts): Journal {
   const clearing = s.source.kind === 'gateway' ? gatewayClearing(s.source.gateway) : RIDER_CASH_CLEARING;
   return assertBalanced({

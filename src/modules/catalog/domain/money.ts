@@ -49,7 +49,7 @@ export interface Decomposition {
   partnerMarkup: number;
 }
 
-/** D8's decomposition: buyerPays = vendorPayable + commission + deliveryRevenue + partnerMarkup, always. */
+/** The safe-catalog orders design's decomposition: buyerPays = vendorPayable + commission + deliveryRevenue + partnerMarkup, always. */
 export function decompose(m: SaleMoney): Decomposition {
   for (const [name, v] of Object.entries(m)) {
     if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`${name} must be whole pesewas >= 0, got ${v}`);

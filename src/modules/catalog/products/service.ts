@@ -65,7 +65,7 @@ function price(ghs: number, field: string, details: ErrorDetail[]): number {
   return p ?? 0;
 }
 
-/** Vendors and products: the partner catalog reads (D8) and the operator writes (D9). */
+/** Vendors and products: the partner catalog reads (design: Safe-catalog orders) and the operator writes (design: Operator API). */
 export class CatalogService {
   constructor(
     private readonly db: Db,

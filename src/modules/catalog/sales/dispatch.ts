@@ -30,7 +30,7 @@ export const newDeliveryReference = () => `safe-${randomBytes(12).toString('base
 
 /**
  * The delivery order of a sale: from the vendor's pickup point to the buyer, recipient-pays so
- * the wallet is never touched (D8). Its `payment.amount` is the delivery fee only (when the
+ * the wallet is never touched (design: Safe-catalog orders). Its `payment.amount` is the delivery fee only (when the
  * buyer gave no coordinates it is the fee, quoted from the same formula; with coordinates the
  * delivery service prices the same points to the same fee). What the rider collects is said in
  * `special_instructions`: the sale total for cash on delivery, nothing for a prepaid sale.

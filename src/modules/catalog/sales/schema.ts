@@ -3,7 +3,7 @@ import { StringEnum, strictObject } from '../../../platform/http/schemas.ts';
 
 const text = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
 
-/** The contract's safe-catalog order; unknown properties answer 400 VALIDATION_ERROR (D12). */
+/** The contract's safe-catalog order; unknown properties answer 400 VALIDATION_ERROR (design: Response shapes). */
 export const CreateSaleBody = strictObject({
   payment_method: StringEnum(['online', 'cod'] as const, 'online: gateway checkout; cod: cash on delivery'),
   vendor_id: text(64, 'Every item must belong to this vendor'),

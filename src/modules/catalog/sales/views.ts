@@ -19,12 +19,12 @@ export function createdView(s: SaleRow) {
   };
 }
 
-/** orders.verify's `data` (D8). `settled` is true once the settlement was posted, even if a later failure reversed it. */
+/** orders.verify's `data` (design: Safe-catalog orders). `settled` is true once the settlement was posted, even if a later failure reversed it. */
 export function verifyView(s: SaleWithDelivery) {
   return { sale_id: s.id, state: s.state, settled: s.settled_at !== null, payment_status: s.payment_status, delivery_status: s.delivery_status };
 }
 
-/** orders.get's `data` (D8), plus `checkout_url` while a prepaid sale awaits payment (additive). */
+/** orders.get's `data` (design: Safe-catalog orders), plus `checkout_url` while a prepaid sale awaits payment (additive). */
 export function saleView(s: SaleWithDelivery, items: readonly SaleItemRow[], publicBaseUrl: string) {
   return {
     sale_id: s.id,

@@ -1,5 +1,5 @@
 /**
- * Delivery fee (decision D6). A fee depends only on the two coordinates and
+ * Delivery fee (design: Pricing). A fee depends only on the two coordinates and
  * the priority: no dates, no location ids, no client amounts. Pesewas only.
  *
  *   fee = roundUp(max(minimum, base + perKm × haversineKm × roadFactor), rounding)

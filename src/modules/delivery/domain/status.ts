@@ -1,4 +1,4 @@
-/** Delivery order status machine (decision D5) and the partner-facing timeline. */
+/** Delivery order status machine (design: Delivery order states) and the partner-facing timeline. */
 
 export type DeliveryStatus = 'placed' | 'accepted' | 'pickedUp' | 'in_transit' | 'delivered' | 'cancelled' | 'failed';
 

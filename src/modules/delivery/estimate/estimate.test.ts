@@ -148,7 +148,7 @@ describe('estimateDelivery', () => {
     expect(data.additional_info.pickup_description).toContain('Sunday 5 April 2026 is a Sunday');
   });
 
-  it('never lets the date change the price (D6)', async () => {
+  it('never lets the date change the price (design: Pricing)', async () => {
     const a = await estimateDelivery(to(KUMASI), deps());
     const b = await estimateDelivery(to(KUMASI, { order_date: '2026-04-05' }), deps());
     expect(b.available_options).not.toEqual(a.available_options); // windows differ...

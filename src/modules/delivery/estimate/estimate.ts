@@ -12,7 +12,7 @@ export interface EstimateInput {
   delivery_location: { coordinates: LatLng; address?: string };
   pickup_location?: { address?: string; coordinates?: LatLng };
   priority?: Priority;
-  /** YYYY-MM-DD (Accra); shapes the windows only, never the price (D6). */
+  /** YYYY-MM-DD (Accra); shapes the windows only, never the price (design: Pricing). */
   order_date?: string;
 }
 

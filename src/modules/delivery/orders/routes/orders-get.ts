@@ -7,7 +7,7 @@ import type { OrdersService } from '../service.ts';
 import { detailsView } from '../views.ts';
 import { OrderLookupBody, success } from './common.ts';
 
-/** The 200 body, for the reference and the docs tests (D12 fixes the loose fields). */
+/** The 200 body, for the reference and the docs tests (design: Response shapes, fixes the loose fields). */
 export const OrderDetailsResponse = DeliverySuccess(
   Type.Object({
     order_reference: Type.String(),
