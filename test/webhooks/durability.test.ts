@@ -38,7 +38,8 @@ describe('webhook durability', () => {
 
       const second = await spawnServer(env);
       try {
-        await until(() => rx.on('/after-crash').length === 1, 15_000);
+        // Generous: the restart recovers the embedded directory, slow on a loaded machine.
+        await until(() => rx.on('/after-crash').length === 1, 40_000);
         expect(JSON.parse(rx.on('/after-crash')[0]!.body).data.order_id).toBe(created.body.data.order_details.order_id);
       } finally {
         second.child.kill('SIGTERM');
