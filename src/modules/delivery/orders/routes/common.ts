@@ -20,7 +20,7 @@ function isPartnerPaid(body: unknown): boolean {
   return typeof payment === 'object' && payment !== null && payment.payer === 'partner';
 }
 
-/** Signing (design): the spend scope depends on the body, so it is checked right after parsing, before validation. */
+/** The spend scope (design: Signing) depends on the body, so it is checked right after parsing, before validation. */
 export function requireSpendScope(body: unknown, auth: AuthContext): void {
   if (isPartnerPaid(body) && !scopeCovers(auth.scopes, 'delivery:wallet:spend')) {
     throw errors.insufficientScope('Wallet-funded orders (payment.payer "partner") need the scope delivery:wallet:spend.');

@@ -1,40 +1,16 @@
 import { Type } from '@sinclair/typebox';
-import type { Logger } from '../../../../platform/logger.ts';
 import type { AuthContext } from '../../../../platform/auth/context.ts';
-import { translateDbError } from '../../../../platform/db/sqlstate.ts';
 import { AppError, errors } from '../../../../platform/errors.ts';
 import { defineOperation } from '../../../../platform/http/operation.ts';
 import { compileBodyValidator } from '../../../../platform/http/validation.ts';
 import { strictObject } from '../../../../platform/http/schemas.ts';
 import { CreateOrderBody, orderValidationError, type CreateOrderInput } from '../schema.ts';
+import { createEach } from '../bulk.ts';
 import type { OrdersService } from '../service.ts';
 import { requireSpendScope } from './common.ts';
 import { ORDER_EXAMPLE } from './orders-create.ts';
 
 const MAX_BATCH = 100;
-const CONCURRENCY = 5;
-
-interface ItemResult {
-  order_reference: string | null;
-  ok: boolean;
-  status_code: number;
-  order_id: string | null;
-  code?: string;
-  message?: string;
-}
-
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
 
 /** Documentation only: the batch is checked by beforeValidation (its codes), each item like orders.create. */
 const BulkBody = strictObject({
@@ -83,30 +59,17 @@ const BULK_EXAMPLES = [
 export const ordersCreateBulk = (orders: OrdersService) => {
   const validateItem = compileBodyValidator(CreateOrderBody);
 
-  /** One item exactly as orders.create would answer it: its own checks, idempotency and wallet debit. */
-  async function createOne(auth: AuthContext, item: unknown, log: Logger): Promise<ItemResult> {
-    const ref = (item as { order_reference?: unknown } | null)?.order_reference;
-    const order_reference = typeof ref === 'string' ? ref : null;
-    try {
-      if (item === null || typeof item !== 'object' || Array.isArray(item)) throw errors.invalidOrderPayload('Each item must be a JSON object shaped like an orders.create body.');
-      requireSpendScope(item, auth);
-      const issues = validateItem(item);
-      if (issues.length > 0) {
-        const { code, message } = orderValidationError(issues);
-        throw new AppError(400, code, message);
-      }
-      const row = await orders.create(auth, item as CreateOrderInput);
-      return { order_reference, ok: true, status_code: 201, order_id: row.id };
-    } catch (err) {
-      let e = translateDbError(err);
-      if (!(e instanceof AppError)) {
-        log.error({ err }, 'bulk item failed unexpectedly');
-        e = errors.internal('This item failed on our side; retry it with the same order_reference.');
-      }
-      const appErr = e as AppError;
-      return { order_reference, ok: false, status_code: appErr.statusCode, order_id: null, code: appErr.code, message: appErr.message };
+  /** What orders.create checks before creating: an object, the spend scope, the schema. */
+  const check = (auth: AuthContext) => (item: unknown): CreateOrderInput => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) throw errors.invalidOrderPayload('Each item must be a JSON object shaped like an orders.create body.');
+    requireSpendScope(item, auth);
+    const issues = validateItem(item);
+    if (issues.length > 0) {
+      const { code, message } = orderValidationError(issues);
+      throw new AppError(400, code, message);
     }
-  }
+    return item as CreateOrderInput;
+  };
 
   return defineOperation({
     id: 'delivery.orders.create_bulk',
@@ -134,7 +97,7 @@ export const ordersCreateBulk = (orders: OrdersService) => {
     examples: BULK_EXAMPLES,
     handler: async ({ body, auth, log }) => {
       const list = (body as unknown as { orders: unknown[] }).orders;
-      const results = await mapLimited(list, CONCURRENCY, (item) => createOne(auth, item, log));
+      const results = await createEach(orders, auth, list, check(auth), log);
       const created = results.filter((r) => r.ok).length;
       return { body: { status: 'ok', summary: { total: results.length, created, failed: results.length - created }, results } };
     },
