@@ -306,3 +306,16 @@ function isUrl(value: unknown): boolean {
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
+
+/** The settings that point the platform's Hubtel adapter at this fake. */
+export function hubtelEnv(fake: FakeHubtel, timeoutMs = 300): Record<string, string> {
+  return {
+    PAYMENT_GATEWAY: 'hubtel',
+    HUBTEL_API_ID: fake.apiId,
+    HUBTEL_API_KEY: fake.apiKey,
+    HUBTEL_MERCHANT_ACCOUNT: fake.merchantAccountNumber,
+    HUBTEL_CHECKOUT_URL: fake.url,
+    HUBTEL_STATUS_URL: fake.url,
+    HUBTEL_TIMEOUT_MS: String(timeoutMs),
+  };
+}

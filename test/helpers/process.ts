@@ -56,3 +56,13 @@ export async function spawnServer(env: Record<string, string>, opts: { waitReady
   }
   return { child, url, output: () => out, exited };
 }
+
+/** An operator API call to a spawned server (answers the parsed JSON body). */
+export async function adminCall(url: string, token: string, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${url}/admin/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return res.json();
+}

@@ -6,13 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/platform/db/index.ts';
 import { ADMIN_TOKEN, SECRETS_KEY } from '../helpers/harness.ts';
-import { spawnServer, type ServerProcess } from '../helpers/process.ts';
+import { adminCall, spawnServer, type ServerProcess } from '../helpers/process.ts';
 import { ACCRA_CENTRAL, EAST_LEGON, orderBody } from '../delivery/fixtures.ts';
 
-async function admin(url: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${url}/admin/v1${path}`, { method, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return (await res.json()) as any;
-}
+const admin = (url: string, method: string, path: string, body?: unknown) => adminCall(url, ADMIN_TOKEN, method, path, body);
 
 async function productionClient(server: ServerProcess): Promise<PartnerClient> {
   const partner = await admin(server.url, 'POST', '/partners', { name: 'Crash load' });

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { startFakeHubtel, type FakeHubtel } from '../fakes/hubtel.ts';
+import { hubtelEnv, startFakeHubtel, type FakeHubtel } from '../fakes/hubtel.ts';
 import { createPartner, startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { orderBody, SALE_SCOPES, shop, stockOf } from '../catalog/helpers.ts';
 import { walletPartner } from './helpers.ts';
@@ -74,15 +74,7 @@ describe('with Hubtel configured', () => {
   beforeAll(async () => {
     hubtel = await startFakeHubtel();
     p = await startPlatform({
-      env: {
-        SANDBOX_PAYMENTS_FOR_PRODUCTION: 'off',
-        PAYMENT_GATEWAY: 'hubtel',
-        HUBTEL_API_ID: hubtel.apiId,
-        HUBTEL_API_KEY: hubtel.apiKey,
-        HUBTEL_MERCHANT_ACCOUNT: hubtel.merchantAccountNumber,
-        HUBTEL_CHECKOUT_URL: hubtel.url,
-        HUBTEL_STATUS_URL: hubtel.url,
-      },
+      env: { SANDBOX_PAYMENTS_FOR_PRODUCTION: 'off', ...hubtelEnv(hubtel, 10_000) },
     });
   });
   afterAll(async () => {

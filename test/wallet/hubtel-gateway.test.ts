@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeHubtel, type FakeHubtel } from '../fakes/hubtel.ts';
+import { hubtelEnv, startFakeHubtel, type FakeHubtel } from '../fakes/hubtel.ts';
 import { startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
 import { balance, expectLedgerConsistent, initiate, verify, walletPartner } from './helpers.ts';
 
@@ -10,15 +10,7 @@ let s: PartnerSetup;
 beforeAll(async () => {
   hubtel = await startFakeHubtel();
   p = await startPlatform({
-    env: {
-      PAYMENT_GATEWAY: 'hubtel',
-      HUBTEL_API_ID: hubtel.apiId,
-      HUBTEL_API_KEY: hubtel.apiKey,
-      HUBTEL_MERCHANT_ACCOUNT: hubtel.merchantAccountNumber,
-      HUBTEL_CHECKOUT_URL: hubtel.url,
-      HUBTEL_STATUS_URL: hubtel.url,
-      HUBTEL_TIMEOUT_MS: '300',
-    },
+    env: hubtelEnv(hubtel),
   });
   s = await walletPartner(p);
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PartnerClient } from '@partner-platform/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, SECRETS_KEY, createPartner, onPostgres, startPlatform, type TestPlatform } from '../helpers/harness.ts';
-import { spawnServer } from '../helpers/process.ts';
+import { adminCall, spawnServer } from '../helpers/process.ts';
 import { orderBody } from '../delivery/fixtures.ts';
 import { Receiver, until } from './receiver.ts';
 
@@ -14,10 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => rx.close());
 
-async function admin(url: string, path: string, body: unknown) {
-  const res = await fetch(`${url}/admin/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return (await res.json()) as any;
-}
+const admin = (url: string, path: string, body: unknown) => adminCall(url, ADMIN_TOKEN, 'POST', path, body);
 
 describe('webhook durability', () => {
   it('delivers an event committed just before a SIGKILL once the server is back', async () => {
