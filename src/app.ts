@@ -11,7 +11,7 @@ import { installErrorHandling, sendError } from './platform/http/error-handler.t
 import type { Operation } from './platform/http/operation.ts';
 import { registerOperations } from './platform/http/register.ts';
 import type { PipelineDeps } from './platform/auth/pipeline.ts';
-import { validatorCompiler } from './platform/http/validation.ts';
+import { installValidation } from './platform/http/validation.ts';
 import { ulid } from './platform/ids.ts';
 import { SecretBox } from './platform/secrets.ts';
 import { resolveSecretsKey } from './platform/secrets-key.ts';
@@ -100,7 +100,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const keys = new KeyDirectory(db, box, config.authCacheTtlMs, clock);
   const accounts = new AccountsService(db, box, () => keys.invalidate());
 
-  app.setValidatorCompiler(validatorCompiler());
+  installValidation(app);
   keepRawBodies(app, config.bodyLimitBytes);
   installErrorHandling(app);
 

@@ -1,22 +1,39 @@
+import { Type } from '@sinclair/typebox';
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import { addInputRules, formatIssue, withInputRules } from './input-rules.ts';
 import type { ValidationIssue } from './operation.ts';
+import { strictObject } from './schemas.ts';
 
 const MAX_ISSUES = 20;
 
 function makeAjv(coerceTypes: boolean): Ajv {
   // Bodies are taken as sent (no coercion, nothing removed: unknown properties are refused);
-  // query strings are text, so their numbers and booleans are coerced.
-  const ajv = new Ajv({ allErrors: true, coerceTypes, removeAdditional: false, useDefaults: true, strict: false });
+  // query strings are text, so their numbers and booleans are coerced. Numbers must be finite
+  // (JSON's 1e400 parses as Infinity).
+  const ajv = new Ajv({ allErrors: true, coerceTypes, removeAdditional: false, useDefaults: true, strict: false, strictNumbers: true });
   (addFormats as unknown as (a: Ajv) => void)(ajv);
+  addInputRules(ajv);
   return ajv;
 }
 
 export function validatorCompiler(): FastifySchemaCompiler<unknown> {
   const bodyAjv = makeAjv(false);
   const queryAjv = makeAjv(true);
-  return ({ schema, httpPart }) => (httpPart === 'querystring' ? queryAjv : bodyAjv).compile(schema as object);
+  return ({ schema, httpPart }) => (httpPart === 'querystring' ? queryAjv : bodyAjv).compile(withInputRules(schema) as object);
+}
+
+/** Every route's body, query and path parameters are validated by the same rules. */
+export function installValidation(app: FastifyInstance): void {
+  app.setValidatorCompiler(validatorCompiler());
+  // Path parameters are input too: a route that declares no schema for them (public pages) gets
+  // plain strings, so the input rules still apply.
+  app.addHook('onRoute', (route) => {
+    const names = [...route.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
+    if (names.length === 0 || route.schema?.params) return;
+    route.schema = { ...route.schema, params: strictObject(Object.fromEntries(names.map((name) => [name, Type.String()]))) };
+  });
 }
 
 function joinPath(base: string, prop: string): string {
@@ -36,7 +53,7 @@ function issueOf(e: ErrorObject): ValidationIssue {
     case 'enum':
       return { field: base, issue: `must be one of ${(params.allowedValues as unknown[]).join(', ')}`, keyword: e.keyword };
     case 'format':
-      return { field: base, issue: `must be a valid ${String(params.format)}`, keyword: e.keyword };
+      return { field: base, issue: formatIssue(String(params.format)), keyword: e.keyword };
     default:
       return { field: base || '(body)', issue: e.message ?? 'is invalid', keyword: e.keyword };
   }
@@ -67,6 +84,6 @@ export function summarize(issues: readonly ValidationIssue[]): string {
 
 /** A body validator outside a route (bulk items), with the same rules as route bodies. */
 export function compileBodyValidator(schema: object): (value: unknown) => ValidationIssue[] {
-  const validate = makeAjv(false).compile(schema);
+  const validate = makeAjv(false).compile(withInputRules(schema) as object);
   return (value) => (validate(value) ? [] : toIssues(validate.errors ?? []));
 }
