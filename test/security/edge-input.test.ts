@@ -46,6 +46,9 @@ describe('control characters and unpaired surrogates', () => {
       [prod, 'POST', `${safe}/orders.verify`, { body: { sale_id: NUL } }, 'VALIDATION_ERROR', 'sale_id'],
     ];
     for (const [who, method, path, opts, code, field] of cases) expectRefused(await send(who, method, path, opts), code, field);
+    // Of the two shapes orders.get takes, the one the caller meant speaks.
+    const byReference = await send(s, 'POST', `${delivery}/orders.get`, { body: { order_reference: NUL } });
+    expect(byReference.body.details).toEqual([{ field: 'order_reference', issue: 'must not contain control characters (found U+0000)' }]);
   });
 
   it('refuses unpaired surrogates and line breaks in one-line text; free text keeps tabs and line breaks', async () => {

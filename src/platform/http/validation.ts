@@ -59,11 +59,39 @@ function issueOf(e: ErrorObject): ValidationIssue {
   }
 }
 
+/** The outermost union (anyOf/oneOf) an error sits in, and which of its alternatives. */
+function alternativeOf(e: ErrorObject): [string, string] | undefined {
+  const m = /^(.*?\/(?:anyOf|oneOf))\/(\d+)\//.exec(e.schemaPath);
+  return m ? [m[1]!, m[2]!] : undefined;
+}
+
+/**
+ * For a union, only the alternatives that came closest (fewest errors) are reported: for
+ * `{order_reference: "a\u0000"}` against "order_id or order_reference", the control character,
+ * not "order_id is required".
+ */
+function closestAlternatives(errs: readonly ErrorObject[]): ErrorObject[] {
+  const counts = new Map<string, Map<string, number>>();
+  for (const e of errs) {
+    const alt = alternativeOf(e);
+    if (!alt) continue;
+    const perUnion = counts.get(alt[0]) ?? new Map<string, number>();
+    perUnion.set(alt[1], (perUnion.get(alt[1]) ?? 0) + 1);
+    counts.set(alt[0], perUnion);
+  }
+  return errs.filter((e) => {
+    const alt = alternativeOf(e);
+    if (!alt) return true;
+    const perUnion = counts.get(alt[0])!;
+    return perUnion.get(alt[1]) === Math.min(...perUnion.values());
+  });
+}
+
 /** Ajv errors as partner-facing details: one per field, the first issue of each. */
 export function toIssues(errs: readonly ErrorObject[]): ValidationIssue[] {
   const seen = new Set<string>();
   const issues: ValidationIssue[] = [];
-  for (const e of errs) {
+  for (const e of closestAlternatives(errs)) {
     // anyOf/oneOf summaries repeat what their branches said.
     if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
     const issue = issueOf(e);
