@@ -31,6 +31,8 @@ export function registerAdminRoutes(app: FastifyInstance, adminToken: string, ro
     app.route({
       method: route.method,
       url: `/admin/v1${route.url}`,
+      // A JSON API, like the partner one: only the methods it defines (HEAD answers 404).
+      exposeHeadRoute: false,
       schema: {
         ...(route.body ? { body: route.body } : {}),
         ...(route.params ? { params: route.params } : {}),

@@ -47,7 +47,7 @@ export function overview(f: DocFacts): string {
 
 **Authentication.** Every operation needs an API key and a signed request: see the \`ApiKey\` and \`Signature\` security schemes for the recipe. Each operation names the scope its key must hold (\`x-scopes\`, and in the security requirement); \`x-production-only\` operations answer 403 \`PRODUCTION_KEY_REQUIRED\` to staging keys.
 
-**Errors.** Every error has the body \`{status: "error", code, message, request_id, details?}\` (schema \`Error\`); branch on \`code\`. Each operation lists every code it can answer under its HTTP status.
+**Errors.** Every error has the body \`{status: "error", code, message, request_id, details?}\` (schema \`Error\`); branch on \`code\`. Each operation lists every code it can answer under its HTTP status. An unknown path or method, HEAD included, answers 404 \`NOT_FOUND\`.
 
 **Input.** No string may contain a control character (U+0000 to U+001F, U+007F to U+009F) or an unpaired surrogate, except that fields marked \`x-multiline\` accept tab, line feed and carriage return. Dates and date-times must be real ones from ${DATE_RANGE.min} to ${DATE_RANGE.max}; numbers must be finite and within each field's bounds. Such input answers the operation's validation code (\`VALIDATION_ERROR\`, or orders.create's own codes) with \`details\` naming the field.
 

@@ -24,6 +24,8 @@ export function registerOperations(app: FastifyInstance, operations: readonly Op
         ...(op.querystring ? { querystring: op.querystring } : {}),
       },
       config: { operation: op as Operation },
+      // HEAD would run the whole pipeline (a nonce, a rate-limit slot) for nothing: 404 like any method not defined.
+      exposeHeadRoute: false,
       preValidation: async (request, reply) => {
         const { auth, rate } = await authenticate(
           deps,
