@@ -43,7 +43,7 @@ export function registerAdminRoutes(app: FastifyInstance, adminToken: string, ro
         if (!constantTimeEqual(given, expected)) {
           throw errors.invalidAdminToken('The operator API needs Authorization: Bearer <ADMIN_TOKEN>.');
         }
-        if (route.body) request.body = parseJsonObject(request.body);
+        if (route.body) request.body = parseJsonObject(request.body, request.headers['content-type']);
       },
       handler: async (request, reply) => {
         const result = await route.handler({ body: request.body as never, params: request.params as never, query: request.query as never });

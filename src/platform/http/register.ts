@@ -35,7 +35,7 @@ export function registerOperations(app: FastifyInstance, operations: readonly Op
         request.auth = auth;
         reply.headers(rateHeaders(rate));
         if (op.body || op.parseBody) {
-          request.body = parseJsonObject(request.body);
+          request.body = parseJsonObject(request.body, request.headers['content-type']);
           op.beforeValidation?.(request.body, auth);
         }
       },
