@@ -7,12 +7,12 @@ import { RedisGuardStore } from './platform/guard/redis.ts';
 import type { GuardStore } from './platform/guard/types.ts';
 import { registerAdminRoutes, type AdminRoute } from './platform/http/admin.ts';
 import { keepRawBodies } from './platform/http/body.ts';
-import { installErrorHandling, sendError } from './platform/http/error-handler.ts';
+import { handleError, installErrorHandling, sendError } from './platform/http/error-handler.ts';
+import { answerClientError, answerOutsideRoutes, framingProblem, newRequestId } from './platform/http/protocol.ts';
 import type { Operation } from './platform/http/operation.ts';
 import { registerOperations } from './platform/http/register.ts';
 import type { PipelineDeps } from './platform/auth/pipeline.ts';
-import { validatorCompiler } from './platform/http/validation.ts';
-import { ulid } from './platform/ids.ts';
+import { installValidation } from './platform/http/validation.ts';
 import { SecretBox } from './platform/secrets.ts';
 import { resolveSecretsKey } from './platform/secrets-key.ts';
 import { AccountsService, appRoutes, KeyDirectory, partnerRoutes } from './modules/accounts/index.ts';
@@ -84,8 +84,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
-    genReqId: () => `req_${ulid()}`,
+    genReqId: newRequestId,
     requestIdHeader: false,
+    // Errors before routing get the one error body too (see protocol.ts).
+    clientErrorHandler: answerClientError,
+    frameworkErrors: handleError,
     // One line per response is written by the onResponse hook below instead.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
@@ -93,7 +96,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: 5_000,
     // Node checks request deadlines on this interval (30 s by default, too coarse for the timeout).
-    http: { connectionsCheckingInterval: 1000 },
+    // A missing Host is refused by framingProblem instead, with the error body.
+    http: { connectionsCheckingInterval: 1000, requireHostHeader: false },
     return503OnClosing: false,
   });
 
@@ -107,7 +111,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     app.log.warn('WEBHOOK_LOCAL_DESTINATIONS=on: staging webhook events may be sent to loopback and private addresses of this network. For development only; never on a deployment partners can reach.');
   }
 
-  app.setValidatorCompiler(validatorCompiler());
+  installValidation(app);
   keepRawBodies(app, config.bodyLimitBytes);
   installErrorHandling(app);
 
@@ -118,6 +122,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       reply.header('connection', 'close');
       return sendError(reply, errors.serviceUnavailable('The server is restarting; retry in a moment.'));
     }
+    const problem = framingProblem(request);
+    if (problem) return sendError(reply, problem);
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
@@ -180,6 +186,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   app.server.maxConnections = config.maxConnections;
   app.server.headersTimeout = Math.min(config.requestTimeoutMs, 60_000);
+  answerOutsideRoutes(app);
   app.decorate('platform', { config, db, accounts, guard, gateways, operations, adminRoutes, pipeline, wallet, delivery, dispatcher, catalog });
   registerApiDocs(app);
   app.addHook('onReady', async () => {

@@ -23,6 +23,7 @@ const make = (status: number, code: string) => (message: string, details?: Error
 
 /** One named factory per code, so a code and its status are decided in one place. */
 export const errors = {
+  badRequest: make(400, 'BAD_REQUEST'),
   invalidJson: make(400, 'INVALID_JSON'),
   validation: make(400, 'VALIDATION_ERROR'),
   missingRequiredField: make(400, 'MISSING_REQUIRED_FIELD'),
@@ -54,12 +55,15 @@ export const errors = {
   partnerNotFound: make(404, 'PARTNER_NOT_FOUND'),
   appNotFound: make(404, 'APP_NOT_FOUND'),
   keyNotFound: make(404, 'KEY_NOT_FOUND'),
+  requestTimeout: make(408, 'REQUEST_TIMEOUT'),
   nonceReplayed: make(409, 'NONCE_REPLAYED'),
   duplicateOrderReference: make(409, 'DUPLICATE_ORDER_REFERENCE'),
   duplicateReference: make(409, 'DUPLICATE_REFERENCE'),
   invalidTransition: make(409, 'INVALID_TRANSITION'),
   productionNotActive: make(409, 'PRODUCTION_NOT_ACTIVE'),
   payloadTooLarge: make(413, 'PAYLOAD_TOO_LARGE'),
+  unsupportedMediaType: make(415, 'UNSUPPORTED_MEDIA_TYPE'),
+  headersTooLarge: make(431, 'HEADERS_TOO_LARGE'),
   rateLimited: (message: string, headers: Record<string, string>) =>
     new AppError(429, 'RATE_LIMITED', message, undefined, headers),
   internal: make(500, 'INTERNAL_ERROR'),

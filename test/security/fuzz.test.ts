@@ -1,9 +1,16 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorCodesByStatus } from '../../src/platform/http/openapi-errors.ts';
+import type { Operation } from '../../src/platform/http/operation.ts';
 import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
+import { dotted, hostileValue, mustRefuse, mustTry, requestFor, shapesOf, type Field } from '../helpers/hostile-input.ts';
 
 const LIMITS = { reads_per_minute: 1_000_000, writes_per_minute: 1_000_000 };
-const TABLES = ['partners', 'apps', 'api_keys', 'delivery_orders', 'delivery_order_events', 'outbox_events', 'ledger_entries', 'wallet_topups'];
+const TABLES = [
+  'partners', 'apps', 'api_keys', 'delivery_orders', 'delivery_order_events', 'outbox_events', 'ledger_entries', 'wallet_topups',
+  'sales', 'sale_items', 'sandbox_checkouts', 'product_variants',
+];
+const VALIDATION_CODES = ['VALIDATION_ERROR', 'INVALID_ORDER_PAYLOAD', 'MISSING_REQUIRED_FIELD'];
 const LEAKS = /\bat \S+\.(ts|js):\d+|node_modules|select |insert into|update \S+ set|syntax error|relation "|stack/i;
 
 const hostile = fc.oneof(
@@ -33,10 +40,9 @@ beforeAll(async () => {
 });
 afterAll(() => p.close());
 
+/** Row counts of every table a request could write, in one round trip. */
 async function counts(): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  for (const t of TABLES) out[t] = (await p.app.platform.db.query<{ n: number }>(`select count(*)::int as n from ${t}`))[0]!.n;
-  return out;
+  return (await p.app.platform.db.query<Record<string, number>>(`select ${TABLES.map((t) => `(select count(*)::int from ${t}) as ${t}`).join(', ')}`))[0]!;
 }
 
 function expectSafe(status: number, text: string, what: string): void {
@@ -64,6 +70,50 @@ describe('hostile input', () => {
     expect(accepted).toBe(0);
     expect(await counts()).toEqual(before);
   }, 120_000);
+
+  it('refuses control characters, lone surrogates and impossible dates in every field of every operation, and survives extreme numbers', async () => {
+    type Answer = { status: string; code: string; request_id: string; details?: Array<{ field: string }>; results?: Array<{ status_code: number; code?: string; message?: string }> };
+    let fields = 0;
+    for (const op of p.app.platform.operations) {
+      const documented = errorCodesByStatus(op as Operation);
+      for (const shape of shapesOf(op as Operation)) {
+        if (shape.fields.length === 0) continue;
+        fields += shape.fields.length;
+        const check = async (field: Field, value: string) => {
+          const before = await counts();
+          const res = await production.client.send<Answer>(op.method, op.path, requestFor(shape, field, value));
+          const what = `${op.id} ${shape.where} ${dotted(field.path)} = ${JSON.stringify(value)}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`;
+          expectSafe(res.status, JSON.stringify(res.body), what);
+          if (res.status >= 400) {
+            expect(documented.get(res.status) ?? [], what).toContain(res.body.code);
+            expect(res.headers['x-request-id'], what).toBe(res.body.request_id);
+          }
+          const item = res.body.results?.[0];
+          for (const r of res.body.results ?? []) expect(r.status_code, what).toBeLessThan(500);
+          if (mustRefuse(shape, field, value)) {
+            if (item) {
+              // A bulk answer: the item (orders.0) fails alone, its message naming the field within it.
+              expect([item.status_code, VALIDATION_CODES.includes(item.code!)], what).toEqual([400, true]);
+              expect(item.message, what).toContain(dotted(field.path.slice(2)));
+            } else {
+              expect([res.status, VALIDATION_CODES.includes(res.body.code)], what).toEqual([400, true]);
+              expect(res.body.details?.map((d) => d.field), what).toContain(dotted(field.path));
+            }
+          }
+          // A refused request (or a batch whose items all failed) changes nothing.
+          const refused = res.status >= 400 || (res.body.results ?? [{ status_code: 200 }]).every((r) => r.status_code >= 400);
+          if (refused) expect(await counts(), what).toEqual(before);
+        };
+        const examples = shape.fields.flatMap((field) => mustTry(field).map((value) => [{ field, value }] as [{ field: Field; value: string }]));
+        await fc.assert(
+          fc.asyncProperty(fc.constantFrom(...shape.fields).chain((field) => hostileValue(field).map((value) => ({ field, value }))), ({ field, value }) => check(field, value)),
+          { examples, numRuns: examples.length + 2 * shape.fields.length },
+        );
+      }
+    }
+    // The schemas were walked: a change that hides the fields from this test fails here.
+    expect(fields).toBeGreaterThan(60);
+  }, 240_000);
 
   it('refuses hostile signing headers with 4xx', async () => {
     await fc.assert(

@@ -1,6 +1,12 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { PaymentGateway } from './gateway.ts';
+import { errors } from '../../platform/errors.ts';
 import { pageHeaders } from '../../platform/http/html.ts';
+import { compileBodyValidator } from '../../platform/http/validation.ts';
+
+/** The reference a callback names, under the same input rules as every request field. */
+const noticeProblems = compileBodyValidator(Type.Object({ clientReference: Type.String({ minLength: 1, maxLength: 64 }) }));
 
 /**
  * Gateway callbacks (public): each one is only a hint to check the gateway now; the credit
@@ -8,9 +14,11 @@ import { pageHeaders } from '../../platform/http/html.ts';
  */
 export function registerPaymentCallbacks(app: FastifyInstance, gateways: readonly PaymentGateway[], handlers: Array<(ref: string) => Promise<void>>): void {
   for (const gateway of gateways) {
-    app.post(`/webhooks/payments/${gateway.name}`, async (request, reply) => {
+    app.post(`/webhooks/payments/${gateway.name}`, async (request) => {
       const notice = gateway.parseCallback(request.headers, Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0));
-      if (!notice) return reply.code(400).send({ status: 'error', code: 'VALIDATION_ERROR', message: 'Not a callback this endpoint understands.', request_id: request.id });
+      if (!notice) throw errors.validation('Not a callback this endpoint understands.');
+      const issues = noticeProblems(notice);
+      if (issues.length > 0) throw errors.validation('The callback names an invalid client reference.', issues.map(({ field, issue }) => ({ field, issue })));
       for (const handle of handlers) await handle(notice.clientReference);
       return { status: 'ok' };
     });

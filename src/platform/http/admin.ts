@@ -31,6 +31,8 @@ export function registerAdminRoutes(app: FastifyInstance, adminToken: string, ro
     app.route({
       method: route.method,
       url: `/admin/v1${route.url}`,
+      // A JSON API, like the partner one: only the methods it defines (HEAD answers 404).
+      exposeHeadRoute: false,
       schema: {
         ...(route.body ? { body: route.body } : {}),
         ...(route.params ? { params: route.params } : {}),
@@ -41,7 +43,7 @@ export function registerAdminRoutes(app: FastifyInstance, adminToken: string, ro
         if (!constantTimeEqual(given, expected)) {
           throw errors.invalidAdminToken('The operator API needs Authorization: Bearer <ADMIN_TOKEN>.');
         }
-        if (route.body) request.body = parseJsonObject(request.body);
+        if (route.body) request.body = parseJsonObject(request.body, request.headers['content-type']);
       },
       handler: async (request, reply) => {
         const result = await route.handler({ body: request.body as never, params: request.params as never, query: request.query as never });

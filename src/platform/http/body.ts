@@ -11,8 +11,21 @@ export function keepRawBodies(app: FastifyInstance, bodyLimit: number): void {
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_req, body, done) => done(null, body));
 }
 
-/** Parses a raw body that must be a JSON object. */
-export function parseJsonObject(raw: unknown): Record<string, unknown> {
+export const MEDIA_TYPE_HINT = 'Send the body as Content-Type: application/json (UTF-8).';
+
+/**
+ * True for `application/json`, bare or with `charset=utf-8`. A header Fastify cannot parse at all is
+ * refused before routing with the same code; no Content-Type is taken as JSON.
+ */
+function isJsonMediaType(contentType: string | undefined): boolean {
+  if (contentType === undefined) return true;
+  const [type, ...params] = contentType.split(';').map((part) => part.trim().toLowerCase());
+  return type === 'application/json' && params.every((param) => param === '' || /^charset="?utf-8"?$/.test(param));
+}
+
+/** Parses a raw body that must be a JSON object sent as JSON. */
+export function parseJsonObject(raw: unknown, contentType: string | undefined): Record<string, unknown> {
+  if (!isJsonMediaType(contentType)) throw errors.unsupportedMediaType(MEDIA_TYPE_HINT);
   const text = Buffer.isBuffer(raw) ? raw.toString('utf8') : '';
   if (text.trim() === '') throw errors.invalidJson('The request body is empty; send a JSON object.');
   let value: unknown;

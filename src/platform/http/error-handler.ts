@@ -1,8 +1,11 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errors } from '../errors.ts';
 import { translateDbError } from '../db/sqlstate.ts';
+import { MEDIA_TYPE_HINT } from './body.ts';
 import type { Operation } from './operation.ts';
 import { summarize, toIssues } from './validation.ts';
+
+const notFound = (request: FastifyRequest) => errors.notFound(`There is no operation ${request.method} ${request.url.split('?')[0]}.`);
 
 function operationOf(request: FastifyRequest): Operation | undefined {
   return (request.routeOptions.config as { operation?: Operation } | undefined)?.operation;
@@ -27,32 +30,47 @@ function toAppError(err: unknown, request: FastifyRequest): AppError {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return errors.invalidJson('The request body is not valid JSON.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return errors.unsupportedMediaType(MEDIA_TYPE_HINT);
+    case 'FST_ERR_BAD_URL':
+      return errors.badRequest('The request path is not valid percent-encoding.');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      // No id or token is that long: nothing can be at this path.
+      return notFound(request);
   }
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
-    return new AppError(fe.statusCode, 'BAD_REQUEST', 'The request could not be read.');
+    return errors.badRequest('The request could not be read.');
   }
   request.log.error({ err }, 'unexpected error');
   return errors.internal('Something went wrong on our side; the request id helps support find out what.');
 }
 
-export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
-  if (error.headers) reply.headers(error.headers);
-  return reply.code(error.statusCode).send({
+/** The one error body. */
+export function errorBody(error: AppError, requestId: string): Record<string, unknown> {
+  return {
     status: 'error',
     code: error.code,
     message: error.message,
-    request_id: reply.request.id,
+    request_id: requestId,
     ...(error.details ? { details: error.details } : {}),
-  });
+  };
+}
+
+export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
+  if (error.headers) reply.headers(error.headers);
+  // Set here too: errors Fastify raises before routing skip the onRequest hook that sets it.
+  reply.header('x-request-id', reply.request.id);
+  return reply.code(error.statusCode).send(errorBody(error, reply.request.id));
+}
+
+/** Answers anything thrown, and Fastify's own errors before routing (bad URL encoding, over-long path parameters). */
+export function handleError(err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const error = toAppError(err, request);
+  if (error.statusCode >= 500) request.log.warn({ code: error.code }, error.message);
+  return sendError(reply, error);
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((err, request, reply) => {
-    const error = toAppError(err, request);
-    if (error.statusCode >= 500) request.log.warn({ code: error.code }, error.message);
-    return sendError(reply, error);
-  });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, errors.notFound(`There is no operation ${request.method} ${request.url.split('?')[0]}.`)),
-  );
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) => sendError(reply, notFound(request)));
 }

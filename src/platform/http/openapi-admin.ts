@@ -22,10 +22,11 @@ function adminOperation(route: AdminRoute): Record<string, unknown> {
   const hasInput = Boolean(route.body || route.params || route.querystring);
   // Operator routes carry no per-code list (their services decide): document statuses with the shared body.
   const errors = new Map<number, string[]>([
-    ...(hasInput ? ([[400, route.body ? ['INVALID_JSON', 'VALIDATION_ERROR'] : ['VALIDATION_ERROR']]] as const) : []),
+    ...(hasInput || route.method === 'GET' ? ([[400, route.body ? ['INVALID_JSON', 'VALIDATION_ERROR'] : ['VALIDATION_ERROR']]] as const) : []),
     [401, ['INVALID_ADMIN_TOKEN']],
     [404, []],
     [409, []],
+    ...(route.body ? [[415, ['UNSUPPORTED_MEDIA_TYPE']] as [number, string[]]] : []),
     [500, ['INTERNAL_ERROR']],
     [503, ['SERVICE_UNAVAILABLE']],
   ]);

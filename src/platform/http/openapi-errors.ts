@@ -26,8 +26,9 @@ export function statusOf(code: string): number {
 
 /** When each code is answered: the one-line meaning shown in the reference (design: Errors, and the contract). */
 export const CODE_HINTS: Readonly<Record<string, string>> = {
+  BAD_REQUEST: 'The request is not well-formed HTTP (request line, headers, body framing, path encoding) or lacks a Host header.',
   INVALID_JSON: 'The body is not JSON, or not a JSON object.',
-  VALIDATION_ERROR: 'A request field is missing or invalid; `details` names each field.',
+  VALIDATION_ERROR: 'A request field is missing or invalid (a GET with a body too); `details` names each field.',
   MISSING_REQUIRED_FIELD: 'The order lacks a required field; `details` names it.',
   INVALID_ORDER_PAYLOAD: 'An order field has an invalid value, or an unknown property was sent.',
   INVALID_ORDER_STATUS: 'The order is already delivered or cancelled.',
@@ -54,11 +55,14 @@ export const CODE_HINTS: Readonly<Record<string, string>> = {
   PRODUCT_NOT_FOUND: 'The product does not exist, is inactive, or its vendor is not syndicated.',
   SALE_NOT_FOUND: 'The sale does not exist or belongs to another app or environment.',
   TOPUP_NOT_FOUND: 'The top-up does not exist or belongs to another partner.',
+  REQUEST_TIMEOUT: 'The request did not arrive in full in time.',
   NONCE_REPLAYED: 'This X-Nonce was already used with this key.',
   DUPLICATE_ORDER_REFERENCE: 'The order_reference was already used: confirm with orders.get, never create again.',
   DUPLICATE_REFERENCE: 'The external_reference already holds an order: use orders.get.',
   INVALID_TRANSITION: 'The state machine forbids this status move.',
   PAYLOAD_TOO_LARGE: 'The body is larger than 1 MiB.',
+  UNSUPPORTED_MEDIA_TYPE: 'The body is not sent as Content-Type: application/json (UTF-8), or that header is malformed.',
+  HEADERS_TOO_LARGE: 'The request line and headers are larger than 16 KiB.',
   RATE_LIMITED: "Over the key's limit; retry after the Retry-After seconds.",
   INTERNAL_ERROR: 'Something unexpected failed; the request_id helps support.',
   GATEWAY_ERROR: 'The payment gateway failed or timed out; nothing was charged or credited.',
@@ -95,9 +99,11 @@ export function errorCodesByStatus(op: Operation): Map<number, string[]> {
   if (hasBody) {
     codes.add('INVALID_JSON');
     codes.add('PAYLOAD_TOO_LARGE');
+    codes.add('UNSUPPORTED_MEDIA_TYPE');
   }
-  // A custom body validation answer lists its own codes in errorCodes; the query always uses the default.
-  if ((op.body && !op.validationError) || op.querystring) codes.add('VALIDATION_ERROR');
+  // A custom body validation answer lists its own codes in errorCodes; the query, and a body sent
+  // with a GET, always use the default.
+  if ((op.body && !op.validationError) || op.querystring || op.method === 'GET') codes.add('VALIDATION_ERROR');
   for (const code of op.errorCodes ?? []) codes.add(code);
   const byStatus = new Map<number, string[]>();
   for (const code of codes) {
@@ -113,8 +119,11 @@ const STATUS_TEXT: Record<number, string> = {
   402: 'Payment required',
   403: 'Forbidden: scope, environment or account',
   404: 'Not found',
+  408: 'Request timeout',
   409: 'Conflict: replayed nonce or duplicate reference',
   413: 'Payload too large',
+  415: 'Unsupported media type',
+  431: 'Headers too large',
   429: 'Rate limited',
   500: 'Internal error',
   502: 'Payment gateway error',

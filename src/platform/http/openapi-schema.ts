@@ -1,4 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
+import { MULTILINE } from './input-rules.ts';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -121,6 +122,7 @@ function constraints(s: JsonSchema): string[] {
   say('minItems', 'min items');
   say('maxItems', 'max items');
   if (typeof s.pattern === 'string') out.push(`pattern \`${s.pattern}\``);
+  if (s[MULTILINE] === true) out.push('tabs and line breaks allowed');
   say('default', 'default');
   return out;
 }

@@ -24,6 +24,8 @@ export function registerOperations(app: FastifyInstance, operations: readonly Op
         ...(op.querystring ? { querystring: op.querystring } : {}),
       },
       config: { operation: op },
+      // HEAD would run the whole pipeline (a nonce, a rate-limit slot) for nothing: 404 like any method not defined.
+      exposeHeadRoute: false,
       preValidation: async (request, reply) => {
         const { auth, rate } = await authenticate(
           deps,
@@ -33,7 +35,7 @@ export function registerOperations(app: FastifyInstance, operations: readonly Op
         request.auth = auth;
         reply.headers(rateHeaders(rate));
         if (op.body || op.parseBody) {
-          request.body = parseJsonObject(request.body);
+          request.body = parseJsonObject(request.body, request.headers['content-type']);
           op.beforeValidation?.(request.body, auth);
         }
       },

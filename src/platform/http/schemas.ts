@@ -1,10 +1,15 @@
 import { Type, type TProperties } from '@sinclair/typebox';
+import { MULTILINE } from './input-rules.ts';
 
 /** An object schema that refuses unknown properties (design: Response shapes; on every request body). */
 export const strictObject = <T extends TProperties>(properties: T, description?: string) =>
   Type.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) });
 
 export const NonEmptyString = (maxLength = 200) => Type.String({ minLength: 1, maxLength });
+
+/** Free text (notes, instructions, descriptions): may hold tabs and line breaks, unlike other strings. */
+export const FreeText = (maxLength: number, description?: string) =>
+  Type.String({ maxLength, [MULTILINE]: true, ...(description ? { description } : {}) });
 
 export const Id = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_]+$' });
 

@@ -1,22 +1,39 @@
+import { Type } from '@sinclair/typebox';
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import { addInputRules, formatIssue, withInputRules } from './input-rules.ts';
 import type { ValidationIssue } from './operation.ts';
+import { strictObject } from './schemas.ts';
 
 const MAX_ISSUES = 20;
 
 function makeAjv(coerceTypes: boolean): Ajv {
   // Bodies are taken as sent (no coercion, nothing removed: unknown properties are refused);
-  // query strings are text, so their numbers and booleans are coerced.
-  const ajv = new Ajv({ allErrors: true, coerceTypes, removeAdditional: false, useDefaults: true, strict: false });
+  // query strings are text, so their numbers and booleans are coerced. Numbers must be finite
+  // (JSON's 1e400 parses as Infinity).
+  const ajv = new Ajv({ allErrors: true, coerceTypes, removeAdditional: false, useDefaults: true, strict: false, strictNumbers: true });
   (addFormats as unknown as (a: Ajv) => void)(ajv);
+  addInputRules(ajv);
   return ajv;
 }
 
 export function validatorCompiler(): FastifySchemaCompiler<unknown> {
   const bodyAjv = makeAjv(false);
   const queryAjv = makeAjv(true);
-  return ({ schema, httpPart }) => (httpPart === 'querystring' ? queryAjv : bodyAjv).compile(schema as object);
+  return ({ schema, httpPart }) => (httpPart === 'querystring' ? queryAjv : bodyAjv).compile(withInputRules(schema) as object);
+}
+
+/** Every route's body, query and path parameters are validated by the same rules. */
+export function installValidation(app: FastifyInstance): void {
+  app.setValidatorCompiler(validatorCompiler());
+  // Path parameters are input too: a route that declares no schema for them (public pages) gets
+  // plain strings, so the input rules still apply.
+  app.addHook('onRoute', (route) => {
+    const names = [...route.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
+    if (names.length === 0 || route.schema?.params) return;
+    route.schema = { ...route.schema, params: strictObject(Object.fromEntries(names.map((name) => [name, Type.String()]))) };
+  });
 }
 
 function joinPath(base: string, prop: string): string {
@@ -36,17 +53,45 @@ function issueOf(e: ErrorObject): ValidationIssue {
     case 'enum':
       return { field: base, issue: `must be one of ${(params.allowedValues as unknown[]).join(', ')}`, keyword: e.keyword };
     case 'format':
-      return { field: base, issue: `must be a valid ${String(params.format)}`, keyword: e.keyword };
+      return { field: base, issue: formatIssue(String(params.format)), keyword: e.keyword };
     default:
       return { field: base || '(body)', issue: e.message ?? 'is invalid', keyword: e.keyword };
   }
+}
+
+/** The outermost union (anyOf/oneOf) an error sits in, and which of its alternatives. */
+function alternativeOf(e: ErrorObject): [string, string] | undefined {
+  const m = /^(.*?\/(?:anyOf|oneOf))\/(\d+)\//.exec(e.schemaPath);
+  return m ? [m[1]!, m[2]!] : undefined;
+}
+
+/**
+ * For a union, only the alternatives that came closest (fewest errors) are reported: for
+ * `{order_reference: "a\u0000"}` against "order_id or order_reference", the control character,
+ * not "order_id is required".
+ */
+function closestAlternatives(errs: readonly ErrorObject[]): ErrorObject[] {
+  const counts = new Map<string, Map<string, number>>();
+  for (const e of errs) {
+    const alt = alternativeOf(e);
+    if (!alt) continue;
+    const perUnion = counts.get(alt[0]) ?? new Map<string, number>();
+    perUnion.set(alt[1], (perUnion.get(alt[1]) ?? 0) + 1);
+    counts.set(alt[0], perUnion);
+  }
+  return errs.filter((e) => {
+    const alt = alternativeOf(e);
+    if (!alt) return true;
+    const perUnion = counts.get(alt[0])!;
+    return perUnion.get(alt[1]) === Math.min(...perUnion.values());
+  });
 }
 
 /** Ajv errors as partner-facing details: one per field, the first issue of each. */
 export function toIssues(errs: readonly ErrorObject[]): ValidationIssue[] {
   const seen = new Set<string>();
   const issues: ValidationIssue[] = [];
-  for (const e of errs) {
+  for (const e of closestAlternatives(errs)) {
     // anyOf/oneOf summaries repeat what their branches said.
     if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
     const issue = issueOf(e);
@@ -67,6 +112,6 @@ export function summarize(issues: readonly ValidationIssue[]): string {
 
 /** A body validator outside a route (bulk items), with the same rules as route bodies. */
 export function compileBodyValidator(schema: object): (value: unknown) => ValidationIssue[] {
-  const validate = makeAjv(false).compile(schema);
+  const validate = makeAjv(false).compile(withInputRules(schema) as object);
   return (value) => (validate(value) ? [] : toIssues(validate.errors ?? []));
 }

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { ValidationIssue } from '../../../platform/http/operation.ts';
-import { StringEnum, strictObject } from '../../../platform/http/schemas.ts';
+import { FreeText, StringEnum, strictObject } from '../../../platform/http/schemas.ts';
 
 const text = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
 
@@ -25,7 +25,7 @@ export const CreateOrderBody = strictObject({
     region: text(100),
     coordinates: Type.Optional(Coordinates),
     location_id: Type.Optional(text(64, 'An id from locations.list; labels the area, never changes the fee')),
-    notes: Type.Optional(Type.String({ maxLength: 1000 })),
+    notes: Type.Optional(FreeText(1000)),
   }),
   item: text(500, 'What is being delivered'),
   pickup: strictObject({
@@ -43,8 +43,8 @@ export const CreateOrderBody = strictObject({
       is_paid: Type.Optional(Type.Boolean()),
     }),
   ),
-  delivery_date: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'ISO date (YYYY-MM-DD)' })),
-  special_instructions: Type.Optional(Type.String({ maxLength: 1000 })),
+  delivery_date: Type.Optional(Type.String({ format: 'date', description: 'ISO date (YYYY-MM-DD)' })),
+  special_instructions: Type.Optional(FreeText(1000)),
   webhook_url: Type.Optional(
     Type.String({
       maxLength: 2048,

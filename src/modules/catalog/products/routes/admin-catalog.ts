@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineAdminRoute } from '../../../../platform/http/admin.ts';
-import { HttpUrl, Id, NonEmptyString, strictObject } from '../../../../platform/http/schemas.ts';
+import { FreeText, HttpUrl, Id, NonEmptyString, strictObject } from '../../../../platform/http/schemas.ts';
 import type { CatalogService } from '../service.ts';
 import { adminProductView, vendorView } from '../views.ts';
 
@@ -78,7 +78,7 @@ export const catalogAdminRoutes = (catalog: CatalogService) => [
     body: strictObject({
       vendor_id: Id,
       title: NonEmptyString(),
-      description: Type.String({ maxLength: 5000 }),
+      description: FreeText(5000),
       images: Images,
       category: Category,
       active: Type.Boolean(),
@@ -94,7 +94,7 @@ export const catalogAdminRoutes = (catalog: CatalogService) => [
     body: strictObject({
       active: Type.Optional(Type.Boolean()),
       title: Type.Optional(NonEmptyString()),
-      description: Type.Optional(Type.String({ maxLength: 5000 })),
+      description: Type.Optional(FreeText(5000)),
       images: Type.Optional(Images),
       category: Type.Optional(Category),
       variants: Type.Optional(

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineAdminRoute } from '../../../../platform/http/admin.ts';
-import { Id, StringEnum, strictObject } from '../../../../platform/http/schemas.ts';
+import { FreeText, Id, StringEnum, strictObject } from '../../../../platform/http/schemas.ts';
 import { DELIVERY_STATUSES } from '../../domain/index.ts';
 import type { OrdersService } from '../service.ts';
 import { detailsView } from '../views.ts';
@@ -13,7 +13,7 @@ export const orderAdminRoutes = (orders: OrdersService, publicBaseUrl: string) =
     params: strictObject({ order_id: Id }),
     body: strictObject({
       status: StringEnum(DELIVERY_STATUSES.filter((s) => s !== 'placed')),
-      note: Type.Optional(Type.String({ maxLength: 500 })),
+      note: Type.Optional(FreeText(500)),
     }),
     handler: async ({ params, body }) => {
       const order = await orders.operatorMove(params.order_id, body.status, body.note);

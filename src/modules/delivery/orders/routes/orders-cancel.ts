@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../../../platform/http/operation.ts';
 import { DateTime, DeliverySuccess } from '../../../../platform/http/openapi-shapes.ts';
-import { StringEnum, strictObject } from '../../../../platform/http/schemas.ts';
+import { FreeText, StringEnum, strictObject } from '../../../../platform/http/schemas.ts';
 import type { OrdersService } from '../service.ts';
 import { cancelledView } from '../views.ts';
 import { success } from './common.ts';
@@ -49,7 +49,7 @@ export const ordersCancel = (orders: OrdersService) =>
     access: 'write',
     body: strictObject({
       order_id: Type.String({ minLength: 1, maxLength: 64 }),
-      reason: Type.Optional(Type.String({ maxLength: 500 })),
+      reason: Type.Optional(FreeText(500)),
     }),
     errorCodes: ['ORDER_NOT_FOUND', 'INVALID_ORDER_STATUS'],
     response: CancelledResponse,
