@@ -16,17 +16,17 @@ export async function ensureSandboxQuickstart(db: Db, accounts: AccountsService,
   const [{ n }] = (await db.query<{ n: number }>('select count(*)::int as n from partners')) as [{ n: number }];
   if (n > 0) return null;
   const partner = await accounts.createPartner('Sandbox Demo');
-  const app = await accounts.createApp(partner.partner_id, { name: 'Demo app' });
-  const key = await accounts.createKey(app.app_id, { environment: 'staging', scopes: ['*'] });
+  const { app, webhookSecret } = await accounts.createApp(partner.id, { name: 'Demo app' });
+  const { key, apiKey, signingSecret } = await accounts.createKey(app.id, { environment: 'staging', scopes: ['*'] });
   mkdirSync(dataDir, { recursive: true });
   const credentials = {
     base_url: baseUrl,
-    partner_id: partner.partner_id,
-    app_id: app.app_id,
-    key_id: key.key_id,
-    api_key: key.api_key,
-    signing_secret: key.signing_secret,
-    webhook_secret: app.webhook_secret,
+    partner_id: partner.id,
+    app_id: app.id,
+    key_id: key.id,
+    api_key: apiKey,
+    signing_secret: signingSecret,
+    webhook_secret: webhookSecret,
   };
   writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
   return file;

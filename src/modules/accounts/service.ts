@@ -2,59 +2,16 @@ import type { Db } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
 import { randomBytes } from 'node:crypto';
 import { newId, randomToken } from '../../platform/ids.ts';
-import { ghsToPesewas, pesewasToGhs } from '../../platform/money.ts';
+import { ghsToPesewas } from '../../platform/money.ts';
 import { hashApiKey, type SecretBox } from '../../platform/secrets.ts';
 import { scopeGrantProblem, type Environment } from '../../platform/auth/scopes.ts';
-import { accountsRepository as repo, type AppRow, type KeyRow, type PartnerRow } from './repository.ts';
-
-export interface PartnerView {
-  partner_id: string;
-  name: string;
-  status: 'active' | 'suspended';
-  production_active: boolean;
-  credit_limit_ghs: number;
-  rate_limits: { reads_per_minute: number; writes_per_minute: number } | null;
-  created_at: string;
-  updated_at: string;
-}
+import { accountsRepository as repo, type PartnerRow } from './repository.ts';
 
 export interface PartnerUpdate {
   status?: 'active' | 'suspended';
   production_active?: boolean;
   credit_limit_ghs?: number;
   rate_limits?: { reads_per_minute: number; writes_per_minute: number } | null;
-}
-
-export function partnerView(p: PartnerRow): PartnerView {
-  return {
-    partner_id: p.id,
-    name: p.name,
-    status: p.status,
-    production_active: p.production_active,
-    credit_limit_ghs: pesewasToGhs(p.credit_limit_pesewas),
-    rate_limits:
-      p.reads_per_minute !== null && p.writes_per_minute !== null
-        ? { reads_per_minute: p.reads_per_minute, writes_per_minute: p.writes_per_minute }
-        : null,
-    created_at: p.created_at.toISOString(),
-    updated_at: p.updated_at.toISOString(),
-  };
-}
-
-function appView(a: AppRow) {
-  return { app_id: a.id, partner_id: a.partner_id, name: a.name, webhook_url: a.webhook_url, return_url: a.return_url, created_at: a.created_at.toISOString() };
-}
-
-function keyView(k: KeyRow) {
-  return {
-    key_id: k.id,
-    app_id: k.app_id,
-    environment: k.environment,
-    key_hint: k.key_hint,
-    scopes: k.scopes,
-    created_at: k.created_at.toISOString(),
-    revoked_at: k.revoked_at?.toISOString() ?? null,
-  };
 }
 
 /** `whsec_` and the base64 of 24 random bytes (Standard Webhooks). */
@@ -71,21 +28,21 @@ export class AccountsService {
     private readonly onAuthChange: () => void,
   ) {}
 
-  async createPartner(name: string): Promise<PartnerView> {
-    return partnerView(await repo.insertPartner(this.db, newId('ptn'), name));
+  async createPartner(name: string): Promise<PartnerRow> {
+    return repo.insertPartner(this.db, newId('ptn'), name);
   }
 
-  async getPartner(partnerId: string): Promise<PartnerView> {
+  async getPartner(partnerId: string): Promise<PartnerRow> {
     const partner = await repo.getPartner(this.db, partnerId);
     if (!partner) throw errors.partnerNotFound(`There is no partner ${partnerId}.`);
-    return partnerView(partner);
+    return partner;
   }
 
-  async listPartners(limit: number, after?: string): Promise<PartnerView[]> {
-    return (await repo.listPartners(this.db, limit, after)).map(partnerView);
+  async listPartners(limit: number, after?: string): Promise<PartnerRow[]> {
+    return repo.listPartners(this.db, limit, after);
   }
 
-  async updatePartner(partnerId: string, update: PartnerUpdate): Promise<PartnerView> {
+  async updatePartner(partnerId: string, update: PartnerUpdate): Promise<PartnerRow> {
     let credit: number | undefined;
     if (update.credit_limit_ghs !== undefined) {
       credit = ghsToPesewas(update.credit_limit_ghs) ?? undefined;
@@ -103,7 +60,7 @@ export class AccountsService {
     });
     if (!row) throw errors.partnerNotFound(`There is no partner ${partnerId}.`);
     this.onAuthChange();
-    return partnerView(row);
+    return row;
   }
 
   async createApp(partnerId: string, input: { name: string; webhook_url?: string; return_url?: string }) {
@@ -117,18 +74,17 @@ export class AccountsService {
       returnUrl: input.return_url ?? null,
       webhookSecretSealed: this.box.seal(webhookSecret),
     });
-    return { ...appView(app), webhook_secret: webhookSecret };
+    return { app, webhookSecret };
   }
 
   async getApp(appId: string) {
-    const app = await repo.getApp(this.db, appId);
-    return app ? appView(app) : undefined;
+    return repo.getApp(this.db, appId);
   }
 
   async updateApp(appId: string, patch: { name?: string; webhook_url?: string | null; return_url?: string | null }) {
     const row = await repo.updateApp(this.db, appId, { name: patch.name, webhookUrl: patch.webhook_url, returnUrl: patch.return_url });
     if (!row) throw errors.appNotFound(`There is no app ${appId}.`);
-    return appView(row);
+    return row;
   }
 
   /** A new webhook secret, shown once; the old one keeps signing for `overlapHours` so receivers can switch. */
@@ -141,7 +97,7 @@ export class AccountsService {
 
   async listApps(partnerId: string) {
     await this.getPartner(partnerId);
-    return (await repo.listApps(this.db, partnerId)).map(appView);
+    return repo.listApps(this.db, partnerId);
   }
 
   async createKey(appId: string, input: { environment: Environment; scopes: string[] }) {
@@ -167,12 +123,12 @@ export class AccountsService {
       signingSecretSealed: this.box.seal(signingSecret),
       scopes,
     });
-    return { ...keyView(row), api_key: apiKey, signing_secret: signingSecret };
+    return { key: row, apiKey, signingSecret };
   }
 
   async listKeys(appId: string) {
     if (!(await repo.getApp(this.db, appId))) throw errors.appNotFound(`There is no app ${appId}.`);
-    return (await repo.listKeys(this.db, appId)).map(keyView);
+    return repo.listKeys(this.db, appId);
   }
 
   async revokeKey(keyId: string): Promise<void> {

@@ -3,6 +3,7 @@ import { defineAdminRoute } from '../../../platform/http/admin.ts';
 import { HttpUrl, Id, NonEmptyString, StringEnum, strictObject } from '../../../platform/http/schemas.ts';
 import type { Destinations } from '../../../platform/outbound/destinations.ts';
 import type { AccountsService } from '../service.ts';
+import { appView, keyView } from '../views.ts';
 
 export const appRoutes = (accounts: AccountsService, destinations: Destinations, clock: () => number) => [
   defineAdminRoute({
@@ -17,7 +18,8 @@ export const appRoutes = (accounts: AccountsService, destinations: Destinations,
     }),
     handler: async ({ params, body }) => {
       await destinations.requireAppUrl(body.webhook_url);
-      return { statusCode: 201, body: await accounts.createApp(params.partner_id, body) };
+      const { app, webhookSecret } = await accounts.createApp(params.partner_id, body);
+      return { statusCode: 201, body: { ...appView(app), webhook_secret: webhookSecret } };
     },
   }),
   defineAdminRoute({
@@ -25,7 +27,7 @@ export const appRoutes = (accounts: AccountsService, destinations: Destinations,
     url: '/partners/:partner_id/apps',
     summary: "List a partner's apps",
     params: strictObject({ partner_id: Id }),
-    handler: async ({ params }) => ({ body: { apps: await accounts.listApps(params.partner_id) } }),
+    handler: async ({ params }) => ({ body: { apps: (await accounts.listApps(params.partner_id)).map(appView) } }),
   }),
   defineAdminRoute({
     method: 'POST',
@@ -37,14 +39,17 @@ export const appRoutes = (accounts: AccountsService, destinations: Destinations,
       // Checked by the service, whose message lists the known scopes.
       scopes: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 8 }),
     }),
-    handler: async ({ params, body }) => ({ statusCode: 201, body: await accounts.createKey(params.app_id, body) }),
+    handler: async ({ params, body }) => {
+      const { key, apiKey, signingSecret } = await accounts.createKey(params.app_id, body);
+      return { statusCode: 201, body: { ...keyView(key), api_key: apiKey, signing_secret: signingSecret } };
+    },
   }),
   defineAdminRoute({
     method: 'GET',
     url: '/apps/:app_id/keys',
     summary: "List an app's keys (hints only; keys and secrets are never shown again)",
     params: strictObject({ app_id: Id }),
-    handler: async ({ params }) => ({ body: { keys: await accounts.listKeys(params.app_id) } }),
+    handler: async ({ params }) => ({ body: { keys: (await accounts.listKeys(params.app_id)).map(keyView) } }),
   }),
   defineAdminRoute({
     method: 'DELETE',
@@ -68,7 +73,7 @@ export const appRoutes = (accounts: AccountsService, destinations: Destinations,
     }),
     handler: async ({ params, body }) => {
       await destinations.requireAppUrl(body.webhook_url);
-      return { body: await accounts.updateApp(params.app_id, body) };
+      return { body: appView(await accounts.updateApp(params.app_id, body)) };
     },
   }),
   defineAdminRoute({

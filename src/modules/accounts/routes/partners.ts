@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineAdminRoute } from '../../../platform/http/admin.ts';
 import { Id, NonEmptyString, StringEnum, strictObject } from '../../../platform/http/schemas.ts';
 import type { AccountsService } from '../service.ts';
+import { partnerView } from '../views.ts';
 
 const PartnerParams = strictObject({ partner_id: Id });
 
@@ -16,7 +17,7 @@ export const partnerRoutes = (accounts: AccountsService) => [
     url: '/partners',
     summary: 'Create a partner account',
     body: strictObject({ name: NonEmptyString() }),
-    handler: async ({ body }) => ({ statusCode: 201, body: await accounts.createPartner(body.name) }),
+    handler: async ({ body }) => ({ statusCode: 201, body: partnerView(await accounts.createPartner(body.name)) }),
   }),
   defineAdminRoute({
     method: 'GET',
@@ -28,7 +29,7 @@ export const partnerRoutes = (accounts: AccountsService) => [
     }),
     handler: async ({ query }) => {
       const partners = await accounts.listPartners(query.limit ?? 50, query.after);
-      return { body: { partners, next_after: partners.length === (query.limit ?? 50) ? partners.at(-1)!.partner_id : null } };
+      return { body: { partners: partners.map(partnerView), next_after: partners.length === (query.limit ?? 50) ? partners.at(-1)!.id : null } };
     },
   }),
   defineAdminRoute({
@@ -36,7 +37,7 @@ export const partnerRoutes = (accounts: AccountsService) => [
     url: '/partners/:partner_id',
     summary: 'Get a partner account',
     params: PartnerParams,
-    handler: async ({ params }) => ({ body: await accounts.getPartner(params.partner_id) }),
+    handler: async ({ params }) => ({ body: partnerView(await accounts.getPartner(params.partner_id)) }),
   }),
   defineAdminRoute({
     method: 'PATCH',
@@ -49,6 +50,6 @@ export const partnerRoutes = (accounts: AccountsService) => [
       credit_limit_ghs: Type.Optional(Type.Number({ minimum: 0 })),
       rate_limits: Type.Optional(Type.Union([RateLimits, Type.Null()])),
     }),
-    handler: async ({ params, body }) => ({ body: await accounts.updatePartner(params.partner_id, body) }),
+    handler: async ({ params, body }) => ({ body: partnerView(await accounts.updatePartner(params.partner_id, body)) }),
   }),
 ];

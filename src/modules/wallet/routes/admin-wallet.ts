@@ -1,7 +1,6 @@
 import { defineAdminRoute } from '../../../platform/http/admin.ts';
 import { Id, strictObject } from '../../../platform/http/schemas.ts';
 import type { AccountsService } from '../../accounts/index.ts';
-import { ghsToPesewas } from '../../../platform/money.ts';
 import type { WalletService } from '../service.ts';
 
 export const walletAdminRoutes = (wallet: WalletService, accounts: AccountsService) => [
@@ -12,7 +11,7 @@ export const walletAdminRoutes = (wallet: WalletService, accounts: AccountsServi
     params: strictObject({ partner_id: Id }),
     handler: async ({ params }) => {
       const partner = await accounts.getPartner(params.partner_id);
-      return { body: await wallet.operatorView(partner.partner_id, ghsToPesewas(partner.credit_limit_ghs)!) };
+      return { body: await wallet.operatorView(partner.id, partner.credit_limit_pesewas) };
     },
   }),
 ];
