@@ -16,15 +16,15 @@ import { installValidation } from './platform/http/validation.ts';
 import { SecretBox } from './platform/secrets.ts';
 import { resolveSecretsKey } from './platform/secrets-key.ts';
 import { AccountsService, appRoutes, KeyDirectory, partnerRoutes } from './modules/accounts/index.ts';
-import { createCatalogModule, type CatalogModule } from './modules/catalog/index.ts';
-import { createDeliveryModule, type DeliveryModule } from './modules/delivery/index.ts';
+import { createCatalogModule, SALE_PAYMENT_STATUSES, SALE_STATES, type CatalogModule } from './modules/catalog/index.ts';
+import { createDeliveryModule, DELIVERY_STATUSES, type DeliveryModule } from './modules/delivery/index.ts';
 import { createWalletModule, type WalletModule } from './modules/wallet/index.ts';
 import { registerProbes } from './modules/health/index.ts';
 import { createGateways, type PaymentGateways } from './integrations/payments/index.ts';
 import { registerSandboxCheckout } from './integrations/payments/sandbox-page.ts';
 import { registerPaymentCallbacks } from './integrations/payments/callbacks.ts';
 import { Destinations, type Resolver } from './platform/outbound/destinations.ts';
-import { WebhookAdminService, WebhookDispatcher, webhookAdminRoutes } from './modules/webhooks/index.ts';
+import { WebhookAdminService, WebhookDispatcher, webhookAdminRoutes, webhookEvents } from './modules/webhooks/index.ts';
 import { registerApiDocs } from './platform/http/openapi.ts';
 
 export interface AppOptions {
@@ -188,7 +188,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.server.headersTimeout = Math.min(config.requestTimeoutMs, 60_000);
   answerOutsideRoutes(app);
   app.decorate('platform', { config, db, accounts, guard, gateways, operations, adminRoutes, pipeline, wallet, delivery, dispatcher, catalog });
-  registerApiDocs(app);
+  registerApiDocs(app, webhookEvents({ deliveryStatuses: DELIVERY_STATUSES, saleStates: SALE_STATES, salePaymentStatuses: SALE_PAYMENT_STATUSES }));
   app.addHook('onReady', async () => {
     delivery?.workers.forEach((w) => w.start());
     catalog?.workers.forEach((w) => w.start());

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validatorCompiler } from '../../src/platform/http/validation.ts';
 import { ADMIN_TOKEN, createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
+import { closed, deref } from '../helpers/openapi.ts';
 import { EAST_LEGON, orderBody } from '../delivery/fixtures.ts';
 import { decide, walletPartner } from '../wallet/helpers.ts';
 
@@ -13,27 +14,6 @@ function problems(schema: object, value: unknown, httpPart: 'body' | 'querystrin
   const validate = compile({ schema, httpPart, method: 'POST', url: '/docs-test' }) as ((v: unknown) => boolean) & { errors?: unknown };
   // useDefaults would fill defaults into the example itself.
   return validate(structuredClone(value)) ? null : validate.errors;
-}
-
-/** Inlines `#/components/...` references, so a schema compiles on its own. */
-function deref(doc: Doc, node: unknown): any {
-  if (Array.isArray(node)) return node.map((n) => deref(doc, n));
-  if (!node || typeof node !== 'object') return node;
-  const ref = (node as Json).$ref;
-  if (typeof ref === 'string') return deref(doc, ref.slice(2).split('/').reduce<any>((n, k) => n[k], doc));
-  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, deref(doc, v)]));
-}
-
-/**
- * Closes every object schema (additionalProperties: false). Documented responses are open, since v1
- * may add fields; closed, they prove the server sends no field the reference does not describe.
- */
-function closed(schema: any): any {
-  if (Array.isArray(schema)) return schema.map(closed);
-  if (!schema || typeof schema !== 'object') return schema;
-  const out = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === 'enum' || k === 'const' ? v : closed(v)]));
-  if (schema.properties && schema.additionalProperties === undefined) out.additionalProperties = false;
-  return out;
 }
 
 function operations(doc: Doc): Array<{ key: string; path: string; method: string; op: Json }> {

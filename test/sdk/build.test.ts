@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,14 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
 import { ROOT } from '../helpers/process.ts';
 
-// The package as a consumer gets it: compiled with its own tsconfig.build.json, installed under
-// node_modules, imported by its name from plain JavaScript and type-checked from TypeScript.
+// The package as a consumer gets it: packed with `npm pack` (its prepack builds it with its own
+// tsconfig.build.json and bundles the protocol package), installed from the tarball into an empty
+// project with no registry, imported by its name from plain JavaScript and type-checked from TypeScript.
 
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 
-function run(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(args: string[], cwd: string, env: Record<string, string> = {}, command = process.execPath): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, args, { cwd, env: { ...process.env, ...env }, timeout: 90_000 }, (err, stdout, stderr) => {
+    execFile(command, args, { cwd, env: { ...process.env, ...env }, timeout: 90_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
     });
   });
@@ -23,21 +24,39 @@ function run(args: string[], cwd: string, env: Record<string, string> = {}): Pro
 let p: TestPlatform;
 let s: PartnerSetup;
 let tmp: string;
+let dir: string;
 let pkg: string;
+
+/**
+ * `npm pack` of the SDK, then `npm install <tarball>` into an empty project, offline. The two
+ * workspace packages are packed from a copy (sharing the repository's node_modules for tsc), so
+ * the build writes nothing into the repository while other tests read it.
+ */
+async function packAndInstall(): Promise<void> {
+  const repo = join(tmp, 'repo');
+  const sources = (path: string) => !/[\\/](dist|node_modules)$/.test(path);
+  await Promise.all(['sdk', 'protocol'].map((name) => cp(join(ROOT, 'packages', name), join(repo, 'packages', name), { recursive: true, filter: sources })));
+  await symlink(join(ROOT, 'node_modules'), join(repo, 'node_modules'), 'junction');
+  const pack = await run(['pack', '--pack-destination', tmp], join(repo, 'packages/sdk'), {}, 'npm');
+  expect(pack, pack.stdout + pack.stderr).toMatchObject({ code: 0 });
+  const tarball = (await readdir(tmp)).find((f) => f.endsWith('.tgz'))!;
+  await mkdir(dir);
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
+  const install = await run(['install', '--offline', '--no-audit', '--no-fund', join(tmp, tarball)], dir, {}, 'npm');
+  expect(install, install.stdout + install.stderr).toMatchObject({ code: 0 });
+}
 
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'sdk-build-'));
-  pkg = join(tmp, 'node_modules/@partner-platform/sdk');
-  await mkdir(pkg, { recursive: true });
-  const [build] = await Promise.all([
-    run([TSC, '-p', 'packages/sdk/tsconfig.build.json', '--outDir', join(pkg, 'dist')], ROOT),
+  dir = join(tmp, 'consumer');
+  pkg = join(dir, 'node_modules/@partner-platform/sdk');
+  await Promise.all([
+    packAndInstall(),
     (async () => {
       p = await startPlatform();
       s = await createPartner(p);
     })(),
   ]);
-  expect(build, build.stdout + build.stderr).toMatchObject({ code: 0 });
-  await cp(join(ROOT, 'packages/sdk/package.json'), join(pkg, 'package.json'));
 }, 120_000);
 afterAll(async () => {
   await p?.close();
@@ -91,11 +110,14 @@ describe('the built package', () => {
       expect(existsSync(join(pkg, target)), target).toBe(true);
     }
     expect((await readFile(join(pkg, manifest.bin.partner), 'utf8')).startsWith('#!/usr/bin/env node\n')).toBe(true);
+    // The protocol package travels inside the tarball: nothing else is installed.
+    expect(existsSync(join(pkg, 'node_modules/@partner-platform/protocol/dist/index.js'))).toBe(true);
+    expect(await readdir(join(dir, 'node_modules/@partner-platform'))).toEqual(['sdk']);
   });
 
   it('is imported by name from a plain .mjs script in another process, and calls the real server', async () => {
-    await writeFile(join(tmp, 'consumer.mjs'), CONSUMER_MJS);
-    const res = await run(['consumer.mjs'], tmp, { KEY: s.apiKey, SECRET: s.signingSecret, URL: p.url });
+    await writeFile(join(dir, 'consumer.mjs'), CONSUMER_MJS);
+    const res = await run(['consumer.mjs'], dir, { KEY: s.apiKey, SECRET: s.signingSecret, URL: p.url });
     expect(res.stderr).toBe('');
     expect(JSON.parse(res.stdout)).toEqual({
       health: { status: 'ok' },
@@ -108,20 +130,20 @@ describe('the built package', () => {
   });
 
   it('type-checks a strict TypeScript consumer against the emitted declarations', async () => {
-    await writeFile(join(tmp, 'consumer.ts'), CONSUMER_TS);
+    await writeFile(join(dir, 'consumer.ts'), CONSUMER_TS);
     const tsconfig = {
       compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')] },
       files: ['consumer.ts'],
     };
     // skipLibCheck keeps it quick; the @ts-expect-error lines fail if the declarations resolved to any.
-    await writeFile(join(tmp, 'tsconfig.json'), JSON.stringify(tsconfig));
-    const res = await run([TSC, '-p', tmp], tmp);
+    await writeFile(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
+    const res = await run([TSC, '-p', dir], dir);
     expect(res.stdout + res.stderr).toBe('');
     expect(res.code).toBe(0);
   }, 60_000);
 
   it('runs the built CLI', async () => {
-    const res = await run([join(pkg, 'dist/cli/main.js'), '--help'], tmp);
+    const res = await run([join(pkg, 'dist/cli/main.js'), '--help'], dir);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^Usage: partner <command>/);
   });

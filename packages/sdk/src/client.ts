@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { SIGNED_REQUEST_HEADERS as H, signRequest } from '@partner-platform/protocol';
 import { catalogApi, type CatalogApi } from './catalog.ts';
 import { deliveryApi, type DeliveryApi } from './delivery.ts';
 import { parseRetryAfter, PartnerNetworkError, unwrap } from './errors.ts';
 import type { OperationInfo } from './operations.ts';
 import { backoffMs, classifyAnswer, neverSent, sleep, type RetryMode } from './retry.ts';
-import { signRequest } from './signing.ts';
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
@@ -103,8 +103,8 @@ export class PartnerClient {
     const signature = signRequest(this.options.signingSecret, { timestamp, nonce, method, url, body });
     const keyHeader: Record<string, string> = this.options.bearer
       ? { authorization: `Bearer ${this.options.apiKey}` }
-      : { 'x-api-key': this.options.apiKey };
-    return { ...keyHeader, 'x-timestamp': timestamp, 'x-nonce': nonce, 'x-signature': signature };
+      : { [H.apiKey]: this.options.apiKey };
+    return { ...keyHeader, [H.timestamp]: timestamp, [H.nonce]: nonce, [H.signature]: signature };
   }
 
   /** Sends one signed attempt (no retry) and returns the answer whatever its status. */

@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { WEBHOOK_HEADERS, webhookSignature } from '@partner-platform/protocol';
 
 export class WebhookVerificationError extends Error {
   override readonly name = 'WebhookVerificationError';
@@ -32,16 +33,15 @@ export function verifyWebhook<T = Record<string, unknown>>(
   rawBody: string | Uint8Array,
   opts: { toleranceSeconds?: number; now?: () => number } = {},
 ): WebhookEvent<T> {
-  const id = header(headers, 'webhook-id');
-  const timestamp = header(headers, 'webhook-timestamp');
-  const signatures = header(headers, 'webhook-signature');
+  const id = header(headers, WEBHOOK_HEADERS.id);
+  const timestamp = header(headers, WEBHOOK_HEADERS.timestamp);
+  const signatures = header(headers, WEBHOOK_HEADERS.signature);
   if (!id || !timestamp || !signatures) throw new WebhookVerificationError('missing webhook-id, webhook-timestamp or webhook-signature');
   if (!/^\d+$/.test(timestamp)) throw new WebhookVerificationError('webhook-timestamp is not Unix seconds');
   const now = Math.floor((opts.now ?? Date.now)() / 1000);
   if (Math.abs(now - Number(timestamp)) > (opts.toleranceSeconds ?? 300)) throw new WebhookVerificationError('webhook-timestamp is too far from now');
   const body = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest();
+  const expected = webhookSignature(secret, id, timestamp, body);
   const matches = signatures.split(' ').some((candidate) => {
     const [version, sig] = candidate.split(',');
     if (version !== 'v1' || !sig) return false;

@@ -1,3 +1,4 @@
 /** The safe-catalog service's public face: the module the app wires. */
 export { createCatalogModule, SALES_JOB_INTERVAL_MS, type CatalogModule } from './module.ts';
 export { CatalogService } from './products/service.ts';
+export { PAYMENT_STATUSES as SALE_PAYMENT_STATUSES, STATES as SALE_STATES } from './sales/routes/sale-schema.ts';

@@ -4,3 +4,4 @@ export { WebhookDispatcher } from './dispatcher.ts';
 export { WebhookAdminService } from './admin-service.ts';
 export { webhookAdminRoutes } from './routes/admin-webhooks.ts';
 export { webhookSettings, type WebhookSettings } from './settings.ts';
+export { webhookEvents } from './events.ts';

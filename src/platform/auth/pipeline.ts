@@ -1,4 +1,4 @@
-import { canonicalRequest, sha256Hex, signCanonical } from '@partner-platform/sdk';
+import { canonicalRequest, sha256Hex, signCanonical, SIGNED_REQUEST_HEADERS as H } from '@partner-platform/protocol';
 import { errors } from '../errors.ts';
 import { timingSafeEqual } from 'node:crypto';
 import type { Access, GuardStore } from '../guard/types.ts';
@@ -45,7 +45,7 @@ function header(req: IncomingSignedRequest, name: string): string | undefined {
 }
 
 function presentedKey(req: IncomingSignedRequest): string {
-  const xKey = header(req, 'x-api-key');
+  const xKey = header(req, H.apiKey);
   const authz = header(req, 'authorization');
   const bearer = authz && /^Bearer\s+/i.test(authz) ? authz.replace(/^Bearer\s+/i, '').trim() : undefined;
   if (!xKey && !bearer) {
@@ -81,9 +81,9 @@ function checkPartner(key: ResolvedKey): void {
 }
 
 function checkSignature(deps: PipelineDeps, key: ResolvedKey, req: IncomingSignedRequest): string {
-  const signature = header(req, 'x-signature');
-  const timestamp = header(req, 'x-timestamp');
-  const nonce = header(req, 'x-nonce');
+  const signature = header(req, H.signature);
+  const timestamp = header(req, H.timestamp);
+  const nonce = header(req, H.nonce);
   if (!signature || !timestamp || !nonce) {
     throw errors.missingSignature('Every request needs the X-Signature, X-Timestamp and X-Nonce headers.');
   }

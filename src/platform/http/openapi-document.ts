@@ -3,6 +3,7 @@ import type { Operation, OperationExample } from './operation.ts';
 import { ERROR_DETAIL_SCHEMA, ERROR_SCHEMA, errorCodesByStatus, errorExample, hintOf, statusText } from './openapi-errors.ts';
 import { sampleOf, toJsonSchema, type JsonSchema } from './openapi-schema.ts';
 import { overview, signingRecipe, TAG_TEXT, type DocFacts } from './openapi-text.ts';
+import { WEBHOOK_PARAMETERS, webhooksOf, type WebhookEventDocs } from './openapi-webhooks.ts';
 
 /** An OpenAPI 3.1 document (kept loose: it is built here and only serialized). */
 export type OpenApiDocument = Record<string, any>;
@@ -141,11 +142,16 @@ const header = (description: string, schema: JsonSchema = { type: 'integer', min
 
 const keyHeader = (name: string, description: string) => ({ type: 'apiKey', in: 'header', name, description });
 
-/** The partner API: one path item per operation, generated from the operations the server mounts. */
-export function buildPartnerDocument(operations: readonly Operation[], opts: DocOptions): OpenApiDocument {
+/**
+ * The partner API: one path item per operation, generated from the operations the server mounts,
+ * and the webhook events of the services they belong to.
+ */
+export function buildPartnerDocument(operations: readonly Operation[], opts: DocOptions, events: WebhookEventDocs): OpenApiDocument {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) (paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(op);
   const services = [...new Set(operations.map((op) => op.service))];
+  const { webhooks, schemas } = webhooksOf(events, new Set(services));
+  const hasWebhooks = Object.keys(webhooks).length > 0;
   const together = 'Required together with the key, X-Timestamp, X-Nonce and X-Signature; see Signature for the recipe.';
   return {
     openapi: '3.1.0',
@@ -153,8 +159,10 @@ export function buildPartnerDocument(operations: readonly Operation[], opts: Doc
     servers: [{ url: opts.baseUrl, description: 'Staging and production share this address: the API key decides the environment.' }],
     tags: services.map((name) => ({ name, description: TAG_TEXT[name] ?? name })),
     paths,
+    ...(hasWebhooks ? { webhooks } : {}),
     components: {
-      schemas: { Error: ERROR_SCHEMA, ErrorDetail: ERROR_DETAIL_SCHEMA },
+      schemas: { Error: ERROR_SCHEMA, ErrorDetail: ERROR_DETAIL_SCHEMA, ...schemas },
+      ...(hasWebhooks ? { parameters: WEBHOOK_PARAMETERS } : {}),
       examples: errorExamples(paths),
       securitySchemes: {
         ApiKey: keyHeader('X-API-Key', `The API key (\`pk_staging_...\` or \`pk_production_...\`): identifies partner, app and environment. The security requirement lists the scope the key must hold. ${together}`),

@@ -6,6 +6,7 @@ import { buildAdminDocument } from './openapi-admin.ts';
 import { buildPartnerDocument, type DocOptions, type OpenApiDocument } from './openapi-document.ts';
 import { renderReferencePage } from './openapi-html.ts';
 import type { Operation } from './operation.ts';
+import type { WebhookEventDocs } from './openapi-webhooks.ts';
 
 const PAGE_HEADERS = pageHeaders();
 
@@ -19,8 +20,9 @@ function lazy<T>(build: () => T): () => T {
  * Serves the reference, generated from the operations the server mounts and the very schemas it
  * validates with: `GET /openapi.json` (partner API, public), `GET /docs` (that document as HTML) and,
  * when the operator API is on, `GET /admin/openapi.json` (operator API, behind the operator token).
+ * `events` are the webhook events the partner document describes.
  */
-export function registerApiDocs(app: FastifyInstance): void {
+export function registerApiDocs(app: FastifyInstance, events: WebhookEventDocs): void {
   const { config, pipeline } = app.platform;
   // Operations mounted after this call (registerOperations with app.platform.pipeline) are documented too.
   const later: Operation[] = [];
@@ -39,7 +41,7 @@ export function registerApiDocs(app: FastifyInstance): void {
     readsPerMinute: config.rateLimits.readsPerMinute,
     writesPerMinute: config.rateLimits.writesPerMinute,
   };
-  const partnerDoc = lazy<OpenApiDocument>(() => buildPartnerDocument(operations(), opts));
+  const partnerDoc = lazy<OpenApiDocument>(() => buildPartnerDocument(operations(), opts, events));
   const page = lazy(() => renderReferencePage(partnerDoc()));
 
   app.get('/openapi.json', async (_request, reply) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalQuery, canonicalRequest, signRequest } from '../src/signing.ts';
 
-// The test vectors of the interface decisions (D1).
+// The test vectors of the signing recipe the partner API documents.
 const secret = 'sk_example_secret';
 const timestamp = '1763683200';
 const nonce = '6f1c2a9e-4b7d-4e3a-9c51-0d2f8e7a1b3c';

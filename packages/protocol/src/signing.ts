@@ -1,5 +1,8 @@
 import { createHash, createHmac } from 'node:crypto';
 
+/** The headers of a signed request, lower case as Node presents them; the key may come as `authorization: Bearer` instead. */
+export const SIGNED_REQUEST_HEADERS = { apiKey: 'x-api-key', signature: 'x-signature', timestamp: 'x-timestamp', nonce: 'x-nonce' } as const;
+
 /** RFC 3986 unreserved characters stay; everything else becomes upper-case %XX of its UTF-8 bytes. */
 export function rfc3986Encode(value: string): string {
   return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);

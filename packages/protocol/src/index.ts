@@ -1,0 +1,3 @@
+export { canonicalQuery, canonicalRequest, rfc3986Encode, sha256Hex, signCanonical, signRequest, splitUrl, SIGNED_REQUEST_HEADERS } from './signing.ts';
+export type { CanonicalRequestParts } from './signing.ts';
+export { WEBHOOK_HEADERS, webhookSignature } from './webhooks.ts';

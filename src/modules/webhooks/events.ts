@@ -1,0 +1,85 @@
+import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
+import { DateTime } from '../../platform/http/openapi-shapes.ts';
+import type { WebhookEventDoc } from '../../platform/http/openapi-webhooks.ts';
+import { StringEnum } from '../../platform/http/schemas.ts';
+import type { EventType } from './outbox.ts';
+
+/**
+ * The `data` of every webhook event, as the code that appends each event builds it (delivery
+ * orders' service, the sale lifecycle, the wallet's top-up verify and the refund worker). The
+ * reference publishes them; the webhooks tests validate every event the server emits against them.
+ * Open objects: v1 may add fields.
+ */
+
+/** The value sets event data draws from, owned by the modules that emit the events. */
+export interface EventValues {
+  deliveryStatuses: readonly string[];
+  saleStates: readonly string[];
+  salePaymentStatuses: readonly string[];
+}
+
+const Ghs = (description: string) => Type.Number({ description });
+const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+const Timestamp = DateTime('When the change happened: the same instant as created_at');
+
+const balanceChange = (subject: TProperties, summary: string) =>
+  Type.Object({ ...subject, amount_ghs: Ghs(summary), balance_ghs: Ghs('The wallet balance after it'), timestamp: Timestamp });
+
+/**
+ * Every event type's documentation, keyed by the outbox's EventType so a new type cannot go
+ * undocumented. The app passes the value sets in: webhooks imports neither delivery nor catalog,
+ * which both write to its outbox.
+ */
+export function webhookEvents(values: EventValues): Record<EventType, WebhookEventDoc> {
+  const DeliveryStatus = StringEnum(values.deliveryStatuses);
+  const deliveryOrder = (extra: TProperties = {}) =>
+    Type.Object({
+      order_id: Type.String(),
+      order_reference: Type.String(),
+      status: DeliveryStatus,
+      previous_status: Type.Union([DeliveryStatus, Type.Null()], { description: 'null on delivery.order.created' }),
+      timestamp: Timestamp,
+      sequence: Type.Integer({ minimum: 1, description: 'Per order, increasing: an event with a lower sequence than one already handled is stale' }),
+      ...extra,
+    });
+  const sale = (extra: TProperties = { gateway_amount_ghs: Type.Optional(Ghs('What the gateway collected, once it reported a payment')) }) =>
+    Type.Object({
+      sale_id: Type.String(),
+      reference: Type.String(),
+      external_reference: Nullable(Type.String()),
+      payment_method: StringEnum(['online', 'cod'] as const),
+      state: StringEnum(values.saleStates),
+      payment_status: StringEnum(values.salePaymentStatuses),
+      total_ghs: Ghs('The sale total'),
+      ...extra,
+      refund_due_ghs: Type.Optional(Ghs('Present when the buyer is owed money back')),
+      timestamp: Timestamp,
+    });
+  const delivery = (summary: string, data: TSchema = deliveryOrder()): WebhookEventDoc => ({ service: 'delivery', summary, data });
+  const safe = (summary: string, data: TSchema = sale()): WebhookEventDoc => ({ service: 'safe-catalog', summary, data });
+
+  return {
+    'delivery.order.created': delivery('A delivery order was created'),
+    'delivery.order.status_changed': delivery('A delivery order moved to another status'),
+    'delivery.order.cancelled': delivery(
+      'A delivery order was cancelled',
+      deliveryOrder({ cancellation_reason: Nullable(Type.String({ description: 'The reason given at cancel, if any' })) }),
+    ),
+    'wallet.topup.credited': delivery(
+      'A wallet top-up was credited (production only)',
+      balanceChange({ client_reference: Type.String() }, 'The amount the gateway confirmed, credited'),
+    ),
+    'wallet.refund.completed': delivery(
+      "A cancelled wallet-funded order's fee was refunded to the wallet",
+      balanceChange({ order_id: Type.String(), order_reference: Type.String() }, 'The fee refunded'),
+    ),
+    'safe.order.paid': safe('An online sale was paid at the gateway'),
+    'safe.order.confirmed': safe('A sale was confirmed: paid online, or delivered and collected (cod)'),
+    'safe.order.failed': safe(
+      'A sale failed (declined, expired, not collected, or its delivery ended without it)',
+      sale({ failure_reason: Type.Optional(Type.String({ description: 'Why, e.g. delivery_cancelled' })) }),
+    ),
+    'safe.order.on_hold': safe('The gateway collected another amount than the sale total: the sale is held for review'),
+    'safe.order.refund_due': safe('The gateway collected a payment for a sale that had already failed: it is owed back'),
+  };
+}
