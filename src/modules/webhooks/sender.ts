@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { webhookSignature } from '@partner-platform/protocol';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
@@ -24,10 +24,7 @@ export interface SendResult {
 /** Standard Webhooks signature: `v1,<base64 HMAC-SHA256>` per secret, space-separated during a rotation. */
 export function signatureHeader(secrets: readonly string[], id: string, timestamp: number, body: string): string {
   return secrets
-    .map((secret) => {
-      const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-      return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
-    })
+    .map((secret) => `v1,${webhookSignature(secret, id, timestamp, body).toString('base64')}`)
     .join(' ');
 }
 
