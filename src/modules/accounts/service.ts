@@ -81,6 +81,11 @@ export class AccountsService {
     return repo.getApp(this.db, appId);
   }
 
+  /** Where a buyer's browser goes after this app's checkouts; null when the app set none. */
+  async returnUrl(appId: string): Promise<string | null> {
+    return (await repo.getApp(this.db, appId))?.return_url ?? null;
+  }
+
   async updateApp(appId: string, patch: { name?: string; webhook_url?: string | null; return_url?: string | null }) {
     const row = await repo.updateApp(this.db, appId, { name: patch.name, webhookUrl: patch.webhook_url, returnUrl: patch.return_url });
     if (!row) throw errors.appNotFound(`There is no app ${appId}.`);

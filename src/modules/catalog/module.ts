@@ -69,7 +69,7 @@ export function createCatalogModule(deps: CatalogModuleDeps): CatalogModule {
     log,
     gateways,
     publicBaseUrl: deps.publicBaseUrl,
-    appReturnUrl: async (appId) => (await accounts.getApp(appId))?.return_url ?? null,
+    appReturnUrl: (appId) => accounts.returnUrl(appId),
     quoter,
     dispatcher,
     checkoutExpiryMs: deps.checkoutExpiryMinutes * 60_000,
