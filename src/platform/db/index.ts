@@ -64,6 +64,7 @@ function translating(db: Db): Db {
   return {
     ...db,
     query: <T>(sql: string, params?: readonly unknown[]) => db.query<T>(sql, params).catch(rethrow),
+    exec: (sql) => db.exec(sql).catch(rethrow),
     transaction: (fn) => db.transaction(fn).catch(rethrow),
   };
 }

@@ -1,19 +1,48 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { readMigrations, splitStatements } from './migrate.ts';
+import { migrate, readMigrations } from './migrate.ts';
+import { openPglite } from './pglite.ts';
+import { openPostgres } from './postgres.ts';
+import type { Db } from './types.ts';
 
-describe('splitStatements', () => {
-  it('splits on semicolons outside quotes, comments and dollar-quoted bodies', () => {
-    const sql = `create table a (x text default 'a;b'); -- a comment; with a semicolon
-create function f() returns trigger language plpgsql as $$ begin perform 1; return null; end $$;
-create table b (y int)`;
-    expect(splitStatements(sql)).toEqual([
-      "create table a (x text default 'a;b')",
-      'create function f() returns trigger language plpgsql as $$ begin perform 1; return null; end $$',
-      'create table b (y int)',
-    ]);
+/** Semicolons where a statement splitter would cut: a block comment, an escaped string, a quoted name, a function body. */
+const TRICKY = `/* a; b */ create table "a;b" (x text default E'it\\'s; here', y text default 'c;d');
+-- a comment; with a semicolon
+create function "f;g"() returns int language plpgsql as $$ begin perform 1; return 2; end $$;
+insert into "a;b" default values;`;
+
+const fixture = { version: 1, name: '001_tricky.sql', sql: TRICKY, checksum: 'x' };
+
+async function appliesWhole(db: Db) {
+  expect(await migrate(db, [fixture])).toEqual([1]);
+  expect(await db.query('select x, y from "a;b"')).toEqual([{ x: "it's; here", y: 'c;d' }]);
+  expect(await db.query('select "f;g"() as v')).toEqual([{ v: 2 }]);
+  // Applied once: a second run finds it recorded.
+  expect(await migrate(db, [fixture])).toEqual([]);
+}
+
+describe('migrations', () => {
+  it('run each file whole, as written, on the embedded database', async () => {
+    const db = await openPglite(undefined);
+    try {
+      await appliesWhole(db);
+    } finally {
+      await db.close();
+    }
   });
 
-  it('reads the numbered migrations in order', () => {
+  it.runIf(process.env.DATABASE_URL?.startsWith('postgres'))('run each file whole on PostgreSQL', async () => {
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const db = await openPostgres({ url: process.env.DATABASE_URL!, poolSize: 2, schema });
+    try {
+      await appliesWhole(db);
+    } finally {
+      await db.query(`drop schema ${schema} cascade`);
+      await db.close();
+    }
+  });
+
+  it('are read as numbered files, in order', () => {
     const versions = readMigrations().map((m) => m.version);
     expect(versions).toEqual([...versions].sort((a, b) => a - b));
     expect(new Set(versions).size).toBe(versions.length);

@@ -47,48 +47,12 @@ export async function migrate(db: Db, migrations = readMigrations()): Promise<nu
         }
         return false;
       }
-      for (const statement of splitStatements(m.sql)) await tx.query(statement);
+      // The file runs as written, as one script: no splitting to misread quotes or comments.
+      await tx.exec(m.sql);
       await tx.query('insert into schema_migrations (version, name, checksum) values ($1, $2, $3)', [m.version, m.name, m.checksum]);
       return true;
     });
     if (done) applied.push(m.version);
   }
   return applied;
-}
-
-/**
- * Splits a migration into statements on `;` outside quotes, comments and dollar-quoted bodies
- * (so functions written with `$$ ... $$` stay whole).
- */
-export function splitStatements(sql: string): string[] {
-  const out: string[] = [];
-  let current = '';
-  let i = 0;
-  while (i < sql.length) {
-    const rest = sql.slice(i);
-    const dollar = /^\$[A-Za-z_]*\$/.exec(rest);
-    if (rest.startsWith('--')) {
-      const end = sql.indexOf('\n', i);
-      i = end === -1 ? sql.length : end;
-    } else if (dollar) {
-      const end = sql.indexOf(dollar[0], i + dollar[0].length);
-      const stop = end === -1 ? sql.length : end + dollar[0].length;
-      current += sql.slice(i, stop);
-      i = stop;
-    } else if (sql[i] === "'") {
-      const end = sql.indexOf("'", i + 1);
-      const stop = end === -1 ? sql.length : end + 1;
-      current += sql.slice(i, stop);
-      i = stop;
-    } else if (sql[i] === ';') {
-      out.push(current);
-      current = '';
-      i++;
-    } else {
-      current += sql[i];
-      i++;
-    }
-  }
-  out.push(current);
-  return out.map((st) => st.trim()).filter(Boolean);
 }

@@ -4,11 +4,14 @@ import { parseInt8 } from './types.ts';
 
 const parsers = { [types.INT8]: parseInt8 };
 
-function wrap(q: { query: PGlite['query'] }): Queryable {
+function wrap(q: { query: PGlite['query']; exec: PGlite['exec'] }): Queryable {
   return {
     async query<T = Row>(sql: string, params?: readonly unknown[]) {
       const res = await q.query<T>(sql, params as unknown[] | undefined);
       return res.rows;
+    },
+    async exec(sql: string) {
+      await q.exec(sql);
     },
   };
 }
@@ -29,6 +32,7 @@ export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob
   return {
     kind: 'pglite',
     query: direct.query,
+    exec: direct.exec,
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
     async ping() {
       await pg.query('select 1');

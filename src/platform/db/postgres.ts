@@ -35,10 +35,13 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
 
   const query: Queryable['query'] = async <T = Row>(sql: string, params?: readonly unknown[]) =>
     (await pool.query(sql, params as unknown[] | undefined)).rows as T[];
+  // Without parameters pg uses the simple query protocol, which takes a whole script.
+  const exec = async (sql: string) => void (await pool.query(sql));
 
   return {
     kind: 'postgres',
     query,
+    exec,
     async transaction(fn) {
       for (let attempt = 1; ; attempt++) {
         const client = await pool.connect();
@@ -47,6 +50,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
           const result = await fn({
             query: async <T = Row>(sql: string, params?: readonly unknown[]) =>
               (await client.query(sql, params as unknown[] | undefined)).rows as T[],
+            exec: async (sql: string) => void (await client.query(sql)),
           });
           await client.query('COMMIT');
           client.release();

@@ -8,6 +8,8 @@ export type DatabaseConfig =
 
 export interface Queryable {
   query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Runs a script of any number of statements, without parameters (migrations), exactly as written. */
+  exec(sql: string): Promise<void>;
 }
 
 export interface Db extends Queryable {
