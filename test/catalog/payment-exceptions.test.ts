@@ -84,7 +84,7 @@ describe('the gateway reports a payment for a sale that already failed', () => {
     await expectLedgerBalanced(p);
   });
 
-  it('an expired sale paid later is found by the expiry job too', async () => {
+  it('a sale the expiry job failed, then paid at the gateway, is owed back on the next verify', async () => {
     const b = await shop(p);
     const sale = await placed(s, orderBody(b, { payment_method: 'online' }));
     await db().query("update sales set expires_at = expires_at - interval '31 minutes' where id = $1", [sale.sale_id]);
