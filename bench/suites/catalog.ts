@@ -213,7 +213,7 @@ function print(s: Result, cfg: Settings): void {
 const NOTES = [
   'ratios are per round against the signed safe-catalog health check of the same round (signing, key, nonce, rate limit and select 1), then the median over rounds.',
   'the deep page starts at the listed product 90% of the way through the catalog; the big vendor (vendor 0) holds 5% of the products, its deep page starts 90% through them (or 51 before its end, so that every deep page holds 50 products). The random-vendor list reads a random syndicated vendor (~47 listed products: one page).',
-  'a cod orders.create prices the lines (3 reads), inserts the sale and its items and reserves stock (one transaction), then places and links the delivery order in a second transaction under the sale's row lock (with its timeline entry and outbox event): about twice the work of a delivery orders.create. Items are spread over the big vendor’s in-stock products, so variant row locks rarely collide.',
+  'a cod orders.create prices the lines (3 reads), inserts the sale and its items and reserves stock (one transaction), then places and links the delivery order in a second transaction under the sale row lock (with its timeline entry and outbox event): about twice the work of a delivery orders.create. Items are spread over the big vendor’s in-stock products, so variant row locks rarely collide.',
 ];
 
 export async function runCatalog(opts: SuiteOptions): Promise<number> {
