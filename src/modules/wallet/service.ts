@@ -8,7 +8,7 @@ import { ghsToPesewas, pesewasToGhs } from '../../platform/money.ts';
 import { GatewayError, type PaymentStatus } from '../../integrations/payments/gateway.ts';
 import type { PaymentGateways } from '../../integrations/payments/index.ts';
 import { appendEvent } from '../webhooks/index.ts';
-import { ledger } from '../ledger/index.ts';
+import { ledger, type EntryRow } from '../ledger/index.ts';
 import { orderFeeJournal, orderFeeRefundJournal, topupJournal } from './journals.ts';
 import { walletRepository as repo, type TopupRow } from './repository.ts';
 
@@ -25,9 +25,10 @@ export interface WalletServiceDeps {
   appReturnUrl: (appId: string) => Promise<string | null>;
 }
 
-export type VerifyResult =
-  | { credited: true; state: 'credited' | 'already_credited'; amount_ghs: number; balance_ghs: number }
-  | { credited: false; state: 'pending'; verification_status: string };
+/** Where a top-up stands after a check with the gateway (amounts in pesewas). */
+export type TopupCheck =
+  | { state: 'credited' | 'already_credited'; creditedPesewas: number; balancePesewas: number }
+  | { state: 'pending'; gatewayStatus: string };
 
 function gatewayFailure(err: unknown): never {
   if (err instanceof GatewayError) throw errors.gateway('The payment gateway did not answer properly; nothing was charged or credited. Retry shortly.');
@@ -71,11 +72,11 @@ export class WalletService {
       gatewayFailure(err);
     }
     await repo.setTopupCheckout(db, id, checkout);
-    return { checkout_url: checkout.checkoutUrl, client_reference: clientReference, amount_ghs: pesewasToGhs(amount) };
+    return { checkoutUrl: checkout.checkoutUrl, clientReference, amountPesewas: amount };
   }
 
   /** Checks the gateway and credits a paid top-up exactly once, however many verifies and callbacks race. */
-  async verifyTopup(auth: AuthContext, clientReference: string): Promise<VerifyResult> {
+  async verifyTopup(auth: AuthContext, clientReference: string): Promise<TopupCheck> {
     const topup = TOPUP_REFERENCE.test(clientReference) ? await repo.findTopup(this.deps.db, clientReference) : undefined;
     if (!topup || topup.partner_id !== auth.partnerId || topup.status === 'initiating' || topup.status === 'failed') {
       throw errors.topupNotFound('No top-up with this client_reference exists for this partner.');
@@ -89,7 +90,7 @@ export class WalletService {
     if (topup && topup.status === 'pending') await this.settle(topup);
   }
 
-  private async settle(topup: TopupRow): Promise<VerifyResult> {
+  private async settle(topup: TopupRow): Promise<TopupCheck> {
     if (topup.status === 'credited') return this.alreadyCredited(topup.partner_id, topup.credited_pesewas!);
     let status: PaymentStatus;
     try {
@@ -99,7 +100,7 @@ export class WalletService {
     }
     if (status.state !== 'paid' || !status.amountPesewas) {
       await repo.noteGatewayStatus(this.deps.db, topup.id, status.rawStatus);
-      return { credited: false, state: 'pending', verification_status: status.rawStatus };
+      return { state: 'pending', gatewayStatus: status.rawStatus };
     }
     const confirmed = status.amountPesewas;
     if (confirmed !== topup.amount_pesewas) {
@@ -127,12 +128,11 @@ export class WalletService {
       const fresh = (await repo.findTopup(this.deps.db, topup.client_reference))!;
       return this.alreadyCredited(topup.partner_id, fresh.credited_pesewas!);
     }
-    return { credited: true, state: 'credited', amount_ghs: pesewasToGhs(confirmed), balance_ghs: pesewasToGhs(balance) };
+    return { state: 'credited', creditedPesewas: confirmed, balancePesewas: balance };
   }
 
-  private async alreadyCredited(partnerId: string, credited: number): Promise<VerifyResult> {
-    const balance = await ledger.balance(this.deps.db, partnerId);
-    return { credited: true, state: 'already_credited', amount_ghs: pesewasToGhs(credited), balance_ghs: pesewasToGhs(balance) };
+  private async alreadyCredited(partnerId: string, credited: number): Promise<TopupCheck> {
+    return { state: 'already_credited', creditedPesewas: credited, balancePesewas: await ledger.balance(this.deps.db, partnerId) };
   }
 
   // Delivery's order wallet: called inside the order's own transaction.
@@ -146,20 +146,10 @@ export class WalletService {
     return ledger.balance(tx, order.partnerId);
   }
 
-  async operatorView(partnerId: string, creditLimitPesewas: number) {
-    const [balance, entries] = await Promise.all([ledger.balance(this.deps.db, partnerId), ledger.entries(this.deps.db, partnerId, 100)]);
-    return {
-      partner_id: partnerId,
-      balance_ghs: pesewasToGhs(balance),
-      credit_limit_ghs: pesewasToGhs(creditLimitPesewas),
-      entries: entries.map((e) => ({
-        journal_id: e.journal_id,
-        kind: e.kind,
-        subject_id: e.subject_id,
-        memo: e.memo,
-        amount_ghs: pesewasToGhs(e.amount_pesewas),
-        created_at: e.created_at.toISOString(),
-      })),
-    };
+  /** A partner's balance and latest ledger entries, for operators. */
+  async ledgerOf(partnerId: string): Promise<{ balancePesewas: number; entries: EntryRow[] }> {
+    const [balancePesewas, entries] = await Promise.all([ledger.balance(this.deps.db, partnerId), ledger.entries(this.deps.db, partnerId, 100)]);
+    return { balancePesewas, entries };
   }
+
 }

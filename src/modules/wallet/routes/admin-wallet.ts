@@ -2,6 +2,7 @@ import { defineAdminRoute } from '../../../platform/http/admin.ts';
 import { Id, strictObject } from '../../../platform/http/schemas.ts';
 import type { AccountsService } from '../../accounts/index.ts';
 import type { WalletService } from '../service.ts';
+import { walletLedgerView } from '../views.ts';
 
 export const walletAdminRoutes = (wallet: WalletService, accounts: AccountsService) => [
   defineAdminRoute({
@@ -11,7 +12,7 @@ export const walletAdminRoutes = (wallet: WalletService, accounts: AccountsServi
     params: strictObject({ partner_id: Id }),
     handler: async ({ params }) => {
       const partner = await accounts.getPartner(params.partner_id);
-      return { body: await wallet.operatorView(partner.id, partner.credit_limit_pesewas) };
+      return { body: walletLedgerView(partner.id, partner.credit_limit_pesewas, await wallet.ledgerOf(partner.id)) };
     },
   }),
 ];

@@ -3,6 +3,7 @@ import { defineOperation } from '../../../platform/http/operation.ts';
 import { DeliverySuccess } from '../../../platform/http/openapi-shapes.ts';
 import { strictObject } from '../../../platform/http/schemas.ts';
 import type { WalletService } from '../service.ts';
+import { initiatedView } from '../views.ts';
 
 /** The 201 body, for the reference and the docs tests. */
 const InitiatedResponse = DeliverySuccess(
@@ -45,6 +46,6 @@ export const walletTopupInitiate = (wallet: WalletService) =>
     examples: INITIATE_EXAMPLES,
     handler: async ({ body, auth }) => ({
       statusCode: 201,
-      body: { status: 'success', message: 'Top-up checkout created', data: await wallet.initiateTopup(auth, body.amount_ghs) },
+      body: { status: 'success', message: 'Top-up checkout created', data: initiatedView(await wallet.initiateTopup(auth, body.amount_ghs)) },
     }),
   });

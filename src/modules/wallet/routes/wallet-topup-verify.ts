@@ -3,6 +3,7 @@ import { defineOperation } from '../../../platform/http/operation.ts';
 import { DeliverySuccess } from '../../../platform/http/openapi-shapes.ts';
 import { StringEnum, strictObject } from '../../../platform/http/schemas.ts';
 import type { WalletService } from '../service.ts';
+import { topupCheckView } from '../views.ts';
 
 /** The 200 body, for the reference and the docs tests. */
 const VerifyResponse = DeliverySuccess(
@@ -46,7 +47,7 @@ export const walletTopupVerify = (wallet: WalletService) =>
     response: VerifyResponse,
     examples: VERIFY_EXAMPLES,
     handler: async ({ body, auth }) => {
-      const data = await wallet.verifyTopup(auth, body.client_reference);
+      const data = topupCheckView(await wallet.verifyTopup(auth, body.client_reference));
       const message = data.credited ? 'Top-up credited' : 'Payment not confirmed yet; verify again shortly';
       return { body: { status: 'success', message, data } };
     },
