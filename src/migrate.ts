@@ -1,11 +1,13 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './platform/db/index.ts';
+import { loadDotEnv } from './platform/lifecycle.ts';
 
 /**
  * `npm run migrate`: applies the pending migrations and exits, so a deployment can migrate as a
  * step of its own before new instances start (instances also migrate at start, under a lock).
  */
 async function main(): Promise<void> {
+  loadDotEnv();
   const db = await openDatabase(loadConfig().database);
   try {
     const rows = await db.query<{ version: number; name: string; applied_at: Date }>('select version, name, applied_at from schema_migrations order by version');

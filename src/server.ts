@@ -2,11 +2,14 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './platform/db/lock.ts';
 import { ensureSandboxQuickstart } from './modules/accounts/quickstart.ts';
+import { loadDotEnv, stopOnSignals } from './platform/lifecycle.ts';
 
 /** Listens, and on SIGTERM/SIGINT lets in-flight requests finish before closing storage. */
 async function main(): Promise<void> {
+  loadDotEnv();
   const config = loadConfig();
   const app = await buildApp(config);
+  stopOnSignals(() => app.close(), { timeoutMs: config.shutdownTimeoutMs, log: app.log });
   await app.listen({ port: config.port, host: config.host });
   if (config.sandboxQuickstart) {
     const file = await ensureSandboxQuickstart(app.platform.db, app.platform.accounts, config.dataDir, config.publicBaseUrl);
@@ -14,26 +17,6 @@ async function main(): Promise<void> {
   }
   app.log.info({ services: [...config.services], database: config.database.kind, redis: Boolean(config.redisUrl) }, 'partner platform ready');
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => {
-      app.log.error('shutdown timed out; exiting');
-      process.exit(1);
-    }, config.shutdownTimeoutMs);
-    force.unref();
-    try {
-      await app.close();
-      process.exit(0);
-    } catch (err) {
-      app.log.error({ err }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
 }
 
 main().catch((err: unknown) => {

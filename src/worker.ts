@@ -1,21 +1,18 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { loadDotEnv, stopOnSignals } from './platform/lifecycle.ts';
 
 /**
  * Runs the background work (webhook dispatcher, sandbox courier, refunds) without serving HTTP,
  * so workers and API instances can be scaled apart: give API instances WEBHOOK_DISPATCHER=off.
  */
 async function main(): Promise<void> {
+  loadDotEnv();
   const config = loadConfig({ ...process.env, WEBHOOK_DISPATCHER: 'on' });
   const app = await buildApp(config);
   await app.ready();
   app.log.info('partner platform worker running');
-  const stop = async () => {
-    await app.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop());
-  process.on('SIGINT', () => void stop());
+  stopOnSignals(() => app.close(), { timeoutMs: config.shutdownTimeoutMs, log: app.log });
 }
 
 main().catch((err: unknown) => {
