@@ -4,6 +4,23 @@ import { parseInt8 } from './types.ts';
 import { isRetryableTransactionError } from './sqlstate.ts';
 
 const MAX_TRANSACTION_ATTEMPTS = 5;
+/** Distinct statements kept prepared per connection; beyond that, statements are parsed each time. */
+const MAX_PREPARED = 256;
+
+/**
+ * Every parameterised statement becomes a named prepared statement, so PostgreSQL parses and plans
+ * it once per connection instead of on every call. The name follows the text; the cap bounds what
+ * dynamically built statements could otherwise prepare.
+ */
+function statementNamer() {
+  const names = new Map<string, string>();
+  return (text: string, params: readonly unknown[] | undefined): pg.QueryConfig => {
+    if (!params || params.length === 0) return { text };
+    let name = names.get(text);
+    if (name === undefined && names.size < MAX_PREPARED) names.set(text, (name = `pp${names.size}`));
+    return { name, text, values: params as unknown[] };
+  };
+}
 
 const typeParsers = {
   getTypeParser(oid: number, format?: string) {
@@ -33,8 +50,9 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   pool.on('error', () => {});
   if (opts.schema) await pool.query(`create schema if not exists ${opts.schema}`);
 
+  const statement = statementNamer();
   const query: Queryable['query'] = async <T = Row>(sql: string, params?: readonly unknown[]) =>
-    (await pool.query(sql, params as unknown[] | undefined)).rows as T[];
+    (await pool.query(statement(sql, params))).rows as T[];
   // Without parameters pg uses the simple query protocol, which takes a whole script.
   const exec = async (sql: string) => void (await pool.query(sql));
 
@@ -48,8 +66,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
         try {
           await client.query('BEGIN');
           const result = await fn({
-            query: async <T = Row>(sql: string, params?: readonly unknown[]) =>
-              (await client.query(sql, params as unknown[] | undefined)).rows as T[],
+            query: async <T = Row>(sql: string, params?: readonly unknown[]) => (await client.query(statement(sql, params))).rows as T[],
             exec: async (sql: string) => void (await client.query(sql)),
           });
           await client.query('COMMIT');
