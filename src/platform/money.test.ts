@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ghsToPesewas, pesewasToGhs } from './money.ts';
+import { formatGhs, ghsToPesewas, pesewasToGhs } from './money.ts';
 
 describe('money', () => {
   it('converts GHS with up to two decimals exactly', () => {
@@ -22,5 +22,11 @@ describe('money', () => {
 
   it('round-trips pesewas', () => {
     for (const p of [0, 1, 99, 1999, 123456789]) expect(ghsToPesewas(pesewasToGhs(p))).toBe(p);
+  });
+
+  it('formats pesewas as GHS with two decimals, exactly', () => {
+    expect([0, 5, 99, 1999, 61000, -250].map(formatGhs)).toEqual(['GHS 0.00', 'GHS 0.05', 'GHS 0.99', 'GHS 19.99', 'GHS 610.00', 'GHS -2.50']);
+    expect(formatGhs(Number.MAX_SAFE_INTEGER)).toBe('GHS 90071992547409.91');
+    expect(() => formatGhs(1.5)).toThrow(RangeError);
   });
 });

@@ -20,3 +20,10 @@ export function ghsToPesewas(ghs: number): number | null {
   if (!Number.isSafeInteger(pesewas)) return null;
   return ghs < 0 ? -pesewas : pesewas;
 }
+
+/** Integer pesewas as people read an amount: `GHS 1234.50` (exact, from the integer, for any safe integer). */
+export function formatGhs(pesewas: number): string {
+  if (!Number.isSafeInteger(pesewas)) throw new RangeError(`pesewas must be a safe integer, got ${pesewas}`);
+  const abs = Math.abs(pesewas);
+  return `GHS ${pesewas < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}

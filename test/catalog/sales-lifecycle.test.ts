@@ -60,6 +60,20 @@ describe('prepaid (online) sales', () => {
     await expectLedgerBalanced(p);
   });
 
+  it("the sandbox checkout itemises the sale (escaped): lines, delivery fee, the markup when there is one, the total", async () => {
+    const b = await shop(p, { product: { title: 'Kente <b>stole</b>' } });
+    const page = async (markup: number) => {
+      const sale = await placed(s, orderBody(b, { payment_method: 'online', reseller_markup_ghs: markup, items: [{ product_id: b.productId, variant_id: b.variantId, quantity: 3 }] }));
+      return { sale, html: await (await fetch(sale.checkout_url)).text() };
+    };
+    const { sale, html } = await page(12.5);
+    expect(html).toContain('<th scope="row">Kente &lt;b&gt;stole&lt;/b&gt; (Gold and green)<span class="each">3 × GHS 180.00</span></th><td>GHS 540.00</td>');
+    expect(html).toContain(`<th scope="row">Delivery fee</th><td>GHS ${sale.delivery_fee_ghs.toFixed(2)}</td>`);
+    expect(html).toContain('<th scope="row">Reseller markup</th><td>GHS 12.50</td>');
+    expect(html).toContain(`<th scope="row">Total</th><td>GHS ${sale.total_ghs.toFixed(2)}</td>`);
+    expect((await page(0)).html).not.toContain('Reseller markup');
+  });
+
   it('declined at the gateway → failed, restocked, safe.order.failed', async () => {
     const b = await shop(p);
     const sale = await placed(s, orderBody(b, { payment_method: 'online' }));

@@ -10,9 +10,9 @@ beforeAll(async () => {
 });
 afterAll(() => p.close());
 
-async function trackingUrl(): Promise<{ url: string; id: string }> {
+async function trackingUrl(reference = 'TRK-1001'): Promise<{ url: string; id: string }> {
   const created = await s.client.send<any>('POST', '/api/v1/delivery/orders.create', {
-    body: orderBody({ order_reference: 'TRK-1001', item: 'Kente cloth <b>bundle</b>' }),
+    body: orderBody({ order_reference: reference, item: 'Kente cloth <b>bundle</b>' }),
   });
   const id = created.body.data.order_details.order_id;
   const details = await s.client.send<any>('POST', '/api/v1/delivery/orders.get', { body: { order_id: id } });
@@ -36,6 +36,16 @@ describe('public tracking page', () => {
     for (const title of ['Order placed', 'Picked up', 'Delivered']) expect(html).toContain(title);
     expect(html).not.toMatch(/241234567|0241234567|Oxford Street/);
     expect(html).not.toMatch(/<script|<link|src=|https?:\/\//);
+  });
+
+  it('reloads itself every 30 seconds while the delivery is under way, and stops once it has ended', async () => {
+    const { url, id } = await trackingUrl('TRK-1002');
+    const refresh = /<meta http-equiv="refresh" content="30">/;
+    expect(await (await fetch(url)).text()).toMatch(refresh);
+    for (const status of ['accepted', 'pickedUp', 'in_transit', 'delivered']) await p.admin('POST', `/delivery/orders/${id}/status`, { status });
+    const ended = await (await fetch(url)).text();
+    expect(ended).toContain('Delivered');
+    expect(ended).not.toMatch(/http-equiv="refresh"|refreshes every/);
   });
 
   it('answers 404 for an unknown or malformed token', async () => {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { startPlatform, type TestPlatform } from './harness.ts';
 
@@ -39,4 +39,43 @@ export function usePlatformAndBrowser(): { readonly p: TestPlatform; readonly br
       return browser!;
     },
   };
+}
+
+/** The two widths every public page is checked at: a phone and a laptop. */
+export const VIEWPORTS = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1280, height: 900 },
+] as const;
+
+/** How far the page scrolls sideways (0 when wide content scrolls inside its own box, as it should). */
+export function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
+/**
+ * WCAG contrast ratio of each visible text element matching `selector` against the first opaque
+ * background behind it (white when none), lowest first. Runs in the page as a string so that no
+ * transpiler helper leaks into it.
+ */
+export function contrastRatios(page: Page, selector: string): Promise<Array<{ text: string; ratio: number }>> {
+  return page.evaluate(`(() => {
+    const rgba = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+    const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+      .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+    const out = [];
+    for (const el of document.querySelectorAll(${JSON.stringify(selector)})) {
+      const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+      if (!own || !el.checkVisibility()) continue;
+      let bg = [255, 255, 255];
+      for (let at = el; at; at = at.parentElement) {
+        const c = rgba(getComputedStyle(at).backgroundColor);
+        if (c.length === 3 || c[3] === 1) { bg = c.slice(0, 3); break; }
+      }
+      const [r, g, b, a = 1] = rgba(getComputedStyle(el).color);
+      const fg = [r, g, b].map((v, i) => v * a + bg[i] * (1 - a));
+      const [hi, lo] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+      out.push({ text: el.textContent.trim().slice(0, 60), ratio: Math.round(((hi + 0.05) / (lo + 0.05)) * 100) / 100 });
+    }
+    return out.sort((x, y) => x.ratio - y.ratio);
+  })()`);
 }

@@ -30,7 +30,7 @@ describe('error bodies', () => {
   it('answers an unknown operation or method with 404 NOT_FOUND (never 405)', async () => {
     expectErrorBody(await s.client.send('POST', '/api/v1/delivery/nope', { body: {} }), 404, 'NOT_FOUND');
     expectErrorBody(await s.client.send('POST', '/api/v1/delivery/health', { body: {} }), 404, 'NOT_FOUND');
-    expectErrorBody(await s.client.send('GET', '/'), 404, 'NOT_FOUND');
+    expectErrorBody(await s.client.send('GET', '/nowhere'), 404, 'NOT_FOUND');
   });
 
   it('answers INVALID_JSON for malformed JSON, a non-object, or an empty body, after authentication', async () => {

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { PaymentGateway } from './gateway.ts';
 import { errors } from '../../platform/errors.ts';
-import { pageHeaders } from '../../platform/http/html.ts';
+import { htmlPage, pageHeaders } from '../../platform/http/html.ts';
 import { compileBodyValidator } from '../../platform/http/validation.ts';
 
 /** The reference a callback names, under the same input rules as every request field. */
@@ -23,9 +23,10 @@ export function registerPaymentCallbacks(app: FastifyInstance, gateways: readonl
       return { status: 'ok' };
     });
   }
-  app.get('/checkout/complete', async (_request, reply) =>
-    reply
-      .headers(pageHeaders())
-      .send('<!doctype html><html lang="en"><meta charset="utf-8"><title>Payment received</title><body style="font-family:system-ui,sans-serif;padding:2rem"><h1>Thank you</h1><p>Your payment is being confirmed. You can close this window.</p></body></html>'),
-  );
+  const complete = htmlPage({
+    title: 'Payment received',
+    style: 'main{max-width:34rem;margin:0 auto;padding:2rem 1.25rem}',
+    body: '<main><h1>Thank you</h1><p>Your payment is being confirmed. You can close this window.</p></main>',
+  });
+  app.get('/checkout/complete', async (_request, reply) => reply.headers(pageHeaders()).send(complete));
 }

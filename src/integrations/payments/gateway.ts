@@ -1,3 +1,10 @@
+/** One line of the bill, for a hosted page that itemises what the buyer pays. */
+export interface CheckoutLine {
+  description: string;
+  quantity: number;
+  unitPesewas: number;
+}
+
 export interface CheckoutRequest {
   /** Our reference, at most 32 characters (e.g. serviceD_WA + 16 hex). */
   clientReference: string;
@@ -6,6 +13,8 @@ export interface CheckoutRequest {
   callbackUrl: string;
   returnUrl: string;
   cancellationUrl: string;
+  /** The bill behind the amount, when there is one (a sale's items and charges); its lines add up to amountPesewas. */
+  lines?: readonly CheckoutLine[];
 }
 
 export interface Checkout {

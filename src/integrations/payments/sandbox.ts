@@ -1,6 +1,6 @@
 import type { Db } from '../../platform/db/index.ts';
 import { newId } from '../../platform/ids.ts';
-import type { CallbackNotice, Checkout, CheckoutRequest, PaymentGateway, PaymentStatus } from './gateway.ts';
+import type { CallbackNotice, Checkout, CheckoutLine, CheckoutRequest, PaymentGateway, PaymentStatus } from './gateway.ts';
 
 export interface SandboxCheckoutRow {
   id: string;
@@ -12,9 +12,11 @@ export interface SandboxCheckoutRow {
   cancellation_url: string;
   status: 'Unpaid' | 'Paid' | 'Declined';
   created_at: Date;
+  /** The bill the page shows, when the payment has one. */
+  lines: CheckoutLine[] | null;
 }
 
-const COLS = 'id, client_reference, amount_pesewas, description, callback_url, return_url, cancellation_url, status, created_at';
+const COLS = 'id, client_reference, amount_pesewas, description, callback_url, return_url, cancellation_url, status, created_at, lines';
 
 /**
  * The built-in gateway used when no real one is configured (design: Payment gateways): a hosted checkout page with Pay
@@ -33,11 +35,13 @@ export class SandboxGateway implements PaymentGateway {
   ) {}
 
   async createCheckout(req: CheckoutRequest): Promise<Checkout> {
+    const billed = req.lines?.reduce((sum, l) => sum + l.quantity * l.unitPesewas, 0);
+    if (billed !== undefined && billed !== req.amountPesewas) throw new RangeError(`the checkout's lines add up to ${billed} pesewas, not its amount ${req.amountPesewas}`);
     const id = newId('chk');
     await this.db.query(
-      `insert into sandbox_checkouts (id, client_reference, amount_pesewas, description, callback_url, return_url, cancellation_url, created_at, updated_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $8)`,
-      [id, req.clientReference, req.amountPesewas, req.description, req.callbackUrl, req.returnUrl, req.cancellationUrl, new Date(this.clock())],
+      `insert into sandbox_checkouts (id, client_reference, amount_pesewas, description, callback_url, return_url, cancellation_url, lines, created_at, updated_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
+      [id, req.clientReference, req.amountPesewas, req.description, req.callbackUrl, req.returnUrl, req.cancellationUrl, req.lines ? JSON.stringify(req.lines) : null, new Date(this.clock())],
     );
     return { checkoutId: id, checkoutUrl: `${this.publicBaseUrl}/sandbox/checkout/${id}` };
   }

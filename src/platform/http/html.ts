@@ -17,3 +17,28 @@ export function pageHeaders(opts: { formAction?: 'self' } = {}): Record<string, 
     'x-content-type-options': 'nosniff',
   };
 }
+
+/** What every public page shares: sizing that fits a phone, the system font, a visible keyboard focus. */
+const BASE_STYLE = `*,*::before,*::after{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;overflow-wrap:break-word}
+:focus-visible{outline:3px solid #1a5fb4;outline-offset:2px}`;
+
+export interface PageParts {
+  /** Plain text; escaped here. */
+  title: string;
+  /** The page's own CSS, after the shared rules. */
+  style: string;
+  /** Trusted markup: whoever builds it escapes what it interpolates. */
+  body: string;
+  /** Extra trusted tags for the head (a refresh, robots). */
+  head?: string;
+}
+
+/** A whole public page: HTML with inline CSS only, sized for phones, nothing loaded from anywhere. */
+export function htmlPage(parts: PageParts): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">${parts.head ?? ''}
+<title>${escapeHtml(parts.title)}</title><style>${BASE_STYLE}
+${parts.style}</style></head>
+<body>${parts.body}</body></html>`;
+}

@@ -1,4 +1,4 @@
-import { escapeHtml } from './html.ts';
+import { escapeHtml, htmlPage } from './html.ts';
 import type { OpenApiDocument } from './openapi-document.ts';
 import { fieldRows, type FieldRow, type JsonSchema } from './openapi-schema.ts';
 
@@ -34,7 +34,7 @@ const anchor = (id: string) => `op-${id.replace(/[^A-Za-z0-9_-]/g, '-')}`;
 function fieldsTable(caption: string, rows: readonly FieldRow[]): string {
   if (rows.length === 0) return '';
   const body = rows
-    .map((r) => `<tr><td><code>${esc(r.name)}</code></td><td>${esc(r.type)}</td><td>${r.required ? 'yes' : 'no'}</td><td>${inline(r.description)}</td></tr>`)
+    .map((r) => `<tr><td><code>${esc(r.name)}</code></td><td>${esc(r.type)}</td><td class="req">${r.required ? 'yes' : 'no'}</td><td>${inline(r.description)}</td></tr>`)
     .join('');
   return `<table><caption>${esc(caption)}</caption><thead><tr><th>Field</th><th>Type</th><th>Required</th><th>Description</th></tr></thead><tbody>${body}</tbody></table>`;
 }
@@ -106,20 +106,24 @@ ${errorsTable(op.responses, shared)}
 </article>`;
 }
 
-const STYLE = `
-body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d232b;background:#fafbfc}
+const STYLE = `body{font-size:15px;color:#1d232b;background:#fafbfc}
+.skip{position:absolute;left:1rem;top:-3rem;background:#fff;color:#14323f;padding:.5rem .75rem;border-radius:4px}.skip:focus{top:.5rem}
 header{padding:1rem 1.5rem;background:#14323f;color:#fff}header a{color:#bfe3f2}header h1{margin:0;font-size:1.4rem}
+header code{background:#24495a;color:#fff}header :focus-visible{outline-color:#fff}
 .layout{display:flex;align-items:flex-start}nav{position:sticky;top:0;max-height:100vh;overflow:auto;min-width:17rem;padding:1rem;border-right:1px solid #dde3e8;font-size:.85rem}
 nav ul{list-style:none;padding:0;margin:0 0 1rem}nav a{color:#14323f;text-decoration:none}nav h2{font-size:.9rem;text-transform:uppercase;margin:.5rem 0}
 main{flex:1;padding:1rem 2rem;max-width:62rem;min-width:0}article.op{border-top:2px solid #dde3e8;padding-top:.5rem;margin-top:2rem}
 code{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;background:#eef2f5;padding:0 .2em;border-radius:3px}
-pre{background:#14232b;color:#e8f1f5;padding:.75rem;overflow:auto;border-radius:4px}pre code{background:none;color:inherit}
+pre{background:#14232b;color:#e8f1f5;padding:.75rem;overflow:auto;border-radius:4px}pre code{background:none;color:inherit;padding:0}
 table{border-collapse:collapse;width:100%;margin:.75rem 0;font-size:.85rem}caption{text-align:left;font-weight:600;padding:.25rem 0}
 th,td{border:1px solid #dde3e8;padding:.3rem .5rem;text-align:left;vertical-align:top}th{background:#eef2f5}
 .method{display:inline-block;min-width:3.2rem;text-align:center;color:#fff;border-radius:3px;font-size:.8rem;padding:.1rem .3rem}
 .method.get{background:#1d7a46}.method.post{background:#2859a8}.method.patch{background:#8a5a00}.method.delete{background:#a52a2a}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem}dt{font-weight:600}dd{margin:0}
-@media (max-width:50rem){.layout{display:block}nav{position:static;max-height:none;border:0}main{padding:1rem}table{display:block;overflow-x:auto}td code{word-break:break-all}}`;
+@media (max-width:50rem){.layout{display:block}nav{position:static;max-height:none;border:0}main{padding:1rem}
+table,tbody,tr,td{display:block}thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+tr{border:1px solid #dde3e8;border-top:0;padding:.4rem .5rem}tbody tr:first-child{border-top:1px solid #dde3e8}
+td{display:inline;border:0;padding:0 .6rem 0 0}td:last-child{display:block;padding:.2rem 0 0}td.req{white-space:nowrap}td.req::before{content:"required: "}caption{display:block}}`;
 
 /** The whole page for one OpenAPI document. */
 export function renderReferencePage(doc: OpenApiDocument): string {
@@ -138,14 +142,15 @@ export function renderReferencePage(doc: OpenApiDocument): string {
   const sections = tags
     .map((t) => `<section id="tag-${esc(t.name)}"><h2>${esc(t.name)}</h2>${markdown(t.description)}${inTag(t.name).map((o) => operationHtml(o.path, o.method, o.op, doc.components?.examples ?? {})).join('')}</section>`)
     .join('');
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${esc(doc.info.title)} reference</title><style>${STYLE}</style></head>
-<body><header><h1>${esc(doc.info.title)} <small>v${esc(doc.info.version)}</small></h1>
+  return htmlPage({
+    title: `${doc.info.title} reference`,
+    style: STYLE,
+    body: `<a class="skip" href="#content">Skip to the reference</a><header><h1>${esc(doc.info.title)} <small>v${esc(doc.info.version)}</small></h1>
 <p>Base URL <code>${esc(doc.servers?.[0]?.url ?? '')}</code> · <a href="/openapi.json">OpenAPI 3.1 document</a></p></header>
 <div class="layout"><nav aria-label="Operations"><ul><li><a href="#overview">Overview</a></li><li><a href="#authentication">Authentication and signing</a></li><li><a href="#errors">Errors and headers</a></li></ul>${nav}</nav>
-<main><section id="overview"><h2>Overview</h2>${markdown(doc.info.description)}</section>
+<main id="content"><section id="overview"><h2>Overview</h2>${markdown(doc.info.description)}</section>
 <section id="authentication"><h2>Authentication and signing</h2>${schemes}</section>
 <section id="errors"><h2>Errors and headers</h2>${fieldsTable('Error body', fieldRows(doc.components.schemas.Error))}${fieldsTable('Response headers', headers)}</section>
-${sections}</main></div></body></html>`;
+${sections}</main></div>`,
+  });
 }

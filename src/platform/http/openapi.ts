@@ -5,6 +5,7 @@ import { constantTimeEqual } from '../secrets.ts';
 import { buildAdminDocument } from './openapi-admin.ts';
 import { buildPartnerDocument, type DocOptions, type OpenApiDocument } from './openapi-document.ts';
 import { renderReferencePage } from './openapi-html.ts';
+import { renderLandingPage } from './landing.ts';
 import type { Operation } from './operation.ts';
 import type { WebhookEventDocs } from './openapi-webhooks.ts';
 
@@ -18,7 +19,8 @@ function lazy<T>(build: () => T): () => T {
 
 /**
  * Serves the reference, generated from the operations the server mounts and the very schemas it
- * validates with: `GET /openapi.json` (partner API, public), `GET /docs` (that document as HTML) and,
+ * validates with: `GET /openapi.json` (partner API, public), `GET /docs` (that document as HTML),
+ * `GET /` (a landing page pointing to both) and,
  * when the operator API is on, `GET /admin/openapi.json` (operator API, behind the operator token).
  * `events` are the webhook events the partner document describes.
  */
@@ -43,12 +45,14 @@ export function registerApiDocs(app: FastifyInstance, events: WebhookEventDocs):
   };
   const partnerDoc = lazy<OpenApiDocument>(() => buildPartnerDocument(operations(), opts, events));
   const page = lazy(() => renderReferencePage(partnerDoc()));
+  const landing = lazy(() => renderLandingPage(partnerDoc()));
 
   app.get('/openapi.json', async (_request, reply) =>
     // Public and static: other origins (API explorers, code generators) may read it.
     reply.headers({ 'cache-control': 'no-cache', 'access-control-allow-origin': '*' }).send(partnerDoc()),
   );
   app.get('/docs', async (_request, reply) => reply.headers(PAGE_HEADERS).send(page()));
+  app.get('/', async (_request, reply) => reply.headers(PAGE_HEADERS).send(landing()));
 
   const adminToken = config.adminToken;
   if (adminToken) {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from '../../../platform/logger.ts';
 import type { Db, Queryable } from '../../../platform/db/index.ts';
 import { isAppError, type AppError } from '../../../platform/errors.ts';
-import { pesewasToGhs } from '../../../platform/money.ts';
+import { formatGhs, pesewasToGhs } from '../../../platform/money.ts';
 import type { CreateOrderInput } from '../../delivery/index.ts';
 import type { OrderOwner, PreparedOrder } from '../../delivery/index.ts';
 import { catalogRepository } from '../products/repository.ts';
@@ -15,8 +15,6 @@ export interface DeliveryPort {
   prepare(owner: OrderOwner, input: CreateOrderInput): Promise<PreparedOrder>;
   place(tx: Queryable, prepared: PreparedOrder): Promise<{ id: string }>;
 }
-
-const ghs = (pesewas: number) => pesewasToGhs(pesewas).toFixed(2);
 
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
@@ -38,7 +36,7 @@ export const newDeliveryReference = () => `safe-${randomBytes(12).toString('base
 export function deliveryInput(sale: SaleRow, vendor: VendorRow, items: readonly SaleItemRow[], place: { region: string; city: string }): CreateOrderInput {
   const collect =
     sale.payment_method === 'cod'
-      ? `Cash on delivery: collect GHS ${ghs(sale.total_pesewas)} from the buyer (goods GHS ${ghs(sale.subtotal_pesewas)} + delivery GHS ${ghs(sale.delivery_fee_pesewas)}).`
+      ? `Cash on delivery: collect ${formatGhs(sale.total_pesewas)} from the buyer (goods ${formatGhs(sale.subtotal_pesewas)} + delivery ${formatGhs(sale.delivery_fee_pesewas)}).`
       : 'Prepaid order: collect nothing from the buyer.';
   return {
     order_reference: sale.delivery_reference,

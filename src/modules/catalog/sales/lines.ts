@@ -1,6 +1,8 @@
 import type { Queryable } from '../../../platform/db/index.ts';
 import { errors, type ErrorDetail } from '../../../platform/errors.ts';
+import type { CheckoutLine } from '../../../integrations/payments/gateway.ts';
 import { catalogRepository as catalog, type VendorRow } from '../products/repository.ts';
+import type { SaleRow } from './repository.ts';
 
 export interface ItemInput {
   product_id: string;
@@ -61,4 +63,13 @@ export async function priceLines(db: Queryable, vendorId: string, items: readonl
     throw errors.productNotFound('vendor_id is not a syndicated vendor.', [{ field: 'vendor_id', issue: 'is not a syndicated vendor' }]);
   }
   return { vendor, lines, subtotal: lines.reduce((sum, l) => sum + l.unit_price_pesewas * l.quantity, 0) };
+}
+
+/** The bill the buyer sees at the gateway: each line, the delivery fee, and the reseller's markup when there is one. */
+export function checkoutLines(lines: readonly Line[], sale: Pick<SaleRow, 'delivery_fee_pesewas' | 'markup_pesewas'>): CheckoutLine[] {
+  return [
+    ...lines.map((l) => ({ description: `${l.title} (${l.label})`, quantity: l.quantity, unitPesewas: l.unit_price_pesewas })),
+    { description: 'Delivery fee', quantity: 1, unitPesewas: sale.delivery_fee_pesewas },
+    ...(sale.markup_pesewas > 0 ? [{ description: 'Reseller markup', quantity: 1, unitPesewas: sale.markup_pesewas }] : []),
+  ];
 }

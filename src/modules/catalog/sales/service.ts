@@ -14,7 +14,7 @@ import { commissionOf } from '../domain/money.ts';
 import { stockRepository as stock } from '../products/stock.ts';
 import { isRefusal, newDeliveryReference, type Dispatcher } from './dispatch.ts';
 import { confirmSale, failSale, failUndelivered, followDelivery, holdSale, owePaymentBack } from './lifecycle.ts';
-import { priceLines, type Line } from './lines.ts';
+import { checkoutLines, priceLines, type Line } from './lines.ts';
 import type { DeliveryQuoter } from './quote.ts';
 import { salesRepository as repo, type Owner, type SalePaymentStatus, type SaleRow, type SaleState, type SaleWithDelivery } from './repository.ts';
 import type { CreateSaleInput } from './schema.ts';
@@ -109,7 +109,7 @@ export class SalesService {
       await this.reserve(tx, lines, now);
       return row;
     });
-    if (online) return this.openCheckout(sale);
+    if (online) return this.openCheckout(sale, lines);
     await this.dispatchNew(sale);
     return sale;
   }
@@ -241,7 +241,7 @@ export class SalesService {
   }
 
   /** Online: the gateway is called after the sale committed; a failure gives back stock and reference (502). */
-  private async openCheckout(sale: SaleRow): Promise<SaleRow> {
+  private async openCheckout(sale: SaleRow, lines: readonly Line[]): Promise<SaleRow> {
     const { publicBaseUrl, db } = this.deps;
     const gateway = this.deps.gateways.recorded(sale.gateway);
     const back = new URL((await this.deps.appReturnUrl(sale.app_id)) ?? `${publicBaseUrl}/checkout/complete`);
@@ -254,6 +254,7 @@ export class SalesService {
         callbackUrl: `${publicBaseUrl}/webhooks/payments/${gateway.name}`,
         returnUrl: back.toString(),
         cancellationUrl: back.toString(),
+        lines: checkoutLines(lines, sale),
       });
       // The deadline runs from the checkout's opening, so the sale never expires while the gateway still takes payment.
       const expiresAt = new Date(this.deps.clock() + this.deps.checkoutExpiryMs);

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../../platform/http/html.ts';
+import { escapeHtml, htmlPage } from '../../../platform/http/html.ts';
 import { describeStatus, buildTimeline } from '../domain/index.ts';
 import { maskPhoneLast4 } from '../../../shared/ghana/index.ts';
 import type { EventRow, OrderRow } from '../orders/repository.ts';
@@ -7,18 +7,21 @@ import type { EventRow, OrderRow } from '../orders/repository.ts';
 const accraTime = (d: Date | string) =>
   new Date(d).toLocaleString('en-GB', { timeZone: 'Africa/Accra', weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
 
-const STYLE = `body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;background:#f5f6f8;color:#1b1f24}
+/** Seconds between the page's own reloads while the delivery is under way (a meta refresh: no script). */
+const TRACKING_REFRESH_SECONDS = 30;
+
+const STYLE = `body{background:#f5f6f8}
 main{max-width:34rem;margin:0 auto;padding:1.25rem}h1{font-size:1.35rem;margin:.2rem 0 1rem}
 .card{background:#fff;border-radius:.75rem;padding:1rem 1.1rem;margin-bottom:1rem;box-shadow:0 1px 3px rgba(0,0,0,.08)}
-.status{font-size:1.1rem;font-weight:600}.muted{color:#5b6572;font-size:.9rem}
+.status{font-size:1.1rem;font-weight:600}.muted{color:#5b6572;font-size:.9rem}.note{margin:0 0 1rem}
 ol{list-style:none;padding:0;margin:0}li{display:flex;gap:.75rem;padding:.55rem 0;border-bottom:1px solid #eef0f3}
 li:last-child{border-bottom:0}.dot{width:.9rem;height:.9rem;border-radius:50%;border:2px solid #b8c0cc;margin-top:.2rem;flex:none}
 li.done .dot{background:#1a7f37;border-color:#1a7f37}li.stop .dot{background:#c62828;border-color:#c62828}
 dl{display:grid;grid-template-columns:auto 1fr;gap:.35rem 1rem;margin:0}dt{color:#5b6572}dd{margin:0}`;
 
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
+function page(title: string, body: string, refresh = false): string {
+  const head = `<meta name="robots" content="noindex">${refresh ? `<meta http-equiv="refresh" content="${TRACKING_REFRESH_SECONDS}">` : ''}`;
+  return htmlPage({ title, style: STYLE, head, body: `<main>${body}</main>` });
 }
 
 /** The recipient's tracking page: status, timeline and item, never the full phone or address. */
@@ -37,7 +40,9 @@ export function renderTrackingPage(order: OrderRow, events: readonly EventRow[])
 ${moving ? `<div class="muted">Estimated delivery: ${escapeHtml(accraTime(order.estimated_delivery))} (Accra time)</div>` : ''}</section>
 <section class="card"><dl><dt>Item</dt><dd>${escapeHtml(order.item)}</dd><dt>Reference</dt><dd>${escapeHtml(order.order_reference)}</dd>
 <dt>City</dt><dd>${escapeHtml(order.delivery_city)}</dd><dt>Phone</dt><dd>ending in ${escapeHtml(maskPhoneLast4(order.customer_phone))}</dd></dl></section>
-<section class="card"><ol>${timeline}</ol></section>`,
+<section class="card"><ol>${timeline}</ol></section>
+${moving ? `<p class="muted note">This page refreshes every ${TRACKING_REFRESH_SECONDS} seconds.</p>` : ''}`,
+    moving,
   );
 }
 
