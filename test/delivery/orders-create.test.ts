@@ -165,4 +165,44 @@ describe('orders.create', () => {
     expect(events[0]).toMatchObject({ type: 'delivery.order.created', sequence: 1, destination_url: 'https://example.com/order-hook' });
     expect(events[0].payload).toMatchObject({ type: 'delivery.order.created', environment: 'staging', data: { order_id: id, status: 'placed', sequence: 1 } });
   });
+
+  it('reads the first timeline entry from the order itself: placed, at its creation, with nothing stored for it', async () => {
+    const res = await create(orderBody());
+    const id = res.body.data.order_details.order_id;
+    expect(await countRows(p, 'select count(*)::int as n from delivery_order_events where order_id = $1', [id])).toBe(0);
+    const [row] = await p.app.platform.db.query<any>('select created_at from delivery_orders where id = $1', [id]);
+    const tracked = await s.client.send<any>('POST', '/api/v1/delivery/orders.track', { body: { order_id: id } });
+    expect(tracked.body.data.timeline[0]).toMatchObject({ status: 'placed', timestamp: row.created_at.toISOString() });
+  });
+
+  it('writes an order and its event atomically: when the event cannot be written, neither is, and the reference stays free', async () => {
+    const db = p.app.platform.db;
+    const body = orderBody();
+    await db.exec(`create function refuse_outbox() returns trigger language plpgsql as $$
+      begin if new.payload->'data'->>'order_reference' = '${body.order_reference}' then raise exception 'outbox refused'; end if; return new; end $$;
+      create trigger refuse_outbox before insert on outbox_events for each row execute function refuse_outbox();`);
+    try {
+      const refused = await create(body);
+      expect(refused.status).toBe(500);
+      expect(await countRows(p, 'select count(*)::int as n from delivery_orders where order_reference = $1', [body.order_reference])).toBe(0);
+    } finally {
+      await db.exec('drop trigger refuse_outbox on outbox_events; drop function refuse_outbox();');
+    }
+    expect((await create(body)).status).toBe(201);
+  });
+
+  it('leaves exactly one created event per order under concurrent creates, duplicates included', async () => {
+    const bodies = Array.from({ length: 6 }, () => orderBody());
+    const results = await Promise.all(bodies.flatMap((b) => [create(b), create(b), create(b)]));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(6);
+    const refs = bodies.map((b) => b.order_reference);
+    const orphans = await countRows(
+      p,
+      `select count(*)::int as n from delivery_orders o where o.order_reference = any($1)
+         and (select count(*) from outbox_events e where e.subject_id = o.id and e.type = 'delivery.order.created') <> 1`,
+      [refs],
+    );
+    expect(orphans).toBe(0);
+    expect(await countRows(p, `select count(*)::int as n from outbox_events where type = 'delivery.order.created' and payload->'data'->>'order_reference' = any($1)`, [refs])).toBe(6);
+  });
 });

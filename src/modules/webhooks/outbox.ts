@@ -26,11 +26,18 @@ export interface OutboxEvent {
   at: Date;
 }
 
+/** An outbox insert ready to run alone or to join another statement (as a data-modifying CTE). */
+export interface EventStatement {
+  id: string;
+  sql: string;
+  params: unknown[];
+}
+
 /**
- * Appends a webhook event; callers pass their transaction so the event exists exactly when the
- * change that caused it does.
+ * The insert that appends `event` to the outbox, numbering its parameters from `firstParam`, so a
+ * module can write its change and the event in one statement (atomic without a transaction).
  */
-export async function appendEvent(tx: Queryable, event: OutboxEvent): Promise<string> {
+export function eventStatement(event: OutboxEvent, firstParam = 1): EventStatement {
   const id = newId('evt');
   const payload = {
     id,
@@ -39,10 +46,21 @@ export async function appendEvent(tx: Queryable, event: OutboxEvent): Promise<st
     environment: event.environment,
     data: event.data,
   };
-  await tx.query(
-    `insert into outbox_events (id, app_id, environment, type, subject_id, sequence, destination_url, payload, created_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [id, event.appId, event.environment, event.type, event.subjectId, event.sequence, event.destinationUrl, JSON.stringify(payload), event.at],
-  );
+  const params = [id, event.appId, event.environment, event.type, event.subjectId, event.sequence, event.destinationUrl, JSON.stringify(payload), event.at];
+  return {
+    id,
+    sql: `insert into outbox_events (id, app_id, environment, type, subject_id, sequence, destination_url, payload, created_at)
+     values (${params.map((_, i) => `$${firstParam + i}`).join(', ')})`,
+    params,
+  };
+}
+
+/**
+ * Appends a webhook event; callers pass their transaction so the event exists exactly when the
+ * change that caused it does.
+ */
+export async function appendEvent(tx: Queryable, event: OutboxEvent): Promise<string> {
+  const { id, sql, params } = eventStatement(event);
+  await tx.query(sql, params);
   return id;
 }

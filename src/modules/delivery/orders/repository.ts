@@ -1,5 +1,6 @@
 import type { Environment } from '../../../platform/auth/scopes.ts';
 import type { Queryable } from '../../../platform/db/index.ts';
+import type { EventStatement } from '../../webhooks/index.ts';
 import type { DeliveryStatus } from '../domain/index.ts';
 
 export type PaymentStatus = 'pending' | 'collected' | 'wallet_debited' | 'refund_pending' | 'refunded';
@@ -48,6 +49,26 @@ const ORDER_COLS = `id, app_id, partner_id, environment, order_reference, status
   to_char(pickup_date, 'YYYY-MM-DD') as pickup_date, estimated_delivery, webhook_url, tracking_token, cancelled_at,
   cancellation_reason, created_at, updated_at`;
 
+/** The moves after placement, as JSON beside the order row, so a read with its timeline is one statement. */
+const WITH_MOVES = `${ORDER_COLS}, coalesce((select json_agg(json_build_object('version', e.version, 'status', e.status, 'note', e.note, 'at', e.at) order by e.version)
+  from delivery_order_events e where e.order_id = delivery_orders.id), '[]') as moves`;
+
+export interface OrderWithTimeline {
+  order: OrderRow;
+  events: EventRow[];
+}
+
+type MoveJson = { version: number; status: DeliveryStatus; note: string | null; at: string };
+
+/** The timeline: the order's placement (its own creation, never stored twice), then its moves. */
+function withTimeline(row: (OrderRow & { moves: MoveJson[] | string }) | undefined): OrderWithTimeline | undefined {
+  if (!row) return undefined;
+  const { moves, ...order } = row;
+  const parsed: MoveJson[] = typeof moves === 'string' ? JSON.parse(moves) : moves;
+  const placed: EventRow = { version: 1, status: 'placed', note: null, at: order.created_at };
+  return { order, events: [placed, ...parsed.map((m) => ({ ...m, at: new Date(m.at) }))] };
+}
+
 export interface InsertOrder {
   id: string;
   appId: string;
@@ -57,12 +78,19 @@ export interface InsertOrder {
 }
 
 export const ordersRepository = {
-  async insert(tx: Queryable, order: InsertOrder): Promise<OrderRow> {
+  /**
+   * Writes the order and its `created` event in one statement (the event's insert rides along as
+   * a data-modifying CTE), so both exist together even in autocommit, without a transaction.
+   */
+  async insertWithEvent(q: Queryable, order: InsertOrder, event: (firstParam: number) => EventStatement): Promise<OrderRow> {
     const cols = ['id', 'app_id', 'partner_id', 'environment', ...Object.keys(order.values)];
     const params = [order.id, order.appId, order.partnerId, order.environment, ...Object.values(order.values)];
-    const rows = await tx.query<OrderRow>(
-      `insert into delivery_orders (${cols.join(', ')}) values (${cols.map((_, i) => `$${i + 1}`).join(', ')}) returning ${ORDER_COLS}`,
-      params,
+    const announce = event(params.length + 1);
+    const rows = await q.query<OrderRow>(
+      `with placed as (insert into delivery_orders (${cols.join(', ')}) values (${cols.map((_, i) => `$${i + 1}`).join(', ')}) returning ${ORDER_COLS}),
+        announced as (${announce.sql})
+       select * from placed`,
+      [...params, ...announce.params],
     );
     return rows[0]!;
   },
@@ -71,32 +99,32 @@ export const ordersRepository = {
     await tx.query('insert into delivery_order_events (order_id, version, status, note, at) values ($1, $2, $3, $4, $5)', [orderId, version, status, note, at]);
   },
 
-  /** The order if it belongs to this app and environment; others' orders are indistinguishable from missing ones. */
-  async findOwned(db: Queryable, id: string, owner: Owner): Promise<OrderRow | undefined> {
+  /** The order and its timeline if it belongs to this app and environment; others' orders are indistinguishable from missing ones. */
+  async findOwned(db: Queryable, id: string, owner: Owner): Promise<OrderWithTimeline | undefined> {
     // By primary key alone, ownership checked here: with the owner in the WHERE clause a planner
     // without statistics may scan the app's orders through the reference index instead.
-    const row = (await db.query<OrderRow>(`select ${ORDER_COLS} from delivery_orders where id = $1`, [id]))[0];
-    return row && row.app_id === owner.appId && row.environment === owner.environment ? row : undefined;
+    const found = withTimeline((await db.query<OrderRow & { moves: MoveJson[] }>(`select ${WITH_MOVES} from delivery_orders where id = $1`, [id]))[0]);
+    return found && found.order.app_id === owner.appId && found.order.environment === owner.environment ? found : undefined;
   },
 
-  async findOwnedByReference(db: Queryable, reference: string, owner: Owner): Promise<OrderRow | undefined> {
-    const rows = await db.query<OrderRow>(
-      `select ${ORDER_COLS} from delivery_orders where app_id = $1 and environment = $2 and order_reference = $3`,
+  async findOwnedByReference(db: Queryable, reference: string, owner: Owner): Promise<OrderWithTimeline | undefined> {
+    const rows = await db.query<OrderRow & { moves: MoveJson[] }>(
+      `select ${WITH_MOVES} from delivery_orders where app_id = $1 and environment = $2 and order_reference = $3`,
       [owner.appId, owner.environment, reference],
     );
-    return rows[0];
+    return withTimeline(rows[0]);
+  },
+
+  async findWithTimeline(db: Queryable, id: string): Promise<OrderWithTimeline | undefined> {
+    return withTimeline((await db.query<OrderRow & { moves: MoveJson[] }>(`select ${WITH_MOVES} from delivery_orders where id = $1`, [id]))[0]);
   },
 
   async findById(db: Queryable, id: string): Promise<OrderRow | undefined> {
     return (await db.query<OrderRow>(`select ${ORDER_COLS} from delivery_orders where id = $1`, [id]))[0];
   },
 
-  async findByTrackingToken(db: Queryable, token: string): Promise<OrderRow | undefined> {
-    return (await db.query<OrderRow>(`select ${ORDER_COLS} from delivery_orders where tracking_token = $1`, [token]))[0];
-  },
-
-  async events(db: Queryable, orderId: string): Promise<EventRow[]> {
-    return db.query<EventRow>('select version, status, note, at from delivery_order_events where order_id = $1 order by version', [orderId]);
+  async findByTrackingToken(db: Queryable, token: string): Promise<OrderWithTimeline | undefined> {
+    return withTimeline((await db.query<OrderRow & { moves: MoveJson[] }>(`select ${WITH_MOVES} from delivery_orders where tracking_token = $1`, [token]))[0]);
   },
 
   /**

@@ -3,10 +3,10 @@ import type { Environment } from '../../../platform/auth/scopes.ts';
 import type { Db, Queryable } from '../../../platform/db/index.ts';
 import { errors } from '../../../platform/errors.ts';
 import { newId, randomToken } from '../../../platform/ids.ts';
-import { appendEvent } from '../../webhooks/index.ts';
+import { appendEvent, eventStatement, type OutboxEvent } from '../../webhooks/index.ts';
 import { canCancel, canTransition, type DeliveryStatus } from '../domain/index.ts';
 import { normalizeOrder, type NormalizeContext, type NormalizedOrder } from './normalize.ts';
-import { ordersRepository as repo, type OrderRow, type Owner, type PaymentStatus } from './repository.ts';
+import { ordersRepository as repo, type OrderRow, type OrderWithTimeline, type Owner, type PaymentStatus } from './repository.ts';
 import type { CreateOrderInput } from './schema.ts';
 
 /** The wallet side of partner-paid orders; the debit joins the order's own transaction. */
@@ -50,6 +50,8 @@ export interface PreparedOrder {
   now: Date;
 }
 
+type OrderEventType = 'delivery.order.created' | 'delivery.order.status_changed' | 'delivery.order.cancelled';
+
 const owner = (auth: AuthContext): Owner => ({ appId: auth.appId, environment: auth.environment });
 const notFound = () => errors.orderNotFound('No order with this order_id exists for this app.');
 
@@ -65,6 +67,9 @@ export class OrdersService {
 
   async create(owner: OrderOwner, input: CreateOrderInput): Promise<OrderRow> {
     const prepared = await this.prepare(owner, input);
+    // A recipient-paid order is one statement (order and event), atomic without a transaction;
+    // a wallet debit needs the transaction that ties it to the order.
+    if (prepared.order.payer !== 'partner') return this.place(this.deps.db, prepared);
     return this.deps.db.transaction((tx) => this.place(tx, prepared));
   }
 
@@ -76,14 +81,19 @@ export class OrdersService {
   }
 
   /**
-   * Writes a prepared order, its first timeline entry, its wallet debit and its event inside the
-   * caller's transaction, so a caller can tie the order to its own state change atomically.
+   * Writes a prepared order with its event (one statement) and its wallet debit inside the caller's
+   * transaction, so a caller can tie the order to its own state change atomically. The order's
+   * first timeline entry is its own creation (see the repository).
    */
   async place(tx: Queryable, { owner, order, now }: PreparedOrder): Promise<OrderRow> {
     const { input } = order;
     const paymentStatus: PaymentStatus = order.payer === 'partner' ? 'wallet_debited' : 'pending';
-    const row = await repo.insert(tx, {
-      id: newId('dlv'),
+    const id = newId('dlv');
+    const webhookUrl = input.webhook_url ?? null;
+    const created = (firstParam: number) =>
+      eventStatement(this.event('delivery.order.created', { id, app_id: owner.appId, environment: owner.environment, version: 1, webhook_url: webhookUrl, order_reference: input.order_reference, status: 'placed', cancellation_reason: null }, null, now), firstParam);
+    const row = await repo.insertWithEvent(tx, {
+      id,
       appId: owner.appId,
       partnerId: owner.partnerId,
       environment: owner.environment,
@@ -118,40 +128,39 @@ export class OrdersService {
         pickup_date: order.pickupDate,
         estimated_delivery: order.estimatedDelivery,
         special_instructions: input.special_instructions ?? null,
-        webhook_url: input.webhook_url ?? null,
+        webhook_url: webhookUrl,
         tracking_token: randomToken(18),
         created_at: now,
         updated_at: now,
       },
-    });
-    await repo.insertEvent(tx, row.id, 1, 'placed', null, now);
+    }, created);
     if (order.payer === 'partner') {
       await this.deps.wallet.debitOrderFee(tx, { partnerId: owner.partnerId, orderId: row.id, feePesewas: order.feePesewas!, at: now });
     }
-    await this.emit(tx, row, 'delivery.order.created', null, now);
     return row;
   }
 
-  async get(auth: AuthContext, orderId: string) {
-    const order = await repo.findOwned(this.deps.db, orderId, owner(auth));
-    if (!order) throw notFound();
-    return { order, events: await repo.events(this.deps.db, order.id) };
+  /** The order with its timeline, in one read. */
+  async get(auth: AuthContext, orderId: string): Promise<OrderWithTimeline> {
+    const found = await repo.findOwned(this.deps.db, orderId, owner(auth));
+    if (!found) throw notFound();
+    return found;
   }
 
-  async getByReference(auth: AuthContext, reference: string) {
-    const order = await repo.findOwnedByReference(this.deps.db, reference, owner(auth));
-    if (!order) throw errors.orderNotFound('No order with this order_reference exists for this app.');
-    return { order, events: await repo.events(this.deps.db, order.id) };
+  async getByReference(auth: AuthContext, reference: string): Promise<OrderWithTimeline> {
+    const found = await repo.findOwnedByReference(this.deps.db, reference, owner(auth));
+    if (!found) throw errors.orderNotFound('No order with this order_reference exists for this app.');
+    return found;
   }
 
   async history(orderId: string) {
-    return repo.events(this.deps.db, orderId);
+    return (await repo.findWithTimeline(this.deps.db, orderId))?.events ?? [];
   }
 
   async cancel(auth: AuthContext, orderId: string, reason: string | undefined): Promise<OrderRow> {
-    const order = await repo.findOwned(this.deps.db, orderId, owner(auth));
-    if (!order) throw notFound();
-    return this.move(order, 'cancelled', reason ?? 'Cancelled by the partner');
+    const found = await repo.findOwned(this.deps.db, orderId, owner(auth));
+    if (!found) throw notFound();
+    return this.move(found.order, 'cancelled', reason ?? 'Cancelled by the partner');
   }
 
   /** An operator's move; 409 INVALID_TRANSITION when the status machine forbids it. */
@@ -192,8 +201,12 @@ export class OrdersService {
     }
   }
 
-  private async emit(tx: Queryable, row: OrderRow, type: 'delivery.order.created' | 'delivery.order.status_changed' | 'delivery.order.cancelled', previous: DeliveryStatus | null, at: Date) {
-    await appendEvent(tx, {
+  private async emit(tx: Queryable, row: OrderRow, type: OrderEventType, previous: DeliveryStatus | null, at: Date) {
+    await appendEvent(tx, this.event(type, row, previous, at));
+  }
+
+  private event(type: OrderEventType, row: Pick<OrderRow, 'id' | 'app_id' | 'environment' | 'version' | 'webhook_url' | 'order_reference' | 'status' | 'cancellation_reason'>, previous: DeliveryStatus | null, at: Date): OutboxEvent {
+    return {
       appId: row.app_id,
       environment: row.environment,
       type,
@@ -210,6 +223,6 @@ export class OrdersService {
         sequence: row.version,
         ...(type === 'delivery.order.cancelled' ? { cancellation_reason: row.cancellation_reason } : {}),
       },
-    });
+    };
   }
 }

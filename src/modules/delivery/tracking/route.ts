@@ -10,9 +10,9 @@ const HEADERS = pageHeaders();
 export function registerTrackingPage(app: FastifyInstance, db: Db): void {
   app.get<{ Params: { token: string } }>('/track/:token', async (request, reply) => {
     const token = request.params.token;
-    const order = /^[A-Za-z0-9_-]{16,64}$/.test(token) ? await ordersRepository.findByTrackingToken(db, token) : undefined;
+    const found = /^[A-Za-z0-9_-]{16,64}$/.test(token) ? await ordersRepository.findByTrackingToken(db, token) : undefined;
     reply.headers(HEADERS);
-    if (!order) return reply.code(404).send(renderNotFoundPage());
-    return reply.send(renderTrackingPage(order, await ordersRepository.events(db, order.id)));
+    if (!found) return reply.code(404).send(renderNotFoundPage());
+    return reply.send(renderTrackingPage(found.order, found.events));
   });
 }
