@@ -16,6 +16,8 @@ export interface DispatcherSettings {
 
 type Outcome = { status: 'delivered' | 'dead' | 'pending' | 'no_destination'; nextAttemptAt?: Date; error: string | null; disable?: boolean };
 
+const UNADDRESSED_BATCH = 500;
+
 function withJitter(ms: number): number {
   return Math.round(ms * (0.9 + Math.random() * 0.2));
 }
@@ -37,6 +39,9 @@ export class WebhookDispatcher {
   private loop: Promise<void> | undefined;
   private stopping = false;
   private wake: (() => void) | undefined;
+  /** Set by a commit's notification; a claim that races it runs once more instead of sleeping. */
+  private notified = false;
+  private unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
 
   constructor(
     private readonly db: Db,
@@ -49,12 +54,24 @@ export class WebhookDispatcher {
 
   start(): void {
     this.stopping = false;
+    // Woken by every commit that appends events; the poll remains for retries coming due.
+    this.unlisten ??= this.db
+      .listen('outbox_events', () => {
+        this.notified = true;
+        this.wake?.();
+      })
+      .catch((err: unknown) => {
+        this.log.warn({ err }, 'could not listen for new webhook events; polling only');
+        return undefined;
+      });
     this.loop ??= this.run();
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
     this.wake?.();
+    await (await this.unlisten)?.();
+    this.unlisten = undefined;
     await this.loop;
     this.loop = undefined;
   }
@@ -62,12 +79,13 @@ export class WebhookDispatcher {
   private async run(): Promise<void> {
     while (!this.stopping) {
       let claimed = 0;
+      this.notified = false;
       try {
         claimed = await this.dispatchDue(false);
       } catch (err) {
         this.log.warn({ err }, 'webhook dispatch failed; retrying');
       }
-      if (claimed === 0 && !this.stopping) {
+      if (claimed === 0 && !this.stopping && !this.notified) {
         await new Promise<void>((r) => {
           this.wake = r;
           setTimeout(r, this.settings.pollMs).unref();
@@ -82,11 +100,13 @@ export class WebhookDispatcher {
     const free = this.settings.concurrency - this.inflight;
     if (free <= 0) return 0;
     const now = new Date(this.clock());
+    // Events nobody is to receive are finished together, in one statement, not one transaction each.
+    const unaddressed = await repo.finishUnaddressed(this.db, now, UNADDRESSED_BATCH);
     const events = await repo.claim(this.db, now, this.leaseMs(), free);
     const lease = new Date(now.getTime() + this.leaseMs());
     const sends = events.map((e) => this.deliver(e, lease));
     if (wait) await Promise.all(sends);
-    return events.length;
+    return events.length + unaddressed;
   }
 
   /** The lease outlives the longest send, so no other dispatcher can take the event meanwhile. */

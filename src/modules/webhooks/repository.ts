@@ -60,6 +60,23 @@ export const webhooksRepository = {
     );
   },
 
+  /**
+   * Finishes, as `no_destination`, due events with no URL of their own whose app has none either
+   * (the per-event path would spend a transaction on each). Answers how many it finished.
+   */
+  async finishUnaddressed(db: Queryable, now: Date, limit: number): Promise<number> {
+    const rows = await db.query(
+      `update outbox_events set delivery_status = 'no_destination', lease_until = null, last_error = 'no webhook URL for this app'
+        where id in (select e.id from outbox_events e join apps a on a.id = e.app_id
+                      where e.delivery_status = 'pending' and e.next_attempt_at <= $1 and (e.lease_until is null or e.lease_until < $1)
+                        and e.destination_url is null and a.webhook_url is null
+                      order by e.next_attempt_at limit $2 for update of e skip locked)
+        returning id`,
+      [now, limit],
+    );
+    return rows.length;
+  },
+
   /** Extends a lease that is still exactly ours (compare-and-set on its expiry). */
   async renewLease(db: Queryable, id: string, current: Date, next: Date): Promise<boolean> {
     const rows = await db.query('update outbox_events set lease_until = $3 where id = $1 and lease_until = $2 returning id', [id, current, next]);

@@ -34,6 +34,7 @@ export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob
     query: direct.query,
     exec: direct.exec,
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    listen: (channel, onNotify) => pg.listen(`${channel}_public`, onNotify),
     async ping() {
       await pg.query('select 1');
     },

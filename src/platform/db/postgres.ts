@@ -87,9 +87,39 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
         }
       }
     },
+    listen: (channel, onNotify) => listenOn(opts.url, `${channel}_${opts.schema ?? 'public'}`, onNotify),
     async ping() {
       await pool.query('select 1');
     },
     close: () => pool.end(),
+  };
+}
+
+const RELISTEN_DELAY_MS = 1000;
+
+/** A dedicated connection (LISTEN holds its session) that reconnects until stopped. */
+async function listenOn(url: string, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: url });
+    c.on('notification', (n) => n.channel === channel && onNotify());
+    c.on('error', () => {
+      if (client !== c || stopped) return;
+      client = undefined;
+      void c.end().catch(() => {});
+      retry = setTimeout(() => void connect().then(onNotify, () => undefined), RELISTEN_DELAY_MS);
+      retry.unref();
+    });
+    await c.connect();
+    await c.query(`listen ${pg.escapeIdentifier(channel)}`);
+    client = c;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
   };
 }

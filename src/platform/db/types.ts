@@ -16,6 +16,11 @@ export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs `fn` in one transaction; on PostgreSQL, serialization failures are retried. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Calls `onNotify` for every NOTIFY on `<channel>_<this database's schema>` (delivered at commit), and once after a lost
+   * listening connection is back, since notifications sent meanwhile are gone. Answers a stop.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   /** Cheap round trip used by readiness probes. */
   ping(): Promise<void>;
   close(): Promise<void>;
