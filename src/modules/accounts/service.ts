@@ -114,7 +114,9 @@ export class AccountsService {
     if (input.environment === 'production') {
       const partner = await repo.getPartner(this.db, app.partner_id);
       if (!partner?.production_active) {
-        throw errors.productionNotActive('Production keys need the partner to have production access first.');
+        throw errors.productionNotActive(
+          `Production keys need the partner to have production access first: activate it with \`partner-admin partners update ${app.partner_id} --production on\` (PATCH /admin/v1/partners/${app.partner_id} {"production_active": true}), then create the key again.`,
+        );
       }
     }
     const apiKey = `pk_${input.environment}_${randomToken(24)}`;
