@@ -105,8 +105,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const box = new SecretBox(resolveSecretsKey({ secretsKey: config.secretsKey, keyDir: config.database.kind === 'memory' ? undefined : config.dataDir }, app.log));
   const guard = await openGuardStore(config, app.log, clock);
   const keys = new KeyDirectory(db, box, config.authCacheTtlMs, clock);
-  const accounts = new AccountsService(db, box, () => keys.invalidate());
   const destinations = new Destinations(config.webhooks.localDestinations, options.resolveHost);
+  const accounts = new AccountsService(db, box, destinations, () => keys.invalidate());
   if (config.webhooks.localDestinations) {
     app.log.warn('WEBHOOK_LOCAL_DESTINATIONS=on: staging webhook events may be sent to loopback and private addresses of this network. For development only; never on a deployment partners can reach.');
   }
@@ -137,7 +137,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   registerProbes(app, db, guard);
   const operations: Operation[] = [];
-  const adminRoutes: AdminRoute[] = [...partnerRoutes(accounts), ...appRoutes(accounts, destinations, clock)];
+  const adminRoutes: AdminRoute[] = [...partnerRoutes(accounts), ...appRoutes(accounts, clock)];
   const gateways = createGateways(config.payments, config.publicBaseUrl, db, clock);
   if (config.payments.sandboxForProduction) app.log.warn(gateways.summary);
   else app.log.info(gateways.summary);

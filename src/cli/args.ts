@@ -1,33 +1,36 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { Argument, InvalidArgumentError, Option, type Command as Cli } from 'commander';
 
 /**
- * A command's arguments are declared by its usage line, which is also what help prints:
+ * A command's arguments are declared by its usage line, which commander then parses and prints in help:
  *
- *   'PARTNER_ID --name NAME [--limit N] [--credit-limit GHS] [--env staging|production] [--scopes SCOPE,...] [--default-limits]'
+ *   'PARTNER_ID --name NAME [--limit N] [--credit-limit GHS] [--env staging|production] [--scopes SCOPE,...] [--image URL...] [--default-limits]'
  *
  * - an UPPER_CASE word before the options is a positional argument (required; optional inside [ ]);
  * - `--flag VALUE` takes a value (required; optional inside [ ]), `--flag` alone is a switch: the word right
  *   after a flag is always its value placeholder, so positionals come first;
- * - the value's placeholder decides its type: `N` a whole number, `GHS` an amount, `a|b` one of those words,
- *   `X,...` a comma-separated list, anything else a string.
- * `[a | b]` only documents alternatives: the command's request builder checks combinations.
+ * - the value's placeholder decides its type: `N` a whole number, `GHS` an amount, `LAT`, `LNG` and `RATE`
+ *   a number, `a|b` one of those words, `X,...` a comma-separated list, `X...` a flag that may be repeated,
+ *   anything else a string.
+ * `[a | b]` only documents alternatives: the command's payload builder checks combinations.
  */
 
 export type Value = string | number | boolean | string[] | undefined;
 /** Parsed arguments: positionals by placeholder (`PARTNER_ID`), options by flag name (`credit-limit`). */
 export type Args = Readonly<Record<string, Value>>;
 
-/** Bad command line: exit code 2 with the usage text. */
+/** Bad command line found after parsing (a combination of options): exit code 2. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-/** Missing or bad configuration (token, URL): exit code 2, without the usage text. */
+/** Missing or bad configuration (token, URL, database): exit code 2. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-type Kind = { type: 'string' } | { type: 'int' } | { type: 'amount' } | { type: 'list' } | { type: 'choice'; choices: string[] } | { type: 'switch' };
+type Kind =
+  | { type: 'string' | 'int' | 'amount' | 'number' | 'list' | 'repeat' | 'switch' }
+  | { type: 'choice'; choices: string[] };
 
 interface OptionSpec {
   flag: string;
@@ -41,11 +44,15 @@ export interface UsageSpec {
   options: OptionSpec[];
 }
 
+const NUMBERS = new Set(['LAT', 'LNG', 'RATE']);
+
 function kindOf(placeholder: string | undefined): Kind {
   if (placeholder === undefined) return { type: 'switch' };
   if (placeholder === 'N') return { type: 'int' };
   if (placeholder === 'GHS') return { type: 'amount' };
+  if (NUMBERS.has(placeholder)) return { type: 'number' };
   if (placeholder.endsWith(',...')) return { type: 'list' };
+  if (placeholder.endsWith('...')) return { type: 'repeat' };
   if (placeholder.includes('|')) return { type: 'choice', choices: placeholder.split('|') };
   return { type: 'string' };
 }
@@ -74,67 +81,67 @@ export function parseUsage(usage: string): UsageSpec {
   return spec;
 }
 
-function convert(option: OptionSpec, raw: string): Value {
-  const name = `--${option.flag}`;
-  switch (option.kind.type) {
-    case 'int': {
-      if (!/^-?\d+$/.test(raw)) throw new UsageError(`${name} needs a whole number (got "${raw}")`);
-      return Number(raw);
-    }
-    case 'amount': {
-      const value = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(value)) throw new UsageError(`${name} needs an amount in GHS, e.g. 250 or 99.50 (got "${raw}")`);
-      return value;
-    }
-    case 'list':
-      return raw.split(',').map((s) => s.trim()).filter(Boolean);
+/** A decimal number (a whole one when `whole`), or undefined when the text is not one. */
+export function readNumber(raw: string, whole: boolean): number | undefined {
+  const value = Number(raw);
+  if (!/^\s*-?(\d+\.?\d*|\.\d+)\s*$/.test(raw) || (whole && !Number.isInteger(value))) return undefined;
+  return value;
+}
+
+/** Turns the raw text of an option into its value; commander reports the thrown message with the option. */
+function parser(kind: Kind): ((raw: string, previous: unknown) => Value) | undefined {
+  const numeric = (whole: boolean, problem: string) => (raw: string) => {
+    const value = readNumber(raw, whole);
+    if (value === undefined) throw new InvalidArgumentError(problem);
+    return value;
+  };
+  switch (kind.type) {
+    case 'int':
+      return numeric(true, 'Needs a whole number.');
+    case 'amount':
+      return numeric(false, 'Needs an amount in GHS, e.g. 250 or 99.50.');
+    case 'number':
+      return numeric(false, 'Needs a number.');
     case 'choice':
-      if (!option.kind.choices.includes(raw)) throw new UsageError(`${name} must be one of ${option.kind.choices.join(', ')} (got "${raw}")`);
-      return raw;
+      // Checked here rather than with commander's choices(), whose help would repeat the placeholder's list.
+      return (raw) => {
+        if (!kind.choices.includes(raw)) throw new InvalidArgumentError(`Must be one of ${kind.choices.join(', ')}.`);
+        return raw;
+      };
+    case 'list':
+      return (raw) => raw.split(',').map((s) => s.trim()).filter(Boolean);
+    case 'repeat':
+      return (raw, previous) => [...((previous as string[] | undefined) ?? []), raw];
     default:
-      return raw;
+      return undefined;
   }
 }
 
-type ParseOptions = NonNullable<ParseArgsConfig['options']>;
-
-/** node:util parseArgs, with its errors turned into usage errors. */
-export function parseTokens(args: string[], options: ParseOptions, strict: boolean) {
-  try {
-    return parseArgs({ args, options, strict, allowPositionals: true, tokens: true });
-  } catch (err) {
-    throw new UsageError((err as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
-  }
+function optionOf(o: OptionSpec, help: string | undefined): Option {
+  const shown = o.kind.type === 'repeat' ? o.placeholder!.slice(0, -3) : o.placeholder;
+  const option = new Option(`--${o.flag}${shown ? ` <${shown}>` : ''}`, `${help ?? ''}${o.kind.type === 'repeat' ? ' (repeatable)' : ''}`.trim());
+  const parse = parser(o.kind);
+  if (parse) option.argParser(parse);
+  if (o.required) option.makeOptionMandatory();
+  return option;
 }
 
 /**
- * Parses a command's own words (after the group and command names) against its usage spec.
- * `globals` are accepted anywhere and returned as they are.
+ * Declares a usage line's positionals and options on a commander command, with their help, and answers the
+ * reader that turns commander's parsed values back into Args (options by flag name, positionals by name).
  */
-export function parseCommand(spec: UsageSpec, args: string[], globals: ParseOptions): { args: Args; globals: Record<string, Value> } {
-  const options: ParseOptions = { ...globals };
-  for (const o of spec.options) options[o.flag] = { type: o.kind.type === 'switch' ? 'boolean' : 'string' };
-  const parsed = parseTokens(args, options, true);
-  const out: Record<string, Value> = {};
-  const given = parsed.positionals;
-  const max = spec.positionals.length;
-  if (given.length > max) throw new UsageError(`unexpected argument "${given[max]}"`);
-  spec.positionals.forEach((p, i) => {
-    const value = given[i];
-    if (value === undefined && p.required) throw new UsageError(`missing ${p.name}`);
-    out[p.name] = value;
+export function declare(cli: Cli, usage: string, help: Record<string, string> = {}): (positionals: unknown[], opts: Record<string, unknown>) => Args {
+  const spec = parseUsage(usage);
+  for (const p of spec.positionals) cli.addArgument(new Argument(p.required ? `<${p.name}>` : `[${p.name}]`, help[p.name]));
+  const options = spec.options.map((o) => {
+    const option = optionOf(o, help[o.flag]);
+    cli.addOption(option);
+    return [o.flag, option.attributeName()] as const;
   });
-  const values = parsed.values as Record<string, string | boolean | undefined>;
-  for (const o of spec.options) {
-    const raw = values[o.flag];
-    if (raw === undefined) {
-      if (o.required) throw new UsageError(`missing --${o.flag}${o.placeholder ? ` ${o.placeholder}` : ''}`);
-      out[o.flag] = undefined;
-    } else {
-      out[o.flag] = typeof raw === 'boolean' ? raw : convert(o, raw);
-    }
-  }
-  const globalValues: Record<string, Value> = {};
-  for (const name of Object.keys(globals)) globalValues[name] = values[name];
-  return { args: out, globals: globalValues };
+  return (positionals, opts) => {
+    const args: Record<string, Value> = {};
+    spec.positionals.forEach((p, i) => (args[p.name] = positionals[i] as Value));
+    for (const [flag, attribute] of options) args[flag] = opts[attribute] as Value;
+    return args;
+  };
 }

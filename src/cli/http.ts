@@ -1,21 +1,25 @@
 import type { Value } from './args.ts';
 
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+/** `METHOD /path/:param`, below `/admin/v1`: the operator API route a command calls. */
+export type Route = `${Method} /${string}`;
+
 /** What a command asks of the operator API; the path is below `/admin/v1`. */
 export interface ApiRequest {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: Method;
   path: string;
   query?: Record<string, Value>;
   body?: unknown;
 }
 
-export const get = (path: string, query?: Record<string, Value>): ApiRequest => ({ method: 'GET', path, query });
-export const post = (path: string, body: unknown): ApiRequest => ({ method: 'POST', path, body });
-export const patch = (path: string, body: unknown): ApiRequest => ({ method: 'PATCH', path, body });
-export const del = (path: string): ApiRequest => ({ method: 'DELETE', path });
-
-/** A path template whose values are URL-encoded: path`/partners/${id}/apps`. */
-export function path(strings: TemplateStringsArray, ...values: Value[]): string {
-  return strings.reduce((out, s, i) => out + s + (i < values.length ? encodeURIComponent(String(values[i])) : ''), '');
+/**
+ * The request for a route: each `:name` of its path is filled, URL-encoded, with the value named `NAME` in
+ * `values` (the command's positionals); the payload is the query of a GET and the body of anything else.
+ */
+export function requestFor(route: Route, values: Readonly<Record<string, Value>>, payload?: unknown): ApiRequest {
+  const [method, template] = route.split(' ') as [Method, string];
+  const path = template.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(values[name.toUpperCase()])));
+  return method === 'GET' ? { method, path, query: payload as Record<string, Value> | undefined } : { method, path, body: payload };
 }
 
 export interface Connection {
@@ -45,7 +49,7 @@ export class ApiError extends Error {
 }
 
 /** The API could not be reached at all. */
-export class ConnectionError extends Error {
+class ConnectionError extends Error {
   override readonly name = 'ConnectionError';
 }
 

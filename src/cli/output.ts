@@ -1,8 +1,27 @@
-/** Human-readable output: aligned key/value blocks and tables. `--json` bypasses all of this. */
+import { styleText } from 'node:util';
+
+/**
+ * Human-readable output: aligned key/value blocks and tables, styled. `--json` bypasses all of this.
+ * Styles are always written here and stripped again where colour is off (see program.ts), so no
+ * formatter needs to know where its text goes.
+ */
+
+type Style = Parameters<typeof styleText>[0];
+export const paint = (style: Style, text: string): string => styleText(style, text, { validateStream: false });
+
+/**
+ * Whether a stream gets colour: never with NO_COLOR (or FORCE_COLOR=0), always with FORCE_COLOR or
+ * CLICOLOR_FORCE, otherwise when it is a terminal that has colours (TERM=dumb has none).
+ */
+export function wantsColour(stream: { isTTY?: boolean; hasColors?: () => boolean }, env: NodeJS.ProcessEnv): boolean {
+  if (env.NO_COLOR || env.FORCE_COLOR === '0' || env.FORCE_COLOR === 'false') return false;
+  if (env.FORCE_COLOR || env.CLICOLOR_FORCE !== undefined) return true;
+  return Boolean(stream.isTTY && stream.hasColors?.());
+}
 
 type Row = Record<string, unknown>;
-/** A column or line: a field name of the record, or a function of the record. */
-export type Field = string | ((record: Row) => unknown);
+/** A column or line: a field name of the record, or a function of the record (the API's JSON, untyped). */
+export type Field = string | ((record: Record<string, any>) => unknown);
 export type Fields = Record<string, Field>;
 
 /** One value as text: `-` for nothing, yes/no for booleans, lists comma-separated. */
@@ -34,7 +53,7 @@ export function block(record: unknown, fields?: Fields): string {
   const row = asRow(record);
   const entries = Object.entries(fields ?? allFields([row]));
   const width = Math.max(0, ...entries.map(([label]) => label.length + 1));
-  return entries.map(([label, field]) => `${`${label}:`.padEnd(width)}  ${pick(row, field)}`).join('\n');
+  return entries.map(([label, field]) => `${paint('bold', `${label}:`)}${' '.repeat(width - label.length - 1)}  ${pick(row, field)}`).join('\n');
 }
 
 /** A table with a header row; `empty` is printed instead when there are no rows. */
@@ -44,7 +63,8 @@ export function table(records: unknown[], fields?: Fields, empty = '(none)'): st
   const columns = Object.entries(fields ?? allFields(rows));
   const cells = [columns.map(([title]) => title.toUpperCase()), ...rows.map((row) => columns.map(([, field]) => pick(row, field)))];
   const widths = columns.map((_, i) => Math.max(...cells.map((line) => line[i]!.length)));
-  return cells.map((line) => line.map((cell, i) => (i === line.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n');
+  const lines = cells.map((line) => line.map((cell, i) => (i === line.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
+  return [paint('bold', lines[0]!), ...lines.slice(1)].join('\n');
 }
 
 /**
@@ -67,11 +87,5 @@ export function auto(body: unknown): string {
 
 /** A warning box for secrets that the server will never show again. */
 export function shownOnce(what: string): string {
-  return `\n\n! The ${what} shown above cannot be retrieved again: store it now (e.g. in your secret manager).`;
-}
-
-/** Help-style lines: the left column padded so that the right one lines up. */
-export function columns(rows: [string, string][], indent = '  '): string {
-  const width = Math.max(0, ...rows.map(([left]) => left.length));
-  return rows.map(([left, right]) => `${indent}${right ? `${left.padEnd(width)}  ${right}` : left}`).join('\n');
+  return `\n\n${paint('yellow', `! The ${what} shown above cannot be retrieved again: store it now (e.g. in your secret manager).`)}`;
 }

@@ -74,6 +74,9 @@ describe('operator API: partners, apps, keys', () => {
     expect([spend.status, spend.body.code]).toEqual([400, 'VALIDATION_ERROR']);
     const prod = await p.admin('POST', `/apps/${s.appId}/keys`, { environment: 'production', scopes: ['delivery:read'] });
     expect([prod.status, prod.body.code]).toEqual([409, 'PRODUCTION_NOT_ACTIVE']);
+    // Names the operator command (and call) that activates production.
+    expect(prod.body.message).toContain(`partner-admin partners update ${s.partnerId} --production on`);
+    expect(prod.body.message).toContain(`PATCH /admin/v1/partners/${s.partnerId}`);
     await p.admin('PATCH', `/partners/${s.partnerId}`, { production_active: true });
     const ok = await p.admin('POST', `/apps/${s.appId}/keys`, { environment: 'production', scopes: ['delivery:wallet:spend', 'delivery:wallet:topup'] });
     expect(ok.status).toBe(201);

@@ -139,7 +139,12 @@ describe('orders.create', () => {
   it('checks the spend scope of a wallet-funded order before validating it', async () => {
     const res = await create({ payment: { payer: 'partner' }, nonsense: true });
     expect([res.status, res.body.code]).toEqual([403, 'INSUFFICIENT_SCOPE']);
-    expect(res.body.message).toContain('delivery:wallet:spend');
+    // A staging key can never hold the scope: the answer points to a production key instead.
+    expect(res.body.message).toMatch(/need a production key with the scope delivery:wallet:spend, which staging keys never hold/);
+    await p.admin('PATCH', `/partners/${s.partnerId}`, { production_active: true });
+    const unscoped = await create({ payment: { payer: 'partner' } }, await addKey(p, s, { environment: 'production', scopes: ['delivery:write'] }));
+    expect([unscoped.status, unscoped.body.code]).toEqual([403, 'INSUFFICIENT_SCOPE']);
+    expect(unscoped.body.message).toMatch(/need the scope delivery:wallet:spend: ask the platform's operations team for a production key that names it/);
   });
 
   it('requires both coordinates on a wallet-funded order, then the wallet balance (402, nothing written)', async () => {

@@ -92,13 +92,21 @@ describe('orders.get, orders.track, orders.cancel', () => {
 describe('operator status moves', () => {
   it('follows the state machine: 409 INVALID_TRANSITION for illegal moves, 404 for unknown orders', async () => {
     const id = await newOrder();
-    expect((await move(id, 'delivered')).body.code).toBe('INVALID_TRANSITION');
+    const illegal = await move(id, 'delivered');
+    expect(illegal.body).toMatchObject({
+      code: 'INVALID_TRANSITION',
+      message: 'An order cannot move from placed to delivered: from placed it can move to accepted, cancelled, failed.',
+      details: [{ field: 'status', issue: 'must be one of accepted, cancelled, failed (the moves allowed from placed)' }],
+    });
     expect((await move(id, 'pickedUp')).status).toBe(409);
     const ok = await move(id, 'accepted');
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ internal_order_id: id, status: 'accepted', app_id: s.appId, environment: 'staging' });
     expect((await move(id, 'failed')).status).toBe(200);
-    expect((await move(id, 'accepted')).body.code).toBe('INVALID_TRANSITION');
+    expect((await move(id, 'accepted')).body).toMatchObject({
+      code: 'INVALID_TRANSITION',
+      details: [{ field: 'status', issue: 'must be one of cancelled (the moves allowed from failed)' }],
+    });
     expect((await move('dlv_missing', 'accepted')).body.code).toBe('ORDER_NOT_FOUND');
     expect((await move(id, 'bogus')).body.code).toBe('VALIDATION_ERROR');
   });

@@ -45,9 +45,9 @@ describe('settings are documented where operators look', () => {
 describe('deployment files run the compiled build with node', () => {
   const entry = (command: string[]) => {
     expect(command[0]).toBe('node');
-    expect(command[1]).toMatch(/^dist\/\w+\.js$/);
+    expect(command[1]).toMatch(/^dist\/[\w/-]+\.js$/);
     expect(existsSync(join(ROOT, command[1]!.replace(/^dist\/(.*)\.js$/, 'src/$1.ts')))).toBe(true);
-    return command[1];
+    return command.slice(1).join(' ');
   };
 
   it('the Dockerfile installs exactly as CI does, and runs node as a non-root user', () => {
@@ -64,7 +64,7 @@ describe('deployment files run the compiled build with node', () => {
     const { api, worker, migrate, postgres, redis } = compose.services;
     expect(postgres.healthcheck).toBeDefined();
     expect(redis.healthcheck).toBeDefined();
-    expect(entry(migrate.command)).toBe('dist/migrate.js');
+    expect(entry(migrate.command)).toBe('dist/cli/partner-admin.js migrate');
     expect(entry(api.command)).toBe('dist/server.js');
     expect(entry(worker.command)).toBe('dist/worker.js');
     expect(api.healthcheck.test.join(' ')).toContain('/readyz');

@@ -120,11 +120,14 @@ describe('signed request pipeline', () => {
     const res = await raw({ key: catalogOnly.apiKey, secret: 'sk_wrong' });
     expect([res.status, res.code]).toEqual([403, 'INSUFFICIENT_SCOPE']);
     expect(res.body.message).toContain('delivery:read');
+    expect(res.body.message).toMatch(/ask the platform's operations team for a key that holds it/);
   });
 
   it('answers PRODUCTION_KEY_REQUIRED for a staging key on a production-only operation, before the scope', async () => {
     const res = await raw({ method: 'POST', url: PROD_ONLY, body: '{}' });
     expect([res.status, res.code]).toEqual([403, 'PRODUCTION_KEY_REQUIRED']);
+    // The next step, not only the refusal: how production access is obtained.
+    expect(res.body.message).toMatch(/ask the platform's operations team for production access .*pk_production_ key/);
   });
 
   it('answers PARTNER_INACTIVE for a suspended partner (bad signature or not), and recovers on reactivation', async () => {
@@ -140,8 +143,9 @@ describe('signed request pipeline', () => {
     const prod = await createPartner(p, { environment: 'production', scopes: ['delivery:read'] });
     expect((await prod.client.send('GET', HEALTH)).status).toBe(200);
     await p.admin('PATCH', `/partners/${prod.partnerId}`, { production_active: false });
-    const res = await prod.client.send<{ code: string }>('GET', HEALTH);
+    const res = await prod.client.send<{ code: string; message: string }>('GET', HEALTH);
     expect([res.status, res.body.code]).toEqual([403, 'ENVIRONMENT_NOT_ACTIVE']);
+    expect(res.body.message).toMatch(/ask the platform's operations team to activate it; until then, use a staging key/);
   });
 
   it('answers SIGNING_NOT_CONFIGURED when the stored secret cannot be opened', async () => {

@@ -93,6 +93,37 @@ describe('webhook destinations when they are set', () => {
   });
 });
 
+describe("an app's webhook URL once the app has a production key", () => {
+  it('is refused over http when it is set, and a production key is refused while it is http; staging-only apps keep http', async () => {
+    const partner = (await p.admin('POST', '/partners', { name: 'Going live' })).body;
+    await p.admin('PATCH', `/partners/${partner.partner_id}`, { production_active: true });
+    // A new app has no keys: http is fine for its staging (local testing) events.
+    const app = (await p.admin('POST', `/partners/${partner.partner_id}/apps`, { name: 'Shop', webhook_url: 'http://hooks.example.com/x' })).body;
+    expect(app.webhook_url).toBe('http://hooks.example.com/x');
+    expect((await p.admin('POST', `/apps/${app.app_id}/keys`, { environment: 'staging', scopes: ['*'] })).status).toBe(201);
+
+    const early = await p.admin('POST', `/apps/${app.app_id}/keys`, { environment: 'production', scopes: ['*'] });
+    expect([early.status, early.body.code, early.body.details]).toEqual([400, 'VALIDATION_ERROR', [
+      { field: 'environment', issue: "production needs the app's webhook_url to suit production events: it must use https for production keys" },
+    ]]);
+    expect(early.body.message).toContain(`partner-admin apps update ${app.app_id} --webhook-url https://`);
+    expect(await countRows(p, `select count(*)::int as n from api_keys where app_id = $1 and environment = 'production'`, [app.app_id])).toBe(0);
+
+    expect((await p.admin('PATCH', `/apps/${app.app_id}`, { webhook_url: 'https://hooks.example.com/x' })).status).toBe(200);
+    const key = await p.admin('POST', `/apps/${app.app_id}/keys`, { environment: 'production', scopes: ['*'] });
+    expect(key.status).toBe(201);
+
+    const http = await p.admin('PATCH', `/apps/${app.app_id}`, { webhook_url: 'http://hooks.example.com/y' });
+    expect([http.status, http.body.code, http.body.details]).toEqual([400, 'VALIDATION_ERROR', [{ field: 'webhook_url', issue: 'must use https for production keys' }]]);
+    expect(http.body.message).toBe('webhook_url must use https for production keys (the app has a production key; http and local receivers suit apps with staging keys alone).');
+    expect((await p.admin('GET', `/partners/${partner.partner_id}/apps`)).body.apps[0].webhook_url).toBe('https://hooks.example.com/x');
+    // Clearing the URL is always allowed; a revoked production key no longer holds the app to https.
+    expect((await p.admin('PATCH', `/apps/${app.app_id}`, { webhook_url: null })).status).toBe(200);
+    await p.admin('DELETE', `/keys/${key.body.key_id}`);
+    expect((await p.admin('PATCH', `/apps/${app.app_id}`, { webhook_url: 'http://hooks.example.com/y' })).status).toBe(200);
+  });
+});
+
 describe('webhook destinations when an event is sent', () => {
   it('dead-letters events whose stored destination breaks the rules, without dialling it', async () => {
     // Written straight to the database, as a URL stored before the rules were tightened would be.

@@ -80,8 +80,11 @@ describe('WEBHOOK_LOCAL_DESTINATIONS', () => {
       const res = await create(owner, { webhook_url: `https://${host}:${trip.port}/x` });
       expect([res.status, res.body.code], host).toEqual([400, 'INVALID_ORDER_PAYLOAD']);
     }
-    // An app URL serves both environments: accepted for its staging events, refused for production ones.
-    expect((await local.admin('PATCH', `/apps/${owner.appId}`, { webhook_url: `https://127.0.0.1:${trip.port}/both` })).status).toBe(200);
+    // An app with a production key is refused a local URL when it is set; one stored before that
+    // rule (written straight to the database) is refused for production events when they are sent.
+    const refused = await local.admin('PATCH', `/apps/${owner.appId}`, { webhook_url: `https://127.0.0.1:${trip.port}/both` });
+    expect([refused.status, refused.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+    await local.app.platform.db.query('update apps set webhook_url = $1 where id = $2', [`https://127.0.0.1:${trip.port}/both`, owner.appId]);
     const orderId = (await create(owner)).body.data.order_details.order_id;
     await until(async () => (await eventOf(local, orderId)).delivery_status === 'dead');
     expect((await eventOf(local, orderId)).last_error).toBe('destination refused: must point to a public address: 127.0.0.1 is a loopback or private address');

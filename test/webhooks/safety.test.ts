@@ -54,8 +54,9 @@ describe('webhook destination safety', () => {
     const p = await startPlatform({ env: { WEBHOOK_DISPATCHER: 'on', WEBHOOK_POLL_MS: '20', WEBHOOK_LOCAL_DESTINATIONS: 'on' } });
     try {
       const s = await createPartner(p, { environment: 'production' });
-      // One app URL serves both environments: the staging event may use http, the production one may not.
-      await p.admin('PATCH', `/apps/${s.appId}`, { webhook_url: `${rx.url}/shared` });
+      // Refused when set on an app with a production key; one stored before that rule is refused when sent.
+      expect((await p.admin('PATCH', `/apps/${s.appId}`, { webhook_url: `${rx.url}/shared` })).body.code).toBe('VALIDATION_ERROR');
+      await p.app.platform.db.query('update apps set webhook_url = $1 where id = $2', [`${rx.url}/shared`, s.appId]);
       const prod = (await s.client.send<any>('POST', '/api/v1/delivery/orders.create', { body: orderBody() })).body.data.order_details.order_id;
       await until(async () => (await p.app.platform.db.query<any>('select delivery_status from outbox_events where subject_id = $1', [prod]))[0].delivery_status === 'dead');
       const [row] = await p.app.platform.db.query<any>('select last_error from outbox_events where subject_id = $1', [prod]);

@@ -154,6 +154,12 @@ export const accountsRepository = {
     return rows[0]!;
   },
 
+  /** Whether the app holds a production key that is not revoked. */
+  async hasLiveProductionKey(db: Queryable, appId: string): Promise<boolean> {
+    const rows = await db.query(`select 1 from api_keys where app_id = $1 and environment = 'production' and revoked_at is null limit 1`, [appId]);
+    return rows.length > 0;
+  },
+
   async listKeys(db: Queryable, appId: string): Promise<KeyRow[]> {
     return db.query<KeyRow>(`select ${KEY_COLS} from api_keys where app_id = $1 order by id`, [appId]);
   },

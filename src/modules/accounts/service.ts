@@ -5,6 +5,7 @@ import { newId, randomToken } from '../../platform/ids.ts';
 import { ghsToPesewas } from '../../platform/money.ts';
 import { hashApiKey, type SecretBox } from '../../platform/secrets.ts';
 import { scopeGrantProblem, type Environment } from '../../platform/auth/scopes.ts';
+import type { Destinations } from '../../platform/outbound/destinations.ts';
 import { accountsRepository as repo, type PartnerRow } from './repository.ts';
 
 export interface PartnerUpdate {
@@ -19,11 +20,16 @@ function newWebhookSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
 }
 
-/** Partners, apps and keys: what operators manage. Secrets are returned once, at creation. */
+/**
+ * Partners, apps and keys: what operators manage. Secrets are returned once, at creation. An app's
+ * webhook URL is held, when it is set, to the rules of the strictest environment its keys serve
+ * (design: Webhooks), so that events are not found undeliverable later as dead letters.
+ */
 export class AccountsService {
   constructor(
     private readonly db: Db,
     private readonly box: SecretBox,
+    private readonly destinations: Destinations,
     /** Called after a change that affects authentication, to drop this instance's caches. */
     private readonly onAuthChange: () => void,
   ) {}
@@ -65,6 +71,8 @@ export class AccountsService {
 
   async createApp(partnerId: string, input: { name: string; webhook_url?: string; return_url?: string }) {
     await this.getPartner(partnerId);
+    // A new app has no keys yet: its keys start in staging, and a production key checks the URL again.
+    await this.destinations.requireAppUrl(input.webhook_url, 'staging');
     const webhookSecret = newWebhookSecret();
     const app = await repo.insertApp(this.db, {
       id: newId('app'),
@@ -87,6 +95,9 @@ export class AccountsService {
   }
 
   async updateApp(appId: string, patch: { name?: string; webhook_url?: string | null; return_url?: string | null }) {
+    if (patch.webhook_url) {
+      await this.destinations.requireAppUrl(patch.webhook_url, (await repo.hasLiveProductionKey(this.db, appId)) ? 'production' : 'staging');
+    }
     const row = await repo.updateApp(this.db, appId, { name: patch.name, webhookUrl: patch.webhook_url, returnUrl: patch.return_url });
     if (!row) throw errors.appNotFound(`There is no app ${appId}.`);
     return row;
@@ -114,8 +125,11 @@ export class AccountsService {
     if (input.environment === 'production') {
       const partner = await repo.getPartner(this.db, app.partner_id);
       if (!partner?.production_active) {
-        throw errors.productionNotActive('Production keys need the partner to have production access first.');
+        throw errors.productionNotActive(
+          `Production keys need the partner to have production access first: activate it with \`partner-admin partners update ${app.partner_id} --production on\` (PATCH /admin/v1/partners/${app.partner_id} {"production_active": true}), then create the key again.`,
+        );
       }
+      this.requireProductionWebhookUrl(app);
     }
     const apiKey = `pk_${input.environment}_${randomToken(24)}`;
     const signingSecret = `sk_${input.environment}_${randomToken(32)}`;
@@ -129,6 +143,16 @@ export class AccountsService {
       scopes,
     });
     return { key: row, apiKey, signingSecret };
+  }
+
+  /** A production key may not turn an app whose webhook URL production events can never reach into a production app. */
+  private requireProductionWebhookUrl(app: { id: string; webhook_url: string | null }): void {
+    const problem = app.webhook_url ? this.destinations.urlProblem(app.webhook_url, 'production') : null;
+    if (!problem) return;
+    throw errors.validation(
+      `This app's webhook_url ${problem}, so production events could never be delivered to it: set an https URL on a public host first (\`partner-admin apps update ${app.id} --webhook-url https://...\`), then create the key.`,
+      [{ field: 'environment', issue: `production needs the app's webhook_url to suit production events: it ${problem}` }],
+    );
   }
 
   async listKeys(appId: string) {

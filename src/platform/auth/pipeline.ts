@@ -66,17 +66,21 @@ async function resolveKey(deps: PipelineDeps, req: IncomingSignedRequest): Promi
 
 function checkScope(key: ResolvedKey, op: GuardedOperation): void {
   if (op.productionOnly && key.environment !== 'production') {
-    throw errors.productionKeyRequired('This operation is available with production keys only.');
+    throw errors.productionKeyRequired(
+      "This operation needs a production key: ask the platform's operations team for production access (approval and identity checks), then sign with the pk_production_ key they issue.",
+    );
   }
   if (!scopeCovers(key.scopes, op.scope)) {
-    throw errors.insufficientScope(`This API key lacks the scope ${op.scope}, which this operation needs.`);
+    throw errors.insufficientScope(`This API key lacks the scope ${op.scope}, which this operation needs: ask the platform's operations team for a key that holds it.`);
   }
 }
 
 function checkPartner(key: ResolvedKey): void {
   if (!key.partnerActive) throw errors.partnerInactive('The partner account is suspended; contact support.');
   if (key.environment === 'production' && !key.productionActive) {
-    throw errors.environmentNotActive('Production access is not active for this partner account yet.');
+    throw errors.environmentNotActive(
+      "Production access is not active for this partner account yet: ask the platform's operations team to activate it; until then, use a staging key.",
+    );
   }
 }
 

@@ -8,13 +8,16 @@ import { translateDbError } from './sqlstate.ts';
 import type { DatabaseConfig, Db } from './types.ts';
 
 export type { DatabaseConfig, Db, Queryable, Row } from './types.ts';
+export { migrate, migrationStatus, type MigrationState } from './migrate.ts';
 
 export interface OpenDbOptions {
   /** A PGlite data directory dump to start an in-memory database from (tests use a migrated template). */
   template?: Blob;
+  /** Apply the pending migrations (the default); off to read the migration status without changing anything. */
+  migrate?: boolean;
 }
 
-/** Opens the configured database, takes the embedded directory's lock, and migrates it. */
+/** Opens the configured database, takes the embedded directory's lock, and migrates it (unless told not to). */
 export async function openDatabase(config: DatabaseConfig, opts: OpenDbOptions = {}): Promise<Db> {
   let db: Db;
   if (config.kind === 'postgres') {
@@ -43,7 +46,7 @@ export async function openDatabase(config: DatabaseConfig, opts: OpenDbOptions =
     }
   }
   try {
-    await migrate(db);
+    if (opts.migrate !== false) await migrate(db);
   } catch (err) {
     await db.close();
     throw err;

@@ -56,3 +56,18 @@ export async function migrate(db: Db, migrations = readMigrations()): Promise<nu
   }
   return applied;
 }
+
+export interface MigrationState {
+  version: number;
+  name: string;
+  /** Null while the migration is pending. */
+  appliedAt: Date | null;
+}
+
+/** Every migration file with when it was applied, read without applying anything. */
+export async function migrationStatus(db: Db, migrations = readMigrations()): Promise<MigrationState[]> {
+  const [table] = await db.query<{ name: string | null }>(`select to_regclass('schema_migrations')::text as name`);
+  const rows = table?.name ? await db.query<{ version: number; applied_at: Date }>('select version, applied_at from schema_migrations') : [];
+  const applied = new Map(rows.map((r) => [r.version, r.applied_at]));
+  return migrations.map((m) => ({ version: m.version, name: m.name, appliedAt: applied.get(m.version) ?? null }));
+}

@@ -63,13 +63,19 @@ describe('destinations, checked with DNS when a URL is set', () => {
     expect(await strict.problem('http://localhost:4000/x', 'staging')).toMatch(/WEBHOOK_LOCAL_DESTINATIONS=on/);
   });
 
-  it("answers 400 VALIDATION_ERROR for an app's URL that is refused for staging events", async () => {
-    await expect(strict.requireAppUrl('http://hooks.example.com/x')).resolves.toBeUndefined();
-    await expect(strict.requireAppUrl(null)).resolves.toBeUndefined();
-    const err = await strict.requireAppUrl('http://[::ffff:a9fe:a9fe]/x').catch((e: unknown) => e);
+  it("answers 400 VALIDATION_ERROR for an app's URL that is refused for the environment its keys serve", async () => {
+    await expect(strict.requireAppUrl('http://hooks.example.com/x', 'staging')).resolves.toBeUndefined();
+    await expect(strict.requireAppUrl(null, 'production')).resolves.toBeUndefined();
+    const err = await strict.requireAppUrl('http://[::ffff:a9fe:a9fe]/x', 'staging').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({ statusCode: 400, code: 'VALIDATION_ERROR', details: [{ field: 'webhook_url' }] });
-    await expect(local.requireAppUrl('http://127.0.0.1:4000/x')).resolves.toBeUndefined();
+    await expect(local.requireAppUrl('http://127.0.0.1:4000/x', 'staging')).resolves.toBeUndefined();
+    // An app with a production key: https and public addresses only, local receivers or not.
+    await expect(strict.requireAppUrl('https://hooks.example.com/x', 'production')).resolves.toBeUndefined();
+    for (const url of ['http://hooks.example.com/x', 'https://127.0.0.1:4000/x']) {
+      const refused = await local.requireAppUrl(url, 'production').catch((e: unknown) => e);
+      expect(refused, url).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/\(the app has a production key; http and local receivers suit apps with staging keys alone\)\.$/) });
+    }
   });
 });
 

@@ -74,12 +74,16 @@ export class Destinations {
   }
 
   /**
-   * For an app's URL, which serves both environments: 400 VALIDATION_ERROR unless it is acceptable
-   * for staging events (http allowed). Production events to it are also held to https when sent.
+   * For an app's URL: 400 VALIDATION_ERROR unless it may receive `environment`'s events, the
+   * strictest environment the app's keys serve. An app with a production key needs https and a
+   * public address; an app with staging keys alone may use http (and local receivers with
+   * WEBHOOK_LOCAL_DESTINATIONS=on), for local testing.
    */
-  async requireAppUrl(url: string | null | undefined): Promise<void> {
-    const problem = url ? await this.problem(url, 'staging') : null;
-    if (problem) throw errors.validation(`webhook_url ${problem}.`, [{ field: 'webhook_url', issue: problem }]);
+  async requireAppUrl(url: string | null | undefined, environment: Environment): Promise<void> {
+    const problem = url ? await this.problem(url, environment) : null;
+    if (!problem) return;
+    const why = environment === 'production' ? ' (the app has a production key; http and local receivers suit apps with staging keys alone)' : '';
+    throw errors.validation(`webhook_url ${problem}${why}.`, [{ field: 'webhook_url', issue: problem }]);
   }
 
   /**

@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { defineAdminRoute } from '../../../platform/http/admin.ts';
 import { HttpUrl, Id, NonEmptyString, StringEnum, strictObject } from '../../../platform/http/schemas.ts';
-import type { Destinations } from '../../../platform/outbound/destinations.ts';
 import type { AccountsService } from '../service.ts';
 import { appView, keyView } from '../views.ts';
 
-export const appRoutes = (accounts: AccountsService, destinations: Destinations, clock: () => number) => [
+export const appRoutes = (accounts: AccountsService, clock: () => number) => [
   defineAdminRoute({
     method: 'POST',
     url: '/partners/:partner_id/apps',
@@ -17,7 +16,6 @@ export const appRoutes = (accounts: AccountsService, destinations: Destinations,
       return_url: Type.Optional(HttpUrl),
     }),
     handler: async ({ params, body }) => {
-      await destinations.requireAppUrl(body.webhook_url);
       const { app, webhookSecret } = await accounts.createApp(params.partner_id, body);
       return { statusCode: 201, body: { ...appView(app), webhook_secret: webhookSecret } };
     },
@@ -71,10 +69,7 @@ export const appRoutes = (accounts: AccountsService, destinations: Destinations,
       webhook_url: Type.Optional(Type.Union([HttpUrl, Type.Null()])),
       return_url: Type.Optional(Type.Union([HttpUrl, Type.Null()])),
     }),
-    handler: async ({ params, body }) => {
-      await destinations.requireAppUrl(body.webhook_url);
-      return { body: appView(await accounts.updateApp(params.app_id, body)) };
-    },
+    handler: async ({ params, body }) => ({ body: appView(await accounts.updateApp(params.app_id, body)) }),
   }),
   defineAdminRoute({
     method: 'POST',

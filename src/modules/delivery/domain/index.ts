@@ -27,6 +27,7 @@ export type { CalendarConfig, DeliveryPlan, Window } from './calendar.ts';
 export {
   DELIVERY_STATUSES,
   STAGES,
+  allowedMoves,
   buildTimeline,
   canCancel,
   canTransition,

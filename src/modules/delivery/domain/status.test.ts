@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DELIVERY_STATUSES,
   STAGES,
+  allowedMoves,
   buildTimeline,
   canCancel,
   canTransition,
@@ -27,6 +28,16 @@ const ALLOWED: ReadonlyArray<readonly [DeliveryStatus, DeliveryStatus]> = [
   ['in_transit', 'cancelled'],
   ['failed', 'cancelled'],
 ];
+
+describe('allowedMoves', () => {
+  it('lists exactly the allowed moves from each status, in state order', () => {
+    for (const from of DELIVERY_STATUSES) {
+      expect(allowedMoves(from), from).toEqual(DELIVERY_STATUSES.filter((to) => ALLOWED.some(([f, t]) => f === from && t === to)));
+    }
+    expect(allowedMoves('accepted')).toEqual(['pickedUp', 'cancelled', 'failed']);
+    expect(allowedMoves('delivered')).toEqual([]);
+  });
+});
 
 describe('canTransition', () => {
   const all = DELIVERY_STATUSES.flatMap((from) => DELIVERY_STATUSES.map((to) => [from, to] as const));

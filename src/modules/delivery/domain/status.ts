@@ -54,6 +54,11 @@ export function canTransition(from: DeliveryStatus, to: DeliveryStatus): boolean
   return NEXT[from] === to;
 }
 
+/** Every status an order in `from` may move to, in state order (empty once it is final). */
+export function allowedMoves(from: DeliveryStatus): DeliveryStatus[] {
+  return DELIVERY_STATUSES.filter((to) => canTransition(from, to));
+}
+
 /** Next status a sandbox courier moves the order to, or null when it is finished. */
 export function nextSandboxStatus(status: DeliveryStatus): DeliveryStatus | null {
   return NEXT[status] ?? null;

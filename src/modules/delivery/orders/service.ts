@@ -4,7 +4,7 @@ import type { Db, Queryable } from '../../../platform/db/index.ts';
 import { errors } from '../../../platform/errors.ts';
 import { newId, randomToken } from '../../../platform/ids.ts';
 import { appendEvent, eventStatement, type OutboxEvent } from '../../webhooks/index.ts';
-import { canCancel, canTransition, type DeliveryStatus } from '../domain/index.ts';
+import { allowedMoves, canCancel, canTransition, type DeliveryStatus } from '../domain/index.ts';
 import { normalizeOrder, type NormalizeContext, type NormalizedOrder } from './normalize.ts';
 import { ordersRepository as repo, type OrderRow, type OrderWithTimeline, type Owner, type PaymentStatus } from './repository.ts';
 import type { CreateOrderInput } from './schema.ts';
@@ -56,6 +56,15 @@ const owner = (auth: AuthContext): Owner => ({ appId: auth.appId, environment: a
 const notFound = () => errors.orderNotFound('No order with this order_id exists for this app.');
 
 /** Delivery orders: creation, reads, cancellation and status moves, each with its events in one transaction. */
+/** 409 INVALID_TRANSITION naming the moves that are allowed (in the message and in details). */
+function invalidTransition(from: DeliveryStatus, to: DeliveryStatus) {
+  const next = allowedMoves(from);
+  const allowed = next.length === 0 ? `${from} is final: no move is allowed` : `from ${from} it can move to ${next.join(', ')}`;
+  return errors.invalidTransition(`An order cannot move from ${from} to ${to}: ${allowed}.`, [
+    { field: 'status', issue: next.length === 0 ? allowed : `must be one of ${next.join(', ')} (the moves allowed from ${from})` },
+  ]);
+}
+
 export class OrdersService {
   private readonly listeners: MoveListener[] = [];
 
@@ -181,7 +190,7 @@ export class OrdersService {
         throw errors.invalidOrderStatus(`The order is already ${current.status} and cannot be cancelled.`);
       }
       if (to !== 'cancelled' && !canTransition(current.status, to)) {
-        throw errors.invalidTransition(`An order cannot move from ${current.status} to ${to}.`);
+        throw invalidTransition(current.status, to);
       }
       const moved = await this.deps.db.transaction(async (tx) => {
         const row = await repo.transition(tx, current.id, current.status, to, now, {

@@ -22,9 +22,13 @@ function isPartnerPaid(body: unknown): boolean {
 
 /** The spend scope (design: Signing) depends on the body, so it is checked right after parsing, before validation. */
 export function requireSpendScope(body: unknown, auth: AuthContext): void {
-  if (isPartnerPaid(body) && !scopeCovers(auth.scopes, 'delivery:wallet:spend')) {
-    throw errors.insufficientScope('Wallet-funded orders (payment.payer "partner") need the scope delivery:wallet:spend.');
-  }
+  if (!isPartnerPaid(body) || scopeCovers(auth.scopes, 'delivery:wallet:spend')) return;
+  // A staging key can never hold the scope: its next step is a production key, not the scope.
+  throw errors.insufficientScope(
+    auth.environment === 'staging'
+      ? 'Wallet-funded orders (payment.payer "partner") need a production key with the scope delivery:wallet:spend, which staging keys never hold: on staging, omit payment or send payment.payer "recipient".'
+      : 'Wallet-funded orders (payment.payer "partner") need the scope delivery:wallet:spend: ask the platform\'s operations team for a production key that names it.',
+  );
 }
 
 export const success = (message: string, data: unknown, statusCode = 200) => ({ statusCode, body: { status: 'success', message, data } });
