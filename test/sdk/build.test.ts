@@ -162,10 +162,10 @@ describe.runIf(npmAvailable)('the built package', () => {
     const manifest = JSON.parse(await readFile(join(pkg, 'package.json'), 'utf8'));
     expect(manifest).toMatchObject({ license: 'MIT', repository: { type: 'git', directory: 'packages/sdk' } });
     const { import: esm, require: cjs } = manifest.exports['.'];
-    for (const target of [esm.types, esm.default, cjs.types, cjs.default, manifest.bin.partner, manifest.main, manifest.types]) {
+    for (const target of [esm.types, esm.default, cjs.types, cjs.default, manifest.bin.ppctl, manifest.main, manifest.types]) {
       expect(existsSync(join(pkg, target)), target).toBe(true);
     }
-    expect((await readFile(join(pkg, manifest.bin.partner), 'utf8')).startsWith('#!/usr/bin/env node\n')).toBe(true);
+    expect((await readFile(join(pkg, manifest.bin.ppctl), 'utf8')).startsWith('#!/usr/bin/env node\n')).toBe(true);
     // The protocol package travels inside the tarball, in both forms: nothing else is installed.
     for (const form of ['dist/index.js', 'dist/cjs/index.js']) expect(existsSync(join(pkg, 'node_modules/@partner-platform/protocol', form)), form).toBe(true);
     expect(await readdir(join(dir, 'node_modules/@partner-platform'))).toEqual(['sdk']);
@@ -235,6 +235,6 @@ describe.runIf(npmAvailable)('the built package', () => {
   it('runs the built CLI', async () => {
     const res = await run([join(pkg, 'dist/cli/main.js'), '--help'], dir);
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/^Usage: partner <command>/);
+    expect(res.stdout).toMatch(/^Usage: ppctl <command>/);
   });
 });

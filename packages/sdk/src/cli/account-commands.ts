@@ -1,4 +1,4 @@
-import { parseJsonInput, parseNumber, str, UsageError, type Command } from './command.ts';
+import { CLI, parseJsonInput, parseNumber, str, UsageError, type Command } from './command.ts';
 import { DEFAULT_BASE_URL, maskKey, readConfig, writeConfig, type StoredConfig } from './config.ts';
 import { block, ghs, json, table } from './output.ts';
 
@@ -75,7 +75,7 @@ export const accountCommands: Command[] = [
       if (ctx.json) return ctx.io.out(json(res));
       const t = res.data;
       ctx.io.out(block([['checkout url', t.checkout_url], ['reference', t.client_reference], ['amount', ghs(t.amount_ghs)]]));
-      ctx.io.out(`\nPay at the checkout URL, then: partner wallet verify ${t.client_reference}`);
+      ctx.io.out(`\nPay at the checkout URL, then: ${CLI} wallet verify ${t.client_reference}`);
     },
   },
   {
@@ -117,7 +117,7 @@ export const accountCommands: Command[] = [
         return [p.product_id, p.title, p.vendor_name, price, p.variants.some((v) => v.in_stock) ? 'yes' : 'no'];
       });
       ctx.io.out(`${table(['product id', 'title', 'vendor', 'price', 'in stock'], rows)}\n\n${res.data.count} product${res.data.count === 1 ? '' : 's'}`);
-      if (res.data.next_cursor) ctx.io.out(`next page: partner catalog list --cursor ${res.data.next_cursor}`);
+      if (res.data.next_cursor) ctx.io.out(`next page: ${CLI} catalog list --cursor ${res.data.next_cursor}`);
     },
   },
   {

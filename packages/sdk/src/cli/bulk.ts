@@ -1,5 +1,5 @@
 import type { BulkItemResult, CreateOrderRequest } from '../types.ts';
-import { parseJsonInput, parseNumber, readInput, str, UsageError, type Command } from './command.ts';
+import { CLI, parseJsonInput, parseNumber, readInput, str, UsageError, type Command } from './command.ts';
 import { block, json, progressBar, table } from './output.ts';
 
 /** CSV column → field of the orders.create body, and how its text is read. Empty cells are left out. */
@@ -69,7 +69,7 @@ export function ordersFromCsv(text: string): CreateOrderRequest[] {
   if (!header) throw new UsageError('the CSV file is empty');
   const names = header.map((h) => h.trim());
   const unknown = names.filter((n) => !(n in COLUMNS));
-  if (unknown.length > 0) throw new UsageError(`unknown CSV column ${unknown.map((n) => JSON.stringify(n)).join(', ')}; see partner orders bulk --help`);
+  if (unknown.length > 0) throw new UsageError(`unknown CSV column ${unknown.map((n) => JSON.stringify(n)).join(', ')}; see ${CLI} orders bulk --help`);
   return rows.map((cells, r) => {
     const order: Record<string, unknown> = {};
     names.forEach((name, i) => {

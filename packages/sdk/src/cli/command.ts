@@ -30,6 +30,12 @@ export interface Command {
   run(ctx: Ctx): Promise<number | void>;
 }
 
+/**
+ * The command's name. Not `partner`: an unrelated npm package has that name, so `npx partner` outside
+ * a project that installs this one would run it.
+ */
+export const CLI = 'ppctl';
+
 /** Wrong invocation: printed with the command's usage, exit code 2. */
 export class UsageError extends Error {}
 

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AnyWebhookEvent } from '../types.ts';
 import { verifyWebhook } from '../webhooks.ts';
-import { parseNumber, str, UsageError, type Command } from './command.ts';
+import { CLI, parseNumber, str, UsageError, type Command } from './command.ts';
 import { webhookSecret } from './config.ts';
 
 function describe(event: AnyWebhookEvent): string {
@@ -31,7 +31,7 @@ export const listenCommand: Command = {
   options: { port: { type: 'string' }, host: { type: 'string' }, secret: { type: 'string' }, count: { type: 'string' } },
   async run(ctx) {
     const secret = str(ctx, 'secret') ?? webhookSecret(ctx.io.env);
-    if (!secret) throw new UsageError('give --secret whsec_... (the app webhook secret), or store it with partner configure --webhook-secret');
+    if (!secret) throw new UsageError(`give --secret whsec_... (the app webhook secret), or store it with ${CLI} configure --webhook-secret`);
     if (!secret.startsWith('whsec_')) throw new UsageError('--secret must start with whsec_');
     const port = parseNumber(str(ctx, 'port') ?? '4000', '--port', { integer: true, min: 0 });
     const host = str(ctx, 'host') ?? '127.0.0.1';

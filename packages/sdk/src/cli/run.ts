@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { PartnerClient } from '../client.ts';
 import { PartnerApiError, PartnerNetworkError } from '../errors.ts';
 import { accountCommands, configureCommand } from './account-commands.ts';
-import { UsageError, type Command, type Ctx } from './command.ts';
+import { CLI, UsageError, type Command, type Ctx } from './command.ts';
 import { resolveCredentials } from './config.ts';
 import { deliveryCommands } from './delivery-commands.ts';
 import { listenCommand } from './listen.ts';
@@ -15,18 +15,18 @@ const GLOBAL = '--json for machine-readable output, --help for a command\'s opti
 function topHelp(): string {
   const width = Math.max(...commands.map((c) => c.name.length)) + 2;
   return [
-    'Usage: partner <command> [options]',
+    `Usage: ${CLI} <command> [options]`,
     '',
     'Commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
     '',
     GLOBAL,
-    'Credentials: partner configure, or PARTNER_API_KEY, PARTNER_SIGNING_SECRET and PARTNER_BASE_URL.',
+    `Credentials: ${CLI} configure, or PARTNER_API_KEY, PARTNER_SIGNING_SECRET and PARTNER_BASE_URL.`,
     'Exit codes: 0 ok, 1 the API or the network failed, 2 wrong usage.',
   ].join('\n');
 }
 
-const usageLine = (c: Command) => `partner ${c.name}${c.usage ? ` ${c.usage}` : ''}`;
+const usageLine = (c: Command) => `${CLI} ${c.name}${c.usage ? ` ${c.usage}` : ''}`;
 
 function commandHelp(c: Command): string {
   return [`Usage: ${usageLine(c)} [--json]`, '', c.summary, ...(c.help ? ['', ...c.help] : [])].join('\n');
@@ -59,7 +59,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const found = find(argv);
   if (!found) {
     const group = commands.filter((c) => c.name.startsWith(`${argv[0]} `));
-    io.err(group.length > 0 ? `error: ${argv[0]} needs a subcommand: ${group.map((c) => c.name.split(' ')[1]).join(', ')}` : `error: unknown command "${argv[0]}"; see partner --help`);
+    io.err(group.length > 0 ? `error: ${argv[0]} needs a subcommand: ${group.map((c) => c.name.split(' ')[1]).join(', ')}` : `error: unknown command "${argv[0]}"; see ${CLI} --help`);
     return 2;
   }
   const { command, rest } = found;
@@ -86,7 +86,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       client: () => {
         const creds = resolveCredentials(io.env);
         if ('missing' in creds) {
-          throw new UsageError(`no ${creds.missing.join(' or ')} configured: run partner configure --api-key ... --signing-secret ... (or --from data/sandbox-credentials.json), or set PARTNER_API_KEY and PARTNER_SIGNING_SECRET`);
+          throw new UsageError(`no ${creds.missing.join(' or ')} configured: run ${CLI} configure --api-key ... --signing-secret ... (or --from data/sandbox-credentials.json), or set PARTNER_API_KEY and PARTNER_SIGNING_SECRET`);
         }
         return new PartnerClient(creds);
       },

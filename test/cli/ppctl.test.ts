@@ -10,7 +10,7 @@ import { freePort, ROOT } from '../helpers/process.ts';
 import { createShop } from '../sdk/support.ts';
 import { walletPartner } from '../wallet/helpers.ts';
 
-// The `partner` CLI as a user runs it: a subprocess of packages/sdk/bin/partner.mjs (tsx, no build),
+// The partner CLI, `ppctl`, as a user runs it: a subprocess of packages/sdk/bin/ppctl.mjs (tsx, no build),
 // its config in a temporary PARTNER_CONFIG_DIR, against a real server.
 
 let p: TestPlatform;
@@ -46,7 +46,7 @@ function envFor(opts: { as?: PartnerSetup; configDir?: string; env?: Record<stri
 
 function cli(args: string[], opts: { as?: PartnerSetup; configDir?: string; env?: Record<string, string> } = { as: staging }): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['packages/sdk/bin/partner.mjs', ...args], { cwd: ROOT, env: envFor(opts), timeout: 30_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, ['packages/sdk/bin/ppctl.mjs', ...args], { cwd: ROOT, env: envFor(opts), timeout: 30_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
     });
   });
@@ -55,7 +55,7 @@ function cli(args: string[], opts: { as?: PartnerSetup; configDir?: string; env?
 const json = (run: Run) => JSON.parse(run.stdout);
 const REQUEST_ERROR = /^error: .+ \(([A-Z_]+), request req_\w+\)$/m;
 
-describe('partner CLI', () => {
+describe('ppctl (the partner CLI)', () => {
   it('configure stores credentials with mode 0600 (dir 0700), from flags or a credentials file; later commands use them', async () => {
     const dir = join(tmp, 'config-a');
     const flags = await cli(['configure', '--api-key', staging.apiKey, '--signing-secret', staging.signingSecret, '--base-url', `${p.url}/`], { configDir: dir });
@@ -74,7 +74,7 @@ describe('partner CLI', () => {
     const fromFile = await cli(['configure', '--from', creds, '--json'], { configDir: join(tmp, 'config-b') });
     expect(json(fromFile)).toMatchObject({ base_url: p.url, webhook_secret: 'stored', api_key: expect.stringMatching(/^pk_staging_[\w-]{4}…[\w-]{4}$/) });
     expect((await stat(join(tmp, 'config-b', 'config.json'))).mode & 0o777).toBe(0o600);
-    expect(await cli(['configure', '--api-key', 'pk_staging_x'], { configDir: join(tmp, 'config-c') })).toMatchObject({ code: 2, stderr: expect.stringContaining('usage: partner configure') });
+    expect(await cli(['configure', '--api-key', 'pk_staging_x'], { configDir: join(tmp, 'config-c') })).toMatchObject({ code: 2, stderr: expect.stringContaining('usage: ppctl configure') });
   });
 
   it('usage errors exit 2; API errors print code and request id and exit 1; network errors exit 1', async () => {
@@ -86,9 +86,9 @@ describe('partner CLI', () => {
       cli(['health'], { as: staging, env: { PARTNER_BASE_URL: `http://127.0.0.1:${await freePort()}` } }),
     ]);
     expect(unknown).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown command "deliver"') });
-    expect(noTo).toMatchObject({ code: 2, stderr: expect.stringContaining('--to LAT,LNG is required\nusage: partner estimate --to LAT,LNG') });
+    expect(noTo).toMatchObject({ code: 2, stderr: expect.stringContaining('--to LAT,LNG is required\nusage: ppctl estimate --to LAT,LNG') });
     expect(badFlag.code).toBe(2);
-    expect(unconfigured).toMatchObject({ code: 2, stderr: expect.stringContaining('partner configure') });
+    expect(unconfigured).toMatchObject({ code: 2, stderr: expect.stringContaining('ppctl configure') });
     expect(refused).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: GET \/api\/v1\/[a-z-]+\/health failed: .*ECONNREFUSED/) });
     const staged = await cli(['wallet', 'balance']);
     expect(staged.code).toBe(1);
@@ -144,7 +144,7 @@ describe('partner CLI', () => {
     const topup = await cli(['wallet', 'topup', '50'], { as: production });
     expect(topup.stdout).toMatch(/^checkout url: +http:\/\/127\.0\.0\.1:\d+\/sandbox\/checkout\/\S+$/m);
     const ref = /^reference: +(serviceD_WA[0-9a-f]{16})$/m.exec(topup.stdout)![1]!;
-    expect(topup.stdout).toContain(`partner wallet verify ${ref}`);
+    expect(topup.stdout).toContain(`ppctl wallet verify ${ref}`);
     expect(json(await cli(['wallet', 'verify', ref, '--json'], { as: production })).data).toMatchObject({ state: 'pending', credited: false });
     expect((await cli(['wallet', 'topup', 'lots'], { as: production })).code).toBe(2);
   });
@@ -185,7 +185,7 @@ describe('partner CLI', () => {
     const partner = (await p.admin('POST', '/partners', { name: 'Listener' })).body;
     const app = (await p.admin('POST', `/partners/${partner.partner_id}/apps`, { name: 'App', webhook_url: `http://127.0.0.1:${port}/hooks` })).body;
     const key = (await p.admin('POST', `/apps/${app.app_id}/keys`, { environment: 'staging', scopes: ['*'] })).body;
-    const child = spawn(process.execPath, ['packages/sdk/bin/partner.mjs', 'webhooks', 'listen', '--port', String(port), '--count', '1', '--json'], {
+    const child = spawn(process.execPath, ['packages/sdk/bin/ppctl.mjs', 'webhooks', 'listen', '--port', String(port), '--count', '1', '--json'], {
       cwd: ROOT,
       env: envFor({ env: { PARTNER_WEBHOOK_SECRET: app.webhook_secret } }),
     });
