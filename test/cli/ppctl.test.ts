@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderBody } from '../delivery/fixtures.ts';
 import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
 import { freePort, ROOT } from '../helpers/process.ts';
-import { createShop } from '../sdk/support.ts';
+import { createShop, saleBody } from '../sdk/support.ts';
 import { walletPartner } from '../wallet/helpers.ts';
 
 // The partner CLI, `ppctl`, as a user runs it: a subprocess of packages/sdk/bin/ppctl.mjs (tsx, no build),
@@ -16,12 +16,14 @@ import { walletPartner } from '../wallet/helpers.ts';
 let p: TestPlatform;
 let staging: PartnerSetup;
 let production: PartnerSetup;
+let seller: PartnerSetup;
 let tmp: string;
 
 beforeAll(async () => {
   // The dispatcher is on for `webhooks listen`, a local receiver; apps without a webhook URL get no deliveries.
   p = await startPlatform({ env: { WEBHOOK_DISPATCHER: 'on', WEBHOOK_POLL_MS: '20', WEBHOOK_LOCAL_DESTINATIONS: 'on' } });
-  [staging, production] = await Promise.all([createPartner(p), walletPartner(p)]);
+  const saleScopes = ['safe:read', 'safe:write', 'delivery:read', 'delivery:write'];
+  [staging, production, seller] = await Promise.all([createPartner(p), walletPartner(p), createPartner(p, { environment: 'production', scopes: saleScopes })]);
   tmp = await mkdtemp(join(tmpdir(), 'partner-cli-'));
 });
 afterAll(async () => {
@@ -77,15 +79,20 @@ describe('ppctl (the partner CLI)', () => {
     expect(await cli(['configure', '--api-key', 'pk_staging_x'], { configDir: join(tmp, 'config-c') })).toMatchObject({ code: 2, stderr: expect.stringContaining('usage: ppctl configure') });
   });
 
-  it('usage errors exit 2; API errors print code and request id and exit 1; network errors exit 1', async () => {
-    const [unknown, noTo, badFlag, unconfigured, refused] = await Promise.all([
+  it('usage errors exit 2; API errors print code and request id and exit 1; network errors exit 1; --version', async () => {
+    const [unknown, group, noTo, badFlag, unconfigured, refused, version] = await Promise.all([
       cli(['deliver']),
+      cli(['catalog', 'orders']),
       cli(['estimate']),
       cli(['locations', '--bogus']),
       cli(['wallet', 'balance'], {}),
       cli(['health'], { as: staging, env: { PARTNER_BASE_URL: `http://127.0.0.1:${await freePort()}` } }),
+      cli(['--version'], {}),
     ]);
     expect(unknown).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown command "deliver"') });
+    expect(group).toMatchObject({ code: 2, stderr: 'error: catalog orders needs a subcommand: create, get, verify\n' });
+    const pkg = JSON.parse(await readFile(join(ROOT, 'packages/sdk/package.json'), 'utf8'));
+    expect(version).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
     expect(noTo).toMatchObject({ code: 2, stderr: expect.stringContaining('--to LAT,LNG is required\nusage: ppctl estimate --to LAT,LNG') });
     expect(badFlag.code).toBe(2);
     expect(unconfigured).toMatchObject({ code: 2, stderr: expect.stringContaining('ppctl configure') });
@@ -170,6 +177,34 @@ describe('ppctl (the partner CLI)', () => {
 
     await writeFile(join(tmp, 'bad.csv'), 'order_reference,colour\nx,red\n');
     expect(await cli(['orders', 'bulk', '-f', join(tmp, 'bad.csv')])).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown CSV column "colour"') });
+  });
+
+  it('catalog orders create, get (by sale id and by reference) and verify, with a production key', async () => {
+    const shop = await createShop(p);
+    const body = saleBody(shop);
+    const file = join(tmp, 'sale.json');
+    await writeFile(file, JSON.stringify(body));
+    const created = await cli(['catalog', 'orders', 'create', '-f', file], { as: seller });
+    expect(created.code, created.stderr).toBe(0);
+    const saleId = /^sale id: +(\S+)$/m.exec(created.stdout)![1]!;
+    expect(created.stdout).toMatch(/^state: +awaiting_delivery$/m);
+    expect(created.stdout).toMatch(/^subtotal: +GHS 180\.00$/m);
+    expect(created.stdout).toContain(`Once it is delivered: ppctl catalog orders verify ${saleId}`);
+
+    const [byId, byRef, verified, again] = await Promise.all([
+      cli(['catalog', 'orders', 'get', saleId], { as: seller }),
+      cli(['catalog', 'orders', 'get', '--reference', body.external_reference, '--json'], { as: seller }),
+      cli(['catalog', 'orders', 'verify', saleId], { as: seller }),
+      cli(['catalog', 'orders', 'create', '-f', file], { as: seller }),
+    ]);
+    expect(byId.stdout).toMatch(new RegExp(`^your reference: +${body.external_reference}$`, 'm'));
+    expect(byId.stdout).toMatch(/^payment: +cod, /m);
+    expect(byId.stdout).toMatch(/Handwoven kente stole \(Gold and green\) +1 +GHS 180\.00 +GHS 180\.00$/m);
+    expect(json(byRef).data.sale_id).toBe(saleId);
+    expect(verified.stdout).toMatch(/^state: +awaiting_delivery\nsettled: +no$/m);
+    expect(again.code).toBe(1);
+    expect(REQUEST_ERROR.exec(again.stderr)?.[1]).toBe('DUPLICATE_REFERENCE');
+    expect(await cli(['catalog', 'orders', 'get', saleId, '--reference', 'x'], { as: seller })).toMatchObject({ code: 2 });
   });
 
   it('catalog list and get', async () => {

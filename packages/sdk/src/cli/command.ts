@@ -76,3 +76,12 @@ export function parseJsonInput(path: string): unknown {
     throw new UsageError(`${path} is not valid JSON: ${(err as Error).message}`);
   }
 }
+
+/** The JSON object in the file named by `-f` (required); `what` names it in errors, e.g. `one order object`. */
+export function requestBodyFile(ctx: Ctx, what: string): object {
+  const file = str(ctx, 'file');
+  if (!file) throw new UsageError('-f FILE is required');
+  const body = parseJsonInput(file);
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new UsageError(`${file} must hold ${what}`);
+  return body;
+}
