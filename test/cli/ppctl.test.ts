@@ -173,10 +173,31 @@ describe('ppctl (the partner CLI)', () => {
     const first = (await staging.client.delivery.orders.getByReference(refs[0]!)).data;
     expect(first.order_info).toMatchObject({ recipient_address: '12 Oxford Street, Osu, Accra' });
     expect((await staging.client.delivery.orders.getByReference(refs[1]!)).data.order_info.recipient_name).toBe('Kwame "KB" Boateng');
-    expect(json(machine).summary).toEqual({ total: 3, sent: 3, created: 2, failed: 1 });
+    expect(json(machine).summary).toEqual({ total: 3, sent: 3, created: 2, existing: 0, failed: 1 });
 
     await writeFile(join(tmp, 'bad.csv'), 'order_reference,colour\nx,red\n');
     expect(await cli(['orders', 'bulk', '-f', join(tmp, 'bad.csv')])).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown CSV column "colour"') });
+  });
+
+  it('orders bulk re-runs report the orders an earlier run created as already created, and exit 0', async () => {
+    const first = [orderBody(), orderBody()];
+    const file = join(tmp, 'rerun.json');
+    await writeFile(file, JSON.stringify(first));
+    const once = await cli(['orders', 'bulk', '-f', file, '--json']);
+    expect(once.code, once.stderr).toBe(0);
+    expect(json(once).summary).toEqual({ total: 2, sent: 2, created: 2, existing: 0, failed: 0 });
+    const ids = json(once).results.map((r: any) => r.order_id as string);
+
+    await writeFile(file, JSON.stringify([...first, orderBody()]));
+    const twice = await cli(['orders', 'bulk', '-f', file]);
+    expect(twice.code, twice.stderr).toBe(0);
+    expect(twice.stdout).toMatch(/^total: +3\ncreated: +1\nalready created: +2\nfailed: +0$/m);
+    const thrice = await cli(['orders', 'bulk', '-f', file, '--json']);
+    expect(thrice.code, thrice.stderr).toBe(0);
+    expect(json(thrice).summary).toEqual({ total: 3, sent: 3, created: 0, existing: 3, failed: 0 });
+    expect(json(thrice).results.slice(0, 2)).toEqual(
+      ids.map((order_id: string, i: number) => expect.objectContaining({ row: i + 1, order_reference: first[i]!.order_reference, ok: false, existing: true, order_id, code: 'DUPLICATE_ORDER_REFERENCE' })),
+    );
   });
 
   it('catalog orders create, get (by sale id and by reference) and verify, with a production key', async () => {
