@@ -4,13 +4,14 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureSandboxQuickstart } from '../../src/modules/accounts/quickstart.ts';
 import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
 import { ROOT } from '../helpers/process.ts';
 
 // The package as a consumer gets it: packed with `npm pack` (its prepack builds it, ESM and
 // CommonJS, and bundles the protocol package), installed from the tarball into an empty project
 // with no registry, imported by its name with `import` and `require`, type-checked from
-// TypeScript, and running the README's example.
+// TypeScript, and running the READMEs' first examples as pasted.
 
 const npmAvailable = (() => {
   try {
@@ -52,7 +53,7 @@ async function packAndInstall(): Promise<void> {
   const pack = await run(['pack', '--pack-destination', tmp], join(repo, 'packages/sdk'), {}, 'npm');
   expect(pack, pack.stdout + pack.stderr).toMatchObject({ code: 0 });
   const tarball = (await readdir(tmp)).find((f) => f.endsWith('.tgz'))!;
-  await mkdir(dir);
+  await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
   const install = await run(['install', '--offline', '--no-audit', '--no-fund', join(tmp, tarball)], dir, {}, 'npm');
   expect(install, install.stdout + install.stderr).toMatchObject({ code: 0 });
@@ -67,6 +68,9 @@ beforeAll(async () => {
     packAndInstall(),
     (async () => {
       p = await startPlatform();
+      // What `npm start` writes on an empty database, where the repository README's example reads it.
+      const { db, accounts, config } = p.app.platform;
+      if (!(await ensureSandboxQuickstart(db, accounts, join(dir, 'data'), config.publicBaseUrl))) throw new Error('no sandbox quick start');
       s = await createPartner(p);
     })(),
   ]);
@@ -230,6 +234,19 @@ describe.runIf(npmAvailable)('the built package', () => {
     expect(unset.code).toBe(1);
     expect(unset.stderr).toMatch(/PartnerConfigError: signingSecret is required \(sk_staging_\.\.\. from data\/sandbox-credentials\.json/);
     expect(unset.stdout).toBe('');
+  });
+
+  it("runs the repository README's first example as pasted, as ESM and through require, with the quick start's credentials", async () => {
+    const code = firstExample(await readFile(join(ROOT, 'README.md'), 'utf8'));
+    expect(code).toContain("readFileSync('data/sandbox-credentials.json'");
+    await writeFile(join(dir, 'first-call.mjs'), code);
+    await writeFile(join(dir, 'first-call.cjs'), asCommonJs(code));
+    // One after the other: each makes its order_reference from the clock.
+    for (const file of ['first-call.mjs', 'first-call.cjs']) {
+      const res = await run([file], dir);
+      expect(res.stderr, file).toBe('');
+      expect(res.stdout, file).toMatch(/^\{ status: 'ok' \}\ndlv_\w+ placed\n$/);
+    }
   });
 
   it('runs the built CLI', async () => {
