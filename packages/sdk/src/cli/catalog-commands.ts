@@ -2,6 +2,15 @@ import type { SafeOrder, SafeOrderRequest } from '../types.ts';
 import { CLI, parseNumber, requestBodyFile, str, UsageError, type Command } from './command.ts';
 import { block, ghs, json, table } from './output.ts';
 
+type Amounts = Pick<SafeOrder, 'subtotal_ghs' | 'delivery_fee_ghs' | 'markup_ghs' | 'total_ghs'>;
+
+const amounts = (s: Amounts): Array<[string, unknown]> => [
+  ['subtotal', ghs(s.subtotal_ghs)],
+  ['delivery fee', ghs(s.delivery_fee_ghs)],
+  ['markup', ghs(s.markup_ghs)],
+  ['total', ghs(s.total_ghs)],
+];
+
 function saleText(s: SafeOrder): string {
   const head = block([
     ['sale id', s.sale_id],
@@ -11,10 +20,7 @@ function saleText(s: SafeOrder): string {
     ['state', s.state],
     ['checkout url', s.checkout_url ?? undefined],
     ['delivery', s.delivery ? `${s.delivery.order_id} ${s.delivery.status} ${s.delivery.tracking_url}` : undefined],
-    ['subtotal', ghs(s.subtotal_ghs)],
-    ['delivery fee', ghs(s.delivery_fee_ghs)],
-    ['markup', ghs(s.markup_ghs)],
-    ['total', ghs(s.total_ghs)],
+    ...amounts(s),
     ['refund due', s.refund_due_ghs === null ? undefined : ghs(s.refund_due_ghs)],
   ]);
   return `${head}\n\n${table(['product id', 'variant', 'qty', 'unit price', 'line total'], s.items.map((i) => [i.product_id, `${i.title} (${i.label})`, i.quantity, ghs(i.unit_price_ghs), ghs(i.line_total_ghs)]))}`;
@@ -77,10 +83,7 @@ export const catalogCommands: Command[] = [
           ['reference', s.reference],
           ['state', s.state],
           ['checkout url', s.checkout_url ?? undefined],
-          ['subtotal', ghs(s.subtotal_ghs)],
-          ['delivery fee', ghs(s.delivery_fee_ghs)],
-          ['markup', ghs(s.markup_ghs)],
-          ['total', ghs(s.total_ghs)],
+          ...amounts(s),
           ['note', res.recovered ? 'an earlier attempt had placed it; this is that order' : undefined],
         ]),
       );
