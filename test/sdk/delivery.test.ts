@@ -94,6 +94,18 @@ describe('SDK: delivery operations against the real server', () => {
     expect(empty.code).toBe('BATCH_EMPTY');
   });
 
+  it('createBulk with findExisting marks a reference an earlier call created as existing, with its order id', async () => {
+    const earlier = order();
+    const id = (await staging.client.delivery.orders.create(earlier)).data.order_details.order_id;
+    const plain = await staging.client.delivery.orders.createBulk([earlier]);
+    const found = await staging.client.delivery.orders.createBulk([earlier, order()], { findExisting: true });
+    expect(plain.results[0]).toEqual({ order_reference: earlier.order_reference, ok: false, status_code: 409, order_id: null, code: 'DUPLICATE_ORDER_REFERENCE', message: expect.any(String) });
+    expect(found.results[0]).toMatchObject({ ok: false, code: 'DUPLICATE_ORDER_REFERENCE', existing: true, order_id: id });
+    expect(found.results[1]).toMatchObject({ ok: true, order_id: expect.stringMatching(/^dlv_/) });
+    expect(found.results[1]!.existing).toBeUndefined();
+    expect(found.summary).toEqual({ total: 2, created: 1, failed: 1 });
+  });
+
   it('estimate prices every priority; an unknown priority is VALIDATION_ERROR with details', async () => {
     const res = await staging.client.delivery.orders.estimate({
       delivery_location: { coordinates: EAST_LEGON, address: 'East Legon' },

@@ -2,9 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { SIGNED_REQUEST_HEADERS as H, signRequest } from '@partner-platform/protocol';
 import { catalogApi, type CatalogApi } from './catalog.ts';
 import { deliveryApi, type DeliveryApi } from './delivery.ts';
-import { parseRetryAfter, PartnerNetworkError, unwrap } from './errors.ts';
+import { parseRetryAfter, PartnerConfigError, PartnerNetworkError, unwrap } from './errors.ts';
 import type { OperationInfo } from './operations.ts';
 import { backoffMs, classifyAnswer, neverSent, sleep, type RetryMode } from './retry.ts';
+import { VERSION } from './version.ts';
+
+/** Sent on every request, so the platform's logs tell SDK versions apart. */
+export const USER_AGENT = `partner-platform-sdk/${VERSION} node/${process.versions.node}`;
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
@@ -73,6 +77,27 @@ function encodeQuery(query: Query | string | undefined): string {
 
 const ok = (status: number) => status >= 200 && status < 300;
 
+const FROM = 'from data/sandbox-credentials.json, or from partner-admin keys create';
+const REQUIRED = {
+  apiKey: `pk_staging_... ${FROM}`,
+  signingSecret: `sk_staging_... ${FROM}`,
+  baseUrl: 'e.g. http://localhost:8080: base_url in data/sandbox-credentials.json',
+} as const;
+
+/** Missing credentials and unusable addresses fail here, at construction, not as a failed request later. */
+function checkOptions(options: ClientOptions): void {
+  for (const [name, hint] of Object.entries(REQUIRED)) {
+    const value: unknown = options[name as keyof typeof REQUIRED];
+    if (typeof value !== 'string' || value.trim() === '') throw new PartnerConfigError(`${name} is required (${hint})`);
+  }
+  for (const name of ['baseUrl', 'catalogBaseUrl'] as const) {
+    const value = options[name];
+    if (value === undefined) continue;
+    const protocol = URL.canParse(value) ? new URL(value).protocol : undefined;
+    if (protocol !== 'http:' && protocol !== 'https:') throw new PartnerConfigError(`${name} must be an http(s) URL such as http://localhost:8080, not ${JSON.stringify(value)}`);
+  }
+}
+
 /**
  * Signs and sends requests per the platform's signing rules: a fresh nonce and timestamp for every
  * attempt, typed methods for every operation (`client.delivery...`, `client.catalog...`),
@@ -84,7 +109,9 @@ export class PartnerClient {
   readonly delivery: DeliveryApi;
   readonly catalog: CatalogApi;
 
+  /** Throws PartnerConfigError when `apiKey` or `signingSecret` is missing, or a base URL is not http(s). */
   constructor(readonly options: ClientOptions) {
+    checkOptions(options);
     this.fetchImpl = options.fetch ?? fetch;
     this.now = options.now ?? Date.now;
     this.delivery = deliveryApi(this);
@@ -112,7 +139,7 @@ export class PartnerClient {
     const query = encodeQuery(opts.query);
     const url = query ? `${path}?${query}` : path;
     const body = opts.rawBody ?? (opts.body === undefined ? '' : JSON.stringify(opts.body));
-    const headers: Record<string, string> = { ...this.signHeaders(method, url, body), ...opts.headers };
+    const headers: Record<string, string> = { 'user-agent': USER_AGENT, ...this.signHeaders(method, url, body), ...opts.headers };
     if (body !== '') headers['content-type'] ??= 'application/json';
     const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs ?? 30_000;
     const timeout = AbortSignal.timeout(timeoutMs);

@@ -4,6 +4,7 @@ import { OPERATIONS } from './operations.ts';
 import { backoffMs, sleep } from './retry.ts';
 import type {
   BulkCreateResponse,
+  BulkOptions,
   CancelOrderResponse,
   CreateOrderRequest,
   CreateOrderResponse,
@@ -88,12 +89,13 @@ export function deliveryApi(client: PartnerClient) {
       /**
        * Creates 1 to 100 orders, each as orders.create. After a retry, items answered with
        * DUPLICATE_ORDER_REFERENCE are looked up and reported as created when an earlier attempt may
-       * have landed them.
+       * have landed them. With `findExisting`, such items of a first attempt are looked up too and
+       * marked `existing` with their `order_id` (re-running a batch).
        */
-      async createBulk(orders: CreateOrderRequest[]): Promise<BulkCreateResponse> {
+      async createBulk(orders: CreateOrderRequest[], options: BulkOptions = {}): Promise<BulkCreateResponse> {
         const res = await client.call<BulkCreateResponse>(OPERATIONS['delivery.orders.create_bulk'], { body: { orders } });
         const out = unwrap(res);
-        if (!res.earlierMayHaveLanded) return out;
+        if (!res.earlierMayHaveLanded && !options.findExisting) return out;
         const duplicates = out.results.filter((r) => !r.ok && r.code === DUPLICATE && r.order_reference !== null);
         // A few lookups at a time, like the server's own bulk concurrency.
         for (let i = 0; i < duplicates.length; i += 5) {
@@ -101,7 +103,12 @@ export function deliveryApi(client: PartnerClient) {
             duplicates.slice(i, i + 5).map(async (item) => {
               const found = await findLanded(client, item.order_reference!);
               if (!found) return;
-              Object.assign(item, { ok: true, status_code: 201, order_id: found.data.internal_order_id });
+              item.order_id = found.data.internal_order_id;
+              if (!res.earlierMayHaveLanded) {
+                item.existing = true;
+                return;
+              }
+              Object.assign(item, { ok: true, status_code: 201 });
               delete item.code;
               delete item.message;
             }),

@@ -98,6 +98,11 @@ export function apiErrorFrom(status: number, body: unknown, headers: Record<stri
   );
 }
 
+/** The client's options are missing or wrong: thrown by `new PartnerClient(...)`, before any request. */
+export class PartnerConfigError extends Error {
+  override readonly name = 'PartnerConfigError';
+}
+
 /** The request never got an answer (connection refused, reset, timed out). */
 export class PartnerNetworkError extends Error {
   override readonly name = 'PartnerNetworkError';

@@ -1,4 +1,4 @@
-export { PartnerClient } from './client.ts';
+export { PartnerClient, USER_AGENT } from './client.ts';
 export type { ClientOptions, Exchange, Query, RawResponse, RequestOptions, SendOptions } from './client.ts';
 export type { DeliveryApi } from './delivery.ts';
 export type { CatalogApi } from './catalog.ts';
@@ -9,6 +9,7 @@ export {
   InvalidRequestError,
   NotFoundError,
   PartnerApiError,
+  PartnerConfigError,
   PartnerNetworkError,
   PaymentRequiredError,
   PermissionError,
@@ -22,5 +23,5 @@ export type { RetryMode } from './retry.ts';
 export { canonicalQuery, canonicalRequest, rfc3986Encode, sha256Hex, signCanonical, signRequest, splitUrl } from '@partner-platform/protocol';
 export type { CanonicalRequestParts } from '@partner-platform/protocol';
 export { verifyWebhook, WebhookVerificationError } from './webhooks.ts';
-export type { WebhookEvent } from './webhooks.ts';
 export type * from './types.ts';
+export { VERSION } from './version.ts';

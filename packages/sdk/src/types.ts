@@ -31,8 +31,18 @@ export type LatLng = NonNullable<CreateOrderRequest['delivery']['coordinates']>;
 export type CreatedOrder = Ok<'delivery.orders.create'>['data'];
 export type CreateOrderResponse = Ok<'delivery.orders.create'> & Recovered;
 
-export type BulkCreateResponse = Ok<'delivery.orders.create_bulk'>;
-export type BulkItemResult = BulkCreateResponse['results'][number];
+type BulkAnswer = Ok<'delivery.orders.create_bulk'>;
+/**
+ * One order of a bulk answer. `existing: true` (set by `createBulk(orders, { findExisting: true })`)
+ * marks a DUPLICATE_ORDER_REFERENCE item whose reference already holds one of your orders, created
+ * before this call (a re-run): `order_id` is that order; nothing was created.
+ */
+export type BulkItemResult = BulkAnswer['results'][number] & { existing?: true };
+export type BulkCreateResponse = Omit<BulkAnswer, 'results'> & { results: BulkItemResult[] };
+export interface BulkOptions {
+  /** Look up the order behind each DUPLICATE_ORDER_REFERENCE item and mark it `existing` (safe re-runs). */
+  findExisting?: boolean;
+}
 
 export type OrderDetailsResponse = Ok<'delivery.orders.get'>;
 export type OrderDetails = OrderDetailsResponse['data'];

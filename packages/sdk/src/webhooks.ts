@@ -1,16 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import { WEBHOOK_HEADERS, webhookSignature } from '@partner-platform/protocol';
+import type { AnyWebhookEvent } from './types.ts';
 
 export class WebhookVerificationError extends Error {
   override readonly name = 'WebhookVerificationError';
-}
-
-export interface WebhookEvent<T = Record<string, unknown>> {
-  id: string;
-  type: string;
-  created_at: string;
-  environment: 'staging' | 'production';
-  data: T;
 }
 
 type Headers = Record<string, string | string[] | undefined> | { get(name: string): string | null };
@@ -24,15 +17,16 @@ function header(headers: Headers, name: string): string | undefined {
 /**
  * Verifies a webhook from the platform (Standard Webhooks: `webhook-id`, `webhook-timestamp`,
  * `webhook-signature`) against your `whsec_` secret and the raw body exactly as received, and
- * returns the parsed event. Throws WebhookVerificationError for a bad signature or a timestamp more
- * than `toleranceSeconds` away from now (replays).
+ * returns the parsed event, typed by its `type` (`if (event.type === 'safe.order.paid') event.data...`).
+ * Throws WebhookVerificationError for a bad signature or a timestamp more than `toleranceSeconds`
+ * away from now (replays).
  */
-export function verifyWebhook<T = Record<string, unknown>>(
+export function verifyWebhook(
   secret: string,
   headers: Headers,
   rawBody: string | Uint8Array,
   opts: { toleranceSeconds?: number; now?: () => number } = {},
-): WebhookEvent<T> {
+): AnyWebhookEvent {
   const id = header(headers, WEBHOOK_HEADERS.id);
   const timestamp = header(headers, WEBHOOK_HEADERS.timestamp);
   const signatures = header(headers, WEBHOOK_HEADERS.signature);
@@ -49,5 +43,5 @@ export function verifyWebhook<T = Record<string, unknown>>(
     return given.length === expected.length && timingSafeEqual(given, expected);
   });
   if (!matches) throw new WebhookVerificationError('no signature matches this secret');
-  return JSON.parse(body) as WebhookEvent<T>;
+  return JSON.parse(body) as AnyWebhookEvent;
 }

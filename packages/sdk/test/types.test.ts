@@ -1,5 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { AnyWebhookEvent, CreateOrderRequest, DeliveryStatus, HealthOk, Priority, SafeOrderLookup, TopupVerifyResponse } from '../src/types.ts';
+import type { AnyWebhookEvent, CreateOrderRequest, DeliveryStatus, HealthOk, Priority, SafeOrderLookup, TopupVerifyResponse, WebhookEventOf } from '../src/types.ts';
+import type { verifyWebhook } from '../src/webhooks.ts';
 
 // Checked by the type checker (`npm run typecheck`): the named aliases resolve to the generated
 // shapes, not to never or any, so a broken alias cannot let everything through.
@@ -20,5 +21,11 @@ describe('SDK types', () => {
     expectTypeOf<Extract<AnyWebhookEvent, { type: 'delivery.order.cancelled' }>['data']['cancellation_reason']>().toEqualTypeOf<string | null>();
     expectTypeOf<'safe.order.refund_due'>().toExtend<AnyWebhookEvent['type']>();
     expectTypeOf<'delivery.order.deleted'>().not.toExtend<AnyWebhookEvent['type']>();
+  });
+
+  it('verifyWebhook answers that union, so a check of `type` narrows `data`', () => {
+    expectTypeOf<ReturnType<typeof verifyWebhook>>().toEqualTypeOf<AnyWebhookEvent>();
+    const narrow = (event: ReturnType<typeof verifyWebhook>) => (event.type === 'safe.order.paid' ? event.data : undefined);
+    expectTypeOf(narrow).returns.toEqualTypeOf<WebhookEventOf<'safe.order.paid'>['data'] | undefined>();
   });
 });

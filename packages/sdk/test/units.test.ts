@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ordersFromCsv, parseCsv } from '../src/cli/bulk.ts';
 import { configDir, maskKey } from '../src/cli/config.ts';
 import { table } from '../src/cli/output.ts';
-import { apiErrorFrom, NotFoundError, PartnerApiError, RateLimitError } from '../src/errors.ts';
+import { PartnerClient, USER_AGENT } from '../src/client.ts';
+import { apiErrorFrom, NotFoundError, PartnerApiError, PartnerConfigError, RateLimitError } from '../src/errors.ts';
 import { classifyAnswer, neverSent } from '../src/retry.ts';
+import { VERSION } from '../src/version.ts';
 
 describe('retry rules', () => {
   it('retries what is safe per mode, and says whether a failed attempt may have landed', () => {
@@ -58,5 +61,42 @@ describe('CLI helpers', () => {
     expect(maskKey('pk_staging_abcdefghijklmnop')).toBe('pk_staging_abcd…mnop');
     expect(maskKey('pk_production_short')).toBe('pk_production_****');
     expect(table(['id', 'name'], [['a', 'Accra'], ['bbb', undefined]])).toBe('ID   NAME\na    Accra\nbbb  -');
+  });
+});
+
+describe('the client', () => {
+  const good = { apiKey: 'pk_staging_k', signingSecret: 'sk_staging_s', baseUrl: 'http://localhost:8080' };
+  const refused = (options: Record<string, unknown>) => {
+    try {
+      new PartnerClient(options as never);
+    } catch (err) {
+      expect(err).toBeInstanceOf(PartnerConfigError);
+      return (err as Error).message;
+    }
+    throw new Error('expected new PartnerClient to throw');
+  };
+
+  it('refuses missing credentials and unusable addresses at construction, saying where to find them', () => {
+    expect(refused({ ...good, signingSecret: undefined })).toBe(
+      'signingSecret is required (sk_staging_... from data/sandbox-credentials.json, or from partner-admin keys create)',
+    );
+    expect(refused({ ...good, apiKey: ' ' })).toMatch(/^apiKey is required \(pk_staging_\.\.\. from data\/sandbox-credentials\.json/);
+    expect(refused({ ...good, baseUrl: undefined })).toMatch(/^baseUrl is required \(e\.g\. http:\/\/localhost:8080/);
+    expect(refused({ ...good, baseUrl: 'localhost:8080' })).toBe('baseUrl must be an http(s) URL such as http://localhost:8080, not "localhost:8080"');
+    expect(refused({ ...good, catalogBaseUrl: 'ftp://x' })).toMatch(/^catalogBaseUrl must be an http\(s\) URL/);
+    expect(() => new PartnerClient(good).withOptions({ signingSecret: '' })).toThrow(PartnerConfigError);
+  });
+
+  it('names itself and its version in User-Agent; the version is the package\'s', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(VERSION).toBe(pkg.version);
+    expect(USER_AGENT).toBe(`partner-platform-sdk/${pkg.version} node/${process.versions.node}`);
+    let sent: Record<string, string> = {};
+    const fetchImpl: typeof fetch = async (_url, init) => {
+      sent = init!.headers as Record<string, string>;
+      return new Response('{"status":"ok"}', { status: 200 });
+    };
+    await new PartnerClient({ ...good, fetch: fetchImpl }).delivery.health();
+    expect(sent['user-agent']).toBe(USER_AGENT);
   });
 });

@@ -1,6 +1,6 @@
-import { parseJsonInput, parseNumber, str, UsageError, type Command } from './command.ts';
+import { CLI, parseJsonInput, parseNumber, str, UsageError, type Command } from './command.ts';
 import { DEFAULT_BASE_URL, maskKey, readConfig, writeConfig, type StoredConfig } from './config.ts';
-import { block, ghs, json, table } from './output.ts';
+import { block, ghs, json } from './output.ts';
 
 function checkUrl(value: string, flag: string): string {
   try {
@@ -53,8 +53,8 @@ export const configureCommand: Command = {
   },
 };
 
-/** Wallet (production keys) and catalog reads. */
-export const accountCommands: Command[] = [
+/** The delivery wallet (production keys). */
+export const walletCommands: Command[] = [
   {
     name: 'wallet balance',
     usage: '',
@@ -75,7 +75,7 @@ export const accountCommands: Command[] = [
       if (ctx.json) return ctx.io.out(json(res));
       const t = res.data;
       ctx.io.out(block([['checkout url', t.checkout_url], ['reference', t.client_reference], ['amount', ghs(t.amount_ghs)]]));
-      ctx.io.out(`\nPay at the checkout URL, then: partner wallet verify ${t.client_reference}`);
+      ctx.io.out(`\nPay at the checkout URL, then: ${CLI} wallet verify ${t.client_reference}`);
     },
   },
   {
@@ -96,41 +96,6 @@ export const accountCommands: Command[] = [
           ['gateway status', v.verification_status],
         ]),
       );
-    },
-  },
-  {
-    name: 'catalog list',
-    usage: '[--vendor VENDOR_ID] [--limit N] [--cursor CURSOR]',
-    summary: 'Products of syndicated vendors, a page at a time',
-    options: { vendor: { type: 'string' }, limit: { type: 'string' }, cursor: { type: 'string' } },
-    async run(ctx) {
-      const limit = str(ctx, 'limit');
-      const res = await ctx.client().catalog.list({
-        vendor_id: str(ctx, 'vendor'),
-        limit: limit === undefined ? undefined : parseNumber(limit, '--limit', { integer: true, min: 1 }),
-        cursor: str(ctx, 'cursor'),
-      });
-      if (ctx.json) return ctx.io.out(json(res));
-      const rows = res.data.products.map((p) => {
-        const prices = p.variants.map((v) => v.price_ghs);
-        const price = prices.length === 0 ? '-' : Math.min(...prices) === Math.max(...prices) ? ghs(prices[0]) : `${ghs(Math.min(...prices))}–${Math.max(...prices).toFixed(2)}`;
-        return [p.product_id, p.title, p.vendor_name, price, p.variants.some((v) => v.in_stock) ? 'yes' : 'no'];
-      });
-      ctx.io.out(`${table(['product id', 'title', 'vendor', 'price', 'in stock'], rows)}\n\n${res.data.count} product${res.data.count === 1 ? '' : 's'}`);
-      if (res.data.next_cursor) ctx.io.out(`next page: partner catalog list --cursor ${res.data.next_cursor}`);
-    },
-  },
-  {
-    name: 'catalog get',
-    usage: 'PRODUCT_ID',
-    summary: 'One product and its variants',
-    args: [1, 1],
-    async run(ctx) {
-      const res = await ctx.client().catalog.get(ctx.positionals[0]!);
-      if (ctx.json) return ctx.io.out(json(res));
-      const p = res.data;
-      const head = block([['product id', p.product_id], ['title', p.title], ['vendor', `${p.vendor_name} (${p.vendor_id})`], ['category', p.category], ['description', p.description]]);
-      ctx.io.out(`${head}\n\n${table(['variant id', 'label', 'price', 'in stock'], p.variants.map((v) => [v.variant_id, v.label, ghs(v.price_ghs), v.in_stock ? 'yes' : 'no']))}`);
     },
   },
 ];

@@ -1,5 +1,5 @@
 import type { BulkItemResult, CreateOrderRequest } from '../types.ts';
-import { parseJsonInput, parseNumber, readInput, str, UsageError, type Command } from './command.ts';
+import { CLI, parseJsonInput, parseNumber, readInput, str, UsageError, type Command } from './command.ts';
 import { block, json, progressBar, table } from './output.ts';
 
 /** CSV column → field of the orders.create body, and how its text is read. Empty cells are left out. */
@@ -69,7 +69,7 @@ export function ordersFromCsv(text: string): CreateOrderRequest[] {
   if (!header) throw new UsageError('the CSV file is empty');
   const names = header.map((h) => h.trim());
   const unknown = names.filter((n) => !(n in COLUMNS));
-  if (unknown.length > 0) throw new UsageError(`unknown CSV column ${unknown.map((n) => JSON.stringify(n)).join(', ')}; see partner orders bulk --help`);
+  if (unknown.length > 0) throw new UsageError(`unknown CSV column ${unknown.map((n) => JSON.stringify(n)).join(', ')}; see ${CLI} orders bulk --help`);
   return rows.map((cells, r) => {
     const order: Record<string, unknown> = {};
     names.forEach((name, i) => {
@@ -105,6 +105,8 @@ export const bulkCommand: Command = {
     'CSV: a header row naming some of these columns (empty cells are left out):',
     ...Object.keys(COLUMNS).reduce<string[]>((lines, name, i) => (i % 6 === 0 ? [...lines, `  ${name}`] : [...lines.slice(0, -1), `${lines.at(-1)}, ${name}`]), []),
     'Coordinates need both *_lat and *_lng; payment_is_paid is true or false.',
+    'Re-running a file is safe: an order an earlier run created is reported as already created (with its',
+    'order_id in --json), never created twice, and is no failure.',
   ],
   options: { file: { type: 'string', short: 'f' }, chunk: { type: 'string' } },
   async run(ctx) {
@@ -116,19 +118,34 @@ export const bulkCommand: Command = {
     if (orders.length === 0) throw new UsageError(`${file} holds no orders`);
     const client = ctx.client();
     const results: Array<BulkItemResult & { row: number }> = [];
+    // An order a previous run created answers DUPLICATE_ORDER_REFERENCE: `existing`, not a failure.
+    const failed = (r: BulkItemResult) => !r.ok && !r.existing;
+    const counts = () => ({
+      created: results.filter((r) => r.ok).length,
+      existing: results.filter((r) => r.existing).length,
+      failed: results.filter(failed).length,
+    });
     const report = () => {
-      const created = results.filter((r) => r.ok).length;
-      const summary = { total: orders.length, sent: results.length, created, failed: results.length - created };
+      const summary = { total: orders.length, sent: results.length, ...counts() };
       if (ctx.json) return ctx.io.out(json({ summary, results }));
-      const failures = results.filter((r) => !r.ok);
-      ctx.io.out(block([['total', summary.total], ...(summary.sent < summary.total ? [['sent', summary.sent] as [string, unknown]] : []), ['created', created], ['failed', summary.failed]]));
+      const failures = results.filter(failed);
+      const optional = (label: string, value: number, shown: boolean): Array<[string, unknown]> => (shown ? [[label, value]] : []);
+      ctx.io.out(
+        block([
+          ['total', summary.total],
+          ...optional('sent', summary.sent, summary.sent < summary.total),
+          ['created', summary.created],
+          ...optional('already created', summary.existing, summary.existing > 0),
+          ['failed', summary.failed],
+        ]),
+      );
       if (failures.length > 0) ctx.io.out(`\n${table(['row', 'reference', 'status', 'code', 'message'], failures.map((f) => [f.row, f.order_reference, f.status_code, f.code, f.message]))}`);
     };
     const progress = (extra: string) => ctx.io.progress?.(progressBar(results.length, orders.length, extra));
     progress('starting');
     for (let start = 0; start < orders.length; start += chunk) {
       try {
-        const res = await client.delivery.orders.createBulk(orders.slice(start, start + chunk));
+        const res = await client.delivery.orders.createBulk(orders.slice(start, start + chunk), { findExisting: true });
         res.results.forEach((r, i) => results.push({ row: start + i + 1, ...r }));
       } catch (err) {
         // Earlier chunks were created: say so before the error line.
@@ -136,10 +153,11 @@ export const bulkCommand: Command = {
         report();
         throw err;
       }
-      progress(`created ${results.filter((r) => r.ok).length}, failed ${results.filter((r) => !r.ok).length}`);
+      const now = counts();
+      progress(`created ${now.created}, already created ${now.existing}, failed ${now.failed}`);
     }
     ctx.io.progress?.('\n');
     report();
-    return results.every((r) => r.ok) ? 0 : 1;
+    return results.some(failed) ? 1 : 0;
   },
 };

@@ -30,6 +30,12 @@ export interface Command {
   run(ctx: Ctx): Promise<number | void>;
 }
 
+/**
+ * The command's name. Not `partner`: an unrelated npm package has that name, so `npx partner` outside
+ * a project that installs this one would run it.
+ */
+export const CLI = 'ppctl';
+
 /** Wrong invocation: printed with the command's usage, exit code 2. */
 export class UsageError extends Error {}
 
@@ -69,4 +75,13 @@ export function parseJsonInput(path: string): unknown {
   } catch (err) {
     throw new UsageError(`${path} is not valid JSON: ${(err as Error).message}`);
   }
+}
+
+/** The JSON object in the file named by `-f` (required); `what` names it in errors, e.g. `one order object`. */
+export function requestBodyFile(ctx: Ctx, what: string): object {
+  const file = str(ctx, 'file');
+  if (!file) throw new UsageError('-f FILE is required');
+  const body = parseJsonInput(file);
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new UsageError(`${file} must hold ${what}`);
+  return body;
 }

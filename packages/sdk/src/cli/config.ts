@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSy
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-/** What `partner configure` stores; the names match data/sandbox-credentials.json so that file can be read as is. */
+/** What `ppctl configure` stores; the names match data/sandbox-credentials.json so that file can be read as is. */
 export interface StoredConfig {
   api_key?: string;
   signing_secret?: string;
@@ -50,7 +50,7 @@ export interface Credentials {
   catalogBaseUrl?: string;
 }
 
-/** Environment variables override the stored config, so CI can run without `partner configure`. */
+/** Environment variables override the stored config, so CI can run without `ppctl configure`. */
 export function resolveCredentials(env: NodeJS.ProcessEnv = process.env): Credentials | { missing: string[] } {
   const stored = readConfig(env);
   const apiKey = env.PARTNER_API_KEY || stored.api_key;

@@ -1,7 +1,7 @@
 import type { CreateOrderRequest, OrderDetailsResponse, Priority, Tracking } from '../types.ts';
 import { sleep } from '../retry.ts';
 import { bulkCommand } from './bulk.ts';
-import { parseJsonInput, parseLatLng, parseNumber, str, UsageError, type Command, type Ctx } from './command.ts';
+import { parseLatLng, parseNumber, requestBodyFile, str, UsageError, type Command, type Ctx } from './command.ts';
 import { block, ghs, json, table } from './output.ts';
 
 const PRIORITIES: readonly Priority[] = ['standard', 'economy', 'cargo'];
@@ -98,11 +98,8 @@ export const deliveryCommands: Command[] = [
     summary: 'Create an order from a JSON file (an orders.create body; - reads stdin)',
     options: { file: { type: 'string', short: 'f' } },
     async run(ctx) {
-      const file = str(ctx, 'file');
-      if (!file) throw new UsageError('-f FILE is required');
-      const order = parseJsonInput(file);
-      if (order === null || typeof order !== 'object' || Array.isArray(order)) throw new UsageError(`${file} must hold one order object (use orders bulk for a list)`);
-      const res = await ctx.client().delivery.orders.create(order as CreateOrderRequest);
+      const order = requestBodyFile(ctx, 'one order object (use orders bulk for a list)') as CreateOrderRequest;
+      const res = await ctx.client().delivery.orders.create(order);
       if (ctx.json) return ctx.io.out(json(res));
       const o = res.data.order_details;
       ctx.io.out(

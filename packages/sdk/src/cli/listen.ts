@@ -1,14 +1,13 @@
 import { createServer } from 'node:http';
-import type { DeliveryOrderEventData } from '../types.ts';
-import { verifyWebhook, type WebhookEvent } from '../webhooks.ts';
-import { parseNumber, str, UsageError, type Command } from './command.ts';
+import type { AnyWebhookEvent } from '../types.ts';
+import { verifyWebhook } from '../webhooks.ts';
+import { CLI, parseNumber, str, UsageError, type Command } from './command.ts';
 import { webhookSecret } from './config.ts';
 
-function describe(event: WebhookEvent): string {
-  const d = event.data as Partial<DeliveryOrderEventData> & Record<string, unknown>;
-  if (event.type.startsWith('delivery.order.') && d.order_id) {
-    const move = d.previous_status ? `${d.previous_status} → ${d.status}` : String(d.status);
-    return `order ${d.order_id} (${d.order_reference}) ${move}`;
+function describe(event: AnyWebhookEvent): string {
+  if (event.type === 'delivery.order.created' || event.type === 'delivery.order.status_changed' || event.type === 'delivery.order.cancelled') {
+    const d = event.data;
+    return `order ${d.order_id} (${d.order_reference}) ${d.previous_status ? `${d.previous_status} → ${d.status}` : d.status}`;
   }
   return JSON.stringify(event.data);
 }
@@ -32,7 +31,7 @@ export const listenCommand: Command = {
   options: { port: { type: 'string' }, host: { type: 'string' }, secret: { type: 'string' }, count: { type: 'string' } },
   async run(ctx) {
     const secret = str(ctx, 'secret') ?? webhookSecret(ctx.io.env);
-    if (!secret) throw new UsageError('give --secret whsec_... (the app webhook secret), or store it with partner configure --webhook-secret');
+    if (!secret) throw new UsageError(`give --secret whsec_... (the app webhook secret), or store it with ${CLI} configure --webhook-secret`);
     if (!secret.startsWith('whsec_')) throw new UsageError('--secret must start with whsec_');
     const port = parseNumber(str(ctx, 'port') ?? '4000', '--port', { integer: true, min: 0 });
     const host = str(ctx, 'host') ?? '127.0.0.1';

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `partner` command. Exit codes: 0 ok, 1 the API or the network failed, 2 wrong usage.
+// The `ppctl` command (the partner CLI). Exit codes: 0 ok, 1 the API or the network failed, 2 wrong usage.
 import { run } from './run.ts';
 
 process.exitCode = await run(process.argv.slice(2), {

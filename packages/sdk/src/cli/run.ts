@@ -1,43 +1,58 @@
 import { parseArgs } from 'node:util';
 import { PartnerClient } from '../client.ts';
 import { PartnerApiError, PartnerNetworkError } from '../errors.ts';
-import { accountCommands, configureCommand } from './account-commands.ts';
-import { UsageError, type Command, type Ctx } from './command.ts';
+import { VERSION } from '../version.ts';
+import { configureCommand, walletCommands } from './account-commands.ts';
+import { catalogCommands } from './catalog-commands.ts';
+import { CLI, UsageError, type Command, type Ctx } from './command.ts';
 import { resolveCredentials } from './config.ts';
 import { deliveryCommands } from './delivery-commands.ts';
 import { listenCommand } from './listen.ts';
 import type { Io } from './output.ts';
 
-export const commands: Command[] = [configureCommand, ...deliveryCommands, ...accountCommands, listenCommand];
+export const commands: Command[] = [configureCommand, ...deliveryCommands, ...walletCommands, ...catalogCommands, listenCommand];
 
-const GLOBAL = '--json for machine-readable output, --help for a command\'s options.';
+const GLOBAL = `--json for machine-readable output, --help for a command's options, ${CLI} --version for the version.`;
 
 function topHelp(): string {
   const width = Math.max(...commands.map((c) => c.name.length)) + 2;
   return [
-    'Usage: partner <command> [options]',
+    `Usage: ${CLI} <command> [options]`,
     '',
     'Commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
     '',
     GLOBAL,
-    'Credentials: partner configure, or PARTNER_API_KEY, PARTNER_SIGNING_SECRET and PARTNER_BASE_URL.',
+    `Credentials: ${CLI} configure, or PARTNER_API_KEY, PARTNER_SIGNING_SECRET and PARTNER_BASE_URL.`,
     'Exit codes: 0 ok, 1 the API or the network failed, 2 wrong usage.',
   ].join('\n');
 }
 
-const usageLine = (c: Command) => `partner ${c.name}${c.usage ? ` ${c.usage}` : ''}`;
+const usageLine = (c: Command) => `${CLI} ${c.name}${c.usage ? ` ${c.usage}` : ''}`;
 
 function commandHelp(c: Command): string {
   return [`Usage: ${usageLine(c)} [--json]`, '', c.summary, ...(c.help ? ['', ...c.help] : [])].join('\n');
 }
 
-/** The command named by the first one or two words (the longest match). */
+const MOST_WORDS = Math.max(...commands.map((c) => c.name.split(' ').length));
+
+/** The command named by the first words (the longest match). */
 function find(argv: string[]): { command: Command; rest: string[] } | undefined {
-  const two = commands.find((c) => c.name === argv.slice(0, 2).join(' '));
-  if (two) return { command: two, rest: argv.slice(2) };
-  const one = commands.find((c) => c.name === argv[0]);
-  return one ? { command: one, rest: argv.slice(1) } : undefined;
+  for (let n = MOST_WORDS; n >= 1; n--) {
+    const command = commands.find((c) => c.name === argv.slice(0, n).join(' '));
+    if (command) return { command, rest: argv.slice(n) };
+  }
+  return undefined;
+}
+
+/** For a group named without its subcommand (`catalog orders`): the group and the words that may follow. */
+function group(argv: string[]): { name: string; next: string[] } | undefined {
+  for (let n = Math.min(argv.length, MOST_WORDS - 1); n >= 1; n--) {
+    const name = argv.slice(0, n).join(' ');
+    const next = commands.filter((c) => c.name.startsWith(`${name} `)).map((c) => c.name.slice(name.length + 1).split(' ')[0]!);
+    if (next.length > 0) return { name, next: [...new Set(next)] };
+  }
+  return undefined;
 }
 
 function describeError(err: unknown): string {
@@ -56,10 +71,14 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.out(topHelp());
     return argv.length === 0 ? 2 : 0;
   }
+  if (argv[0] === '--version' || argv[0] === '-v') {
+    io.out(VERSION);
+    return 0;
+  }
   const found = find(argv);
   if (!found) {
-    const group = commands.filter((c) => c.name.startsWith(`${argv[0]} `));
-    io.err(group.length > 0 ? `error: ${argv[0]} needs a subcommand: ${group.map((c) => c.name.split(' ')[1]).join(', ')}` : `error: unknown command "${argv[0]}"; see partner --help`);
+    const partial = group(argv);
+    io.err(partial ? `error: ${partial.name} needs a subcommand: ${partial.next.join(', ')}` : `error: unknown command "${argv[0]}"; see ${CLI} --help`);
     return 2;
   }
   const { command, rest } = found;
@@ -86,7 +105,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       client: () => {
         const creds = resolveCredentials(io.env);
         if ('missing' in creds) {
-          throw new UsageError(`no ${creds.missing.join(' or ')} configured: run partner configure --api-key ... --signing-secret ... (or --from data/sandbox-credentials.json), or set PARTNER_API_KEY and PARTNER_SIGNING_SECRET`);
+          throw new UsageError(`no ${creds.missing.join(' or ')} configured: run ${CLI} configure --api-key ... --signing-secret ... (or --from data/sandbox-credentials.json), or set PARTNER_API_KEY and PARTNER_SIGNING_SECRET`);
         }
         return new PartnerClient(creds);
       },

@@ -7,21 +7,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderBody } from '../delivery/fixtures.ts';
 import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
 import { freePort, ROOT } from '../helpers/process.ts';
-import { createShop } from '../sdk/support.ts';
+import { createShop, saleBody } from '../sdk/support.ts';
 import { walletPartner } from '../wallet/helpers.ts';
 
-// The `partner` CLI as a user runs it: a subprocess of packages/sdk/bin/partner.mjs (tsx, no build),
+// The partner CLI, `ppctl`, as a user runs it: a subprocess of packages/sdk/bin/ppctl.mjs (tsx, no build),
 // its config in a temporary PARTNER_CONFIG_DIR, against a real server.
 
 let p: TestPlatform;
 let staging: PartnerSetup;
 let production: PartnerSetup;
+let seller: PartnerSetup;
 let tmp: string;
 
 beforeAll(async () => {
   // The dispatcher is on for `webhooks listen`, a local receiver; apps without a webhook URL get no deliveries.
   p = await startPlatform({ env: { WEBHOOK_DISPATCHER: 'on', WEBHOOK_POLL_MS: '20', WEBHOOK_LOCAL_DESTINATIONS: 'on' } });
-  [staging, production] = await Promise.all([createPartner(p), walletPartner(p)]);
+  const saleScopes = ['safe:read', 'safe:write', 'delivery:read', 'delivery:write'];
+  [staging, production, seller] = await Promise.all([createPartner(p), walletPartner(p), createPartner(p, { environment: 'production', scopes: saleScopes })]);
   tmp = await mkdtemp(join(tmpdir(), 'partner-cli-'));
 });
 afterAll(async () => {
@@ -46,7 +48,7 @@ function envFor(opts: { as?: PartnerSetup; configDir?: string; env?: Record<stri
 
 function cli(args: string[], opts: { as?: PartnerSetup; configDir?: string; env?: Record<string, string> } = { as: staging }): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['packages/sdk/bin/partner.mjs', ...args], { cwd: ROOT, env: envFor(opts), timeout: 30_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, ['packages/sdk/bin/ppctl.mjs', ...args], { cwd: ROOT, env: envFor(opts), timeout: 30_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
     });
   });
@@ -55,7 +57,7 @@ function cli(args: string[], opts: { as?: PartnerSetup; configDir?: string; env?
 const json = (run: Run) => JSON.parse(run.stdout);
 const REQUEST_ERROR = /^error: .+ \(([A-Z_]+), request req_\w+\)$/m;
 
-describe('partner CLI', () => {
+describe('ppctl (the partner CLI)', () => {
   it('configure stores credentials with mode 0600 (dir 0700), from flags or a credentials file; later commands use them', async () => {
     const dir = join(tmp, 'config-a');
     const flags = await cli(['configure', '--api-key', staging.apiKey, '--signing-secret', staging.signingSecret, '--base-url', `${p.url}/`], { configDir: dir });
@@ -74,21 +76,26 @@ describe('partner CLI', () => {
     const fromFile = await cli(['configure', '--from', creds, '--json'], { configDir: join(tmp, 'config-b') });
     expect(json(fromFile)).toMatchObject({ base_url: p.url, webhook_secret: 'stored', api_key: expect.stringMatching(/^pk_staging_[\w-]{4}…[\w-]{4}$/) });
     expect((await stat(join(tmp, 'config-b', 'config.json'))).mode & 0o777).toBe(0o600);
-    expect(await cli(['configure', '--api-key', 'pk_staging_x'], { configDir: join(tmp, 'config-c') })).toMatchObject({ code: 2, stderr: expect.stringContaining('usage: partner configure') });
+    expect(await cli(['configure', '--api-key', 'pk_staging_x'], { configDir: join(tmp, 'config-c') })).toMatchObject({ code: 2, stderr: expect.stringContaining('usage: ppctl configure') });
   });
 
-  it('usage errors exit 2; API errors print code and request id and exit 1; network errors exit 1', async () => {
-    const [unknown, noTo, badFlag, unconfigured, refused] = await Promise.all([
+  it('usage errors exit 2; API errors print code and request id and exit 1; network errors exit 1; --version', async () => {
+    const [unknown, group, noTo, badFlag, unconfigured, refused, version] = await Promise.all([
       cli(['deliver']),
+      cli(['catalog', 'orders']),
       cli(['estimate']),
       cli(['locations', '--bogus']),
       cli(['wallet', 'balance'], {}),
       cli(['health'], { as: staging, env: { PARTNER_BASE_URL: `http://127.0.0.1:${await freePort()}` } }),
+      cli(['--version'], {}),
     ]);
     expect(unknown).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown command "deliver"') });
-    expect(noTo).toMatchObject({ code: 2, stderr: expect.stringContaining('--to LAT,LNG is required\nusage: partner estimate --to LAT,LNG') });
+    expect(group).toMatchObject({ code: 2, stderr: 'error: catalog orders needs a subcommand: create, get, verify\n' });
+    const pkg = JSON.parse(await readFile(join(ROOT, 'packages/sdk/package.json'), 'utf8'));
+    expect(version).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
+    expect(noTo).toMatchObject({ code: 2, stderr: expect.stringContaining('--to LAT,LNG is required\nusage: ppctl estimate --to LAT,LNG') });
     expect(badFlag.code).toBe(2);
-    expect(unconfigured).toMatchObject({ code: 2, stderr: expect.stringContaining('partner configure') });
+    expect(unconfigured).toMatchObject({ code: 2, stderr: expect.stringContaining('ppctl configure') });
     expect(refused).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: GET \/api\/v1\/[a-z-]+\/health failed: .*ECONNREFUSED/) });
     const staged = await cli(['wallet', 'balance']);
     expect(staged.code).toBe(1);
@@ -144,7 +151,7 @@ describe('partner CLI', () => {
     const topup = await cli(['wallet', 'topup', '50'], { as: production });
     expect(topup.stdout).toMatch(/^checkout url: +http:\/\/127\.0\.0\.1:\d+\/sandbox\/checkout\/\S+$/m);
     const ref = /^reference: +(serviceD_WA[0-9a-f]{16})$/m.exec(topup.stdout)![1]!;
-    expect(topup.stdout).toContain(`partner wallet verify ${ref}`);
+    expect(topup.stdout).toContain(`ppctl wallet verify ${ref}`);
     expect(json(await cli(['wallet', 'verify', ref, '--json'], { as: production })).data).toMatchObject({ state: 'pending', credited: false });
     expect((await cli(['wallet', 'topup', 'lots'], { as: production })).code).toBe(2);
   });
@@ -166,10 +173,59 @@ describe('partner CLI', () => {
     const first = (await staging.client.delivery.orders.getByReference(refs[0]!)).data;
     expect(first.order_info).toMatchObject({ recipient_address: '12 Oxford Street, Osu, Accra' });
     expect((await staging.client.delivery.orders.getByReference(refs[1]!)).data.order_info.recipient_name).toBe('Kwame "KB" Boateng');
-    expect(json(machine).summary).toEqual({ total: 3, sent: 3, created: 2, failed: 1 });
+    expect(json(machine).summary).toEqual({ total: 3, sent: 3, created: 2, existing: 0, failed: 1 });
 
     await writeFile(join(tmp, 'bad.csv'), 'order_reference,colour\nx,red\n');
     expect(await cli(['orders', 'bulk', '-f', join(tmp, 'bad.csv')])).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown CSV column "colour"') });
+  });
+
+  it('orders bulk re-runs report the orders an earlier run created as already created, and exit 0', async () => {
+    const first = [orderBody(), orderBody()];
+    const file = join(tmp, 'rerun.json');
+    await writeFile(file, JSON.stringify(first));
+    const once = await cli(['orders', 'bulk', '-f', file, '--json']);
+    expect(once.code, once.stderr).toBe(0);
+    expect(json(once).summary).toEqual({ total: 2, sent: 2, created: 2, existing: 0, failed: 0 });
+    const ids = json(once).results.map((r: any) => r.order_id as string);
+
+    await writeFile(file, JSON.stringify([...first, orderBody()]));
+    const twice = await cli(['orders', 'bulk', '-f', file]);
+    expect(twice.code, twice.stderr).toBe(0);
+    expect(twice.stdout).toMatch(/^total: +3\ncreated: +1\nalready created: +2\nfailed: +0$/m);
+    const thrice = await cli(['orders', 'bulk', '-f', file, '--json']);
+    expect(thrice.code, thrice.stderr).toBe(0);
+    expect(json(thrice).summary).toEqual({ total: 3, sent: 3, created: 0, existing: 3, failed: 0 });
+    expect(json(thrice).results.slice(0, 2)).toEqual(
+      ids.map((order_id: string, i: number) => expect.objectContaining({ row: i + 1, order_reference: first[i]!.order_reference, ok: false, existing: true, order_id, code: 'DUPLICATE_ORDER_REFERENCE' })),
+    );
+  });
+
+  it('catalog orders create, get (by sale id and by reference) and verify, with a production key', async () => {
+    const shop = await createShop(p);
+    const body = saleBody(shop);
+    const file = join(tmp, 'sale.json');
+    await writeFile(file, JSON.stringify(body));
+    const created = await cli(['catalog', 'orders', 'create', '-f', file], { as: seller });
+    expect(created.code, created.stderr).toBe(0);
+    const saleId = /^sale id: +(\S+)$/m.exec(created.stdout)![1]!;
+    expect(created.stdout).toMatch(/^state: +awaiting_delivery$/m);
+    expect(created.stdout).toMatch(/^subtotal: +GHS 180\.00$/m);
+    expect(created.stdout).toContain(`Once it is delivered: ppctl catalog orders verify ${saleId}`);
+
+    const [byId, byRef, verified, again] = await Promise.all([
+      cli(['catalog', 'orders', 'get', saleId], { as: seller }),
+      cli(['catalog', 'orders', 'get', '--reference', body.external_reference, '--json'], { as: seller }),
+      cli(['catalog', 'orders', 'verify', saleId], { as: seller }),
+      cli(['catalog', 'orders', 'create', '-f', file], { as: seller }),
+    ]);
+    expect(byId.stdout).toMatch(new RegExp(`^your reference: +${body.external_reference}$`, 'm'));
+    expect(byId.stdout).toMatch(/^payment: +cod, /m);
+    expect(byId.stdout).toMatch(/Handwoven kente stole \(Gold and green\) +1 +GHS 180\.00 +GHS 180\.00$/m);
+    expect(json(byRef).data.sale_id).toBe(saleId);
+    expect(verified.stdout).toMatch(/^state: +awaiting_delivery\nsettled: +no$/m);
+    expect(again.code).toBe(1);
+    expect(REQUEST_ERROR.exec(again.stderr)?.[1]).toBe('DUPLICATE_REFERENCE');
+    expect(await cli(['catalog', 'orders', 'get', saleId, '--reference', 'x'], { as: seller })).toMatchObject({ code: 2 });
   });
 
   it('catalog list and get', async () => {
@@ -185,7 +241,7 @@ describe('partner CLI', () => {
     const partner = (await p.admin('POST', '/partners', { name: 'Listener' })).body;
     const app = (await p.admin('POST', `/partners/${partner.partner_id}/apps`, { name: 'App', webhook_url: `http://127.0.0.1:${port}/hooks` })).body;
     const key = (await p.admin('POST', `/apps/${app.app_id}/keys`, { environment: 'staging', scopes: ['*'] })).body;
-    const child = spawn(process.execPath, ['packages/sdk/bin/partner.mjs', 'webhooks', 'listen', '--port', String(port), '--count', '1', '--json'], {
+    const child = spawn(process.execPath, ['packages/sdk/bin/ppctl.mjs', 'webhooks', 'listen', '--port', String(port), '--count', '1', '--json'], {
       cwd: ROOT,
       env: envFor({ env: { PARTNER_WEBHOOK_SECRET: app.webhook_secret } }),
     });

@@ -1,0 +1,119 @@
+import type { SafeOrder, SafeOrderRequest } from '../types.ts';
+import { CLI, parseNumber, requestBodyFile, str, UsageError, type Command } from './command.ts';
+import { block, ghs, json, table } from './output.ts';
+
+type Amounts = Pick<SafeOrder, 'subtotal_ghs' | 'delivery_fee_ghs' | 'markup_ghs' | 'total_ghs'>;
+
+const amounts = (s: Amounts): Array<[string, unknown]> => [
+  ['subtotal', ghs(s.subtotal_ghs)],
+  ['delivery fee', ghs(s.delivery_fee_ghs)],
+  ['markup', ghs(s.markup_ghs)],
+  ['total', ghs(s.total_ghs)],
+];
+
+function saleText(s: SafeOrder): string {
+  const head = block([
+    ['sale id', s.sale_id],
+    ['reference', s.reference],
+    ['your reference', s.external_reference],
+    ['payment', `${s.payment_method}, ${s.payment_status}`],
+    ['state', s.state],
+    ['checkout url', s.checkout_url ?? undefined],
+    ['delivery', s.delivery ? `${s.delivery.order_id} ${s.delivery.status} ${s.delivery.tracking_url}` : undefined],
+    ...amounts(s),
+    ['refund due', s.refund_due_ghs === null ? undefined : ghs(s.refund_due_ghs)],
+  ]);
+  return `${head}\n\n${table(['product id', 'variant', 'qty', 'unit price', 'line total'], s.items.map((i) => [i.product_id, `${i.title} (${i.label})`, i.quantity, ghs(i.unit_price_ghs), ghs(i.line_total_ghs)]))}`;
+}
+
+/** Safe-catalog reads, and orders (create and verify need production keys). */
+export const catalogCommands: Command[] = [
+  {
+    name: 'catalog list',
+    usage: '[--vendor VENDOR_ID] [--limit N] [--cursor CURSOR]',
+    summary: 'Products of syndicated vendors, a page at a time',
+    options: { vendor: { type: 'string' }, limit: { type: 'string' }, cursor: { type: 'string' } },
+    async run(ctx) {
+      const limit = str(ctx, 'limit');
+      const res = await ctx.client().catalog.list({
+        vendor_id: str(ctx, 'vendor'),
+        limit: limit === undefined ? undefined : parseNumber(limit, '--limit', { integer: true, min: 1 }),
+        cursor: str(ctx, 'cursor'),
+      });
+      if (ctx.json) return ctx.io.out(json(res));
+      const rows = res.data.products.map((p) => {
+        const prices = p.variants.map((v) => v.price_ghs);
+        const price = prices.length === 0 ? '-' : Math.min(...prices) === Math.max(...prices) ? ghs(prices[0]) : `${ghs(Math.min(...prices))}–${Math.max(...prices).toFixed(2)}`;
+        return [p.product_id, p.title, p.vendor_name, price, p.variants.some((v) => v.in_stock) ? 'yes' : 'no'];
+      });
+      ctx.io.out(`${table(['product id', 'title', 'vendor', 'price', 'in stock'], rows)}\n\n${res.data.count} product${res.data.count === 1 ? '' : 's'}`);
+      if (res.data.next_cursor) ctx.io.out(`next page: ${CLI} catalog list --cursor ${res.data.next_cursor}`);
+    },
+  },
+  {
+    name: 'catalog get',
+    usage: 'PRODUCT_ID',
+    summary: 'One product and its variants',
+    args: [1, 1],
+    async run(ctx) {
+      const res = await ctx.client().catalog.get(ctx.positionals[0]!);
+      if (ctx.json) return ctx.io.out(json(res));
+      const p = res.data;
+      const head = block([['product id', p.product_id], ['title', p.title], ['vendor', `${p.vendor_name} (${p.vendor_id})`], ['category', p.category], ['description', p.description]]);
+      ctx.io.out(`${head}\n\n${table(['variant id', 'label', 'price', 'in stock'], p.variants.map((v) => [v.variant_id, v.label, ghs(v.price_ghs), v.in_stock ? 'yes' : 'no']))}`);
+    },
+  },
+  {
+    name: 'catalog orders create',
+    usage: '-f FILE',
+    summary: 'Place a safe-catalog order from a JSON file (an orders.create body; - reads stdin; production keys)',
+    help: [
+      'Retried with the same external_reference: an order an earlier attempt placed is returned, not placed twice.',
+      'online: pay at the checkout URL, then verify. cod: the buyer pays the courier; verify settles it once delivered.',
+    ],
+    options: { file: { type: 'string', short: 'f' } },
+    async run(ctx) {
+      const order = requestBodyFile(ctx, 'one safe-catalog order object') as SafeOrderRequest;
+      const res = await ctx.client().catalog.orders.create(order);
+      if (ctx.json) return ctx.io.out(json(res));
+      const s = res.data;
+      ctx.io.out(
+        block([
+          ['sale id', s.sale_id],
+          ['reference', s.reference],
+          ['state', s.state],
+          ['checkout url', s.checkout_url ?? undefined],
+          ...amounts(s),
+          ['note', res.recovered ? 'an earlier attempt had placed it; this is that order' : undefined],
+        ]),
+      );
+      ctx.io.out(`\n${s.checkout_url ? 'Pay at the checkout URL, then' : 'Once it is delivered'}: ${CLI} catalog orders verify ${s.sale_id}`);
+    },
+  },
+  {
+    name: 'catalog orders get',
+    usage: 'SALE_ID | --reference EXTERNAL_REFERENCE',
+    summary: 'A safe-catalog order, by sale id or by your external_reference',
+    options: { reference: { type: 'string' } },
+    args: [0, 1],
+    async run(ctx) {
+      const ref = str(ctx, 'reference');
+      const [id] = ctx.positionals;
+      if ((id === undefined) === (ref === undefined)) throw new UsageError('give either SALE_ID or --reference EXTERNAL_REFERENCE');
+      const res = await ctx.client().catalog.orders.get(id !== undefined ? { sale_id: id } : { external_reference: ref! });
+      ctx.io.out(ctx.json ? json(res) : saleText(res.data));
+    },
+  },
+  {
+    name: 'catalog orders verify',
+    usage: 'SALE_ID',
+    summary: 'Settle a paid (online) or delivered (cod) order; idempotent, safe to repeat (production keys)',
+    args: [1, 1],
+    async run(ctx) {
+      const res = await ctx.client().catalog.orders.verify(ctx.positionals[0]!);
+      if (ctx.json) return ctx.io.out(json(res));
+      const v = res.data;
+      ctx.io.out(block([['sale id', v.sale_id], ['state', v.state], ['settled', v.settled ? 'yes' : 'no'], ['payment', v.payment_status], ['delivery', v.delivery_status]]));
+    },
+  },
+];
