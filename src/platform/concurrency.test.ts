@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapLimited } from './concurrency.ts';
+import { mapLimited, sharedRecent } from './concurrency.ts';
 
 describe('mapLimited', () => {
   it('keeps the input order and never runs more than the limit at once', async () => {
@@ -18,5 +18,36 @@ describe('mapLimited', () => {
 
   it('answers an empty list at once', async () => {
     expect(await mapLimited([], 5, async () => 1)).toEqual([]);
+  });
+});
+
+describe('sharedRecent', () => {
+  it('shares one run among concurrent callers and trusts a success for its time to live', async () => {
+    let now = 0;
+    let runs = 0;
+    const check = sharedRecent(async () => void runs++, 1000, () => now);
+    await Promise.all(Array.from({ length: 50 }, check));
+    expect(runs).toBe(1);
+    now = 999;
+    await check();
+    expect(runs).toBe(1);
+    now = 1001;
+    await check();
+    expect(runs).toBe(2);
+  });
+
+  it('does not remember a failure', async () => {
+    let fail = true;
+    let runs = 0;
+    const check = sharedRecent(async () => {
+      runs++;
+      if (fail) throw new Error('down');
+    }, 1000);
+    await expect(Promise.all([check(), check()])).rejects.toThrow('down');
+    expect(runs).toBe(1);
+    fail = false;
+    await check();
+    await check();
+    expect(runs).toBe(2);
   });
 });

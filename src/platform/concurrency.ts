@@ -11,3 +11,19 @@ export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
 }
+
+/**
+ * Wraps a check so that concurrent callers share one run and a success is trusted for `ttlMs`
+ * (failures are not remembered: the next caller checks again). Health answers stay cheap under load.
+ */
+export function sharedRecent(check: () => Promise<void>, ttlMs: number, clock: () => number = Date.now): () => Promise<void> {
+  let okUntil = -Infinity;
+  let running: Promise<void> | undefined;
+  return () => {
+    if (clock() < okUntil) return Promise.resolve();
+    running ??= check()
+      .then(() => void (okUntil = clock() + ttlMs))
+      .finally(() => (running = undefined));
+    return running;
+  };
+}
