@@ -38,10 +38,18 @@ export const ledgerRepository = {
    */
   async postJournal(tx: Queryable, journal: Journal, at: Date, opts: { floorOf?: string } = {}): Promise<void> {
     assertBalanced(journal);
+    // The journal and its entries first, in one statement; the wallet moves last, so the row lock
+    // that serialises spends of one wallet is held only until the commit that follows.
+    const journalId = newId('jrn');
+    const values = journal.entries.map((_, i) => `($1, $${i * 2 + 6}, $${i * 2 + 7}, $5)`).join(', ');
+    await tx.query(
+      `with journal as (insert into ledger_journals (id, kind, subject_id, memo, created_at) values ($1, $2, $3, $4, $5))
+       insert into ledger_entries (journal_id, account, amount_pesewas, created_at) values ${values}`,
+      [journalId, journal.kind, journal.subjectId, journal.memo, at, ...journal.entries.flatMap((e) => [e.account, e.amountPesewas])],
+    );
     for (const e of journal.entries) {
       if (!e.walletOf) continue;
       const guarded = opts.floorOf === e.walletOf && e.amountPesewas < 0;
-      // The row lock taken here serialises concurrent spends of one wallet: none can overdraw.
       let moved = await moveWallet(tx, e.walletOf, e.amountPesewas, at, guarded);
       if (!moved && !(await walletExists(tx, e.walletOf))) {
         // A partner's first entry creates its wallet (rarely taken, so kept off the hot path).
@@ -52,19 +60,6 @@ export const ledgerRepository = {
         throw errors.insufficientWalletBalance('The wallet balance plus the credit limit does not cover this fee; top up the wallet.');
       }
     }
-    const journalId = newId('jrn');
-    await tx.query('insert into ledger_journals (id, kind, subject_id, memo, created_at) values ($1, $2, $3, $4, $5)', [
-      journalId,
-      journal.kind,
-      journal.subjectId,
-      journal.memo,
-      at,
-    ]);
-    const values = journal.entries.map((_, i) => `($1, $${i * 2 + 2}, $${i * 2 + 3}, $${journal.entries.length * 2 + 2})`).join(', ');
-    await tx.query(
-      `insert into ledger_entries (journal_id, account, amount_pesewas, created_at) values ${values}`,
-      [journalId, ...journal.entries.flatMap((e) => [e.account, e.amountPesewas]), at],
-    );
   },
 
   async balance(db: Queryable, partnerId: string): Promise<number> {
