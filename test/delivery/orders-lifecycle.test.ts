@@ -111,6 +111,14 @@ describe('operator status moves', () => {
     expect((await move(id, 'bogus')).body.code).toBe('VALIDATION_ERROR');
   });
 
+  it('answers an operator cancel of a finished order with 409 INVALID_TRANSITION, like any illegal move', async () => {
+    const id = await newOrder();
+    for (const st of ['accepted', 'pickedUp', 'in_transit', 'delivered']) expect((await move(id, st)).status).toBe(200);
+    const refused = await move(id, 'cancelled');
+    expect([refused.status, refused.body.code]).toEqual([409, 'INVALID_TRANSITION']);
+    expect((await call('orders.cancel', { order_id: id })).body.code).toBe('INVALID_ORDER_STATUS');
+  });
+
   it('records every change in the timeline and as numbered webhook events', async () => {
     const id = await newOrder();
     for (const st of ['accepted', 'pickedUp', 'in_transit']) await move(id, st);

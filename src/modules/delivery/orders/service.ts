@@ -176,17 +176,19 @@ export class OrdersService {
   async operatorMove(orderId: string, to: DeliveryStatus, note: string | undefined): Promise<OrderRow> {
     const order = await repo.findById(this.deps.db, orderId);
     if (!order) throw errors.orderNotFound(`There is no order ${orderId}.`);
-    return this.move(order, to, note ?? (to === 'cancelled' ? 'Cancelled by operations' : undefined));
+    return this.move(order, to, note ?? (to === 'cancelled' ? 'Cancelled by operations' : undefined), 'operator');
   }
 
   /**
    * Applies one status change with its timeline entry and webhook event. The compare-and-set on
-   * the status makes a concurrent move lose cleanly instead of both applying.
+   * the status makes a concurrent move lose cleanly instead of both applying. A refused cancel is
+   * the partner's 400 INVALID_ORDER_STATUS, or for operators the 409 INVALID_TRANSITION of any move.
    */
-  async move(order: OrderRow, to: DeliveryStatus, note?: string): Promise<OrderRow> {
+  async move(order: OrderRow, to: DeliveryStatus, note?: string, by: 'partner' | 'operator' = 'partner'): Promise<OrderRow> {
     const now = new Date(this.deps.clock());
     for (let current = order; ; ) {
       if (to === 'cancelled' && !canCancel(current.status)) {
+        if (by === 'operator') throw invalidTransition(current.status, to);
         throw errors.invalidOrderStatus(`The order is already ${current.status} and cannot be cancelled.`);
       }
       if (to !== 'cancelled' && !canTransition(current.status, to)) {
