@@ -22,11 +22,22 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `src/server.ts` as its own process (as `npm start` does) and waits until it answers. */
-export async function spawnServer(env: Record<string, string>, opts: { waitReady?: boolean } = {}): Promise<ServerProcess> {
+export interface SpawnOptions {
+  waitReady?: boolean;
+  /** What to run instead of the TypeScript sources, e.g. `['npm', 'start']`. */
+  command?: readonly string[];
+  cwd?: string;
+  /** Its own process group, as a terminal's foreground job is (signal it with `-pid`). */
+  detached?: boolean;
+}
+
+/** Starts `src/server.ts` (or `opts.command`) as its own process and waits until it answers. */
+export async function spawnServer(env: Record<string, string>, opts: SpawnOptions = {}): Promise<ServerProcess> {
   const port = env.PORT ?? String(await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: ROOT,
+  const [command, ...args] = opts.command ?? [process.execPath, '--import', 'tsx', 'src/server.ts'];
+  const child = spawn(command!, args, {
+    cwd: opts.cwd ?? ROOT,
+    detached: opts.detached ?? false,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: port },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

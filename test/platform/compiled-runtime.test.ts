@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, freePort } from '../helpers/process.ts';
+import { ROOT, freePort, spawnServer } from '../helpers/process.ts';
 
 // What production runs: the compiled dist/ under plain `node`, started by `npm start` or directly
 // (the global setup brings dist/ up to date first).
@@ -14,35 +14,8 @@ function tempDir(): string {
   return dir;
 }
 
-interface Started {
-  pid: number;
-  output: () => string;
-  exited: Promise<number | null>;
-  url: string;
-}
-
-async function start(command: string, args: string[], env: Record<string, string>, cwd = ROOT): Promise<Started> {
-  const port = env.PORT ?? String(await freePort());
-  const child = spawn(command, args, {
-    cwd,
-    detached: true, // its own process group, as a terminal's foreground job is
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: port },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`exited before it was ready:\n${out}`);
-    if (Date.now() > deadline) throw new Error(`not ready:\n${out}`);
-    if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { pid: child.pid!, output: () => out, exited, url };
-}
+const start = (command: string[], env: Record<string, string>, cwd?: string) =>
+  spawnServer({ LOG_LEVEL: 'info', ...env }, { command, cwd, detached: true });
 
 /** The pid the server logged as its own, and its command line. */
 function serverProcess(output: string): { pid: number; cmdline: string } {
@@ -56,11 +29,11 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 describe('the compiled runtime', () => {
   it('npm start serves from dist/ with node as the process; SIGTERM to npm drains it and frees the data directory', async () => {
     const dataDir = tempDir();
-    const server = await start('npm', ['start'], { DATA_DIR: dataDir });
+    const server = await start(['npm', 'start'], { DATA_DIR: dataDir });
     const { pid, cmdline } = serverProcess(server.output());
     expect(cmdline).toMatch(/node.* dist\/server\.js$/);
     expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8')).not.toMatch(/tsx/);
-    process.kill(server.pid, 'SIGTERM'); // npm only, as a supervisor would
+    process.kill(server.child.pid!, 'SIGTERM'); // npm only, as a supervisor would
     expect(await server.exited).toBe(0);
     await expect.poll(() => existsSync(`/proc/${pid}`), { timeout: 15_000 }).toBe(false);
     expect(existsSync(join(dataDir, 'LOCK'))).toBe(false);
@@ -70,9 +43,9 @@ describe('the compiled runtime', () => {
   it('Ctrl-C (SIGINT to the whole process group) stops it cleanly every time', async () => {
     const dataDir = tempDir();
     for (let i = 0; i < 3; i++) {
-      const server = await start('npm', ['start'], { DATA_DIR: dataDir });
+      const server = await start(['npm', 'start'], { DATA_DIR: dataDir });
       const { pid } = serverProcess(server.output());
-      process.kill(-server.pid, 'SIGINT');
+      process.kill(-server.child.pid!, 'SIGINT');
       expect(await server.exited).not.toBeNull();
       await expect.poll(() => existsSync(`/proc/${pid}`), { timeout: 15_000 }).toBe(false);
       expect(existsSync(join(dataDir, 'LOCK'))).toBe(false);
@@ -83,14 +56,14 @@ describe('the compiled runtime', () => {
   it('reads settings from ./.env, where variables already set win', async () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, '.env'), `DATA_DIR=${join(cwd, 'data')}\nADMIN_TOKEN=from-dotenv-token-0123456789\nLOG_LEVEL=debug\n`);
-    const server = await start(process.execPath, [join(ROOT, 'dist/server.js')], { LOG_LEVEL: 'info' }, cwd);
+    const server = await start([process.execPath, join(ROOT, 'dist/server.js')], { LOG_LEVEL: 'info' }, cwd);
     try {
       const res = await fetch(`${server.url}/admin/v1/partners`, { headers: { authorization: 'Bearer from-dotenv-token-0123456789' } });
       expect(res.status).toBe(200);
       expect(existsSync(join(cwd, 'data', 'LOCK'))).toBe(true);
       expect(server.output()).not.toMatch(/"level":20/); // LOG_LEVEL from the environment, not .env
     } finally {
-      process.kill(server.pid, 'SIGTERM');
+      process.kill(server.child.pid!, 'SIGTERM');
       expect(await server.exited).toBe(0);
     }
   }, 120_000);

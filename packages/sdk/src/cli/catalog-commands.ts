@@ -1,5 +1,5 @@
 import type { SafeOrder, SafeOrderRequest } from '../types.ts';
-import { CLI, parseNumber, requestBodyFile, str, UsageError, type Command } from './command.ts';
+import { CLI, idOrReference, parseNumber, requestBodyFile, str, type Command } from './command.ts';
 import { block, ghs, json, table } from './output.ts';
 
 type Amounts = Pick<SafeOrder, 'subtotal_ghs' | 'delivery_fee_ghs' | 'markup_ghs' | 'total_ghs'>;
@@ -97,10 +97,8 @@ export const catalogCommands: Command[] = [
     options: { reference: { type: 'string' } },
     args: [0, 1],
     async run(ctx) {
-      const ref = str(ctx, 'reference');
-      const [id] = ctx.positionals;
-      if ((id === undefined) === (ref === undefined)) throw new UsageError('give either SALE_ID or --reference EXTERNAL_REFERENCE');
-      const res = await ctx.client().catalog.orders.get(id !== undefined ? { sale_id: id } : { external_reference: ref! });
+      const { id, reference } = idOrReference(ctx, 'SALE_ID or --reference EXTERNAL_REFERENCE');
+      const res = await ctx.client().catalog.orders.get(id !== undefined ? { sale_id: id } : { external_reference: reference });
       ctx.io.out(ctx.json ? json(res) : saleText(res.data));
     },
   },

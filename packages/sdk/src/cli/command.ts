@@ -45,6 +45,14 @@ export const str = (ctx: Ctx, name: string): string | undefined => {
 };
 
 /** `5.6037,-0.187` into {lat, lng}. */
+/** A command's subject, by its id (the positional) or by `--reference`: exactly one of them. */
+export function idOrReference(ctx: Ctx, usage: string): { id: string; reference?: undefined } | { id?: undefined; reference: string } {
+  const reference = str(ctx, 'reference');
+  const [id] = ctx.positionals;
+  if ((id === undefined) === (reference === undefined)) throw new UsageError(`give either ${usage}`);
+  return id !== undefined ? { id } : { reference: reference! };
+}
+
 export function parseLatLng(text: string, flag: string): LatLng {
   const m = /^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$/.exec(text);
   if (!m) throw new UsageError(`--${flag} must be LAT,LNG in decimal degrees, e.g. 5.6037,-0.1870`);

@@ -1,7 +1,7 @@
 import type { CreateOrderRequest, OrderDetailsResponse, Priority, Tracking } from '../types.ts';
 import { sleep } from '../retry.ts';
 import { bulkCommand } from './bulk.ts';
-import { parseLatLng, parseNumber, requestBodyFile, str, UsageError, type Command, type Ctx } from './command.ts';
+import { idOrReference, parseLatLng, parseNumber, requestBodyFile, str, UsageError, type Command, type Ctx } from './command.ts';
 import { block, ghs, json, table } from './output.ts';
 
 const PRIORITIES: readonly Priority[] = ['standard', 'economy', 'cargo'];
@@ -123,11 +123,9 @@ export const deliveryCommands: Command[] = [
     options: { reference: { type: 'string' } },
     args: [0, 1],
     async run(ctx) {
-      const ref = str(ctx, 'reference');
-      const [id] = ctx.positionals;
-      if ((id === undefined) === (ref === undefined)) throw new UsageError('give either ORDER_ID or --reference REF');
+      const { id, reference } = idOrReference(ctx, 'ORDER_ID or --reference REF');
       const orders = ctx.client().delivery.orders;
-      const res = id !== undefined ? await orders.get(id) : await orders.getByReference(ref!);
+      const res = id !== undefined ? await orders.get(id) : await orders.getByReference(reference);
       ctx.io.out(ctx.json ? json(res) : detailsText(res.data));
     },
   },
