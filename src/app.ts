@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { openDatabase, type Db } from './platform/db/index.ts';
 import { errors } from './platform/errors.ts';
@@ -13,6 +13,7 @@ import type { Operation } from './platform/http/operation.ts';
 import { registerOperations } from './platform/http/register.ts';
 import type { PipelineDeps } from './platform/auth/pipeline.ts';
 import { installValidation } from './platform/http/validation.ts';
+import { serializeError } from './platform/logger.ts';
 import { SecretBox } from './platform/secrets.ts';
 import { resolveSecretsKey } from './platform/secrets-key.ts';
 import { AccountsService, appRoutes, KeyDirectory, partnerRoutes } from './modules/accounts/index.ts';
@@ -78,10 +79,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-signature"]'],
-      // Database errors carry the query and its parameters (phone numbers among them): log neither.
-      serializers: {
-        err: (err: FastifyError) => ({ type: err.name, message: err.message, code: err.code, stack: err.stack ?? '' }),
-      },
+      serializers: { err: serializeError },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     genReqId: newRequestId,

@@ -36,3 +36,25 @@ describe('structured logs', () => {
     }
   });
 });
+
+describe('an unreachable dependency', () => {
+  it('is logged with its reason', async () => {
+    const own: string[] = [];
+    const q = await startPlatform({
+      env: { LOG_LEVEL: 'info', REDIS_URL: 'redis://:hunter2-secret@127.0.0.1:1' },
+      logStream: new Writable({
+        write(chunk, _enc, done) {
+          own.push(...String(chunk).split('\n').filter(Boolean));
+          done();
+        },
+      }),
+    });
+    try {
+      const warning = own.map((l) => JSON.parse(l)).find((l) => /redis unreachable/.test(l.msg));
+      expect(warning?.err).toMatchObject({ type: 'Error', code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:1' });
+      expect(own.join('\n')).not.toContain('hunter2');
+    } finally {
+      await q.close();
+    }
+  });
+});
