@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { DatabaseConfig } from './platform/db/index.ts';
 import { ALL_SERVICES, type ServiceName } from './platform/http/operation.ts';
-import { int, type Env } from './platform/settings.ts';
+import { int, oneOf, type Env } from './platform/settings.ts';
 import { paymentSettings, type PaymentSettings } from './integrations/payments/settings.ts';
 import { deliverySettings, type DeliverySettings } from './modules/delivery/index.ts';
 import { webhookSettings, type WebhookSettings } from './modules/webhooks/index.ts';
@@ -38,6 +38,8 @@ export interface Config {
   webhooks: WebhookSettings;
   payments: PaymentSettings;
 }
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -95,7 +97,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     adminToken,
     secretsKey: secretsKey(env, problems),
-    logLevel: env.LOG_LEVEL || 'info',
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info', problems),
     rateLimits: {
       readsPerMinute: int(env, 'RATE_LIMIT_READS_PER_MINUTE', 600, 1, 1_000_000, problems),
       writesPerMinute: int(env, 'RATE_LIMIT_WRITES_PER_MINUTE', 120, 1, 1_000_000, problems),
@@ -114,6 +116,7 @@ export function loadConfig(env: Env = process.env): Config {
     payments: paymentSettings(env, problems),
   };
   if (env.REDIS_URL && !/^rediss?:\/\//.test(env.REDIS_URL)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
-  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  // One line, however many problems: it is what a process manager's log shows of a failed start.
+  if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   return config;
 }

@@ -1,5 +1,6 @@
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfig } from './config.ts';
 import { openDatabase } from './platform/db/index.ts';
+import { startupFailure } from './startup-failure.ts';
 
 /**
  * `npm run migrate`: applies the pending migrations and exits, so a deployment can migrate as a
@@ -17,6 +18,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? err.message : err instanceof Error ? err.message : err);
+  console.error(startupFailure(err));
   process.exit(1);
 });

@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfig } from './config.ts';
+import { startupFailure } from './startup-failure.ts';
 
 /**
  * Runs the background work (webhook dispatcher, sandbox courier, refunds) without serving HTTP,
@@ -19,6 +20,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? err.message : err);
+  console.error(startupFailure(err));
   process.exit(1);
 });
