@@ -133,7 +133,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     closing = true;
   });
 
-  registerProbes(app, db, guard);
+  registerProbes(app, { database: () => db.ping(), ...(config.redisUrl ? { redis: () => guard.ping() } : {}) });
   const operations: Operation[] = [];
   const adminRoutes: AdminRoute[] = [...partnerRoutes(accounts), ...appRoutes(accounts, destinations, clock)];
   const gateways = createGateways(config.payments, config.publicBaseUrl, db, clock);

@@ -38,7 +38,10 @@ describe('structured logs', () => {
 });
 
 describe('an unreachable dependency', () => {
-  it('is logged with its reason', async () => {
+  it('is logged with its reason, and /readyz names it while the others answer ok', async () => {
+    const healthy = await fetch(`${p.url}/readyz`);
+    expect([healthy.status, await healthy.json()]).toEqual([200, { status: 'ok', checks: { database: 'ok' } }]);
+
     const own: string[] = [];
     const q = await startPlatform({
       env: { LOG_LEVEL: 'info', REDIS_URL: 'redis://:hunter2-secret@127.0.0.1:1' },
@@ -52,7 +55,11 @@ describe('an unreachable dependency', () => {
     try {
       const warning = own.map((l) => JSON.parse(l)).find((l) => /redis unreachable/.test(l.msg));
       expect(warning?.err).toMatchObject({ type: 'Error', code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:1' });
-      expect(own.join('\n')).not.toContain('hunter2');
+      const res = await fetch(`${q.url}/readyz`);
+      const body = await res.json();
+      expect([res.status, body.status, body.checks.database]).toEqual([503, 'unavailable', 'ok']);
+      expect(body.checks.redis).toMatch(/^failed: \S/);
+      expect(JSON.stringify(body) + own.join('\n')).not.toContain('hunter2');
     } finally {
       await q.close();
     }
