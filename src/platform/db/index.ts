@@ -7,7 +7,7 @@ import { openPostgres } from './postgres.ts';
 import { translateDbError } from './sqlstate.ts';
 import type { DatabaseConfig, Db } from './types.ts';
 
-export type { DatabaseConfig, Db, Queryable, Row } from './types.ts';
+export type { DatabaseConfig, Db, PoolStats, Queryable, Row } from './types.ts';
 
 export interface OpenDbOptions {
   /** A PGlite data directory dump to start an in-memory database from (tests use a migrated template). */
