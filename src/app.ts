@@ -5,7 +5,7 @@ import { errors } from './platform/errors.ts';
 import { MemoryGuardStore } from './platform/guard/memory.ts';
 import { RedisGuardStore } from './platform/guard/redis.ts';
 import type { GuardStore } from './platform/guard/types.ts';
-import { registerAdminRoutes, type AdminRoute } from './platform/http/admin.ts';
+import { adminTokenCheck, registerAdminRoutes, type AdminRoute } from './platform/http/admin.ts';
 import { keepRawBodies } from './platform/http/body.ts';
 import { handleError, installErrorHandling, sendError } from './platform/http/error-handler.ts';
 import { answerClientError, answerOutsideRoutes, framingProblem, newRequestId } from './platform/http/protocol.ts';
@@ -25,8 +25,12 @@ import { createGateways, type PaymentGateways } from './integrations/payments/in
 import { registerSandboxCheckout } from './integrations/payments/sandbox-page.ts';
 import { registerPaymentCallbacks } from './integrations/payments/callbacks.ts';
 import { Destinations, type Resolver } from './platform/outbound/destinations.ts';
-import { WebhookAdminService, WebhookDispatcher, webhookAdminRoutes, webhookEvents } from './modules/webhooks/index.ts';
+import { registerBacklogGauges, WebhookAdminService, WebhookDispatcher, webhookAdminRoutes, webhookEvents } from './modules/webhooks/index.ts';
 import { registerApiDocs } from './platform/http/openapi.ts';
+import { Registry } from 'prom-client';
+import { registerPoolGauges } from './platform/metrics/database.ts';
+import { exposeMetrics } from './platform/metrics/endpoint.ts';
+import { RequestHistogram, timeRoutes, UNMATCHED } from './platform/metrics/requests.ts';
 
 export interface AppOptions {
   /** Milliseconds since the epoch; tests move time. */
@@ -109,9 +113,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     app.log.warn('WEBHOOK_LOCAL_DESTINATIONS=on: staging webhook events may be sent to loopback and private addresses of this network. For development only; never on a deployment partners can reach.');
   }
 
+  // Before any route is mounted: every route is timed from its mounting on.
+  const requests = new RequestHistogram();
+  timeRoutes(app, requests);
   installValidation(app);
   keepRawBodies(app, config.bodyLimitBytes);
-  installErrorHandling(app);
+  installErrorHandling(app, requests.recorder(UNMATCHED));
 
   let closing = false;
   app.addHook('onRequest', async (request, reply) => {
@@ -181,6 +188,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   if (config.adminToken) {
     registerAdminRoutes(app, config.adminToken, adminRoutes);
   }
+  const appMetrics = new Registry();
+  requests.registerOn(appMetrics);
+  registerPoolGauges(appMetrics, db);
+  registerBacklogGauges(appMetrics, db, clock);
+  exposeMetrics(app, appMetrics, {
+    checkAdminToken: config.adminToken ? adminTokenCheck(config.adminToken) : undefined,
+    port: config.metricsPort,
+    host: config.host,
+  });
 
   app.server.maxConnections = config.maxConnections;
   app.server.headersTimeout = Math.min(config.requestTimeoutMs, 60_000);

@@ -12,6 +12,8 @@ export { ALL_SERVICES };
 export interface Config {
   port: number;
   host: string;
+  /** Serve /metrics on this port, unauthenticated, instead of beside the operator API. */
+  metricsPort: number | undefined;
   publicBaseUrl: string;
   services: ReadonlySet<ServiceName>;
   dataDir: string;
@@ -71,6 +73,13 @@ function services(env: Env, problems: string[]): Set<ServiceName> {
   return chosen;
 }
 
+function metricsPort(env: Env, port: number, problems: string[]): number | undefined {
+  if (!env.METRICS_PORT) return undefined;
+  const value = int(env, 'METRICS_PORT', 0, 1, 65535, problems);
+  if (value === port) problems.push('METRICS_PORT must differ from PORT');
+  return value || undefined;
+}
+
 function secretsKey(env: Env, problems: string[]): Buffer | undefined {
   const raw = env.SECRETS_KEY;
   if (raw === undefined || raw === '') return undefined;
@@ -90,6 +99,7 @@ export function loadConfig(env: Env = process.env): Config {
   const config: Config = {
     port,
     host: env.HOST || '0.0.0.0',
+    metricsPort: metricsPort(env, port, problems),
     publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     services: services(env, problems),
     dataDir,

@@ -20,6 +20,6 @@ export function startupFailure(err: unknown): string {
   if (typeof code === 'string' && (code.startsWith('28') || code === '3D000')) {
     return `the database refused the connection: ${errorMessage(err)} (check DATABASE_URL)`;
   }
-  if (typeof code === 'string' && LISTEN_CODES.has(code)) return `cannot listen: ${errorMessage(err)} (check HOST and PORT)`;
+  if (typeof code === 'string' && LISTEN_CODES.has(code)) return `cannot listen: ${errorMessage(err)} (check HOST, PORT and METRICS_PORT)`;
   return err instanceof Error ? (err.stack ?? err.message) : String(err);
 }
