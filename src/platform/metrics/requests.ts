@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onResponseHookHandler } from 'fastify';
 import type { Metric, Registry } from 'prom-client';
+import { routeName } from '../http/operation.ts';
 
 /** Upper bounds in seconds: fine below 100 ms, where signed requests answer. */
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -87,14 +88,10 @@ function observer(record: RecordRequest): onResponseHookHandler {
 /** Requests that match no route, under one operation name (the 404 handler records them). */
 export const UNMATCHED = 'unmatched';
 
-/**
- * Times every route mounted from now on under its operation: the partner operation's id, or the
- * method and route pattern (never the raw URL, whose ids would make a series per order).
- */
+/** Times every route mounted from now on, under its name (see routeName). */
 export function timeRoutes(app: FastifyInstance, histogram: RequestHistogram): void {
   app.addHook('onRoute', (route) => {
-    const operation = (route.config as { operation?: { id: string } } | undefined)?.operation?.id ?? `${[route.method].flat().join(',')} ${route.url}`;
-    const hook = observer(histogram.recorder(operation));
+    const hook = observer(histogram.recorder(routeName(route)));
     route.onResponse = [...[route.onResponse ?? []].flat(), hook];
   });
 }
