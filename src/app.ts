@@ -27,6 +27,8 @@ import { registerPaymentCallbacks } from './integrations/payments/callbacks.ts';
 import { Destinations, type Resolver } from './platform/outbound/destinations.ts';
 import { registerBacklogGauges, WebhookAdminService, WebhookDispatcher, webhookAdminRoutes, webhookEvents } from './modules/webhooks/index.ts';
 import { registerApiDocs } from './platform/http/openapi.ts';
+import { traceRoutes } from './platform/http/tracing.ts';
+import { tracingActive } from './platform/tracing.ts';
 import { Registry } from 'prom-client';
 import { registerPoolGauges } from './platform/metrics/database.ts';
 import { exposeMetrics } from './platform/metrics/endpoint.ts';
@@ -113,9 +115,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     app.log.warn('WEBHOOK_LOCAL_DESTINATIONS=on: staging webhook events may be sent to loopback and private addresses of this network. For development only; never on a deployment partners can reach.');
   }
 
-  // Before any route is mounted: every route is timed from its mounting on.
+  // Before any route is mounted: every route is timed (and traced) from its mounting on.
   const requests = new RequestHistogram();
   timeRoutes(app, requests);
+  // The SDK is loaded only when tracing is configured (a test may have registered one already).
+  const tracing = config.tracing ? await (await import('./platform/tracing-sdk.ts')).startTracing(config.tracing) : undefined;
+  if (tracingActive()) traceRoutes(app);
   installValidation(app);
   keepRawBodies(app, config.bodyLimitBytes);
   installErrorHandling(app, requests.recorder(UNMATCHED));
@@ -212,6 +217,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await Promise.all([...(delivery?.workers.map((w) => w.stop()) ?? []), ...(catalog?.workers.map((w) => w.stop()) ?? []), dispatcher?.stop()]);
     await guard.close();
     await db.close();
+    await tracing?.shutdown();
   });
   return app;
 }

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { DatabaseConfig } from './platform/db/index.ts';
 import { ALL_SERVICES, type ServiceName } from './platform/http/operation.ts';
 import { int, oneOf, type Env } from './platform/settings.ts';
+import type { TracingSettings } from './platform/tracing-sdk.ts';
 import { paymentSettings, type PaymentSettings } from './integrations/payments/settings.ts';
 import { deliverySettings, type DeliverySettings } from './modules/delivery/index.ts';
 import { webhookSettings, type WebhookSettings } from './modules/webhooks/index.ts';
@@ -23,6 +24,8 @@ export interface Config {
   /** 32-byte key that seals secrets at rest; undefined means a development key is used. */
   secretsKey: Buffer | undefined;
   logLevel: string;
+  /** Set when spans are exported (TRACING=otlp, or an OTLP endpoint given); off otherwise. */
+  tracing: TracingSettings | undefined;
   rateLimits: { readsPerMinute: number; writesPerMinute: number };
   /** How long an instance may serve a cached key, partner status or limit (must stay under 5 s). */
   authCacheTtlMs: number;
@@ -80,6 +83,17 @@ function metricsPort(env: Env, port: number, problems: string[]): number | undef
   return value || undefined;
 }
 
+/** Off unless asked for: TRACING=otlp, or the standard OTLP endpoint variables set (TRACING=off overrides them). */
+function tracing(env: Env, problems: string[]): TracingSettings | undefined {
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  if (oneOf(env, 'TRACING', ['off', 'otlp'], base || traces ? 'otlp' : 'off', problems) === 'off') return undefined;
+  // As the OpenTelemetry specification says: the traces endpoint as given, the base one with /v1/traces.
+  const endpoint = traces || (base ? `${base.replace(/\/+$/, '')}/v1/traces` : 'http://localhost:4318/v1/traces');
+  if (!/^https?:\/\/[^/]/.test(endpoint)) problems.push('OTEL_EXPORTER_OTLP_ENDPOINT and OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be http:// or https:// URLs');
+  return { serviceName: env.OTEL_SERVICE_NAME || 'partner-platform', endpoint };
+}
+
 function secretsKey(env: Env, problems: string[]): Buffer | undefined {
   const raw = env.SECRETS_KEY;
   if (raw === undefined || raw === '') return undefined;
@@ -108,6 +122,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminToken,
     secretsKey: secretsKey(env, problems),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info', problems),
+    tracing: tracing(env, problems),
     rateLimits: {
       readsPerMinute: int(env, 'RATE_LIMIT_READS_PER_MINUTE', 600, 1, 1_000_000, problems),
       writesPerMinute: int(env, 'RATE_LIMIT_WRITES_PER_MINUTE', 120, 1, 1_000_000, problems),

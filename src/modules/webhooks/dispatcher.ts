@@ -168,7 +168,7 @@ export class WebhookDispatcher {
       'webhook-timestamp': String(timestamp),
       'webhook-signature': signatureHeader(secrets.filter((s): s is string => s !== null), event.id, timestamp, body),
     };
-    return sendWebhook(url, headers, body, { timeoutMs: this.settings.timeoutMs, gate: this.destinations.gate(event.environment) });
+    return sendWebhook(url, headers, body, { timeoutMs: this.settings.timeoutMs, gate: this.destinations.gate(event.environment), traceparent: event.traceparent });
   }
 
   private outcome(event: ClaimedEvent, r: SendResult): Outcome {

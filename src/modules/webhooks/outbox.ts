@@ -1,6 +1,7 @@
 import type { Environment } from '../../platform/auth/scopes.ts';
 import type { Queryable } from '../../platform/db/index.ts';
 import { newId } from '../../platform/ids.ts';
+import { currentTraceparent } from '../../platform/tracing.ts';
 
 export type EventType =
   | 'delivery.order.created'
@@ -28,7 +29,7 @@ export interface OutboxEvent {
 
 /**
  * Appends a webhook event; callers pass their transaction so the event exists exactly when the
- * change that caused it does.
+ * change that caused it does. With tracing on it keeps the trace it was written in, for its delivery.
  */
 export async function appendEvent(tx: Queryable, event: OutboxEvent): Promise<string> {
   const id = newId('evt');
@@ -40,9 +41,9 @@ export async function appendEvent(tx: Queryable, event: OutboxEvent): Promise<st
     data: event.data,
   };
   await tx.query(
-    `insert into outbox_events (id, app_id, environment, type, subject_id, sequence, destination_url, payload, created_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [id, event.appId, event.environment, event.type, event.subjectId, event.sequence, event.destinationUrl, JSON.stringify(payload), event.at],
+    `insert into outbox_events (id, app_id, environment, type, subject_id, sequence, destination_url, payload, created_at, traceparent)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [id, event.appId, event.environment, event.type, event.subjectId, event.sequence, event.destinationUrl, JSON.stringify(payload), event.at, currentTraceparent()],
   );
   return id;
 }

@@ -11,9 +11,11 @@ export interface ClaimedEvent {
   destination_url: string | null;
   payload: Record<string, unknown>;
   attempts: number;
+  /** The trace the event was written in (tracing on), which its delivery continues. */
+  traceparent: string | null;
 }
 
-export interface EventRow extends ClaimedEvent {
+export interface EventRow extends Omit<ClaimedEvent, 'traceparent'> {
   subject_id: string;
   sequence: number;
   delivery_status: DeliveryStatus;
@@ -61,7 +63,7 @@ export const webhooksRepository = {
         where id in (select id from outbox_events
                       where delivery_status = 'pending' and next_attempt_at <= $1 and (lease_until is null or lease_until < $1)
                       order by next_attempt_at limit $3 for update skip locked)
-        returning id, app_id, environment, type, destination_url, payload, attempts`,
+        returning id, app_id, environment, type, destination_url, payload, attempts, traceparent`,
       [now, new Date(now.getTime() + leaseMs), limit],
     );
   },
