@@ -17,7 +17,7 @@ function wrap(q: { query: PGlite['query']; exec: PGlite['exec'] }, afterCommit: 
   };
 }
 
-const now = (effect: () => void) => effect();
+const runNow = (effect: () => void) => effect();
 
 /**
  * PGlite is a single session that serialises queries; transactions must go through its own
@@ -31,7 +31,7 @@ export interface PgliteDb extends Db {
 export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob): Promise<PgliteDb> {
   const pg = new PGlite({ dataDir, parsers, ...(loadDataDir ? { loadDataDir } : {}) });
   await pg.waitReady;
-  const direct = wrap(pg, now);
+  const direct = wrap(pg, runNow);
   // Statements and transactions started and not finished: one runs, the others wait for the session.
   let active = 0;
   const counted = <T>(work: () => Promise<T>): Promise<T> => {
@@ -42,12 +42,12 @@ export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob
     kind: 'pglite',
     query: <T = Row>(sql: string, params?: readonly unknown[]) => counted(() => direct.query<T>(sql, params)),
     exec: (sql) => counted(() => direct.exec(sql)),
-    afterCommit: now,
+    afterCommit: runNow,
     transaction: (fn) =>
       counted(async () => {
         const committed: Array<() => void> = [];
         const result = await pg.transaction((tx) => fn(wrap(tx, (effect) => committed.push(effect))));
-        committed.forEach(now);
+        committed.forEach(runNow);
         return result;
       }),
     async ping() {

@@ -38,13 +38,13 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   // Without parameters pg uses the simple query protocol, which takes a whole script.
   const exec = async (sql: string) => void (await pool.query(sql));
 
-  const now = (effect: () => void) => effect();
+  const runNow = (effect: () => void) => effect();
 
   return {
     kind: 'postgres',
     query,
     exec,
-    afterCommit: now,
+    afterCommit: runNow,
     async transaction(fn) {
       for (let attempt = 1; ; attempt++) {
         const client = await pool.connect();
@@ -60,7 +60,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
           });
           await client.query('COMMIT');
           client.release();
-          committed.forEach(now);
+          committed.forEach(runNow);
           return result;
         } catch (err) {
           const broken = await client.query('ROLLBACK').then(
