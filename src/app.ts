@@ -1,11 +1,11 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { openDatabase, type Db } from './platform/db/index.ts';
 import { errors } from './platform/errors.ts';
 import { MemoryGuardStore } from './platform/guard/memory.ts';
 import { RedisGuardStore } from './platform/guard/redis.ts';
 import type { GuardStore } from './platform/guard/types.ts';
-import { registerAdminRoutes, type AdminRoute } from './platform/http/admin.ts';
+import { adminTokenCheck, registerAdminRoutes, type AdminRoute } from './platform/http/admin.ts';
 import { keepRawBodies } from './platform/http/body.ts';
 import { handleError, installErrorHandling, sendError } from './platform/http/error-handler.ts';
 import { answerClientError, answerOutsideRoutes, framingProblem, newRequestId } from './platform/http/protocol.ts';
@@ -13,6 +13,7 @@ import type { Operation } from './platform/http/operation.ts';
 import { registerOperations } from './platform/http/register.ts';
 import type { PipelineDeps } from './platform/auth/pipeline.ts';
 import { installValidation } from './platform/http/validation.ts';
+import { serializeError } from './platform/logger.ts';
 import { SecretBox } from './platform/secrets.ts';
 import { resolveSecretsKey } from './platform/secrets-key.ts';
 import { AccountsService, appRoutes, KeyDirectory, partnerRoutes } from './modules/accounts/index.ts';
@@ -24,8 +25,14 @@ import { createGateways, type PaymentGateways } from './integrations/payments/in
 import { registerSandboxCheckout } from './integrations/payments/sandbox-page.ts';
 import { registerPaymentCallbacks } from './integrations/payments/callbacks.ts';
 import { Destinations, type Resolver } from './platform/outbound/destinations.ts';
-import { WebhookAdminService, WebhookDispatcher, webhookAdminRoutes, webhookEvents } from './modules/webhooks/index.ts';
+import { registerBacklogGauges, WebhookAdminService, WebhookDispatcher, webhookAdminRoutes, webhookEvents } from './modules/webhooks/index.ts';
 import { registerApiDocs } from './platform/http/openapi.ts';
+import { traceRoutes } from './platform/http/tracing.ts';
+import { tracingActive } from './platform/tracing.ts';
+import { Registry } from 'prom-client';
+import { registerPoolGauges } from './platform/metrics/database.ts';
+import { exposeMetrics } from './platform/metrics/endpoint.ts';
+import { RequestHistogram, timeRoutes, UNMATCHED } from './platform/metrics/requests.ts';
 
 export interface AppOptions {
   /** Milliseconds since the epoch; tests move time. */
@@ -78,10 +85,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-signature"]'],
-      // Database errors carry the query and its parameters (phone numbers among them): log neither.
-      serializers: {
-        err: (err: FastifyError) => ({ type: err.name, message: err.message, code: err.code, stack: err.stack ?? '' }),
-      },
+      serializers: { err: serializeError },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     genReqId: newRequestId,
@@ -111,9 +115,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     app.log.warn('WEBHOOK_LOCAL_DESTINATIONS=on: staging webhook events may be sent to loopback and private addresses of this network. For development only; never on a deployment partners can reach.');
   }
 
+  // Before any route is mounted: every route is timed (and traced) from its mounting on.
+  const requests = new RequestHistogram();
+  timeRoutes(app, requests);
+  // The SDK is loaded only when tracing is configured (a test may have registered one already).
+  const tracing = config.tracing ? await (await import('./platform/tracing-sdk.ts')).startTracing(config.tracing) : undefined;
+  if (tracingActive()) traceRoutes(app);
   installValidation(app);
   keepRawBodies(app, config.bodyLimitBytes);
-  installErrorHandling(app);
+  installErrorHandling(app, requests.recorder(UNMATCHED));
 
   let closing = false;
   app.addHook('onRequest', async (request, reply) => {
@@ -135,7 +145,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     closing = true;
   });
 
-  registerProbes(app, db, guard);
+  registerProbes(app, { database: () => db.ping(), ...(config.redisUrl ? { redis: () => guard.ping() } : {}) });
   const operations: Operation[] = [];
   const adminRoutes: AdminRoute[] = [...partnerRoutes(accounts), ...appRoutes(accounts, clock)];
   const gateways = createGateways(config.payments, config.publicBaseUrl, db, clock);
@@ -183,6 +193,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   if (config.adminToken) {
     registerAdminRoutes(app, config.adminToken, adminRoutes);
   }
+  const appMetrics = new Registry();
+  requests.registerOn(appMetrics);
+  registerPoolGauges(appMetrics, db);
+  registerBacklogGauges(appMetrics, db, clock);
+  exposeMetrics(app, appMetrics, {
+    checkAdminToken: config.adminToken ? adminTokenCheck(config.adminToken) : undefined,
+    port: config.metricsPort,
+    host: config.host,
+  });
 
   app.server.maxConnections = config.maxConnections;
   app.server.headersTimeout = Math.min(config.requestTimeoutMs, 60_000);
@@ -198,6 +217,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await Promise.all([...(delivery?.workers.map((w) => w.stop()) ?? []), ...(catalog?.workers.map((w) => w.stop()) ?? []), dispatcher?.stop()]);
     await guard.close();
     await db.close();
+    await tracing?.shutdown();
   });
   return app;
 }

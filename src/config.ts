@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import type { DatabaseConfig } from './platform/db/index.ts';
 import { ALL_SERVICES, type ServiceName } from './platform/http/operation.ts';
-import { int, type Env } from './platform/settings.ts';
+import { int, oneOf, type Env } from './platform/settings.ts';
+import type { TracingSettings } from './platform/tracing-sdk.ts';
 import { paymentSettings, type PaymentSettings } from './integrations/payments/settings.ts';
 import { deliverySettings, type DeliverySettings } from './modules/delivery/index.ts';
 import { webhookSettings, type WebhookSettings } from './modules/webhooks/index.ts';
@@ -12,6 +13,8 @@ export { ALL_SERVICES };
 export interface Config {
   port: number;
   host: string;
+  /** Serve /metrics on this port, unauthenticated, instead of beside the operator API. */
+  metricsPort: number | undefined;
   publicBaseUrl: string;
   services: ReadonlySet<ServiceName>;
   dataDir: string;
@@ -21,6 +24,8 @@ export interface Config {
   /** 32-byte key that seals secrets at rest; undefined means a development key is used. */
   secretsKey: Buffer | undefined;
   logLevel: string;
+  /** Set when spans are exported (TRACING=otlp, or an OTLP endpoint given); off otherwise. */
+  tracing: TracingSettings | undefined;
   rateLimits: { readsPerMinute: number; writesPerMinute: number };
   /** How long an instance may serve a cached key, partner status or limit (must stay under 5 s). */
   authCacheTtlMs: number;
@@ -38,6 +43,8 @@ export interface Config {
   webhooks: WebhookSettings;
   payments: PaymentSettings;
 }
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -69,6 +76,24 @@ function services(env: Env, problems: string[]): Set<ServiceName> {
   return chosen;
 }
 
+function metricsPort(env: Env, port: number, problems: string[]): number | undefined {
+  if (!env.METRICS_PORT) return undefined;
+  const value = int(env, 'METRICS_PORT', 0, 1, 65535, problems);
+  if (value === port) problems.push('METRICS_PORT must differ from PORT');
+  return value || undefined;
+}
+
+/** Off unless asked for: TRACING=otlp, or the standard OTLP endpoint variables set (TRACING=off overrides them). */
+function tracing(env: Env, problems: string[]): TracingSettings | undefined {
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  if (oneOf(env, 'TRACING', ['off', 'otlp'], base || traces ? 'otlp' : 'off', problems) === 'off') return undefined;
+  // As the OpenTelemetry specification says: the traces endpoint as given, the base one with /v1/traces.
+  const endpoint = traces || (base ? `${base.replace(/\/+$/, '')}/v1/traces` : 'http://localhost:4318/v1/traces');
+  if (!/^https?:\/\/[^/]/.test(endpoint)) problems.push('OTEL_EXPORTER_OTLP_ENDPOINT and OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be http:// or https:// URLs');
+  return { serviceName: env.OTEL_SERVICE_NAME || 'partner-platform', endpoint };
+}
+
 function secretsKey(env: Env, problems: string[]): Buffer | undefined {
   const raw = env.SECRETS_KEY;
   if (raw === undefined || raw === '') return undefined;
@@ -88,6 +113,7 @@ export function loadConfig(env: Env = process.env): Config {
   const config: Config = {
     port,
     host: env.HOST || '0.0.0.0',
+    metricsPort: metricsPort(env, port, problems),
     publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     services: services(env, problems),
     dataDir,
@@ -95,7 +121,8 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     adminToken,
     secretsKey: secretsKey(env, problems),
-    logLevel: env.LOG_LEVEL || 'info',
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info', problems),
+    tracing: tracing(env, problems),
     rateLimits: {
       readsPerMinute: int(env, 'RATE_LIMIT_READS_PER_MINUTE', 600, 1, 1_000_000, problems),
       writesPerMinute: int(env, 'RATE_LIMIT_WRITES_PER_MINUTE', 120, 1, 1_000_000, problems),
@@ -114,6 +141,7 @@ export function loadConfig(env: Env = process.env): Config {
     payments: paymentSettings(env, problems),
   };
   if (env.REDIS_URL && !/^rediss?:\/\//.test(env.REDIS_URL)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
-  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  // One line, however many problems: it is what a process manager's log shows of a failed start.
+  if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   return config;
 }

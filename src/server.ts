@@ -1,8 +1,8 @@
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { DataDirLockedError } from './platform/db/lock.ts';
+import { loadConfig } from './config.ts';
 import { ensureSandboxQuickstart } from './modules/accounts/quickstart.ts';
 import { loadDotEnv, stopOnSignals } from './platform/lifecycle.ts';
+import { startupFailure } from './startup-failure.ts';
 
 /** Listens, and on SIGTERM/SIGINT lets in-flight requests finish before closing storage. */
 async function main(): Promise<void> {
@@ -20,10 +20,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof DataDirLockedError) {
-    console.error(err.message);
-  } else {
-    console.error(err);
-  }
+  console.error(startupFailure(err));
   process.exit(1);
 });

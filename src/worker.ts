@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfig } from './config.ts';
 import { loadDotEnv, stopOnSignals } from './platform/lifecycle.ts';
+import { startupFailure } from './startup-failure.ts';
 
 /**
  * Runs the background work (webhook dispatcher, sandbox courier, refunds) without serving HTTP,
@@ -16,6 +17,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? err.message : err);
+  console.error(startupFailure(err));
   process.exit(1);
 });

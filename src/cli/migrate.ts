@@ -16,9 +16,10 @@ export interface MigrationReport {
  */
 export async function migrateDatabase(env: NodeJS.ProcessEnv, statusOnly: boolean): Promise<MigrationReport> {
   // Loaded here: the API commands need neither the server's configuration nor the database code.
-  const [{ loadConfig, ConfigError: BadSetting }, { openDatabase, migrate, migrationStatus }] = await Promise.all([
+  const [{ loadConfig, ConfigError: BadSetting }, { openDatabase, migrate, migrationStatus }, { startupFailure }] = await Promise.all([
     import('../config.ts'),
     import('../platform/db/index.ts'),
+    import('../startup-failure.ts'),
   ]);
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -26,10 +27,14 @@ export async function migrateDatabase(env: NodeJS.ProcessEnv, statusOnly: boolea
   } catch (err) {
     throw err instanceof BadSetting ? new ConfigError(err.message) : err;
   }
-  const db = await openDatabase(config.database, { migrate: false });
+  // A database out of reach, refusing the login or in use is one line naming what to fix.
+  const oneLine = (err: unknown): never => {
+    throw new Error(startupFailure(err));
+  };
+  const db = await openDatabase(config.database, { migrate: false }).catch(oneLine);
   try {
-    const appliedNow = statusOnly ? [] : await migrate(db);
-    const states = await migrationStatus(db);
+    const appliedNow = statusOnly ? [] : await migrate(db).catch(oneLine);
+    const states = await migrationStatus(db).catch(oneLine);
     return {
       schema_version: Math.max(0, ...states.filter((s) => s.appliedAt).map((s) => s.version)),
       applied_now: appliedNow,

@@ -4,3 +4,41 @@ export interface Logger {
   warn(details: object, message?: string): void;
   error(details: object, message?: string): void;
 }
+
+const MAX_CAUSES = 3;
+
+export interface SerializedError {
+  [key: string]: unknown;
+  type: string;
+  message: string;
+  stack: string;
+  code?: string;
+  cause?: SerializedError;
+}
+
+/**
+ * An error's own words, in one line. A connection to a name with several addresses fails with an
+ * AggregateError whose message is empty: its parts say what happened.
+ */
+export function errorMessage(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  if (err.message) return err.message;
+  if (err instanceof AggregateError && err.errors.length > 0) return [...new Set(err.errors.map(errorMessage))].join('; ');
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' ? code : err.name;
+}
+
+/**
+ * Pino's `err` serializer: name, message, code, stack and the chain of causes. Unlike pino's
+ * stdSerializers it copies no other property, because database errors carry the query and its
+ * parameters (phone numbers among them) in theirs.
+ */
+export function serializeError(err: unknown, depth = 0): SerializedError {
+  // Something thrown that is not an Error has no stack to show.
+  if (!(err instanceof Error)) return { type: typeof err, message: String(err), stack: '' };
+  const code = (err as { code?: unknown }).code;
+  const out: SerializedError = { type: err.name, message: errorMessage(err), stack: err.stack ?? '' };
+  if (typeof code === 'string') out.code = code;
+  if (err.cause !== undefined && depth < MAX_CAUSES) out.cause = serializeError(err.cause, depth + 1);
+  return out;
+}

@@ -1,8 +1,10 @@
 import type { Logger } from './logger.ts';
+import { trackJob } from './metrics/jobs.ts';
 
 /**
  * Runs a job every `intervalMs` in the background, never two runs at once; a failed run is
- * logged and the next one tries again. `stop` waits for a run in progress.
+ * logged and the next one tries again. `stop` waits for a run in progress. Each successful run
+ * is visible in the job metrics (last success, lag).
  */
 export class Periodic {
   private timer: NodeJS.Timeout | undefined;
@@ -17,9 +19,10 @@ export class Periodic {
 
   start(): void {
     if (this.intervalMs <= 0 || this.timer) return;
+    const tracked = trackJob(this.name, this.intervalMs);
     this.timer = setInterval(() => {
       this.running ??= this.job()
-        .then(() => undefined)
+        .then(() => tracked.succeeded())
         .catch((err: unknown) => this.log.warn({ err, job: this.name }, 'background job failed; retrying on the next run'))
         .finally(() => (this.running = undefined));
     }, this.intervalMs);

@@ -22,6 +22,13 @@ export function onOff(env: Env, name: string, problems: string[]): boolean {
   return raw === 'on';
 }
 
+export function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T, problems: string[]): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if ((allowed as readonly string[]).includes(raw)) return raw as T;
+  problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+  return fallback;
+}
 
 export function dateList(env: Env, name: string, fallback: readonly string[], problems: string[]): readonly string[] {
   const raw = env[name];

@@ -34,7 +34,10 @@ describe.runIf(onPostgres && onRedis)('outages of PostgreSQL and Redis', () => {
     const during = await create();
     expect([during.status, during.body.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
     expect(JSON.stringify(during.body)).not.toMatch(/ECONNREFUSED|postgres|select|insert/i);
-    expect((await fetch(`${p.url}/readyz`)).status).toBe(503);
+    const ready = await fetch(`${p.url}/readyz`);
+    const body = await ready.json();
+    expect([ready.status, body.status, body.checks.redis]).toEqual([503, 'unavailable', 'ok']);
+    expect(body.checks.database).toMatch(/^failed: \S/);
     expect((await fetch(`${p.url}/healthz`)).status).toBe(200);
     await pgProxy.restore();
     await until(async () => (await create()).status === 201, 15_000);

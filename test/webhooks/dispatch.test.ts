@@ -38,6 +38,8 @@ describe('webhook delivery', () => {
     const event = new Webhook(s.secret).verify(hit!.body, hit!.headers as Record<string, string>) as any;
     expect(event).toMatchObject({ type: 'delivery.order.created', environment: 'staging', data: { order_id: orderId, status: 'placed', sequence: 1 } });
     expect(event.id).toBe(hit!.headers['webhook-id']);
+    // Tracing is off unless configured: no trace context goes out.
+    expect(hit!.headers.traceparent).toBeUndefined();
     expect(verifyWebhook(s.secret, hit!.headers, hit!.body).id).toBe(event.id);
     expect(() => verifyWebhook(s.secret, hit!.headers, hit!.body.replace('placed', 'delivered'))).toThrow();
     expect(() => verifyWebhook(s.secret, hit!.headers, hit!.body, { now: () => Date.now() + 301_000 })).toThrow(/too far/);

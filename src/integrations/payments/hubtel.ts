@@ -26,6 +26,7 @@
  * check accepts the checkoutId (it is not documented, so we query by clientReference only).
  */
 import { ghsToPesewas, pesewasToGhs } from '../../platform/money.ts';
+import { injectTraceHeaders, inSpan, recordHttpStatus, SpanKind } from '../../platform/tracing.ts';
 import {
   GatewayError,
   type CallbackNotice,
@@ -166,27 +167,33 @@ export class HubtelGateway implements PaymentGateway {
     return { clientReference, rawStatus: rawStatus ?? 'unknown' };
   }
 
-  /** One request; any answer other than a JSON object with responseCode "0000" is a GatewayError. */
+  /**
+   * One request; any answer other than a JSON object with responseCode "0000" is a GatewayError.
+   * With tracing on it is a client span of the caller's trace, and carries its `traceparent`.
+   */
   async #call(operation: string, url: string, body: string | null): Promise<Json> {
-    const headers: Record<string, string> = { Authorization: this.#authorization, Accept: 'application/json' };
-    if (body !== null) headers['Content-Type'] = 'application/json';
-    let text: string;
-    let status: number;
-    try {
-      const res = await fetch(url, {
-        method: body === null ? 'GET' : 'POST',
-        headers,
-        body,
-        // A redirect would re-send our Basic credentials somewhere Hubtel did not document.
-        redirect: 'error',
-        // Covers the body too: a server that sends headers and then stalls still times out.
-        signal: AbortSignal.timeout(this.#config.timeoutMs),
-      });
-      status = res.status;
-      text = await res.text();
-    } catch (err) {
-      throw new GatewayError(`Hubtel ${operation}: ${this.#describe(err)}`);
-    }
+    const method = body === null ? 'GET' : 'POST';
+    const attributes = { 'http.request.method': method, 'server.address': hostOf(url) };
+    const { status, text } = await inSpan(`hubtel ${operation}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+      const headers: Record<string, string> = { Authorization: this.#authorization, Accept: 'application/json' };
+      if (body !== null) headers['Content-Type'] = 'application/json';
+      injectTraceHeaders(headers);
+      try {
+        const res = await fetch(url, {
+          method,
+          headers,
+          body,
+          // A redirect would re-send our Basic credentials somewhere Hubtel did not document.
+          redirect: 'error',
+          // Covers the body too: a server that sends headers and then stalls still times out.
+          signal: AbortSignal.timeout(this.#config.timeoutMs),
+        });
+        recordHttpStatus(span, res.status, 400);
+        return { status: res.status, text: await res.text() };
+      } catch (err) {
+        throw new GatewayError(`Hubtel ${operation}: ${this.#describe(err)}`);
+      }
+    });
     const json = parseObject(text);
     const code = typeof json?.responseCode === 'string' ? json.responseCode : null;
     if (status < 200 || status > 299) {
@@ -224,6 +231,15 @@ function parseObject(text: string): Json | null {
     return asObject(JSON.parse(text));
   } catch {
     return null;
+  }
+}
+
+/** A bad configured URL fails as the request does (a GatewayError), not while naming its span. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
   }
 }
 

@@ -1,3 +1,3 @@
 /** Health: each service's signed health operation, and the unauthenticated probes. */
 export { healthOperation } from './operation.ts';
-export { registerProbes } from './probes.ts';
+export { registerProbes, type ReadinessCheck } from './probes.ts';

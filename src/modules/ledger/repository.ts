@@ -1,6 +1,8 @@
+import { Counter } from 'prom-client';
 import type { Queryable } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import { processMetrics } from '../../platform/metrics/registry.ts';
 import { walletAccount } from './accounts.ts';
 import { assertBalanced, type Journal } from './journal.ts';
 
@@ -12,6 +14,13 @@ export interface EntryRow {
   amount_pesewas: number;
   created_at: Date;
 }
+
+const journalsPosted = new Counter({
+  name: 'ledger_journals_posted_total',
+  help: 'Ledger journals committed, by kind (wallet_topup, order_fee, sale_settlement...)',
+  labelNames: ['kind'],
+  registers: [processMetrics],
+});
 
 async function moveWallet(tx: Queryable, partnerId: string, amount: number, at: Date, guarded: boolean): Promise<boolean> {
   const rows = await tx.query(
@@ -60,6 +69,8 @@ export const ledgerRepository = {
         throw errors.insufficientWalletBalance('The wallet balance plus the credit limit does not cover this fee; top up the wallet.');
       }
     }
+    // Counted once committed: a transaction that rolls back or is retried posted nothing.
+    tx.afterCommit(() => journalsPosted.inc({ kind: journal.kind }));
   },
 
   async balance(db: Queryable, partnerId: string): Promise<number> {

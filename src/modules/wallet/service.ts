@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { Counter } from 'prom-client';
 import type { Logger } from '../../platform/logger.ts';
 import type { AuthContext } from '../../platform/auth/context.ts';
 import type { Db, Queryable } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { ghsToPesewas, pesewasToGhs } from '../../platform/money.ts';
+import { processMetrics } from '../../platform/metrics/registry.ts';
 import { GatewayError, type PaymentStatus } from '../../integrations/payments/gateway.ts';
 import type { PaymentGateways } from '../../integrations/payments/index.ts';
 import { appendEvent } from '../webhooks/index.ts';
@@ -29,6 +31,15 @@ export interface WalletServiceDeps {
 export type TopupCheck =
   | { state: 'credited' | 'already_credited'; creditedPesewas: number; balancePesewas: number }
   | { state: 'pending'; gatewayStatus: string };
+
+type TopupOutcome = 'initiated' | 'initiation_failed' | 'credited' | 'pending' | 'check_failed';
+const topups = new Counter({
+  name: 'wallet_topups_total',
+  help: 'Wallet top-ups by outcome: initiated (checkout created), initiation_failed (gateway error), credited, pending (checked, not paid yet), check_failed (gateway error on a check)',
+  labelNames: ['outcome'],
+  registers: [processMetrics],
+});
+const counted = (outcome: TopupOutcome) => topups.inc({ outcome });
 
 function gatewayFailure(err: unknown): never {
   if (err instanceof GatewayError) throw errors.gateway('The payment gateway did not answer properly; nothing was charged or credited. Retry shortly.');
@@ -68,10 +79,12 @@ export class WalletService {
         cancellationUrl: back,
       });
     } catch (err) {
+      counted('initiation_failed');
       await repo.setTopupCheckout(db, id, null);
       gatewayFailure(err);
     }
     await repo.setTopupCheckout(db, id, checkout);
+    counted('initiated');
     return { checkoutUrl: checkout.checkoutUrl, clientReference, amountPesewas: amount };
   }
 
@@ -96,9 +109,11 @@ export class WalletService {
     try {
       status = await this.deps.gateways.recorded(topup.gateway).checkStatus({ clientReference: topup.client_reference, checkoutId: topup.checkout_id });
     } catch (err) {
+      counted('check_failed');
       gatewayFailure(err);
     }
     if (status.state !== 'paid' || !status.amountPesewas) {
+      counted('pending');
       await repo.noteGatewayStatus(this.deps.db, topup.id, status.rawStatus);
       return { state: 'pending', gatewayStatus: status.rawStatus };
     }
@@ -128,6 +143,7 @@ export class WalletService {
       const fresh = (await repo.findTopup(this.deps.db, topup.client_reference))!;
       return this.alreadyCredited(topup.partner_id, fresh.credited_pesewas!);
     }
+    counted('credited');
     return { state: 'credited', creditedPesewas: confirmed, balancePesewas: balance };
   }
 

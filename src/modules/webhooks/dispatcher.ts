@@ -2,6 +2,7 @@ import type { Logger } from '../../platform/logger.ts';
 import type { Db } from '../../platform/db/index.ts';
 import type { SecretBox } from '../../platform/secrets.ts';
 import type { Destinations } from '../../platform/outbound/destinations.ts';
+import { trackJob } from '../../platform/metrics/jobs.ts';
 import { webhooksRepository as repo, type ClaimedEvent } from './repository.ts';
 import { sendWebhook, signatureHeader, type SendResult } from './sender.ts';
 
@@ -77,11 +78,13 @@ export class WebhookDispatcher {
   }
 
   private async run(): Promise<void> {
+    const tracked = trackJob('webhook-dispatcher', this.settings.pollMs);
     while (!this.stopping) {
       let claimed = 0;
       this.notified = false;
       try {
         claimed = await this.dispatchDue(false);
+        tracked.succeeded();
       } catch (err) {
         this.log.warn({ err }, 'webhook dispatch failed; retrying');
       }
@@ -185,7 +188,7 @@ export class WebhookDispatcher {
       'webhook-timestamp': String(timestamp),
       'webhook-signature': signatureHeader(secrets.filter((s): s is string => s !== null), event.id, timestamp, body),
     };
-    return sendWebhook(url, headers, body, { timeoutMs: this.settings.timeoutMs, gate: this.destinations.gate(event.environment) });
+    return sendWebhook(url, headers, body, { timeoutMs: this.settings.timeoutMs, gate: this.destinations.gate(event.environment), traceparent: event.traceparent });
   }
 
   private outcome(event: ClaimedEvent, r: SendResult): Outcome {

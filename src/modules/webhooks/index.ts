@@ -5,3 +5,4 @@ export { WebhookAdminService } from './admin-service.ts';
 export { webhookAdminRoutes } from './routes/admin-webhooks.ts';
 export { webhookSettings, type WebhookSettings } from './settings.ts';
 export { webhookEvents } from './events.ts';
+export { registerBacklogGauges } from './metrics.ts';

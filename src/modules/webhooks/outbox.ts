@@ -1,6 +1,7 @@
 import type { Environment } from '../../platform/auth/scopes.ts';
 import type { Queryable } from '../../platform/db/index.ts';
 import { newId } from '../../platform/ids.ts';
+import { currentTraceparent } from '../../platform/tracing.ts';
 
 export type EventType =
   | 'delivery.order.created'
@@ -35,7 +36,8 @@ export interface EventStatement {
 
 /**
  * The insert that appends `event` to the outbox, numbering its parameters from `firstParam`, so a
- * module can write its change and the event in one statement (atomic without a transaction).
+ * module can write its change and the event in one statement (atomic without a transaction). With
+ * tracing on, the event keeps the trace it was written in, for its delivery.
  */
 export function eventStatement(event: OutboxEvent, firstParam = 1): EventStatement {
   const id = newId('evt');
@@ -46,10 +48,10 @@ export function eventStatement(event: OutboxEvent, firstParam = 1): EventStateme
     environment: event.environment,
     data: event.data,
   };
-  const params = [id, event.appId, event.environment, event.type, event.subjectId, event.sequence, event.destinationUrl, JSON.stringify(payload), event.at];
+  const params = [id, event.appId, event.environment, event.type, event.subjectId, event.sequence, event.destinationUrl, JSON.stringify(payload), event.at, currentTraceparent()];
   return {
     id,
-    sql: `insert into outbox_events (id, app_id, environment, type, subject_id, sequence, destination_url, payload, created_at)
+    sql: `insert into outbox_events (id, app_id, environment, type, subject_id, sequence, destination_url, payload, created_at, traceparent)
      values (${params.map((_, i) => `$${firstParam + i}`).join(', ')})`,
     params,
   };

@@ -11,9 +11,11 @@ export interface ClaimedEvent {
   destination_url: string | null;
   payload: Record<string, unknown>;
   attempts: number;
+  /** The trace the event was written in (tracing on), which its delivery continues. */
+  traceparent: string | null;
 }
 
-export interface EventRow extends ClaimedEvent {
+export interface EventRow extends Omit<ClaimedEvent, 'traceparent'> {
   subject_id: string;
   sequence: number;
   delivery_status: DeliveryStatus;
@@ -41,6 +43,12 @@ export interface AppWebhookRow {
   previous_webhook_secret_expires_at: Date | null;
 }
 
+export interface Backlog {
+  pending: number;
+  dead: number;
+  oldestPendingAt: Date | null;
+}
+
 const EVENT_COLS = `id, app_id, environment, type, subject_id, sequence, destination_url, payload, attempts, delivery_status,
   next_attempt_at, last_status_code, last_error, delivered_at, created_at`;
 
@@ -55,7 +63,7 @@ export const webhooksRepository = {
         where id in (select id from outbox_events
                       where delivery_status = 'pending' and next_attempt_at <= $1 and (lease_until is null or lease_until < $1)
                       order by next_attempt_at limit $3 for update skip locked)
-        returning id, app_id, environment, type, destination_url, payload, attempts`,
+        returning id, app_id, environment, type, destination_url, payload, attempts, traceparent`,
       [now, new Date(now.getTime() + leaseMs), limit],
     );
   },
@@ -140,6 +148,16 @@ export const webhooksRepository = {
 
   async attempts(db: Queryable, eventId: string): Promise<AttemptRow[]> {
     return db.query<AttemptRow>('select attempt, url, status_code, latency_ms, error, response_excerpt, at from webhook_attempts where event_id = $1 order by id', [eventId]);
+  },
+
+  /** Counts from the backlog index, which holds only pending and dead events. */
+  async backlog(db: Queryable): Promise<Backlog> {
+    const rows = await db.query<{ delivery_status: string; n: number; oldest: Date }>(
+      `select delivery_status, count(*) as n, min(created_at) as oldest from outbox_events
+        where delivery_status in ('pending', 'dead') group by delivery_status`,
+    );
+    const of = (status: string) => rows.find((r) => r.delivery_status === status);
+    return { pending: of('pending')?.n ?? 0, dead: of('dead')?.n ?? 0, oldestPendingAt: of('pending')?.oldest ?? null };
   },
 
   /** Sends again from the first attempt of the schedule; answers the events it reset. */

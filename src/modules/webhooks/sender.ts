@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import type { AddressGate } from '../../platform/outbound/destinations.ts';
+import { contextFromTraceparent, injectTraceHeaders, inSpan, recordHttpStatus, SpanKind } from '../../platform/tracing.ts';
 
 const EXCERPT_BYTES = 1024;
 const MAX_READ_BYTES = 64 * 1024;
@@ -11,6 +12,8 @@ export interface SendOptions {
   timeoutMs: number;
   /** The addresses this event may reach; the connection resolves names through it. */
   gate: AddressGate;
+  /** The trace the event was written in, which the delivery continues and sends on. */
+  traceparent?: string | null;
 }
 
 export interface SendResult {
@@ -35,13 +38,16 @@ function retryAfter(value: string | string[] | undefined): number | null {
   return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 86_400) : null;
 }
 
+type Finish = (partial: Partial<SendResult>) => SendResult;
+
 /**
  * POSTs one delivery. Redirects are not followed (a 3xx is a failure), the answer is read up to a
- * bounded size, and the whole exchange has one deadline.
+ * bounded size, and the whole exchange has one deadline. With tracing on it is a client span of
+ * the event's trace, and the partner receives its `traceparent`.
  */
-export function sendWebhook(url: string, headers: Record<string, string>, body: string, opts: SendOptions): Promise<SendResult> {
+export async function sendWebhook(url: string, headers: Record<string, string>, body: string, opts: SendOptions): Promise<SendResult> {
   const started = performance.now();
-  const done = (partial: Partial<SendResult>): SendResult => ({
+  const done: Finish = (partial) => ({
     statusCode: null,
     error: null,
     excerpt: null,
@@ -53,11 +59,22 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
   try {
     target = new URL(url);
   } catch {
-    return Promise.resolve(done({ error: 'invalid URL' }));
+    return done({ error: 'invalid URL' });
   }
   const host = target.hostname.replace(/^\[|\]$/g, '');
   const refused = isIP(host) ? opts.gate.problem(host) : null;
-  if (refused) return Promise.resolve(done({ error: `${host} ${refused}` }));
+  if (refused) return done({ error: `${host} ${refused}` });
+  const attributes = { 'http.request.method': 'POST', 'server.address': host };
+  return inSpan('webhook.deliver', { kind: SpanKind.CLIENT, parent: contextFromTraceparent(opts.traceparent ?? null), attributes }, async (span) => {
+    const traced = { ...headers };
+    injectTraceHeaders(traced);
+    const result = await post(target, traced, body, opts, done);
+    recordHttpStatus(span, result.statusCode, 400);
+    return result;
+  });
+}
+
+function post(target: URL, headers: Record<string, string>, body: string, opts: SendOptions, done: Finish): Promise<SendResult> {
   const client = target.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
     const req = client.request(

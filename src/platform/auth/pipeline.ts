@@ -1,6 +1,8 @@
 import { canonicalRequest, sha256Hex, signCanonical, SIGNED_REQUEST_HEADERS as H } from '@partner-platform/protocol';
-import { errors } from '../errors.ts';
+import { Counter } from 'prom-client';
+import { AppError, errors } from '../errors.ts';
 import { timingSafeEqual } from 'node:crypto';
+import { processMetrics } from '../metrics/registry.ts';
 import type { Access, GuardStore } from '../guard/types.ts';
 import type { AuthContext, KeyResolver, ResolvedKey } from './context.ts';
 import { scopeCovers, type Scope } from './scopes.ts';
@@ -33,6 +35,22 @@ export interface RateState {
   remaining: number;
   resetSeconds: number;
 }
+
+const outcomes = new Counter({
+  name: 'auth_outcomes_total',
+  help: 'Signed requests by the outcome of the authentication pipeline: ok, or the error code it answered',
+  labelNames: ['outcome'],
+  registers: [processMetrics],
+});
+// Bound once: counting an admitted request makes no label object.
+const admitted = outcomes.labels('ok');
+const rejections = new Counter({
+  name: 'rate_limit_rejections_total',
+  help: 'Signed requests refused with 429 RATE_LIMITED, by the access kind whose budget ran out',
+  labelNames: ['access'],
+  registers: [processMetrics],
+});
+const rejected = { read: rejections.labels('read'), write: rejections.labels('write') };
 
 const EMPTY_BODY_SHA256 = sha256Hex('');
 const NONCE_FORM = /^[A-Za-z0-9._~-]{16,128}$/;
@@ -127,6 +145,17 @@ export async function authenticate(
   op: GuardedOperation,
   req: IncomingSignedRequest,
 ): Promise<{ auth: AuthContext; rate: RateState }> {
+  try {
+    const result = await runChecks(deps, op, req);
+    admitted.inc();
+    return result;
+  } catch (err) {
+    outcomes.inc({ outcome: err instanceof AppError ? err.code : 'error' });
+    throw err;
+  }
+}
+
+async function runChecks(deps: PipelineDeps, op: GuardedOperation, req: IncomingSignedRequest): Promise<{ auth: AuthContext; rate: RateState }> {
   const key = await resolveKey(deps, req);
   checkScope(key, op);
   checkPartner(key);
@@ -145,6 +174,7 @@ export async function authenticate(
     throw errors.nonceReplayed('This X-Nonce was already used with this key; send a fresh nonce with every request.');
   }
   if (verdict.kind === 'limited') {
+    rejected[op.access].inc();
     throw errors.rateLimited(`Too many ${op.access} requests for this key; retry after ${verdict.resetSeconds} s.`, {
       ...rateHeaders({ limit: verdict.limit, remaining: 0, resetSeconds: verdict.resetSeconds }),
       'retry-after': String(verdict.resetSeconds),

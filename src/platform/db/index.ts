@@ -5,9 +5,10 @@ import { ownerOnly } from './owner-only.ts';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
 import { translateDbError } from './sqlstate.ts';
+import { inSpan, SpanKind, type SpanOptions } from '../tracing.ts';
 import type { DatabaseConfig, Db } from './types.ts';
 
-export type { DatabaseConfig, Db, Queryable, Row } from './types.ts';
+export type { DatabaseConfig, Db, PoolStats, Queryable, Row } from './types.ts';
 export { migrate, migrationStatus, type MigrationState } from './migrate.ts';
 
 export interface OpenDbOptions {
@@ -58,6 +59,9 @@ const rethrow = (err: unknown): never => {
   throw translateDbError(err);
 };
 
+// Transactions are traced inside a request or a delivery; background jobs' would each be a lone trace.
+const TRANSACTION_SPAN: SpanOptions = { kind: SpanKind.CLIENT, onlyInTrace: true, attributes: { 'db.system.name': 'postgresql' } };
+
 /**
  * Database failures leave every query and transaction as application errors, so a service raises
  * the same error whether a route, a job or another module called it. Inside a transaction the raw
@@ -68,6 +72,6 @@ function translating(db: Db): Db {
     ...db,
     query: <T>(sql: string, params?: readonly unknown[]) => db.query<T>(sql, params).catch(rethrow),
     exec: (sql) => db.exec(sql).catch(rethrow),
-    transaction: (fn) => db.transaction(fn).catch(rethrow),
+    transaction: (fn) => inSpan('db.transaction', TRANSACTION_SPAN, () => db.transaction(fn)).catch(rethrow),
   };
 }

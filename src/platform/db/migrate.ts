@@ -5,6 +5,11 @@ import type { Db } from './types.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/', import.meta.url));
 
+/** The database no longer matches the migration files: an operator has to decide, nothing retries. */
+export class MigrationChangedError extends Error {
+  override readonly name = 'MigrationChangedError';
+}
+
 interface Migration {
   version: number;
   name: string;
@@ -43,7 +48,7 @@ export async function migrate(db: Db, migrations = readMigrations()): Promise<nu
       const rows = await tx.query<{ checksum: string }>('select checksum from schema_migrations where version = $1', [m.version]);
       if (rows[0]) {
         if (rows[0].checksum !== m.checksum) {
-          throw new Error(`migration ${m.name} was changed after it was applied; add a new migration instead`);
+          throw new MigrationChangedError(`migration ${m.name} was changed after it was applied; add a new migration instead`);
         }
         return false;
       }

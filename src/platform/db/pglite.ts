@@ -4,7 +4,7 @@ import { parseInt8 } from './types.ts';
 
 const parsers = { [types.INT8]: parseInt8 };
 
-function wrap(q: { query: PGlite['query']; exec: PGlite['exec'] }): Queryable {
+function wrap(q: { query: PGlite['query']; exec: PGlite['exec'] }, afterCommit: Queryable['afterCommit']): Queryable {
   return {
     async query<T = Row>(sql: string, params?: readonly unknown[]) {
       const res = await q.query<T>(sql, params as unknown[] | undefined);
@@ -13,8 +13,11 @@ function wrap(q: { query: PGlite['query']; exec: PGlite['exec'] }): Queryable {
     async exec(sql: string) {
       await q.exec(sql);
     },
+    afterCommit,
   };
 }
+
+const runNow = (effect: () => void) => effect();
 
 /**
  * PGlite is a single session that serialises queries; transactions must go through its own
@@ -28,16 +31,30 @@ export interface PgliteDb extends Db {
 export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob): Promise<PgliteDb> {
   const pg = new PGlite({ dataDir, parsers, ...(loadDataDir ? { loadDataDir } : {}) });
   await pg.waitReady;
-  const direct = wrap(pg);
+  const direct = wrap(pg, runNow);
+  // Statements and transactions started and not finished: one runs, the others wait for the session.
+  let active = 0;
+  const counted = <T>(work: () => Promise<T>): Promise<T> => {
+    active++;
+    return work().finally(() => active--);
+  };
   return {
     kind: 'pglite',
-    query: direct.query,
-    exec: direct.exec,
-    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    query: <T = Row>(sql: string, params?: readonly unknown[]) => counted(() => direct.query<T>(sql, params)),
+    exec: (sql) => counted(() => direct.exec(sql)),
+    afterCommit: runNow,
+    transaction: (fn) =>
+      counted(async () => {
+        const committed: Array<() => void> = [];
+        const result = await pg.transaction((tx) => fn(wrap(tx, (effect) => committed.push(effect))));
+        committed.forEach(runNow);
+        return result;
+      }),
     listen: (channel, onNotify) => pg.listen(`${channel}_public`, onNotify),
     async ping() {
       await pg.query('select 1');
     },
+    poolStats: () => ({ max: 1, open: 1, idle: active === 0 ? 1 : 0, waiting: Math.max(0, active - 1) }),
     dump: async () => (await pg.dumpDataDir('none')) as Blob,
     async close() {
       if (pg.closed) return;

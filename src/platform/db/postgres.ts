@@ -56,21 +56,28 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   // Without parameters pg uses the simple query protocol, which takes a whole script.
   const exec = async (sql: string) => void (await pool.query(sql));
 
+  const runNow = (effect: () => void) => effect();
+
   return {
     kind: 'postgres',
     query,
     exec,
+    afterCommit: runNow,
     async transaction(fn) {
       for (let attempt = 1; ; attempt++) {
         const client = await pool.connect();
+        // A retried attempt starts with none: only the attempt that commits has its effects run.
+        const committed: Array<() => void> = [];
         try {
           await client.query('BEGIN');
           const result = await fn({
             query: async <T = Row>(sql: string, params?: readonly unknown[]) => (await client.query(statement(sql, params))).rows as T[],
             exec: async (sql: string) => void (await client.query(sql)),
+            afterCommit: (effect) => committed.push(effect),
           });
           await client.query('COMMIT');
           client.release();
+          committed.forEach(runNow);
           return result;
         } catch (err) {
           const broken = await client.query('ROLLBACK').then(
@@ -91,6 +98,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
     async ping() {
       await pool.query('select 1');
     },
+    poolStats: () => ({ max: opts.poolSize, open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };
 }

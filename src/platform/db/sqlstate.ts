@@ -52,7 +52,8 @@ export function translateDbError(err: unknown): unknown {
     return errors.validation('A value in the request cannot be stored (invalid characters or out of range); nothing was changed.');
   }
   if (isConnectionError(err)) {
-    return errors.serviceUnavailable('The database is unreachable right now; nothing was changed. Retry shortly.');
+    // The driver's error stays as the cause, for logs and for a process that cannot start.
+    return Object.assign(errors.serviceUnavailable('The database is unreachable right now; nothing was changed. Retry shortly.'), { cause: err });
   }
   if (isRetryableTransactionError(err)) {
     return errors.serviceUnavailable('The request conflicted with concurrent work and was not applied; retry it.');

@@ -10,6 +10,21 @@ export interface Queryable {
   query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
   /** Runs a script of any number of statements, without parameters (migrations), exactly as written. */
   exec(sql: string): Promise<void>;
+  /**
+   * Runs `effect` once the surrounding transaction has committed, and never for an attempt that
+   * rolled back or was retried; outside a transaction, at once. For effects outside the database
+   * that must match what was written, such as counting it. `effect` must not throw.
+   */
+  afterCommit(effect: () => void): void;
+}
+
+/** Connections in use, for metrics; PGlite is one session that runs one statement at a time. */
+export interface PoolStats {
+  max: number;
+  open: number;
+  idle: number;
+  /** Work waiting for a connection (PGlite: for the session). */
+  waiting: number;
 }
 
 export interface Db extends Queryable {
@@ -23,6 +38,7 @@ export interface Db extends Queryable {
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   /** Cheap round trip used by readiness probes. */
   ping(): Promise<void>;
+  poolStats(): PoolStats;
   close(): Promise<void>;
 }
 

@@ -52,7 +52,7 @@ export class RedisGuardStore implements GuardStore {
       const now = Date.now();
       if (now - this.lastErrorLog > 10_000) {
         this.lastErrorLog = now;
-        log.warn({ err: err.message }, 'redis unreachable; signed requests answer 503 until it returns');
+        log.warn({ err }, 'redis unreachable; signed requests answer 503 until it returns');
       }
     });
   }

@@ -1,5 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../errors.ts';
 import { constantTimeEqual } from '../secrets.ts';
 import { parseJsonObject } from './body.ts';
@@ -24,9 +24,19 @@ export function defineAdminRoute<B extends TSchema | undefined = undefined, P ex
   return route;
 }
 
+/** The operator API's check, `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time. */
+export function adminTokenCheck(adminToken: string): (request: FastifyRequest) => void {
+  const expected = `Bearer ${adminToken}`;
+  return (request) => {
+    if (!constantTimeEqual(request.headers.authorization ?? '', expected)) {
+      throw errors.invalidAdminToken('The operator API needs Authorization: Bearer <ADMIN_TOKEN>.');
+    }
+  };
+}
+
 /** Mounts the operator API; without an ADMIN_TOKEN it is not mounted at all (404). */
 export function registerAdminRoutes(app: FastifyInstance, adminToken: string, routes: readonly AdminRoute[]): void {
-  const expected = `Bearer ${adminToken}`;
+  const checkToken = adminTokenCheck(adminToken);
   for (const route of routes) {
     app.route({
       method: route.method,
@@ -39,10 +49,7 @@ export function registerAdminRoutes(app: FastifyInstance, adminToken: string, ro
         ...(route.querystring ? { querystring: route.querystring } : {}),
       },
       preValidation: async (request) => {
-        const given = request.headers.authorization ?? '';
-        if (!constantTimeEqual(given, expected)) {
-          throw errors.invalidAdminToken('The operator API needs Authorization: Bearer <ADMIN_TOKEN>.');
-        }
+        checkToken(request);
         if (route.body) request.body = parseJsonObject(request.body, request.headers['content-type']);
       },
       handler: async (request, reply) => {

@@ -70,7 +70,11 @@ export function handleError(err: unknown, request: FastifyRequest, reply: Fastif
   return sendError(reply, error);
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
+/** `unmatched` times the requests no route matches (the 404 handler has no onResponse hook of its own). */
+export function installErrorHandling(app: FastifyInstance, unmatched: (status: number, seconds: number) => void): void {
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler((request, reply) => sendError(reply, notFound(request)));
+  app.setNotFoundHandler((request, reply) => {
+    sendError(reply, notFound(request));
+    unmatched(reply.statusCode, reply.elapsedTime / 1000);
+  });
 }

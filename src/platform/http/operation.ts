@@ -82,3 +82,12 @@ export function defineOperation<B extends TSchema | undefined = undefined, Q ext
 ): Operation<B, Q> {
   return op;
 }
+
+/**
+ * What metrics and traces call a route: its partner operation's id, else its method and route
+ * pattern; never the raw URL, whose ids would make a series per order.
+ */
+export function routeName(route: { method: string | string[]; url: string; config?: unknown }): string {
+  const operation = (route.config as { operation?: Operation } | undefined)?.operation;
+  return operation?.id ?? `${[route.method].flat().join(',')} ${route.url}`;
+}
