@@ -1,9 +1,13 @@
 /**
- * `npm run bench [-- --suite pipeline|delivery|wallet|webhooks|catalog|soak|all] [--scenario embedded|postgres|all]
+ * `npm run bench [-- --suite headline|pipeline|delivery|wallet|webhooks|catalog|soak|all] [--scenario embedded|postgres|all]
  *   [--duration SECONDS] [--rounds N] [--requests N] [--concurrency N] [--duration-min MINUTES] [--cpu-prof DIR]`
  *
  * Suites (each prints its tables and writes bench/results/<suite>.json):
- * - pipeline (default): the signed-request pipeline against an unauthenticated baseline.
+ * - headline (default; issue 14): the platform as ratios of a bare Fastify + pg server doing the same
+ *   database work (bench/baseline/server.ts), in the same run: signed health / no-op, orders.get / PK
+ *   select, orders.create / insert, wallet create on one wallet / on many; on PostgreSQL (plain, with
+ *   Redis, at LOG_LEVEL=info) and embedded; plus webhook lag and delivery rate. See bench/README.md.
+ * - pipeline: the signed-request pipeline against an unauthenticated baseline.
  * - delivery: orders.create/get/track/estimate against signed health, create_bulk of 100 orders,
  *   and orders.get at 10 thousand vs 1 million orders on PostgreSQL.
  * - wallet: wallet-funded orders.create against recipient-pays create, from 1 and 50 clients.
@@ -14,7 +18,7 @@
  * - soak (only when asked; not part of `all`): --duration-min minutes (default 10) of mixed traffic
  *   from 20 partners on PostgreSQL + Redis: per-operation req/s and p50/p99, errors, server RSS over
  *   time; then 1 vs 2 instances.
- * `all` runs pipeline, delivery, wallet, webhooks and catalog.
+ * `all` runs headline, pipeline, delivery, wallet, webhooks and catalog.
  * Options left out take each suite's own defaults (see the suite files).
  *
  * A benchmark, not a test: it exits 0 when targets are missed and non-zero only when the bench
@@ -24,6 +28,7 @@ import { parseArgs } from 'node:util';
 import { runCleanups } from './lib/cleanup.ts';
 import { scenarios, type SuiteOptions } from './lib/options.ts';
 import { runDelivery } from './suites/delivery.ts';
+import { runHeadline } from './suites/headline.ts';
 import { runPipeline } from './suites/pipeline.ts';
 import { runWallet } from './suites/wallet.ts';
 import { runCatalog } from './suites/catalog.ts';
@@ -31,6 +36,7 @@ import { runSoak } from './suites/soak.ts';
 import { runWebhooks } from './suites/webhooks.ts';
 
 const SUITES: Record<string, (opts: SuiteOptions) => Promise<number>> = {
+  headline: runHeadline,
   pipeline: runPipeline,
   delivery: runDelivery,
   wallet: runWallet,
@@ -39,12 +45,12 @@ const SUITES: Record<string, (opts: SuiteOptions) => Promise<number>> = {
   soak: runSoak,
 };
 /** Suites that `--suite all` runs (soak takes 10+ minutes: only when asked for). */
-const ALL = ['pipeline', 'delivery', 'wallet', 'webhooks', 'catalog'];
+const ALL = ['headline', 'pipeline', 'delivery', 'wallet', 'webhooks', 'catalog'];
 
 function options(): { suites: string[]; opts: SuiteOptions } {
   const { values } = parseArgs({
     options: {
-      suite: { type: 'string', default: 'pipeline' },
+      suite: { type: 'string', default: 'headline' },
       scenario: { type: 'string' },
       duration: { type: 'string' },
       rounds: { type: 'string' },
@@ -55,7 +61,7 @@ function options(): { suites: string[]; opts: SuiteOptions } {
       'cpu-prof': { type: 'string' },
     },
   });
-  const suite = values.suite ?? 'pipeline';
+  const suite = values.suite ?? 'headline';
   const suites = suite === 'all' ? ALL : [suite];
   if (!suites.every((s) => s in SUITES)) throw new Error(`--suite must be ${Object.keys(SUITES).join(', ')} or all (got "${suite}")`);
   const { scenario, duration, rounds, requests, concurrency } = values;

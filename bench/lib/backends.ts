@@ -25,7 +25,7 @@ function redisClient(): Redis {
   });
 }
 
-async function probePostgres(): Promise<void> {
+export async function probePostgres(): Promise<void> {
   const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 2000 });
   client.on('error', () => {});
   try {
@@ -36,7 +36,7 @@ async function probePostgres(): Promise<void> {
   }
 }
 
-async function probeRedis(): Promise<void> {
+export async function probeRedis(): Promise<void> {
   const redis = redisClient();
   let cause: Error | undefined;
   redis.on('error', (err: Error) => (cause ??= err));

@@ -4,11 +4,16 @@ import { performance } from 'node:perf_hooks';
 import { PartnerClient } from '../../packages/sdk/src/index.ts';
 import { percentile } from './stats.ts';
 
+/** What signs a request: a PartnerClient, or anything with its signHeaders (e.g. one rotating over several keys). */
+export type Signer = Pick<PartnerClient, 'signHeaders'>;
+
 export interface Route {
   label: string;
   path: string;
   /** Null for the unauthenticated baseline. */
-  signer: PartnerClient | null;
+  signer: Signer | null;
+  /** A fresh request path per request (e.g. `/orders/<random id>`), used instead of `path`. */
+  target?: () => string;
   /** GET without a body unless `body` is given; then POST with a fresh JSON body per request. */
   body?: () => unknown;
   /** A fresh query string (without '?') per request, e.g. a random product id; signed with the path. */
@@ -28,7 +33,7 @@ export function signedRoute(
 /** What one request sends: signed headers (none for the baseline) and, for a POST, its body. */
 interface Prepared {
   headers: Record<string, string> | undefined;
-  /** The request target when the route has a per-request query. */
+  /** The request target when the route has a per-request path or query. */
   path?: string;
   body?: string;
 }
@@ -50,7 +55,7 @@ class HeaderSource {
   constructor(private readonly route: Route) {}
 
   private get needsBatch(): boolean {
-    return this.route.signer !== null || this.route.body !== undefined || this.route.query !== undefined;
+    return this.route.signer !== null || this.route.body !== undefined || this.route.query !== undefined || this.route.target !== undefined;
   }
 
   prepare(count: number): void {
@@ -67,12 +72,14 @@ class HeaderSource {
   }
 
   private make(): Prepared {
-    const { signer, body, query } = this.route;
-    const path = query ? `${this.route.path}?${query()}` : this.route.path;
-    if (!body) return { headers: signer ? signer.signHeaders('GET', path, '') : undefined, ...(query ? { path } : {}) };
+    const { signer, body, query, target } = this.route;
+    const base = target ? target() : this.route.path;
+    const path = query ? `${base}?${query()}` : base;
+    const own = query !== undefined || target !== undefined;
+    if (!body) return { headers: signer ? signer.signHeaders('GET', path, '') : undefined, ...(own ? { path } : {}) };
     const text = JSON.stringify(body());
     const headers = { ...(signer ? signer.signHeaders('POST', path, text) : {}), 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) };
-    return { headers, body: text, ...(query ? { path } : {}) };
+    return { headers, body: text, ...(own ? { path } : {}) };
   }
 }
 

@@ -1,4 +1,4 @@
-/** Starts the real server as a child process, provisions a partner key, and always stops it. */
+/** Starts the real server (or another bench server) as a child process, provisions a partner key, and always stops it. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -22,18 +22,12 @@ const SERVER_ENV = [
   'RATE_LIMIT_WRITES_PER_MINUTE', 'AUTH_CACHE_TTL_MS', 'NONCE_TTL_SECONDS', 'SHUTDOWN_TIMEOUT_MS',
   'WEBHOOK_DISPATCHER', 'WEBHOOK_POLL_MS', 'WEBHOOK_CONCURRENCY', 'WEBHOOK_ENDPOINT_CONCURRENCY', 'WEBHOOK_LOCAL_DESTINATIONS',
   'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS', 'SANDBOX_COURIER_STEP_SECONDS', 'PGAPPNAME', 'SANDBOX_PAYMENTS_FOR_PRODUCTION',
+  // The bare baseline's own settings (bench/baseline/server.ts).
+  'BASELINE_DATABASE_URL', 'BASELINE_SCHEMA', 'BASELINE_POOL_SIZE', 'BASELINE_SEED_ROWS',
 ];
 
-export interface BenchServer {
-  url: string;
-  port: number;
-  pid: number;
+export interface BenchServer extends ChildServer {
   adminToken: string;
-  /** Server process CPU time (user + system) in milliseconds, from /proc; undefined off Linux. */
-  cpuMs(): number | undefined;
-  /** The last lines the server wrote, for error reports. */
-  output(): string;
-  stop(): Promise<void>;
 }
 
 export async function freePort(): Promise<number> {
@@ -71,25 +65,30 @@ export function machineCpuMs(): number | undefined {
   }
 }
 
-/** Spawns `node --import tsx src/server.ts` (one process, so its pid is the server's) and waits for /healthz. */
-export async function startServer(env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<BenchServer> {
+/** A server process the bench started: where it listens, its CPU time and output, and how to stop it. */
+export interface ChildServer {
+  url: string;
+  port: number;
+  pid: number;
+  /** Server process CPU time (user + system) in milliseconds, from /proc; undefined off Linux. */
+  cpuMs(): number | undefined;
+  /** The last lines the server wrote, for error reports. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns `node --import tsx <script>` from the repository root (one process, so its pid is the
+ * server's) with PORT and HOST set and the server settings of the caller's shell removed, and
+ * waits until `readyPath` answers 2xx.
+ */
+export async function launch(script: string, env: Record<string, string>, nodeArgs: readonly string[] = [], readyPath = '/healthz'): Promise<ChildServer> {
   const port = await freePort();
-  const adminToken = `bench-${randomBytes(16).toString('hex')}`;
   const base: NodeJS.ProcessEnv = { ...process.env };
   for (const name of SERVER_ENV) delete base[name];
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
     cwd: ROOT,
-    env: {
-      ...base,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      ADMIN_TOKEN: adminToken,
-      SECRETS_KEY: randomBytes(32).toString('base64'),
-      // The wallet benches top up production wallets through the sandbox.
-      SANDBOX_PAYMENTS_FOR_PRODUCTION: 'on',
-      ...env,
-    },
+    env: { ...base, PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -103,11 +102,10 @@ export async function startServer(env: Record<string, string>, nodeArgs: readonl
   void exited.then(() => children.delete(child));
 
   const url = `http://127.0.0.1:${port}`;
-  const server: BenchServer = {
+  const server: ChildServer = {
     url,
     port,
     pid: child.pid!,
-    adminToken,
     cpuMs: () => readCpuMs(child.pid!),
     output: () => log,
     async stop() {
@@ -122,20 +120,38 @@ export async function startServer(env: Record<string, string>, nodeArgs: readonl
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`server exited during start (code ${child.exitCode ?? child.signalCode}):\n${log}`);
+      throw new Error(`${script} exited during start (code ${child.exitCode ?? child.signalCode}):\n${log}`);
     }
     try {
-      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) });
+      const res = await fetch(`${url}${readyPath}`, { signal: AbortSignal.timeout(1000) });
       if (res.ok) return server;
     } catch {
       // Not listening yet.
     }
     if (Date.now() > deadline) {
       await server.stop();
-      throw new Error(`server did not answer /healthz within ${START_TIMEOUT_MS / 1000} s:\n${log}`);
+      throw new Error(`${script} did not answer ${readyPath} within ${START_TIMEOUT_MS / 1000} s:\n${log}`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** Spawns the platform (`src/server.ts`) and waits for /healthz. */
+export async function startServer(env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<BenchServer> {
+  const adminToken = `bench-${randomBytes(16).toString('hex')}`;
+  const server = await launch(
+    'src/server.ts',
+    {
+      LOG_LEVEL: 'warn',
+      ADMIN_TOKEN: adminToken,
+      SECRETS_KEY: randomBytes(32).toString('base64'),
+      // The wallet benches top up production wallets through the sandbox.
+      SANDBOX_PAYMENTS_FOR_PRODUCTION: 'on',
+      ...env,
+    },
+    nodeArgs,
+  );
+  return { ...server, adminToken };
 }
 
 /** One operator API call (Bearer ADMIN_TOKEN); a non-2xx answer throws. */
