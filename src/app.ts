@@ -13,7 +13,7 @@ import type { Operation } from './platform/http/operation.ts';
 import { registerOperations } from './platform/http/register.ts';
 import type { PipelineDeps } from './platform/auth/pipeline.ts';
 import { installValidation } from './platform/http/validation.ts';
-import { serializeError } from './platform/logger.ts';
+import { asyncStdout, serializeError } from './platform/logger.ts';
 import { SecretBox } from './platform/secrets.ts';
 import { resolveSecretsKey } from './platform/secrets-key.ts';
 import { AccountsService, appRoutes, KeyDirectory, partnerRoutes } from './modules/accounts/index.ts';
@@ -86,7 +86,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-signature"]'],
       serializers: { err: serializeError },
-      ...(options.logStream ? { stream: options.logStream } : {}),
+      stream: options.logStream ?? asyncStdout(),
     },
     genReqId: newRequestId,
     requestIdHeader: false,

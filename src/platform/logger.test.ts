@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorMessage, serializeError } from './logger.ts';
+import { asyncStdout, errorMessage, serializeError } from './logger.ts';
 
 describe('error serialization for logs', () => {
   it("keeps an AggregateError's reason, which its own message leaves empty", () => {
@@ -22,5 +22,12 @@ describe('error serialization for logs', () => {
 
   it('shows a thrown non-Error as its text', () => {
     expect(serializeError('boom')).toMatchObject({ type: 'string', message: 'boom' });
+  });
+});
+
+describe('asyncStdout', () => {
+  it('writes standard output without blocking the writer (an asynchronous destination)', () => {
+    const out = asyncStdout() as unknown as { fd: number; sync: boolean };
+    expect([out.fd, out.sync]).toEqual([1, false]);
   });
 });

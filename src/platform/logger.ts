@@ -1,3 +1,13 @@
+import pino from 'pino';
+
+/**
+ * Standard output, written asynchronously: a log line never blocks the request that wrote it
+ * (writes in flight are coalesced), and what is buffered is flushed when the process exits.
+ */
+export function asyncStdout(): pino.DestinationStream {
+  return pino.destination({ dest: 1, sync: false });
+}
+
 /** What services and jobs log through: pino's calling shape, so they need no Fastify types. */
 export interface Logger {
   info(details: object, message?: string): void;
