@@ -70,7 +70,7 @@ function options(): { suites: string[]; opts: SuiteOptions } {
 }
 
 async function main(): Promise<number> {
-  let chosen;
+  let chosen: ReturnType<typeof options>;
   try {
     chosen = options();
   } catch (err) {

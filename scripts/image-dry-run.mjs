@@ -16,7 +16,7 @@ const ignored = readFileSync('.dockerignore', 'utf8').split('\n').map((l) => l.t
 
 const stages = new Map();
 let stage;
-let unsupported = [];
+const unsupported = [];
 const lines = readFileSync('Dockerfile', 'utf8').replace(/\\\n/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
 const at = (path) => join(stage.fs, path.startsWith('/') ? path : join(stage.workdir, path));
 

@@ -173,7 +173,7 @@ async function cancel(c: Ctx): Promise<void> {
 async function topUp(c: Ctx): Promise<void> {
   const init = await call(c, 'wallet.topup.initiate', post(`${DELIVERY}/wallet.topup.initiate`, { amount_ghs: 500 }));
   if (!init) return;
-  const pay = new URL(init.data.checkout_url).pathname + '/pay';
+  const pay = `${new URL(init.data.checkout_url).pathname}/pay`;
   await call(c, 'sandbox checkout pay', { method: 'POST', path: pay, signed: false, headers: { accept: 'application/json', 'content-length': '0' } });
   await call(c, 'wallet.topup.verify', post(`${DELIVERY}/wallet.topup.verify`, { client_reference: init.data.client_reference }));
 }

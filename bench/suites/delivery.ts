@@ -94,7 +94,7 @@ async function opsScenario(cfg: Settings, name: ScenarioName) {
           run.throughput.push(thr[k]!);
         });
         expected = expected.map((e, k) => Math.max(e, thr[k]!.rps));
-        console.log(`  round ${r + 1}/${cfg.rounds}: ` + routes.map((x, k) => `${x.label.split(' ')[0]} ${lat[k]!.p50.toFixed(2)} ms ${thr[k]!.rps.toFixed(0)}/s`).join(', '));
+        console.log(`  round ${r + 1}/${cfg.rounds}: ${routes.map((x, k) => `${x.label.split(' ')[0]} ${lat[k]!.p50.toFixed(2)} ms ${thr[k]!.rps.toFixed(0)}/s`).join(', ')}`);
       }
     } finally {
       load.close();

@@ -1,4 +1,4 @@
-import { PartnerApiError, PartnerClient, type ClientOptions, type SafeOrderRequest } from '@partner-platform/sdk';
+import { type PartnerApiError, PartnerClient, type ClientOptions, type SafeOrderRequest } from '@partner-platform/sdk';
 import { expect } from 'vitest';
 import type { TestPlatform } from '../helpers/harness.ts';
 

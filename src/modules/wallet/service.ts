@@ -7,7 +7,7 @@ import { errors } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { ghsToPesewas, pesewasToGhs } from '../../platform/money.ts';
 import { processMetrics } from '../../platform/metrics/registry.ts';
-import { GatewayError, type PaymentStatus } from '../../integrations/payments/gateway.ts';
+import { GatewayError, type Checkout, type PaymentStatus } from '../../integrations/payments/gateway.ts';
 import type { PaymentGateways } from '../../integrations/payments/index.ts';
 import { appendEvent } from '../webhooks/index.ts';
 import { ledger, type EntryRow } from '../ledger/index.ts';
@@ -68,7 +68,7 @@ export class WalletService {
     const { db, publicBaseUrl } = this.deps;
     await repo.insertTopup(db, { id, partnerId: auth.partnerId, appId: auth.appId, clientReference, amountPesewas: amount, gateway: gateway.name });
     const back = (await this.deps.appReturnUrl(auth.appId)) ?? `${publicBaseUrl}/checkout/complete`;
-    let checkout;
+    let checkout: Checkout;
     try {
       checkout = await gateway.createCheckout({
         clientReference,

@@ -3,7 +3,7 @@ import { Counter } from 'prom-client';
 import { AppError, errors } from '../errors.ts';
 import { timingSafeEqual } from 'node:crypto';
 import { processMetrics } from '../metrics/registry.ts';
-import type { Access, GuardStore } from '../guard/types.ts';
+import type { Access, AdmitResult, GuardStore } from '../guard/types.ts';
 import type { AuthContext, KeyResolver, ResolvedKey } from './context.ts';
 import { scopeCovers, type Scope } from './scopes.ts';
 
@@ -163,7 +163,7 @@ async function runChecks(deps: PipelineDeps, op: GuardedOperation, req: Incoming
 
   const limits = key.limits ?? deps.defaultLimits;
   const limit = op.access === 'read' ? limits.readsPerMinute : limits.writesPerMinute;
-  let verdict;
+  let verdict: AdmitResult;
   try {
     verdict = await deps.guard.admit({ keyId: key.keyId, nonce, access: op.access, limit });
   } catch {

@@ -41,18 +41,28 @@ export function parseCsv(text: string): string[][] {
   for (let i = 0; i < src.length; i++) {
     const c = src[i]!;
     if (quoted) {
-      if (c === '"' && src[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && src[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"' && field === '') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\n' || c === '\r') {
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
       if (c === '\r' && src[i + 1] === '\n') i++;
-      row.push(field), rows.push(row), (row = []), (field = '');
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
     } else field += c;
   }
   if (quoted) throw new UsageError('CSV has an unterminated quoted field');
-  if (field !== '' || row.length > 0) row.push(field), rows.push(row);
+  if (field !== '' || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
   return rows.filter((r) => r.some((cell) => cell.trim() !== ''));
 }
 
@@ -103,7 +113,7 @@ export const bulkCommand: Command = {
   help: [
     'JSON: an array of orders.create bodies, or {"orders": [...]}.',
     'CSV: a header row naming some of these columns (empty cells are left out):',
-    ...Object.keys(COLUMNS).reduce<string[]>((lines, name, i) => (i % 6 === 0 ? [...lines, `  ${name}`] : [...lines.slice(0, -1), `${lines.at(-1)}, ${name}`]), []),
+    ...chunks(Object.keys(COLUMNS), 6).map((names) => `  ${names.join(', ')}`),
     'Coordinates need both *_lat and *_lng; payment_is_paid is true or false.',
     'Re-running a file is safe: an order an earlier run created is reported as already created (with its',
     'order_id in --json), never created twice, and is no failure.',
@@ -161,3 +171,7 @@ export const bulkCommand: Command = {
     return results.some(failed) ? 1 : 0;
   },
 };
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size));
+}

@@ -27,6 +27,7 @@ export interface Command {
   /** Minimum and maximum positional arguments (default none). */
   args?: [number, number];
   /** Answers the exit code (default 0). */
+  // biome-ignore lint/suspicious/noConfusingVoidType: most commands return nothing; the few with an exit code return a number
   run(ctx: Ctx): Promise<number | void>;
 }
 

@@ -41,7 +41,7 @@ export async function priceLines(db: Queryable, vendorId: string, items: readonl
   const lines: Line[] = [];
   items.forEach((item, index) => {
     const product = productOf.get(item.product_id);
-    if (!product || !product.listed) {
+    if (!product?.listed) {
       missing.push({ field: `items.${index}.product_id`, issue: `${item.product_id} is not in the catalog (unknown, inactive, or its vendor is not syndicated)` });
       return;
     }
@@ -59,7 +59,7 @@ export async function priceLines(db: Queryable, vendorId: string, items: readonl
   if (foreign.length > 0) throw errors.validation(`${foreign[0]!.field} ${foreign[0]!.issue}.`, foreign);
   if (missing.length > 0) throw errors.productNotFound(`${missing[0]!.field}: ${missing[0]!.issue}.`, missing);
   // Listed products imply a syndicated vendor; this catches a syndication flip between the reads.
-  if (!vendor || !vendor.syndicatable) {
+  if (!vendor?.syndicatable) {
     throw errors.productNotFound('vendor_id is not a syndicated vendor.', [{ field: 'vendor_id', issue: 'is not a syndicated vendor' }]);
   }
   return { vendor, lines, subtotal: lines.reduce((sum, l) => sum + l.unit_price_pesewas * l.quantity, 0) };

@@ -1,5 +1,5 @@
 import { errors } from '../../../platform/errors.ts';
-import { type PricingConfig } from '../../delivery/index.ts';
+import type { PricingConfig } from '../../delivery/index.ts';
 import { CENTRAL_ACCRA, type LatLng } from '../../../shared/ghana/index.ts';
 import { feeFor } from '../../delivery/index.ts';
 import type { LocationsService } from '../../delivery/index.ts';

@@ -7,7 +7,7 @@ import { newId, ulid } from '../../../platform/ids.ts';
 import { ghsToPesewas } from '../../../platform/money.ts';
 import { GatewayError, type PaymentStatus } from '../../../integrations/payments/gateway.ts';
 import type { PaymentGateways } from '../../../integrations/payments/index.ts';
-import { type DeliveryStatus } from '../../delivery/index.ts';
+import type { DeliveryStatus } from '../../delivery/index.ts';
 import { isInGhana, normalizeGhanaPhone } from '../../../shared/ghana/index.ts';
 import type { DeliveryOrder } from '../../delivery/index.ts';
 import { commissionOf } from '../domain/money.ts';

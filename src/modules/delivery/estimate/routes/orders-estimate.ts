@@ -3,7 +3,7 @@ import { defineOperation } from '../../../../platform/http/operation.ts';
 import { DeliverySuccess } from '../../../../platform/http/openapi-shapes.ts';
 import { StringEnum, strictObject } from '../../../../platform/http/schemas.ts';
 import { PRIORITIES, type CalendarConfig, type PricingConfig } from '../../domain/index.ts';
-import { type LatLng, type ResolvedArea } from '../../../../shared/ghana/index.ts';
+import type { LatLng, ResolvedArea } from '../../../../shared/ghana/index.ts';
 import { estimateDelivery } from '../estimate.ts';
 
 const Coordinates = strictObject(
