@@ -40,4 +40,11 @@ describe('the webhook dispatcher is woken by commits', () => {
     await until(async () => (await countRows(p, "select count(*)::int as n from outbox_events where app_id = $1 and delivery_status = 'no_destination'", [appId])) === 12, 5_000);
     expect(await countRows(p, 'select count(*)::int as n from webhook_attempts a join outbox_events e on e.id = a.event_id where e.app_id = $1', [appId])).toBe(0);
   });
+
+  it('keeps sending a burst bigger than one endpoint\'s queue without waiting for a poll', async () => {
+    const { client } = await staging(`${rx.url}/burst`);
+    // 60 events for one endpoint: more than its 4 turns and 16 places in the queue at once.
+    for (let i = 0; i < 6; i++) await Promise.all(Array.from({ length: 10 }, () => client.send('POST', '/api/v1/delivery/orders.create', { body: orderBody() })));
+    await until(() => rx.on('/burst').length >= 60, 15_000);
+  });
 });

@@ -18,6 +18,7 @@ export interface DispatcherSettings {
 type Outcome = { status: 'delivered' | 'dead' | 'pending' | 'no_destination'; nextAttemptAt?: Date; error: string | null; disable?: boolean };
 
 const UNADDRESSED_BATCH = 500;
+const MIN_ROUND_GAP_MS = 20;
 
 function withJitter(ms: number): number {
   return Math.round(ms * (0.9 + Math.random() * 0.2));
@@ -36,6 +37,8 @@ interface Gate {
 
 export class WebhookDispatcher {
   private readonly gates = new Map<string, Gate>();
+  /** The endpoint (origin) each app's events were last sent to, to skip apps whose endpoint is saturated. */
+  private readonly appOrigins = new Map<string, string>();
   private inflight = 0;
   private loop: Promise<void> | undefined;
   private stopping = false;
@@ -79,8 +82,15 @@ export class WebhookDispatcher {
 
   private async run(): Promise<void> {
     const tracked = trackJob('webhook-dispatcher', this.settings.pollMs);
+    let lastRound = 0;
     while (!this.stopping) {
       let claimed = 0;
+      // Commits arrive faster than rounds are worth running: a round gathers what came meanwhile,
+      // so the dispatcher's queries do not grow with the create rate (on the embedded database they
+      // share one session with the requests).
+      const gap = lastRound + MIN_ROUND_GAP_MS - Date.now();
+      if (gap > 0) await new Promise((r) => setTimeout(r, gap));
+      lastRound = Date.now();
       this.notified = false;
       try {
         claimed = await this.dispatchDue(false);
@@ -105,11 +115,25 @@ export class WebhookDispatcher {
     const now = new Date(this.clock());
     // Events nobody is to receive are finished together, in one statement, not one transaction each.
     const unaddressed = await repo.finishUnaddressed(this.db, now, UNADDRESSED_BATCH);
-    const events = await repo.claim(this.db, now, this.leaseMs(), free);
+    const events = await repo.claim(this.db, now, this.leaseMs(), free, this.saturatedApps());
     const lease = new Date(now.getTime() + this.leaseMs());
     const sends = events.map((e) => this.deliver(e, lease));
     if (wait) await Promise.all(sends);
     return events.length + unaddressed;
+  }
+
+  /** Apps whose endpoint has no free turn and a full queue: their events are left for a later claim. */
+  private saturatedApps(): string[] {
+    const full: string[] = [];
+    for (const [app, origin] of this.appOrigins) {
+      const gate = this.gates.get(origin);
+      if (gate && gate.waiting.length >= this.queueLimit()) full.push(app);
+    }
+    return full;
+  }
+
+  private queueLimit(): number {
+    return this.settings.perEndpointConcurrency * 4;
   }
 
   /** The lease outlives the longest send, so no other dispatcher can take the event meanwhile. */
@@ -129,38 +153,43 @@ export class WebhookDispatcher {
       gate.active++;
       return 'now';
     }
-    if (gate.waiting.length >= this.settings.perEndpointConcurrency * 4) return null;
+    if (gate.waiting.length >= this.queueLimit()) return null;
     await new Promise<void>((resolve) => gate.waiting.push(resolve));
     return 'waited';
   }
 
   private leave(origin: string): void {
     const gate = this.gates.get(origin)!;
+    const wasFull = gate.waiting.length >= this.queueLimit();
     const next = gate.waiting.shift();
     // The turn passes straight to the next waiter; the last one out forgets the endpoint.
     if (next) next();
-    else if (--gate.active === 0) this.gates.delete(origin);
+    else if (--gate.active === 0) {
+      this.gates.delete(origin);
+      for (const [app, o] of this.appOrigins) if (o === origin) this.appOrigins.delete(app);
+    }
+    // A place in the queue opened: claim what was left for this endpoint now, not at the next poll.
+    if (wasFull) this.wake?.();
   }
 
   private async deliver(event: ClaimedEvent, lease: Date): Promise<void> {
     this.inflight++;
     let origin: string | undefined;
     try {
-      const app = await repo.appWebhook(this.db, event.app_id);
-      const url = event.destination_url ?? app?.webhook_url ?? null;
+      const app = await repo.target(this.db, event.app_id, event.destination_url);
+      const url = app?.url ?? null;
       if (!app || !url) return await this.finish(event, null, null, { status: 'no_destination', error: 'no webhook URL for this app' });
-      if (await repo.isDisabled(this.db, event.app_id, url)) {
-        return await this.finish(event, url, null, { status: 'dead', error: 'endpoint disabled after it answered 410 Gone' });
-      }
+      if (app.disabled) return await this.finish(event, url, null, { status: 'dead', error: 'endpoint disabled after it answered 410 Gone' });
       // The rules may have changed since the URL was set; its DNS answers are checked as it connects.
       const problem = this.destinations.urlProblem(url, event.environment);
       if (problem) return await this.finish(event, url, null, { status: 'dead', error: `destination refused: ${problem}` });
 
       const target = new URL(url).origin;
+      if (!event.destination_url) this.appOrigins.set(event.app_id, target);
       const turn = await this.enter(target);
       if (turn === null) {
-        // The endpoint's queue is full: hand the event back for a later round.
-        await repo.release(this.db, event.id, new Date(this.clock() + this.settings.pollMs));
+        // The endpoint's queue is full: hand the event back; it is claimed again once a place opens.
+        await repo.release(this.db, event.id, new Date(this.clock()));
         return;
       }
       origin = target;
@@ -176,7 +205,7 @@ export class WebhookDispatcher {
     }
   }
 
-  private send(event: ClaimedEvent, url: string, app: NonNullable<Awaited<ReturnType<typeof repo.appWebhook>>>): Promise<SendResult> {
+  private send(event: ClaimedEvent, url: string, app: NonNullable<Awaited<ReturnType<typeof repo.target>>>): Promise<SendResult> {
     const secrets = [this.box.open(app.webhook_secret_sealed)];
     if (app.previous_webhook_secret_sealed && app.previous_webhook_secret_expires_at && app.previous_webhook_secret_expires_at.getTime() > this.clock()) {
       secrets.push(this.box.open(app.previous_webhook_secret_sealed));
@@ -204,20 +233,19 @@ export class WebhookDispatcher {
   }
 
   private async finish(event: ClaimedEvent, url: string | null, result: SendResult | null, outcome: Outcome): Promise<void> {
-    const at = new Date(this.clock());
-    await this.db.transaction(async (tx) => {
-      if (result && url) {
-        await repo.recordAttempt(tx, { eventId: event.id, attempt: event.attempts + 1, url, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error, excerpt: result.excerpt, at });
-      }
-      if (outcome.disable && url) await repo.disable(tx, event.app_id, url, at);
-      await repo.finish(tx, event.id, {
+    await repo.settle(
+      this.db,
+      {
+        id: event.id,
+        appId: event.app_id,
         status: outcome.status,
         attempts: result ? event.attempts + 1 : event.attempts,
         nextAttemptAt: outcome.nextAttemptAt,
-        statusCode: result?.statusCode ?? null,
         error: outcome.error,
-        at,
-      });
-    });
+        at: new Date(this.clock()),
+        disable: outcome.disable === true,
+      },
+      result && url ? { url, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error, excerpt: result.excerpt } : null,
+    );
   }
 }

@@ -54,17 +54,19 @@ const EVENT_COLS = `id, app_id, environment, type, subject_id, sequence, destina
 
 export const webhooksRepository = {
   /**
-   * Leases up to `limit` due events to this dispatcher. SKIP LOCKED lets several dispatchers claim
-   * at once without waiting on each other or taking the same event.
+   * Leases up to `limit` due events to this dispatcher, leaving those of `saturatedApps` (whose
+   * endpoint has no place for more here). SKIP LOCKED lets several dispatchers claim at once without
+   * waiting on each other or taking the same event.
    */
-  async claim(db: Queryable, now: Date, leaseMs: number, limit: number): Promise<ClaimedEvent[]> {
+  async claim(db: Queryable, now: Date, leaseMs: number, limit: number, saturatedApps: readonly string[] = []): Promise<ClaimedEvent[]> {
     return db.query<ClaimedEvent>(
       `update outbox_events set lease_until = $2
         where id in (select id from outbox_events
                       where delivery_status = 'pending' and next_attempt_at <= $1 and (lease_until is null or lease_until < $1)
+                        and (destination_url is not null or not (app_id = any($4::text[])))
                       order by next_attempt_at limit $3 for update skip locked)
         returning id, app_id, environment, type, destination_url, payload, attempts, traceparent`,
-      [now, new Date(now.getTime() + leaseMs), limit],
+      [now, new Date(now.getTime() + leaseMs), limit, saturatedApps],
     );
   },
 
@@ -96,37 +98,39 @@ export const webhooksRepository = {
     await db.query('update outbox_events set lease_until = null, next_attempt_at = $2 where id = $1', [id, retryAt]);
   },
 
-  async recordAttempt(tx: Queryable, a: { eventId: string; attempt: number; url: string; statusCode: number | null; latencyMs: number; error: string | null; excerpt: string | null; at: Date }): Promise<void> {
-    await tx.query(
-      'insert into webhook_attempts (event_id, attempt, url, status_code, latency_ms, error, response_excerpt, at) values ($1, $2, $3, $4, $5, $6, $7, $8)',
-      [a.eventId, a.attempt, a.url, a.statusCode, a.latencyMs, a.error, a.excerpt, a.at],
-    );
-  },
-
-  async finish(tx: Queryable, id: string, outcome: { status: DeliveryStatus; attempts: number; nextAttemptAt?: Date; statusCode: number | null; error: string | null; at: Date }): Promise<void> {
-    await tx.query(
-      `update outbox_events set delivery_status = $2, attempts = $3, next_attempt_at = coalesce($4, next_attempt_at), last_status_code = $5,
+  /**
+   * Records a delivery's outcome in one statement: its attempt (when one was made), the endpoint
+   * disabled (after a 410) and the event's new state. One statement is atomic without a transaction.
+   */
+  async settle(
+    db: Queryable,
+    e: { id: string; appId: string; status: DeliveryStatus; attempts: number; nextAttemptAt?: Date; error: string | null; at: Date; disable: boolean },
+    attempt: { url: string; statusCode: number | null; latencyMs: number; error: string | null; excerpt: string | null } | null,
+  ): Promise<void> {
+    await db.query(
+      `with attempt as (insert into webhook_attempts (event_id, attempt, url, status_code, latency_ms, error, response_excerpt, at)
+                          select $1, $3, $8, $5, $9, $10, $11, $7 where $8::text is not null),
+            gone as (insert into webhook_disabled_endpoints (app_id, url, disabled_at)
+                       select $12, $8, $7 where $8::text is not null and $13::boolean on conflict do nothing)
+       update outbox_events set delivery_status = $2, attempts = $3, next_attempt_at = coalesce($4, next_attempt_at), last_status_code = $5,
               last_error = $6, lease_until = null, delivered_at = case when $2 = 'delivered' then $7 else delivered_at end
         where id = $1`,
-      [id, outcome.status, outcome.attempts, outcome.nextAttemptAt ?? null, outcome.statusCode, outcome.error, outcome.at],
+      [e.id, e.status, e.attempts, e.nextAttemptAt ?? null, attempt?.statusCode ?? null, e.error, e.at, attempt?.url ?? null,
+        attempt?.latencyMs ?? null, attempt?.error ?? null, attempt?.excerpt ?? null, e.appId, e.disable],
     );
   },
 
-  async appWebhook(db: Queryable, appId: string): Promise<AppWebhookRow | undefined> {
+  /** Where an event goes (its own URL, else its app's), with the app's secrets and whether that endpoint is disabled. */
+  async target(db: Queryable, appId: string, destinationUrl: string | null): Promise<(AppWebhookRow & { url: string | null; disabled: boolean }) | undefined> {
     return (
-      await db.query<AppWebhookRow>(
-        'select webhook_url, webhook_secret_sealed, previous_webhook_secret_sealed, previous_webhook_secret_expires_at from apps where id = $1',
-        [appId],
+      await db.query<AppWebhookRow & { url: string | null; disabled: boolean }>(
+        `select a.webhook_url, a.webhook_secret_sealed, a.previous_webhook_secret_sealed, a.previous_webhook_secret_expires_at,
+                coalesce($2::text, a.webhook_url) as url,
+                exists (select 1 from webhook_disabled_endpoints d where d.app_id = a.id and d.url = coalesce($2::text, a.webhook_url)) as disabled
+           from apps a where a.id = $1`,
+        [appId, destinationUrl],
       )
     )[0];
-  },
-
-  async isDisabled(db: Queryable, appId: string, url: string): Promise<boolean> {
-    return (await db.query('select 1 from webhook_disabled_endpoints where app_id = $1 and url = $2', [appId, url])).length > 0;
-  },
-
-  async disable(tx: Queryable, appId: string, url: string, at: Date): Promise<void> {
-    await tx.query('insert into webhook_disabled_endpoints (app_id, url, disabled_at) values ($1, $2, $3) on conflict do nothing', [appId, url, at]);
   },
 
   async enable(db: Queryable, appId: string, url: string): Promise<boolean> {

@@ -46,6 +46,8 @@ export class RedisGuardStore implements GuardStore {
       commandTimeout: 1000,
       retryStrategy: (times) => Math.min(100 * times, 2000),
       lazyConnect: true,
+      // Admissions of concurrent requests leave in one write per event-loop turn, not one each.
+      enableAutoPipelining: true,
     }) as GuardRedis;
     this.redis.defineCommand('ppAdmit', { numberOfKeys: 2, lua: ADMIT_SCRIPT });
     this.redis.on('error', (err: Error) => {
