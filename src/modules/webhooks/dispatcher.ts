@@ -43,7 +43,10 @@ export class WebhookDispatcher {
   private loop: Promise<void> | undefined;
   private stopping = false;
   private wake: (() => void) | undefined;
-  /** Set by a commit's notification; a claim that races it runs once more instead of sleeping. */
+  /**
+   * Set by a commit's notification or by a place opening in a full endpoint queue: a round that
+   * races either runs once more instead of sleeping until the poll.
+   */
   private notified = false;
   private unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
 
@@ -60,10 +63,7 @@ export class WebhookDispatcher {
     this.stopping = false;
     // Woken by every commit that appends events; the poll remains for retries coming due.
     this.unlisten ??= this.db
-      .listen('outbox_events', () => {
-        this.notified = true;
-        this.wake?.();
-      })
+      .listen('outbox_events', () => this.prod())
       .catch((err: unknown) => {
         this.log.warn({ err }, 'could not listen for new webhook events; polling only');
         return undefined;
@@ -122,6 +122,12 @@ export class WebhookDispatcher {
     return events.length + unaddressed;
   }
 
+  /** Runs another round now, or right after the one in progress (whose claim may have missed it). */
+  private prod(): void {
+    this.notified = true;
+    this.wake?.();
+  }
+
   /** Apps whose endpoint has no free turn and a full queue: their events are left for a later claim. */
   private saturatedApps(): string[] {
     const full: string[] = [];
@@ -169,7 +175,7 @@ export class WebhookDispatcher {
       for (const [app, o] of this.appOrigins) if (o === origin) this.appOrigins.delete(app);
     }
     // A place in the queue opened: claim what was left for this endpoint now, not at the next poll.
-    if (wasFull) this.wake?.();
+    if (wasFull) this.prod();
   }
 
   private async deliver(event: ClaimedEvent, lease: Date): Promise<void> {
