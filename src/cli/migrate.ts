@@ -28,20 +28,21 @@ export async function migrateDatabase(env: NodeJS.ProcessEnv, statusOnly: boolea
     throw err instanceof BadSetting ? new ConfigError(err.message) : err;
   }
   // A database out of reach, refusing the login or in use is one line naming what to fix.
-  const oneLine = (err: unknown): never => {
-    throw new Error(startupFailure(err));
-  };
-  const db = await openDatabase(config.database, { migrate: false }).catch(oneLine);
   try {
-    const appliedNow = statusOnly ? [] : await migrate(db).catch(oneLine);
-    const states = await migrationStatus(db).catch(oneLine);
-    return {
-      schema_version: Math.max(0, ...states.filter((s) => s.appliedAt).map((s) => s.version)),
-      applied_now: appliedNow,
-      migrations: states.map((s) => ({ version: s.version, name: s.name, applied_at: s.appliedAt?.toISOString() ?? null })),
-    };
-  } finally {
-    await db.close();
+    const db = await openDatabase(config.database, { migrate: false });
+    try {
+      const appliedNow = statusOnly ? [] : await migrate(db);
+      const states = await migrationStatus(db);
+      return {
+        schema_version: Math.max(0, ...states.filter((s) => s.appliedAt).map((s) => s.version)),
+        applied_now: appliedNow,
+        migrations: states.map((s) => ({ version: s.version, name: s.name, applied_at: s.appliedAt?.toISOString() ?? null })),
+      };
+    } finally {
+      await db.close();
+    }
+  } catch (err) {
+    throw new Error(startupFailure(err));
   }
 }
 

@@ -115,8 +115,8 @@ export class WebhookDispatcher {
     const now = new Date(this.clock());
     // Events nobody is to receive are finished together, in one statement, not one transaction each.
     const unaddressed = await repo.finishUnaddressed(this.db, now, UNADDRESSED_BATCH);
-    const events = await repo.claim(this.db, now, this.leaseMs(), free, this.saturatedApps());
     const lease = new Date(now.getTime() + this.leaseMs());
+    const events = await repo.claim(this.db, now, lease, free, this.saturatedApps());
     const sends = events.map((e) => this.deliver(e, lease));
     if (wait) await Promise.all(sends);
     return events.length + unaddressed;

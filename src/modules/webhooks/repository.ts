@@ -58,7 +58,7 @@ export const webhooksRepository = {
    * endpoint has no place for more here). SKIP LOCKED lets several dispatchers claim at once without
    * waiting on each other or taking the same event.
    */
-  async claim(db: Queryable, now: Date, leaseMs: number, limit: number, saturatedApps: readonly string[] = []): Promise<ClaimedEvent[]> {
+  async claim(db: Queryable, now: Date, leaseUntil: Date, limit: number, saturatedApps: readonly string[] = []): Promise<ClaimedEvent[]> {
     return db.query<ClaimedEvent>(
       `update outbox_events set lease_until = $2
         where id in (select id from outbox_events
@@ -66,7 +66,7 @@ export const webhooksRepository = {
                         and (destination_url is not null or not (app_id = any($4::text[])))
                       order by next_attempt_at limit $3 for update skip locked)
         returning id, app_id, environment, type, destination_url, payload, attempts, traceparent`,
-      [now, new Date(now.getTime() + leaseMs), limit, saturatedApps],
+      [now, leaseUntil, limit, saturatedApps],
     );
   },
 
