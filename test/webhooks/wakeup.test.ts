@@ -34,6 +34,17 @@ describe('the webhook dispatcher is woken by commits', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it('sends a status change and an operator replay long before the next poll', async () => {
+    const { client, appId } = await staging(`${rx.url}/moves`);
+    const created = await client.send('POST', '/api/v1/delivery/orders.create', { body: orderBody() });
+    await until(() => rx.on('/moves').length >= 1, 5_000);
+    await client.send('POST', '/api/v1/delivery/orders.cancel', { body: { order_id: (created.body as { data: { order_details: { order_id: string } } }).data.order_details.order_id, reason: 'changed my mind' } });
+    await until(() => rx.on('/moves').length >= 2, 5_000);
+    const [first] = await p.app.platform.db.query<{ id: string }>("select id from outbox_events where app_id = $1 and type = 'delivery.order.created'", [appId]);
+    expect((await p.admin('POST', `/webhooks/deliveries/${first!.id}/replay`)).status).toBe(202);
+    await until(() => rx.on('/moves').length >= 3, 5_000);
+  });
+
   it('finishes events nobody is to receive in one batch, without a transaction each', async () => {
     const { client, appId } = await staging();
     await Promise.all(Array.from({ length: 12 }, () => client.send('POST', '/api/v1/delivery/orders.create', { body: orderBody() })));

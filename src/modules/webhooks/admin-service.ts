@@ -1,6 +1,7 @@
 import type { Db } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
 import type { AccountsService } from '../accounts/index.ts';
+import { eventsWritten } from './outbox.ts';
 import { webhooksRepository as repo, type AttemptRow, type EventRow } from './repository.ts';
 
 /** What operators do with webhook deliveries: look, replay, and turn an endpoint back on. */
@@ -23,7 +24,7 @@ export class WebhookAdminService {
   }
 
   async replay(deliveryId: string): Promise<string[]> {
-    const replayed = await repo.replay(this.db, { id: deliveryId }, new Date(this.clock()));
+    const replayed = await this.resend({ id: deliveryId });
     if (replayed.length > 0) return replayed;
     if (!(await repo.get(this.db, deliveryId))) throw errors.notFound(`There is no webhook delivery ${deliveryId}.`);
     throw errors.validation('This delivery is still pending; it will be sent on its schedule.');
@@ -31,7 +32,14 @@ export class WebhookAdminService {
 
   async replaySince(appId: string, since: Date): Promise<string[]> {
     await this.app(appId);
-    return repo.replay(this.db, { appId, since }, new Date(this.clock()));
+    return this.resend({ appId, since });
+  }
+
+  /** Events made due again are sent now, not at the dispatchers' next poll. */
+  private async resend(which: { id?: string; appId?: string; since?: Date }): Promise<string[]> {
+    const replayed = await repo.replay(this.db, which, new Date(this.clock()));
+    if (replayed.length > 0) eventsWritten(this.db);
+    return replayed;
   }
 
   /** Turns an endpoint disabled by a 410 back on: the app's URL unless a per-order one is named. */
@@ -39,7 +47,9 @@ export class WebhookAdminService {
     const target = url ?? (await this.app(appId)).webhook_url;
     if (url !== undefined) await this.app(appId);
     if (!target) throw errors.validation('The app has no webhook URL; name the url to enable.', [{ field: 'url', issue: 'is required' }]);
-    return { url: target, enabled: await repo.enable(this.db, appId, target) };
+    const enabled = await repo.enable(this.db, appId, target);
+    if (enabled) eventsWritten(this.db);
+    return { url: target, enabled };
   }
 
   private async app(appId: string) {

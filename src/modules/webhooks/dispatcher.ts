@@ -3,6 +3,7 @@ import type { Db } from '../../platform/db/index.ts';
 import type { SecretBox } from '../../platform/secrets.ts';
 import type { Destinations } from '../../platform/outbound/destinations.ts';
 import { trackJob } from '../../platform/metrics/jobs.ts';
+import { OUTBOX_CHANNEL } from './outbox.ts';
 import { webhooksRepository as repo, type ClaimedEvent } from './repository.ts';
 import { sendWebhook, signatureHeader, type SendResult } from './sender.ts';
 
@@ -63,7 +64,7 @@ export class WebhookDispatcher {
     this.stopping = false;
     // Woken by every commit that appends events; the poll remains for retries coming due.
     this.unlisten ??= this.db
-      .listen('outbox_events', () => this.prod())
+      .listen(OUTBOX_CHANNEL, () => this.prod())
       .catch((err: unknown) => {
         this.log.warn({ err }, 'could not listen for new webhook events; polling only');
         return undefined;

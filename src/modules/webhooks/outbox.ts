@@ -57,6 +57,17 @@ export function eventStatement(event: OutboxEvent, firstParam = 1): EventStateme
   };
 }
 
+/** What dispatchers listen on (`Db.listen`) for events to send. */
+export const OUTBOX_CHANNEL = 'outbox_events';
+
+/**
+ * Wakes the dispatchers once `q`'s transaction commits, so a new (or newly due) event is sent now
+ * rather than at their next poll. A caller that ran an `eventStatement` itself calls this after it.
+ */
+export function eventsWritten(q: Queryable): void {
+  q.notify(OUTBOX_CHANNEL);
+}
+
 /**
  * Appends a webhook event; callers pass their transaction so the event exists exactly when the
  * change that caused it does.
@@ -64,5 +75,6 @@ export function eventStatement(event: OutboxEvent, firstParam = 1): EventStateme
 export async function appendEvent(tx: Queryable, event: OutboxEvent): Promise<string> {
   const { id, sql, params } = eventStatement(event);
   await tx.query(sql, params);
+  eventsWritten(tx);
   return id;
 }

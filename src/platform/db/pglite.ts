@@ -1,10 +1,12 @@
+import { EventEmitter } from 'node:events';
 import { PGlite, types } from '@electric-sql/pglite';
+import { notifier } from './notify.ts';
 import type { Db, Queryable, Row } from './types.ts';
 import { parseInt8 } from './types.ts';
 
 const parsers = { [types.INT8]: parseInt8 };
 
-function wrap(q: { query: PGlite['query']; exec: PGlite['exec'] }, afterCommit: Queryable['afterCommit']): Queryable {
+function wrap(q: { query: PGlite['query']; exec: PGlite['exec'] }, afterCommit: Queryable['afterCommit'], notify: Queryable['notify']): Queryable {
   return {
     async query<T = Row>(sql: string, params?: readonly unknown[]) {
       const res = await q.query<T>(sql, params as unknown[] | undefined);
@@ -14,6 +16,7 @@ function wrap(q: { query: PGlite['query']; exec: PGlite['exec'] }, afterCommit: 
       await q.exec(sql);
     },
     afterCommit,
+    notify,
   };
 }
 
@@ -31,7 +34,10 @@ export interface PgliteDb extends Db {
 export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob): Promise<PgliteDb> {
   const pg = new PGlite({ dataDir, parsers, ...(loadDataDir ? { loadDataDir } : {}) });
   await pg.waitReady;
-  const direct = wrap(pg, runNow);
+  // The data directory is this process's alone, so every listener is in it: wake-ups stay in memory.
+  const bell = new EventEmitter().setMaxListeners(0);
+  const notify = notifier(async (channel) => void bell.emit(channel), 0);
+  const direct = wrap(pg, runNow, notify);
   // Statements and transactions started and not finished: one runs, the others wait for the session.
   let active = 0;
   const counted = <T>(work: () => Promise<T>): Promise<T> => {
@@ -43,14 +49,19 @@ export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob
     query: <T = Row>(sql: string, params?: readonly unknown[]) => counted(() => direct.query<T>(sql, params)),
     exec: (sql) => counted(() => direct.exec(sql)),
     afterCommit: runNow,
+    notify,
     transaction: (fn) =>
       counted(async () => {
         const committed: Array<() => void> = [];
-        const result = await pg.transaction((tx) => fn(wrap(tx, (effect) => committed.push(effect))));
+        const later = (effect: () => void) => committed.push(effect);
+        const result = await pg.transaction((tx) => fn(wrap(tx, later, (channel) => later(() => notify(channel)))));
         committed.forEach(runNow);
         return result;
       }),
-    listen: (channel, onNotify) => pg.listen(`${channel}_public`, onNotify),
+    async listen(channel, onNotify) {
+      bell.on(channel, onNotify);
+      return async () => void bell.off(channel, onNotify);
+    },
     async ping() {
       await pg.query('select 1');
     },

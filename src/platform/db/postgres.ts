@@ -1,11 +1,14 @@
 import pg from 'pg';
 import type { Db, Queryable, Row } from './types.ts';
 import { parseInt8 } from './types.ts';
+import { notifier } from './notify.ts';
 import { isRetryableTransactionError } from './sqlstate.ts';
 
 const MAX_TRANSACTION_ATTEMPTS = 5;
 /** Distinct statements kept prepared per connection; beyond that, statements are parsed each time. */
 const MAX_PREPARED = 256;
+/** Wake-ups from one process are sent at most this often per channel; listeners' rounds are slower anyway. */
+const NOTIFY_GAP_MS = 10;
 
 /**
  * Every parameterised statement becomes a named prepared statement, so PostgreSQL parses and plans
@@ -57,12 +60,15 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   const exec = async (sql: string) => void (await pool.query(sql));
 
   const runNow = (effect: () => void) => effect();
+  const channelOf = (channel: string) => `${channel}_${opts.schema ?? 'public'}`;
+  const notify = notifier(async (channel) => void (await query('select pg_notify($1, $2)', [channelOf(channel), ''])), NOTIFY_GAP_MS);
 
   return {
     kind: 'postgres',
     query,
     exec,
     afterCommit: runNow,
+    notify,
     async transaction(fn) {
       for (let attempt = 1; ; attempt++) {
         const client = await pool.connect();
@@ -74,6 +80,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
             query: async <T = Row>(sql: string, params?: readonly unknown[]) => (await client.query(statement(sql, params))).rows as T[],
             exec: async (sql: string) => void (await client.query(sql)),
             afterCommit: (effect) => committed.push(effect),
+            notify: (channel) => committed.push(() => notify(channel)),
           });
           await client.query('COMMIT');
           client.release();
@@ -94,7 +101,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
         }
       }
     },
-    listen: (channel, onNotify) => listenOn(opts.url, `${channel}_${opts.schema ?? 'public'}`, onNotify),
+    listen: (channel, onNotify) => listenOn(opts.url, channelOf(channel), onNotify),
     async ping() {
       await pool.query('select 1');
     },

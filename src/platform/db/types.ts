@@ -16,6 +16,13 @@ export interface Queryable {
    * that must match what was written, such as counting it. `effect` must not throw.
    */
   afterCommit(effect: () => void): void;
+  /**
+   * Wakes every `listen(channel)` subscriber, in every process, once the surrounding transaction has
+   * committed (outside one, at once). A hint, not a message: calls close together become one, sent
+   * apart from the caller's transaction (a NOTIFY inside it would hold PostgreSQL's database-wide
+   * notify lock through the commit's WAL flush and serialise every committing writer).
+   */
+  notify(channel: string): void;
 }
 
 /** Connections in use, for metrics; PGlite is one session that runs one statement at a time. */
@@ -32,8 +39,9 @@ export interface Db extends Queryable {
   /** Runs `fn` in one transaction; on PostgreSQL, serialization failures are retried. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
-   * Calls `onNotify` for every NOTIFY on `<channel>_<this database's schema>` (delivered at commit), and once after a lost
-   * listening connection is back, since notifications sent meanwhile are gone. Answers a stop.
+   * Calls `onNotify` for `notify(channel)` calls (PostgreSQL: NOTIFY on `<channel>_<this database's schema>`, from
+   * any process), and once after a lost listening connection is back, since notifications sent meanwhile are gone.
+   * Answers a stop.
    */
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   /** Cheap round trip used by readiness probes. */

@@ -3,7 +3,7 @@ import type { Environment } from '../../../platform/auth/scopes.ts';
 import type { Db, Queryable } from '../../../platform/db/index.ts';
 import { errors } from '../../../platform/errors.ts';
 import { newId, randomToken } from '../../../platform/ids.ts';
-import { appendEvent, eventStatement, type OutboxEvent } from '../../webhooks/index.ts';
+import { appendEvent, eventStatement, eventsWritten, type OutboxEvent } from '../../webhooks/index.ts';
 import { allowedMoves, canCancel, canTransition, type DeliveryStatus } from '../domain/index.ts';
 import { normalizeOrder, type NormalizeContext, type NormalizedOrder } from './normalize.ts';
 import { ordersRepository as repo, type OrderRow, type OrderWithTimeline, type Owner, type PaymentStatus } from './repository.ts';
@@ -143,6 +143,7 @@ export class OrdersService {
         updated_at: now,
       },
     }, created);
+    eventsWritten(tx);
     if (order.payer === 'partner') {
       await this.deps.wallet.debitOrderFee(tx, { partnerId: owner.partnerId, orderId: row.id, feePesewas: order.feePesewas!, at: now });
     }
