@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapLimited, sharedRecent } from './concurrency.ts';
+import { batching, mapLimited, sharedRecent } from './concurrency.ts';
 
 describe('mapLimited', () => {
   it('keeps the input order and never runs more than the limit at once', async () => {
@@ -49,5 +49,39 @@ describe('sharedRecent', () => {
     await check();
     await check();
     expect(runs).toBe(2);
+  });
+});
+
+describe('batching', () => {
+  it('writes the first item at once and what arrives meanwhile together, at most max per write', async () => {
+    const writes: number[][] = [];
+    let release: () => void = () => {};
+    const write = batching<number>(async (items) => {
+      writes.push(items);
+      await new Promise<void>((r) => (release = r));
+    }, 3);
+    const all = [1, 2, 3, 4, 5].map((n) => write(n));
+    await new Promise((r) => setImmediate(r));
+    expect(writes).toEqual([[1]]);
+    release();
+    await new Promise((r) => setImmediate(r));
+    expect(writes).toEqual([[1], [2, 3, 4]]);
+    release();
+    await new Promise((r) => setImmediate(r));
+    release();
+    await Promise.all(all);
+    expect(writes).toEqual([[1], [2, 3, 4], [5]]);
+  });
+
+  it('fails exactly the items of a failed write and keeps going', async () => {
+    let calls = 0;
+    const write = batching<string>(async (items) => {
+      calls++;
+      if (items.includes('bad')) throw new Error('refused');
+    }, 10);
+    const bad = write('bad');
+    const results = await Promise.allSettled([bad, write('later')]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
+    expect(calls).toBe(2);
   });
 });

@@ -27,3 +27,30 @@ export function sharedRecent(check: () => Promise<void>, ttlMs: number, clock: (
     return running;
   };
 }
+
+/**
+ * Turns single writes into batches without a timer: the first item is written at once; items that
+ * arrive while a write runs wait and go together in the next one (at most `max` per write). Each
+ * caller's promise settles with its own batch, so a failed write fails exactly its items.
+ */
+export function batching<T>(write: (items: T[]) => Promise<void>, max: number): (item: T) => Promise<void> {
+  const queue: Array<{ item: T; done: (err?: unknown) => void }> = [];
+  let writing = false;
+  const drain = async () => {
+    writing = true;
+    while (queue.length > 0) {
+      const batch = queue.splice(0, max);
+      const outcome = await write(batch.map((b) => b.item)).then(
+        () => undefined,
+        (err: unknown) => err ?? new Error('batch write failed'),
+      );
+      for (const b of batch) b.done(outcome);
+    }
+    writing = false;
+  };
+  return (item) =>
+    new Promise<void>((resolve, reject) => {
+      queue.push({ item, done: (err) => (err === undefined ? resolve() : reject(err)) });
+      if (!writing) void drain();
+    });
+}

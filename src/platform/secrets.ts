@@ -1,12 +1,13 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** AES-256-GCM envelope for secrets at rest: `v1:<base64 iv|tag|ciphertext>`. */
 export class SecretBox {
-  private readonly key: Buffer;
+  /** A key object made once: a raw key would be imported again on every seal and open (each webhook delivery opens one). */
+  private readonly key: KeyObject;
 
   constructor(key: Buffer) {
     if (key.length !== 32) throw new Error('the secrets key must be 32 bytes');
-    this.key = key;
+    this.key = createSecretKey(key);
   }
 
   seal(plaintext: string): string {

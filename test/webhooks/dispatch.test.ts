@@ -99,6 +99,25 @@ describe('webhook delivery', () => {
     expect(rx.on('/order-only')).toHaveLength(1);
   });
 
+  it('records a burst of outcomes together: every attempt, each event once, the endpoint disabled once', async () => {
+    const s = await appWith('/gone-burst');
+    rx.fallback = 410;
+    try {
+      const res = await s.client.send<any>('POST', '/api/v1/delivery/orders.create_bulk', { body: { orders: Array.from({ length: 12 }, () => orderBody()) } });
+      expect(res.status).toBe(200);
+      const dead = async () => (await p.app.platform.db.query<{ n: number }>("select count(*)::int as n from outbox_events where app_id = $1 and delivery_status = 'dead'", [s.appId]))[0]!.n;
+      await until(async () => (await dead()) === 12);
+    } finally {
+      rx.fallback = 200;
+    }
+    const [attempts] = await p.app.platform.db.query<{ n: number; events: number }>(
+      'select count(*)::int as n, count(distinct a.event_id)::int as events from webhook_attempts a join outbox_events e on e.id = a.event_id where e.app_id = $1', [s.appId]);
+    // Events claimed before the first 410 was recorded were sent; the rest were stopped unsent.
+    expect(attempts!.n).toBe(rx.on('/gone-burst').length);
+    expect(attempts!.events).toBe(attempts!.n);
+    expect(await p.app.platform.db.query('select url from webhook_disabled_endpoints where app_id = $1', [s.appId])).toEqual([{ url: `${rx.url}/gone-burst` }]);
+  });
+
   it('signs with both secrets during a rotation', async () => {
     const s = await appWith('/rotating');
     const rotated = (await p.admin('POST', `/apps/${s.appId}/webhook-secret/rotate`, { overlap_hours: 1 })).body;

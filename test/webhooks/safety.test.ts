@@ -29,6 +29,10 @@ describe('webhook destination safety', () => {
     expect(rx.received).toHaveLength(0);
     // Staging events may go to a developer's own machine on a development server.
     expect((await sendWebhook(`http://vm:${port()}/x`, {}, '{}', { timeoutMs: 2000, gate: localForStaging.gate('staging') })).statusCode).toBe(200);
+    // The connection that staging event left open is not one a production event may reuse.
+    const reused = await sendWebhook(`http://vm:${port()}/x`, {}, '{}', { timeoutMs: 2000, gate: localForStaging.gate('production') });
+    expect(reused.error).toMatch(/is a loopback or private address/);
+    expect(rx.received).toHaveLength(1);
   });
 
   it('does not follow redirects, bounds the wait, and reads a bounded answer', async () => {

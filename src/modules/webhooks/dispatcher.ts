@@ -2,9 +2,10 @@ import type { Logger } from '../../platform/logger.ts';
 import type { Db } from '../../platform/db/index.ts';
 import type { SecretBox } from '../../platform/secrets.ts';
 import type { Destinations } from '../../platform/outbound/destinations.ts';
+import { batching } from '../../platform/concurrency.ts';
 import { trackJob } from '../../platform/metrics/jobs.ts';
 import { OUTBOX_CHANNEL } from './outbox.ts';
-import { webhooksRepository as repo, type ClaimedEvent } from './repository.ts';
+import { webhooksRepository as repo, type ClaimedDelivery, type Settlement } from './repository.ts';
 import { sendWebhook, signatureHeader, type SendResult } from './sender.ts';
 
 export interface DispatcherSettings {
@@ -16,9 +17,16 @@ export interface DispatcherSettings {
   pollMs: number;
 }
 
-type Outcome = { status: 'delivered' | 'dead' | 'pending' | 'no_destination'; nextAttemptAt?: Date; error: string | null; disable?: boolean };
+type Outcome = { status: 'delivered' | 'dead' | 'pending'; nextAttemptAt?: Date; error: string | null; disable?: boolean };
 
-const UNADDRESSED_BATCH = 500;
+/** Outcomes recorded in one statement at most; more wait for the next. */
+const SETTLE_BATCH = 100;
+/**
+ * A claimed event that waited for its endpoint's turn is sent on its first lease while this much
+ * of it remains (room for the send and clock differences between instances); otherwise the lease is
+ * renewed first.
+ */
+const LEASE_SPARE_MS = 15_000;
 const MIN_ROUND_GAP_MS = 20;
 
 function withJitter(ms: number): number {
@@ -50,6 +58,8 @@ export class WebhookDispatcher {
    */
   private notified = false;
   private unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
+  /** Outcomes finishing together are recorded in one statement (see `batching`). */
+  private readonly settle = batching<Settlement>((outcomes) => repo.settle(this.db, outcomes), SETTLE_BATCH);
 
   constructor(
     private readonly db: Db,
@@ -114,10 +124,8 @@ export class WebhookDispatcher {
     const free = this.settings.concurrency - this.inflight;
     if (free <= 0) return 0;
     const now = new Date(this.clock());
-    // Events nobody is to receive are finished together, in one statement, not one transaction each.
-    const unaddressed = await repo.finishUnaddressed(this.db, now, UNADDRESSED_BATCH);
     const lease = new Date(now.getTime() + this.leaseMs());
-    const events = await repo.claim(this.db, now, lease, free, this.saturatedApps());
+    const { events, unaddressed } = await repo.claim(this.db, now, lease, free, this.saturatedApps());
     const sends = events.map((e) => this.deliver(e, lease));
     if (wait) await Promise.all(sends);
     return events.length + unaddressed;
@@ -139,8 +147,9 @@ export class WebhookDispatcher {
     return full;
   }
 
+  /** As many waiting as sending: one slow endpoint holds at most twice its turns of the dispatcher's places. */
   private queueLimit(): number {
-    return this.settings.perEndpointConcurrency * 4;
+    return this.settings.perEndpointConcurrency;
   }
 
   /** The lease outlives the longest send, so no other dispatcher can take the event meanwhile. */
@@ -179,43 +188,52 @@ export class WebhookDispatcher {
     if (wasFull) this.prod();
   }
 
-  private async deliver(event: ClaimedEvent, lease: Date): Promise<void> {
+  private async deliver(event: ClaimedDelivery, lease: Date): Promise<void> {
     this.inflight++;
-    let origin: string | undefined;
     try {
-      const app = await repo.target(this.db, event.app_id, event.destination_url);
-      const url = app?.url ?? null;
-      if (!app || !url) return await this.finish(event, null, null, { status: 'no_destination', error: 'no webhook URL for this app' });
-      if (app.disabled) return await this.finish(event, url, null, { status: 'dead', error: 'endpoint disabled after it answered 410 Gone' });
+      const { url } = event;
+      if (event.disabled) return await this.finish(event, null, { status: 'dead', error: 'endpoint disabled after it answered 410 Gone' });
       // The rules may have changed since the URL was set; its DNS answers are checked as it connects.
       const problem = this.destinations.urlProblem(url, event.environment);
-      if (problem) return await this.finish(event, url, null, { status: 'dead', error: `destination refused: ${problem}` });
+      if (problem) return await this.finish(event, null, { status: 'dead', error: `destination refused: ${problem}` });
 
-      const target = new URL(url).origin;
-      if (!event.destination_url) this.appOrigins.set(event.app_id, target);
-      const turn = await this.enter(target);
+      const origin = new URL(url).origin;
+      if (!event.destination_url) this.appOrigins.set(event.app_id, origin);
+      const turn = await this.enter(origin);
       if (turn === null) {
         // The endpoint's queue is full: hand the event back; it is claimed again once a place opens.
         await repo.release(this.db, event.id, new Date(this.clock()));
         return;
       }
-      origin = target;
-      // After a wait, renew the lease only if it is still ours; otherwise another dispatcher has it.
-      if (turn === 'waited' && !(await repo.renewLease(this.db, event.id, lease, new Date(this.clock() + this.leaseMs())))) return;
-      const result = await this.send(event, url, app);
-      await this.finish(event, url, result, this.outcome(event, result));
+      let result: SendResult;
+      try {
+        if (turn === 'waited' && !(await this.stillOurs(event, lease))) return;
+        result = await this.send(event, url);
+      } finally {
+        // The endpoint is free once it answered: recording the outcome does not hold its turn.
+        this.leave(origin);
+      }
+      await this.finish(event, result, this.outcome(event, result));
     } catch (err) {
       this.log.warn({ err, event: event.id }, 'webhook delivery could not be recorded; its lease will lapse and it will be retried');
     } finally {
-      if (origin) this.leave(origin);
       this.inflight--;
     }
   }
 
-  private send(event: ClaimedEvent, url: string, app: NonNullable<Awaited<ReturnType<typeof repo.target>>>): Promise<SendResult> {
-    const secrets = [this.box.open(app.webhook_secret_sealed)];
-    if (app.previous_webhook_secret_sealed && app.previous_webhook_secret_expires_at && app.previous_webhook_secret_expires_at.getTime() > this.clock()) {
-      secrets.push(this.box.open(app.previous_webhook_secret_sealed));
+  /**
+   * After waiting for a turn: an unexpired lease cannot have been claimed by another dispatcher, so
+   * only a lease running short is renewed, if it is still exactly ours.
+   */
+  private async stillOurs(event: ClaimedDelivery, lease: Date): Promise<boolean> {
+    if (lease.getTime() - this.clock() > this.settings.timeoutMs + LEASE_SPARE_MS) return true;
+    return repo.renewLease(this.db, event.id, lease, new Date(this.clock() + this.leaseMs()));
+  }
+
+  private send(event: ClaimedDelivery, url: string): Promise<SendResult> {
+    const secrets = [this.box.open(event.webhook_secret_sealed)];
+    if (event.previous_webhook_secret_sealed && event.previous_webhook_secret_expires_at && event.previous_webhook_secret_expires_at.getTime() > this.clock()) {
+      secrets.push(this.box.open(event.previous_webhook_secret_sealed));
     }
     const body = JSON.stringify(event.payload);
     const timestamp = Math.floor(this.clock() / 1000);
@@ -227,7 +245,7 @@ export class WebhookDispatcher {
     return sendWebhook(url, headers, body, { timeoutMs: this.settings.timeoutMs, gate: this.destinations.gate(event.environment), traceparent: event.traceparent });
   }
 
-  private outcome(event: ClaimedEvent, r: SendResult): Outcome {
+  private outcome(event: ClaimedDelivery, r: SendResult): Outcome {
     const code = r.statusCode;
     if (code !== null && code >= 200 && code < 300) return { status: 'delivered', error: null };
     if (code === 410) return { status: 'dead', error: 'endpoint answered 410 Gone; disabled', disable: true };
@@ -239,20 +257,17 @@ export class WebhookDispatcher {
     return { status: 'pending', error, nextAttemptAt: new Date(this.clock() + Math.max(withJitter(delay), honoured)) };
   }
 
-  private async finish(event: ClaimedEvent, url: string | null, result: SendResult | null, outcome: Outcome): Promise<void> {
-    await repo.settle(
-      this.db,
-      {
-        id: event.id,
-        appId: event.app_id,
-        status: outcome.status,
-        attempts: result ? event.attempts + 1 : event.attempts,
-        nextAttemptAt: outcome.nextAttemptAt,
-        error: outcome.error,
-        at: new Date(this.clock()),
-        disable: outcome.disable === true,
-      },
-      result && url ? { url, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error, excerpt: result.excerpt } : null,
-    );
+  private finish(event: ClaimedDelivery, result: SendResult | null, outcome: Outcome): Promise<void> {
+    return this.settle({
+      id: event.id,
+      appId: event.app_id,
+      status: outcome.status,
+      attempts: result ? event.attempts + 1 : event.attempts,
+      nextAttemptAt: outcome.nextAttemptAt,
+      error: outcome.error,
+      at: new Date(this.clock()),
+      disable: outcome.disable === true,
+      ...(result ? { url: event.url, statusCode: result.statusCode, latencyMs: result.latencyMs, attemptError: result.error, excerpt: result.excerpt } : {}),
+    });
   }
 }

@@ -15,6 +15,32 @@ export interface ClaimedEvent {
   traceparent: string | null;
 }
 
+/** A claimed event with where it goes: its own URL, else its app's. */
+export interface ClaimedDelivery extends ClaimedEvent, AppSecrets {
+  url: string;
+  disabled: boolean;
+}
+
+/**
+ * A delivery's outcome. The attempt fields (`url`, `statusCode`, `latencyMs`, `attemptError`,
+ * `excerpt`) are set only when an attempt was made.
+ */
+export interface Settlement {
+  id: string;
+  appId: string;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt?: Date;
+  error: string | null;
+  at: Date;
+  disable: boolean;
+  url?: string;
+  statusCode?: number | null;
+  latencyMs?: number;
+  attemptError?: string | null;
+  excerpt?: string | null;
+}
+
 export interface EventRow extends Omit<ClaimedEvent, 'traceparent'> {
   subject_id: string;
   sequence: number;
@@ -36,8 +62,7 @@ export interface AttemptRow {
   at: Date;
 }
 
-export interface AppWebhookRow {
-  webhook_url: string | null;
+export interface AppSecrets {
   webhook_secret_sealed: string;
   previous_webhook_secret_sealed: string | null;
   previous_webhook_secret_expires_at: Date | null;
@@ -54,37 +79,38 @@ const EVENT_COLS = `id, app_id, environment, type, subject_id, sequence, destina
 
 export const webhooksRepository = {
   /**
-   * Leases up to `limit` due events to this dispatcher, leaving those of `saturatedApps` (whose
-   * endpoint has no place for more here). SKIP LOCKED lets several dispatchers claim at once without
-   * waiting on each other or taking the same event.
+   * Takes up to `limit` due events, leaving those of `saturatedApps` (whose endpoint has no place
+   * for more here), in one statement. Events nobody is to receive (no URL of their own, none on their
+   * app) are finished there as `no_destination`; the others are leased to this dispatcher, each with
+   * where it goes, the app's secrets and whether that endpoint is disabled, read as it is claimed so a
+   * changed URL or secret applies from then on. SKIP LOCKED lets several dispatchers claim at once
+   * without waiting on each other or taking the same event.
    */
-  async claim(db: Queryable, now: Date, leaseUntil: Date, limit: number, saturatedApps: readonly string[] = []): Promise<ClaimedEvent[]> {
-    return db.query<ClaimedEvent>(
-      `update outbox_events set lease_until = $2
-        where id in (select id from outbox_events
-                      where delivery_status = 'pending' and next_attempt_at <= $1 and (lease_until is null or lease_until < $1)
-                        and (destination_url is not null or not (app_id = any($4::text[])))
-                      order by next_attempt_at limit $3 for update skip locked)
-        returning id, app_id, environment, type, destination_url, payload, attempts, traceparent`,
+  async claim(db: Queryable, now: Date, leaseUntil: Date, limit: number, saturatedApps: readonly string[] = []): Promise<{ events: ClaimedDelivery[]; unaddressed: number }> {
+    const rows = await db.query<ClaimedDelivery & { unaddressed: number }>(
+      `with due as (
+         select e.id, e.destination_url is null and a.webhook_url is null as unaddressed
+           from outbox_events e join apps a on a.id = e.app_id
+          where e.delivery_status = 'pending' and e.next_attempt_at <= $1 and (e.lease_until is null or e.lease_until < $1)
+            and (e.destination_url is not null or not (e.app_id = any($4::text[])))
+          order by e.next_attempt_at limit $3 for update of e skip locked),
+       finished as (
+         update outbox_events e set delivery_status = 'no_destination', lease_until = null, last_error = 'no webhook URL for this app'
+           from due where e.id = due.id and due.unaddressed
+         returning e.id),
+       claimed as (
+         update outbox_events e set lease_until = $2
+           from due, apps a where e.id = due.id and not due.unaddressed and a.id = e.app_id
+         returning e.id, e.app_id, e.environment, e.type, e.destination_url, e.payload, e.attempts, e.traceparent,
+                   a.webhook_secret_sealed, a.previous_webhook_secret_sealed, a.previous_webhook_secret_expires_at,
+                   coalesce(e.destination_url, a.webhook_url) as url,
+                   exists (select 1 from webhook_disabled_endpoints d
+                            where d.app_id = a.id and d.url = coalesce(e.destination_url, a.webhook_url)) as disabled)
+       -- One row even when nothing was leased, to carry the count finished.
+       select f.unaddressed, c.* from (select count(*)::int as unaddressed from finished) f left join claimed c on true`,
       [now, leaseUntil, limit, saturatedApps],
     );
-  },
-
-  /**
-   * Finishes, as `no_destination`, due events with no URL of their own whose app has none either
-   * (the per-event path would spend a transaction on each). Answers how many it finished.
-   */
-  async finishUnaddressed(db: Queryable, now: Date, limit: number): Promise<number> {
-    const rows = await db.query(
-      `update outbox_events set delivery_status = 'no_destination', lease_until = null, last_error = 'no webhook URL for this app'
-        where id in (select e.id from outbox_events e join apps a on a.id = e.app_id
-                      where e.delivery_status = 'pending' and e.next_attempt_at <= $1 and (e.lease_until is null or e.lease_until < $1)
-                        and e.destination_url is null and a.webhook_url is null
-                      order by e.next_attempt_at limit $2 for update of e skip locked)
-        returning id`,
-      [now, limit],
-    );
-    return rows.length;
+    return { events: rows.filter((r) => r.id !== null), unaddressed: rows[0]?.unaddressed ?? 0 };
   },
 
   /** Extends a lease that is still exactly ours (compare-and-set on its expiry). */
@@ -99,38 +125,27 @@ export const webhooksRepository = {
   },
 
   /**
-   * Records a delivery's outcome in one statement: its attempt (when one was made), the endpoint
-   * disabled (after a 410) and the event's new state. One statement is atomic without a transaction.
+   * Records deliveries' outcomes in one statement: each one's attempt (when one was made), the
+   * endpoints disabled (after a 410) and the events' new states. One statement is atomic without a
+   * transaction; many outcomes in it cost the database one round trip and one commit.
    */
-  async settle(
-    db: Queryable,
-    e: { id: string; appId: string; status: DeliveryStatus; attempts: number; nextAttemptAt?: Date; error: string | null; at: Date; disable: boolean },
-    attempt: { url: string; statusCode: number | null; latencyMs: number; error: string | null; excerpt: string | null } | null,
-  ): Promise<void> {
+  async settle(db: Queryable, outcomes: readonly Settlement[]): Promise<void> {
+    const col = <K extends keyof Settlement>(k: K) => outcomes.map((o) => o[k] ?? null);
     await db.query(
-      `with attempt as (insert into webhook_attempts (event_id, attempt, url, status_code, latency_ms, error, response_excerpt, at)
-                          select $1, $3, $8, $5, $9, $10, $11, $7 where $8::text is not null),
+      `with s as (select * from unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::timestamptz[], $6::text[], $7::timestamptz[],
+                                       $8::text[], $9::int[], $10::int[], $11::text[], $12::text[], $13::boolean[])
+                     as s(id, app_id, status, attempts, next_attempt_at, error, at, url, status_code, latency_ms, attempt_error, excerpt, disable)),
+            attempt as (insert into webhook_attempts (event_id, attempt, url, status_code, latency_ms, error, response_excerpt, at)
+                          select id, attempts, url, status_code, latency_ms, attempt_error, excerpt, at from s where url is not null),
             gone as (insert into webhook_disabled_endpoints (app_id, url, disabled_at)
-                       select $12, $8, $7 where $8::text is not null and $13::boolean on conflict do nothing)
-       update outbox_events set delivery_status = $2, attempts = $3, next_attempt_at = coalesce($4, next_attempt_at), last_status_code = $5,
-              last_error = $6, lease_until = null, delivered_at = case when $2 = 'delivered' then $7 else delivered_at end
-        where id = $1`,
-      [e.id, e.status, e.attempts, e.nextAttemptAt ?? null, attempt?.statusCode ?? null, e.error, e.at, attempt?.url ?? null,
-        attempt?.latencyMs ?? null, attempt?.error ?? null, attempt?.excerpt ?? null, e.appId, e.disable],
+                       select app_id, url, at from s where url is not null and disable on conflict do nothing)
+       update outbox_events e set delivery_status = s.status, attempts = s.attempts, next_attempt_at = coalesce(s.next_attempt_at, e.next_attempt_at),
+              last_status_code = s.status_code, last_error = s.error, lease_until = null,
+              delivered_at = case when s.status = 'delivered' then s.at else e.delivered_at end
+         from s where e.id = s.id`,
+      [col('id'), col('appId'), col('status'), col('attempts'), col('nextAttemptAt'), col('error'), col('at'),
+        col('url'), col('statusCode'), col('latencyMs'), col('attemptError'), col('excerpt'), col('disable')],
     );
-  },
-
-  /** Where an event goes (its own URL, else its app's), with the app's secrets and whether that endpoint is disabled. */
-  async target(db: Queryable, appId: string, destinationUrl: string | null): Promise<(AppWebhookRow & { url: string | null; disabled: boolean }) | undefined> {
-    return (
-      await db.query<AppWebhookRow & { url: string | null; disabled: boolean }>(
-        `select a.webhook_url, a.webhook_secret_sealed, a.previous_webhook_secret_sealed, a.previous_webhook_secret_expires_at,
-                coalesce($2::text, a.webhook_url) as url,
-                exists (select 1 from webhook_disabled_endpoints d where d.app_id = a.id and d.url = coalesce($2::text, a.webhook_url)) as disabled
-           from apps a where a.id = $1`,
-        [appId, destinationUrl],
-      )
-    )[0];
   },
 
   async enable(db: Queryable, appId: string, url: string): Promise<boolean> {

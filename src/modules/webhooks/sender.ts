@@ -74,6 +74,18 @@ export async function sendWebhook(url: string, headers: Record<string, string>, 
   });
 }
 
+/**
+ * Kept-alive connections per gate: a connection is checked by its gate's lookup only when it opens,
+ * so one opened for a staging event (which may reach local receivers) must never carry a production one.
+ */
+const agents = new WeakMap<AddressGate, { http: http.Agent; https: https.Agent }>();
+
+function agentFor(gate: AddressGate, protocol: string): http.Agent {
+  let pair = agents.get(gate);
+  if (!pair) agents.set(gate, (pair = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) }));
+  return protocol === 'https:' ? pair.https : pair.http;
+}
+
 function post(target: URL, headers: Record<string, string>, body: string, opts: SendOptions, done: Finish): Promise<SendResult> {
   const client = target.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
@@ -81,6 +93,7 @@ function post(target: URL, headers: Record<string, string>, body: string, opts: 
       target,
       {
         method: 'POST',
+        agent: agentFor(opts.gate, target.protocol),
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'PartnerPlatform-Webhooks/1.0', ...headers },
         lookup: opts.gate.lookup,
         signal: AbortSignal.timeout(opts.timeoutMs),

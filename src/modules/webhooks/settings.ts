@@ -27,8 +27,8 @@ export function webhookSettings(env: Env, problems: string[]): WebhookSettings {
     retryScheduleMs: schedule.map((s) => Math.round(s * 1000)),
     timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000, problems),
     localDestinations: onOff(env, 'WEBHOOK_LOCAL_DESTINATIONS', problems),
-    concurrency: int(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1000, problems),
-    perEndpointConcurrency: int(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 4, 1, 100, problems),
+    concurrency: int(env, 'WEBHOOK_CONCURRENCY', 64, 1, 1000, problems),
+    perEndpointConcurrency: int(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 16, 1, 100, problems),
     pollMs: int(env, 'WEBHOOK_POLL_MS', 250, 10, 60_000, problems),
   };
 }

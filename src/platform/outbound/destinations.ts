@@ -92,6 +92,15 @@ export class Destinations {
    * set (DNS rebinding) cannot slip through.
    */
   gate(environment: Environment): AddressGate {
+    let gate = this.gates.get(environment);
+    if (!gate) this.gates.set(environment, (gate = this.newGate(environment)));
+    return gate;
+  }
+
+  /** One gate per environment, so connections kept alive for one are never reused by the other (see the sender). */
+  private readonly gates = new Map<Environment, AddressGate>();
+
+  private newGate(environment: Environment): AddressGate {
     const problem = (address: string) => addressProblem(address, environment, this.localForStaging);
     const lookup: LookupFunction = (hostname, options, callback) => {
       this.resolve(hostname).then(
