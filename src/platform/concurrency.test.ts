@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batching, mapLimited, sharedRecent } from './concurrency.ts';
+import { batching, batchingBy, mapLimited, sharedRecent } from './concurrency.ts';
 
 describe('mapLimited', () => {
   it('keeps the input order and never runs more than the limit at once', async () => {
@@ -59,6 +59,7 @@ describe('batching', () => {
     const write = batching<number>(async (items) => {
       writes.push(items);
       await new Promise<void>((r) => (release = r));
+      return [];
     }, 3);
     const all = [1, 2, 3, 4, 5].map((n) => write(n));
     await new Promise((r) => setImmediate(r));
@@ -78,10 +79,45 @@ describe('batching', () => {
     const write = batching<string>(async (items) => {
       calls++;
       if (items.includes('bad')) throw new Error('refused');
+      return [];
     }, 10);
     const bad = write('bad');
     const results = await Promise.allSettled([bad, write('later')]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
     expect(calls).toBe(2);
+  });
+
+  it("gives each caller its own item's result", async () => {
+    const write = batching<number, number>(async (items) => items.map((n) => n * 2), 10);
+    expect(await Promise.all([1, 2, 3].map((n) => write(n)))).toEqual([2, 4, 6]);
+  });
+});
+
+describe('batchingBy', () => {
+  it('keeps one queue per group: a running write of one group does not hold another', async () => {
+    const writes: string[][] = [];
+    const releases: Array<() => void> = [];
+    const write = batchingBy<string, string>(
+      (s) => s[0]!,
+      async (items) => {
+        writes.push(items);
+        await new Promise<void>((r) => releases.push(r));
+        return items.map((s) => s.toUpperCase());
+      },
+      10,
+    );
+    const all = ['a1', 'a2', 'b1', 'a3', 'b2'].map((s) => write(s));
+    await new Promise((r) => setImmediate(r));
+    expect(writes).toEqual([['a1'], ['b1']]);
+    releases.splice(0).forEach((r) => r());
+    await new Promise((r) => setImmediate(r));
+    expect(writes).toEqual([['a1'], ['b1'], ['a2', 'a3'], ['b2']]);
+    releases.splice(0).forEach((r) => r());
+    expect(await Promise.all(all)).toEqual(['A1', 'A2', 'B1', 'A3', 'B2']);
+    // A drained group starts again with an immediate write.
+    const late = write('a4');
+    expect(writes.at(-1)).toEqual(['a4']);
+    releases.splice(0).forEach((r) => r());
+    expect(await late).toBe('A4');
   });
 });

@@ -31,26 +31,37 @@ export function sharedRecent(check: () => Promise<void>, ttlMs: number, clock: (
 /**
  * Turns single writes into batches without a timer: the first item is written at once; items that
  * arrive while a write runs wait and go together in the next one (at most `max` per write). Each
- * caller's promise settles with its own batch, so a failed write fails exactly its items.
+ * caller's promise settles with its own batch (with the write's result at its index), so a failed
+ * write fails exactly its items.
  */
-export function batching<T>(write: (items: T[]) => Promise<void>, max: number): (item: T) => Promise<void> {
-  const queue: Array<{ item: T; done: (err?: unknown) => void }> = [];
-  let writing = false;
-  const drain = async () => {
-    writing = true;
+export function batching<T, R = void>(write: (items: T[]) => Promise<R[]>, max: number): (item: T) => Promise<R> {
+  return batchingBy(() => '', write, max);
+}
+
+/** `batching` with one queue per group (`groupOf`): a group's batches never hold another group's items. */
+export function batchingBy<T, R = void>(groupOf: (item: T) => string, write: (items: T[]) => Promise<R[]>, max: number): (item: T) => Promise<R> {
+  type Waiter = { item: T; resolve: (result: R) => void; reject: (err: unknown) => void };
+  // A group is present while it has a write running; its queue holds what waits for the next one.
+  const groups = new Map<string, Waiter[]>();
+  const drain = async (group: string, queue: Waiter[]) => {
     while (queue.length > 0) {
       const batch = queue.splice(0, max);
-      const outcome = await write(batch.map((b) => b.item)).then(
-        () => undefined,
-        (err: unknown) => err ?? new Error('batch write failed'),
-      );
-      for (const b of batch) b.done(outcome);
+      try {
+        const results = await write(batch.map((b) => b.item));
+        batch.forEach((b, i) => b.resolve(results[i] as R));
+      } catch (err) {
+        for (const b of batch) b.reject(err ?? new Error('batch write failed'));
+      }
     }
-    writing = false;
+    groups.delete(group);
   };
   return (item) =>
-    new Promise<void>((resolve, reject) => {
-      queue.push({ item, done: (err) => (err === undefined ? resolve() : reject(err)) });
-      if (!writing) void drain();
+    new Promise<R>((resolve, reject) => {
+      const group = groupOf(item);
+      const queue = groups.get(group);
+      if (queue) return void queue.push({ item, resolve, reject });
+      const fresh: Waiter[] = [{ item, resolve, reject }];
+      groups.set(group, fresh);
+      void drain(group, fresh);
     });
 }

@@ -59,7 +59,10 @@ export class WebhookDispatcher {
   private notified = false;
   private unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
   /** Outcomes finishing together are recorded in one statement (see `batching`). */
-  private readonly settle = batching<Settlement>((outcomes) => repo.settle(this.db, outcomes), SETTLE_BATCH);
+  private readonly settle = batching<Settlement>(async (outcomes) => {
+    await repo.settle(this.db, outcomes);
+    return [];
+  }, SETTLE_BATCH);
 
   constructor(
     private readonly db: Db,

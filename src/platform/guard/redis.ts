@@ -1,32 +1,56 @@
 import { Redis } from 'ioredis';
+import { batchingBy } from '../concurrency.ts';
 import type { Logger } from '../logger.ts';
 import type { AdmitInput, AdmitResult, GuardStore } from './types.ts';
 import { RATE_WINDOW_MS } from './types.ts';
 
-// Nonce and rolling window in one script: one round trip, atomic across instances. Redis's own
-// clock is the time source so that instances with drifting clocks still share one window.
+// The admissions of one API key that arrive together, in one script: one round trip and one
+// script run for the lot, atomic across instances. Per admission: the nonce is recorded (a replay
+// answers -1), then the request is counted in its access kind's rolling window (0: limited, 1:
+// accepted), in arrival order. Redis's own clock is the time source so that instances with
+// drifting clocks still share one window. KEYS: the nonce keys, then the two window keys (read,
+// write). ARGV: nonce TTL, window, then per admission its window (1 or 2), limit and nonce.
 const ADMIT_SCRIPT = `
-if redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) == false then return {-1, 0, 0} end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local window = tonumber(ARGV[2])
-local limit = tonumber(ARGV[3])
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window)
-local count = redis.call('ZCARD', KEYS[2])
-if count >= limit then
-  local oldest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
-  return {0, 0, tonumber(oldest[2]) + window - now}
+local n = #KEYS - 2
+local counts, oldest, touched = {}, {}, {}
+local out = {}
+for i = 1, n do
+  local w = tonumber(ARGV[i * 3])
+  local limit = tonumber(ARGV[i * 3 + 1])
+  local log = KEYS[n + w]
+  if redis.call('SET', KEYS[i], '1', 'NX', 'PX', ARGV[1]) == false then
+    out[#out + 1] = -1; out[#out + 1] = 0; out[#out + 1] = 0
+  else
+    if counts[w] == nil then
+      redis.call('ZREMRANGEBYSCORE', log, '-inf', now - window)
+      counts[w] = redis.call('ZCARD', log)
+      local first = redis.call('ZRANGE', log, 0, 0, 'WITHSCORES')
+      oldest[w] = tonumber(first[2] or now)
+    end
+    if counts[w] >= limit then
+      out[#out + 1] = 0; out[#out + 1] = 0
+    else
+      redis.call('ZADD', log, now, ARGV[i * 3 + 2])
+      counts[w] = counts[w] + 1
+      touched[w] = true
+      out[#out + 1] = 1; out[#out + 1] = limit - counts[w]
+    end
+    out[#out + 1] = oldest[w] + window - now
+  end
 end
-redis.call('ZADD', KEYS[2], now, ARGV[4])
-redis.call('PEXPIRE', KEYS[2], window)
-local oldest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
-return {1, limit - count - 1, tonumber(oldest[2]) + window - now}
+for w in pairs(touched) do redis.call('PEXPIRE', KEYS[n + w], window) end
+return out
 `;
 
-type AdmitReply = [number, number, number];
+// Admissions waiting for one script run: enough to empty a busy key's backlog in few round trips,
+// few enough that one run never holds Redis for long.
+const ADMIT_BATCH = 64;
 
 interface GuardRedis extends Redis {
-  ppAdmit(nonceKey: string, logKey: string, ttlMs: number, windowMs: number, limit: number, member: string): Promise<AdmitReply>;
+  ppAdmit(numberOfKeys: number, ...keysAndArgs: Array<string | number>): Promise<number[]>;
 }
 
 /** Replay and rate-limit state shared by every instance through Redis. Fails closed when Redis is away. */
@@ -49,7 +73,7 @@ export class RedisGuardStore implements GuardStore {
       // Admissions of concurrent requests leave in one write per event-loop turn, not one each.
       enableAutoPipelining: true,
     }) as GuardRedis;
-    this.redis.defineCommand('ppAdmit', { numberOfKeys: 2, lua: ADMIT_SCRIPT });
+    this.redis.defineCommand('ppAdmit', { lua: ADMIT_SCRIPT });
     this.redis.on('error', (err: Error) => {
       const now = Date.now();
       if (now - this.lastErrorLog > 10_000) {
@@ -69,20 +93,23 @@ export class RedisGuardStore implements GuardStore {
     await Promise.race([connected, timedOut]);
   }
 
-  async admit({ keyId, nonce, access, limit }: AdmitInput): Promise<AdmitResult> {
-    // The hash tag keeps both keys of one API key in one cluster slot.
-    const [kind, remaining, resetMs] = await this.redis.ppAdmit(
-      `pp:{${keyId}}:n:${nonce}`,
-      `pp:{${keyId}}:rl:${access}`,
-      this.nonceTtlMs,
-      RATE_WINDOW_MS,
-      limit,
-      nonce,
-    );
-    if (kind === -1) return { kind: 'replayed' };
-    const resetSeconds = Math.max(1, Math.ceil(resetMs / 1000));
-    if (kind === 0) return { kind: 'limited', limit, resetSeconds };
-    return { kind: 'ok', limit, remaining, resetSeconds };
+  /** Admissions of one key share a script run; the hash tag keeps all of a key's keys in one cluster slot. */
+  readonly admit: (input: AdmitInput) => Promise<AdmitResult> = batchingBy((input) => input.keyId, (batch) => this.admitTogether(batch), ADMIT_BATCH);
+
+  private async admitTogether(batch: AdmitInput[]): Promise<AdmitResult[]> {
+    const { keyId } = batch[0]!;
+    const keys = batch.map((a) => `pp:{${keyId}}:n:${a.nonce}`);
+    keys.push(`pp:{${keyId}}:rl:read`, `pp:{${keyId}}:rl:write`);
+    const args: Array<string | number> = [this.nonceTtlMs, RATE_WINDOW_MS];
+    for (const a of batch) args.push(a.access === 'read' ? 1 : 2, a.limit, a.nonce);
+    const reply = await this.redis.ppAdmit(keys.length, ...keys, ...args);
+    return batch.map(({ limit }, i) => {
+      const kind = reply[i * 3];
+      if (kind === -1) return { kind: 'replayed' };
+      const resetSeconds = Math.max(1, Math.ceil(reply[i * 3 + 2]! / 1000));
+      if (kind === 0) return { kind: 'limited', limit, resetSeconds };
+      return { kind: 'ok', limit, remaining: reply[i * 3 + 1]!, resetSeconds };
+    });
   }
 
   async ping(): Promise<void> {
