@@ -157,7 +157,12 @@ export function registerAdminRoutes(app: FastifyInstance, auth: AdminAuth | stri
         const result = await route.handler({ body: request.body as never, params: params as never, query: request.query as never, actor, origin });
         if (recorded) {
           const after = { request: request.body ?? null, response: result.body ?? null };
-          await recorded({ actor, action: auditAction(route), target: targetOf(route.url, params, result.body), before, after, origin });
+          try {
+            await recorded({ actor, action: auditAction(route), target: targetOf(route.url, params, result.body), before, after, origin });
+          } catch (err) {
+            // The change has committed: answering an error would invite a retry that repeats it.
+            request.log.error({ err, action: auditAction(route) }, 'audit entry not written for a change that succeeded');
+          }
         }
         return reply.code(result.statusCode ?? 200).send(result.body ?? undefined);
       },
