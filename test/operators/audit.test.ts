@@ -60,7 +60,8 @@ describe('the audit log', () => {
     const all = rows.map((r) => r.doc).join('\n');
     for (const secret of [PASSWORD, op.token, partner.apiKey, partner.signingSecret, totp.body.totp_secret]) expect(all).not.toContain(secret);
     expect(all).toContain('[redacted]');
-    const keyEntry = (await search(`target_id=${partner.appId}&action=apps.keys.create`)).entries[0];
+    const keyEntry = (await search(`target_id=${partner.keyId}&action=key.create`)).entries[0];
+    expect(keyEntry.target).toEqual({ type: 'key', id: partner.keyId });
     expect(keyEntry.after.response).toMatchObject({ api_key: '[redacted]', signing_secret: '[redacted]', key_id: partner.keyId });
   });
 
@@ -76,6 +77,12 @@ describe('the audit log', () => {
     expect((await search(`to=${encodeURIComponent(future)}&limit=1`)).entries).toHaveLength(1);
     expect((await p.admin('GET', '/audit?cursor=bm90LWEtY3Vyc29y')).body.code).toBe('VALIDATION_ERROR');
     expect((await p.admin('GET', '/audit?from=yesterday')).status).toBe(400);
+  });
+
+  it('names the action of every change an operator route makes', () => {
+    const unnamed = p.app.platform.adminRoutes.filter((r) => r.method !== 'GET' && !r.audit?.action && !r.audit?.recordedByService);
+    expect(unnamed.map((r) => `${r.method} ${r.url}`)).toEqual([]);
+    for (const r of p.app.platform.adminRoutes) if (r.audit?.action) expect(r.audit.action, r.url).toMatch(/^[a-z_]+\.[a-z_]+$/);
   });
 
   it('is append-only: the database refuses updates, deletes and truncation', async () => {

@@ -31,7 +31,7 @@ export interface AdminRoute<B extends TSchema | undefined = TSchema | undefined,
   self?: string;
   /** How a successful change is written to the audit log (mutating routes only). */
   audit?: {
-    /** e.g. `partner.update`; by default the URL's fixed segments and the verb (see `auditAction`). */
+    /** `<target type>.<what happened>`, e.g. `partner.update`, `key.revoke` (test/operators/audit.test.ts requires one on every change). */
     action?: string;
     /** The state before the change, read before the handler runs (e.g. the partner a PATCH changes). */
     before?: (input: { params: StaticOr<P, Record<string, string>> }) => Promise<unknown>;
@@ -60,15 +60,11 @@ export function requireRoles(actor: AdminActor, roles: readonly OperatorRole[], 
   }
 }
 
-/** `POST /partners/:partner_id/apps` → `partners.apps.create`; `PATCH /partners/:partner_id` → `partners.update`. */
+/** The route's audit action; without one, its fixed path segments and the verb (`PATCH /vendors/:id` → `vendors.update`). */
 export function auditAction(route: Pick<AdminRoute, 'method' | 'url' | 'audit'>): string {
   if (route.audit?.action) return route.audit.action;
-  const fixed = route.url.split('/').filter((s) => s && !s.startsWith(':'));
   const verb = { GET: 'read', POST: 'create', PATCH: 'update', DELETE: 'delete' }[route.method];
-  const last = route.url.split('/').at(-1) ?? '';
-  // A POST ending in a verb-like segment after a parameter (`/replay`, `/status`, `/rotate`) names its action already.
-  if (route.method === 'POST' && !last.startsWith(':') && /\/:[^/]+\/[^/:]+$/.test(route.url) && !/s$/.test(last)) return fixed.join('.');
-  return `${fixed.join('.')}.${verb}`;
+  return [...route.url.split('/').filter((s) => s && !s.startsWith(':')), verb].join('.');
 }
 
 /** What the mounting code hands to the audit log after a successful change. */
@@ -112,20 +108,19 @@ export function adminActorResolver(auth: AdminAuth): (request: FastifyRequest) =
   };
 }
 
-/** The audit target: the route's last path parameter, else the first `*_id` of a created resource's answer. */
-function targetOf(url: string, params: Record<string, string>, answer: unknown): AdminChange['target'] {
-  const name = [...url.matchAll(/:(\w+)/g)].at(-1)?.[1];
-  if (name && params[name]) return { type: name.replace(/_id$/, ''), id: params[name] };
-  if (answer && typeof answer === 'object') {
+/** The audit target: what a 201 created (its answer's first `*_id`), else the route's last path parameter. */
+function targetOf(url: string, params: Record<string, string>, result: OperationResult): AdminChange['target'] {
+  const answer = result.body;
+  if (result.statusCode === 201 && answer && typeof answer === 'object') {
     const key = Object.keys(answer).find((k) => k.endsWith('_id') && typeof (answer as Record<string, unknown>)[k] === 'string');
     if (key) return { type: key.replace(/_id$/, ''), id: (answer as Record<string, string>)[key]! };
   }
-  return null;
+  const name = [...url.matchAll(/:(\w+)/g)].at(-1)?.[1];
+  return name && params[name] ? { type: name.replace(/_id$/, ''), id: params[name] } : null;
 }
 
 /** Mounts the operator API; without an ADMIN_TOKEN it is not mounted at all (404). */
-export function registerAdminRoutes(app: FastifyInstance, auth: AdminAuth | string, routes: readonly AdminRoute[]): void {
-  const settings = typeof auth === 'string' ? { adminToken: auth } : auth;
+export function registerAdminRoutes(app: FastifyInstance, settings: AdminAuth, routes: readonly AdminRoute[]): void {
   const resolveActor = adminActorResolver(settings);
   const actors = new WeakMap<FastifyRequest, AdminActor>();
   for (const route of routes) {
@@ -158,7 +153,7 @@ export function registerAdminRoutes(app: FastifyInstance, auth: AdminAuth | stri
         if (recorded) {
           const after = { request: request.body ?? null, response: result.body ?? null };
           try {
-            await recorded({ actor, action: auditAction(route), target: targetOf(route.url, params, result.body), before, after, origin });
+            await recorded({ actor, action: auditAction(route), target: targetOf(route.url, params, result), before, after, origin });
           } catch (err) {
             // The change has committed: answering an error would invite a retry that repeats it.
             request.log.error({ err, action: auditAction(route) }, 'audit entry not written for a change that succeeded');
