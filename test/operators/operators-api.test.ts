@@ -168,6 +168,18 @@ describe('TOTP enrolment and sign-in', () => {
     await expect(attempt({ code: codeFor(body.totp_secret, now) })).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
   });
 
+  it('answers hostile input with the same generic error', async () => {
+    const signIn = p.app.platform.operatorSignIn;
+    const op = await operatorWithToken(p, ['support']);
+    const { body } = await p.admin('POST', `/operators/${op.id}/totp`);
+    await p.admin('POST', `/operators/${op.id}/totp/confirm`, { code: codeFor(body.totp_secret, now) });
+    now += 30_000;
+    const code = codeFor(body.totp_secret, now);
+    for (const bad of [{ email: `${op.email}\u0000` }, { password: 'x'.repeat(100_000) }, { code: '\u0000'.repeat(6) }, { email: 'y'.repeat(100_000) }]) {
+      await expect(signIn.authenticate({ email: op.email, password: PASSWORD, code, ip: null, ...bad })).rejects.toMatchObject({ statusCode: 401, code: 'INVALID_CREDENTIALS' });
+    }
+  });
+
   it('throttles per account, counted in the database, whatever the password', async () => {
     const signIn = p.app.platform.operatorSignIn;
     const op = await operatorWithToken(p, ['support']);

@@ -55,10 +55,12 @@ export class OperatorSignIn {
   /** The operator whose email, password and current code these are; one generic 401 otherwise, 429 while throttled. */
   async authenticate(input: { email: string; password: string; code: string; ip: string | null }): Promise<OperatorRow> {
     const now = this.clock();
-    const account = input.email.trim().toLowerCase().slice(0, 254);
+    // An address with control characters (NUL included) is no one's: no lookup, the decoy hash, the generic answer.
+    const plausible = !/\p{Cc}/u.test(input.email);
+    const account = input.email.replace(/\p{Cc}/gu, '').trim().toLowerCase().slice(0, 254);
     const subjects = [{ scope: 'account' as const, subject: account }, ...(input.ip ? [{ scope: 'ip' as const, subject: input.ip }] : [])];
     await this.refuseWhileThrottled(subjects, now);
-    const operator = await repo.findByEmail(this.db, account);
+    const operator = plausible ? await repo.findByEmail(this.db, account) : undefined;
     const passwordOk = await verifyPassword(input.password, operator?.password_hash ?? (await decoyHash()));
     const secret = operator?.totp_confirmed && operator.totp_secret_sealed ? this.box.open(operator.totp_secret_sealed) : null;
     const step = secret ? verifyTotp(secret, input.code, now, operator!.totp_last_step === null ? null : Number(operator!.totp_last_step)) : undefined;
