@@ -59,5 +59,11 @@ describe('every new operator route checks its caller first', () => {
     expect((await p.admin('GET', '/audit?limit=0')).status).toBe(400);
     expect((await p.admin('GET', '/audit?actor_kind=robot')).status).toBe(400);
     expect((await p.admin('POST', '/activation-requests/act_x/reject', { reason: 'x'.repeat(1001) })).status).toBe(400);
+    for (const hostile of ['bad\u0000reason', 'bad\u0007reason', '\u2028\u2028\u2028']) {
+      const res = await p.admin('POST', '/activation-requests/act_x/reject', { reason: hostile });
+      expect([res.status, res.body.code], JSON.stringify(hostile)).toEqual([400, 'VALIDATION_ERROR']);
+    }
+    expect((await p.admin('POST', '/operators', { email: 'z@example.com', name: 'N\u0000', password: 'a long password', roles: ['support'] })).status).toBe(400);
+    expect((await p.admin('POST', `/operators/${support.id}/tokens`, { name: 'n'.repeat(500_000) })).status).toBe(400);
   });
 });
