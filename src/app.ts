@@ -21,6 +21,9 @@ import { createCatalogModule, SALE_PAYMENT_STATUSES, SALE_STATES, type CatalogMo
 import { createDeliveryModule, DELIVERY_STATUSES, type DeliveryModule } from './modules/delivery/index.ts';
 import { createWalletModule, type WalletModule } from './modules/wallet/index.ts';
 import { registerProbes } from './modules/health/index.ts';
+import { AuditLog, auditRoutes } from './modules/audit/index.ts';
+import { OperatorSignIn, OperatorsService, operatorRoutes } from './modules/operators/index.ts';
+import { ActivationService, activationRoutes, LoggingActivationNotifier, type ActivationNotifier } from './modules/activation/index.ts';
 import { createGateways, type PaymentGateways } from './integrations/payments/index.ts';
 import { registerSandboxCheckout } from './integrations/payments/sandbox-page.ts';
 import { registerPaymentCallbacks } from './integrations/payments/callbacks.ts';
@@ -43,6 +46,8 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
   /** DNS for webhook destinations, when set and when sent (tests answer from a table). */
   resolveHost?: Resolver;
+  /** Told of activation decisions after they commit (default: an info log line; email is wired later). */
+  activationNotifier?: ActivationNotifier;
 }
 
 export interface Platform {
@@ -61,6 +66,11 @@ export interface Platform {
   /** Present when the safe-catalog service is served by this instance (orders need delivery too; see module.ts). */
   catalog?: CatalogModule | undefined;
   adminRoutes: readonly AdminRoute[];
+  audit: AuditLog;
+  operators: OperatorsService;
+  operatorSignIn: OperatorSignIn;
+  /** Production activation requests: what the partner dashboard calls, and the operators' queue. */
+  activation: ActivationService;
   /** The signed-request pipeline, for mounting further partner operations. */
   pipeline: PipelineDeps;
 }
@@ -147,7 +157,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   registerProbes(app, { database: () => db.ping(), ...(config.redisUrl ? { redis: () => guard.ping() } : {}) });
   const operations: Operation[] = [];
-  const adminRoutes: AdminRoute[] = [...partnerRoutes(accounts), ...appRoutes(accounts, clock)];
+  const audit = new AuditLog(db, clock);
+  const operators = new OperatorsService(db, clock);
+  const operatorSignIn = new OperatorSignIn(db, box, clock, app.log);
+  const activation = new ActivationService({ db, accounts, audit, clock, log: app.log, notifier: options.activationNotifier ?? new LoggingActivationNotifier(app.log) });
+  const adminRoutes: AdminRoute[] = [
+    ...partnerRoutes(accounts),
+    ...appRoutes(accounts, clock),
+    ...operatorRoutes(operators, operatorSignIn),
+    ...auditRoutes(audit),
+    ...activationRoutes(activation),
+  ];
   const gateways = createGateways(config.payments, config.publicBaseUrl, db, clock);
   if (config.payments.sandboxForProduction) app.log.warn(gateways.summary);
   else app.log.info(gateways.summary);
@@ -191,7 +211,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerPaymentCallbacks(app, gateways.all, paymentHandlers);
   registerSandboxCheckout(app, gateways.sandbox);
   if (config.adminToken) {
-    registerAdminRoutes(app, config.adminToken, adminRoutes);
+    registerAdminRoutes(app, { adminToken: config.adminToken, resolveToken: (bearer) => operators.actorForToken(bearer), recordChange: (change) => audit.record(change) }, adminRoutes);
   }
   const appMetrics = new Registry();
   requests.registerOn(appMetrics);
@@ -206,7 +226,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.server.maxConnections = config.maxConnections;
   app.server.headersTimeout = Math.min(config.requestTimeoutMs, 60_000);
   answerOutsideRoutes(app);
-  app.decorate('platform', { config, db, accounts, guard, gateways, operations, adminRoutes, pipeline, wallet, delivery, dispatcher, catalog });
+  app.decorate('platform', { config, db, accounts, guard, gateways, operations, adminRoutes, audit, operators, operatorSignIn, activation, pipeline, wallet, delivery, dispatcher, catalog });
   registerApiDocs(app, webhookEvents({ deliveryStatuses: DELIVERY_STATUSES, saleStates: SALE_STATES, salePaymentStatuses: SALE_PAYMENT_STATUSES }));
   app.addHook('onReady', async () => {
     delivery?.workers.forEach((w) => w.start());

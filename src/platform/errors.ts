@@ -44,6 +44,10 @@ export const errors = {
   invalidAdminToken: make(401, 'INVALID_ADMIN_TOKEN'),
   insufficientWalletBalance: make(402, 'INSUFFICIENT_WALLET_BALANCE'),
   insufficientScope: make(403, 'INSUFFICIENT_SCOPE'),
+  /** Operator API: the operator's roles do not allow this route. */
+  forbidden: make(403, 'FORBIDDEN'),
+  /** Operator sign-in: one answer whichever factor (email, password, code) was wrong. */
+  invalidCredentials: make(401, 'INVALID_CREDENTIALS'),
   productionKeyRequired: make(403, 'PRODUCTION_KEY_REQUIRED'),
   partnerInactive: make(403, 'PARTNER_INACTIVE'),
   environmentNotActive: make(403, 'ENVIRONMENT_NOT_ACTIVE'),
@@ -55,17 +59,28 @@ export const errors = {
   partnerNotFound: make(404, 'PARTNER_NOT_FOUND'),
   appNotFound: make(404, 'APP_NOT_FOUND'),
   keyNotFound: make(404, 'KEY_NOT_FOUND'),
+  operatorNotFound: make(404, 'OPERATOR_NOT_FOUND'),
+  operatorTokenNotFound: make(404, 'OPERATOR_TOKEN_NOT_FOUND'),
+  activationRequestNotFound: make(404, 'ACTIVATION_REQUEST_NOT_FOUND'),
   requestTimeout: make(408, 'REQUEST_TIMEOUT'),
   nonceReplayed: make(409, 'NONCE_REPLAYED'),
   duplicateOrderReference: make(409, 'DUPLICATE_ORDER_REFERENCE'),
   duplicateReference: make(409, 'DUPLICATE_REFERENCE'),
   invalidTransition: make(409, 'INVALID_TRANSITION'),
   productionNotActive: make(409, 'PRODUCTION_NOT_ACTIVE'),
+  operatorEmailTaken: make(409, 'OPERATOR_EMAIL_TAKEN'),
+  /** The change would leave no active operator with the admin role. */
+  lastAdmin: make(409, 'LAST_ADMIN'),
+  /** TOTP: no enrolment pending to confirm, or already confirmed. */
+  totpState: make(409, 'TOTP_STATE'),
   payloadTooLarge: make(413, 'PAYLOAD_TOO_LARGE'),
   unsupportedMediaType: make(415, 'UNSUPPORTED_MEDIA_TYPE'),
   headersTooLarge: make(431, 'HEADERS_TOO_LARGE'),
   rateLimited: (message: string, headers: Record<string, string>) =>
     new AppError(429, 'RATE_LIMITED', message, undefined, headers),
+  /** Operator sign-in: too many failures for the account or the address; Retry-After says when to try again. */
+  tooManyAttempts: (message: string, retryAfterSeconds: number) =>
+    new AppError(429, 'TOO_MANY_ATTEMPTS', message, undefined, { 'retry-after': String(retryAfterSeconds) }),
   internal: make(500, 'INTERNAL_ERROR'),
   gateway: make(502, 'GATEWAY_ERROR'),
   serviceUnavailable: make(503, 'SERVICE_UNAVAILABLE'),

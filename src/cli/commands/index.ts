@@ -1,15 +1,17 @@
 import type { Command } from '../command.ts';
+import { activationCommands, activationGroups } from './activation.ts';
 import { appCommands, appGroups } from './apps.ts';
 import { catalogCommands, catalogGroups } from './catalog.ts';
 import { deliveryCommands, deliveryGroups } from './delivery.ts';
+import { operatorCommands, operatorGroups } from './operators.ts';
 import { partnerCommands, partnerGroups } from './partners.ts';
 import { webhookCommands, webhookGroups } from './webhooks.ts';
 
 /** Command groups with their summaries, in help order. */
-export const groups: Readonly<Record<string, string>> = { ...partnerGroups, ...appGroups, ...webhookGroups, ...deliveryGroups, ...catalogGroups };
+export const groups: Readonly<Record<string, string>> = { ...partnerGroups, ...appGroups, ...webhookGroups, ...deliveryGroups, ...catalogGroups, ...operatorGroups, ...activationGroups };
 
 /**
  * Every operator API command: the table mapping `group command` to the route it calls
  * (test/cli/coverage.test.ts holds every /admin/v1 route of the server to one of them).
  */
-export const commands: readonly Command[] = [...partnerCommands, ...appCommands, ...webhookCommands, ...deliveryCommands, ...catalogCommands];
+export const commands: readonly Command[] = [...partnerCommands, ...appCommands, ...webhookCommands, ...deliveryCommands, ...catalogCommands, ...operatorCommands, ...activationCommands];

@@ -1,4 +1,4 @@
-import type { Db } from '../../platform/db/index.ts';
+import type { Db, Queryable } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
 import { randomBytes } from 'node:crypto';
 import { newId, randomToken } from '../../platform/ids.ts';
@@ -66,6 +66,17 @@ export class AccountsService {
     });
     if (!row) throw errors.partnerNotFound(`There is no partner ${partnerId}.`);
     this.onAuthChange();
+    return row;
+  }
+
+  /**
+   * Turns production access on or off inside the caller's transaction (an approved activation request);
+   * this instance's caches are dropped once it commits.
+   */
+  async setProductionAccess(tx: Queryable, partnerId: string, active: boolean): Promise<PartnerRow> {
+    const row = await repo.updatePartner(tx, partnerId, { production_active: active });
+    if (!row) throw errors.partnerNotFound(`There is no partner ${partnerId}.`);
+    tx.afterCommit(() => this.onAuthChange());
     return row;
   }
 

@@ -12,6 +12,7 @@ const UNIQUE_VIOLATIONS: Record<string, () => AppError> = {
     errors.duplicateOrderReference('An order with this order_reference already exists for this app; fetch it with orders.get.'),
   sales_reference_key: () =>
     errors.duplicateReference('An order with this external_reference was already created; fetch it with orders.get.'),
+  operators_email_key: () => errors.operatorEmailTaken('An operator with this email already exists (emails compare without case).'),
 };
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE']);

@@ -24,6 +24,7 @@ function adminOperation(route: AdminRoute): Record<string, unknown> {
   const errors = new Map<number, string[]>([
     ...(hasInput || route.method === 'GET' ? ([[400, route.body ? ['INVALID_JSON', 'VALIDATION_ERROR'] : ['VALIDATION_ERROR']]] as const) : []),
     [401, ['INVALID_ADMIN_TOKEN']],
+    [403, ['FORBIDDEN']],
     [404, []],
     [409, []],
     ...(route.body ? [[415, ['UNSUPPORTED_MEDIA_TYPE']] as [number, string[]]] : []),
@@ -59,7 +60,7 @@ export function buildAdminDocument(routes: readonly AdminRoute[], opts: DocOptio
     components: {
       schemas: { Error: ERROR_SCHEMA, ErrorDetail: ERROR_DETAIL_SCHEMA },
       examples: errorExamples(paths),
-      securitySchemes: { AdminToken: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <ADMIN_TOKEN>' } },
+      securitySchemes: { AdminToken: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <ADMIN_TOKEN>, or Bearer <operator token> (opt_...) of an active operator, held to their roles' } },
       headers: { 'X-Request-Id': { description: 'Request id, equal to `request_id` in error bodies.', schema: { type: 'string', pattern: '^req_' } } },
     },
   };

@@ -61,4 +61,4 @@ export const TAG_TEXT: Readonly<Record<string, string>> = {
   'safe-catalog': 'Products of vendors that opted into syndication, and single-vendor orders against them. Success bodies are `{status: "success", data}`.',
 };
 
-export const ADMIN_OVERVIEW = `The operator API (\`/admin/v1\`), for the people who run the platform: partner accounts, apps, keys, vendors, delivery areas and order moves. Authenticate with \`Authorization: Bearer <ADMIN_TOKEN>\`; without an ADMIN_TOKEN configured the operator API (and this document) is off. Same error body as the partner API.`;
+export const ADMIN_OVERVIEW = `The operator API (\`/admin/v1\`), for the people who run the platform: partner accounts, apps, keys, vendors, delivery areas and order moves, operators, the audit log and the production activation queue. Authenticate with \`Authorization: Bearer <ADMIN_TOKEN>\` (every role) or \`Bearer <operator token>\` (\`opt_...\`, held to the operator's roles: 403 \`FORBIDDEN\` otherwise); without an ADMIN_TOKEN configured the operator API (and this document) is off. Every successful change is written to the audit log. Same error body as the partner API.`;

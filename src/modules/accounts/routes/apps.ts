@@ -8,6 +8,7 @@ export const appRoutes = (accounts: AccountsService, clock: () => number) => [
   defineAdminRoute({
     method: 'POST',
     url: '/partners/:partner_id/apps',
+    audit: { action: 'app.create' },
     summary: 'Create an app; its webhook secret is shown once',
     params: strictObject({ partner_id: Id }),
     body: strictObject({
@@ -30,6 +31,7 @@ export const appRoutes = (accounts: AccountsService, clock: () => number) => [
   defineAdminRoute({
     method: 'POST',
     url: '/apps/:app_id/keys',
+    audit: { action: 'key.create' },
     summary: 'Create an API key; the key and its signing secret are shown once',
     params: strictObject({ app_id: Id }),
     body: strictObject({
@@ -52,6 +54,7 @@ export const appRoutes = (accounts: AccountsService, clock: () => number) => [
   defineAdminRoute({
     method: 'DELETE',
     url: '/keys/:key_id',
+    audit: { action: 'key.revoke' },
     summary: 'Revoke a key; every instance refuses it within seconds',
     params: strictObject({ key_id: Id }),
     handler: async ({ params }) => {
@@ -62,6 +65,7 @@ export const appRoutes = (accounts: AccountsService, clock: () => number) => [
   defineAdminRoute({
     method: 'PATCH',
     url: '/apps/:app_id',
+    audit: { action: 'app.update' },
     summary: "Change an app's name, webhook URL or return URL (null clears a URL)",
     params: strictObject({ app_id: Id }),
     body: strictObject({
@@ -74,6 +78,7 @@ export const appRoutes = (accounts: AccountsService, clock: () => number) => [
   defineAdminRoute({
     method: 'POST',
     url: '/apps/:app_id/webhook-secret/rotate',
+    audit: { action: 'app.webhook_secret_rotate' },
     summary: 'Issue a new webhook secret (shown once); the previous one keeps signing for the overlap',
     params: strictObject({ app_id: Id }),
     body: strictObject({ overlap_hours: Type.Optional(Type.Integer({ minimum: 0, maximum: 168, default: 24 })) }),

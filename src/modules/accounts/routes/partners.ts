@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineAdminRoute } from '../../../platform/http/admin.ts';
+import { defineAdminRoute, requireRoles } from '../../../platform/http/admin.ts';
 import { Id, NonEmptyString, StringEnum, strictObject } from '../../../platform/http/schemas.ts';
 import type { AccountsService } from '../service.ts';
 import { partnerView } from '../views.ts';
@@ -17,6 +17,7 @@ export const partnerRoutes = (accounts: AccountsService) => [
     url: '/partners',
     summary: 'Create a partner account',
     body: strictObject({ name: NonEmptyString() }),
+    audit: { action: 'partner.create' },
     handler: async ({ body }) => ({ statusCode: 201, body: partnerView(await accounts.createPartner(body.name)) }),
   }),
   defineAdminRoute({
@@ -43,6 +44,8 @@ export const partnerRoutes = (accounts: AccountsService) => [
     method: 'PATCH',
     url: '/partners/:partner_id',
     summary: 'Suspend or reactivate a partner, switch production access, set the credit limit or own rate limits',
+    // The credit limit is money (finance, admin); every other field is support's (support, admin).
+    roles: ['support', 'finance', 'admin'],
     params: PartnerParams,
     body: strictObject({
       status: Type.Optional(StringEnum(['active', 'suspended'])),
@@ -50,6 +53,12 @@ export const partnerRoutes = (accounts: AccountsService) => [
       credit_limit_ghs: Type.Optional(Type.Number({ minimum: 0 })),
       rate_limits: Type.Optional(Type.Union([RateLimits, Type.Null()])),
     }),
-    handler: async ({ params, body }) => ({ body: partnerView(await accounts.updatePartner(params.partner_id, body)) }),
+    audit: { action: 'partner.update', before: async ({ params }) => partnerView(await accounts.getPartner(params.partner_id)) },
+    handler: async ({ params, body, actor }) => {
+      if (body.credit_limit_ghs !== undefined) requireRoles(actor, ['finance', 'admin'], 'changing a credit limit');
+      const { credit_limit_ghs: _, ...rest } = body;
+      if (Object.values(rest).some((v) => v !== undefined)) requireRoles(actor, ['support', 'admin'], 'changing status, production access or rate limits');
+      return { body: partnerView(await accounts.updatePartner(params.partner_id, body)) };
+    },
   }),
 ];

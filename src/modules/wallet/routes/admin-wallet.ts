@@ -9,6 +9,8 @@ export const walletAdminRoutes = (wallet: WalletService, accounts: AccountsServi
     method: 'GET',
     url: '/partners/:partner_id/wallet',
     summary: "A partner's wallet: balance, credit limit and the latest 100 ledger entries",
+    // Money: finance and admin only.
+    roles: ['finance', 'admin'],
     params: strictObject({ partner_id: Id }),
     handler: async ({ params }) => {
       const partner = await accounts.getPartner(params.partner_id);

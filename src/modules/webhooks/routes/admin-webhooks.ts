@@ -48,6 +48,7 @@ export const webhookAdminRoutes = (webhooks: WebhookAdminService) => [
   defineAdminRoute({
     method: 'POST',
     url: '/webhooks/deliveries/:delivery_id/replay',
+    audit: { action: 'webhook_delivery.replay' },
     summary: 'Send a delivery again from the start of the retry schedule',
     params: strictObject({ delivery_id: Id }),
     handler: async ({ params }) => ({ statusCode: 202, body: { replayed: await webhooks.replay(params.delivery_id) } }),
@@ -55,6 +56,7 @@ export const webhookAdminRoutes = (webhooks: WebhookAdminService) => [
   defineAdminRoute({
     method: 'POST',
     url: '/apps/:app_id/webhooks/replay',
+    audit: { action: 'app.webhooks_replay' },
     summary: "Send again every dead-lettered delivery of an app created since a time",
     params: strictObject({ app_id: Id }),
     body: strictObject({ since: Type.String({ format: 'date-time' }) }),
@@ -63,6 +65,7 @@ export const webhookAdminRoutes = (webhooks: WebhookAdminService) => [
   defineAdminRoute({
     method: 'POST',
     url: '/apps/:app_id/webhooks/enable',
+    audit: { action: 'app.webhooks_enable' },
     summary: "Enable an endpoint again after it answered 410 (the app's URL unless `url` names a per-order one)",
     params: strictObject({ app_id: Id }),
     body: strictObject({ url: Type.Optional(HttpUrl) }),

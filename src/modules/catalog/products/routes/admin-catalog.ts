@@ -30,6 +30,7 @@ export const catalogAdminRoutes = (catalog: CatalogService) => [
   defineAdminRoute({
     method: 'POST',
     url: '/vendors',
+    audit: { action: 'vendor.create' },
     summary: 'Add a vendor with its pickup point and commission rate',
     body: strictObject({ name: NonEmptyString(), syndicatable: Type.Boolean(), commission_rate: Rate, pickup: strictObject(pickupFields) }),
     handler: async ({ body }) => ({ statusCode: 201, body: vendorView(await catalog.createVendor(body)) }),
@@ -37,6 +38,7 @@ export const catalogAdminRoutes = (catalog: CatalogService) => [
   defineAdminRoute({
     method: 'PATCH',
     url: '/vendors/:vendor_id',
+    audit: { action: 'vendor.update' },
     summary: 'Change any vendor field; turning syndication off takes its products out of the partner catalog at once',
     params: strictObject({ vendor_id: Id }),
     body: strictObject({
@@ -74,6 +76,7 @@ export const catalogAdminRoutes = (catalog: CatalogService) => [
   defineAdminRoute({
     method: 'POST',
     url: '/products',
+    audit: { action: 'product.create' },
     summary: 'Add a product with its variants (prices in GHS); answers the catalog product plus stock per variant',
     body: strictObject({
       vendor_id: Id,
@@ -89,6 +92,7 @@ export const catalogAdminRoutes = (catalog: CatalogService) => [
   defineAdminRoute({
     method: 'PATCH',
     url: '/products/:product_id',
+    audit: { action: 'product.update' },
     summary: 'Switch a product on or off, edit it, or set variant stock, price and in_stock',
     params: strictObject({ product_id: Id }),
     body: strictObject({

@@ -12,6 +12,7 @@ export const locationAdminRoutes = (locations: LocationsService) => [
   defineAdminRoute({
     method: 'POST',
     url: '/locations',
+    audit: { action: 'location.create' },
     summary: 'Add a live delivery area; every instance lists it within seconds',
     body: strictObject({
       name: NonEmptyString(),

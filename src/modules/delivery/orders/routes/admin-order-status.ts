@@ -9,6 +9,7 @@ export const orderAdminRoutes = (orders: OrdersService, publicBaseUrl: string) =
   defineAdminRoute({
     method: 'POST',
     url: '/delivery/orders/:order_id/status',
+    audit: { action: 'delivery_order.status_change' },
     summary: 'Move an order through its states (courier updates, failures); illegal moves answer 409 INVALID_TRANSITION',
     params: strictObject({ order_id: Id }),
     body: strictObject({
