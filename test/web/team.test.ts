@@ -15,7 +15,7 @@ async function invited(p: TestPlatform, owner: WebClient, role: string, email = 
   return web;
 }
 
-const memberIdOf = (html: string, email: string) => new RegExp(`${email.replace(/[.]/g, '\\.')}[\\s\\S]*?/dashboard/team/(mbr_[0-9A-Z]{26})/role`).exec(html)?.[1];
+const memberIdOf = (html: string, email: string) => new RegExp(`${email.replace(/[.]/g, '\\.')}</strong>[\\s\\S]*?/dashboard/team/(mbr_[0-9A-Z]{26})/role`).exec(html)?.[1];
 
 describe('dashboard team: invitations and what each role may do', () => {
   let p: TestPlatform;
@@ -70,7 +70,7 @@ describe('dashboard team: invitations and what each role may do', () => {
 
   it('keeps an owner: the last one can neither leave nor step down', async () => {
     const team = (await owner.get('/dashboard/team')).text;
-    const ownerEmail = /<td>([^<]+) <span class="muted">\(you\)/.exec(team)![1]!;
+    const ownerEmail = /<strong>([^<]+)<\/strong> <span class="muted">\(you\)/.exec(team)![1]!;
     const ownerId = memberIdOf(team, ownerEmail)!;
     const demote = await owner.submit('/dashboard/team', `/dashboard/team/${ownerId}/role`, { role: 'developer' });
     expect(demote.status).toBe(400);

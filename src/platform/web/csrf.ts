@@ -12,14 +12,16 @@ export function tokensMatch(submitted: string | undefined, expected: string | un
 }
 
 /**
- * Whether a state-changing request comes from our own pages: a browser says where a request comes
- * from in `Sec-Fetch-Site` and `Origin`; either naming another site refuses it. A request with
- * neither (old browsers, tests) still needs its token.
+ * Whether a state-changing request comes from our own pages, as the browser tells: `Sec-Fetch-Site`
+ * must be same-origin (or none: typed or bookmarked), and an `Origin` must be ours. Our pages send no
+ * referrer, so browsers send `Origin: null` on their own form posts: null passes only when
+ * Sec-Fetch-Site vouches for it. A request with neither header (old browsers, tests) still needs its token.
  */
 export function crossSiteProblem(headers: { origin?: string | undefined; 'sec-fetch-site'?: string | undefined }, publicOrigin: string): string | undefined {
   const site = headers['sec-fetch-site'];
   if (site && site !== 'same-origin' && site !== 'none') return `Sec-Fetch-Site is ${site}`;
   const origin = headers.origin;
-  if (origin !== undefined && origin !== publicOrigin) return `Origin ${origin} is not ${publicOrigin}`;
-  return undefined;
+  if (origin === undefined || origin === publicOrigin) return undefined;
+  if (origin === 'null' && site === 'same-origin') return undefined;
+  return `Origin ${origin} is not ${publicOrigin}`;
 }

@@ -50,5 +50,8 @@ describe('CSRF checks', () => {
     expect(crossSiteProblem({ 'sec-fetch-site': 'same-site' }, me)).toMatch(/same-site/);
     expect(crossSiteProblem({ origin: 'https://evil.example' }, me)).toMatch(/evil/);
     expect(crossSiteProblem({ origin: 'null' }, me)).toMatch(/null/);
+    // A no-referrer page's own form post: Origin null, vouched for by Sec-Fetch-Site.
+    expect(crossSiteProblem({ origin: 'null', 'sec-fetch-site': 'same-origin' }, me)).toBeUndefined();
+    expect(crossSiteProblem({ origin: 'https://evil.example', 'sec-fetch-site': 'same-origin' }, me)).toMatch(/evil/);
   });
 });
