@@ -130,3 +130,35 @@ describe('dashboard accounts: sign-up, verification, sign-in, reset, sign-out', 
     expect((await web.submit('/sign-in', '/sign-in', { email: ghost, password: PASSWORD })).status).toBe(429);
   });
 });
+
+describe('dashboard mail is capped per address', () => {
+  let p: TestPlatform;
+  beforeAll(async () => {
+    p = await startPlatform();
+  });
+  afterAll(async () => {
+    await p?.close();
+  });
+
+  it('mails at most 5 reset links an hour to one address, answering the same past the cap', async () => {
+    const { email } = await verifiedOwner(p);
+    const answers = new Set<string>();
+    for (let i = 0; i < 7; i++) {
+      const res = await new WebClient(p.url).submit('/forgot-password', '/forgot-password', { email });
+      answers.add(res.text.replace(/value="[^"]*"/g, ''));
+    }
+    expect(answers.size).toBe(1);
+    expect(await countRows(p, "select count(*)::int as n from dev_mail_outbox where to_address = $1 and subject like 'Reset%'", [email])).toBe(5);
+  });
+
+  it('refuses a sixth verification resend within the hour with a clear message', async () => {
+    const email = newEmail();
+    const web = new WebClient(p.url);
+    await web.submit('/sign-up', '/sign-up', { email, password: PASSWORD, partner_name: 'Resend Ltd' });
+    await web.submit('/sign-in', '/sign-in', { email, password: PASSWORD });
+    for (let i = 0; i < 4; i++) expect((await web.submit('/dashboard', '/dashboard/verify-email/resend', {})).status).toBe(200);
+    const capped = await web.submit('/dashboard', '/dashboard/verify-email/resend', {});
+    expect(capped.status).toBe(429);
+    expect(capped.text).toContain('several links this hour');
+  });
+});

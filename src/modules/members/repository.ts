@@ -101,6 +101,12 @@ export const membersRepository = {
     );
   },
 
+  /** How many links of this purpose were issued to `email` since `since` (mail flood guard). */
+  async tokensIssuedSince(db: Queryable, email: string, purpose: TokenPurpose, since: Date): Promise<number> {
+    const rows = await db.query<{ n: number }>('select count(*)::int as n from member_email_tokens where email = $1 and purpose = $2 and created_at > $3', [email, purpose, since]);
+    return Number(rows[0]?.n ?? 0);
+  },
+
   /** A live token, not used up (to show the page it opens). */
   async peekToken(db: Queryable, hash: string, purpose: TokenPurpose, now: Date): Promise<EmailTokenRow | undefined> {
     const rows = await db.query<EmailTokenRow>(

@@ -13,6 +13,9 @@ import { SignInThrottle } from './throttle.ts';
 const HOUR = 3_600_000;
 const TOKEN_LIFETIME: Record<TokenPurpose, number> = { verify: 24 * HOUR, reset: HOUR, invite: 7 * 24 * HOUR };
 
+/** At most this many links of one kind are mailed to one address per hour: no one can flood an inbox through us. */
+export const MAILS_PER_HOUR = 5;
+
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** The same answer for a wrong password and an unknown email: it tells nobody which emails have accounts. */
@@ -43,6 +46,11 @@ export class MembersService {
 
   private now(): Date {
     return new Date(this.deps.clock());
+  }
+
+  /** Whether another link of this kind may be mailed to `email` now. */
+  private async mayMail(email: string, purpose: TokenPurpose): Promise<boolean> {
+    return (await repo.tokensIssuedSince(this.deps.db, email, purpose, new Date(this.deps.clock() - HOUR))) < MAILS_PER_HOUR;
   }
 
   private async issueToken(t: { purpose: TokenPurpose; email: string; memberId?: string; partnerId?: string; role?: Role }): Promise<string> {
@@ -89,7 +97,9 @@ export class MembersService {
 
   async resendVerification(memberId: string): Promise<void> {
     const member = await repo.findById(this.deps.db, memberId);
-    if (member && !member.email_verified_at) await this.sendVerification(member);
+    if (!member || member.email_verified_at) return;
+    if (!(await this.mayMail(member.email, 'verify'))) throw errors.rateLimited('We already sent several links this hour: use the newest one, or try again later.', { 'retry-after': '3600' });
+    await this.sendVerification(member);
   }
 
   /** Marks the email verified; false when the link is unknown, used or expired. */
@@ -120,7 +130,8 @@ export class MembersService {
     const email = normalizeEmail(rawEmail);
     if (emailProblem(email)) return;
     const member = await repo.findByEmail(this.deps.db, email);
-    if (!member) return;
+    // Past the hourly cap nothing more is sent, and the answer stays the same.
+    if (!member || !(await this.mayMail(email, 'reset'))) return;
     const token = await this.issueToken({ purpose: 'reset', email, memberId: member.id });
     await this.deps.mail.send(resetMail(email, this.link('/reset-password', token)));
   }
@@ -159,6 +170,7 @@ export class MembersService {
     if (existing && (await repo.membershipOf(this.deps.db, existing.id))) {
       throw errors.validation('This person already belongs to a partner team; a member can belong to one team only.', [{ field: 'email', issue: 'already in a team' }]);
     }
+    if (!(await this.mayMail(email, 'invite'))) throw errors.rateLimited('Several invitations went to this address this hour; try again later.', { 'retry-after': '3600' });
     const partner = await this.deps.accounts.getPartner(partnerId);
     const token = await this.issueToken({ purpose: 'invite', email, partnerId, role });
     await this.deps.mail.send(invitationMail(email, partner.name, role, this.link('/invitations', token)));

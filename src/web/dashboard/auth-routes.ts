@@ -50,8 +50,9 @@ export function registerAuthRoutes(app: FastifyInstance, web: WebKit): void {
     const current = await web.current(request);
     if (!current) return web.redirect(reply, '/sign-in');
     web.form(request, {}, current);
-    await members.resendVerification(current.member.id);
-    return web.page(reply, 'verify-email', { title: 'Verify your email', email: current.member.email, resent: true });
+    const show = (error: string, status: number) => web.page(reply, 'verify-email', { title: 'Verify your email', email: current.member.email, error }, status);
+    const problem = await orShow(reply, () => members.resendVerification(current.member.id), show);
+    return problem ?? web.page(reply, 'verify-email', { title: 'Verify your email', email: current.member.email, resent: true });
   });
 
   app.get<{ Querystring: { next?: string; reset?: string } }>('/sign-in', async (request, reply) => {
