@@ -131,6 +131,23 @@ describe('dashboard accounts: sign-up, verification, sign-in, reset, sign-out', 
   });
 });
 
+describe('sign-in throttling per client address', () => {
+  let p: TestPlatform;
+  beforeAll(async () => {
+    p = await startPlatform();
+  });
+  afterAll(async () => {
+    await p?.close();
+  });
+
+  it('refuses every account from an address after 30 failures in 15 minutes, across emails', async () => {
+    const { email } = await verifiedOwner(p);
+    const web = new WebClient(p.url);
+    for (let i = 0; i < 30; i++) expect((await web.submit('/sign-in', '/sign-in', { email: newEmail(`spray${i}`), password: 'Summer2026!!' })).status).toBe(400);
+    expect((await web.submit('/sign-in', '/sign-in', { email, password: PASSWORD })).status).toBe(429);
+  });
+});
+
 describe('dashboard mail is capped per address', () => {
   let p: TestPlatform;
   beforeAll(async () => {

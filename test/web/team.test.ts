@@ -91,5 +91,21 @@ describe('dashboard team: invitations and what each role may do', () => {
     const again = new WebClient(p.url);
     await again.submit('/sign-in', '/sign-in', { email, password: PASSWORD });
     expect((await again.get('/dashboard/apps')).status).toBe(403);
+
+    // Invited back, the existing account accepts with its own password.
+    await owner.submit('/dashboard/team', '/dashboard/team/invite', { email, role: 'finance' });
+    const link = await mailedLink(p, email, '/invitations');
+    const back = new WebClient(p.url);
+    expect((await back.get(link)).text).toContain('Your password');
+    expect((await back.submit(link, link, { password: 'not the password' })).status).toBe(400);
+    expect((await back.submit(link, link, { password: PASSWORD })).location).toBe('/dashboard');
+    expect((await back.get('/dashboard/wallet')).status).toBe(200);
+  });
+
+  it('refuses to invite someone who already belongs to another team', async () => {
+    const { email } = await verifiedOwner(p, newEmail('other'), 'Other Partner');
+    const res = await owner.submit('/dashboard/team', '/dashboard/team/invite', { email, role: 'developer' });
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('already belongs to a partner team');
   });
 });
