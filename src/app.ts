@@ -110,6 +110,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // A missing Host is refused by framingProblem instead, with the error body.
     http: { connectionsCheckingInterval: 1000, requireHostHeader: false },
     return503OnClosing: false,
+    // Only the proxies named in TRUST_PROXY may say who the client is (request.ip).
+    trustProxy: config.trustProxy ?? false,
   });
 
   const db = await openDatabase(config.database, { template: options.dbTemplate });

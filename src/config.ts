@@ -38,6 +38,11 @@ export interface Config {
   requestTimeoutMs: number;
   /** Open connections per instance; more are refused until some close. */
   maxConnections: number;
+  /**
+   * Proxies whose X-Forwarded-For is believed (addresses, CIDRs or loopback/linklocal/uniquelocal),
+   * so that the client's own address is the one sign-in throttling counts; undefined: none.
+   */
+  trustProxy: string | undefined;
   /** Create a demo partner and staging key on an empty development database (`npm start`). */
   sandboxQuickstart: boolean;
   delivery: DeliverySettings;
@@ -105,6 +110,16 @@ function secretsKey(env: Env, problems: string[]): Buffer | undefined {
   return key;
 }
 
+function trustProxy(env: Env, problems: string[]): string | undefined {
+  const raw = env.TRUST_PROXY?.trim();
+  if (!raw) return undefined;
+  const entries = raw.split(',').map((e) => e.trim());
+  if (!entries.every((e) => /^(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?)$/.test(e))) {
+    problems.push('TRUST_PROXY must be a comma-separated list of addresses, CIDRs, loopback, linklocal or uniquelocal');
+  }
+  return entries.join(',');
+}
+
 /** Reads and validates the whole configuration once; every problem is reported together. */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
@@ -137,6 +152,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 120_000, problems),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 500, 300_000, problems),
     maxConnections: int(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000, problems),
+    trustProxy: trustProxy(env, problems),
     // On by default for the embedded development database only.
     sandboxQuickstart: (env.SANDBOX_QUICKSTART ?? (env.DATABASE_URL ? 'off' : 'on')) === 'on',
     delivery: deliverySettings(env, problems),

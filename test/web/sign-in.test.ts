@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSessionId } from '../../src/modules/sessions/index.ts';
 import { countRows, startPlatform, type TestPlatform } from '../helpers/harness.ts';
-import { mailedLink, newEmail, PASSWORD, verifiedOwner, WebClient } from '../helpers/web.ts';
+import { csrfOf, mailedLink, newEmail, PASSWORD, verifiedOwner, WebClient } from '../helpers/web.ts';
 
 describe('dashboard accounts: sign-up, verification, sign-in, reset, sign-out', () => {
   let p: TestPlatform;
@@ -145,6 +145,26 @@ describe('sign-in throttling per client address', () => {
     const web = new WebClient(p.url);
     for (let i = 0; i < 30; i++) expect((await web.submit('/sign-in', '/sign-in', { email: newEmail(`spray${i}`), password: 'Summer2026!!' })).status).toBe(400);
     expect((await web.submit('/sign-in', '/sign-in', { email, password: PASSWORD })).status).toBe(429);
+    // Without TRUST_PROXY, a forged X-Forwarded-For changes nothing.
+    const token = csrfOf((await web.get('/sign-in')).text);
+    expect((await web.post('/sign-in', { _csrf: token, email, password: PASSWORD }, { 'x-forwarded-for': '198.51.100.9' })).status).toBe(429);
+  });
+
+  it('counts the client behind a trusted proxy (TRUST_PROXY), not the proxy', async () => {
+    const proxied = await startPlatform({ env: { TRUST_PROXY: 'loopback' } });
+    try {
+      const { email } = await verifiedOwner(proxied);
+      const web = new WebClient(proxied.url);
+      const from = async (address: string, fields: Record<string, string>) => {
+        const token = csrfOf((await web.get('/sign-in')).text);
+        return web.post('/sign-in', { _csrf: token, ...fields }, { 'x-forwarded-for': address });
+      };
+      for (let i = 0; i < 30; i++) expect((await from('203.0.113.7', { email: newEmail(`spray${i}`), password: 'Summer2026!!' })).status).toBe(400);
+      expect((await from('203.0.113.7', { email, password: PASSWORD })).status).toBe(429);
+      expect((await from('198.51.100.9', { email, password: PASSWORD })).status).toBe(303);
+    } finally {
+      await proxied.close();
+    }
   });
 });
 
