@@ -48,6 +48,9 @@ export interface Member extends Current {
   membership: MembershipRow;
 }
 
+/** The person behind each request, looked up once per request. */
+const currentOf = new WeakMap<FastifyRequest, Current>();
+
 /** What pages, routes and templates share: rendering, the session, CSRF and role checks. */
 export class WebKit {
   readonly secure: boolean;
@@ -64,7 +67,7 @@ export class WebKit {
 
   /** Renders a page template inside the layout with the headers every web page gets. */
   page(reply: FastifyReply, name: string, data: Record<string, unknown>, status = 200): FastifyReply {
-    const current = (reply.request as FastifyRequest & { current?: Current }).current;
+    const current = currentOf.get(reply.request);
     const role = current?.membership?.role;
     const html = this.views.render(name, {
       ...data,
@@ -83,7 +86,7 @@ export class WebKit {
 
   /** The signed-in person, or undefined (no cookie, unknown, expired or ended session). */
   async current(request: FastifyRequest): Promise<Current | undefined> {
-    const cached = (request as FastifyRequest & { current?: Current }).current;
+    const cached = currentOf.get(request);
     if (cached) return cached;
     const sessionId = readCookie(request.headers.cookie, SESSION_COOKIE);
     const session = sessionId ? await this.deps.sessions.find(sessionId) : undefined;
@@ -91,7 +94,7 @@ export class WebKit {
     const member = await this.deps.members.getMember(session.subject.id);
     if (!member) return undefined;
     const current = { sessionId, session, member, membership: await this.deps.members.membershipOf(member.id) };
-    (request as FastifyRequest & { current?: Current }).current = current;
+    currentOf.set(request, current);
     return current;
   }
 
