@@ -21,3 +21,11 @@ describe('observability settings', () => {
     expect(loadConfig({ ...base, METRICS_PORT: '9464' }).metricsPort).toBe(9464);
   });
 });
+
+describe('proxy settings', () => {
+  it('believe no proxy unless TRUST_PROXY names some, and refuse what is not an address', () => {
+    expect(loadConfig({}).trustProxy).toBeUndefined();
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe('loopback,10.0.0.0/8');
+    expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/);
+  });
+});

@@ -4,6 +4,7 @@ import { ALL_SERVICES, type ServiceName } from './platform/http/operation.ts';
 import { int, oneOf, type Env } from './platform/settings.ts';
 import type { TracingSettings } from './platform/tracing-sdk.ts';
 import { paymentSettings, type PaymentSettings } from './integrations/payments/settings.ts';
+import { mailSettings, type MailSettings } from './integrations/mail/settings.ts';
 import { deliverySettings, type DeliverySettings } from './modules/delivery/index.ts';
 import { webhookSettings, type WebhookSettings } from './modules/webhooks/index.ts';
 
@@ -37,11 +38,18 @@ export interface Config {
   requestTimeoutMs: number;
   /** Open connections per instance; more are refused until some close. */
   maxConnections: number;
+  /**
+   * Proxies whose X-Forwarded-For is believed (addresses, CIDRs or loopback/linklocal/uniquelocal),
+   * so that the client's own address is the one sign-in throttling counts; undefined: none.
+   */
+  trustProxy: string | undefined;
   /** Create a demo partner and staging key on an empty development database (`npm start`). */
   sandboxQuickstart: boolean;
   delivery: DeliverySettings;
   webhooks: WebhookSettings;
   payments: PaymentSettings;
+  /** How the dashboard's mail leaves (SMTP_URL, MAIL_FROM). */
+  mail: MailSettings;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -102,6 +110,16 @@ function secretsKey(env: Env, problems: string[]): Buffer | undefined {
   return key;
 }
 
+function trustProxy(env: Env, problems: string[]): string | undefined {
+  const raw = env.TRUST_PROXY?.trim();
+  if (!raw) return undefined;
+  const entries = raw.split(',').map((e) => e.trim());
+  if (!entries.every((e) => /^(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?)$/.test(e))) {
+    problems.push('TRUST_PROXY must be a comma-separated list of addresses, CIDRs, loopback, linklocal or uniquelocal');
+  }
+  return entries.join(',');
+}
+
 /** Reads and validates the whole configuration once; every problem is reported together. */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
@@ -134,11 +152,13 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 120_000, problems),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 500, 300_000, problems),
     maxConnections: int(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000, problems),
+    trustProxy: trustProxy(env, problems),
     // On by default for the embedded development database only.
     sandboxQuickstart: (env.SANDBOX_QUICKSTART ?? (env.DATABASE_URL ? 'off' : 'on')) === 'on',
     delivery: deliverySettings(env, problems),
     webhooks: webhookSettings(env, problems),
     payments: paymentSettings(env, problems),
+    mail: mailSettings(env, problems),
   };
   if (env.REDIS_URL && !/^rediss?:\/\//.test(env.REDIS_URL)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
   // One line, however many problems: it is what a process manager's log shows of a failed start.
