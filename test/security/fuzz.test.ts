@@ -22,11 +22,13 @@ const hostile = fc.oneof(
   fc.boolean(),
   fc.constant(null),
 );
-// JSON values of any shape, deeply nested ones included.
+// JSON values of any shape, deeply nested ones included. The keys name real fields, but never
+// `amount_ghs` alone: `{"amount_ghs": 5}` is a valid top-up, and random input must never be one
+// (each field's hostile values are the next test's job).
 const jsonValue = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, hostile, tie('array'), tie('object')),
   array: fc.array(tie('value'), { maxLength: 5 }),
-  object: fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('order_reference', 'customer', 'payment', 'items', 'orders', 'amount_ghs', 'client_reference', 'order_id', '__proto__')), tie('value'), { maxKeys: 6 }),
+  object: fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('order_reference', 'customer', 'payment', 'items', 'orders', 'client_reference', 'order_id', '__proto__')), tie('value'), { maxKeys: 6 }),
 })).value;
 const deep = fc.integer({ min: 50, max: 5000 }).map((n) => '['.repeat(n) + ']'.repeat(n));
 
@@ -53,21 +55,21 @@ function expectSafe(status: number, text: string, what: string): void {
 describe('hostile input', () => {
   it('never answers 5xx, leaks internals, or changes state for any body, query or header sent to any operation', async () => {
     const before = await counts();
-    let accepted = 0;
+    const accepted: string[] = [];
     for (const op of p.app.platform.operations) {
       for (const who of [staging, production]) {
         await fc.assert(
           fc.asyncProperty(fc.oneof(jsonValue.map((v) => JSON.stringify(v)), deep, fc.string()), fc.dictionary(fc.string({ maxLength: 10 }), fc.string({ maxLength: 20 }), { maxKeys: 3 }), async (raw, query) => {
             const res = await who.client.send(op.method, op.path, { rawBody: op.method === 'POST' ? raw : undefined, query: op.method === 'GET' ? query : undefined });
             expectSafe(res.status, JSON.stringify(res.body), `${op.id} ${raw.slice(0, 80)}`);
-            if (res.status < 300 && op.access === 'write') accepted++;
+            if (res.status < 300 && op.access === 'write') accepted.push(`${op.id} ${raw.slice(0, 200)}`);
           }),
           { numRuns: 25 },
         );
       }
     }
     // Writes only change state when accepted; random input is never a valid write here.
-    expect(accepted).toBe(0);
+    expect(accepted).toEqual([]);
     expect(await counts()).toEqual(before);
   }, 120_000);
 
