@@ -27,6 +27,10 @@ import { ActivationService, activationRoutes, LoggingActivationNotifier, type Ac
 import { createGateways, type PaymentGateways } from './integrations/payments/index.ts';
 import { registerSandboxCheckout } from './integrations/payments/sandbox-page.ts';
 import { registerPaymentCallbacks } from './integrations/payments/callbacks.ts';
+import { createMail } from './integrations/mail/index.ts';
+import { MembersService } from './modules/members/index.ts';
+import { SessionStore } from './modules/sessions/index.ts';
+import { registerDashboard } from './web/dashboard/index.ts';
 import { Destinations, type Resolver } from './platform/outbound/destinations.ts';
 import { registerBacklogGauges, WebhookAdminService, WebhookDispatcher, webhookAdminRoutes, webhookEvents } from './modules/webhooks/index.ts';
 import { registerApiDocs } from './platform/http/openapi.ts';
@@ -73,6 +77,9 @@ export interface Platform {
   activation: ActivationService;
   /** The signed-request pipeline, for mounting further partner operations. */
   pipeline: PipelineDeps;
+  /** The dashboard's people and their sessions. */
+  members: MembersService;
+  sessions: SessionStore;
 }
 
 declare module 'fastify' {
@@ -210,6 +217,19 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const dispatcher = config.webhooks.dispatcher ? new WebhookDispatcher(db, box, config.webhooks, destinations, clock, app.log) : undefined;
   registerPaymentCallbacks(app, gateways.all, paymentHandlers);
   registerSandboxCheckout(app, gateways.sandbox);
+  const mail = createMail(config.mail, db, app.log, publicBaseUrl);
+  app.log.info(mail.mailer.summary);
+  mail.registerPages(app);
+  const sessions = new SessionStore(db, clock);
+  const members = new MembersService({ db, accounts, mail: mail.mailer, publicBaseUrl, clock });
+  registerDashboard(app, {
+    accounts,
+    members,
+    sessions,
+    partnerOrders: delivery?.partnerOrders,
+    walletBalance: (partnerId) => wallet.service.balancePesewas(partnerId),
+    publicBaseUrl,
+  });
   if (config.adminToken) {
     registerAdminRoutes(app, { adminToken: config.adminToken, resolveToken: (bearer) => operators.actorForToken(bearer), recordChange: (change) => audit.record(change) }, adminRoutes);
   }
@@ -226,7 +246,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.server.maxConnections = config.maxConnections;
   app.server.headersTimeout = Math.min(config.requestTimeoutMs, 60_000);
   answerOutsideRoutes(app);
-  app.decorate('platform', { config, db, accounts, guard, gateways, operations, adminRoutes, audit, operators, operatorSignIn, activation, pipeline, wallet, delivery, dispatcher, catalog });
+  app.decorate('platform', { config, db, accounts, guard, gateways, operations, adminRoutes, audit, operators, operatorSignIn, activation, pipeline, wallet, delivery, dispatcher, catalog, members, sessions });
   registerApiDocs(app, webhookEvents({ deliveryStatuses: DELIVERY_STATUSES, saleStates: SALE_STATES, salePaymentStatuses: SALE_PAYMENT_STATUSES }));
   app.addHook('onReady', async () => {
     delivery?.workers.forEach((w) => w.start());
@@ -236,6 +256,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('onClose', async () => {
     await Promise.all([...(delivery?.workers.map((w) => w.stop()) ?? []), ...(catalog?.workers.map((w) => w.stop()) ?? []), dispatcher?.stop()]);
     await guard.close();
+    mail.close();
     await db.close();
     await tracing?.shutdown();
   });

@@ -4,6 +4,7 @@ import { ALL_SERVICES, type ServiceName } from './platform/http/operation.ts';
 import { int, oneOf, type Env } from './platform/settings.ts';
 import type { TracingSettings } from './platform/tracing-sdk.ts';
 import { paymentSettings, type PaymentSettings } from './integrations/payments/settings.ts';
+import { mailSettings, type MailSettings } from './integrations/mail/settings.ts';
 import { deliverySettings, type DeliverySettings } from './modules/delivery/index.ts';
 import { webhookSettings, type WebhookSettings } from './modules/webhooks/index.ts';
 
@@ -42,6 +43,8 @@ export interface Config {
   delivery: DeliverySettings;
   webhooks: WebhookSettings;
   payments: PaymentSettings;
+  /** How the dashboard's mail leaves (SMTP_URL, MAIL_FROM). */
+  mail: MailSettings;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -139,6 +142,7 @@ export function loadConfig(env: Env = process.env): Config {
     delivery: deliverySettings(env, problems),
     webhooks: webhookSettings(env, problems),
     payments: paymentSettings(env, problems),
+    mail: mailSettings(env, problems),
   };
   if (env.REDIS_URL && !/^rediss?:\/\//.test(env.REDIS_URL)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
   // One line, however many problems: it is what a process manager's log shows of a failed start.

@@ -8,7 +8,9 @@ import { ROOT } from '../helpers/process.ts';
  * - a module reaches another only through its public face (`src/modules/<name>/index.ts`);
  * - modules form no cycle;
  * - `src/platform/` and `src/shared/` import no module, no integration, and neither the app nor its config;
- * - `src/integrations/` imports no module.
+ * - `src/integrations/` imports no module;
+ * - `src/web/` (the presentation layer) reaches modules only through their public faces, and nothing
+ *   but the app imports `src/web/`.
  */
 const SRC = join(ROOT, 'src');
 
@@ -56,6 +58,8 @@ export function violations(all: Edge[]): string[] {
       if (b || layerOf(to) === 'integrations' || rel(to) === 'config.ts' || rel(to) === 'app.ts') out.push(`${rel(from)} (${layer}) imports ${rel(to)}`);
     }
     if (layer === 'integrations' && b) out.push(`${rel(from)} (integrations) imports ${rel(to)}`);
+    if (layer === 'web' && b && rel(to) !== `modules/${b}/index.ts`) out.push(`${rel(from)} (web) reaches into ${rel(to)} (use modules/${b}/index.ts)`);
+    if (layerOf(to) === 'web' && layer !== 'web' && rel(from) !== 'app.ts') out.push(`${rel(from)} (${layer}) imports the presentation layer ${rel(to)}`);
   }
   return out;
 }
@@ -100,8 +104,11 @@ describe('the import graph', () => {
       { from: f('platform/db/index.ts'), to: f('config.ts') },
       { from: f('platform/http/operation.ts'), to: f('modules/delivery/index.ts') },
       { from: f('integrations/payments/index.ts'), to: f('modules/wallet/index.ts') },
+      { from: f('web/dashboard/kit.ts'), to: f('modules/members/service.ts') },
+      { from: f('modules/members/service.ts'), to: f('web/dashboard/kit.ts') },
+      { from: f('platform/web/views.ts'), to: f('web/dashboard/index.ts') },
     ];
-    expect(violations(breaches)).toHaveLength(4);
+    expect(violations(breaches)).toHaveLength(7);
     expect(moduleCycles([
       { from: f('modules/a/x.ts'), to: f('modules/b/index.ts') },
       { from: f('modules/b/y.ts'), to: f('modules/a/index.ts') },

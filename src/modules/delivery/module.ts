@@ -17,6 +17,7 @@ import { ordersCreateBulk } from './orders/routes/orders-create-bulk.ts';
 import { ordersCreate } from './orders/routes/orders-create.ts';
 import { ordersGet } from './orders/routes/orders-get.ts';
 import { ordersTrack } from './orders/routes/orders-track.ts';
+import { PartnerOrders } from './orders/partner-orders.ts';
 import { OrdersService, type OrderWallet } from './orders/service.ts';
 import { deliveryHealth } from './routes/health.ts';
 import type { DeliverySettings } from './settings.ts';
@@ -24,6 +25,8 @@ import { registerTrackingPage } from './tracking/route.ts';
 
 export interface DeliveryModule {
   orders: OrdersService;
+  /** A partner's orders for its people (the dashboard). */
+  partnerOrders: PartnerOrders;
   locations: LocationsService;
   courier: SandboxCourier;
   refunds: RefundWorker;
@@ -53,6 +56,7 @@ export function createDeliveryModule({ settings, publicBaseUrl: base, db, clock,
   const refunds = new RefundWorker(db, wallet, clock);
   return {
     orders,
+    partnerOrders: new PartnerOrders(db),
     locations,
     courier,
     refunds,

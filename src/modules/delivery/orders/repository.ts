@@ -69,6 +69,15 @@ function withTimeline(row: (OrderRow & { moves: MoveJson[] | string }) | undefin
   return { order, events: [placed, ...parsed.map((m) => ({ ...m, at: new Date(m.at) }))] };
 }
 
+export interface PartnerOrderFilter {
+  status?: DeliveryStatus | undefined;
+  environment?: Environment | undefined;
+  /** Part of the order reference, matched case-insensitively. */
+  reference?: string | undefined;
+  /** The id of the previous page's last order (its created_at is read at full precision in the query). */
+  afterId?: string | undefined;
+}
+
 export interface InsertOrder {
   id: string;
   appId: string;
@@ -121,6 +130,21 @@ export const ordersRepository = {
 
   async findById(db: Queryable, id: string): Promise<OrderRow | undefined> {
     return (await db.query<OrderRow>(`select ${ORDER_COLS} from delivery_orders where id = $1`, [id]))[0];
+  },
+
+  /**
+   * A partner's orders newest first, a page at a time: keyset on (created_at, id), so a page costs
+   * the same however deep it is, and rows added meanwhile never shift a page.
+   */
+  async listForPartner(db: Queryable, partnerId: string, filter: PartnerOrderFilter, limit: number): Promise<OrderRow[]> {
+    return db.query<OrderRow>(
+      `select ${ORDER_COLS} from delivery_orders
+        where partner_id = $1 and ($2::text is null or status = $2) and ($3::text is null or environment = $3)
+          and ($4::text is null or order_reference ilike $4 escape '\\')
+          and ($5::text is null or (created_at, id) < (select c.created_at, c.id from delivery_orders c where c.id = $5 and c.partner_id = $1))
+        order by created_at desc, id desc limit $6`,
+      [partnerId, filter.status ?? null, filter.environment ?? null, filter.reference ? `%${filter.reference.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null, filter.afterId ?? null, limit],
+    );
   },
 
   async findByTrackingToken(db: Queryable, token: string): Promise<OrderWithTimeline | undefined> {

@@ -1,0 +1,17 @@
+import type { Env } from '../../platform/settings.ts';
+
+export interface MailSettings {
+  /** smtp:// or smtps:// URL (credentials in it); unset: the development outbox keeps the mail. */
+  smtpUrl: string | undefined;
+  /** The From of every message. */
+  from: string;
+}
+
+/** How mail leaves this server, read from the environment. */
+export function mailSettings(env: Env, problems: string[]): MailSettings {
+  const smtpUrl = env.SMTP_URL || undefined;
+  if (smtpUrl !== undefined && !/^smtps?:\/\/[^/]/.test(smtpUrl)) problems.push('SMTP_URL must be an smtp:// or smtps:// URL');
+  const from = env.MAIL_FROM || 'Partner Platform <no-reply@localhost>';
+  if (/[\r\n]/.test(from)) problems.push('MAIL_FROM must be one line');
+  return { smtpUrl, from };
+}

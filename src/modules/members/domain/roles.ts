@@ -1,0 +1,24 @@
+/** A member's role at their partner. */
+export const ROLES = ['owner', 'developer', 'finance'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** What a dashboard action needs. */
+export type Permission = 'view' | 'manage_apps' | 'view_wallet' | 'manage_team';
+
+/**
+ * Owners may do everything; developers run the integration (apps, keys, webhooks) and read orders;
+ * finance reads everything and sees the wallet, but changes nothing.
+ */
+const GRANTS: Record<Role, readonly Permission[]> = {
+  owner: ['view', 'manage_apps', 'view_wallet', 'manage_team'],
+  developer: ['view', 'manage_apps'],
+  finance: ['view', 'view_wallet'],
+};
+
+export function can(role: Role, permission: Permission): boolean {
+  return GRANTS[role].includes(permission);
+}
+
+export function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}

@@ -1,0 +1,55 @@
+import type { Queryable } from '../../platform/db/index.ts';
+
+export type SubjectKind = 'member' | 'operator';
+
+export interface SessionRow {
+  id_hash: string;
+  subject_kind: SubjectKind;
+  subject_id: string;
+  csrf_token: string;
+  created_at: Date;
+  last_seen_at: Date;
+  expires_at: Date;
+}
+
+const COLS = 'id_hash, subject_kind, subject_id, csrf_token, created_at, last_seen_at, expires_at';
+
+export const sessionsRepository = {
+  async insert(db: Queryable, row: SessionRow): Promise<void> {
+    await db.query(`insert into web_sessions (${COLS}) values ($1, $2, $3, $4, $5, $6, $7)`, [
+      row.id_hash,
+      row.subject_kind,
+      row.subject_id,
+      row.csrf_token,
+      row.created_at,
+      row.last_seen_at,
+      row.expires_at,
+    ]);
+  },
+
+  /** The session if it has neither passed its absolute end nor been idle since `idleSince`. */
+  async findLive(db: Queryable, idHash: string, now: Date, idleSince: Date): Promise<SessionRow | undefined> {
+    const rows = await db.query<SessionRow>(`select ${COLS} from web_sessions where id_hash = $1 and expires_at > $2 and last_seen_at > $3`, [idHash, now, idleSince]);
+    return rows[0];
+  },
+
+  async touch(db: Queryable, idHash: string, now: Date): Promise<void> {
+    await db.query('update web_sessions set last_seen_at = $2 where id_hash = $1', [idHash, now]);
+  },
+
+  async delete(db: Queryable, idHash: string): Promise<void> {
+    await db.query('delete from web_sessions where id_hash = $1', [idHash]);
+  },
+
+  async deleteForSubject(db: Queryable, kind: SubjectKind, subjectId: string): Promise<number> {
+    return (await db.query('delete from web_sessions where subject_kind = $1 and subject_id = $2 returning id_hash', [kind, subjectId])).length;
+  },
+
+  /** Sessions past their end, removed a batch at a time by whoever starts a session. */
+  async deleteExpired(db: Queryable, now: Date, idleSince: Date): Promise<void> {
+    await db.query(
+      'delete from web_sessions where id_hash in (select id_hash from web_sessions where expires_at <= $1 or last_seen_at <= $2 limit 100)',
+      [now, idleSince],
+    );
+  },
+};

@@ -1,0 +1,54 @@
+import { fileURLToPath } from 'node:url';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { Assets } from '../../platform/web/assets.ts';
+import { FORM_BODY_LIMIT, FormProblem } from '../../platform/web/form.ts';
+import { Views } from '../../platform/web/views.ts';
+import { registerAppRoutes } from './app-routes.ts';
+import { registerAuthRoutes } from './auth-routes.ts';
+import { WebKit, WebRefusal, type DashboardDeps } from './kit.ts';
+import { registerOrderRoutes } from './order-routes.ts';
+import { registerTeamRoutes } from './team-routes.ts';
+
+export type { DashboardDeps } from './kit.ts';
+
+// Resolved from the package root, which is three levels up from both src/web/dashboard/ and
+// dist/web/dashboard/: templates and assets are read from the source tree either way (tsc copies
+// no .eta or .css; the Dockerfile copies these two directories).
+const ROOT = new URL('../../../', import.meta.url);
+export const TEMPLATES_DIR = fileURLToPath(new URL('src/web/dashboard/templates/', ROOT));
+export const STATIC_DIR = fileURLToPath(new URL('src/web/static/', ROOT));
+
+/** What a failed request shows: a page with a sentence, never a stack trace or JSON. */
+function refusal(err: unknown): { status: number; message: string } | undefined {
+  if (err instanceof WebRefusal || err instanceof FormProblem) return { status: err.statusCode, message: err.message };
+  const fe = err as FastifyError;
+  if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, message: `The form is too large (at most ${FORM_BODY_LIMIT / 1024} KiB).` };
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) return { status: fe.statusCode, message: 'The request could not be read.' };
+  return undefined;
+}
+
+/**
+ * The partner dashboard and its sign-in pages: server-rendered HTML (works without JavaScript),
+ * form posts, server-side sessions. Mounted in its own Fastify scope so that its error pages and
+ * body limit do not touch the partner API's.
+ */
+export function registerDashboard(app: FastifyInstance, deps: DashboardDeps): void {
+  const assets = Assets.fromDirectory(STATIC_DIR);
+  const web = new WebKit(deps, new Views(TEMPLATES_DIR), assets);
+  assets.register(app);
+  app.register(async (scope) => {
+    scope.setErrorHandler((err, request, reply) => {
+      const known = refusal(err);
+      if (!known) request.log.error({ err }, 'unexpected error on a web page');
+      const { status, message } = known ?? { status: 500, message: 'Something went wrong on our side. Try again in a moment.' };
+      return web.page(reply, 'error', { title: status === 403 ? 'Not allowed' : status === 404 ? 'Not found' : 'Something is wrong', status, message, requestId: request.id }, status);
+    });
+    scope.addHook('onRoute', (route) => {
+      route.bodyLimit = FORM_BODY_LIMIT;
+    });
+    registerAuthRoutes(scope, web);
+    registerTeamRoutes(scope, web);
+    registerAppRoutes(scope, web);
+    registerOrderRoutes(scope, web);
+  });
+}

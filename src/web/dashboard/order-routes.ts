@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import { buildTimeline, DELIVERY_STATUSES, describeStatus, type DeliveryStatus } from '../../modules/delivery/index.ts';
+import { formatGhs } from '../../platform/money.ts';
+import { hasControlCharacters } from '../../platform/web/form.ts';
+import { WebRefusal, type WebKit } from './kit.ts';
+
+const ORDER_ID = /^dlv_[0-9A-Z]{26}$/;
+const ENVIRONMENTS = ['staging', 'production'] as const;
+
+type ListQuery = { Querystring: { status?: string; environment?: string; q?: string; after?: string } };
+
+/** Accra time, as partners read it. */
+export const accraTime = (d: Date | string) =>
+  new Date(d).toLocaleString('en-GB', { timeZone: 'Africa/Accra', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+
+/** Reads the list's filters; a value no form offers is refused with a sentence. */
+function filters(query: ListQuery['Querystring']) {
+  const pick = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  const status = pick(query.status);
+  const environment = pick(query.environment);
+  const reference = pick(query.q)?.trim() || undefined;
+  const after = pick(query.after);
+  if (status && !(DELIVERY_STATUSES as readonly string[]).includes(status)) throw new WebRefusal(400, `Unknown status “${status}”.`);
+  if (environment && !(ENVIRONMENTS as readonly string[]).includes(environment)) throw new WebRefusal(400, `Unknown environment “${environment}”.`);
+  if (reference && (reference.length > 100 || hasControlCharacters(reference))) throw new WebRefusal(400, 'The reference search must be at most 100 printable characters.');
+  if (after && !ORDER_ID.test(after)) throw new WebRefusal(400, 'That page link is not valid; start from the first page.');
+  return { status: status as DeliveryStatus | undefined, environment: environment as 'staging' | 'production' | undefined, reference, afterId: after };
+}
+
+/** The partner's delivery orders (all apps, both environments) and each order's page. */
+export function registerOrderRoutes(app: FastifyInstance, web: WebKit): void {
+  const { partnerOrders, publicBaseUrl } = web.deps;
+  if (!partnerOrders) return;
+
+  app.get<ListQuery>('/dashboard/orders', async (request, reply) => {
+    const m = await web.member(request, reply, 'view');
+    if (!m) return reply;
+    const filter = filters(request.query);
+    const { orders, nextAfter } = await partnerOrders.list(m.membership.partner_id, filter);
+    const next = nextAfter
+      ? `/dashboard/orders?${new URLSearchParams({ ...(filter.status ? { status: filter.status } : {}), ...(filter.environment ? { environment: filter.environment } : {}), ...(filter.reference ? { q: filter.reference } : {}), after: nextAfter })}`
+      : undefined;
+    const rows = orders.map((o) => ({ ...o, when: accraTime(o.created_at), fee: o.fee_pesewas === null ? '—' : formatGhs(Number(o.fee_pesewas)) }));
+    return web.page(reply, 'orders', { title: 'Orders', orders: rows, filter, statuses: DELIVERY_STATUSES, next, firstPage: !filter.afterId });
+  });
+
+  app.get<{ Params: { orderId: string } }>('/dashboard/orders/:orderId', async (request, reply) => {
+    const m = await web.member(request, reply, 'view');
+    if (!m) return reply;
+    const found = ORDER_ID.test(request.params.orderId) ? await partnerOrders.get(m.membership.partner_id, request.params.orderId) : undefined;
+    if (!found) throw new WebRefusal(404, 'There is no such order in your account.');
+    const { order, events } = found;
+    const timeline = buildTimeline(events.map((e) => ({ status: e.status, at: e.at }))).map((t) => ({
+      ...t,
+      when: t.timestamp ? accraTime(t.timestamp) : undefined,
+      stop: t.status === 'cancelled' || t.status === 'failed',
+    }));
+    return web.page(reply, 'order', {
+      title: `Order ${order.order_reference}`,
+      order,
+      summary: describeStatus(order.status),
+      timeline,
+      fee: order.fee_pesewas === null ? '—' : formatGhs(Number(order.fee_pesewas)),
+      created: accraTime(order.created_at),
+      estimated: accraTime(order.estimated_delivery),
+      trackingUrl: `${publicBaseUrl}/track/${order.tracking_token}`,
+    });
+  });
+}

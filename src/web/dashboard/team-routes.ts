@@ -1,0 +1,88 @@
+import type { FastifyInstance } from 'fastify';
+import { isRole, ROLES } from '../../modules/members/index.ts';
+import { isAppError } from '../../platform/errors.ts';
+import { formatGhs } from '../../platform/money.ts';
+import { WebRefusal, type Member, type WebKit } from './kit.ts';
+
+const MEMBER_ID = /^mbr_[0-9A-Z]{26}$/;
+type MemberParams = { Params: { memberId: string } };
+
+/** The overview, the team (owners manage it) and the wallet (owners and finance). */
+export function registerTeamRoutes(app: FastifyInstance, web: WebKit): void {
+  const { accounts, members, sessions } = web.deps;
+
+  app.get('/dashboard', async (request, reply) => {
+    const m = await web.member(request, reply, 'view');
+    if (!m) return reply;
+    const partner = await accounts.getPartner(m.membership.partner_id);
+    const apps = await accounts.listApps(partner.id);
+    return web.page(reply, 'overview', { title: partner.name, partner, apps, role: m.membership.role });
+  });
+
+  async function teamPage(m: Member, extra: Record<string, unknown> = {}) {
+    const team = await members.team(m.membership.partner_id);
+    return { title: 'Team', team, roles: ROLES, myId: m.member.id, ...extra };
+  }
+
+  app.get('/dashboard/team', async (request, reply) => {
+    const m = await web.member(request, reply, 'manage_team');
+    if (!m) return reply;
+    return web.page(reply, 'team', await teamPage(m));
+  });
+
+  /** Runs a team change; a refused one (last owner, bad email) is shown on the team page. */
+  async function change(m: Member, reply: Parameters<WebKit['page']>[0], action: () => Promise<string>) {
+    try {
+      const notice = await action();
+      return web.page(reply, 'team', await teamPage(m, { notice }));
+    } catch (err) {
+      if (isAppError(err) && err.statusCode < 500) return web.page(reply, 'team', await teamPage(m, { error: err.message }), err.statusCode);
+      throw err;
+    }
+  }
+
+  app.post('/dashboard/team/invite', async (request, reply) => {
+    const m = await web.member(request, reply, 'manage_team');
+    if (!m) return reply;
+    const f = web.form(request, { email: { max: 254, label: 'Email' }, role: { max: 20, label: 'Role' } }, m);
+    if (!isRole(f.role)) throw new WebRefusal(400, 'Choose a role: owner, developer or finance.');
+    const role = f.role;
+    return change(m, reply, async () => {
+      await members.invite(m.membership.partner_id, f.email, role);
+      return `Invitation sent to ${f.email.trim()}.`;
+    });
+  });
+
+  app.post<MemberParams>('/dashboard/team/:memberId/role', async (request, reply) => {
+    const m = await web.member(request, reply, 'manage_team');
+    if (!m) return reply;
+    const f = web.form(request, { role: { max: 20, label: 'Role' } }, m);
+    if (!isRole(f.role)) throw new WebRefusal(400, 'Choose a role: owner, developer or finance.');
+    if (!MEMBER_ID.test(request.params.memberId)) throw new WebRefusal(404, 'This person is not in your team.');
+    const role = f.role;
+    return change(m, reply, async () => {
+      await members.changeRole(m.membership.partner_id, request.params.memberId, role);
+      return 'Role changed.';
+    });
+  });
+
+  app.post<MemberParams>('/dashboard/team/:memberId/remove', async (request, reply) => {
+    const m = await web.member(request, reply, 'manage_team');
+    if (!m) return reply;
+    web.form(request, {}, m);
+    if (!MEMBER_ID.test(request.params.memberId)) throw new WebRefusal(404, 'This person is not in your team.');
+    return change(m, reply, async () => {
+      await members.removeMember(m.membership.partner_id, request.params.memberId);
+      // Their open sessions end with their place in the team.
+      await sessions.endAllFor({ kind: 'member', id: request.params.memberId });
+      return 'Removed from the team.';
+    });
+  });
+
+  app.get('/dashboard/wallet', async (request, reply) => {
+    const m = await web.member(request, reply, 'view_wallet');
+    if (!m) return reply;
+    const balance = await web.deps.walletBalance(m.membership.partner_id);
+    return web.page(reply, 'wallet', { title: 'Wallet', balance: formatGhs(balance) });
+  });
+}

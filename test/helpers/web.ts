@@ -1,0 +1,103 @@
+import type { TestPlatform } from './harness.ts';
+
+export interface WebResponse {
+  status: number;
+  text: string;
+  headers: Headers;
+  location: string | null;
+}
+
+/** A browser stand-in for the dashboard: a cookie jar, forms posted with their CSRF token. */
+export class WebClient {
+  readonly cookies = new Map<string, string>();
+
+  constructor(readonly base: string) {}
+
+  private cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  private remember(headers: Headers): void {
+    for (const line of headers.getSetCookie()) {
+      const [pair, ...attrs] = line.split(';');
+      const [name, value] = [pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1)];
+      if (value === '' || attrs.some((a) => a.trim() === 'Max-Age=0')) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  async request(method: string, path: string, init: { body?: string | Uint8Array; headers?: Record<string, string> } = {}): Promise<WebResponse> {
+    const res = await fetch(`${this.base}${path}`, {
+      method,
+      redirect: 'manual',
+      headers: { ...(this.cookies.size ? { cookie: this.cookieHeader() } : {}), ...init.headers },
+      body: init.body as BodyInit | undefined,
+    });
+    this.remember(res.headers);
+    return { status: res.status, text: await res.text(), headers: res.headers, location: res.headers.get('location') };
+  }
+
+  get(path: string): Promise<WebResponse> {
+    return this.request('GET', path);
+  }
+
+  /** Posts fields as a form, as a same-origin browser would (Origin set). */
+  post(path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<WebResponse> {
+    return this.request('POST', path, {
+      body: new URLSearchParams(fields).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: this.base, ...headers },
+    });
+  }
+
+  /** Opens `page`, then posts `fields` to `action` with the page's CSRF token. */
+  async submit(page: string, action: string, fields: Record<string, string>): Promise<WebResponse> {
+    const html = (await this.get(page)).text;
+    return this.post(action, { _csrf: csrfOf(html), ...fields });
+  }
+}
+
+export function csrfOf(html: string): string {
+  const token = /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
+  if (!token) throw new Error(`no CSRF token in the page: ${html.slice(0, 300)}`);
+  return token;
+}
+
+/** The newest link to `path` in the development outbox mailed to `to`. */
+export async function mailedLink(p: TestPlatform, to: string, path: string): Promise<string> {
+  const rows = await p.app.platform.db.query<{ body: string }>('select body from dev_mail_outbox where to_address = $1 order by id desc', [to]);
+  for (const row of rows) {
+    const link = new RegExp(`https?://[^\\s]+${path}/[A-Za-z0-9_-]+`).exec(row.body)?.[0];
+    if (link) return new URL(link).pathname;
+  }
+  throw new Error(`no ${path} link mailed to ${to}`);
+}
+
+let counter = 0;
+/** A fresh email per call, so tests sharing one platform never collide. */
+export const newEmail = (name = 'member') => `${name}.${Date.now().toString(36)}${counter++}@example.com`;
+
+export const PASSWORD = 'correct horse battery';
+
+/** Signs up, verifies by the mailed link and signs in: a verified owner with a partner. */
+export async function verifiedOwner(p: TestPlatform, email = newEmail('owner'), partnerName = 'Adwoa Bakery'): Promise<{ web: WebClient; email: string }> {
+  const web = new WebClient(p.url);
+  const signUp = await web.submit('/sign-up', '/sign-up', { email, password: PASSWORD, partner_name: partnerName });
+  if (signUp.status !== 200) throw new Error(`sign-up failed: ${signUp.status} ${signUp.text.slice(0, 500)}`);
+  await web.get(await mailedLink(p, email, '/verify-email'));
+  const signIn = await web.submit('/sign-in', '/sign-in', { email, password: PASSWORD });
+  if (signIn.status !== 303) throw new Error(`sign-in failed: ${signIn.status} ${signIn.text.slice(0, 500)}`);
+  return { web, email };
+}
+
+/** Creates an app and a staging key through the dashboard, reading the key and secret shown once. */
+export async function dashboardKey(web: WebClient, appName = 'Shop app'): Promise<{ appId: string; keyId: string; apiKey: string; signingSecret: string }> {
+  const created = await web.submit('/dashboard/apps', '/dashboard/apps', { name: appName });
+  const appId = /<code>(app_[0-9A-Z]{26})<\/code>/.exec(created.text)?.[1];
+  if (!appId) throw new Error(`no app created: ${created.status} ${created.text.slice(0, 500)}`);
+  const keyPage = await web.submit(`/dashboard/apps/${appId}`, `/dashboard/apps/${appId}/keys`, {});
+  const apiKey = /id="api-key">([^<]+)</.exec(keyPage.text)?.[1];
+  const signingSecret = /id="signing-secret">([^<]+)</.exec(keyPage.text)?.[1];
+  const keyId = /keys\/(key_[0-9A-Z]{26})\/revoke/.exec(keyPage.text)?.[1];
+  if (!apiKey || !signingSecret || !keyId) throw new Error(`no key shown: ${keyPage.status}`);
+  return { appId, keyId, apiKey, signingSecret };
+}

@@ -1,0 +1,75 @@
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SmtpMailer } from '../../src/integrations/mail/index.ts';
+import { FakeSmtp } from '../fakes/smtp.ts';
+import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
+import { newEmail, PASSWORD, WebClient } from '../helpers/web.ts';
+
+/** Quoted-printable soft line breaks and =3D undone, so that links can be read from the raw message. */
+const unfold = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+
+describe('mail through SMTP (SMTP_URL set)', () => {
+  const smtp = new FakeSmtp();
+  let url: string;
+  let p: TestPlatform | undefined;
+  beforeAll(async () => {
+    url = await smtp.start();
+  });
+  afterAll(async () => {
+    await p?.close();
+    await smtp.close();
+  });
+
+  it('hands a message to the server with its sender, recipient, subject and text, logging in with the URL’s credentials', async () => {
+    const mailer = new SmtpMailer(url, 'Partner Platform <no-reply@partners.example.gh>');
+    await mailer.send({ to: 'ama@example.com', subject: 'Hello Ama', text: 'Akwaaba!\nSecond line.' });
+    mailer.close();
+    const mail = smtp.received.at(-1)!;
+    expect(mail.from).toBe('no-reply@partners.example.gh');
+    expect(mail.to).toEqual(['ama@example.com']);
+    expect(mail.user).toBe('tester');
+    expect(mail.raw).toMatch(/^Subject: Hello Ama\r?$/m);
+    expect(mail.raw).toContain('Akwaaba!');
+    expect(mailer.summary).not.toContain('secret');
+  });
+
+  it('sends the sign-up verification through it, and keeps no development outbox', async () => {
+    p = await startPlatform({ env: { SMTP_URL: url, MAIL_FROM: 'Partners <partners@example.gh>' } });
+    const email = newEmail();
+    const before = smtp.received.length;
+    await new WebClient(p.url).submit('/sign-up', '/sign-up', { email, password: PASSWORD, partner_name: 'SMTP Foods' });
+    const mail = smtp.received.slice(before).find((m) => m.to.includes(email))!;
+    expect(mail.from).toBe('partners@example.gh');
+    const link = /http:\/\/127\.0\.0\.1:\d+\/verify-email\/[A-Za-z0-9_-]{43}/.exec(unfold(mail.raw))![0];
+    expect((await fetch(link)).status).toBe(200);
+    expect((await fetch(`${p.url}/dev/mail`)).status).toBe(404);
+    expect((await p.app.platform.db.query('select 1 from dev_mail_outbox')).length).toBe(0);
+  });
+});
+
+describe('mail without SMTP: the development outbox', () => {
+  let p: TestPlatform;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    const logStream = new PassThrough();
+    logStream.on('data', (c: Buffer) => lines.push(...c.toString().split('\n').filter(Boolean)));
+    p = await startPlatform({ env: { LOG_LEVEL: 'info' }, logStream });
+  });
+  afterAll(async () => {
+    await p?.close();
+  });
+
+  it('keeps each message at /dev/mail and logs its link at info level', async () => {
+    const email = newEmail();
+    await new WebClient(p.url).submit('/sign-up', '/sign-up', { email, password: PASSWORD, partner_name: 'Outbox <b>Foods</b>' });
+    const list = await (await fetch(`${p.url}/dev/mail`)).text();
+    const id = new RegExp(`href="/dev/mail/(mail_[0-9A-Z]{26})">Verify your email[^<]*</a><div class="muted">to ${email.replace('.', '\\.')}`).exec(list)![1]!;
+    const page = await fetch(`${p.url}/dev/mail/${id}`);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(await page.text()).toMatch(/<a href="http:\/\/127\.0\.0\.1:\d+\/verify-email\/[A-Za-z0-9_-]{43}">/);
+    const logged = lines.map((l) => JSON.parse(l)).find((l) => l.mail === id);
+    expect(logged).toMatchObject({ level: 30, to: email, link: `${p.url}/dev/mail/${id}` });
+    expect(lines.some((l) => l.includes('development outbox at'))).toBe(true);
+    expect((await fetch(`${p.url}/dev/mail/mail_00000000000000000000000000`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,65 @@
+import { PartnerClient } from '@partner-platform/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderBody } from '../delivery/fixtures.ts';
+import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
+import { dashboardKey, verifiedOwner, type WebClient } from '../helpers/web.ts';
+
+const orderIds = (html: string) => [...html.matchAll(/href="\/dashboard\/orders\/(dlv_[0-9A-Z]{26})"/g)].map((m) => m[1]!);
+const nextLink = (html: string) => /href="(\/dashboard\/orders\?[^"]*after=[^"]+)">Older orders/.exec(html)?.[1]?.replace(/&amp;/g, '&');
+
+describe('dashboard orders: keyset pages, filters, the order page', () => {
+  let p: TestPlatform;
+  let web: WebClient;
+  const created: string[] = [];
+  let client: PartnerClient;
+
+  beforeAll(async () => {
+    p = await startPlatform();
+    ({ web } = await verifiedOwner(p));
+    const key = await dashboardKey(web);
+    client = new PartnerClient({ apiKey: key.apiKey, signingSecret: key.signingSecret, baseUrl: p.url });
+    for (let i = 0; i < 30; i++) {
+      const res = await client.send<any>('POST', '/api/v1/delivery/orders.create', { body: orderBody({ order_reference: `INV-${String(i).padStart(3, '0')}` }) });
+      created.push(res.body.data.order_details.order_id);
+    }
+    await p.admin('POST', `/delivery/orders/${created[3]}/status`, { status: 'accepted' });
+  });
+  afterAll(async () => {
+    await p?.close();
+  });
+
+  it('pages newest first, 25 at a time, without gaps or repeats, even when orders arrive between pages', async () => {
+    const first = await web.get('/dashboard/orders');
+    const page1 = orderIds(first.text);
+    expect(page1).toEqual(created.slice(5).reverse());
+    const next = nextLink(first.text)!;
+    expect(next).toContain(`after=${page1.at(-1)}`);
+    // A new order after page 1 was read does not shift page 2 (OFFSET would repeat a row).
+    await client.send('POST', '/api/v1/delivery/orders.create', { body: orderBody({ order_reference: 'LATE-1' }) });
+    const page2 = orderIds((await web.get(next)).text);
+    expect(page2).toEqual(created.slice(0, 5).reverse());
+    expect(nextLink((await web.get(next)).text)).toBeUndefined();
+  });
+
+  it('filters by status, environment and part of the reference, and refuses values no form offers', async () => {
+    expect(orderIds((await web.get('/dashboard/orders?status=accepted')).text)).toEqual([created[3]]);
+    expect(orderIds((await web.get('/dashboard/orders?environment=production')).text)).toEqual([]);
+    expect(orderIds((await web.get('/dashboard/orders?q=inv-01')).text)).toEqual(created.slice(10, 20).reverse());
+    // LIKE wildcards are searched for literally.
+    expect(orderIds((await web.get('/dashboard/orders?q=%25')).text)).toEqual([]);
+    expect((await web.get('/dashboard/orders?status=lost')).status).toBe(400);
+    expect((await web.get('/dashboard/orders?after=1%27%20or%201=1')).status).toBe(400);
+    expect((await web.get('/dashboard/orders?q=%00')).status).toBe(400);
+  });
+
+  it('shows an order with its timeline and tracking link', async () => {
+    const page = await web.get(`/dashboard/orders/${created[3]}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('INV-003');
+    expect(page.text).toMatch(/<li class="done">Order placed/);
+    expect(page.text).toMatch(/<li class="done">[^<]*[Aa]ccepted/);
+    const tracking = /id="tracking-url" href="([^"]+)"/.exec(page.text)![1]!;
+    expect((await fetch(tracking)).status).toBe(200);
+    expect((await web.get('/dashboard/orders/dlv_00000000000000000000000000')).status).toBe(404);
+  });
+});
