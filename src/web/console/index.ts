@@ -8,6 +8,7 @@ import { WebKit } from '../dashboard/kit.ts';
 import { registerConsoleActivationRoutes } from './activation-routes.ts';
 import { registerConsoleAuthRoutes } from './auth-routes.ts';
 import { ConsoleKit, type ConsoleDeps } from './kit.ts';
+import { registerConsolePartnerRoutes } from './partner-routes.ts';
 
 export type { ConsoleDeps } from './kit.ts';
 
@@ -21,8 +22,8 @@ const TEMPLATES_DIR = fileURLToPath(new URL('../../../src/web/console/templates/
  */
 export function registerConsole(app: FastifyInstance, deps: ConsoleDeps, dashboard: DashboardDeps): void {
   // The dashboard registers the asset routes; these are the same files, so the same URLs.
-  const web = new WebKit(dashboard, new Views(TEMPLATES_DIR), Assets.fromDirectory(STATIC_DIR));
-  const kit = new ConsoleKit(deps, web);
+  const assets = Assets.fromDirectory(STATIC_DIR);
+  const kit = new ConsoleKit(deps, new WebKit(dashboard, new Views(TEMPLATES_DIR), assets), assets.url('console.css'));
   app.register(async (scope) => {
     scope.setErrorHandler((err, request, reply) => {
       const known = refusal(err);
@@ -35,5 +36,6 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps, dashboa
     });
     registerConsoleAuthRoutes(scope, kit);
     registerConsoleActivationRoutes(scope, kit);
+    registerConsolePartnerRoutes(scope, kit);
   });
 }

@@ -41,11 +41,13 @@ export class ConsoleKit {
   constructor(
     readonly deps: ConsoleDeps,
     readonly web: WebKit,
+    /** The fingerprinted URL of console.css (served with the dashboard's assets). */
+    private readonly css: string,
   ) {}
 
   page(reply: FastifyReply, name: string, data: Record<string, unknown>, status = 200): FastifyReply {
     const current = (reply.request as FastifyRequest & { operator?: OperatorCurrent }).operator;
-    return this.web.page(reply, name, { ...data, operator: current?.operator, csrf: data.csrf ?? current?.session.csrfToken }, status);
+    return this.web.page(reply, name, { ...data, consoleCss: this.css, operator: current?.operator, csrf: data.csrf ?? current?.session.csrfToken }, status);
   }
 
   redirect(reply: FastifyReply, to: string): FastifyReply {

@@ -108,7 +108,9 @@ export function registerActivationRoutes(app: FastifyInstance, web: WebKit): voi
     } catch (err) {
       if (!isAppError(err) || err.statusCode >= 500) throw err;
       const { intent: _, ...typed } = f;
-      return show(reply, m, { error: err.message, problems: problemsByField(err.details), values: typed }, err.statusCode);
+      // Field problems are shown under their fields; the summary only points there.
+      const error = err.details?.length ? 'Some fields need correcting: see the messages under them.' : err.message;
+      return show(reply, m, { error, problems: problemsByField(err.details), values: typed }, err.statusCode);
     }
     return show(reply, m, { notice: f.intent === 'submit' ? 'Submitted: an operator will review it. We email the owners when it is decided.' : 'Draft saved.' });
   });
