@@ -6,6 +6,7 @@ import { Views } from '../../platform/web/views.ts';
 import { refusal, STATIC_DIR, type DashboardDeps } from '../dashboard/index.ts';
 import { WebKit } from '../dashboard/kit.ts';
 import { registerConsoleActivationRoutes } from './activation-routes.ts';
+import { registerConsoleAuditRoutes } from './audit-routes.ts';
 import { registerConsoleAuthRoutes } from './auth-routes.ts';
 import { ConsoleKit, type ConsoleDeps } from './kit.ts';
 import { registerConsolePartnerRoutes } from './partner-routes.ts';
@@ -37,5 +38,6 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps, dashboa
     registerConsoleAuthRoutes(scope, kit);
     registerConsoleActivationRoutes(scope, kit);
     registerConsolePartnerRoutes(scope, kit);
+    registerConsoleAuditRoutes(scope, kit);
   });
 }
