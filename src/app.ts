@@ -218,7 +218,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   }
   const pipeline: PipelineDeps = { keys, guard, clock, defaultLimits: config.rateLimits, clockSkewSeconds: config.clockSkewSeconds };
   registerOperations(app, operations, pipeline);
-  adminRoutes.push(...webhookAdminRoutes(new WebhookAdminService(db, accounts, clock)));
+  const webhookAdmin = new WebhookAdminService(db, accounts, clock);
+  adminRoutes.push(...webhookAdminRoutes(webhookAdmin));
   const dispatcher = config.webhooks.dispatcher ? new WebhookDispatcher(db, box, config.webhooks, destinations, clock, app.log) : undefined;
   registerPaymentCallbacks(app, gateways.all, paymentHandlers);
   registerSandboxCheckout(app, gateways.sandbox);
@@ -235,7 +236,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     publicBaseUrl,
   };
   registerDashboard(app, dashboardDeps);
-  registerConsole(app, { accounts, activation, audit, operators, operatorSignIn, sessions }, dashboardDeps);
+  registerConsole(app, { accounts, activation, audit, operators, operatorSignIn, sessions, webhooks: webhookAdmin }, dashboardDeps);
   if (config.adminToken) {
     registerAdminRoutes(app, { adminToken: config.adminToken, resolveToken: (bearer) => operators.actorForToken(bearer), recordChange: (change) => audit.record(change) }, adminRoutes);
   }

@@ -10,6 +10,7 @@ import { registerConsoleAuditRoutes } from './audit-routes.ts';
 import { registerConsoleAuthRoutes } from './auth-routes.ts';
 import { ConsoleKit, type ConsoleDeps } from './kit.ts';
 import { registerConsolePartnerRoutes } from './partner-routes.ts';
+import { registerConsoleWebhookRoutes } from './webhook-routes.ts';
 
 export type { ConsoleDeps } from './kit.ts';
 
@@ -39,5 +40,6 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps, dashboa
     registerConsoleActivationRoutes(scope, kit);
     registerConsolePartnerRoutes(scope, kit);
     registerConsoleAuditRoutes(scope, kit);
+    registerConsoleWebhookRoutes(scope, kit);
   });
 }

@@ -4,6 +4,7 @@ import type { ActivationService } from '../../modules/activation/index.ts';
 import type { AuditLog } from '../../modules/audit/index.ts';
 import type { OperatorSignIn, OperatorsService } from '../../modules/operators/index.ts';
 import type { Session, SessionStore } from '../../modules/sessions/index.ts';
+import type { WebhookAdminService } from '../../modules/webhooks/index.ts';
 import type { Actor, OperatorRole, RequestOrigin } from '../../platform/auth/actor.ts';
 import { readCookie, serializeCookie } from '../../platform/web/cookies.ts';
 import type { FieldRule } from '../../platform/web/form.ts';
@@ -19,6 +20,7 @@ export interface ConsoleDeps {
   operators: OperatorsService;
   operatorSignIn: OperatorSignIn;
   sessions: SessionStore;
+  webhooks: WebhookAdminService;
 }
 
 /** The signed-in operator behind a console request. */
