@@ -105,6 +105,15 @@ describe.runIf(browserAvailable)('activation end to end in headless Chromium: pa
     await console.getByRole('button', { name: 'Approve production access' }).click();
     expect(await console.locator('#request-state').textContent()).toBe('approved');
     await checkBoth(console, 'console-approved');
+    await console.getByRole('link', { name: 'Partners' }).click();
+    await console.getByLabel('Name or partner id').fill('Kofi');
+    await console.getByRole('button', { name: 'Search' }).click();
+    await console.getByRole('link', { name: 'Kofi Foods' }).click();
+    expect(await console.locator('#partner-status').textContent()).toBe('active');
+    await checkBoth(console, 'console-partner');
+    await console.getByRole('link', { name: 'Webhooks' }).click();
+    await console.getByRole('heading', { name: 'Webhook dead letters' }).waitFor();
+    await checkBoth(console, 'console-webhooks');
 
     await partner.goto(`${p.url}/dashboard/apps`);
     await partner.getByLabel('App name').fill('Kofi till');
