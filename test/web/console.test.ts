@@ -52,6 +52,22 @@ describe('operator console: sign-in, sessions, CSRF, roles', () => {
     }
   });
 
+  it('refuses an operator without a confirmed authenticator, and hostile sign-in input, without a 5xx', async () => {
+    const { operators, operatorSignIn } = p.app.platform;
+    const email = `unenrolled.${Date.now().toString(36)}@example.com`;
+    const row = await operators.create({ email, name: 'Akosua', password: OPERATOR_PASSWORD, roles: ['admin'] });
+    await operatorSignIn.enrolTotp(row.id); // started, never confirmed
+    const res = await new WebClient(p.url).submit('/console/sign-in', '/console/sign-in', { email, password: OPERATOR_PASSWORD, code: '123456' });
+    expect(res.status).toBe(401);
+    expect(alert(res.text)).toBe('The email, password or code is not right.');
+    expect(res.text).toContain('partner-admin totp enrol');
+    for (const fields of [{ email: 'a\u0000b@example.com' }, { email: 'x'.repeat(10_000) }, { code: '1\u00002' }, { password: '\u0007'.repeat(20) }, { code: 'x'.repeat(500) }]) {
+      const hostile = await new WebClient(p.url).submit('/console/sign-in', '/console/sign-in', { email, password: OPERATOR_PASSWORD, code: '000000', ...fields });
+      expect(hostile.status, JSON.stringify(fields).slice(0, 60)).toBeGreaterThanOrEqual(400);
+      expect(hostile.status).toBeLessThan(500);
+    }
+  });
+
   it('shows the throttle message after repeated failures', async () => {
     now += STEP;
     const op = await enrolledOperator(p, ['support'], now);
