@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ACTIVATION_STATES, type ActivationState } from '../../modules/activation/index.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
-import { ALL_ROLES, CHANGE_ROLES, type ConsoleKit, type OperatorCurrent } from './kit.ts';
+import { ALL_ROLES, CHANGE_ROLES, unlessMissing, type ConsoleKit, type OperatorCurrent } from './kit.ts';
 
 const REQUEST_ID = /^act_[0-9A-Z]{26}$/;
 const PAGE_SIZE = 50;
@@ -14,9 +14,8 @@ export function registerConsoleActivationRoutes(app: FastifyInstance, kit: Conso
 
   async function requestPage(reply: FastifyReply, current: OperatorCurrent, id: string, extra: Record<string, unknown> = {}, status = 200) {
     if (!REQUEST_ID.test(id)) throw new WebRefusal(404, 'There is no such activation request.');
-    const row = await activation.get(id).catch(() => {
-      throw new WebRefusal(404, 'There is no such activation request.');
-    });
+    const row = await unlessMissing(activation.get(id));
+    if (!row) throw new WebRefusal(404, 'There is no such activation request.');
     const partner = await accounts.getPartner(row.partner_id);
     const canDecide = current.operator.roles.some((r) => CHANGE_ROLES.includes(r));
     return kit.page(reply, 'request', { title: `Activation ${row.id}`, row, partner, canDecide, ...extra }, status);

@@ -6,6 +6,7 @@ import type { OperatorSignIn, OperatorsService } from '../../modules/operators/i
 import type { Session, SessionStore } from '../../modules/sessions/index.ts';
 import type { WebhookAdminService } from '../../modules/webhooks/index.ts';
 import type { Actor, OperatorRole, RequestOrigin } from '../../platform/auth/actor.ts';
+import { isAppError } from '../../platform/errors.ts';
 import { readCookie, serializeCookie } from '../../platform/web/cookies.ts';
 import type { FieldRule } from '../../platform/web/form.ts';
 import { WebRefusal, type WebKit } from '../dashboard/kit.ts';
@@ -28,6 +29,16 @@ export interface OperatorCurrent {
   sessionId: string;
   session: Session;
   operator: { id: string; email: string; name: string; roles: readonly OperatorRole[] };
+}
+
+/** What a lookup found, or undefined when the service says it does not exist (404); any other failure is thrown. */
+export async function unlessMissing<T>(lookup: Promise<T>): Promise<T | undefined> {
+  try {
+    return await lookup;
+  } catch (err) {
+    if (isAppError(err) && err.statusCode === 404) return undefined;
+    throw err;
+  }
 }
 
 /** Every role reads; changes follow the operator API's mapping (docs/operators.md). */
@@ -63,7 +74,7 @@ export class ConsoleKit {
     const sessionId = readCookie(request.headers.cookie, CONSOLE_COOKIE);
     const session = sessionId ? await this.deps.sessions.find(sessionId) : undefined;
     if (!sessionId || session?.subject.kind !== 'operator') return undefined;
-    const operator = await this.deps.operators.get(session.subject.id).catch(() => undefined);
+    const operator = await unlessMissing(this.deps.operators.get(session.subject.id));
     // Deactivated since signing in: the session is worth nothing any more.
     if (!operator?.active || !operator.totp_confirmed) return undefined;
     const current = { sessionId, session, operator };

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { partnerView, type AccountsService } from '../../modules/accounts/index.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
-import { ALL_ROLES, CHANGE_ROLES, FINANCE_ROLES, type ConsoleKit, type OperatorCurrent } from './kit.ts';
+import { ALL_ROLES, CHANGE_ROLES, FINANCE_ROLES, unlessMissing, type ConsoleKit, type OperatorCurrent } from './kit.ts';
 
 const PARTNER_ID = /^ptn_[0-9A-Z]{26}$/;
 const RESULTS = 50;
@@ -16,7 +16,7 @@ export function registerConsolePartnerRoutes(app: FastifyInstance, kit: ConsoleK
   const { accounts, activation, audit } = kit.deps;
 
   async function partnerPage(reply: FastifyReply, current: OperatorCurrent, id: string, extra: Record<string, unknown> = {}, status = 200) {
-    const partner = PARTNER_ID.test(id) ? await accounts.getPartner(id).catch(() => undefined) : undefined;
+    const partner = PARTNER_ID.test(id) ? await unlessMissing(accounts.getPartner(id)) : undefined;
     if (!partner) throw new WebRefusal(404, 'There is no such partner.');
     const apps = await Promise.all((await accounts.listApps(id)).map(async (a) => ({ ...a, keys: await accounts.listKeys(a.id) })));
     const request = await activation.current(id);
@@ -27,7 +27,7 @@ export function registerConsolePartnerRoutes(app: FastifyInstance, kit: ConsoleK
   /** Applies a change through AccountsService and writes it to the audit log as the operator's, before and after. */
   async function change(request: FastifyRequest<Params>, reply: FastifyReply, current: OperatorCurrent, update: PartnerUpdate, notice: string) {
     const id = request.params.id;
-    const before = PARTNER_ID.test(id) ? await accounts.getPartner(id).catch(() => undefined) : undefined;
+    const before = PARTNER_ID.test(id) ? await unlessMissing(accounts.getPartner(id)) : undefined;
     if (!before) throw new WebRefusal(404, 'There is no such partner.');
     try {
       const after = await accounts.updatePartner(id, update);
