@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeFor } from '../operators/helpers.ts';
-import { browserAvailable, horizontalOverflow, launchBrowser, VIEWPORTS } from '../helpers/browser.ts';
+import { browserAvailable, contrastRatios, horizontalOverflow, launchBrowser, VIEWPORTS } from '../helpers/browser.ts';
 import { enrolledOperator, OPERATOR_PASSWORD } from '../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { ROOT } from '../helpers/process.ts';
@@ -23,6 +23,7 @@ async function check(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
   expect(await horizontalOverflow(page), `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
+  expect((await contrastRatios(page, 'body *')).filter((t) => t.ratio < 4.5), `${name}: text below 4.5:1`).toEqual([]);
 }
 
 /** The page at both widths (phone first, then laptop), back at the width it had. */
