@@ -30,7 +30,7 @@ import { registerPaymentCallbacks } from './integrations/payments/callbacks.ts';
 import { createMail } from './integrations/mail/index.ts';
 import { MembersService } from './modules/members/index.ts';
 import { SessionStore } from './modules/sessions/index.ts';
-import { registerConsole } from './web/console/index.ts';
+import { OPERATOR_SESSION_TIMEOUTS, registerConsole } from './web/console/index.ts';
 import { registerDashboard, type DashboardDeps } from './web/dashboard/index.ts';
 import { Destinations, type Resolver } from './platform/outbound/destinations.ts';
 import { registerBacklogGauges, WebhookAdminService, WebhookDispatcher, webhookAdminRoutes, webhookEvents } from './modules/webhooks/index.ts';
@@ -236,7 +236,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     publicBaseUrl,
   };
   registerDashboard(app, dashboardDeps);
-  registerConsole(app, { accounts, activation, audit, operators, operatorSignIn, sessions, webhooks: webhookAdmin }, dashboardDeps);
+  registerConsole(app, { accounts, activation, audit, operators, operatorSignIn, sessions: new SessionStore(db, clock, OPERATOR_SESSION_TIMEOUTS), webhooks: webhookAdmin }, dashboardDeps);
   if (config.adminToken) {
     registerAdminRoutes(app, { adminToken: config.adminToken, resolveToken: (bearer) => operators.actorForToken(bearer), recordChange: (change) => audit.record(change) }, adminRoutes);
   }

@@ -109,6 +109,20 @@ describe('operator console: sign-in, sessions, CSRF, roles', () => {
     expect(signInNoToken.status).toBe(403);
   });
 
+  it('ends an operator session 12 hours after sign-in, however busy', async () => {
+    now += STEP;
+    const op = await enrolledOperator(p, ['support'], now);
+    now += STEP;
+    const { web, res } = await consoleSignIn(p, op, now);
+    expect(res.headers.getSetCookie().find((c) => c.startsWith('pp_console='))).toContain(`Max-Age=${12 * 3600}`);
+    for (let i = 0; i < 6; i++) {
+      now += 1.9 * 3_600_000;
+      expect((await web.get('/console/activation')).status).toBe(200);
+    }
+    now += 0.7 * 3_600_000;
+    expect((await web.get('/console/activation')).location).toBe('/console/sign-in');
+  });
+
   it('does not accept a partner member session, nor an operator who was deactivated', async () => {
     now += STEP;
     const op = await enrolledOperator(p, ['support'], now);

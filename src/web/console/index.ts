@@ -12,7 +12,7 @@ import { ConsoleKit, type ConsoleDeps } from './kit.ts';
 import { registerConsolePartnerRoutes } from './partner-routes.ts';
 import { registerConsoleWebhookRoutes } from './webhook-routes.ts';
 
-export type { ConsoleDeps } from './kit.ts';
+export { OPERATOR_SESSION_TIMEOUTS, type ConsoleDeps } from './kit.ts';
 
 // Read from the source tree like the dashboard's (see TEMPLATES_DIR there).
 const TEMPLATES_DIR = fileURLToPath(new URL('../../../src/web/console/templates/', import.meta.url));

@@ -3,13 +3,20 @@ import type { AccountsService } from '../../modules/accounts/index.ts';
 import type { ActivationService } from '../../modules/activation/index.ts';
 import type { AuditLog } from '../../modules/audit/index.ts';
 import type { OperatorSignIn, OperatorsService } from '../../modules/operators/index.ts';
-import type { Session, SessionStore } from '../../modules/sessions/index.ts';
+import { DEFAULT_TIMEOUTS, type Session, type SessionStore, type SessionTimeouts } from '../../modules/sessions/index.ts';
 import type { WebhookAdminService } from '../../modules/webhooks/index.ts';
 import type { Actor, OperatorRole, RequestOrigin } from '../../platform/auth/actor.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { readCookie, serializeCookie } from '../../platform/web/cookies.ts';
 import type { FieldRule } from '../../platform/web/form.ts';
 import { WebRefusal, type WebKit } from '../dashboard/kit.ts';
+
+/**
+ * Operators' sessions end 12 hours after sign-in however busy (members' last a week): a console
+ * session can change any partner. The idle limit stays the store's default, since the store prunes
+ * idle rows of every kind with its own.
+ */
+export const OPERATOR_SESSION_TIMEOUTS: SessionTimeouts = { ...DEFAULT_TIMEOUTS, absoluteMs: 12 * 3_600_000 };
 
 /** Operators' own cookie: a browser signed in to the dashboard and the console keeps two separate sessions. */
 export const CONSOLE_COOKIE = 'pp_console';
@@ -20,6 +27,7 @@ export interface ConsoleDeps {
   audit: AuditLog;
   operators: OperatorsService;
   operatorSignIn: OperatorSignIn;
+  /** A store with OPERATOR_SESSION_TIMEOUTS. */
   sessions: SessionStore;
   webhooks: WebhookAdminService;
 }
