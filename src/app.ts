@@ -23,14 +23,15 @@ import { createWalletModule, type WalletModule } from './modules/wallet/index.ts
 import { registerProbes } from './modules/health/index.ts';
 import { AuditLog, auditRoutes } from './modules/audit/index.ts';
 import { OperatorSignIn, OperatorsService, operatorRoutes } from './modules/operators/index.ts';
-import { ActivationService, activationRoutes, LoggingActivationNotifier, type ActivationNotifier } from './modules/activation/index.ts';
+import { ActivationService, activationRoutes, MailActivationNotifier, type ActivationNotifier } from './modules/activation/index.ts';
 import { createGateways, type PaymentGateways } from './integrations/payments/index.ts';
 import { registerSandboxCheckout } from './integrations/payments/sandbox-page.ts';
 import { registerPaymentCallbacks } from './integrations/payments/callbacks.ts';
 import { createMail } from './integrations/mail/index.ts';
 import { MembersService } from './modules/members/index.ts';
 import { SessionStore } from './modules/sessions/index.ts';
-import { registerDashboard } from './web/dashboard/index.ts';
+import { OPERATOR_SESSION_TIMEOUTS, registerConsole } from './web/console/index.ts';
+import { registerDashboard, type DashboardDeps } from './web/dashboard/index.ts';
 import { Destinations, type Resolver } from './platform/outbound/destinations.ts';
 import { registerBacklogGauges, WebhookAdminService, WebhookDispatcher, webhookAdminRoutes, webhookEvents } from './modules/webhooks/index.ts';
 import { registerApiDocs } from './platform/http/openapi.ts';
@@ -50,7 +51,7 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
   /** DNS for webhook destinations, when set and when sent (tests answer from a table). */
   resolveHost?: Resolver;
-  /** Told of activation decisions after they commit (default: an info log line; email is wired later). */
+  /** Told of activation decisions after they commit (default: the partner's owners are emailed). */
   activationNotifier?: ActivationNotifier;
 }
 
@@ -169,7 +170,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const audit = new AuditLog(db, clock);
   const operators = new OperatorsService(db, clock);
   const operatorSignIn = new OperatorSignIn(db, box, clock, app.log);
-  const activation = new ActivationService({ db, accounts, audit, clock, log: app.log, notifier: options.activationNotifier ?? new LoggingActivationNotifier(app.log) });
+  const { publicBaseUrl } = config;
+  const mail = createMail(config.mail, db, app.log, publicBaseUrl);
+  const members = new MembersService({ db, accounts, mail: mail.mailer, publicBaseUrl, clock });
+  const ownerEmails = async (partnerId: string) => (await members.team(partnerId)).filter((m) => m.role === 'owner').map((m) => m.email);
+  const notifier = options.activationNotifier ?? new MailActivationNotifier({ ownerEmails, send: (m) => mail.mailer.send(m), publicBaseUrl });
+  const activation = new ActivationService({ db, accounts, audit, clock, log: app.log, notifier });
   const adminRoutes: AdminRoute[] = [
     ...partnerRoutes(accounts),
     ...appRoutes(accounts, clock),
@@ -182,7 +188,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   else app.log.info(gateways.summary);
   // Gateway callbacks name a client reference; each module settles the ones that are its own.
   const paymentHandlers: Array<(clientReference: string) => Promise<void>> = [];
-  const { publicBaseUrl } = config;
   const wallet = createWalletModule({ db, clock, log: app.log, accounts, gateways, publicBaseUrl });
   adminRoutes.push(...wallet.adminRoutes);
   paymentHandlers.push(wallet.handlePaymentCallback);
@@ -215,23 +220,25 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   }
   const pipeline: PipelineDeps = { keys, guard, clock, defaultLimits: config.rateLimits, clockSkewSeconds: config.clockSkewSeconds };
   registerOperations(app, operations, pipeline);
-  adminRoutes.push(...webhookAdminRoutes(new WebhookAdminService(db, accounts, clock)));
+  const webhookAdmin = new WebhookAdminService(db, accounts, clock);
+  adminRoutes.push(...webhookAdminRoutes(webhookAdmin));
   const dispatcher = config.webhooks.dispatcher ? new WebhookDispatcher(db, box, config.webhooks, destinations, clock, app.log) : undefined;
   registerPaymentCallbacks(app, gateways.all, paymentHandlers);
   registerSandboxCheckout(app, gateways.sandbox);
-  const mail = createMail(config.mail, db, app.log, publicBaseUrl);
   app.log.info(mail.mailer.summary);
   mail.registerPages(app);
   const sessions = new SessionStore(db, clock);
-  const members = new MembersService({ db, accounts, mail: mail.mailer, publicBaseUrl, clock });
-  registerDashboard(app, {
+  const dashboardDeps: DashboardDeps = {
     accounts,
+    activation,
     members,
     sessions,
     partnerOrders: delivery?.partnerOrders,
     walletBalance: (partnerId) => wallet.service.balancePesewas(partnerId),
     publicBaseUrl,
-  });
+  };
+  registerDashboard(app, dashboardDeps);
+  registerConsole(app, { accounts, activation, audit, operators, operatorSignIn, sessions: new SessionStore(db, clock, OPERATOR_SESSION_TIMEOUTS), webhooks: webhookAdmin }, dashboardDeps);
   if (config.adminToken) {
     registerAdminRoutes(app, { adminToken: config.adminToken, resolveToken: (bearer) => operators.actorForToken(bearer), recordChange: (change) => audit.record(change) }, adminRoutes);
   }

@@ -4,3 +4,4 @@ export { KeyDirectory } from './key-directory.ts';
 export { appRoutes } from './routes/apps.ts';
 export { partnerRoutes } from './routes/partners.ts';
 export { ensureSandboxQuickstart, QUICKSTART_FILE } from './quickstart.ts';
+export { partnerView, type PartnerView } from './views.ts';

@@ -75,6 +75,12 @@ export const accountsRepository = {
     );
   },
 
+  /** Partners whose id is `text` or whose name contains it (any case), by name. */
+  async searchPartners(db: Queryable, text: string, limit: number): Promise<PartnerRow[]> {
+    const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return db.query<PartnerRow>(`select ${PARTNER_COLS} from partners where id = $1 or name ilike $2 order by name, id limit $3`, [text, pattern, limit]);
+  },
+
   async updatePartner(db: Queryable, id: string, patch: PartnerPatch): Promise<PartnerRow | undefined> {
     const limits = patch.rate_limits;
     const rows = await db.query<PartnerRow>(

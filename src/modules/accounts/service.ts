@@ -48,6 +48,11 @@ export class AccountsService {
     return repo.listPartners(this.db, limit, after);
   }
 
+  /** Partners found by exact id or by a part of the name (the operator console's search). */
+  async searchPartners(text: string, limit: number): Promise<PartnerRow[]> {
+    return repo.searchPartners(this.db, text.trim(), limit);
+  }
+
   async updatePartner(partnerId: string, update: PartnerUpdate): Promise<PartnerRow> {
     let credit: number | undefined;
     if (update.credit_limit_ghs !== undefined) {

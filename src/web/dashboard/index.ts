@@ -6,6 +6,7 @@ import { Views } from '../../platform/web/views.ts';
 import { registerAppRoutes } from './app-routes.ts';
 import { registerAuthRoutes } from './auth-routes.ts';
 import { WebKit, WebRefusal, type DashboardDeps } from './kit.ts';
+import { registerActivationRoutes } from './activation.ts';
 import { registerOrderRoutes } from './order-routes.ts';
 import { registerTeamRoutes } from './team-routes.ts';
 
@@ -19,7 +20,7 @@ export const TEMPLATES_DIR = fileURLToPath(new URL('src/web/dashboard/templates/
 export const STATIC_DIR = fileURLToPath(new URL('src/web/static/', ROOT));
 
 /** What a failed request shows: a page with a sentence, never a stack trace or JSON. */
-function refusal(err: unknown): { status: number; message: string } | undefined {
+export function refusal(err: unknown): { status: number; message: string } | undefined {
   if (err instanceof WebRefusal || err instanceof FormProblem) return { status: err.statusCode, message: err.message };
   const fe = err as FastifyError;
   if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, message: `The form is too large (at most ${FORM_BODY_LIMIT / 1024} KiB).` };
@@ -50,5 +51,6 @@ export function registerDashboard(app: FastifyInstance, deps: DashboardDeps): vo
     registerTeamRoutes(scope, web);
     registerAppRoutes(scope, web);
     registerOrderRoutes(scope, web);
+    registerActivationRoutes(scope, web);
   });
 }

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountsService } from '../../modules/accounts/index.ts';
+import type { ActivationService } from '../../modules/activation/index.ts';
 import type { PartnerOrders } from '../../modules/delivery/index.ts';
 import { can, type MemberRow, type MembershipRow, type MembersService, type Permission } from '../../modules/members/index.ts';
 import type { Session, SessionStore } from '../../modules/sessions/index.ts';
@@ -17,6 +18,7 @@ export const FORM_COOKIE = 'pp_form';
 
 export interface DashboardDeps {
   accounts: AccountsService;
+  activation: ActivationService;
   members: MembersService;
   sessions: SessionStore;
   /** Absent when this instance does not serve the delivery service. */
@@ -121,7 +123,7 @@ export class WebKit {
    * A state-changing form from our own pages: same-site by Origin and Sec-Fetch-Site, and carrying
    * the session's token (or, before sign-in, the form cookie's). Answers the declared fields.
    */
-  form<K extends string>(request: FastifyRequest, rules: Record<K, FieldRule>, current?: Current): Record<K, string> {
+  form<K extends string>(request: FastifyRequest, rules: Record<K, FieldRule>, current?: { session: Pick<Session, 'csrfToken'> }): Record<K, string> {
     const crossSite = crossSiteProblem(request.headers as Record<string, string | undefined>, this.origin);
     if (crossSite) throw new WebRefusal(403, 'This form was sent from another site, so it was refused. Open the page here and send it again.');
     const fields = parseForm(request.body, request.headers['content-type'], { ...rules, [CSRF_FIELD]: { max: 128 } } as Record<K | typeof CSRF_FIELD, FieldRule>);

@@ -1,0 +1,45 @@
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { Assets } from '../../platform/web/assets.ts';
+import { FORM_BODY_LIMIT } from '../../platform/web/form.ts';
+import { Views } from '../../platform/web/views.ts';
+import { refusal, STATIC_DIR, type DashboardDeps } from '../dashboard/index.ts';
+import { WebKit } from '../dashboard/kit.ts';
+import { registerConsoleActivationRoutes } from './activation-routes.ts';
+import { registerConsoleAuditRoutes } from './audit-routes.ts';
+import { registerConsoleAuthRoutes } from './auth-routes.ts';
+import { ConsoleKit, type ConsoleDeps } from './kit.ts';
+import { registerConsolePartnerRoutes } from './partner-routes.ts';
+import { registerConsoleWebhookRoutes } from './webhook-routes.ts';
+
+export { OPERATOR_SESSION_TIMEOUTS, type ConsoleDeps } from './kit.ts';
+
+// Read from the source tree like the dashboard's (see TEMPLATES_DIR there).
+const TEMPLATES_DIR = fileURLToPath(new URL('../../../src/web/console/templates/', import.meta.url));
+
+/**
+ * The operator console at /console: server-rendered pages over the operator services, signed in with
+ * email, password and TOTP code, every page checked against the operator's roles. Its own Fastify
+ * scope (error pages, form body limit); the dashboard's WebKit does the rendering and form checks.
+ */
+export function registerConsole(app: FastifyInstance, deps: ConsoleDeps, dashboard: DashboardDeps): void {
+  // The dashboard registers the asset routes; these are the same files, so the same URLs.
+  const assets = Assets.fromDirectory(STATIC_DIR);
+  const kit = new ConsoleKit(deps, new WebKit(dashboard, new Views(TEMPLATES_DIR), assets), assets.url('console.css'));
+  app.register(async (scope) => {
+    scope.setErrorHandler((err, request, reply) => {
+      const known = refusal(err);
+      if (!known) request.log.error({ err }, 'unexpected error on a console page');
+      const { status, message } = known ?? { status: 500, message: 'Something went wrong on our side. Try again in a moment.' };
+      return kit.page(reply, 'error', { title: status === 403 ? 'Not allowed' : status === 404 ? 'Not found' : 'Something is wrong', status, message, requestId: request.id }, status);
+    });
+    scope.addHook('onRoute', (route) => {
+      route.bodyLimit = FORM_BODY_LIMIT;
+    });
+    registerConsoleAuthRoutes(scope, kit);
+    registerConsoleActivationRoutes(scope, kit);
+    registerConsolePartnerRoutes(scope, kit);
+    registerConsoleAuditRoutes(scope, kit);
+    registerConsoleWebhookRoutes(scope, kit);
+  });
+}

@@ -1,0 +1,128 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AccountsService } from '../../modules/accounts/index.ts';
+import type { ActivationService } from '../../modules/activation/index.ts';
+import type { AuditLog } from '../../modules/audit/index.ts';
+import type { OperatorSignIn, OperatorsService } from '../../modules/operators/index.ts';
+import { DEFAULT_TIMEOUTS, type Session, type SessionStore, type SessionTimeouts } from '../../modules/sessions/index.ts';
+import type { WebhookAdminService } from '../../modules/webhooks/index.ts';
+import type { Actor, OperatorRole, RequestOrigin } from '../../platform/auth/actor.ts';
+import { isAppError } from '../../platform/errors.ts';
+import { readCookie, serializeCookie } from '../../platform/web/cookies.ts';
+import type { FieldRule } from '../../platform/web/form.ts';
+import { WebRefusal, type WebKit } from '../dashboard/kit.ts';
+
+/**
+ * Operators' sessions end 12 hours after sign-in however busy (members' last a week): a console
+ * session can change any partner. The idle limit stays the store's default, since the store prunes
+ * idle rows of every kind with its own.
+ */
+export const OPERATOR_SESSION_TIMEOUTS: SessionTimeouts = { ...DEFAULT_TIMEOUTS, absoluteMs: 12 * 3_600_000 };
+
+/** Operators' own cookie: a browser signed in to the dashboard and the console keeps two separate sessions. */
+export const CONSOLE_COOKIE = 'pp_console';
+
+export interface ConsoleDeps {
+  accounts: AccountsService;
+  activation: ActivationService;
+  audit: AuditLog;
+  operators: OperatorsService;
+  operatorSignIn: OperatorSignIn;
+  /** A store with OPERATOR_SESSION_TIMEOUTS. */
+  sessions: SessionStore;
+  webhooks: WebhookAdminService;
+}
+
+/** The signed-in operator behind a console request. */
+export interface OperatorCurrent {
+  sessionId: string;
+  session: Session;
+  operator: { id: string; email: string; name: string; roles: readonly OperatorRole[] };
+}
+
+/** What a lookup found, or undefined when the service says it does not exist (404); any other failure is thrown. */
+export async function unlessMissing<T>(lookup: Promise<T>): Promise<T | undefined> {
+  try {
+    return await lookup;
+  } catch (err) {
+    if (isAppError(err) && err.statusCode === 404) return undefined;
+    throw err;
+  }
+}
+
+/** Every role reads; changes follow the operator API's mapping (docs/operators.md). */
+export const ALL_ROLES: readonly OperatorRole[] = ['support', 'finance', 'admin'];
+export const CHANGE_ROLES: readonly OperatorRole[] = ['support', 'admin'];
+export const FINANCE_ROLES: readonly OperatorRole[] = ['finance', 'admin'];
+
+/**
+ * The console's share of the web machinery: pages rendered by the dashboard's WebKit (same headers,
+ * escaping, CSRF and same-origin checks) with the console's templates, and an operator session.
+ */
+export class ConsoleKit {
+  constructor(
+    readonly deps: ConsoleDeps,
+    readonly web: WebKit,
+    /** The fingerprinted URL of console.css (served with the dashboard's assets). */
+    private readonly css: string,
+  ) {}
+
+  page(reply: FastifyReply, name: string, data: Record<string, unknown>, status = 200): FastifyReply {
+    const current = (reply.request as FastifyRequest & { operator?: OperatorCurrent }).operator;
+    return this.web.page(reply, name, { ...data, consoleCss: this.css, operator: current?.operator, csrf: data.csrf ?? current?.session.csrfToken }, status);
+  }
+
+  redirect(reply: FastifyReply, to: string): FastifyReply {
+    return this.web.redirect(reply, to);
+  }
+
+  /** The signed-in, active operator with a confirmed authenticator, or undefined. */
+  async current(request: FastifyRequest): Promise<OperatorCurrent | undefined> {
+    const cached = (request as FastifyRequest & { operator?: OperatorCurrent }).operator;
+    if (cached) return cached;
+    const sessionId = readCookie(request.headers.cookie, CONSOLE_COOKIE);
+    const session = sessionId ? await this.deps.sessions.find(sessionId) : undefined;
+    if (!sessionId || session?.subject.kind !== 'operator') return undefined;
+    const operator = await unlessMissing(this.deps.operators.get(session.subject.id));
+    // Deactivated since signing in: the session is worth nothing any more.
+    if (!operator?.active || !operator.totp_confirmed) return undefined;
+    const current = { sessionId, session, operator };
+    (request as FastifyRequest & { operator?: OperatorCurrent }).operator = current;
+    return current;
+  }
+
+  /** The signed-in operator holding one of `roles`; otherwise the sign-in page (redirect) or a 403 page. */
+  async operator(request: FastifyRequest, reply: FastifyReply, roles: readonly OperatorRole[]): Promise<OperatorCurrent | undefined> {
+    const current = await this.current(request);
+    if (!current) {
+      this.redirect(reply, '/console/sign-in');
+      return undefined;
+    }
+    if (!current.operator.roles.some((r) => roles.includes(r))) {
+      throw new WebRefusal(403, `Your roles (${current.operator.roles.join(', ')}) do not allow this; it needs ${roles.join(' or ')}.`);
+    }
+    return current;
+  }
+
+  form<K extends string>(request: FastifyRequest, rules: Record<K, FieldRule>, current?: OperatorCurrent): Record<K, string> {
+    return this.web.form(request, rules, current);
+  }
+
+  actor(current: OperatorCurrent): Actor {
+    return { kind: 'operator', id: current.operator.id };
+  }
+
+  origin(request: FastifyRequest): RequestOrigin {
+    return { ip: request.ip, userAgent: request.headers['user-agent']?.slice(0, 300) ?? null };
+  }
+
+  /** A brand-new session id at sign-in, whatever cookie the browser brought (no fixation). */
+  async signIn(reply: FastifyReply, operatorId: string): Promise<void> {
+    const { id } = await this.deps.sessions.start({ kind: 'operator', id: operatorId });
+    const maxAge = Math.floor(this.deps.sessions.timeouts.absoluteMs / 1000);
+    reply.header('set-cookie', serializeCookie(CONSOLE_COOKIE, id, { secure: this.web.secure, maxAge }));
+  }
+
+  signOutCookie(reply: FastifyReply): void {
+    reply.header('set-cookie', serializeCookie(CONSOLE_COOKIE, '', { secure: this.web.secure, maxAge: 0 }));
+  }
+}

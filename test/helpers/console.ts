@@ -1,0 +1,30 @@
+import type { OperatorRole } from '../../src/platform/auth/actor.ts';
+import type { TestPlatform } from './harness.ts';
+import { codeFor } from '../operators/helpers.ts';
+import { WebClient } from './web.ts';
+
+export const OPERATOR_PASSWORD = 'operator passphrase 2026';
+
+export interface TestOperator {
+  id: string;
+  email: string;
+  secret: string;
+}
+
+let counter = 0;
+
+/** An operator created and TOTP-enrolled through the services (as `partner-admin` would), at `nowMs`. */
+export async function enrolledOperator(p: TestPlatform, roles: OperatorRole[], nowMs: number): Promise<TestOperator> {
+  const { operators, operatorSignIn } = p.app.platform;
+  const email = `op${counter++}.${Date.now().toString(36)}@example.com`;
+  const row = await operators.create({ email, name: 'Kwame Ops', password: OPERATOR_PASSWORD, roles });
+  const { secret } = await operatorSignIn.enrolTotp(row.id);
+  await operatorSignIn.confirmTotp(row.id, codeFor(secret, nowMs));
+  return { id: row.id, email, secret };
+}
+
+/** Signs the operator in to /console with the code of `nowMs` (each step's code works once). */
+export async function consoleSignIn(p: TestPlatform, op: TestOperator, nowMs: number, web = new WebClient(p.url)) {
+  const res = await web.submit('/console/sign-in', '/console/sign-in', { email: op.email, password: OPERATOR_PASSWORD, code: codeFor(op.secret, nowMs) });
+  return { web, res };
+}

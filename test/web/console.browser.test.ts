@@ -1,0 +1,133 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeFor } from '../operators/helpers.ts';
+import { browserAvailable, contrastRatios, horizontalOverflow, launchBrowser, VIEWPORTS } from '../helpers/browser.ts';
+import { enrolledOperator, OPERATOR_PASSWORD } from '../helpers/console.ts';
+import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
+import { ROOT } from '../helpers/process.ts';
+import { newEmail, PASSWORD } from '../helpers/web.ts';
+
+/** Screenshots to look at (gitignored). */
+const SHOTS = process.env.SCREENSHOT_DIR ?? join(ROOT, 'test-results', 'console');
+
+function watchCsp(page: Page): string[] {
+  const violations: string[] = [];
+  page.on('console', (m) => m.text().includes('Content Security Policy') && violations.push(m.text()));
+  return violations;
+}
+
+async function check(page: Page, name: string): Promise<void> {
+  const width = page.viewportSize()!.width;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
+  expect(await horizontalOverflow(page), `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
+  expect((await contrastRatios(page, 'body *')).filter((t) => t.ratio < 4.5), `${name}: text below 4.5:1`).toEqual([]);
+}
+
+/** The page at both widths (phone first, then laptop), back at the width it had. */
+async function checkBoth(page: Page, name: string): Promise<void> {
+  const before = page.viewportSize()!;
+  for (const v of VIEWPORTS) {
+    await page.setViewportSize(v);
+    await check(page, name);
+  }
+  await page.setViewportSize(before);
+}
+
+describe.runIf(browserAvailable)('activation end to end in headless Chromium: partner, operator console, production key', () => {
+  let p: TestPlatform;
+  let browser: Browser;
+  // The operator's codes are computed from the server's clock, which this test moves step by step.
+  let now = Date.now();
+  beforeAll(async () => {
+    [p, browser] = await Promise.all([startPlatform({ clock: () => now }), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await p?.close();
+  });
+
+  it('sign up → activation form submitted → operator signs in with a code and approves → production key with money scopes', async () => {
+    const partner = await (await browser.newContext({ viewport: VIEWPORTS[0] })).newPage();
+    const partnerCsp = watchCsp(partner);
+    const email = newEmail('journey');
+    await partner.goto(`${p.url}/sign-up`);
+    await partner.getByLabel('Business name').fill('Kofi Foods');
+    await partner.getByLabel('Work email').fill(email);
+    await partner.getByLabel('Password').fill(PASSWORD);
+    await partner.getByRole('button', { name: 'Sign up' }).click();
+    await partner.getByRole('heading', { name: 'Check your mail' }).waitFor();
+    await partner.goto(`${p.url}/dev/mail`);
+    await partner.getByRole('link', { name: /Verify your email/ }).first().click();
+    await partner.getByRole('link', { name: /verify-email/ }).click();
+    await partner.getByRole('heading', { name: 'Email verified' }).waitFor();
+    await partner.goto(`${p.url}/sign-in`);
+    await partner.getByLabel('Email').fill(email);
+    await partner.getByLabel('Password').fill(PASSWORD);
+    await partner.getByRole('button', { name: 'Sign in' }).click();
+    await partner.getByRole('link', { name: 'Production activation' }).click();
+
+    // A mistake first: the message sits under the field.
+    await partner.getByLabel('Registered business name').fill('Kofi Foods Ltd');
+    await partner.getByLabel('Registration number').fill('CS12');
+    await partner.getByRole('button', { name: 'Save draft' }).click();
+    await partner.getByText('Registration number must be two letters and 6 to 12 digits').waitFor();
+    await checkBoth(partner, 'activation-problem');
+    await partner.getByLabel('Registration number').fill('CS123456789');
+    await partner.getByLabel("Director's Ghana Card number").fill('GHA-123456789-0');
+    await partner.getByLabel('Kind').selectOption('mobile_money');
+    await partner.getByLabel('Mobile money network').selectOption('MTN');
+    await partner.getByLabel('Mobile money number').fill('024 412 3456');
+    await partner.getByLabel('GhanaPostGPS address').fill('GA-183-8164');
+    await partner.getByLabel('Contact phone').fill('0302 123 456');
+    await partner.getByRole('button', { name: 'Submit for review' }).click();
+    expect(await partner.locator('#activation-state').textContent()).toBe('submitted');
+
+    now += 30_000;
+    const op = await enrolledOperator(p, ['support'], now);
+    now += 30_000;
+    const console = await (await browser.newContext({ viewport: VIEWPORTS[0] })).newPage();
+    const consoleCsp = watchCsp(console);
+    await console.goto(`${p.url}/console`);
+    await console.getByRole('heading', { name: 'Operator sign-in' }).waitFor();
+    await checkBoth(console, 'console-sign-in');
+    await console.getByLabel('Email').fill(op.email);
+    await console.getByLabel('Password').fill(OPERATOR_PASSWORD);
+    await console.getByLabel('Authenticator code').fill(codeFor(op.secret, now));
+    await console.getByRole('button', { name: 'Sign in' }).click();
+    await console.getByRole('heading', { name: 'Activation queue' }).waitFor();
+    await checkBoth(console, 'console-queue');
+    await console.getByRole('link', { name: /^act_/ }).first().click();
+    await console.getByRole('heading', { name: 'Kofi Foods Ltd' }).waitFor();
+    expect(await console.getByText('Mobile money, MTN +233244123456').isVisible()).toBe(true);
+    await checkBoth(console, 'console-request');
+    await console.getByRole('button', { name: 'Approve production access' }).click();
+    expect(await console.locator('#request-state').textContent()).toBe('approved');
+    await checkBoth(console, 'console-approved');
+    await console.getByRole('link', { name: 'Partners' }).click();
+    await console.getByLabel('Name or partner id').fill('Kofi');
+    await console.getByRole('button', { name: 'Search' }).click();
+    await console.getByRole('link', { name: 'Kofi Foods' }).click();
+    expect(await console.locator('#partner-status').textContent()).toBe('active');
+    await checkBoth(console, 'console-partner');
+    await console.getByRole('link', { name: 'Webhooks' }).click();
+    await console.getByRole('heading', { name: 'Webhook dead letters' }).waitFor();
+    await checkBoth(console, 'console-webhooks');
+
+    await partner.goto(`${p.url}/dashboard/apps`);
+    await partner.getByLabel('App name').fill('Kofi till');
+    await partner.getByRole('button', { name: 'Create app' }).click();
+    await partner.goto(`${p.url}/dashboard/activation`);
+    expect(await partner.locator('#activation-state').textContent()).toBe('approved');
+    await partner.getByLabel('delivery:read').check();
+    await partner.getByLabel('delivery:wallet:spend').check();
+    await partner.getByRole('button', { name: 'Create a production key' }).click();
+    expect(await partner.locator('#api-key').textContent()).toMatch(/^pk_production_/);
+    await checkBoth(partner, 'production-key');
+
+    expect(partnerCsp).toEqual([]);
+    expect(consoleCsp).toEqual([]);
+  }, 120_000);
+});
