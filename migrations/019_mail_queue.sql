@@ -1,7 +1,8 @@
 -- Mail waiting to leave (integrations/mail): written in the same transaction as the change that
 -- causes it, then handed to the mailer (SMTP, or the development outbox) by the mail worker.
 -- status: pending (next_attempt_at is when it is due, or when a worker's lease on it ends),
--- sent, or dead (gave up after the attempt limit; last_error says why).
+-- sent, or dead (gave up after the attempt limit; last_error says why). The body carries one-time
+-- links, so it is blanked ('') once the message is sent or dead.
 create table mail_queue (
   id text primary key,
   to_address text not null,

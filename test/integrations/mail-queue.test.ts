@@ -109,6 +109,8 @@ describe('mail while the SMTP server is down', () => {
     expect(mail.raw).toMatch(/^Subject: Verify your email for the Partner Platform\r?$/m);
     await until('the mail recorded as sent', async () => (await queued(p, email))[0]?.status === 'sent');
     expect(await queued(p, email)).toMatchObject([{ status: 'sent', attempts: 2, last_error: null }]);
+    // The one-time link is not kept once sent.
+    expect(await p.app.platform.db.query('select body from mail_queue where to_address = $1', [email])).toEqual([{ body: '' }]);
     expect(smtp.received.filter((m) => m.to.includes(email))).toHaveLength(1);
   });
 });
@@ -148,6 +150,7 @@ describe('mail retries', () => {
     const [dead] = await queued(p, email);
     expect(dead).toMatchObject({ status: 'dead', attempts: MAIL_MAX_ATTEMPTS });
     expect(dead!.last_error).toMatch(/ECONNREFUSED/);
+    expect(await p.app.platform.db.query('select body from mail_queue where to_address = $1', [email])).toEqual([{ body: '' }]);
     now += 24 * 3_600_000;
     expect(await queue.deliverDue()).toBe(0);
     await until('the error line', async () => lines.find((l) => l.msg === 'mail could not be sent; gave up'));

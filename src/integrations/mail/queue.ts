@@ -30,7 +30,8 @@ export const backoffMs = (attempts: number) => MAIL_BACKOFF_MS[Math.min(attempts
  * rolls back with the change that causes it; the worker then hands it to the mailer. Each step is
  * its own statement, and no transaction is open while the mailer works: claim (a lease, by moving
  * next_attempt_at on), send, record. A crash between sending and recording sends the message again
- * once the lease ends: delivery is at least once.
+ * once the lease ends: delivery is at least once. A body holds sign-in links (tokens the members
+ * module keeps only as hashes), so it is blanked once the message is sent or given up on.
  */
 export class MailQueue {
   private loop: Promise<void> | undefined;
@@ -126,7 +127,7 @@ export class MailQueue {
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
       if (mail.attempts >= MAIL_MAX_ATTEMPTS) {
-        await this.db.query("update mail_queue set status = 'dead', last_error = $2 where id = $1", [mail.id, error]);
+        await this.db.query("update mail_queue set status = 'dead', last_error = $2, body = '' where id = $1", [mail.id, error]);
         this.log.error({ err, mail: mail.id, to: mail.to_address, subject: mail.subject, attempts: mail.attempts }, 'mail could not be sent; gave up');
       } else {
         const retryAt = new Date(this.clock() + backoffMs(mail.attempts));
@@ -135,7 +136,7 @@ export class MailQueue {
       }
       return;
     }
-    await this.db.query("update mail_queue set status = 'sent', sent_at = $2, last_error = null where id = $1", [mail.id, new Date(this.clock())]);
+    await this.db.query("update mail_queue set status = 'sent', sent_at = $2, last_error = null, body = '' where id = $1", [mail.id, new Date(this.clock())]);
   }
 
   /** Messages waiting (pending) and given up on (dead), for the metrics. */
