@@ -27,7 +27,7 @@ import { ActivationService, activationRoutes, MailActivationNotifier, type Activ
 import { createGateways, type PaymentGateways } from './integrations/payments/index.ts';
 import { registerSandboxCheckout } from './integrations/payments/sandbox-page.ts';
 import { registerPaymentCallbacks } from './integrations/payments/callbacks.ts';
-import { createMail } from './integrations/mail/index.ts';
+import { createMail, MailQueue, registerMailGauges } from './integrations/mail/index.ts';
 import { MembersService } from './modules/members/index.ts';
 import { SessionStore } from './modules/sessions/index.ts';
 import { OPERATOR_SESSION_TIMEOUTS, registerConsole } from './web/console/index.ts';
@@ -80,6 +80,8 @@ export interface Platform {
   pipeline: PipelineDeps;
   /** The dashboard's people and their sessions. */
   members: MembersService;
+  /** Mail waiting to leave, and the worker that sends it. */
+  mailQueue: MailQueue;
   sessions: SessionStore;
 }
 
@@ -172,9 +174,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const operatorSignIn = new OperatorSignIn(db, box, clock, app.log);
   const { publicBaseUrl } = config;
   const mail = createMail(config.mail, db, app.log, publicBaseUrl);
-  const members = new MembersService({ db, accounts, mail: mail.mailer, publicBaseUrl, clock });
+  // Mail is queued with the change that causes it and sent by this worker (every instance runs one;
+  // MAIL_POLL_MS=0 runs none here).
+  const mailQueue = new MailQueue(db, mail.mailer, clock, app.log, config.mail.pollMs);
+  const members = new MembersService({ db, accounts, mail: mailQueue, publicBaseUrl, clock });
   const ownerEmails = async (partnerId: string) => (await members.team(partnerId)).filter((m) => m.role === 'owner').map((m) => m.email);
-  const notifier = options.activationNotifier ?? new MailActivationNotifier({ ownerEmails, send: (m) => mail.mailer.send(m), publicBaseUrl });
+  const notifier = options.activationNotifier ?? new MailActivationNotifier({ ownerEmails, send: (m) => mailQueue.send(db, m), publicBaseUrl });
   const activation = new ActivationService({ db, accounts, audit, clock, log: app.log, notifier });
   const adminRoutes: AdminRoute[] = [
     ...partnerRoutes(accounts),
@@ -246,6 +251,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   requests.registerOn(appMetrics);
   registerPoolGauges(appMetrics, db);
   registerBacklogGauges(appMetrics, db, clock);
+  registerMailGauges(appMetrics, mailQueue);
   exposeMetrics(app, appMetrics, {
     checkAdminToken: config.adminToken ? adminTokenCheck(config.adminToken) : undefined,
     port: config.metricsPort,
@@ -255,15 +261,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.server.maxConnections = config.maxConnections;
   app.server.headersTimeout = Math.min(config.requestTimeoutMs, 60_000);
   answerOutsideRoutes(app);
-  app.decorate('platform', { config, db, accounts, guard, gateways, operations, adminRoutes, audit, operators, operatorSignIn, activation, pipeline, wallet, delivery, dispatcher, catalog, members, sessions });
+  app.decorate('platform', { config, db, accounts, guard, gateways, operations, adminRoutes, audit, operators, operatorSignIn, activation, pipeline, wallet, delivery, dispatcher, catalog, members, mailQueue, sessions });
   registerApiDocs(app, webhookEvents({ deliveryStatuses: DELIVERY_STATUSES, saleStates: SALE_STATES, salePaymentStatuses: SALE_PAYMENT_STATUSES }));
   app.addHook('onReady', async () => {
     delivery?.workers.forEach((w) => w.start());
     catalog?.workers.forEach((w) => w.start());
     dispatcher?.start();
+    mailQueue.start();
   });
   app.addHook('onClose', async () => {
-    await Promise.all([...(delivery?.workers.map((w) => w.stop()) ?? []), ...(catalog?.workers.map((w) => w.stop()) ?? []), dispatcher?.stop()]);
+    await Promise.all([...(delivery?.workers.map((w) => w.stop()) ?? []), ...(catalog?.workers.map((w) => w.stop()) ?? []), dispatcher?.stop(), mailQueue.stop()]);
     await guard.close();
     mail.close();
     await db.close();

@@ -4,7 +4,7 @@ import { loadDotEnv, stopOnSignals } from './platform/lifecycle.ts';
 import { startupFailure } from './startup-failure.ts';
 
 /**
- * Runs the background work (webhook dispatcher, sandbox courier, refunds) without serving HTTP,
+ * Runs the background work (webhook dispatcher, mail queue, sandbox courier, refunds) without serving HTTP,
  * so workers and API instances can be scaled apart: give API instances WEBHOOK_DISPATCHER=off.
  */
 async function main(): Promise<void> {

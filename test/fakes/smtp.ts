@@ -40,8 +40,9 @@ export class FakeSmtp {
     });
   }
 
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  /** Listens on `port` (any free one by default); answers the URL to put in SMTP_URL. */
+  async start(port = 0): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
     return `smtp://tester:secret@127.0.0.1:${(this.server.server.address() as AddressInfo).port}`;
   }
 

@@ -62,8 +62,23 @@ export function csrfOf(html: string): string {
   return token;
 }
 
-/** The newest link to `path` in the development outbox mailed to `to`. */
+/**
+ * Waits until the mail worker has handled every message queued so far (sent it, or failed an
+ * attempt): mail leaves in the background, moments after the change that queued it commits.
+ */
+export async function mailSettled(p: TestPlatform, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [row] = await p.app.platform.db.query<{ n: number }>("select count(*)::int as n from mail_queue where status = 'pending' and last_error is null");
+    if (row!.n === 0) return;
+    if (Date.now() > deadline) throw new Error(`${row!.n} queued mail still unsent after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The newest link to `path` in the development outbox mailed to `to` (once the queued mail has left). */
 export async function mailedLink(p: TestPlatform, to: string, path: string): Promise<string> {
+  await mailSettled(p);
   const rows = await p.app.platform.db.query<{ body: string }>('select body from dev_mail_outbox where to_address = $1 order by id desc', [to]);
   for (const row of rows) {
     const link = new RegExp(`https?://[^\\s]+${path}/[A-Za-z0-9_-]+`).exec(row.body)?.[0];

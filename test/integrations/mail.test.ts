@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SmtpMailer } from '../../src/integrations/mail/index.ts';
 import { FakeSmtp } from '../fakes/smtp.ts';
 import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
-import { newEmail, PASSWORD, WebClient } from '../helpers/web.ts';
+import { mailSettled, newEmail, PASSWORD, WebClient } from '../helpers/web.ts';
 
 /** Quoted-printable soft line breaks and =3D undone, so that links can be read from the raw message. */
 const unfold = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
@@ -38,6 +38,7 @@ describe('mail through SMTP (SMTP_URL set)', () => {
     const email = newEmail();
     const before = smtp.received.length;
     await new WebClient(p.url).submit('/sign-up', '/sign-up', { email, password: PASSWORD, partner_name: 'SMTP Foods' });
+    await mailSettled(p);
     const mail = smtp.received.slice(before).find((m) => m.to.includes(email))!;
     expect(mail.from).toBe('partners@example.gh');
     const link = /http:\/\/127\.0\.0\.1:\d+\/verify-email\/[A-Za-z0-9_-]{43}/.exec(unfold(mail.raw))![0];
@@ -62,6 +63,7 @@ describe('mail without SMTP: the development outbox', () => {
   it('keeps each message at /dev/mail and logs its link at info level', async () => {
     const email = newEmail();
     await new WebClient(p.url).submit('/sign-up', '/sign-up', { email, password: PASSWORD, partner_name: 'Outbox <b>Foods</b>' });
+    await mailSettled(p);
     const list = await (await fetch(`${p.url}/dev/mail`)).text();
     const id = new RegExp(`href="/dev/mail/(mail_[0-9A-Z]{26})">Verify your email[^<]*</a><div class="muted">to ${email.replace('.', '\\.')}`).exec(list)![1]!;
     const page = await fetch(`${p.url}/dev/mail/${id}`);

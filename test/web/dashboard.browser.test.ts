@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { orderBody } from '../delivery/fixtures.ts';
 import { browserAvailable, contrastRatios, horizontalOverflow, usePlatformAndBrowser, VIEWPORTS } from '../helpers/browser.ts';
 import { ROOT } from '../helpers/process.ts';
-import { newEmail, PASSWORD } from '../helpers/web.ts';
+import { mailSettled, newEmail, PASSWORD } from '../helpers/web.ts';
 
 /** Screenshots to look at (gitignored): a page can pass every assertion and still look wrong. */
 const SHOTS = process.env.SCREENSHOT_DIR ?? join(ROOT, 'test-results', 'dashboard');
@@ -49,6 +49,7 @@ describe.runIf(browserAvailable)('the partner dashboard in headless Chromium', (
     await page.getByRole('button', { name: 'Sign up' }).click();
     await page.getByRole('heading', { name: 'Check your mail' }).waitFor();
 
+    await mailSettled(p);
     await page.goto(`${p.url}/dev/mail`);
     await page.getByRole('link', { name: /Verify your email/ }).first().click();
     await page.getByRole('link', { name: /verify-email/ }).click();
@@ -120,6 +121,8 @@ describe.runIf(browserAvailable)('the partner dashboard in headless Chromium', (
     await page.getByLabel('Work email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByRole('heading', { name: 'Check your mail' }).waitFor();
+    await mailSettled(p);
     await page.goto(`${p.url}/dev/mail`);
     await page.getByRole('link', { name: /Verify your email/ }).first().click();
     await page.getByRole('link', { name: /verify-email/ }).click();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSessionId } from '../../src/modules/sessions/index.ts';
 import { countRows, startPlatform, type TestPlatform } from '../helpers/harness.ts';
-import { csrfOf, mailedLink, newEmail, PASSWORD, verifiedOwner, WebClient } from '../helpers/web.ts';
+import { csrfOf, mailedLink, mailSettled, newEmail, PASSWORD, verifiedOwner, WebClient } from '../helpers/web.ts';
 
 describe('dashboard accounts: sign-up, verification, sign-in, reset, sign-out', () => {
   let p: TestPlatform;
@@ -185,6 +185,7 @@ describe('dashboard mail is capped per address', () => {
       answers.add(res.text.replace(/value="[^"]*"/g, ''));
     }
     expect(answers.size).toBe(1);
+    await mailSettled(p);
     expect(await countRows(p, "select count(*)::int as n from dev_mail_outbox where to_address = $1 and subject like 'Reset%'", [email])).toBe(5);
   });
 

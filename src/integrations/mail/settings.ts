@@ -1,10 +1,12 @@
-import type { Env } from '../../platform/settings.ts';
+import { int, type Env } from '../../platform/settings.ts';
 
 export interface MailSettings {
   /** smtp:// or smtps:// URL (credentials in it); unset: the development outbox keeps the mail. */
   smtpUrl: string | undefined;
   /** The From of every message. */
   from: string;
+  /** How often the mail worker looks for due mail besides being woken by commits; 0: no worker in this process. */
+  pollMs: number;
 }
 
 /** How mail leaves this server, read from the environment. */
@@ -13,5 +15,6 @@ export function mailSettings(env: Env, problems: string[]): MailSettings {
   if (smtpUrl !== undefined && !/^smtps?:\/\/[^/]/.test(smtpUrl)) problems.push('SMTP_URL must be an smtp:// or smtps:// URL');
   const from = env.MAIL_FROM || 'Partner Platform <no-reply@localhost>';
   if (/[\r\n]/.test(from)) problems.push('MAIL_FROM must be one line');
-  return { smtpUrl, from };
+  const pollMs = int(env, 'MAIL_POLL_MS', 5000, 0, 3_600_000, problems);
+  return { smtpUrl, from, pollMs };
 }

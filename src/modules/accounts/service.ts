@@ -34,8 +34,9 @@ export class AccountsService {
     private readonly onAuthChange: () => void,
   ) {}
 
-  async createPartner(name: string): Promise<PartnerRow> {
-    return repo.insertPartner(this.db, newId('ptn'), name);
+  /** A new partner; inside the caller's transaction when `tx` is given (sign-up creates its owner with it). */
+  async createPartner(name: string, tx: Queryable = this.db): Promise<PartnerRow> {
+    return repo.insertPartner(tx, newId('ptn'), name);
   }
 
   async getPartner(partnerId: string): Promise<PartnerRow> {

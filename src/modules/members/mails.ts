@@ -1,3 +1,5 @@
+import type { Queryable } from '../../platform/db/index.ts';
+
 /** The plain-text mails members receive; every link is built from the server's public base URL. */
 export interface OutgoingMail {
   to: string;
@@ -5,9 +7,13 @@ export interface OutgoingMail {
   text: string;
 }
 
-/** What the members module needs of a mailer (the app passes integrations/mail's). */
+/**
+ * What the members module needs of mail (the app passes integrations/mail's queue): `send` keeps the
+ * message with `q`, the transaction of the change that causes it, so the mail leaves exactly when
+ * that change commits, and later, whatever the mail server is doing.
+ */
 export interface MailSender {
-  send(message: OutgoingMail): Promise<void>;
+  send(q: Queryable, message: OutgoingMail): Promise<void>;
 }
 
 export const verificationMail = (to: string, link: string): OutgoingMail => ({

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db } from '../../platform/db/index.ts';
+import type { Db, Queryable } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from '../../platform/auth/password.ts';
@@ -35,7 +35,8 @@ function check(problem: string | undefined, field: string): void {
 
 /**
  * Partner members: the people who sign in to the dashboard. Sign-up creates the partner (through
- * AccountsService, so a partner is made one way only) with its first owner.
+ * AccountsService, so a partner is made one way only) with its first owner, in one transaction.
+ * Every mail is queued in the transaction of the change that causes it (see MailSender).
  */
 export class MembersService {
   readonly throttle: SignInThrottle;
@@ -53,9 +54,9 @@ export class MembersService {
     return (await repo.tokensIssuedSince(this.deps.db, email, purpose, new Date(this.deps.clock() - HOUR))) < MAILS_PER_HOUR;
   }
 
-  private async issueToken(t: { purpose: TokenPurpose; email: string; memberId?: string; partnerId?: string; role?: Role }): Promise<string> {
+  private async issueToken(q: Queryable, t: { purpose: TokenPurpose; email: string; memberId?: string; partnerId?: string; role?: Role }): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    await repo.insertToken(this.deps.db, {
+    await repo.insertToken(q, {
       hash: hashToken(token),
       purpose: t.purpose,
       email: t.email,
@@ -72,34 +73,39 @@ export class MembersService {
   }
 
   /**
-   * A new partner and its owner, who must verify the email before using the dashboard. When the
-   * email is taken, its owner is mailed instead and the caller sees the same answer.
+   * A new partner and its owner, who must verify the email before using the dashboard: the member,
+   * the partner, the membership, the verification token and its queued mail commit together or not
+   * at all. When the email is taken, its owner is mailed instead and the caller sees the same answer.
    */
   async signUp(input: { email: string; password: string; partnerName: string }): Promise<void> {
     const email = normalizeEmail(input.email);
     check(emailProblem(email), 'email');
     check(passwordProblem(input.password), 'password');
     check(partnerNameProblem(input.partnerName), 'partner_name');
-    const member = await repo.insertMember(this.deps.db, { id: newId('mbr'), email, passwordHash: await hashPassword(input.password), verified: false });
-    if (!member) {
-      await this.deps.mail.send(alreadyRegisteredMail(email, `${this.deps.publicBaseUrl}/sign-in`));
-      return;
-    }
-    const partner = await this.deps.accounts.createPartner(input.partnerName.trim());
-    await repo.insertMembership(this.deps.db, member.id, partner.id, 'owner');
-    await this.sendVerification(member);
+    // Hashing is slow: done before the transaction opens.
+    const passwordHash = await hashPassword(input.password);
+    await this.deps.db.transaction(async (tx) => {
+      const member = await repo.insertMember(tx, { id: newId('mbr'), email, passwordHash, verified: false });
+      if (!member) {
+        await this.deps.mail.send(tx, alreadyRegisteredMail(email, `${this.deps.publicBaseUrl}/sign-in`));
+        return;
+      }
+      const partner = await this.deps.accounts.createPartner(input.partnerName.trim(), tx);
+      if (!(await repo.insertMembership(tx, member.id, partner.id, 'owner'))) throw new Error(`a new member ${member.id} already had a membership`);
+      await this.sendVerification(tx, member);
+    });
   }
 
-  private async sendVerification(member: MemberRow): Promise<void> {
-    const token = await this.issueToken({ purpose: 'verify', email: member.email, memberId: member.id });
-    await this.deps.mail.send(verificationMail(member.email, this.link('/verify-email', token)));
+  private async sendVerification(q: Queryable, member: MemberRow): Promise<void> {
+    const token = await this.issueToken(q, { purpose: 'verify', email: member.email, memberId: member.id });
+    await this.deps.mail.send(q, verificationMail(member.email, this.link('/verify-email', token)));
   }
 
   async resendVerification(memberId: string): Promise<void> {
     const member = await repo.findById(this.deps.db, memberId);
     if (!member || member.email_verified_at) return;
     if (!(await this.mayMail(member.email, 'verify'))) throw errors.rateLimited('We already sent several links this hour: use the newest one, or try again later.', { 'retry-after': '3600' });
-    await this.sendVerification(member);
+    await this.deps.db.transaction((tx) => this.sendVerification(tx, member));
   }
 
   /** Marks the email verified; false when the link is unknown, used or expired. */
@@ -132,8 +138,10 @@ export class MembersService {
     const member = await repo.findByEmail(this.deps.db, email);
     // Past the hourly cap nothing more is sent, and the answer stays the same.
     if (!member || !(await this.mayMail(email, 'reset'))) return;
-    const token = await this.issueToken({ purpose: 'reset', email, memberId: member.id });
-    await this.deps.mail.send(resetMail(email, this.link('/reset-password', token)));
+    await this.deps.db.transaction(async (tx) => {
+      const token = await this.issueToken(tx, { purpose: 'reset', email, memberId: member.id });
+      await this.deps.mail.send(tx, resetMail(email, this.link('/reset-password', token)));
+    });
   }
 
   async resetLinkValid(token: string): Promise<boolean> {
@@ -172,8 +180,10 @@ export class MembersService {
     }
     if (!(await this.mayMail(email, 'invite'))) throw errors.rateLimited('Several invitations went to this address this hour; try again later.', { 'retry-after': '3600' });
     const partner = await this.deps.accounts.getPartner(partnerId);
-    const token = await this.issueToken({ purpose: 'invite', email, partnerId, role });
-    await this.deps.mail.send(invitationMail(email, partner.name, role, this.link('/invitations', token)));
+    await this.deps.db.transaction(async (tx) => {
+      const token = await this.issueToken(tx, { purpose: 'invite', email, partnerId, role });
+      await this.deps.mail.send(tx, invitationMail(email, partner.name, role, this.link('/invitations', token)));
+    });
   }
 
   /** The invitation behind a link, to show before it is accepted; undefined when no longer valid. */
