@@ -5,7 +5,8 @@ import { accraTime } from './order-routes.ts';
 
 const APP_ID = /^app_[0-9A-Z]{26}$/;
 const EVENT_ID = /^evt_[0-9A-Z]{26}$/;
-const EVENT_TYPE = /^[a-z_]{1,32}(\.[a-z_]{1,32}){1,3}$/;
+/** An event type or its start (`delivery.order`): lower-case words and dots. */
+const EVENT_TYPE = /^[a-z_.]{1,100}$/;
 const STATUSES = ['pending', 'delivered', 'dead', 'no_destination'] as const;
 const PAGE = 25;
 
@@ -26,7 +27,7 @@ function filters(query: ListQuery['Querystring']) {
   const type = pick(query.type);
   const before = pick(query.before);
   if (status && !(STATUSES as readonly string[]).includes(status)) throw new WebRefusal(400, 'Unknown delivery status.');
-  if (type && !EVENT_TYPE.test(type)) throw new WebRefusal(400, 'Unknown event type.');
+  if (type && !EVENT_TYPE.test(type)) throw new WebRefusal(400, 'The event type is lower-case letters, dots and underscores (at most 100).');
   if (before && !EVENT_ID.test(before)) throw new WebRefusal(400, 'That page link is not valid; start from the first page.');
   return { status: status as Status | undefined, type, before };
 }
@@ -136,7 +137,7 @@ export function registerWebhookRoutes(app: FastifyInstance, web: WebKit, deps: W
     web.form(request, {}, m);
     const found = await ownApp(m, request.params.appId);
     const replayed = await webhooks.replaySince(found.id, new Date(0));
-    await audit.record({ actor: { kind: 'member', id: m.member.id }, action: 'webhook_delivery.replay', target: { type: 'app', id: found.id }, after: { replayed }, origin: origin(request) });
+    if (replayed.length > 0) await audit.record({ actor: { kind: 'member', id: m.member.id }, action: 'webhook_delivery.replay', target: { type: 'app', id: found.id }, after: { replayed }, origin: origin(request) });
     const notice = replayed.length === 0 ? 'No dead delivery to replay.' : `${replayed.length} dead ${replayed.length === 1 ? 'delivery' : 'deliveries'} queued again.`;
     return listPage(reply, m, found.id, {}, { notice });
   });
