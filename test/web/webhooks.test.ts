@@ -128,10 +128,15 @@ describe('dashboard webhook deliveries', () => {
     expect(await status(dead[1]!)).toBe('dead');
 
     const list = await developer.get(base());
+    const one = await event(appId, 'dead', 'wallet.topup.credited', { code: 500 });
+    expect((await developer.post(`${base()}/${one}/replay`, { _csrf: csrfOf(list.text) })).status).toBe(200);
+    expect(await status(one)).toBe('pending');
     const res = await developer.post(`${base()}/replay-dead`, { _csrf: csrfOf(list.text) });
     expect(res.status).toBe(200);
     expect(res.text).toContain('1 dead delivery queued again');
     expect(await status(dead[1]!)).toBe('pending');
+    const none = await developer.post(`${base()}/replay-dead`, { _csrf: csrfOf(list.text) });
+    expect(none.text).toContain('No dead delivery to replay.');
     expect(await status(foreign)).toBe('dead');
     expect(await p.app.platform.db.query("select target_type, target_id from audit_log where action = 'webhook_delivery.replay' and target_type = 'app'")).toEqual([{ target_type: 'app', target_id: appId }]);
   });
@@ -148,6 +153,10 @@ describe('dashboard webhook deliveries', () => {
     expect((await other.post(`${base()}/replay-dead`, { _csrf: csrfOf(page.text) })).status).toBe(404);
     expect(await status(delivered)).toBe('delivered');
     expect((await owner.get(`${base()}/${newId('evt')}`)).status).toBe(404);
+    // Signed out: the sign-in page, nothing shown.
+    const anonymous = await new WebClient(p.url).get(`${base()}/${delivered}`);
+    expect(anonymous.status).toBe(303);
+    expect(anonymous.location).toMatch(/^\/sign-in\?next=/);
   });
 
   it('refuses a replay without the CSRF token or from another site', async () => {
