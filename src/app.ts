@@ -241,6 +241,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     partnerOrders: delivery?.partnerOrders,
     walletBalance: (partnerId) => wallet.service.balancePesewas(partnerId),
     publicBaseUrl,
+    webhooks: { webhooks: webhookAdmin, audit },
   };
   registerDashboard(app, dashboardDeps);
   registerConsole(app, { accounts, activation, audit, operators, operatorSignIn, sessions: new SessionStore(db, clock, OPERATOR_SESSION_TIMEOUTS), webhooks: webhookAdmin }, dashboardDeps);

@@ -12,7 +12,7 @@ export class WebhookAdminService {
     private readonly clock: () => number,
   ) {}
 
-  async list(q: { appId?: string; status?: EventRow['delivery_status']; limit: number; before?: string }): Promise<{ deliveries: EventRow[]; nextBefore: string | null }> {
+  async list(q: { appId?: string; status?: EventRow['delivery_status']; type?: string; limit: number; before?: string }): Promise<{ deliveries: EventRow[]; nextBefore: string | null }> {
     const rows = await repo.list(this.db, q);
     return { deliveries: rows, nextBefore: rows.length === q.limit ? rows.at(-1)!.id : null };
   }

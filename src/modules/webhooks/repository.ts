@@ -152,12 +152,14 @@ export const webhooksRepository = {
     return (await db.query('delete from webhook_disabled_endpoints where app_id = $1 and url = $2 returning url', [appId, url])).length > 0;
   },
 
-  async list(db: Queryable, f: { appId?: string; status?: DeliveryStatus; limit: number; before?: string }): Promise<EventRow[]> {
+  /** Newest first; `type` matches the event type's start (`delivery.order` finds every order event). */
+  async list(db: Queryable, f: { appId?: string; status?: DeliveryStatus; type?: string; limit: number; before?: string }): Promise<EventRow[]> {
     return db.query<EventRow>(
       `select ${EVENT_COLS} from outbox_events
         where ($1::text is null or app_id = $1) and ($2::text is null or delivery_status = $2) and ($3::text is null or id < $3)
+          and ($5::text is null or left(type, length($5)) = $5)
         order by id desc limit $4`,
-      [f.appId ?? null, f.status ?? null, f.before ?? null, f.limit],
+      [f.appId ?? null, f.status ?? null, f.before ?? null, f.limit, f.type ?? null],
     );
   },
 

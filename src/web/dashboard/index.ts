@@ -9,6 +9,7 @@ import { WebKit, WebRefusal, type DashboardDeps } from './kit.ts';
 import { registerActivationRoutes } from './activation.ts';
 import { registerOrderRoutes } from './order-routes.ts';
 import { registerTeamRoutes } from './team-routes.ts';
+import { registerWebhookRoutes } from './webhooks.ts';
 
 export type { DashboardDeps } from './kit.ts';
 
@@ -52,5 +53,6 @@ export function registerDashboard(app: FastifyInstance, deps: DashboardDeps): vo
     registerAppRoutes(scope, web);
     registerOrderRoutes(scope, web);
     registerActivationRoutes(scope, web);
+    registerWebhookRoutes(scope, web, deps.webhooks);
   });
 }

@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountsService } from '../../modules/accounts/index.ts';
 import type { ActivationService } from '../../modules/activation/index.ts';
+import type { AuditLog } from '../../modules/audit/index.ts';
+import type { WebhookAdminService } from '../../modules/webhooks/index.ts';
 import type { PartnerOrders } from '../../modules/delivery/index.ts';
 import { can, type MemberRow, type MembershipRow, type MembersService, type Permission } from '../../modules/members/index.ts';
 import type { Session, SessionStore } from '../../modules/sessions/index.ts';
@@ -24,6 +26,8 @@ export interface DashboardDeps {
   /** Absent when this instance does not serve the delivery service. */
   partnerOrders: PartnerOrders | undefined;
   walletBalance: (partnerId: string) => Promise<number>;
+  /** The webhook deliveries pages (absent: not served). */
+  webhooks?: { webhooks: WebhookAdminService; audit: AuditLog };
   publicBaseUrl: string;
 }
 

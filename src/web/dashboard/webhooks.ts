@@ -1,0 +1,144 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isAppError } from '../../platform/errors.ts';
+import { WebRefusal, type DashboardDeps, type Member, type WebKit } from './kit.ts';
+import { accraTime } from './order-routes.ts';
+
+const APP_ID = /^app_[0-9A-Z]{26}$/;
+const EVENT_ID = /^evt_[0-9A-Z]{26}$/;
+/** An event type or its start (`delivery.order`): lower-case words and dots. */
+const EVENT_TYPE = /^[a-z_.]{1,100}$/;
+const STATUSES = ['pending', 'delivered', 'dead', 'no_destination'] as const;
+const PAGE = 25;
+
+type Status = (typeof STATUSES)[number];
+type AppParams = { Params: { appId: string } };
+type EventParams = { Params: { appId: string; eventId: string } };
+type ListQuery = AppParams & { Querystring: { status?: string; type?: string; before?: string } };
+
+type WebhookPageDeps = NonNullable<DashboardDeps['webhooks']>;
+
+/** Reads the list's filters; a value no form offers is refused with a sentence (400), never a 500. */
+function filters(query: ListQuery['Querystring']) {
+  const pick = (v: unknown) => {
+    if (Array.isArray(v)) throw new WebRefusal(400, 'A filter was sent more than once.');
+    return typeof v === 'string' && v !== '' ? v : undefined;
+  };
+  const status = pick(query.status);
+  const type = pick(query.type);
+  const before = pick(query.before);
+  if (status && !(STATUSES as readonly string[]).includes(status)) throw new WebRefusal(400, 'Unknown delivery status.');
+  if (type && !EVENT_TYPE.test(type)) throw new WebRefusal(400, 'The event type is lower-case letters, dots and underscores (at most 100).');
+  if (before && !EVENT_ID.test(before)) throw new WebRefusal(400, 'That page link is not valid; start from the first page.');
+  return { status: status as Status | undefined, type, before };
+}
+
+/**
+ * The webhook deliveries of the partner's apps: list, each event with its attempts, and replay
+ * (one, or every dead one of an app) through the webhooks module's WebhookAdminService, the same
+ * calls as the console's dead letters. Replays are audited with the member as actor.
+ */
+export function registerWebhookRoutes(app: FastifyInstance, web: WebKit, deps: WebhookPageDeps | undefined): void {
+  if (!deps) return;
+  const { webhooks, audit } = deps;
+  const { accounts } = web.deps;
+
+  /** The app if it belongs to the member's partner; any other app answers exactly like a missing one. */
+  async function ownApp(m: Member, appId: string) {
+    const found = APP_ID.test(appId) ? await accounts.getApp(appId) : undefined;
+    if (!found || found.partner_id !== m.membership.partner_id) throw new WebRefusal(404, 'There is no such app in your account.');
+    return found;
+  }
+
+  /** The event if it belongs to this (own) app; anything else is the same 404. */
+  async function ownEvent(m: Member, appId: string, eventId: string) {
+    const found = await ownApp(m, appId);
+    const missing = new WebRefusal(404, 'There is no such webhook delivery in your account.');
+    if (!EVENT_ID.test(eventId)) throw missing;
+    try {
+      const event = await webhooks.get(eventId);
+      if (event.delivery.app_id !== found.id) throw missing;
+      return { app: found, ...event };
+    } catch (err) {
+      if (isAppError(err) && err.statusCode === 404) throw missing;
+      throw err;
+    }
+  }
+
+  async function listPage(reply: FastifyReply, m: Member, appId: string, query: ListQuery['Querystring'], extra: Record<string, unknown> = {}, status = 200) {
+    const found = await ownApp(m, appId);
+    const filter = filters(query);
+    const { deliveries, nextBefore } = await webhooks.list({ appId: found.id, status: filter.status, type: filter.type, before: filter.before, limit: PAGE });
+    const base = `/dashboard/apps/${found.id}/webhooks`;
+    const keep = { ...(filter.status ? { status: filter.status } : {}), ...(filter.type ? { type: filter.type } : {}) };
+    return web.page(
+      reply,
+      'webhooks',
+      {
+        title: `Webhooks · ${found.name}`,
+        app: found,
+        deliveries: deliveries.map((d) => ({ ...d, when: accraTime(d.created_at) })),
+        filter,
+        statuses: STATUSES,
+        base,
+        next: nextBefore ? `${base}?${new URLSearchParams({ ...keep, before: nextBefore })}` : undefined,
+        firstPage: !filter.before,
+        canReplay: m.membership.role !== 'finance',
+        ...extra,
+      },
+      status,
+    );
+  }
+
+  function origin(request: FastifyRequest) {
+    const ua = request.headers['user-agent'];
+    return { ip: request.ip, userAgent: typeof ua === 'string' ? ua.slice(0, 512) : null };
+  }
+
+  app.get<ListQuery>('/dashboard/apps/:appId/webhooks', async (request, reply) => {
+    const m = await web.member(request, reply, 'view');
+    if (!m) return reply;
+    return listPage(reply, m, request.params.appId, request.query);
+  });
+
+  app.get<EventParams>('/dashboard/apps/:appId/webhooks/:eventId', async (request, reply) => {
+    const m = await web.member(request, reply, 'view');
+    if (!m) return reply;
+    const { app: found, delivery, attempts } = await ownEvent(m, request.params.appId, request.params.eventId);
+    return web.page(reply, 'webhook', {
+      title: `Webhook ${delivery.type}`,
+      app: found,
+      delivery,
+      created: accraTime(delivery.created_at),
+      delivered: delivery.delivered_at ? accraTime(delivery.delivered_at) : undefined,
+      attempts: attempts.map((a) => ({ ...a, when: accraTime(a.at) })),
+      payload: JSON.stringify(delivery.payload, null, 2),
+      canReplay: m.membership.role !== 'finance' && delivery.delivery_status !== 'pending',
+    });
+  });
+
+  app.post<EventParams>('/dashboard/apps/:appId/webhooks/:eventId/replay', async (request, reply) => {
+    const m = await web.member(request, reply, 'manage_apps');
+    if (!m) return reply;
+    web.form(request, {}, m);
+    const { app: found, delivery } = await ownEvent(m, request.params.appId, request.params.eventId);
+    try {
+      const replayed = await webhooks.replay(delivery.id);
+      await audit.record({ actor: { kind: 'member', id: m.member.id }, action: 'webhook_delivery.replay', target: { type: 'delivery', id: delivery.id }, after: { replayed }, origin: origin(request) });
+    } catch (err) {
+      if (!isAppError(err) || err.statusCode >= 500) throw err;
+      return listPage(reply, m, found.id, {}, { error: err.message }, err.statusCode);
+    }
+    return listPage(reply, m, found.id, {}, { notice: `Delivery ${delivery.id} queued again: it is sent now, with fresh retries.` });
+  });
+
+  app.post<AppParams>('/dashboard/apps/:appId/webhooks/replay-dead', async (request, reply) => {
+    const m = await web.member(request, reply, 'manage_apps');
+    if (!m) return reply;
+    web.form(request, {}, m);
+    const found = await ownApp(m, request.params.appId);
+    const replayed = await webhooks.replaySince(found.id, new Date(0));
+    if (replayed.length > 0) await audit.record({ actor: { kind: 'member', id: m.member.id }, action: 'webhook_delivery.replay', target: { type: 'app', id: found.id }, after: { replayed }, origin: origin(request) });
+    const notice = replayed.length === 0 ? 'No dead delivery to replay.' : `${replayed.length} dead ${replayed.length === 1 ? 'delivery' : 'deliveries'} queued again.`;
+    return listPage(reply, m, found.id, {}, { notice });
+  });
+}
