@@ -173,3 +173,31 @@ describe('dashboard wallet: statement, top-ups, roles, partners apart', () => {
     expect(await countRows(p, 'select count(*)::int as n from wallet_topups')).toBe(before);
   });
 });
+
+describe('dashboard wallet without a production gateway', () => {
+  let p: TestPlatform;
+  beforeAll(async () => {
+    p = await startPlatform({ env: { SANDBOX_PAYMENTS_FOR_PRODUCTION: 'off' } });
+  });
+  afterAll(async () => {
+    await p?.close();
+  });
+
+  it('refuses a top-up with a sentence and creates nothing; serves the chart library as our own asset', async () => {
+    const { web } = await productionPartner(p, 'Esi Prints');
+    const refused = await web.submit('/dashboard/wallet', '/dashboard/wallet/topups', { amount_ghs: '100' });
+    expect(refused.status).toBe(503);
+    expect(refused.text).toContain('This deployment has no payment gateway for production');
+    expect(await countRows(p, 'select count(*)::int as n from wallet_topups')).toBe(0);
+    const page = (await web.get('/dashboard/wallet')).text;
+    for (const src of [...page.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]!)) {
+      expect(src).toMatch(/^\/assets\/[\w-]+\.[0-9a-f]{12}\.js$/);
+      const res = await fetch(`${p.url}${src}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toContain('text/javascript');
+      expect(res.headers.get('cache-control')).toContain('immutable');
+    }
+    expect(page).toMatch(/<script src="\/assets\/uplot\.[0-9a-f]{12}\.js"/);
+    expect(page).toMatch(/<link rel="stylesheet" href="\/assets\/uplot\.[0-9a-f]{12}\.css"/);
+  });
+});

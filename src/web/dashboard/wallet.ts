@@ -108,7 +108,8 @@ export function registerWalletRoutes(app: FastifyInstance, web: WebKit): void {
       request.log.info({ partner: m.membership.partner_id, member: m.member.id, clientReference: started.clientReference }, 'dashboard top-up started');
       return web.redirect(reply, started.checkoutUrl);
     } catch (err) {
-      if (isAppError(err) && err.statusCode !== 500) return again(err.message, err.statusCode >= 500 ? 502 : err.statusCode);
+      // A refusal (no production gateway: 503) or a gateway failure (502) is shown on the page with its sentence.
+      if (isAppError(err) && err.statusCode !== 500) return again(err.message, err.statusCode);
       throw err;
     }
   });
