@@ -239,7 +239,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     members,
     sessions,
     partnerOrders: delivery?.partnerOrders,
-    walletBalance: (partnerId) => wallet.service.balancePesewas(partnerId),
+    wallet: wallet.service,
     publicBaseUrl,
     webhooks: { webhooks: webhookAdmin, audit },
   };

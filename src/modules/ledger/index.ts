@@ -4,4 +4,4 @@
  */
 export * from './accounts.ts';
 export { assertBalanced, positive, UnbalancedJournalError, type Journal, type LedgerEntry } from './journal.ts';
-export { ledgerRepository as ledger, type EntryRow } from './repository.ts';
+export { ledgerRepository as ledger, type EntryRow, type StatementRow, type WalletDay } from './repository.ts';

@@ -15,6 +15,18 @@ export interface EntryRow {
   created_at: Date;
 }
 
+/** A wallet entry with the wallet's balance just after it (exact, in pesewas). */
+export interface StatementRow extends EntryRow {
+  balance_after_pesewas: number;
+}
+
+/** One day (UTC, which is Ghana's time) of a wallet: its balance at the day's end and the fees spent. */
+export interface WalletDay {
+  day: string;
+  closing_pesewas: number;
+  spent_pesewas: number;
+}
+
 const journalsPosted = new Counter({
   name: 'ledger_journals_posted_total',
   help: 'Ledger journals committed, by kind (wallet_topup, order_fee, sale_settlement...)',
@@ -84,6 +96,40 @@ export const ledgerRepository = {
          from ledger_entries e join ledger_journals j on j.id = e.journal_id
         where e.account = $1 order by e.created_at desc, e.journal_id desc limit $2`,
       [walletAccount(partnerId), limit],
+    );
+  },
+  /**
+   * A wallet's entries newest first, each with the running balance after it: a window sum over the
+   * wallet's whole history in (created_at, journal_id) order, so it is exact and matches the cached
+   * balance at the newest entry. Keyset paged: `beforeJournalId` is the last entry of the previous page.
+   */
+  async statement(db: Queryable, partnerId: string, opts: { limit: number; beforeJournalId?: string }): Promise<StatementRow[]> {
+    return db.query<StatementRow>(
+      `with w as (
+         select e.journal_id, j.kind, j.subject_id, j.memo, e.amount_pesewas, e.created_at,
+                (sum(e.amount_pesewas) over (order by e.created_at, e.journal_id rows between unbounded preceding and current row))::bigint as balance_after_pesewas
+           from ledger_entries e join ledger_journals j on j.id = e.journal_id
+          where e.account = $1)
+       select * from w
+        where $2::text is null
+           or (created_at, journal_id) < (select created_at, journal_id from ledger_entries where account = $1 and journal_id = $2)
+        order by created_at desc, journal_id desc
+        limit $3`,
+      [walletAccount(partnerId), opts.beforeJournalId ?? null, opts.limit],
+    );
+  },
+  /** The last `days` days up to `today` (YYYY-MM-DD, UTC): each day's closing balance and fees spent (net of refunds). */
+  async dailyWallet(db: Queryable, partnerId: string, today: string, days: number): Promise<WalletDay[]> {
+    return db.query<WalletDay>(
+      `with d as (
+         select day::date as day, (day::timestamp at time zone 'UTC') as starts, ((day + interval '1 day')::timestamp at time zone 'UTC') as ends
+           from generate_series($2::date - ($3::int - 1), $2::date, interval '1 day') as day)
+       select to_char(d.day, 'YYYY-MM-DD') as day,
+              (select coalesce(sum(e.amount_pesewas), 0) from ledger_entries e where e.account = $1 and e.created_at < d.ends)::bigint as closing_pesewas,
+              (select coalesce(-sum(e.amount_pesewas), 0) from ledger_entries e join ledger_journals j on j.id = e.journal_id
+                where e.account = $1 and j.kind in ('order_fee', 'order_fee_refund') and e.created_at >= d.starts and e.created_at < d.ends)::bigint as spent_pesewas
+         from d order by d.day`,
+      [walletAccount(partnerId), today, days],
     );
   },
 };

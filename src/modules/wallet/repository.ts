@@ -50,4 +50,8 @@ export const walletRepository = {
     );
     return rows.length > 0;
   },
+  /** A partner's latest top-ups (those that reached the gateway), newest first. */
+  async listTopups(db: Queryable, partnerId: string, limit: number): Promise<TopupRow[]> {
+    return db.query<TopupRow>(`select ${TOPUP_COLS} from wallet_topups where partner_id = $1 order by created_at desc, id desc limit $2`, [partnerId, limit]);
+  },
 };

@@ -10,12 +10,12 @@ import { processMetrics } from '../../platform/metrics/registry.ts';
 import { GatewayError, type Checkout, type PaymentStatus } from '../../integrations/payments/gateway.ts';
 import type { PaymentGateways } from '../../integrations/payments/index.ts';
 import { appendEvent } from '../webhooks/index.ts';
-import { ledger, type EntryRow } from '../ledger/index.ts';
+import { ledger, type EntryRow, type StatementRow, type WalletDay } from '../ledger/index.ts';
 import { orderFeeJournal, orderFeeRefundJournal, topupJournal } from './journals.ts';
 import { walletRepository as repo, type TopupRow } from './repository.ts';
 
 export const TOPUP_REFERENCE = /^serviceD_WA[0-9a-f]{16}$/;
-const MINIMUM_TOPUP_PESEWAS = 3000;
+export const MINIMUM_TOPUP_PESEWAS = 3000;
 
 export interface WalletServiceDeps {
   db: Db;
@@ -62,12 +62,28 @@ export class WalletService {
     const amount = ghsToPesewas(amountGhs);
     if (amount === null) throw errors.validation('amount_ghs must have at most 2 decimals.', [{ field: 'amount_ghs', issue: 'must have at most 2 decimals' }]);
     if (amount < MINIMUM_TOPUP_PESEWAS) throw errors.validation('The minimum top-up is GHS 30.', [{ field: 'amount_ghs', issue: 'must be at least 30' }]);
-    const gateway = this.deps.gateways.forPayment(auth.environment);
+    const back = (await this.deps.appReturnUrl(auth.appId)) ?? `${this.deps.publicBaseUrl}/checkout/complete`;
+    return this.startTopup({ partnerId: auth.partnerId, appId: auth.appId, environment: auth.environment, amountPesewas: amount, returnUrl: () => back });
+  }
+
+  /**
+   * A top-up started from the dashboard (production, like every wallet top-up): `returnUrl` gets
+   * the new client reference, so the browser comes back to that top-up's page. The caller checks
+   * the amount's range first (MINIMUM_TOPUP_PESEWAS is checked again here).
+   */
+  async initiateDashboardTopup(partnerId: string, appId: string, amountPesewas: number, returnUrl: (clientReference: string) => string) {
+    if (!Number.isSafeInteger(amountPesewas) || amountPesewas < MINIMUM_TOPUP_PESEWAS) throw errors.validation('The minimum top-up is GHS 30.', [{ field: 'amount_ghs', issue: 'must be at least 30' }]);
+    return this.startTopup({ partnerId, appId, environment: 'production', amountPesewas, returnUrl });
+  }
+
+  private async startTopup(t: { partnerId: string; appId: string; environment: AuthContext['environment']; amountPesewas: number; returnUrl: (clientReference: string) => string }) {
+    const amount = t.amountPesewas;
+    const gateway = this.deps.gateways.forPayment(t.environment);
     const id = newId('top');
     const clientReference = `serviceD_WA${randomBytes(8).toString('hex')}`;
     const { db, publicBaseUrl } = this.deps;
-    await repo.insertTopup(db, { id, partnerId: auth.partnerId, appId: auth.appId, clientReference, amountPesewas: amount, gateway: gateway.name });
-    const back = (await this.deps.appReturnUrl(auth.appId)) ?? `${publicBaseUrl}/checkout/complete`;
+    await repo.insertTopup(db, { id, partnerId: t.partnerId, appId: t.appId, clientReference, amountPesewas: amount, gateway: gateway.name });
+    const back = t.returnUrl(clientReference);
     let checkout: Checkout;
     try {
       checkout = await gateway.createCheckout({
@@ -89,7 +105,7 @@ export class WalletService {
   }
 
   /** Checks the gateway and credits a paid top-up exactly once, however many verifies and callbacks race. */
-  async verifyTopup(auth: AuthContext, clientReference: string): Promise<TopupCheck> {
+  async verifyTopup(auth: Pick<AuthContext, 'partnerId'>, clientReference: string): Promise<TopupCheck> {
     const topup = TOPUP_REFERENCE.test(clientReference) ? await repo.findTopup(this.deps.db, clientReference) : undefined;
     if (!topup || topup.partner_id !== auth.partnerId || topup.status === 'initiating' || topup.status === 'failed') {
       throw errors.topupNotFound('No top-up with this client_reference exists for this partner.');
@@ -160,6 +176,21 @@ export class WalletService {
   async refundOrderFee(tx: Queryable, order: { partnerId: string; orderId: string; feePesewas: number; at: Date }): Promise<number> {
     await ledger.postJournal(tx, orderFeeRefundJournal(order.partnerId, order.orderId, order.feePesewas), order.at);
     return ledger.balance(tx, order.partnerId);
+  }
+
+  /** A partner's wallet entries with the running balance after each, newest first (the dashboard's statement). */
+  async statement(partnerId: string, opts: { limit: number; beforeJournalId?: string }): Promise<StatementRow[]> {
+    return ledger.statement(this.deps.db, partnerId, opts);
+  }
+
+  /** The last `days` days (UTC, Ghana's time) of the wallet: closing balance and fees spent each day. */
+  async daily(partnerId: string, days: number): Promise<WalletDay[]> {
+    return ledger.dailyWallet(this.deps.db, partnerId, new Date(this.deps.clock()).toISOString().slice(0, 10), days);
+  }
+
+  /** A partner's latest top-ups with their state and the gateway's last raw status. */
+  async recentTopups(partnerId: string, limit: number): Promise<TopupRow[]> {
+    return repo.listTopups(this.deps.db, partnerId, limit);
   }
 
   /** A partner's balance and latest ledger entries, for operators. */

@@ -36,8 +36,9 @@ export class Assets {
     }
   }
 
-  static fromDirectory(dir: string): Assets {
-    return new Assets(Object.fromEntries(readdirSync(dir).filter((f) => TYPES[extname(f)]).map((f) => [f, join(dir, f)])));
+  /** A directory's files, plus `extra` single files (name → absolute path). */
+  static fromDirectory(dir: string, extra: Record<string, string> = {}): Assets {
+    return new Assets({ ...Object.fromEntries(readdirSync(dir).filter((f) => TYPES[extname(f)]).map((f) => [f, join(dir, f)])), ...extra });
   }
 
   /** The fingerprinted URL of an asset by its file name. */

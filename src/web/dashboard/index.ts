@@ -10,6 +10,7 @@ import { registerActivationRoutes } from './activation.ts';
 import { registerOrderRoutes } from './order-routes.ts';
 import { registerTeamRoutes } from './team-routes.ts';
 import { registerWebhookRoutes } from './webhooks.ts';
+import { registerWalletRoutes } from './wallet.ts';
 
 export type { DashboardDeps } from './kit.ts';
 
@@ -19,6 +20,11 @@ export type { DashboardDeps } from './kit.ts';
 const ROOT = new URL('../../../', import.meta.url);
 export const TEMPLATES_DIR = fileURLToPath(new URL('src/web/dashboard/templates/', ROOT));
 export const STATIC_DIR = fileURLToPath(new URL('src/web/static/', ROOT));
+/** Libraries served as our own assets (no CDN): uPlot for the wallet's chart. */
+const VENDOR_ASSETS = {
+  'uplot.js': fileURLToPath(new URL('node_modules/uplot/dist/uPlot.iife.min.js', ROOT)),
+  'uplot.css': fileURLToPath(new URL('node_modules/uplot/dist/uPlot.min.css', ROOT)),
+};
 
 /** What a failed request shows: a page with a sentence, never a stack trace or JSON. */
 export function refusal(err: unknown): { status: number; message: string } | undefined {
@@ -35,7 +41,7 @@ export function refusal(err: unknown): { status: number; message: string } | und
  * body limit do not touch the partner API's.
  */
 export function registerDashboard(app: FastifyInstance, deps: DashboardDeps): void {
-  const assets = Assets.fromDirectory(STATIC_DIR);
+  const assets = Assets.fromDirectory(STATIC_DIR, VENDOR_ASSETS);
   const web = new WebKit(deps, new Views(TEMPLATES_DIR), assets);
   assets.register(app);
   app.register(async (scope) => {
@@ -54,5 +60,6 @@ export function registerDashboard(app: FastifyInstance, deps: DashboardDeps): vo
     registerOrderRoutes(scope, web);
     registerActivationRoutes(scope, web);
     registerWebhookRoutes(scope, web, deps.webhooks);
+    registerWalletRoutes(scope, web);
   });
 }

@@ -6,6 +6,7 @@ import type { WebhookAdminService } from '../../modules/webhooks/index.ts';
 import type { PartnerOrders } from '../../modules/delivery/index.ts';
 import { can, type MemberRow, type MembershipRow, type MembersService, type Permission } from '../../modules/members/index.ts';
 import type { Session, SessionStore } from '../../modules/sessions/index.ts';
+import type { WalletService } from '../../modules/wallet/index.ts';
 import type { Assets } from '../../platform/web/assets.ts';
 import { readCookie, serializeCookie } from '../../platform/web/cookies.ts';
 import { CSRF_FIELD, crossSiteProblem, tokensMatch } from '../../platform/web/csrf.ts';
@@ -25,7 +26,7 @@ export interface DashboardDeps {
   sessions: SessionStore;
   /** Absent when this instance does not serve the delivery service. */
   partnerOrders: PartnerOrders | undefined;
-  walletBalance: (partnerId: string) => Promise<number>;
+  wallet: WalletService;
   /** The webhook deliveries pages (absent: not served). */
   webhooks?: { webhooks: WebhookAdminService; audit: AuditLog };
   publicBaseUrl: string;
@@ -84,6 +85,11 @@ export class WebKit {
       path: reply.request.url.split('?')[0],
     });
     return reply.code(status).headers(webPageHeaders()).send(html);
+  }
+
+  /** The fingerprinted URL of one of our assets (a page's own script or stylesheet). */
+  assetUrl(name: string): string {
+    return this.assets.url(name);
   }
 
   redirect(reply: FastifyReply, to: string): FastifyReply {

@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { isRole, ROLES } from '../../modules/members/index.ts';
 import { isAppError } from '../../platform/errors.ts';
-import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal, type Member, type WebKit } from './kit.ts';
 
 const MEMBER_ID = /^mbr_[0-9A-Z]{26}$/;
 type MemberParams = { Params: { memberId: string } };
 
-/** The overview, the team (owners manage it) and the wallet (owners and finance). */
+/** The overview and the team (owners manage it); the wallet is in wallet.ts. */
 export function registerTeamRoutes(app: FastifyInstance, web: WebKit): void {
   const { accounts, members, sessions } = web.deps;
 
@@ -77,12 +76,5 @@ export function registerTeamRoutes(app: FastifyInstance, web: WebKit): void {
       await sessions.endAllFor({ kind: 'member', id: request.params.memberId });
       return 'Removed from the team.';
     });
-  });
-
-  app.get('/dashboard/wallet', async (request, reply) => {
-    const m = await web.member(request, reply, 'view_wallet');
-    if (!m) return reply;
-    const balance = await web.deps.walletBalance(m.membership.partner_id);
-    return web.page(reply, 'wallet', { title: 'Wallet', balance: formatGhs(balance) });
   });
 }
