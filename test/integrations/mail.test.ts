@@ -75,3 +75,40 @@ describe('mail without SMTP: the development outbox', () => {
     expect((await fetch(`${p.url}/dev/mail/mail_00000000000000000000000000`)).status).toBe(404);
   });
 });
+
+describe('the development outbox on an address others can reach', () => {
+  const platforms: TestPlatform[] = [];
+  afterAll(async () => {
+    await Promise.all(platforms.map((p) => p.close()));
+  });
+
+  async function start(env: Record<string, string>) {
+    const lines: string[] = [];
+    const logStream = new PassThrough();
+    logStream.on('data', (c: Buffer) => lines.push(...c.toString().split('\n').filter(Boolean)));
+    const p = await startPlatform({ env: { LOG_LEVEL: 'warn', PUBLIC_BASE_URL: 'https://partners.example.gh', ...env }, logStream });
+    platforms.push(p);
+    return { p, lines };
+  }
+
+  it('is not served (it holds reset links), and the start warns that mail is not sent', async () => {
+    const { p, lines } = await start({});
+    expect((await fetch(`${p.url}/dev/mail`)).status).toBe(404);
+    expect(lines.some((l) => l.includes('SMTP_URL is unset') && l.includes('/dev/mail is not served'))).toBe(true);
+    // Mail is still kept, for an operator to read from the database.
+    await p.app.platform.mailQueue.send(p.app.platform.db, { to: newEmail(), subject: 'Reset your password', text: 'A link' });
+    await mailSettled(p);
+    expect((await p.app.platform.db.query('select 1 from dev_mail_outbox')).length).toBe(1);
+  });
+
+  it('is served with DEV_MAIL_PAGE=on (a demo), with a loud warning', async () => {
+    const { p, lines } = await start({ DEV_MAIL_PAGE: 'on' });
+    expect((await fetch(`${p.url}/dev/mail`)).status).toBe(200);
+    expect(lines.some((l) => l.includes('DEV_MAIL_PAGE=on'))).toBe(true);
+  });
+
+  it('is never served with DEV_MAIL_PAGE=off, even on this machine', async () => {
+    const { p } = await start({ DEV_MAIL_PAGE: 'off', PUBLIC_BASE_URL: 'http://localhost:8080' });
+    expect((await fetch(`${p.url}/dev/mail`)).status).toBe(404);
+  });
+});

@@ -1,4 +1,4 @@
-import { int, type Env } from '../../platform/settings.ts';
+import { int, oneOf, type Env } from '../../platform/settings.ts';
 
 export interface MailSettings {
   /** smtp:// or smtps:// URL (credentials in it); unset: the development outbox keeps the mail. */
@@ -7,6 +7,11 @@ export interface MailSettings {
   from: string;
   /** How often the mail worker looks for due mail besides being woken by commits; 0: no worker in this process. */
   pollMs: number;
+  /**
+   * Whether /dev/mail shows the development outbox: by default only when the server's public
+   * address is this machine, because the outbox holds sign-in and password-reset links.
+   */
+  devMailPage: 'auto' | 'on' | 'off';
 }
 
 /** How mail leaves this server, read from the environment. */
@@ -16,5 +21,6 @@ export function mailSettings(env: Env, problems: string[]): MailSettings {
   const from = env.MAIL_FROM || 'Partner Platform <no-reply@localhost>';
   if (/[\r\n]/.test(from)) problems.push('MAIL_FROM must be one line');
   const pollMs = int(env, 'MAIL_POLL_MS', 5000, 0, 3_600_000, problems);
-  return { smtpUrl, from, pollMs };
+  const devMailPage = oneOf(env, 'DEV_MAIL_PAGE', ['auto', 'on', 'off'] as const, 'auto', problems);
+  return { smtpUrl, from, pollMs, devMailPage };
 }
