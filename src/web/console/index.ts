@@ -9,6 +9,7 @@ import { registerConsoleActivationRoutes } from './activation-routes.ts';
 import { registerConsoleAuditRoutes } from './audit-routes.ts';
 import { registerConsoleAuthRoutes } from './auth-routes.ts';
 import { ConsoleKit, type ConsoleDeps } from './kit.ts';
+import { registerConsoleOrderRoutes } from './order-routes.ts';
 import { registerConsolePartnerRoutes } from './partner-routes.ts';
 import { registerConsoleWebhookRoutes } from './webhook-routes.ts';
 
@@ -41,5 +42,6 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps, dashboa
     registerConsolePartnerRoutes(scope, kit);
     registerConsoleAuditRoutes(scope, kit);
     registerConsoleWebhookRoutes(scope, kit);
+    registerConsoleOrderRoutes(scope, kit);
   });
 }
