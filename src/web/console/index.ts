@@ -9,6 +9,7 @@ import { registerConsoleActivationRoutes } from './activation-routes.ts';
 import { registerConsoleAuditRoutes } from './audit-routes.ts';
 import { registerConsoleAuthRoutes } from './auth-routes.ts';
 import { ConsoleKit, type ConsoleDeps } from './kit.ts';
+import { registerConsoleMoneyRoutes } from './money-routes.ts';
 import { registerConsoleOrderRoutes } from './order-routes.ts';
 import { registerConsolePartnerRoutes } from './partner-routes.ts';
 import { registerConsoleWebhookRoutes } from './webhook-routes.ts';
@@ -43,5 +44,6 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps, dashboa
     registerConsoleAuditRoutes(scope, kit);
     registerConsoleWebhookRoutes(scope, kit);
     registerConsoleOrderRoutes(scope, kit);
+    registerConsoleMoneyRoutes(scope, kit);
   });
 }

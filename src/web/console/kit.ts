@@ -5,6 +5,7 @@ import type { DeliveryModule, OperatorOrders } from '../../modules/delivery/inde
 import type { AuditLog } from '../../modules/audit/index.ts';
 import type { OperatorSignIn, OperatorsService } from '../../modules/operators/index.ts';
 import { DEFAULT_TIMEOUTS, type Session, type SessionStore, type SessionTimeouts } from '../../modules/sessions/index.ts';
+import type { WalletService } from '../../modules/wallet/index.ts';
 import type { WebhookAdminService } from '../../modules/webhooks/index.ts';
 import type { Actor, OperatorRole, RequestOrigin } from '../../platform/auth/actor.ts';
 import { isAppError } from '../../platform/errors.ts';
@@ -32,6 +33,8 @@ export interface ConsoleDeps {
   sessions: SessionStore;
   webhooks: WebhookAdminService;
   /** Present when this instance serves the delivery service: reads of every partner's orders and the operator's moves. */
+  /** A partner's wallet, ledger entries and top-ups (finance, admin). */
+  wallet?: WalletService | undefined;
   orders?: { read: OperatorOrders; service: DeliveryModule['orders'] } | undefined;
 }
 
