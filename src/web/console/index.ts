@@ -8,6 +8,7 @@ import { WebKit } from '../dashboard/kit.ts';
 import { registerConsoleActivationRoutes } from './activation-routes.ts';
 import { registerConsoleAuditRoutes } from './audit-routes.ts';
 import { registerConsoleAuthRoutes } from './auth-routes.ts';
+import { registerConsoleCatalogRoutes } from './catalog-routes.ts';
 import { ConsoleKit, type ConsoleDeps } from './kit.ts';
 import { registerConsoleMoneyRoutes } from './money-routes.ts';
 import { registerConsoleOrderRoutes } from './order-routes.ts';
@@ -45,5 +46,6 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps, dashboa
     registerConsoleWebhookRoutes(scope, kit);
     registerConsoleOrderRoutes(scope, kit);
     registerConsoleMoneyRoutes(scope, kit);
+    registerConsoleCatalogRoutes(scope, kit);
   });
 }
