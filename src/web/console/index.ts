@@ -9,6 +9,7 @@ import { registerConsoleActivationRoutes } from './activation-routes.ts';
 import { registerConsoleAuditRoutes } from './audit-routes.ts';
 import { registerConsoleAuthRoutes } from './auth-routes.ts';
 import { registerConsoleCatalogRoutes } from './catalog-routes.ts';
+import { registerConsoleEnrolRoutes } from './enrol-routes.ts';
 import { ConsoleKit, type ConsoleDeps } from './kit.ts';
 import { registerConsoleMoneyRoutes } from './money-routes.ts';
 import { registerConsoleOrderRoutes } from './order-routes.ts';
@@ -47,5 +48,6 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps, dashboa
     registerConsoleOrderRoutes(scope, kit);
     registerConsoleMoneyRoutes(scope, kit);
     registerConsoleCatalogRoutes(scope, kit);
+    registerConsoleEnrolRoutes(scope, kit);
   });
 }
