@@ -244,7 +244,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     webhooks: { webhooks: webhookAdmin, audit },
   };
   registerDashboard(app, dashboardDeps);
-  registerConsole(app, { accounts, activation, audit, operators, operatorSignIn, sessions: new SessionStore(db, clock, OPERATOR_SESSION_TIMEOUTS), webhooks: webhookAdmin }, dashboardDeps);
+  registerConsole(app, { accounts, activation, audit, operators, operatorSignIn, sessions: new SessionStore(db, clock, OPERATOR_SESSION_TIMEOUTS), webhooks: webhookAdmin, wallet: wallet.service, catalog: catalog?.catalog, orders: delivery && { read: delivery.operatorOrders, service: delivery.orders } }, dashboardDeps);
   if (config.adminToken) {
     registerAdminRoutes(app, { adminToken: config.adminToken, resolveToken: (bearer) => operators.actorForToken(bearer), recordChange: (change) => audit.record(change) }, adminRoutes);
   }

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeFor } from '../operators/helpers.ts';
 import { browserAvailable, contrastRatios, horizontalOverflow, launchBrowser, VIEWPORTS } from '../helpers/browser.ts';
 import { enrolledOperator, OPERATOR_PASSWORD } from '../helpers/console.ts';
-import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
+import { createPartner, startPlatform, type TestPlatform } from '../helpers/harness.ts';
+import { orderBody } from '../delivery/fixtures.ts';
 import { ROOT } from '../helpers/process.ts';
 import { newEmail, PASSWORD } from '../helpers/web.ts';
 
@@ -129,5 +130,43 @@ describe.runIf(browserAvailable)('activation end to end in headless Chromium: pa
 
     expect(partnerCsp).toEqual([]);
     expect(consoleCsp).toEqual([]);
+  }, 120_000);
+
+  it('the orders board, an order moved, the catalog and the enrolment page: no CSP violation, no sideways scroll', async () => {
+    const shop = await createPartner(p, { environment: 'staging', scopes: ['delivery:read', 'delivery:write'] });
+    const placed = await shop.client.send<any>('POST', '/api/v1/delivery/orders.create', { body: orderBody({ order_reference: 'BOARD-LONG-REFERENCE-0001' }) });
+    expect(placed.status).toBe(201);
+    now += 30_000;
+    const op = await enrolledOperator(p, ['admin'], now);
+    now += 30_000;
+    const page = await (await browser.newContext({ viewport: VIEWPORTS[0] })).newPage();
+    const csp = watchCsp(page);
+    await page.goto(`${p.url}/console/enrol`);
+    await page.getByRole('heading', { name: 'Enrol an authenticator' }).waitFor();
+    await checkBoth(page, 'console-enrol');
+    await page.goto(`${p.url}/console/sign-in`);
+    await page.getByLabel('Email').fill(op.email);
+    await page.getByLabel('Password').fill(OPERATOR_PASSWORD);
+    await page.getByLabel('Authenticator code').fill(codeFor(op.secret, now));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Activation queue' }).waitFor();
+    await page.getByRole('link', { name: 'Orders', exact: true }).click();
+    await page.getByRole('heading', { name: 'Orders' }).waitFor();
+    await checkBoth(page, 'console-orders');
+    await page.getByRole('link', { name: 'BOARD-LONG-REFERENCE-0001' }).click();
+    await page.getByLabel('Move to').selectOption('accepted');
+    await page.getByRole('button', { name: 'Move' }).click();
+    await page.getByText('Moved to accepted.').waitFor();
+    await checkBoth(page, 'console-order');
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    await page.getByRole('heading', { name: 'Catalog: vendors' }).waitFor();
+    await checkBoth(page, 'console-catalog');
+    await page.goto(`${p.url}/console/partners/${shop.partnerId}`);
+    await page.getByRole('button', { name: 'Set the rate limits' }).waitFor();
+    await checkBoth(page, 'console-partner-limits');
+    await page.goto(`${p.url}/console/partners/${shop.partnerId}/wallet`);
+    await page.getByRole('heading', { name: /^Wallet of/ }).waitFor();
+    await checkBoth(page, 'console-wallet');
+    expect(csp).toEqual([]);
   }, 120_000);
 });

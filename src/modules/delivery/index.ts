@@ -4,10 +4,10 @@
  */
 export { createDeliveryModule, type DeliveryModule } from './module.ts';
 export { deliverySettings, type DeliverySettings } from './settings.ts';
-export { buildTimeline, DELIVERY_STATUSES, describeStatus, feeFor, type DeliveryStatus, type PricingConfig, type TimelineEntry } from './domain/index.ts';
+export { allowedMoves, buildTimeline, DELIVERY_STATUSES, describeStatus, feeFor, type DeliveryStatus, type PricingConfig, type TimelineEntry } from './domain/index.ts';
 export { LocationsService } from './locations/service.ts';
 export type { CreateOrderInput } from './orders/schema.ts';
 export type { MoveListener, OrderOwner, OrderWallet, PreparedOrder, WalletOrder } from './orders/service.ts';
 export type { OrderRow as DeliveryOrder } from './orders/repository.ts';
 export type { EventRow as DeliveryEvent, PartnerOrderFilter } from './orders/repository.ts';
-export { PARTNER_ORDERS_PAGE, type PartnerOrders } from './orders/partner-orders.ts';
+export { OPERATOR_ORDERS_PAGE, PARTNER_ORDERS_PAGE, type OperatorOrderFilter, type OperatorOrders, type PartnerOrders } from './orders/partner-orders.ts';

@@ -17,7 +17,7 @@ import { ordersCreateBulk } from './orders/routes/orders-create-bulk.ts';
 import { ordersCreate } from './orders/routes/orders-create.ts';
 import { ordersGet } from './orders/routes/orders-get.ts';
 import { ordersTrack } from './orders/routes/orders-track.ts';
-import { PartnerOrders } from './orders/partner-orders.ts';
+import { OperatorOrders, PartnerOrders } from './orders/partner-orders.ts';
 import { OrdersService, type OrderWallet } from './orders/service.ts';
 import { deliveryHealth } from './routes/health.ts';
 import type { DeliverySettings } from './settings.ts';
@@ -27,6 +27,8 @@ export interface DeliveryModule {
   orders: OrdersService;
   /** A partner's orders for its people (the dashboard). */
   partnerOrders: PartnerOrders;
+  /** Every partner's orders for operators (the console). */
+  operatorOrders: OperatorOrders;
   locations: LocationsService;
   courier: SandboxCourier;
   refunds: RefundWorker;
@@ -57,6 +59,7 @@ export function createDeliveryModule({ settings, publicBaseUrl: base, db, clock,
   return {
     orders,
     partnerOrders: new PartnerOrders(db),
+    operatorOrders: new OperatorOrders(db),
     locations,
     courier,
     refunds,

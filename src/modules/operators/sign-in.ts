@@ -78,6 +78,29 @@ export class OperatorSignIn {
     return row;
   }
 
+  /**
+   * The first half of enrolling in a browser: the active operator whose email and password these are
+   * and who has no confirmed authenticator yet. Throttled and counted like sign-in, with the same
+   * generic answer for any wrong part (an operator already enrolled signs in instead). It proves the
+   * password only: nothing but enrolTotp/confirmTotp may follow from it.
+   */
+  async passwordForEnrolment(input: { email: string; password: string; ip: string | null }): Promise<OperatorRow> {
+    const now = this.clock();
+    const plausible = !/\p{Cc}/u.test(input.email);
+    const account = input.email.replace(/\p{Cc}/gu, '').trim().toLowerCase().slice(0, 254);
+    const subjects = [{ scope: 'account' as const, subject: account }, ...(input.ip ? [{ scope: 'ip' as const, subject: input.ip }] : [])];
+    await this.refuseWhileThrottled(subjects, now);
+    const operator = plausible ? await repo.findByEmail(this.db, account) : undefined;
+    const passwordOk = await verifyPassword(input.password, operator?.password_hash ?? (await decoyHash()));
+    if (!operator?.active || !passwordOk || operator.totp_confirmed) {
+      await repo.recordFailure(this.db, subjects, new Date(now));
+      this.log.info({ operator: operator?.id ?? null, ip: input.ip }, 'operator enrolment sign-in refused');
+      throw generic();
+    }
+    const { password_hash: _, totp_secret_sealed: __, totp_last_step: ___, ...row } = operator;
+    return row;
+  }
+
   private async refuseWhileThrottled(subjects: Array<{ scope: 'account' | 'ip'; subject: string }>, now: number): Promise<void> {
     const since = new Date(now - SIGN_IN_WINDOW_MS);
     for (const { scope, subject } of subjects) {

@@ -8,7 +8,11 @@ import { WebKit } from '../dashboard/kit.ts';
 import { registerConsoleActivationRoutes } from './activation-routes.ts';
 import { registerConsoleAuditRoutes } from './audit-routes.ts';
 import { registerConsoleAuthRoutes } from './auth-routes.ts';
+import { registerConsoleCatalogRoutes } from './catalog-routes.ts';
+import { registerConsoleEnrolRoutes } from './enrol-routes.ts';
 import { ConsoleKit, type ConsoleDeps } from './kit.ts';
+import { registerConsoleMoneyRoutes } from './money-routes.ts';
+import { registerConsoleOrderRoutes } from './order-routes.ts';
 import { registerConsolePartnerRoutes } from './partner-routes.ts';
 import { registerConsoleWebhookRoutes } from './webhook-routes.ts';
 
@@ -41,5 +45,9 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps, dashboa
     registerConsolePartnerRoutes(scope, kit);
     registerConsoleAuditRoutes(scope, kit);
     registerConsoleWebhookRoutes(scope, kit);
+    registerConsoleOrderRoutes(scope, kit);
+    registerConsoleMoneyRoutes(scope, kit);
+    registerConsoleCatalogRoutes(scope, kit);
+    registerConsoleEnrolRoutes(scope, kit);
   });
 }

@@ -1,9 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountsService } from '../../modules/accounts/index.ts';
 import type { ActivationService } from '../../modules/activation/index.ts';
+import type { CatalogService } from '../../modules/catalog/index.ts';
+import type { DeliveryModule, OperatorOrders } from '../../modules/delivery/index.ts';
 import type { AuditLog } from '../../modules/audit/index.ts';
 import type { OperatorSignIn, OperatorsService } from '../../modules/operators/index.ts';
 import { DEFAULT_TIMEOUTS, type Session, type SessionStore, type SessionTimeouts } from '../../modules/sessions/index.ts';
+import type { WalletService } from '../../modules/wallet/index.ts';
 import type { WebhookAdminService } from '../../modules/webhooks/index.ts';
 import type { Actor, OperatorRole, RequestOrigin } from '../../platform/auth/actor.ts';
 import { isAppError } from '../../platform/errors.ts';
@@ -30,6 +33,12 @@ export interface ConsoleDeps {
   /** A store with OPERATOR_SESSION_TIMEOUTS. */
   sessions: SessionStore;
   webhooks: WebhookAdminService;
+  /** Present when this instance serves the delivery service: reads of every partner's orders and the operator's moves. */
+  /** Present when this instance serves the safe catalog: vendors and products. */
+  catalog?: CatalogService | undefined;
+  /** A partner's wallet, ledger entries and top-ups (finance, admin). */
+  wallet?: WalletService | undefined;
+  orders?: { read: OperatorOrders; service: DeliveryModule['orders'] } | undefined;
 }
 
 /** The signed-in operator behind a console request. */
@@ -68,7 +77,7 @@ export class ConsoleKit {
 
   page(reply: FastifyReply, name: string, data: Record<string, unknown>, status = 200): FastifyReply {
     const current = (reply.request as FastifyRequest & { operator?: OperatorCurrent }).operator;
-    return this.web.page(reply, name, { ...data, consoleCss: this.css, operator: current?.operator, csrf: data.csrf ?? current?.session.csrfToken }, status);
+    return this.web.page(reply, name, { ...data, consoleCss: this.css, ordersBoard: this.deps.orders !== undefined, catalogPages: this.deps.catalog !== undefined, operator: current?.operator, csrf: data.csrf ?? current?.session.csrfToken }, status);
   }
 
   redirect(reply: FastifyReply, to: string): FastifyReply {

@@ -70,4 +70,21 @@ export function registerConsolePartnerRoutes(app: FastifyInstance, kit: ConsoleK
     if (Number.isNaN(amount)) return partnerPage(reply, current, request.params.id, { error: 'The credit limit must be an amount in cedis, zero or more, with at most two decimals (e.g. 500 or 1250.50).' }, 400);
     return change(request, reply, current, { credit_limit_ghs: amount }, `Credit limit set to GH₵ ${amount.toFixed(2)}.`);
   });
+
+  app.post<Params>('/console/partners/:id/rate-limits', async (request, reply) => {
+    const current = await kit.operator(request, reply, CHANGE_ROLES);
+    if (!current) return reply;
+    const f = kit.form(request, { reads_per_minute: { max: 10, label: 'Reads per minute' }, writes_per_minute: { max: 10, label: 'Writes per minute' } }, current);
+    const reads = f.reads_per_minute.trim();
+    const writes = f.writes_per_minute.trim();
+    // Both empty: back to the platform's defaults (null), as on the operator API.
+    if (reads === '' && writes === '') return change(request, reply, current, { rate_limits: null }, 'Rate limits back to the platform defaults.');
+    const count = (text: string) => (/^\d{1,7}$/.test(text) && Number(text) >= 1 && Number(text) <= 1_000_000 ? Number(text) : undefined);
+    const r = count(reads);
+    const w = count(writes);
+    if (r === undefined || w === undefined) {
+      return partnerPage(reply, current, request.params.id, { error: 'Rate limits are whole numbers of requests per minute from 1 to 1,000,000, both given (or both empty for the defaults).' }, 400);
+    }
+    return change(request, reply, current, { rate_limits: { reads_per_minute: r, writes_per_minute: w } }, `Rate limits set to ${r} reads and ${w} writes per minute.`);
+  });
 }

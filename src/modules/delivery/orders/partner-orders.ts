@@ -22,3 +22,23 @@ export class PartnerOrders {
     return found?.order.partner_id === partnerId ? found : undefined;
   }
 }
+
+export const OPERATOR_ORDERS_PAGE = 50;
+
+export type OperatorOrderFilter = PartnerOrderFilter & { partnerId?: string | undefined };
+
+/** Reads of every partner's orders for operators (the console); changes go through OrdersService.operatorMove. */
+export class OperatorOrders {
+  constructor(private readonly db: Db) {}
+
+  /** One page, newest first, and the cursor of the next page when there is one. */
+  async list(filter: OperatorOrderFilter): Promise<{ orders: OrderRow[]; nextAfter: string | undefined }> {
+    const rows = await repo.listAll(this.db, filter, OPERATOR_ORDERS_PAGE + 1);
+    const orders = rows.slice(0, OPERATOR_ORDERS_PAGE);
+    return { orders, nextAfter: rows.length > OPERATOR_ORDERS_PAGE ? orders.at(-1)?.id : undefined };
+  }
+
+  async get(orderId: string): Promise<OrderWithTimeline | undefined> {
+    return repo.findWithTimeline(this.db, orderId);
+  }
+}

@@ -147,6 +147,18 @@ export const ordersRepository = {
     );
   },
 
+  /** Every partner's orders newest first (operators), keyset on (created_at, id) like listForPartner. */
+  async listAll(db: Queryable, filter: PartnerOrderFilter & { partnerId?: string | undefined }, limit: number): Promise<OrderRow[]> {
+    return db.query<OrderRow>(
+      `select ${ORDER_COLS} from delivery_orders
+        where ($1::text is null or partner_id = $1) and ($2::text is null or status = $2) and ($3::text is null or environment = $3)
+          and ($4::text is null or order_reference ilike $4 escape '\\')
+          and ($5::text is null or (created_at, id) < (select c.created_at, c.id from delivery_orders c where c.id = $5))
+        order by created_at desc, id desc limit $6`,
+      [filter.partnerId ?? null, filter.status ?? null, filter.environment ?? null, filter.reference ? `%${filter.reference.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null, filter.afterId ?? null, limit],
+    );
+  },
+
   async findByTrackingToken(db: Queryable, token: string): Promise<OrderWithTimeline | undefined> {
     return withTimeline((await db.query<OrderRow & { moves: MoveJson[] }>(`select ${WITH_MOVES} from delivery_orders where tracking_token = $1`, [token]))[0]);
   },

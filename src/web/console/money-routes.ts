@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import { formatGhs } from '../../platform/money.ts';
+import { WebRefusal } from '../dashboard/kit.ts';
+import { FINANCE_ROLES, unlessMissing, type ConsoleKit } from './kit.ts';
+
+const PARTNER_ID = /^ptn_[0-9A-Z]{26}$/;
+const JOURNAL_ID = /^jrn_[0-9A-Z]{26}$/;
+const ENTRIES = 50;
+const TOPUPS = 20;
+
+const utc = (d: Date | string) => `${new Date(d).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/**
+ * A partner's wallet for finance and admin (as GET /admin/v1/partners/{id}/wallet): balance, credit
+ * limit, the ledger entries with the running balance in pages, and the latest top-ups with the
+ * gateway's last status. Read-only: the ledger is append-only, so nothing here edits it.
+ */
+export function registerConsoleMoneyRoutes(app: FastifyInstance, kit: ConsoleKit): void {
+  const { accounts, wallet } = kit.deps;
+  if (!wallet) return;
+
+  app.get<{ Params: { id: string }; Querystring: { before?: string } }>('/console/partners/:id/wallet', async (request, reply) => {
+    const current = await kit.operator(request, reply, FINANCE_ROLES);
+    if (!current) return reply;
+    const id = request.params.id;
+    const partner = PARTNER_ID.test(id) ? await unlessMissing(accounts.getPartner(id)) : undefined;
+    if (!partner) throw new WebRefusal(404, 'There is no such partner.');
+    const before = request.query.before;
+    if (before !== undefined && (typeof before !== 'string' || !JOURNAL_ID.test(before))) throw new WebRefusal(400, 'That page link is not valid; start from the first page.');
+    const [balance, rows, topups] = await Promise.all([
+      wallet.balancePesewas(id),
+      wallet.statement(id, { limit: ENTRIES + 1, ...(before ? { beforeJournalId: before } : {}) }),
+      wallet.recentTopups(id, TOPUPS),
+    ]);
+    const entries = rows.slice(0, ENTRIES).map((e) => ({
+      ...e,
+      when: utc(e.created_at),
+      amount: formatGhs(Number(e.amount_pesewas)),
+      after: formatGhs(Number(e.balance_after_pesewas)),
+    }));
+    const next = rows.length > ENTRIES ? `/console/partners/${id}/wallet?before=${entries.at(-1)!.journal_id}` : undefined;
+    return kit.page(reply, 'wallet', {
+      title: `${partner.name}: wallet`,
+      partner: { id: partner.id, name: partner.name },
+      balance: formatGhs(balance),
+      creditLimit: formatGhs(Number(partner.credit_limit_pesewas)),
+      entries,
+      next,
+      firstPage: !before,
+      topups: topups.map((t) => ({ ...t, when: utc(t.created_at), amount: formatGhs(Number(t.amount_pesewas)), credited: t.credited_pesewas === null ? '—' : formatGhs(Number(t.credited_pesewas)) })),
+    });
+  });
+}
