@@ -85,6 +85,10 @@ export interface PartnerOrderFilter {
   reference?: string | undefined;
   /** The id of the previous page's last order (its created_at is read at full precision in the query). */
   afterId?: string | undefined;
+  /** Created on or after this UTC (Accra) day, YYYY-MM-DD. */
+  from?: string | undefined;
+  /** Created on or before this UTC (Accra) day, YYYY-MM-DD. */
+  to?: string | undefined;
 }
 
 export interface InsertOrder {
@@ -151,8 +155,19 @@ export const ordersRepository = {
         where partner_id = $1 and ($2::text is null or status = $2) and ($3::text is null or environment = $3)
           and ($4::text is null or order_reference ilike $4 escape '\\')
           and ($5::text is null or (created_at, id) < (select c.created_at, c.id from delivery_orders c where c.id = $5 and c.partner_id = $1))
+          and ($7::date is null or created_at >= ($7::date::timestamp at time zone 'UTC'))
+          and ($8::date is null or created_at < (($8::date + 1)::timestamp at time zone 'UTC'))
         order by created_at desc, id desc limit $6`,
-      [partnerId, filter.status ?? null, filter.environment ?? null, filter.reference ? `%${filter.reference.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null, filter.afterId ?? null, limit],
+      [
+        partnerId,
+        filter.status ?? null,
+        filter.environment ?? null,
+        filter.reference ? `%${filter.reference.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null,
+        filter.afterId ?? null,
+        limit,
+        filter.from ?? null,
+        filter.to ?? null,
+      ],
     );
   },
 
