@@ -63,3 +63,61 @@ describe('dashboard orders: keyset pages, filters, the order page', () => {
     expect((await web.get('/dashboard/orders/dlv_00000000000000000000000000')).status).toBe(404);
   });
 });
+
+describe('dashboard orders: the created date filter (UTC days, which are Accra days) with keyset pages', () => {
+  let p: TestPlatform;
+  let web: WebClient;
+  const inside: string[] = [];
+  const outside: string[] = [];
+
+  beforeAll(async () => {
+    p = await startPlatform();
+    ({ web } = await verifiedOwner(p));
+    const key = await dashboardKey(web);
+    const client = new PartnerClient({ apiKey: key.apiKey, signingSecret: key.signingSecret, baseUrl: p.url });
+    const make = async (ref: string, createdAt: string) => {
+      const res = await client.send<any>('POST', '/api/v1/delivery/orders.create', { body: orderBody({ order_reference: ref }) });
+      const id = res.body.data.order_details.order_id as string;
+      await p.app.platform.db.query('update delivery_orders set created_at = $2 where id = $1', [id, createdAt]);
+      return id;
+    };
+    // The edges: the last second before the first day and the first instant after the last day.
+    outside.push(await make('EDGE-BEFORE', '2026-03-09T23:59:59.999Z'));
+    for (let i = 0; i < 30; i++) inside.push(await make(`IN-${i}`, new Date(Date.parse('2026-03-10T00:00:00Z') + i * 90 * 60_000).toISOString()));
+    outside.push(await make('EDGE-AFTER', '2026-03-12T00:00:00Z'));
+  });
+  afterAll(async () => {
+    await p?.close();
+  });
+
+  it('keeps only orders created from the first day to the end of the last, and keeps the dates across pages', async () => {
+    expect(inside.at(-1)! > inside[0]!).toBe(true);
+    const first = await web.get('/dashboard/orders?from=2026-03-10&to=2026-03-11');
+    expect(first.status).toBe(200);
+    const page1 = orderIds(first.text);
+    expect(page1).toEqual(inside.slice(5).reverse());
+    const next = nextLink(first.text)!;
+    expect(next).toContain('from=2026-03-10');
+    expect(next).toContain('to=2026-03-11');
+    const second = await web.get(next);
+    expect(orderIds(second.text)).toEqual(inside.slice(0, 5).reverse());
+    expect(second.text).toContain('href="/dashboard/orders?from=2026-03-10&amp;to=2026-03-11">First page');
+    // The form shows the chosen dates.
+    expect(first.text).toContain('name="from" type="date" value="2026-03-10"');
+    // One side only; a single day.
+    expect(orderIds((await web.get('/dashboard/orders?from=2026-03-12')).text)).toEqual([outside[1]]);
+    expect(orderIds((await web.get('/dashboard/orders?to=2026-03-09')).text)).toEqual([outside[0]]);
+    expect(orderIds((await web.get('/dashboard/orders?from=2026-03-11&to=2026-03-11')).text)).toEqual(inside.slice(16).reverse());
+  });
+
+  it('refuses dates no date field sends, and a range that ends before it starts', async () => {
+    for (const q of ['from=2026-02-30', 'to=yesterday', 'from=2026-3-1', "from=2026-03-10'--", 'from=0001-01-01', 'to=2026-03-10%00']) {
+      const res = await web.get(`/dashboard/orders?${q}`);
+      expect(res.status, q).toBe(400);
+      expect(res.text).toContain('must be a day like');
+    }
+    const backwards = await web.get('/dashboard/orders?from=2026-03-11&to=2026-03-10');
+    expect(backwards.status).toBe(400);
+    expect(backwards.text).toContain('must not be after');
+  });
+});

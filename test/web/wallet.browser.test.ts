@@ -20,7 +20,7 @@ function watchCsp(page: Page): string[] {
 
 const ghs = (pesewas: number) => `GHS ${pesewas < 0 ? '-' : ''}${Math.floor(Math.abs(pesewas) / 100)}.${String(Math.abs(pesewas) % 100).padStart(2, '0')}`;
 
-describe.runIf(browserAvailable)('wallet end to end in headless Chromium: top up on the sandbox checkout, spend through the SDK, read the statement', () => {
+describe.runIf(browserAvailable)('wallet end to end in headless Chromium: top up on the sandbox checkout, spend through the SDK, read the statement and the overview charts', () => {
   const env = usePlatformAndBrowser();
 
   it('dashboard top-up → Pay → wallet-funded order with a production key → the debit on the wallet page with its running balance', async () => {
@@ -85,6 +85,19 @@ describe.runIf(browserAvailable)('wallet end to end in headless Chromium: top up
     expect(await page.locator('#daily-table tbody tr').count()).toBe(30);
     const scripts = await page.locator('script').evaluateAll((els) => els.map((e) => (e as HTMLScriptElement).src));
     expect(scripts.every((s) => s.startsWith(`${p.url}/assets/`))).toBe(true);
+
+    // The overview's four daily charts (same script) are drawn, with today's order and fee in their tables.
+    await page.goto(`${p.url}/dashboard`);
+    for (const v of VIEWPORTS) {
+      await page.setViewportSize(v);
+      await expect.poll(() => page.locator('.daily-chart canvas').count()).toBe(4);
+      await page.waitForTimeout(200);
+      expect(await horizontalOverflow(page), `overview at ${v.width} px scrolls sideways`).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: join(SHOTS, `overview-${v.width}.png`), fullPage: true });
+    }
+    expect(await page.locator('#orders-chart-table tbody tr').last().locator('td').allTextContents()).toEqual([new Date().toISOString().slice(0, 10), '1']);
+    expect(await page.locator('#fees-chart-table tbody tr').last().locator('td').nth(1).textContent()).toBe(ghs(fee));
+    expect(await page.locator('#orders-chart').getAttribute('role')).toBe('img');
     expect(csp).toEqual([]);
   }, 60_000);
 });

@@ -101,7 +101,7 @@ describe('dashboard wallet: statement, top-ups, roles, partners apart', () => {
     expect(page.text).toContain(`<tr><td>${today}</td><td>${ghs(Number(cached))}</td>`);
     const chart = JSON.parse(/data-chart="([^"]*)"/.exec(page.text)![1]!.replace(/&quot;/g, '"').replace(/&#34;/g, '"'));
     expect(chart.days).toHaveLength(30);
-    expect(chart.closing.at(-1)).toBe(Number(cached) / 100);
+    expect(chart.series[0].values.at(-1)).toBe(Number(cached) / 100);
     expect(page.text).not.toMatch(/<script>|<style|style="/);
   });
 

@@ -9,5 +9,5 @@ export { LocationsService } from './locations/service.ts';
 export type { CreateOrderInput } from './orders/schema.ts';
 export type { MoveListener, OrderOwner, OrderWallet, PreparedOrder, WalletOrder } from './orders/service.ts';
 export type { OrderRow as DeliveryOrder } from './orders/repository.ts';
-export type { EventRow as DeliveryEvent, PartnerOrderFilter } from './orders/repository.ts';
+export type { EventRow as DeliveryEvent, PartnerOrderDay, PartnerOrderFilter } from './orders/repository.ts';
 export { OPERATOR_ORDERS_PAGE, PARTNER_ORDERS_PAGE, type OperatorOrderFilter, type OperatorOrders, type PartnerOrders } from './orders/partner-orders.ts';

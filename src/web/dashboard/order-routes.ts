@@ -7,7 +7,11 @@ import { WebRefusal, type WebKit } from './kit.ts';
 const ORDER_ID = /^dlv_[0-9A-Z]{26}$/;
 const ENVIRONMENTS = ['staging', 'production'] as const;
 
-type ListQuery = { Querystring: { status?: string; environment?: string; q?: string; after?: string } };
+type ListQuery = { Querystring: { status?: string; environment?: string; q?: string; after?: string; from?: string; to?: string } };
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** A real calendar day as YYYY-MM-DD (not 2026-02-30), within years Postgres and people agree on. */
+const isDay = (v: string) => DAY.test(v) && v >= '2000-01-01' && v <= '2999-12-31' && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
 
 /** Accra time, as partners read it. */
 export const accraTime = (d: Date | string) =>
@@ -24,7 +28,13 @@ function filters(query: ListQuery['Querystring']) {
   if (environment && !(ENVIRONMENTS as readonly string[]).includes(environment)) throw new WebRefusal(400, `Unknown environment “${environment}”.`);
   if (reference && (reference.length > 100 || hasControlCharacters(reference))) throw new WebRefusal(400, 'The reference search must be at most 100 printable characters.');
   if (after && !ORDER_ID.test(after)) throw new WebRefusal(400, 'That page link is not valid; start from the first page.');
-  return { status: status as DeliveryStatus | undefined, environment: environment as 'staging' | 'production' | undefined, reference, afterId: after };
+  const from = pick(query.from);
+  const to = pick(query.to);
+  for (const [label, v] of [['from', from], ['to', to]] as const) {
+    if (v && !isDay(v)) throw new WebRefusal(400, `The “${label}” date must be a day like 2026-11-24.`);
+  }
+  if (from && to && from > to) throw new WebRefusal(400, 'The “from” date must not be after the “to” date.');
+  return { status: status as DeliveryStatus | undefined, environment: environment as 'staging' | 'production' | undefined, reference, afterId: after, from, to };
 }
 
 /** The partner's delivery orders (all apps, both environments) and each order's page. */
@@ -37,11 +47,16 @@ export function registerOrderRoutes(app: FastifyInstance, web: WebKit): void {
     if (!m) return reply;
     const filter = filters(request.query);
     const { orders, nextAfter } = await partnerOrders.list(m.membership.partner_id, filter);
-    const next = nextAfter
-      ? `/dashboard/orders?${new URLSearchParams({ ...(filter.status ? { status: filter.status } : {}), ...(filter.environment ? { environment: filter.environment } : {}), ...(filter.reference ? { q: filter.reference } : {}), after: nextAfter })}`
-      : undefined;
+    const kept = {
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.environment ? { environment: filter.environment } : {}),
+      ...(filter.reference ? { q: filter.reference } : {}),
+      ...(filter.from ? { from: filter.from } : {}),
+      ...(filter.to ? { to: filter.to } : {}),
+    };
+    const next = nextAfter ? `/dashboard/orders?${new URLSearchParams({ ...kept, after: nextAfter })}` : undefined;
     const rows = orders.map((o) => ({ ...o, when: accraTime(o.created_at), fee: o.fee_pesewas === null ? '—' : formatGhs(Number(o.fee_pesewas)) }));
-    return web.page(reply, 'orders', { title: 'Orders', orders: rows, filter, statuses: DELIVERY_STATUSES, next, firstPage: !filter.afterId });
+    return web.page(reply, 'orders', { title: 'Orders', orders: rows, filter, statuses: DELIVERY_STATUSES, next, firstPage: !filter.afterId, first: `/dashboard/orders${Object.keys(kept).length ? `?${new URLSearchParams(kept)}` : ''}` });
   });
 
   app.get<{ Params: { orderId: string } }>('/dashboard/orders/:orderId', async (request, reply) => {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { isRole, ROLES } from '../../modules/members/index.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { WebRefusal, type Member, type WebKit } from './kit.ts';
+import { overviewCharts } from './overview-charts.ts';
 
 const MEMBER_ID = /^mbr_[0-9A-Z]{26}$/;
 type MemberParams = { Params: { memberId: string } };
@@ -15,7 +16,7 @@ export function registerTeamRoutes(app: FastifyInstance, web: WebKit): void {
     if (!m) return reply;
     const partner = await accounts.getPartner(m.membership.partner_id);
     const apps = await accounts.listApps(partner.id);
-    return web.page(reply, 'overview', { title: partner.name, partner, apps, role: m.membership.role });
+    return web.page(reply, 'overview', { title: partner.name, partner, apps, role: m.membership.role, ...(await overviewCharts(web, m)) });
   });
 
   async function teamPage(m: Member, extra: Record<string, unknown> = {}) {

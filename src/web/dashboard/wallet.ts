@@ -74,8 +74,15 @@ export function registerWalletRoutes(app: FastifyInstance, web: WebKit): void {
         open: t.status === 'pending',
       })),
       days: chart.map((d) => ({ day: d.day, closing: formatGhs(d.closing), spent: formatGhs(d.spent) })),
-      chartData: JSON.stringify({ days: chart.map((d) => d.day), closing: chart.map((d) => d.closing / 100), spent: chart.map((d) => d.spent / 100) }),
-      chartAssets: { js: web.assetUrl('uplot.js'), css: web.assetUrl('uplot.css'), wallet: web.assetUrl('wallet.css'), chart: web.assetUrl('wallet-chart.js') },
+      chartData: JSON.stringify({
+        days: chart.map((d) => d.day),
+        label: 'Chart of the daily closing balance and fees spent',
+        series: [
+          { label: 'Balance', unit: 'ghs', values: chart.map((d) => d.closing / 100) },
+          { label: 'Fees spent', unit: 'ghs', bars: true, values: chart.map((d) => d.spent / 100) },
+        ],
+      }),
+      chartAssets: { js: web.assetUrl('uplot.js'), css: web.assetUrl('uplot.css'), wallet: web.assetUrl('wallet.css'), chart: web.assetUrl('chart.js') },
       canTopUp: can(m.membership.role, 'top_up_wallet'),
       apps: apps.map((a) => ({ id: a.id, name: a.name })),
       minimum: formatGhs(MINIMUM_TOPUP_PESEWAS),

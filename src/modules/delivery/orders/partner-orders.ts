@@ -1,5 +1,5 @@
 import type { Db } from '../../../platform/db/index.ts';
-import { ordersRepository as repo, type OrderRow, type OrderWithTimeline, type PartnerOrderFilter } from './repository.ts';
+import { ordersRepository as repo, type OrderRow, type OrderWithTimeline, type PartnerOrderDay, type PartnerOrderFilter } from './repository.ts';
 
 export const PARTNER_ORDERS_PAGE = 25;
 
@@ -15,6 +15,11 @@ export class PartnerOrders {
     const rows = await repo.listForPartner(this.db, partnerId, filter, PARTNER_ORDERS_PAGE + 1);
     const orders = rows.slice(0, PARTNER_ORDERS_PAGE);
     return { orders, nextAfter: rows.length > PARTNER_ORDERS_PAGE ? orders.at(-1)?.id : undefined };
+  }
+
+  /** Orders per day (UTC, which is Accra time) over the `days` days ending on `today` (YYYY-MM-DD), computed in SQL. */
+  async daily(partnerId: string, today: string, days: number): Promise<PartnerOrderDay[]> {
+    return repo.dailyForPartner(this.db, partnerId, today, days);
   }
 
   async get(partnerId: string, orderId: string): Promise<OrderWithTimeline | undefined> {

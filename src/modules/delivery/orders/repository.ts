@@ -69,6 +69,15 @@ function withTimeline(row: (OrderRow & { moves: MoveJson[] | string }) | undefin
   return { order, events: [placed, ...parsed.map((m) => ({ ...m, at: new Date(m.at) }))] };
 }
 
+/** One day of a partner's orders (see dailyForPartner). */
+export interface PartnerOrderDay {
+  day: string;
+  created: number;
+  finished: number;
+  delivered: number;
+  avg_delivery_seconds: number | null;
+}
+
 export interface PartnerOrderFilter {
   status?: DeliveryStatus | undefined;
   environment?: Environment | undefined;
@@ -76,6 +85,10 @@ export interface PartnerOrderFilter {
   reference?: string | undefined;
   /** The id of the previous page's last order (its created_at is read at full precision in the query). */
   afterId?: string | undefined;
+  /** Created on or after this UTC (Accra) day, YYYY-MM-DD. */
+  from?: string | undefined;
+  /** Created on or before this UTC (Accra) day, YYYY-MM-DD. */
+  to?: string | undefined;
 }
 
 export interface InsertOrder {
@@ -142,8 +155,45 @@ export const ordersRepository = {
         where partner_id = $1 and ($2::text is null or status = $2) and ($3::text is null or environment = $3)
           and ($4::text is null or order_reference ilike $4 escape '\\')
           and ($5::text is null or (created_at, id) < (select c.created_at, c.id from delivery_orders c where c.id = $5 and c.partner_id = $1))
+          and ($7::date is null or created_at >= ($7::date::timestamp at time zone 'UTC'))
+          and ($8::date is null or created_at < (($8::date + 1)::timestamp at time zone 'UTC'))
         order by created_at desc, id desc limit $6`,
-      [partnerId, filter.status ?? null, filter.environment ?? null, filter.reference ? `%${filter.reference.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null, filter.afterId ?? null, limit],
+      [
+        partnerId,
+        filter.status ?? null,
+        filter.environment ?? null,
+        filter.reference ? `%${filter.reference.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null,
+        filter.afterId ?? null,
+        limit,
+        filter.from ?? null,
+        filter.to ?? null,
+      ],
+    );
+  },
+
+  /**
+   * A partner's orders per UTC day (Accra time) over the `days` days ending on `today`, both
+   * environments: orders created, and of those, how many finished (delivered or failed) and were
+   * delivered, and the average created → delivered time in seconds. Days without orders are zeros.
+   */
+  async dailyForPartner(db: Queryable, partnerId: string, today: string, days: number): Promise<PartnerOrderDay[]> {
+    return db.query<PartnerOrderDay>(
+      `with span as (select generate_series($2::date - ($3::int - 1), $2::date, interval '1 day')::date as day),
+            o as (select (o.created_at at time zone 'UTC')::date as day, o.status,
+                         extract(epoch from (e.at - o.created_at)) as seconds
+                    from delivery_orders o
+                    left join delivery_order_events e on e.order_id = o.id and e.status = 'delivered'
+                   where o.partner_id = $1
+                     and o.created_at >= (($2::date - ($3::int - 1))::timestamp at time zone 'UTC')
+                     and o.created_at < (($2::date + 1)::timestamp at time zone 'UTC'))
+       select to_char(span.day, 'YYYY-MM-DD') as day,
+              count(o.status)::int as created,
+              (count(*) filter (where o.status in ('delivered', 'failed')))::int as finished,
+              (count(*) filter (where o.status = 'delivered'))::int as delivered,
+              round(avg(o.seconds) filter (where o.status = 'delivered'))::int as avg_delivery_seconds
+         from span left join o on o.day = span.day
+        group by span.day order by span.day`,
+      [partnerId, today, days],
     );
   },
 
