@@ -28,3 +28,15 @@ export async function consoleSignIn(p: TestPlatform, op: TestOperator, nowMs: nu
   const res = await web.submit('/console/sign-in', '/console/sign-in', { email: op.email, password: OPERATOR_PASSWORD, code: codeFor(op.secret, nowMs) });
   return { web, res };
 }
+
+/** One TOTP step: each operator code is accepted once, so every new code needs the clock moved on. */
+export const TOTP_STEP_MS = 30_000;
+
+/**
+ * A fresh operator with `roles`, enrolled and signed in to /console. `advance` moves the test's
+ * clock one TOTP step and answers the new time (called before the enrolment code and the sign-in code).
+ */
+export async function signedInOperator(p: TestPlatform, roles: OperatorRole[], advance: () => number): Promise<{ op: TestOperator; web: WebClient }> {
+  const op = await enrolledOperator(p, roles, advance());
+  return { op, web: (await consoleSignIn(p, op, advance())).web };
+}

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleSignIn, enrolledOperator } from '../helpers/console.ts';
+import type { OperatorRole } from '../../src/platform/auth/actor.ts';
+import { signedInOperator, TOTP_STEP_MS } from '../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
 
-const STEP = 30_000;
 
 describe('the audit log in the console', () => {
   let p: TestPlatform;
@@ -14,12 +14,7 @@ describe('the audit log in the console', () => {
     await p?.close();
   });
 
-  async function signedIn(roles: Array<'support' | 'finance' | 'admin'>) {
-    now += STEP;
-    const op = await enrolledOperator(p, roles, now);
-    now += STEP;
-    return (await consoleSignIn(p, op, now)).web;
-  }
+  const signedIn = async (roles: OperatorRole[]) => (await signedInOperator(p, roles, () => (now += TOTP_STEP_MS))).web;
 
   it('is for admins: support gets 403 and no link', async () => {
     const web = await signedIn(['support']);

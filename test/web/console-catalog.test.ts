@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, createVendor } from '../catalog/helpers.ts';
-import { consoleSignIn, enrolledOperator } from '../helpers/console.ts';
+import type { OperatorRole } from '../../src/platform/auth/actor.ts';
+import { signedInOperator, TOTP_STEP_MS } from '../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { csrfOf } from '../helpers/web.ts';
 
-const STEP = 30_000;
 
 describe('the catalog in the console: vendors’ syndication, products’ active flag and stock', () => {
   let p: TestPlatform;
@@ -24,12 +24,7 @@ describe('the catalog in the console: vendors’ syndication, products’ active
     await p?.close();
   });
 
-  async function signedIn(roles: Array<'support' | 'finance' | 'admin'>) {
-    now += STEP;
-    const op = await enrolledOperator(p, roles, now);
-    now += STEP;
-    return { op, web: (await consoleSignIn(p, op, now)).web };
-  }
+  const signedIn = (roles: OperatorRole[]) => signedInOperator(p, roles, () => (now += TOTP_STEP_MS));
   const listed = async () => (await p.app.platform.db.query<{ listed: boolean; active: boolean }>('select listed, active from products where id = $1', [productId]))[0]!;
   const stock = async () => (await p.app.platform.db.query<{ stock: number }>('select stock from product_variants where id = $1', [variantId]))[0]!.stock;
 

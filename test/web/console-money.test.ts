@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledger } from '../../src/modules/ledger/index.ts';
 import { orderFeeJournal, topupJournal } from '../../src/modules/wallet/journals.ts';
 import { newId } from '../../src/platform/ids.ts';
-import { consoleSignIn, enrolledOperator } from '../helpers/console.ts';
+import type { OperatorRole } from '../../src/platform/auth/actor.ts';
+import { signedInOperator, TOTP_STEP_MS } from '../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { dashboardKey, newEmail, verifiedOwner } from '../helpers/web.ts';
 
-const STEP = 30_000;
 const journals = (html: string) => [...html.matchAll(/<td><code>(jrn_[0-9A-Z]{26})<\/code><\/td><\/tr>/g)].map((m) => m[1]!);
 
 describe('a partner’s wallet in the console (finance, admin; read-only)', () => {
@@ -34,12 +34,7 @@ describe('a partner’s wallet in the console (finance, admin; read-only)', () =
     await p?.close();
   });
 
-  async function signedIn(roles: Array<'support' | 'finance' | 'admin'>) {
-    now += STEP;
-    const op = await enrolledOperator(p, roles, now);
-    now += STEP;
-    return { op, web: (await consoleSignIn(p, op, now)).web };
-  }
+  const signedIn = (roles: OperatorRole[]) => signedInOperator(p, roles, () => (now += TOTP_STEP_MS));
 
   it('shows the balance, the entries with the running balance in pages, and top-ups with the gateway status (escaped)', async () => {
     const { web } = await signedIn(['finance']);

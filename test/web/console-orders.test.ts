@@ -1,11 +1,11 @@
 import { PartnerClient } from '@partner-platform/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderBody } from '../delivery/fixtures.ts';
-import { consoleSignIn, enrolledOperator } from '../helpers/console.ts';
+import type { OperatorRole } from '../../src/platform/auth/actor.ts';
+import { signedInOperator, TOTP_STEP_MS } from '../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
-import { csrfOf, dashboardKey, verifiedOwner, type WebClient } from '../helpers/web.ts';
+import { csrfOf, dashboardKey, verifiedOwner } from '../helpers/web.ts';
 
-const STEP = 30_000;
 const orderIds = (html: string) => [...html.matchAll(/href="\/console\/orders\/(dlv_[0-9A-Z]{26})"/g)].map((m) => m[1]!);
 const offered = (html: string) => [...(/name="status">([\s\S]*?)<\/select>/.exec(html)?.[1] ?? '').matchAll(/<option value="(\w+)"/g)].map((m) => m[1]);
 
@@ -30,12 +30,7 @@ describe('the console orders board', () => {
     await p?.close();
   });
 
-  async function signedIn(roles: Array<'support' | 'finance' | 'admin'>): Promise<{ web: WebClient; op: { id: string } }> {
-    now += STEP;
-    const op = await enrolledOperator(p, roles, now);
-    now += STEP;
-    return { op, web: (await consoleSignIn(p, op, now)).web };
-  }
+  const signedIn = (roles: OperatorRole[]) => signedInOperator(p, roles, () => (now += TOTP_STEP_MS));
 
   it('lists every partner’s orders newest first in keyset pages, with filters; staging orders are marked as the sandbox courier’s', async () => {
     const { web } = await signedIn(['finance']);

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleSignIn, enrolledOperator } from '../helpers/console.ts';
+import type { OperatorRole } from '../../src/platform/auth/actor.ts';
+import { signedInOperator, TOTP_STEP_MS } from '../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { csrfOf, dashboardKey, newEmail, verifiedOwner } from '../helpers/web.ts';
 
-const STEP = 30_000;
 
 describe('partners in the console: search, a partner page, suspend and reactivate, credit limit', () => {
   let p: TestPlatform;
@@ -19,12 +19,7 @@ describe('partners in the console: search, a partner page, suspend and reactivat
     await p?.close();
   });
 
-  async function signedIn(roles: Array<'support' | 'finance' | 'admin'>) {
-    now += STEP;
-    const op = await enrolledOperator(p, roles, now);
-    now += STEP;
-    return { op, web: (await consoleSignIn(p, op, now)).web };
-  }
+  const signedIn = (roles: OperatorRole[]) => signedInOperator(p, roles, () => (now += TOTP_STEP_MS));
 
   it('finds partners by a part of the name (LIKE characters taken literally) or by id, and shows keys without secrets', async () => {
     const { web } = await signedIn(['support']);

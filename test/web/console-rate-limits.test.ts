@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleSignIn, enrolledOperator } from '../helpers/console.ts';
+import type { OperatorRole } from '../../src/platform/auth/actor.ts';
+import { signedInOperator, TOTP_STEP_MS } from '../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { csrfOf, newEmail, verifiedOwner } from '../helpers/web.ts';
 
-const STEP = 30_000;
 
 describe('a partner’s own rate limits in the console', () => {
   let p: TestPlatform;
@@ -18,12 +18,7 @@ describe('a partner’s own rate limits in the console', () => {
     await p?.close();
   });
 
-  async function signedIn(roles: Array<'support' | 'finance' | 'admin'>) {
-    now += STEP;
-    const op = await enrolledOperator(p, roles, now);
-    now += STEP;
-    return { op, web: (await consoleSignIn(p, op, now)).web };
-  }
+  const signedIn = (roles: OperatorRole[]) => signedInOperator(p, roles, () => (now += TOTP_STEP_MS));
   const limits = async () =>
     (await p.app.platform.db.query<{ reads_per_minute: number | null; writes_per_minute: number | null }>('select reads_per_minute, writes_per_minute from partners where id = $1', [partnerId]))[0]!;
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/platform/ids.ts';
-import { consoleSignIn, enrolledOperator } from '../helpers/console.ts';
+import type { OperatorRole } from '../../src/platform/auth/actor.ts';
+import { signedInOperator, TOTP_STEP_MS } from '../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { csrfOf, dashboardKey, verifiedOwner } from '../helpers/web.ts';
 
-const STEP = 30_000;
 
 describe('webhook dead letters in the console', () => {
   let p: TestPlatform;
@@ -26,12 +26,7 @@ describe('webhook dead letters in the console', () => {
     await p?.close();
   });
 
-  async function signedIn(roles: Array<'support' | 'finance' | 'admin'>) {
-    now += STEP;
-    const op = await enrolledOperator(p, roles, now);
-    now += STEP;
-    return { op, web: (await consoleSignIn(p, op, now)).web };
-  }
+  const signedIn = (roles: OperatorRole[]) => signedInOperator(p, roles, () => (now += TOTP_STEP_MS));
 
   it('lists dead letters across partners; finance reads but gets 403 on replay', async () => {
     const { web } = await signedIn(['finance']);
