@@ -93,6 +93,19 @@ describe('dashboard sales: the list, a sale with its settlement as the ledger re
     expect((await developer.get('/dashboard')).text).not.toContain('href="/dashboard/sales"');
   });
 
+  it('pages newest first, 25 at a time, without gaps or repeats', async () => {
+    const s = await shop(p, { product: { variants: [{ label: 'Plain', price_ghs: 50, stock: 100 }] } });
+    const more: string[] = [];
+    for (let i = 0; i < 25; i++) more.push((await placed(a.key, orderBody(s))).sale_id);
+    const first = await a.web.get('/dashboard/sales');
+    const all = [...more.reverse(), pending.sale_id, settled.sale_id];
+    expect(saleIds(first.text)).toEqual(all.slice(0, 25));
+    const next = /href="(\/dashboard\/sales\?after=sale_[0-9A-Z]{26})">Older sales/.exec(first.text)![1]!;
+    const second = await a.web.get(next);
+    expect(saleIds(second.text)).toEqual(all.slice(25));
+    expect(second.text).not.toContain('Older sales');
+  });
+
   it('refuses hostile query values and ids with a 4xx page', async () => {
     for (const q of ["after=1%27%20or%201=1", 'after=%00', 'after=sale_%25', `after=${'A'.repeat(5000)}`, 'after=x&after=y']) {
       const res = await a.web.get(`/dashboard/sales?${q}`);
