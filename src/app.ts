@@ -239,6 +239,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     members,
     sessions,
     partnerOrders: delivery?.partnerOrders,
+    partnerSales: catalog?.partnerSales,
     wallet: wallet.service,
     publicBaseUrl,
     webhooks: { webhooks: webhookAdmin, audit },

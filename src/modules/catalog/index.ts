@@ -2,3 +2,4 @@
 export { createCatalogModule, SALES_JOB_INTERVAL_MS, type CatalogModule } from './module.ts';
 export { CatalogService } from './products/service.ts';
 export { PAYMENT_STATUSES as SALE_PAYMENT_STATUSES, STATES as SALE_STATES } from './sales/routes/sale-schema.ts';
+export { PARTNER_SALES_PAGE, type PartnerSales, type SaleJournalBreakdown } from './sales/partner-sales.ts';

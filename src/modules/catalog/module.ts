@@ -18,6 +18,7 @@ import { salesAdminRoutes } from './sales/routes/admin-sales.ts';
 import { ordersCreate } from './sales/routes/orders-create.ts';
 import { ordersGet } from './sales/routes/orders-get.ts';
 import { ordersVerify } from './sales/routes/orders-verify.ts';
+import { PartnerSales } from './sales/partner-sales.ts';
 import { SalesService } from './sales/service.ts';
 
 /** How often the sales job runs (expiries, owed delivery orders, deliveries ended elsewhere). */
@@ -26,6 +27,8 @@ export const SALES_JOB_INTERVAL_MS = 5_000;
 export interface CatalogModule {
   catalog: CatalogService;
   sales: SalesService;
+  /** The partner's own sales, read by the dashboard. */
+  partnerSales: PartnerSales;
   jobs: SalesJobs;
   workers: Periodic[];
   operations: Operation[];
@@ -79,6 +82,7 @@ export function createCatalogModule(deps: CatalogModuleDeps): CatalogModule {
   return {
     catalog,
     sales,
+    partnerSales: new PartnerSales(db),
     jobs,
     workers: [new Periodic('safe-catalog-sales', SALES_JOB_INTERVAL_MS, () => jobs.tick(), log)],
     operations: [catalogHealth(db), catalogList(catalog), catalogGet(catalog), ordersCreate(sales), ordersVerify(sales), ordersGet(sales, deps.publicBaseUrl)],

@@ -85,6 +85,16 @@ export const ledgerRepository = {
     tx.afterCommit(() => journalsPosted.inc({ kind: journal.kind }));
   },
 
+  /** The entries of the journals of these kinds about one subject (a sale, a top-up), oldest first. */
+  async subjectEntries(db: Queryable, subjectId: string, kinds: readonly string[]): Promise<Array<{ journal_id: string; kind: string; account: string; amount_pesewas: number; created_at: Date }>> {
+    return db.query(
+      `select j.id as journal_id, j.kind, e.account, e.amount_pesewas, j.created_at
+         from ledger_journals j join ledger_entries e on e.journal_id = j.id
+        where j.subject_id = $1 and j.kind = any($2::text[]) order by j.created_at, j.id, e.account`,
+      [subjectId, kinds],
+    );
+  },
+
   async balance(db: Queryable, partnerId: string): Promise<number> {
     const rows = await db.query<{ balance_pesewas: number }>('select balance_pesewas from wallets where partner_id = $1', [partnerId]);
     return rows[0]?.balance_pesewas ?? 0;

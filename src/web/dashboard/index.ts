@@ -8,6 +8,7 @@ import { registerAuthRoutes } from './auth-routes.ts';
 import { WebKit, WebRefusal, type DashboardDeps } from './kit.ts';
 import { registerActivationRoutes } from './activation.ts';
 import { registerOrderRoutes } from './order-routes.ts';
+import { registerSaleRoutes } from './sale-routes.ts';
 import { registerTeamRoutes } from './team-routes.ts';
 import { registerWebhookRoutes } from './webhooks.ts';
 import { registerWalletRoutes } from './wallet.ts';
@@ -58,6 +59,7 @@ export function registerDashboard(app: FastifyInstance, deps: DashboardDeps): vo
     registerTeamRoutes(scope, web);
     registerAppRoutes(scope, web);
     registerOrderRoutes(scope, web);
+    registerSaleRoutes(scope, web);
     registerActivationRoutes(scope, web);
     registerWebhookRoutes(scope, web, deps.webhooks);
     registerWalletRoutes(scope, web);

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountsService } from '../../modules/accounts/index.ts';
 import type { ActivationService } from '../../modules/activation/index.ts';
 import type { AuditLog } from '../../modules/audit/index.ts';
+import type { PartnerSales } from '../../modules/catalog/index.ts';
 import type { WebhookAdminService } from '../../modules/webhooks/index.ts';
 import type { PartnerOrders } from '../../modules/delivery/index.ts';
 import { can, type MemberRow, type MembershipRow, type MembersService, type Permission } from '../../modules/members/index.ts';
@@ -26,6 +27,8 @@ export interface DashboardDeps {
   sessions: SessionStore;
   /** Absent when this instance does not serve the delivery service. */
   partnerOrders: PartnerOrders | undefined;
+  /** Absent when this instance does not serve the safe-catalog service. */
+  partnerSales?: PartnerSales | undefined;
   wallet: WalletService;
   /** The webhook deliveries pages (absent: not served). */
   webhooks?: { webhooks: WebhookAdminService; audit: AuditLog };
@@ -80,7 +83,7 @@ export class WebKit {
       ...data,
       assets: { css: this.assets.url('dashboard.css'), js: this.assets.url('dashboard.js') },
       me: current?.member.email_verified_at ? current : undefined,
-      nav: role ? { orders: can(role, 'view'), wallet: can(role, 'view_wallet'), team: can(role, 'manage_team') } : undefined,
+      nav: role ? { orders: can(role, 'view'), sales: !!this.deps.partnerSales && can(role, 'view_sales'), wallet: can(role, 'view_wallet'), team: can(role, 'manage_team') } : undefined,
       csrf: data.csrf ?? current?.session.csrfToken,
       path: reply.request.url.split('?')[0],
     });

@@ -169,6 +169,16 @@ export const salesRepository = {
     await tx.query('update sales set delivery_order_id = $2, updated_at = $3 where id = $1 and delivery_order_id is null', [id, orderId, at]);
   },
 
+  /** A partner's sales, newest first; `afterId` is the last sale of the previous page (another partner's id matches nothing). */
+  async listForPartner(db: Queryable, partnerId: string, afterId: string | undefined, limit: number): Promise<SaleWithDelivery[]> {
+    return db.query<SaleWithDelivery>(
+      `${WITH_DELIVERY} where s.partner_id = $1
+          and ($2::text is null or (s.created_at, s.id) < (select a.created_at, a.id from sales a where a.id = $2 and a.partner_id = $1))
+        order by s.created_at desc, s.id desc limit $3`,
+      [partnerId, afterId ?? null, limit],
+    );
+  },
+
   /** The operator's list, oldest first, paged by id. */
   async list(db: Queryable, filter: { state?: SaleState; paymentStatus?: SalePaymentStatus }, limit: number, after: string | undefined): Promise<SaleRow[]> {
     return db.query<SaleRow>(

@@ -4,11 +4,13 @@ import { can, isRole } from './roles.ts';
 
 describe('roles', () => {
   it('lets owners do everything, developers integrate, finance read, see the wallet and top it up', () => {
-    expect(['view', 'manage_apps', 'view_wallet', 'top_up_wallet', 'manage_team'].every((p) => can('owner', p as never))).toBe(true);
+    expect(['view', 'manage_apps', 'view_wallet', 'top_up_wallet', 'view_sales', 'manage_team'].every((p) => can('owner', p as never))).toBe(true);
     expect(can('developer', 'manage_apps')).toBe(true);
     expect(can('developer', 'manage_team')).toBe(false);
     expect(can('developer', 'view_wallet')).toBe(false);
     expect(can('developer', 'top_up_wallet')).toBe(false);
+    expect(can('developer', 'view_sales')).toBe(false);
+    expect(can('finance', 'view_sales')).toBe(true);
     expect(can('finance', 'top_up_wallet')).toBe(true);
     expect(can('finance', 'view_wallet')).toBe(true);
     expect(can('finance', 'manage_apps')).toBe(false);
