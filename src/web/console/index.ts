@@ -10,6 +10,7 @@ import { registerConsoleAuditRoutes } from './audit-routes.ts';
 import { registerConsoleAuthRoutes } from './auth-routes.ts';
 import { registerConsoleCatalogRoutes } from './catalog-routes.ts';
 import { registerConsoleEnrolRoutes } from './enrol-routes.ts';
+import { registerConsoleJournalRoutes } from './journal-routes.ts';
 import { ConsoleKit, type ConsoleDeps } from './kit.ts';
 import { registerConsoleMoneyRoutes } from './money-routes.ts';
 import { registerConsoleOrderRoutes } from './order-routes.ts';
@@ -47,6 +48,7 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps, dashboa
     registerConsoleWebhookRoutes(scope, kit);
     registerConsoleOrderRoutes(scope, kit);
     registerConsoleMoneyRoutes(scope, kit);
+    registerConsoleJournalRoutes(scope, kit);
     registerConsoleCatalogRoutes(scope, kit);
     registerConsoleEnrolRoutes(scope, kit);
   });

@@ -3,6 +3,7 @@ import type { AccountsService } from '../../modules/accounts/index.ts';
 import type { ActivationService } from '../../modules/activation/index.ts';
 import type { CatalogService } from '../../modules/catalog/index.ts';
 import type { DeliveryModule, OperatorOrders } from '../../modules/delivery/index.ts';
+import type { LedgerReads } from '../../modules/ledger/index.ts';
 import type { AuditLog } from '../../modules/audit/index.ts';
 import type { OperatorSignIn, OperatorsService } from '../../modules/operators/index.ts';
 import { DEFAULT_TIMEOUTS, type Session, type SessionStore, type SessionTimeouts } from '../../modules/sessions/index.ts';
@@ -38,6 +39,8 @@ export interface ConsoleDeps {
   catalog?: CatalogService | undefined;
   /** A partner's wallet, ledger entries and top-ups (finance, admin). */
   wallet?: WalletService | undefined;
+  /** Every ledger journal and its legs, read-only (finance, admin). */
+  journals?: LedgerReads | undefined;
   orders?: { read: OperatorOrders; service: DeliveryModule['orders'] } | undefined;
 }
 
