@@ -15,6 +15,7 @@ import { ConsoleKit, type ConsoleDeps } from './kit.ts';
 import { registerConsoleMoneyRoutes } from './money-routes.ts';
 import { registerConsoleOrderRoutes } from './order-routes.ts';
 import { registerConsolePartnerRoutes } from './partner-routes.ts';
+import { registerConsoleTopupRoutes } from './topup-routes.ts';
 import { registerConsoleWebhookRoutes } from './webhook-routes.ts';
 
 export { OPERATOR_SESSION_TIMEOUTS, type ConsoleDeps } from './kit.ts';
@@ -49,6 +50,7 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps, dashboa
     registerConsoleOrderRoutes(scope, kit);
     registerConsoleMoneyRoutes(scope, kit);
     registerConsoleJournalRoutes(scope, kit);
+    registerConsoleTopupRoutes(scope, kit);
     registerConsoleCatalogRoutes(scope, kit);
     registerConsoleEnrolRoutes(scope, kit);
   });

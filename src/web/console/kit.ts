@@ -7,7 +7,7 @@ import type { LedgerReads } from '../../modules/ledger/index.ts';
 import type { AuditLog } from '../../modules/audit/index.ts';
 import type { OperatorSignIn, OperatorsService } from '../../modules/operators/index.ts';
 import { DEFAULT_TIMEOUTS, type Session, type SessionStore, type SessionTimeouts } from '../../modules/sessions/index.ts';
-import type { WalletService } from '../../modules/wallet/index.ts';
+import type { TopupReads, WalletService } from '../../modules/wallet/index.ts';
 import type { WebhookAdminService } from '../../modules/webhooks/index.ts';
 import type { Actor, OperatorRole, RequestOrigin } from '../../platform/auth/actor.ts';
 import { isAppError } from '../../platform/errors.ts';
@@ -41,6 +41,8 @@ export interface ConsoleDeps {
   wallet?: WalletService | undefined;
   /** Every ledger journal and its legs, read-only (finance, admin). */
   journals?: LedgerReads | undefined;
+  /** Every partner's top-ups, read-only (finance, admin). */
+  topups?: TopupReads | undefined;
   orders?: { read: OperatorOrders; service: DeliveryModule['orders'] } | undefined;
 }
 
