@@ -19,7 +19,8 @@ import { resolveSecretsKey } from './platform/secrets-key.ts';
 import { AccountsService, appRoutes, KeyDirectory, partnerRoutes } from './modules/accounts/index.ts';
 import { createCatalogModule, SALE_PAYMENT_STATUSES, SALE_STATES, type CatalogModule } from './modules/catalog/index.ts';
 import { createDeliveryModule, DELIVERY_STATUSES, type DeliveryModule } from './modules/delivery/index.ts';
-import { createWalletModule, type WalletModule } from './modules/wallet/index.ts';
+import { createWalletModule, TopupReads, type WalletModule } from './modules/wallet/index.ts';
+import { LedgerReads } from './modules/ledger/index.ts';
 import { registerProbes } from './modules/health/index.ts';
 import { AuditLog, auditRoutes } from './modules/audit/index.ts';
 import { OperatorSignIn, OperatorsService, operatorRoutes } from './modules/operators/index.ts';
@@ -245,7 +246,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     webhooks: { webhooks: webhookAdmin, audit },
   };
   registerDashboard(app, dashboardDeps);
-  registerConsole(app, { accounts, activation, audit, operators, operatorSignIn, sessions: new SessionStore(db, clock, OPERATOR_SESSION_TIMEOUTS), webhooks: webhookAdmin, wallet: wallet.service, catalog: catalog?.catalog, orders: delivery && { read: delivery.operatorOrders, service: delivery.orders } }, dashboardDeps);
+  registerConsole(app, { accounts, activation, audit, operators, operatorSignIn, sessions: new SessionStore(db, clock, OPERATOR_SESSION_TIMEOUTS), webhooks: webhookAdmin, wallet: wallet.service, journals: new LedgerReads(db), topups: new TopupReads(db), catalog: catalog?.catalog, orders: delivery && { read: delivery.operatorOrders, service: delivery.orders } }, dashboardDeps);
   if (config.adminToken) {
     registerAdminRoutes(app, { adminToken: config.adminToken, resolveToken: (bearer) => operators.actorForToken(bearer), recordChange: (change) => audit.record(change) }, adminRoutes);
   }

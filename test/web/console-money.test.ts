@@ -7,7 +7,7 @@ import { signedInOperator, TOTP_STEP_MS } from '../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { dashboardKey, newEmail, verifiedOwner } from '../helpers/web.ts';
 
-const journals = (html: string) => [...html.matchAll(/<td><code>(jrn_[0-9A-Z]{26})<\/code><\/td><\/tr>/g)].map((m) => m[1]!);
+const journals = (html: string) => [...html.matchAll(/<td><a href="\/console\/journals\/(jrn_[0-9A-Z]{26})"><code>\1<\/code><\/a><\/td><\/tr>/g)].map((m) => m[1]!);
 
 describe('a partner’s wallet in the console (finance, admin; read-only)', () => {
   let p: TestPlatform;
@@ -50,6 +50,8 @@ describe('a partner’s wallet in the console (finance, admin; read-only)', () =
     const older = journals((await web.get(next)).text);
     expect(older).toHaveLength(6);
     expect(new Set([...first, ...older]).size).toBe(56);
+    // Each entry links to its journal's page.
+    expect((await web.get(`/console/journals/${first[0]}`)).text).toContain(`wallet:${partnerId}`);
     // Nothing to edit: the page posts no form but sign-out.
     expect(page.text.match(/<form method="post"/g)).toHaveLength(1);
     expect((await web.get(`/console/partners/${partnerId}`)).text).toContain('Wallet and ledger');

@@ -10,10 +10,12 @@ import { registerConsoleAuditRoutes } from './audit-routes.ts';
 import { registerConsoleAuthRoutes } from './auth-routes.ts';
 import { registerConsoleCatalogRoutes } from './catalog-routes.ts';
 import { registerConsoleEnrolRoutes } from './enrol-routes.ts';
+import { registerConsoleJournalRoutes } from './journal-routes.ts';
 import { ConsoleKit, type ConsoleDeps } from './kit.ts';
 import { registerConsoleMoneyRoutes } from './money-routes.ts';
 import { registerConsoleOrderRoutes } from './order-routes.ts';
 import { registerConsolePartnerRoutes } from './partner-routes.ts';
+import { registerConsoleTopupRoutes } from './topup-routes.ts';
 import { registerConsoleWebhookRoutes } from './webhook-routes.ts';
 
 export { OPERATOR_SESSION_TIMEOUTS, type ConsoleDeps } from './kit.ts';
@@ -47,6 +49,8 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps, dashboa
     registerConsoleWebhookRoutes(scope, kit);
     registerConsoleOrderRoutes(scope, kit);
     registerConsoleMoneyRoutes(scope, kit);
+    registerConsoleJournalRoutes(scope, kit);
+    registerConsoleTopupRoutes(scope, kit);
     registerConsoleCatalogRoutes(scope, kit);
     registerConsoleEnrolRoutes(scope, kit);
   });

@@ -3,10 +3,11 @@ import type { AccountsService } from '../../modules/accounts/index.ts';
 import type { ActivationService } from '../../modules/activation/index.ts';
 import type { CatalogService } from '../../modules/catalog/index.ts';
 import type { DeliveryModule, OperatorOrders } from '../../modules/delivery/index.ts';
+import type { LedgerReads } from '../../modules/ledger/index.ts';
 import type { AuditLog } from '../../modules/audit/index.ts';
 import type { OperatorSignIn, OperatorsService } from '../../modules/operators/index.ts';
 import { DEFAULT_TIMEOUTS, type Session, type SessionStore, type SessionTimeouts } from '../../modules/sessions/index.ts';
-import type { WalletService } from '../../modules/wallet/index.ts';
+import type { TopupReads, WalletService } from '../../modules/wallet/index.ts';
 import type { WebhookAdminService } from '../../modules/webhooks/index.ts';
 import type { Actor, OperatorRole, RequestOrigin } from '../../platform/auth/actor.ts';
 import { isAppError } from '../../platform/errors.ts';
@@ -38,6 +39,10 @@ export interface ConsoleDeps {
   catalog?: CatalogService | undefined;
   /** A partner's wallet, ledger entries and top-ups (finance, admin). */
   wallet?: WalletService | undefined;
+  /** Every ledger journal and its legs, read-only (finance, admin). */
+  journals?: LedgerReads | undefined;
+  /** Every partner's top-ups, read-only (finance, admin). */
+  topups?: TopupReads | undefined;
   orders?: { read: OperatorOrders; service: DeliveryModule['orders'] } | undefined;
 }
 

@@ -47,6 +47,7 @@ export function registerConsoleMoneyRoutes(app: FastifyInstance, kit: ConsoleKit
       entries,
       next,
       firstPage: !before,
+      journalPages: kit.deps.journals !== undefined,
       topups: topups.map((t) => ({ ...t, when: utc(t.created_at), amount: formatGhs(Number(t.amount_pesewas)), credited: t.credited_pesewas === null ? '—' : formatGhs(Number(t.credited_pesewas)) })),
     });
   });

@@ -1,0 +1,27 @@
+import type { Queryable } from '../../platform/db/index.ts';
+import type { TopupRow } from './repository.ts';
+
+export const TOPUP_STATES = ['initiating', 'pending', 'credited', 'failed'] as const;
+
+export interface TopupListRow extends TopupRow {
+  partner_name: string;
+}
+
+/** Every partner's top-ups for operators, newest first in keyset pages (read-only). */
+export class TopupReads {
+  constructor(private readonly db: Queryable) {}
+
+  async list(f: { limit: number; status?: string; partnerId?: string; beforeId?: string }): Promise<TopupListRow[]> {
+    return this.db.query<TopupListRow>(
+      `select t.id, t.partner_id, p.name as partner_name, t.app_id, t.client_reference, t.amount_pesewas, t.gateway, t.checkout_id, t.checkout_url,
+              t.status, t.credited_pesewas, t.last_gateway_status, t.created_at
+         from wallet_topups t join partners p on p.id = t.partner_id
+        where ($1::text is null or t.status = $1)
+          and ($2::text is null or t.partner_id = $2)
+          and ($3::text is null or (t.created_at, t.id) < (select created_at, id from wallet_topups where id = $3))
+        order by t.created_at desc, t.id desc
+        limit $4`,
+      [f.status ?? null, f.partnerId ?? null, f.beforeId ?? null, f.limit],
+    );
+  }
+}
