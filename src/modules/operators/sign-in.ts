@@ -52,9 +52,11 @@ export class OperatorSignIn {
     return (await repo.get(this.db, operatorId))!;
   }
 
-  /** The operator whose email, password and current code these are; one generic 401 otherwise, 429 while throttled. */
-  async authenticate(input: { email: string; password: string; code: string; ip: string | null }): Promise<OperatorRow> {
-    const now = this.clock();
+  /**
+   * What sign-in and enrolment share: refuse while throttled, find the operator by email and check
+   * the password, doing the same hashing work for an unknown email (the decoy hash).
+   */
+  private async checkPassword(input: { email: string; password: string; ip: string | null }, now: number) {
     // An address with control characters (NUL included) is no one's: no lookup, the decoy hash, the generic answer.
     const plausible = !/\p{Cc}/u.test(input.email);
     const account = input.email.replace(/\p{Cc}/gu, '').trim().toLowerCase().slice(0, 254);
@@ -62,6 +64,13 @@ export class OperatorSignIn {
     await this.refuseWhileThrottled(subjects, now);
     const operator = plausible ? await repo.findByEmail(this.db, account) : undefined;
     const passwordOk = await verifyPassword(input.password, operator?.password_hash ?? (await decoyHash()));
+    return { account, subjects, operator, passwordOk };
+  }
+
+  /** The operator whose email, password and current code these are; one generic 401 otherwise, 429 while throttled. */
+  async authenticate(input: { email: string; password: string; code: string; ip: string | null }): Promise<OperatorRow> {
+    const now = this.clock();
+    const { account, subjects, operator, passwordOk } = await this.checkPassword(input, now);
     const secret = operator?.totp_confirmed && operator.totp_secret_sealed ? this.box.open(operator.totp_secret_sealed) : null;
     const step = secret ? verifyTotp(secret, input.code, now, operator!.totp_last_step === null ? null : Number(operator!.totp_last_step)) : undefined;
     const ok = operator?.active && passwordOk && step !== undefined && (await repo.acceptStep(this.db, operator.id, step, false));
@@ -86,12 +95,7 @@ export class OperatorSignIn {
    */
   async passwordForEnrolment(input: { email: string; password: string; ip: string | null }): Promise<OperatorRow> {
     const now = this.clock();
-    const plausible = !/\p{Cc}/u.test(input.email);
-    const account = input.email.replace(/\p{Cc}/gu, '').trim().toLowerCase().slice(0, 254);
-    const subjects = [{ scope: 'account' as const, subject: account }, ...(input.ip ? [{ scope: 'ip' as const, subject: input.ip }] : [])];
-    await this.refuseWhileThrottled(subjects, now);
-    const operator = plausible ? await repo.findByEmail(this.db, account) : undefined;
-    const passwordOk = await verifyPassword(input.password, operator?.password_hash ?? (await decoyHash()));
+    const { subjects, operator, passwordOk } = await this.checkPassword(input, now);
     if (!operator?.active || !passwordOk || operator.totp_confirmed) {
       await repo.recordFailure(this.db, subjects, new Date(now));
       this.log.info({ operator: operator?.id ?? null, ip: input.ip }, 'operator enrolment sign-in refused');
