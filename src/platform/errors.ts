@@ -46,6 +46,7 @@ export const errors = {
   insufficientScope: make(403, 'INSUFFICIENT_SCOPE'),
   /** Operator API: the operator's roles do not allow this route. */
   forbidden: make(403, 'FORBIDDEN'),
+  notYourJob: make(403, 'NOT_YOUR_JOB'),
   /** Operator sign-in: one answer whichever factor (email, password, code) was wrong. */
   invalidCredentials: make(401, 'INVALID_CREDENTIALS'),
   productionKeyRequired: make(403, 'PRODUCTION_KEY_REQUIRED'),
@@ -62,13 +63,30 @@ export const errors = {
   operatorNotFound: make(404, 'OPERATOR_NOT_FOUND'),
   operatorTokenNotFound: make(404, 'OPERATOR_TOKEN_NOT_FOUND'),
   activationRequestNotFound: make(404, 'ACTIVATION_REQUEST_NOT_FOUND'),
+  courierNotFound: make(404, 'COURIER_NOT_FOUND'),
+  payeeNotFound: make(404, 'PAYEE_NOT_FOUND'),
+  payoutNotFound: make(404, 'PAYOUT_NOT_FOUND'),
+  /** Proof of delivery: no delivery code was issued for the order. */
+  deliveryCodeNotFound: make(404, 'DELIVERY_CODE_NOT_FOUND'),
   requestTimeout: make(408, 'REQUEST_TIMEOUT'),
   nonceReplayed: make(409, 'NONCE_REPLAYED'),
   duplicateOrderReference: make(409, 'DUPLICATE_ORDER_REFERENCE'),
   duplicateReference: make(409, 'DUPLICATE_REFERENCE'),
   invalidTransition: make(409, 'INVALID_TRANSITION'),
+  handoverExceedsBalance: make(409, 'HANDOVER_EXCEEDS_BALANCE'),
+  jobTaken: make(409, 'JOB_TAKEN'),
+  /** Maker-checker: the operator who created a payout cannot approve it. */
+  sameOperator: make(409, 'SAME_OPERATOR'),
+  offerNotOpen: make(409, 'OFFER_NOT_OPEN'),
+  actionIdReused: make(409, 'ACTION_ID_REUSED'),
   productionNotActive: make(409, 'PRODUCTION_NOT_ACTIVE'),
   operatorEmailTaken: make(409, 'OPERATOR_EMAIL_TAKEN'),
+  courierPhoneTaken: make(409, 'COURIER_PHONE_TAKEN'),
+  /** Proof of delivery: the code entered is not the recipient's (details say how many tries are left). */
+  invalidDeliveryCode: make(422, 'INVALID_DELIVERY_CODE'),
+  cashAmountMismatch: make(422, 'CASH_AMOUNT_MISMATCH'),
+  /** Proof of delivery: too many wrong codes; only a photo can prove this delivery now. */
+  deliveryCodeLocked: make(409, 'DELIVERY_CODE_LOCKED'),
   /** The change would leave no active operator with the admin role. */
   lastAdmin: make(409, 'LAST_ADMIN'),
   /** TOTP: no enrolment pending to confirm, or already confirmed. */

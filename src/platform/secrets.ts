@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createSecretKey, hkdfSync, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** AES-256-GCM envelope for secrets at rest: `v1:<base64 iv|tag|ciphertext>`. */
 export class SecretBox {
@@ -41,4 +41,12 @@ export function constantTimeEqual(a: string, b: string): boolean {
   const ab = Buffer.from(a, 'utf8');
   const bb = Buffer.from(b, 'utf8');
   return ab.length === bb.length && timingSafeEqual(ab, bb);
+}
+
+/**
+ * A 32-byte key for one purpose (e.g. "proof"), derived from the secrets key with HKDF-SHA256: a
+ * module signs and hashes with its own key and never sees the one that seals secrets.
+ */
+export function deriveKey(secretsKey: Buffer, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), `partner-platform/${purpose}`, 32));
 }

@@ -13,6 +13,7 @@ describe('scopeCovers', () => {
     expect(scopeCovers(['*'], 'delivery:wallet:topup')).toBe(false);
     expect(scopeCovers(['*'], 'delivery:wallet:spend')).toBe(false);
     expect(scopeCovers(['*'], 'safe:write')).toBe(false);
+    expect(scopeCovers(['*'], 'payouts:read')).toBe(false);
   });
 
   it('lets delivery:* cover delivery reads and writes only', () => {

@@ -5,6 +5,7 @@ export const SCOPES = [
   'delivery:wallet:spend',
   'safe:read',
   'safe:write',
+  'payouts:read',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -12,8 +13,11 @@ export const WILDCARDS = ['delivery:*', '*'] as const;
 export type GrantableScope = Scope | (typeof WILDCARDS)[number];
 export const GRANTABLE_SCOPES: readonly GrantableScope[] = [...SCOPES, ...WILDCARDS];
 
-/** Money scopes are never implied by a wildcard: they must be granted by name. */
-export const MONEY_SCOPES: ReadonlySet<Scope> = new Set(['delivery:wallet:topup', 'delivery:wallet:spend', 'safe:write']);
+/**
+ * Money scopes are never implied by a wildcard: they must be granted by name. payouts:read moves no
+ * money but shows where the partner's is paid out to, so it too is granted only by name.
+ */
+export const MONEY_SCOPES: ReadonlySet<Scope> = new Set(['delivery:wallet:topup', 'delivery:wallet:spend', 'safe:write', 'payouts:read']);
 
 export type Environment = 'staging' | 'production';
 

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
-import type { Db } from './types.ts';
+import type { DriverDb } from './types.ts';
 
-async function runsOnlyForTheCommit(db: Db) {
+async function runsOnlyForTheCommit(db: DriverDb) {
   const effects: string[] = [];
   await expect(
     db.transaction(async (tx) => {

@@ -6,7 +6,8 @@ import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
 import { translateDbError } from './sqlstate.ts';
 import { inSpan, SpanKind, type SpanOptions } from '../tracing.ts';
-import type { DatabaseConfig, Db } from './types.ts';
+import type { DatabaseConfig, Db, DriverDb } from './types.ts';
+import { withUnitsOfWork } from './unit-of-work.ts';
 
 export type { DatabaseConfig, Db, PoolStats, Queryable, Row } from './types.ts';
 export { migrate, migrationStatus, type MigrationState } from './migrate.ts';
@@ -20,7 +21,7 @@ export interface OpenDbOptions {
 
 /** Opens the configured database, takes the embedded directory's lock, and migrates it (unless told not to). */
 export async function openDatabase(config: DatabaseConfig, opts: OpenDbOptions = {}): Promise<Db> {
-  let db: Db;
+  let db: DriverDb;
   if (config.kind === 'postgres') {
     db = await openPostgres(config);
   } else if (config.kind === 'memory') {
@@ -52,7 +53,7 @@ export async function openDatabase(config: DatabaseConfig, opts: OpenDbOptions =
     await db.close();
     throw err;
   }
-  return translating(db);
+  return withUnitsOfWork(translating(db));
 }
 
 const rethrow = (err: unknown): never => {
@@ -67,7 +68,7 @@ const TRANSACTION_SPAN: SpanOptions = { kind: SpanKind.CLIENT, onlyInTrace: true
  * the same error whether a route, a job or another module called it. Inside a transaction the raw
  * error still reaches the driver first, which retries serialization failures on it.
  */
-function translating(db: Db): Db {
+function translating(db: DriverDb): DriverDb {
   return {
     ...db,
     query: <T>(sql: string, params?: readonly unknown[]) => db.query<T>(sql, params).catch(rethrow),

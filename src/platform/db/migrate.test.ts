@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { migrate, readMigrations } from './migrate.ts';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
-import type { Db } from './types.ts';
+import type { DriverDb } from './types.ts';
 
 /** Semicolons where a statement splitter would cut: a block comment, an escaped string, a quoted name, a function body. */
 const TRICKY = `/* a; b */ create table "a;b" (x text default E'it\\'s; here', y text default 'c;d');
@@ -13,7 +13,7 @@ insert into "a;b" default values;`;
 
 const fixture = { version: 1, name: '001_tricky.sql', sql: TRICKY, checksum: 'x' };
 
-async function appliesWhole(db: Db) {
+async function appliesWhole(db: DriverDb) {
   expect(await migrate(db, [fixture])).toEqual([1]);
   expect(await db.query('select x, y from "a;b"')).toEqual([{ x: "it's; here", y: 'c;d' }]);
   expect(await db.query('select "f;g"() as v')).toEqual([{ v: 2 }]);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Db } from './types.ts';
+import type { DriverDb } from './types.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/', import.meta.url));
 
@@ -37,7 +37,7 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
  * instances that start together from applying the same one twice; an edited migration that was
  * already applied stops the start, since the database no longer matches the files.
  */
-export async function migrate(db: Db, migrations = readMigrations()): Promise<number[]> {
+export async function migrate(db: DriverDb, migrations = readMigrations()): Promise<number[]> {
   await db.query(`create table if not exists schema_migrations (
     version integer primary key, name text not null, checksum text not null,
     applied_at timestamptz not null default now())`);
@@ -70,7 +70,7 @@ export interface MigrationState {
 }
 
 /** Every migration file with when it was applied, read without applying anything. */
-export async function migrationStatus(db: Db, migrations = readMigrations()): Promise<MigrationState[]> {
+export async function migrationStatus(db: DriverDb, migrations = readMigrations()): Promise<MigrationState[]> {
   const [table] = await db.query<{ name: string | null }>(`select to_regclass('schema_migrations')::text as name`);
   const rows = table?.name ? await db.query<{ version: number; applied_at: Date }>('select version, applied_at from schema_migrations') : [];
   const applied = new Map(rows.map((r) => [r.version, r.applied_at]));

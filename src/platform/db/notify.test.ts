@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { coalescing } from './notify.ts';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
-import type { Db } from './types.ts';
+import type { DriverDb } from './types.ts';
 
 describe('coalescing', () => {
   it('sends once for a burst and once more for calls made while a send is in flight', async () => {
@@ -52,7 +52,7 @@ describe('coalescing', () => {
 });
 
 /** A listener hears a notify after its transaction commits, never before, never for a rollback. */
-async function wakesAfterCommit(db: Db) {
+async function wakesAfterCommit(db: DriverDb) {
   let heard = 0;
   const stop = await db.listen('t_wake', () => heard++);
   try {

@@ -12,8 +12,11 @@ export function coalescing(send: () => Promise<void>, gapMs: number): () => void
   const drain = async () => {
     busy = true;
     while (wanted) {
-      const wait = lastStart + gapMs - performance.now();
-      if (wait > 0) await sleep(wait, undefined, { ref: false });
+      // Timers may fire a fraction of a millisecond early (whole-ms rounding, a stale loop clock):
+      // re-check so the gap is a floor, not an approximation.
+      for (let wait = lastStart + gapMs - performance.now(); wait > 0; wait = lastStart + gapMs - performance.now()) {
+        await sleep(Math.ceil(wait), undefined, { ref: false });
+      }
       wanted = false;
       lastStart = performance.now();
       await send().catch(() => {});

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { PGlite, types } from '@electric-sql/pglite';
 import { notifier } from './notify.ts';
-import type { Db, Queryable, Row } from './types.ts';
+import type { DriverDb, Queryable, Row } from './types.ts';
 import { parseInt8 } from './types.ts';
 
 const parsers = { [types.INT8]: parseInt8 };
@@ -26,7 +26,7 @@ const runNow = (effect: () => void) => effect();
  * PGlite is a single session that serialises queries; transactions must go through its own
  * `transaction()` so that other requests' statements wait instead of interleaving.
  */
-export interface PgliteDb extends Db {
+export interface PgliteDb extends DriverDb {
   /** The whole data directory as a tarball (used to seed in-memory test databases). */
   dump(): Promise<Blob>;
 }

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Db, Queryable, Row } from './types.ts';
+import type { DriverDb, Queryable, Row } from './types.ts';
 import { parseInt8 } from './types.ts';
 import { notifier } from './notify.ts';
 import { isRetryableTransactionError } from './sqlstate.ts';
@@ -38,7 +38,7 @@ export interface PostgresOptions {
   schema: string | undefined;
 }
 
-export async function openPostgres(opts: PostgresOptions): Promise<Db> {
+export async function openPostgres(opts: PostgresOptions): Promise<DriverDb> {
   const pool = new pg.Pool({
     connectionString: opts.url,
     max: opts.poolSize,

@@ -13,6 +13,8 @@ const UNIQUE_VIOLATIONS: Record<string, () => AppError> = {
   sales_reference_key: () =>
     errors.duplicateReference('An order with this external_reference was already created; fetch it with orders.get.'),
   operators_email_key: () => errors.operatorEmailTaken('An operator with this email already exists (emails compare without case).'),
+  couriers_phone_key: () => errors.courierPhoneTaken('A courier with this phone number already exists.'),
+  dispatch_assignments_active_key: () => errors.jobTaken('Another courier already holds this job.'),
 };
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE']);

@@ -36,8 +36,14 @@ export interface PoolStats {
 
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
-  /** Runs `fn` in one transaction; on PostgreSQL, serialization failures are retried. */
+  /** Runs `fn` in one transaction; on PostgreSQL, serialization failures are retried. Inside a unit of work, a savepoint of it. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in one transaction that every `query`, `exec` and `transaction` on this `db` called from
+   * within it joins (each in a savepoint), so changes made by several services, each with its own
+   * transaction, commit or roll back together. For low-volume callers: statements take turns.
+   */
+  unitOfWork<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
    * Calls `onNotify` for `notify(channel)` calls (PostgreSQL: NOTIFY on `<channel>_<this database's schema>`, from
    * any process), and once after a lost listening connection is back, since notifications sent meanwhile are gone.
@@ -49,6 +55,9 @@ export interface Db extends Queryable {
   poolStats(): PoolStats;
   close(): Promise<void>;
 }
+
+/** What a driver provides; `openDatabase` adds units of work on top. */
+export type DriverDb = Omit<Db, 'unitOfWork'>;
 
 /** int8 columns hold pesewas and counters; refuse to hand out a silently rounded number. */
 export function parseInt8(value: string): number {

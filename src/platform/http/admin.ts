@@ -1,6 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ADMIN_TOKEN_ACTOR, type AdminActor, type OperatorRole, type RequestOrigin } from '../auth/actor.ts';
+import type { Db, Queryable } from '../db/index.ts';
 import { errors } from '../errors.ts';
 import { constantTimeEqual } from '../secrets.ts';
 import { parseJsonObject } from './body.ts';
@@ -37,6 +38,11 @@ export interface AdminRoute<B extends TSchema | undefined = TSchema | undefined,
     before?: (input: { params: StaticOr<P, Record<string, string>> }) => Promise<unknown>;
     /** The route's service records the change itself, in the change's own transaction. */
     recordedByService?: boolean;
+    /**
+     * Why the handler cannot run inside one transaction with its audit entry (a network call such as a
+     * DNS lookup); the entry is then written after the change commits, and lost if the process dies between.
+     */
+    outsideTransaction?: string;
   };
   handler: (input: AdminInput<StaticOr<B, undefined>, StaticOr<P, Record<string, string>>, StaticOr<Q, undefined>>) => Promise<OperationResult>;
 }
@@ -67,7 +73,7 @@ export function auditAction(route: Pick<AdminRoute, 'method' | 'url' | 'audit'>)
   return [...route.url.split('/').filter((s) => s && !s.startsWith(':')), verb].join('.');
 }
 
-/** What the mounting code hands to the audit log after a successful change. */
+/** What the mounting code hands to the audit log for a successful change. */
 export interface AdminChange {
   actor: AdminActor;
   action: string;
@@ -81,8 +87,16 @@ export interface AdminAuth {
   adminToken: string;
   /** An operator token's actor, or undefined when the bearer is no live token of an active operator. */
   resolveToken?: (bearer: string) => Promise<AdminActor | undefined>;
-  /** Writes a successful change to the audit log (not called for routes whose service records it). */
-  recordChange?: (change: AdminChange) => Promise<void>;
+  /** Writes successful changes to the audit log (not for routes whose service records them). */
+  changes?: {
+    /**
+     * Writes one change's entry, in `tx`: the transaction the route's handler ran in, so the change
+     * and its entry commit together, and a failed entry rolls the change back.
+     */
+    record: (change: AdminChange, tx: Queryable) => Promise<void>;
+    /** The database whose units of work the handlers' services join. */
+    db: Pick<Db, 'unitOfWork' | 'transaction'>;
+  };
 }
 
 /** The operator API's check, `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time. */
@@ -119,6 +133,8 @@ function targetOf(url: string, params: Record<string, string>, result: Operation
   return name && params[name] ? { type: name.replace(/_id$/, ''), id: params[name] } : null;
 }
 
+const answer = (reply: FastifyReply, result: OperationResult) => reply.code(result.statusCode ?? 200).send(result.body ?? undefined);
+
 /** Mounts the operator API; without an ADMIN_TOKEN it is not mounted at all (404). */
 export function registerAdminRoutes(app: FastifyInstance, settings: AdminAuth, routes: readonly AdminRoute[]): void {
   const resolveActor = adminActorResolver(settings);
@@ -147,19 +163,34 @@ export function registerAdminRoutes(app: FastifyInstance, settings: AdminAuth, r
         const actor = actors.get(request)!;
         const origin: RequestOrigin = { ip: request.ip ?? null, userAgent: request.headers['user-agent']?.slice(0, 500) ?? null };
         const params = request.params as Record<string, string>;
-        const recorded = route.method !== 'GET' && !route.audit?.recordedByService && settings.recordChange;
-        const before = recorded && route.audit?.before ? await route.audit.before({ params: params as never }) : null;
-        const result = await route.handler({ body: request.body as never, params: params as never, query: request.query as never, actor, origin });
-        if (recorded) {
-          const after = { request: request.body ?? null, response: result.body ?? null };
-          try {
-            await recorded({ actor, action: auditAction(route), target: targetOf(route.url, params, result), before, after, origin });
-          } catch (err) {
+        const changes = route.method !== 'GET' && !route.audit?.recordedByService ? settings.changes : undefined;
+        const run = (): Promise<OperationResult> => route.handler({ body: request.body as never, params: params as never, query: request.query as never, actor, origin });
+        if (!changes) return answer(reply, await run());
+        const change = async (tx: Queryable, before: unknown, result: OperationResult) =>
+          changes.record(
+            { actor, action: auditAction(route), target: targetOf(route.url, params, result), before, after: { request: request.body ?? null, response: result.body ?? null }, origin },
+            tx,
+          );
+        const beforeOf = async () => (route.audit?.before ? await route.audit.before({ params: params as never }) : null);
+        if (route.audit?.outsideTransaction) {
+          const before = await beforeOf();
+          const result = await run();
+          await changes.db.transaction((tx) => change(tx, before, result)).catch((err: unknown) => {
             // The change has committed: answering an error would invite a retry that repeats it.
             request.log.error({ err, action: auditAction(route) }, 'audit entry not written for a change that succeeded');
-          }
+          });
+          return answer(reply, result);
         }
-        return reply.code(result.statusCode ?? 200).send(result.body ?? undefined);
+        // The handler's services join this transaction; the change commits only with its audit entry.
+        return answer(
+          reply,
+          await changes.db.unitOfWork(async (tx) => {
+            const before = await beforeOf();
+            const result = await run();
+            await change(tx, before, result);
+            return result;
+          }),
+        );
       },
     });
   }

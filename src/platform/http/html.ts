@@ -32,13 +32,26 @@ export interface PageParts {
   body: string;
   /** Extra trusted tags for the head (a refresh, robots). */
   head?: string;
+  /**
+   * Stylesheet and script URLs of this origin, for a page under a strict CSP (no inline code): then
+   * `style` is not inlined, and the page serves `pageStylesheet(style)` as one of `css` instead.
+   */
+  files?: { css: readonly string[]; js: readonly string[] };
 }
 
-/** A whole public page: HTML with inline CSS only, sized for phones, nothing loaded from anywhere. */
+/** A page's whole CSS (the shared rules, then its own), for a page that loads it as a file. */
+export function pageStylesheet(style: string): string {
+  return `${BASE_STYLE}\n${style}\n`;
+}
+
+/** A whole public page sized for phones: inline CSS and nothing loaded, or its own files only. */
 export function htmlPage(parts: PageParts): string {
+  const files = parts.files;
+  const styles = files
+    ? [...files.css.map((u) => `<link rel="stylesheet" href="${escapeHtml(u)}">`), ...files.js.map((u) => `<script src="${escapeHtml(u)}" defer></script>`)].join('')
+    : `<style>${BASE_STYLE}\n${parts.style}</style>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">${parts.head ?? ''}
-<title>${escapeHtml(parts.title)}</title><style>${BASE_STYLE}
-${parts.style}</style></head>
+<title>${escapeHtml(parts.title)}</title>${styles}</head>
 <body>${parts.body}</body></html>`;
 }

@@ -34,6 +34,25 @@ describe('parseForm', () => {
   });
 });
 
+describe('parseForm: declared repeated fields', () => {
+  const listRules = { event: { max: 30, label: 'Event', repeated: { maxCount: 3 } }, note: { max: 10 } };
+
+  it('answers a repeated field as a list (empty when not sent), other fields as strings', () => {
+    const f = parseForm(body('event=evt_1&note=hi&event=evt_2'), FORM, listRules);
+    expect(f).toEqual({ event: ['evt_1', 'evt_2'], note: 'hi' });
+    expect(parseForm(body('note=x'), FORM, listRules).event).toEqual([]);
+  });
+
+  it.each([
+    ['more values than declared', 'event=a&event=b&event=c&event=d', /sent 4 times; at most 3/],
+    ['a value too long', `event=a&event=${'b'.repeat(31)}`, /too long/],
+    ['a NUL byte in one value', 'event=a&event=b%00', /not allowed/],
+    ['a field not declared repeated sent twice', 'event=a&note=x&note=y', /more than once/],
+  ])('refuses %s', (_name, text, message) => {
+    expect(() => parseForm(body(text), FORM, listRules)).toThrow(message);
+  });
+});
+
 describe('CSRF checks', () => {
   it('compares tokens exactly', () => {
     expect(tokensMatch('abc', 'abc')).toBe(true);

@@ -24,7 +24,15 @@ export interface FieldRule {
   multiline?: boolean;
   /** Shown in messages. */
   label?: string;
+  /**
+   * Declared as a list (checkboxes sharing a name): sent 0 to `maxCount` times, answered as an
+   * array, each value checked like a single field. Any field not declared so may be sent once only.
+   */
+  repeated?: { maxCount: number };
 }
+
+/** The answer for a set of rules: a string per field, a string array per repeated field. */
+export type FormFields<R extends Record<string, FieldRule>> = { [P in keyof R]: R[P] extends { repeated: object } ? string[] : string };
 
 /**
  * Whether text holds a C0 control (NUL included), DEL or a C1 control; tab, line feed and carriage
@@ -47,8 +55,15 @@ function isFormMediaType(contentType: string | undefined): boolean {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** The declared fields of a form (missing ones as ''); undeclared fields are ignored. */
-export function parseForm<K extends string>(raw: unknown, contentType: string | undefined, rules: Record<K, FieldRule>): Record<K, string> {
+function checkValue(value: string, rule: FieldRule, label: string): void {
+  if (value.length > rule.max) throw new FormProblem(400, `“${label}” is too long (at most ${rule.max} characters).`);
+  if (hasControlCharacters(value, rule.multiline)) {
+    throw new FormProblem(400, `“${label}” contains characters that are not allowed (control characters or line breaks).`);
+  }
+}
+
+/** The declared fields of a form (missing ones as '', or [] when repeated); undeclared fields are ignored. */
+export function parseForm<R extends Record<string, FieldRule>>(raw: unknown, contentType: string | undefined, rules: R): FormFields<R> {
   if (!isFormMediaType(contentType)) throw new FormProblem(415, 'This page accepts forms only (application/x-www-form-urlencoded).');
   let text: string;
   try {
@@ -57,17 +72,20 @@ export function parseForm<K extends string>(raw: unknown, contentType: string | 
     throw new FormProblem(400, 'The form is not valid UTF-8 text.');
   }
   const params = new URLSearchParams(text);
-  const out = {} as Record<K, string>;
-  for (const [name, rule] of Object.entries(rules) as Array<[K, FieldRule]>) {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, rule] of Object.entries(rules)) {
     const values = params.getAll(name);
     const label = rule.label ?? name;
+    if (rule.repeated) {
+      if (values.length > rule.repeated.maxCount) throw new FormProblem(400, `“${label}” was sent ${values.length} times; at most ${rule.repeated.maxCount} at once.`);
+      for (const value of values) checkValue(value, rule, label);
+      out[name] = values;
+      continue;
+    }
     if (values.length > 1) throw new FormProblem(400, `The field “${label}” was sent more than once.`);
     const value = values[0] ?? '';
-    if (value.length > rule.max) throw new FormProblem(400, `“${label}” is too long (at most ${rule.max} characters).`);
-    if (hasControlCharacters(value, rule.multiline)) {
-      throw new FormProblem(400, `“${label}” contains characters that are not allowed (control characters or line breaks).`);
-    }
+    checkValue(value, rule, label);
     out[name] = value;
   }
-  return out;
+  return out as FormFields<R>;
 }
