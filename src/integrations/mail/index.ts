@@ -11,7 +11,7 @@ export type { MailMessage, Mailer } from './mailer.ts';
 export { mailSettings, type MailSettings } from './settings.ts';
 export { DevOutbox } from './outbox.ts';
 export { SmtpMailer } from './smtp.ts';
-export { MailQueue, MAIL_BACKOFF_MS, MAIL_MAX_ATTEMPTS, MAIL_LEASE_MS } from './queue.ts';
+export { MailQueue, MAIL_BACKOFF_MS, MAIL_MAX_ATTEMPTS, MAIL_LEASE_MS, MAIL_PRUNE_BATCH } from './queue.ts';
 export { registerMailGauges } from './metrics.ts';
 
 export interface MailIntegration {

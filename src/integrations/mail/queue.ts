@@ -1,7 +1,7 @@
 import type { Db, Queryable } from '../../platform/db/index.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { trackJob } from '../../platform/metrics/jobs.ts';
+import { WorkerLoop } from '../../platform/worker-loop.ts';
 import type { MailMessage, Mailer } from './mailer.ts';
 
 /** Wakes the mail worker after a commit that queued mail. */
@@ -14,6 +14,10 @@ export const MAIL_MAX_ATTEMPTS = 8;
 /** A claimed message is another worker's again after this long (a worker that died mid-send); far above a send's timeouts (smtp.ts). */
 export const MAIL_LEASE_MS = 5 * 60_000;
 const BATCH = 10;
+/** Finished messages deleted by one statement; a full batch has the next round prune again. */
+export const MAIL_PRUNE_BATCH = 500;
+/** How often the worker looks for finished messages past their retention. */
+const PRUNE_EVERY_MS = 10 * 60_000;
 
 export interface QueuedMail {
   id: string;
@@ -34,11 +38,8 @@ export const backoffMs = (attempts: number) => MAIL_BACKOFF_MS[Math.min(attempts
  * module keeps only as hashes), so it is blanked once the message is sent or given up on.
  */
 export class MailQueue {
-  private loop: Promise<void> | undefined;
-  private stopping = false;
-  private wake: (() => void) | undefined;
-  private notified = false;
-  private unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
+  private readonly worker: WorkerLoop;
+  private pruneAt = 0;
 
   constructor(
     private readonly db: Db,
@@ -46,7 +47,11 @@ export class MailQueue {
     private readonly clock: () => number,
     private readonly log: Logger,
     private readonly pollMs: number,
-  ) {}
+    /** How long sent and dead messages are kept. */
+    private readonly retentionMs: number,
+  ) {
+    this.worker = new WorkerLoop(db, log, { name: 'mail-queue', channel: MAIL_CHANNEL, pollMs, round: () => this.round() });
+  }
 
   /** Queues `message` inside the caller's transaction (or at once, given the Db); sent after commit. */
   async send(q: Queryable, message: MailMessage): Promise<void> {
@@ -62,48 +67,18 @@ export class MailQueue {
 
   /** Runs the worker: woken by commits that queue mail, polling every pollMs for retries coming due. */
   start(): void {
-    if (this.pollMs <= 0) return;
-    this.stopping = false;
-    this.unlisten ??= this.db
-      .listen(MAIL_CHANNEL, () => {
-        this.notified = true;
-        this.wake?.();
-      })
-      .catch((err: unknown) => {
-        this.log.warn({ err }, 'could not listen for queued mail; polling only');
-        return undefined;
-      });
-    this.loop ??= this.run();
+    if (this.pollMs > 0) this.worker.start();
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
-    this.wake?.();
-    await (await this.unlisten)?.();
-    this.unlisten = undefined;
-    await this.loop;
-    this.loop = undefined;
+    await this.worker.stop();
   }
 
-  private async run(): Promise<void> {
-    const tracked = trackJob('mail-queue', this.pollMs);
-    while (!this.stopping) {
-      this.notified = false;
-      let handled = 0;
-      try {
-        handled = await this.deliverDue();
-        tracked.succeeded();
-      } catch (err) {
-        this.log.warn({ err }, 'mail delivery round failed; retrying');
-      }
-      if (handled < BATCH && !this.stopping && !this.notified) {
-        await new Promise<void>((r) => {
-          this.wake = r;
-          setTimeout(r, this.pollMs).unref();
-        });
-        this.wake = undefined;
-      }
-    }
+  /** Sends what is due and, now and then, prunes finished mail; true when a full batch may leave more. */
+  private async round(): Promise<boolean> {
+    const handled = await this.deliverDue();
+    if (this.clock() >= this.pruneAt) this.pruneAt = this.clock() + ((await this.prune()) === MAIL_PRUNE_BATCH ? 0 : PRUNE_EVERY_MS);
+    return handled >= BATCH;
   }
 
   /** Claims the mail due now, sends each and records the outcome; answers how many were claimed. */
@@ -137,6 +112,22 @@ export class MailQueue {
       return;
     }
     await this.db.query("update mail_queue set status = 'sent', sent_at = $2, last_error = null, body = '' where id = $1", [mail.id, new Date(this.clock())]);
+  }
+
+  /**
+   * Deletes up to MAIL_PRUNE_BATCH sent and dead messages finished (sent, or last tried) longer than
+   * the retention ago; answers how many. Bounded, so a long backlog is worked off over several rounds.
+   */
+  async prune(): Promise<number> {
+    const rows = await this.db.query<{ n: number }>(
+      `with gone as (
+         delete from mail_queue where id in (
+           select id from mail_queue where status <> 'pending' and coalesce(sent_at, next_attempt_at) < $1 limit $2)
+         returning 1)
+       select count(*)::int as n from gone`,
+      [new Date(this.clock() - this.retentionMs), MAIL_PRUNE_BATCH],
+    );
+    return rows[0]!.n;
   }
 
   /** Messages waiting (pending) and given up on (dead), for the metrics. */
