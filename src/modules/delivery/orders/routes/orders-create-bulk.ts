@@ -1,16 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import type { AuthContext } from '../../../../platform/auth/context.ts';
-import { AppError, errors } from '../../../../platform/errors.ts';
+import { errors } from '../../../../platform/errors.ts';
 import { defineOperation } from '../../../../platform/http/operation.ts';
-import { compileBodyValidator } from '../../../../platform/http/validation.ts';
 import { strictObject } from '../../../../platform/http/schemas.ts';
-import { CreateOrderBody, orderValidationError, type CreateOrderInput } from '../schema.ts';
-import { createEach } from '../bulk.ts';
-import type { OrdersService } from '../service.ts';
-import { requireSpendScope } from './common.ts';
+import { CreateOrderBody } from '../schema.ts';
+import { MAX_BULK_ORDERS as MAX_BATCH, type BulkOrders } from '../bulk.ts';
 import { ORDER_EXAMPLE } from './orders-create.ts';
-
-const MAX_BATCH = 100;
 
 /** Documentation only: the batch is checked by beforeValidation (its codes), each item like orders.create. */
 const BulkBody = strictObject({
@@ -56,22 +50,8 @@ const BULK_EXAMPLES = [
   },
 ];
 
-export const ordersCreateBulk = (orders: OrdersService) => {
-  const validateItem = compileBodyValidator(CreateOrderBody);
-
-  /** What orders.create checks before creating: an object, the spend scope, the schema. */
-  const check = (auth: AuthContext) => (item: unknown): CreateOrderInput => {
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) throw errors.invalidOrderPayload('Each item must be a JSON object shaped like an orders.create body.');
-    requireSpendScope(item, auth);
-    const issues = validateItem(item);
-    if (issues.length > 0) {
-      const { code, message } = orderValidationError(issues);
-      throw new AppError(400, code, message);
-    }
-    return item as CreateOrderInput;
-  };
-
-  return defineOperation({
+export const ordersCreateBulk = (bulk: BulkOrders) =>
+  defineOperation({
     id: 'delivery.orders.create_bulk',
     service: 'delivery',
     method: 'POST',
@@ -97,9 +77,8 @@ export const ordersCreateBulk = (orders: OrdersService) => {
     examples: BULK_EXAMPLES,
     handler: async ({ body, auth, log }) => {
       const list = (body as unknown as { orders: unknown[] }).orders;
-      const results = await createEach(orders, auth, list, check(auth), log);
+      const results = await bulk.create(auth, list, log);
       const created = results.filter((r) => r.ok).length;
       return { body: { status: 'ok', summary: { total: results.length, created, failed: results.length - created }, results } };
     },
   });
-};
