@@ -1,0 +1,98 @@
+import type { Db } from '../../platform/db/index.ts';
+import { errors, type ErrorDetail } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { cleanCourierInput, positionProblem, type CourierInput, type Vehicle } from './domain/courier.ts';
+import { couriersRepository as repo, type CourierFilter, type CourierRow } from './repository.ts';
+
+export const COURIERS_PAGE = 50;
+
+/** Told of each position report that became the courier's newest (dispatch keeps the trail of a job). */
+export type PositionListener = (courierId: string, report: { lat: number; lng: number; at: Date }) => Promise<void>;
+
+function requireValid(problems: readonly ErrorDetail[]): void {
+  if (problems.length) throw errors.validation(`Invalid ${problems.map((d) => d.field).join(', ')}: ${problems[0]!.issue}.`, [...problems]);
+}
+
+/**
+ * Courier accounts (created and edited by operators) and their presence: on duty or not, and the
+ * last reported position that dispatch ranks them by.
+ */
+export class CouriersService {
+  private readonly positionListeners: PositionListener[] = [];
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: () => number,
+  ) {}
+
+  onPosition(listener: PositionListener): void {
+    this.positionListeners.push(listener);
+  }
+
+  async create(input: Required<Pick<CourierInput, 'name' | 'phone' | 'vehicle'>> & { zones?: readonly string[] }): Promise<CourierRow> {
+    const { value, problems } = cleanCourierInput({ ...input, zones: input.zones ?? [] });
+    requireValid(problems);
+    return repo.insert(this.db, { id: newId('cou'), name: value.name!, phone: value.phone!, vehicle: value.vehicle!, zones: value.zones!, now: new Date(this.clock()) });
+  }
+
+  /**
+   * The simulated courier staging orders are dispatched to, created idempotently (one per
+   * deployment). Its phone is not a phone number, so no one can sign in as it or text it.
+   */
+  async simulated(): Promise<CourierRow> {
+    return repo.ensureSimulated(this.db, { id: newId('cou'), name: 'Sandbox courier (staging)', phone: 'sandbox', now: new Date(this.clock()) });
+  }
+
+  async get(id: string): Promise<CourierRow> {
+    const row = await repo.get(this.db, id);
+    if (!row) throw errors.courierNotFound(`There is no courier ${id}.`);
+    return row;
+  }
+
+  /** The courier a sign-in phone number belongs to, if any (normalised first). */
+  async byPhone(phone: string): Promise<CourierRow | undefined> {
+    const { value, problems } = cleanCourierInput({ phone });
+    return problems.length ? undefined : repo.byPhone(this.db, value.phone!);
+  }
+
+  async list(filter: Partial<CourierFilter> = {}): Promise<CourierRow[]> {
+    return repo.list(this.db, { ...filter, limit: Math.min(filter.limit ?? COURIERS_PAGE, 200) });
+  }
+
+  async update(id: string, patch: CourierInput & { active?: boolean }): Promise<CourierRow> {
+    const { value, problems } = cleanCourierInput(patch);
+    requireValid(problems);
+    const row = await repo.update(this.db, id, { ...value, active: patch.active }, new Date(this.clock()));
+    if (!row) throw errors.courierNotFound(`There is no courier ${id}.`);
+    return row;
+  }
+
+  /** On or off duty; an inactive courier cannot go on duty. */
+  async setDuty(id: string, onDuty: boolean): Promise<CourierRow> {
+    const row = await repo.setDuty(this.db, id, onDuty, new Date(this.clock()));
+    if (row) return row;
+    const existing = await this.get(id);
+    throw errors.invalidTransition(`Courier ${existing.id} is deactivated and cannot go on duty.`);
+  }
+
+  /** Records a position report; answers false when a newer one is already known (a late replay). */
+  async reportPosition(id: string, report: { lat: number; lng: number; at: Date }): Promise<boolean> {
+    const problem = positionProblem(report.lat, report.lng);
+    if (problem) requireValid([problem]);
+    if (Number.isNaN(report.at.getTime()) || report.at.getTime() > this.clock() + 60_000) {
+      requireValid([{ field: 'at', issue: 'must be a valid time, not in the future' }]);
+    }
+    const moved = await repo.reportPosition(this.db, id, report.lat, report.lng, report.at);
+    if (!moved) await this.get(id);
+    else for (const listener of this.positionListeners) await listener(id, report);
+    return moved;
+  }
+
+  /**
+   * Active, on-duty couriers whose position is fresher than `maxAgeMs`: newest first, or nearest to
+   * `near` first (within `near.km` of it when given).
+   */
+  async available(q: { maxAgeMs: number; vehicles?: readonly Vehicle[]; zone?: string; near?: { lat: number; lng: number; km?: number }; exclude?: readonly string[]; limit: number }): Promise<CourierRow[]> {
+    return repo.available(this.db, { ...q, seenSince: new Date(this.clock() - q.maxAgeMs) });
+  }
+}
