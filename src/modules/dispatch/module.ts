@@ -1,0 +1,59 @@
+import type { Db } from '../../platform/db/index.ts';
+import type { AdminRoute } from '../../platform/http/admin.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { Periodic } from '../../platform/periodic.ts';
+import type { CouriersService } from '../couriers/index.ts';
+import type { DeliveryModule } from '../delivery/index.ts';
+import { Offers } from './offers.ts';
+import { SandboxCourier } from './sandbox-courier.ts';
+import { dispatchAdminRoutes } from './routes/admin-dispatch.ts';
+import { DispatchService } from './service.ts';
+import type { DispatchSettings } from './settings.ts';
+import { CourierTrail } from './trail.ts';
+
+export interface DispatchModule {
+  service: DispatchService;
+  offers: Offers;
+  /** The simulated courier that takes staging orders through dispatch. */
+  sandbox: SandboxCourier;
+  /** Live location of couriers on jobs; delivery's CourierTracker. */
+  trail: CourierTrail;
+  workers: Periodic[];
+  adminRoutes: AdminRoute[];
+}
+
+const TRAIL_RETENTION_EVERY_MS = 10 * 60_000;
+
+export interface DispatchModuleDeps {
+  settings: DispatchSettings;
+  db: Db;
+  clock: () => number;
+  log: Logger;
+  delivery: DeliveryModule;
+  couriers: CouriersService;
+}
+
+/** Dispatch: new orders offered to couriers (staging's to the sandbox courier), their job actions, operators' board and assignments. */
+export function createDispatchModule({ settings, db, clock, log, delivery, couriers }: DispatchModuleDeps): DispatchModule {
+  const offers = new Offers(db, couriers, settings, clock, log);
+  delivery.orders.onPlace(offers.onPlace);
+  delivery.orders.onMove(offers.onMove);
+  const service = new DispatchService(db, delivery.orders, couriers, offers, clock);
+  const sandbox = new SandboxCourier(db, couriers, offers, service, settings.sandboxStepSeconds * 1000, clock);
+  const trail = new CourierTrail(db, delivery.orders, couriers, settings.locationRetentionHours, clock, log);
+  couriers.onPosition(trail.onPosition);
+  return {
+    service,
+    offers,
+    sandbox,
+    trail,
+    workers: [
+      new Periodic('dispatch', settings.intervalMs, () => offers.tick(), log),
+      // Twice a step, so each staging order moves between one and one and a half steps after its last move.
+      new Periodic('sandbox-courier', settings.sandboxStepSeconds > 0 ? Math.max(250, settings.sandboxStepSeconds * 500) : 0, () => sandbox.tick(), log),
+      // Retention of couriers' trails: where the dispatcher runs, every ten minutes.
+      new Periodic('courier-trail-retention', settings.intervalMs > 0 ? TRAIL_RETENTION_EVERY_MS : 0, () => trail.prune(), log),
+    ],
+    adminRoutes: dispatchAdminRoutes(service),
+  };
+}

@@ -1,0 +1,138 @@
+import type { Db, Queryable } from '../../platform/db/index.ts';
+import { newId } from '../../platform/ids.ts';
+import { haversineKm } from '../../shared/ghana/index.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { CouriersService } from '../couriers/index.ts';
+import type { DeliveryOrder, DeliveryStatus, PlacedOrder } from '../delivery/index.ts';
+import { endsJob, stageAfterFailedAttempt } from './domain/actions.ts';
+import { rankCandidates, zoneOf } from './domain/ranking.ts';
+import { dispatchRepository as repo, type JobRow } from './repository.ts';
+import type { DispatchSettings } from './settings.ts';
+
+/** How many of the nearest couriers are ranked precisely for one offer. */
+const CANDIDATES = 20;
+/**
+ * The search widens through these boxes around the pickup (km) until it finds CANDIDATES, then
+ * without a box: a small box is read through the couriers' position index however many are on duty.
+ */
+const RADII_KM = [3, 10, 30];
+const BATCH = 100;
+
+export interface TickResult {
+  expired: number;
+  offered: number;
+  late: string[];
+}
+
+/**
+ * The offer side of dispatch: queues each new order (staging ones wait for the sandbox courier,
+ * which offers them to itself through offerTo), offers production ones to the best available
+ * courier, expires offers not answered in time (the job moves to the next courier), and marks jobs
+ * nobody took in time late. Several instances may run it: a job's state is compare-and-set, so an
+ * offer is made once.
+ */
+export class Offers {
+  constructor(
+    private readonly db: Db,
+    private readonly couriers: CouriersService,
+    private readonly settings: DispatchSettings,
+    private readonly clock: () => number,
+    private readonly log: Logger,
+  ) {}
+
+  /**
+   * Delivery's placement listener: an order becomes a waiting job in the same transaction. A
+   * production job goes to real couriers (tick); a staging job only to the sandbox courier.
+   */
+  readonly onPlace = async (tx: Queryable, { order, pickup, dropoff, pickupRegion }: PlacedOrder): Promise<void> => {
+    await repo.insertJob(tx, { orderId: order.id, environment: order.environment, lat: pickup?.lat ?? null, lng: pickup?.lng ?? null, dropoff, zone: zoneOf(pickupRegion), now: order.created_at });
+  };
+
+  /**
+   * Delivery's move listener. An order that ends (delivered, cancelled, failed, returned) ends its
+   * assignment and offers; one moved on from placed by an operator without a courier leaves dispatch.
+   * A could-not-deliver move, an operator's too, puts the courier's job at its next step.
+   */
+  readonly onMove = async (tx: Queryable, order: DeliveryOrder, from: DeliveryStatus): Promise<void> => {
+    const job = await repo.job(tx, order.id, true);
+    if (!job || job.state === 'closed') return;
+    const now = new Date(this.clock());
+    const stage = stageAfterFailedAttempt(from, order.status);
+    if (stage) await repo.setActiveStage(tx, order.id, stage, now);
+    const manual = from === 'placed' && job.state !== 'assigned';
+    if (!endsJob(order.status) && !manual) return;
+    await repo.withdrawOffers(tx, order.id, now);
+    await repo.endAssignment(tx, order.id, order.status === 'cancelled' ? 'cancelled' : 'finished', now);
+    await repo.setState(tx, order.id, ['waiting', 'offered', 'assigned'], 'closed', now);
+  };
+
+  /** One round: expire offers, mark late jobs (logged as an alert), offer waiting jobs. */
+  async tick(): Promise<TickResult> {
+    const now = new Date(this.clock());
+    const expired = await this.db.transaction((tx) => repo.expireOffers(tx, now));
+    const late = await repo.markLate(this.db, new Date(now.getTime() - this.settings.lateMinutes * 60_000), now);
+    for (const orderId of late) {
+      this.log.warn({ alert: 'dispatch_unaccepted_order', orderId }, `ALERT: order ${orderId} has had no courier for ${this.settings.lateMinutes} minutes`);
+    }
+    let offered = 0;
+    for (const job of await repo.waiting(this.db, BATCH)) if (await this.offer(job)) offered++;
+    return { expired: expired.length, offered, late };
+  }
+
+  /** Offers the production job to the best courier not yet offered it; answers that courier's id, if any. */
+  async offer(job: JobRow): Promise<string | undefined> {
+    if (job.environment !== 'production') return undefined;
+    const exclude = await repo.offeredCouriers(this.db, job.order_id);
+    const pickup = job.pickup_lat !== null && job.pickup_lng !== null ? { lat: job.pickup_lat, lng: job.pickup_lng } : null;
+    const found = await this.candidates(pickup, job.zone, exclude);
+    if (!found.length) return undefined;
+    const loads = await repo.loads(this.db, found.map((c) => c.id));
+    const best = rankCandidates(
+      pickup,
+      found.map((c) => ({ id: c.id, position: { lat: c.last_lat!, lng: c.last_lng! }, load: loads.get(c.id) ?? 0 })),
+    )[0]!;
+    return (await this.offerTo(job.order_id, best.id)) ? best.id : undefined;
+  }
+
+  /** Offers a waiting job to one courier (compare-and-set on the job); false when it was not waiting. */
+  async offerTo(orderId: string, courierId: string): Promise<boolean> {
+    const now = new Date(this.clock());
+    try {
+      return await this.db.transaction(async (tx) => {
+        if (!(await repo.setState(tx, orderId, ['waiting'], 'offered', now))) return false;
+        await repo.insertOffer(tx, { id: newId('ofr'), orderId, courierId, now, expiresAt: new Date(now.getTime() + this.settings.offerSeconds * 1000) });
+        return true;
+      });
+    } catch (err) {
+      // Another instance offered this job (to this courier) at the same moment.
+      if ((err as { code?: string }).code === '23505') return false;
+      throw err;
+    }
+  }
+
+  /** The nearest candidates: a widening box around the pickup, then anywhere (or anywhere at once without a pickup). */
+  private async candidates(pickup: { lat: number; lng: number } | null, zone: string | null, exclude: string[]) {
+    const ask = (km?: number) =>
+      this.couriers.available({
+        maxAgeMs: this.settings.positionMaxAgeMinutes * 60_000,
+        zone: zone ?? undefined,
+        near: pickup ? { ...pickup, km } : undefined,
+        exclude,
+        limit: CANDIDATES,
+      });
+    if (pickup) {
+      for (const km of RADII_KM) {
+        const found = await ask(km);
+        // Complete only when even the farthest found is inside the circle: nobody outside the box is nearer.
+        if (found.length >= CANDIDATES && haversineKm(pickup, { lat: found.at(-1)!.last_lat!, lng: found.at(-1)!.last_lng! }) <= km) return found;
+      }
+    }
+    return ask();
+  }
+
+  /** Offers one job now (after a decline), without waiting for the next round. */
+  async offerNow(orderId: string): Promise<string | undefined> {
+    const job = await repo.job(this.db, orderId);
+    return job?.state === 'waiting' ? this.offer(job) : undefined;
+  }
+}

@@ -1,0 +1,236 @@
+import type { Queryable } from '../../platform/db/index.ts';
+import type { Stage } from './domain/actions.ts';
+
+export type JobState = 'waiting' | 'offered' | 'assigned' | 'closed';
+
+export interface JobRow {
+  order_id: string;
+  environment: 'staging' | 'production';
+  pickup_lat: number | null;
+  pickup_lng: number | null;
+  zone: string | null;
+  state: JobState;
+  late_at: Date | null;
+  created_at: Date;
+}
+
+export interface OfferRow {
+  id: string;
+  order_id: string;
+  courier_id: string;
+  state: 'open' | 'accepted' | 'declined' | 'expired' | 'withdrawn';
+  expires_at: Date;
+}
+
+export interface AssignmentRow {
+  id: string;
+  order_id: string;
+  courier_id: string;
+  stage: Stage;
+  source: 'offer' | 'operator';
+  started_at: Date;
+}
+
+export interface ActionRow {
+  order_id: string;
+  kind: string;
+  result: Record<string, unknown>;
+}
+
+/** One line of the dispatch board: an open job with its open offer or active assignment. */
+export interface BoardRow extends JobRow {
+  offer_courier_id: string | null;
+  offer_expires_at: Date | null;
+  courier_id: string | null;
+  stage: Stage | null;
+}
+
+const JOB_COLS = 'order_id, environment, pickup_lat, pickup_lng, zone, state, late_at, created_at';
+
+export const dispatchRepository = {
+  async insertJob(tx: Queryable, job: { orderId: string; environment: string; lat: number | null; lng: number | null; dropoff: { lat: number; lng: number } | null; zone: string | null; now: Date }): Promise<void> {
+    await tx.query(
+      `insert into dispatch_jobs (order_id, environment, pickup_lat, pickup_lng, dropoff_lat, dropoff_lng, zone, state, created_at, updated_at)
+       values ($1, $2, $3, $4, $7, $8, $5, 'waiting', $6, $6) on conflict do nothing`,
+      [job.orderId, job.environment, job.lat, job.lng, job.zone, job.now, job.dropoff?.lat ?? null, job.dropoff?.lng ?? null],
+    );
+  },
+
+  async job(q: Queryable, orderId: string, lock = false): Promise<JobRow | undefined> {
+    return (await q.query<JobRow>(`select ${JOB_COLS} from dispatch_jobs where order_id = $1${lock ? ' for update' : ''}`, [orderId]))[0];
+  },
+
+  /** Production jobs waiting for an offer, oldest first (staging's go to the sandbox courier). */
+  async waiting(q: Queryable, limit: number): Promise<JobRow[]> {
+    return q.query<JobRow>(`select ${JOB_COLS} from dispatch_jobs where state = 'waiting' and environment = 'production' order by created_at limit $1`, [limit]);
+  },
+
+  /** Staging jobs placed before `before` still waiting, oldest first (the sandbox courier's next offers). */
+  async waitingStaging(q: Queryable, before: Date, limit: number): Promise<JobRow[]> {
+    return q.query<JobRow>(
+      `select ${JOB_COLS} from dispatch_jobs where state = 'waiting' and environment = 'staging' and created_at < $1 order by created_at limit $2`,
+      [before, limit],
+    );
+  },
+
+  async setState(tx: Queryable, orderId: string, from: readonly JobState[], to: JobState, now: Date): Promise<boolean> {
+    const rows = await tx.query(
+      `update dispatch_jobs set state = $3, updated_at = $4, late_at = case when $3 = 'assigned' then null else late_at end
+       where order_id = $1 and state = any($2) returning order_id`,
+      [orderId, from, to, now],
+    );
+    return rows.length > 0;
+  },
+
+  /** Marks jobs still without a courier since before `before` late; answers the newly late ones. */
+  async markLate(q: Queryable, before: Date, now: Date): Promise<string[]> {
+    const rows = await q.query<{ order_id: string }>(
+      `update dispatch_jobs set late_at = $2 where state in ('waiting', 'offered') and environment = 'production' and late_at is null and created_at <= $1 returning order_id`,
+      [before, now],
+    );
+    return rows.map((r) => r.order_id);
+  },
+
+  async lateCount(q: Queryable): Promise<number> {
+    return (await q.query<{ n: number }>(`select count(*)::int as n from dispatch_jobs where state in ('waiting', 'offered') and environment = 'production' and late_at is not null`))[0]!.n;
+  },
+
+  async offeredCouriers(q: Queryable, orderId: string): Promise<string[]> {
+    return (await q.query<{ courier_id: string }>('select courier_id from dispatch_offers where order_id = $1', [orderId])).map((r) => r.courier_id);
+  },
+
+  async loads(q: Queryable, courierIds: readonly string[]): Promise<Map<string, number>> {
+    const rows = await q.query<{ courier_id: string; n: number }>(
+      'select courier_id, count(*)::int as n from dispatch_assignments where ended_at is null and courier_id = any($1) group by courier_id',
+      [courierIds],
+    );
+    return new Map(rows.map((r) => [r.courier_id, r.n]));
+  },
+
+  async insertOffer(tx: Queryable, o: { id: string; orderId: string; courierId: string; now: Date; expiresAt: Date }): Promise<void> {
+    await tx.query(
+      `insert into dispatch_offers (id, order_id, courier_id, state, offered_at, expires_at) values ($1, $2, $3, 'open', $4, $5)`,
+      [o.id, o.orderId, o.courierId, o.now, o.expiresAt],
+    );
+  },
+
+  async openOffer(tx: Queryable, orderId: string): Promise<OfferRow | undefined> {
+    return (await tx.query<OfferRow>(`select id, order_id, courier_id, state, expires_at from dispatch_offers where order_id = $1 and state = 'open' for update`, [orderId]))[0];
+  },
+
+  async answerOffer(tx: Queryable, id: string, state: 'accepted' | 'declined', now: Date): Promise<void> {
+    await tx.query(`update dispatch_offers set state = $2, answered_at = $3 where id = $1 and state = 'open'`, [id, state, now]);
+  },
+
+  /** Open offers past their time become expired, and their jobs wait for the next courier. */
+  async expireOffers(tx: Queryable, now: Date): Promise<string[]> {
+    const rows = await tx.query<{ order_id: string }>(
+      `update dispatch_offers set state = 'expired', answered_at = $1 where state = 'open' and expires_at <= $1 returning order_id`,
+      [now],
+    );
+    const ids = rows.map((r) => r.order_id);
+    if (ids.length) await tx.query(`update dispatch_jobs set state = 'waiting', updated_at = $2 where order_id = any($1) and state = 'offered'`, [ids, now]);
+    return ids;
+  },
+
+  async withdrawOffers(tx: Queryable, orderId: string, now: Date): Promise<void> {
+    await tx.query(`update dispatch_offers set state = 'withdrawn', answered_at = $2 where order_id = $1 and state = 'open'`, [orderId, now]);
+  },
+
+  async activeAssignment(tx: Queryable, orderId: string): Promise<AssignmentRow | undefined> {
+    return (
+      await tx.query<AssignmentRow>(
+        'select id, order_id, courier_id, stage, source, started_at from dispatch_assignments where order_id = $1 and ended_at is null for update',
+        [orderId],
+      )
+    )[0];
+  },
+
+  async insertAssignment(tx: Queryable, a: { id: string; orderId: string; courierId: string; stage: Stage; source: 'offer' | 'operator'; now: Date }): Promise<void> {
+    await tx.query(
+      `insert into dispatch_assignments (id, order_id, courier_id, stage, source, started_at, updated_at) values ($1, $2, $3, $4, $5, $6, $6)`,
+      [a.id, a.orderId, a.courierId, a.stage, a.source, a.now],
+    );
+  },
+
+  async setStage(tx: Queryable, id: string, stage: Stage, now: Date): Promise<void> {
+    await tx.query('update dispatch_assignments set stage = $2, updated_at = $3 where id = $1', [id, stage, now]);
+  },
+
+  /** Sets the stage of the order's active assignment, if it has one. */
+  async setActiveStage(tx: Queryable, orderId: string, stage: Stage, now: Date): Promise<void> {
+    await tx.query('update dispatch_assignments set stage = $2, updated_at = $3 where order_id = $1 and ended_at is null', [orderId, stage, now]);
+  },
+
+  async endAssignment(tx: Queryable, orderId: string, reason: 'finished' | 'reassigned' | 'cancelled', now: Date): Promise<void> {
+    await tx.query('update dispatch_assignments set ended_at = $2, end_reason = $3, updated_at = $2 where order_id = $1 and ended_at is null', [orderId, now, reason]);
+  },
+
+  /** The job the courier holds now (the oldest, should they hold several). */
+  async heldBy(q: Queryable, courierId: string): Promise<AssignmentRow | undefined> {
+    return (
+      await q.query<AssignmentRow>(
+        'select id, order_id, courier_id, stage, source, started_at from dispatch_assignments where courier_id = $1 and ended_at is null order by started_at limit 1',
+        [courierId],
+      )
+    )[0];
+  },
+
+  /** Every open offer to the courier, oldest first (the sandbox courier answers them all). */
+  async openOffersTo(q: Queryable, courierId: string, limit: number): Promise<OfferRow[]> {
+    return q.query<OfferRow>(
+      `select id, order_id, courier_id, state, expires_at from dispatch_offers where courier_id = $1 and state = 'open' order by expires_at limit $2`,
+      [courierId, limit],
+    );
+  },
+
+  /** The courier's jobs whose stage last changed before `before`, oldest first (the sandbox courier's due steps). */
+  async heldSince(q: Queryable, courierId: string, before: Date, limit: number): Promise<AssignmentRow[]> {
+    return q.query<AssignmentRow>(
+      `select id, order_id, courier_id, stage, source, started_at from dispatch_assignments
+        where courier_id = $1 and ended_at is null and updated_at < $2 order by updated_at limit $3`,
+      [courierId, before, limit],
+    );
+  },
+
+  async openOfferFor(q: Queryable, courierId: string, now: Date): Promise<OfferRow | undefined> {
+    return (
+      await q.query<OfferRow>(
+        `select id, order_id, courier_id, state, expires_at from dispatch_offers where courier_id = $1 and state = 'open' and expires_at > $2 order by expires_at limit 1`,
+        [courierId, now],
+      )
+    )[0];
+  },
+
+  /** Claims a client action id; false when this courier already used it (a replay). */
+  async claimAction(tx: Queryable, a: { courierId: string; actionId: string; orderId: string; kind: string; now: Date }): Promise<boolean> {
+    const rows = await tx.query(
+      `insert into dispatch_actions (courier_id, action_id, order_id, kind, result, at) values ($1, $2, $3, $4, '{}', $5)
+       on conflict do nothing returning action_id`,
+      [a.courierId, a.actionId, a.orderId, a.kind, a.now],
+    );
+    return rows.length > 0;
+  },
+
+  async action(q: Queryable, courierId: string, actionId: string): Promise<ActionRow | undefined> {
+    return (await q.query<ActionRow>('select order_id, kind, result from dispatch_actions where courier_id = $1 and action_id = $2', [courierId, actionId]))[0];
+  },
+
+  async setActionResult(tx: Queryable, courierId: string, actionId: string, result: Record<string, unknown>): Promise<void> {
+    await tx.query('update dispatch_actions set result = $3 where courier_id = $1 and action_id = $2', [courierId, actionId, JSON.stringify(result)]);
+  },
+
+  /** Open jobs with their open offer and active assignment, late ones first, then oldest. */
+  async board(q: Queryable, limit: number): Promise<BoardRow[]> {
+    return q.query<BoardRow>(
+      `select j.order_id, j.environment, j.pickup_lat, j.pickup_lng, j.zone, j.state, j.late_at, j.created_at,
+              o.courier_id as offer_courier_id, o.expires_at as offer_expires_at, a.courier_id, a.stage
+         from dispatch_jobs j
+         left join dispatch_offers o on o.order_id = j.order_id and o.state = 'open'
+         left join dispatch_assignments a on a.order_id = j.order_id and a.ended_at is null
+        where j.state <> 'closed' and j.environment = 'production'
+        order by j.late_at is null, j.created_at limit $1`,
+      [limit],
+    );
+  },
+};

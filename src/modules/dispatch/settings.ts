@@ -1,0 +1,28 @@
+import { int, type Env } from '../../platform/settings.ts';
+
+export interface DispatchSettings {
+  /** How long a courier has to accept an offer before it moves to the next one. */
+  offerSeconds: number;
+  /** An order without a courier this long after it was placed is late (alert and gauge). */
+  lateMinutes: number;
+  /** Couriers whose last position is older than this are not offered jobs. */
+  positionMaxAgeMinutes: number;
+  /** How often the dispatcher expires offers and offers waiting jobs; 0 turns it off here. */
+  intervalMs: number;
+  /** Couriers' trail points are deleted after this many hours (and once their job has ended). */
+  locationRetentionHours: number;
+  /** Seconds between the sandbox courier's steps for staging orders; 0 turns it off here. */
+  sandboxStepSeconds: number;
+}
+
+/** Dispatch's settings, read from the environment. */
+export function dispatchSettings(env: Env, problems: string[]): DispatchSettings {
+  return {
+    offerSeconds: int(env, 'DISPATCH_OFFER_SECONDS', 45, 5, 3600, problems),
+    lateMinutes: int(env, 'DISPATCH_LATE_MINUTES', 10, 1, 1440, problems),
+    positionMaxAgeMinutes: int(env, 'DISPATCH_POSITION_MAX_AGE_MINUTES', 15, 1, 1440, problems),
+    intervalMs: int(env, 'DISPATCH_INTERVAL_MS', 1000, 0, 3_600_000, problems),
+    locationRetentionHours: int(env, 'LOCATION_RETENTION_HOURS', 24, 1, 24 * 90, problems),
+    sandboxStepSeconds: int(env, 'SANDBOX_COURIER_STEP_SECONDS', 30, 0, 86_400, problems),
+  };
+}

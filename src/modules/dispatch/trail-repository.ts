@@ -1,0 +1,81 @@
+import type { Queryable } from '../../platform/db/index.ts';
+import type { Stage } from './domain/actions.ts';
+
+/** A job the reporting courier holds, with its stops. */
+export interface HeldJob {
+  order_id: string;
+  stage: Stage;
+  pickup_lat: number | null;
+  pickup_lng: number | null;
+  dropoff_lat: number | null;
+  dropoff_lng: number | null;
+}
+
+export interface TrailPoint {
+  lat: number;
+  lng: number;
+  at: Date;
+}
+
+const STOPS = 'j.pickup_lat, j.pickup_lng, j.dropoff_lat, j.dropoff_lng';
+
+export const trailRepository = {
+  /** The jobs the courier holds now (a courier may carry several). */
+  async heldBy(q: Queryable, courierId: string): Promise<HeldJob[]> {
+    return q.query<HeldJob>(
+      `select a.order_id, a.stage, ${STOPS} from dispatch_assignments a join dispatch_jobs j on j.order_id = a.order_id
+        where a.courier_id = $1 and a.ended_at is null`,
+      [courierId],
+    );
+  },
+
+  /** The active job of an order with its holder, if a courier holds it. */
+  async held(q: Queryable, orderId: string): Promise<(HeldJob & { courier_id: string }) | undefined> {
+    return (
+      await q.query<HeldJob & { courier_id: string }>(
+        `select a.order_id, a.stage, a.courier_id, ${STOPS} from dispatch_assignments a join dispatch_jobs j on j.order_id = a.order_id
+          where a.order_id = $1 and a.ended_at is null`,
+        [orderId],
+      )
+    )[0];
+  },
+
+  /** Adds a point and drops the order's points beyond the newest `keep`. */
+  async add(tx: Queryable, orderId: string, point: TrailPoint, keep: number): Promise<void> {
+    await tx.query('insert into dispatch_trail (order_id, lat, lng, at) values ($1, $2, $3, $4)', [orderId, point.lat, point.lng, point.at]);
+    await tx.query(
+      `delete from dispatch_trail where order_id = $1 and at < (select at from dispatch_trail where order_id = $1 order by at desc offset $2 limit 1)`,
+      [orderId, keep - 1],
+    );
+  },
+
+  async newest(q: Queryable, orderId: string): Promise<TrailPoint | undefined> {
+    return (await q.query<TrailPoint>('select lat, lng, at from dispatch_trail where order_id = $1 order by at desc limit 1', [orderId]))[0];
+  },
+
+  /**
+   * Claims the order's next location event: its sequence (1, 2, …), with the time moved to `now`,
+   * only when none was sent in the last `everyMs`. One conditional statement, so two instances
+   * never both send.
+   */
+  async claimLocationEvent(tx: Queryable, orderId: string, now: Date, everyMs: number): Promise<number | undefined> {
+    const rows = await tx.query<{ location_events: number }>(
+      `update dispatch_jobs set location_sent_at = $2, location_events = location_events + 1
+        where order_id = $1 and (location_sent_at is null or location_sent_at <= $3) returning location_events`,
+      [orderId, now, new Date(now.getTime() - everyMs)],
+    );
+    return rows[0]?.location_events;
+  },
+
+  /** Deletes up to `limit` points older than `before` or of jobs that have ended; answers how many. */
+  async prune(q: Queryable, before: Date, limit: number): Promise<number> {
+    const rows = await q.query(
+      `delete from dispatch_trail where ctid in (
+         select t.ctid from dispatch_trail t join dispatch_jobs j on j.order_id = t.order_id
+          where t.at < $1 or j.state = 'closed' limit $2)
+       returning order_id`,
+      [before, limit],
+    );
+    return rows.length;
+  },
+};

@@ -1,0 +1,96 @@
+import type { Db } from '../../platform/db/index.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { CouriersService } from '../couriers/index.ts';
+import type { CourierProgress, CourierTracker, DeliveryOrder } from '../delivery/index.ts';
+import { appendEvent } from '../webhooks/index.ts';
+import { etaAt, nextStop, type NextStop } from './domain/eta.ts';
+import { trailRepository as repo, type HeldJob, type TrailPoint } from './trail-repository.ts';
+
+/** The newest points kept per order. */
+export const TRAIL_POINTS = 50;
+/** At most one delivery.courier.location event per order in this time. */
+export const LOCATION_EVENT_EVERY_MS = 20_000;
+/** Points the retention job deletes per statement. */
+const PRUNE_BATCH = 500;
+
+/** Delivery's read of an order, for the event's addressing (OrdersService). */
+export interface TrailOrders {
+  find(orderId: string): Promise<DeliveryOrder | undefined>;
+}
+
+function stopOf(job: HeldJob, stop: NextStop): { lat: number; lng: number } | null {
+  const [lat, lng] = stop === 'pickup' ? [job.pickup_lat, job.pickup_lng] : [job.dropoff_lat, job.dropoff_lng];
+  return lat === null || lng === null ? null : { lat, lng };
+}
+
+/**
+ * Live location of couriers on jobs: each position report of a courier holding a job joins the
+ * order's short trail, and at most every 20 s per order a delivery.courier.location event (with the
+ * ETA to the next stop) is written in the same transaction. It is also delivery's CourierTracker.
+ */
+export class CourierTrail implements CourierTracker {
+  constructor(
+    private readonly db: Db,
+    private readonly orders: TrailOrders,
+    private readonly couriers: CouriersService,
+    private readonly retentionHours: number,
+    private readonly clock: () => number,
+    private readonly log: Logger,
+  ) {}
+
+  /** The couriers module's position listener. */
+  readonly onPosition = async (courierId: string, report: TrailPoint): Promise<void> => {
+    const jobs = await repo.heldBy(this.db, courierId);
+    if (!jobs.length) return;
+    const { vehicle } = await this.couriers.get(courierId);
+    for (const job of jobs) {
+      const order = await this.orders.find(job.order_id);
+      if (!order) continue;
+      const progress = this.progress(job, report, vehicle);
+      await this.db.transaction(async (tx) => {
+        await repo.add(tx, job.order_id, report, TRAIL_POINTS);
+        const sequence = await repo.claimLocationEvent(tx, job.order_id, new Date(this.clock()), LOCATION_EVENT_EVERY_MS);
+        if (sequence === undefined) return;
+        await appendEvent(tx, {
+          appId: order.app_id,
+          environment: order.environment,
+          type: 'delivery.courier.location',
+          subjectId: order.id,
+          // Location events have their own sequence per order (they do not move the order).
+          sequence,
+          destinationUrl: order.webhook_url,
+          at: new Date(this.clock()),
+          data: { order_id: order.id, order_reference: order.order_reference, courier: { position: progress.position }, next_stop: progress.next_stop, eta: progress.eta, recorded_at: progress.updated_at },
+        });
+      });
+    }
+  };
+
+  async forOrder(orderId: string): Promise<CourierProgress | undefined> {
+    const job = await repo.held(this.db, orderId);
+    if (!job) return undefined;
+    const point = await repo.newest(this.db, orderId);
+    if (!point) return undefined;
+    return this.progress(job, point, (await this.couriers.get(job.courier_id)).vehicle);
+  }
+
+  /** Deletes old points and those of ended jobs, in bounded batches (the retention job). */
+  async prune(): Promise<number> {
+    const before = new Date(this.clock() - this.retentionHours * 3_600_000);
+    let total = 0;
+    for (let n = PRUNE_BATCH; n === PRUNE_BATCH; total += n) n = await repo.prune(this.db, before, PRUNE_BATCH);
+    if (total) this.log.info({ deleted: total }, 'courier trail points deleted');
+    return total;
+  }
+
+  private progress(job: HeldJob, point: TrailPoint, vehicle: Parameters<typeof etaAt>[2]): CourierProgress {
+    const next = nextStop(job.stage);
+    const stop = stopOf(job, next);
+    return {
+      position: { lat: point.lat, lng: point.lng },
+      updated_at: point.at.toISOString(),
+      eta: stop ? etaAt(point, stop, vehicle, new Date(this.clock())).toISOString() : null,
+      next_stop: next,
+    };
+  }
+}
