@@ -1,0 +1,7 @@
+/** Proof of delivery's public face: delivery codes, photos and signatures, signed links to them. */
+export { deliveryCodeMessage, MAX_CODE_ATTEMPTS, type CodeMessage } from './domain/code.ts';
+export { MAX_PROOF_BYTES } from './domain/image.ts';
+export { LINK_TTL_SECONDS } from './domain/links.ts';
+export type { MediaKind, ProofKind, ProofRow as Proof } from './repository.ts';
+export { registerMediaRoute } from './routes/media.ts';
+export { ProofService, type IssuedCode, type MediaInput, type ProofServiceDeps } from './service.ts';

@@ -1,0 +1,89 @@
+import type { Queryable } from '../../platform/db/index.ts';
+
+export type ProofKind = 'code' | 'photo' | 'signature';
+export type MediaKind = Exclude<ProofKind, 'code'>;
+
+export interface ProofRow {
+  id: string;
+  order_id: string;
+  kind: ProofKind;
+  storage_key: string | null;
+  content_type: string | null;
+  size_bytes: number | null;
+  courier_id: string | null;
+  taken_at: Date;
+  created_at: Date;
+}
+
+export interface CodeRow {
+  order_id: string;
+  code_hash: string;
+  failed_attempts: number;
+  issued_at: Date;
+  verified_at: Date | null;
+}
+
+const PROOF_COLS = 'id, order_id, kind, storage_key, content_type, size_bytes, courier_id, taken_at, created_at';
+
+export const proofRepository = {
+  /** Inserts the code unless the order has one; answers whether it was inserted. */
+  async insertCode(q: Queryable, orderId: string, codeHash: string, now: Date): Promise<boolean> {
+    const rows = await q.query(`insert into delivery_codes (order_id, code_hash, issued_at) values ($1, $2, $3) on conflict (order_id) do nothing returning order_id`, [orderId, codeHash, now]);
+    return rows.length > 0;
+  },
+
+  /** A new code for the order, with its attempts counted afresh. */
+  async replaceCode(q: Queryable, orderId: string, codeHash: string, now: Date): Promise<void> {
+    await q.query(
+      `insert into delivery_codes (order_id, code_hash, issued_at) values ($1, $2, $3)
+       on conflict (order_id) do update set code_hash = excluded.code_hash, issued_at = excluded.issued_at, failed_attempts = 0, verified_at = null`,
+      [orderId, codeHash, now],
+    );
+  },
+
+  async lockCode(tx: Queryable, orderId: string): Promise<CodeRow | undefined> {
+    return (await tx.query<CodeRow>(`select order_id, code_hash, failed_attempts, issued_at, verified_at from delivery_codes where order_id = $1 for update`, [orderId]))[0];
+  },
+
+  async countFailure(tx: Queryable, orderId: string): Promise<number> {
+    const rows = await tx.query<{ failed_attempts: number }>(`update delivery_codes set failed_attempts = failed_attempts + 1 where order_id = $1 returning failed_attempts`, [orderId]);
+    return rows[0]!.failed_attempts;
+  },
+
+  async markVerified(tx: Queryable, orderId: string, now: Date): Promise<void> {
+    await tx.query(`update delivery_codes set verified_at = $2 where order_id = $1`, [orderId, now]);
+  },
+
+  /** The code proof of the order; a second one (a replayed verification) is not inserted. */
+  async insertCodeProof(tx: Queryable, row: { id: string; orderId: string; courierId: string | null; now: Date }): Promise<void> {
+    await tx.query(
+      `insert into delivery_proofs (id, order_id, kind, courier_id, taken_at, created_at) values ($1, $2, 'code', $3, $4, $4) on conflict do nothing`,
+      [row.id, row.orderId, row.courierId, row.now],
+    );
+  },
+
+  /** The new row, or undefined when the order already has a proof under the same client id (a replayed upload). */
+  async insertMedia(
+    q: Queryable,
+    row: { id: string; orderId: string; kind: MediaKind; storageKey: string; contentType: string; size: number; courierId: string | null; clientId: string | null; takenAt: Date; now: Date },
+  ): Promise<ProofRow | undefined> {
+    const rows = await q.query<ProofRow>(
+      `insert into delivery_proofs (id, order_id, kind, storage_key, content_type, size_bytes, courier_id, client_id, taken_at, created_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) on conflict (order_id, client_id) do nothing returning ${PROOF_COLS}`,
+      [row.id, row.orderId, row.kind, row.storageKey, row.contentType, row.size, row.courierId, row.clientId, row.takenAt, row.now],
+    );
+    return rows[0];
+  },
+
+  async byClientId(q: Queryable, orderId: string, clientId: string): Promise<ProofRow | undefined> {
+    return (await q.query<ProofRow>(`select ${PROOF_COLS} from delivery_proofs where order_id = $1 and client_id = $2`, [orderId, clientId]))[0];
+  },
+
+  async forOrder(q: Queryable, orderId: string): Promise<ProofRow[]> {
+    return q.query<ProofRow>(`select ${PROOF_COLS} from delivery_proofs where order_id = $1 order by taken_at, id`, [orderId]);
+  },
+
+  async get(q: Queryable, id: string): Promise<ProofRow | undefined> {
+    return (await q.query<ProofRow>(`select ${PROOF_COLS} from delivery_proofs where id = $1`, [id]))[0];
+  },
+};
