@@ -139,7 +139,7 @@ describe('operator status moves', () => {
 
 describe('sandbox courier', () => {
   it('moves staging orders one stage per step to delivered, and never production orders', async () => {
-    const courier = p.app.platform.delivery!.courier;
+    const courier = p.app.platform.dispatch!.sandbox;
     const staging = await newOrder();
     await p.admin('PATCH', `/partners/${s.partnerId}`, { production_active: true });
     const prod = await addKey(p, s, { environment: 'production' });

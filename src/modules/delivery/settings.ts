@@ -1,16 +1,21 @@
 import { int, dateList, type Env } from '../../platform/settings.ts';
 import { DEFAULT_CALENDAR, validateCalendarConfig, type CalendarConfig } from './domain/calendar.ts';
 import { DEFAULT_PRICING, validatePricingConfig, type PricingConfig } from './domain/pricing.ts';
+import { trackingMapSettings, type TrackingMapSettings } from './tracking/map-settings.ts';
 
 export interface DeliverySettings {
   pricing: PricingConfig;
   calendar: CalendarConfig;
   /** Radius within which a coordinate takes a known area's name. */
   areaRadiusKm: number;
-  /** Seconds between the sandbox courier's steps for staging orders; 0 turns it off. */
-  sandboxCourierStepSeconds: number;
   /** How often cancelled wallet-funded orders are refunded; 0 turns the job off. */
   refundIntervalMs: number;
+  /** Delivery attempts an order may make before it must be returned (the first trip counts). */
+  maxDeliveryAttempts: number;
+  /** The return fee of a returned wallet-funded order, as a percentage of its delivery fee (0: none). */
+  returnFeePercent: number;
+  /** The tracking page's map; undefined (no map, no Leaflet) unless a tile server is configured. */
+  trackingMap?: TrackingMapSettings | undefined;
 }
 
 function pricing(env: Env, problems: string[]): PricingConfig {
@@ -52,7 +57,9 @@ export function deliverySettings(env: Env, problems: string[]): DeliverySettings
     pricing: pricing(env, problems),
     calendar: calendar(env, problems),
     areaRadiusKm: int(env, 'AREA_RADIUS_KM', 15, 1, 100, problems),
-    sandboxCourierStepSeconds: int(env, 'SANDBOX_COURIER_STEP_SECONDS', 30, 0, 86_400, problems),
     refundIntervalMs: int(env, 'REFUND_INTERVAL_MS', 2000, 0, 3_600_000, problems),
+    maxDeliveryAttempts: int(env, 'DELIVERY_MAX_ATTEMPTS', 2, 1, 5, problems),
+    returnFeePercent: int(env, 'RETURN_FEE_PERCENT', 50, 0, 100, problems),
+    trackingMap: trackingMapSettings(env, problems),
   };
 }

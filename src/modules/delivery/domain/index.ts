@@ -26,13 +26,18 @@ export type { CalendarConfig, DeliveryPlan, Window } from './calendar.ts';
 
 export {
   DELIVERY_STATUSES,
+  FAILURE_REASONS,
+  FAILURE_TITLES,
   STAGES,
   allowedMoves,
+  attemptsLeft,
   buildTimeline,
   canCancel,
   canTransition,
   describeStatus,
   isDeliveryStatus,
-  nextSandboxStatus,
+  isFailedAttempt,
+  isStop,
+  returnFee,
 } from './status.ts';
-export type { DeliveryStatus, StageStatus, TerminalStatus, TimelineEntry } from './status.ts';
+export type { DeliveryStatus, FailureReason, StageStatus, TerminalStatus, TimelineEntry } from './status.ts';

@@ -3,12 +3,15 @@ import {
   DELIVERY_STATUSES,
   STAGES,
   allowedMoves,
+  attemptsLeft,
   buildTimeline,
   canCancel,
   canTransition,
   describeStatus,
   isDeliveryStatus,
-  nextSandboxStatus,
+  isFailedAttempt,
+  isStop,
+  returnFee,
 } from './status.ts';
 import type { DeliveryStatus } from './status.ts';
 
@@ -27,6 +30,9 @@ const ALLOWED: ReadonlyArray<readonly [DeliveryStatus, DeliveryStatus]> = [
   ['pickedUp', 'cancelled'],
   ['in_transit', 'cancelled'],
   ['failed', 'cancelled'],
+  ['in_transit', 'returning'],
+  ['returning', 'returned'],
+  ['returning', 'failed'],
 ];
 
 describe('allowedMoves', () => {
@@ -41,18 +47,59 @@ describe('allowedMoves', () => {
 
 describe('canTransition', () => {
   const all = DELIVERY_STATUSES.flatMap((from) => DELIVERY_STATUSES.map((to) => [from, to] as const));
-  it('covers all 49 pairs', () => expect(all).toHaveLength(49));
+  it('covers all 81 pairs', () => expect(all).toHaveLength(81));
 
   it.each(all)('%s → %s', (from, to) => {
     const expected = ALLOWED.some(([f, t]) => f === from && t === to);
     expect(canTransition(from, to)).toBe(expected);
   });
 
-  it('lets nothing leave delivered or cancelled', () => {
+  it('lets nothing leave delivered, returned or cancelled, whatever attempts are left', () => {
     for (const to of DELIVERY_STATUSES) {
-      expect(canTransition('delivered', to)).toBe(false);
-      expect(canTransition('cancelled', to)).toBe(false);
+      expect(canTransition('delivered', to, 5)).toBe(false);
+      expect(canTransition('returned', to, 5)).toBe(false);
+      expect(canTransition('cancelled', to, 5)).toBe(false);
     }
+  });
+
+  it('sends an in_transit order out again only while attempts are left', () => {
+    expect(canTransition('in_transit', 'in_transit', 1)).toBe(true);
+    expect(canTransition('in_transit', 'in_transit', 0)).toBe(false);
+    expect(canTransition('pickedUp', 'pickedUp', 3)).toBe(false);
+    expect(canTransition('returning', 'in_transit', 3)).toBe(false);
+    expect(allowedMoves('in_transit', 1)).toEqual(['in_transit', 'delivered', 'returning', 'cancelled', 'failed']);
+    expect(allowedMoves('returning', 1)).toEqual(['returned', 'failed']);
+  });
+});
+
+describe('failed attempts', () => {
+  it('counts the first trip as one attempt, and only in_transit orders have attempts left', () => {
+    expect(attemptsLeft('in_transit', 1, 2)).toBe(1);
+    expect(attemptsLeft('in_transit', 0, 2)).toBe(1);
+    expect(attemptsLeft('in_transit', 2, 2)).toBe(0);
+    expect(attemptsLeft('in_transit', 5, 2)).toBe(0);
+    expect(attemptsLeft('in_transit', 1, 1)).toBe(0);
+    expect(attemptsLeft('pickedUp', 0, 3)).toBe(0);
+    expect(attemptsLeft('returning', 1, 3)).toBe(0);
+  });
+
+  it('names the could-not-deliver moves: another attempt and the return', () => {
+    expect(isFailedAttempt('in_transit', 'in_transit')).toBe(true);
+    expect(isFailedAttempt('in_transit', 'returning')).toBe(true);
+    expect(isFailedAttempt('in_transit', 'delivered')).toBe(false);
+    expect(isFailedAttempt('in_transit', 'failed')).toBe(false);
+    expect(isFailedAttempt('returning', 'returned')).toBe(false);
+  });
+
+  it('marks the statuses that did not reach the recipient as stops', () => {
+    expect(DELIVERY_STATUSES.filter(isStop)).toEqual(['returning', 'returned', 'cancelled', 'failed']);
+  });
+
+  it('prices the return fee as a share of the delivery fee, in whole pesewas', () => {
+    expect(returnFee(2550, 50)).toBe(1275);
+    expect(returnFee(2551, 50)).toBe(1276);
+    expect(returnFee(2550, 0)).toBe(0);
+    expect(returnFee(2550, 100)).toBe(2550);
   });
 });
 
@@ -64,27 +111,11 @@ describe('canCancel', () => {
     ['in_transit', true],
     ['failed', true],
     ['delivered', false],
+    ['returning', false],
+    ['returned', false],
     ['cancelled', false],
   ])('%s → %s', (status, expected) => {
     expect(canCancel(status)).toBe(expected);
-  });
-});
-
-describe('nextSandboxStatus', () => {
-  it('walks the forward path and stops', () => {
-    const seen: DeliveryStatus[] = ['placed'];
-    let s: DeliveryStatus | null = 'placed';
-    while ((s = nextSandboxStatus(s))) seen.push(s);
-    expect(seen).toEqual(['placed', 'accepted', 'pickedUp', 'in_transit', 'delivered']);
-    expect(nextSandboxStatus('cancelled')).toBeNull();
-    expect(nextSandboxStatus('failed')).toBeNull();
-  });
-
-  it('only proposes allowed transitions', () => {
-    for (const s of DELIVERY_STATUSES) {
-      const next = nextSandboxStatus(s);
-      if (next) expect(canTransition(s, next)).toBe(true);
-    }
   });
 });
 
@@ -158,6 +189,30 @@ describe('buildTimeline', () => {
     ]);
     expect(tl.slice(5).map((e) => e.status)).toEqual(['failed', 'cancelled']);
     expect(tl[5]!.title).toBe('Delivery failed');
+  });
+
+  it('appends returning then returned after the five stages, delivered left open', () => {
+    const tl = buildTimeline([
+      { status: 'placed', at: t(0) },
+      { status: 'accepted', at: t(5) },
+      { status: 'pickedUp', at: t(10) },
+      { status: 'in_transit', at: t(15) },
+      { status: 'in_transit', at: t(30) },
+      { status: 'returned', at: t(60) },
+      { status: 'returning', at: t(45) },
+    ]);
+    expect(tl.map((e) => [e.status, e.completed])).toEqual([
+      ['placed', true],
+      ['accepted', true],
+      ['pickedUp', true],
+      ['in_transit', true],
+      ['delivered', false],
+      ['returning', true],
+      ['returned', true],
+    ]);
+    expect(tl[3]!.timestamp).toBe('2025-06-02T10:15:00.000Z');
+    expect(tl[5]).toEqual({ status: 'returning', title: 'Returning to the pickup point', timestamp: '2025-06-02T10:45:00.000Z', completed: true });
+    expect(tl[6]!.title).toBe('Returned to the pickup point');
   });
 
   it('marks skipped earlier stages completed without inventing timestamps', () => {

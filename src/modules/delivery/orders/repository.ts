@@ -1,7 +1,7 @@
 import type { Environment } from '../../../platform/auth/scopes.ts';
 import type { Queryable } from '../../../platform/db/index.ts';
 import type { EventStatement } from '../../webhooks/index.ts';
-import type { DeliveryStatus } from '../domain/index.ts';
+import type { DeliveryStatus, FailureReason } from '../domain/index.ts';
 
 export type PaymentStatus = 'pending' | 'collected' | 'wallet_debited' | 'refund_pending' | 'refunded';
 
@@ -28,6 +28,13 @@ export interface OrderRow {
   tracking_token: string;
   cancelled_at: Date | null;
   cancellation_reason: string | null;
+  /** Trips to the recipient so far (0 before the first in_transit). */
+  delivery_attempts: number;
+  /** The latest "could not deliver" outcome, if any. */
+  failure_reason: FailureReason | null;
+  failure_note: string | null;
+  /** Charged once when a wallet-funded order is returned. */
+  return_fee_pesewas: number | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -47,7 +54,7 @@ export interface Owner {
 const ORDER_COLS = `id, app_id, partner_id, environment, order_reference, status, version, customer_name, customer_phone,
   delivery_address, delivery_city, item, payer, payment_status, fee_pesewas, to_char(requested_date, 'YYYY-MM-DD') as requested_date,
   to_char(pickup_date, 'YYYY-MM-DD') as pickup_date, estimated_delivery, webhook_url, tracking_token, cancelled_at,
-  cancellation_reason, created_at, updated_at`;
+  cancellation_reason, delivery_attempts, failure_reason, failure_note, return_fee_pesewas, created_at, updated_at`;
 
 /** The moves after placement, as JSON beside the order row, so a read with its timeline is one statement. */
 const WITH_MOVES = `${ORDER_COLS}, coalesce((select json_agg(json_build_object('version', e.version, 'status', e.status, 'note', e.note, 'at', e.at) order by e.version)
@@ -89,6 +96,14 @@ export interface PartnerOrderFilter {
   from?: string | undefined;
   /** Created on or before this UTC (Accra) day, YYYY-MM-DD. */
   to?: string | undefined;
+}
+
+export interface TransitionExtra {
+  cancellationReason?: string | undefined;
+  paymentStatus?: PaymentStatus | undefined;
+  /** A "could not deliver" outcome: replaces the order's latest failure. */
+  failure?: { reason: FailureReason; note: string | null } | undefined;
+  returnFeePesewas?: number | undefined;
 }
 
 export interface InsertOrder {
@@ -145,6 +160,11 @@ export const ordersRepository = {
     return (await db.query<OrderRow>(`select ${ORDER_COLS} from delivery_orders where id = $1`, [id]))[0];
   },
 
+  /** The order, its row locked until the caller's transaction ends (a move inside another module's transaction). */
+  async lockById(tx: Queryable, id: string): Promise<OrderRow | undefined> {
+    return (await tx.query<OrderRow>(`select ${ORDER_COLS} from delivery_orders where id = $1 for update`, [id]))[0];
+  },
+
   /**
    * A partner's orders newest first, a page at a time: keyset on (created_at, id), so a page costs
    * the same however deep it is, and rows added meanwhile never shift a page.
@@ -173,7 +193,7 @@ export const ordersRepository = {
 
   /**
    * A partner's orders per UTC day (Accra time) over the `days` days ending on `today`, both
-   * environments: orders created, and of those, how many finished (delivered or failed) and were
+   * environments: orders created, and of those, how many finished (delivered, returned or failed) and were
    * delivered, and the average created → delivered time in seconds. Days without orders are zeros.
    */
   async dailyForPartner(db: Queryable, partnerId: string, today: string, days: number): Promise<PartnerOrderDay[]> {
@@ -188,7 +208,7 @@ export const ordersRepository = {
                      and o.created_at < (($2::date + 1)::timestamp at time zone 'UTC'))
        select to_char(span.day, 'YYYY-MM-DD') as day,
               count(o.status)::int as created,
-              (count(*) filter (where o.status in ('delivered', 'failed')))::int as finished,
+              (count(*) filter (where o.status in ('delivered', 'returned', 'failed')))::int as finished,
               (count(*) filter (where o.status = 'delivered'))::int as delivered,
               round(avg(o.seconds) filter (where o.status = 'delivered'))::int as avg_delivery_seconds
          from span left join o on o.day = span.day
@@ -215,23 +235,32 @@ export const ordersRepository = {
 
   /**
    * Moves an order from `from` to `to` only if nobody moved it meanwhile (compare-and-set on the
-   * status), so concurrent moves cannot both win.
+   * status and the version, so even a repeated in_transit → in_transit attempt cannot apply twice
+   * from one read), so concurrent moves cannot both win.
    */
-  async transition(
-    tx: Queryable,
-    id: string,
-    from: DeliveryStatus,
-    to: DeliveryStatus,
-    at: Date,
-    extra: { cancellationReason?: string; paymentStatus?: PaymentStatus } = {},
-  ): Promise<OrderRow | undefined> {
+  async transition(tx: Queryable, current: Pick<OrderRow, 'id' | 'status' | 'version'>, to: DeliveryStatus, at: Date, extra: TransitionExtra = {}): Promise<OrderRow | undefined> {
     const rows = await tx.query<OrderRow>(
-      `update delivery_orders set status = $3, version = version + 1, updated_at = $4,
-              cancelled_at = case when $3 = 'cancelled' then $4 else cancelled_at end,
-              cancellation_reason = coalesce($5, cancellation_reason),
-              payment_status = coalesce($6, payment_status)
-        where id = $1 and status = $2 returning ${ORDER_COLS}`,
-      [id, from, to, at, extra.cancellationReason ?? null, extra.paymentStatus ?? null],
+      `update delivery_orders set status = $4, version = version + 1, updated_at = $5,
+              cancelled_at = case when $4 = 'cancelled' then $5 else cancelled_at end,
+              cancellation_reason = coalesce($6, cancellation_reason),
+              payment_status = coalesce($7, payment_status),
+              delivery_attempts = delivery_attempts + case when $4 = 'in_transit' then 1 else 0 end,
+              failure_reason = coalesce($8, failure_reason),
+              failure_note = case when $8::text is null then failure_note else $9 end,
+              return_fee_pesewas = coalesce($10, return_fee_pesewas)
+        where id = $1 and status = $2 and version = $3 returning ${ORDER_COLS}`,
+      [
+        current.id,
+        current.status,
+        current.version,
+        to,
+        at,
+        extra.cancellationReason ?? null,
+        extra.paymentStatus ?? null,
+        extra.failure?.reason ?? null,
+        extra.failure?.note ?? null,
+        extra.returnFeePesewas ?? null,
+      ],
     );
     return rows[0];
   },
@@ -243,15 +272,5 @@ export const ordersRepository = {
   async markRefunded(tx: Queryable, id: string, at: Date): Promise<boolean> {
     const rows = await tx.query(`update delivery_orders set payment_status = 'refunded', updated_at = $2 where id = $1 and payment_status = 'refund_pending' returning id`, [id, at]);
     return rows.length > 0;
-  },
-
-  /** Staging orders whose last move is older than `before`, oldest first (the sandbox courier's work). */
-  async dueSandboxOrders(db: Queryable, before: Date, limit: number): Promise<OrderRow[]> {
-    return db.query<OrderRow>(
-      `select ${ORDER_COLS} from delivery_orders
-        where environment = 'staging' and status in ('placed', 'accepted', 'pickedUp', 'in_transit') and updated_at <= $1
-        order by updated_at limit $2`,
-      [before, limit],
-    );
   },
 };

@@ -1,19 +1,25 @@
+import { jobSheetRepository, type JobSheet } from './job-sheet.ts';
 import type { AuthContext } from '../../../platform/auth/context.ts';
 import type { Environment } from '../../../platform/auth/scopes.ts';
 import type { Db, Queryable } from '../../../platform/db/index.ts';
 import { errors } from '../../../platform/errors.ts';
 import { newId, randomToken } from '../../../platform/ids.ts';
 import { appendEvent, eventStatement, eventsWritten, type OutboxEvent } from '../../webhooks/index.ts';
-import { allowedMoves, canCancel, canTransition, type DeliveryStatus } from '../domain/index.ts';
+import { pesewasToGhs } from '../../../platform/money.ts';
+import { allowedMoves, attemptsLeft, canCancel, canTransition, returnFee, type DeliveryStatus, type FailureReason } from '../domain/index.ts';
+import { checkFailure, invalidTransition, type MoveActor, type MoveOptions } from './move-checks.ts';
 import { normalizeOrder, type NormalizeContext, type NormalizedOrder } from './normalize.ts';
 import { ordersRepository as repo, type OrderRow, type OrderWithTimeline, type Owner, type PaymentStatus } from './repository.ts';
 import type { CreateOrderInput } from './schema.ts';
+import type { LatLng } from '../../../shared/ghana/index.ts';
 
 /** The wallet side of partner-paid orders; the debit joins the order's own transaction. */
 export interface OrderWallet {
   debitOrderFee(tx: Queryable, order: WalletOrder): Promise<void>;
   /** Posts the refund and answers the wallet balance after it. */
   refundOrderFee(tx: Queryable, order: WalletOrder): Promise<number>;
+  /** Charges the return fee (`feePesewas`) of a returned order; once per order (the ledger's unique journal). */
+  chargeReturnFee(tx: Queryable, order: WalletOrder): Promise<void>;
 }
 
 export interface WalletOrder {
@@ -26,12 +32,33 @@ export interface WalletOrder {
 /** Told of every status change inside its transaction (the catalog fails a sale whose delivery is cancelled). */
 export type MoveListener = (tx: Queryable, order: OrderRow, from: DeliveryStatus) => Promise<void>;
 
+/** What a placement listener learns besides the row: where the courier collects. */
+export interface PlacedOrder {
+  order: OrderRow;
+  pickup: LatLng | null;
+  /** Where the courier delivers, when the partner gave coordinates. */
+  dropoff: LatLng | null;
+  /** The pickup point's region name (e.g. 'Greater Accra'), when its coordinates were given. */
+  pickupRegion: string | null;
+}
+
+/** Told of every new order inside its placement transaction (dispatch queues production orders). */
+export type PlaceListener = (tx: Queryable, placed: PlacedOrder) => Promise<void>;
+
+/** Who moves an order: the partner (cancel), an operator, or a courier through dispatch. */
+
 export interface OrdersServiceDeps {
   db: Db;
   clock: () => number;
   wallet: OrderWallet;
   normalize: Omit<NormalizeContext, 'environment' | 'now'>;
+  /** Delivery attempts before an order must be returned (the first trip counts). */
+  maxAttempts: number;
+  /** A returned wallet-funded order's return fee, as a percentage of its delivery fee. */
+  returnFeePercent: number;
 }
+
+export type { MoveActor, MoveOptions };
 
 /**
  * Whom an order belongs to: an app of a partner, in one environment. A partner's call passes its
@@ -50,23 +77,35 @@ export interface PreparedOrder {
   now: Date;
 }
 
-type OrderEventType = 'delivery.order.created' | 'delivery.order.status_changed' | 'delivery.order.cancelled';
+type OrderEventType = 'delivery.order.created' | 'delivery.order.status_changed' | 'delivery.order.cancelled' | 'delivery.order.returning' | 'delivery.order.returned';
+
+const EVENT_OF: Partial<Record<DeliveryStatus, OrderEventType>> = {
+  cancelled: 'delivery.order.cancelled',
+  returning: 'delivery.order.returning',
+  returned: 'delivery.order.returned',
+};
+
+type EventSubject = Pick<OrderRow, 'id' | 'app_id' | 'environment' | 'version' | 'webhook_url' | 'order_reference' | 'status' | 'cancellation_reason'> &
+  Partial<Pick<OrderRow, 'delivery_attempts' | 'failure_reason' | 'failure_note' | 'return_fee_pesewas'>>;
+
+/** Additive event fields once a delivery has failed: the attempts made, the latest reason, and a return fee charged. */
+function failureData(row: EventSubject) {
+  if (!row.failure_reason) return {};
+  return {
+    delivery_attempts: row.delivery_attempts,
+    failure_reason: row.failure_reason,
+    failure_note: row.failure_note ?? null,
+    ...(row.return_fee_pesewas != null ? { return_fee_ghs: pesewasToGhs(row.return_fee_pesewas) } : {}),
+  };
+}
 
 const owner = (auth: AuthContext): Owner => ({ appId: auth.appId, environment: auth.environment });
 const notFound = () => errors.orderNotFound('No order with this order_id exists for this app.');
 
 /** Delivery orders: creation, reads, cancellation and status moves, each with its events in one transaction. */
-/** 409 INVALID_TRANSITION naming the moves that are allowed (in the message and in details). */
-function invalidTransition(from: DeliveryStatus, to: DeliveryStatus) {
-  const next = allowedMoves(from);
-  const allowed = next.length === 0 ? `${from} is final: no move is allowed` : `from ${from} it can move to ${next.join(', ')}`;
-  return errors.invalidTransition(`An order cannot move from ${from} to ${to}: ${allowed}.`, [
-    { field: 'status', issue: next.length === 0 ? allowed : `must be one of ${next.join(', ')} (the moves allowed from ${from})` },
-  ]);
-}
-
 export class OrdersService {
   private readonly listeners: MoveListener[] = [];
+  private readonly placeListeners: PlaceListener[] = [];
 
   constructor(private readonly deps: OrdersServiceDeps) {}
 
@@ -74,11 +113,15 @@ export class OrdersService {
     this.listeners.push(listener);
   }
 
+  onPlace(listener: PlaceListener): void {
+    this.placeListeners.push(listener);
+  }
+
   async create(owner: OrderOwner, input: CreateOrderInput): Promise<OrderRow> {
     const prepared = await this.prepare(owner, input);
     // A recipient-paid order is one statement (order and event), atomic without a transaction;
-    // a wallet debit needs the transaction that ties it to the order.
-    if (prepared.order.payer !== 'partner') return this.place(this.deps.db, prepared);
+    // a wallet debit or a placement listener needs the transaction that ties it to the order.
+    if (prepared.order.payer !== 'partner' && this.placeListeners.length === 0) return this.place(this.deps.db, prepared);
     return this.deps.db.transaction((tx) => this.place(tx, prepared));
   }
 
@@ -147,6 +190,7 @@ export class OrdersService {
     if (order.payer === 'partner') {
       await this.deps.wallet.debitOrderFee(tx, { partnerId: owner.partnerId, orderId: row.id, feePesewas: order.feePesewas!, at: now });
     }
+    for (const listener of this.placeListeners) await listener(tx, { order: row, pickup: input.pickup.coordinates ?? null, dropoff: input.delivery.coordinates ?? null, pickupRegion: order.pickupRegion });
     return row;
   }
 
@@ -163,6 +207,16 @@ export class OrdersService {
     return found;
   }
 
+  /** Any order by id, whoever owns it (for other modules acting on it, e.g. dispatch). */
+  async find(orderId: string, q: Queryable = this.deps.db): Promise<OrderRow | undefined> {
+    return repo.findById(q, orderId);
+  }
+
+  /** The courier's view of an order (the courier app's job screen). */
+  async jobSheet(orderId: string): Promise<JobSheet | undefined> {
+    return jobSheetRepository.find(this.deps.db, orderId);
+  }
+
   async history(orderId: string) {
     return (await repo.findWithTimeline(this.deps.db, orderId))?.events ?? [];
   }
@@ -170,42 +224,38 @@ export class OrdersService {
   async cancel(auth: AuthContext, orderId: string, reason: string | undefined): Promise<OrderRow> {
     const found = await repo.findOwned(this.deps.db, orderId, owner(auth));
     if (!found) throw notFound();
-    return this.move(found.order, 'cancelled', reason ?? 'Cancelled by the partner');
+    return this.move(found.order, 'cancelled', { note: reason ?? 'Cancelled by the partner' });
   }
 
   /** An operator's move; 409 INVALID_TRANSITION when the status machine forbids it. */
-  async operatorMove(orderId: string, to: DeliveryStatus, note: string | undefined): Promise<OrderRow> {
+  async operatorMove(orderId: string, to: DeliveryStatus, note: string | undefined, failureReason?: FailureReason): Promise<OrderRow> {
     const order = await repo.findById(this.deps.db, orderId);
     if (!order) throw errors.orderNotFound(`There is no order ${orderId}.`);
-    return this.move(order, to, note ?? (to === 'cancelled' ? 'Cancelled by operations' : undefined), 'operator');
+    return this.move(order, to, { note: note ?? (to === 'cancelled' ? 'Cancelled by operations' : undefined), by: 'operator', failureReason });
+  }
+
+  /** The moves an order may make now (its delivery attempts counted), for the console. */
+  allowedMoves(order: Pick<OrderRow, 'status' | 'delivery_attempts'>): DeliveryStatus[] {
+    return allowedMoves(order.status, this.attemptsLeft(order));
+  }
+
+  private attemptsLeft(order: Pick<OrderRow, 'status' | 'delivery_attempts'>): number {
+    return attemptsLeft(order.status, order.delivery_attempts, this.deps.maxAttempts);
   }
 
   /**
-   * Applies one status change with its timeline entry and webhook event. The compare-and-set on
-   * the status makes a concurrent move lose cleanly instead of both applying. A refused cancel is
-   * the partner's 400 INVALID_ORDER_STATUS, or for operators the 409 INVALID_TRANSITION of any move.
+   * Applies one status change with its timeline entry, its webhook event and, for a returned
+   * wallet-funded order, its return fee, all in one transaction. The compare-and-set on the
+   * status and version makes a concurrent move lose cleanly instead of both applying. A refused
+   * cancel is the partner's 400 INVALID_ORDER_STATUS, or for operators the 409 INVALID_TRANSITION
+   * of any move. A could-not-deliver move (another attempt, or returning) needs a failure reason.
    */
-  async move(order: OrderRow, to: DeliveryStatus, note?: string, by: 'partner' | 'operator' = 'partner'): Promise<OrderRow> {
+  async move(order: OrderRow, to: DeliveryStatus, opts: MoveOptions = {}): Promise<OrderRow> {
     const now = new Date(this.deps.clock());
     for (let current = order; ; ) {
-      if (to === 'cancelled' && !canCancel(current.status)) {
-        if (by === 'operator') throw invalidTransition(current.status, to);
-        throw errors.invalidOrderStatus(`The order is already ${current.status} and cannot be cancelled.`);
-      }
-      if (to !== 'cancelled' && !canTransition(current.status, to)) {
-        throw invalidTransition(current.status, to);
-      }
-      const moved = await this.deps.db.transaction(async (tx) => {
-        const row = await repo.transition(tx, current.id, current.status, to, now, {
-          cancellationReason: to === 'cancelled' ? note : undefined,
-          paymentStatus: to === 'cancelled' && current.payer === 'partner' ? 'refund_pending' : undefined,
-        });
-        if (!row) return undefined;
-        await repo.insertEvent(tx, row.id, row.version, to, note ?? null, now);
-        await this.emit(tx, row, to === 'cancelled' ? 'delivery.order.cancelled' : 'delivery.order.status_changed', current.status, now);
-        for (const listener of this.listeners) await listener(tx, row, current.status);
-        return row;
-      });
+      this.checkMove(current, to, opts);
+      const from = current;
+      const moved = await this.deps.db.transaction((tx) => this.apply(tx, from, to, opts, now));
       if (moved) return moved;
       const fresh = await repo.findById(this.deps.db, current.id);
       if (!fresh) throw notFound();
@@ -213,11 +263,50 @@ export class OrdersService {
     }
   }
 
+  /**
+   * The same move inside the caller's transaction (dispatch ties a courier's action to it). The
+   * order is read again under a row lock; a move the machine forbids throws INVALID_TRANSITION.
+   */
+  async moveIn(tx: Queryable, orderId: string, to: DeliveryStatus, opts: MoveOptions): Promise<OrderRow> {
+    const current = await repo.lockById(tx, orderId);
+    if (!current) throw notFound();
+    this.checkMove(current, to, opts);
+    return (await this.apply(tx, current, to, opts, new Date(this.deps.clock())))!;
+  }
+
+  private checkMove(current: OrderRow, to: DeliveryStatus, opts: MoveOptions): void {
+    const left = this.attemptsLeft(current);
+    if (to === 'cancelled' && !canCancel(current.status)) {
+      if ((opts.by ?? 'partner') !== 'partner') throw invalidTransition(current.status, to, left);
+      throw errors.invalidOrderStatus(`The order is already ${current.status} and cannot be cancelled.`);
+    }
+    if (to !== 'cancelled' && !canTransition(current.status, to, left)) throw invalidTransition(current.status, to, left);
+    checkFailure(current.status, to, opts);
+  }
+
+  /** One compare-and-set move with its timeline entry, event, return fee and listeners; undefined when another move won. */
+  private async apply(tx: Queryable, from: OrderRow, to: DeliveryStatus, opts: MoveOptions, now: Date): Promise<OrderRow | undefined> {
+    const { note, failureReason } = opts;
+    const fee = to === 'returned' && from.payer === 'partner' ? returnFee(from.fee_pesewas ?? 0, this.deps.returnFeePercent) : 0;
+    const row = await repo.transition(tx, from, to, now, {
+      cancellationReason: to === 'cancelled' ? note : undefined,
+      paymentStatus: to === 'cancelled' && from.payer === 'partner' ? 'refund_pending' : undefined,
+      failure: failureReason ? { reason: failureReason, note: note ?? null } : undefined,
+      returnFeePesewas: fee > 0 ? fee : undefined,
+    });
+    if (!row) return undefined;
+    if (fee > 0) await this.deps.wallet.chargeReturnFee(tx, { partnerId: row.partner_id, orderId: row.id, feePesewas: fee, at: now });
+    await repo.insertEvent(tx, row.id, row.version, to, note ?? null, now);
+    await this.emit(tx, row, EVENT_OF[to] ?? 'delivery.order.status_changed', from.status, now);
+    for (const listener of this.listeners) await listener(tx, row, from.status);
+    return row;
+  }
+
   private async emit(tx: Queryable, row: OrderRow, type: OrderEventType, previous: DeliveryStatus | null, at: Date) {
     await appendEvent(tx, this.event(type, row, previous, at));
   }
 
-  private event(type: OrderEventType, row: Pick<OrderRow, 'id' | 'app_id' | 'environment' | 'version' | 'webhook_url' | 'order_reference' | 'status' | 'cancellation_reason'>, previous: DeliveryStatus | null, at: Date): OutboxEvent {
+  private event(type: OrderEventType, row: EventSubject, previous: DeliveryStatus | null, at: Date): OutboxEvent {
     return {
       appId: row.app_id,
       environment: row.environment,
@@ -234,6 +323,7 @@ export class OrdersService {
         timestamp: at.toISOString(),
         sequence: row.version,
         ...(type === 'delivery.order.cancelled' ? { cancellation_reason: row.cancellation_reason } : {}),
+        ...failureData(row),
       },
     };
   }

@@ -1,12 +1,19 @@
 import { pesewasToGhs } from '../../../platform/money.ts';
 import { buildTimeline, describeStatus } from '../domain/index.ts';
 import { maskPhoneLast4 } from '../../../shared/ghana/index.ts';
+import type { ProofOfDelivery } from './proof.ts';
 import type { EventRow, OrderRow } from './repository.ts';
 
 export const trackingUrl = (publicBaseUrl: string, order: OrderRow) => `${publicBaseUrl}/track/${order.tracking_token}`;
 
 function lastEventAt(order: OrderRow, events: readonly EventRow[]): string {
   return (events.at(-1)?.at ?? order.updated_at).toISOString();
+}
+
+/** Additive once a delivery attempt failed: the attempts made and the latest failure (never on a new order). */
+function failureView(order: OrderRow) {
+  if (!order.failure_reason) return {};
+  return { delivery_attempts: order.delivery_attempts, failure: { reason: order.failure_reason, note: order.failure_note } };
 }
 
 export function createdView(order: OrderRow, publicBaseUrl: string) {
@@ -23,7 +30,7 @@ export function createdView(order: OrderRow, publicBaseUrl: string) {
   };
 }
 
-export function detailsView(order: OrderRow, events: readonly EventRow[], publicBaseUrl: string) {
+export function detailsView(order: OrderRow, events: readonly EventRow[], publicBaseUrl: string, proof?: ProofOfDelivery) {
   return {
     order_reference: order.order_reference,
     internal_order_id: order.id,
@@ -37,8 +44,12 @@ export function detailsView(order: OrderRow, events: readonly EventRow[], public
       pickup_date: order.requested_date ?? order.pickup_date,
       payment_status: order.payment_status,
       ...(order.fee_pesewas !== null ? { amount: pesewasToGhs(order.fee_pesewas) } : {}),
+      ...(order.return_fee_pesewas !== null ? { return_fee: pesewasToGhs(order.return_fee_pesewas) } : {}),
     },
     tracking_url: trackingUrl(publicBaseUrl, order),
+    ...failureView(order),
+    // Additive within v1: present once the courier has given a proof.
+    ...(proof ? { proof_of_delivery: proof } : {}),
   };
 }
 
@@ -51,6 +62,7 @@ export function trackView(order: OrderRow, events: readonly EventRow[]) {
     current_status: order.status,
     estimated_delivery_time: order.estimated_delivery.toISOString(),
     timeline: buildTimeline(events.map((e) => ({ status: e.status, at: e.at }))),
+    ...failureView(order),
   };
 }
 

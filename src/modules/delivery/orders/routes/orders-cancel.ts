@@ -44,7 +44,7 @@ export const ordersCancel = (orders: OrdersService) =>
     service: 'delivery',
     method: 'POST',
     path: '/api/v1/delivery/orders.cancel',
-    summary: 'Cancel an order that is not delivered or cancelled yet',
+    summary: 'Cancel an order that is not delivered, cancelled, returning or returned yet (a returned order keeps its fee and pays the return fee instead)',
     scope: 'delivery:write',
     access: 'write',
     body: strictObject({

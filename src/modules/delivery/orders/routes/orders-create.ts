@@ -4,7 +4,8 @@ import { DateTime, DeliverySuccess } from '../../../../platform/http/openapi-sha
 import { CreateOrderBody, orderValidationError } from '../schema.ts';
 import type { OrdersService } from '../service.ts';
 import { createdView } from '../views.ts';
-import { requireSpendScope, success } from './common.ts';
+import { requireSpendScope } from '../bulk.ts';
+import { success } from './common.ts';
 
 /** The 201 body, for the reference and the docs tests. */
 export const CreatedResponse = DeliverySuccess(

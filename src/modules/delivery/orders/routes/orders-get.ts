@@ -3,9 +3,10 @@ import { defineOperation } from '../../../../platform/http/operation.ts';
 import { DateTime, DeliverySuccess, IsoDate } from '../../../../platform/http/openapi-shapes.ts';
 import { StringEnum } from '../../../../platform/http/schemas.ts';
 import { DELIVERY_STATUSES } from '../../domain/index.ts';
+import type { ProofReader } from '../proof.ts';
 import type { OrdersService } from '../service.ts';
 import { detailsView } from '../views.ts';
-import { OrderLookupBody, success } from './common.ts';
+import { FailureFields, OrderLookupBody, success } from './common.ts';
 
 /** The 200 body, for the reference and the docs tests (design: Response shapes, fixes the loose fields). */
 export const OrderDetailsResponse = DeliverySuccess(
@@ -22,8 +23,31 @@ export const OrderDetailsResponse = DeliverySuccess(
       pickup_date: Type.Optional(IsoDate('The requested date, else the pickup day')),
       payment_status: Type.Optional(StringEnum(['pending', 'collected', 'wallet_debited', 'refund_pending', 'refunded'] as const, 'pending: the recipient pays on delivery')),
       amount: Type.Optional(Type.Number({ description: 'Delivery fee in GHS' })),
+      return_fee: Type.Optional(
+        Type.Number({ description: 'Return fee in GHS charged to the wallet when a wallet-funded order was returned (the delivery fee is kept: the courier made the trip)' }),
+      ),
     }),
     tracking_url: Type.String({ format: 'uri', description: 'Public tracking page for the recipient' }),
+    ...FailureFields,
+    proof_of_delivery: Type.Optional(
+      Type.Object(
+        {
+          method: StringEnum(['code', 'photo', 'signature'] as const, "What proved the delivery: code (the recipient's delivery code), else photo, else signature"),
+          recorded_at: DateTime('When that proof was given'),
+          media: Type.Array(
+            Type.Object({
+              kind: StringEnum(['photo', 'signature'] as const),
+              url: Type.String({ format: 'uri', description: 'Signed link to the image; it stops working at expires_at (call orders.get again for a fresh one)' }),
+              content_type: StringEnum(['image/jpeg', 'image/png', 'image/webp'] as const),
+              taken_at: DateTime('When the courier took it'),
+              expires_at: DateTime('When the link stops working (15 minutes after this answer)'),
+            }),
+            { description: 'Photos and signatures the courier took, oldest first (empty when the code alone proved it)' },
+          ),
+        },
+        { description: 'Present once the courier has proved the delivery; never shown on the public tracking page' },
+      ),
+    ),
   }),
 );
 
@@ -53,9 +77,39 @@ const GET_EXAMPLES = [
       },
     },
   },
+  {
+    name: 'delivered_with_photo',
+    summary: 'A delivery proved by a photo (the recipient could not give the code)',
+    request: { order_reference: 'shop-10024' },
+    response: {
+      status: 'success',
+      message: 'Order retrieved',
+      data: {
+        order_reference: 'shop-10024',
+        internal_order_id: 'dlv_01JD2X9C4H7K2M5P8R1T3V6W9Y',
+        status: 'delivered',
+        status_details: { description: 'The package was delivered.', timestamp: '2025-11-21T15:42:10.000Z' },
+        order_info: { recipient_name: 'Yaw Boateng', delivery_date: '2025-11-21', pickup_date: '2025-11-21', payment_status: 'collected', amount: 25.5 },
+        tracking_url: 'https://partners.example.com/track/Zt6sP0aQ9wE3rY7uI1oP5aS8',
+        proof_of_delivery: {
+          method: 'photo',
+          recorded_at: '2025-11-21T15:41:58.000Z',
+          media: [
+            {
+              kind: 'photo',
+              url: 'https://partners.example.com/media/proofs/prf_01JD2XA0B1C2D3E4F5G6H7J8K9?exp=1763740618&sig=Q2hlY2sgdGhlIHNpZ25hdHVyZSB3aXRoIHRoZSBrZXkgb25seQ',
+              content_type: 'image/jpeg',
+              taken_at: '2025-11-21T15:41:58.000Z',
+              expires_at: '2025-11-21T15:56:58.000Z',
+            },
+          ],
+        },
+      },
+    },
+  },
 ];
 
-export const ordersGet = (orders: OrdersService, publicBaseUrl: string) =>
+export const ordersGet = (orders: OrdersService, publicBaseUrl: string, proofs?: ProofReader) =>
   defineOperation({
     id: 'delivery.orders.get',
     service: 'delivery',
@@ -70,6 +124,6 @@ export const ordersGet = (orders: OrdersService, publicBaseUrl: string) =>
     examples: GET_EXAMPLES,
     handler: async ({ body, auth }) => {
       const { order, events } = 'order_id' in body ? await orders.get(auth, body.order_id) : await orders.getByReference(auth, body.order_reference);
-      return success('Order retrieved', detailsView(order, events, publicBaseUrl));
+      return success('Order retrieved', detailsView(order, events, publicBaseUrl, await proofs?.forOrder(order.id)));
     },
   });

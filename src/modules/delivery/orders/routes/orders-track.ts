@@ -2,10 +2,11 @@ import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../../../platform/http/operation.ts';
 import { DateTime, DeliverySuccess } from '../../../../platform/http/openapi-shapes.ts';
 import { StringEnum } from '../../../../platform/http/schemas.ts';
-import { DELIVERY_STATUSES } from '../../domain/index.ts';
+import { DELIVERY_STATUSES, isStop } from '../../domain/index.ts';
+import type { CourierTracker } from '../courier-tracker.ts';
 import type { OrdersService } from '../service.ts';
 import { trackView } from '../views.ts';
-import { OrderIdBody, success } from './common.ts';
+import { FailureFields, OrderIdBody, success } from './common.ts';
 
 /** The 200 body, for the reference and the docs tests. */
 export const TrackingResponse = DeliverySuccess(
@@ -18,7 +19,19 @@ export const TrackingResponse = DeliverySuccess(
     estimated_delivery_time: Type.Optional(DateTime()),
     timeline: Type.Array(
       Type.Object({ status: StringEnum(DELIVERY_STATUSES), title: Type.String(), timestamp: Type.Optional(DateTime('First time the stage was reached')), completed: Type.Boolean() }),
-      { description: 'The five stages in order, then a failed and/or cancelled entry when that happened' },
+      { description: 'The five stages in order, then returning, returned, failed and cancelled entries when they happened, in time order' },
+    ),
+    ...FailureFields,
+    courier: Type.Optional(
+      Type.Object(
+        {
+          position: Type.Object({ lat: Type.Number(), lng: Type.Number() }),
+          updated_at: DateTime('When the courier reported that position'),
+          eta: Type.Union([DateTime(), Type.Null()], { description: 'When the courier is expected at their next stop; null when its coordinates are unknown' }),
+          next_stop: StringEnum(['pickup', 'dropoff'] as const, 'The pickup point until the parcel is picked up, then the drop-off'),
+        },
+        { description: 'Present only while a courier is on the job and has reported a position; never once the order is delivered, returned, failed or cancelled' },
+      ),
     ),
   }),
 );
@@ -52,7 +65,7 @@ const TRACK_EXAMPLES = [
   },
 ];
 
-export const ordersTrack = (orders: OrdersService) =>
+export const ordersTrack = (orders: OrdersService, tracker?: CourierTracker) =>
   defineOperation({
     id: 'delivery.orders.track',
     service: 'delivery',
@@ -67,6 +80,8 @@ export const ordersTrack = (orders: OrdersService) =>
     examples: TRACK_EXAMPLES,
     handler: async ({ body, auth }) => {
       const { order, events } = await orders.get(auth, body.order_id);
-      return success('Tracking retrieved', trackView(order, events));
+      const live = order.status !== 'delivered' && !isStop(order.status);
+      const courier = live ? await tracker?.forOrder(order.id) : undefined;
+      return success('Tracking retrieved', { ...trackView(order, events), ...(courier ? { courier } : {}) });
     },
   });
