@@ -8,8 +8,18 @@ export const partnerMarkupPayable = (partnerId: string) => `partner_markup_payab
 export const PLATFORM_COMMISSION = 'platform_commission';
 /** Cash a rider collected on delivery and has not yet handed over. */
 export const RIDER_CASH_CLEARING = 'rider_cash_clearing';
+/** Cash one courier collected on delivery (fees, cod sales) and has not yet handed in: an asset, debited (negative) as it grows. */
+export const courierCash = (courierId: string) => `courier_cash:${courierId}`;
+/** The platform's own cash, where couriers' handovers land. */
+export const PLATFORM_CASH = 'platform_cash';
 /** Money owed back to buyers whose prepaid sale failed after it was settled, or who paid a failed sale. */
 export const SALE_REFUNDS_PAYABLE = 'sale_refunds_payable';
 /** Suspense: buyer money a gateway collected for a sale that cannot be settled as it stands (amount differs). */
 export const SALE_PAYMENTS_HELD = 'sale_payments_held';
 
+/** Payouts: money on its way to a payee (a liability until the provider confirms or returns it). */
+export const PAYOUTS_IN_TRANSIT = 'payouts_in_transit';
+/** Our balance at a transfer provider (an asset): paid-out transfers and their fees credit it. */
+export const transferClearing = (provider: string) => `transfer_clearing:${provider}`;
+/** What transfer providers charge us for payouts (an expense, debited). */
+export const TRANSFER_FEES = 'transfer_fees';

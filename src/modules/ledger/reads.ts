@@ -45,6 +45,17 @@ export class LedgerReads {
     );
   }
 
+  /** The journals of these kinds about one subject (a payout, a sale), oldest first: found through the (kind, subject) key. */
+  async about(kinds: readonly string[], subjectId: string): Promise<JournalRow[]> {
+    return this.db.query<JournalRow>(
+      `select j.id, j.kind, j.subject_id, j.memo, j.created_at,
+              (select coalesce(sum(e.amount_pesewas) filter (where e.amount_pesewas > 0), 0) from ledger_entries e where e.journal_id = j.id)::bigint as moved_pesewas
+         from ledger_journals j where j.kind = any($1::text[]) and j.subject_id = $2
+        order by j.created_at, j.id`,
+      [kinds, subjectId],
+    );
+  }
+
   async journal(id: string): Promise<{ journal: JournalRow; legs: JournalLeg[] } | undefined> {
     const rows = await this.db.query<JournalRow>(
       `select j.id, j.kind, j.subject_id, j.memo, j.created_at, 0::bigint as moved_pesewas from ledger_journals j where j.id = $1`,

@@ -109,23 +109,32 @@ export const ledgerRepository = {
     );
   },
   /**
-   * A wallet's entries newest first, each with the running balance after it: a window sum over the
-   * wallet's whole history in (created_at, journal_id) order, so it is exact and matches the cached
-   * balance at the newest entry. Keyset paged: `beforeJournalId` is the last entry of the previous page.
+   * A wallet's entries newest first, each with the running balance after it, counted back from the
+   * wallet's balance (which is the sum of all its entries): the balance after an entry is that
+   * balance less every newer entry. One statement, so one snapshot; a page reads its own entries and
+   * sums the amounts of the newer ones on the (account, created_at) index, never the older history.
+   * Keyset paged: `beforeJournalId` is the last entry of the previous page.
    */
   async statement(db: Queryable, partnerId: string, opts: { limit: number; beforeJournalId?: string }): Promise<StatementRow[]> {
     return db.query<StatementRow>(
-      `with w as (
-         select e.journal_id, j.kind, j.subject_id, j.memo, e.amount_pesewas, e.created_at,
-                (sum(e.amount_pesewas) over (order by e.created_at, e.journal_id rows between unbounded preceding and current row))::bigint as balance_after_pesewas
+      `with cursor as (select created_at, journal_id from ledger_entries where account = $1 and journal_id = $2),
+       page as (
+         select e.journal_id, j.kind, j.subject_id, j.memo, e.amount_pesewas, e.created_at
            from ledger_entries e join ledger_journals j on j.id = e.journal_id
-          where e.account = $1)
-       select * from w
-        where $2::text is null
-           or (created_at, journal_id) < (select created_at, journal_id from ledger_entries where account = $1 and journal_id = $2)
-        order by created_at desc, journal_id desc
-        limit $3`,
-      [walletAccount(partnerId), opts.beforeJournalId ?? null, opts.limit],
+          where e.account = $1
+            and ($2::text is null or (e.created_at, e.journal_id) < (select created_at, journal_id from cursor))
+          order by e.created_at desc, e.journal_id desc
+          limit $3),
+       newer as (
+         select coalesce(sum(e.amount_pesewas), 0) as pesewas from ledger_entries e
+          where $2::text is not null and e.account = $1 and (e.created_at, e.journal_id) >= (select created_at, journal_id from cursor))
+       select page.*,
+              ((select coalesce(max(balance_pesewas), 0) from wallets where partner_id = $4) - (select pesewas from newer)
+                - coalesce(sum(page.amount_pesewas) over (order by page.created_at desc, page.journal_id desc rows between unbounded preceding and 1 preceding), 0))::bigint
+                as balance_after_pesewas
+         from page
+        order by created_at desc, journal_id desc`,
+      [walletAccount(partnerId), opts.beforeJournalId ?? null, opts.limit, partnerId],
     );
   },
   /** The last `days` days up to `today` (YYYY-MM-DD, UTC): each day's closing balance and fees spent (net of refunds). */
