@@ -1,0 +1,86 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Courier, CourierActions, CourierSignIn, CouriersService } from '../../modules/couriers/index.ts';
+import type { MediaInput } from '../../modules/proof/index.ts';
+import type { Session, SessionStore } from '../../modules/sessions/index.ts';
+import { readCookie, serializeCookie } from '../../platform/web/cookies.ts';
+import { webPageHeaders, WEB_CSP } from '../../platform/web/headers.ts';
+import type { Views } from '../../platform/web/views.ts';
+import { FORM_COOKIE, type WebKit } from '../dashboard/kit.ts';
+
+/** Couriers' own cookie, apart from members' and operators'. */
+export const COURIER_COOKIE = 'pp_courier';
+
+/** The courier app's pages may name their manifest (and register their service worker). */
+export const COURIER_CSP = `${WEB_CSP}; manifest-src 'self'; worker-src 'self'`;
+
+/** The courier's offer or held job as the job screen shows it (built by the app from dispatch and delivery). */
+export interface CourierJobView {
+  kind: 'offer' | 'job';
+  order_id: string;
+  stage: string | undefined;
+  sheet: { item: string; fee_pesewas: number | null; pickup_contact_person: string; pickup_contact_phone: string; pickup_address: string | null; customer_name: string; customer_phone: string; delivery_address: string; delivery_city: string };
+  distance_km: number | undefined;
+  navigation: { geo: string; maps: string } | undefined;
+  next: Array<{ kind: string; label: string }>;
+  can_deliver: boolean;
+}
+
+export interface CourierAppDeps {
+  /** The courier's current offer or job; absent when dispatch is off. */
+  job?: ((courierId: string) => Promise<CourierJobView | undefined>) | undefined;
+  /** Stores a photo or signature for the job the courier holds; absent when dispatch is off. */
+  proof?: ((courierId: string, input: Omit<MediaInput, 'courierId'>) => Promise<{ id: string; kind: string }>) | undefined;
+  couriers: CouriersService;
+  signIn: CourierSignIn;
+  actions: CourierActions;
+  sessions: SessionStore;
+}
+
+export interface CourierCurrent {
+  sessionId: string;
+  session: Session;
+  courier: Courier;
+}
+
+const currentOf = new WeakMap<FastifyRequest, CourierCurrent>();
+
+/** The courier app's share of the web machinery: its templates and headers, the dashboard kit's form checks, a courier session. */
+export class CourierKit {
+  constructor(
+    readonly deps: CourierAppDeps,
+    readonly web: WebKit,
+    private readonly views: Views,
+    readonly assets: { css: string; js: string; proof: string },
+  ) {}
+
+  page(reply: FastifyReply, name: string, data: Record<string, unknown>, status = 200): FastifyReply {
+    const html = this.views.render(name, { ...data, assets: this.assets });
+    return reply.code(status).headers({ ...webPageHeaders(), 'content-security-policy': COURIER_CSP }).send(html);
+  }
+
+  /** The signed-in, active courier, or undefined (a deactivated courier's session is worth nothing). */
+  async current(request: FastifyRequest): Promise<CourierCurrent | undefined> {
+    const cached = currentOf.get(request);
+    if (cached) return cached;
+    const sessionId = readCookie(request.headers.cookie, COURIER_COOKIE);
+    const session = sessionId ? await this.deps.sessions.find(sessionId) : undefined;
+    if (!sessionId || session?.subject.kind !== 'courier') return undefined;
+    const courier = await this.deps.couriers.get(session.subject.id).catch(() => undefined);
+    if (!courier?.active) return undefined;
+    const current = { sessionId, session, courier };
+    currentOf.set(request, current);
+    return current;
+  }
+
+  /** A brand-new session at sign-in, whatever cookie the browser brought (no fixation); the form cookie goes. */
+  async signIn(reply: FastifyReply, courierId: string): Promise<void> {
+    const { id } = await this.deps.sessions.start({ kind: 'courier', id: courierId });
+    const maxAge = Math.floor(this.deps.sessions.timeouts.absoluteMs / 1000);
+    const secure = this.web.secure;
+    reply.header('set-cookie', [serializeCookie(COURIER_COOKIE, id, { secure, maxAge }), serializeCookie(FORM_COOKIE, '', { secure, maxAge: 0 })]);
+  }
+
+  signOutCookie(reply: FastifyReply): void {
+    reply.header('set-cookie', serializeCookie(COURIER_COOKIE, '', { secure: this.web.secure, maxAge: 0 }));
+  }
+}
