@@ -1,6 +1,7 @@
-import { escapeHtml, htmlPage } from '../../../platform/http/html.ts';
-import { describeStatus, buildTimeline } from '../domain/index.ts';
+import { escapeHtml, htmlPage, pageStylesheet } from '../../../platform/http/html.ts';
+import { describeStatus, buildTimeline, isStop } from '../domain/index.ts';
 import { maskPhoneLast4 } from '../../../shared/ghana/index.ts';
+import type { CourierProgress } from '../orders/courier-tracker.ts';
 import type { EventRow, OrderRow } from '../orders/repository.ts';
 
 
@@ -9,6 +10,8 @@ const accraTime = (d: Date | string) =>
 
 /** Seconds between the page's own reloads while the delivery is under way (a meta refresh: no script). */
 const TRACKING_REFRESH_SECONDS = 30;
+/** Seconds between the map script's polls of the page's JSON (location events come at most every 20 s). */
+export const MAP_POLL_SECONDS = 15;
 
 const STYLE = `body{background:#f5f6f8}
 main{max-width:34rem;margin:0 auto;padding:1.25rem}h1{font-size:1.35rem;margin:.2rem 0 1rem}
@@ -19,33 +22,82 @@ li:last-child{border-bottom:0}.dot{width:.9rem;height:.9rem;border-radius:50%;bo
 li.done .dot{background:#1a7f37;border-color:#1a7f37}li.stop .dot{background:#c62828;border-color:#c62828}
 dl{display:grid;grid-template-columns:auto 1fr;gap:.35rem 1rem;margin:0}dt{color:#5b6572}dd{margin:0}`;
 
-function page(title: string, body: string, refresh = false): string {
-  const head = `<meta name="robots" content="noindex">${refresh ? `<meta http-equiv="refresh" content="${TRACKING_REFRESH_SECONDS}">` : ''}`;
-  return htmlPage({ title, style: STYLE, head, body: `<main>${body}</main>` });
+/** The map's own rules (after Leaflet's stylesheet): a phone-sized box, the credit under it. */
+const MAP_STYLE = `.map{height:16rem;border-radius:.5rem;background:#e8ebef}.map-card{padding:.5rem}
+.map-card .muted{margin:.4rem .3rem 0;font-size:.8rem}`;
+
+/** The tracking page's whole stylesheet when it loads files (the map page's strict CSP allows no inline style). */
+export const TRACKING_STYLESHEET = pageStylesheet(`${STYLE}\n${MAP_STYLE}`);
+
+/** What the page needs to draw the map: its files (fingerprinted URLs), the tiles, where to poll. */
+export interface MapView {
+  files: { css: readonly string[]; js: readonly string[] };
+  /** The courier marker's images. */
+  icons: { icon: string; icon2x: string; shadow: string };
+  tilesUrl: string;
+  /** Plain text; escaped here, never handed to Leaflet (its attribution control takes HTML). */
+  attribution: string;
+  /** The page's JSON (map.json), same-origin. */
+  dataUrl: string;
 }
 
-/** The recipient's tracking page: status, timeline and item, never the full phone or address. */
-export function renderTrackingPage(order: OrderRow, events: readonly EventRow[]): string {
+function page(title: string, body: string, refresh: false | 'meta' | 'script', map?: MapView): string {
+  const meta = `<meta http-equiv="refresh" content="${TRACKING_REFRESH_SECONDS}">`;
+  // With the map, its script polls; a browser without script still reloads.
+  const head = `<meta name="robots" content="noindex">${refresh === 'meta' ? meta : refresh === 'script' ? `<noscript>${meta}</noscript>` : ''}`;
+  return htmlPage({ title, style: STYLE, head, body: `<main>${body}</main>`, ...(map ? { files: map.files } : {}) });
+}
+
+/** The courier's progress in words: where they are headed and when they are expected (the map's text alternative). */
+export function courierLines(c: CourierProgress): { stop: string; eta: string; seen: string } {
+  return {
+    stop: c.next_stop === 'pickup' ? 'Your courier is on the way to collect your parcel.' : 'Your courier is on the way to you.',
+    eta: c.eta ? `Expected ${c.next_stop === 'pickup' ? 'at the pickup around' : 'around'} ${accraTime(c.eta)}` : '',
+    seen: `Last seen ${accraTime(c.updated_at)} (Accra time)`,
+  };
+}
+
+function courierCard(c: CourierProgress): string {
+  const l = courierLines(c);
+  return `<section class="card courier"><div data-field="stop">${escapeHtml(l.stop)}</div><div class="status" data-field="eta">${escapeHtml(l.eta)}</div><div class="muted" data-field="seen">${escapeHtml(l.seen)}</div></section>`;
+}
+
+function mapCard(m: MapView, status: string): string {
+  const data = `data-tiles="${escapeHtml(m.tilesUrl)}" data-url="${escapeHtml(m.dataUrl)}" data-status="${escapeHtml(status)}" data-poll="${MAP_POLL_SECONDS}"
+ data-icon="${escapeHtml(m.icons.icon)}" data-icon2x="${escapeHtml(m.icons.icon2x)}" data-shadow="${escapeHtml(m.icons.shadow)}"`;
+  return `<section class="card map-card"><div id="map" class="map" ${data} role="region" aria-label="Map: pickup, drop-off and your courier (the same progress is given in words on this page)"></div>
+<p class="muted">Map: ${escapeHtml(m.attribution)}</p></section>`;
+}
+
+/** Whether the delivery is still under way: the courier, the map and the refresh exist only then. */
+export const underWay = (order: Pick<OrderRow, 'status'>): boolean => order.status !== 'delivered' && !isStop(order.status);
+
+/** The recipient's tracking page: status, timeline and item, never the full phone or address; the map only while under way. */
+export function renderTrackingPage(order: OrderRow, events: readonly EventRow[], courier?: CourierProgress, mapView?: MapView): string {
   const timeline = buildTimeline(events.map((e) => ({ status: e.status, at: e.at })))
     .map((t) => {
-      const cls = t.completed ? (t.status === 'cancelled' || t.status === 'failed' ? 'stop' : 'done') : '';
+      const cls = t.completed ? (isStop(t.status) ? 'stop' : 'done') : '';
       return `<li class="${cls}"><span class="dot"></span><div><div>${escapeHtml(t.title)}</div>${t.timestamp ? `<div class="muted">${escapeHtml(accraTime(t.timestamp))}</div>` : ''}</div></li>`;
     })
     .join('');
-  const moving = !['delivered', 'cancelled', 'failed'].includes(order.status);
+  const moving = underWay(order);
+  const map = moving ? mapView : undefined;
   return page(
     `Delivery ${order.order_reference}`,
     `<h1>Your delivery</h1>
 <section class="card"><div class="status">${escapeHtml(describeStatus(order.status))}</div>
 ${moving ? `<div class="muted">Estimated delivery: ${escapeHtml(accraTime(order.estimated_delivery))} (Accra time)</div>` : ''}</section>
+${moving && courier ? courierCard(courier) : ''}
+${map ? mapCard(map, order.status) : ''}
 <section class="card"><dl><dt>Item</dt><dd>${escapeHtml(order.item)}</dd><dt>Reference</dt><dd>${escapeHtml(order.order_reference)}</dd>
 <dt>City</dt><dd>${escapeHtml(order.delivery_city)}</dd><dt>Phone</dt><dd>ending in ${escapeHtml(maskPhoneLast4(order.customer_phone))}</dd></dl></section>
 <section class="card"><ol>${timeline}</ol></section>
-${moving ? `<p class="muted note">This page refreshes every ${TRACKING_REFRESH_SECONDS} seconds.</p>` : ''}`,
-    moving,
+${moving ? `<p class="muted note">This page ${map ? `updates every ${MAP_POLL_SECONDS}` : `refreshes every ${TRACKING_REFRESH_SECONDS}`} seconds.</p>` : ''}`,
+    moving && (map ? 'script' : 'meta'),
+    map,
   );
 }
 
 export function renderNotFoundPage(): string {
-  return page('Delivery not found', '<h1>Delivery not found</h1><section class="card">This tracking link is not valid. Check the link you were sent.</section>');
+  return page('Delivery not found', '<h1>Delivery not found</h1><section class="card">This tracking link is not valid. Check the link you were sent.</section>', false);
 }
