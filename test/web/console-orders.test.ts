@@ -104,6 +104,42 @@ describe('the console orders board', () => {
     ]);
   });
 
+  it('records a failed delivery attempt with its reason: another attempt while one is left, then the return', async () => {
+    const { web } = await signedIn(['support']);
+    const id = created[4]!;
+    for (const st of ['accepted', 'pickedUp', 'in_transit']) expect((await p.admin('POST', `/delivery/orders/${id}/status`, { status: st })).status).toBe(200);
+    const page = await web.get(`/console/orders/${id}`);
+    expect(offered(page.text)).toEqual(['in_transit', 'delivered', 'returning', 'failed']);
+    expect(page.text).toContain('in_transit (another delivery attempt)');
+    expect(page.text).toContain('<option value="recipient_absent">Recipient absent</option>');
+    const csrf = csrfOf(page.text);
+    const unexplained = await web.post(`/console/orders/${id}/status`, { _csrf: csrf, status: 'returning' });
+    expect(unexplained.status).toBe(400);
+    expect(unexplained.text).toContain('Not moved: A return needs a failure_reason');
+    expect((await web.post(`/console/orders/${id}/status`, { _csrf: csrf, status: 'returning', failure_reason: 'stolen' })).status).toBe(400);
+    const again = await web.post(`/console/orders/${id}/status`, { _csrf: csrf, status: 'in_transit', failure_reason: 'recipient_absent', note: 'Nobody home' });
+    expect(again.status).toBe(200);
+    expect(again.text).toContain('Recipient absent: Nobody home (2 delivery attempts)');
+    expect(offered(again.text)).toEqual(['delivered', 'returning', 'failed']);
+    const back = await web.post(`/console/orders/${id}/status`, { _csrf: csrf, status: 'returning', failure_reason: 'refused' });
+    expect(back.status).toBe(200);
+    expect(offered(back.text)).toEqual(['returned', 'failed']);
+    expect(back.text).not.toContain('Cancel order');
+    const returned = await web.post(`/console/orders/${id}/status`, { _csrf: csrf, status: 'returned' });
+    expect(returned.status).toBe(200);
+    expect(offered(returned.text)).toEqual([]);
+    expect(returned.text).toContain('Returned to the pickup point');
+    const audit = await p.app.platform.db.query<{ after: { status: string; failure_reason?: string } }>(
+      "select after from audit_log where action = 'delivery_order.status_change' and target_id = $1 and actor_kind = 'operator' order by at",
+      [id],
+    );
+    expect(audit.map((a) => [a.after.status, a.after.failure_reason ?? null])).toEqual([
+      ['in_transit', 'recipient_absent'],
+      ['returning', 'refused'],
+      ['returned', null],
+    ]);
+  });
+
   it('finance reads orders but gets 403 on moves and cancels, and is offered none', async () => {
     const { web } = await signedIn(['finance']);
     const id = created[2]!;

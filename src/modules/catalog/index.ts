@@ -1,5 +1,8 @@
 /** The safe-catalog service's public face: the module the app wires. */
 export { createCatalogModule, SALES_JOB_INTERVAL_MS, type CatalogModule } from './module.ts';
-export { CatalogService } from './products/service.ts';
+export { CatalogService, type VendorInput } from './products/service.ts';
+export { vendorView } from './products/views.ts';
+export type { VendorRow } from './products/repository.ts';
 export { PAYMENT_STATUSES as SALE_PAYMENT_STATUSES, STATES as SALE_STATES } from './sales/routes/sale-schema.ts';
 export { PARTNER_SALES_PAGE, type PartnerSales, type SaleJournalBreakdown } from './sales/partner-sales.ts';
+export { OperatorSales, type OperatorSale, type OperatorSaleFilter, type SaleReceipt } from './sales/operator-sales.ts';

@@ -18,6 +18,7 @@ import { salesAdminRoutes } from './sales/routes/admin-sales.ts';
 import { ordersCreate } from './sales/routes/orders-create.ts';
 import { ordersGet } from './sales/routes/orders-get.ts';
 import { ordersVerify } from './sales/routes/orders-verify.ts';
+import { OperatorSales } from './sales/operator-sales.ts';
 import { PartnerSales } from './sales/partner-sales.ts';
 import { SalesService } from './sales/service.ts';
 
@@ -29,6 +30,8 @@ export interface CatalogModule {
   sales: SalesService;
   /** The partner's own sales, read by the dashboard. */
   partnerSales: PartnerSales;
+  /** Every partner's sales with their journals, read by the console (finance). */
+  operatorSales: OperatorSales;
   jobs: SalesJobs;
   workers: Periodic[];
   operations: Operation[];
@@ -83,6 +86,7 @@ export function createCatalogModule(deps: CatalogModuleDeps): CatalogModule {
     catalog,
     sales,
     partnerSales: new PartnerSales(db),
+    operatorSales: new OperatorSales(db),
     jobs,
     workers: [new Periodic('safe-catalog-sales', SALES_JOB_INTERVAL_MS, () => jobs.tick(), log)],
     operations: [catalogHealth(db), catalogList(catalog), catalogGet(catalog), ordersCreate(sales), ordersVerify(sales), ordersGet(sales, deps.publicBaseUrl)],

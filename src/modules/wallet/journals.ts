@@ -1,4 +1,4 @@
-/** The wallet's journals: top-ups, and the fees of wallet-funded orders and their refunds. */
+/** The wallet's journals: top-ups, and the fees of wallet-funded orders, their refunds and return fees. */
 import { assertBalanced, DELIVERY_REVENUE, gatewayClearing, positive, walletAccount, type Journal } from '../ledger/index.ts';
 
 /** Money confirmed by a gateway lands in the partner's wallet. */
@@ -22,6 +22,20 @@ export function orderFeeJournal(partnerId: string, orderId: string, fee: number)
     kind: 'order_fee',
     subjectId: orderId,
     memo: 'delivery fee of a wallet-funded order',
+    entries: [
+      { account: walletAccount(partnerId), amountPesewas: -fee, walletOf: partnerId },
+      { account: DELIVERY_REVENUE, amountPesewas: fee },
+    ],
+  });
+}
+
+/** A returned wallet-funded order's return fee moves from the wallet to delivery revenue (its delivery fee is kept). */
+export function orderReturnFeeJournal(partnerId: string, orderId: string, fee: number): Journal {
+  positive(fee);
+  return assertBalanced({
+    kind: 'order_return_fee',
+    subjectId: orderId,
+    memo: 'return fee of an order brought back to its pickup point',
     entries: [
       { account: walletAccount(partnerId), amountPesewas: -fee, walletOf: partnerId },
       { account: DELIVERY_REVENUE, amountPesewas: fee },

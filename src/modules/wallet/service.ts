@@ -11,7 +11,7 @@ import { GatewayError, type Checkout, type PaymentStatus } from '../../integrati
 import type { PaymentGateways } from '../../integrations/payments/index.ts';
 import { appendEvent } from '../webhooks/index.ts';
 import { ledger, type EntryRow, type StatementRow, type WalletDay } from '../ledger/index.ts';
-import { orderFeeJournal, orderFeeRefundJournal, topupJournal } from './journals.ts';
+import { orderFeeJournal, orderFeeRefundJournal, orderReturnFeeJournal, topupJournal } from './journals.ts';
 import { walletRepository as repo, type TopupRow } from './repository.ts';
 
 export const TOPUP_REFERENCE = /^serviceD_WA[0-9a-f]{16}$/;
@@ -176,6 +176,14 @@ export class WalletService {
   async refundOrderFee(tx: Queryable, order: { partnerId: string; orderId: string; feePesewas: number; at: Date }): Promise<number> {
     await ledger.postJournal(tx, orderFeeRefundJournal(order.partnerId, order.orderId, order.feePesewas), order.at);
     return ledger.balance(tx, order.partnerId);
+  }
+
+  /**
+   * A returned order's return fee: charged even past the credit limit (the trip was made), so a
+   * wallet may go further below zero; later orders are refused until it is topped up.
+   */
+  async chargeReturnFee(tx: Queryable, order: { partnerId: string; orderId: string; feePesewas: number; at: Date }): Promise<void> {
+    await ledger.postJournal(tx, orderReturnFeeJournal(order.partnerId, order.orderId, order.feePesewas), order.at);
   }
 
   /** A partner's wallet entries with the running balance after each, newest first (the dashboard's statement). */

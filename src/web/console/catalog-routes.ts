@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { vendorView, type VendorInput, type VendorRow } from '../../modules/catalog/index.ts';
 import { formatGhs } from '../../platform/money.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
@@ -16,6 +17,44 @@ const cursor = (v: unknown, pattern: RegExp) => {
   return v;
 };
 
+const VENDOR_FIELDS = {
+  syndicatable: { max: 5, label: 'Syndication' },
+  commission_rate: { max: 20, label: 'Commission rate' },
+  contact_person: { max: 200, label: 'Pickup contact person' },
+  contact_phone: { max: 32, label: 'Pickup contact phone' },
+  address: { max: 500, label: 'Pickup address' },
+  lat: { max: 20, label: 'Pickup latitude' },
+  lng: { max: 20, label: 'Pickup longitude' },
+};
+type VendorForm = Record<keyof typeof VENDOR_FIELDS, string>;
+
+const vendorForm = (v: VendorRow): VendorForm => ({
+  syndicatable: String(v.syndicatable),
+  commission_rate: String(v.commission_bps / 10_000),
+  contact_person: v.pickup_contact_person,
+  contact_phone: v.pickup_contact_phone,
+  address: v.pickup_address,
+  lat: String(v.pickup_lat),
+  lng: String(v.pickup_lng),
+});
+
+/**
+ * The form as the operator API's PATCH body, or what is wrong with its shape. Only the text is
+ * read here (numbers in decimal notation); CatalogService checks the values, as it does for the API.
+ */
+function vendorPatch(f: VendorForm): VendorInput | string {
+  if (f.syndicatable !== 'true' && f.syndicatable !== 'false') return 'Syndication must be on or off.';
+  const numbers: Array<[string, string]> = [[VENDOR_FIELDS.commission_rate.label, f.commission_rate], [VENDOR_FIELDS.lat.label, f.lat], [VENDOR_FIELDS.lng.label, f.lng]];
+  for (const [label, text] of numbers) {
+    if (!/^-?\d+(\.\d+)?$/.test(text.trim())) return `${label} must be a number written with digits and a point, e.g. 0.125 or -0.187.`;
+  }
+  return {
+    syndicatable: f.syndicatable === 'true',
+    commission_rate: Number(f.commission_rate.trim()),
+    pickup: { contact_person: f.contact_person, contact_phone: f.contact_phone, address: f.address, coordinates: { lat: Number(f.lat.trim()), lng: Number(f.lng.trim()) } },
+  };
+}
+
 /**
  * The catalog for operators: vendors (syndication, commission, pickup point) and products with
  * their variants and stock. Changes go through CatalogService, as on the operator API (support and
@@ -29,6 +68,13 @@ export function registerConsoleCatalogRoutes(app: FastifyInstance, kit: ConsoleK
     const { vendors, nextAfter } = await catalog!.listVendors(PAGE, after);
     const rows = vendors.map((v) => ({ ...v, commission: `${(v.commission_bps / 100).toFixed(2)} %` }));
     return kit.page(reply, 'catalog', { title: 'Catalog', vendors: rows, next: nextAfter, canChange: has(current, CHANGE_ROLES), ...extra }, status);
+  }
+
+  /** A vendor's page: its fields, and the edit form for those who may change it (`values`: what they sent). */
+  async function vendorPage(reply: FastifyReply, current: OperatorCurrent, id: string, extra: { values?: Record<string, string>; error?: string; notice?: string } = {}, status = 200) {
+    const found = VENDOR_ID.test(id) ? await unlessMissing(catalog!.getVendor(id)) : undefined;
+    if (!found) throw new WebRefusal(404, 'There is no such vendor.');
+    return kit.page(reply, 'vendor', { title: found.name, vendor: { ...found, commission: `${(found.commission_bps / 100).toFixed(2)} %` }, values: extra.values ?? vendorForm(found), canChange: has(current, CHANGE_ROLES), ...extra }, status);
   }
 
   async function productPage(reply: FastifyReply, current: OperatorCurrent, id: string, extra: Record<string, unknown> = {}, status = 200) {
@@ -56,14 +102,40 @@ export function registerConsoleCatalogRoutes(app: FastifyInstance, kit: ConsoleK
     const f = kit.form(request, { syndicatable: { max: 5, label: 'Syndication' } }, current);
     if (f.syndicatable !== 'true' && f.syndicatable !== 'false') throw new WebRefusal(400, 'Syndication must be on or off.');
     const id = request.params.id;
-    const before = VENDOR_ID.test(id) ? await unlessMissing(catalog.getVendor(id)) : undefined;
-    if (!before) throw new WebRefusal(404, 'There is no such vendor.');
+    if (!VENDOR_ID.test(id)) throw new WebRefusal(404, 'There is no such vendor.');
     try {
-      const after = await catalog.updateVendor(id, { syndicatable: f.syndicatable === 'true' });
-      await audit.record({ actor: kit.actor(current), action: 'vendor.update', target: { type: 'vendor', id }, before: { syndicatable: before.syndicatable }, after: { syndicatable: after.syndicatable }, origin: kit.origin(request) });
+      const after = await catalog.updateVendor(id, { syndicatable: f.syndicatable === 'true' }, (tx, before, now) =>
+        audit.record({ actor: kit.actor(current), action: 'vendor.update', target: { type: 'vendor', id }, before: { syndicatable: before.syndicatable }, after: { syndicatable: now.syndicatable }, origin: kit.origin(request) }, tx),
+      );
       return vendorsPage(reply, current, undefined, { notice: `${after.name}: syndication ${after.syndicatable ? 'on, its active products are listed' : 'off, its products are unlisted'}.` });
     } catch (err) {
       return refused(err, (error, status) => vendorsPage(reply, current, undefined, { error }, status));
+    }
+  });
+
+  app.get<{ Params: { id: string } }>('/console/catalog/vendors/:id', async (request, reply) => {
+    const current = await kit.operator(request, reply, ALL_ROLES);
+    if (!current) return reply;
+    return vendorPage(reply, current, request.params.id);
+  });
+
+  // The same CatalogService.updateVendor as PATCH /admin/v1/vendors/{id} (same roles, same checks),
+  // audited with before and after in the change's own transaction.
+  app.post<{ Params: { id: string } }>('/console/catalog/vendors/:id', async (request, reply) => {
+    const current = await kit.operator(request, reply, CHANGE_ROLES);
+    if (!current) return reply;
+    const id = request.params.id;
+    const values = kit.form(request, VENDOR_FIELDS, current);
+    const patch = vendorPatch(values);
+    if (typeof patch === 'string') return vendorPage(reply, current, id, { values, error: patch }, 400);
+    try {
+      const after = await catalog.updateVendor(id, patch, (tx, before, now) =>
+        audit.record({ actor: kit.actor(current), action: 'vendor.update', target: { type: 'vendor', id }, before: vendorView(before), after: vendorView(now), origin: kit.origin(request) }, tx),
+      );
+      return vendorPage(reply, current, id, { notice: `${after.name}: saved.` });
+    } catch (err) {
+      // A vendor that does not exist is the page's own 404.
+      return refused(err, (error, status) => vendorPage(reply, current, id, { values, error }, status));
     }
   });
 

@@ -1,29 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
-import { FINANCE_ROLES, type ConsoleKit } from './kit.ts';
+import { FINANCE_ROLES, optional, realDay, utc, type ConsoleKit } from './kit.ts';
 
 const PARTNER_ID = /^ptn_[0-9A-Z]{26}$/;
 const JOURNAL_ID = /^jrn_[0-9A-Z]{26}$/;
 const KIND = /^[a-z_]{1,60}$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const PAGE = 50;
-
-const utc = (d: Date | string) => `${new Date(d).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-
-/** One optional query value matching `pattern`: a repeated, malformed or too long value is a 400. */
-function optional(value: unknown, pattern: RegExp, what: string): string | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (typeof value !== 'string' || value.length > 100 || !pattern.test(value)) throw new WebRefusal(400, `The ${what} filter is not valid.`);
-  return value;
-}
-
-function realDay(day: string | undefined): string | undefined {
-  if (day === undefined) return undefined;
-  const parsed = new Date(`${day}T00:00:00Z`);
-  if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== day) throw new WebRefusal(400, 'The date filter is not a real day (YYYY-MM-DD).');
-  return day;
-}
 
 /**
  * Ledger journals for finance and admin: every journal newest first in keyset pages, filtered by

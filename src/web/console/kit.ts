@@ -1,10 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountsService } from '../../modules/accounts/index.ts';
 import type { ActivationService } from '../../modules/activation/index.ts';
-import type { CatalogService } from '../../modules/catalog/index.ts';
+import type { CatalogService, OperatorSales } from '../../modules/catalog/index.ts';
+import type { CouriersService } from '../../modules/couriers/index.ts';
 import type { DeliveryModule, OperatorOrders } from '../../modules/delivery/index.ts';
+import type { CashService } from '../../modules/cash/index.ts';
+import type { DispatchService } from '../../modules/dispatch/index.ts';
 import type { LedgerReads } from '../../modules/ledger/index.ts';
 import type { AuditLog } from '../../modules/audit/index.ts';
+import type { PayoutsModule } from '../../modules/payouts/index.ts';
 import type { OperatorSignIn, OperatorsService } from '../../modules/operators/index.ts';
 import { DEFAULT_TIMEOUTS, type Session, type SessionStore, type SessionTimeouts } from '../../modules/sessions/index.ts';
 import type { TopupReads, WalletService } from '../../modules/wallet/index.ts';
@@ -12,7 +16,7 @@ import type { WebhookAdminService } from '../../modules/webhooks/index.ts';
 import type { Actor, OperatorRole, RequestOrigin } from '../../platform/auth/actor.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { readCookie, serializeCookie } from '../../platform/web/cookies.ts';
-import type { FieldRule } from '../../platform/web/form.ts';
+import type { FieldRule, FormFields } from '../../platform/web/form.ts';
 import { WebRefusal, type WebKit } from '../dashboard/kit.ts';
 
 /**
@@ -34,9 +38,13 @@ export interface ConsoleDeps {
   /** A store with OPERATOR_SESSION_TIMEOUTS. */
   sessions: SessionStore;
   webhooks: WebhookAdminService;
+  /** Courier accounts, and how a deactivated courier's sessions end. */
+  couriers: { service: CouriersService; endSessions: (courierId: string) => Promise<void> };
   /** Present when this instance serves the delivery service: reads of every partner's orders and the operator's moves. */
   /** Present when this instance serves the safe catalog: vendors and products. */
   catalog?: CatalogService | undefined;
+  /** Present with the catalog: every partner's sales with their settlement journals, read-only (finance, admin). */
+  sales?: OperatorSales | undefined;
   /** A partner's wallet, ledger entries and top-ups (finance, admin). */
   wallet?: WalletService | undefined;
   /** Every ledger journal and its legs, read-only (finance, admin). */
@@ -44,6 +52,12 @@ export interface ConsoleDeps {
   /** Every partner's top-ups, read-only (finance, admin). */
   topups?: TopupReads | undefined;
   orders?: { read: OperatorOrders; service: DeliveryModule['orders'] } | undefined;
+  /** Present with the delivery service: the dispatch board and hand assignment. */
+  dispatch?: DispatchService | undefined;
+  /** Present with dispatch: couriers' cash to hand in and their handovers (finance, admin). */
+  cash?: CashService | undefined;
+  /** Payout runs, approvals and payees' destinations (finance, admin). */
+  payouts?: Pick<PayoutsModule, 'service' | 'payees'> | undefined;
 }
 
 /** The signed-in operator behind a console request. */
@@ -61,6 +75,23 @@ export async function unlessMissing<T>(lookup: Promise<T>): Promise<T | undefine
     if (isAppError(err) && err.statusCode === 404) return undefined;
     throw err;
   }
+}
+
+/** A time as operators read it everywhere in the console: UTC to the minute. */
+export const utc = (d: Date | string) => `${new Date(d).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/** One optional query value matching `pattern`: a repeated, malformed or too long value is a 400. */
+export function optional(value: unknown, pattern: RegExp, what: string): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string' || value.length > 100 || !pattern.test(value)) throw new WebRefusal(400, `The ${what} filter is not valid.`);
+  return value;
+}
+
+export function realDay(day: string | undefined): string | undefined {
+  if (day === undefined) return undefined;
+  const parsed = new Date(`${day}T00:00:00Z`);
+  if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== day) throw new WebRefusal(400, 'The date filter is not a real day (YYYY-MM-DD).');
+  return day;
 }
 
 /** Every role reads; changes follow the operator API's mapping (docs/operators.md). */
@@ -82,7 +113,7 @@ export class ConsoleKit {
 
   page(reply: FastifyReply, name: string, data: Record<string, unknown>, status = 200): FastifyReply {
     const current = (reply.request as FastifyRequest & { operator?: OperatorCurrent }).operator;
-    return this.web.page(reply, name, { ...data, consoleCss: this.css, ordersBoard: this.deps.orders !== undefined, catalogPages: this.deps.catalog !== undefined, operator: current?.operator, csrf: data.csrf ?? current?.session.csrfToken }, status);
+    return this.web.page(reply, name, { ...data, consoleCss: this.css, ordersBoard: this.deps.orders !== undefined, dispatchBoard: this.deps.dispatch !== undefined, catalogPages: this.deps.catalog !== undefined, salesPages: this.deps.sales !== undefined, cashPages: this.deps.cash !== undefined, payoutPages: this.deps.payouts !== undefined, operator: current?.operator, csrf: data.csrf ?? current?.session.csrfToken }, status);
   }
 
   redirect(reply: FastifyReply, to: string): FastifyReply {
@@ -117,7 +148,7 @@ export class ConsoleKit {
     return current;
   }
 
-  form<K extends string>(request: FastifyRequest, rules: Record<K, FieldRule>, current?: OperatorCurrent): Record<K, string> {
+  form<R extends Record<string, FieldRule>>(request: FastifyRequest, rules: R, current?: OperatorCurrent): FormFields<R> {
     return this.web.form(request, rules, current);
   }
 

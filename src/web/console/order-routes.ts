@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { allowedMoves, buildTimeline, DELIVERY_STATUSES, type DeliveryStatus } from '../../modules/delivery/index.ts';
+import { buildTimeline, DELIVERY_STATUSES, FAILURE_REASONS, FAILURE_TITLES, isStop, type DeliveryStatus, type FailureReason } from '../../modules/delivery/index.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { formatGhs } from '../../platform/money.ts';
 import { hasControlCharacters } from '../../platform/web/form.ts';
@@ -45,8 +45,8 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, kit: ConsoleKit
     const found = ORDER_ID.test(id) ? await orders!.read.get(id) : undefined;
     if (!found) throw new WebRefusal(404, 'There is no such order.');
     const { order, events } = found;
-    const timeline = buildTimeline(events.map((e) => ({ status: e.status, at: e.at }))).map((t) => ({ ...t, when: t.timestamp ? utc(t.timestamp) : undefined }));
-    const moves = has(current, CHANGE_ROLES) ? allowedMoves(order.status) : [];
+    const timeline = buildTimeline(events.map((e) => ({ status: e.status, at: e.at }))).map((t) => ({ ...t, when: t.timestamp ? utc(t.timestamp) : undefined, stop: isStop(t.status) }));
+    const moves = has(current, CHANGE_ROLES) ? orders!.service.allowedMoves(order) : [];
     return kit.page(
       reply,
       'order',
@@ -57,8 +57,12 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, kit: ConsoleKit
         created: utc(order.created_at),
         events: events.map((e) => ({ ...e, when: utc(e.at) })),
         timeline,
-        moves: moves.filter((m) => m !== 'cancelled'),
+        // In transit again is another delivery attempt after a failed one.
+        moves: moves.filter((m) => m !== 'cancelled').map((m) => ({ value: m, label: m === order.status ? `${m} (another delivery attempt)` : m })),
         canCancel: moves.includes('cancelled'),
+        failure: order.failure_reason ? FAILURE_TITLES[order.failure_reason] : undefined,
+        returnFee: order.return_fee_pesewas === null ? undefined : formatGhs(Number(order.return_fee_pesewas)),
+        reasons: moves.some((m) => m === order.status || m === 'returning' || m === 'failed') ? FAILURE_REASONS.map((r) => ({ value: r, label: FAILURE_TITLES[r] })) : [],
         sandbox: order.environment === 'staging',
         ...extra,
       },
@@ -67,18 +71,18 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, kit: ConsoleKit
   }
 
   /** One move through the operator service, audited as the operator; a refused move shows its sentence on the order's page. */
-  async function move(request: FastifyRequest<Params>, reply: FastifyReply, current: OperatorCurrent, to: DeliveryStatus, note: string | undefined) {
+  async function move(request: FastifyRequest<Params>, reply: FastifyReply, current: OperatorCurrent, to: DeliveryStatus, note: string | undefined, failureReason?: FailureReason) {
     const id = request.params.id;
     const found = ORDER_ID.test(id) ? await orders!.read.get(id) : undefined;
     if (!found) throw new WebRefusal(404, 'There is no such order.');
     try {
-      const after = await orders!.service.operatorMove(id, to, note);
+      const after = await orders!.service.operatorMove(id, to, note, failureReason);
       await audit.record({
         actor: kit.actor(current),
         action: 'delivery_order.status_change',
         target: { type: 'order', id },
         before: { status: found.order.status },
-        after: { status: after.status, note: note ?? null },
+        after: { status: after.status, note: note ?? null, ...(failureReason ? { failure_reason: failureReason } : {}) },
         origin: kit.origin(request),
       });
     } catch (err) {
@@ -109,11 +113,14 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, kit: ConsoleKit
   app.post<Params>('/console/orders/:id/status', async (request, reply) => {
     const current = await kit.operator(request, reply, CHANGE_ROLES);
     if (!current) return reply;
-    const f = kit.form(request, { status: { max: 20, label: 'Status' }, note: { max: 500, label: 'Note' } }, current);
+    const f = kit.form(request, { status: { max: 20, label: 'Status' }, note: { max: 500, label: 'Note' }, failure_reason: { max: 20, label: 'Why it could not be delivered' } }, current);
     if (!(DELIVERY_STATUSES as readonly string[]).includes(f.status) || f.status === 'placed' || f.status === 'cancelled') {
       throw new WebRefusal(400, 'Pick one of the next states offered on the order’s page.');
     }
-    return move(request, reply, current, f.status as DeliveryStatus, f.note.trim() || undefined);
+    if (f.failure_reason !== '' && !(FAILURE_REASONS as readonly string[]).includes(f.failure_reason)) {
+      throw new WebRefusal(400, 'Pick one of the reasons offered on the order’s page.');
+    }
+    return move(request, reply, current, f.status as DeliveryStatus, f.note.trim() || undefined, (f.failure_reason || undefined) as FailureReason | undefined);
   });
 
   app.post<Params>('/console/orders/:id/cancel', async (request, reply) => {

@@ -38,12 +38,5 @@ export function areaNamedIn(address: string, areas: readonly NamedPoint[]): Name
   return best;
 }
 
-/** Opaque keyset cursor: the last product id of a page, base64url so partners never parse it. */
-export const encodeCursor = (lastId: string): string => Buffer.from(`p1:${lastId}`, 'utf8').toString('base64url');
-
-export function decodeCursor(cursor: string): string | null {
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) return null;
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  const m = /^p1:([A-Za-z0-9_]{1,64})$/.exec(text);
-  return m ? m[1]! : null;
-}
+/** Opaque keyset cursors (shared with other partner lists). */
+export { decodeCursor, encodeCursor } from '../../../platform/cursor.ts';

@@ -80,9 +80,13 @@ export const catalogRepository = {
     );
   },
 
-  /** The vendor row, share-locked inside a transaction so a syndication flip cannot interleave. */
-  async getVendor(db: Queryable, id: string, lock = false): Promise<VendorRow | undefined> {
-    return (await db.query<VendorRow>(`select ${VENDOR_COLS} from vendors where id = $1${lock ? ' for share' : ''}`, [id]))[0];
+  /**
+   * The vendor row; `true` share-locks it inside a transaction so a syndication flip cannot
+   * interleave, `'update'` locks it for a change read before it is made.
+   */
+  async getVendor(db: Queryable, id: string, lock: boolean | 'update' = false): Promise<VendorRow | undefined> {
+    const suffix = lock === 'update' ? ' for update' : lock ? ' for share' : '';
+    return (await db.query<VendorRow>(`select ${VENDOR_COLS} from vendors where id = $1${suffix}`, [id]))[0];
   },
 
   async listVendors(db: Queryable, limit: number, after: string | undefined): Promise<VendorRow[]> {

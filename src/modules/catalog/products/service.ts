@@ -1,11 +1,11 @@
-import type { Db } from '../../../platform/db/index.ts';
+import type { Db, Queryable } from '../../../platform/db/index.ts';
 import { errors, type ErrorDetail } from '../../../platform/errors.ts';
 import { newId } from '../../../platform/ids.ts';
 import { ghsToPesewas } from '../../../platform/money.ts';
 import { isInGhana, isValidLatLng, normalizeGhanaPhone, type LatLng } from '../../../shared/ghana/index.ts';
 import { decodeCursor, encodeCursor } from '../domain/places.ts';
 import { rateToBps } from '../domain/money.ts';
-import { catalogRepository as repo, type ProductRow, type ProductValues, type VendorValues } from './repository.ts';
+import { catalogRepository as repo, type ProductRow, type ProductValues, type VendorRow, type VendorValues } from './repository.ts';
 import { groupVariants, type ProductWithVariants } from './views.ts';
 
 export const DEFAULT_PAGE = 50;
@@ -97,11 +97,18 @@ export class CatalogService {
     return repo.insertVendor(this.db, newId('ven'), values, this.now());
   }
 
-  async updateVendor(vendorId: string, patch: VendorInput) {
+  /**
+   * `changed`, when given, runs in the change's own transaction with the vendor as it was (row
+   * locked) and as it is now: the console writes its audit entry there, so both commit or neither.
+   */
+  async updateVendor(vendorId: string, patch: VendorInput, changed?: (tx: Queryable, before: VendorRow, after: VendorRow) => Promise<void>) {
     const values = this.vendorValues(patch);
     const row = await this.db.transaction(async (tx) => {
+      const before = changed ? await repo.getVendor(tx, vendorId, 'update') : undefined;
+      if (changed && !before) return undefined;
       const updated = await repo.updateVendor(tx, vendorId, values, this.now());
       if (updated && values.syndicatable !== undefined) await repo.relistVendorProducts(tx, vendorId, this.now());
+      if (updated && before) await changed!(tx, before, updated);
       return updated;
     });
     if (!row) throw errors.notFound(`There is no vendor ${vendorId}.`);

@@ -110,15 +110,18 @@ export async function failSale(tx: Queryable, sale: SaleRow, failure: Failure, a
   return row;
 }
 
+/** Delivery outcomes that leave the goods undelivered, and the failure reason the sale takes. */
+const UNDELIVERED: Partial<Record<DeliveryStatus, string>> = { cancelled: 'delivery_cancelled', failed: 'delivery_failed', returned: 'delivery_returned' };
+
 /**
- * Follows the sale's delivery: delivered settles a cash-on-delivery sale; cancelled or failed
- * fails an open cod sale, or a prepaid one (which was settled at payment). Anything else, and any
+ * Follows the sale's delivery: delivered settles a cash-on-delivery sale; cancelled, failed or
+ * returned (the goods are back at the vendor) fails an open cod sale, or a prepaid one (which was settled at payment). Anything else, and any
  * sale already past those states, is left alone, so a repeated outcome is a no-op.
  */
 export async function followDelivery(tx: Queryable, sale: SaleRow, status: DeliveryStatus, at: Date): Promise<SaleRow> {
   if (status === 'delivered' && sale.state === 'awaiting_delivery') return confirmSale(tx, sale, 'collected', at);
-  if (status !== 'cancelled' && status !== 'failed') return sale;
-  return failUndelivered(tx, sale, status === 'cancelled' ? 'delivery_cancelled' : 'delivery_failed', at);
+  const reason = UNDELIVERED[status];
+  return reason ? failUndelivered(tx, sale, reason, at) : sale;
 }
 
 /** A sale whose goods will not be delivered: an open cod sale fails, a paid one fails with its refund owed. */

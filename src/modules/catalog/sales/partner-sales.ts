@@ -6,6 +6,7 @@ export const PARTNER_SALES_PAGE = 25;
 
 /** A ledger journal of a sale, as the ledger recorded it, decomposed into the sale's shares (pesewas). */
 export interface SaleJournalBreakdown {
+  journalId: string;
   kind: 'sale_settlement' | 'sale_refund';
   postedAt: Date;
   /** What the buyer paid (settlement) or is owed back (refund): the clearing or refund account's side. */
@@ -17,13 +18,13 @@ export interface SaleJournalBreakdown {
 }
 
 /** The settlement and refund journals of a sale, read from the ledger (empty until it settled). */
-async function journalsOfSale(db: Db, sale: SaleWithDelivery): Promise<SaleJournalBreakdown[]> {
+export async function journalsOfSale(db: Db, sale: SaleWithDelivery): Promise<SaleJournalBreakdown[]> {
   const rows = await ledger.subjectEntries(db, sale.id, ['sale_settlement', 'sale_refund']);
   const out = new Map<string, SaleJournalBreakdown>();
   for (const r of rows) {
     let j = out.get(r.journal_id);
     if (!j) {
-      j = { kind: r.kind as SaleJournalBreakdown['kind'], postedAt: r.created_at, buyerPaid: 0, deliveryFee: 0, markup: 0, vendorShare: 0, commission: 0 };
+      j = { journalId: r.journal_id, kind: r.kind as SaleJournalBreakdown['kind'], postedAt: r.created_at, buyerPaid: 0, deliveryFee: 0, markup: 0, vendorShare: 0, commission: 0 };
       out.set(r.journal_id, j);
     }
     // Shares are credits on settlement and debits on refund; both are shown as positive amounts.

@@ -73,6 +73,16 @@ export type NewSale = Omit<
   'version' | 'released_reference' | 'failure_reason' | 'checkout_id' | 'checkout_url' | 'delivery_order_id' | 'gateway_amount_pesewas' | 'refund_due_pesewas' | 'settled_at' | 'failed_at' | 'updated_at'
 >;
 
+/** What operators filter every partner's sales by (days are YYYY-MM-DD, UTC). */
+export interface OperatorSaleFilter {
+  state?: SaleState | undefined;
+  paymentStatus?: SalePaymentStatus | undefined;
+  partnerId?: string | undefined;
+  from?: string | undefined;
+  until?: string | undefined;
+  beforeId?: string | undefined;
+}
+
 export interface Owner {
   appId: string;
   environment: Environment;
@@ -179,6 +189,21 @@ export const salesRepository = {
     );
   },
 
+  /**
+   * Every partner's sales for operators, newest first (keyset on created_at, id: `beforeId` is the
+   * last sale of the previous page); `from`/`until` are UTC days, both included.
+   */
+  async listNewest(db: Queryable, f: OperatorSaleFilter, limit: number): Promise<SaleWithDelivery[]> {
+    return db.query<SaleWithDelivery>(
+      `${WITH_DELIVERY} where ($1::text is null or s.state = $1) and ($2::text is null or s.payment_status = $2) and ($3::text is null or s.partner_id = $3)
+          and ($4::date is null or s.created_at >= ($4::date::timestamp at time zone 'UTC'))
+          and ($5::date is null or s.created_at < (($5::date + 1)::timestamp at time zone 'UTC'))
+          and ($6::text is null or (s.created_at, s.id) < (select b.created_at, b.id from sales b where b.id = $6))
+        order by s.created_at desc, s.id desc limit $7`,
+      [f.state ?? null, f.paymentStatus ?? null, f.partnerId ?? null, f.from ?? null, f.until ?? null, f.beforeId ?? null, limit],
+    );
+  },
+
   /** The operator's list, oldest first, paged by id. */
   async list(db: Queryable, filter: { state?: SaleState; paymentStatus?: SalePaymentStatus }, limit: number, after: string | undefined): Promise<SaleRow[]> {
     return db.query<SaleRow>(
@@ -206,7 +231,7 @@ export const salesRepository = {
   async endedDeliveries(db: Queryable, limit: number): Promise<Array<{ id: string; delivery_status: DeliveryStatus }>> {
     return db.query(
       `select s.id, d.status as delivery_status from sales s join delivery_orders d on d.id = s.delivery_order_id
-        where s.state = 'awaiting_delivery' and d.status in ('delivered', 'cancelled', 'failed') order by s.updated_at limit $1`,
+        where s.state = 'awaiting_delivery' and d.status in ('delivered', 'returned', 'cancelled', 'failed') order by s.updated_at limit $1`,
       [limit],
     );
   },

@@ -39,7 +39,7 @@ const owner = (auth: AuthContext): Owner => ({ appId: auth.appId, environment: a
 const notFound = () => errors.saleNotFound('No sale with this id or reference exists for this app.');
 /** A prepaid sale that failed before any payment was booked for it: a payment may still arrive. */
 const mayBePaidLate = (s: SaleRow) => s.payment_method === 'online' && s.state === 'failed' && s.gateway_amount_pesewas === null;
-const isEnded = (s: DeliveryStatus | null): s is DeliveryStatus => s === 'delivered' || s === 'cancelled' || s === 'failed';
+const isEnded = (s: DeliveryStatus | null): s is DeliveryStatus => s === 'delivered' || s === 'returned' || s === 'cancelled' || s === 'failed';
 
 function invalid(details: ErrorDetail[]): never {
   throw errors.validation(`${details[0]!.field} ${details[0]!.issue}.`, details);
@@ -151,6 +151,13 @@ export class SalesService {
     if (!isEnded(order.status)) return;
     const sale = await repo.lockByDeliveryOrder(tx, order.id);
     if (sale) await followDelivery(tx, sale, order.status, new Date(this.deps.clock()));
+  }
+
+  /** For the courier's cash check: the delivery order's sale, if it has one, and what the courier collects for it (a cod sale still awaiting delivery). */
+  async cashOnDelivery(tx: Queryable, deliveryOrderId: string): Promise<{ codPesewas: number } | undefined> {
+    const sale = await repo.lockByDeliveryOrder(tx, deliveryOrderId);
+    if (!sale) return undefined;
+    return { codPesewas: sale.payment_method === 'cod' && sale.state === 'awaiting_delivery' ? sale.total_pesewas : 0 };
   }
 
   /** Brings a sale up to date with the gateway and its delivery; every change is a compare-and-set. */

@@ -1,0 +1,100 @@
+import type { FastifyInstance } from 'fastify';
+import { SALE_PAYMENT_STATUSES, SALE_STATES, type OperatorSale, type SaleJournalBreakdown } from '../../modules/catalog/index.ts';
+import { formatGhs } from '../../platform/money.ts';
+import { WebRefusal } from '../dashboard/kit.ts';
+import { FINANCE_ROLES, optional, realDay, utc, type ConsoleKit } from './kit.ts';
+
+const SALE_ID = /^sale_[0-9A-Z]{26}$/;
+const PARTNER_ID = /^ptn_[0-9A-Z]{26}$/;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const PAGE = 50;
+
+const oneOf = (values: readonly string[]) => new RegExp(`^(${values.join('|')})$`);
+const STATE = oneOf(SALE_STATES);
+const PAYMENT = oneOf(SALE_PAYMENT_STATUSES);
+
+const journalView = (j: SaleJournalBreakdown) => ({
+  id: j.journalId,
+  title: j.kind === 'sale_settlement' ? 'Settlement' : 'Refund (the settlement reversed)',
+  posted: utc(j.postedAt),
+  buyer: formatGhs(j.buyerPaid),
+  vendor: formatGhs(j.vendorShare),
+  markup: formatGhs(j.markup),
+  commission: formatGhs(j.commission),
+  deliveryFee: formatGhs(j.deliveryFee),
+});
+
+function saleView({ sale, items, journals, receipts }: OperatorSale) {
+  return {
+    sale: { ...sale, created: utc(sale.created_at), updated: utc(sale.updated_at), settled: sale.settled_at ? utc(sale.settled_at) : undefined },
+    items: items.map((i) => ({ ...i, unit: formatGhs(i.unit_price_pesewas), lineTotal: formatGhs(i.unit_price_pesewas * i.quantity) })),
+    amounts: {
+      subtotal: formatGhs(sale.subtotal_pesewas),
+      vendor: formatGhs(sale.subtotal_pesewas - sale.commission_pesewas),
+      commission: formatGhs(sale.commission_pesewas),
+      deliveryFee: formatGhs(sale.delivery_fee_pesewas),
+      markup: formatGhs(sale.markup_pesewas),
+      total: formatGhs(sale.total_pesewas),
+      gateway: sale.gateway_amount_pesewas === null ? undefined : formatGhs(sale.gateway_amount_pesewas),
+      refundDue: sale.refund_due_pesewas === null ? undefined : formatGhs(sale.refund_due_pesewas),
+    },
+    journals: journals.map(journalView),
+    receipts: receipts.map((r) => ({
+      id: r.journalId,
+      title: r.kind === 'sale_payment_held' ? 'Payment held for review (another amount than the total)' : 'Late payment (owed back to the buyer)',
+      posted: utc(r.postedAt),
+      amount: formatGhs(r.amount),
+    })),
+  };
+}
+
+/**
+ * Every partner's safe-catalog sales for finance and admin: newest first in keyset pages, filtered
+ * by state, payment status, partner and day; a sale with its items, payment, delivery and the
+ * settlement and refund journals the ledger posted for it. Read-only: nothing here changes a sale.
+ */
+export function registerConsoleSaleRoutes(app: FastifyInstance, kit: ConsoleKit): void {
+  const reads = kit.deps.sales;
+  if (!reads) return;
+
+  app.get<{ Querystring: Record<string, unknown> }>('/console/sales', async (request, reply) => {
+    const current = await kit.operator(request, reply, FINANCE_ROLES);
+    if (!current) return reply;
+    const q = request.query;
+    const state = optional(q.state, STATE, 'state') as (typeof SALE_STATES)[number] | undefined;
+    const payment = optional(q.payment, PAYMENT, 'payment status') as (typeof SALE_PAYMENT_STATUSES)[number] | undefined;
+    const partner = optional(q.partner, PARTNER_ID, 'partner');
+    const from = realDay(optional(q.from, DAY, 'date'));
+    const until = realDay(optional(q.until, DAY, 'date'));
+    const before = optional(q.before, SALE_ID, 'page');
+    const rows = await reads.list({ state, paymentStatus: payment, partnerId: partner, from, until, beforeId: before }, PAGE + 1);
+    const sales = rows.slice(0, PAGE).map((s) => ({ ...s, when: utc(s.created_at), total: formatGhs(s.total_pesewas) }));
+    const filter = { state: state ?? '', payment: payment ?? '', partner: partner ?? '', from: from ?? '', until: until ?? '' };
+    const filters = new URLSearchParams(Object.entries(filter).filter(([, v]) => v !== ''));
+    const next = rows.length > PAGE ? `/console/sales?${new URLSearchParams([...filters, ['before', sales.at(-1)!.id]]).toString()}` : undefined;
+    return kit.page(reply, 'sales', {
+      title: 'Sales',
+      sales,
+      next,
+      firstPage: !before,
+      firstUrl: `/console/sales?${filters.toString()}`,
+      states: SALE_STATES,
+      payments: SALE_PAYMENT_STATUSES,
+      filter,
+    });
+  });
+
+  app.get<{ Params: { id: string } }>('/console/sales/:id', async (request, reply) => {
+    const current = await kit.operator(request, reply, FINANCE_ROLES);
+    if (!current) return reply;
+    const id = request.params.id;
+    const found = SALE_ID.test(id) ? await reads.get(id) : undefined;
+    if (!found) throw new WebRefusal(404, 'There is no such sale.');
+    return kit.page(reply, 'sale', {
+      title: `Sale ${found.sale.reference}`,
+      ...saleView(found),
+      journalPages: kit.deps.journals !== undefined,
+      orderPages: kit.deps.orders !== undefined,
+    });
+  });
+}
