@@ -44,6 +44,29 @@ export interface PaymentGateway {
   parseCallback(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): CallbackNotice | null;
 }
 
+/** Where a refund stands at the gateway: processed is final money back to the payer; failed is final. */
+export interface RefundOutcome {
+  state: 'pending' | 'processed' | 'failed';
+  /** The gateway's own id for the refund. */
+  providerReference: string | null;
+  /** The gateway's raw status word. */
+  rawStatus: string;
+}
+
+/**
+ * A gateway that can return (part of) a confirmed payment to the payer, through the payment's own
+ * channel. Separate from PaymentGateway because not every gateway can (Hubtel's checkout offers no
+ * refund API); callers test with `canRefund`. A refund carries no idempotency key of ours, so a
+ * caller records the refund as pending before calling and never calls twice for the same refund.
+ */
+export interface RefundingGateway extends PaymentGateway {
+  refund(clientReference: string, amountPesewas: number): Promise<RefundOutcome>;
+}
+
+export function canRefund(gateway: PaymentGateway): gateway is RefundingGateway {
+  return typeof (gateway as Partial<RefundingGateway>).refund === 'function';
+}
+
 /** Timeouts, network failures, 5xx and unreadable answers: nothing was charged or credited by us. */
 export class GatewayError extends Error {
   override readonly name = 'GatewayError';

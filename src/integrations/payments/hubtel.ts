@@ -35,6 +35,7 @@ import {
   type PaymentGateway,
   type PaymentStatus,
 } from './gateway.ts';
+import { asObject, hostOf, parseObject, type Json } from './json.ts';
 
 export interface HubtelConfig {
   apiId: string;
@@ -55,8 +56,6 @@ export const HUBTEL_PRODUCTION_URLS = {
 
 /** Hubtel's documented limit on clientReference. */
 export const HUBTEL_MAX_CLIENT_REFERENCE = 32;
-
-type Json = Record<string, unknown>;
 
 export class HubtelGateway implements PaymentGateway {
   readonly name = 'hubtel';
@@ -219,27 +218,6 @@ export class HubtelGateway implements PaymentGateway {
     let text = raw.slice(0, 160);
     for (const secret of this.#secrets) text = text.split(secret).join('[redacted]');
     return `: ${text}`;
-  }
-}
-
-function asObject(value: unknown): Json | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : null;
-}
-
-function parseObject(text: string): Json | null {
-  try {
-    return asObject(JSON.parse(text));
-  } catch {
-    return null;
-  }
-}
-
-/** A bad configured URL fails as the request does (a GatewayError), not while naming its span. */
-function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return '';
   }
 }
 

@@ -3,6 +3,7 @@ import type { Db } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
 import type { PaymentGateway } from './gateway.ts';
 import { HubtelGateway } from './hubtel.ts';
+import { PaystackGateway } from './paystack.ts';
 import type { PaymentSettings } from './settings.ts';
 import { SandboxGateway } from './sandbox.ts';
 
@@ -24,7 +25,7 @@ export interface PaymentGateways {
 
 export function createGateways(settings: PaymentSettings, publicBaseUrl: string, db: Db, clock: () => number): PaymentGateways {
   const sandbox = new SandboxGateway(db, publicBaseUrl, settings.checkoutExpiryMinutes * 60_000, clock);
-  const real = settings.gateway === 'hubtel' && settings.hubtel ? new HubtelGateway(settings.hubtel) : undefined;
+  const real = realGateway(settings, publicBaseUrl);
   const production = real ?? (settings.sandboxForProduction ? sandbox : undefined);
   const all: PaymentGateway[] = real ? [sandbox, real] : [sandbox];
   const productionSays = real
@@ -37,7 +38,7 @@ export function createGateways(settings: PaymentSettings, publicBaseUrl: string,
       const gateway = environment === 'staging' ? sandbox : production;
       if (gateway) return gateway;
       throw errors.paymentsNotConfigured(
-        'This deployment has no payment gateway for production: nothing was created or charged. The platform operator must configure one (e.g. Hubtel).',
+        'This deployment has no payment gateway for production: nothing was created or charged. The platform operator must configure one (Hubtel or Paystack).',
       );
     },
     recorded(name) {
@@ -49,4 +50,14 @@ export function createGateways(settings: PaymentSettings, publicBaseUrl: string,
     sandbox,
     summary: `payments: staging through sandbox; production through ${productionSays}`,
   };
+}
+
+function realGateway(settings: PaymentSettings, publicBaseUrl: string): PaymentGateway | undefined {
+  if (settings.gateway === 'hubtel' && settings.hubtel) return new HubtelGateway(settings.hubtel);
+  if (settings.gateway === 'paystack' && settings.paystack) {
+    // Buyers give no email; Paystack requires one, so checkouts name the deployment's own address.
+    const customerEmail = settings.paystack.customerEmail ?? `payments@${new URL(publicBaseUrl).hostname}`;
+    return new PaystackGateway({ ...settings.paystack, customerEmail });
+  }
+  return undefined;
 }

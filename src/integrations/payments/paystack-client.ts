@@ -1,0 +1,110 @@
+/**
+ * Paystack's HTTP API as both the collections gateway (paystack.ts) and the transfers adapter
+ * (integrations/transfers/paystack.ts) speak it (paystack.com/docs/api): every call carries
+ * `Authorization: Bearer <secret key>`, every answer is JSON `{ status: boolean, message, data }`,
+ * amounts are integers in the currency's subunit (pesewas for GHS), and webhooks are signed with
+ * `x-paystack-signature`, the hex HMAC-SHA512 of the raw body keyed by the same secret key.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { injectTraceHeaders, inSpan, recordHttpStatus, SpanKind } from '../../platform/tracing.ts';
+import { GatewayError } from './gateway.ts';
+import { asObject, hostOf, parseObject, type Json } from './json.ts';
+
+export interface PaystackConfig {
+  secretKey: string;
+  /** Production: https://api.paystack.co (test and live differ only by key). */
+  baseUrl: string;
+  timeoutMs: number;
+}
+
+export const PAYSTACK_BASE_URL = 'https://api.paystack.co';
+
+/** An answer Paystack gave, good or bad: 4xx answers are data to callers (e.g. "not found"). */
+export interface PaystackAnswer {
+  httpStatus: number;
+  ok: boolean;
+  message: string;
+  data: Json | null;
+}
+
+export class PaystackClient {
+  readonly #config: PaystackConfig;
+
+  constructor(config: PaystackConfig) {
+    if (!config.secretKey) throw new TypeError('PaystackConfig.secretKey is required');
+    if (!config.baseUrl) throw new TypeError('PaystackConfig.baseUrl is required');
+    if (!Number.isFinite(config.timeoutMs) || config.timeoutMs <= 0) throw new TypeError('PaystackConfig.timeoutMs must be positive');
+    this.#config = { ...config, baseUrl: config.baseUrl.replace(/\/+$/, '') };
+  }
+
+  /**
+   * One request. Timeouts, network failures, 5xx, 401/403 (our key) and unreadable answers are a
+   * GatewayError; other 4xx answers are returned for the caller to judge.
+   */
+  async call(operation: string, method: 'GET' | 'POST', path: string, body?: Json): Promise<PaystackAnswer> {
+    const url = `${this.#config.baseUrl}${path}`;
+    const attributes = { 'http.request.method': method, 'server.address': hostOf(url) };
+    const { status, text } = await inSpan(`paystack ${operation}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+      const headers: Record<string, string> = { Authorization: `Bearer ${this.#config.secretKey}`, Accept: 'application/json' };
+      if (body) headers['Content-Type'] = 'application/json';
+      injectTraceHeaders(headers);
+      try {
+        const res = await fetch(url, {
+          method,
+          headers,
+          body: body ? JSON.stringify(body) : null,
+          // A redirect would carry our secret key somewhere Paystack did not document.
+          redirect: 'error',
+          signal: AbortSignal.timeout(this.#config.timeoutMs),
+        });
+        recordHttpStatus(span, res.status, 500);
+        return { status: res.status, text: await res.text() };
+      } catch (err) {
+        throw new GatewayError(`Paystack ${operation}: ${this.#describe(err)}`);
+      }
+    });
+    const json = parseObject(text);
+    const message = this.#scrub(typeof json?.message === 'string' ? json.message : '');
+    if (status >= 500 || status === 401 || status === 403) throw new GatewayError(`Paystack ${operation}: HTTP ${status}${message ? `: ${message}` : ''}`);
+    if (!json || typeof json.status !== 'boolean') throw new GatewayError(`Paystack ${operation}: unreadable answer (HTTP ${status})`);
+    const ok = status >= 200 && status <= 299 && json.status;
+    return { httpStatus: status, ok, message, data: asObject(json.data) };
+  }
+
+  /** A successful answer's data, or a GatewayError naming what Paystack said. */
+  async expectData(operation: string, method: 'GET' | 'POST', path: string, body?: Json): Promise<Json> {
+    const answer = await this.call(operation, method, path, body);
+    if (!answer.ok || !answer.data) throw new GatewayError(`Paystack ${operation}: HTTP ${answer.httpStatus}${answer.message ? `: ${answer.message}` : ''}`);
+    return answer.data;
+  }
+
+  /** A webhook's body when its signature is right (constant-time compare), else null. */
+  verifiedEvent(headers: Record<string, string | string[] | undefined>, rawBody: Buffer | string): { event: string; data: Json } | null {
+    const header = headers['x-paystack-signature'];
+    const given = typeof header === 'string' ? header : '';
+    if (!/^[0-9a-f]{128}$/i.test(given)) return null;
+    const expected = Buffer.from(paystackSignature(this.#config.secretKey, rawBody), 'hex');
+    if (!timingSafeEqual(expected, Buffer.from(given, 'hex'))) return null;
+    const body = parseObject(Buffer.isBuffer(rawBody) ? rawBody.toString('utf8') : rawBody);
+    const data = asObject(body?.data);
+    if (!body || typeof body.event !== 'string' || !data) return null;
+    return { event: body.event, data };
+  }
+
+  #describe(err: unknown): string {
+    const name = err instanceof Error ? err.name : '';
+    if (name === 'TimeoutError' || name === 'AbortError') return `no answer within ${this.#config.timeoutMs} ms`;
+    const cause = err instanceof Error ? (err.cause as { code?: unknown } | undefined) : undefined;
+    return `network failure${typeof cause?.code === 'string' ? ` (${cause.code})` : ''}`;
+  }
+
+  /** Paystack's words, shortened, never echoing our key. */
+  #scrub(text: string): string {
+    return text.slice(0, 160).split(this.#config.secretKey).join('[redacted]');
+  }
+}
+
+/** The signature Paystack puts in `x-paystack-signature` (also used by the test fake). */
+export function paystackSignature(secretKey: string, rawBody: string | Buffer): string {
+  return createHmac('sha512', secretKey).update(rawBody).digest('hex');
+}
