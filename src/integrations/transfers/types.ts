@@ -1,0 +1,38 @@
+// src/integrations/transfers/types.ts — EXACT shared text: both the paystack and the payouts helpers create this
+// file with exactly this content (identical files merge cleanly). Do not edit it; if you need a change, say so in
+// your report and work around it.
+/** Where money is paid out: a mobile money wallet or a Ghanaian bank account (GhIPSS bank code). */
+export type PayoutDestination =
+  | { kind: 'mobile_money'; network: 'mtn' | 'telecel' | 'airteltigo'; number: string; name: string }
+  | { kind: 'bank'; bankCode: string; accountNumber: string; name: string };
+
+/** A transfer's state at the provider: paid and failed are final; reversed follows paid. */
+export type TransferState = 'pending' | 'paid' | 'failed' | 'reversed';
+
+export interface TransferOutcome {
+  state: TransferState;
+  /** The provider's own id for the transfer, once it has one. */
+  providerReference: string | null;
+  /** What the provider charged for the transfer, in pesewas, when it says. */
+  feePesewas: number | null;
+  /** Why it failed or was reversed, in the provider's words. */
+  reason: string | null;
+}
+
+/**
+ * A provider that sends money out. Every transfer carries OUR reference, which the provider treats as
+ * its idempotency key: after a timeout, a 5xx or a crash the caller asks `status(reference)` and never
+ * sends a different reference for the same payout.
+ */
+export interface TransferProvider {
+  readonly name: string;
+  /** The registered account name of a destination when the provider can look it up, else null. */
+  resolveName(destination: PayoutDestination): Promise<string | null>;
+  /** Sends (or, for a reference already received, answers the state of) one transfer. Throws AppError GATEWAY_ERROR on timeout/5xx. */
+  send(input: { reference: string; amountPesewas: number; destination: PayoutDestination; reason: string }): Promise<TransferOutcome>;
+  /** The provider's view of the transfer with our reference; `unknown` when it never received it. */
+  status(reference: string): Promise<TransferOutcome | { state: 'unknown' }>;
+  /** A provider webhook about a transfer, verified by its signature: the reference it concerns (a hint to confirm with `status`), or undefined when the signature is bad or the event is not about a transfer. */
+  transferHint(rawBody: string, headers: Record<string, string | string[] | undefined>): { reference: string } | undefined;
+}
+
