@@ -3,8 +3,11 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide, getSale, orderBody as saleBody, placed, salesPartner, shop, verifySale } from '../catalog/helpers.ts';
 import { ACCRA_CENTRAL, EAST_LEGON, orderBody } from '../delivery/fixtures.ts';
-import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
+import { courierNear, PICKUP, productionOrder } from '../dispatch/helpers.ts';
+import { createPartner, startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { closed, deref } from '../helpers/openapi.ts';
+import { FakeTransfers } from '../fakes/transfers.ts';
+import { HOUR, settleSale } from '../payouts/helpers.ts';
 import { topUp, walletPartner } from '../wallet/helpers.ts';
 
 // Every webhook event type of the reference, each produced by its real flow; then every event in
@@ -13,19 +16,23 @@ import { topUp, walletPartner } from '../wallet/helpers.ts';
 
 let p: TestPlatform;
 let doc: Record<string, any>;
+const transfers = new FakeTransfers();
 beforeAll(async () => {
-  p = await startPlatform();
+  p = await startPlatform({ transfers });
   doc = await (await fetch(`${p.url}/openapi.json`)).json();
 });
 afterAll(() => p.close());
 
 const db = () => p.app.platform.db;
-const move = (orderId: string, status: string) => p.admin('POST', `/delivery/orders/${orderId}/status`, { status });
+const move = (orderId: string, status: string, extra: Record<string, unknown> = {}) => p.admin('POST', `/delivery/orders/${orderId}/status`, { status, ...extra });
 /** What the sandbox gateway reports for a sale's checkout, as a real gateway would. */
 const gatewayCollects = (saleId: string, set: string, value: number | string) =>
   db().query(`update sandbox_checkouts set ${set} = $2 where client_reference = (select client_reference from sales where id = $1)`, [saleId, value]);
 
-/** A top-up credited, then a wallet-funded order created, accepted, cancelled and its fee refunded. */
+/**
+ * A top-up credited, then a wallet-funded order created, accepted, cancelled and its fee refunded;
+ * another one tried twice and returned, with its return fee.
+ */
 async function deliveryAndWallet(): Promise<void> {
   const s = await walletPartner(p);
   await topUp(s, 200);
@@ -38,6 +45,11 @@ async function deliveryAndWallet(): Promise<void> {
   await move(id, 'accepted');
   await s.client.send('POST', '/api/v1/delivery/orders.cancel', { body: { order_id: id, reason: 'Buyer unreachable' } });
   expect(await p.app.platform.delivery!.refunds.tick()).toBeGreaterThanOrEqual(1);
+  const returned = (await s.client.send<any>('POST', '/api/v1/delivery/orders.create', { body: { ...body, order_reference: `${body.order_reference}-r` } })).body.data.order_details.order_id;
+  for (const st of ['accepted', 'pickedUp', 'in_transit']) await move(returned, st);
+  expect((await move(returned, 'in_transit', { failure_reason: 'recipient_absent' })).status).toBe(200);
+  expect((await move(returned, 'returning', { failure_reason: 'other', note: 'Gate locked' })).status).toBe(200);
+  expect((await move(returned, 'returned')).status).toBe(200);
 }
 
 /** Sales paid and confirmed, failed with their delivery, held for a wrong amount, and paid after failing. */
@@ -61,9 +73,33 @@ async function sales(): Promise<void> {
   await verifySale(s, late.sale_id);
 }
 
+/** A courier on a production order reports a position (delivery.courier.location). */
+async function liveLocation(): Promise<void> {
+  const s = await createPartner(p, { environment: 'production' });
+  const courier = await courierNear(p, 1, Date.now());
+  const id = await productionOrder(s);
+  await p.app.platform.dispatch!.service.assign(id, courier.id);
+  await p.app.platform.couriers.reportPosition(courier.id, { ...PICKUP, at: new Date() });
+}
+
+/** A partner's markup paid out, then another payout of it failed (payout.paid, payout.failed). */
+async function payouts(): Promise<void> {
+  const s = await createPartner(p, { environment: 'production' });
+  await p.admin('POST', `/payees/partner/${s.partnerId}/destination`, { kind: 'mobile_money', network: 'mtn', number: '024 765 4321', name: 'Test Partner Ltd' });
+  await db().query("update payout_destinations set changed_at = changed_at - interval '30 days' where payee = $1", [`partner:${s.partnerId}`]);
+  const account = `partner_markup_payable:${s.partnerId}`;
+  await settleSale(p, account, 2000, Date.now() - 30 * HOUR);
+  await p.admin('POST', '/payouts/runs');
+  await settleSale(p, account, 1500, Date.now() - 30 * HOUR);
+  transfers.knobs.push('fail');
+  await p.admin('POST', '/payouts/runs');
+}
+
 describe('webhook events ↔ /openapi.json', () => {
   it('every event the server emits validates against its documented schema, and every documented type is emitted', async () => {
-    await Promise.all([deliveryAndWallet(), sales()]);
+    await Promise.all([deliveryAndWallet(), sales(), liveLocation()]);
+    // After the sales: their settlements owe vendors, which the runs pay too (vendors have no events).
+    await payouts();
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     // ajv-formats' CommonJS default export, as src/platform/http/validation.ts calls it.
     (addFormats as unknown as (a: Ajv2020) => void)(ajv);

@@ -71,7 +71,8 @@ export class AccountsService {
       rate_limits: update.rate_limits,
     });
     if (!row) throw errors.partnerNotFound(`There is no partner ${partnerId}.`);
-    this.onAuthChange();
+    // After the commit (at once, unless an operator's change is still open with its audit entry).
+    this.db.afterCommit(() => this.onAuthChange());
     return row;
   }
 
@@ -180,6 +181,6 @@ export class AccountsService {
   async revokeKey(keyId: string): Promise<void> {
     const row = await repo.revokeKey(this.db, keyId);
     if (!row) throw errors.keyNotFound(`There is no key ${keyId}.`);
-    this.onAuthChange();
+    this.db.afterCommit(() => this.onAuthChange());
   }
 }

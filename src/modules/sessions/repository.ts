@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db/index.ts';
 
-export type SubjectKind = 'member' | 'operator';
+export type SubjectKind = 'member' | 'operator' | 'courier';
 
 export interface SessionRow {
   id_hash: string;

@@ -3,7 +3,7 @@ import type { Db } from '../../platform/db/index.ts';
 import type { SecretBox } from '../../platform/secrets.ts';
 import type { Destinations } from '../../platform/outbound/destinations.ts';
 import { batching } from '../../platform/concurrency.ts';
-import { trackJob } from '../../platform/metrics/jobs.ts';
+import { WorkerLoop } from '../../platform/worker-loop.ts';
 import { OUTBOX_CHANNEL } from './outbox.ts';
 import { webhooksRepository as repo, type ClaimedDelivery, type Settlement } from './repository.ts';
 import { sendWebhook, signatureHeader, type SendResult } from './sender.ts';
@@ -49,15 +49,11 @@ export class WebhookDispatcher {
   /** The endpoint (origin) each app's events were last sent to, to skip apps whose endpoint is saturated. */
   private readonly appOrigins = new Map<string, string>();
   private inflight = 0;
-  private loop: Promise<void> | undefined;
-  private stopping = false;
-  private wake: (() => void) | undefined;
   /**
-   * Set by a commit's notification or by a place opening in a full endpoint queue: a round that
-   * races either runs once more instead of sleeping until the poll.
+   * Woken by every commit that appends events and by a place opening in a full endpoint queue; the
+   * poll remains for retries coming due.
    */
-  private notified = false;
-  private unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
+  private readonly worker: WorkerLoop;
   /** Outcomes finishing together are recorded in one statement (see `batching`). */
   private readonly settle = batching<Settlement>(async (outcomes) => {
     await repo.settle(this.db, outcomes);
@@ -71,54 +67,26 @@ export class WebhookDispatcher {
     private readonly destinations: Destinations,
     private readonly clock: () => number,
     private readonly log: Logger,
-  ) {}
-
-  start(): void {
-    this.stopping = false;
-    // Woken by every commit that appends events; the poll remains for retries coming due.
-    this.unlisten ??= this.db
-      .listen(OUTBOX_CHANNEL, () => this.prod())
-      .catch((err: unknown) => {
-        this.log.warn({ err }, 'could not listen for new webhook events; polling only');
-        return undefined;
-      });
-    this.loop ??= this.run();
-  }
-
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.wake?.();
-    await (await this.unlisten)?.();
-    this.unlisten = undefined;
-    await this.loop;
-    this.loop = undefined;
-  }
-
-  private async run(): Promise<void> {
-    const tracked = trackJob('webhook-dispatcher', this.settings.pollMs);
-    let lastRound = 0;
-    while (!this.stopping) {
-      let claimed = 0;
+  ) {
+    this.worker = new WorkerLoop(db, log, {
+      name: 'webhook-dispatcher',
+      channel: OUTBOX_CHANNEL,
+      pollMs: settings.pollMs,
       // Commits arrive faster than rounds are worth running: a round gathers what came meanwhile,
       // so the dispatcher's queries do not grow with the create rate (on the embedded database they
       // share one session with the requests).
-      const gap = lastRound + MIN_ROUND_GAP_MS - Date.now();
-      if (gap > 0) await new Promise((r) => setTimeout(r, gap));
-      lastRound = Date.now();
-      this.notified = false;
-      try {
-        claimed = await this.dispatchDue(false);
-        tracked.succeeded();
-      } catch (err) {
-        this.log.warn({ err }, 'webhook dispatch failed; retrying');
-      }
-      if (claimed === 0 && !this.stopping && !this.notified) {
-        await new Promise<void>((r) => {
-          this.wake = r;
-          setTimeout(r, this.settings.pollMs).unref();
-        });
-      }
-    }
+      minGapMs: MIN_ROUND_GAP_MS,
+      round: async () => (await this.dispatchDue(false)) > 0,
+    });
+  }
+
+  start(): void {
+    this.worker.start();
+  }
+
+  /** Stops claiming, then waits for the sends in flight to be recorded. */
+  async stop(): Promise<void> {
+    await this.worker.stop();
     while (this.inflight > 0) await new Promise((r) => setTimeout(r, 20));
   }
 
@@ -132,12 +100,6 @@ export class WebhookDispatcher {
     const sends = events.map((e) => this.deliver(e, lease));
     if (wait) await Promise.all(sends);
     return events.length + unaddressed;
-  }
-
-  /** Runs another round now, or right after the one in progress (whose claim may have missed it). */
-  private prod(): void {
-    this.notified = true;
-    this.wake?.();
   }
 
   /** Apps whose endpoint has no free turn and a full queue: their events are left for a later claim. */
@@ -188,7 +150,7 @@ export class WebhookDispatcher {
       for (const [app, o] of this.appOrigins) if (o === origin) this.appOrigins.delete(app);
     }
     // A place in the queue opened: claim what was left for this endpoint now, not at the next poll.
-    if (wasFull) this.prod();
+    if (wasFull) this.worker.prod();
   }
 
   private async deliver(event: ClaimedDelivery, lease: Date): Promise<void> {

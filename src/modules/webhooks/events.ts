@@ -6,7 +6,7 @@ import type { EventType } from './outbox.ts';
 
 /**
  * The `data` of every webhook event, as the code that appends each event builds it (delivery
- * orders' service, the sale lifecycle, the wallet's top-up verify and the refund worker). The
+ * orders' service, the sale lifecycle, the wallet's top-up verify, the refund worker and the payouts' sender). The
  * reference publishes them; the webhooks tests validate every event the server emits against them.
  * Open objects: v1 may add fields.
  */
@@ -14,6 +14,8 @@ import type { EventType } from './outbox.ts';
 /** The value sets event data draws from, owned by the modules that emit the events. */
 export interface EventValues {
   deliveryStatuses: readonly string[];
+  /** Why a delivery could not be made (delivery's FailureReason values). */
+  failureReasons: readonly string[];
   saleStates: readonly string[];
   salePaymentStatuses: readonly string[];
 }
@@ -32,6 +34,12 @@ const balanceChange = (subject: TProperties, summary: string) =>
  */
 export function webhookEvents(values: EventValues): Record<EventType, WebhookEventDoc> {
   const DeliveryStatus = StringEnum(values.deliveryStatuses);
+  // Present once a delivery attempt has failed, on every later status event of the order.
+  const failure = {
+    delivery_attempts: Type.Optional(Type.Integer({ minimum: 0, description: 'Trips to the recipient so far; present once a delivery attempt failed' })),
+    failure_reason: Type.Optional(StringEnum(values.failureReasons, 'Why the latest attempt failed; present once a delivery attempt failed')),
+    failure_note: Type.Optional(Nullable(Type.String({ description: "The courier's or operator's note on the failure" }))),
+  };
   const deliveryOrder = (extra: TProperties = {}) =>
     Type.Object({
       order_id: Type.String(),
@@ -40,6 +48,7 @@ export function webhookEvents(values: EventValues): Record<EventType, WebhookEve
       previous_status: Type.Union([DeliveryStatus, Type.Null()], { description: 'null on delivery.order.created' }),
       timestamp: Timestamp,
       sequence: Type.Integer({ minimum: 1, description: 'Per order, increasing: an event with a lower sequence than one already handled is stale' }),
+      ...failure,
       ...extra,
     });
   const sale = (extra: TProperties = { gateway_amount_ghs: Type.Optional(Ghs('What the gateway collected, once it reported a payment')) }) =>
@@ -55,15 +64,42 @@ export function webhookEvents(values: EventValues): Record<EventType, WebhookEve
       refund_due_ghs: Type.Optional(Ghs('Present when the buyer is owed money back')),
       timestamp: Timestamp,
     });
+  const payout = () =>
+    Type.Object({
+      payout_id: Type.String(),
+      status: StringEnum(['paid', 'failed'] as const),
+      amount_pesewas: Type.Integer({ description: 'What was sent (paid) or is owed again (failed), in pesewas' }),
+      fee_pesewas: Type.Union([Type.Integer(), Type.Null()], { description: "The provider's transfer fee, borne by the platform" }),
+      failure_reason: Nullable(Type.String({ description: 'Why it failed (payout.failed)' })),
+      timestamp: Timestamp,
+    });
   const delivery = (summary: string, data: TSchema = deliveryOrder()): WebhookEventDoc => ({ service: 'delivery', summary, data });
   const safe = (summary: string, data: TSchema = sale()): WebhookEventDoc => ({ service: 'safe-catalog', summary, data });
 
   return {
     'delivery.order.created': delivery('A delivery order was created'),
-    'delivery.order.status_changed': delivery('A delivery order moved to another status'),
+    'delivery.order.status_changed': delivery(
+      'A delivery order moved to another status (in_transit → in_transit is another delivery attempt after a failed one, with its failure_reason)',
+    ),
     'delivery.order.cancelled': delivery(
       'A delivery order was cancelled',
       deliveryOrder({ cancellation_reason: Nullable(Type.String({ description: 'The reason given at cancel, if any' })) }),
+    ),
+    'delivery.order.returning': delivery('A delivery order could not be delivered and is going back to its pickup point (failure_reason says why)'),
+    'delivery.order.returned': delivery(
+      'A delivery order was returned to its pickup point. A wallet-funded order keeps its delivery fee and is charged the return fee',
+      deliveryOrder({ return_fee_ghs: Type.Optional(Ghs('The return fee charged to the wallet (wallet-funded orders only, once)')) }),
+    ),
+    'delivery.courier.location': delivery(
+      "Where the courier on a production order is, while on the job (at most one per order every 20 seconds; none once the order is delivered, returned, failed or cancelled)",
+      Type.Object({
+        order_id: Type.String(),
+        order_reference: Type.String(),
+        courier: Type.Object({ position: Type.Object({ lat: Type.Number(), lng: Type.Number() }) }),
+        next_stop: StringEnum(['pickup', 'dropoff'] as const, 'The pickup point until the parcel is picked up, then the drop-off'),
+        eta: Type.Union([DateTime('When the courier is expected at the next stop'), Type.Null()], { description: 'null when the next stop has no coordinates' }),
+        recorded_at: DateTime('When the courier reported the position'),
+      }),
     ),
     'wallet.topup.credited': delivery(
       'A wallet top-up was credited (production only)',
@@ -81,5 +117,10 @@ export function webhookEvents(values: EventValues): Record<EventType, WebhookEve
     ),
     'safe.order.on_hold': safe('The gateway collected another amount than the sale total: the sale is held for review'),
     'safe.order.refund_due': safe('The gateway collected a payment for a sale that had already failed: it is owed back'),
+    'payout.paid': safe("A payout of your markup reached your destination (production only; sent to each app with a live production key)", payout()),
+    'payout.failed': safe(
+      'A payout of your markup failed at the transfer provider: the amount is owed to you again and goes out with the next run (production only)',
+      payout(),
+    ),
   };
 }

@@ -7,19 +7,24 @@ export type EventType =
   | 'delivery.order.created'
   | 'delivery.order.status_changed'
   | 'delivery.order.cancelled'
+  | 'delivery.order.returning'
+  | 'delivery.order.returned'
+  | 'delivery.courier.location'
   | 'wallet.topup.credited'
   | 'wallet.refund.completed'
   | 'safe.order.paid'
   | 'safe.order.confirmed'
   | 'safe.order.failed'
   | 'safe.order.on_hold'
-  | 'safe.order.refund_due';
+  | 'safe.order.refund_due'
+  | 'payout.paid'
+  | 'payout.failed';
 
 export interface OutboxEvent {
   appId: string;
   environment: Environment;
   type: EventType;
-  /** The order, top-up or sale the event is about. */
+  /** The order, top-up, sale or payout the event is about. */
   subjectId: string;
   sequence: number;
   destinationUrl: string | null;

@@ -8,7 +8,7 @@ export const appRoutes = (accounts: AccountsService, clock: () => number) => [
   defineAdminRoute({
     method: 'POST',
     url: '/partners/:partner_id/apps',
-    audit: { action: 'app.create' },
+    audit: { action: 'app.create', outsideTransaction: 'resolves the webhook host (DNS) to refuse private addresses' },
     summary: 'Create an app; its webhook secret is shown once',
     params: strictObject({ partner_id: Id }),
     body: strictObject({
@@ -65,7 +65,7 @@ export const appRoutes = (accounts: AccountsService, clock: () => number) => [
   defineAdminRoute({
     method: 'PATCH',
     url: '/apps/:app_id',
-    audit: { action: 'app.update' },
+    audit: { action: 'app.update', outsideTransaction: 'resolves the webhook host (DNS) to refuse private addresses' },
     summary: "Change an app's name, webhook URL or return URL (null clears a URL)",
     params: strictObject({ app_id: Id }),
     body: strictObject({

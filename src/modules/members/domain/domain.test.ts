@@ -4,16 +4,22 @@ import { can, isRole } from './roles.ts';
 
 describe('roles', () => {
   it('lets owners do everything, developers integrate, finance read, see the wallet and top it up', () => {
-    expect(['view', 'manage_apps', 'view_wallet', 'top_up_wallet', 'view_sales', 'manage_team'].every((p) => can('owner', p as never))).toBe(true);
+    expect(['view', 'manage_apps', 'create_orders', 'view_wallet', 'top_up_wallet', 'view_sales', 'view_payouts', 'set_payout_destination', 'manage_team'].every((p) => can('owner', p as never))).toBe(true);
     expect(can('developer', 'manage_apps')).toBe(true);
+    expect(can('developer', 'create_orders')).toBe(true);
     expect(can('developer', 'manage_team')).toBe(false);
     expect(can('developer', 'view_wallet')).toBe(false);
     expect(can('developer', 'top_up_wallet')).toBe(false);
     expect(can('developer', 'view_sales')).toBe(false);
     expect(can('finance', 'view_sales')).toBe(true);
+    expect(can('developer', 'view_payouts')).toBe(false);
+    expect(can('developer', 'set_payout_destination')).toBe(false);
+    expect(can('finance', 'view_payouts')).toBe(true);
+    expect(can('finance', 'set_payout_destination')).toBe(true);
     expect(can('finance', 'top_up_wallet')).toBe(true);
     expect(can('finance', 'view_wallet')).toBe(true);
     expect(can('finance', 'manage_apps')).toBe(false);
+    expect(can('finance', 'create_orders')).toBe(false);
     expect(can('finance', 'manage_team')).toBe(false);
   });
 

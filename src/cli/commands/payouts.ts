@@ -1,0 +1,44 @@
+import type { Command } from '../command.ts';
+import { block, ghs, table, type Fields } from '../output.ts';
+
+const cedis = (pesewas: unknown) => (typeof pesewas === 'number' ? ghs(pesewas / 100) : ghs(pesewas));
+const payoutFields: Fields = { payout: 'id', payee: 'payee', amount: (p) => cedis(p.amount_pesewas), status: 'status', 'waits for': (p) => (p.approval_reasons ?? []).join(', '), at: 'created_at' };
+const lineFields: Fields = { kind: 'kind', subject: 'subject_id', amount: (l) => cedis(l.amount_pesewas) };
+const runFields: Fields = { run: 'id', trigger: 'trigger', by: 'started_by', payouts: 'payouts', total: (r) => cedis(r.total_pesewas), at: 'created_at' };
+const STATUSES = 'awaiting_approval|created|sending|pending|paid|failed|reversed|rejected';
+
+export const payoutGroups = {
+  payouts: 'Payouts to vendors and partners: runs, approvals (maker-checker) and remittance lines',
+  payees: "Payees: a vendor's or partner's balances and where it is paid",
+};
+
+export const payoutCommands: Command[] = [
+  {
+    name: 'payouts run', summary: "Run payouts now: each payee's available balance above the minimum, one payout each", route: 'POST /payouts/runs',
+    show: (b) => block(b, { run: 'run_id', created: 'created', 'awaiting approval': 'awaiting_approval', 'without destination': (x) => (x.without_destination as string[]).join(', ') || '-' }),
+  },
+  { name: 'payouts runs', summary: 'Payout runs, newest first', route: 'GET /payouts/runs', show: (b) => table(b.data, runFields, '(no runs)') },
+  {
+    name: 'payouts list', summary: 'Payouts, newest first (--status awaiting_approval lists the approvals)', route: 'GET /payouts',
+    usage: `[--status ${STATUSES}] [--payee PAYEE] [--run RUN_ID]`, payload: (a) => ({ status: a.status, payee: a.payee, run_id: a.run }),
+    show: (b) => table(b.data, payoutFields, '(no payouts)'), help: { payee: 'vendor:<id> or partner:<id>' },
+  },
+  {
+    name: 'payouts show', summary: 'One payout and its remittance lines', route: 'GET /payouts/:payout_id', usage: 'PAYOUT_ID',
+    show: (b) => `${block(b, { ...payoutFields, 'failure reason': 'failure_reason', 'approved by': 'approved_by' })}\n\n${table(b.lines, lineFields, '(no lines)')}`,
+  },
+  { name: 'payouts approve', summary: 'Approve a payout waiting for a second finance operator; it is sent at once', route: 'POST /payouts/:payout_id/approve', usage: 'PAYOUT_ID', show: (b) => block(b, payoutFields) },
+  { name: 'payouts reject', summary: 'Reject a payout waiting for approval; the money is owed again', route: 'POST /payouts/:payout_id/reject', usage: 'PAYOUT_ID', show: (b) => block(b, payoutFields) },
+  {
+    name: 'payees show', summary: "A payee's pending and available balances and destination", route: 'GET /payees/:kind/:id', usage: 'KIND ID',
+    show: (b) => block({ ...b, ...(b.destination ?? {}) }, { payee: 'payee', available: (x) => cedis(x.available_pesewas), pending: (x) => cedis(x.pending_pesewas), destination: (x) => (x.destination ? `${x.kind} ${x.network ?? x.bank_code} ${x.number} (${x.name})` : '-'), changed: 'changed_at' }),
+    help: { KIND: 'vendor or partner' },
+  },
+  {
+    name: 'payees destination', summary: 'Set where a payee is paid: a mobile money wallet or a bank account', route: 'POST /payees/:kind/:id/destination',
+    usage: 'KIND ID --kind mobile_money|bank [--network mtn|telecel|airteltigo] [--number NUMBER] [--bank-code CODE] [--account-number NUMBER] --name NAME',
+    payload: (a) => ({ kind: a.kind, network: a.network, number: a.number, bank_code: a['bank-code'], account_number: a['account-number'], name: a.name }),
+    show: (b) => `${block(b.destination, { kind: 'kind', number: 'number', name: 'name', 'registered name': 'resolved_name' })}${b.name_matches === false ? '\n\nThe registered name differs from the name given: check it before payouts go out.' : ''}`,
+    help: { KIND: 'vendor or partner', name: "The wallet's or account's registered name" },
+  },
+];

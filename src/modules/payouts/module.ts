@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import type { TransferProvider } from '../../integrations/transfers/types.ts';
+import type { Db } from '../../platform/db/index.ts';
+import type { AdminRoute } from '../../platform/http/admin.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { Operation } from '../../platform/http/operation.ts';
+import { Periodic } from '../../platform/periodic.ts';
+import { PartnerPayouts } from './partner-payouts.ts';
+import { PayeesService } from './payees.ts';
+import { payoutAdminRoutes } from './routes/admin-payouts.ts';
+import { partnerPayoutOperations } from './routes/partner-payouts.ts';
+import { registerTransferWebhook } from './routes/transfer-webhook.ts';
+import { PayoutRuns } from './runs.ts';
+import { PayoutSender } from './sender.ts';
+import { PayoutsService } from './service.ts';
+import type { PayoutSettings } from './settings.ts';
+
+export interface PayoutsModule {
+  payees: PayeesService;
+  service: PayoutsService;
+  /** Sends, recovers and applies provider answers (also the provider webhooks' hints). */
+  sender: PayoutSender;
+  adminRoutes: AdminRoute[];
+  /** The partner API's reads of a partner's own payouts (production keys, payouts:read). */
+  operations: Operation[];
+  workers: Periodic[];
+  /** Mounts the provider's transfer webhook (public) on the app. */
+  registerWebhook(app: FastifyInstance): void;
+}
+
+/** Payouts to vendors and partners through one transfer provider. */
+export function createPayoutsModule(deps: { db: Db; clock: () => number; log: Logger; provider: TransferProvider; settings: PayoutSettings }): PayoutsModule {
+  const { db, clock, log, provider, settings } = deps;
+  const payees = new PayeesService(db, clock, provider, settings);
+  const runs = new PayoutRuns({ db, clock, log, payees, settings, provider: provider.name });
+  const sender = new PayoutSender({ db, clock, log, provider, settings });
+  const service = new PayoutsService({ db, clock, runs, sender, settings });
+  return {
+    payees,
+    service,
+    sender,
+    adminRoutes: payoutAdminRoutes(service, payees),
+    operations: partnerPayoutOperations(new PartnerPayouts(db, payees)),
+    workers: [new Periodic('payouts', settings.intervalMs, () => service.tick(), log)],
+    registerWebhook: (app) => registerTransferWebhook(app, sender, provider.name),
+  };
+}

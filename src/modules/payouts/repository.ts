@@ -1,0 +1,249 @@
+import type { PayoutDestination } from '../../integrations/transfers/types.ts';
+import type { Queryable } from '../../platform/db/index.ts';
+import type { PayeeKind } from './domain/destinations.ts';
+import { PAYOUT_KINDS } from './domain/journals.ts';
+
+export type PayoutStatus = 'awaiting_approval' | 'created' | 'sending' | 'pending' | 'paid' | 'failed' | 'reversed' | 'rejected';
+
+export interface DestinationRow {
+  payee: string;
+  kind: 'mobile_money' | 'bank';
+  network: string | null;
+  number: string;
+  bank_code: string | null;
+  name: string;
+  resolved_name: string | null;
+  changed_at: Date;
+  changed_by: string;
+}
+
+export interface PayoutRow {
+  id: string;
+  run_id: string;
+  payee: string;
+  account: string;
+  amount_pesewas: number;
+  provider: string;
+  destination: PayoutDestination;
+  status: PayoutStatus;
+  approval_reasons: string[];
+  created_by: string;
+  approved_by: string | null;
+  provider_reference: string | null;
+  fee_pesewas: number | null;
+  failure_reason: string | null;
+  attempts: number;
+  sending_since: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface RunRow {
+  id: string;
+  trigger: 'schedule' | 'manual';
+  started_by: string;
+  cutoff: Date;
+  schedule_day: string | null;
+  created_at: Date;
+}
+
+export interface LineRow {
+  journal_id: string;
+  kind: string;
+  subject_id: string;
+  amount_pesewas: number;
+}
+
+/** A payable account's entries not covered by a live payout, split at the hold's cut-off. */
+export interface PayableRow {
+  account: string;
+  available_pesewas: number;
+  pending_pesewas: number;
+}
+
+// The payable accounts' entries are read straight from the ledger's tables (read-only, like the
+// catalog's join of delivery orders): the run must pick exactly the entries no live payout covers,
+// in one statement, which the ledger's public face cannot express without knowing payout lines.
+const UNCOVERED = `
+  from ledger_entries e join ledger_journals j on j.id = e.journal_id
+ where (e.account like 'vendor_payable:%' or e.account like 'partner_markup_payable:%')
+   and j.kind <> all($1::text[])
+   and not exists (select 1 from payout_lines l where l.payee = (case when e.account like 'vendor_payable:%' then 'vendor:' else 'partner:' end) || split_part(e.account, ':', 2)
+                   and l.journal_id = e.journal_id and not l.released)`;
+
+export const payoutsRepository = {
+  async saveDestination(tx: Queryable, kind: PayeeKind, id: string, d: PayoutDestination, resolvedName: string | null, by: string, at: Date): Promise<DestinationRow> {
+    const number = d.kind === 'mobile_money' ? d.number : d.accountNumber;
+    const rows = await tx.query<DestinationRow>(
+      `insert into payout_destinations (payee, vendor_id, partner_id, kind, network, number, bank_code, name, resolved_name, changed_at, changed_by)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+       on conflict (payee) do update set kind = excluded.kind, network = excluded.network, number = excluded.number, bank_code = excluded.bank_code,
+         name = excluded.name, resolved_name = excluded.resolved_name, changed_at = excluded.changed_at, changed_by = excluded.changed_by
+       returning payee, kind, network, number, bank_code, name, resolved_name, changed_at, changed_by`,
+      [`${kind}:${id}`, kind === 'vendor' ? id : null, kind === 'partner' ? id : null, d.kind, d.kind === 'mobile_money' ? d.network : null, number, d.kind === 'bank' ? d.bankCode : null, d.name, resolvedName, at, by],
+    );
+    return rows[0]!;
+  },
+
+  async destination(db: Queryable, payee: string): Promise<DestinationRow | undefined> {
+    return (await db.query<DestinationRow>('select payee, kind, network, number, bank_code, name, resolved_name, changed_at, changed_by from payout_destinations where payee = $1', [payee]))[0];
+  },
+
+  /** Whether the vendor or partner exists (read-only look at their owners' tables, as the foreign keys do). */
+  async payeeExists(db: Queryable, kind: PayeeKind, id: string): Promise<boolean> {
+    return (await db.query(kind === 'vendor' ? 'select 1 from vendors where id = $1' : 'select 1 from partners where id = $1', [id])).length > 0;
+  },
+
+  /** Every payable account's uncovered money: what settled at or before `cutoff` is available, later is pending. */
+  async payables(db: Queryable, cutoff: Date, account?: string): Promise<PayableRow[]> {
+    return db.query<PayableRow>(
+      `select e.account,
+              coalesce(sum(e.amount_pesewas) filter (where e.created_at <= $2), 0)::bigint as available_pesewas,
+              coalesce(sum(e.amount_pesewas) filter (where e.created_at > $2), 0)::bigint as pending_pesewas
+       ${UNCOVERED} and ($3::text is null or e.account = $3)
+        group by e.account order by e.account`,
+      [PAYOUT_KINDS, cutoff, account ?? null],
+    );
+  },
+
+  /** The sum of an account's entries other than the payouts' own journals: what the payee earned, net of returns. */
+  async earned(db: Queryable, account: string): Promise<number> {
+    const rows = await db.query<{ n: number }>(
+      `select coalesce(sum(e.amount_pesewas), 0)::bigint as n from ledger_entries e join ledger_journals j on j.id = e.journal_id
+        where e.account = $2 and j.kind <> all($1::text[])`,
+      [PAYOUT_KINDS, account],
+    );
+    return Number(rows[0]!.n);
+  },
+
+  /** The uncovered entries of one payee's account settled at or before `cutoff`: a payout's remittance lines. */
+  async uncoveredLines(tx: Queryable, payee: string, account: string, cutoff: Date): Promise<LineRow[]> {
+    // Written for one account (its index) and one payee (the lines' unique index), so that the plan
+    // stays an index lookup per entry however stale the statistics are while a run adds lines.
+    return tx.query<LineRow>(
+      `select e.journal_id, j.kind, j.subject_id, e.amount_pesewas
+         from ledger_entries e join ledger_journals j on j.id = e.journal_id
+        where e.account = $3 and e.created_at <= $2 and j.kind <> all($1::text[])
+          and not exists (select 1 from payout_lines l where l.payee = $4 and l.journal_id = e.journal_id and not l.released)
+        order by e.created_at, e.journal_id`,
+      [PAYOUT_KINDS, cutoff, account, payee],
+    );
+  },
+
+  async insertRun(tx: Queryable, run: RunRow): Promise<boolean> {
+    const rows = await tx.query(
+      `insert into payout_runs (id, trigger, started_by, cutoff, schedule_day, created_at) values ($1, $2, $3, $4, $5, $6)
+       on conflict (schedule_day) do nothing returning id`,
+      [run.id, run.trigger, run.started_by, run.cutoff, run.schedule_day, run.created_at],
+    );
+    return rows.length > 0;
+  },
+
+  async insertPayout(tx: Queryable, p: PayoutRow, lines: LineRow[]): Promise<void> {
+    await tx.query(
+      `insert into payouts (id, run_id, payee, account, amount_pesewas, provider, destination, status, approval_reasons, created_by, created_at, updated_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)`,
+      [p.id, p.run_id, p.payee, p.account, p.amount_pesewas, p.provider, JSON.stringify(p.destination), p.status, p.approval_reasons, p.created_by, p.created_at],
+    );
+    const values = lines.map((_, i) => `($1, $2, $${i * 4 + 3}, $${i * 4 + 4}, $${i * 4 + 5}, $${i * 4 + 6})`).join(', ');
+    await tx.query(
+      `insert into payout_lines (payout_id, payee, journal_id, kind, subject_id, amount_pesewas) values ${values}`,
+      [p.id, p.payee, ...lines.flatMap((l) => [l.journal_id, l.kind, l.subject_id, l.amount_pesewas])],
+    );
+  },
+
+  /** Moves a payout from one of `from` to `to` (compare-and-set); undefined when it was not in one of them. */
+  async transition(tx: Queryable, id: string, from: readonly PayoutStatus[], to: PayoutStatus, at: Date, set: Partial<Pick<PayoutRow, 'provider_reference' | 'fee_pesewas' | 'failure_reason' | 'approved_by'>> = {}): Promise<PayoutRow | undefined> {
+    const rows = await tx.query<PayoutRow>(
+      `update payouts set status = $3, updated_at = $4,
+              attempts = attempts + (case when $3 = 'sending' then 1 else 0 end),
+              sending_since = case when $3 = 'sending' then $4 else sending_since end,
+              provider_reference = coalesce($5, provider_reference), fee_pesewas = coalesce($6, fee_pesewas),
+              failure_reason = coalesce($7, failure_reason), approved_by = coalesce($8, approved_by)
+        where id = $1 and status = any($2::text[]) returning *`,
+      [id, from, to, at, set.provider_reference ?? null, set.fee_pesewas ?? null, set.failure_reason ?? null, set.approved_by ?? null],
+    );
+    return rows[0];
+  },
+
+  /** Claims a `sending` payout for another send of the same reference, unless another instance just did (its send time moved). */
+  async reclaim(tx: Queryable, id: string, sendingSince: Date, at: Date): Promise<PayoutRow | undefined> {
+    const rows = await tx.query<PayoutRow>(
+      `update payouts set attempts = attempts + 1, sending_since = $3, updated_at = $3 where id = $1 and status = 'sending' and sending_since = $2 returning *`,
+      [id, sendingSince, at],
+    );
+    return rows[0];
+  },
+
+  /** The payout's lines are owed again (it failed, was reversed or rejected). */
+  async releaseLines(tx: Queryable, payoutId: string): Promise<void> {
+    await tx.query('update payout_lines set released = true where payout_id = $1', [payoutId]);
+  },
+
+  async find(db: Queryable, id: string): Promise<PayoutRow | undefined> {
+    return (await db.query<PayoutRow>('select * from payouts where id = $1', [id]))[0];
+  },
+
+  async lines(db: Queryable, payoutId: string): Promise<LineRow[]> {
+    return db.query<LineRow>('select journal_id, kind, subject_id, amount_pesewas from payout_lines where payout_id = $1 order by journal_id', [payoutId]);
+  },
+
+  async list(db: Queryable, f: { status?: PayoutStatus | undefined; payee?: string | undefined; runId?: string | undefined; limit: number }): Promise<PayoutRow[]> {
+    return db.query<PayoutRow>(
+      `select * from payouts where ($1::text is null or status = $1) and ($2::text is null or payee = $2) and ($3::text is null or run_id = $3)
+        order by created_at desc, id desc limit $4`,
+      [f.status ?? null, f.payee ?? null, f.runId ?? null, f.limit],
+    );
+  },
+
+  /** One payee's payouts, newest first, after the payout `after` (keyset on created_at, id); undefined when `after` is not the payee's. */
+  async pageForPayee(db: Queryable, f: { payee: string; status?: PayoutStatus | undefined; after?: string | undefined; limit: number }): Promise<PayoutRow[] | undefined> {
+    if (f.after !== undefined && !(await db.query('select 1 from payouts where id = $1 and payee = $2', [f.after, f.payee])).length) return undefined;
+    return db.query<PayoutRow>(
+      `select * from payouts where payee = $1 and ($2::text is null or status = $2)
+          and ($3::text is null or (created_at, id) < (select created_at, id from payouts where id = $3))
+        order by created_at desc, id desc limit $4`,
+      [f.payee, f.status ?? null, f.after ?? null, f.limit],
+    );
+  },
+
+  async paidOut(db: Queryable, payee: string): Promise<number> {
+    return Number((await db.query<{ n: number }>("select coalesce(sum(amount_pesewas), 0)::bigint as n from payouts where payee = $1 and status = 'paid'", [payee]))[0]!.n);
+  },
+
+  /**
+   * The apps a partner's payout events go to: those holding a live production key (read-only look
+   * at the accounts' tables, as payeeExists does; payouts are production money).
+   */
+  async productionApps(db: Queryable, partnerId: string): Promise<string[]> {
+    const rows = await db.query<{ id: string }>(
+      `select a.id from apps a where a.partner_id = $1
+          and exists (select 1 from api_keys k where k.app_id = a.id and k.environment = 'production' and k.revoked_at is null)
+        order by a.id`,
+      [partnerId],
+    );
+    return rows.map((r) => r.id);
+  },
+
+  /** Payouts of a run still to hand to the provider. */
+  async toSend(db: Queryable, runId: string): Promise<string[]> {
+    return (await db.query<{ id: string }>("select id from payouts where run_id = $1 and status = 'created' order by id", [runId])).map((r) => r.id);
+  },
+
+  /** Payouts whose fate at the provider is open: sent (or crashed while sending) longer than the grace ago, or pending there. */
+  async unresolved(db: Queryable, sentBefore: Date, limit: number): Promise<PayoutRow[]> {
+    return db.query<PayoutRow>(
+      `select * from payouts where (status = 'sending' and sending_since <= $1) or status = 'pending' or (status = 'created' and updated_at <= $1)
+        order by updated_at limit $2`,
+      [sentBefore, limit],
+    );
+  },
+
+  async runs(db: Queryable, limit: number): Promise<Array<RunRow & { payouts: number; total_pesewas: number }>> {
+    return db.query(
+      `select r.*, to_char(r.schedule_day, 'YYYY-MM-DD') as schedule_day, count(p.id)::int as payouts, coalesce(sum(p.amount_pesewas), 0)::bigint as total_pesewas
+         from payout_runs r left join payouts p on p.run_id = r.id group by r.id order by r.created_at desc, r.id desc limit $1`,
+      [limit],
+    );
+  },
+};

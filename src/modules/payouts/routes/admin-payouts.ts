@@ -1,0 +1,136 @@
+import { Type } from '@sinclair/typebox';
+import { defineAdminRoute } from '../../../platform/http/admin.ts';
+import { Id, strictObject } from '../../../platform/http/schemas.ts';
+import { NETWORKS, type PayeeKind } from '../domain/destinations.ts';
+import type { PayeesService } from '../payees.ts';
+import type { DestinationRow, LineRow, PayoutRow } from '../repository.ts';
+import type { PayoutsService } from '../service.ts';
+
+const FINANCE = ['finance', 'admin'] as const;
+const NETWORK_CALL = 'calls the transfer provider, which no transaction may wait on';
+const STATUSES = ['awaiting_approval', 'created', 'sending', 'pending', 'paid', 'failed', 'reversed', 'rejected'] as const;
+const PayeeParams = strictObject({ kind: Type.Union([Type.Literal('vendor'), Type.Literal('partner')]), id: Id });
+
+export const payoutView = (p: PayoutRow) => ({
+  id: p.id,
+  run_id: p.run_id,
+  payee: p.payee,
+  amount_pesewas: Number(p.amount_pesewas),
+  status: p.status,
+  provider: p.provider,
+  destination: p.destination,
+  approval_reasons: p.approval_reasons,
+  created_by: p.created_by,
+  approved_by: p.approved_by,
+  provider_reference: p.provider_reference,
+  fee_pesewas: p.fee_pesewas === null ? null : Number(p.fee_pesewas),
+  failure_reason: p.failure_reason,
+  attempts: p.attempts,
+  created_at: p.created_at.toISOString(),
+  updated_at: p.updated_at.toISOString(),
+});
+
+export const lineView = (l: LineRow) => ({ journal_id: l.journal_id, kind: l.kind, subject_id: l.subject_id, amount_pesewas: Number(l.amount_pesewas) });
+
+const destinationView = (d: DestinationRow) => ({
+  kind: d.kind,
+  network: d.network,
+  number: d.number,
+  bank_code: d.bank_code,
+  name: d.name,
+  resolved_name: d.resolved_name,
+  changed_at: d.changed_at.toISOString(),
+  changed_by: d.changed_by,
+});
+
+export const payoutAdminRoutes = (payouts: PayoutsService, payees: PayeesService) => [
+  defineAdminRoute({
+    method: 'POST',
+    url: '/payouts/runs',
+    roles: FINANCE,
+    audit: { action: 'payout_run.create', outsideTransaction: NETWORK_CALL },
+    summary: "Run payouts now: each payee's available balance above the minimum becomes one payout, sent unless it waits for approval",
+    handler: async ({ actor }) => {
+      const r = await payouts.runNow(actor.id);
+      return { statusCode: 201, body: { run_id: r.run.id, cutoff: r.run.cutoff.toISOString(), created: r.created, awaiting_approval: r.awaiting_approval, without_destination: r.without_destination } };
+    },
+  }),
+  defineAdminRoute({
+    method: 'GET',
+    url: '/payouts/runs',
+    roles: FINANCE,
+    summary: 'Payout runs, newest first, with their payouts counted and summed',
+    handler: async () => ({
+      body: { data: (await payouts.runs()).map((r) => ({ id: r.id, trigger: r.trigger, started_by: r.started_by, cutoff: r.cutoff.toISOString(), schedule_day: r.schedule_day, payouts: r.payouts, total_pesewas: Number(r.total_pesewas), created_at: r.created_at.toISOString() })) },
+    }),
+  }),
+  defineAdminRoute({
+    method: 'GET',
+    url: '/payouts',
+    roles: FINANCE,
+    summary: 'Payouts, newest first, by status (awaiting_approval lists the approvals), payee or run',
+    querystring: strictObject({ status: Type.Optional(Type.Union(STATUSES.map((s) => Type.Literal(s)))), payee: Type.Optional(Type.String({ maxLength: 80 })), run_id: Type.Optional(Id) }),
+    handler: async ({ query }) => ({ body: { data: (await payouts.list({ status: query.status, payee: query.payee, runId: query.run_id })).map(payoutView) } }),
+  }),
+  defineAdminRoute({
+    method: 'GET',
+    url: '/payouts/:payout_id',
+    roles: FINANCE,
+    summary: 'One payout with its remittance lines (the sales, refunds and returns it covers)',
+    params: strictObject({ payout_id: Id }),
+    handler: async ({ params }) => {
+      const { payout, lines } = await payouts.get(params.payout_id);
+      return { body: { ...payoutView(payout), lines: lines.map(lineView) } };
+    },
+  }),
+  defineAdminRoute({
+    method: 'POST',
+    url: '/payouts/:payout_id/approve',
+    roles: FINANCE,
+    audit: { action: 'payout.approve', outsideTransaction: NETWORK_CALL },
+    summary: 'Approve a payout waiting for a second finance operator (not the one who created it); it is sent at once',
+    params: strictObject({ payout_id: Id }),
+    handler: async ({ params, actor }) => ({ body: payoutView((await payouts.approve(params.payout_id, actor.id))!) }),
+  }),
+  defineAdminRoute({
+    method: 'POST',
+    url: '/payouts/:payout_id/reject',
+    roles: FINANCE,
+    audit: { action: 'payout.reject' },
+    summary: 'Reject a payout waiting for approval; its money is owed to the payee again, for a later run',
+    params: strictObject({ payout_id: Id }),
+    handler: async ({ params, actor }) => ({ body: payoutView(await payouts.reject(params.payout_id, actor.id)) }),
+  }),
+  defineAdminRoute({
+    method: 'GET',
+    url: '/payees/:kind/:id',
+    roles: FINANCE,
+    summary: "A vendor's or partner's pending and available balances and payout destination",
+    params: PayeeParams,
+    handler: async ({ params }) => {
+      const kind = params.kind as PayeeKind;
+      const destination = await payees.destination(kind, params.id);
+      return { body: { ...(await payees.balance(kind, params.id)), destination: destination ? destinationView(destination) : null } };
+    },
+  }),
+  defineAdminRoute({
+    method: 'POST',
+    url: '/payees/:kind/:id/destination',
+    roles: FINANCE,
+    audit: { action: 'payout_destination.set', outsideTransaction: 'looks the account name up at the transfer provider' },
+    summary: 'Set where a vendor or partner is paid (mobile money or bank); payouts to it wait for approval during the cooling period',
+    params: PayeeParams,
+    body: strictObject({
+      kind: Type.Union([Type.Literal('mobile_money'), Type.Literal('bank')]),
+      network: Type.Optional(Type.Union(NETWORKS.map((n) => Type.Literal(n)))),
+      number: Type.Optional(Type.String({ maxLength: 30 })),
+      bank_code: Type.Optional(Type.String({ maxLength: 20 })),
+      account_number: Type.Optional(Type.String({ maxLength: 30 })),
+      name: Type.String({ maxLength: 120 }),
+    }),
+    handler: async ({ params, body, actor }) => {
+      const saved = await payees.setDestination(params.kind as PayeeKind, params.id, body, actor.id);
+      return { body: { destination: destinationView(saved.destination), name_matches: saved.name_matches } };
+    },
+  }),
+];

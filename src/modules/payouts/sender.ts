@@ -1,0 +1,182 @@
+import type { TransferOutcome, TransferProvider } from '../../integrations/transfers/types.ts';
+import { mapLimited } from '../../platform/concurrency.ts';
+import type { Db, Queryable } from '../../platform/db/index.ts';
+import { errors } from '../../platform/errors.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { ledger } from '../ledger/index.ts';
+import { appendEvent } from '../webhooks/index.ts';
+import { payoutFeeJournal, payoutPaidJournal, payoutReturnedJournal } from './domain/journals.ts';
+import { payoutsRepository as repo, type PayoutRow } from './repository.ts';
+import type { PayoutSettings } from './settings.ts';
+
+const OPEN = ['sending', 'pending'] as const;
+/** Sends in flight at once per run (kept below the database pool, which each send's transactions use in turn). */
+const SEND_CONCURRENCY = 4;
+
+/**
+ * Hands payouts to the transfer provider exactly once. A payout moves created → sending in its own
+ * transaction before the call (no transaction is open across it) and carries its id as our
+ * reference; the answer is applied in another transaction. A timeout, a 5xx or a crash leaves it in
+ * `sending`, and `recover` asks the provider for the status of that same reference: only a provider
+ * that never received it is sent it again, with the same reference, which the provider dedupes.
+ */
+export class PayoutSender {
+  constructor(private readonly deps: { db: Db; clock: () => number; log: Logger; provider: TransferProvider; settings: PayoutSettings }) {}
+
+  /** Sends a created payout; answers its state after (unchanged when it was not `created`). */
+  async send(id: string): Promise<PayoutRow | undefined> {
+    const claimed = await this.deps.db.transaction((tx) => repo.transition(tx, id, ['created'], 'sending', this.now()));
+    if (!claimed) return repo.find(this.deps.db, id);
+    await this.transmit(claimed);
+    return repo.find(this.deps.db, id);
+  }
+
+  /** Sends these payouts, a few at once: provider calls take about a second each, and each payout is its own claim. */
+  async sendAll(ids: readonly string[]): Promise<void> {
+    await mapLimited(ids, SEND_CONCURRENCY, (id) => this.send(id));
+  }
+
+  private async transmit(p: PayoutRow): Promise<void> {
+    let outcome: TransferOutcome;
+    try {
+      outcome = await this.deps.provider.send({ reference: p.id, amountPesewas: Number(p.amount_pesewas), destination: p.destination, reason: `Payout ${p.id}` });
+    } catch (err) {
+      // Whether the provider took it is unknown: left in `sending` for recovery to ask, never to resend blindly.
+      this.deps.log.warn({ err, payout: p.id }, 'payout send failed or timed out; its status will be asked');
+      return;
+    }
+    await this.apply(p.id, outcome);
+  }
+
+  /**
+   * Resolves payouts whose fate is open: `sending` past the grace (a timeout, a 5xx, a crash),
+   * `pending` at the provider, and `created` ones a crash left unsent. Returns how many it looked at.
+   */
+  async recover(limit = 500): Promise<number> {
+    const before = new Date(this.deps.clock() - this.deps.settings.sendingGraceSeconds * 1000);
+    const open = await repo.unresolved(this.deps.db, before, limit);
+    for (const p of open) {
+      if (p.status === 'created') {
+        await this.send(p.id);
+        continue;
+      }
+      const status = await this.deps.provider.status(p.id).catch((err: unknown) => {
+        this.deps.log.warn({ err, payout: p.id }, 'transfer status query failed; asking again on the next run');
+        return undefined;
+      });
+      if (!status) continue;
+      if (status.state === 'unknown') {
+        // Never received: a `sending` payout is sent again under the same reference.
+        if (p.status === 'sending') {
+          const again = await this.deps.db.transaction((tx) => repo.reclaim(tx, p.id, p.sending_since!, this.now()));
+          if (again) await this.transmit(again);
+        }
+        continue;
+      }
+      await this.apply(p.id, status);
+    }
+    return open.length;
+  }
+
+  /**
+   * A provider webhook: a hint only, confirmed by asking the status of the reference it names.
+   * `invalid` when the signature is bad or it is not about a transfer; `unknown` for a reference that is no payout of ours.
+   */
+  async hint(rawBody: string, headers: Record<string, string | string[] | undefined>): Promise<'invalid' | 'unknown' | 'confirmed'> {
+    const hint = this.deps.provider.transferHint(rawBody, headers);
+    if (!hint) return 'invalid';
+    const p = await repo.find(this.deps.db, hint.reference);
+    if (!p) return 'unknown';
+    const status = await this.deps.provider.status(p.id);
+    if (status.state !== 'unknown') await this.apply(p.id, status);
+    return 'confirmed';
+  }
+
+  /**
+   * Applies the provider's word in one transaction: the state change (compare-and-set, so a late or
+   * repeated answer changes nothing) and its journals. Reversed follows paid.
+   */
+  async apply(id: string, o: TransferOutcome): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      const at = this.now();
+      const set = { provider_reference: o.providerReference, fee_pesewas: o.feePesewas, failure_reason: o.reason };
+      if (o.state === 'pending') {
+        await repo.transition(tx, id, ['sending'], 'pending', at, set);
+        return;
+      }
+      if (o.state === 'paid' || o.state === 'reversed') {
+        const paid = await repo.transition(tx, id, OPEN, 'paid', at, set);
+        if (paid) {
+          await this.postPaid(tx, paid, o.feePesewas, at);
+          await this.tellPartner(tx, paid, at);
+        }
+        if (o.state === 'paid') return;
+        const reversed = await repo.transition(tx, id, ['paid'], 'reversed', at, set);
+        if (reversed) await this.returnToPayee(tx, reversed, true, at);
+        return;
+      }
+      const failed = await repo.transition(tx, id, OPEN, 'failed', at, set);
+      if (failed) {
+        await this.returnToPayee(tx, failed, false, at);
+        await this.tellPartner(tx, failed, at);
+      }
+    });
+  }
+
+  /** Maker-checker: a second finance operator (not the one who created it) approves, then it is sent. */
+  async approve(id: string, by: string): Promise<PayoutRow | undefined> {
+    const p = await repo.find(this.deps.db, id);
+    if (!p) throw errors.payoutNotFound(`No payout ${id}.`);
+    if (p.created_by === by) throw errors.sameOperator('A payout is approved by a second finance operator, not the one who created it.');
+    const approved = await this.deps.db.transaction((tx) => repo.transition(tx, id, ['awaiting_approval'], 'created', this.now(), { approved_by: by }));
+    if (!approved) throw errors.invalidTransition(`Payout ${id} is ${p.status}, not awaiting approval.`);
+    return this.send(id);
+  }
+
+  /** Refuses a payout awaiting approval: the money is owed to the payee again (next run). */
+  async reject(id: string, by: string): Promise<PayoutRow> {
+    const p = await repo.find(this.deps.db, id);
+    if (!p) throw errors.payoutNotFound(`No payout ${id}.`);
+    return this.deps.db.transaction(async (tx) => {
+      const at = this.now();
+      const rejected = await repo.transition(tx, id, ['awaiting_approval'], 'rejected', at, { approved_by: by });
+      if (!rejected) throw errors.invalidTransition(`Payout ${id} is ${p.status}, not awaiting approval.`);
+      await this.returnToPayee(tx, rejected, false, at);
+      return rejected;
+    });
+  }
+
+  private async postPaid(tx: Queryable, p: PayoutRow, fee: number | null, at: Date): Promise<void> {
+    await ledger.postJournal(tx, payoutPaidJournal(p.id, p.provider, Number(p.amount_pesewas)), at);
+    if (fee && fee > 0) await ledger.postJournal(tx, payoutFeeJournal(p.id, p.provider, fee), at);
+  }
+
+  private async returnToPayee(tx: Queryable, p: PayoutRow, wasPaid: boolean, at: Date): Promise<void> {
+    await ledger.postJournal(tx, payoutReturnedJournal(p.id, p.account, Number(p.amount_pesewas), { paid: wasPaid, provider: p.provider }), at);
+    await repo.releaseLines(tx, p.id);
+  }
+
+  /**
+   * payout.paid / payout.failed, in the state change's transaction (the compare-and-set makes it once),
+   * to each of a partner's apps with a live production key: a payout is the partner's, not one app's,
+   * and production money. Vendors have no app: nothing is sent for them.
+   */
+  private async tellPartner(tx: Queryable, p: PayoutRow, at: Date): Promise<void> {
+    if (!p.payee.startsWith('partner:')) return;
+    const data = {
+      payout_id: p.id,
+      status: p.status,
+      amount_pesewas: Number(p.amount_pesewas),
+      fee_pesewas: p.fee_pesewas === null ? null : Number(p.fee_pesewas),
+      failure_reason: p.failure_reason,
+      timestamp: at.toISOString(),
+    };
+    for (const appId of await repo.productionApps(tx, p.payee.slice('partner:'.length))) {
+      await appendEvent(tx, { appId, environment: 'production', type: p.status === 'paid' ? 'payout.paid' : 'payout.failed', subjectId: p.id, sequence: 1, destinationUrl: null, at, data });
+    }
+  }
+
+  private now(): Date {
+    return new Date(this.deps.clock());
+  }
+}

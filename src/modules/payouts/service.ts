@@ -1,0 +1,56 @@
+import type { Db } from '../../platform/db/index.ts';
+import { errors } from '../../platform/errors.ts';
+import { scheduledRunDue } from './domain/schedule.ts';
+import { payoutsRepository as repo, type LineRow, type PayoutRow, type PayoutStatus, type RunRow } from './repository.ts';
+import type { PayoutRuns, RunResult } from './runs.ts';
+import type { PayoutSender } from './sender.ts';
+import type { PayoutSettings } from './settings.ts';
+
+/** The payouts' face for routes, the CLI and the job: runs (on demand and scheduled), approvals, reads. */
+export class PayoutsService {
+  constructor(
+    private readonly deps: { db: Db; clock: () => number; runs: PayoutRuns; sender: PayoutSender; settings: PayoutSettings },
+  ) {}
+
+  /** A finance operator's run: creates the payouts, then sends those that need no approval. */
+  async runNow(by: string): Promise<RunResult> {
+    const result = (await this.deps.runs.run('manual', by))!;
+    await this.deps.sender.sendAll(await repo.toSend(this.deps.db, result.run.id));
+    return result;
+  }
+
+  /**
+   * The periodic job: the day's scheduled run once past the cut-off (Accra time; the unique day
+   * makes it once across instances), then the recovery of payouts whose fate is open.
+   */
+  async tick(): Promise<void> {
+    const day = scheduledRunDue(this.deps.clock(), this.deps.settings.cutoffMinutes);
+    if (day) {
+      const result = await this.deps.runs.run('schedule', 'schedule', day);
+      if (result) await this.deps.sender.sendAll(await repo.toSend(this.deps.db, result.run.id));
+    }
+    await this.deps.sender.recover();
+  }
+
+  approve(id: string, by: string): Promise<PayoutRow | undefined> {
+    return this.deps.sender.approve(id, by);
+  }
+
+  reject(id: string, by: string): Promise<PayoutRow> {
+    return this.deps.sender.reject(id, by);
+  }
+
+  async get(id: string): Promise<{ payout: PayoutRow; lines: LineRow[] }> {
+    const payout = await repo.find(this.deps.db, id);
+    if (!payout) throw errors.payoutNotFound(`No payout ${id}.`);
+    return { payout, lines: await repo.lines(this.deps.db, id) };
+  }
+
+  list(f: { status?: PayoutStatus | undefined; payee?: string | undefined; runId?: string | undefined; limit?: number | undefined }): Promise<PayoutRow[]> {
+    return repo.list(this.deps.db, { ...f, limit: f.limit ?? 100 });
+  }
+
+  runs(limit = 50): Promise<Array<RunRow & { payouts: number; total_pesewas: number }>> {
+    return repo.runs(this.deps.db, limit);
+  }
+}

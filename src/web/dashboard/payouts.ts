@@ -1,0 +1,143 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { can, type MailSender } from '../../modules/members/index.ts';
+import { namesMatch, type DestinationRow, type PayoutsModule } from '../../modules/payouts/index.ts';
+import { PASSWORD_MAX_LENGTH } from '../../platform/auth/password.ts';
+import { isAppError } from '../../platform/errors.ts';
+import { formatGhs } from '../../platform/money.ts';
+import { WebRefusal, type Member, type WebKit } from './kit.ts';
+import { accraTime } from './order-routes.ts';
+
+const PAYOUT_ID = /^pout_[0-9A-Z]{26}$/;
+const LINE_LABELS: Record<string, string> = { sale_settlement: 'Sale', sale_refund: 'Return' };
+const NETWORK_LABELS: Record<string, string> = { mtn: 'MTN', telecel: 'Telecel', airteltigo: 'AirtelTigo' };
+
+/** What the payouts pages need: the payouts module, the mail queue (the notice of a change) and the cooling period. */
+export interface DashboardPayouts {
+  module: Pick<PayoutsModule, 'payees' | 'service'>;
+  mail: MailSender;
+  coolingHours: number;
+}
+
+/** Only the last digits of a number or account are shown (the page may be seen over a shoulder). */
+export const masked = (n: string) => `•••${n.slice(-3)}`;
+
+const howPaid = (d: DestinationRow) => (d.kind === 'mobile_money' ? `${NETWORK_LABELS[d.network ?? ''] ?? d.network} mobile money` : `Bank ${d.bank_code}`);
+
+function shownDestination(d: DestinationRow, cooling: boolean) {
+  return {
+    how: howPaid(d),
+    number: masked(d.number),
+    name: d.name,
+    resolvedName: d.resolved_name,
+    mismatch: d.resolved_name !== null && !namesMatch(d.name, d.resolved_name),
+    changed: accraTime(d.changed_at),
+    cooling,
+  };
+}
+
+/** The mail to the partner's owners when the destination changes: whoever did not make it can act. */
+const changeNotice = (to: string, by: string, d: DestinationRow, baseUrl: string) => ({
+  to,
+  subject: 'Your Partner Platform payout destination was changed',
+  text: `${by} changed where your markup is paid to: ${howPaid(d)} ${masked(d.number)} (${d.name}).\n\nPayouts to the new destination wait for our approval for a while.\nIf you did not expect this, sign in and change it back, and tell us at once:\n${baseUrl}/dashboard/payouts\n`,
+});
+
+/** The partner's payouts (owners and finance): markup earned, pending and available, payouts and their remittance advice, and the destination. */
+export function registerPayoutRoutes(app: FastifyInstance, web: WebKit, payouts: DashboardPayouts): void {
+  const { payees, service } = payouts.module;
+  const { members, publicBaseUrl } = web.deps;
+
+  async function payoutsPage(m: Member, extra: { error?: string; notice?: string; values?: Record<string, string> } = {}) {
+    const partnerId = m.membership.partner_id;
+    const [earned, balance, list, destination] = await Promise.all([
+      payees.earnedPesewas('partner', partnerId),
+      payees.balance('partner', partnerId),
+      service.list({ payee: `partner:${partnerId}`, limit: 50 }),
+      payees.destination('partner', partnerId),
+    ]);
+    return {
+      title: 'Payouts',
+      earned: formatGhs(earned),
+      pending: formatGhs(Number(balance.pending_pesewas)),
+      available: formatGhs(Number(balance.available_pesewas)),
+      payouts: list.map((p) => ({ id: p.id, when: accraTime(p.created_at), amount: formatGhs(Number(p.amount_pesewas)), status: p.status.replace('_', ' '), to: masked(p.destination.kind === 'bank' ? p.destination.accountNumber : p.destination.number) })),
+      destination: destination && shownDestination(destination, payees.cooling(destination)),
+      coolingHours: payouts.coolingHours,
+      canChange: can(m.membership.role, 'set_payout_destination'),
+      values: { kind: 'mobile_money', ...extra.values },
+      error: extra.error,
+      notice: extra.notice,
+    };
+  }
+
+  app.get('/dashboard/payouts', async (request, reply) => {
+    const m = await web.member(request, reply, 'view_payouts');
+    if (!m) return reply;
+    return web.page(reply, 'payouts', await payoutsPage(m));
+  });
+
+  app.post('/dashboard/payouts/destination', async (request, reply) => {
+    const m = await web.member(request, reply, 'set_payout_destination');
+    if (!m) return reply;
+    const f = web.form(
+      request,
+      { kind: { max: 20 }, network: { max: 20 }, number: { max: 30 }, bank_code: { max: 10 }, account_number: { max: 30 }, name: { max: 100, label: 'Registered name' }, password: { max: PASSWORD_MAX_LENGTH, label: 'Password' } },
+      m,
+    );
+    const { password, ...values } = f;
+    const again = (error: string, status: number): Promise<FastifyReply> => payoutsPage(m, { error, values }).then((d) => web.page(reply, 'payouts', d, status));
+    // A fresh sign-in: the member's password again, through the sign-in itself (its throttle included).
+    try {
+      await members.signIn(m.member.email, password, request.ip);
+    } catch (err) {
+      if (isAppError(err) && err.statusCode < 500) {
+        if (err.headers) reply.headers(err.headers);
+        return again(err.statusCode === 429 ? err.message : 'Your password was not right, so nothing changed. Enter the password you sign in with.', err.statusCode === 429 ? 429 : 403);
+      }
+      throw err;
+    }
+    const partnerId = m.membership.partner_id;
+    const owners = (await members.team(partnerId)).filter((t) => t.role === 'owner');
+    try {
+      const saved = await payees.setDestination('partner', partnerId, values, `member:${m.member.id}`, async (tx, d) => {
+        for (const o of owners) await payouts.mail.send(tx, changeNotice(o.email, m.member.email, d, publicBaseUrl));
+      });
+      request.log.info({ partner: partnerId, member: m.member.id }, 'payout destination changed from the dashboard');
+      const notice = saved.name_matches === false ? `Saved. The name registered with the ${saved.destination.kind === 'bank' ? 'bank' : 'network'} is “${saved.destination.resolved_name}”, not the name you gave: check it is yours.` : 'Saved.';
+      return web.page(reply, 'payouts', await payoutsPage(m, { notice: `${notice} Your team's owners were told by mail.` }));
+    } catch (err) {
+      // Bad input (400) names its fields; the provider's lookup failing (502) is said in its own sentence.
+      if (isAppError(err) && err.statusCode !== 500) return again(err.details?.map((d) => `${d.field}: ${d.issue}`).join('; ') || err.message, err.statusCode);
+      throw err;
+    }
+  });
+
+  app.get<{ Params: { id: string } }>('/dashboard/payouts/:id', async (request, reply) => {
+    const m = await web.member(request, reply, 'view_payouts');
+    if (!m) return reply;
+    const notFound = () => new WebRefusal(404, 'There is no such payout in your account.');
+    if (!PAYOUT_ID.test(request.params.id)) throw notFound();
+    const found = await service.get(request.params.id).catch((err: unknown) => {
+      if (isAppError(err) && err.statusCode === 404) throw notFound();
+      throw err;
+    });
+    // Another partner's payout is answered exactly like a missing one.
+    if (found.payout.payee !== `partner:${m.membership.partner_id}`) throw notFound();
+    const { payout, lines } = found;
+    const sum = (pick: (n: number) => boolean) => lines.map((l) => Number(l.amount_pesewas)).filter(pick).reduce((a, b) => a + b, 0);
+    return web.page(reply, 'payout', {
+      title: 'Remittance advice',
+      id: payout.id,
+      when: accraTime(payout.created_at),
+      status: payout.status.replace('_', ' '),
+      amount: formatGhs(Number(payout.amount_pesewas)),
+      to: masked(payout.destination.kind === 'bank' ? payout.destination.accountNumber : payout.destination.number),
+      reference: payout.provider_reference,
+      failure: payout.failure_reason,
+      sales: formatGhs(sum((n) => n > 0)),
+      deductions: formatGhs(sum((n) => n < 0)),
+      fee: payout.fee_pesewas === null ? undefined : formatGhs(Number(payout.fee_pesewas)),
+      lines: lines.map((l) => ({ what: LINE_LABELS[l.kind] ?? l.kind, subject: l.subject_id, amount: formatGhs(Number(l.amount_pesewas)) })),
+    });
+  });
+}

@@ -1,0 +1,44 @@
+import { expect } from 'vitest';
+import { ledger, RIDER_CASH_CLEARING, SALE_REFUNDS_PAYABLE } from '../../src/modules/ledger/index.ts';
+import type { PayoutsModule } from '../../src/modules/payouts/index.ts';
+import { newId } from '../../src/platform/ids.ts';
+import { createVendor } from '../catalog/helpers.ts';
+import type { TestPlatform } from '../helpers/harness.ts';
+
+export const HOUR = 3_600_000;
+
+/** What a delivered cod sale posts to a payable (the catalog's sale_settlement), at `at`. */
+export async function settleSale(p: TestPlatform, account: string, amount: number, at: number): Promise<string> {
+  const saleId = newId('sale');
+  await p.app.platform.db.transaction((tx) =>
+    ledger.postJournal(tx, { kind: 'sale_settlement', subjectId: saleId, memo: 'test sale', entries: [{ account: RIDER_CASH_CLEARING, amountPesewas: -amount }, { account, amountPesewas: amount }] }, new Date(at)),
+  );
+  return saleId;
+}
+
+/** A return after the sale settled: the payable is debited (as the catalog's sale_refund does). */
+export async function returnSale(p: TestPlatform, account: string, amount: number, at: number): Promise<void> {
+  await p.app.platform.db.transaction((tx) =>
+    ledger.postJournal(tx, { kind: 'sale_refund', subjectId: newId('sale'), memo: 'test return', entries: [{ account: SALE_REFUNDS_PAYABLE, amountPesewas: amount }, { account, amountPesewas: -amount }] }, new Date(at)),
+  );
+}
+
+export async function balanceOf(p: TestPlatform, account: string): Promise<number> {
+  const rows = await p.app.platform.db.query<{ n: number }>('select coalesce(sum(amount_pesewas), 0)::bigint as n from ledger_entries where account = $1', [account]);
+  return Number(rows[0]!.n);
+}
+
+export async function expectBalanced(p: TestPlatform): Promise<void> {
+  expect(await p.app.platform.db.query('select journal_id from ledger_entries group by journal_id having sum(amount_pesewas) <> 0')).toEqual([]);
+}
+
+/** A vendor with a destination changed long enough ago to be out of its cooling period. */
+export async function vendorPayee(p: TestPlatform, number = '024 123 4567'): Promise<{ id: string; account: string }> {
+  const id = (await createVendor(p)).vendor_id as string;
+  const d = await p.admin('POST', `/payees/vendor/${id}/destination`, { kind: 'mobile_money', network: 'mtn', number, name: 'Kofi Boateng' });
+  if (d.status !== 200) throw new Error(`destination: ${JSON.stringify(d.body)}`);
+  await p.app.platform.db.query('update payout_destinations set changed_at = changed_at - interval \'30 days\' where payee = $1', [`vendor:${id}`]);
+  return { id, account: `vendor_payable:${id}` };
+}
+
+export const payouts = (p: TestPlatform): PayoutsModule => p.app.platform.payouts;
