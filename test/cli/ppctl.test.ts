@@ -236,6 +236,19 @@ describe('ppctl (the partner CLI)', () => {
     expect(get.stdout).toMatch(/Gold and green +GHS 180\.00 +yes$/m);
   });
 
+  it('catalog payouts list and get, with a production key holding payouts:read', async () => {
+    const payee = await createPartner(p, { environment: 'production', scopes: ['payouts:read'] });
+    const [list, listed, missing] = await Promise.all([
+      cli(['catalog', 'payouts', 'list'], { as: payee }),
+      cli(['catalog', 'payouts', 'list', '--status', 'paid', '--json'], { as: payee }),
+      cli(['catalog', 'payouts', 'get', 'pout_00000000000000000000000000'], { as: payee }),
+    ]);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/^available: +GHS 0\.00$/m);
+    expect(json(listed).data).toMatchObject({ payouts: [], count: 0, next_cursor: null });
+    expect([missing.code, REQUEST_ERROR.exec(missing.stderr)?.[1]]).toEqual([1, 'PAYOUT_NOT_FOUND']);
+  });
+
   it('webhooks listen verifies deliveries from the platform, rejects forged ones, and stops after --count', async () => {
     const port = await freePort();
     const partner = (await p.admin('POST', '/partners', { name: 'Listener' })).body;

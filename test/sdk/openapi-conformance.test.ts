@@ -49,7 +49,7 @@ function recording(setup: PartnerSetup): PartnerClient {
 beforeAll(async () => {
   p = await startPlatform();
   doc = await (await fetch(`${p.url}/openapi.json`)).json();
-  const scopes = ['delivery:read', 'delivery:write', 'delivery:wallet:topup', 'delivery:wallet:spend', 'safe:read', 'safe:write'];
+  const scopes = ['delivery:read', 'delivery:write', 'delivery:wallet:topup', 'delivery:wallet:spend', 'safe:read', 'safe:write', 'payouts:read'];
   const [s, prod] = await Promise.all([createPartner(p), createPartner(p, { environment: 'production', scopes })]);
   staging = recording(s);
   production = recording(prod);
@@ -112,6 +112,8 @@ describe('SDK ↔ /openapi.json', () => {
     await production.catalog.orders.verify(cod.sale_id);
     await production.catalog.orders.verify(online.sale_id);
     await production.catalog.orders.get({ sale_id: online.sale_id });
+    await production.catalog.payouts.list({ status: 'paid', limit: 5 });
+    await production.catalog.payouts.get('pout_00000000000000000000000000').catch(() => undefined); // 404
 
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     // ajv-formats' CommonJS default export, as src/platform/http/validation.ts calls it.

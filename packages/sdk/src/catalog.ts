@@ -7,6 +7,9 @@ import type {
   CatalogListResponse,
   CatalogProductResponse,
   HealthOk,
+  PayoutListQuery,
+  PayoutListResponse,
+  PayoutResponse,
   SafeOrderCreateResponse,
   SafeOrderLookup,
   SafeOrderRequest,
@@ -77,6 +80,15 @@ export function catalogApi(client: PartnerClient) {
       /** By `{ sale_id }` or by your `{ external_reference }`. */
       get: (lookup: SafeOrderLookup) =>
         get<SafeOrderResponse>('safe-catalog.orders.get', 'sale_id' in lookup ? { sale_id: lookup.sale_id } : { external_reference: lookup.external_reference }),
+    },
+
+    /** Payouts of your markup (production keys holding payouts:read), in pesewas. */
+    payouts: {
+      /** Newest first, with your balance; pass `next_cursor` back as `cursor`. */
+      list: (query: PayoutListQuery = {}) =>
+        get<PayoutListResponse>('safe-catalog.payouts.list', { status: query.status, limit: query.limit, cursor: query.cursor }),
+      /** One payout with its remittance lines; 404 PAYOUT_NOT_FOUND for another partner's. */
+      get: (payoutId: string) => get<PayoutResponse>('safe-catalog.payouts.get', { payout_id: payoutId }),
     },
   };
 }

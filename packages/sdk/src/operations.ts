@@ -42,6 +42,8 @@ export const OPERATIONS = {
   // Idempotent: repeat calls never settle twice.
   'safe-catalog.orders.verify': { method: 'POST', path: s('orders.verify'), service: 'safe-catalog', sdkMethod: 'catalog.orders.verify', retry: 'idempotent', productionOnly: true },
   'safe-catalog.orders.get': { method: 'GET', path: s('orders.get'), service: 'safe-catalog', sdkMethod: 'catalog.orders.get', retry: 'idempotent' },
+  'safe-catalog.payouts.list': { method: 'GET', path: s('payouts.list'), service: 'safe-catalog', sdkMethod: 'catalog.payouts.list', retry: 'idempotent', productionOnly: true },
+  'safe-catalog.payouts.get': { method: 'GET', path: s('payouts.get'), service: 'safe-catalog', sdkMethod: 'catalog.payouts.get', retry: 'idempotent', productionOnly: true },
 } as const satisfies Record<string, OperationInfo>;
 
 export type OperationId = keyof typeof OPERATIONS;

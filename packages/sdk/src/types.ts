@@ -94,6 +94,13 @@ export type SafeOrderVerifyResponse = Ok<'safe-catalog.orders.verify'>;
 type SaleQuery = Required<QueryOf<'safe-catalog.orders.get'>>;
 export type SafeOrderLookup = Pick<SaleQuery, 'sale_id'> | Pick<SaleQuery, 'external_reference'>;
 
+// ---- Payouts of your markup (production keys, payouts:read) ----
+
+export type PayoutListQuery = QueryOf<'safe-catalog.payouts.list'>;
+export type PayoutListResponse = Ok<'safe-catalog.payouts.list'>;
+export type PayoutResponse = Ok<'safe-catalog.payouts.get'>;
+export type Payout = PayoutResponse['data'];
+
 // ---- Webhooks ----
 
 export type WebhookEventType = keyof webhooks;

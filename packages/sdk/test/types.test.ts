@@ -8,7 +8,7 @@ import type { verifyWebhook } from '../src/webhooks.ts';
 describe('SDK types', () => {
   it('name the shapes generated from the OpenAPI document', () => {
     expectTypeOf<HealthOk>().toEqualTypeOf<{ status: 'ok' }>();
-    expectTypeOf<DeliveryStatus>().toEqualTypeOf<'placed' | 'accepted' | 'pickedUp' | 'in_transit' | 'delivered' | 'cancelled' | 'failed'>();
+    expectTypeOf<DeliveryStatus>().toEqualTypeOf<'placed' | 'accepted' | 'pickedUp' | 'in_transit' | 'delivered' | 'returning' | 'returned' | 'cancelled' | 'failed'>();
     expectTypeOf<Priority>().toEqualTypeOf<'standard' | 'economy' | 'cargo'>();
     expectTypeOf<CreateOrderRequest['order_reference']>().toEqualTypeOf<string>();
     expectTypeOf<TopupVerifyResponse['data']['state']>().toEqualTypeOf<'credited' | 'already_credited' | 'pending'>();
@@ -20,6 +20,7 @@ describe('SDK types', () => {
     expectTypeOf<Extract<AnyWebhookEvent, { type: 'wallet.topup.credited' }>['data']['balance_ghs']>().toEqualTypeOf<number>();
     expectTypeOf<Extract<AnyWebhookEvent, { type: 'delivery.order.cancelled' }>['data']['cancellation_reason']>().toEqualTypeOf<string | null>();
     expectTypeOf<'safe.order.refund_due'>().toExtend<AnyWebhookEvent['type']>();
+    expectTypeOf<Extract<AnyWebhookEvent, { type: 'delivery.order.returned' }>['data']['return_fee_ghs']>().toEqualTypeOf<number | undefined>();
     expectTypeOf<'delivery.order.deleted'>().not.toExtend<AnyWebhookEvent['type']>();
   });
 

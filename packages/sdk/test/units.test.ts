@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ordersFromCsv, parseCsv } from '../src/cli/bulk.ts';
+import { ordersFromCsv } from '../src/cli/bulk.ts';
 import { configDir, maskKey } from '../src/cli/config.ts';
 import { table } from '../src/cli/output.ts';
 import { PartnerClient, USER_AGENT } from '../src/client.ts';
@@ -39,14 +39,12 @@ describe('retry rules', () => {
 });
 
 describe('CLI helpers', () => {
-  it('parses RFC 4180 CSV: quotes, doubled quotes, embedded newlines, CRLF, BOM, blank lines', () => {
-    expect(parseCsv('\uFEFFa,b\r\n"x, y","say ""hi"""\r\n\r\n"multi\nline",\n')).toEqual([['a', 'b'], ['x, y', 'say "hi"'], ['multi\nline', '']]);
-  });
-
   it('turns CSV rows into nested orders, leaving empty cells out', () => {
     const [order] = ordersFromCsv('order_reference,customer_name,delivery_lat,delivery_lng,payment_is_paid,payment_amount\nr1,Ama,5.6,-0.18,yes,\n');
     expect(order).toEqual({ order_reference: 'r1', customer: { name: 'Ama' }, delivery: { coordinates: { lat: 5.6, lng: -0.18 } }, payment: { is_paid: true } });
     expect(() => ordersFromCsv('delivery_lat\nnorth\n')).toThrow(/line 2, delivery_lat must be a number/);
+    expect(() => ordersFromCsv('colour\nred\n')).toThrow(/unknown CSV column "colour".*orders bulk --help/);
+    expect(() => ordersFromCsv('')).toThrow(/empty/);
   });
 
   it('finds the config directory per platform; PARTNER_CONFIG_DIR wins', () => {

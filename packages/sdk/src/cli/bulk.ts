@@ -1,101 +1,20 @@
+import { CsvProblem, ORDER_CSV_COLUMNS, ordersFromCsv as csvOrders, type CsvOrderRow } from '@partner-platform/protocol';
 import type { BulkItemResult, CreateOrderRequest } from '../types.ts';
 import { CLI, parseJsonInput, parseNumber, readInput, str, UsageError, type Command } from './command.ts';
 import { block, json, progressBar, table } from './output.ts';
 
-/** CSV column → field of the orders.create body, and how its text is read. Empty cells are left out. */
-const COLUMNS: Record<string, { path: string; kind?: 'number' | 'boolean' }> = {
-  order_reference: { path: 'order_reference' },
-  customer_name: { path: 'customer.name' },
-  customer_phone: { path: 'customer.phone' },
-  customer_whatsapp: { path: 'customer.whatsapp' },
-  delivery_address: { path: 'delivery.address' },
-  delivery_city: { path: 'delivery.city' },
-  delivery_region: { path: 'delivery.region' },
-  delivery_lat: { path: 'delivery.coordinates.lat', kind: 'number' },
-  delivery_lng: { path: 'delivery.coordinates.lng', kind: 'number' },
-  delivery_location_id: { path: 'delivery.location_id' },
-  delivery_notes: { path: 'delivery.notes' },
-  item: { path: 'item' },
-  pickup_contact_person: { path: 'pickup.contact_person' },
-  pickup_contact_phone: { path: 'pickup.contact_phone' },
-  pickup_address: { path: 'pickup.address' },
-  pickup_lat: { path: 'pickup.coordinates.lat', kind: 'number' },
-  pickup_lng: { path: 'pickup.coordinates.lng', kind: 'number' },
-  pickup_location_id: { path: 'pickup.location_id' },
-  payment_payer: { path: 'payment.payer' },
-  payment_method: { path: 'payment.method' },
-  payment_amount: { path: 'payment.amount', kind: 'number' },
-  payment_is_paid: { path: 'payment.is_paid', kind: 'boolean' },
-  delivery_date: { path: 'delivery_date' },
-  special_instructions: { path: 'special_instructions' },
-  webhook_url: { path: 'webhook_url' },
-};
-
-/** RFC 4180: quoted fields may hold commas, newlines and doubled quotes; CRLF or LF; a leading BOM is dropped. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  const src = text.replace(/^\uFEFF/, '');
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i]!;
-    if (quoted) {
-      if (c === '"' && src[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"' && field === '') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && src[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
-  }
-  if (quoted) throw new UsageError('CSV has an unterminated quoted field');
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows.filter((r) => r.some((cell) => cell.trim() !== ''));
-}
-
-function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
-  const keys = path.split('.');
-  let node = target;
-  for (const key of keys.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>;
-  node[keys.at(-1)!] = value;
-}
-
-/** Orders from a CSV file with a header row of COLUMNS names. */
+/** Orders from a CSV file with a header row of ORDER_CSV_COLUMNS names (read by the protocol package, as the dashboard does). */
 export function ordersFromCsv(text: string): CreateOrderRequest[] {
-  const [header, ...rows] = parseCsv(text);
-  if (!header) throw new UsageError('the CSV file is empty');
-  const names = header.map((h) => h.trim());
-  const unknown = names.filter((n) => !(n in COLUMNS));
-  if (unknown.length > 0) throw new UsageError(`unknown CSV column ${unknown.map((n) => JSON.stringify(n)).join(', ')}; see ${CLI} orders bulk --help`);
-  return rows.map((cells, r) => {
-    const order: Record<string, unknown> = {};
-    names.forEach((name, i) => {
-      const raw = (cells[i] ?? '').trim();
-      if (raw === '') return;
-      const col = COLUMNS[name]!;
-      let value: unknown = raw;
-      if (col.kind === 'number') value = parseNumber(raw, `line ${r + 2}, ${name}`);
-      if (col.kind === 'boolean') {
-        if (!/^(true|false|yes|no|1|0)$/i.test(raw)) throw new UsageError(`line ${r + 2}, ${name} must be true or false`);
-        value = /^(true|yes|1)$/i.test(raw);
-      }
-      setPath(order, col.path, value);
-    });
-    return order as unknown as CreateOrderRequest;
-  });
+  let rows: CsvOrderRow[];
+  try {
+    rows = csvOrders(text);
+  } catch (err) {
+    if (err instanceof CsvProblem) throw new UsageError(err.message.startsWith('unknown CSV column') ? `${err.message}; see ${CLI} orders bulk --help` : err.message);
+    throw err;
+  }
+  const bad = rows.find((r) => r.problems.length > 0);
+  if (bad) throw new UsageError(`line ${bad.line}, ${bad.problems.join('; ')}`);
+  return rows.map((r) => r.order as unknown as CreateOrderRequest);
 }
 
 function loadOrders(file: string): CreateOrderRequest[] {
@@ -113,7 +32,7 @@ export const bulkCommand: Command = {
   help: [
     'JSON: an array of orders.create bodies, or {"orders": [...]}.',
     'CSV: a header row naming some of these columns (empty cells are left out):',
-    ...chunks(Object.keys(COLUMNS), 6).map((names) => `  ${names.join(', ')}`),
+    ...chunks(Object.keys(ORDER_CSV_COLUMNS), 6).map((names) => `  ${names.join(', ')}`),
     'Coordinates need both *_lat and *_lng; payment_is_paid is true or false.',
     'Re-running a file is safe: an order an earlier run created is reported as already created (with its',
     'order_id in --json), never created twice, and is no failure.',

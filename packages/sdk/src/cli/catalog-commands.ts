@@ -1,6 +1,9 @@
-import type { SafeOrder, SafeOrderRequest } from '../types.ts';
+import type { PayoutListQuery, SafeOrder, SafeOrderRequest } from '../types.ts';
 import { CLI, idOrReference, parseNumber, requestBodyFile, str, type Command } from './command.ts';
 import { block, ghs, json, table } from './output.ts';
+
+/** Payouts are in integer pesewas; shown in GHS like every other amount. */
+const pesewas = (n: number) => ghs(n / 100);
 
 type Amounts = Pick<SafeOrder, 'subtotal_ghs' | 'delivery_fee_ghs' | 'markup_ghs' | 'total_ghs'>;
 
@@ -112,6 +115,38 @@ export const catalogCommands: Command[] = [
       if (ctx.json) return ctx.io.out(json(res));
       const v = res.data;
       ctx.io.out(block([['sale id', v.sale_id], ['state', v.state], ['settled', v.settled ? 'yes' : 'no'], ['payment', v.payment_status], ['delivery', v.delivery_status]]));
+    },
+  },
+  {
+    name: 'catalog payouts list',
+    usage: '[--status STATUS] [--limit N] [--cursor CURSOR]',
+    summary: 'Payouts of your markup, newest first, and your balance (production keys with payouts:read)',
+    options: { status: { type: 'string' }, limit: { type: 'string' }, cursor: { type: 'string' } },
+    async run(ctx) {
+      const limit = str(ctx, 'limit');
+      const res = await ctx.client().catalog.payouts.list({
+        status: str(ctx, 'status') as PayoutListQuery['status'],
+        limit: limit === undefined ? undefined : parseNumber(limit, '--limit', { integer: true, min: 1 }),
+        cursor: str(ctx, 'cursor'),
+      });
+      if (ctx.json) return ctx.io.out(json(res));
+      const { payouts, balance, next_cursor } = res.data;
+      ctx.io.out(table(['payout id', 'status', 'amount', 'created'], payouts.map((x) => [x.payout_id, x.status, pesewas(x.amount_pesewas), x.created_at])));
+      ctx.io.out(`\n${block([['pending', pesewas(balance.pending_pesewas)], ['available', pesewas(balance.available_pesewas)], ['paid out', pesewas(balance.paid_out_pesewas)]])}`);
+      if (next_cursor) ctx.io.out(`next page: ${CLI} catalog payouts list --cursor ${next_cursor}`);
+    },
+  },
+  {
+    name: 'catalog payouts get',
+    usage: 'PAYOUT_ID',
+    summary: 'One payout with its remittance lines (production keys with payouts:read)',
+    args: [1, 1],
+    async run(ctx) {
+      const res = await ctx.client().catalog.payouts.get(ctx.positionals[0]!);
+      if (ctx.json) return ctx.io.out(json(res));
+      const x = res.data;
+      const head = block([['payout id', x.payout_id], ['status', x.status], ['amount', pesewas(x.amount_pesewas)], ['sales', pesewas(x.sales_pesewas)], ['deductions', pesewas(x.deductions_pesewas)], ['failure', x.failure_reason ?? undefined]]);
+      ctx.io.out(`${head}\n\n${table(['type', 'subject', 'amount'], x.lines.map((l) => [l.type, l.subject_id, pesewas(l.amount_pesewas)]))}`);
     },
   },
 ];

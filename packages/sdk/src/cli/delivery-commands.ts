@@ -5,7 +5,7 @@ import { idOrReference, parseLatLng, parseNumber, requestBodyFile, str, UsageErr
 import { block, ghs, json, table } from './output.ts';
 
 const PRIORITIES: readonly Priority[] = ['standard', 'economy', 'cargo'];
-const FINAL = new Set(['delivered', 'cancelled', 'failed']);
+const FINAL = new Set(['delivered', 'returned', 'cancelled', 'failed']);
 
 function trackingText(t: Tracking): string {
   const head = block([
