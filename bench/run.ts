@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --suite headline|pipeline|delivery|wallet|webhooks|catalog|soak|all] [--scenario embedded|postgres|all]
+ * `npm run bench [-- --suite headline|pipeline|delivery|dispatch|location|payouts|wallet|webhooks|catalog|soak|all] [--scenario embedded|postgres|all]
  *   [--duration SECONDS] [--rounds N] [--requests N] [--concurrency N] [--duration-min MINUTES] [--cpu-prof DIR]`
  *
  * Suites (each prints its tables and writes bench/results/<suite>.json):
@@ -15,6 +15,12 @@
  *   PostgreSQL, two dispatchers on one schema (duplicates checked), WEBHOOK_POLL_MS 250 and 20.
  * - catalog: catalog.list/get p50/p99 at 1 thousand and 100 thousand products (PostgreSQL, bulk
  *   loaded), cod orders.create against delivery orders.create at 1 and 16 clients.
+ * - dispatch (only when asked; not part of `all`): the time to choose a courier and create the offer
+ *   at 100, 1,000 and 10,000 on-duty couriers (p50/p99), and the candidate query's plan.
+ * - location (only when asked; not part of `all`): courier position reports ingested per second by
+ *   one instance (trail point, bound, throttled location event) at 100, 1,000 and 10,000 couriers on jobs.
+ * - payouts (only when asked; not part of `all`): one payout run over --requests payees (default
+ *   10,000): its time, payouts per second, peak RSS and heap, embedded and PostgreSQL.
  * - soak (only when asked; not part of `all`): --duration-min minutes (default 10) of mixed traffic
  *   from 20 partners on PostgreSQL + Redis: per-operation req/s and p50/p99, errors, server RSS over
  *   time; then 1 vs 2 instances.
@@ -28,8 +34,11 @@ import { parseArgs } from 'node:util';
 import { runCleanups } from './lib/cleanup.ts';
 import { scenarios, type SuiteOptions } from './lib/options.ts';
 import { runDelivery } from './suites/delivery.ts';
+import { runDispatch } from './suites/dispatch.ts';
+import { runLocation } from './suites/location.ts';
 import { runHeadline } from './suites/headline.ts';
 import { runPipeline } from './suites/pipeline.ts';
+import { runPayouts } from './suites/payouts.ts';
 import { runWallet } from './suites/wallet.ts';
 import { runCatalog } from './suites/catalog.ts';
 import { runSoak } from './suites/soak.ts';
@@ -39,6 +48,9 @@ const SUITES: Record<string, (opts: SuiteOptions) => Promise<number>> = {
   headline: runHeadline,
   pipeline: runPipeline,
   delivery: runDelivery,
+  dispatch: runDispatch,
+  location: runLocation,
+  payouts: runPayouts,
   wallet: runWallet,
   webhooks: runWebhooks,
   catalog: runCatalog,

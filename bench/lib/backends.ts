@@ -1,6 +1,7 @@
 /** PostgreSQL and Redis for the shared-store scenario: probing, and cleaning up after the run. */
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import type { ScenarioName } from './options.ts';
 
 export const POSTGRES_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 export const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
@@ -34,6 +35,22 @@ export async function probePostgres(): Promise<void> {
   } finally {
     await client.end().catch(() => {});
   }
+}
+
+/** The asked-for scenarios whose database answers; PostgreSQL is skipped with a note when it does not. */
+export async function reachableScenarios(wanted: readonly ScenarioName[]): Promise<ScenarioName[]> {
+  const reachable: ScenarioName[] = [];
+  for (const name of wanted) {
+    if (name === 'postgres') {
+      const problem = await probePostgres().then(() => null, (err: Error) => err.message);
+      if (problem) {
+        console.log(`  postgres: skipped (${problem})`);
+        continue;
+      }
+    }
+    reachable.push(name);
+  }
+  return reachable;
 }
 
 export async function probeRedis(): Promise<void> {
