@@ -14,11 +14,11 @@ import { registerOperations } from './platform/http/register.ts';
 import type { PipelineDeps } from './platform/auth/pipeline.ts';
 import { installValidation } from './platform/http/validation.ts';
 import { asyncStdout, serializeError } from './platform/logger.ts';
-import { SecretBox } from './platform/secrets.ts';
+import { deriveKey, SecretBox } from './platform/secrets.ts';
 import { resolveSecretsKey } from './platform/secrets-key.ts';
 import { AccountsService, appRoutes, KeyDirectory, partnerRoutes } from './modules/accounts/index.ts';
 import { createCatalogModule, SALE_PAYMENT_STATUSES, SALE_STATES, type CatalogModule } from './modules/catalog/index.ts';
-import { createDeliveryModule, DELIVERY_STATUSES, type DeliveryModule } from './modules/delivery/index.ts';
+import { createDeliveryModule, DELIVERY_STATUSES, FAILURE_REASONS, type CourierTracker, type DeliveryModule } from './modules/delivery/index.ts';
 import { createWalletModule, TopupReads, type WalletModule } from './modules/wallet/index.ts';
 import { LedgerReads } from './modules/ledger/index.ts';
 import { registerProbes } from './modules/health/index.ts';
@@ -27,13 +27,23 @@ import { OperatorSignIn, OperatorsService, operatorRoutes } from './modules/oper
 import { ActivationService, activationRoutes, MailActivationNotifier, type ActivationNotifier } from './modules/activation/index.ts';
 import { createGateways, type PaymentGateways } from './integrations/payments/index.ts';
 import { registerSandboxCheckout } from './integrations/payments/sandbox-page.ts';
-import { registerPaymentCallbacks } from './integrations/payments/callbacks.ts';
+import { registerPaymentCallbacks, type OtherGatewayEvents } from './integrations/payments/callbacks.ts';
 import { createMail, MailQueue, registerMailGauges } from './integrations/mail/index.ts';
+import { createStorage } from './integrations/storage/index.ts';
+import { ProofService, registerMediaRoute } from './modules/proof/index.ts';
 import { MembersService } from './modules/members/index.ts';
 import { SessionStore } from './modules/sessions/index.ts';
+import { CourierActions, courierRoutes, CouriersService, CourierSignIn, registerPresenceActions } from './modules/couriers/index.ts';
+import { createSms } from './integrations/sms/index.ts';
+import { courierJobView, courierProofUpload, registerCourierJobs } from './courier-jobs.ts';
+import { registerCourierApp } from './web/courier/index.ts';
 import { OPERATOR_SESSION_TIMEOUTS, registerConsole } from './web/console/index.ts';
 import { registerDashboard, type DashboardDeps } from './web/dashboard/index.ts';
 import { Destinations, type Resolver } from './platform/outbound/destinations.ts';
+import { cashAdminRoutes, cashDue, CashService } from './modules/cash/index.ts';
+import { createPayoutsModule, type PayoutsModule } from './modules/payouts/index.ts';
+import { createTransferProvider, type TransferProvider } from './integrations/transfers/index.ts';
+import { createDispatchModule, registerDispatchGauges, type DispatchModule } from './modules/dispatch/index.ts';
 import { registerBacklogGauges, WebhookAdminService, WebhookDispatcher, webhookAdminRoutes, webhookEvents } from './modules/webhooks/index.ts';
 import { registerApiDocs } from './platform/http/openapi.ts';
 import { traceRoutes } from './platform/http/tracing.ts';
@@ -54,6 +64,8 @@ export interface AppOptions {
   resolveHost?: Resolver;
   /** Told of activation decisions after they commit (default: the partner's owners are emailed). */
   activationNotifier?: ActivationNotifier;
+  /** The transfer provider payouts are sent through (tests); by default the configured one (PAYOUT_PROVIDER). */
+  transfers?: TransferProvider;
 }
 
 export interface Platform {
@@ -69,6 +81,11 @@ export interface Platform {
   wallet: WalletModule;
   /** Present when the delivery service is served by this instance. */
   delivery: DeliveryModule | undefined;
+  dispatch: DispatchModule | undefined;
+  /** Couriers' cash on delivery and handovers (with dispatch). */
+  cash: CashService | undefined;
+  /** Payouts to vendors and partners. */
+  payouts: PayoutsModule;
   /** Present when the safe-catalog service is served by this instance (orders need delivery too; see module.ts). */
   catalog?: CatalogModule | undefined;
   adminRoutes: readonly AdminRoute[];
@@ -84,6 +101,12 @@ export interface Platform {
   /** Mail waiting to leave, and the worker that sends it. */
   mailQueue: MailQueue;
   sessions: SessionStore;
+  couriers: CouriersService;
+  courierSignIn: CourierSignIn;
+  /** The courier app's action kinds: other modules (dispatch) register theirs here. */
+  courierActions: CourierActions;
+  /** Proof of delivery: delivery codes, photos and signatures (what dispatch and the courier app record). */
+  proofs: ProofService;
 }
 
 declare module 'fastify' {
@@ -129,7 +152,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
 
   const db = await openDatabase(config.database, { template: options.dbTemplate });
-  const box = new SecretBox(resolveSecretsKey({ secretsKey: config.secretsKey, keyDir: config.database.kind === 'memory' ? undefined : config.dataDir }, app.log));
+  const secretsKey = resolveSecretsKey({ secretsKey: config.secretsKey, keyDir: config.database.kind === 'memory' ? undefined : config.dataDir }, app.log);
+  const box = new SecretBox(secretsKey);
   const guard = await openGuardStore(config, app.log, clock);
   const keys = new KeyDirectory(db, box, config.authCacheTtlMs, clock);
   const destinations = new Destinations(config.webhooks.localDestinations, options.resolveHost);
@@ -177,13 +201,22 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const mail = createMail(config.mail, db, app.log, publicBaseUrl);
   // Mail is queued with the change that causes it and sent by this worker (every instance runs one;
   // MAIL_POLL_MS=0 runs none here).
-  const mailQueue = new MailQueue(db, mail.mailer, clock, app.log, config.mail.pollMs);
+  const mailQueue = new MailQueue(db, mail.mailer, clock, app.log, config.mail.pollMs, config.mail.retentionDays * 86_400_000);
   const members = new MembersService({ db, accounts, mail: mailQueue, publicBaseUrl, clock });
   const ownerEmails = async (partnerId: string) => (await members.team(partnerId)).filter((m) => m.role === 'owner').map((m) => m.email);
   const notifier = options.activationNotifier ?? new MailActivationNotifier({ ownerEmails, send: (m) => mailQueue.send(db, m), publicBaseUrl });
   const activation = new ActivationService({ db, accounts, audit, clock, log: app.log, notifier });
+  const sessions = new SessionStore(db, clock);
+  const couriers = new CouriersService(db, clock);
+  const sms = createSms(config.sms, db, app.log, publicBaseUrl);
+  const courierSignIn = new CourierSignIn({ db, clock, couriers, sendText: (m) => sms.sender.send(m), log: app.log });
+  const courierActions = new CourierActions(db, clock);
+  registerPresenceActions(courierActions, couriers);
+  // A deactivated courier is signed out everywhere at once.
+  const endCourierSessions = async (courierId: string) => void (await sessions.endAllFor({ kind: 'courier', id: courierId }));
   const adminRoutes: AdminRoute[] = [
     ...partnerRoutes(accounts),
+    ...courierRoutes(couriers, { onDeactivated: endCourierSessions }),
     ...appRoutes(accounts, clock),
     ...operatorRoutes(operators, operatorSignIn),
     ...auditRoutes(audit),
@@ -197,8 +230,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const wallet = createWalletModule({ db, clock, log: app.log, accounts, gateways, publicBaseUrl });
   adminRoutes.push(...wallet.adminRoutes);
   paymentHandlers.push(wallet.handlePaymentCallback);
+  const storage = createStorage(config.storage, { dataDir: config.dataDir, memory: config.database.kind === 'memory' }, clock);
+  app.log.info(storage.storage.summary);
+  const proofs = new ProofService({ db, storage: storage.storage, key: deriveKey(secretsKey, 'proof'), publicBaseUrl, clock, log: app.log });
+  registerMediaRoute(app, proofs);
+  // Dispatch (made after delivery, which it listens to) answers where an order's courier is; the
+  // tracker is only asked at request time, once dispatch exists.
+  const tracker: CourierTracker = { forOrder: async (orderId) => dispatch?.trail.forOrder(orderId) };
   const delivery = config.services.has('delivery')
-    ? createDeliveryModule({ settings: config.delivery, publicBaseUrl, db, clock, log: app.log, wallet: wallet.service, destinations })
+    ? createDeliveryModule({ settings: config.delivery, publicBaseUrl, db, clock, log: app.log, wallet: wallet.service, destinations, proofs, tracker })
     : undefined;
   if (delivery) {
     // The wallet's operations live under the delivery service's paths.
@@ -206,6 +246,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     adminRoutes.push(...delivery.adminRoutes);
     delivery.registerPublicPages(app);
   }
+  const dispatch = delivery ? createDispatchModule({ settings: config.dispatch, db, clock, log: app.log, delivery, couriers }) : undefined;
+  if (dispatch) adminRoutes.push(...dispatch.adminRoutes);
+  if (dispatch && delivery) registerCourierJobs({ actions: courierActions, dispatch: dispatch.service, sandbox: dispatch.sandbox, orders: delivery.orders, proofs, sms: sms.sender, publicBaseUrl, log: app.log });
   const catalog = config.services.has('safe-catalog')
     ? createCatalogModule({
         db,
@@ -224,37 +267,64 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     adminRoutes.push(...catalog.adminRoutes);
     paymentHandlers.push((ref) => catalog.handlePaymentCallback(ref));
   }
+  // Cash on delivery: what a courier collects goes on their cash account in the delivered action's
+  // transaction. Staging's sandbox courier collects nothing: test orders never reach the books.
+  const cash = dispatch
+    ? new CashService(db, clock, async (tx, orderId) => {
+        const order = await delivery!.orders.find(orderId, tx);
+        return order?.environment === 'staging' ? cashDue(undefined, undefined) : cashDue(order, await catalog?.sales.cashOnDelivery(tx, orderId));
+      })
+    : undefined;
+  if (cash) {
+    dispatch!.service.onDeliver(cash.collect);
+    adminRoutes.push(...cashAdminRoutes(cash));
+  }
+  const transfers = options.transfers ?? createTransferProvider(config.transfers, db, clock);
+  const payouts = createPayoutsModule({ db, clock, log: app.log, provider: transfers, settings: config.payouts });
+  adminRoutes.push(...payouts.adminRoutes);
+  // Partners are paid their markup on sales: their payouts are read under the safe-catalog paths.
+  if (catalog) operations.push(...payouts.operations);
+  payouts.registerWebhook(app);
+  // Paystack sends transfer events to the one webhook URL its collections use.
+  const transferEvents: OtherGatewayEvents = async (gateway, headers, rawBody) =>
+    gateway === transfers.name && (await payouts.sender.hint(rawBody.toString('utf8'), headers)) !== 'invalid';
   const pipeline: PipelineDeps = { keys, guard, clock, defaultLimits: config.rateLimits, clockSkewSeconds: config.clockSkewSeconds };
   registerOperations(app, operations, pipeline);
   const webhookAdmin = new WebhookAdminService(db, accounts, clock);
   adminRoutes.push(...webhookAdminRoutes(webhookAdmin));
   const dispatcher = config.webhooks.dispatcher ? new WebhookDispatcher(db, box, config.webhooks, destinations, clock, app.log) : undefined;
-  registerPaymentCallbacks(app, gateways.all, paymentHandlers);
+  registerPaymentCallbacks(app, gateways.all, paymentHandlers, transferEvents);
   registerSandboxCheckout(app, gateways.sandbox);
   app.log.info(mail.mailer.summary);
   mail.registerPages(app);
-  const sessions = new SessionStore(db, clock);
+  app.log.info(sms.sender.summary);
+  sms.registerPages(app);
   const dashboardDeps: DashboardDeps = {
     accounts,
     activation,
     members,
     sessions,
     partnerOrders: delivery?.partnerOrders,
+    orderUpload: delivery && { bulk: delivery.bulkOrders, audit },
+    proofs,
     partnerSales: catalog?.partnerSales,
     wallet: wallet.service,
+    payouts: { module: payouts, mail: mailQueue, coolingHours: config.payouts.coolingHours },
     publicBaseUrl,
     webhooks: { webhooks: webhookAdmin, audit },
   };
   registerDashboard(app, dashboardDeps);
-  registerConsole(app, { accounts, activation, audit, operators, operatorSignIn, sessions: new SessionStore(db, clock, OPERATOR_SESSION_TIMEOUTS), webhooks: webhookAdmin, wallet: wallet.service, journals: new LedgerReads(db), topups: new TopupReads(db), catalog: catalog?.catalog, orders: delivery && { read: delivery.operatorOrders, service: delivery.orders } }, dashboardDeps);
+  registerCourierApp(app, { job: dispatch && delivery ? courierJobView(dispatch.service, delivery.orders, couriers) : undefined, proof: dispatch && courierProofUpload(dispatch.service, proofs), couriers, signIn: courierSignIn, actions: courierActions, sessions }, dashboardDeps);
+  registerConsole(app, { couriers: { service: couriers, endSessions: endCourierSessions }, accounts, activation, audit, operators, operatorSignIn, sessions: new SessionStore(db, clock, OPERATOR_SESSION_TIMEOUTS), webhooks: webhookAdmin, wallet: wallet.service, journals: new LedgerReads(db), topups: new TopupReads(db), catalog: catalog?.catalog, sales: catalog?.operatorSales, orders: delivery && { read: delivery.operatorOrders, service: delivery.orders }, dispatch: dispatch?.service, cash, payouts }, dashboardDeps);
   if (config.adminToken) {
-    registerAdminRoutes(app, { adminToken: config.adminToken, resolveToken: (bearer) => operators.actorForToken(bearer), recordChange: (change) => audit.record(change) }, adminRoutes);
+    registerAdminRoutes(app, { adminToken: config.adminToken, resolveToken: (bearer) => operators.actorForToken(bearer), changes: { record: (change, tx) => audit.record(change, tx), db } }, adminRoutes);
   }
   const appMetrics = new Registry();
   requests.registerOn(appMetrics);
   registerPoolGauges(appMetrics, db);
   registerBacklogGauges(appMetrics, db, clock);
   registerMailGauges(appMetrics, mailQueue);
+  if (dispatch) registerDispatchGauges(appMetrics, db);
   exposeMetrics(app, appMetrics, {
     checkAdminToken: config.adminToken ? adminTokenCheck(config.adminToken) : undefined,
     port: config.metricsPort,
@@ -264,18 +334,21 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.server.maxConnections = config.maxConnections;
   app.server.headersTimeout = Math.min(config.requestTimeoutMs, 60_000);
   answerOutsideRoutes(app);
-  app.decorate('platform', { config, db, accounts, guard, gateways, operations, adminRoutes, audit, operators, operatorSignIn, activation, pipeline, wallet, delivery, dispatcher, catalog, members, mailQueue, sessions });
-  registerApiDocs(app, webhookEvents({ deliveryStatuses: DELIVERY_STATUSES, saleStates: SALE_STATES, salePaymentStatuses: SALE_PAYMENT_STATUSES }));
+  app.decorate('platform', { config, db, accounts, guard, gateways, operations, adminRoutes, audit, operators, operatorSignIn, activation, pipeline, wallet, delivery, dispatch, cash, payouts, dispatcher, catalog, members, mailQueue, sessions, proofs, couriers, courierSignIn, courierActions });
+  registerApiDocs(app, webhookEvents({ deliveryStatuses: DELIVERY_STATUSES, failureReasons: FAILURE_REASONS, saleStates: SALE_STATES, salePaymentStatuses: SALE_PAYMENT_STATUSES }));
   app.addHook('onReady', async () => {
     delivery?.workers.forEach((w) => w.start());
+    dispatch?.workers.forEach((w) => w.start());
     catalog?.workers.forEach((w) => w.start());
+    payouts.workers.forEach((w) => w.start());
     dispatcher?.start();
     mailQueue.start();
   });
   app.addHook('onClose', async () => {
-    await Promise.all([...(delivery?.workers.map((w) => w.stop()) ?? []), ...(catalog?.workers.map((w) => w.stop()) ?? []), dispatcher?.stop(), mailQueue.stop()]);
+    await Promise.all([...(delivery?.workers.map((w) => w.stop()) ?? []), ...(dispatch?.workers.map((w) => w.stop()) ?? []), ...(catalog?.workers.map((w) => w.stop()) ?? []), ...payouts.workers.map((w) => w.stop()), dispatcher?.stop(), mailQueue.stop(), courierSignIn.settled()]);
     await guard.close();
     mail.close();
+    storage.close();
     await db.close();
     await tracing?.shutdown();
   });

@@ -4,8 +4,13 @@ import { ALL_SERVICES, type ServiceName } from './platform/http/operation.ts';
 import { int, oneOf, type Env } from './platform/settings.ts';
 import type { TracingSettings } from './platform/tracing-sdk.ts';
 import { paymentSettings, type PaymentSettings } from './integrations/payments/settings.ts';
+import { transferSettings, type TransferSettings } from './integrations/transfers/settings.ts';
 import { mailSettings, type MailSettings } from './integrations/mail/settings.ts';
+import { smsSettings, type SmsSettings } from './integrations/sms/settings.ts';
+import { storageSettings, type StorageSettings } from './integrations/storage/settings.ts';
 import { deliverySettings, type DeliverySettings } from './modules/delivery/index.ts';
+import { dispatchSettings, type DispatchSettings } from './modules/dispatch/index.ts';
+import { payoutSettings, type PayoutSettings } from './modules/payouts/index.ts';
 import { webhookSettings, type WebhookSettings } from './modules/webhooks/index.ts';
 
 export type { DatabaseConfig, ServiceName };
@@ -46,10 +51,18 @@ export interface Config {
   /** Create a demo partner and staging key on an empty development database (`npm start`). */
   sandboxQuickstart: boolean;
   delivery: DeliverySettings;
+  dispatch: DispatchSettings;
+  payouts: PayoutSettings;
   webhooks: WebhookSettings;
   payments: PaymentSettings;
+  /** Who sends money out (PAYOUT_PROVIDER, SANDBOX_TRANSFER_DELAY_SECONDS, PAYSTACK_*). */
+  transfers: TransferSettings;
   /** How the dashboard's mail leaves (SMTP_URL, MAIL_FROM). */
   mail: MailSettings;
+  /** How text messages (couriers' sign-in codes) leave (SMS_PROVIDER, HUBTEL_SMS_*, SMS_SENDER_ID). */
+  sms: SmsSettings;
+  /** Where uploaded files (proof-of-delivery photos) are kept (STORAGE, STORAGE_DIR, S3_*). */
+  storage: StorageSettings;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -156,9 +169,14 @@ export function loadConfig(env: Env = process.env): Config {
     // On by default for the embedded development database only.
     sandboxQuickstart: (env.SANDBOX_QUICKSTART ?? (env.DATABASE_URL ? 'off' : 'on')) === 'on',
     delivery: deliverySettings(env, problems),
+    dispatch: dispatchSettings(env, problems),
+    payouts: payoutSettings(env, problems),
     webhooks: webhookSettings(env, problems),
     payments: paymentSettings(env, problems),
+    transfers: transferSettings(env, problems),
     mail: mailSettings(env, problems),
+    sms: smsSettings(env, problems),
+    storage: storageSettings(env, problems),
   };
   if (env.REDIS_URL && !/^rediss?:\/\//.test(env.REDIS_URL)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
   // One line, however many problems: it is what a process manager's log shows of a failed start.

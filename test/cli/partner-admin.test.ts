@@ -113,17 +113,17 @@ describe('partner-admin: accounts', () => {
     const app = (await p.admin('POST', `/partners/${partner.partner_id}/apps`, { name: 'App' })).body;
     const [wildcard, named, delivery, staging] = await Promise.all([
       cli(['keys', 'create', app.app_id, '--env', 'production', '--scopes', '*']),
-      cli(['keys', 'create', app.app_id, '--env', 'production', '--scopes', '*,delivery:wallet:topup,delivery:wallet:spend,safe:write', '--json']),
+      cli(['keys', 'create', app.app_id, '--env', 'production', '--scopes', '*,delivery:wallet:topup,delivery:wallet:spend,safe:write,payouts:read', '--json']),
       cli(['keys', 'create', app.app_id, '--env', 'production', '--scopes', 'delivery:*,delivery:wallet:spend']),
       cli(['keys', 'create', app.app_id, '--env', 'staging', '--scopes', '*']),
     ]);
     expect(wildcard.code).toBe(0);
     expect(wildcard.stderr).toBe(
-      'warning: wildcards never grant the money scopes, so this key lacks delivery:wallet:topup, delivery:wallet:spend, safe:write.\n'
-      + `To grant them, name them: partner-admin keys create ${app.app_id} --env production --scopes "*,delivery:wallet:topup,delivery:wallet:spend,safe:write" (then revoke this key).\n`,
+      'warning: wildcards never grant the money scopes, so this key lacks delivery:wallet:topup, delivery:wallet:spend, safe:write, payouts:read.\n'
+      + `To grant them, name them: partner-admin keys create ${app.app_id} --env production --scopes "*,delivery:wallet:topup,delivery:wallet:spend,safe:write,payouts:read" (then revoke this key).\n`,
     );
     expect(named.stderr).toBe('');
-    expect(json(named).scopes).toEqual(['*', 'delivery:wallet:topup', 'delivery:wallet:spend', 'safe:write']);
+    expect(json(named).scopes).toEqual(['*', 'delivery:wallet:topup', 'delivery:wallet:spend', 'safe:write', 'payouts:read']);
     expect(delivery.stderr).toMatch(/this key lacks delivery:wallet:topup\.\n/);
     expect(staging.stderr).toBe('');
   }, SLOW);

@@ -19,8 +19,8 @@ describe('README', () => {
 
   it('documents every configuration variable the server reads', () => {
     // The configuration, and the settings of integrations it reads through their own functions.
-    const config = ['src/config.ts', 'src/integrations/mail/settings.ts'].map((f) => readFileSync(`${ROOT}${f}`, 'utf8')).join('\n');
-    const read = new Set([...config.matchAll(/\benv(?:\.|\[')([A-Z_]+)/g), ...config.matchAll(/int\(env, '([A-Z_]+)'/g), ...config.matchAll(/dateList\(env, '([A-Z_]+)'/g), ...config.matchAll(/onOff\(env, '([A-Z_]+)'/g), ...config.matchAll(/oneOf\(env, '([A-Z_]+)'/g)].map((m) => m[1]!));
+    const config = ['src/config.ts', 'src/integrations/mail/settings.ts', 'src/integrations/storage/settings.ts'].map((f) => readFileSync(`${ROOT}${f}`, 'utf8')).join('\n');
+    const read = new Set([...config.matchAll(/\benv(?:\.|\[')([A-Z][A-Z0-9_]*)/g), ...config.matchAll(/int\(env, '([A-Z][A-Z0-9_]*)'/g), ...config.matchAll(/dateList\(env, '([A-Z][A-Z0-9_]*)'/g), ...config.matchAll(/onOff\(env, '([A-Z][A-Z0-9_]*)'/g), ...config.matchAll(/oneOf\(env, '([A-Z][A-Z0-9_]*)'/g)].map((m) => m[1]!));
     for (const name of ['HUBTEL_API_ID', 'HUBTEL_API_KEY', 'HUBTEL_MERCHANT_ACCOUNT']) read.add(name);
     const missing = [...read].filter((name) => name !== 'DATABASE_SCHEMA' && !readme.includes(`\`${name}\``));
     expect(missing).toEqual([]);

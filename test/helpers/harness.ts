@@ -6,6 +6,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { PartnerClient } from '@partner-platform/sdk';
 import { buildApp, type AppOptions } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
+import { FakeTransfers } from '../fakes/transfers.ts';
 import { FakeDns } from './dns.ts';
 import { freePort } from './process.ts';
 
@@ -55,7 +56,9 @@ export async function startPlatform(opts: StartOptions = {}): Promise<TestPlatfo
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     // Tests drive the sandbox courier themselves.
     SANDBOX_COURIER_STEP_SECONDS: '0',
+    DISPATCH_INTERVAL_MS: '0',
     REFUND_INTERVAL_MS: '0',
+    PAYOUT_INTERVAL_MS: '0',
     // Webhook tests turn the dispatcher on (and WEBHOOK_LOCAL_DESTINATIONS for local receivers);
     // nothing else sends anywhere.
     WEBHOOK_DISPATCHER: 'off',
@@ -70,6 +73,8 @@ export async function startPlatform(opts: StartOptions = {}): Promise<TestPlatfo
     ...opts,
     dbTemplate: opts.dbTemplate ?? (await pgliteTemplate()),
     resolveHost: opts.resolveHost ?? new FakeDns().resolve,
+    // Payouts go to the transfer provider's fake unless a test brings its own.
+    transfers: opts.transfers ?? new FakeTransfers(),
   });
   opts.beforeListen?.(app);
   const address = await app.listen({ port, host: '127.0.0.1' });

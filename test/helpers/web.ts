@@ -27,11 +27,18 @@ export class WebClient {
   }
 
   async request(method: string, path: string, init: { body?: string | Uint8Array; headers?: Record<string, string> } = {}): Promise<WebResponse> {
-    const res = await fetch(`${this.base}${path}`, {
-      method,
-      redirect: 'manual',
-      headers: { ...(this.cookies.size ? { cookie: this.cookieHeader() } : {}), ...init.headers },
-      body: init.body as BodyInit | undefined,
+    const send = () =>
+      fetch(`${this.base}${path}`, {
+        method,
+        redirect: 'manual',
+        headers: { ...(this.cookies.size ? { cookie: this.cookieHeader() } : {}), ...init.headers },
+        body: init.body as BodyInit | undefined,
+      });
+    // As browsers do: a request that met a keep-alive connection the server had just closed (reset
+    // before any answer; seen on loaded machines) is sent once more, on a new connection.
+    const res = await send().catch((err: { cause?: { code?: string } }) => {
+      if (err.cause?.code === 'ECONNRESET') return send();
+      throw err;
     });
     this.remember(res.headers);
     return { status: res.status, text: await res.text(), headers: res.headers, location: res.headers.get('location') };
@@ -41,8 +48,8 @@ export class WebClient {
     return this.request('GET', path);
   }
 
-  /** Posts fields as a form, as a same-origin browser would (Origin set). */
-  post(path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<WebResponse> {
+  /** Posts fields as a form, as a same-origin browser would (Origin set); pairs may repeat a name (checkboxes). */
+  post(path: string, fields: Record<string, string> | Array<[string, string]>, headers: Record<string, string> = {}): Promise<WebResponse> {
     return this.request('POST', path, {
       body: new URLSearchParams(fields).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: this.base, ...headers },
@@ -115,4 +122,28 @@ export async function dashboardKey(web: WebClient, appName = 'Shop app'): Promis
   const keyId = /keys\/(key_[0-9A-Z]{26})\/revoke/.exec(keyPage.text)?.[1];
   if (!apiKey || !signingSecret || !keyId) throw new Error(`no key shown: ${keyPage.status}`);
   return { appId, keyId, apiKey, signingSecret };
+}
+
+/** The owner invites `role`; the invitee accepts by the mailed link and is signed in. */
+export async function invitedMember(p: TestPlatform, owner: WebClient, role: 'owner' | 'developer' | 'finance'): Promise<WebClient> {
+  const email = newEmail(role);
+  const invite = await owner.submit('/dashboard/team', '/dashboard/team/invite', { email, role });
+  if (invite.status >= 400) throw new Error(`invitation failed: ${invite.status} ${invite.text.slice(0, 300)}`);
+  const link = await mailedLink(p, email, '/invitations');
+  const web = new WebClient(p.url);
+  await web.get(link);
+  const accepted = await web.submit(link, link, { password: PASSWORD });
+  if (accepted.location !== '/dashboard') throw new Error(`invitation not accepted: ${accepted.status} ${accepted.text.slice(0, 300)}`);
+  return web;
+}
+
+/**
+ * What most dashboard tests start from: a verified, signed-in owner of a new partner with one app
+ * and its staging key (created through the dashboard), and the partner's id.
+ */
+export async function partnerDashboard(p: TestPlatform, partnerName = 'Adwoa Bakery', appName = 'Shop app') {
+  const { web, email } = await verifiedOwner(p, newEmail('owner'), partnerName);
+  const key = await dashboardKey(web, appName);
+  const [row] = await p.app.platform.db.query<{ partner_id: string }>('select partner_id from apps where id = $1', [key.appId]);
+  return { web, email, partnerId: row!.partner_id, ...key };
 }

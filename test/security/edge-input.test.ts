@@ -13,7 +13,7 @@ let prod: PartnerSetup;
 beforeAll(async () => {
   p = await startPlatform();
   s = await createPartner(p);
-  prod = await createPartner(p, { environment: 'production', scopes: ['*', 'safe:write', 'delivery:wallet:topup', 'delivery:wallet:spend'] });
+  prod = await createPartner(p, { environment: 'production', scopes: ['*', 'safe:write', 'delivery:wallet:topup', 'delivery:wallet:spend', 'payouts:read'] });
 });
 afterAll(() => p.close());
 

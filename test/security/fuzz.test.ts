@@ -38,7 +38,7 @@ let production: PartnerSetup;
 beforeAll(async () => {
   p = await startPlatform();
   staging = await createPartner(p, { scopes: ['*', 'safe:write', 'delivery:wallet:topup'], rateLimits: LIMITS });
-  production = await createPartner(p, { environment: 'production', scopes: ['*', 'safe:write', 'delivery:wallet:topup', 'delivery:wallet:spend'], rateLimits: LIMITS });
+  production = await createPartner(p, { environment: 'production', scopes: ['*', 'safe:write', 'delivery:wallet:topup', 'delivery:wallet:spend', 'payouts:read'], rateLimits: LIMITS });
 });
 afterAll(() => p.close());
 
@@ -62,9 +62,13 @@ describe('hostile input', () => {
           fc.asyncProperty(fc.oneof(jsonValue.map((v) => JSON.stringify(v)), deep, fc.string()), fc.dictionary(fc.string({ maxLength: 10 }), fc.string({ maxLength: 20 }), { maxKeys: 3 }), async (raw, query) => {
             const res = await who.client.send(op.method, op.path, { rawBody: op.method === 'POST' ? raw : undefined, query: op.method === 'GET' ? query : undefined });
             expectSafe(res.status, JSON.stringify(res.body), `${op.id} ${raw.slice(0, 80)}`);
-            if (res.status < 300 && op.access === 'write') accepted.push(`${op.id} ${raw.slice(0, 200)}`);
+            // A batch answers 200 even when every item failed; only an item that succeeded is a write.
+            const results = (res.body as { results?: Array<{ ok: boolean }> }).results;
+            const wrote = results ? results.some((r) => r.ok) : res.status < 300;
+            if (wrote && op.access === 'write') accepted.push(`${op.id} ${raw.slice(0, 200)}`);
           }),
-          { numRuns: 25 },
+          // Always tried: a batch of junk items (answered 200 with every item failed, once a CI flake).
+          { numRuns: 25, examples: [['{"orders":["z=56++l",null,{}]}', {}]] },
         );
       }
     }

@@ -62,6 +62,23 @@ describe('dashboard orders: keyset pages, filters, the order page', () => {
     expect((await fetch(tracking)).status).toBe(200);
     expect((await web.get('/dashboard/orders/dlv_00000000000000000000000000')).status).toBe(404);
   });
+
+  it('shows a returned order with why it could not be delivered, its attempts, and the return in the timeline', async () => {
+    const id = created[5]!;
+    for (const st of ['accepted', 'pickedUp', 'in_transit']) await p.admin('POST', `/delivery/orders/${id}/status`, { status: st });
+    await p.admin('POST', `/delivery/orders/${id}/status`, { status: 'returning', failure_reason: 'wrong_address', note: 'No such house <number>' });
+    await p.admin('POST', `/delivery/orders/${id}/status`, { status: 'returned' });
+    const page = await web.get(`/dashboard/orders/${id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Could not deliver');
+    expect(page.text).toContain('Wrong address: No such house &lt;number&gt; (1 delivery attempt)');
+    expect(page.text).toMatch(/<li class="">Delivered/);
+    expect(page.text).toMatch(/<li class="stop">Returning to the pickup point/);
+    expect(page.text).toMatch(/<li class="stop">Returned to the pickup point/);
+    expect(page.text).not.toContain('id="return-fee"');
+    const filtered = await web.get('/dashboard/orders?status=returned');
+    expect(orderIds(filtered.text)).toEqual([id]);
+  });
 });
 
 describe('dashboard orders: the created date filter (UTC days, which are Accra days) with keyset pages', () => {

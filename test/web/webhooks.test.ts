@@ -1,18 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/platform/ids.ts';
 import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
-import { csrfOf, dashboardKey, mailedLink, newEmail, PASSWORD, verifiedOwner, WebClient } from '../helpers/web.ts';
-
-/** The owner invites `role`; the invitee accepts and is signed in. */
-async function invited(p: TestPlatform, owner: WebClient, role: string): Promise<WebClient> {
-  const email = newEmail(role);
-  await owner.submit('/dashboard/team', '/dashboard/team/invite', { email, role });
-  const link = await mailedLink(p, email, '/invitations');
-  const web = new WebClient(p.url);
-  await web.get(link);
-  expect((await web.submit(link, link, { password: PASSWORD })).location).toBe('/dashboard');
-  return web;
-}
+import { csrfOf, invitedMember, partnerDashboard, WebClient } from '../helpers/web.ts';
 
 describe('dashboard webhook deliveries', () => {
   let p: TestPlatform;
@@ -47,10 +36,8 @@ describe('dashboard webhook deliveries', () => {
 
   beforeAll(async () => {
     p = await startPlatform();
-    ({ web: owner } = await verifiedOwner(p));
-    ({ appId } = await dashboardKey(owner));
-    ({ web: other } = await verifiedOwner(p, newEmail('other'), 'Kofi Foods'));
-    ({ appId: otherAppId } = await dashboardKey(other, 'Kofi app'));
+    ({ web: owner, appId } = await partnerDashboard(p));
+    ({ web: other, appId: otherAppId } = await partnerDashboard(p, 'Kofi Foods', 'Kofi app'));
     dead.push(await event(appId, 'dead', 'delivery.order.created', { code: 500, error: 'HTTP 500' }));
     dead.push(await event(appId, 'dead', 'delivery.order.cancelled', { code: 500, error: 'HTTP 500' }));
     delivered = await event(appId, 'delivered', 'delivery.order.status_changed', { code: 204 });
@@ -117,8 +104,8 @@ describe('dashboard webhook deliveries', () => {
   });
 
   it('a developer replays all dead of the app; finance reads but gets 403 on replay', async () => {
-    const developer = await invited(p, owner, 'developer');
-    const finance = await invited(p, owner, 'finance');
+    const developer = await invitedMember(p, owner, 'developer');
+    const finance = await invitedMember(p, owner, 'finance');
     const seen = await finance.get(`${base()}/${dead[1]}`);
     expect(seen.status).toBe(200);
     expect(seen.text).not.toContain('Replay this delivery');
@@ -157,6 +144,55 @@ describe('dashboard webhook deliveries', () => {
     const anonymous = await new WebClient(p.url).get(`${base()}/${delivered}`);
     expect(anonymous.status).toBe(303);
     expect(anonymous.location).toMatch(/^\/sign-in\?next=/);
+  });
+
+  it('replays the chosen deliveries in one submit: checkboxes, a limit, only the partner’s own, audited once', async () => {
+    const chosen = [await event(appId, 'dead', 'delivery.order.created', { code: 500 }), await event(appId, 'delivered', 'delivery.order.created', { code: 204 })];
+    const stillPending = await event(appId, 'pending');
+    const page = await owner.get(`${base()}?status=dead`);
+    expect(page.text).toContain(`name="event" value="${chosen[0]}"`);
+    expect(page.text).toContain(`action="${base()}/replay-selected"`);
+    const token = csrfOf(page.text);
+    const picks = (ids: string[]): Array<[string, string]> => [['_csrf', token], ...ids.map((id): [string, string] => ['event', id])];
+    const audits = async () => (await p.app.platform.db.query<{ n: number }>("select count(*)::int as n from audit_log where action = 'webhook_delivery.replay'"))[0]!.n;
+    const before = await audits();
+
+    // Another partner's event among the chosen ones: 404 as if missing, and none of them is replayed.
+    const mixed = await owner.post(`${base()}/replay-selected`, picks([chosen[0]!, foreign]));
+    expect(mixed.status).toBe(404);
+    expect(await status(chosen[0]!)).toBe('dead');
+    expect(await status(foreign)).toBe('dead');
+    // Through the other partner's own app URL: the same.
+    expect((await other.post(`/dashboard/apps/${otherAppId}/webhooks/replay-selected`, [['_csrf', csrfOf((await other.get(`/dashboard/apps/${otherAppId}/webhooks`)).text)], ['event', chosen[0]!]])).status).toBe(404);
+    expect(await status(chosen[0]!)).toBe('dead');
+    // Nothing chosen; more than a page's worth; a malformed id.
+    const none = await owner.post(`${base()}/replay-selected`, picks([]));
+    expect(none.status).toBe(400);
+    expect(none.text).toContain('Choose at least one delivery');
+    const tooMany = await owner.post(`${base()}/replay-selected`, picks(Array.from({ length: 26 }, () => chosen[0]!)));
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.text).toContain('at most 25 at once');
+    expect((await owner.post(`${base()}/replay-selected`, picks(['evt_%00']))).status).toBe(404);
+    expect((await owner.post(`${base()}/replay-selected`, picks([`${chosen[0]}\u0000`]))).status).toBe(400);
+    expect(await audits()).toBe(before);
+
+    const res = await owner.post(`${base()}/replay-selected`, picks([...chosen, stillPending, chosen[0]!]));
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('2 deliveries queued again');
+    expect(res.text).toContain(`1 still pending (left on its schedule): ${stillPending}`);
+    expect(await status(chosen[0]!)).toBe('pending');
+    expect(await status(chosen[1]!)).toBe('pending');
+    const [entry] = await p.app.platform.db.query<{ actor_kind: string; target_id: string; after: { replayed: string[] } }>(
+      "select actor_kind, target_id, after from audit_log where action = 'webhook_delivery.replay' order by at desc, id desc limit 1",
+    );
+    expect(entry).toMatchObject({ actor_kind: 'member', target_id: appId });
+    expect([...entry!.after.replayed].sort()).toEqual([...chosen].sort());
+
+    // Finance sees no checkboxes and is refused.
+    const finance = await invitedMember(p, owner, 'finance');
+    const seen = await finance.get(base());
+    expect(seen.text).not.toContain('replay-selected');
+    expect((await finance.post(`${base()}/replay-selected`, [['_csrf', csrfOf(seen.text)], ['event', chosen[0]!]])).status).toBe(403);
   });
 
   it('refuses a replay without the CSRF token or from another site', async () => {

@@ -25,9 +25,13 @@ export const deliveryGroups = {
 export const deliveryCommands: Command[] = [
   {
     name: 'orders move', summary: 'Move an order to its next state; an illegal move answers the allowed ones', route: 'POST /delivery/orders/:order_id/status',
-    usage: 'ORDER_ID --to accepted|pickedUp|in_transit|delivered|failed|cancelled [--note TEXT]',
-    payload: (a) => ({ status: a.to, note: a.note }), show: order,
-    help: { to: 'placed → accepted → pickedUp → in_transit → delivered; any open order can fail; cancelled refunds a wallet-funded order', note: 'Shown in the timeline (at most 500 characters)' },
+    usage: 'ORDER_ID --to accepted|pickedUp|in_transit|delivered|returning|returned|failed|cancelled [--note TEXT] [--reason recipient_absent|refused|wrong_address|other]',
+    payload: (a) => ({ status: a.to, note: a.note, failure_reason: a.reason }), show: order,
+    help: {
+      to: 'placed → accepted → pickedUp → in_transit → delivered; a failed attempt goes in_transit again (while attempts are left) or returning → returned; any open order can fail; cancelled refunds a wallet-funded order',
+      note: 'Shown in the timeline (at most 500 characters)',
+      reason: 'Why the courier could not deliver: needed for another attempt and for returning (other needs --note)',
+    },
   },
   {
     name: 'locations create', summary: 'Add a live delivery area; every instance lists it within seconds', route: 'POST /locations',

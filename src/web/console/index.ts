@@ -9,12 +9,18 @@ import { registerConsoleActivationRoutes } from './activation-routes.ts';
 import { registerConsoleAuditRoutes } from './audit-routes.ts';
 import { registerConsoleAuthRoutes } from './auth-routes.ts';
 import { registerConsoleCatalogRoutes } from './catalog-routes.ts';
+import { registerConsoleCourierRoutes } from './courier-routes.ts';
+
+import { registerConsoleCashRoutes } from './cash-routes.ts';
+import { registerConsoleDispatchRoutes } from './dispatch-routes.ts';
 import { registerConsoleEnrolRoutes } from './enrol-routes.ts';
 import { registerConsoleJournalRoutes } from './journal-routes.ts';
 import { ConsoleKit, type ConsoleDeps } from './kit.ts';
 import { registerConsoleMoneyRoutes } from './money-routes.ts';
 import { registerConsoleOrderRoutes } from './order-routes.ts';
+import { registerConsolePayoutRoutes } from './payout-routes.ts';
 import { registerConsolePartnerRoutes } from './partner-routes.ts';
+import { registerConsoleSaleRoutes } from './sale-routes.ts';
 import { registerConsoleTopupRoutes } from './topup-routes.ts';
 import { registerConsoleWebhookRoutes } from './webhook-routes.ts';
 
@@ -48,10 +54,15 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps, dashboa
     registerConsoleAuditRoutes(scope, kit);
     registerConsoleWebhookRoutes(scope, kit);
     registerConsoleOrderRoutes(scope, kit);
+    registerConsoleDispatchRoutes(scope, kit);
+    registerConsoleCashRoutes(scope, kit);
+    registerConsolePayoutRoutes(scope, kit);
     registerConsoleMoneyRoutes(scope, kit);
     registerConsoleJournalRoutes(scope, kit);
     registerConsoleTopupRoutes(scope, kit);
     registerConsoleCatalogRoutes(scope, kit);
+    registerConsoleCourierRoutes(scope, kit);
+    registerConsoleSaleRoutes(scope, kit);
     registerConsoleEnrolRoutes(scope, kit);
   });
 }

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { Assets } from '../../platform/web/assets.ts';
 import { FORM_BODY_LIMIT, FormProblem } from '../../platform/web/form.ts';
 import { Views } from '../../platform/web/views.ts';
@@ -8,6 +8,8 @@ import { registerAuthRoutes } from './auth-routes.ts';
 import { WebKit, WebRefusal, type DashboardDeps } from './kit.ts';
 import { registerActivationRoutes } from './activation.ts';
 import { registerOrderRoutes } from './order-routes.ts';
+import { registerOrderUploadRoutes } from './order-upload.ts';
+import { registerPayoutRoutes } from './payouts.ts';
 import { registerSaleRoutes } from './sale-routes.ts';
 import { registerTeamRoutes } from './team-routes.ts';
 import { registerWebhookRoutes } from './webhooks.ts';
@@ -28,10 +30,14 @@ const VENDOR_ASSETS = {
 };
 
 /** What a failed request shows: a page with a sentence, never a stack trace or JSON. */
-export function refusal(err: unknown): { status: number; message: string } | undefined {
+export function refusal(err: unknown, request?: FastifyRequest): { status: number; message: string } | undefined {
   if (err instanceof WebRefusal || err instanceof FormProblem) return { status: err.statusCode, message: err.message };
   const fe = err as FastifyError;
-  if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, message: `The form is too large (at most ${FORM_BODY_LIMIT / 1024} KiB).` };
+  if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    // A route with its own limit (the CSV upload) says so in its own words.
+    const own = (request?.routeOptions.config as { tooLarge?: unknown } | undefined)?.tooLarge;
+    return { status: 413, message: typeof own === 'string' ? own : `The form is too large (at most ${FORM_BODY_LIMIT / 1024} KiB).` };
+  }
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) return { status: fe.statusCode, message: 'The request could not be read.' };
   return undefined;
 }
@@ -47,21 +53,24 @@ export function registerDashboard(app: FastifyInstance, deps: DashboardDeps): vo
   assets.register(app);
   app.register(async (scope) => {
     scope.setErrorHandler((err, request, reply) => {
-      const known = refusal(err);
+      const known = refusal(err, request);
       if (!known) request.log.error({ err }, 'unexpected error on a web page');
       const { status, message } = known ?? { status: 500, message: 'Something went wrong on our side. Try again in a moment.' };
       return web.page(reply, 'error', { title: status === 403 ? 'Not allowed' : status === 404 ? 'Not found' : 'Something is wrong', status, message, requestId: request.id }, status);
     });
+    // Every form gets the small limit; a route that declares its own (the CSV upload) keeps it.
     scope.addHook('onRoute', (route) => {
-      route.bodyLimit = FORM_BODY_LIMIT;
+      route.bodyLimit ??= FORM_BODY_LIMIT;
     });
     registerAuthRoutes(scope, web);
     registerTeamRoutes(scope, web);
     registerAppRoutes(scope, web);
+    registerOrderUploadRoutes(scope, web);
     registerOrderRoutes(scope, web);
     registerSaleRoutes(scope, web);
     registerActivationRoutes(scope, web);
     registerWebhookRoutes(scope, web, deps.webhooks);
     registerWalletRoutes(scope, web);
+    if (deps.payouts) registerPayoutRoutes(scope, web, deps.payouts);
   });
 }

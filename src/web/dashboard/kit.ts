@@ -4,14 +4,15 @@ import type { ActivationService } from '../../modules/activation/index.ts';
 import type { AuditLog } from '../../modules/audit/index.ts';
 import type { PartnerSales } from '../../modules/catalog/index.ts';
 import type { WebhookAdminService } from '../../modules/webhooks/index.ts';
-import type { PartnerOrders } from '../../modules/delivery/index.ts';
+import type { BulkOrders, PartnerOrders, ProofReader } from '../../modules/delivery/index.ts';
 import { can, type MemberRow, type MembershipRow, type MembersService, type Permission } from '../../modules/members/index.ts';
 import type { Session, SessionStore } from '../../modules/sessions/index.ts';
 import type { WalletService } from '../../modules/wallet/index.ts';
+import type { DashboardPayouts } from './payouts.ts';
 import type { Assets } from '../../platform/web/assets.ts';
 import { readCookie, serializeCookie } from '../../platform/web/cookies.ts';
 import { CSRF_FIELD, crossSiteProblem, tokensMatch } from '../../platform/web/csrf.ts';
-import { parseForm, type FieldRule } from '../../platform/web/form.ts';
+import { parseForm, type FieldRule, type FormFields } from '../../platform/web/form.ts';
 import { webPageHeaders } from '../../platform/web/headers.ts';
 import type { Views } from '../../platform/web/views.ts';
 import { randomBytes } from 'node:crypto';
@@ -27,9 +28,15 @@ export interface DashboardDeps {
   sessions: SessionStore;
   /** Absent when this instance does not serve the delivery service. */
   partnerOrders: PartnerOrders | undefined;
+  /** The CSV upload of orders (absent when this instance does not serve the delivery service). */
+  orderUpload?: { bulk: BulkOrders; audit: AuditLog } | undefined;
   /** Absent when this instance does not serve the safe-catalog service. */
   partnerSales?: PartnerSales | undefined;
+  /** The proof of delivery of an order (code, photos with signed links); absent: not shown. */
+  proofs?: ProofReader | undefined;
   wallet: WalletService;
+  /** The partner's payouts pages (absent: not served). */
+  payouts?: DashboardPayouts | undefined;
   /** The webhook deliveries pages (absent: not served). */
   webhooks?: { webhooks: WebhookAdminService; audit: AuditLog };
   publicBaseUrl: string;
@@ -83,7 +90,7 @@ export class WebKit {
       ...data,
       assets: { css: this.assets.url('dashboard.css'), js: this.assets.url('dashboard.js') },
       me: current?.member.email_verified_at ? current : undefined,
-      nav: role ? { orders: can(role, 'view'), sales: !!this.deps.partnerSales && can(role, 'view_sales'), wallet: can(role, 'view_wallet'), team: can(role, 'manage_team') } : undefined,
+      nav: role ? { orders: can(role, 'view'), upload: !!this.deps.orderUpload && can(role, 'create_orders'), sales: !!this.deps.partnerSales && can(role, 'view_sales'), wallet: can(role, 'view_wallet'), payouts: !!this.deps.payouts && can(role, 'view_payouts'), team: can(role, 'manage_team') } : undefined,
       csrf: data.csrf ?? current?.session.csrfToken,
       path: reply.request.url.split('?')[0],
     });
@@ -136,15 +143,15 @@ export class WebKit {
    * A state-changing form from our own pages: same-site by Origin and Sec-Fetch-Site, and carrying
    * the session's token (or, before sign-in, the form cookie's). Answers the declared fields.
    */
-  form<K extends string>(request: FastifyRequest, rules: Record<K, FieldRule>, current?: { session: Pick<Session, 'csrfToken'> }): Record<K, string> {
+  form<R extends Record<string, FieldRule>>(request: FastifyRequest, rules: R, current?: { session: Pick<Session, 'csrfToken'> }): FormFields<R> {
     const crossSite = crossSiteProblem(request.headers as Record<string, string | undefined>, this.origin);
     if (crossSite) throw new WebRefusal(403, 'This form was sent from another site, so it was refused. Open the page here and send it again.');
-    const fields = parseForm(request.body, request.headers['content-type'], { ...rules, [CSRF_FIELD]: { max: 128 } } as Record<K | typeof CSRF_FIELD, FieldRule>);
+    const { [CSRF_FIELD]: token } = parseForm(request.body, request.headers['content-type'], { [CSRF_FIELD]: { max: 128 } });
     const expected = current ? current.session.csrfToken : readCookie(request.headers.cookie, FORM_COOKIE);
-    if (!tokensMatch(fields[CSRF_FIELD], expected)) {
+    if (!tokensMatch(token, expected)) {
       throw new WebRefusal(403, 'This form has expired or was not sent from this site. Reload the page and send it again.');
     }
-    return fields;
+    return parseForm(request.body, request.headers['content-type'], rules);
   }
 
   /** The double-submit token of a signed-out form page, set as a cookie when the browser has none. */

@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { buildTimeline, DELIVERY_STATUSES, describeStatus, type DeliveryStatus } from '../../modules/delivery/index.ts';
+import { buildTimeline, DELIVERY_STATUSES, describeStatus, FAILURE_TITLES, isStop, type DeliveryStatus } from '../../modules/delivery/index.ts';
 import { formatGhs } from '../../platform/money.ts';
 import { hasControlCharacters } from '../../platform/web/form.ts';
 import { WebRefusal, type WebKit } from './kit.ts';
 
 const ORDER_ID = /^dlv_[0-9A-Z]{26}$/;
 const ENVIRONMENTS = ['staging', 'production'] as const;
+
+const PROOF_METHODS = { code: 'The recipient’s delivery code', photo: 'A photo', signature: 'A signature' } as const;
 
 type ListQuery = { Querystring: { status?: string; environment?: string; q?: string; after?: string; from?: string; to?: string } };
 
@@ -39,7 +41,7 @@ function filters(query: ListQuery['Querystring']) {
 
 /** The partner's delivery orders (all apps, both environments) and each order's page. */
 export function registerOrderRoutes(app: FastifyInstance, web: WebKit): void {
-  const { partnerOrders, publicBaseUrl } = web.deps;
+  const { partnerOrders, proofs, publicBaseUrl } = web.deps;
   if (!partnerOrders) return;
 
   app.get<ListQuery>('/dashboard/orders', async (request, reply) => {
@@ -65,10 +67,11 @@ export function registerOrderRoutes(app: FastifyInstance, web: WebKit): void {
     const found = ORDER_ID.test(request.params.orderId) ? await partnerOrders.get(m.membership.partner_id, request.params.orderId) : undefined;
     if (!found) throw new WebRefusal(404, 'There is no such order in your account.');
     const { order, events } = found;
+    const proof = await proofs?.forOrder(order.id);
     const timeline = buildTimeline(events.map((e) => ({ status: e.status, at: e.at }))).map((t) => ({
       ...t,
       when: t.timestamp ? accraTime(t.timestamp) : undefined,
-      stop: t.status === 'cancelled' || t.status === 'failed',
+      stop: isStop(t.status),
     }));
     return web.page(reply, 'order', {
       title: `Order ${order.order_reference}`,
@@ -76,9 +79,12 @@ export function registerOrderRoutes(app: FastifyInstance, web: WebKit): void {
       summary: describeStatus(order.status),
       timeline,
       fee: order.fee_pesewas === null ? '—' : formatGhs(Number(order.fee_pesewas)),
+      returnFee: order.return_fee_pesewas === null ? undefined : formatGhs(Number(order.return_fee_pesewas)),
+      failure: order.failure_reason ? FAILURE_TITLES[order.failure_reason] : undefined,
       created: accraTime(order.created_at),
       estimated: accraTime(order.estimated_delivery),
       trackingUrl: `${publicBaseUrl}/track/${order.tracking_token}`,
+      proof: proof && { ...proof, method: PROOF_METHODS[proof.method], when: accraTime(proof.recorded_at), media: proof.media.map((m) => ({ ...m, when: accraTime(m.taken_at) })) },
     });
   });
 }

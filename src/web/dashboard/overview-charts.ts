@@ -9,7 +9,7 @@ const minutes = (seconds: number | null) => (seconds === null ? null : Math.roun
 
 /**
  * The overview's four daily charts over the last 30 days (UTC days, which are Accra days): orders
- * created, delivery success rate (delivered / finished, finished = delivered or failed, by the day
+ * created, delivery success rate (delivered / finished, finished = delivered, returned or failed, by the day
  * the order was created), average created → delivered time, and fees spent (only for roles that may
  * see the wallet). Each chart's figures are also rendered as a plain table.
  */
@@ -39,7 +39,7 @@ export async function overviewCharts(web: WebKit, m: Member) {
       {
         id: 'success-chart',
         title: 'Delivery success rate',
-        caption: 'Of the orders created that day which finished (delivered or failed), the share delivered',
+        caption: 'Of the orders created that day which finished (delivered, returned or failed), the share delivered',
         columns: ['Day', 'Delivered', 'Finished', 'Success rate'],
         rows: orderDays.map((d, i) => [d.day, String(d.delivered), String(d.finished), rates[i] === null ? '—' : `${rates[i]!.toFixed(1)}%`]),
         data: JSON.stringify({ days, label: 'Chart of the daily delivery success rate', series: [{ label: 'Success rate', unit: 'percent', values: rates }] }),

@@ -9,6 +9,8 @@ const EVENT_ID = /^evt_[0-9A-Z]{26}$/;
 const EVENT_TYPE = /^[a-z_.]{1,100}$/;
 const STATUSES = ['pending', 'delivered', 'dead', 'no_destination'] as const;
 const PAGE = 25;
+/** Deliveries replayed by one submit of the list's checkboxes (a page's worth). */
+export const REPLAY_MAX = PAGE;
 
 type Status = (typeof STATUSES)[number];
 type AppParams = { Params: { appId: string } };
@@ -64,6 +66,14 @@ export function registerWebhookRoutes(app: FastifyInstance, web: WebKit, deps: W
     }
   }
 
+  /** Each chosen event if every one belongs to this (own) app; otherwise the same 404 as one missing event, before anything changes. */
+  async function ownEvents(m: Member, appId: string, eventIds: string[]) {
+    const found = await ownApp(m, appId);
+    const events = [];
+    for (const id of new Set(eventIds)) events.push((await ownEvent(m, found.id, id)).delivery);
+    return { app: found, events };
+  }
+
   async function listPage(reply: FastifyReply, m: Member, appId: string, query: ListQuery['Querystring'], extra: Record<string, unknown> = {}, status = 200) {
     const found = await ownApp(m, appId);
     const filter = filters(query);
@@ -83,6 +93,7 @@ export function registerWebhookRoutes(app: FastifyInstance, web: WebKit, deps: W
         next: nextBefore ? `${base}?${new URLSearchParams({ ...keep, before: nextBefore })}` : undefined,
         firstPage: !filter.before,
         canReplay: m.membership.role !== 'finance',
+        replayMax: REPLAY_MAX,
         ...extra,
       },
       status,
@@ -129,6 +140,29 @@ export function registerWebhookRoutes(app: FastifyInstance, web: WebKit, deps: W
       return listPage(reply, m, found.id, {}, { error: err.message }, err.statusCode);
     }
     return listPage(reply, m, found.id, {}, { notice: `Delivery ${delivery.id} queued again: it is sent now, with fresh retries.` });
+  });
+
+  app.post<AppParams>('/dashboard/apps/:appId/webhooks/replay-selected', async (request, reply) => {
+    const m = await web.member(request, reply, 'manage_apps');
+    if (!m) return reply;
+    const f = web.form(request, { event: { max: 40, label: 'Delivery', repeated: { maxCount: REPLAY_MAX } } }, m);
+    if (f.event.length === 0) return listPage(reply, m, request.params.appId, {}, { error: 'Choose at least one delivery to replay.' }, 400);
+    const { app: found, events } = await ownEvents(m, request.params.appId, f.event);
+    const replayed: string[] = [];
+    const pending: string[] = [];
+    for (const event of events) {
+      try {
+        replayed.push(...(await webhooks.replay(event.id)));
+      } catch (err) {
+        // Still pending (the one refusal replay has): left on its schedule.
+        if (!isAppError(err) || err.statusCode >= 500) throw err;
+        pending.push(event.id);
+      }
+    }
+    if (replayed.length > 0) await audit.record({ actor: { kind: 'member', id: m.member.id }, action: 'webhook_delivery.replay', target: { type: 'app', id: found.id }, after: { replayed }, origin: origin(request) });
+    const queued = replayed.length === 0 ? 'No delivery queued again.' : `${replayed.length} ${replayed.length === 1 ? 'delivery' : 'deliveries'} queued again: sent now, with fresh retries.`;
+    const skipped = pending.length === 0 ? '' : ` ${pending.length} still pending (left on ${pending.length === 1 ? 'its' : 'their'} schedule): ${pending.join(', ')}.`;
+    return listPage(reply, m, found.id, {}, { notice: `${queued}${skipped}` });
   });
 
   app.post<AppParams>('/dashboard/apps/:appId/webhooks/replay-dead', async (request, reply) => {

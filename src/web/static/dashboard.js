@@ -14,3 +14,28 @@ document.querySelectorAll('button[data-copy]').forEach((button) => {
     }
   });
 });
+
+// CSV upload: <input type=file data-read-into="TEXTAREA_ID" data-max-chars="N"> inside a hidden
+// [data-csv-file] block is shown, and the chosen file's text is put into the text area (the form
+// itself sends text, so without this script the CSV is pasted instead).
+document.querySelectorAll('input[type=file][data-read-into]').forEach((input) => {
+  const target = document.getElementById(input.dataset.readInto);
+  const block = input.closest('[data-csv-file]');
+  if (!target || !block || !window.FileReader) return;
+  block.hidden = false;
+  const note = document.createElement('p');
+  note.setAttribute('role', 'status');
+  note.className = 'hint';
+  block.append(note);
+  input.addEventListener('change', async () => {
+    const file = input.files?.[0];
+    if (!file) return;
+    const max = Number(input.dataset.maxChars);
+    if (file.size > max * 4) {
+      note.textContent = `${file.name} is too large to upload: split it into files of at most 100 orders.`;
+      return;
+    }
+    target.value = await file.text();
+    note.textContent = target.value.length > max ? `${file.name} is too large to upload: split it into files of at most 100 orders.` : `${file.name} read: check the text below, then upload.`;
+  });
+});
