@@ -23,6 +23,7 @@ COPY --from=build /app/migrations /app/migrations
 COPY --from=build /app/src/web/dashboard/templates /app/src/web/dashboard/templates
 COPY --from=build /app/src/web/console/templates /app/src/web/console/templates
 COPY --from=build /app/src/web/static /app/src/web/static
+COPY --from=build /app/src/modules/delivery/tracking/static /app/src/modules/delivery/tracking/static
 COPY --from=build --chown=node:node /app/data /app/data
 USER node
 EXPOSE 8080
