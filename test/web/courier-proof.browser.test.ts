@@ -1,22 +1,10 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { productionOrder } from '../dispatch/helpers.ts';
-import { browserAvailable, horizontalOverflow, launchBrowser } from '../helpers/browser.ts';
-import { newPhone, smsCode } from '../helpers/courier.ts';
-import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
+import { browserAvailable, usePlatformAndBrowser } from '../helpers/browser.ts';
+import { newPhone } from '../helpers/courier.ts';
+import { createPartner, type PartnerSetup } from '../helpers/harness.ts';
 import { solidPng } from '../helpers/png.ts';
-import { ROOT } from '../helpers/process.ts';
-
-/** Screenshots to look at (gitignored). */
-const SHOTS = process.env.SCREENSHOT_DIR ?? join(ROOT, 'test-results', 'courier');
-
-async function check(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}-390.png`), fullPage: true });
-  expect(await horizontalOverflow(page), `${name} at 390 px scrolls sideways`).toBeLessThanOrEqual(0);
-}
+import { checkPhonePage, phonePage, signInOnPhone } from '../helpers/courier-browser.ts';
 
 /** Width and height from a baseline or progressive JPEG's frame header. */
 function jpegSize(bytes: Uint8Array): [number, number] {
@@ -29,19 +17,14 @@ function jpegSize(bytes: Uint8Array): [number, number] {
 }
 
 describe.runIf(browserAvailable)('proof of delivery by photo and signature in the courier app, headless Chromium at 390 px', () => {
-  let p: TestPlatform;
+  const env = usePlatformAndBrowser();
   let s: PartnerSetup;
-  let browser: Browser;
   beforeAll(async () => {
-    [p, browser] = await Promise.all([startPlatform(), launchBrowser()]);
-    s = await createPartner(p, { environment: 'production' });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await p?.close();
+    s = await createPartner(env.p, { environment: 'production' });
   });
 
   it('delivers without the code: a downscaled photo and a drawn signature, queued offline and sent before "delivered"', async () => {
+    const { p, browser } = env;
     const phone = newPhone();
     const courier = await p.app.platform.couriers.create({ name: 'Abena Boateng', phone, vehicle: 'motorbike' });
     const id = await productionOrder(s);
@@ -49,15 +32,8 @@ describe.runIf(browserAvailable)('proof of delivery by photo and signature in th
     await svc.assign(id, courier.id);
     await svc.pickedUp(courier.id, id, `${id}-picked`);
 
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-    const page = await context.newPage();
-    const violations: string[] = [];
-    page.on('console', (m) => m.text().includes('Content Security Policy') && violations.push(m.text()));
-    await page.goto(`${p.url}/courier/sign-in`);
-    await page.getByLabel('Your phone number').fill(phone.replace('+233', '0'));
-    await page.getByRole('button', { name: 'Send me a code' }).click();
-    await page.getByLabel('Code').fill((await smsCode(p, phone))!);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    const { context, page, violations } = await phonePage(browser);
+    await signInOnPhone(page, p, phone);
     await page.getByRole('heading', { name: 'Your job' }).waitFor();
 
     // Revealed from the keyboard.
@@ -85,13 +61,13 @@ describe.runIf(browserAvailable)('proof of delivery by photo and signature in th
     await page.keyboard.press('Enter');
     expect(await inked()).toBe(false);
     await sign();
-    await check(page, 'proof-photo-signature');
+    await checkPhonePage(page, 'proof-photo-signature');
 
     // Offline at the door: the photo, the signature and the delivery wait on the phone, in that order.
     await context.setOffline(true);
     await page.getByRole('button', { name: 'Finish with the photo' }).click();
     await expect.poll(() => page.locator('#sync').textContent()).toMatch(/3 actions waiting to be sent/);
-    await check(page, 'proof-offline');
+    await checkPhonePage(page, 'proof-offline');
     const status = async () => (await p.app.platform.db.query<{ status: string }>('select status from delivery_orders where id = $1', [id]))[0]!.status;
     expect(await status()).toBe('in_transit');
     expect(await p.app.platform.db.query('select 1 from delivery_proofs where order_id = $1', [id])).toEqual([]);
@@ -115,6 +91,7 @@ describe.runIf(browserAvailable)('proof of delivery by photo and signature in th
   });
 
   it('shows why a queued photo was refused and keeps the delivery behind it from being sent', async () => {
+    const { p, browser } = env;
     const phone = newPhone();
     const courier = await p.app.platform.couriers.create({ name: 'Kwesi Appiah', phone, vehicle: 'motorbike' });
     const id = await productionOrder(s);
@@ -123,11 +100,7 @@ describe.runIf(browserAvailable)('proof of delivery by photo and signature in th
     await svc.pickedUp(courier.id, id, `${id}-picked`);
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
-    await page.goto(`${p.url}/courier/sign-in`);
-    await page.getByLabel('Your phone number').fill(phone.replace('+233', '0'));
-    await page.getByRole('button', { name: 'Send me a code' }).click();
-    await page.getByLabel('Code').fill((await smsCode(p, phone))!);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInOnPhone(page, p, phone);
     await page.getByRole('heading', { name: 'Your job' }).waitFor();
 
     // A "photo" whose bytes are a GIF, as a tampered or corrupted queue would hold.

@@ -1,36 +1,19 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { allOffDuty, PICKUP, productionOrder, ZONE } from '../dispatch/helpers.ts';
-import { browserAvailable, horizontalOverflow, launchBrowser } from '../helpers/browser.ts';
-import { newPhone, smsCode } from '../helpers/courier.ts';
-import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
-import { ROOT } from '../helpers/process.ts';
-
-/** Screenshots to look at (gitignored). */
-const SHOTS = process.env.SCREENSHOT_DIR ?? join(ROOT, 'test-results', 'courier');
-
-async function check(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}-390.png`), fullPage: true });
-  expect(await horizontalOverflow(page), `${name} at 390 px scrolls sideways`).toBeLessThanOrEqual(0);
-}
+import { browserAvailable, usePlatformAndBrowser } from '../helpers/browser.ts';
+import { newPhone } from '../helpers/courier.ts';
+import { createPartner, type PartnerSetup } from '../helpers/harness.ts';
+import { checkPhonePage, phonePage, signInOnPhone } from '../helpers/courier-browser.ts';
 
 describe.runIf(browserAvailable)('a failed delivery in the courier app, headless Chromium at 390 px', () => {
-  let p: TestPlatform;
+  const env = usePlatformAndBrowser();
   let s: PartnerSetup;
-  let browser: Browser;
   beforeAll(async () => {
-    [p, browser] = await Promise.all([startPlatform(), launchBrowser()]);
-    s = await createPartner(p, { environment: 'production' });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await p?.close();
+    s = await createPartner(env.p, { environment: 'production' });
   });
 
   it('tries again after a could-not-deliver, then takes the goods back to the pickup, the return sent from offline once', async () => {
+    const { p, browser } = env;
     await allOffDuty(p);
     const phone = newPhone();
     const { couriers } = p.app.platform;
@@ -42,15 +25,8 @@ describe.runIf(browserAvailable)('a failed delivery in the courier app, headless
     await svc.assign(id, courier.id);
     await svc.pickedUp(courier.id, id, 'browser-pick');
 
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-    const page = await context.newPage();
-    const violations: string[] = [];
-    page.on('console', (m) => m.text().includes('Content Security Policy') && violations.push(m.text()));
-    await page.goto(`${p.url}/courier/sign-in`);
-    await page.getByLabel('Your phone number').fill(phone.replace('+233', '0'));
-    await page.getByRole('button', { name: 'Send me a code' }).click();
-    await page.getByLabel('Code').fill((await smsCode(p, phone))!);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    const { context, page, violations } = await phonePage(browser);
+    await signInOnPhone(page, p, phone);
     await page.getByRole('heading', { name: 'Your job' }).waitFor();
     // The page reloads once the action went through: wait for the drop-off stage's page.
     const atDropoff = async () => {
@@ -65,7 +41,7 @@ describe.runIf(browserAvailable)('a failed delivery in the courier app, headless
     // First attempt: nobody at the door. The courier keeps the job and is offered the drop-off again.
     await atDropoff();
     await expect(page.locator('#reason option').allTextContents()).resolves.toEqual(['Choose a reason', 'Recipient absent', 'Refused by the recipient', 'Wrong address', 'Other']);
-    await check(page, 'could-not-deliver-form');
+    await checkPhonePage(page, 'could-not-deliver-form');
     await page.getByLabel('Could not deliver: why?').selectOption({ label: 'Recipient absent' });
     await page.getByRole('button', { name: 'Could not deliver' }).click();
     await expect.poll(order, { timeout: 15_000 }).toMatchObject({ status: 'in_transit', delivery_attempts: 2, failure_reason: 'recipient_absent' });
@@ -86,7 +62,7 @@ describe.runIf(browserAvailable)('a failed delivery in the courier app, headless
     await expect(page.getByRole('link', { name: 'Directions (Google Maps)' }).getAttribute('href')).resolves.toBe('https://www.google.com/maps/dir/?api=1&destination=5.549,-0.209');
     expect(await page.getByLabel('Could not deliver: why?').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Delivered' }).count()).toBe(0);
-    await check(page, 'job-returning');
+    await checkPhonePage(page, 'job-returning');
 
     await context.setOffline(true);
     await page.getByRole('button', { name: 'Returned to the pickup' }).click();
@@ -99,7 +75,7 @@ describe.runIf(browserAvailable)('a failed delivery in the courier app, headless
     // (the service worker then answers the cached page), so the test opens the page again itself.
     await page.reload();
     await page.getByText('No job for you right now.').waitFor({ timeout: 15_000 });
-    await check(page, 'job-returned');
+    await checkPhonePage(page, 'job-returned');
 
     const returned = await p.app.platform.db.query(`select 1 from outbox_events where subject_id = $1 and type = 'delivery.order.returned'`, [id]);
     expect(returned).toHaveLength(1);

@@ -1,49 +1,27 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, horizontalOverflow, launchBrowser } from '../helpers/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { browserAvailable, usePlatformAndBrowser } from '../helpers/browser.ts';
 import { newPhone, smsCode } from '../helpers/courier.ts';
-import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
-import { ROOT } from '../helpers/process.ts';
+import { checkPhonePage, phonePage } from '../helpers/courier-browser.ts';
 
-/** Screenshots to look at (gitignored). */
-const SHOTS = process.env.SCREENSHOT_DIR ?? join(ROOT, 'test-results', 'courier');
 const ACCRA = { latitude: 5.6037, longitude: -0.187 };
 const OSU = { latitude: 5.556, longitude: -0.1769 };
 
-async function check(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}-390.png`), fullPage: true });
-  expect(await horizontalOverflow(page), `${name} at 390 px scrolls sideways`).toBeLessThanOrEqual(0);
-}
-
 describe.runIf(browserAvailable)('the courier app in headless Chromium at 390 px', () => {
-  let p: TestPlatform;
-  let browser: Browser;
-  beforeAll(async () => {
-    [p, browser] = await Promise.all([startPlatform(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await p?.close();
-  });
+  const env = usePlatformAndBrowser();
 
   it('signs in with the texted code, goes on duty, queues actions offline and applies each once back online', async () => {
+    const { p, browser } = env;
     const phone = newPhone();
     const courier = await p.app.platform.couriers.create({ name: 'Nana Yeboah', phone, vehicle: 'motorbike' });
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, permissions: ['geolocation'], geolocation: ACCRA });
-    const page = await context.newPage();
-    const violations: string[] = [];
-    page.on('console', (m) => m.text().includes('Content Security Policy') && violations.push(m.text()));
+    const { context, page, violations } = await phonePage(browser, { permissions: ['geolocation'], geolocation: ACCRA });
 
     await page.goto(`${p.url}/courier`);
     expect(new URL(page.url()).pathname).toBe('/courier/sign-in');
-    await check(page, 'sign-in');
+    await checkPhonePage(page, 'sign-in');
     await page.getByLabel('Your phone number').fill(phone.replace('+233', '0'));
     await page.getByRole('button', { name: 'Send me a code' }).click();
     await page.getByLabel('Code').waitFor();
-    await check(page, 'code');
+    await checkPhonePage(page, 'code');
     await page.getByLabel('Code').fill((await smsCode(p, phone))!);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Hello, Nana Yeboah' }).waitFor();
@@ -54,7 +32,7 @@ describe.runIf(browserAvailable)('the courier app in headless Chromium at 390 px
     await expect.poll(async () => (await p.app.platform.couriers.get(courier.id)).on_duty).toBe(true);
     await expect.poll(async () => (await p.app.platform.couriers.get(courier.id)).last_lat).toBe(ACCRA.latitude);
     await expect.poll(() => page.locator('#sync').textContent()).toBe('All sent.');
-    await check(page, 'home-on-duty');
+    await checkPhonePage(page, 'home-on-duty');
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
 
     // Offline: off duty, on duty again (which reports the position at once), all kept on the phone.
@@ -71,7 +49,7 @@ describe.runIf(browserAvailable)('the courier app in headless Chromium at 390 px
     await page.reload();
     await page.getByRole('heading', { name: 'Hello, Nana Yeboah' }).waitFor();
     await expect.poll(() => page.locator('#sync').textContent()).toMatch(/^4 actions waiting to be sent/);
-    await check(page, 'home-offline');
+    await checkPhonePage(page, 'home-offline');
 
     await context.setOffline(false);
     await expect.poll(() => page.locator('#sync').textContent(), { timeout: 15_000 }).toBe('All sent.');

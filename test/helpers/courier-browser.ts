@@ -1,0 +1,36 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { horizontalOverflow } from './browser.ts';
+import { smsCode } from './courier.ts';
+import type { TestPlatform } from './harness.ts';
+import { ROOT } from './process.ts';
+
+/** Screenshots to look at (gitignored). */
+const SHOTS = process.env.SCREENSHOT_DIR ?? join(ROOT, 'test-results', 'courier');
+
+/** Saves a full-page screenshot of the courier app at 390 px and fails if the page scrolls sideways. */
+export async function checkPhonePage(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}-390.png`), fullPage: true });
+  expect(await horizontalOverflow(page), `${name} at 390 px scrolls sideways`).toBeLessThanOrEqual(0);
+}
+
+/** A 390 px touch phone's page, with the Content Security Policy violations it reports collected. */
+export async function phonePage(browser: Browser, options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page; violations: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, ...options });
+  const page = await context.newPage();
+  const violations: string[] = [];
+  page.on('console', (m) => m.text().includes('Content Security Policy') && violations.push(m.text()));
+  return { context, page, violations };
+}
+
+/** Signs in to the courier app as a courier would: phone number, then the texted code. */
+export async function signInOnPhone(page: Page, p: TestPlatform, phone: string): Promise<void> {
+  await page.goto(`${p.url}/courier/sign-in`);
+  await page.getByLabel('Your phone number').fill(phone.replace('+233', '0'));
+  await page.getByRole('button', { name: 'Send me a code' }).click();
+  await page.getByLabel('Code').fill((await smsCode(p, phone))!);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
