@@ -87,6 +87,8 @@ export const errors = {
   cashAmountMismatch: make(422, 'CASH_AMOUNT_MISMATCH'),
   /** Proof of delivery: too many wrong codes; only a photo can prove this delivery now. */
   deliveryCodeLocked: make(409, 'DELIVERY_CODE_LOCKED'),
+  /** An order already holds the most photos and signatures one delivery may have. */
+  proofLimitReached: make(409, 'PROOF_LIMIT_REACHED'),
   /** The change would leave no active operator with the admin role. */
   lastAdmin: make(409, 'LAST_ADMIN'),
   /** TOTP: no enrolment pending to confirm, or already confirmed. */

@@ -1,6 +1,6 @@
 import { PartnerClient } from '@partner-platform/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProofService } from '../../src/modules/proof/index.ts';
+import { MAX_MEDIA_PER_ORDER, type ProofService } from '../../src/modules/proof/index.ts';
 import { orderBody } from '../delivery/fixtures.ts';
 import { startFakeS3, s3Env, type FakeS3 } from '../fakes/s3.ts';
 import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
@@ -153,6 +153,15 @@ describe('proof of delivery (files beside the database)', () => {
     expect(await p.app.platform.db.query('select id from delivery_proofs where order_id = $1', [id])).toEqual([]);
   });
 
+  it('holds at most 10 photos and signatures per order; a replay of a stored one still answers it', async () => {
+    const { id } = await newOrder(s.client);
+    const first = await proofs.recordMedia({ orderId: id, kind: 'photo', bytes: JPEG, clientId: 'cap-photo-0' });
+    for (let i = 1; i < MAX_MEDIA_PER_ORDER; i++) await proofs.recordMedia({ orderId: id, kind: i % 2 ? 'signature' : 'photo', bytes: i % 2 ? PNG : JPEG });
+    await expect(proofs.recordMedia({ orderId: id, kind: 'photo', bytes: JPEG })).rejects.toMatchObject({ statusCode: 409, code: 'PROOF_LIMIT_REACHED' });
+    await expect(proofs.recordMedia({ orderId: id, kind: 'photo', bytes: JPEG, clientId: 'cap-photo-0' })).resolves.toMatchObject({ id: first.id });
+    expect(await p.app.platform.db.query('select id from delivery_proofs where order_id = $1', [id])).toHaveLength(MAX_MEDIA_PER_ORDER);
+  });
+
   it('never shows the proof on the public tracking page or in orders.track', async () => {
     const { id, trackingUrl } = await newOrder(s.client);
     const { code } = await proofs.issueCode(id);
@@ -235,11 +244,12 @@ describe('proof of delivery in an S3-compatible store', () => {
     const { id } = await newOrder(s.client);
     const before = fake.objects.size;
     const db = p.app.platform.db;
-    await db.query('alter table delivery_proofs rename to delivery_proofs_away');
+    // Reads still work; only the new row is refused (NOT VALID leaves the existing rows alone).
+    await db.query('alter table delivery_proofs add constraint refuse_new_rows check (false) not valid');
     try {
       await expect(p.app.platform.proofs.recordMedia({ orderId: id, kind: 'photo', bytes: JPEG })).rejects.toThrow();
     } finally {
-      await db.query('alter table delivery_proofs_away rename to delivery_proofs');
+      await db.query('alter table delivery_proofs drop constraint refuse_new_rows');
     }
     expect(fake.requests.slice(-2).map((r) => r.method)).toEqual(['PUT', 'DELETE']);
     expect(fake.objects.size).toBe(before);

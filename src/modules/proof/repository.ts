@@ -75,6 +75,11 @@ export const proofRepository = {
     return rows[0];
   },
 
+  async countMedia(q: Queryable, orderId: string): Promise<number> {
+    const rows = await q.query<{ n: number }>(`select count(*)::int as n from delivery_proofs where order_id = $1 and kind <> 'code'`, [orderId]);
+    return rows[0]!.n;
+  },
+
   async byClientId(q: Queryable, orderId: string, clientId: string): Promise<ProofRow | undefined> {
     return (await q.query<ProofRow>(`select ${PROOF_COLS} from delivery_proofs where order_id = $1 and client_id = $2`, [orderId, clientId]))[0];
   },

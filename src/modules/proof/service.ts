@@ -36,6 +36,12 @@ export interface MediaInput {
   clientId?: string | undefined;
 }
 
+/**
+ * Photos and signatures one order may hold. Proofs cost storage and a courier's session could be
+ * stolen; a real delivery needs a few pictures, never dozens.
+ */
+export const MAX_MEDIA_PER_ORDER = 10;
+
 const ORDER_ID = /^dlv_[0-9A-Z]{26}$/;
 const PROOF_ID = /^prf_[0-9A-Z]{26}$/;
 const CLIENT_ID = /^[0-9A-Za-z_-]{8,64}$/;
@@ -128,6 +134,10 @@ export class ProofService implements ProofReader {
       if (!CLIENT_ID.test(clientId)) throw errors.validation('client_id must be 8 to 64 letters, digits, - or _.', [{ field: 'client_id', issue: 'must be 8 to 64 letters, digits, - or _' }]);
       const stored = await repo.byClientId(this.deps.db, input.orderId, clientId);
       if (stored) return stored;
+    }
+    // Checked before the upload is stored; concurrent uploads may pass it together, so the cap can be exceeded by their number, never unbounded.
+    if ((await repo.countMedia(this.deps.db, input.orderId)) >= MAX_MEDIA_PER_ORDER) {
+      throw errors.proofLimitReached(`Order ${input.orderId} already has ${MAX_MEDIA_PER_ORDER} photos and signatures; no more can be added.`);
     }
     if (input.bytes.length > MAX_PROOF_BYTES) throw errors.payloadTooLarge(`A proof image must be at most ${MAX_PROOF_BYTES / 1024 / 1024} MB.`);
     const contentType = sniffImage(input.bytes);
