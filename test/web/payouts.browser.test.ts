@@ -17,7 +17,7 @@ function watchCsp(page: Page): string[] {
   return violations;
 }
 
-describe.runIf(browserAvailable)('dashboard payouts in headless Chromium at 390 px', () => {
+describe.runIf(browserAvailable)('dashboard payouts in headless Chromium at 390 and 1280 px', () => {
   const env = usePlatformAndBrowser();
 
   it('shows the markup and sets the destination with the password, without sideways scrolling or CSP violations', async () => {
@@ -37,6 +37,11 @@ describe.runIf(browserAvailable)('dashboard payouts in headless Chromium at 390 
     await expect.poll(() => page.locator('#earned').textContent()).toBe('GHS 42.50');
     expect(await page.locator('#pending').textContent()).toContain('GHS 42.50');
 
+    // Only the chosen kind's fields show.
+    expect(await page.getByLabel('Account number').isVisible()).toBe(false);
+    await page.getByLabel('Paid to').selectOption('bank');
+    expect([await page.getByLabel('Account number').isVisible(), await page.getByLabel('Wallet number').isVisible()]).toEqual([true, false]);
+    await page.getByLabel('Paid to').selectOption('mobile_money');
     await page.getByLabel('Network').selectOption('telecel');
     await page.getByLabel('Wallet number').fill('055 123 4567');
     await page.getByLabel('Registered name').fill('Ama Serwaa');
@@ -44,9 +49,12 @@ describe.runIf(browserAvailable)('dashboard payouts in headless Chromium at 390 
     await page.getByLabel('Your password').press('Enter');
     await expect.poll(() => page.locator('#destination').textContent()).toContain('•••567');
     expect(await page.locator('#destination').textContent()).toContain('wait for our approval');
-    expect(await horizontalOverflow(page)).toBe(0);
     mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: join(SHOTS, 'payouts-390.png'), fullPage: true });
+    for (const v of VIEWPORTS) {
+      await page.setViewportSize(v);
+      expect(await horizontalOverflow(page), `payouts at ${v.width} px`).toBe(0);
+      await page.screenshot({ path: join(SHOTS, `payouts-${v.width}.png`), fullPage: true });
+    }
     expect(csp).toEqual([]);
   });
 });

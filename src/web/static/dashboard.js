@@ -39,3 +39,11 @@ document.querySelectorAll('input[type=file][data-read-into]').forEach((input) =>
     note.textContent = target.value.length > max ? `${file.name} is too large to upload: split it into files of at most 100 orders.` : `${file.name} read: check the text below, then upload.`;
   });
 });
+
+// A choice that decides which fieldset applies shows only that one (without script, both show).
+document.querySelectorAll('select[data-shows-fieldset]').forEach((select) => {
+  const sets = select.form.querySelectorAll('fieldset[data-for]');
+  const show = () => sets.forEach((set) => { set.hidden = set.dataset.for !== select.value; });
+  select.addEventListener('change', show);
+  show();
+});
