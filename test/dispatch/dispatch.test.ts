@@ -27,6 +27,17 @@ async function clearBoard(): Promise<void> {
   for (const e of (await p.admin('GET', '/dispatch/board')).body.data) await p.admin('POST', `/delivery/orders/${e.order_id}/status`, { status: 'cancelled' });
 }
 
+/** A clear board, free couriers at these distances (km) from the pickup, and a new production order offered once. */
+async function jobNear<const K extends readonly number[]>(kms: K): Promise<{ couriers: { [I in keyof K]: Courier }; id: string }> {
+  await clearBoard();
+  const couriers: Courier[] = [];
+  for (const km of kms) couriers.push(await courierNear(p, km, now));
+  const id = await productionOrder(s);
+  await dispatch.offers.tick();
+  return { couriers: couriers as { [I in keyof K]: Courier }, id };
+}
+type Courier = Awaited<ReturnType<typeof courierNear>>;
+
 describe('offers', () => {
   it('offers a new production order to the nearest free courier in its zone, and a job runs to delivered', async () => {
     await clearBoard();
@@ -91,11 +102,7 @@ describe('offers', () => {
   });
 
   it('moves a declined offer to the next courier and never back to the one who declined', async () => {
-    await clearBoard();
-    const a = await courierNear(p, 0.5, now);
-    const b = await courierNear(p, 1.5, now);
-    const id = await productionOrder(s);
-    await dispatch.offers.tick();
+    const { couriers: [a, b], id } = await jobNear([0.5, 1.5]);
     expect(await offeredTo(p, id)).toBe(a.id);
     expect((await dispatch.service.decline(a.id, id, 'd1')).stage).toBeNull();
     expect(await offeredTo(p, id)).toBe(b.id);
@@ -106,11 +113,7 @@ describe('offers', () => {
   });
 
   it('moves an offer not accepted in time to the next courier', async () => {
-    await clearBoard();
-    const a = await courierNear(p, 0.5, now);
-    const b = await courierNear(p, 1.5, now);
-    const id = await productionOrder(s);
-    await dispatch.offers.tick();
+    const { couriers: [a, b], id } = await jobNear([0.5, 1.5]);
     expect(await offeredTo(p, id)).toBe(a.id);
     now += 30_000;
     await dispatch.offers.tick();
@@ -141,10 +144,7 @@ describe('one job, one courier', () => {
   });
 
   it('applies a replayed action id once and answers the first result; another job or action with it is refused', async () => {
-    await clearBoard();
-    const c = await courierNear(p, 0.5, now);
-    const id = await productionOrder(s);
-    await dispatch.offers.tick();
+    const { couriers: [c], id } = await jobNear([0.5]);
     await dispatch.service.accept(c.id, id, 'acc');
     const first = await dispatch.service.pickedUp(c.id, id, 'pick');
     const replays = await Promise.all([dispatch.service.pickedUp(c.id, id, 'pick'), dispatch.service.pickedUp(c.id, id, 'pick')]);
@@ -155,11 +155,7 @@ describe('one job, one courier', () => {
   });
 
   it('refuses a courier who does not hold the job, and bad action ids and reasons', async () => {
-    await clearBoard();
-    const holder = await courierNear(p, 0.5, now);
-    const other = await courierNear(p, 3, now);
-    const id = await productionOrder(s);
-    await dispatch.offers.tick();
+    const { couriers: [holder, other], id } = await jobNear([0.5, 3]);
     await dispatch.service.accept(holder.id, id, 'h1');
     const refused = await Promise.all(
       [
@@ -183,11 +179,7 @@ describe('one job, one courier', () => {
 
 describe('operators', () => {
   it('assign and reassign by hand (audited); the old courier can no longer act, the new one carries on', async () => {
-    await clearBoard();
-    const a = await courierNear(p, 0.5, now);
-    const b = await courierNear(p, 5, now);
-    const id = await productionOrder(s);
-    await dispatch.offers.tick();
+    const { couriers: [a, b], id } = await jobNear([0.5, 5]);
     const assigned = await p.admin('POST', `/dispatch/orders/${id}/assign`, { courier_id: b.id });
     expect(assigned.body).toEqual({ order_id: id, courier_id: b.id, previous_courier_id: null, stage: 'accepted', status: 'accepted' });
     expect(await codeOf(dispatch.service.accept(a.id, id, 'x1'))).toBe('JOB_TAKEN');
@@ -213,10 +205,7 @@ describe('operators', () => {
   });
 
   it('an operator cancel ends the assignment and the offers; the courier can no longer act', async () => {
-    await clearBoard();
-    const c = await courierNear(p, 0.5, now);
-    const id = await productionOrder(s);
-    await dispatch.offers.tick();
+    const { couriers: [c], id } = await jobNear([0.5]);
     await dispatch.service.accept(c.id, id, 'c1');
     expect((await p.admin('POST', `/delivery/orders/${id}/status`, { status: 'cancelled' })).status).toBe(200);
     expect(await codeOf(dispatch.service.pickedUp(c.id, id, 'c2'))).toBe('NOT_YOUR_JOB');
