@@ -17,7 +17,6 @@ const DOC = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
 const EXCEPTIONS = new Set([
   'catalog → delivery_orders',
   'ledger → partners',
-  'wallet → partners',
   'webhooks → apps',
   'payouts → ledger_entries',
   'payouts → ledger_journals',

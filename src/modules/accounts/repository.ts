@@ -76,6 +76,10 @@ export const accountsRepository = {
   },
 
   /** Partners whose id is `text` or whose name contains it (any case), by name. */
+  async partnerNames(db: Queryable, ids: string[]): Promise<Array<{ id: string; name: string }>> {
+    return db.query<{ id: string; name: string }>(`select id, name from partners where id = any($1::text[])`, [ids]);
+  },
+
   async searchPartners(db: Queryable, text: string, limit: number): Promise<PartnerRow[]> {
     const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     return db.query<PartnerRow>(`select ${PARTNER_COLS} from partners where id = $1 or name ilike $2 order by name, id limit $3`, [text, pattern, limit]);

@@ -49,6 +49,13 @@ export class AccountsService {
     return repo.listPartners(this.db, limit, after);
   }
 
+  /** The names of these partners, by id (for lists that show many partners' rows); unknown ids are left out. */
+  async partnerNames(partnerIds: readonly string[]): Promise<Map<string, string>> {
+    const unique = [...new Set(partnerIds)];
+    if (unique.length === 0) return new Map();
+    return new Map((await repo.partnerNames(this.db, unique)).map((r) => [r.id, r.name]));
+  }
+
   /** Partners found by exact id or by a part of the name (the operator console's search). */
   async searchPartners(text: string, limit: number): Promise<PartnerRow[]> {
     return repo.searchPartners(this.db, text.trim(), limit);

@@ -3,19 +3,15 @@ import type { TopupRow } from './repository.ts';
 
 export const TOPUP_STATES = ['initiating', 'pending', 'credited', 'failed'] as const;
 
-export interface TopupListRow extends TopupRow {
-  partner_name: string;
-}
-
-/** Every partner's top-ups for operators, newest first in keyset pages (read-only). */
+/** Every partner's top-ups for operators, newest first in keyset pages (read-only; the partners' names come from accounts). */
 export class TopupReads {
   constructor(private readonly db: Queryable) {}
 
-  async list(f: { limit: number; status?: string; partnerId?: string; beforeId?: string }): Promise<TopupListRow[]> {
-    return this.db.query<TopupListRow>(
-      `select t.id, t.partner_id, p.name as partner_name, t.app_id, t.client_reference, t.amount_pesewas, t.gateway, t.checkout_id, t.checkout_url,
+  async list(f: { limit: number; status?: string; partnerId?: string; beforeId?: string }): Promise<TopupRow[]> {
+    return this.db.query<TopupRow>(
+      `select t.id, t.partner_id, t.app_id, t.client_reference, t.amount_pesewas, t.gateway, t.checkout_id, t.checkout_url,
               t.status, t.credited_pesewas, t.last_gateway_status, t.created_at
-         from wallet_topups t join partners p on p.id = t.partner_id
+         from wallet_topups t
         where ($1::text is null or t.status = $1)
           and ($2::text is null or t.partner_id = $2)
           and ($3::text is null or (t.created_at, t.id) < (select created_at, id from wallet_topups where id = $3))

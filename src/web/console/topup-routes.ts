@@ -29,8 +29,10 @@ export function registerConsoleTopupRoutes(app: FastifyInstance, kit: ConsoleKit
     const partner = optional(q.partner, (v) => PARTNER_ID.test(v), 'partner');
     const before = optional(q.before, (v) => TOPUP_ID.test(v), 'page');
     const rows = await reads.list({ limit: PAGE + 1, ...(state ? { status: state } : {}), ...(partner ? { partnerId: partner } : {}), ...(before ? { beforeId: before } : {}) });
+    const names = await kit.deps.accounts.partnerNames(rows.map((t) => t.partner_id));
     const topups = rows.slice(0, PAGE).map((t) => ({
       ...t,
+      partner_name: names.get(t.partner_id) ?? t.partner_id,
       when: utc(t.created_at),
       amount: formatGhs(Number(t.amount_pesewas)),
       credited: t.credited_pesewas === null ? '—' : formatGhs(Number(t.credited_pesewas)),
