@@ -36,6 +36,14 @@ export interface FakePaystack {
   newTransferStatus: string;
   /** The next API request (after authentication) to this path (any, by default) fails this way; queued, one per call. */
   failNext(kind: FakePaystackFailure, path?: string): void;
+  /**
+   * Until `release`, every request to `path` after the next `skip` ones is held: never answered, and with
+   * `drop` handled first (a transfer is recorded). Counted in `held`, so a test can kill the caller while it waits.
+   */
+  hold(kind: 'timeout' | 'drop', path: string, skip?: number): void;
+  release(): void;
+  /** Requests held so far. */
+  readonly held: number;
   /** Where the hosted page's payments are announced (the dashboard's webhook URL at Paystack). */
   webhookUrl: string | undefined;
   /** POSTs a signed webhook (charge.success for a transaction, transfer.<x> for a transfer) to url. */
@@ -51,6 +59,8 @@ export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456
   const requests: FakePaystackRequest[] = [];
   const accountNames = new Map<string, string>();
   const failures: Array<{ kind: FakePaystackFailure; path: string | undefined }> = [];
+  let holding: { kind: 'timeout' | 'drop'; path: string; skip: number } | undefined;
+  let held = 0;
   let nextId = 1000;
   let url = '';
   const state: { newTransferStatus: string; webhookUrl: string | undefined } = { newTransferStatus: 'pending', webhookUrl: undefined };
@@ -70,7 +80,7 @@ export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456
     if (page) return checkoutPage(method, page[1] ?? '', page[2], res);
     if (headers.authorization !== `Bearer ${secretKey}`) return send(res, 401, { status: false, message: 'Invalid key' });
     const index = failures.findIndex((f) => f.path === undefined || f.path === u.pathname);
-    const failure = index < 0 ? undefined : failures.splice(index, 1)[0]?.kind;
+    const failure = holdNow(u.pathname) ?? (index < 0 ? undefined : failures.splice(index, 1)[0]?.kind);
     if (failure === 'timeout') return;
     if (failure === '500') return send(res, 500, { status: false, message: 'An error occurred' });
     let body: Record<string, unknown> = {};
@@ -83,6 +93,16 @@ export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456
     }
     const [status, answer] = handle(method, u, body);
     if (failure !== 'drop') send(res, status, answer);
+  }
+
+  function holdNow(path: string): 'timeout' | 'drop' | undefined {
+    if (holding?.path !== path) return undefined;
+    if (holding.skip > 0) {
+      holding.skip--;
+      return undefined;
+    }
+    held++;
+    return holding.kind;
   }
 
   function handle(method: string, u: URL, body: Record<string, unknown>): [number, unknown] {
@@ -249,6 +269,15 @@ export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456
     },
     failNext(kind, path) {
       failures.push({ kind, path });
+    },
+    hold(kind, path, skip = 0) {
+      holding = { kind, path, skip };
+    },
+    release() {
+      holding = undefined;
+    },
+    get held() {
+      return held;
     },
     sendWebhook,
     close: () =>
