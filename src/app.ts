@@ -317,7 +317,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   };
   registerDashboard(app, dashboardDeps);
   registerCourierApp(app, { job: dispatch && delivery ? courierJobView(dispatch.service, delivery.orders, couriers) : undefined, proof: dispatch && courierProofUpload(dispatch.service, proofs), couriers, signIn: courierSignIn, actions: courierActions, sessions }, dashboardDeps);
-  registerConsole(app, { couriers: { service: couriers, endSessions: endCourierSessions }, accounts, activation, audit, operators, operatorSignIn, sessions: new SessionStore(db, clock, OPERATOR_SESSION_TIMEOUTS), webhooks: webhookAdmin, wallet: wallet.service, journals: new LedgerReads(db), topups: new TopupReads(db), catalog: catalog?.catalog, sales: catalog?.operatorSales, orders: delivery && { read: delivery.operatorOrders, service: delivery.orders }, dispatch: dispatch?.service, cash, payouts }, dashboardDeps);
+  registerConsole(app, { couriers: { service: couriers, endSessions: endCourierSessions }, accounts, activation, audit, operators, operatorSignIn, sessions: new SessionStore(db, clock, OPERATOR_SESSION_TIMEOUTS), webhooks: webhookAdmin, wallet: wallet.service, journals: new LedgerReads(db), topups: new TopupReads(db), catalog: catalog?.catalog, sales: catalog?.operatorSales, refunds: catalog?.refunds, orders: delivery && { read: delivery.operatorOrders, service: delivery.orders }, dispatch: dispatch?.service, cash, payouts }, dashboardDeps);
   if (config.adminToken) {
     registerAdminRoutes(app, { adminToken: config.adminToken, resolveToken: (bearer) => operators.actorForToken(bearer), changes: { record: (change, tx) => audit.record(change, tx), db } }, adminRoutes);
   }

@@ -116,3 +116,24 @@ describe('a prepaid sale that fails after payment', () => {
     expect((await events(saleId)).filter((t) => t === 'safe.order.refunded')).toHaveLength(1);
   });
 });
+
+describe('a payment that arrives for a sale that already failed', () => {
+  it('is refunded through Paystack', async () => {
+    const b = await shop(p);
+    const sale = await placed(s, orderBody(b, { payment_method: 'online' }));
+    await db().query("update sales set expires_at = expires_at - interval '31 minutes' where id = $1", [sale.sale_id]);
+    await p.app.platform.catalog!.jobs.tick();
+    expect((await getSale(s, { sale_id: sale.sale_id })).body.data).toMatchObject({ state: 'failed', payment_status: 'expired' });
+    const ref = await clientReference(sale.sale_id);
+    paystack.pay(theirs(ref));
+    expect((await verifySale(s, sale.sale_id)).body.data).toMatchObject({ state: 'failed', payment_status: 'refund_due' });
+    await refunds().tick();
+    paystackRefunds(ref)[0]!.status = 'processed';
+    await age(sale.sale_id);
+    await refunds().tick();
+    expect((await getSale(s, { sale_id: sale.sale_id })).body.data).toMatchObject({ payment_status: 'refunded', refund: { status: 'succeeded', method: 'gateway_refund', amount_ghs: sale.total_ghs } });
+    expect((await journals(p, sale.sale_id)).map((j) => j.kind)).toEqual(['sale_late_payment', 'sale_refund_paid']);
+    expect(paystackRefunds(ref)).toHaveLength(1);
+    await expectLedgerBalanced(p);
+  });
+});

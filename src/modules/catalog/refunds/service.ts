@@ -45,7 +45,7 @@ export class RefundsService {
 
   /**
    * An operator gives the buyer's wallet for a mobile money refund (a phone number does not fix
-   * its network): 422 with the problems for a bad one, 409 unless the refund is pending or failed.
+   * its network): 400 with the problems for a bad one, 409 unless the refund is pending or failed.
    */
   async sendTo(saleId: string, input: DestinationInput): Promise<RefundRow> {
     const before = await this.found(saleId);
