@@ -75,6 +75,7 @@ describe('buyer refunds in the console (finance, admin)', () => {
     expect(await audited('sale_refund.retry')).toBe(1);
     expect(await refundState()).toBe('succeeded');
     expect(retried.text).toContain('mtn 0245550101 (Ama Mensah)');
+    expect(retried.text).toContain('Refunded to the buyer');
     const again = await finance.post(`/console/sales/${saleId}/refund/retry`, { _csrf: csrfOf(retried.text) });
     expect(again.status).toBe(409);
     expect(await audited('sale_refund.retry')).toBe(1);

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { SALE_PAYMENT_STATUSES, SALE_STATES, type OperatorSale, type RefundRow, type SaleJournalBreakdown } from '../../modules/catalog/index.ts';
+import { SALE_PAYMENT_STATUSES, SALE_STATES, type OperatorSale, type RefundRow, type SaleJournalBreakdown, type SaleReceipt } from '../../modules/catalog/index.ts';
 import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
 import { FINANCE_ROLES, optional, realDay, utc, type ConsoleKit } from './kit.ts';
@@ -12,6 +12,12 @@ const PAGE = 50;
 const oneOf = (values: readonly string[]) => new RegExp(`^(${values.join('|')})$`);
 const STATE = oneOf(SALE_STATES);
 const PAYMENT = oneOf(SALE_PAYMENT_STATUSES);
+
+const RECEIPT_TITLES: Record<SaleReceipt['kind'], string> = {
+  sale_payment_held: 'Payment held for review (another amount than the total)',
+  sale_late_payment: 'Late payment (owed back to the buyer)',
+  sale_refund_paid: 'Refunded to the buyer',
+};
 
 const journalView = (j: SaleJournalBreakdown) => ({
   id: j.journalId,
@@ -41,7 +47,7 @@ function saleView({ sale, items, journals, receipts }: OperatorSale) {
     journals: journals.map(journalView),
     receipts: receipts.map((r) => ({
       id: r.journalId,
-      title: r.kind === 'sale_payment_held' ? 'Payment held for review (another amount than the total)' : 'Late payment (owed back to the buyer)',
+      title: RECEIPT_TITLES[r.kind],
       posted: utc(r.postedAt),
       amount: formatGhs(r.amount),
     })),

@@ -116,6 +116,3 @@ export function saleRefundFeeJournal(saleId: string, provider: string, fee: numb
     ],
   });
 }
-
-/** Every journal kind a sale's refund posts (its subject is the sale's id). */
-export const SALE_REFUND_JOURNAL_KINDS = ['sale_refund_paid', 'sale_refund_fee'] as const;
