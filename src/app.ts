@@ -249,6 +249,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const dispatch = delivery ? createDispatchModule({ settings: config.dispatch, db, clock, log: app.log, delivery, couriers }) : undefined;
   if (dispatch) adminRoutes.push(...dispatch.adminRoutes);
   if (dispatch && delivery) registerCourierJobs({ actions: courierActions, dispatch: dispatch.service, sandbox: dispatch.sandbox, orders: delivery.orders, proofs, sms: sms.sender, publicBaseUrl, log: app.log });
+  const transfers = options.transfers ?? createTransferProvider(config.transfers, db, clock);
   const catalog = config.services.has('safe-catalog')
     ? createCatalogModule({
         db,
@@ -260,6 +261,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         checkoutExpiryMinutes: config.payments.checkoutExpiryMinutes,
         deliverySettings: config.delivery,
         delivery,
+        transfers,
+        refundSettings: config.saleRefunds,
       })
     : undefined;
   if (catalog) {
@@ -279,7 +282,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     dispatch!.service.onDeliver(cash.collect);
     adminRoutes.push(...cashAdminRoutes(cash));
   }
-  const transfers = options.transfers ?? createTransferProvider(config.transfers, db, clock);
   const payouts = createPayoutsModule({ db, clock, log: app.log, provider: transfers, settings: config.payouts });
   adminRoutes.push(...payouts.adminRoutes);
   // Partners are paid their markup on sales: their payouts are read under the safe-catalog paths.
@@ -315,7 +317,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   };
   registerDashboard(app, dashboardDeps);
   registerCourierApp(app, { job: dispatch && delivery ? courierJobView(dispatch.service, delivery.orders, couriers) : undefined, proof: dispatch && courierProofUpload(dispatch.service, proofs), couriers, signIn: courierSignIn, actions: courierActions, sessions }, dashboardDeps);
-  registerConsole(app, { couriers: { service: couriers, endSessions: endCourierSessions }, accounts, activation, audit, operators, operatorSignIn, sessions: new SessionStore(db, clock, OPERATOR_SESSION_TIMEOUTS), webhooks: webhookAdmin, wallet: wallet.service, journals: new LedgerReads(db), topups: new TopupReads(db), catalog: catalog?.catalog, sales: catalog?.operatorSales, orders: delivery && { read: delivery.operatorOrders, service: delivery.orders }, dispatch: dispatch?.service, cash, payouts }, dashboardDeps);
+  registerConsole(app, { couriers: { service: couriers, endSessions: endCourierSessions }, accounts, activation, audit, operators, operatorSignIn, sessions: new SessionStore(db, clock, OPERATOR_SESSION_TIMEOUTS), webhooks: webhookAdmin, wallet: wallet.service, journals: new LedgerReads(db), topups: new TopupReads(db), catalog: catalog?.catalog, sales: catalog?.operatorSales, refunds: catalog?.refunds, orders: delivery && { read: delivery.operatorOrders, service: delivery.orders }, dispatch: dispatch?.service, cash, payouts }, dashboardDeps);
   if (config.adminToken) {
     registerAdminRoutes(app, { adminToken: config.adminToken, resolveToken: (bearer) => operators.actorForToken(bearer), changes: { record: (change, tx) => audit.record(change, tx), db } }, adminRoutes);
   }

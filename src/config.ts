@@ -11,6 +11,7 @@ import { storageSettings, type StorageSettings } from './integrations/storage/se
 import { deliverySettings, type DeliverySettings } from './modules/delivery/index.ts';
 import { dispatchSettings, type DispatchSettings } from './modules/dispatch/index.ts';
 import { payoutSettings, type PayoutSettings } from './modules/payouts/index.ts';
+import { saleRefundSettings, type SaleRefundSettings } from './modules/catalog/index.ts';
 import { webhookSettings, type WebhookSettings } from './modules/webhooks/index.ts';
 
 export type { DatabaseConfig, ServiceName };
@@ -53,6 +54,8 @@ export interface Config {
   delivery: DeliverySettings;
   dispatch: DispatchSettings;
   payouts: PayoutSettings;
+  /** Buyer refunds of prepaid sales (SALE_REFUND_INTERVAL_MS, SALE_REFUND_GRACE_SECONDS). */
+  saleRefunds: SaleRefundSettings;
   webhooks: WebhookSettings;
   payments: PaymentSettings;
   /** Who sends money out (PAYOUT_PROVIDER, SANDBOX_TRANSFER_DELAY_SECONDS, PAYSTACK_*). */
@@ -171,6 +174,7 @@ export function loadConfig(env: Env = process.env): Config {
     delivery: deliverySettings(env, problems),
     dispatch: dispatchSettings(env, problems),
     payouts: payoutSettings(env, problems),
+    saleRefunds: saleRefundSettings(env, problems),
     webhooks: webhookSettings(env, problems),
     payments: paymentSettings(env, problems),
     transfers: transferSettings(env, problems),

@@ -195,6 +195,7 @@ describe('orders.get', () => {
         checkout_url: null,
         gateway_amount_ghs: null,
         refund_due_ghs: null,
+        refund: null,
         delivery: { order_id: expect.stringMatching(/^dlv_/), status: 'placed', tracking_url: expect.stringMatching(/\/track\/[A-Za-z0-9_-]+$/) },
         items: [{ product_id: a.productId, variant_id: a.variantId, title: 'Handwoven kente stole', label: 'Gold and green', quantity: 2, unit_price_ghs: 180, line_total_ghs: 360 }],
         subtotal_ghs: 360,

@@ -128,6 +128,11 @@ export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456
       return [200, { status: true, message: 'Account number resolved', data: { account_number: u.searchParams.get('account_number'), account_name: name, bank_id: 1 } }];
     }
     if (method === 'POST' && p === '/refund') return refund(body);
+    if (method === 'GET' && p === '/refund') {
+      const t = [...transactions.values()].find((x) => String(x.id) === u.searchParams.get('transaction'));
+      const listed = t ? refunds.filter((r) => r.transaction === t.reference).reverse() : [];
+      return [200, { status: true, message: 'Refunds retrieved', data: listed.map((r) => ({ id: r.id, amount: r.amount, currency: 'GHS', status: r.status })) }];
+    }
     return [404, { status: false, message: 'Not found' }];
   }
 

@@ -59,6 +59,7 @@ export async function startPlatform(opts: StartOptions = {}): Promise<TestPlatfo
     DISPATCH_INTERVAL_MS: '0',
     REFUND_INTERVAL_MS: '0',
     PAYOUT_INTERVAL_MS: '0',
+    SALE_REFUND_INTERVAL_MS: '0',
     // Webhook tests turn the dispatcher on (and WEBHOOK_LOCAL_DESTINATIONS for local receivers);
     // nothing else sends anywhere.
     WEBHOOK_DISPATCHER: 'off',

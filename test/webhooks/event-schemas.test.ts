@@ -52,7 +52,7 @@ async function deliveryAndWallet(): Promise<void> {
   expect((await move(returned, 'returned')).status).toBe(200);
 }
 
-/** Sales paid and confirmed, failed with their delivery, held for a wrong amount, and paid after failing. */
+/** Sales paid and confirmed, failed with their delivery, held for a wrong amount, paid after failing and refunded. */
 async function sales(): Promise<void> {
   const s = await salesPartner(p);
   const b = await shop(p);
@@ -71,6 +71,7 @@ async function sales(): Promise<void> {
   await verifySale(s, late.sale_id);
   await gatewayCollects(late.sale_id, 'status', 'Paid');
   await verifySale(s, late.sale_id);
+  expect(await p.app.platform.catalog!.refunds.tick()).toMatchObject({ opened: 1 });
 }
 
 /** A courier on a production order reports a position (delivery.courier.location). */

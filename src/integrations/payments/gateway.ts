@@ -61,6 +61,11 @@ export interface RefundOutcome {
  */
 export interface RefundingGateway extends PaymentGateway {
   refund(clientReference: string, amountPesewas: number): Promise<RefundOutcome>;
+  /**
+   * The latest refund of the payment with this reference, as the gateway has it; `unknown` when it
+   * has none. What a caller asks after a timeout or a crash, instead of refunding again.
+   */
+  refundStatus(clientReference: string): Promise<RefundOutcome | { state: 'unknown' }>;
 }
 
 export function canRefund(gateway: PaymentGateway): gateway is RefundingGateway {

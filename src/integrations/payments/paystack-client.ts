@@ -25,6 +25,8 @@ export interface PaystackAnswer {
   ok: boolean;
   message: string;
   data: Json | null;
+  /** `data` when Paystack answered a list (e.g. a transaction's refunds). */
+  list: unknown[] | null;
 }
 
 export class PaystackClient {
@@ -68,7 +70,7 @@ export class PaystackClient {
     if (status >= 500 || status === 401 || status === 403) throw new GatewayError(`Paystack ${operation}: HTTP ${status}${message ? `: ${message}` : ''}`);
     if (!json || typeof json.status !== 'boolean') throw new GatewayError(`Paystack ${operation}: unreadable answer (HTTP ${status})`);
     const ok = status >= 200 && status <= 299 && json.status;
-    return { httpStatus: status, ok, message, data: asObject(json.data) };
+    return { httpStatus: status, ok, message, data: asObject(json.data), list: Array.isArray(json.data) ? json.data : null };
   }
 
   /** A successful answer's data, or a GatewayError naming what Paystack said. */

@@ -11,6 +11,8 @@
  *   (charge.*, transfer.*, refund.*), signed in `x-paystack-signature`. A charge event is a hint: we verify.
  * - Refund: POST /refund { transaction (reference or id), amount (pesewas) } → data { id, status: pending |
  *   processing | processed | failed, amount }.
+ * - Refunds of a transaction: GET /refund?transaction={transaction id} → data [{ id, status, amount }, …]
+ *   (the id comes from verify), newest first.
  *
  * References: Paystack allows only letters, digits, `-`, `.` and `=` in a transaction reference, and ours
  * (serviceD_WA…, serviceS_SC…) contain `_`, so `_` travels as `-` (ours never contain `-`, so the mapping
@@ -115,14 +117,30 @@ export class PaystackGateway implements RefundingGateway {
     const transaction = toPaystackReference(clientReference);
     positive(amountPesewas);
     const data = await this.#client.expectData('refund', 'POST', '/refund', { transaction, amount: amountPesewas, currency: 'GHS' });
-    const rawStatus = typeof data.status === 'string' ? data.status : 'unknown';
-    const id = data.id;
-    return {
-      state: rawStatus === 'processed' ? 'processed' : rawStatus === 'failed' ? 'failed' : 'pending',
-      providerReference: typeof id === 'number' || typeof id === 'string' ? String(id) : null,
-      rawStatus,
-    };
+    return refundOutcome(data);
   }
+
+  async refundStatus(clientReference: string): Promise<RefundOutcome | { state: 'unknown' }> {
+    const reference = toPaystackReference(clientReference);
+    const verified = await this.#client.call('verify', 'GET', `/transaction/verify/${encodeURIComponent(reference)}`);
+    const id = verified.data?.id;
+    if (!verified.ok || (typeof id !== 'number' && typeof id !== 'string')) throw new GatewayError(`Paystack verify: HTTP ${verified.httpStatus} without data.id`);
+    const listed = await this.#client.call('refunds', 'GET', `/refund?transaction=${encodeURIComponent(String(id))}`);
+    const refunds = listed.list;
+    if (!listed.ok || !refunds) throw new GatewayError(`Paystack refunds: HTTP ${listed.httpStatus} without a list`);
+    const latest = refunds.find((r): r is Record<string, unknown> => typeof r === 'object' && r !== null);
+    return latest ? refundOutcome(latest) : { state: 'unknown' };
+  }
+}
+
+function refundOutcome(data: Record<string, unknown>): RefundOutcome {
+  const rawStatus = typeof data.status === 'string' ? data.status : 'unknown';
+  const id = data.id;
+  return {
+    state: rawStatus === 'processed' ? 'processed' : rawStatus === 'failed' ? 'failed' : 'pending',
+    providerReference: typeof id === 'number' || typeof id === 'string' ? String(id) : null,
+    rawStatus,
+  };
 }
 
 function positive(amountPesewas: number): void {

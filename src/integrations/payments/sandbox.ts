@@ -1,6 +1,6 @@
 import type { Db } from '../../platform/db/index.ts';
 import { newId } from '../../platform/ids.ts';
-import type { CallbackNotice, Checkout, CheckoutLine, CheckoutRequest, PaymentGateway, PaymentStatus } from './gateway.ts';
+import type { CallbackNotice, Checkout, CheckoutLine, CheckoutRequest, PaymentStatus, RefundingGateway, RefundOutcome } from './gateway.ts';
 
 export interface SandboxCheckoutRow {
   id: string;
@@ -22,9 +22,10 @@ const COLS = 'id, client_reference, amount_pesewas, description, callback_url, r
  * The built-in gateway used when no real one is configured (design: Payment gateways): a hosted checkout page with Pay
  * and Decline, a status check and a callback, like a real gateway. Its checkouts live in the
  * database so every instance and every restart sees them. An unpaid checkout expires after
- * `expiryMs` and then reports the raw status `Expired`.
+ * `expiryMs` and then reports the raw status `Expired`. It refunds a paid checkout at once (whole,
+ * once: a second refund answers the first), moving no money: staging refunds never reach real rails.
  */
-export class SandboxGateway implements PaymentGateway {
+export class SandboxGateway implements RefundingGateway {
   readonly name = 'sandbox';
 
   constructor(
@@ -56,6 +57,18 @@ export class SandboxGateway implements PaymentGateway {
       rawStatus: raw,
       amountPesewas: raw === 'Paid' ? row.amount_pesewas : null,
     };
+  }
+
+  async refund(clientReference: string, amountPesewas: number): Promise<RefundOutcome> {
+    if (!Number.isSafeInteger(amountPesewas) || amountPesewas <= 0) throw new RangeError('amountPesewas must be a positive integer');
+    await this.db.query(`update sandbox_checkouts set refunded_at = coalesce(refunded_at, $2) where client_reference = $1 and status = 'Paid'`, [clientReference, new Date(this.clock())]);
+    const status = await this.refundStatus(clientReference);
+    return status.state === 'unknown' ? { state: 'failed', providerReference: null, rawStatus: 'NotPaid' } : status;
+  }
+
+  async refundStatus(clientReference: string): Promise<RefundOutcome | { state: 'unknown' }> {
+    const rows = await this.db.query<{ id: string }>('select id from sandbox_checkouts where client_reference = $1 and refunded_at is not null', [clientReference]);
+    return rows[0] ? { state: 'processed', providerReference: rows[0].id, rawStatus: 'Refunded' } : { state: 'unknown' };
   }
 
   parseCallback(_headers: Record<string, string | string[] | undefined>, rawBody: Buffer): CallbackNotice | null {

@@ -6,3 +6,6 @@ export type { VendorRow } from './products/repository.ts';
 export { PAYMENT_STATUSES as SALE_PAYMENT_STATUSES, STATES as SALE_STATES } from './sales/routes/sale-schema.ts';
 export { PARTNER_SALES_PAGE, type PartnerSales, type SaleJournalBreakdown } from './sales/partner-sales.ts';
 export { OperatorSales, type OperatorSale, type OperatorSaleFilter, type SaleReceipt } from './sales/operator-sales.ts';
+export { saleRefundSettings, type SaleRefundSettings } from './refunds/settings.ts';
+export { REFUND_STATUSES, type RefundListRow, type RefundRow, type RefundStatus } from './refunds/repository.ts';
+export type { RefundsService } from './refunds/service.ts';

@@ -4,12 +4,16 @@ import type { Operation } from '../../platform/http/operation.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { Periodic } from '../../platform/periodic.ts';
 import type { PaymentGateways } from '../../integrations/payments/index.ts';
+import type { TransferProvider } from '../../integrations/transfers/types.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import { LocationsService, type DeliveryModule, type DeliverySettings } from '../delivery/index.ts';
 import { catalogAdminRoutes } from './products/routes/admin-catalog.ts';
 import { catalogGet } from './products/routes/catalog-get.ts';
 import { catalogList } from './products/routes/catalog-list.ts';
 import { CatalogService } from './products/service.ts';
+import { RefundSender } from './refunds/sender.ts';
+import { RefundsService } from './refunds/service.ts';
+import type { SaleRefundSettings } from './refunds/settings.ts';
 import { catalogHealth } from './routes/health.ts';
 import { Dispatcher } from './sales/dispatch.ts';
 import { SalesJobs } from './sales/jobs.ts';
@@ -33,6 +37,8 @@ export interface CatalogModule {
   /** Every partner's sales with their journals, read by the console (finance). */
   operatorSales: OperatorSales;
   jobs: SalesJobs;
+  /** Buyer refunds of prepaid sales owed money back: the job, orders.get's and the console's reads, retries. */
+  refunds: RefundsService;
   workers: Periodic[];
   operations: Operation[];
   adminRoutes: AdminRoute[];
@@ -61,6 +67,9 @@ export interface CatalogModuleDeps {
   deliverySettings: DeliverySettings;
   /** Present when this instance serves delivery. */
   delivery: DeliveryModule | undefined;
+  /** Pays mobile money refunds (those whose gateway cannot refund the charge). */
+  transfers: TransferProvider | undefined;
+  refundSettings: SaleRefundSettings;
 }
 
 export function createCatalogModule(deps: CatalogModuleDeps): CatalogModule {
@@ -82,14 +91,22 @@ export function createCatalogModule(deps: CatalogModuleDeps): CatalogModule {
   });
   delivery?.orders.onMove((tx, order) => sales.onDeliveryMove(tx, order));
   const jobs = new SalesJobs({ db, clock, log, sales, dispatcher });
+  const refunds = new RefundsService({
+    db,
+    sender: new RefundSender({ db, clock, log, gateways, transfers: deps.transfers, graceSeconds: deps.refundSettings.graceSeconds }),
+  });
   return {
     catalog,
     sales,
     partnerSales: new PartnerSales(db),
     operatorSales: new OperatorSales(db),
     jobs,
-    workers: [new Periodic('safe-catalog-sales', SALES_JOB_INTERVAL_MS, () => jobs.tick(), log)],
-    operations: [catalogHealth(db), catalogList(catalog), catalogGet(catalog), ordersCreate(sales), ordersVerify(sales), ordersGet(sales, deps.publicBaseUrl)],
+    refunds,
+    workers: [
+      new Periodic('safe-catalog-sales', SALES_JOB_INTERVAL_MS, () => jobs.tick(), log),
+      new Periodic('safe-catalog-refunds', deps.refundSettings.intervalMs, () => refunds.tick(), log),
+    ],
+    operations: [catalogHealth(db), catalogList(catalog), catalogGet(catalog), ordersCreate(sales), ordersVerify(sales), ordersGet(sales, refunds, deps.publicBaseUrl)],
     adminRoutes: [...catalogAdminRoutes(catalog), ...salesAdminRoutes(sales)],
     handlePaymentCallback: (ref) => sales.handleCallback(ref),
   };

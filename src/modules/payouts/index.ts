@@ -4,4 +4,4 @@ export { payoutSettings, type PayoutSettings } from './settings.ts';
 export type { PayeeBalance, SavedDestination } from './payees.ts';
 export type { DestinationRow, PayoutRow, PayoutStatus, LineRow } from './repository.ts';
 export { PAYOUT_JOURNAL_KINDS } from './domain/journals.ts';
-export { namesMatch } from './domain/destinations.ts';
+export { namesMatch, NETWORKS, parseDestination, type DestinationInput } from './domain/destinations.ts';

@@ -117,6 +117,17 @@ export function webhookEvents(values: EventValues): Record<EventType, WebhookEve
     ),
     'safe.order.on_hold': safe('The gateway collected another amount than the sale total: the sale is held for review'),
     'safe.order.refund_due': safe('The gateway collected a payment for a sale that had already failed: it is owed back'),
+    'safe.order.refunded': safe(
+      'What the buyer was owed (refund_due_ghs) went back to them: through the gateway that collected it, or to their mobile money wallet (payment_status refunded)',
+      sale({
+        gateway_amount_ghs: Type.Optional(Ghs('What the gateway collected')),
+        refund: Type.Object({
+          method: StringEnum(['gateway_refund', 'mobile_money'] as const, "gateway_refund: back through the payment's own channel; mobile_money: a transfer to the buyer's wallet"),
+          amount_ghs: Ghs('What went back to the buyer'),
+          refunded_at: DateTime('When the provider confirmed it'),
+        }),
+      }),
+    ),
     'payout.paid': safe("A payout of your markup reached your destination (production only; sent to each app with a live production key)", payout()),
     'payout.failed': safe(
       'A payout of your markup failed at the transfer provider: the amount is owed to you again and goes out with the next run (production only)',

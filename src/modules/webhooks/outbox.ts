@@ -17,6 +17,7 @@ export type EventType =
   | 'safe.order.failed'
   | 'safe.order.on_hold'
   | 'safe.order.refund_due'
+  | 'safe.order.refunded'
   | 'payout.paid'
   | 'payout.failed';
 

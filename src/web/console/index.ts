@@ -20,6 +20,7 @@ import { registerConsoleMoneyRoutes } from './money-routes.ts';
 import { registerConsoleOrderRoutes } from './order-routes.ts';
 import { registerConsolePayoutRoutes } from './payout-routes.ts';
 import { registerConsolePartnerRoutes } from './partner-routes.ts';
+import { registerConsoleRefundRoutes } from './refund-routes.ts';
 import { registerConsoleSaleRoutes } from './sale-routes.ts';
 import { registerConsoleTopupRoutes } from './topup-routes.ts';
 import { registerConsoleWebhookRoutes } from './webhook-routes.ts';
@@ -63,6 +64,7 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps, dashboa
     registerConsoleCatalogRoutes(scope, kit);
     registerConsoleCourierRoutes(scope, kit);
     registerConsoleSaleRoutes(scope, kit);
+    registerConsoleRefundRoutes(scope, kit);
     registerConsoleEnrolRoutes(scope, kit);
   });
 }

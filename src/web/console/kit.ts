@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountsService } from '../../modules/accounts/index.ts';
 import type { ActivationService } from '../../modules/activation/index.ts';
-import type { CatalogService, OperatorSales } from '../../modules/catalog/index.ts';
+import type { CatalogService, OperatorSales, RefundsService } from '../../modules/catalog/index.ts';
 import type { CouriersService } from '../../modules/couriers/index.ts';
 import type { DeliveryModule, OperatorOrders } from '../../modules/delivery/index.ts';
 import type { CashService } from '../../modules/cash/index.ts';
@@ -45,6 +45,8 @@ export interface ConsoleDeps {
   catalog?: CatalogService | undefined;
   /** Present with the catalog: every partner's sales with their settlement journals, read-only (finance, admin). */
   sales?: OperatorSales | undefined;
+  /** Present with the catalog: buyer refunds, their retries and the wallets operators give them (finance, admin). */
+  refunds?: RefundsService | undefined;
   /** A partner's wallet, ledger entries and top-ups (finance, admin). */
   wallet?: WalletService | undefined;
   /** Every ledger journal and its legs, read-only (finance, admin). */
@@ -113,7 +115,7 @@ export class ConsoleKit {
 
   page(reply: FastifyReply, name: string, data: Record<string, unknown>, status = 200): FastifyReply {
     const current = (reply.request as FastifyRequest & { operator?: OperatorCurrent }).operator;
-    return this.web.page(reply, name, { ...data, consoleCss: this.css, ordersBoard: this.deps.orders !== undefined, dispatchBoard: this.deps.dispatch !== undefined, catalogPages: this.deps.catalog !== undefined, salesPages: this.deps.sales !== undefined, cashPages: this.deps.cash !== undefined, payoutPages: this.deps.payouts !== undefined, operator: current?.operator, csrf: data.csrf ?? current?.session.csrfToken }, status);
+    return this.web.page(reply, name, { ...data, consoleCss: this.css, ordersBoard: this.deps.orders !== undefined, dispatchBoard: this.deps.dispatch !== undefined, catalogPages: this.deps.catalog !== undefined, salesPages: this.deps.sales !== undefined, refundPages: this.deps.refunds !== undefined, cashPages: this.deps.cash !== undefined, payoutPages: this.deps.payouts !== undefined, operator: current?.operator, csrf: data.csrf ?? current?.session.csrfToken }, status);
   }
 
   redirect(reply: FastifyReply, to: string): FastifyReply {

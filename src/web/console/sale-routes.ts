@@ -1,10 +1,10 @@
-import type { FastifyInstance } from 'fastify';
-import { SALE_PAYMENT_STATUSES, SALE_STATES, type OperatorSale, type SaleJournalBreakdown } from '../../modules/catalog/index.ts';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { SALE_PAYMENT_STATUSES, SALE_STATES, type OperatorSale, type RefundRow, type SaleJournalBreakdown, type SaleReceipt } from '../../modules/catalog/index.ts';
 import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
 import { FINANCE_ROLES, optional, realDay, utc, type ConsoleKit } from './kit.ts';
 
-const SALE_ID = /^sale_[0-9A-Z]{26}$/;
+export const SALE_ID = /^sale_[0-9A-Z]{26}$/;
 const PARTNER_ID = /^ptn_[0-9A-Z]{26}$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const PAGE = 50;
@@ -12,6 +12,12 @@ const PAGE = 50;
 const oneOf = (values: readonly string[]) => new RegExp(`^(${values.join('|')})$`);
 const STATE = oneOf(SALE_STATES);
 const PAYMENT = oneOf(SALE_PAYMENT_STATUSES);
+
+const RECEIPT_TITLES: Record<SaleReceipt['kind'], string> = {
+  sale_payment_held: 'Payment held for review (another amount than the total)',
+  sale_late_payment: 'Late payment (owed back to the buyer)',
+  sale_refund_paid: 'Refunded to the buyer',
+};
 
 const journalView = (j: SaleJournalBreakdown) => ({
   id: j.journalId,
@@ -41,17 +47,48 @@ function saleView({ sale, items, journals, receipts }: OperatorSale) {
     journals: journals.map(journalView),
     receipts: receipts.map((r) => ({
       id: r.journalId,
-      title: r.kind === 'sale_payment_held' ? 'Payment held for review (another amount than the total)' : 'Late payment (owed back to the buyer)',
+      title: RECEIPT_TITLES[r.kind],
       posted: utc(r.postedAt),
       amount: formatGhs(r.amount),
     })),
   };
 }
 
+/** The sale's refund as its page shows it, with the actions its state allows. */
+function refundView(r: RefundRow | undefined, buyer: { name: string; phone: string }) {
+  if (!r) return undefined;
+  const d = r.destination;
+  return {
+    ...r,
+    amount: formatGhs(r.amount_pesewas),
+    fee: r.fee_pesewas === null ? undefined : formatGhs(r.fee_pesewas),
+    wallet: d?.kind === 'mobile_money' ? `${d.network} ${d.number} (${d.name})` : undefined,
+    refunded: r.refunded_at ? utc(r.refunded_at) : undefined,
+    canRetry: r.status === 'failed',
+    // A mobile money refund waits for its wallet; a failed one may go to another.
+    needsWallet: r.method === 'mobile_money' && ((r.status === 'pending' && !d) || r.status === 'failed'),
+    form: { network: d?.kind === 'mobile_money' ? d.network : 'mtn', number: d?.kind === 'mobile_money' ? d.number : buyer.phone, name: d?.name ?? buyer.name },
+  };
+}
+
+/** A sale's page for finance and admin; the refund actions answer with it too (their notice or 4xx refusal). */
+export async function salePage(kit: ConsoleKit, reply: FastifyReply, id: string, extra: Record<string, unknown> = {}, status = 200): Promise<FastifyReply> {
+  const found = SALE_ID.test(id) ? await kit.deps.sales!.get(id) : undefined;
+  if (!found) throw new WebRefusal(404, 'There is no such sale.');
+  const refund = refundView(await kit.deps.refunds?.forSale(id), { name: found.sale.buyer_name, phone: found.sale.buyer_phone });
+  return kit.page(
+    reply,
+    'sale',
+    { title: `Sale ${found.sale.reference}`, ...saleView(found), refund, journalPages: kit.deps.journals !== undefined, orderPages: kit.deps.orders !== undefined, ...extra },
+    status,
+  );
+}
+
 /**
  * Every partner's safe-catalog sales for finance and admin: newest first in keyset pages, filtered
  * by state, payment status, partner and day; a sale with its items, payment, delivery and the
- * settlement and refund journals the ledger posted for it. Read-only: nothing here changes a sale.
+ * settlement and refund journals the ledger posted for it, and its buyer refund. Read-only: the
+ * refund's actions are refund-routes.ts'.
  */
 export function registerConsoleSaleRoutes(app: FastifyInstance, kit: ConsoleKit): void {
   const reads = kit.deps.sales;
@@ -85,16 +122,7 @@ export function registerConsoleSaleRoutes(app: FastifyInstance, kit: ConsoleKit)
   });
 
   app.get<{ Params: { id: string } }>('/console/sales/:id', async (request, reply) => {
-    const current = await kit.operator(request, reply, FINANCE_ROLES);
-    if (!current) return reply;
-    const id = request.params.id;
-    const found = SALE_ID.test(id) ? await reads.get(id) : undefined;
-    if (!found) throw new WebRefusal(404, 'There is no such sale.');
-    return kit.page(reply, 'sale', {
-      title: `Sale ${found.sale.reference}`,
-      ...saleView(found),
-      journalPages: kit.deps.journals !== undefined,
-      orderPages: kit.deps.orders !== undefined,
-    });
+    if (!(await kit.operator(request, reply, FINANCE_ROLES))) return reply;
+    return salePage(kit, reply, request.params.id);
   });
 }

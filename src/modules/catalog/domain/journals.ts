@@ -8,6 +8,8 @@ import {
   RIDER_CASH_CLEARING,
   SALE_PAYMENTS_HELD,
   SALE_REFUNDS_PAYABLE,
+  TRANSFER_FEES,
+  transferClearing,
   UnbalancedJournalError,
   vendorPayable,
   type Journal,
@@ -84,3 +86,33 @@ export const salePaymentHeldJournal = gatewayReceipt('sale_payment_held', SALE_P
 
 /** The gateway collected payment for a sale that had already failed: owed back to the buyer. */
 export const saleLatePaymentJournal = gatewayReceipt('sale_late_payment', SALE_REFUNDS_PAYABLE, 'payment for a failed sale: refund owed to the buyer');
+
+/** Where a refund's money leaves from: the collecting gateway's clearing, or the transfer provider's. */
+export type RefundChannel = { method: 'gateway_refund' | 'mobile_money'; provider: string };
+const refundClearing = (c: RefundChannel) => (c.method === 'gateway_refund' ? gatewayClearing(c.provider) : transferClearing(c.provider));
+
+/** The refund reached the buyer: what was owed to them leaves through the gateway or the transfer provider. */
+export function saleRefundPaidJournal(saleId: string, channel: RefundChannel, amount: number): Journal {
+  return assertBalanced({
+    kind: 'sale_refund_paid',
+    subjectId: saleId,
+    memo: channel.method === 'gateway_refund' ? `refunded through ${channel.provider}` : `refunded to mobile money through ${channel.provider}`,
+    entries: [
+      { account: SALE_REFUNDS_PAYABLE, amountPesewas: -positive(amount) },
+      { account: refundClearing(channel), amountPesewas: amount },
+    ],
+  });
+}
+
+/** What the transfer provider charged for a mobile money refund, an expense of the platform's. */
+export function saleRefundFeeJournal(saleId: string, provider: string, fee: number): Journal {
+  return assertBalanced({
+    kind: 'sale_refund_fee',
+    subjectId: saleId,
+    memo: `transfer fee charged by ${provider}`,
+    entries: [
+      { account: TRANSFER_FEES, amountPesewas: -positive(fee) },
+      { account: transferClearing(provider), amountPesewas: fee },
+    ],
+  });
+}

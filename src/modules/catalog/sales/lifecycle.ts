@@ -35,7 +35,7 @@ function amountsOf(sale: SaleRow): SaleAmounts {
   };
 }
 
-async function emit(tx: Queryable, sale: SaleRow, type: Extract<EventType, `safe.order.${string}`>, at: Date): Promise<void> {
+async function emit(tx: Queryable, sale: SaleRow, type: Extract<EventType, `safe.order.${string}`>, at: Date, extra: Record<string, unknown> = {}): Promise<void> {
   await appendEvent(tx, {
     appId: sale.app_id,
     environment: sale.environment,
@@ -55,6 +55,7 @@ async function emit(tx: Queryable, sale: SaleRow, type: Extract<EventType, `safe
       ...(sale.failure_reason && type === 'safe.order.failed' ? { failure_reason: sale.failure_reason } : {}),
       ...(sale.gateway_amount_pesewas !== null && type !== 'safe.order.failed' ? { gateway_amount_ghs: pesewasToGhs(sale.gateway_amount_pesewas) } : {}),
       ...(sale.refund_due_pesewas !== null ? { refund_due_ghs: pesewasToGhs(sale.refund_due_pesewas) } : {}),
+      ...extra,
       timestamp: at.toISOString(),
     },
   });
@@ -152,5 +153,20 @@ export async function owePaymentBack(tx: Queryable, sale: SaleRow, collectedPese
   );
   await ledger.postJournal(tx, saleLatePaymentJournal(sale.id, sale.gateway ?? 'unknown', collectedPesewas), at);
   await emit(tx, row, 'safe.order.refund_due', at);
+  return row;
+}
+
+/** What reached the buyer, as safe.order.refunded and orders.get tell it. */
+export interface RefundDone {
+  method: 'gateway_refund' | 'mobile_money';
+  amountPesewas: number;
+  refundedAt: Date;
+}
+
+/** The money owed back reached the buyer: in the refund's own transaction, with its journals. */
+export async function markRefunded(tx: Queryable, sale: SaleRow, refund: RefundDone, at: Date): Promise<SaleRow> {
+  const row = await repo.transition(tx, sale.id, { state: sale.state, paymentStatus: 'refunded' }, at);
+  const data = { method: refund.method, amount_ghs: pesewasToGhs(refund.amountPesewas), refunded_at: refund.refundedAt.toISOString() };
+  await emit(tx, row, 'safe.order.refunded', at, { refund: data });
   return row;
 }

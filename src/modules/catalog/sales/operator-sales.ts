@@ -5,10 +5,10 @@ import { salesRepository as repo, type OperatorSaleFilter, type SaleItemRow, typ
 
 export type { OperatorSaleFilter };
 
-/** Buyer money the ledger took in outside the settlement: an amount mismatch held for review, or a payment after the sale failed. */
+/** Buyer money the ledger moved outside the settlement: an amount mismatch held for review, a payment after the sale failed, or a refund paid back. */
 export interface SaleReceipt {
   journalId: string;
-  kind: 'sale_payment_held' | 'sale_late_payment';
+  kind: 'sale_payment_held' | 'sale_late_payment' | 'sale_refund_paid';
   postedAt: Date;
   amount: number;
 }
@@ -36,9 +36,9 @@ export class OperatorSales {
     const [items, journals, held] = await Promise.all([
       repo.items(this.db, sale.id),
       journalsOfSale(this.db, sale),
-      ledger.subjectEntries(this.db, sale.id, ['sale_payment_held', 'sale_late_payment']),
+      ledger.subjectEntries(this.db, sale.id, ['sale_payment_held', 'sale_late_payment', 'sale_refund_paid']),
     ]);
-    // Each receipt journal has two legs: the gateway's clearing (debit) and where it went (credit).
+    // Each such journal has two legs; the credit is where the money went (suspense, refunds payable, or the clearing a refund left through).
     const receipts = held
       .filter((r) => Number(r.amount_pesewas) > 0)
       .map((r) => ({ journalId: r.journal_id, kind: r.kind as SaleReceipt['kind'], postedAt: r.created_at, amount: Number(r.amount_pesewas) }));

@@ -3,7 +3,7 @@ import type { Queryable } from '../../../platform/db/index.ts';
 import type { DeliveryStatus } from '../../delivery/index.ts';
 
 export type SaleState = 'awaiting_payment' | 'awaiting_delivery' | 'confirmed' | 'failed' | 'on_hold';
-export type SalePaymentStatus = 'pending' | 'paid' | 'collected' | 'declined' | 'expired' | 'not_collected' | 'refund_due' | 'not_started' | 'amount_mismatch';
+export type SalePaymentStatus = 'pending' | 'paid' | 'collected' | 'declined' | 'expired' | 'not_collected' | 'refund_due' | 'not_started' | 'amount_mismatch' | 'refunded';
 export type QuoteSource = 'coordinates' | 'area' | 'address' | 'default';
 
 export interface SaleRow {

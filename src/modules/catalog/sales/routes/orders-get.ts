@@ -2,6 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../../../platform/http/operation.ts';
 import { SafeSuccess } from '../../../../platform/http/openapi-shapes.ts';
 import type { SalesService } from '../service.ts';
+import { refundView, type RefundsService } from '../../refunds/service.ts';
+import { REFUND_STATUSES } from '../../refunds/repository.ts';
 import { errors } from '../../../../platform/errors.ts';
 import { DateTime } from '../../../../platform/http/openapi-shapes.ts';
 import { StringEnum, strictObject } from '../../../../platform/http/schemas.ts';
@@ -14,7 +16,7 @@ const GetQuery = strictObject({
   external_reference: Type.Optional(Type.String({ minLength: 3, maxLength: 64 })),
 });
 
-export const ordersGet = (sales: SalesService, publicBaseUrl: string) =>
+export const ordersGet = (sales: SalesService, refunds: RefundsService, publicBaseUrl: string) =>
   defineOperation({
     id: 'safe-catalog.orders.get',
     service: 'safe-catalog',
@@ -38,6 +40,18 @@ export const ordersGet = (sales: SalesService, publicBaseUrl: string) =>
         checkout_url: Nullable(Type.String({ description: 'While a prepaid order awaits payment' })),
         gateway_amount_ghs: Nullable(Ghs('What the gateway reported as paid, once it reported a payment; differs from total_ghs when the order is on_hold')),
         refund_due_ghs: Nullable(Ghs('What the buyer is owed back (payment_status refund_due); null otherwise')),
+        refund: Type.Union(
+          [
+            Type.Object({
+              status: StringEnum(REFUND_STATUSES, 'pending (waiting to be sent), processing (with the provider), succeeded (payment_status refunded), failed (an operator retries it)'),
+              method: StringEnum(['gateway_refund', 'mobile_money'] as const, "gateway_refund: back through the payment's own channel; mobile_money: a transfer to the buyer's wallet"),
+              amount_ghs: Ghs('What goes back to the buyer'),
+              refunded_at: Type.Union([DateTime('When the provider confirmed it'), Type.Null()]),
+            }),
+            Type.Null(),
+          ],
+          { description: 'The refund of what the buyer is owed, once one was opened; null otherwise' },
+        ),
         delivery: Type.Union([
           Type.Object({ order_id: Type.String(), status: StringEnum(DELIVERY_STATUSES), tracking_url: Type.String({ format: 'uri' }) }),
           Type.Null(),
@@ -68,6 +82,7 @@ export const ordersGet = (sales: SalesService, publicBaseUrl: string) =>
             checkout_url: null,
             gateway_amount_ghs: null,
             refund_due_ghs: null,
+            refund: null,
             delivery: { order_id: 'dlv_01JD2Y0B1B2C3D4E5F6G7H8J9K', status: 'in_transit', tracking_url: 'https://partners.example.com/track/q3VbN8x2LmT0cR5wYk7dHs1a' },
             items: [{ product_id: EXAMPLE_ORDER.items[0]!.product_id, variant_id: EXAMPLE_ORDER.items[0]!.variant_id, title: 'Handwoven kente stole', label: 'Gold and green', quantity: 2, unit_price_ghs: 180, line_total_ghs: 360 }],
             subtotal_ghs: 360,
@@ -82,7 +97,7 @@ export const ordersGet = (sales: SalesService, publicBaseUrl: string) =>
     ],
     handler: async ({ query, auth }) => {
       const { sale, items } = await sales.get(auth, saleKey(query));
-      return { body: { status: 'success', data: saleView(sale, items, publicBaseUrl) } };
+      return { body: { status: 'success', data: { ...saleView(sale, items, publicBaseUrl), refund: refundView(await refunds.forSale(sale.id)) } } };
     },
   });
 

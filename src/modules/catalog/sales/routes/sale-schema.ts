@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { StringEnum } from '../../../../platform/http/schemas.ts';
 
 export const STATES = ['awaiting_payment', 'awaiting_delivery', 'confirmed', 'failed', 'on_hold'] as const;
-export const PAYMENT_STATUSES = ['pending', 'paid', 'collected', 'declined', 'expired', 'not_collected', 'refund_due', 'not_started', 'amount_mismatch'] as const;
+export const PAYMENT_STATUSES = ['pending', 'paid', 'collected', 'declined', 'expired', 'not_collected', 'refund_due', 'not_started', 'amount_mismatch', 'refunded'] as const;
 export const Ghs = (description: string) => Type.Number({ description });
 export const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -15,7 +15,7 @@ export const Money = {
 
 export const PaymentStatus = StringEnum(
   PAYMENT_STATUSES,
-  'pending (awaiting payment or cash), paid (gateway), collected (cash), declined, expired (checkout lapsed), not_collected (cod delivery ended without it), refund_due (paid, then its delivery was cancelled, or paid after the order had failed; see refund_due_ghs), not_started (an attempt answered 4xx or 502), amount_mismatch (the gateway collected another amount than total_ghs: the order is on_hold for review)',
+  'pending (awaiting payment or cash), paid (gateway), collected (cash), declined, expired (checkout lapsed), not_collected (cod delivery ended without it), refund_due (paid, then its delivery was cancelled, or paid after the order had failed; see refund_due_ghs), not_started (an attempt answered 4xx or 502), amount_mismatch (the gateway collected another amount than total_ghs: the order is on_hold for review), refunded (what was owed went back to the buyer; see refund)',
 );
 
 export const EXAMPLE_ORDER = {

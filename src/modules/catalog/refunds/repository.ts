@@ -1,0 +1,133 @@
+import type { PayoutDestination } from '../../../integrations/transfers/types.ts';
+import type { Queryable } from '../../../platform/db/index.ts';
+
+export const REFUND_STATUSES = ['pending', 'processing', 'succeeded', 'failed'] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+export type RefundMethod = 'gateway_refund' | 'mobile_money';
+
+export interface RefundRow {
+  sale_id: string;
+  reference: string;
+  amount_pesewas: number;
+  method: RefundMethod;
+  provider: string;
+  status: RefundStatus;
+  destination: PayoutDestination | null;
+  attempts: number;
+  provider_reference: string | null;
+  fee_pesewas: number | null;
+  failure_reason: string | null;
+  processing_since: Date | null;
+  refunded_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A refund with what an operator needs to see of its sale. */
+export interface RefundListRow extends RefundRow {
+  sale_reference: string;
+  partner_id: string;
+  environment: string;
+  buyer_name: string;
+  buyer_phone: string;
+}
+
+const COLS = `r.sale_id, r.reference, r.amount_pesewas::int as amount_pesewas, r.method, r.provider, r.status, r.destination, r.attempts, r.provider_reference,
+  r.fee_pesewas::int as fee_pesewas, r.failure_reason, r.processing_since, r.refunded_at, r.created_at, r.updated_at`;
+
+export interface RefundChange {
+  provider_reference?: string | null;
+  fee_pesewas?: number | null;
+  failure_reason?: string | null;
+  destination?: PayoutDestination;
+  /** A new attempt: a fresh reference (the failed one is never sent again). */
+  reference?: string;
+}
+
+export const refundsRepository = {
+  /** The sale's refund, once: a second insert (another worker, a repeated tick) is a no-op. */
+  async create(tx: Queryable, r: Pick<RefundRow, 'sale_id' | 'reference' | 'amount_pesewas' | 'method' | 'provider'>, at: Date): Promise<RefundRow | undefined> {
+    const rows = await tx.query<RefundRow>(
+      `insert into sale_refunds as r (sale_id, reference, amount_pesewas, method, provider, status, created_at, updated_at)
+       values ($1, $2, $3, $4, $5, 'pending', $6, $6) on conflict (sale_id) do nothing returning ${COLS}`,
+      [r.sale_id, r.reference, r.amount_pesewas, r.method, r.provider, at],
+    );
+    return rows[0];
+  },
+
+  async find(db: Queryable, saleId: string): Promise<RefundRow | undefined> {
+    return (await db.query<RefundRow>(`select ${COLS} from sale_refunds r where r.sale_id = $1`, [saleId]))[0];
+  },
+
+  /**
+   * Compare-and-set: moves the refund from one of `from` to `to`, or answers undefined when another
+   * worker (or an earlier answer) moved it first. Entering `processing` stamps when, and counts the attempt.
+   */
+  async transition(tx: Queryable, saleId: string, from: readonly RefundStatus[], to: RefundStatus, at: Date, set: RefundChange = {}): Promise<RefundRow | undefined> {
+    const rows = await tx.query<RefundRow>(
+      `update sale_refunds as r set status = $3, updated_at = $4,
+              processing_since = case when $3 = 'processing' and r.status <> 'processing' then $4 else r.processing_since end,
+              attempts = r.attempts + case when $3 = 'processing' and r.status <> 'processing' then 1 else 0 end,
+              refunded_at = case when $3 = 'succeeded' then $4 else r.refunded_at end,
+              provider_reference = coalesce($5, r.provider_reference),
+              fee_pesewas = coalesce($6, r.fee_pesewas),
+              failure_reason = case when $3 = 'failed' then $7 when $3 = 'pending' then null else r.failure_reason end,
+              destination = coalesce($8::jsonb, r.destination),
+              reference = coalesce($9, r.reference)
+        where r.sale_id = $1 and r.status = any($2::text[]) returning ${COLS}`,
+      [
+        saleId,
+        from,
+        to,
+        at,
+        set.provider_reference ?? null,
+        set.fee_pesewas ?? null,
+        set.failure_reason ?? null,
+        set.destination ? JSON.stringify(set.destination) : null,
+        set.reference ?? null,
+      ],
+    );
+    return rows[0];
+  },
+
+  /** A `processing` refund whose call left no answer, claimed again for a resend under the same reference. */
+  async reclaim(tx: Queryable, saleId: string, since: Date, at: Date): Promise<RefundRow | undefined> {
+    const rows = await tx.query<RefundRow>(
+      `update sale_refunds as r set processing_since = $3, attempts = r.attempts + 1, updated_at = $3
+        where r.sale_id = $1 and r.status = 'processing' and r.processing_since = $2 returning ${COLS}`,
+      [saleId, since, at],
+    );
+    return rows[0];
+  },
+
+  /** Prepaid sales owed money back that have no refund yet. */
+  async dueSales(db: Queryable, limit: number): Promise<string[]> {
+    const rows = await db.query<{ id: string }>(
+      `select s.id from sales s where s.payment_status = 'refund_due' and not exists (select 1 from sale_refunds r where r.sale_id = s.id) order by s.updated_at limit $1`,
+      [limit],
+    );
+    return rows.map((r) => r.id);
+  },
+
+  /** Refunds ready to send (pending with somewhere to send), and those processing since before `before`. */
+  async open(db: Queryable, before: Date, limit: number): Promise<RefundRow[]> {
+    return db.query<RefundRow>(
+      `select ${COLS} from sale_refunds r
+        where (r.status = 'pending' and (r.method = 'gateway_refund' or r.destination is not null)) or (r.status = 'processing' and r.processing_since < $1)
+        order by r.updated_at limit $2`,
+      [before, limit],
+    );
+  },
+
+  /** Newest first, optionally one status; `beforeId` is the last refund of the previous page. */
+  async list(db: Queryable, f: { status?: RefundStatus | undefined; beforeId?: string | undefined }, limit: number): Promise<RefundListRow[]> {
+    return db.query<RefundListRow>(
+      `select ${COLS}, s.reference as sale_reference, s.partner_id, s.environment, s.buyer_name, s.buyer_phone
+         from sale_refunds r join sales s on s.id = r.sale_id
+        where ($1::text is null or r.status = $1)
+          and ($2::text is null or (r.created_at, r.sale_id) < (select b.created_at, b.sale_id from sale_refunds b where b.sale_id = $2))
+        order by r.created_at desc, r.sale_id desc limit $3`,
+      [f.status ?? null, f.beforeId ?? null, limit],
+    );
+  },
+};

@@ -1,0 +1,176 @@
+import { canRefund, type RefundingGateway, type RefundOutcome } from '../../../integrations/payments/gateway.ts';
+import type { PaymentGateways } from '../../../integrations/payments/index.ts';
+import type { TransferOutcome, TransferProvider } from '../../../integrations/transfers/types.ts';
+import type { Db } from '../../../platform/db/index.ts';
+import { newId } from '../../../platform/ids.ts';
+import type { Logger } from '../../../platform/logger.ts';
+import { ledger } from '../../ledger/index.ts';
+import { saleRefundFeeJournal, saleRefundPaidJournal } from '../domain/journals.ts';
+import { markRefunded } from '../sales/lifecycle.ts';
+import { salesRepository as sales } from '../sales/repository.ts';
+import { refundsRepository as repo, type RefundRow } from './repository.ts';
+
+/** A provider's answer, in the refund's words: succeeded and failed are final. */
+interface Answer {
+  state: 'processing' | 'succeeded' | 'failed';
+  providerReference: string | null;
+  feePesewas: number | null;
+  reason: string | null;
+}
+
+const fromGateway = (o: RefundOutcome): Answer => ({
+  state: o.state === 'processed' ? 'succeeded' : o.state === 'failed' ? 'failed' : 'processing',
+  providerReference: o.providerReference,
+  feePesewas: null,
+  reason: o.state === 'failed' ? `the gateway refused the refund (${o.rawStatus})` : null,
+});
+
+// A transfer reversed before we saw it paid never reached the buyer: it failed, and the money is still owed.
+const fromTransfer = (o: TransferOutcome): Answer => ({
+  state: o.state === 'paid' ? 'succeeded' : o.state === 'pending' ? 'processing' : 'failed',
+  providerReference: o.providerReference,
+  feePesewas: o.state === 'paid' ? o.feePesewas : null,
+  reason: o.state === 'failed' || o.state === 'reversed' ? (o.reason ?? `the transfer was ${o.state}`) : null,
+});
+
+export interface RefundSenderDeps {
+  db: Db;
+  clock: () => number;
+  log: Logger;
+  gateways: PaymentGateways;
+  /** Mobile money refunds go out through it; absent, refunds that need one wait. */
+  transfers: TransferProvider | undefined;
+  graceSeconds: number;
+}
+
+/**
+ * Refunds buyers exactly once, as the payouts' sender pays payees: a refund moves pending →
+ * processing in its own transaction before the provider is called (no transaction is open across
+ * the call) and its answer is applied in another. A timeout, a 5xx or a crash leaves it processing,
+ * and `recover` asks the provider about it instead of sending again: a transfer by our reference
+ * (only one the provider never received is sent again, under the same reference, which it dedupes);
+ * a gateway refund, which carries no key of ours, by the payment's latest refund, and one the gateway
+ * never received fails for an operator to retry rather than risk a second refund.
+ */
+export class RefundSender {
+  constructor(private readonly deps: RefundSenderDeps) {}
+
+  /** Opens the sale's refund when it is owed one and has none: through its gateway when that can refund, else mobile money. */
+  async open(saleId: string): Promise<RefundRow | undefined> {
+    return this.deps.db.transaction(async (tx) => {
+      const sale = await sales.lock(tx, saleId);
+      if (sale?.payment_status !== 'refund_due' || !sale.refund_due_pesewas) return undefined;
+      const gateway = this.deps.gateways.all.find((g) => g.name === sale.gateway);
+      const byGateway = gateway !== undefined && canRefund(gateway);
+      const provider = byGateway ? gateway.name : this.deps.transfers?.name;
+      if (!provider) return undefined;
+      const method = byGateway ? 'gateway_refund' : 'mobile_money';
+      return repo.create(tx, { sale_id: sale.id, reference: newId('srf'), amount_pesewas: sale.refund_due_pesewas, method, provider }, this.now());
+    });
+  }
+
+  /** Sends a pending refund (one with somewhere to go); answers its state after. */
+  async send(saleId: string): Promise<RefundRow | undefined> {
+    const claimed = await this.deps.db.transaction(async (tx) => {
+      const r = await repo.find(tx, saleId);
+      if (r?.method === 'mobile_money' && !r.destination) return undefined;
+      return repo.transition(tx, saleId, ['pending'], 'processing', this.now());
+    });
+    if (claimed) await this.transmit(claimed);
+    return repo.find(this.deps.db, saleId);
+  }
+
+  private async transmit(r: RefundRow): Promise<void> {
+    let answer: Answer;
+    try {
+      answer = await this.call(r);
+    } catch (err) {
+      // Whether the provider took it is unknown: left processing for recovery to ask, never resent blindly.
+      this.deps.log.warn({ err, sale: r.sale_id }, 'refund call failed or timed out; its status will be asked');
+      return;
+    }
+    await this.apply(r.sale_id, answer);
+  }
+
+  private async call(r: RefundRow): Promise<Answer> {
+    if (r.method === 'gateway_refund') {
+      const sale = await sales.findById(this.deps.db, r.sale_id);
+      return fromGateway(await this.gateway(r).refund(sale!.client_reference, r.amount_pesewas));
+    }
+    const outcome = await this.transfers().send({ reference: r.reference, amountPesewas: r.amount_pesewas, destination: r.destination!, reason: `Refund ${r.sale_id}` });
+    return fromTransfer(outcome);
+  }
+
+  /** Sends pending refunds and resolves those processing past the grace. Returns how many it looked at. */
+  async recover(limit = 100): Promise<number> {
+    const open = await repo.open(this.deps.db, new Date(this.deps.clock() - this.deps.graceSeconds * 1000), limit);
+    for (const r of open) {
+      if (r.status === 'pending') await this.send(r.sale_id);
+      else await this.resolve(r).catch((err: unknown) => this.deps.log.warn({ err, sale: r.sale_id }, 'refund status query failed; asking again on the next run'));
+    }
+    return open.length;
+  }
+
+  private async resolve(r: RefundRow): Promise<void> {
+    if (r.method === 'gateway_refund') {
+      const sale = await sales.findById(this.deps.db, r.sale_id);
+      const status = await this.gateway(r).refundStatus(sale!.client_reference);
+      if (status.state !== 'unknown') return this.apply(r.sale_id, fromGateway(status));
+      return this.apply(r.sale_id, { state: 'failed', providerReference: null, feePesewas: null, reason: 'the gateway never received the refund' });
+    }
+    const status = await this.transfers().status(r.reference);
+    if (status.state !== 'unknown') return this.apply(r.sale_id, fromTransfer(status));
+    // Never received: sent again under the same reference, by whichever worker reclaims it.
+    const again = await this.deps.db.transaction((tx) => repo.reclaim(tx, r.sale_id, r.processing_since!, this.now()));
+    if (again) await this.transmit(again);
+  }
+
+  /**
+   * Applies the provider's word in one transaction, under the sale's lock: the refund's state
+   * (compare-and-set, so a repeated or late answer changes nothing), and on success its journals,
+   * the sale's payment status and safe.order.refunded.
+   */
+  async apply(saleId: string, a: Answer): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      const at = this.now();
+      const sale = await sales.lock(tx, saleId);
+      const set = { provider_reference: a.providerReference, fee_pesewas: a.feePesewas, failure_reason: a.reason };
+      const done = await repo.transition(tx, saleId, ['processing'], a.state, at, set);
+      if (!done || a.state !== 'succeeded' || !sale) return;
+      await ledger.postJournal(tx, saleRefundPaidJournal(saleId, done, done.amount_pesewas), at);
+      if (done.fee_pesewas) await ledger.postJournal(tx, saleRefundFeeJournal(saleId, done.provider, done.fee_pesewas), at);
+      await markRefunded(tx, sale, { method: done.method, amountPesewas: done.amount_pesewas, refundedAt: at }, at);
+    });
+  }
+
+  /** A failed refund tried again under a new reference (the failed attempt is final at the provider). */
+  async retry(saleId: string): Promise<RefundRow | undefined> {
+    const again = await this.deps.db.transaction((tx) => repo.transition(tx, saleId, ['failed'], 'pending', this.now(), { reference: newId('srf') }));
+    return again && this.send(saleId);
+  }
+
+  /** Where a mobile money refund goes, as an operator gives it: a pending one, or a failed one (then tried again). */
+  async sendTo(saleId: string, destination: NonNullable<RefundRow['destination']>): Promise<RefundRow | undefined> {
+    const set = await this.deps.db.transaction(async (tx) => {
+      const r = await repo.find(tx, saleId);
+      if (r?.method !== 'mobile_money') return undefined;
+      return repo.transition(tx, saleId, ['pending', 'failed'], 'pending', this.now(), { destination, ...(r.status === 'failed' ? { reference: newId('srf') } : {}) });
+    });
+    return set && this.send(saleId);
+  }
+
+  private gateway(r: RefundRow): RefundingGateway {
+    const gateway = this.deps.gateways.recorded(r.provider);
+    if (!canRefund(gateway)) throw new TypeError(`gateway ${r.provider} cannot refund`);
+    return gateway;
+  }
+
+  private transfers(): TransferProvider {
+    if (this.deps.transfers) return this.deps.transfers;
+    throw new TypeError('no transfer provider for mobile money refunds');
+  }
+
+  private now(): Date {
+    return new Date(this.deps.clock());
+  }
+}

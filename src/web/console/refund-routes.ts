@@ -1,0 +1,77 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { REFUND_STATUSES, type RefundRow, type RefundStatus } from '../../modules/catalog/index.ts';
+import { isAppError } from '../../platform/errors.ts';
+import { formatGhs } from '../../platform/money.ts';
+import { WebRefusal } from '../dashboard/kit.ts';
+import { FINANCE_ROLES, optional, utc, type ConsoleKit, type OperatorCurrent } from './kit.ts';
+import { SALE_ID, salePage } from './sale-routes.ts';
+
+const PAGE = 50;
+const STATUS = new RegExp(`^(${REFUND_STATUSES.join('|')})$`);
+const WALLET_FIELDS = { network: { max: 20, label: 'Network' }, number: { max: 30, label: 'Wallet number' }, name: { max: 120, label: 'Registered name' } };
+type SaleParams = { Params: { id: string } };
+
+/**
+ * Buyer refunds for finance and admin: the list (by state), and on a sale's page the retry of a
+ * failed refund and the wallet a mobile money refund goes to. Each action is audited; a refusal
+ * (not failed, a bad wallet) is shown on the sale's page with its 4xx status and changes nothing.
+ */
+export function registerConsoleRefundRoutes(app: FastifyInstance, kit: ConsoleKit): void {
+  const { refunds, audit } = kit.deps;
+  if (!refunds || !kit.deps.sales) return;
+
+  app.get<{ Querystring: Record<string, unknown> }>('/console/refunds', async (request, reply) => {
+    if (!(await kit.operator(request, reply, FINANCE_ROLES))) return reply;
+    const status = optional(request.query.status, STATUS, 'state') as RefundStatus | undefined;
+    const before = optional(request.query.before, SALE_ID, 'page');
+    const rows = await refunds.list({ status, beforeId: before }, PAGE + 1);
+    const shown = rows.slice(0, PAGE).map((r) => ({
+      ...r,
+      when: utc(r.created_at),
+      amount: formatGhs(r.amount_pesewas),
+      waiting: r.status === 'pending' && r.method === 'mobile_money' && !r.destination,
+    }));
+    const filters = new URLSearchParams(status ? [['status', status]] : []);
+    const next = rows.length > PAGE ? `/console/refunds?${new URLSearchParams([...filters, ['before', shown.at(-1)!.sale_id]]).toString()}` : undefined;
+    return kit.page(reply, 'refunds', {
+      title: 'Refunds',
+      refunds: shown,
+      statuses: REFUND_STATUSES,
+      filter: { status: status ?? '' },
+      next,
+      firstPage: !before,
+      firstUrl: `/console/refunds?${filters.toString()}`,
+    });
+  });
+
+  /** Runs an operator's refund action, audited; a 4xx refusal is shown on the sale's page. */
+  async function act(request: FastifyRequest<SaleParams>, reply: FastifyReply, current: OperatorCurrent, action: string, run: () => Promise<RefundRow>): Promise<FastifyReply> {
+    const id = request.params.id;
+    let done: RefundRow;
+    try {
+      done = await run();
+    } catch (err) {
+      if (!isAppError(err) || err.statusCode >= 500) throw err;
+      if (err.statusCode === 404) throw new WebRefusal(404, 'This sale has no refund.');
+      return salePage(kit, reply, id, { error: `Nothing was sent: ${err.message}` }, err.statusCode);
+    }
+    await audit.record({ actor: kit.actor(current), action, target: { type: 'sale', id }, before: null, after: { status: done.status, method: done.method, reference: done.reference }, origin: kit.origin(request) });
+    return salePage(kit, reply, id, { notice: `Refund ${done.status}${done.failure_reason ? `: ${done.failure_reason}` : '.'}` });
+  }
+
+  app.post<SaleParams>('/console/sales/:id/refund/retry', async (request, reply) => {
+    const current = await kit.operator(request, reply, FINANCE_ROLES);
+    if (!current) return reply;
+    kit.form(request, {}, current);
+    if (!SALE_ID.test(request.params.id)) throw new WebRefusal(404, 'There is no such sale.');
+    return act(request, reply, current, 'sale_refund.retry', () => refunds.retry(request.params.id));
+  });
+
+  app.post<SaleParams>('/console/sales/:id/refund/wallet', async (request, reply) => {
+    const current = await kit.operator(request, reply, FINANCE_ROLES);
+    if (!current) return reply;
+    const f = kit.form(request, WALLET_FIELDS, current);
+    if (!SALE_ID.test(request.params.id)) throw new WebRefusal(404, 'There is no such sale.');
+    return act(request, reply, current, 'sale_refund.wallet', () => refunds.sendTo(request.params.id, f));
+  });
+}
