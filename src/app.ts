@@ -35,6 +35,7 @@ import { MembersService } from './modules/members/index.ts';
 import { SessionStore } from './modules/sessions/index.ts';
 import { CourierActions, courierRoutes, CouriersService, CourierSignIn, registerPresenceActions } from './modules/couriers/index.ts';
 import { createSms } from './integrations/sms/index.ts';
+import { createWhatsApp } from './integrations/whatsapp/index.ts';
 import { courierJobView, courierProofUpload, registerCourierJobs } from './courier-jobs.ts';
 import { registerCourierApp } from './web/courier/index.ts';
 import { OPERATOR_SESSION_TIMEOUTS, registerConsole } from './web/console/index.ts';
@@ -209,6 +210,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const sessions = new SessionStore(db, clock);
   const couriers = new CouriersService(db, clock);
   const sms = createSms(config.sms, db, app.log, publicBaseUrl);
+  const whatsapp = createWhatsApp(config.whatsapp);
   const courierSignIn = new CourierSignIn({ db, clock, couriers, sendText: (m) => sms.sender.send(m), log: app.log });
   const courierActions = new CourierActions(db, clock);
   registerPresenceActions(courierActions, couriers);
@@ -248,7 +250,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   }
   const dispatch = delivery ? createDispatchModule({ settings: config.dispatch, db, clock, log: app.log, delivery, couriers }) : undefined;
   if (dispatch) adminRoutes.push(...dispatch.adminRoutes);
-  if (dispatch && delivery) registerCourierJobs({ actions: courierActions, dispatch: dispatch.service, sandbox: dispatch.sandbox, orders: delivery.orders, proofs, sms: sms.sender, publicBaseUrl, log: app.log });
+  if (dispatch && delivery) registerCourierJobs({ actions: courierActions, dispatch: dispatch.service, sandbox: dispatch.sandbox, orders: delivery.orders, proofs, sms: sms.sender, whatsapp, publicBaseUrl, log: app.log });
   const transfers = options.transfers ?? createTransferProvider(config.transfers, db, clock);
   const catalog = config.services.has('safe-catalog')
     ? createCatalogModule({
@@ -300,6 +302,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.log.info(mail.mailer.summary);
   mail.registerPages(app);
   app.log.info(sms.sender.summary);
+  app.log.info(whatsapp?.summary ?? 'whatsapp: no WHATSAPP_PROVIDER, so delivery codes go by SMS only');
   sms.registerPages(app);
   const dashboardDeps: DashboardDeps = {
     accounts,

@@ -8,6 +8,7 @@ import { transferSettings, type TransferSettings } from './integrations/transfer
 import { mailSettings, type MailSettings } from './integrations/mail/settings.ts';
 import { smsSettings, type SmsSettings } from './integrations/sms/settings.ts';
 import { storageSettings, type StorageSettings } from './integrations/storage/settings.ts';
+import { whatsAppSettings, type WhatsAppSettings } from './integrations/whatsapp/settings.ts';
 import { deliverySettings, type DeliverySettings } from './modules/delivery/index.ts';
 import { dispatchSettings, type DispatchSettings } from './modules/dispatch/index.ts';
 import { payoutSettings, type PayoutSettings } from './modules/payouts/index.ts';
@@ -64,6 +65,8 @@ export interface Config {
   mail: MailSettings;
   /** How text messages (couriers' sign-in codes) leave (SMS_PROVIDER, HUBTEL_SMS_*, SMS_SENDER_ID). */
   sms: SmsSettings;
+  /** Whether recipients' delivery codes also go by WhatsApp (WHATSAPP_PROVIDER, WHATSAPP_*). */
+  whatsapp: WhatsAppSettings;
   /** Where uploaded files (proof-of-delivery photos) are kept (STORAGE, STORAGE_DIR, S3_*). */
   storage: StorageSettings;
 }
@@ -180,6 +183,7 @@ export function loadConfig(env: Env = process.env): Config {
     transfers: transferSettings(env, problems),
     mail: mailSettings(env, problems),
     sms: smsSettings(env, problems),
+    whatsapp: whatsAppSettings(env, problems),
     storage: storageSettings(env, problems),
   };
   if (env.REDIS_URL && !/^rediss?:\/\//.test(env.REDIS_URL)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');

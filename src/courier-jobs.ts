@@ -1,4 +1,5 @@
 import type { SmsSender } from './integrations/sms/index.ts';
+import { NOT_ON_WHATSAPP, WhatsAppError, type WhatsAppSender } from './integrations/whatsapp/index.ts';
 import type { CourierActions, CouriersService } from './modules/couriers/index.ts';
 import { FAILURE_REASONS, FAILURE_TITLES, type DeliveryModule } from './modules/delivery/index.ts';
 import { allowsStep, type DispatchService, type SandboxCourier } from './modules/dispatch/index.ts';
@@ -15,6 +16,8 @@ export interface CourierJobsDeps {
   orders: DeliveryModule['orders'];
   proofs: ProofService;
   sms: SmsSender;
+  /** Set when delivery codes also go by WhatsApp (WHATSAPP_PROVIDER=meta). */
+  whatsapp?: WhatsAppSender;
   publicBaseUrl: string;
   log: Logger;
 }
@@ -27,20 +30,27 @@ function orderIdOf(payload: Record<string, unknown>): string {
 /**
  * The courier app's job actions, wired between couriers (the action endpoint) and dispatch (the
  * jobs) so that neither module knows the other's direction; and proof of delivery around them: the
- * recipient's code issued when a courier is given the job and texted after the commit, and a
- * "delivered" that needs a proof (the code the courier entered, or a photo already recorded).
- * Staging never texts: its recipients are partners' test data, not people to wake up; the sandbox
- * courier gets a fresh code at the door instead (as if the recipient read it out) and enters it.
+ * recipient's code issued when a courier is given the job and sent after the commit (SMS, and
+ * WhatsApp when configured), and a "delivered" that needs a proof (the code the courier entered, or
+ * a photo already recorded). Staging never messages anyone: its recipients are partners' test data,
+ * not people to wake up; the sandbox courier gets a fresh code at the door instead (as if the
+ * recipient read it out) and enters it.
  */
-export function registerCourierJobs({ actions, dispatch, sandbox, orders, proofs, sms, publicBaseUrl, log }: CourierJobsDeps): void {
+export function registerCourierJobs({ actions, dispatch, sandbox, orders, proofs, sms, whatsapp, publicBaseUrl, log }: CourierJobsDeps): void {
   dispatch.onAssign(async (tx, { orderId }) => {
     const { code } = await proofs.issueCode(orderId, { q: tx });
     const order = code ? await orders.find(orderId, tx) : undefined;
     if (!code || !order || order.environment !== 'production') return undefined;
+    const to = order.customer_phone;
     return async () => {
       const body = deliveryCodeMessage({ code, trackingUrl: `${publicBaseUrl}/track/${order.tracking_token}` });
-      // The job is taken either way: a text that fails is logged for operations, not undone.
-      await sms.send({ to: order.customer_phone, body }).catch((err: unknown) => log.warn({ err, orderId }, 'could not text the recipient their delivery code'));
+      // The job is taken either way: a message that fails is logged for operations, not undone. The
+      // two channels go side by side, so WhatsApp never holds up the SMS, which always goes (it alone
+      // carries the tracking link); each is tried once, within its provider's timeout.
+      await Promise.all([
+        sms.send({ to, body }).catch((err: unknown) => log.warn({ err, orderId }, 'could not text the recipient their delivery code')),
+        whatsapp?.sendCode({ to, code }).catch((err: unknown) => whatsAppFailed(log, err, orderId)),
+      ]);
     };
   });
   sandbox.proveWith(async (orderId, courierId) => {
@@ -78,6 +88,12 @@ export function registerCourierJobs({ actions, dispatch, sandbox, orders, proofs
     }
     await dispatch.delivered(courierId, orderId, actionId, { cashCollectedPesewas: cash });
   });
+}
+
+/** A recipient without WhatsApp is ordinary (the SMS reached them): info; anything else is for operations. */
+function whatsAppFailed(log: Logger, err: unknown, orderId: string): void {
+  if (err instanceof WhatsAppError && err.metaCode === NOT_ON_WHATSAPP) log.info({ orderId }, 'the recipient is not on WhatsApp; their delivery code went by SMS only');
+  else log.warn({ err, orderId }, 'could not send the recipient their delivery code by WhatsApp (the SMS went regardless)');
 }
 
 /**
