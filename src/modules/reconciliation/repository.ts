@@ -40,7 +40,7 @@ export const reconciliationRepository = {
   async reportDay(db: Queryable, gateway: string, day: string): Promise<ReportSide[]> {
     const rows = await db.query<{ kind: 'payment' | 'refund'; reference: string; amount_pesewas: number; status: string; succeeded: boolean; settlement_id: string | null }>(
       `select kind, reference, amount_pesewas, status, succeeded, settlement_id from gateway_report_lines
-        where gateway = $1 and day = $2::date and kind <> 'settlement' order by reference, kind`,
+        where gateway = $1 and day = $2::date and kind <> 'settlement' order by reference collate "C", kind`,
       [gateway, day],
     );
     return rows.map((r) => ({ kind: r.kind, reference: r.reference, amountPesewas: Number(r.amount_pesewas), status: r.status, succeeded: r.succeeded, settlementId: r.settlement_id }));
@@ -55,7 +55,7 @@ export const reconciliationRepository = {
          from gateway_report_lines s
          left join gateway_report_lines l on l.gateway = s.gateway and l.settlement_id = s.reference and l.kind <> 'settlement' and l.succeeded
         where s.gateway = $1 and s.kind = 'settlement' and s.day = $2::date and s.succeeded
-        group by s.reference, s.amount_pesewas, s.fee_pesewas order by s.reference`,
+        group by s.reference, s.amount_pesewas, s.fee_pesewas order by s.reference collate "C"`,
       [gateway, day],
     );
     return rows.map((r) => ({

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { errors } from '../../../platform/errors.ts';
 import { defineAdminRoute } from '../../../platform/http/admin.ts';
+import { MULTILINE } from '../../../platform/http/input-rules.ts';
 import { strictObject, StringEnum } from '../../../platform/http/schemas.ts';
 import { GATEWAYS, MAX_REPORT_CHARS } from '../domain/report.ts';
 import type { DifferenceRow, ReconciliationRow } from '../repository.ts';
@@ -36,7 +37,7 @@ export const reconciliationAdminRoutes = (service: ReconciliationService) => [
     roles: FINANCE,
     audit: { action: 'gateway_report.import' },
     summary: "Import a gateway's report (normalised CSV, docs/operators.md); lines already imported change nothing, a new settlement is posted to the bank once",
-    body: strictObject({ gateway: StringEnum(GATEWAYS), csv: Type.String({ minLength: 1, maxLength: MAX_REPORT_CHARS }) }),
+    body: strictObject({ gateway: StringEnum(GATEWAYS), csv: Type.String({ minLength: 1, maxLength: MAX_REPORT_CHARS, [MULTILINE]: true, description: 'The report, as its CSV text' }) }),
     handler: async ({ body }) => ({ statusCode: 201, body: await service.importReport(body.gateway, body.csv) }),
   }),
   defineAdminRoute({
