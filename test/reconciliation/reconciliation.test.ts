@@ -6,7 +6,7 @@ import { accountBalance, creditedTopup, ghs, PAYSTACK_HEADER } from './helpers.t
 
 let p: TestPlatform;
 let s: PartnerSetup;
-let now = Date.now();
+const now = Date.now();
 beforeAll(async () => {
   p = await startPlatform({ clock: () => now });
   s = await createPartner(p, { environment: 'production' });

@@ -5,7 +5,7 @@ import { newId } from '../../platform/ids.ts';
 import { gatewayClearing, ledger } from '../ledger/index.ts';
 import { settlementJournal } from './domain/journals.ts';
 import { matchCashDay, matchGatewayDay, type DayResult } from './domain/match.ts';
-import { GATEWAYS, readReport, ReportProblem, type ReportGateway } from './domain/report.ts';
+import { GATEWAYS, readReport, ReportProblem, type ReportGateway, type ReportLine } from './domain/report.ts';
 import { reconciliationRepository as repo, type DifferenceRow, type ReconciliationRow } from './repository.ts';
 
 /** The references the gateways saw for these ledger subjects (top-ups, sales), by subject id; the app fills it from their modules. */
@@ -60,7 +60,7 @@ export class ReconciliationService {
   /** Imports a report in one transaction: lines already held change nothing, a new settlement line posts its journal. */
   async importReport(gateway: string, csv: string): Promise<ImportOutcome> {
     if (!isGateway(gateway)) throw errors.validation(`Invalid gateway: must be one of ${GATEWAYS.join(', ')}.`, [{ field: 'gateway', issue: `must be one of ${GATEWAYS.join(', ')}` }]);
-    let lines;
+    let lines: ReportLine[];
     try {
       lines = readReport(gateway, csv);
     } catch (err) {

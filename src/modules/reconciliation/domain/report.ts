@@ -3,7 +3,7 @@
  * modelled on what its dashboard exports (Paystack's transactions and settlements exports; Hubtel's
  * merchant account statement). Pure: a file either reads whole or is refused with its problems.
  */
-import { CsvProblem, csvRecords } from '@partner-platform/protocol';
+import { CsvProblem, csvRecords, type CsvRecord } from '@partner-platform/protocol';
 
 export const GATEWAYS = ['paystack', 'hubtel'] as const;
 export type ReportGateway = (typeof GATEWAYS)[number];
@@ -101,9 +101,9 @@ function headerIndex(header: string[], format: Format): Record<keyof Format['col
 export function readReport(gateway: ReportGateway, text: string): ReportLine[] {
   if (text.length > MAX_REPORT_CHARS) throw new ReportProblem([`the report is larger than ${MAX_REPORT_CHARS / 1024} KiB: split it by day`]);
   // Tabs and line breaks aside, control characters have no business in a report.
-  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text)) throw new ReportProblem(['the report holds control characters: is it really a CSV file?']);
+  if (/(?![\t\n\r])[\p{Cc}\p{Cs}]/u.test(text)) throw new ReportProblem(['the report holds control characters: is it really a CSV file?']);
   const format = REPORT_FORMATS[gateway];
-  let records;
+  let records: CsvRecord[];
   try {
     records = csvRecords(text);
   } catch (err) {
