@@ -119,7 +119,7 @@ describe("reconciling couriers' cash", () => {
     const today = new Date(now).toISOString().slice(0, 10);
     const day = (await run('rider_cash', today)).body;
     expect(day.status).toBe('flagged');
-    expect(day.residue_pesewas).toBe(held - 100);
+    expect(day.residue_pesewas).toBe(-(held - 100));
     expect(day.difference_list).toEqual([{ kind: 'cash_not_handed_over', reference: c.id, ledger_pesewas: held, report_pesewas: 100, note: expect.any(String) }]);
 
     await p.admin('POST', `/cash/couriers/${c.id}/handovers`, { amount_pesewas: held - 100 });

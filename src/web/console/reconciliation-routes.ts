@@ -11,6 +11,8 @@ const TOO_LARGE = `The report is too large to upload (at most ${REPORT_UPLOAD_LI
 type DayParams = { Params: { source: string; date: string } };
 
 const money = (pesewas: number | null) => (pesewas === null ? '—' : formatGhs(Number(pesewas)));
+/** The residue in words: negative (a debit) is money the clearing still holds. */
+const residue = (pesewas: number) => (Number(pesewas) < 0 ? `${formatGhs(-pesewas)} still held` : Number(pesewas) > 0 ? `${formatGhs(Number(pesewas))} more out than in` : formatGhs(0));
 const SOURCE_NAMES: Record<string, string> = { paystack: 'Paystack', hubtel: 'Hubtel', rider_cash: "Couriers' cash" };
 
 /**
@@ -28,7 +30,7 @@ export function registerConsoleReconciliationRoutes(app: FastifyInstance, kit: C
       'reconciliation',
       {
         title: 'Reconciliation',
-        days: days.map((d) => ({ ...d, name: SOURCE_NAMES[d.source] ?? d.source, residue: money(d.residue_pesewas), when: utc(d.run_at) })),
+        days: days.map((d) => ({ ...d, name: SOURCE_NAMES[d.source] ?? d.source, residue: residue(d.residue_pesewas), when: utc(d.run_at) })),
         gateways: GATEWAYS.map((g) => ({ id: g, name: SOURCE_NAMES[g], columns: Object.values(REPORT_FORMATS[g].columns) })),
         sources: SOURCES.map((s) => ({ id: s, name: SOURCE_NAMES[s] })),
         maxChars: MAX_REPORT_CHARS,
@@ -41,7 +43,7 @@ export function registerConsoleReconciliationRoutes(app: FastifyInstance, kit: C
   const dayView = (r: Reconciliation) => ({
     ...r.reconciliation,
     name: SOURCE_NAMES[r.reconciliation.source] ?? r.reconciliation.source,
-    residue: money(r.reconciliation.residue_pesewas),
+    residue: residue(r.reconciliation.residue_pesewas),
     when: utc(r.reconciliation.run_at),
     differences: r.differences.map((d) => ({ ...d, ledger: money(d.ledger_pesewas), report: money(d.report_pesewas) })),
   });

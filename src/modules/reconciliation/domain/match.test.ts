@@ -39,7 +39,7 @@ describe("couriers' cash for a day", () => {
       { courierId: 'c3', collectedPesewas: 0, handedOverPesewas: 200 },
     ]);
     expect(r.differences.map((d) => [d.kind, d.reference])).toEqual([['cash_not_handed_over', 'c2'], ['handed_over_more', 'c3']]);
-    expect(r).toMatchObject({ status: 'flagged', matched: 1, residuePesewas: 300 });
+    expect(r).toMatchObject({ status: 'flagged', matched: 1, residuePesewas: -300 });
     expect(matchCashDay([{ courierId: 'c1', collectedPesewas: 500, handedOverPesewas: 500 }]).status).toBe('matched');
   });
 });

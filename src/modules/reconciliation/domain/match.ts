@@ -18,7 +18,10 @@ export interface Difference {
 export interface DayResult {
   status: DayStatus;
   matched: number;
-  /** Left on the clearing account for the day once its settlements (or handovers) count; 0 when it came back to zero. */
+  /**
+   * Left on the clearing for the day once its settlements (or handovers) count, signed as the ledger
+   * signs it: negative is money still held (received, not settled or handed over); 0 when it came back to zero.
+   */
   residuePesewas: number;
   differences: Difference[];
 }
@@ -105,7 +108,7 @@ export function matchCashDay(couriers: CourierDay[]): DayResult {
   let matched = 0;
   let residue = 0;
   for (const c of couriers) {
-    residue += c.collectedPesewas - c.handedOverPesewas;
+    residue += c.handedOverPesewas - c.collectedPesewas;
     if (c.collectedPesewas === c.handedOverPesewas) matched++;
     else if (c.collectedPesewas > c.handedOverPesewas) differences.push({ kind: 'cash_not_handed_over', reference: c.courierId, ledgerPesewas: c.collectedPesewas, reportPesewas: c.handedOverPesewas, note: 'collected more than was handed over this day' });
     else differences.push({ kind: 'handed_over_more', reference: c.courierId, ledgerPesewas: c.collectedPesewas, reportPesewas: c.handedOverPesewas, note: 'handed over more than was collected this day (cash from an earlier day)' });

@@ -13,10 +13,10 @@ const problems = (gateway: 'paystack' | 'hubtel', text: string): string[] => {
 };
 
 describe("a gateway's report", () => {
-  it('reads Paystack lines: kinds, GHS into pesewas, Accra days, settlements keyed by their id', () => {
+  it('reads Paystack lines: kinds, GHS into pesewas, Accra days, our references (Paystack shows _ as -), settlements keyed by their id', () => {
     const lines = readReport(
       'paystack',
-      `\uFEFF${PAYSTACK}\r\ntransaction,serviceD_WA01,120.50,1.95,success,2026-11-24T23:59:00Z,SET_1\ntransaction,serviceD_WA02,10,0,failed,2026-11-24 08:00:00,\nsettlement,,120.5,1.95,success,2026-11-25,SET_1\n`,
+      `\uFEFF${PAYSTACK}\r\ntransaction,serviceD_WA01,120.50,1.95,success,2026-11-24T23:59:00Z,SET_1\ntransaction,serviceD-WA02,10,0,failed,2026-11-24 08:00:00,\nsettlement,,120.5,1.95,success,2026-11-25,SET_1\n`,
     );
     expect(lines).toEqual([
       expect.objectContaining({ kind: 'payment', reference: 'serviceD_WA01', amountPesewas: 12050, feePesewas: 195, succeeded: true, day: '2026-11-24', settlementId: 'SET_1' }),

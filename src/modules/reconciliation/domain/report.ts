@@ -31,6 +31,8 @@ interface Format {
   kinds: Record<string, LineKind>;
   /** Status words that mean the money moved; any other word is kept but not counted. */
   succeeded: readonly string[];
+  /** Our reference as we sent it, from the one the gateway shows. */
+  ours: (reference: string) => string;
 }
 
 export const REPORT_FORMATS: Readonly<Record<ReportGateway, Format>> = {
@@ -38,11 +40,14 @@ export const REPORT_FORMATS: Readonly<Record<ReportGateway, Format>> = {
     columns: { kind: 'type', reference: 'reference', amount: 'amount', fee: 'fees', status: 'status', date: 'paid_at', settlement: 'settlement_id' },
     kinds: { transaction: 'payment', refund: 'refund', settlement: 'settlement' },
     succeeded: ['success', 'processed', 'settled'],
+    // Paystack refuses `_` in references, so ours (letters, digits, `_`) travel with `-` (integrations/payments/paystack.ts).
+    ours: (reference) => reference.replaceAll('-', '_'),
   },
   hubtel: {
     columns: { kind: 'type', reference: 'client reference', amount: 'amount', fee: 'charges', status: 'status', date: 'date', settlement: 'settlement id' },
     kinds: { payment: 'payment', refund: 'refund', settlement: 'settlement' },
     succeeded: ['paid', 'success', 'successful', 'settled'],
+    ours: (reference) => reference,
   },
 };
 
@@ -127,7 +132,7 @@ export function readReport(gateway: ReportGateway, text: string): ReportLine[] {
     }
     const kind = format.kinds[cell('kind').toLowerCase()];
     const settlementId = cell('settlement') || null;
-    const reference = kind === 'settlement' ? (settlementId ?? '') : cell('reference');
+    const reference = kind === 'settlement' ? (settlementId ?? '') : format.ours(cell('reference'));
     const amount = pesewas(cell('amount'));
     const fee = cell('fee') === '' ? 0 : pesewas(cell('fee'));
     const status = cell('status');
