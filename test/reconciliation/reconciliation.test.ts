@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { courierNear, productionOrder, toDropoff } from '../dispatch/helpers.ts';
 import { countRows, createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
+import { ledger } from '../../src/modules/ledger/index.ts';
+import { salePaymentHeldJournal } from '../../src/modules/catalog/domain/journals.ts';
+import { orderBody, placed, SALE_SCOPES, shop } from '../catalog/helpers.ts';
 import { expectLedgerConsistent } from '../wallet/helpers.ts';
 import { accountBalance, creditedTopup, ghs, PAYSTACK_HEADER } from './helpers.ts';
 
@@ -89,6 +92,16 @@ describe('reconciling a gateway day', () => {
     expect((await importReport(csv, 'hubtel')).body.settlements_posted).toBe(1);
     expect((await run('hubtel', '2026-11-07')).body).toMatchObject({ status: 'matched', matched: 1, residue_pesewas: 0 });
     expect(await accountBalance(p, 'gateway_clearing:hubtel')).toBe(0);
+  });
+
+  it("matches an online sale by the reference the gateway saw (the catalog's, through the app's wiring)", async () => {
+    const buyer = await createPartner(p, { environment: 'production', scopes: SALE_SCOPES });
+    const sale = await placed(buyer, orderBody(await shop(p), { payment_method: 'online' }));
+    const [row] = await p.app.platform.db.query<{ client_reference: string }>('select client_reference from sales where id = $1', [sale.sale_id]);
+    // The gateway's money for the sale on the clearing account (as when a payment arrives in another amount).
+    await p.app.platform.db.transaction((tx) => ledger.postJournal(tx, salePaymentHeldJournal(sale.sale_id, 'paystack', 2_000), at('2026-11-08')));
+    await importReport(`${PAYSTACK_HEADER}\ntransaction,${row!.client_reference.replaceAll('_', '-')},20.00,0.39,success,2026-11-08T10:00:00Z,\n`);
+    expect((await run('paystack', '2026-11-08')).body).toMatchObject({ matched: 1, differences: 0 });
   });
 
   it('refuses hostile input with 4xx and imports nothing of a bad report', async () => {
