@@ -33,9 +33,9 @@ describe('reconciling a gateway day', () => {
     ].join('\n');
     const first = await importReport(report);
     expect(first.status, JSON.stringify(first.body)).toBe(201);
-    expect(first.body).toEqual({ gateway: 'paystack', lines: 3, inserted: 3, already_imported: 0, settlements_posted: 1 });
+    expect(first.body).toEqual({ gateway: 'paystack', lines: 3, inserted: 3, now_succeeded: 0, already_imported: 0, settlements_posted: 1 });
     const again = await importReport(report);
-    expect(again.body).toEqual({ gateway: 'paystack', lines: 3, inserted: 0, already_imported: 3, settlements_posted: 0 });
+    expect(again.body).toEqual({ gateway: 'paystack', lines: 3, inserted: 0, now_succeeded: 0, already_imported: 3, settlements_posted: 0 });
     expect(await countRows(p, "select count(*)::int as n from ledger_journals where kind = 'gateway_settlement' and subject_id = 'paystack:PSET_1'")).toBe(1);
 
     const day = await run('paystack', '2026-11-01');
@@ -86,10 +86,16 @@ describe('reconciling a gateway day', () => {
     await expectLedgerConsistent(p);
   });
 
-  it('reads a Hubtel report in its own columns', async () => {
+  it('reads a Hubtel report in its own columns; a settlement first seen pending is posted once it is settled', async () => {
     const a = await creditedTopup(p, s, 'hubtel', 4_000, at('2026-11-07'));
-    const csv = `Type,Client Reference,Amount,Charges,Status,Date,Settlement Id\nPayment,${a},40.00,0.80,Paid,2026-11-07 10:00:00,HSET_7\nSettlement,,40.00,0.80,Settled,2026-11-08,HSET_7\n`;
-    expect((await importReport(csv, 'hubtel')).body.settlements_posted).toBe(1);
+    const header = 'Type,Client Reference,Amount,Charges,Status,Date,Settlement Id';
+    const payment = `Payment,${a},40.00,0.80,Paid,2026-11-07 10:00:00,HSET_7`;
+    expect((await importReport(`${header}\n${payment}\nSettlement,,40.00,0.80,Pending,2026-11-08,HSET_7\n`, 'hubtel')).body).toMatchObject({ inserted: 2, settlements_posted: 0 });
+    expect((await run('hubtel', '2026-11-07')).body.status).toBe('flagged');
+    const csv = `${header}\n${payment}\nSettlement,,40.00,0.80,Settled,2026-11-08,HSET_7\n`;
+    expect((await importReport(csv, 'hubtel')).body).toMatchObject({ inserted: 0, now_succeeded: 1, already_imported: 1, settlements_posted: 1 });
+    expect((await importReport(csv, 'hubtel')).body).toMatchObject({ inserted: 0, now_succeeded: 0, settlements_posted: 0 });
+    expect(await countRows(p, "select count(*)::int as n from ledger_journals where kind = 'gateway_settlement' and subject_id = 'hubtel:HSET_7'")).toBe(1);
     expect((await run('hubtel', '2026-11-07')).body).toMatchObject({ status: 'matched', matched: 1, residue_pesewas: 0 });
     expect(await accountBalance(p, 'gateway_clearing:hubtel')).toBe(0);
   });

@@ -30,7 +30,7 @@ describe('the console reconciliation pages', () => {
 
     const imported = await web.post('/console/reconciliation/import', { _csrf: csrfOf(page.text), gateway: 'paystack', csv });
     expect(imported.status).toBe(200);
-    expect(imported.text).toContain('Imported 2 of 2 lines from Paystack (0 already imported); 1 settlements posted to the bank.');
+    expect(imported.text).toContain('Imported 2 of 2 lines from Paystack (0 already imported, 0 now succeeded); 1 settlements posted to the bank.');
     expect((await web.post('/console/reconciliation/import', { _csrf: csrfOf(page.text), gateway: 'paystack', csv })).text).toContain('Imported 0 of 2 lines');
     expect(await countRows(p, "select count(*)::int as n from audit_log where action = 'gateway_report.import'")).toBe(2);
 

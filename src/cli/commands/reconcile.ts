@@ -28,7 +28,7 @@ export const reconcileCommands: Command[] = [
   {
     name: 'reconcile import', summary: "Import a gateway's report (normalised CSV); a line already imported changes nothing, a settlement posts once", route: 'POST /reconciliation/imports',
     usage: '--gateway paystack|hubtel --file FILE', payload: (a) => ({ gateway: a.gateway, csv: report(a) }),
-    show: (b) => block(b, { gateway: 'gateway', lines: 'lines', imported: 'inserted', 'already imported': 'already_imported', 'settlements posted': 'settlements_posted' }),
+    show: (b) => block(b, { gateway: 'gateway', lines: 'lines', imported: 'inserted', 'now succeeded': 'now_succeeded', 'already imported': 'already_imported', 'settlements posted': 'settlements_posted' }),
     help: { file: 'The CSV report (columns in docs/operators.md, "Reconciliation"); /dev/stdin reads it from a pipe' },
   },
   {

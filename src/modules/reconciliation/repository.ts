@@ -26,14 +26,22 @@ const ROW = `r.id, r.source, to_char(r.day, 'YYYY-MM-DD') as day, r.status, r.ma
   (select count(*) from reconciliation_differences d where d.reconciliation_id = r.id)::int as difference_count`;
 
 export const reconciliationRepository = {
-  /** Inserts the line unless the report already held it; true when it is new. */
-  async insertLine(tx: Queryable, gateway: string, l: ReportLine, at: Date): Promise<boolean> {
-    const rows = await tx.query(
+  /**
+   * Keeps a line: a new one is inserted; one already held changes only when it had not succeeded and
+   * now has (a pending settlement paid since). Answers what happened; `kept` when nothing changed.
+   */
+  async saveLine(tx: Queryable, gateway: string, l: ReportLine, at: Date): Promise<'inserted' | 'succeeded' | 'kept'> {
+    const rows = await tx.query<{ inserted: boolean }>(
       `insert into gateway_report_lines (gateway, kind, reference, amount_pesewas, fee_pesewas, status, succeeded, occurred_at, day, settlement_id, imported_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) on conflict do nothing returning reference`,
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+       on conflict (gateway, kind, reference) do update
+         set amount_pesewas = excluded.amount_pesewas, fee_pesewas = excluded.fee_pesewas, status = excluded.status, succeeded = true,
+             occurred_at = excluded.occurred_at, day = excluded.day, settlement_id = excluded.settlement_id, imported_at = excluded.imported_at
+         where not gateway_report_lines.succeeded and excluded.succeeded
+       returning (xmax = 0) as inserted`,
       [gateway, l.kind, l.reference, l.amountPesewas, l.feePesewas, l.status, l.succeeded, l.occurredAt, l.day, l.settlementId, at],
     );
-    return rows.length > 0;
+    return rows.length === 0 ? 'kept' : rows[0]!.inserted ? 'inserted' : 'succeeded';
   },
 
   /** The day's payments and refunds in the gateway's reports. */

@@ -20,6 +20,8 @@ export interface ImportOutcome {
   gateway: ReportGateway;
   lines: number;
   inserted: number;
+  /** Lines held as pending or failed that the report now says succeeded. */
+  now_succeeded: number;
   already_imported: number;
   settlements_posted: number;
 }
@@ -57,7 +59,10 @@ export class ReconciliationService {
     private readonly cash: Pick<CashService, 'day'> | undefined,
   ) {}
 
-  /** Imports a report in one transaction: lines already held change nothing, a new settlement line posts its journal. */
+  /**
+   * Imports a report in one transaction: lines already held change nothing, except one that now
+   * succeeded; a settlement line posts its journal when it is first held as succeeded (so once).
+   */
   async importReport(gateway: string, csv: string): Promise<ImportOutcome> {
     if (!isGateway(gateway)) throw errors.validation(`Invalid gateway: must be one of ${GATEWAYS.join(', ')}.`, [{ field: 'gateway', issue: `must be one of ${GATEWAYS.join(', ')}` }]);
     let lines: ReportLine[];
@@ -70,16 +75,19 @@ export class ReconciliationService {
     const at = new Date(this.clock());
     return this.db.transaction(async (tx) => {
       let inserted = 0;
+      let succeeded = 0;
       let settlements = 0;
       for (const line of lines) {
-        if (!(await repo.insertLine(tx, gateway, line, at))) continue;
-        inserted++;
+        const saved = await repo.saveLine(tx, gateway, line, at);
+        if (saved === 'kept') continue;
+        if (saved === 'inserted') inserted++;
+        else succeeded++;
         if (line.kind === 'settlement' && line.succeeded && line.amountPesewas > 0) {
           await ledger.postJournal(tx, settlementJournal(gateway, line.reference, line.amountPesewas, line.feePesewas), line.occurredAt);
           settlements++;
         }
       }
-      return { gateway, lines: lines.length, inserted, already_imported: lines.length - inserted, settlements_posted: settlements };
+      return { gateway, lines: lines.length, inserted, now_succeeded: succeeded, already_imported: lines.length - inserted - succeeded, settlements_posted: settlements };
     });
   }
 

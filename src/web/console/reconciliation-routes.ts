@@ -96,7 +96,7 @@ export function registerConsoleReconciliationRoutes(app: FastifyInstance, kit: C
       const done = await reconciliation.importReport(f.gateway, f.csv);
       await audit.record({ actor: kit.actor(current), action: 'gateway_report.import', target: { type: 'gateway', id: f.gateway }, before: null, after: { ...done }, origin: kit.origin(request) });
       return listPage(reply, {
-        notice: `Imported ${done.inserted} of ${done.lines} lines from ${SOURCE_NAMES[f.gateway]} (${done.already_imported} already imported); ${done.settlements_posted} settlements posted to the bank.`,
+        notice: `Imported ${done.inserted} of ${done.lines} lines from ${SOURCE_NAMES[f.gateway]} (${done.already_imported} already imported, ${done.now_succeeded} now succeeded); ${done.settlements_posted} settlements posted to the bank.`,
       });
     } catch (err) {
       if (!isAppError(err) || err.statusCode >= 500) throw err;
