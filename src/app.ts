@@ -42,6 +42,7 @@ import { OPERATOR_SESSION_TIMEOUTS, registerConsole } from './web/console/index.
 import { registerDashboard, type DashboardDeps } from './web/dashboard/index.ts';
 import { Destinations, type Resolver } from './platform/outbound/destinations.ts';
 import { cashAdminRoutes, cashDue, CashService } from './modules/cash/index.ts';
+import { reconciliationAdminRoutes, ReconciliationService, type GatewayReferences } from './modules/reconciliation/index.ts';
 import { createPayoutsModule, type PayoutsModule } from './modules/payouts/index.ts';
 import { createTransferProvider, type TransferProvider } from './integrations/transfers/index.ts';
 import { createDispatchModule, registerDispatchGauges, type DispatchModule } from './modules/dispatch/index.ts';
@@ -87,6 +88,8 @@ export interface Platform {
   cash: CashService | undefined;
   /** Payouts to vendors and partners. */
   payouts: PayoutsModule;
+  /** Gateways' reports and couriers' cash reconciled with the ledger, day by day. */
+  reconciliation: ReconciliationService;
   /** Present when the safe-catalog service is served by this instance (orders need delivery too; see module.ts). */
   catalog?: CatalogModule | undefined;
   adminRoutes: readonly AdminRoute[];
@@ -284,6 +287,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     dispatch!.service.onDeliver(cash.collect);
     adminRoutes.push(...cashAdminRoutes(cash));
   }
+  // Reconciliation finds the gateway reference of a ledger subject through the modules that own it.
+  const topups = new TopupReads(db);
+  const gatewayReferences: GatewayReferences = async (ids) => new Map([...(await topups.references(ids)), ...((await catalog?.operatorSales.references(ids)) ?? [])]);
+  const reconciliation = new ReconciliationService(db, clock, gatewayReferences, cash);
+  adminRoutes.push(...reconciliationAdminRoutes(reconciliation));
   const payouts = createPayoutsModule({ db, clock, log: app.log, provider: transfers, settings: config.payouts });
   adminRoutes.push(...payouts.adminRoutes);
   // Partners are paid their markup on sales: their payouts are read under the safe-catalog paths.
@@ -320,7 +328,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   };
   registerDashboard(app, dashboardDeps);
   registerCourierApp(app, { job: dispatch && delivery ? courierJobView(dispatch.service, delivery.orders, couriers) : undefined, proof: dispatch && courierProofUpload(dispatch.service, proofs), couriers, signIn: courierSignIn, actions: courierActions, sessions }, dashboardDeps);
-  registerConsole(app, { couriers: { service: couriers, endSessions: endCourierSessions }, accounts, activation, audit, operators, operatorSignIn, sessions: new SessionStore(db, clock, OPERATOR_SESSION_TIMEOUTS), webhooks: webhookAdmin, wallet: wallet.service, journals: new LedgerReads(db), topups: new TopupReads(db), catalog: catalog?.catalog, sales: catalog?.operatorSales, refunds: catalog?.refunds, orders: delivery && { read: delivery.operatorOrders, service: delivery.orders }, dispatch: dispatch?.service, cash, payouts }, dashboardDeps);
+  registerConsole(app, { couriers: { service: couriers, endSessions: endCourierSessions }, accounts, activation, audit, operators, operatorSignIn, sessions: new SessionStore(db, clock, OPERATOR_SESSION_TIMEOUTS), webhooks: webhookAdmin, wallet: wallet.service, journals: new LedgerReads(db), topups, catalog: catalog?.catalog, sales: catalog?.operatorSales, refunds: catalog?.refunds, orders: delivery && { read: delivery.operatorOrders, service: delivery.orders }, dispatch: dispatch?.service, cash, payouts, reconciliation }, dashboardDeps);
   if (config.adminToken) {
     registerAdminRoutes(app, { adminToken: config.adminToken, resolveToken: (bearer) => operators.actorForToken(bearer), changes: { record: (change, tx) => audit.record(change, tx), db } }, adminRoutes);
   }
@@ -339,7 +347,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.server.maxConnections = config.maxConnections;
   app.server.headersTimeout = Math.min(config.requestTimeoutMs, 60_000);
   answerOutsideRoutes(app);
-  app.decorate('platform', { config, db, accounts, guard, gateways, operations, adminRoutes, audit, operators, operatorSignIn, activation, pipeline, wallet, delivery, dispatch, cash, payouts, dispatcher, catalog, members, mailQueue, sessions, proofs, couriers, courierSignIn, courierActions });
+  app.decorate('platform', { config, db, accounts, guard, gateways, operations, adminRoutes, audit, operators, operatorSignIn, activation, pipeline, wallet, delivery, dispatch, cash, payouts, reconciliation, dispatcher, catalog, members, mailQueue, sessions, proofs, couriers, courierSignIn, courierActions });
   registerApiDocs(app, webhookEvents({ deliveryStatuses: DELIVERY_STATUSES, failureReasons: FAILURE_REASONS, saleStates: SALE_STATES, salePaymentStatuses: SALE_PAYMENT_STATUSES }));
   app.addHook('onReady', async () => {
     delivery?.workers.forEach((w) => w.start());

@@ -1,7 +1,7 @@
 import type { Db, Queryable } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { ledger } from '../ledger/index.ts';
+import { courierCash, ledger } from '../ledger/index.ts';
 import { cashCollectedJournal, cashHandoverJournal, totalDue, type CashDue } from './domain/journals.ts';
 import { cashRepository as repo, type CourierCashRow, type HandoverRow } from './repository.ts';
 
@@ -13,6 +13,13 @@ export interface CashDelivery {
   orderId: string;
   courierId: string;
   cashCollectedPesewas?: number | undefined;
+}
+
+/** One courier's cash on one day: collected at doors, handed over to the platform. */
+export interface CourierCashDay {
+  courier_id: string;
+  collected_pesewas: number;
+  handed_over_pesewas: number;
 }
 
 const MAX_PESEWAS = 10_000_000_000;
@@ -66,6 +73,22 @@ export class CashService {
       await ledger.postJournal(tx, cashHandoverJournal(handover.id, courierId, amountPesewas), at);
       return { handover, balance_pesewas: await repo.balance(tx, courierId) };
     });
+  }
+
+  /**
+   * One day (UTC, Accra's) of couriers' cash, read from their ledger accounts: what each collected on
+   * delivery and what each handed over that day (couriers with neither are left out).
+   */
+  async day(day: string): Promise<CourierCashDay[]> {
+    const byCourier = new Map<string, CourierCashDay>();
+    for (const e of await ledger.prefixDay(this.db, courierCash(''), day)) {
+      const courierId = e.account.slice(courierCash('').length);
+      const row = byCourier.get(courierId) ?? { courier_id: courierId, collected_pesewas: 0, handed_over_pesewas: 0 };
+      if (e.kind === 'courier_cash_collected') row.collected_pesewas -= Number(e.amount_pesewas);
+      if (e.kind === 'courier_cash_handover') row.handed_over_pesewas += Number(e.amount_pesewas);
+      byCourier.set(courierId, row);
+    }
+    return [...byCourier.values()].sort((a, b) => a.courier_id.localeCompare(b.courier_id));
   }
 
   async balances(limit = 200): Promise<CourierCashRow[]> {

@@ -23,3 +23,8 @@ export const PAYOUTS_IN_TRANSIT = 'payouts_in_transit';
 export const transferClearing = (provider: string) => `transfer_clearing:${provider}`;
 /** What transfer providers charge us for payouts (an expense, debited). */
 export const TRANSFER_FEES = 'transfer_fees';
+
+/** The platform's bank account (an asset): gateways' settlements land here. */
+export const PLATFORM_BANK = 'platform_bank';
+/** What payment gateways charge us for collections, taken from their settlements (an expense, debited). */
+export const GATEWAY_FEES = 'gateway_fees';

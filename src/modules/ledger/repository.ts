@@ -20,6 +20,14 @@ export interface StatementRow extends EntryRow {
   balance_after_pesewas: number;
 }
 
+/** One entry of an account on a day, with its journal's kind and subject. */
+export interface DayEntry {
+  account: string;
+  kind: string;
+  subject_id: string;
+  amount_pesewas: number;
+}
+
 /** One day (UTC, which is Ghana's time) of a wallet: its balance at the day's end and the fees spent. */
 export interface WalletDay {
   day: string;
@@ -135,6 +143,24 @@ export const ledgerRepository = {
          from page
         order by created_at desc, journal_id desc`,
       [walletAccount(partnerId), opts.beforeJournalId ?? null, opts.limit, partnerId],
+    );
+  },
+  /** The entries of one account posted on one UTC day (Accra's), each with its journal's kind and subject, oldest first. */
+  async accountDay(db: Queryable, account: string, day: string): Promise<DayEntry[]> {
+    return db.query<DayEntry>(
+      `select e.account, j.kind, j.subject_id, e.amount_pesewas from ledger_entries e join ledger_journals j on j.id = e.journal_id
+        where e.account = $1 and e.created_at >= ($2::date::timestamp at time zone 'UTC') and e.created_at < (($2::date + 1)::timestamp at time zone 'UTC')
+        order by e.created_at, e.journal_id`,
+      [account, day],
+    );
+  },
+  /** The entries on every account starting with `prefix` (e.g. `courier_cash:`) posted on one UTC day, oldest first. */
+  async prefixDay(db: Queryable, prefix: string, day: string): Promise<DayEntry[]> {
+    return db.query<DayEntry>(
+      `select e.account, j.kind, j.subject_id, e.amount_pesewas from ledger_entries e join ledger_journals j on j.id = e.journal_id
+        where starts_with(e.account, $1) and e.created_at >= ($2::date::timestamp at time zone 'UTC') and e.created_at < (($2::date + 1)::timestamp at time zone 'UTC')
+        order by e.created_at, e.journal_id`,
+      [prefix, day],
     );
   },
   /** The last `days` days up to `today` (YYYY-MM-DD, UTC): each day's closing balance and fees spent (net of refunds). */

@@ -20,4 +20,10 @@ export class TopupReads {
       [f.status ?? null, f.partnerId ?? null, f.beforeId ?? null, f.limit],
     );
   }
+
+  /** The references the gateways saw for these top-ups (reconciliation matches reports by them), by top-up id. */
+  async references(ids: readonly string[]): Promise<Map<string, string>> {
+    const rows = await this.db.query<{ id: string; client_reference: string }>('select id, client_reference from wallet_topups where id = any($1::text[])', [ids]);
+    return new Map(rows.map((r) => [r.id, r.client_reference]));
+  }
 }

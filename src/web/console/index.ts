@@ -19,6 +19,7 @@ import { ConsoleKit, type ConsoleDeps } from './kit.ts';
 import { registerConsoleMoneyRoutes } from './money-routes.ts';
 import { registerConsoleOrderRoutes } from './order-routes.ts';
 import { registerConsolePayoutRoutes } from './payout-routes.ts';
+import { registerConsoleReconciliationRoutes } from './reconciliation-routes.ts';
 import { registerConsolePartnerRoutes } from './partner-routes.ts';
 import { registerConsoleRefundRoutes } from './refund-routes.ts';
 import { registerConsoleSaleRoutes } from './sale-routes.ts';
@@ -41,13 +42,14 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps, dashboa
   const kit = new ConsoleKit(deps, new WebKit(dashboard, new Views(TEMPLATES_DIR), assets), assets.url('console.css'));
   app.register(async (scope) => {
     scope.setErrorHandler((err, request, reply) => {
-      const known = refusal(err);
+      const known = refusal(err, request);
       if (!known) request.log.error({ err }, 'unexpected error on a console page');
       const { status, message } = known ?? { status: 500, message: 'Something went wrong on our side. Try again in a moment.' };
       return kit.page(reply, 'error', { title: status === 403 ? 'Not allowed' : status === 404 ? 'Not found' : 'Something is wrong', status, message, requestId: request.id }, status);
     });
+    // Every form gets the small limit; a route that declares its own (the report upload) keeps it.
     scope.addHook('onRoute', (route) => {
-      route.bodyLimit = FORM_BODY_LIMIT;
+      route.bodyLimit ??= FORM_BODY_LIMIT;
     });
     registerConsoleAuthRoutes(scope, kit);
     registerConsoleActivationRoutes(scope, kit);
@@ -58,6 +60,7 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps, dashboa
     registerConsoleDispatchRoutes(scope, kit);
     registerConsoleCashRoutes(scope, kit);
     registerConsolePayoutRoutes(scope, kit);
+    registerConsoleReconciliationRoutes(scope, kit);
     registerConsoleMoneyRoutes(scope, kit);
     registerConsoleJournalRoutes(scope, kit);
     registerConsoleTopupRoutes(scope, kit);

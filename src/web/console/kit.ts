@@ -9,6 +9,7 @@ import type { DispatchService } from '../../modules/dispatch/index.ts';
 import type { LedgerReads } from '../../modules/ledger/index.ts';
 import type { AuditLog } from '../../modules/audit/index.ts';
 import type { PayoutsModule } from '../../modules/payouts/index.ts';
+import type { ReconciliationService } from '../../modules/reconciliation/index.ts';
 import type { OperatorSignIn, OperatorsService } from '../../modules/operators/index.ts';
 import { DEFAULT_TIMEOUTS, type Session, type SessionStore, type SessionTimeouts } from '../../modules/sessions/index.ts';
 import type { TopupReads, WalletService } from '../../modules/wallet/index.ts';
@@ -60,6 +61,8 @@ export interface ConsoleDeps {
   cash?: CashService | undefined;
   /** Payout runs, approvals and payees' destinations (finance, admin). */
   payouts?: Pick<PayoutsModule, 'service' | 'payees'> | undefined;
+  /** Gateways' reports and couriers' cash reconciled day by day (finance, admin). */
+  reconciliation?: ReconciliationService | undefined;
 }
 
 /** The signed-in operator behind a console request. */
@@ -115,7 +118,7 @@ export class ConsoleKit {
 
   page(reply: FastifyReply, name: string, data: Record<string, unknown>, status = 200): FastifyReply {
     const current = (reply.request as FastifyRequest & { operator?: OperatorCurrent }).operator;
-    return this.web.page(reply, name, { ...data, consoleCss: this.css, ordersBoard: this.deps.orders !== undefined, dispatchBoard: this.deps.dispatch !== undefined, catalogPages: this.deps.catalog !== undefined, salesPages: this.deps.sales !== undefined, refundPages: this.deps.refunds !== undefined, cashPages: this.deps.cash !== undefined, payoutPages: this.deps.payouts !== undefined, operator: current?.operator, csrf: data.csrf ?? current?.session.csrfToken }, status);
+    return this.web.page(reply, name, { ...data, consoleCss: this.css, ordersBoard: this.deps.orders !== undefined, dispatchBoard: this.deps.dispatch !== undefined, catalogPages: this.deps.catalog !== undefined, salesPages: this.deps.sales !== undefined, refundPages: this.deps.refunds !== undefined, cashPages: this.deps.cash !== undefined, payoutPages: this.deps.payouts !== undefined, reconciliationPages: this.deps.reconciliation !== undefined, operator: current?.operator, csrf: data.csrf ?? current?.session.csrfToken }, status);
   }
 
   redirect(reply: FastifyReply, to: string): FastifyReply {

@@ -44,4 +44,9 @@ export class OperatorSales {
       .map((r) => ({ journalId: r.journal_id, kind: r.kind as SaleReceipt['kind'], postedAt: r.created_at, amount: Number(r.amount_pesewas) }));
     return { sale, items, journals, receipts };
   }
+
+  /** The references the gateways saw for these sales (reconciliation matches reports by them), by sale id. */
+  async references(ids: readonly string[]): Promise<Map<string, string>> {
+    return new Map((await repo.references(this.db, ids)).map((r) => [r.id, r.client_reference]));
+  }
 }

@@ -126,6 +126,11 @@ export const salesRepository = {
     return rows[0];
   },
 
+  /** The client reference of each of these sales, by sale id. */
+  async references(db: Queryable, ids: readonly string[]): Promise<Array<{ id: string; client_reference: string }>> {
+    return db.query('select id, client_reference from sales where id = any($1::text[])', [ids]);
+  },
+
   async findById(db: Queryable, id: string): Promise<SaleWithDelivery | undefined> {
     return (await db.query<SaleWithDelivery>(`${WITH_DELIVERY} where s.id = $1`, [id]))[0];
   },

@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import { ledger } from '../../src/modules/ledger/index.ts';
+import { topupJournal } from '../../src/modules/wallet/journals.ts';
+import { newId } from '../../src/platform/ids.ts';
+import type { PartnerSetup, TestPlatform } from '../helpers/harness.ts';
+
+export const PAYSTACK_HEADER = 'type,reference,amount,fees,status,paid_at,settlement_id';
+
+/** A top-up the gateway confirmed at `at`, credited as the wallet credits one (its row and its journal); answers its reference. */
+export async function creditedTopup(p: TestPlatform, s: PartnerSetup, gateway: string, pesewas: number, at: Date): Promise<string> {
+  const id = newId('top');
+  const reference = `serviceD_WA${randomBytes(8).toString('hex')}`;
+  const db = p.app.platform.db;
+  await db.transaction(async (tx) => {
+    await tx.query(
+      `insert into wallet_topups (id, partner_id, app_id, client_reference, amount_pesewas, gateway, status, credited_pesewas, created_at, credited_at)
+       values ($1, $2, $3, $4, $5, $6, 'credited', $5, $7, $7)`,
+      [id, s.partnerId, s.appId, reference, pesewas, gateway, at],
+    );
+    await ledger.postJournal(tx, topupJournal(s.partnerId, id, gateway, pesewas), at);
+  });
+  return reference;
+}
+
+/** An account's balance straight from the ledger's entries. */
+export async function accountBalance(p: TestPlatform, account: string): Promise<number> {
+  const rows = await p.app.platform.db.query<{ n: number }>('select coalesce(sum(amount_pesewas), 0)::bigint as n from ledger_entries where account = $1', [account]);
+  return Number(rows[0]!.n);
+}
+
+export const ghs = (pesewas: number) => (pesewas / 100).toFixed(2);
