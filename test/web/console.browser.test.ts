@@ -10,7 +10,7 @@ import { orderBody } from '../delivery/fixtures.ts';
 import { createVendor, decide, orderBody as catalogOrder, placed, SALE_SCOPES, shop } from '../catalog/helpers.ts';
 import { HOUR, settleSale } from '../payouts/helpers.ts';
 import { ROOT } from '../helpers/process.ts';
-import { newEmail, PASSWORD } from '../helpers/web.ts';
+import { mailSettled, newEmail, PASSWORD } from '../helpers/web.ts';
 
 /** Screenshots to look at (gitignored). */
 const SHOTS = process.env.SCREENSHOT_DIR ?? join(ROOT, 'test-results', 'console');
@@ -62,6 +62,7 @@ describe.runIf(browserAvailable)('activation end to end in headless Chromium: pa
     await partner.getByLabel('Password').fill(PASSWORD);
     await partner.getByRole('button', { name: 'Sign up' }).click();
     await partner.getByRole('heading', { name: 'Check your mail' }).waitFor();
+    await mailSettled(p);
     await partner.goto(`${p.url}/dev/mail`);
     await partner.getByRole('link', { name: /Verify your email/ }).first().click();
     await partner.getByRole('link', { name: /verify-email/ }).click();

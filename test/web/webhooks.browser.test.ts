@@ -7,7 +7,7 @@ import { orderBody } from '../delivery/fixtures.ts';
 import { browserAvailable, contrastRatios, horizontalOverflow, launchBrowser, VIEWPORTS } from '../helpers/browser.ts';
 import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { ROOT } from '../helpers/process.ts';
-import { newEmail, PASSWORD } from '../helpers/web.ts';
+import { mailSettled, newEmail, PASSWORD } from '../helpers/web.ts';
 import { Receiver, until } from '../webhooks/receiver.ts';
 
 /** Screenshots to look at (gitignored). */
@@ -64,6 +64,7 @@ describe.runIf(browserAvailable)('journey 3: a failing webhook endpoint, dead-le
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign up' }).click();
     await page.getByRole('heading', { name: 'Check your mail' }).waitFor();
+    await mailSettled(p);
     await page.goto(`${p.url}/dev/mail`);
     await page.getByRole('link', { name: /Verify your email/ }).first().click();
     await page.getByRole('link', { name: /verify-email/ }).click();
