@@ -273,7 +273,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ? new CashService(db, clock, async (tx, orderId) => {
         const order = await delivery!.orders.find(orderId, tx);
         return order?.environment === 'staging' ? cashDue(undefined, undefined) : cashDue(order, await catalog?.sales.cashOnDelivery(tx, orderId));
-      })
+      }, app.log)
     : undefined;
   if (cash) {
     dispatch!.service.onDeliver(cash.collect);
@@ -282,6 +282,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const transfers = options.transfers ?? createTransferProvider(config.transfers, db, clock);
   const payouts = createPayoutsModule({ db, clock, log: app.log, provider: transfers, settings: config.payouts });
   adminRoutes.push(...payouts.adminRoutes);
+  // Same-day vendors are paid after each courier cash handover (the cash module only tells; payouts decides).
+  cash?.onHandover((h) => payouts.service.afterHandover({ id: h.id, courierId: h.courier_id, at: h.created_at }));
   // Partners are paid their markup on sales: their payouts are read under the safe-catalog paths.
   if (catalog) operations.push(...payouts.operations);
   payouts.registerWebhook(app);
@@ -345,7 +347,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     mailQueue.start();
   });
   app.addHook('onClose', async () => {
-    await Promise.all([...(delivery?.workers.map((w) => w.stop()) ?? []), ...(dispatch?.workers.map((w) => w.stop()) ?? []), ...(catalog?.workers.map((w) => w.stop()) ?? []), ...payouts.workers.map((w) => w.stop()), dispatcher?.stop(), mailQueue.stop(), courierSignIn.settled()]);
+    await Promise.all([...(delivery?.workers.map((w) => w.stop()) ?? []), ...(dispatch?.workers.map((w) => w.stop()) ?? []), ...(catalog?.workers.map((w) => w.stop()) ?? []), ...payouts.workers.map((w) => w.stop()), dispatcher?.stop(), mailQueue.stop(), courierSignIn.settled(), cash?.settled()]);
     await guard.close();
     mail.close();
     storage.close();

@@ -31,8 +31,13 @@ export const payoutCommands: Command[] = [
   { name: 'payouts reject', summary: 'Reject a payout waiting for approval; the money is owed again', route: 'POST /payouts/:payout_id/reject', usage: 'PAYOUT_ID', show: (b) => block(b, payoutFields) },
   {
     name: 'payees show', summary: "A payee's pending and available balances and destination", route: 'GET /payees/:kind/:id', usage: 'KIND ID',
-    show: (b) => block({ ...b, ...(b.destination ?? {}) }, { payee: 'payee', available: (x) => cedis(x.available_pesewas), pending: (x) => cedis(x.pending_pesewas), destination: (x) => (x.destination ? `${x.kind} ${x.network ?? x.bank_code} ${x.number} (${x.name})` : '-'), changed: 'changed_at' }),
+    show: (b) => block({ ...b, ...(b.destination ?? {}) }, { payee: 'payee', available: (x) => cedis(x.available_pesewas), pending: (x) => cedis(x.pending_pesewas), 'owed back': (x) => cedis(x.receivable_pesewas), schedule: 'schedule', destination: (x) => (x.destination ? `${x.kind} ${x.network ?? x.bank_code} ${x.number} (${x.name})` : '-'), changed: 'changed_at' }),
     help: { KIND: 'vendor or partner' },
+  },
+  {
+    name: 'payees schedule', summary: "Set a vendor's payout schedule: daily, or same_day (also paid after each courier cash handover)", route: 'POST /payees/vendor/:id/schedule',
+    usage: 'VENDOR_ID --schedule daily|same_day', payload: (a) => ({ schedule: a.schedule }),
+    show: (b) => block(b, { vendor: 'vendor_id', schedule: 'schedule' }),
   },
   {
     name: 'payees destination', summary: 'Set where a payee is paid: a mobile money wallet or a bank account', route: 'POST /payees/:kind/:id/destination',

@@ -83,6 +83,8 @@ export function registerConsolePayoutRoutes(app: FastifyInstance, kit: ConsoleKi
         id,
         available: formatGhs(Number(balance.available_pesewas)),
         pending: formatGhs(Number(balance.pending_pesewas)),
+        receivable: formatGhs(Number(balance.receivable_pesewas)),
+        schedule: balance.schedule,
         destination: destination && {
           shown: masked(destination),
           name: destination.name,
@@ -148,6 +150,24 @@ export function registerConsolePayoutRoutes(app: FastifyInstance, kit: ConsoleKi
     if (!(await kit.operator(request, reply, FINANCE_ROLES))) return reply;
     const { kind, id } = payee(request);
     return payeePage(reply, kind, id);
+  });
+
+  app.post<{ Params: { id: string } }>('/console/payees/vendor/:id/schedule', async (request, reply) => {
+    const current = await kit.operator(request, reply, FINANCE_ROLES);
+    if (!current) return reply;
+    const f = kit.form(request, { schedule: { max: 20, label: 'Schedule' } }, current);
+    const id = request.params.id;
+    if (!PAYEE_ID.vendor.test(id)) throw new WebRefusal(404, 'There is no such payee.');
+    const before = (await payouts.payees.balance('vendor', id)).schedule;
+    try {
+      await payouts.payees.setSchedule(id, f.schedule as 'daily' | 'same_day', current.operator.id);
+    } catch (err) {
+      if (!isAppError(err) || err.statusCode >= 500) throw err;
+      if (err.statusCode === 404) throw new WebRefusal(404, 'There is no such payee.');
+      return payeePage(reply, 'vendor', id, { error: `Not saved: ${err.message}` }, err.statusCode);
+    }
+    await audit.record({ actor: kit.actor(current), action: 'payout_schedule.set', target: { type: 'vendor', id }, before: { schedule: before }, after: { schedule: f.schedule }, origin: kit.origin(request) });
+    return payeePage(reply, 'vendor', id, { notice: f.schedule === 'same_day' ? 'Saved: this vendor is also paid after each courier cash handover of its cash-on-delivery sales.' : 'Saved: this vendor is paid by the daily run.' });
   });
 
   app.post<PayeeParams>('/console/payees/:kind/:id/destination', async (request, reply) => {

@@ -30,7 +30,7 @@ export const payoutView = (p: PayoutRow) => ({
   updated_at: p.updated_at.toISOString(),
 });
 
-export const lineView = (l: LineRow) => ({ journal_id: l.journal_id, kind: l.kind, subject_id: l.subject_id, amount_pesewas: Number(l.amount_pesewas) });
+export const lineView = (l: LineRow) => ({ journal_id: l.journal_id, kind: l.kind, subject_id: l.subject_id, amount_pesewas: Number(l.amount_pesewas), account: l.account });
 
 const destinationView = (d: DestinationRow) => ({
   kind: d.kind,
@@ -111,6 +111,19 @@ export const payoutAdminRoutes = (payouts: PayoutsService, payees: PayeesService
       const kind = params.kind as PayeeKind;
       const destination = await payees.destination(kind, params.id);
       return { body: { ...(await payees.balance(kind, params.id)), destination: destination ? destinationView(destination) : null } };
+    },
+  }),
+  defineAdminRoute({
+    method: 'POST',
+    url: '/payees/vendor/:id/schedule',
+    roles: FINANCE,
+    audit: { action: 'payout_schedule.set' },
+    summary: "Set a vendor's payout schedule: daily (the daily run) or same_day (also after each courier cash handover of its cod sales, with the shorter same-day hold)",
+    params: strictObject({ id: Id }),
+    body: strictObject({ schedule: Type.Union([Type.Literal('daily'), Type.Literal('same_day')]) }),
+    handler: async ({ params, body, actor }) => {
+      await payees.setSchedule(params.id, body.schedule, actor.id);
+      return { body: { vendor_id: params.id, schedule: body.schedule } };
     },
   }),
   defineAdminRoute({
