@@ -1,6 +1,6 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
-import { openDatabase, type Db } from './platform/db/index.ts';
+import { openDatabase, type Db, type Queryable } from './platform/db/index.ts';
 import { errors } from './platform/errors.ts';
 import { MemoryGuardStore } from './platform/guard/memory.ts';
 import { RedisGuardStore } from './platform/guard/redis.ts';
@@ -280,7 +280,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     adminRoutes.push(...cashAdminRoutes(cash));
   }
   const transfers = options.transfers ?? createTransferProvider(config.transfers, db, clock);
-  const payouts = createPayoutsModule({ db, clock, log: app.log, provider: transfers, settings: config.payouts });
+  // An operator's destination change is told to the payee's old contact: a vendor by text, a partner's owners by mail.
+  const notices = {
+    text: (to: string, body: string) => sms.sender.send({ to, body }),
+    ownerEmails: async (partnerId: string) => (await members.team(partnerId)).filter((m) => m.role === 'owner').map((m) => m.email),
+    mail: (tx: Queryable, to: string, subject: string, text: string) => mailQueue.send(tx, { to, subject, text }),
+  };
+  const payouts = createPayoutsModule({ db, clock, log: app.log, provider: transfers, settings: config.payouts, notices });
   adminRoutes.push(...payouts.adminRoutes);
   // Same-day vendors are paid after each courier cash handover (the cash module only tells; payouts decides).
   cash?.onHandover((h) => payouts.service.afterHandover({ id: h.id, courierId: h.courier_id, at: h.created_at }));

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide, getSale, journals, orderBody, placed, salesPartner, shop } from '../catalog/helpers.ts';
 import { FakeTransfers } from '../fakes/transfers.ts';
 import { startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
-import { balanceOf, expectBalanced } from './helpers.ts';
+import { balanceOf, expectBalanced, setDestination } from './helpers.ts';
 
 let p: TestPlatform;
 let sp: PartnerSetup;
@@ -16,7 +16,7 @@ afterAll(() => p.close());
 
 async function payee() {
   const s = await shop(p);
-  expect((await p.admin('POST', `/payees/vendor/${s.vendorId}/destination`, { kind: 'mobile_money', network: 'mtn', number: '024 555 0199', name: 'Kofi Boateng' })).status).toBe(200);
+  await setDestination(p, 'vendor', s.vendorId, { kind: 'mobile_money', network: 'mtn', number: '024 555 0199', name: 'Kofi Boateng' });
   await p.app.platform.db.query("update payout_destinations set changed_at = changed_at - interval '30 days' where payee = $1", [`vendor:${s.vendorId}`]);
   return { ...s, payable: `vendor_payable:${s.vendorId}`, receivable: `vendor_receivable:${s.vendorId}` };
 }

@@ -4,7 +4,7 @@ import { courierNear, toDropoff } from '../dispatch/helpers.ts';
 import { FakeTransfers } from '../fakes/transfers.ts';
 import { countRows, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
 import { operatorWithToken } from '../operators/helpers.ts';
-import { balanceOf, expectBalanced, HOUR, payouts } from './helpers.ts';
+import { balanceOf, expectBalanced, HOUR, payouts, setDestination } from './helpers.ts';
 
 let p: TestPlatform;
 let sp: PartnerSetup;
@@ -24,8 +24,7 @@ afterAll(() => p.close());
 /** A vendor with a destination out of its cooling period, on `schedule`. */
 async function vendor(schedule: 'daily' | 'same_day') {
   const s = await shop(p);
-  const d = await p.admin('POST', `/payees/vendor/${s.vendorId}/destination`, { kind: 'mobile_money', network: 'mtn', number: '024 555 0101', name: 'Kofi Boateng' });
-  expect(d.status).toBe(200);
+  await setDestination(p, 'vendor', s.vendorId, { kind: 'mobile_money', network: 'mtn', number: '024 555 0101', name: 'Kofi Boateng' });
   await p.app.platform.db.query("update payout_destinations set changed_at = changed_at - interval '30 days' where payee = $1", [`vendor:${s.vendorId}`]);
   const set = await p.admin('POST', `/payees/vendor/${s.vendorId}/schedule`, { schedule });
   expect(set.status).toBe(200);

@@ -5,3 +5,5 @@ export type { PayeeBalance, SavedDestination } from './payees.ts';
 export type { DestinationRow, PayoutRow, PayoutSchedule, PayoutStatus, LineRow } from './repository.ts';
 export { PAYOUT_JOURNAL_KINDS } from './domain/journals.ts';
 export { namesMatch } from './domain/destinations.ts';
+export type { DestinationNotices } from './destination-changes.ts';
+export type { DestinationChangeRow } from './changes-repository.ts';

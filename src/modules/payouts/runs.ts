@@ -1,8 +1,8 @@
-import type { PayoutDestination } from '../../integrations/transfers/types.ts';
 import type { Db } from '../../platform/db/index.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { ledger } from '../ledger/index.ts';
+import { toDestination } from './domain/destinations.ts';
 import { payeeAccounts, payoutCreatedJournal, splitOf } from './domain/journals.ts';
 import type { PayeesService } from './payees.ts';
 import { payoutsRepository as repo, type DestinationRow, type PayoutRow, type RunRow } from './repository.ts';
@@ -15,11 +15,6 @@ export interface RunResult {
   /** Payees owed enough but without a destination. */
   without_destination: string[];
 }
-
-const toDestination = (d: DestinationRow): PayoutDestination =>
-  d.kind === 'mobile_money'
-    ? { kind: 'mobile_money', network: d.network as 'mtn' | 'telecel' | 'airteltigo', number: d.number, name: d.name }
-    : { kind: 'bank', bankCode: d.bank_code!, accountNumber: d.number, name: d.name };
 
 /** What a run covers besides everyone's money past the hold: a scheduled day, or a handover's same-day vendors and their shorter hold. */
 export type RunScope = { scheduleDay: string } | { handoverId: string; payees: string[]; cutoff: Date };
