@@ -130,7 +130,9 @@ describe('dashboard payouts: changing the destination', () => {
     expect(await noticesTo(a.email)).toBe(0);
     await payouts(p).changes.approve('partner', a.partnerId, change.id, 'opr_checker');
     expect(await destinationOf(a.partnerId)).toMatchObject({ number: '0245550101' });
-    const [mail] = await p.app.platform.db.query<{ body: string }>("select body from mail_queue where to_address = $1 and subject like '%payout destination%'", [a.email]);
+    await mailSettled(p);
+    expect(await noticesTo(a.email)).toBe(1);
+    const [mail] = await p.app.platform.db.query<{ body: string }>('select body from dev_mail_outbox where to_address = $1 order by id desc', [a.email]);
     expect(mail!.body).toContain('to MTN mobile money •••101 (Adwoa Mensah)');
     expect(mail!.body).not.toContain('0245550101');
   });
