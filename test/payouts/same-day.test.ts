@@ -106,4 +106,15 @@ describe('same-day vendors', () => {
     expect((await p.admin('POST', `/payees/vendor/${s.vendorId}/schedule`, { schedule: 'same_day' })).status).toBe(200);
     expect(await countRows(p, "select count(*)::int as n from audit_log where action = 'payout_schedule.set' and target_id = $1", [s.vendorId])).toBe(1);
   });
+
+  // Last: the failing listener stays registered on this platform.
+  it('keeps the handover when what follows it fails (logged; the daily run pays instead)', async () => {
+    const v = await vendor('same_day');
+    const c = await courierNear(p, 1, now());
+    await deliveredBy(v, c.id);
+    p.app.platform.cash!.onHandover(() => Promise.reject(new Error('the payouts side is down')));
+    const held = Number((await p.admin('GET', `/cash/couriers/${c.id}`)).body.balance_pesewas);
+    await handover(c.id, held);
+    expect((await p.admin('GET', `/cash/couriers/${c.id}`)).body.balance_pesewas).toBe(0);
+  });
 });
