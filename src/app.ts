@@ -1,6 +1,6 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
-import { openDatabase, type Db } from './platform/db/index.ts';
+import { openDatabase, type Db, type Queryable } from './platform/db/index.ts';
 import { errors } from './platform/errors.ts';
 import { MemoryGuardStore } from './platform/guard/memory.ts';
 import { RedisGuardStore } from './platform/guard/redis.ts';
@@ -281,7 +281,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ? new CashService(db, clock, async (tx, orderId) => {
         const order = await delivery!.orders.find(orderId, tx);
         return order?.environment === 'staging' ? cashDue(undefined, undefined) : cashDue(order, await catalog?.sales.cashOnDelivery(tx, orderId));
-      })
+      }, app.log)
     : undefined;
   if (cash) {
     dispatch!.service.onDeliver(cash.collect);
@@ -292,8 +292,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const gatewayReferences: GatewayReferences = async (ids) => new Map([...(await topups.references(ids)), ...((await catalog?.operatorSales.references(ids)) ?? [])]);
   const reconciliation = new ReconciliationService(db, clock, gatewayReferences, cash);
   adminRoutes.push(...reconciliationAdminRoutes(reconciliation));
-  const payouts = createPayoutsModule({ db, clock, log: app.log, provider: transfers, settings: config.payouts });
+  // An operator's destination change is told to the payee's old contact: a vendor by text, a partner's owners by mail.
+  const notices = {
+    text: (to: string, body: string) => sms.sender.send({ to, body }),
+    ownerEmails: async (partnerId: string) => (await members.team(partnerId)).filter((m) => m.role === 'owner').map((m) => m.email),
+    mail: (tx: Queryable, to: string, subject: string, text: string) => mailQueue.send(tx, { to, subject, text }),
+  };
+  const payouts = createPayoutsModule({ db, clock, log: app.log, provider: transfers, settings: config.payouts, notices });
   adminRoutes.push(...payouts.adminRoutes);
+  // Same-day vendors are paid after each courier cash handover (the cash module only tells; payouts decides).
+  cash?.onHandover((h) => payouts.service.afterHandover({ id: h.id, courierId: h.courier_id, at: h.created_at }));
   // Partners are paid their markup on sales: their payouts are read under the safe-catalog paths.
   if (catalog) operations.push(...payouts.operations);
   payouts.registerWebhook(app);
@@ -358,7 +366,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     mailQueue.start();
   });
   app.addHook('onClose', async () => {
-    await Promise.all([...(delivery?.workers.map((w) => w.stop()) ?? []), ...(dispatch?.workers.map((w) => w.stop()) ?? []), ...(catalog?.workers.map((w) => w.stop()) ?? []), ...payouts.workers.map((w) => w.stop()), dispatcher?.stop(), mailQueue.stop(), courierSignIn.settled()]);
+    await Promise.all([...(delivery?.workers.map((w) => w.stop()) ?? []), ...(dispatch?.workers.map((w) => w.stop()) ?? []), ...(catalog?.workers.map((w) => w.stop()) ?? []), ...payouts.workers.map((w) => w.stop()), dispatcher?.stop(), mailQueue.stop(), courierSignIn.settled(), cash?.settled()]);
     await guard.close();
     mail.close();
     storage.close();

@@ -59,7 +59,7 @@ async function scenario(name: ScenarioName, n: number) {
   const db = await openDatabase(name === 'postgres' ? { kind: 'postgres', url: POSTGRES_URL, poolSize: 4, schema } : { kind: 'memory' });
   try {
     await load(db, n);
-    const settings = { holdHours: 24, minimumPesewas: 1000, approvalAbovePesewas: 10_000_000, coolingHours: 24, cutoffMinutes: 960, intervalMs: 0, sendingGraceSeconds: 60 };
+    const settings = { holdHours: 24, sameDayHoldHours: 2, minimumPesewas: 1000, approvalAbovePesewas: 10_000_000, coolingHours: 24, cutoffMinutes: 960, intervalMs: 0, sendingGraceSeconds: 60 };
     const payouts = createPayoutsModule({ db, clock: Date.now, log: silent, provider: instant, settings });
     let peakRss = process.memoryUsage().rss;
     let peakHeap = process.memoryUsage().heapUsed;

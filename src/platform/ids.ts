@@ -46,7 +46,7 @@ export function ulid(now: number = Date.now()): string {
   return time + encodeBase32(pooledRandom(10), 16);
 }
 
-export type IdPrefix = 'ptn' | 'app' | 'key' | 'dlv' | 'sale' | 'prd' | 'var' | 'ven' | 'loc' | 'evt' | 'whd' | 'top' | 'jrn' | 'req' | 'chk' | 'opr' | 'otk' | 'aud' | 'act' | 'mbr' | 'mail' | 'cou' | 'prf' | 'sms' | 'csc' | 'ofr' | 'asg' | 'cho' | 'pout' | 'prun' | 'srf' | 'rec';
+export type IdPrefix = 'ptn' | 'app' | 'key' | 'dlv' | 'sale' | 'prd' | 'var' | 'ven' | 'loc' | 'evt' | 'whd' | 'top' | 'jrn' | 'req' | 'chk' | 'opr' | 'otk' | 'aud' | 'act' | 'mbr' | 'mail' | 'cou' | 'prf' | 'sms' | 'csc' | 'ofr' | 'asg' | 'cho' | 'pout' | 'prun' | 'srf' | 'rec' | 'pdc';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid()}`;

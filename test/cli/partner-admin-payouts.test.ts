@@ -19,6 +19,15 @@ describe('partner-admin: payouts', () => {
     const set = await cli('payees', 'destination', 'vendor', vendorId, '--kind', 'mobile_money', '--network', 'mtn', '--number', '024 123 4567', '--name', 'Kofi Boateng');
     expect(set.code, set.stderr).toBe(0);
     expect(set.stdout).toMatch(/^number: +0241234567$/m);
+    const changeId = /^change: +(pdc_\w+)$/m.exec(set.stdout)![1]!;
+    // Proposed with the ADMIN_TOKEN: a second (finance) operator approves it.
+    expect((await cli('payees', 'approve-destination', 'vendor', vendorId, '--change', changeId)).stderr).toContain('SAME_OPERATOR');
+    const checker = await operatorWithToken(p, ['finance']);
+    const changed = await adminCli(p.url, ['payees', 'approve-destination', 'vendor', vendorId, '--change', changeId], { ADMIN_TOKEN: checker.token });
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(changed.stdout).toMatch(/^number: +0241234567$/m);
+    expect((await cli('payees', 'reject-destination', 'vendor', vendorId, '--change', changeId)).stderr).toContain('INVALID_TRANSITION');
+    expect((await cli('payees', 'schedule', vendorId, '--schedule', 'same_day')).stdout).toMatch(/^schedule: +same_day$/m);
     await settleSale(p, `vendor_payable:${vendorId}`, 2500, Date.now() - 30 * HOUR);
     expect(json(await cli('payees', 'show', 'vendor', vendorId, '--json')).available_pesewas).toBe(2500);
 
@@ -29,7 +38,6 @@ describe('partner-admin: payouts', () => {
     expect(held).toMatchObject({ amount_pesewas: 2500, approval_reasons: ['destination_changed'] });
     // The ADMIN_TOKEN ran it; the same token cannot also approve it. A finance operator can.
     expect((await cli('payouts', 'approve', held.id)).stderr).toContain('SAME_OPERATOR');
-    const checker = await operatorWithToken(p, ['finance']);
     const approved = await adminCli(p.url, ['payouts', 'approve', held.id], { ADMIN_TOKEN: checker.token });
     expect(approved.stdout).toMatch(/^status: +paid$/m);
     const shown = await cli('payouts', 'show', held.id);

@@ -3,6 +3,7 @@ import { ledger, RIDER_CASH_CLEARING, SALE_REFUNDS_PAYABLE } from '../../src/mod
 import type { PayoutsModule } from '../../src/modules/payouts/index.ts';
 import { newId } from '../../src/platform/ids.ts';
 import { createVendor } from '../catalog/helpers.ts';
+import { operatorWithToken } from '../operators/helpers.ts';
 import type { TestPlatform } from '../helpers/harness.ts';
 
 export const HOUR = 3_600_000;
@@ -32,11 +33,27 @@ export async function expectBalanced(p: TestPlatform): Promise<void> {
   expect(await p.app.platform.db.query('select journal_id from ledger_entries group by journal_id having sum(amount_pesewas) <> 0')).toEqual([]);
 }
 
+const checkers = new WeakMap<TestPlatform, Promise<string>>();
+
+/** A finance operator's token, other than the admin token the tests propose with: the second operator. */
+export function checkerToken(p: TestPlatform): Promise<string> {
+  if (!checkers.has(p)) checkers.set(p, operatorWithToken(p, ['finance']).then((o) => o.token));
+  return checkers.get(p)!;
+}
+
+/** Sets a payee's destination as operators must: proposed (with the admin token), then approved by a second finance operator. */
+export async function setDestination(p: TestPlatform, kind: 'vendor' | 'partner', id: string, body: Record<string, unknown>): Promise<Record<string, any>> {
+  const proposed = await p.admin('POST', `/payees/${kind}/${id}/destination`, body);
+  if (proposed.status !== 202) throw new Error(`destination: ${JSON.stringify(proposed.body)}`);
+  const approved = await p.admin('POST', `/payees/${kind}/${id}/destination/approve`, { change_id: proposed.body.pending_change.change_id }, await checkerToken(p));
+  if (approved.status !== 200) throw new Error(`approve: ${JSON.stringify(approved.body)}`);
+  return { ...proposed.body, destination: approved.body.destination };
+}
+
 /** A vendor with a destination changed long enough ago to be out of its cooling period. */
 export async function vendorPayee(p: TestPlatform, number = '024 123 4567'): Promise<{ id: string; account: string }> {
   const id = (await createVendor(p)).vendor_id as string;
-  const d = await p.admin('POST', `/payees/vendor/${id}/destination`, { kind: 'mobile_money', network: 'mtn', number, name: 'Kofi Boateng' });
-  if (d.status !== 200) throw new Error(`destination: ${JSON.stringify(d.body)}`);
+  await setDestination(p, 'vendor', id, { kind: 'mobile_money', network: 'mtn', number, name: 'Kofi Boateng' });
   await p.app.platform.db.query('update payout_destinations set changed_at = changed_at - interval \'30 days\' where payee = $1', [`vendor:${id}`]);
   return { id, account: `vendor_payable:${id}` };
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addKey, createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
 import { FakeTransfers } from '../fakes/transfers.ts';
-import { HOUR, returnSale, settleSale, vendorPayee } from './helpers.ts';
+import { HOUR, returnSale, settleSale, vendorPayee, setDestination } from './helpers.ts';
 
 let p: TestPlatform;
 const fake = new FakeTransfers();
@@ -20,8 +20,7 @@ const get = (s: PartnerSetup, payout_id: string) => s.client.send<any>('GET', GE
 /** A production partner whose key holds payouts:read, with a wallet number out of its cooling period. */
 async function payeePartner(): Promise<PartnerSetup & { account: string }> {
   const s = await createPartner(p, { environment: 'production', scopes: ['payouts:read'] });
-  const d = await p.admin('POST', `/payees/partner/${s.partnerId}/destination`, { kind: 'mobile_money', network: 'mtn', number: '024 765 4321', name: 'Test Partner Ltd' });
-  expect(d.status).toBe(200);
+  await setDestination(p, 'partner', s.partnerId, { kind: 'mobile_money', network: 'mtn', number: '024 765 4321', name: 'Test Partner Ltd' });
   await p.app.platform.db.query("update payout_destinations set changed_at = changed_at - interval '30 days' where payee = $1", [`partner:${s.partnerId}`]);
   return { ...s, account: `partner_markup_payable:${s.partnerId}` };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartner, startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { FakeTransfers } from '../fakes/transfers.ts';
 import { operatorWithToken } from '../operators/helpers.ts';
-import { balanceOf, expectBalanced, HOUR, payouts, returnSale, settleSale, vendorPayee } from './helpers.ts';
+import { balanceOf, checkerToken, expectBalanced, HOUR, payouts, returnSale, setDestination, settleSale, vendorPayee } from './helpers.ts';
 
 let p: TestPlatform;
 const fake = new FakeTransfers();
@@ -34,11 +34,47 @@ describe('payee destinations', () => {
   it("reports a name that differs from the provider's registered name, and normalises the number", async () => {
     const { id } = await vendorPayee(p);
     fake.registeredNames.set('0551234567', 'AMA SERWAA MENSAH');
-    const saved = await p.admin('POST', `/payees/vendor/${id}/destination`, { kind: 'mobile_money', network: 'telecel', number: '+233 55 123 4567', name: 'Kofi Boateng' });
-    expect(saved.status).toBe(200);
-    expect(saved.body).toMatchObject({ name_matches: false, destination: { number: '0551234567', resolved_name: 'AMA SERWAA MENSAH', network: 'telecel' } });
-    const again = await p.admin('POST', `/payees/vendor/${id}/destination`, { kind: 'mobile_money', network: 'telecel', number: '0551234567', name: 'Ama Serwaa Mensah' });
-    expect(again.body.name_matches).toBe(true);
+    const saved = await setDestination(p, 'vendor', id, { kind: 'mobile_money', network: 'telecel', number: '+233 55 123 4567', name: 'Kofi Boateng' });
+    expect(saved).toMatchObject({ name_matches: false, destination: { number: '0551234567', resolved_name: 'AMA SERWAA MENSAH', network: 'telecel' } });
+    const again = await setDestination(p, 'vendor', id, { kind: 'mobile_money', network: 'telecel', number: '0551234567', name: 'Ama Serwaa Mensah' });
+    expect(again.name_matches).toBe(true);
+  });
+
+  it("changes a destination only when a second operator approves, and texts the vendor's contact and old wallet", async () => {
+    const { id } = await vendorPayee(p, '024 700 0001');
+    const proposed = await p.admin('POST', `/payees/vendor/${id}/destination`, { kind: 'mobile_money', network: 'mtn', number: '054 700 0002', name: 'Kofi Boateng' });
+    expect(proposed.status).toBe(202);
+    const changeId = proposed.body.pending_change.change_id as string;
+    // Waiting: the destination is still the old one, and a second proposal is refused until this one is decided.
+    expect((await p.admin('GET', `/payees/vendor/${id}`)).body).toMatchObject({ destination: { number: '0247000001' }, pending_change: { change_id: changeId, number: '0547000002', status: 'pending' } });
+    expect((await p.admin('POST', `/payees/vendor/${id}/destination`, { kind: 'bank', bank_code: '280100', account_number: '1234567890', name: 'Kofi Boateng' })).status).toBe(409);
+    // The proposer cannot approve it; a second finance operator can.
+    const self = await p.admin('POST', `/payees/vendor/${id}/destination/approve`, { change_id: changeId });
+    expect([self.status, self.body.code]).toEqual([409, 'SAME_OPERATOR']);
+    const approved = await p.admin('POST', `/payees/vendor/${id}/destination/approve`, { change_id: changeId }, await checkerToken(p));
+    expect(approved.status).toBe(200);
+    expect((await p.admin('GET', `/payees/vendor/${id}`)).body).toMatchObject({ destination: { number: '0547000002' }, pending_change: null });
+    // The vendor's contact phone and its old wallet are told, with only the last digits shown.
+    const texts = await p.app.platform.db.query<{ to_number: string; body: string }>("select to_number, body from dev_sms_outbox where body like '%•••002 %' order by to_number");
+    const contact = (await p.app.platform.db.query<{ phone: string }>('select pickup_contact_phone as phone from vendors where id = $1', [id]))[0]!.phone;
+    expect(texts.map((t) => t.to_number)).toEqual([contact, '+233247000001'].sort());
+    expect(texts[0]!.body).toContain('from MTN mobile money •••001 to MTN mobile money •••002');
+    expect(texts[0]!.body).not.toContain('0547000002');
+    // Decided: approving again, or rejecting, is refused.
+    expect((await p.admin('POST', `/payees/vendor/${id}/destination/approve`, { change_id: changeId }, await checkerToken(p))).body.code).toBe('INVALID_TRANSITION');
+    expect((await p.admin('POST', `/payees/vendor/${id}/destination/reject`, { change_id: changeId })).body.code).toBe('INVALID_TRANSITION');
+    expect((await p.admin('POST', `/payees/vendor/${id}/destination/approve`, { change_id: 'pdc_missing' }, await checkerToken(p))).status).toBe(404);
+  });
+
+  it('leaves the destination as it is when a proposed change is rejected, and audits each step', async () => {
+    const { id } = await vendorPayee(p, '024 700 0003');
+    const proposed = await p.admin('POST', `/payees/vendor/${id}/destination`, { kind: 'mobile_money', network: 'mtn', number: '054 700 0004', name: 'Kofi Boateng' });
+    const rejected = await p.admin('POST', `/payees/vendor/${id}/destination/reject`, { change_id: proposed.body.pending_change.change_id });
+    expect(rejected.body).toMatchObject({ status: 'rejected' });
+    expect((await p.admin('GET', `/payees/vendor/${id}`)).body).toMatchObject({ destination: { number: '0247000003' }, pending_change: null });
+    // The first destination (proposed and approved) and this change.
+    const actions = await p.app.platform.db.query<{ action: string }>("select action from audit_log where target_id = $1 and action like 'payout_destination.%'", [id]);
+    expect(actions.map((a) => a.action).sort()).toEqual(['payout_destination.approve', 'payout_destination.propose', 'payout_destination.propose', 'payout_destination.reject']);
   });
 });
 
@@ -71,7 +107,7 @@ describe('balances and runs', () => {
     expect(await ofRun(r.run_id, `vendor:${v.id}`)).toBeUndefined();
     expect(r.without_destination).toContain(`partner:${partner.partnerId}`);
     // The partner's wallet number set, its markup is paid on the next run.
-    await p.admin('POST', `/payees/partner/${partner.partnerId}/destination`, { kind: 'bank', bank_code: '280100', account_number: '1234567890', name: 'Test Partner Ltd' });
+    await setDestination(p, 'partner', partner.partnerId, { kind: 'bank', bank_code: '280100', account_number: '1234567890', name: 'Test Partner Ltd' });
     await p.app.platform.db.query("update payout_destinations set changed_at = changed_at - interval '2 days' where payee = $1", [`partner:${partner.partnerId}`]);
     expect(await ofRun((await run()).run_id, `partner:${partner.partnerId}`)).toMatchObject({ amount_pesewas: 2500, status: 'paid' });
   });
@@ -136,7 +172,7 @@ describe('maker-checker', () => {
 
   it('holds payouts to a destination changed within the cooling period; a rejection owes the money again', async () => {
     const v = await vendorPayee(p);
-    await p.admin('POST', `/payees/vendor/${v.id}/destination`, { kind: 'mobile_money', network: 'airteltigo', number: '0261234567', name: 'Kofi Boateng' });
+    await setDestination(p, 'vendor', v.id, { kind: 'mobile_money', network: 'airteltigo', number: '0261234567', name: 'Kofi Boateng' });
     await settleSale(p, v.account, 2000, now - 30 * HOUR);
     const held = await ofRun((await run()).run_id, `vendor:${v.id}`);
     expect(held).toMatchObject({ status: 'awaiting_approval', approval_reasons: ['destination_changed'] });

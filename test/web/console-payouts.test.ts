@@ -25,14 +25,24 @@ describe('the console payouts pages', () => {
   const statusOf = async (id: string) => (await p.app.platform.db.query<{ status: string }>('select status from payouts where id = $1', [id]))[0]!.status;
   const audited = (action: string, target: string) => countRows(p, 'select count(*)::int as n from audit_log where action = $1 and target_id = $2', [action, target]);
 
-  /** A vendor whose destination finance just set in the console (so it is cooling), owed `amount` past the hold. */
-  async function owedVendor(web: WebClient, number: string, amount: number): Promise<string> {
-    const id = (await createVendor(p)).vendor_id as string;
+  /** Proposes a destination as `web`; answers the page and the change waiting for approval. */
+  async function propose(web: WebClient, id: string, number: string) {
     const page = await web.get(`/console/payees/vendor/${id}`);
     expect(page.status).toBe(200);
-    const saved = await web.post(`/console/payees/vendor/${id}/destination`, { _csrf: csrfOf(page.text), kind: 'mobile_money', network: 'mtn', number, bank_code: '', account_number: '', name: 'Kofi Boateng' });
-    expect(saved.status).toBe(200);
-    expect(saved.text).toContain('Destination saved');
+    const proposed = await web.post(`/console/payees/vendor/${id}/destination`, { _csrf: csrfOf(page.text), kind: 'mobile_money', network: 'mtn', number, bank_code: '', account_number: '', name: 'Kofi Boateng' });
+    expect(proposed.status).toBe(200);
+    expect(proposed.text).toContain('Change proposed: a second operator must approve it');
+    return { page: proposed, changeId: /name="change_id" value="(pdc_\w+)"/.exec(proposed.text)![1]! };
+  }
+
+  /** A vendor whose destination the maker proposed and the checker approved in the console (so it is cooling), owed `amount` past the hold. */
+  async function owedVendor(web: WebClient, number: string, amount: number): Promise<string> {
+    const id = (await createVendor(p)).vendor_id as string;
+    const { changeId } = await propose(web, id, number);
+    const seen = await checker.web.get(`/console/payees/vendor/${id}`);
+    const approved = await checker.web.post(`/console/payees/vendor/${id}/destination/approve`, { _csrf: csrfOf(seen.text), change_id: changeId });
+    expect(approved.status).toBe(200);
+    expect(approved.text).toContain('Approved: the destination is changed');
     await settleSale(p, `vendor_payable:${id}`, amount, now - 30 * HOUR);
     return id;
   }
@@ -49,7 +59,8 @@ describe('the console payouts pages', () => {
   it('sets a destination (audited, masked, cooling, name mismatch shown), runs, refuses the maker as checker, and a second operator approves', async () => {
     fake.registeredNames.set('0241112233', 'AMA SERWAA MENSAH');
     const vendor = await owedVendor(maker.web, '024 111 2233', 5000);
-    expect(await audited('payout_destination.set', vendor)).toBe(1);
+    expect(await audited('payout_destination.propose', vendor)).toBe(1);
+    expect(await audited('payout_destination.approve', vendor)).toBe(1);
     const payee = await maker.web.get(`/console/payees/vendor/${vendor}`);
     expect(payee.text).toContain('MTN mobile money ••• 2233');
     expect(payee.text).not.toContain('0241112233');
@@ -105,6 +116,40 @@ describe('the console payouts pages', () => {
     expect((await checker.web.get(`/console/payees/vendor/${vendor}`)).text).toMatch(/Available<\/dt><dd>GHS 30\.00/);
   });
 
+  it('changes a destination only with a second operator: the proposer cannot approve, a rejection keeps the old one', async () => {
+    const vendor = await owedVendor(maker.web, '024 333 4455', 1500);
+    const { page, changeId } = await propose(maker.web, vendor, '054 333 4466');
+    expect(page.text).toContain('Change waiting for approval');
+    expect(page.text).toContain('MTN mobile money ••• 4466');
+    expect(page.text).not.toContain('0543334466');
+    const own = await maker.web.post(`/console/payees/vendor/${vendor}/destination/approve`, { _csrf: csrfOf(page.text), change_id: changeId });
+    expect(own.status).toBe(409);
+    expect(own.text).toContain('Not approved: A destination change is approved by a second operator, not the one who proposed it.');
+    expect(own.text).toContain('MTN mobile money ••• 4455 · Kofi Boateng');
+    // Another proposal waits until this one is decided.
+    const second = await maker.web.post(`/console/payees/vendor/${vendor}/destination`, { _csrf: csrfOf(page.text), kind: 'bank', network: '', number: '', bank_code: '280100', account_number: '1234567890', name: 'Kofi Boateng' });
+    expect(second.status).toBe(409);
+    const seen = await checker.web.get(`/console/payees/vendor/${vendor}`);
+    const rejected = await checker.web.post(`/console/payees/vendor/${vendor}/destination/reject`, { _csrf: csrfOf(seen.text), change_id: changeId });
+    expect(rejected.status).toBe(200);
+    expect(rejected.text).toContain('Rejected: the destination stays as it was.');
+    expect(rejected.text).not.toContain('Change waiting for approval');
+    expect((await p.app.platform.db.query<{ number: string }>('select number from payout_destinations where payee = $1', [`vendor:${vendor}`]))[0]!.number).toBe('0243334455');
+    expect(await audited('payout_destination.reject', vendor)).toBe(1);
+  });
+
+  it("sets a vendor's payout schedule (audited) and shows what it owes back", async () => {
+    const vendor = (await createVendor(p)).vendor_id as string;
+    const page = await maker.web.get(`/console/payees/vendor/${vendor}`);
+    expect(page.text).toContain('<dd id="schedule">Daily</dd>');
+    expect(page.text).toMatch(/<dd id="receivable">GHS 0\.00/);
+    const saved = await maker.web.post(`/console/payees/vendor/${vendor}/schedule`, { _csrf: csrfOf(page.text), schedule: 'same_day' });
+    expect(saved.status).toBe(200);
+    expect(saved.text).toContain('Saved: this vendor is also paid after each courier cash handover');
+    expect(saved.text).toContain('Same day: also paid after each courier cash handover');
+    expect(await audited('payout_schedule.set', vendor)).toBe(1);
+  });
+
   it('refuses bad input with a 4xx page and changes nothing', async () => {
     const vendor = (await createVendor(p)).vendor_id as string;
     const page = await maker.web.get(`/console/payees/vendor/${vendor}`);
@@ -112,12 +157,15 @@ describe('the console payouts pages', () => {
     const form = { _csrf: csrf, kind: 'mobile_money', network: 'mtn', number: '030 221 1234', bank_code: '', account_number: '', name: 'K' };
     const bad = await maker.web.post(`/console/payees/vendor/${vendor}/destination`, form);
     expect(bad.status).toBe(400);
-    expect(bad.text).toContain('Not saved: Invalid destination');
+    expect(bad.text).toContain('Not proposed: Invalid destination');
     expect(bad.text).toContain('value="030 221 1234"');
     for (const body of [{ ...form, kind: 'cash' }, { ...form, kind: 'bank', bank_code: '!', account_number: '12', name: 'Kofi Boateng' }, { ...form, name: 'a\u0000b' }, { ...form, name: 'x'.repeat(121) }]) {
       expect((await maker.web.post(`/console/payees/vendor/${vendor}/destination`, body)).status, JSON.stringify(body)).toBe(400);
     }
     expect(await countRows(p, 'select count(*)::int as n from payout_destinations where payee = $1', [`vendor:${vendor}`])).toBe(0);
+    expect(await countRows(p, 'select count(*)::int as n from payout_destination_changes where payee = $1', [`vendor:${vendor}`])).toBe(0);
+    expect((await maker.web.post(`/console/payees/vendor/${vendor}/schedule`, { _csrf: csrf, schedule: 'hourly' })).status).toBe(400);
+    expect((await maker.web.post(`/console/payees/vendor/${vendor}/destination/approve`, { _csrf: csrf, change_id: 'pdc_01ARZ3NDEKTSV4RRFFQ69G5FAV' })).status).toBe(404);
     const good = { ...form, number: '024 123 4567', name: 'Kofi Boateng' };
     expect((await maker.web.post('/console/payees/vendor/ven_01ARZ3NDEKTSV4RRFFQ69G5FAV/destination', good)).status).toBe(404);
     expect((await maker.web.post(`/console/payees/shop/${vendor}/destination`, good)).status).toBe(404);

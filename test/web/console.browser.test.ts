@@ -8,7 +8,7 @@ import { enrolledOperator, OPERATOR_PASSWORD } from '../helpers/console.ts';
 import { createPartner, startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { orderBody } from '../delivery/fixtures.ts';
 import { createVendor, decide, orderBody as catalogOrder, placed, SALE_SCOPES, shop } from '../catalog/helpers.ts';
-import { HOUR, settleSale } from '../payouts/helpers.ts';
+import { checkerToken, HOUR, settleSale } from '../payouts/helpers.ts';
 import { ROOT } from '../helpers/process.ts';
 import { mailSettled, newEmail, PASSWORD } from '../helpers/web.ts';
 
@@ -236,9 +236,14 @@ describe.runIf(browserAvailable)('activation end to end in headless Chromium: pa
     await page.goto(`${p.url}/console/payees/vendor/${vendor}`);
     await page.getByLabel('Wallet number (mobile money)').fill('024 555 0101');
     await page.getByLabel('Registered name').fill('Kofi Boateng');
-    await page.getByRole('button', { name: 'Save destination' }).click();
-    await page.getByText('Destination saved').waitFor();
+    await page.getByRole('button', { name: 'Propose destination' }).click();
+    await page.getByText('Change proposed: a second operator must approve it').waitFor();
+    // The proposer's own approval is refused on the page; a second operator approves it (here through the API).
+    await page.getByRole('button', { name: 'Approve the change' }).click();
+    await page.getByText('Not approved: A destination change is approved by a second operator').waitFor();
     await checkBoth(page, 'console-payee');
+    const changeId = (await page.locator('input[name="change_id"]').first().getAttribute('value'))!;
+    expect((await p.admin('POST', `/payees/vendor/${vendor}/destination/approve`, { change_id: changeId }, await checkerToken(p))).status).toBe(200);
     await page.getByRole('link', { name: 'Payouts', exact: true }).click();
     await page.getByRole('button', { name: 'Run payouts now' }).click();
     await page.getByText(/awaiting approval\./).waitFor();

@@ -123,4 +123,17 @@ describe('dashboard payouts: changing the destination', () => {
     expect(await destinationOf(a.partnerId)).toBeUndefined();
     expect(await noticesTo(a.email)).toBe(0);
   });
+
+  it("mails the partner's owners when operators change its destination, once a second operator approves", async () => {
+    const a = await partner('Kwame Crafts');
+    const { change } = await payouts(p).changes.propose('partner', a.partnerId, { ...MOMO }, 'opr_maker');
+    expect(await noticesTo(a.email)).toBe(0);
+    await payouts(p).changes.approve('partner', a.partnerId, change.id, 'opr_checker');
+    expect(await destinationOf(a.partnerId)).toMatchObject({ number: '0245550101' });
+    await mailSettled(p);
+    expect(await noticesTo(a.email)).toBe(1);
+    const [mail] = await p.app.platform.db.query<{ body: string }>('select body from dev_mail_outbox where to_address = $1 order by id desc', [a.email]);
+    expect(mail!.body).toContain('to MTN mobile money •••101 (Adwoa Mensah)');
+    expect(mail!.body).not.toContain('0245550101');
+  });
 });

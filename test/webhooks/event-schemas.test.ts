@@ -7,7 +7,7 @@ import { courierNear, PICKUP, productionOrder } from '../dispatch/helpers.ts';
 import { createPartner, startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { closed, deref } from '../helpers/openapi.ts';
 import { FakeTransfers } from '../fakes/transfers.ts';
-import { HOUR, settleSale } from '../payouts/helpers.ts';
+import { HOUR, setDestination, settleSale } from '../payouts/helpers.ts';
 import { topUp, walletPartner } from '../wallet/helpers.ts';
 
 // Every webhook event type of the reference, each produced by its real flow; then every event in
@@ -86,7 +86,7 @@ async function liveLocation(): Promise<void> {
 /** A partner's markup paid out, then another payout of it failed (payout.paid, payout.failed). */
 async function payouts(): Promise<void> {
   const s = await createPartner(p, { environment: 'production' });
-  await p.admin('POST', `/payees/partner/${s.partnerId}/destination`, { kind: 'mobile_money', network: 'mtn', number: '024 765 4321', name: 'Test Partner Ltd' });
+  await setDestination(p, 'partner', s.partnerId, { kind: 'mobile_money', network: 'mtn', number: '024 765 4321', name: 'Test Partner Ltd' });
   await db().query("update payout_destinations set changed_at = changed_at - interval '30 days' where payee = $1", [`partner:${s.partnerId}`]);
   const account = `partner_markup_payable:${s.partnerId}`;
   await settleSale(p, account, 2000, Date.now() - 30 * HOUR);

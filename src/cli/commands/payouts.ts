@@ -5,6 +5,7 @@ const cedis = (pesewas: unknown) => (typeof pesewas === 'number' ? ghs(pesewas /
 const payoutFields: Fields = { payout: 'id', payee: 'payee', amount: (p) => cedis(p.amount_pesewas), status: 'status', 'waits for': (p) => (p.approval_reasons ?? []).join(', '), at: 'created_at' };
 const lineFields: Fields = { kind: 'kind', subject: 'subject_id', amount: (l) => cedis(l.amount_pesewas) };
 const runFields: Fields = { run: 'id', trigger: 'trigger', by: 'started_by', payouts: 'payouts', total: (r) => cedis(r.total_pesewas), at: 'created_at' };
+const changeFields: Fields = { change: 'change_id', status: 'status', kind: 'kind', number: 'number', name: 'name', 'registered name': 'resolved_name', 'proposed by': 'proposed_by' };
 const STATUSES = 'awaiting_approval|created|sending|pending|paid|failed|reversed|rejected';
 
 export const payoutGroups = {
@@ -31,14 +32,28 @@ export const payoutCommands: Command[] = [
   { name: 'payouts reject', summary: 'Reject a payout waiting for approval; the money is owed again', route: 'POST /payouts/:payout_id/reject', usage: 'PAYOUT_ID', show: (b) => block(b, payoutFields) },
   {
     name: 'payees show', summary: "A payee's pending and available balances and destination", route: 'GET /payees/:kind/:id', usage: 'KIND ID',
-    show: (b) => block({ ...b, ...(b.destination ?? {}) }, { payee: 'payee', available: (x) => cedis(x.available_pesewas), pending: (x) => cedis(x.pending_pesewas), destination: (x) => (x.destination ? `${x.kind} ${x.network ?? x.bank_code} ${x.number} (${x.name})` : '-'), changed: 'changed_at' }),
+    show: (b) => block({ ...b, ...(b.destination ?? {}) }, { payee: 'payee', available: (x) => cedis(x.available_pesewas), pending: (x) => cedis(x.pending_pesewas), 'owed back': (x) => cedis(x.receivable_pesewas), schedule: 'schedule', destination: (x) => (x.destination ? `${x.kind} ${x.network ?? x.bank_code} ${x.number} (${x.name})` : '-'), changed: 'changed_at' }),
     help: { KIND: 'vendor or partner' },
   },
   {
-    name: 'payees destination', summary: 'Set where a payee is paid: a mobile money wallet or a bank account', route: 'POST /payees/:kind/:id/destination',
+    name: 'payees schedule', summary: "Set a vendor's payout schedule: daily, or same_day (also paid after each courier cash handover)", route: 'POST /payees/vendor/:id/schedule',
+    usage: 'ID --schedule daily|same_day', payload: (a) => ({ schedule: a.schedule }),
+    show: (b) => block(b, { vendor: 'vendor_id', schedule: 'schedule' }), help: { ID: 'the vendor (partners are paid daily)' },
+  },
+  {
+    name: 'payees destination', summary: 'Propose where a payee is paid (a mobile money wallet or a bank account); a second operator approves it', route: 'POST /payees/:kind/:id/destination',
     usage: 'KIND ID --kind mobile_money|bank [--network mtn|telecel|airteltigo] [--number NUMBER] [--bank-code CODE] [--account-number NUMBER] --name NAME',
     payload: (a) => ({ kind: a.kind, network: a.network, number: a.number, bank_code: a['bank-code'], account_number: a['account-number'], name: a.name }),
-    show: (b) => `${block(b.destination, { kind: 'kind', number: 'number', name: 'name', 'registered name': 'resolved_name' })}${b.name_matches === false ? '\n\nThe registered name differs from the name given: check it before payouts go out.' : ''}`,
+    show: (b) => `${block(b.pending_change, changeFields)}${b.name_matches === false ? '\n\nThe registered name differs from the name given: check it before approving.' : ''}`,
     help: { KIND: 'vendor or partner', name: "The wallet's or account's registered name" },
+  },
+  {
+    name: 'payees approve-destination', summary: "Approve a proposed destination change (a second operator); the payee's old contact is told", route: 'POST /payees/:kind/:id/destination/approve',
+    usage: 'KIND ID --change CHANGE_ID', payload: (a) => ({ change_id: a.change }),
+    show: (b) => block(b.destination, { kind: 'kind', number: 'number', name: 'name', changed: 'changed_at', by: 'changed_by' }), help: { KIND: 'vendor or partner' },
+  },
+  {
+    name: 'payees reject-destination', summary: 'Reject (or withdraw) a proposed destination change; the destination stays as it is', route: 'POST /payees/:kind/:id/destination/reject',
+    usage: 'KIND ID --change CHANGE_ID', payload: (a) => ({ change_id: a.change }), show: (b) => block(b, changeFields), help: { KIND: 'vendor or partner' },
   },
 ];

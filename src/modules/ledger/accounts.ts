@@ -5,6 +5,12 @@ export const gatewayClearing = (gateway: string) => `gateway_clearing:${gateway}
 /** Safe-catalog settlement accounts: what the platform owes vendors and partners, and what it earns. */
 export const vendorPayable = (vendorId: string) => `vendor_payable:${vendorId}`;
 export const partnerMarkupPayable = (partnerId: string) => `partner_markup_payable:${partnerId}`;
+/**
+ * What a vendor or partner owes back (an asset, debited): a return after its share was paid out,
+ * posted here rather than on the payable, which never goes negative; the next payout deducts it.
+ */
+export const vendorReceivable = (vendorId: string) => `vendor_receivable:${vendorId}`;
+export const partnerMarkupReceivable = (partnerId: string) => `partner_markup_receivable:${partnerId}`;
 export const PLATFORM_COMMISSION = 'platform_commission';
 /** Cash a rider collected on delivery and has not yet handed over. */
 export const RIDER_CASH_CLEARING = 'rider_cash_clearing';

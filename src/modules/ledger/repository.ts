@@ -93,6 +93,22 @@ export const ledgerRepository = {
     tx.afterCommit(() => journalsPosted.inc({ kind: journal.kind }));
   },
 
+  /** Locks an account until the transaction ends (see lockedBalance). */
+  async lockAccount(tx: Queryable, account: string): Promise<void> {
+    await tx.query('select 1 as locked from (select pg_advisory_xact_lock(hashtext($1)::bigint)) as l', [account]);
+  },
+
+  /**
+   * An account's balance, holding a lock on the account until the transaction ends: whoever must not
+   * take a payee's payable below zero (a refund, a payout) reads it through this, so two such
+   * postings cannot both rely on the same balance.
+   */
+  async lockedBalance(tx: Queryable, account: string): Promise<number> {
+    await ledgerRepository.lockAccount(tx, account);
+    const rows = await tx.query<{ n: number }>('select coalesce(sum(amount_pesewas), 0)::bigint as n from ledger_entries where account = $1', [account]);
+    return Number(rows[0]!.n);
+  },
+
   /** The entries of the journals of these kinds about one subject (a sale, a top-up), oldest first. */
   async subjectEntries(db: Queryable, subjectId: string, kinds: readonly string[]): Promise<Array<{ journal_id: string; kind: string; account: string; amount_pesewas: number; created_at: Date }>> {
     return db.query(

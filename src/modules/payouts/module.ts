@@ -5,6 +5,7 @@ import type { AdminRoute } from '../../platform/http/admin.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Operation } from '../../platform/http/operation.ts';
 import { Periodic } from '../../platform/periodic.ts';
+import { DestinationChanges, type DestinationNotices } from './destination-changes.ts';
 import { PartnerPayouts } from './partner-payouts.ts';
 import { PayeesService } from './payees.ts';
 import { payoutAdminRoutes } from './routes/admin-payouts.ts';
@@ -17,6 +18,8 @@ import type { PayoutSettings } from './settings.ts';
 
 export interface PayoutsModule {
   payees: PayeesService;
+  /** Operators' destination changes, approved by a second operator. */
+  changes: DestinationChanges;
   service: PayoutsService;
   /** Sends, recovers and applies provider answers (also the provider webhooks' hints). */
   sender: PayoutSender;
@@ -29,17 +32,19 @@ export interface PayoutsModule {
 }
 
 /** Payouts to vendors and partners through one transfer provider. */
-export function createPayoutsModule(deps: { db: Db; clock: () => number; log: Logger; provider: TransferProvider; settings: PayoutSettings }): PayoutsModule {
+export function createPayoutsModule(deps: { db: Db; clock: () => number; log: Logger; provider: TransferProvider; settings: PayoutSettings; notices?: DestinationNotices }): PayoutsModule {
   const { db, clock, log, provider, settings } = deps;
   const payees = new PayeesService(db, clock, provider, settings);
+  const changes = new DestinationChanges({ db, clock, log, provider, notices: deps.notices });
   const runs = new PayoutRuns({ db, clock, log, payees, settings, provider: provider.name });
   const sender = new PayoutSender({ db, clock, log, provider, settings });
   const service = new PayoutsService({ db, clock, runs, sender, settings });
   return {
     payees,
+    changes,
     service,
     sender,
-    adminRoutes: payoutAdminRoutes(service, payees),
+    adminRoutes: payoutAdminRoutes(service, payees, changes),
     operations: partnerPayoutOperations(new PartnerPayouts(db, payees)),
     workers: [new Periodic('payouts', settings.intervalMs, () => service.tick(), log)],
     registerWebhook: (app) => registerTransferWebhook(app, sender, provider.name),

@@ -2,17 +2,21 @@ import type { TransferProvider } from '../../integrations/transfers/types.ts';
 import type { Db, Queryable } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
 import { namesMatch, parseDestination, payeeKey, type DestinationInput, type PayeeKind } from './domain/destinations.ts';
-import { payableAccount } from './domain/journals.ts';
-import { payoutsRepository as repo, type DestinationRow } from './repository.ts';
+import { payableAccount, receivableAccount } from './domain/journals.ts';
+import { payoutsRepository as repo, type DestinationRow, type PayoutSchedule } from './repository.ts';
 import type { PayoutSettings } from './settings.ts';
 
 export interface PayeeBalance {
   payee: string;
   account: string;
-  /** Settled more than the hold period ago and not yet paid out (negative: a return after a payout, deducted from the next one). */
+  /** Settled more than the hold period ago and not yet paid out, less what the payee owes back (negative while that is more). */
   available_pesewas: number;
   /** Settled within the hold period: a return can still reverse it. */
   pending_pesewas: number;
+  /** What the payee owes back (returns after their payout), on its receivable: deducted from its next payout. */
+  receivable_pesewas: number;
+  /** A vendor's payout schedule (a partner is paid daily). */
+  schedule: PayoutSchedule;
 }
 
 export interface SavedDestination {
@@ -52,21 +56,33 @@ export class PayeesService {
     return repo.destination(this.db, payeeKey(kind, id));
   }
 
-  /** A payee's pending and available balances. */
+  /** A payee's pending and available balances (a same-day vendor's hold is the shorter one), and what it owes back. */
   async balance(kind: PayeeKind, id: string): Promise<PayeeBalance> {
     const account = payableAccount(kind, id);
-    const row = (await repo.payables(this.db, this.holdCutoff(), account))[0];
-    return { payee: payeeKey(kind, id), account, available_pesewas: row?.available_pesewas ?? 0, pending_pesewas: row?.pending_pesewas ?? 0 };
+    const schedule = kind === 'vendor' ? await repo.schedule(this.db, id) : 'daily';
+    const row = (await repo.payables(this.db, this.holdCutoff(schedule), [account, receivableAccount(kind, id)]))[0];
+    const n = (v: number | undefined) => Number(v ?? 0);
+    return { payee: payeeKey(kind, id), account, available_pesewas: n(row?.available_pesewas), pending_pesewas: n(row?.pending_pesewas), receivable_pesewas: -n(row?.receivable_pesewas), schedule };
   }
 
-  /** All a payee has earned on its payable account, net of returns (paid out or not). */
+  /** All a payee has earned, net of returns (paid out or not, owed back or not). */
   async earnedPesewas(kind: PayeeKind, id: string): Promise<number> {
-    return repo.earned(this.db, payableAccount(kind, id));
+    return repo.earned(this.db, [payableAccount(kind, id), receivableAccount(kind, id)]);
   }
 
-  /** Entries settled at or before this instant are past the hold. */
-  holdCutoff(): Date {
-    return new Date(this.clock() - this.settings.holdHours * 3_600_000);
+  /**
+   * Sets a vendor's payout schedule: `same_day` adds a run after each courier cash handover that
+   * brought its cod sales' cash in (with the shorter same-day hold); `daily` is the daily run only.
+   */
+  async setSchedule(vendorId: string, schedule: PayoutSchedule, by: string): Promise<void> {
+    if (schedule !== 'daily' && schedule !== 'same_day') throw errors.validation('Invalid schedule: must be daily or same_day.', [{ field: 'schedule', issue: 'must be daily or same_day' }]);
+    if (!(await repo.payeeExists(this.db, 'vendor', vendorId))) throw errors.payeeNotFound(`No vendor ${vendorId}.`);
+    await this.db.transaction((tx) => repo.setSchedule(tx, vendorId, schedule, by, new Date(this.clock())));
+  }
+
+  /** Entries settled at or before this instant are past the hold (the same-day vendors' shorter one when asked). */
+  holdCutoff(schedule: PayoutSchedule = 'daily'): Date {
+    return new Date(this.clock() - (schedule === 'same_day' ? this.settings.sameDayHoldHours : this.settings.holdHours) * 3_600_000);
   }
 
   /** Whether a destination changed recently enough that payouts to it wait for approval. */

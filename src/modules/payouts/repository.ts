@@ -38,12 +38,16 @@ export interface PayoutRow {
   updated_at: Date;
 }
 
+export type PayoutSchedule = 'daily' | 'same_day';
+
 export interface RunRow {
   id: string;
-  trigger: 'schedule' | 'manual';
+  trigger: 'schedule' | 'manual' | 'handover';
   started_by: string;
   cutoff: Date;
   schedule_day: string | null;
+  /** The courier cash handover a same-day run followed (one run per handover). */
+  handover_id: string | null;
   created_at: Date;
 }
 
@@ -52,24 +56,28 @@ export interface LineRow {
   kind: string;
   subject_id: string;
   amount_pesewas: number;
+  /** The payee's payable, or its receivable (a deduction: a return after the sale was paid out). */
+  account: string;
 }
 
-/** A payable account's entries not covered by a live payout, split at the hold's cut-off. */
+/** A payee's uncovered money: on its payable, split at the hold's cut-off, and on its receivable (negative, deducted at once). */
 export interface PayableRow {
-  account: string;
+  payee: string;
   available_pesewas: number;
   pending_pesewas: number;
+  receivable_pesewas: number;
 }
 
-// The payable accounts' entries are read straight from the ledger's tables (read-only, like the
+// The payees' accounts' entries are read straight from the ledger's tables (read-only, like the
 // catalog's join of delivery orders): the run must pick exactly the entries no live payout covers,
 // in one statement, which the ledger's public face cannot express without knowing payout lines.
+const PAYEE = `(case when e.account like 'vendor_%' then 'vendor:' else 'partner:' end) || split_part(e.account, ':', 2)`;
+const RECEIVABLE = `e.account like '%_receivable:%'`;
 const UNCOVERED = `
   from ledger_entries e join ledger_journals j on j.id = e.journal_id
- where (e.account like 'vendor_payable:%' or e.account like 'partner_markup_payable:%')
+ where (e.account like 'vendor_payable:%' or e.account like 'partner_markup_payable:%' or e.account like 'vendor_receivable:%' or e.account like 'partner_markup_receivable:%')
    and j.kind <> all($1::text[])
-   and not exists (select 1 from payout_lines l where l.payee = (case when e.account like 'vendor_payable:%' then 'vendor:' else 'partner:' end) || split_part(e.account, ':', 2)
-                   and l.journal_id = e.journal_id and not l.released)`;
+   and not exists (select 1 from payout_lines l where l.payee = ${PAYEE} and l.journal_id = e.journal_id and not l.released)`;
 
 export const payoutsRepository = {
   async saveDestination(tx: Queryable, kind: PayeeKind, id: string, d: PayoutDestination, resolvedName: string | null, by: string, at: Date): Promise<DestinationRow> {
@@ -94,47 +102,84 @@ export const payoutsRepository = {
     return (await db.query(kind === 'vendor' ? 'select 1 from vendors where id = $1' : 'select 1 from partners where id = $1', [id])).length > 0;
   },
 
-  /** Every payable account's uncovered money: what settled at or before `cutoff` is available, later is pending. */
-  async payables(db: Queryable, cutoff: Date, account?: string): Promise<PayableRow[]> {
-    return db.query<PayableRow>(
-      `select e.account,
-              coalesce(sum(e.amount_pesewas) filter (where e.created_at <= $2), 0)::bigint as available_pesewas,
-              coalesce(sum(e.amount_pesewas) filter (where e.created_at > $2), 0)::bigint as pending_pesewas
-       ${UNCOVERED} and ($3::text is null or e.account = $3)
-        group by e.account order by e.account`,
-      [PAYOUT_KINDS, cutoff, account ?? null],
+  async setSchedule(tx: Queryable, vendorId: string, schedule: PayoutSchedule, by: string, at: Date): Promise<void> {
+    await tx.query(
+      `insert into payout_schedules (vendor_id, schedule, changed_at, changed_by) values ($1, $2, $3, $4)
+       on conflict (vendor_id) do update set schedule = excluded.schedule, changed_at = excluded.changed_at, changed_by = excluded.changed_by`,
+      [vendorId, schedule, at, by],
     );
   },
 
-  /** The sum of an account's entries other than the payouts' own journals: what the payee earned, net of returns. */
-  async earned(db: Queryable, account: string): Promise<number> {
+  async schedule(db: Queryable, vendorId: string): Promise<PayoutSchedule> {
+    return (await db.query<{ schedule: PayoutSchedule }>('select schedule from payout_schedules where vendor_id = $1', [vendorId]))[0]?.schedule ?? 'daily';
+  },
+
+  /**
+   * The same-day vendors whose cod sales a courier delivered (collecting their cash) within the two
+   * days before `at`: a handover may bring their cash in. Older sales are past the daily run's hold
+   * and paid by it. A read-only look at the ledger's and the catalog's tables (the collected journal
+   * names the order; the sale names the order and its vendor).
+   */
+  async sameDayVendorsCollectedBy(db: Queryable, courierId: string, at: Date): Promise<string[]> {
+    const rows = await db.query<{ vendor_id: string }>(
+      `select distinct s.vendor_id from ledger_entries e join ledger_journals j on j.id = e.journal_id
+         join sales s on s.delivery_order_id = j.subject_id and s.payment_method = 'cod'
+         join payout_schedules ps on ps.vendor_id = s.vendor_id and ps.schedule = 'same_day'
+        where e.account = $1 and j.kind = 'courier_cash_collected' and e.created_at <= $2 and e.created_at > $2 - interval '2 days'
+        order by s.vendor_id`,
+      [`courier_cash:${courierId}`, at],
+    );
+    return rows.map((r) => r.vendor_id);
+  },
+
+  /**
+   * Every payee's uncovered money (or only that on `accounts`): on its payable, what settled at or
+   * before `cutoff` is available, later is pending; its receivable is deducted from what is available.
+   */
+  async payables(db: Queryable, cutoff: Date, accounts?: string[]): Promise<PayableRow[]> {
+    return db.query<PayableRow>(
+      `select ${PAYEE} as payee,
+              coalesce(sum(e.amount_pesewas) filter (where ${RECEIVABLE} or e.created_at <= $2), 0)::bigint as available_pesewas,
+              coalesce(sum(e.amount_pesewas) filter (where not ${RECEIVABLE} and e.created_at > $2), 0)::bigint as pending_pesewas,
+              coalesce(sum(e.amount_pesewas) filter (where ${RECEIVABLE}), 0)::bigint as receivable_pesewas
+       ${UNCOVERED} and ($3::text[] is null or e.account = any($3::text[]))
+        group by 1 order by 1`,
+      [PAYOUT_KINDS, cutoff, accounts ?? null],
+    );
+  },
+
+  /** The sum of a payee's entries (payable and receivable) other than the payouts' own journals: what it earned, net of returns. */
+  async earned(db: Queryable, accounts: string[]): Promise<number> {
     const rows = await db.query<{ n: number }>(
       `select coalesce(sum(e.amount_pesewas), 0)::bigint as n from ledger_entries e join ledger_journals j on j.id = e.journal_id
-        where e.account = $2 and j.kind <> all($1::text[])`,
-      [PAYOUT_KINDS, account],
+        where e.account = any($2::text[]) and j.kind <> all($1::text[])`,
+      [PAYOUT_KINDS, accounts],
     );
     return Number(rows[0]!.n);
   },
 
-  /** The uncovered entries of one payee's account settled at or before `cutoff`: a payout's remittance lines. */
-  async uncoveredLines(tx: Queryable, payee: string, account: string, cutoff: Date): Promise<LineRow[]> {
-    // Written for one account (its index) and one payee (the lines' unique index), so that the plan
+  /**
+   * A payout's remittance lines: the uncovered entries of one payee's payable settled at or before
+   * `cutoff`, and every uncovered entry of its receivable (the deductions).
+   */
+  async uncoveredLines(tx: Queryable, payee: string, accounts: { payable: string; receivable: string }, cutoff: Date): Promise<LineRow[]> {
+    // Written for two accounts (their index) and one payee (the lines' unique index), so that the plan
     // stays an index lookup per entry however stale the statistics are while a run adds lines.
     return tx.query<LineRow>(
-      `select e.journal_id, j.kind, j.subject_id, e.amount_pesewas
+      `select e.journal_id, j.kind, j.subject_id, e.amount_pesewas, e.account
          from ledger_entries e join ledger_journals j on j.id = e.journal_id
-        where e.account = $3 and e.created_at <= $2 and j.kind <> all($1::text[])
+        where ((e.account = $3 and e.created_at <= $2) or e.account = $5) and j.kind <> all($1::text[])
           and not exists (select 1 from payout_lines l where l.payee = $4 and l.journal_id = e.journal_id and not l.released)
         order by e.created_at, e.journal_id`,
-      [PAYOUT_KINDS, cutoff, account, payee],
+      [PAYOUT_KINDS, cutoff, accounts.payable, payee, accounts.receivable],
     );
   },
 
   async insertRun(tx: Queryable, run: RunRow): Promise<boolean> {
     const rows = await tx.query(
-      `insert into payout_runs (id, trigger, started_by, cutoff, schedule_day, created_at) values ($1, $2, $3, $4, $5, $6)
-       on conflict (schedule_day) do nothing returning id`,
-      [run.id, run.trigger, run.started_by, run.cutoff, run.schedule_day, run.created_at],
+      `insert into payout_runs (id, trigger, started_by, cutoff, schedule_day, handover_id, created_at) values ($1, $2, $3, $4, $5, $6, $7)
+       on conflict do nothing returning id`,
+      [run.id, run.trigger, run.started_by, run.cutoff, run.schedule_day, run.handover_id, run.created_at],
     );
     return rows.length > 0;
   },
@@ -145,10 +190,10 @@ export const payoutsRepository = {
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)`,
       [p.id, p.run_id, p.payee, p.account, p.amount_pesewas, p.provider, JSON.stringify(p.destination), p.status, p.approval_reasons, p.created_by, p.created_at],
     );
-    const values = lines.map((_, i) => `($1, $2, $${i * 4 + 3}, $${i * 4 + 4}, $${i * 4 + 5}, $${i * 4 + 6})`).join(', ');
+    const values = lines.map((_, i) => `($1, $2, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5}, $${i * 5 + 6}, $${i * 5 + 7})`).join(', ');
     await tx.query(
-      `insert into payout_lines (payout_id, payee, journal_id, kind, subject_id, amount_pesewas) values ${values}`,
-      [p.id, p.payee, ...lines.flatMap((l) => [l.journal_id, l.kind, l.subject_id, l.amount_pesewas])],
+      `insert into payout_lines (payout_id, payee, journal_id, kind, subject_id, amount_pesewas, account) values ${values}`,
+      [p.id, p.payee, ...lines.flatMap((l) => [l.journal_id, l.kind, l.subject_id, l.amount_pesewas, l.account])],
     );
   },
 
@@ -185,7 +230,10 @@ export const payoutsRepository = {
   },
 
   async lines(db: Queryable, payoutId: string): Promise<LineRow[]> {
-    return db.query<LineRow>('select journal_id, kind, subject_id, amount_pesewas from payout_lines where payout_id = $1 order by journal_id', [payoutId]);
+    return db.query<LineRow>(
+      'select l.journal_id, l.kind, l.subject_id, l.amount_pesewas, coalesce(l.account, p.account) as account from payout_lines l join payouts p on p.id = l.payout_id where l.payout_id = $1 order by l.journal_id',
+      [payoutId],
+    );
   },
 
   async list(db: Queryable, f: { status?: PayoutStatus | undefined; payee?: string | undefined; runId?: string | undefined; limit: number }): Promise<PayoutRow[]> {

@@ -1,9 +1,9 @@
-import type { PayoutDestination } from '../../integrations/transfers/types.ts';
 import type { Db } from '../../platform/db/index.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { ledger } from '../ledger/index.ts';
-import { payoutCreatedJournal } from './domain/journals.ts';
+import { toDestination } from './domain/destinations.ts';
+import { payeeAccounts, payoutCreatedJournal, splitOf } from './domain/journals.ts';
 import type { PayeesService } from './payees.ts';
 import { payoutsRepository as repo, type DestinationRow, type PayoutRow, type RunRow } from './repository.ts';
 import type { PayoutSettings } from './settings.ts';
@@ -16,12 +16,8 @@ export interface RunResult {
   without_destination: string[];
 }
 
-const toDestination = (d: DestinationRow): PayoutDestination =>
-  d.kind === 'mobile_money'
-    ? { kind: 'mobile_money', network: d.network as 'mtn' | 'telecel' | 'airteltigo', number: d.number, name: d.name }
-    : { kind: 'bank', bankCode: d.bank_code!, accountNumber: d.number, name: d.name };
-
-const payeeOf = (account: string) => (account.startsWith('vendor_payable:') ? `vendor:${account.slice(15)}` : `partner:${account.slice(23)}`);
+/** What a run covers besides everyone's money past the hold: a scheduled day, or a handover's same-day vendors and their shorter hold. */
+export type RunScope = { scheduleDay: string } | { handoverId: string; payees: string[]; cutoff: Date };
 
 /**
  * A payout run: every payee whose available balance reaches the minimum gets one payout, covering
@@ -33,22 +29,31 @@ export class PayoutRuns {
     private readonly deps: { db: Db; clock: () => number; log: Logger; payees: PayeesService; settings: PayoutSettings; provider: string },
   ) {}
 
-  /** Creates a run and its payouts; a scheduled run for a day that already has one answers undefined. */
-  async run(trigger: 'schedule' | 'manual', by: string, scheduleDay?: string): Promise<RunResult | undefined> {
+  /**
+   * Creates a run and its payouts; a scheduled run for a day, or a run for a handover, that already
+   * has one answers undefined. A handover's run covers only its payees.
+   */
+  async run(trigger: RunRow['trigger'], by: string, scope?: RunScope): Promise<RunResult | undefined> {
     const { db, clock, payees, settings } = this.deps;
     const now = new Date(clock());
-    const run: RunRow = { id: newId('prun'), trigger, started_by: by, cutoff: payees.holdCutoff(), schedule_day: scheduleDay ?? null, created_at: now };
+    const handover = scope && 'handoverId' in scope ? scope : undefined;
+    const run: RunRow = {
+      id: newId('prun'), trigger, started_by: by, cutoff: handover?.cutoff ?? payees.holdCutoff(), schedule_day: scope && 'scheduleDay' in scope ? scope.scheduleDay : null,
+      handover_id: handover?.handoverId ?? null, created_at: now,
+    };
+    if (handover?.payees.length === 0) return { run, created: 0, awaiting_approval: 0, without_destination: [] };
     if (!(await db.transaction((tx) => repo.insertRun(tx, run)))) return undefined;
     const result: RunResult = { run, created: 0, awaiting_approval: 0, without_destination: [] };
-    for (const owed of await repo.payables(db, run.cutoff)) {
+    const accounts = handover?.payees.flatMap((p) => Object.values(payeeAccounts(p)));
+    for (const owed of await repo.payables(db, run.cutoff, accounts)) {
       if (owed.available_pesewas < settings.minimumPesewas) continue;
-      const payee = payeeOf(owed.account);
+      const payee = owed.payee;
       const destination = await repo.destination(db, payee);
       if (!destination) {
         result.without_destination.push(payee);
         continue;
       }
-      const status = await this.createPayout(run, payee, owed.account, destination);
+      const status = await this.createPayout(run, payee, destination);
       if (status === 'awaiting_approval') result.awaiting_approval++;
       if (status) result.created++;
     }
@@ -56,15 +61,20 @@ export class PayoutRuns {
     return result;
   }
 
-  private async createPayout(run: RunRow, payee: string, account: string, destination: DestinationRow): Promise<PayoutRow['status'] | undefined> {
+  private async createPayout(run: RunRow, payee: string, destination: DestinationRow): Promise<PayoutRow['status'] | undefined> {
     const { db, clock, payees, settings, provider } = this.deps;
+    const accounts = payeeAccounts(payee);
     try {
       return await db.transaction(async (tx) => {
-        // Read again inside the transaction: the lines are exactly what this payout pays.
-        const lines = await repo.uncoveredLines(tx, payee, account, run.cutoff);
+        // The payable's lock, as a refund takes it: a refund decides payable or receivable on what this payout leaves.
+        await ledger.lockAccount(tx, accounts.payable);
+        // Read again inside the transaction: the lines are exactly what this payout pays, its
+        // receivable's entries (returns after an earlier payout) among them as deductions.
+        const lines = await repo.uncoveredLines(tx, payee, accounts, run.cutoff);
         const amount = lines.reduce((n, l) => n + Number(l.amount_pesewas), 0);
-        // Below the minimum, or negative (a return after a payout): left owed, deducted from a later payout.
+        // Below the minimum, or less than what the payee owes back: left for a later payout.
         if (amount < settings.minimumPesewas) return undefined;
+        const account = accounts.payable;
         const reasons = [...(amount > settings.approvalAbovePesewas ? ['amount'] : []), ...(payees.cooling(destination) ? ['destination_changed'] : [])];
         const at = new Date(clock());
         const payout: PayoutRow = {
@@ -73,7 +83,7 @@ export class PayoutRuns {
           provider_reference: null, fee_pesewas: null, failure_reason: null, attempts: 0, sending_since: null, created_at: at, updated_at: at,
         };
         await repo.insertPayout(tx, payout, lines);
-        await ledger.postJournal(tx, payoutCreatedJournal(payout.id, account, amount), at);
+        await ledger.postJournal(tx, payoutCreatedJournal(payout.id, splitOf(accounts, lines)), at);
         return payout.status;
       });
     } catch (err) {

@@ -5,7 +5,7 @@ import { errors } from '../../platform/errors.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { ledger } from '../ledger/index.ts';
 import { appendEvent } from '../webhooks/index.ts';
-import { payoutFeeJournal, payoutPaidJournal, payoutReturnedJournal } from './domain/journals.ts';
+import { payeeAccounts, payoutFeeJournal, payoutPaidJournal, payoutReturnedJournal, splitOf } from './domain/journals.ts';
 import { payoutsRepository as repo, type PayoutRow } from './repository.ts';
 import type { PayoutSettings } from './settings.ts';
 
@@ -152,7 +152,9 @@ export class PayoutSender {
   }
 
   private async returnToPayee(tx: Queryable, p: PayoutRow, wasPaid: boolean, at: Date): Promise<void> {
-    await ledger.postJournal(tx, payoutReturnedJournal(p.id, p.account, Number(p.amount_pesewas), { paid: wasPaid, provider: p.provider }), at);
+    // What the payout took off each of the payee's accounts is put back: its deductions are owed again.
+    const split = splitOf(payeeAccounts(p.payee), await repo.lines(tx, p.id));
+    await ledger.postJournal(tx, payoutReturnedJournal(p.id, split, { paid: wasPaid, provider: p.provider }), at);
     await repo.releaseLines(tx, p.id);
   }
 

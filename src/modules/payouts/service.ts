@@ -26,10 +26,24 @@ export class PayoutsService {
   async tick(): Promise<void> {
     const day = scheduledRunDue(this.deps.clock(), this.deps.settings.cutoffMinutes);
     if (day) {
-      const result = await this.deps.runs.run('schedule', 'schedule', day);
+      const result = await this.deps.runs.run('schedule', 'schedule', { scheduleDay: day });
       if (result) await this.deps.sender.sendAll(await repo.toSend(this.deps.db, result.run.id));
     }
     await this.deps.sender.recover();
+  }
+
+  /**
+   * After a courier's cash handover committed: a run for the same-day vendors whose cod sales that
+   * courier delivered lately, for their available balance past the same-day hold.
+   * Once per handover (its unique id on the run); a crash before it leaves the money to the daily run.
+   */
+  async afterHandover(h: { id: string; courierId: string; at: Date }): Promise<RunResult | undefined> {
+    const vendors = await repo.sameDayVendorsCollectedBy(this.deps.db, h.courierId, h.at);
+    if (vendors.length === 0) return undefined;
+    const cutoff = new Date(this.deps.clock() - this.deps.settings.sameDayHoldHours * 3_600_000);
+    const result = await this.deps.runs.run('handover', 'handover', { handoverId: h.id, payees: vendors.map((v) => `vendor:${v}`), cutoff });
+    if (result) await this.deps.sender.sendAll(await repo.toSend(this.deps.db, result.run.id));
+    return result;
   }
 
   approve(id: string, by: string): Promise<PayoutRow | undefined> {

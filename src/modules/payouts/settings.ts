@@ -3,6 +3,8 @@ import { int, type Env } from '../../platform/settings.ts';
 export interface PayoutSettings {
   /** Money settled to a payable less than this long ago is pending (a return can still reverse it). */
   holdHours: number;
+  /** The hold of a same-day vendor's money, paid after each courier cash handover (shorter, so a morning sale is paid the same day). */
+  sameDayHoldHours: number;
   /** A payee whose available balance is below this is left for a later run. */
   minimumPesewas: number;
   /** A payout above this waits for a second finance operator's approval. */
@@ -29,6 +31,7 @@ function cutoff(env: Env, problems: string[]): number {
 export function payoutSettings(env: Env, problems: string[]): PayoutSettings {
   return {
     holdHours: int(env, 'PAYOUT_HOLD_HOURS', 24, 0, 24 * 30, problems),
+    sameDayHoldHours: int(env, 'PAYOUT_SAME_DAY_HOLD_HOURS', 2, 0, 24, problems),
     minimumPesewas: int(env, 'PAYOUT_MINIMUM_PESEWAS', 1000, 1, 100_000_000, problems),
     approvalAbovePesewas: int(env, 'PAYOUT_APPROVAL_ABOVE_PESEWAS', 500_000, 1, 10_000_000_000, problems),
     coolingHours: int(env, 'PAYOUT_COOLING_HOURS', 24, 0, 24 * 30, problems),

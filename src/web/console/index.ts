@@ -18,6 +18,7 @@ import { registerConsoleJournalRoutes } from './journal-routes.ts';
 import { ConsoleKit, type ConsoleDeps } from './kit.ts';
 import { registerConsoleMoneyRoutes } from './money-routes.ts';
 import { registerConsoleOrderRoutes } from './order-routes.ts';
+import { registerConsolePayeeRoutes } from './payee-routes.ts';
 import { registerConsolePayoutRoutes } from './payout-routes.ts';
 import { registerConsoleReconciliationRoutes } from './reconciliation-routes.ts';
 import { registerConsolePartnerRoutes } from './partner-routes.ts';
@@ -61,6 +62,7 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps, dashboa
     registerConsoleCashRoutes(scope, kit);
     registerConsolePayoutRoutes(scope, kit);
     registerConsoleReconciliationRoutes(scope, kit);
+    registerConsolePayeeRoutes(scope, kit);
     registerConsoleMoneyRoutes(scope, kit);
     registerConsoleJournalRoutes(scope, kit);
     registerConsoleTopupRoutes(scope, kit);

@@ -1,29 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { namesMatch, PAYOUT_JOURNAL_KINDS, type PayoutRow } from '../../modules/payouts/index.ts';
+import { PAYOUT_JOURNAL_KINDS, type PayoutRow } from '../../modules/payouts/index.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
 import { FINANCE_ROLES, utc, type ConsoleKit, type OperatorCurrent } from './kit.ts';
-import { masked, payoutView } from './payout-view.ts';
+import { payoutView } from './payout-view.ts';
 
 const PAYOUT_ID = /^pout_[0-9A-Z]{26}$/;
-const PAYEE_ID = { vendor: /^ven_[0-9A-Z]{26}$/, partner: /^ptn_[0-9A-Z]{26}$/ } as const;
-type PayeeParams = { Params: { kind: string; id: string } };
 type PayoutParams = { Params: { id: string } };
-const DESTINATION_FIELDS = {
-  kind: { max: 20, label: 'Kind' },
-  network: { max: 20, label: 'Network' },
-  number: { max: 30, label: 'Wallet number' },
-  bank_code: { max: 20, label: 'Bank code' },
-  account_number: { max: 30, label: 'Account number' },
-  name: { max: 120, label: 'Registered name' },
-};
 
 /**
  * Payouts for finance and admin: runs and payouts (those awaiting approval first), a payout with
- * its remittance lines and journals and the maker-checker forms, and a payee's balances and
- * destination. Every change is audited; a refusal (the creator approving, an invalid destination)
- * is shown on the page with its 4xx status and changes nothing.
+ * its remittance lines and journals and the maker-checker forms (a payee's page is in
+ * payee-routes.ts). Every change is audited; a refusal (the creator approving) is shown on the page
+ * with its 4xx status and changes nothing.
  */
 export function registerConsolePayoutRoutes(app: FastifyInstance, kit: ConsoleKit): void {
   const { payouts, journals, audit } = kit.deps;
@@ -60,40 +50,6 @@ export function registerConsolePayoutRoutes(app: FastifyInstance, kit: ConsoleKi
         payout: payoutView(found.payout),
         lines: found.lines.map((l) => ({ ...l, amount: formatGhs(Number(l.amount_pesewas)) })),
         journals: caused.map((j) => ({ ...j, when: utc(j.created_at), moved: formatGhs(Number(j.moved_pesewas)) })),
-        ...extra,
-      },
-      status,
-    );
-  }
-
-  function payee(request: FastifyRequest<PayeeParams>): { kind: 'vendor' | 'partner'; id: string } {
-    const { kind, id } = request.params;
-    if ((kind !== 'vendor' && kind !== 'partner') || !PAYEE_ID[kind].test(id)) throw new WebRefusal(404, 'There is no such payee.');
-    return { kind, id };
-  }
-
-  async function payeePage(reply: FastifyReply, kind: 'vendor' | 'partner', id: string, extra: Record<string, unknown> = {}, status = 200) {
-    const [balance, destination, recent] = await Promise.all([payouts!.payees.balance(kind, id), payouts!.payees.destination(kind, id), payouts!.service.list({ payee: `${kind}:${id}`, limit: 20 })]);
-    return kit.page(
-      reply,
-      'payee',
-      {
-        title: `Payee ${kind} ${id}`,
-        kind,
-        id,
-        available: formatGhs(Number(balance.available_pesewas)),
-        pending: formatGhs(Number(balance.pending_pesewas)),
-        destination: destination && {
-          shown: masked(destination),
-          name: destination.name,
-          resolvedName: destination.resolved_name,
-          mismatch: destination.resolved_name !== null && !namesMatch(destination.name, destination.resolved_name),
-          changed: utc(destination.changed_at),
-          changedBy: destination.changed_by,
-          cooling: payouts!.payees.cooling(destination),
-        },
-        payouts: recent.map(payoutView),
-        form: { kind: 'mobile_money', network: 'mtn', number: '', bank_code: '', account_number: '', name: '' },
         ...extra,
       },
       status,
@@ -143,27 +99,4 @@ export function registerConsolePayoutRoutes(app: FastifyInstance, kit: ConsoleKi
       return payoutPage(reply, id, { notice: decision === 'approve' ? `Approved and sent: the payout is ${done?.status ?? 'being sent'}.` : 'Rejected: the money is owed to the payee again, for a later run.' });
     });
   }
-
-  app.get<PayeeParams>('/console/payees/:kind/:id', async (request, reply) => {
-    if (!(await kit.operator(request, reply, FINANCE_ROLES))) return reply;
-    const { kind, id } = payee(request);
-    return payeePage(reply, kind, id);
-  });
-
-  app.post<PayeeParams>('/console/payees/:kind/:id/destination', async (request, reply) => {
-    const current = await kit.operator(request, reply, FINANCE_ROLES);
-    if (!current) return reply;
-    const f = kit.form(request, DESTINATION_FIELDS, current);
-    const { kind, id } = payee(request);
-    try {
-      const saved = await payouts.payees.setDestination(kind, id, f, current.operator.id);
-      await audited(request, current, 'payout_destination.set', { type: kind, id }, { kind: saved.destination.kind, shown: masked(saved.destination), name_matches: saved.name_matches });
-      const mismatch = saved.name_matches === false ? ` The provider has this account registered to ${saved.destination.resolved_name}, not ${saved.destination.name}: check before approving payouts.` : '';
-      return payeePage(reply, kind, id, { notice: `Destination saved; payouts to it wait for approval during the cooling period.${mismatch}` });
-    } catch (err) {
-      if (!isAppError(err) || err.statusCode >= 500) throw err;
-      if (err.statusCode === 404) throw new WebRefusal(404, 'There is no such payee.');
-      return payeePage(reply, kind, id, { error: `Not saved: ${err.message}`, form: f }, err.statusCode);
-    }
-  });
 }

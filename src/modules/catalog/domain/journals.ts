@@ -3,6 +3,7 @@ import {
   DELIVERY_REVENUE,
   gatewayClearing,
   partnerMarkupPayable,
+  partnerMarkupReceivable,
   PLATFORM_COMMISSION,
   positive,
   RIDER_CASH_CLEARING,
@@ -12,6 +13,7 @@ import {
   transferClearing,
   UnbalancedJournalError,
   vendorPayable,
+  vendorReceivable,
   type Journal,
   type LedgerEntry,
 } from '../../ledger/index.ts';
@@ -29,13 +31,19 @@ export interface SaleAmounts {
   markup: number;
 }
 
-function saleEntries(s: SaleAmounts, sign: 1 | -1): LedgerEntry[] {
+/** Which payee shares of a refund are owed back on the payee's receivable (its payable cannot cover them: already paid out). */
+export interface OwedBack {
+  vendor: boolean;
+  markup: boolean;
+}
+
+function saleEntries(s: SaleAmounts, sign: 1 | -1, owedBack: OwedBack = { vendor: false, markup: false }): LedgerEntry[] {
   const parts: Array<[string, number]> = [
-    [vendorPayable(s.vendorId), s.vendorPayable],
+    [owedBack.vendor ? vendorReceivable(s.vendorId) : vendorPayable(s.vendorId), s.vendorPayable],
     [PLATFORM_COMMISSION, s.commission],
     [DELIVERY_REVENUE, s.deliveryFee],
     // A liability to the partner: markup never credits the delivery wallet (design: Safe-catalog orders).
-    [partnerMarkupPayable(s.partnerId), s.markup],
+    [owedBack.markup ? partnerMarkupReceivable(s.partnerId) : partnerMarkupPayable(s.partnerId), s.markup],
   ];
   for (const [, amount] of parts) {
     if (!Number.isSafeInteger(amount) || amount < 0) throw new UnbalancedJournalError(`sale amounts must be whole pesewas >= 0, got ${amount}`);
@@ -57,13 +65,17 @@ export function saleSettlementJournal(s: SaleAmounts): Journal {
   });
 }
 
-/** A settled prepaid sale whose delivery was cancelled: every share goes back, owed to the buyer. */
-export function saleRefundJournal(s: SaleAmounts): Journal {
+/**
+ * A settled prepaid sale whose delivery was cancelled: every share goes back, owed to the buyer. A
+ * payee's share already paid out is owed back on its receivable (its payable never goes negative),
+ * and its next payout deducts it.
+ */
+export function saleRefundJournal(s: SaleAmounts, owedBack?: OwedBack): Journal {
   return assertBalanced({
     kind: 'sale_refund',
     subjectId: s.saleId,
     memo: 'settled sale failed: refund owed to the buyer',
-    entries: [{ account: SALE_REFUNDS_PAYABLE, amountPesewas: buyerTotal(s) }, ...saleEntries(s, -1)],
+    entries: [{ account: SALE_REFUNDS_PAYABLE, amountPesewas: buyerTotal(s) }, ...saleEntries(s, -1, owedBack)],
   });
 }
 

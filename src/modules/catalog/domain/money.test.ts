@@ -80,6 +80,16 @@ describe('settlement decomposition', () => {
     );
   });
 
+  it("posts a refund's payee share already paid out to the payee's receivable, leaving the payable alone", () => {
+    const amounts = { saleId: 'sale_1', vendorId: 'ven_1', partnerId: 'ptn_1', source: { kind: 'cash' } as const, vendorPayable: 9000, commission: 1000, deliveryFee: 1500, markup: 500 };
+    const legs = (owedBack?: { vendor: boolean; markup: boolean }) => Object.fromEntries(saleRefundJournal(amounts, owedBack).entries.map((e) => [e.account, e.amountPesewas]));
+    expect(legs()).toMatchObject({ 'vendor_payable:ven_1': -9000, 'partner_markup_payable:ptn_1': -500 });
+    const owed = legs({ vendor: true, markup: false });
+    expect(owed).toMatchObject({ 'vendor_receivable:ven_1': -9000, 'partner_markup_payable:ptn_1': -500, sale_refunds_payable: 12000 });
+    expect(owed['vendor_payable:ven_1']).toBeUndefined();
+    expect(legs({ vendor: false, markup: true })).toMatchObject({ 'vendor_payable:ven_1': -9000, 'partner_markup_receivable:ptn_1': -500 });
+  });
+
   it('refuses amounts that are not whole pesewas or a commission above the subtotal', () => {
     expect(() => decompose({ subtotal: 100, commission: 101, deliveryFee: 0, markup: 0 })).toThrow(RangeError);
     expect(() => decompose({ subtotal: 100.5, commission: 1, deliveryFee: 0, markup: 0 })).toThrow(RangeError);

@@ -7,7 +7,7 @@
 import type { Queryable } from '../../../platform/db/index.ts';
 import { pesewasToGhs } from '../../../platform/money.ts';
 import type { DeliveryStatus } from '../../delivery/index.ts';
-import { ledger } from '../../ledger/index.ts';
+import { ledger, partnerMarkupPayable, vendorPayable } from '../../ledger/index.ts';
 import { saleLatePaymentJournal, salePaymentHeldJournal, saleRefundJournal, saleSettlementJournal, type SaleAmounts } from '../domain/journals.ts';
 import { appendEvent, type EventType } from '../../webhooks/index.ts';
 import { decompose } from '../domain/money.ts';
@@ -106,7 +106,13 @@ export async function failSale(tx: Queryable, sale: SaleRow, failure: Failure, a
     },
     at,
   );
-  if (refunded) await ledger.postJournal(tx, saleRefundJournal(amountsOf(row)), at);
+  if (refunded) {
+    const amounts = amountsOf(row);
+    // A share the payee's payable no longer covers (paid out) is owed back on its receivable instead.
+    const owesBack = async (account: string, share: number) => share > 0 && (await ledger.lockedBalance(tx, account)) < share;
+    const owedBack = { vendor: await owesBack(vendorPayable(amounts.vendorId), amounts.vendorPayable), markup: await owesBack(partnerMarkupPayable(amounts.partnerId), amounts.markup) };
+    await ledger.postJournal(tx, saleRefundJournal(amounts, owedBack), at);
+  }
   if (!failure.releaseReference) await emit(tx, row, 'safe.order.failed', at);
   return row;
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../../../platform/db/index.ts';
-import { DELIVERY_REVENUE, ledger, partnerMarkupPayable, PLATFORM_COMMISSION, vendorPayable } from '../../ledger/index.ts';
+import { DELIVERY_REVENUE, ledger, partnerMarkupPayable, partnerMarkupReceivable, PLATFORM_COMMISSION, vendorPayable, vendorReceivable } from '../../ledger/index.ts';
 import { salesRepository as repo, type SaleItemRow, type SaleWithDelivery } from './repository.ts';
 
 export const PARTNER_SALES_PAGE = 25;
@@ -32,8 +32,8 @@ export async function journalsOfSale(db: Db, sale: SaleWithDelivery): Promise<Sa
     const amount = sign * Number(r.amount_pesewas);
     if (r.account === DELIVERY_REVENUE) j.deliveryFee += amount;
     else if (r.account === PLATFORM_COMMISSION) j.commission += amount;
-    else if (r.account === partnerMarkupPayable(sale.partner_id)) j.markup += amount;
-    else if (r.account === vendorPayable(sale.vendor_id)) j.vendorShare += amount;
+    else if (r.account === partnerMarkupPayable(sale.partner_id) || r.account === partnerMarkupReceivable(sale.partner_id)) j.markup += amount;
+    else if (r.account === vendorPayable(sale.vendor_id) || r.account === vendorReceivable(sale.vendor_id)) j.vendorShare += amount;
     else j.buyerPaid -= amount;
   }
   return [...out.values()];

@@ -55,3 +55,9 @@ export function namesMatch(given: string, registered: string): boolean {
 /** A payee is a vendor or a partner; its key names the kind. */
 export type PayeeKind = 'vendor' | 'partner';
 export const payeeKey = (kind: PayeeKind, id: string) => `${kind}:${id}`;
+
+/** A destination as stored (one row of payout_destinations or of a change) as the provider takes it. */
+export const toDestination = (d: { kind: 'mobile_money' | 'bank'; network: string | null; number: string; bank_code: string | null; name: string }): PayoutDestination =>
+  d.kind === 'mobile_money'
+    ? { kind: 'mobile_money', network: d.network as (typeof NETWORKS)[number], number: d.number, name: d.name }
+    : { kind: 'bank', bankCode: d.bank_code!, accountNumber: d.number, name: d.name };

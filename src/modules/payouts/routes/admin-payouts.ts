@@ -2,6 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { defineAdminRoute } from '../../../platform/http/admin.ts';
 import { Id, strictObject } from '../../../platform/http/schemas.ts';
 import { NETWORKS, type PayeeKind } from '../domain/destinations.ts';
+import type { DestinationChangeRow } from '../changes-repository.ts';
+import type { DestinationChanges } from '../destination-changes.ts';
 import type { PayeesService } from '../payees.ts';
 import type { DestinationRow, LineRow, PayoutRow } from '../repository.ts';
 import type { PayoutsService } from '../service.ts';
@@ -30,7 +32,7 @@ export const payoutView = (p: PayoutRow) => ({
   updated_at: p.updated_at.toISOString(),
 });
 
-export const lineView = (l: LineRow) => ({ journal_id: l.journal_id, kind: l.kind, subject_id: l.subject_id, amount_pesewas: Number(l.amount_pesewas) });
+export const lineView = (l: LineRow) => ({ journal_id: l.journal_id, kind: l.kind, subject_id: l.subject_id, amount_pesewas: Number(l.amount_pesewas), account: l.account });
 
 const destinationView = (d: DestinationRow) => ({
   kind: d.kind,
@@ -43,7 +45,23 @@ const destinationView = (d: DestinationRow) => ({
   changed_by: d.changed_by,
 });
 
-export const payoutAdminRoutes = (payouts: PayoutsService, payees: PayeesService) => [
+const changeView = (c: DestinationChangeRow) => ({
+  change_id: c.id,
+  status: c.status,
+  kind: c.kind,
+  network: c.network,
+  number: c.number,
+  bank_code: c.bank_code,
+  name: c.name,
+  resolved_name: c.resolved_name,
+  proposed_by: c.proposed_by,
+  proposed_at: c.proposed_at.toISOString(),
+  decided_by: c.decided_by,
+});
+
+const ChangeBody = strictObject({ change_id: Id });
+
+export const payoutAdminRoutes = (payouts: PayoutsService, payees: PayeesService, changes: DestinationChanges) => [
   defineAdminRoute({
     method: 'POST',
     url: '/payouts/runs',
@@ -109,16 +127,29 @@ export const payoutAdminRoutes = (payouts: PayoutsService, payees: PayeesService
     params: PayeeParams,
     handler: async ({ params }) => {
       const kind = params.kind as PayeeKind;
-      const destination = await payees.destination(kind, params.id);
-      return { body: { ...(await payees.balance(kind, params.id)), destination: destination ? destinationView(destination) : null } };
+      const [destination, pending] = await Promise.all([payees.destination(kind, params.id), changes.pending(kind, params.id)]);
+      return { body: { ...(await payees.balance(kind, params.id)), destination: destination ? destinationView(destination) : null, pending_change: pending ? changeView(pending) : null } };
+    },
+  }),
+  defineAdminRoute({
+    method: 'POST',
+    url: '/payees/vendor/:id/schedule',
+    roles: FINANCE,
+    audit: { action: 'payout_schedule.set' },
+    summary: "Set a vendor's payout schedule: daily (the daily run) or same_day (also after each courier cash handover of its cod sales, with the shorter same-day hold)",
+    params: strictObject({ id: Id }),
+    body: strictObject({ schedule: Type.Union([Type.Literal('daily'), Type.Literal('same_day')]) }),
+    handler: async ({ params, body, actor }) => {
+      await payees.setSchedule(params.id, body.schedule, actor.id);
+      return { body: { vendor_id: params.id, schedule: body.schedule } };
     },
   }),
   defineAdminRoute({
     method: 'POST',
     url: '/payees/:kind/:id/destination',
     roles: FINANCE,
-    audit: { action: 'payout_destination.set', outsideTransaction: 'looks the account name up at the transfer provider' },
-    summary: 'Set where a vendor or partner is paid (mobile money or bank); payouts to it wait for approval during the cooling period',
+    audit: { action: 'payout_destination.propose', outsideTransaction: 'looks the account name up at the transfer provider' },
+    summary: 'Propose where a vendor or partner is paid (mobile money or bank): it changes only when a second operator approves',
     params: PayeeParams,
     body: strictObject({
       kind: Type.Union([Type.Literal('mobile_money'), Type.Literal('bank')]),
@@ -129,8 +160,28 @@ export const payoutAdminRoutes = (payouts: PayoutsService, payees: PayeesService
       name: Type.String({ maxLength: 120 }),
     }),
     handler: async ({ params, body, actor }) => {
-      const saved = await payees.setDestination(params.kind as PayeeKind, params.id, body, actor.id);
-      return { body: { destination: destinationView(saved.destination), name_matches: saved.name_matches } };
+      const proposed = await changes.propose(params.kind as PayeeKind, params.id, body, actor.id);
+      return { statusCode: 202, body: { pending_change: changeView(proposed.change), name_matches: proposed.name_matches } };
     },
+  }),
+  defineAdminRoute({
+    method: 'POST',
+    url: '/payees/:kind/:id/destination/approve',
+    roles: FINANCE,
+    audit: { action: 'payout_destination.approve', outsideTransaction: "texts the vendor's old contact once the change commits" },
+    summary: 'Approve a proposed destination change (a second operator, not the proposer): it replaces the destination, cooling from now, and the old contact is told',
+    params: PayeeParams,
+    body: ChangeBody,
+    handler: async ({ params, body, actor }) => ({ body: { destination: destinationView(await changes.approve(params.kind as PayeeKind, params.id, body.change_id, actor.id)) } }),
+  }),
+  defineAdminRoute({
+    method: 'POST',
+    url: '/payees/:kind/:id/destination/reject',
+    roles: FINANCE,
+    audit: { action: 'payout_destination.reject' },
+    summary: 'Reject (or, as its proposer, withdraw) a proposed destination change; the destination stays as it is',
+    params: PayeeParams,
+    body: ChangeBody,
+    handler: async ({ params, body, actor }) => ({ body: changeView(await changes.reject(params.kind as PayeeKind, params.id, body.change_id, actor.id)) }),
   }),
 ];

@@ -1,0 +1,144 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { namesMatch } from '../../modules/payouts/index.ts';
+import { isAppError } from '../../platform/errors.ts';
+import { formatGhs } from '../../platform/money.ts';
+import { WebRefusal } from '../dashboard/kit.ts';
+import { FINANCE_ROLES, utc, type ConsoleKit, type OperatorCurrent } from './kit.ts';
+import { masked, payoutView } from './payout-view.ts';
+
+const PAYEE_ID = { vendor: /^ven_[0-9A-Z]{26}$/, partner: /^ptn_[0-9A-Z]{26}$/ } as const;
+type PayeeParams = { Params: { kind: string; id: string } };
+const DESTINATION_FIELDS = {
+  kind: { max: 20, label: 'Kind' },
+  network: { max: 20, label: 'Network' },
+  number: { max: 30, label: 'Wallet number' },
+  bank_code: { max: 20, label: 'Bank code' },
+  account_number: { max: 30, label: 'Account number' },
+  name: { max: 120, label: 'Registered name' },
+};
+const mismatchOf = (d: { name: string; resolved_name: string | null }) => d.resolved_name !== null && !namesMatch(d.name, d.resolved_name);
+
+/**
+ * A payee's page for finance and admin: balances (what it owes back included), a vendor's payout
+ * schedule, and its destination. A destination change is proposed by one finance operator and
+ * approved (or rejected) by a second; the payee's old contact is told on approval. Every change is
+ * audited; a refusal (the proposer approving, an invalid destination) is shown with its 4xx status.
+ */
+export function registerConsolePayeeRoutes(app: FastifyInstance, kit: ConsoleKit): void {
+  const { payouts, audit } = kit.deps;
+  if (!payouts) return;
+
+  function payee(request: FastifyRequest<PayeeParams>): { kind: 'vendor' | 'partner'; id: string } {
+    const { kind, id } = request.params;
+    if ((kind !== 'vendor' && kind !== 'partner') || !PAYEE_ID[kind].test(id)) throw new WebRefusal(404, 'There is no such payee.');
+    return { kind, id };
+  }
+
+  async function payeePage(reply: FastifyReply, kind: 'vendor' | 'partner', id: string, extra: Record<string, unknown> = {}, status = 200) {
+    const [balance, destination, change, recent] = await Promise.all([
+      payouts!.payees.balance(kind, id),
+      payouts!.payees.destination(kind, id),
+      payouts!.changes.pending(kind, id),
+      payouts!.service.list({ payee: `${kind}:${id}`, limit: 20 }),
+    ]);
+    return kit.page(
+      reply,
+      'payee',
+      {
+        title: `Payee ${kind} ${id}`,
+        kind,
+        id,
+        available: formatGhs(Number(balance.available_pesewas)),
+        pending: formatGhs(Number(balance.pending_pesewas)),
+        receivable: formatGhs(Number(balance.receivable_pesewas)),
+        schedule: balance.schedule,
+        destination: destination && {
+          shown: masked(destination),
+          name: destination.name,
+          resolvedName: destination.resolved_name,
+          mismatch: mismatchOf(destination),
+          changed: utc(destination.changed_at),
+          changedBy: destination.changed_by,
+          cooling: payouts!.payees.cooling(destination),
+        },
+        change: change && { id: change.id, shown: masked(change), name: change.name, resolvedName: change.resolved_name, mismatch: mismatchOf(change), proposedBy: change.proposed_by, proposed: utc(change.proposed_at) },
+        payouts: recent.map(payoutView),
+        form: { kind: 'mobile_money', network: 'mtn', number: '', bank_code: '', account_number: '', name: '' },
+        ...extra,
+      },
+      status,
+    );
+  }
+
+  async function audited(request: FastifyRequest, current: OperatorCurrent, action: string, target: { type: string; id: string }, before: Record<string, unknown> | null, after: Record<string, unknown>): Promise<void> {
+    await audit.record({ actor: kit.actor(current), action, target, before, after, origin: kit.origin(request) });
+  }
+
+  /** Runs a change; a 4xx refusal is shown on the payee's page with its status (a missing payee is the 404 page). */
+  async function refusedOr(reply: FastifyReply, kind: 'vendor' | 'partner', id: string, what: string, change: () => Promise<FastifyReply>, form?: Record<string, string>): Promise<FastifyReply> {
+    try {
+      return await change();
+    } catch (err) {
+      if (!isAppError(err) || err.statusCode >= 500) throw err;
+      if (err.code === 'PAYEE_NOT_FOUND') throw new WebRefusal(404, 'There is no such payee or change.');
+      return payeePage(reply, kind, id, { error: `${what}: ${err.message}`, errorCode: err.code, ...(form ? { form } : {}) }, err.statusCode);
+    }
+  }
+
+  app.get<PayeeParams>('/console/payees/:kind/:id', async (request, reply) => {
+    if (!(await kit.operator(request, reply, FINANCE_ROLES))) return reply;
+    const { kind, id } = payee(request);
+    return payeePage(reply, kind, id);
+  });
+
+  app.post<{ Params: { id: string } }>('/console/payees/vendor/:id/schedule', async (request, reply) => {
+    const current = await kit.operator(request, reply, FINANCE_ROLES);
+    if (!current) return reply;
+    const f = kit.form(request, { schedule: { max: 20, label: 'Schedule' } }, current);
+    const id = request.params.id;
+    if (!PAYEE_ID.vendor.test(id)) throw new WebRefusal(404, 'There is no such payee.');
+    const before = (await payouts.payees.balance('vendor', id)).schedule;
+    return refusedOr(reply, 'vendor', id, 'Not saved', async () => {
+      await payouts.payees.setSchedule(id, f.schedule as 'daily' | 'same_day', current.operator.id);
+      await audited(request, current, 'payout_schedule.set', { type: 'vendor', id }, { schedule: before }, { schedule: f.schedule });
+      return payeePage(reply, 'vendor', id, { notice: f.schedule === 'same_day' ? 'Saved: this vendor is also paid after each courier cash handover of its cash-on-delivery sales.' : 'Saved: this vendor is paid by the daily run.' });
+    });
+  });
+
+  app.post<PayeeParams>('/console/payees/:kind/:id/destination', async (request, reply) => {
+    const current = await kit.operator(request, reply, FINANCE_ROLES);
+    if (!current) return reply;
+    const f = kit.form(request, DESTINATION_FIELDS, current);
+    const { kind, id } = payee(request);
+    return refusedOr(
+      reply,
+      kind,
+      id,
+      'Not proposed',
+      async () => {
+        const { change, name_matches } = await payouts.changes.propose(kind, id, f, current.operator.id);
+        await audited(request, current, 'payout_destination.propose', { type: kind, id }, null, { change_id: change.id, kind: change.kind, shown: masked(change), name_matches });
+        const mismatch = name_matches === false ? ` The provider has this account registered to ${change.resolved_name}, not ${change.name}: check before approving.` : '';
+        return payeePage(reply, kind, id, { notice: `Change proposed: a second operator must approve it before payouts go there.${mismatch}` });
+      },
+      f,
+    );
+  });
+
+  for (const decision of ['approve', 'reject'] as const) {
+    app.post<PayeeParams>(`/console/payees/:kind/:id/destination/${decision}`, async (request, reply) => {
+      const current = await kit.operator(request, reply, FINANCE_ROLES);
+      if (!current) return reply;
+      const f = kit.form(request, { change_id: { max: 64, label: 'Change' } }, current);
+      const { kind, id } = payee(request);
+      return refusedOr(reply, kind, id, decision === 'approve' ? 'Not approved' : 'Not rejected', async () => {
+        if (decision === 'approve') await payouts.changes.approve(kind, id, f.change_id, current.operator.id);
+        else await payouts.changes.reject(kind, id, f.change_id, current.operator.id);
+        await audited(request, current, `payout_destination.${decision}`, { type: kind, id }, null, { change_id: f.change_id });
+        return payeePage(reply, kind, id, {
+          notice: decision === 'approve' ? `Approved: the destination is changed (payouts to it wait for approval during the cooling period) and the ${kind}'s old contact was told.` : 'Rejected: the destination stays as it was.',
+        });
+      });
+    });
+  }
+}
