@@ -301,7 +301,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const payouts = createPayoutsModule({ db, clock, log: app.log, provider: transfers, settings: config.payouts, notices });
   adminRoutes.push(...payouts.adminRoutes);
   // Same-day vendors are paid after each courier cash handover (the cash module only tells; payouts decides).
-  cash?.onHandover((h) => payouts.service.afterHandover({ id: h.id, courierId: h.courier_id, at: h.created_at }));
+  const codVendorsOf = async (orders: readonly string[]) => (catalog ? catalog.operatorSales.codVendorsOf(orders) : []);
+  cash?.onHandover((h) => payouts.service.afterHandover({ id: h.id, courierId: h.courier_id, at: h.created_at }, codVendorsOf));
   // Partners are paid their markup on sales: their payouts are read under the safe-catalog paths.
   if (catalog) operations.push(...payouts.operations);
   payouts.registerWebhook(app);

@@ -77,7 +77,8 @@ describe('same-day vendors', () => {
     expect(await payoutsOf(slow.vendorId)).toEqual([]);
 
     // Exactly once: the same handover told again makes no second run or payout.
-    expect(await payouts(p).service.afterHandover({ id: handoverId, courierId: c.id, at: new Date(now()) })).toBeUndefined();
+    const codVendorsOf = (orders: readonly string[]) => p.app.platform.catalog!.operatorSales.codVendorsOf(orders);
+    expect(await payouts(p).service.afterHandover({ id: handoverId, courierId: c.id, at: new Date(now()) }, codVendorsOf)).toBeUndefined();
     expect(await countRows(p, 'select count(*)::int as n from payout_runs where handover_id = $1', [handoverId])).toBe(1);
     expect(await payoutsOf(fast.vendorId)).toHaveLength(1);
     await expectBalanced(p);

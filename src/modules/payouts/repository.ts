@@ -115,19 +115,24 @@ export const payoutsRepository = {
   },
 
   /**
-   * The same-day vendors whose cod sales a courier delivered (collecting their cash) within the two
-   * days before `at`: a handover may bring their cash in. Older sales are past the daily run's hold
-   * and paid by it. A read-only look at the ledger's and the catalog's tables (the collected journal
-   * names the order; the sale names the order and its vendor).
+   * The orders whose cash the courier collected within the two days before `at` (a handover may
+   * bring it in; older cash is past the daily run's hold and paid by it). A read-only look at the
+   * ledger's tables: the collected journal names the order.
    */
-  async sameDayVendorsCollectedBy(db: Queryable, courierId: string, at: Date): Promise<string[]> {
-    const rows = await db.query<{ vendor_id: string }>(
-      `select distinct s.vendor_id from ledger_entries e join ledger_journals j on j.id = e.journal_id
-         join sales s on s.delivery_order_id = j.subject_id and s.payment_method = 'cod'
-         join payout_schedules ps on ps.vendor_id = s.vendor_id and ps.schedule = 'same_day'
-        where e.account = $1 and j.kind = 'courier_cash_collected' and e.created_at <= $2 and e.created_at > $2 - interval '2 days'
-        order by s.vendor_id`,
+  async ordersCollectedBy(db: Queryable, courierId: string, at: Date): Promise<string[]> {
+    const rows = await db.query<{ order_id: string }>(
+      `select distinct j.subject_id as order_id from ledger_entries e join ledger_journals j on j.id = e.journal_id
+        where e.account = $1 and j.kind = 'courier_cash_collected' and e.created_at <= $2 and e.created_at > $2 - interval '2 days'`,
       [`courier_cash:${courierId}`, at],
+    );
+    return rows.map((r) => r.order_id);
+  },
+
+  /** Those of these vendors paid the same day, in id order. */
+  async sameDayAmong(db: Queryable, vendorIds: readonly string[]): Promise<string[]> {
+    const rows = await db.query<{ vendor_id: string }>(
+      `select vendor_id from payout_schedules where schedule = 'same_day' and vendor_id = any($1::text[]) order by vendor_id`,
+      [vendorIds],
     );
     return rows.map((r) => r.vendor_id);
   },

@@ -6,6 +6,9 @@ import type { PayoutRuns, RunResult } from './runs.ts';
 import type { PayoutSender } from './sender.ts';
 import type { PayoutSettings } from './settings.ts';
 
+/** The vendors whose cash-on-delivery sales these delivery orders carry (the catalog knows; the app passes it in). */
+export type CodVendorsOf = (orderIds: readonly string[]) => Promise<string[]>;
+
 /** The payouts' face for routes, the CLI and the job: runs (on demand and scheduled), approvals, reads. */
 export class PayoutsService {
   constructor(
@@ -37,8 +40,9 @@ export class PayoutsService {
    * courier delivered lately, for their available balance past the same-day hold.
    * Once per handover (its unique id on the run); a crash before it leaves the money to the daily run.
    */
-  async afterHandover(h: { id: string; courierId: string; at: Date }): Promise<RunResult | undefined> {
-    const vendors = await repo.sameDayVendorsCollectedBy(this.deps.db, h.courierId, h.at);
+  async afterHandover(h: { id: string; courierId: string; at: Date }, codVendorsOf: CodVendorsOf): Promise<RunResult | undefined> {
+    const orders = await repo.ordersCollectedBy(this.deps.db, h.courierId, h.at);
+    const vendors = orders.length === 0 ? [] : await repo.sameDayAmong(this.deps.db, await codVendorsOf(orders));
     if (vendors.length === 0) return undefined;
     const cutoff = new Date(this.deps.clock() - this.deps.settings.sameDayHoldHours * 3_600_000);
     const result = await this.deps.runs.run('handover', 'handover', { handoverId: h.id, payees: vendors.map((v) => `vendor:${v}`), cutoff });

@@ -49,4 +49,9 @@ export class OperatorSales {
   async references(ids: readonly string[]): Promise<Map<string, string>> {
     return new Map((await repo.references(this.db, ids)).map((r) => [r.id, r.client_reference]));
   }
+
+  /** The vendors whose cash-on-delivery sales these delivery orders carry (same-day payouts follow a courier's handover). */
+  async codVendorsOf(orderIds: readonly string[]): Promise<string[]> {
+    return (await repo.codVendorsOf(this.db, orderIds)).map((r) => r.vendor_id);
+  }
 }

@@ -131,6 +131,10 @@ export const salesRepository = {
     return db.query('select id, client_reference from sales where id = any($1::text[])', [ids]);
   },
 
+  async codVendorsOf(db: Queryable, orderIds: readonly string[]): Promise<Array<{ vendor_id: string }>> {
+    return db.query(`select distinct vendor_id from sales where delivery_order_id = any($1::text[]) and payment_method = 'cod'`, [orderIds]);
+  },
+
   async findById(db: Queryable, id: string): Promise<SaleWithDelivery | undefined> {
     return (await db.query<SaleWithDelivery>(`${WITH_DELIVERY} where s.id = $1`, [id]))[0];
   },
