@@ -37,6 +37,7 @@ import { CourierActions, courierRoutes, CouriersService, CourierSignIn, register
 import { createSms } from './integrations/sms/index.ts';
 import { createWhatsApp } from './integrations/whatsapp/index.ts';
 import { courierJobView, courierProofUpload, registerCourierJobs } from './courier-jobs.ts';
+import { payeeDirectory } from './payee-directory.ts';
 import { registerCourierApp } from './web/courier/index.ts';
 import { OPERATOR_SESSION_TIMEOUTS, registerConsole } from './web/console/index.ts';
 import { registerDashboard, type DashboardDeps } from './web/dashboard/index.ts';
@@ -298,7 +299,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ownerEmails: async (partnerId: string) => (await members.team(partnerId)).filter((m) => m.role === 'owner').map((m) => m.email),
     mail: (tx: Queryable, to: string, subject: string, text: string) => mailQueue.send(tx, { to, subject, text }),
   };
-  const payouts = createPayoutsModule({ db, clock, log: app.log, provider: transfers, settings: config.payouts, notices });
+  const payouts = createPayoutsModule({ db, clock, log: app.log, provider: transfers, settings: config.payouts, directory: payeeDirectory(accounts, catalog?.catalog), notices });
   adminRoutes.push(...payouts.adminRoutes);
   // Same-day vendors are paid after each courier cash handover (the cash module only tells; payouts decides).
   const codVendorsOf = async (orders: readonly string[]) => (catalog ? catalog.operatorSales.codVendorsOf(orders) : []);

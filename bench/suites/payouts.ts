@@ -12,6 +12,8 @@ import { createPayoutsModule } from '../../src/modules/payouts/index.ts';
 import { openDatabase, type Db } from '../../src/platform/db/index.ts';
 import { POSTGRES_URL, dropSchema, probePostgres } from '../lib/backends.ts';
 import { positive, scenarios, writeResults, type ScenarioName, type SuiteOptions } from '../lib/options.ts';
+import { CatalogService } from '../../src/modules/catalog/index.ts';
+import { payeeDirectory } from '../../src/payee-directory.ts';
 import { ms, round, table } from '../lib/stats.ts';
 
 const silent = { warn() {}, info() {}, error() {}, debug() {}, child: () => silent } as never;
@@ -60,7 +62,9 @@ async function scenario(name: ScenarioName, n: number) {
   try {
     await load(db, n);
     const settings = { holdHours: 24, sameDayHoldHours: 2, minimumPesewas: 1000, approvalAbovePesewas: 10_000_000, coolingHours: 24, cutoffMinutes: 960, intervalMs: 0, sendingGraceSeconds: 60 };
-    const payouts = createPayoutsModule({ db, clock: Date.now, log: silent, provider: instant, settings });
+    // The payees here are vendors only; partners' lookups are never asked.
+    const noPartners = { partnerExists: async () => false, appsWithLiveKey: async () => [] };
+    const payouts = createPayoutsModule({ db, clock: Date.now, log: silent, provider: instant, settings, directory: payeeDirectory(noPartners, new CatalogService(db, Date.now)) });
     let peakRss = process.memoryUsage().rss;
     let peakHeap = process.memoryUsage().heapUsed;
     const sampler = setInterval(() => {

@@ -20,10 +20,6 @@ const EXCEPTIONS = new Set([
   'webhooks → apps',
   'payouts → ledger_entries',
   'payouts → ledger_journals',
-  'payouts → partners',
-  'payouts → vendors',
-  'payouts → apps',
-  'payouts → api_keys',
 ]);
 
 function owners(): Map<string, string> {

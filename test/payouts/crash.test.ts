@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPayoutsModule, type PayoutsModule } from '../../src/modules/payouts/index.ts';
 import { FakeTransfers, type SendKnob } from '../fakes/transfers.ts';
 import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
+import { payeeDirectory } from '../../src/payee-directory.ts';
 import { balanceOf, expectBalanced, HOUR, settleSale, vendorPayee } from './helpers.ts';
 
 let p: TestPlatform;
@@ -14,7 +15,7 @@ afterAll(() => p.close());
 
 /** A fresh instance of the module on the same database and provider: the process after a restart. */
 const restarted = (): PayoutsModule =>
-  createPayoutsModule({ db: p.app.platform.db, clock: () => now, log: p.app.log, provider: fake, settings: p.app.platform.config.payouts });
+  createPayoutsModule({ db: p.app.platform.db, clock: () => now, log: p.app.log, provider: fake, settings: p.app.platform.config.payouts, directory: payeeDirectory(p.app.platform.accounts, p.app.platform.catalog?.catalog) });
 
 const statuses = async (ids: string[]) =>
   (await p.app.platform.db.query<{ id: string; status: string }>('select id, status from payouts where id = any($1::text[])', [ids])).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id)).map((r) => r.status);

@@ -76,6 +76,17 @@ export const accountsRepository = {
   },
 
   /** Partners whose id is `text` or whose name contains it (any case), by name. */
+  /** The partner's apps holding a key of `environment` that is not revoked. */
+  async appsWithLiveKey(db: Queryable, partnerId: string, environment: Environment): Promise<string[]> {
+    const rows = await db.query<{ id: string }>(
+      `select a.id from apps a where a.partner_id = $1
+          and exists (select 1 from api_keys k where k.app_id = a.id and k.environment = $2 and k.revoked_at is null)
+        order by a.id`,
+      [partnerId, environment],
+    );
+    return rows.map((r) => r.id);
+  },
+
   async partnerNames(db: Queryable, ids: string[]): Promise<Array<{ id: string; name: string }>> {
     return db.query<{ id: string; name: string }>(`select id, name from partners where id = any($1::text[])`, [ids]);
   },

@@ -49,6 +49,16 @@ export class AccountsService {
     return repo.listPartners(this.db, limit, after);
   }
 
+  /** Whether the partner exists. */
+  async partnerExists(partnerId: string): Promise<boolean> {
+    return (await repo.getPartner(this.db, partnerId)) !== undefined;
+  }
+
+  /** The partner's apps holding a live key of `environment`, read through `q` (a caller's transaction) when given. */
+  appsWithLiveKey(partnerId: string, environment: Environment, q: Queryable = this.db): Promise<string[]> {
+    return repo.appsWithLiveKey(q, partnerId, environment);
+  }
+
   /** The names of these partners, by id (for lists that show many partners' rows); unknown ids are left out. */
   async partnerNames(partnerIds: readonly string[]): Promise<Map<string, string>> {
     const unique = [...new Set(partnerIds)];

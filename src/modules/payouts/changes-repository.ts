@@ -50,8 +50,4 @@ export const changesRepository = {
     return rows[0];
   },
 
-  /** The phone a vendor gave as its contact (read-only look at the catalog's vendors, as payeeExists does). */
-  async vendorPhone(db: Queryable, vendorId: string): Promise<string | undefined> {
-    return (await db.query<{ phone: string }>('select pickup_contact_phone as phone from vendors where id = $1', [vendorId]))[0]?.phone;
-  },
 };

@@ -1,6 +1,7 @@
 import type { TransferProvider } from '../../integrations/transfers/types.ts';
 import type { Db, Queryable } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
+import type { PayeeDirectory } from './directory.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { changesRepository as changes, type DestinationChangeRow } from './changes-repository.ts';
@@ -26,13 +27,13 @@ const shown = (d: { kind: string; network: string | null; bank_code: string | nu
  * partner's owners by mail.
  */
 export class DestinationChanges {
-  constructor(private readonly deps: { db: Db; clock: () => number; log: Logger; provider: TransferProvider; notices?: DestinationNotices | undefined }) {}
+  constructor(private readonly deps: { db: Db; clock: () => number; log: Logger; provider: TransferProvider; directory: PayeeDirectory; notices?: DestinationNotices | undefined }) {}
 
   /** Proposes a change after checking it; the provider's name lookup is made first, outside any transaction. */
   async propose(kind: PayeeKind, id: string, input: DestinationInput, by: string): Promise<{ change: DestinationChangeRow; name_matches: boolean | null }> {
     const parsed = parseDestination(input);
     if ('problems' in parsed) throw errors.validation(`Invalid destination: ${parsed.problems.map((p) => `${p.field} ${p.issue}`).join('; ')}.`, parsed.problems);
-    if (!(await repo.payeeExists(this.deps.db, kind, id))) throw errors.payeeNotFound(`No ${kind} ${id}.`);
+    if (!(await this.deps.directory.exists(kind, id))) throw errors.payeeNotFound(`No ${kind} ${id}.`);
     const resolved = await this.deps.provider.resolveName(parsed.destination);
     const change = await this.deps.db.transaction((tx) => changes.propose(tx, kind, id, newId('pdc'), parsed.destination, resolved, by, this.now()));
     if (!change) throw errors.invalidTransition(`A destination change for ${kind} ${id} already waits for approval: approve or reject it first.`);
@@ -85,7 +86,7 @@ export class DestinationChanges {
 
   /** A text to the vendor's contact phone and, when it was a wallet, to the old wallet's number; a failure is logged, the change stands. */
   private async textVendor(vendorId: string, saved: DestinationRow, previous: DestinationRow | undefined): Promise<void> {
-    const phone = await changes.vendorPhone(this.deps.db, vendorId);
+    const phone = await this.deps.directory.vendorPhone(vendorId);
     const oldWallet = previous?.kind === 'mobile_money' ? `+233${previous.number.slice(1)}` : undefined;
     for (const to of new Set([phone, oldWallet].filter((n): n is string => n !== undefined))) {
       await this.deps.notices?.text(to, this.notice(saved, previous)).catch((err: unknown) => this.deps.log.warn({ err, vendor: vendorId }, 'could not text the vendor of its destination change'));

@@ -6,4 +6,5 @@ export type { DestinationRow, PayoutRow, PayoutSchedule, PayoutStatus, LineRow }
 export { PAYOUT_JOURNAL_KINDS } from './domain/journals.ts';
 export { namesMatch, NETWORKS, parseDestination, type DestinationInput } from './domain/destinations.ts';
 export type { DestinationNotices } from './destination-changes.ts';
+export type { PayeeDirectory } from './directory.ts';
 export type { DestinationChangeRow } from './changes-repository.ts';

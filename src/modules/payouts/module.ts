@@ -6,6 +6,7 @@ import type { Logger } from '../../platform/logger.ts';
 import type { Operation } from '../../platform/http/operation.ts';
 import { Periodic } from '../../platform/periodic.ts';
 import { DestinationChanges, type DestinationNotices } from './destination-changes.ts';
+import type { PayeeDirectory } from './directory.ts';
 import { PartnerPayouts } from './partner-payouts.ts';
 import { PayeesService } from './payees.ts';
 import { payoutAdminRoutes } from './routes/admin-payouts.ts';
@@ -32,12 +33,12 @@ export interface PayoutsModule {
 }
 
 /** Payouts to vendors and partners through one transfer provider. */
-export function createPayoutsModule(deps: { db: Db; clock: () => number; log: Logger; provider: TransferProvider; settings: PayoutSettings; notices?: DestinationNotices }): PayoutsModule {
-  const { db, clock, log, provider, settings } = deps;
-  const payees = new PayeesService(db, clock, provider, settings);
-  const changes = new DestinationChanges({ db, clock, log, provider, notices: deps.notices });
+export function createPayoutsModule(deps: { db: Db; clock: () => number; log: Logger; provider: TransferProvider; settings: PayoutSettings; directory: PayeeDirectory; notices?: DestinationNotices }): PayoutsModule {
+  const { db, clock, log, provider, settings, directory } = deps;
+  const payees = new PayeesService(db, clock, provider, settings, directory);
+  const changes = new DestinationChanges({ db, clock, log, provider, directory, notices: deps.notices });
   const runs = new PayoutRuns({ db, clock, log, payees, settings, provider: provider.name });
-  const sender = new PayoutSender({ db, clock, log, provider, settings });
+  const sender = new PayoutSender({ db, clock, log, provider, settings, directory });
   const service = new PayoutsService({ db, clock, runs, sender, settings });
   return {
     payees,

@@ -4,6 +4,7 @@ import { errors } from '../../platform/errors.ts';
 import { namesMatch, parseDestination, payeeKey, type DestinationInput, type PayeeKind } from './domain/destinations.ts';
 import { payableAccount, receivableAccount } from './domain/journals.ts';
 import { payoutsRepository as repo, type DestinationRow, type PayoutSchedule } from './repository.ts';
+import type { PayeeDirectory } from './directory.ts';
 import type { PayoutSettings } from './settings.ts';
 
 export interface PayeeBalance {
@@ -32,6 +33,7 @@ export class PayeesService {
     private readonly clock: () => number,
     private readonly provider: TransferProvider,
     private readonly settings: PayoutSettings,
+    private readonly directory: PayeeDirectory,
   ) {}
 
   /**
@@ -41,7 +43,7 @@ export class PayeesService {
   async setDestination(kind: PayeeKind, id: string, input: DestinationInput, by: string, alongside?: (tx: Queryable, saved: DestinationRow) => Promise<void>): Promise<SavedDestination> {
     const parsed = parseDestination(input);
     if ('problems' in parsed) throw errors.validation(`Invalid destination: ${parsed.problems.map((p) => `${p.field} ${p.issue}`).join('; ')}.`, parsed.problems);
-    if (!(await repo.payeeExists(this.db, kind, id))) throw errors.payeeNotFound(`No ${kind} ${id}.`);
+    if (!(await this.directory.exists(kind, id))) throw errors.payeeNotFound(`No ${kind} ${id}.`);
     // The lookup is a network call: made before the transaction, never inside it.
     const resolved = await this.provider.resolveName(parsed.destination);
     const saved = await this.db.transaction(async (tx) => {
@@ -76,7 +78,7 @@ export class PayeesService {
    */
   async setSchedule(vendorId: string, schedule: PayoutSchedule, by: string): Promise<void> {
     if (schedule !== 'daily' && schedule !== 'same_day') throw errors.validation('Invalid schedule: must be daily or same_day.', [{ field: 'schedule', issue: 'must be daily or same_day' }]);
-    if (!(await repo.payeeExists(this.db, 'vendor', vendorId))) throw errors.payeeNotFound(`No vendor ${vendorId}.`);
+    if (!(await this.directory.exists('vendor', vendorId))) throw errors.payeeNotFound(`No vendor ${vendorId}.`);
     await this.db.transaction((tx) => repo.setSchedule(tx, vendorId, schedule, by, new Date(this.clock())));
   }
 

@@ -97,11 +97,6 @@ export const payoutsRepository = {
     return (await db.query<DestinationRow>('select payee, kind, network, number, bank_code, name, resolved_name, changed_at, changed_by from payout_destinations where payee = $1', [payee]))[0];
   },
 
-  /** Whether the vendor or partner exists (read-only look at their owners' tables, as the foreign keys do). */
-  async payeeExists(db: Queryable, kind: PayeeKind, id: string): Promise<boolean> {
-    return (await db.query(kind === 'vendor' ? 'select 1 from vendors where id = $1' : 'select 1 from partners where id = $1', [id])).length > 0;
-  },
-
   async setSchedule(tx: Queryable, vendorId: string, schedule: PayoutSchedule, by: string, at: Date): Promise<void> {
     await tx.query(
       `insert into payout_schedules (vendor_id, schedule, changed_at, changed_by) values ($1, $2, $3, $4)
@@ -262,20 +257,6 @@ export const payoutsRepository = {
 
   async paidOut(db: Queryable, payee: string): Promise<number> {
     return Number((await db.query<{ n: number }>("select coalesce(sum(amount_pesewas), 0)::bigint as n from payouts where payee = $1 and status = 'paid'", [payee]))[0]!.n);
-  },
-
-  /**
-   * The apps a partner's payout events go to: those holding a live production key (read-only look
-   * at the accounts' tables, as payeeExists does; payouts are production money).
-   */
-  async productionApps(db: Queryable, partnerId: string): Promise<string[]> {
-    const rows = await db.query<{ id: string }>(
-      `select a.id from apps a where a.partner_id = $1
-          and exists (select 1 from api_keys k where k.app_id = a.id and k.environment = 'production' and k.revoked_at is null)
-        order by a.id`,
-      [partnerId],
-    );
-    return rows.map((r) => r.id);
   },
 
   /** Payouts of a run still to hand to the provider. */

@@ -6,6 +6,7 @@ import type { Logger } from '../../platform/logger.ts';
 import { ledger } from '../ledger/index.ts';
 import { appendEvent } from '../webhooks/index.ts';
 import { payeeAccounts, payoutFeeJournal, payoutPaidJournal, payoutReturnedJournal, splitOf } from './domain/journals.ts';
+import type { PayeeDirectory } from './directory.ts';
 import { payoutsRepository as repo, type PayoutRow } from './repository.ts';
 import type { PayoutSettings } from './settings.ts';
 
@@ -21,7 +22,7 @@ const SEND_CONCURRENCY = 4;
  * that never received it is sent it again, with the same reference, which the provider dedupes.
  */
 export class PayoutSender {
-  constructor(private readonly deps: { db: Db; clock: () => number; log: Logger; provider: TransferProvider; settings: PayoutSettings }) {}
+  constructor(private readonly deps: { db: Db; clock: () => number; log: Logger; provider: TransferProvider; settings: PayoutSettings; directory: PayeeDirectory }) {}
 
   /** Sends a created payout; answers its state after (unchanged when it was not `created`). */
   async send(id: string): Promise<PayoutRow | undefined> {
@@ -173,7 +174,7 @@ export class PayoutSender {
       failure_reason: p.failure_reason,
       timestamp: at.toISOString(),
     };
-    for (const appId of await repo.productionApps(tx, p.payee.slice('partner:'.length))) {
+    for (const appId of await this.deps.directory.productionApps(tx, p.payee.slice('partner:'.length))) {
       await appendEvent(tx, { appId, environment: 'production', type: p.status === 'paid' ? 'payout.paid' : 'payout.failed', subjectId: p.id, sequence: 1, destinationUrl: null, at, data });
     }
   }

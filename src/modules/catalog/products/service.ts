@@ -115,6 +115,11 @@ export class CatalogService {
     return row;
   }
 
+  /** The vendor's pickup contact phone, or undefined when there is no such vendor. */
+  async vendorPhone(vendorId: string): Promise<string | undefined> {
+    return (await repo.getVendor(this.db, vendorId))?.pickup_contact_phone;
+  }
+
   async getVendor(vendorId: string) {
     const row = await repo.getVendor(this.db, vendorId);
     if (!row) throw errors.notFound(`There is no vendor ${vendorId}.`);
