@@ -59,7 +59,8 @@ async function scenario(name: ScenarioName, requests: number) {
       for (let i = 0; i < requests + 20; i++) {
         const orderId = `dlv_bench_${size}_${i}`;
         const pickup = { lat: ACCRA.lat + (Math.random() - 0.5) * 0.2, lng: ACCRA.lng + (Math.random() - 0.5) * 0.2 };
-        await dispatchRepository.insertJob(db, { orderId, environment: 'production', lat: pickup.lat, lng: pickup.lng, dropoff: null, zone: 'greater-accra', now: new Date() });
+        const insert = dispatchRepository.insertJobStatement({ orderId, environment: 'production', lat: pickup.lat, lng: pickup.lng, dropoff: null, zone: 'greater-accra', now: new Date() }, 1);
+        await db.query(insert.sql, insert.params);
         const job = (await dispatchRepository.job(db, orderId))!;
         const t0 = performance.now();
         const courier = await offers.offer(job);

@@ -8,7 +8,7 @@ export { allowedMoves, buildTimeline, DELIVERY_STATUSES, describeStatus, FAILURE
 export { LocationsService } from './locations/service.ts';
 export type { CreateOrderInput } from './orders/schema.ts';
 export { BulkOrders, MAX_BULK_ORDERS, type BulkItemResult, type OrderCaller } from './orders/bulk.ts';
-export type { MoveActor, MoveListener, MoveOptions, OrderOwner, PlacedOrder, PlaceListener, OrderWallet, PreparedOrder, WalletOrder } from './orders/service.ts';
+export type { MoveActor, MoveListener, MoveOptions, OrderOwner, PlacedOrder, PlaceStatement, OrderWallet, PreparedOrder, WalletOrder } from './orders/service.ts';
 export type { CourierProgress, CourierTracker } from './orders/courier-tracker.ts';
 export type { ProofMedia, ProofOfDelivery, ProofReader } from './orders/proof.ts';
 export type { JobSheet } from './orders/job-sheet.ts';

@@ -41,12 +41,11 @@ export class Offers {
   ) {}
 
   /**
-   * Delivery's placement listener: an order becomes a waiting job in the same transaction. A
+   * Delivery's placement statement: an order becomes a waiting job in the order's own insert. A
    * production job goes to real couriers (tick); a staging job only to the sandbox courier.
    */
-  readonly onPlace = async (tx: Queryable, { order, pickup, dropoff, pickupRegion }: PlacedOrder): Promise<void> => {
-    await repo.insertJob(tx, { orderId: order.id, environment: order.environment, lat: pickup?.lat ?? null, lng: pickup?.lng ?? null, dropoff, zone: zoneOf(pickupRegion), now: order.created_at });
-  };
+  readonly onPlace = ({ orderId, environment, at, pickup, dropoff, pickupRegion }: PlacedOrder, firstParam: number) =>
+    repo.insertJobStatement({ orderId, environment, lat: pickup?.lat ?? null, lng: pickup?.lng ?? null, dropoff, zone: zoneOf(pickupRegion), now: at }, firstParam);
 
   /**
    * Delivery's move listener. An order that ends (delivered, cancelled, failed, returned) ends its

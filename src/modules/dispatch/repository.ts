@@ -48,12 +48,14 @@ export interface BoardRow extends JobRow {
 const JOB_COLS = 'order_id, environment, pickup_lat, pickup_lng, zone, state, late_at, created_at';
 
 export const dispatchRepository = {
-  async insertJob(tx: Queryable, job: { orderId: string; environment: string; lat: number | null; lng: number | null; dropoff: { lat: number; lng: number } | null; zone: string | null; now: Date }): Promise<void> {
-    await tx.query(
-      `insert into dispatch_jobs (order_id, environment, pickup_lat, pickup_lng, dropoff_lat, dropoff_lng, zone, state, created_at, updated_at)
-       values ($1, $2, $3, $4, $7, $8, $5, 'waiting', $6, $6) on conflict do nothing`,
-      [job.orderId, job.environment, job.lat, job.lng, job.zone, job.now, job.dropoff?.lat ?? null, job.dropoff?.lng ?? null],
-    );
+  /** The insert of a new order's waiting job, as a statement joined to the order's own insert (parameters from `first`). */
+  insertJobStatement(job: { orderId: string; environment: string; lat: number | null; lng: number | null; dropoff: { lat: number; lng: number } | null; zone: string | null; now: Date }, first: number): { sql: string; params: unknown[] } {
+    const $ = (i: number) => `$${first + i}`;
+    return {
+      sql: `insert into dispatch_jobs (order_id, environment, pickup_lat, pickup_lng, dropoff_lat, dropoff_lng, zone, state, created_at, updated_at)
+       values (${$(0)}, ${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${$(5)}, ${$(6)}, 'waiting', ${$(7)}, ${$(7)}) on conflict do nothing`,
+      params: [job.orderId, job.environment, job.lat, job.lng, job.dropoff?.lat ?? null, job.dropoff?.lng ?? null, job.zone, job.now],
+    };
   },
 
   async job(q: Queryable, orderId: string, lock = false): Promise<JobRow | undefined> {

@@ -119,15 +119,27 @@ export const ordersRepository = {
    * Writes the order and its `created` event in one statement (the event's insert rides along as
    * a data-modifying CTE), so both exist together even in autocommit, without a transaction.
    */
-  async insertWithEvent(q: Queryable, order: InsertOrder, event: (firstParam: number) => EventStatement): Promise<OrderRow> {
+  async insertWithEvent(
+    q: Queryable,
+    order: InsertOrder,
+    event: (firstParam: number) => EventStatement,
+    alongside: Array<(firstParam: number) => { sql: string; params: unknown[] }> = [],
+  ): Promise<OrderRow> {
     const cols = ['id', 'app_id', 'partner_id', 'environment', ...Object.keys(order.values)];
-    const params = [order.id, order.appId, order.partnerId, order.environment, ...Object.values(order.values)];
+    const params: unknown[] = [order.id, order.appId, order.partnerId, order.environment, ...Object.values(order.values)];
     const announce = event(params.length + 1);
+    params.push(...announce.params);
+    // Other modules' statements about the new order run in the same statement, as CTEs of their own.
+    const more = alongside.map((statement, i) => {
+      const s = statement(params.length + 1);
+      params.push(...s.params);
+      return `, alongside_${i} as (${s.sql})`;
+    });
     const rows = await q.query<OrderRow>(
       `with placed as (insert into delivery_orders (${cols.join(', ')}) values (${cols.map((_, i) => `$${i + 1}`).join(', ')}) returning ${ORDER_COLS}),
-        announced as (${announce.sql})
+        announced as (${announce.sql})${more.join('')}
        select * from placed`,
-      [...params, ...announce.params],
+      params,
     );
     return rows[0]!;
   },

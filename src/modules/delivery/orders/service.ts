@@ -32,9 +32,11 @@ export interface WalletOrder {
 /** Told of every status change inside its transaction (the catalog fails a sale whose delivery is cancelled). */
 export type MoveListener = (tx: Queryable, order: OrderRow, from: DeliveryStatus) => Promise<void>;
 
-/** What a placement listener learns besides the row: where the courier collects. */
+/** What a placement statement learns of a new order: which it is, and where the courier collects. */
 export interface PlacedOrder {
-  order: OrderRow;
+  orderId: string;
+  environment: Environment;
+  at: Date;
   pickup: LatLng | null;
   /** Where the courier delivers, when the partner gave coordinates. */
   dropoff: LatLng | null;
@@ -42,8 +44,12 @@ export interface PlacedOrder {
   pickupRegion: string | null;
 }
 
-/** Told of every new order inside its placement transaction (dispatch queues production orders). */
-export type PlaceListener = (tx: Queryable, placed: PlacedOrder) => Promise<void>;
+/**
+ * A statement written with every new order, joined to the order's own insert (dispatch queues its
+ * job so): the order stays one statement, with no transaction, whoever else needs to know of it.
+ * Its parameters start at `firstParam`.
+ */
+export type PlaceStatement = (placed: PlacedOrder, firstParam: number) => { sql: string; params: unknown[] };
 
 /** Who moves an order: the partner (cancel), an operator, or a courier through dispatch. */
 
@@ -105,7 +111,7 @@ const notFound = () => errors.orderNotFound('No order with this order_id exists 
 /** Delivery orders: creation, reads, cancellation and status moves, each with its events in one transaction. */
 export class OrdersService {
   private readonly listeners: MoveListener[] = [];
-  private readonly placeListeners: PlaceListener[] = [];
+  private readonly placeStatements: PlaceStatement[] = [];
 
   constructor(private readonly deps: OrdersServiceDeps) {}
 
@@ -113,15 +119,15 @@ export class OrdersService {
     this.listeners.push(listener);
   }
 
-  onPlace(listener: PlaceListener): void {
-    this.placeListeners.push(listener);
+  onPlace(statement: PlaceStatement): void {
+    this.placeStatements.push(statement);
   }
 
   async create(owner: OrderOwner, input: CreateOrderInput): Promise<OrderRow> {
     const prepared = await this.prepare(owner, input);
-    // A recipient-paid order is one statement (order and event), atomic without a transaction;
-    // a wallet debit or a placement listener needs the transaction that ties it to the order.
-    if (prepared.order.payer !== 'partner' && this.placeListeners.length === 0) return this.place(this.deps.db, prepared);
+    // A recipient-paid order is one statement (order, event, placement statements), atomic without
+    // a transaction; a wallet debit needs the transaction that ties it to the order.
+    if (prepared.order.payer !== 'partner') return this.place(this.deps.db, prepared);
     return this.deps.db.transaction((tx) => this.place(tx, prepared));
   }
 
@@ -144,6 +150,7 @@ export class OrdersService {
     const webhookUrl = input.webhook_url ?? null;
     const created = (firstParam: number) =>
       eventStatement(this.event('delivery.order.created', { id, app_id: owner.appId, environment: owner.environment, version: 1, webhook_url: webhookUrl, order_reference: input.order_reference, status: 'placed', cancellation_reason: null }, null, now), firstParam);
+    const placed: PlacedOrder = { orderId: id, environment: owner.environment, at: now, pickup: input.pickup.coordinates ?? null, dropoff: input.delivery.coordinates ?? null, pickupRegion: order.pickupRegion };
     const row = await repo.insertWithEvent(tx, {
       id,
       appId: owner.appId,
@@ -185,12 +192,11 @@ export class OrdersService {
         created_at: now,
         updated_at: now,
       },
-    }, created);
+    }, created, this.placeStatements.map((statement) => (first: number) => statement(placed, first)));
     eventsWritten(tx);
     if (order.payer === 'partner') {
       await this.deps.wallet.debitOrderFee(tx, { partnerId: owner.partnerId, orderId: row.id, feePesewas: order.feePesewas!, at: now });
     }
-    for (const listener of this.placeListeners) await listener(tx, { order: row, pickup: input.pickup.coordinates ?? null, dropoff: input.delivery.coordinates ?? null, pickupRegion: order.pickupRegion });
     return row;
   }
 
