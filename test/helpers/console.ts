@@ -1,5 +1,6 @@
 import type { OperatorRole } from '../../src/platform/auth/actor.ts';
-import type { TestPlatform } from './harness.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from './harness.ts';
 import { codeFor } from '../operators/helpers.ts';
 import { WebClient } from './web.ts';
 
@@ -39,4 +40,31 @@ export const TOTP_STEP_MS = 30_000;
 export async function signedInOperator(p: TestPlatform, roles: OperatorRole[], advance: () => number): Promise<{ op: TestOperator; web: WebClient }> {
   const op = await enrolledOperator(p, roles, advance());
   return { op, web: (await consoleSignIn(p, op, advance())).web };
+}
+
+/**
+ * For a describe block of console tests: a platform on a test clock (`clock.now`, moved by the
+ * tests), a production partner, and `signedIn(roles)` for a fresh operator signed in to /console.
+ */
+export function useConsoleWithPartner(): { readonly p: TestPlatform; readonly s: PartnerSetup; clock: { now: number }; signedIn: (roles: OperatorRole[]) => Promise<{ op: TestOperator; web: WebClient }> } {
+  const clock = { now: Date.now() };
+  let p: TestPlatform | undefined;
+  let s: PartnerSetup | undefined;
+  beforeAll(async () => {
+    p = await startPlatform({ clock: () => clock.now });
+    s = await createPartner(p, { environment: 'production' });
+  });
+  afterAll(async () => {
+    await p?.close();
+  });
+  return {
+    get p() {
+      return p!;
+    },
+    get s() {
+      return s!;
+    },
+    clock,
+    signedIn: (roles) => signedInOperator(p!, roles, () => (clock.now += TOTP_STEP_MS)),
+  };
 }

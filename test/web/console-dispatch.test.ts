@@ -1,31 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OperatorRole } from '../../src/platform/auth/actor.ts';
+import { describe, expect, it } from 'vitest';
 import { courierNear, productionOrder } from '../dispatch/helpers.ts';
-import { signedInOperator, TOTP_STEP_MS } from '../helpers/console.ts';
-import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
+import { useConsoleWithPartner } from '../helpers/console.ts';
 import { csrfOf } from '../helpers/web.ts';
 
 describe('the console dispatch board', () => {
-  let p: TestPlatform;
-  let s: PartnerSetup;
-  let now = Date.now();
-  beforeAll(async () => {
-    p = await startPlatform({ clock: () => now });
-    s = await createPartner(p, { environment: 'production' });
-  });
-  afterAll(async () => {
-    await p?.close();
-  });
-  const signedIn = (roles: OperatorRole[]) => signedInOperator(p, roles, () => (now += TOTP_STEP_MS));
+  const env = useConsoleWithPartner();
+  const { signedIn } = env;
   const assignForm = (html: string, orderId: string) => new RegExp(`action="/console/dispatch/${orderId}/assign"`).test(html);
 
   it('shows late, offered and in-progress orders; support assigns and reassigns by hand (audited); finance only reads', async () => {
     const { web } = await signedIn(['support']);
-    const late = await productionOrder(s);
-    now += 11 * 60_000;
-    await p.app.platform.dispatch!.offers.tick();
-    const a = await courierNear(p, 1, now);
-    const b = await courierNear(p, 2, now);
+    const late = await productionOrder(env.s);
+    env.clock.now += 11 * 60_000;
+    await env.p.app.platform.dispatch!.offers.tick();
+    const a = await courierNear(env.p, 1, env.clock.now);
+    const b = await courierNear(env.p, 2, env.clock.now);
     const page = await web.get('/console/dispatch');
     expect(page.status).toBe(200);
     expect(page.text).toContain('1 order late');
@@ -41,7 +30,7 @@ describe('the console dispatch board', () => {
     expect(row.slice(0, row.indexOf('</select>'))).not.toContain(`value="${a.id}"`);
     const again = await web.post(`/console/dispatch/${late}/assign`, { _csrf: csrfOf(assigned.text), courier_id: b.id });
     expect(again.text).toContain('Assigned.');
-    const audit = await p.app.platform.db.query<{ n: number }>(`select count(*)::int as n from audit_log where action = 'dispatch_order.assign' and target_id = $1`, [late]);
+    const audit = await env.p.app.platform.db.query<{ n: number }>(`select count(*)::int as n from audit_log where action = 'dispatch_order.assign' and target_id = $1`, [late]);
     expect(audit[0]!.n).toBe(2);
 
     const same = await web.post(`/console/dispatch/${late}/assign`, { _csrf: csrfOf(again.text), courier_id: b.id });
