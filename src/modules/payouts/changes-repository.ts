@@ -1,16 +1,11 @@
 import type { PayoutDestination } from '../../integrations/transfers/types.ts';
 import type { Queryable } from '../../platform/db/index.ts';
 import type { PayeeKind } from './domain/destinations.ts';
+import type { DestinationRow } from './repository.ts';
 
-export interface DestinationChangeRow {
+/** A proposed destination: the destination's own fields, and who proposed and decided it. */
+export interface DestinationChangeRow extends Omit<DestinationRow, 'changed_at' | 'changed_by'> {
   id: string;
-  payee: string;
-  kind: 'mobile_money' | 'bank';
-  network: string | null;
-  number: string;
-  bank_code: string | null;
-  name: string;
-  resolved_name: string | null;
   proposed_by: string;
   proposed_at: Date;
   status: 'pending' | 'approved' | 'rejected';
