@@ -48,9 +48,9 @@ describe('payee destinations', () => {
     // Waiting: the destination is still the old one, and a second proposal is refused until this one is decided.
     expect((await p.admin('GET', `/payees/vendor/${id}`)).body).toMatchObject({ destination: { number: '0247000001' }, pending_change: { change_id: changeId, number: '0547000002', status: 'pending' } });
     expect((await p.admin('POST', `/payees/vendor/${id}/destination`, { kind: 'bank', bank_code: '280100', account_number: '1234567890', name: 'Kofi Boateng' })).status).toBe(409);
-    // The proposer cannot approve it; a second finance operator can.
+    // The shared ADMIN_TOKEN (which proposed it) may propose but never approve; a second finance operator can.
     const self = await p.admin('POST', `/payees/vendor/${id}/destination/approve`, { change_id: changeId });
-    expect([self.status, self.body.code]).toEqual([409, 'SAME_OPERATOR']);
+    expect([self.status, self.body.code]).toEqual([403, 'FORBIDDEN']);
     const approved = await p.admin('POST', `/payees/vendor/${id}/destination/approve`, { change_id: changeId }, await checkerToken(p));
     expect(approved.status).toBe(200);
     expect((await p.admin('GET', `/payees/vendor/${id}`)).body).toMatchObject({ destination: { number: '0547000002' }, pending_change: null });
@@ -165,6 +165,8 @@ describe('maker-checker', () => {
     expect(held).toMatchObject({ status: 'awaiting_approval', approval_reasons: ['amount'] });
     expect(fake.transfers.has(held!.id)).toBe(false);
     expect((await p.admin('POST', `/payouts/${held!.id}/approve`, undefined, maker.token)).body.code).toBe('SAME_OPERATOR');
+    // The shared ADMIN_TOKEN never approves a money action, whoever made it.
+    expect((await p.admin('POST', `/payouts/${held!.id}/approve`)).body.code).toBe('FORBIDDEN');
     const approved = await p.admin('POST', `/payouts/${held!.id}/approve`, undefined, checker.token);
     expect(approved.body).toMatchObject({ status: 'paid', approved_by: checker.id });
     expect((await p.admin('POST', `/payouts/${held!.id}/approve`, undefined, checker.token)).body.code).toBe('INVALID_TRANSITION');

@@ -4,7 +4,7 @@ import type { PayeeKind } from './domain/destinations.ts';
 import type { DestinationRow } from './repository.ts';
 
 /** A proposed destination: the destination's own fields, and who proposed and decided it. */
-export interface DestinationChangeRow extends Omit<DestinationRow, 'changed_at' | 'changed_by'> {
+export interface DestinationChangeRow extends Omit<DestinationRow, 'changed_at' | 'changed_by' | 'version' | 'verification' | 'recipient_code'> {
   id: string;
   proposed_by: string;
   proposed_at: Date;

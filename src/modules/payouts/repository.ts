@@ -3,7 +3,10 @@ import type { Queryable } from '../../platform/db/index.ts';
 import type { PayeeKind } from './domain/destinations.ts';
 import { PAYOUT_KINDS } from './domain/journals.ts';
 
-export type PayoutStatus = 'awaiting_approval' | 'created' | 'sending' | 'pending' | 'paid' | 'failed' | 'reversed' | 'rejected';
+export type PayoutStatus = 'awaiting_approval' | 'created' | 'sending' | 'pending' | 'paid' | 'failed' | 'reversed' | 'rejected' | 'cancelled';
+
+/** Whether the provider confirmed a destination belongs to its payee: only verified ones are paid. */
+export type DestinationVerification = 'unverified' | 'verified' | 'needs_review';
 
 export interface DestinationRow {
   payee: string;
@@ -15,6 +18,11 @@ export interface DestinationRow {
   resolved_name: string | null;
   changed_at: Date;
   changed_by: string;
+  /** Raised by each replacement; a payout records the version it was created for. */
+  version: number;
+  verification: DestinationVerification;
+  /** The provider's recipient for this destination, once registered. */
+  recipient_code: string | null;
 }
 
 export interface PayoutRow {
@@ -25,6 +33,8 @@ export interface PayoutRow {
   amount_pesewas: number;
   provider: string;
   destination: PayoutDestination;
+  /** The destination's version this payout was created for: never sent once the destination is replaced. */
+  destination_version: number | null;
   status: PayoutStatus;
   approval_reasons: string[];
   created_by: string;
@@ -79,6 +89,8 @@ const UNCOVERED = `
    and j.kind <> all($1::text[])
    and not exists (select 1 from payout_lines l where l.payee = ${PAYEE} and l.journal_id = e.journal_id and not l.released)`;
 
+const DESTINATION_COLUMNS = 'payee, kind, network, number, bank_code, name, resolved_name, changed_at, changed_by, version, verification, recipient_code';
+
 export const payoutsRepository = {
   async saveDestination(tx: Queryable, kind: PayeeKind, id: string, d: PayoutDestination, resolvedName: string | null, by: string, at: Date): Promise<DestinationRow> {
     const number = d.kind === 'mobile_money' ? d.number : d.accountNumber;
@@ -86,15 +98,16 @@ export const payoutsRepository = {
       `insert into payout_destinations (payee, vendor_id, partner_id, kind, network, number, bank_code, name, resolved_name, changed_at, changed_by)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
        on conflict (payee) do update set kind = excluded.kind, network = excluded.network, number = excluded.number, bank_code = excluded.bank_code,
-         name = excluded.name, resolved_name = excluded.resolved_name, changed_at = excluded.changed_at, changed_by = excluded.changed_by
-       returning payee, kind, network, number, bank_code, name, resolved_name, changed_at, changed_by`,
+         name = excluded.name, resolved_name = excluded.resolved_name, changed_at = excluded.changed_at, changed_by = excluded.changed_by,
+         version = payout_destinations.version + 1, recipient_code = null
+       returning ${DESTINATION_COLUMNS}`,
       [`${kind}:${id}`, kind === 'vendor' ? id : null, kind === 'partner' ? id : null, d.kind, d.kind === 'mobile_money' ? d.network : null, number, d.kind === 'bank' ? d.bankCode : null, d.name, resolvedName, at, by],
     );
     return rows[0]!;
   },
 
   async destination(db: Queryable, payee: string): Promise<DestinationRow | undefined> {
-    return (await db.query<DestinationRow>('select payee, kind, network, number, bank_code, name, resolved_name, changed_at, changed_by from payout_destinations where payee = $1', [payee]))[0];
+    return (await db.query<DestinationRow>(`select ${DESTINATION_COLUMNS} from payout_destinations where payee = $1`, [payee]))[0];
   },
 
   async setSchedule(tx: Queryable, vendorId: string, schedule: PayoutSchedule, by: string, at: Date): Promise<void> {
@@ -186,9 +199,9 @@ export const payoutsRepository = {
 
   async insertPayout(tx: Queryable, p: PayoutRow, lines: LineRow[]): Promise<void> {
     await tx.query(
-      `insert into payouts (id, run_id, payee, account, amount_pesewas, provider, destination, status, approval_reasons, created_by, created_at, updated_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)`,
-      [p.id, p.run_id, p.payee, p.account, p.amount_pesewas, p.provider, JSON.stringify(p.destination), p.status, p.approval_reasons, p.created_by, p.created_at],
+      `insert into payouts (id, run_id, payee, account, amount_pesewas, provider, destination, destination_version, status, approval_reasons, created_by, created_at, updated_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)`,
+      [p.id, p.run_id, p.payee, p.account, p.amount_pesewas, p.provider, JSON.stringify(p.destination), p.destination_version, p.status, p.approval_reasons, p.created_by, p.created_at],
     );
     const values = lines.map((_, i) => `($1, $2, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5}, $${i * 5 + 6}, $${i * 5 + 7})`).join(', ');
     await tx.query(

@@ -78,7 +78,7 @@ export class PayoutRuns {
         const reasons = [...(amount > settings.approvalAbovePesewas ? ['amount'] : []), ...(payees.cooling(destination) ? ['destination_changed'] : [])];
         const at = new Date(clock());
         const payout: PayoutRow = {
-          id: newId('pout'), run_id: run.id, payee, account, amount_pesewas: amount, provider, destination: toDestination(destination),
+          id: newId('pout'), run_id: run.id, payee, account, amount_pesewas: amount, provider, destination: toDestination(destination), destination_version: destination.version,
           status: reasons.length > 0 ? 'awaiting_approval' : 'created', approval_reasons: reasons, created_by: run.started_by, approved_by: null,
           provider_reference: null, fee_pesewas: null, failure_reason: null, attempts: 0, sending_since: null, created_at: at, updated_at: at,
         };

@@ -28,6 +28,12 @@ export interface AdminRoute<B extends TSchema | undefined = TSchema | undefined,
   querystring?: Q;
   /** Roles allowed to call it (see `rolesOf` for the defaults); the ADMIN_TOKEN has them all. */
   roles?: readonly OperatorRole[];
+  /**
+   * A second person's approval of a money action (maker-checker): only an operator, by their own
+   * token, may give it. The shared ADMIN_TOKEN may propose but never approve, or a person holding it
+   * and a finance account could be both maker and checker.
+   */
+  approval?: true;
   /** A path parameter naming an operator: that operator may call the route on themselves whatever their roles. */
   self?: string;
   /** How a successful change is written to the audit log (mutating routes only). */
@@ -156,6 +162,9 @@ export function registerAdminRoutes(app: FastifyInstance, settings: AdminAuth, r
         const params = request.params as Record<string, string>;
         const onSelf = route.self !== undefined && actor.kind === 'operator' && params[route.self] === actor.id;
         if (!onSelf) requireRoles(actor, roles, `${route.method} /admin/v1${route.url}`);
+        if (route.approval && actor.kind === 'admin_token') {
+          throw errors.forbidden('An approval of a money action needs an operator\'s own token (partner-admin operators tokens create); the shared ADMIN_TOKEN may propose, never approve.');
+        }
         actors.set(request, actor);
         if (route.body) request.body = parseJsonObject(request.body, request.headers['content-type']);
       },
