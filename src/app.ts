@@ -156,8 +156,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     trustProxy: config.trustProxy ?? false,
   });
 
+  // Before the database opens: a shared database without the shared key refuses to start.
+  const secretsKey = resolveSecretsKey(
+    { secretsKey: config.secretsKey, keyDir: config.database.kind === 'memory' ? undefined : config.dataDir, required: config.database.kind === 'postgres' },
+    app.log,
+  );
   const db = await openDatabase(config.database, { template: options.dbTemplate });
-  const secretsKey = resolveSecretsKey({ secretsKey: config.secretsKey, keyDir: config.database.kind === 'memory' ? undefined : config.dataDir }, app.log);
   const box = new SecretBox(secretsKey);
   const guard = await openGuardStore(config, app.log, clock);
   const keys = new KeyDirectory(db, box, config.authCacheTtlMs, clock);

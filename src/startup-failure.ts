@@ -3,6 +3,7 @@ import { DataDirLockedError } from './platform/db/lock.ts';
 import { MigrationChangedError } from './platform/db/migrate.ts';
 import { isConnectionError } from './platform/db/sqlstate.ts';
 import { errorMessage } from './platform/logger.ts';
+import { SecretsKeyMissingError } from './platform/secrets-key.ts';
 
 const LISTEN_CODES = new Set(['EADDRINUSE', 'EADDRNOTAVAIL', 'EACCES']);
 
@@ -13,7 +14,7 @@ const LISTEN_CODES = new Set(['EADDRINUSE', 'EADDRNOTAVAIL', 'EACCES']);
  * Anything else is a bug and keeps its stack.
  */
 export function startupFailure(err: unknown): string {
-  if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof MigrationChangedError) return err.message;
+  if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof MigrationChangedError || err instanceof SecretsKeyMissingError) return err.message;
   const driverError = isConnectionError(err) ? err : (err as { cause?: unknown } | null)?.cause;
   if (isConnectionError(driverError)) return `cannot reach the database: ${errorMessage(driverError)} (check DATABASE_URL and that PostgreSQL is up)`;
   const code = (err as { code?: unknown } | null)?.code;

@@ -70,6 +70,8 @@ describe('deployment files run the compiled build with node', () => {
     expect(api.healthcheck.test.join(' ')).toContain('/readyz');
     expect(api.environment.WEBHOOK_DISPATCHER).toBe('off');
     expect(api.environment.DATABASE_URL).toMatch(/^postgres:\/\//);
+    // A forgotten .env stops compose instead of giving each container a throw-away key of its own.
+    for (const service of [api, worker, migrate]) expect(service.environment.SECRETS_KEY).toMatch(/^\$\{SECRETS_KEY:\?.+\}$/);
     expect(api.depends_on.migrate.condition).toBe('service_completed_successfully');
     expect(worker.depends_on.api.condition).toBe('service_healthy');
   });

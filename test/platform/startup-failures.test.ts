@@ -29,10 +29,19 @@ describe('a process that cannot start', () => {
   });
 
   it.each(['src/server.ts', 'src/worker.ts', 'src/cli/partner-admin.ts migrate'])('%s prints one line for an unreachable database, without its password', (script) => {
-    const r = run(script, { DATABASE_URL: UNREACHABLE_DB });
+    const r = run(script, { DATABASE_URL: UNREACHABLE_DB, SECRETS_KEY: Buffer.alloc(32, 1).toString('base64') });
     expect(r.status).toBe(1);
     expect(r.lines).toHaveLength(1);
     expect(r.lines[0]).toMatch(/^(error: )?cannot reach the database: connect ECONNREFUSED 127\.0\.0\.1:1 \(check DATABASE_URL/);
     expect(r.lines.join('') + r.stdout).not.toContain('hunter2');
+  });
+
+  it.each(['src/server.ts', 'src/worker.ts'])('%s refuses PostgreSQL without SECRETS_KEY, in one line, before it connects', (script) => {
+    // Each instance would otherwise make a throw-away key of its own, and every signed call would fail.
+    const r = run(script, { DATABASE_URL: UNREACHABLE_DB });
+    expect(r.status).toBe(1);
+    expect(r.lines).toEqual([
+      'SECRETS_KEY is not set: with a PostgreSQL DATABASE_URL every instance must seal secrets with the same key. Make one with `openssl rand -base64 32`, set it as SECRETS_KEY for every instance, and keep it safe.',
+    ]);
   });
 });
