@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { networkInterfaces } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
@@ -30,6 +31,8 @@ export interface StartOptions extends AppOptions {
   env?: Record<string, string>;
   /** Several instances share one database by passing the first one's schema. */
   schema?: string;
+  /** The address to listen on (default loopback); `0.0.0.0` lets a test call from the machine's network address. */
+  listenHost?: string;
   /** Run before listening: tests may mount extra routes on the real pipeline. */
   beforeListen?: (app: FastifyInstance) => void;
 }
@@ -78,7 +81,7 @@ export async function startPlatform(opts: StartOptions = {}): Promise<TestPlatfo
     transfers: opts.transfers ?? new FakeTransfers(),
   });
   opts.beforeListen?.(app);
-  const address = await app.listen({ port, host: '127.0.0.1' });
+  const address = await app.listen({ port, host: opts.listenHost ?? '127.0.0.1' });
   const ownsSchema = schema !== undefined && opts.schema === undefined;
   return {
     app,
@@ -159,6 +162,15 @@ export async function addKey(
     signingSecret: key.signing_secret,
     client: new PartnerClient({ apiKey: key.api_key, signingSecret: key.signing_secret, baseUrl: p.url, bearer: opts.bearer }),
   };
+}
+
+/** This machine's first non-loopback IPv4 address: a peer that is not loopback, for pages kept to this machine. */
+export function networkAddress(): string {
+  const found = Object.values(networkInterfaces())
+    .flat()
+    .find((i) => i?.family === 'IPv4' && !i.internal);
+  if (!found) throw new Error('this machine has no non-loopback IPv4 address to call from');
+  return found.address;
 }
 
 /** A single `count(*)` straight from the database, to check what a request did or did not write. */

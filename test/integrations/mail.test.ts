@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SmtpMailer } from '../../src/integrations/mail/index.ts';
 import { FakeSmtp } from '../fakes/smtp.ts';
-import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
+import { networkAddress, startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { mailSettled, newEmail, PASSWORD, WebClient } from '../helpers/web.ts';
 
 /** Quoted-printable soft line breaks and =3D undone, so that links can be read from the raw message. */
@@ -82,33 +82,43 @@ describe('the development outbox on an address others can reach', () => {
     await Promise.all(platforms.map((p) => p.close()));
   });
 
+  /** A server listening on every address: `local` calls it over loopback, `remote` from the machine's network address. */
   async function start(env: Record<string, string>) {
     const lines: string[] = [];
     const logStream = new PassThrough();
     logStream.on('data', (c: Buffer) => lines.push(...c.toString().split('\n').filter(Boolean)));
-    const p = await startPlatform({ env: { LOG_LEVEL: 'warn', PUBLIC_BASE_URL: 'https://partners.example.gh', ...env }, logStream });
+    const p = await startPlatform({ env: { LOG_LEVEL: 'warn', PUBLIC_BASE_URL: 'https://partners.example.gh', ...env }, logStream, listenHost: '0.0.0.0' });
     platforms.push(p);
-    return { p, lines };
+    const port = new URL(p.url).port;
+    return { p, lines, local: `http://127.0.0.1:${port}`, remote: `http://${networkAddress()}:${port}` };
   }
 
-  it('is not served (it holds reset links), and the start warns that mail is not sent', async () => {
-    const { p, lines } = await start({});
-    expect((await fetch(`${p.url}/dev/mail`)).status).toBe(404);
-    expect(lines.some((l) => l.includes('SMTP_URL is unset') && l.includes('/dev/mail is not served'))).toBe(true);
-    // Mail is still kept, for an operator to read from the database.
+  it('answers only this machine (the socket, never a header), whatever PUBLIC_BASE_URL says, and the start warns that mail is not sent', async () => {
+    const { p, lines, local, remote } = await start({});
     await p.app.platform.mailQueue.send(p.app.platform.db, { to: newEmail(), subject: 'Reset your password', text: 'A link' });
     await mailSettled(p);
-    expect((await p.app.platform.db.query('select 1 from dev_mail_outbox')).length).toBe(1);
+    const id = (await p.app.platform.db.query<{ id: string }>('select id from dev_mail_outbox'))[0]!.id;
+    // From another address: as if the pages did not exist, the list and each message alike.
+    expect((await fetch(`${remote}/dev/mail`)).status).toBe(404);
+    expect((await fetch(`${remote}/dev/mail/${id}`)).status).toBe(404);
+    // A header cannot make a request local; a request relayed by a proxy on this machine is refused too.
+    expect((await fetch(`${remote}/dev/mail`, { headers: { 'x-forwarded-for': '127.0.0.1' } })).status).toBe(404);
+    expect((await fetch(`${local}/dev/mail`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).status).toBe(404);
+    expect((await fetch(`${local}/dev/mail`, { headers: { forwarded: 'for=203.0.113.9' } })).status).toBe(404);
+    // This machine reads it.
+    expect(await (await fetch(`${local}/dev/mail`)).text()).toContain('Reset your password');
+    expect((await fetch(`${local}/dev/mail/${id}`)).status).toBe(200);
+    expect(lines.some((l) => l.includes('SMTP_URL is unset') && l.includes('/dev/mail is not served to other machines'))).toBe(true);
   });
 
-  it('is served with DEV_MAIL_PAGE=on (a demo), with a loud warning', async () => {
-    const { p, lines } = await start({ DEV_MAIL_PAGE: 'on' });
-    expect((await fetch(`${p.url}/dev/mail`)).status).toBe(200);
+  it('is served to anyone with DEV_MAIL_PAGE=on (a demo), with a loud warning', async () => {
+    const { remote, lines } = await start({ DEV_MAIL_PAGE: 'on' });
+    expect((await fetch(`${remote}/dev/mail`)).status).toBe(200);
     expect(lines.some((l) => l.includes('DEV_MAIL_PAGE=on'))).toBe(true);
   });
 
   it('is never served with DEV_MAIL_PAGE=off, even on this machine', async () => {
-    const { p } = await start({ DEV_MAIL_PAGE: 'off', PUBLIC_BASE_URL: 'http://localhost:8080' });
-    expect((await fetch(`${p.url}/dev/mail`)).status).toBe(404);
+    const { local } = await start({ DEV_MAIL_PAGE: 'off', PUBLIC_BASE_URL: 'http://localhost:8080' });
+    expect((await fetch(`${local}/dev/mail`)).status).toBe(404);
   });
 });

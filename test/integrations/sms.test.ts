@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HubtelSms, SmsError } from '../../src/integrations/sms/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { startFakeHubtelSms, type FakeHubtelSms } from '../fakes/hubtel-sms.ts';
-import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
+import { networkAddress, startPlatform, type TestPlatform } from '../helpers/harness.ts';
 
 describe('Hubtel SMS adapter against the fake', () => {
   let fake: FakeHubtelSms;
@@ -66,7 +66,7 @@ describe('the development SMS outbox', () => {
   let remote: TestPlatform;
   beforeAll(async () => {
     local = await startPlatform();
-    remote = await startPlatform({ env: { PUBLIC_BASE_URL: 'https://couriers.example.gh' } });
+    remote = await startPlatform({ env: { PUBLIC_BASE_URL: 'https://couriers.example.gh' }, listenHost: '0.0.0.0' });
   });
   afterAll(async () => {
     await local?.close();
@@ -85,7 +85,11 @@ describe('the development SMS outbox', () => {
     expect(html).toContain('&lt;b&gt;code&lt;/b&gt; 123456');
   });
 
-  it('is not served when the public address is not this machine', async () => {
-    expect((await fetch(`${remote.url}/dev/sms`)).status).toBe(404);
+  it('answers only this machine (the socket, never a header), whatever the public address', async () => {
+    const port = new URL(remote.url).port;
+    expect((await fetch(`http://${networkAddress()}:${port}/dev/sms`)).status).toBe(404);
+    expect((await fetch(`http://${networkAddress()}:${port}/dev/sms`, { headers: { 'x-forwarded-for': '127.0.0.1' } })).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${port}/dev/sms`, { headers: { 'x-real-ip': '203.0.113.9' } })).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${port}/dev/sms`)).status).toBe(200);
   });
 });

@@ -35,15 +35,15 @@ export function createMail(settings: MailSettings, db: Db, log: Logger, publicBa
     return { mailer: smtp, registerPages: () => {}, close: () => smtp.close() };
   }
   const outbox = new DevOutbox(db, log, publicBaseUrl);
-  const pageOpen = settings.devMailPage === 'on' || (settings.devMailPage === 'auto' && isLocalAddress(publicBaseUrl));
-  if (!pageOpen) {
-    // Anyone reaching /dev/mail could read every reset link: on a reachable address it stays shut.
+  const mode = settings.devMailPage;
+  // Anyone reaching /dev/mail could read every reset link: by default it answers this machine only.
+  if (mode === 'on') {
+    log.warn({ publicBaseUrl }, `DEV_MAIL_PAGE=on: /dev/mail shows every message, sign-in and password-reset links included, to anyone who reaches ${publicBaseUrl}. For demos only.`);
+  } else if (!isLocalAddress(publicBaseUrl)) {
     log.warn(
       { publicBaseUrl },
-      `SMTP_URL is unset: mail is kept in the development outbox (table dev_mail_outbox) and never sent, and /dev/mail is not served because PUBLIC_BASE_URL (${publicBaseUrl}) is not this machine. Set SMTP_URL so that people receive their mail.`,
+      `SMTP_URL is unset: mail is kept in the development outbox (table dev_mail_outbox) and never sent; /dev/mail is not served to other machines (${mode === 'off' ? 'nor to this one: DEV_MAIL_PAGE=off' : 'it answers loopback requests only'}). Set SMTP_URL so that people receive their mail.`,
     );
-  } else if (settings.devMailPage === 'on' && !isLocalAddress(publicBaseUrl)) {
-    log.warn({ publicBaseUrl }, `DEV_MAIL_PAGE=on: /dev/mail shows every message, sign-in and password-reset links included, to anyone who reaches ${publicBaseUrl}. For demos only.`);
   }
-  return { mailer: outbox, registerPages: (app) => (pageOpen ? registerDevMailPages(app, outbox) : undefined), close: () => {} };
+  return { mailer: outbox, registerPages: (app) => (mode === 'off' ? undefined : registerDevMailPages(app, outbox, { anyone: mode === 'on' })), close: () => {} };
 }

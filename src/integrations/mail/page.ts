@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { escapeHtml, htmlPage, pageHeaders } from '../../platform/http/html.ts';
+import { loopbackOnly } from '../../platform/http/loopback.ts';
 import type { DevOutbox, OutboxMail } from './outbox.ts';
 
 const HEADERS = pageHeaders();
@@ -30,10 +31,14 @@ function mailPage(m: OutboxMail): string {
   });
 }
 
-/** `/dev/mail`: the development outbox, mounted only when no SMTP server is configured. */
-export function registerDevMailPages(app: FastifyInstance, outbox: DevOutbox): void {
-  app.get('/dev/mail', async (_request, reply) => reply.headers(HEADERS).send(listPage(await outbox.list())));
-  app.get<{ Params: { id: string } }>('/dev/mail/:id', async (request, reply) => {
+/**
+ * `/dev/mail`: the development outbox, mounted only when no SMTP server is configured; for this
+ * machine's own requests only unless `anyone` (DEV_MAIL_PAGE=on).
+ */
+export function registerDevMailPages(app: FastifyInstance, outbox: DevOutbox, opts: { anyone: boolean }): void {
+  const onRequest = opts.anyone ? [] : [loopbackOnly];
+  app.get('/dev/mail', { onRequest }, async (_request, reply) => reply.headers(HEADERS).send(listPage(await outbox.list())));
+  app.get<{ Params: { id: string } }>('/dev/mail/:id', { onRequest }, async (request, reply) => {
     const mail = /^mail_[0-9A-Z]{26}$/.test(request.params.id) ? await outbox.get(request.params.id) : undefined;
     reply.headers(HEADERS);
     if (!mail) return reply.code(404).send(htmlPage({ title: 'No such mail', style: STYLE, body: '<main><h1>No such mail</h1><p><a href="/dev/mail">All mail</a></p></main>' }));

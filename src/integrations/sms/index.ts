@@ -23,15 +23,15 @@ export interface SmsIntegration {
 export function createSms(settings: SmsSettings, db: Db, log: Logger, publicBaseUrl: string): SmsIntegration {
   if (settings.hubtel) return { sender: new HubtelSms(settings.hubtel), registerPages: () => {} };
   const outbox = new DevSmsOutbox(db, log, publicBaseUrl);
-  const pageOpen = settings.devSmsPage === 'on' || (settings.devSmsPage === 'auto' && isLocalAddress(publicBaseUrl));
-  if (!pageOpen) {
-    // Anyone reaching /dev/sms could read every sign-in code: on a reachable address it stays shut.
+  const mode = settings.devSmsPage;
+  // Anyone reaching /dev/sms could read every sign-in code: by default it answers this machine only.
+  if (mode === 'on') {
+    log.warn({ publicBaseUrl }, `DEV_SMS_PAGE=on: /dev/sms shows every text message, sign-in codes included, to anyone who reaches ${publicBaseUrl}. For demos only.`);
+  } else if (!isLocalAddress(publicBaseUrl)) {
     log.warn(
       { publicBaseUrl },
-      `SMS_PROVIDER is unset: text messages are kept in the development outbox (table dev_sms_outbox) and never sent, and /dev/sms is not served because PUBLIC_BASE_URL (${publicBaseUrl}) is not this machine. Set SMS_PROVIDER=hubtel so that couriers receive their codes.`,
+      `SMS_PROVIDER is unset: text messages are kept in the development outbox (table dev_sms_outbox) and never sent; /dev/sms is not served to other machines (${mode === 'off' ? 'nor to this one: DEV_SMS_PAGE=off' : 'it answers loopback requests only'}). Set SMS_PROVIDER=hubtel so that couriers receive their codes.`,
     );
-  } else if (settings.devSmsPage === 'on' && !isLocalAddress(publicBaseUrl)) {
-    log.warn({ publicBaseUrl }, `DEV_SMS_PAGE=on: /dev/sms shows every text message, sign-in codes included, to anyone who reaches ${publicBaseUrl}. For demos only.`);
   }
-  return { sender: outbox, registerPages: (app) => (pageOpen ? registerDevSmsPage(app, outbox) : undefined) };
+  return { sender: outbox, registerPages: (app) => (mode === 'off' ? undefined : registerDevSmsPage(app, outbox, { anyone: mode === 'on' })) };
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { escapeHtml, htmlPage, pageHeaders } from '../../platform/http/html.ts';
+import { loopbackOnly } from '../../platform/http/loopback.ts';
 import type { DevSmsOutbox, OutboxSms } from './outbox.ts';
 
 const HEADERS = pageHeaders();
@@ -17,7 +18,10 @@ function listPage(messages: OutboxSms[]): string {
   return htmlPage({ title: 'Development SMS outbox', style: STYLE, body: `<main><h1>Development SMS outbox</h1>${BANNER}<ul>${items || '<li>No text message yet.</li>'}</ul></main>` });
 }
 
-/** `/dev/sms`: the development SMS outbox, mounted only when no SMS provider is configured. */
-export function registerDevSmsPage(app: FastifyInstance, outbox: DevSmsOutbox): void {
-  app.get('/dev/sms', async (_request, reply) => reply.headers(HEADERS).send(listPage(await outbox.list())));
+/**
+ * `/dev/sms`: the development SMS outbox, mounted only when no SMS provider is configured; for this
+ * machine's own requests only unless `anyone` (DEV_SMS_PAGE=on).
+ */
+export function registerDevSmsPage(app: FastifyInstance, outbox: DevSmsOutbox, opts: { anyone: boolean }): void {
+  app.get('/dev/sms', { onRequest: opts.anyone ? [] : [loopbackOnly] }, async (_request, reply) => reply.headers(HEADERS).send(listPage(await outbox.list())));
 }
