@@ -3,6 +3,7 @@ import { ledger } from '../../src/modules/ledger/index.ts';
 import { topupJournal } from '../../src/modules/wallet/journals.ts';
 import { newId } from '../../src/platform/ids.ts';
 import type { PartnerSetup, TestPlatform } from '../helpers/harness.ts';
+import { checkerToken } from '../payouts/helpers.ts';
 
 export const PAYSTACK_HEADER = 'type,reference,amount,fees,status,paid_at,settlement_id';
 
@@ -29,3 +30,14 @@ export async function accountBalance(p: TestPlatform, account: string): Promise<
 }
 
 export const ghs = (pesewas: number) => (pesewas / 100).toFixed(2);
+
+/** Approves every settlement waiting for approval, as a second finance operator (the tests import with the admin token); answers how many. */
+export async function approveSettlements(p: TestPlatform): Promise<number> {
+  const waiting = await p.admin('GET', '/reconciliation/settlements?status=proposed');
+  const token = await checkerToken(p);
+  for (const s of waiting.body.data) {
+    const approved = await p.admin('POST', `/reconciliation/settlements/${s.settlement_id}/approve`, undefined, token);
+    if (approved.status !== 200) throw new Error(`approve: ${JSON.stringify(approved.body)}`);
+  }
+  return waiting.body.data.length;
+}
