@@ -113,7 +113,7 @@ export function registerConsoleReconciliationRoutes(app: FastifyInstance, kit: C
         const done = await reconciliation.importReport(f.gateway, f.csv, current.operator.id);
         await audited(request, current, 'gateway_report.import', { type: 'gateway', id: f.gateway }, { ...done });
         const again = done.reimported_differently > 0 ? `, ${done.reimported_differently} imported again differently (listed on their days)` : '';
-        const proposed = done.settlements_proposed > 0 ? ` ${done.settlements_proposed} settlements wait for a second finance operator's approval before they post to the bank.` : '';
+        const proposed = done.settlements_proposed > 0 ? ` ${done.settlements_proposed} settlements wait for approval by a second finance operator before they post to the bank.` : '';
         return listPage(reply, { notice: `Imported ${done.inserted} of ${done.lines} lines from ${SOURCE_NAMES[f.gateway]} (${done.already_imported} already imported, ${done.updated} updated${again}).${proposed}` });
       },
       extra,
