@@ -14,7 +14,8 @@ let support: string;
 beforeAll(async () => {
   p = await startPlatform();
   s = await createPartner(p, { environment: 'production' });
-  [maker, checker, support] = (await Promise.all([operatorWithToken(p, ['finance']), operatorWithToken(p, ['finance']), operatorWithToken(p, ['support'])])).map((o) => o.token);
+  const [a, b, c] = await Promise.all([operatorWithToken(p, ['finance']), operatorWithToken(p, ['finance']), operatorWithToken(p, ['support'])]);
+  [maker, checker, support] = [a.token, b.token, c.token];
 });
 afterAll(() => p?.close());
 
