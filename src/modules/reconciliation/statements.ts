@@ -41,6 +41,9 @@ export class TransferStatements {
   /** Imports a statement in one transaction, with the fees it books; then runs again the days already reconciled that it changes. */
   async import(csv: string, by: string): Promise<StatementOutcome> {
     const lines = readOr400('statement', () => readStatement(csv));
+    // Read first, so that only transfers still without a fee are asked to book one (in the transaction, by compare-and-set).
+    const ours = await this.ask((b) => b.byReference(this.provider, lines.map((l) => l.reference)));
+    const feeless = new Set(ours.filter((r) => r.feePesewas === null && (r.state === 'paid' || r.state === 'reversed')).map((r) => r.reference));
     const at = new Date(this.clock());
     const tally = new Tally();
     let fees = 0;
@@ -48,7 +51,7 @@ export class TransferStatements {
       for (const line of lines) {
         const r = await this.saveStatementLine(tx, line, by, at);
         tally.add(r);
-        if (r.saved !== 'reimported' && (await this.bookFee(tx, line))) {
+        if (r.saved !== 'reimported' && feeless.has(line.reference) && (await this.bookFee(tx, line))) {
           fees++;
           tally.days.add(line.day);
         }

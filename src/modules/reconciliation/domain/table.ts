@@ -22,7 +22,7 @@ export class ReportProblem extends Error {
 }
 
 /** GHS with at most two decimals, in pesewas; null when it is not such an amount or absurdly large. */
-export const pesewas = (text: string): number | null => {
+const pesewas = (text: string): number | null => {
   if (!AMOUNT.test(text)) return null;
   const [whole, part = ''] = text.split('.');
   const n = Number(whole) * 100 + Number(part.padEnd(2, '0'));
@@ -30,7 +30,7 @@ export const pesewas = (text: string): number | null => {
 };
 
 /** A day or an ISO date and time between 2000 and 2100; a time without an offset is Accra's, which is UTC. */
-export function moment(text: string): Date | null {
+function moment(text: string): Date | null {
   if (!DAY_ONLY.test(text) && !DATE_TIME.test(text)) return null;
   const iso = DAY_ONLY.test(text) ? `${text}T00:00:00Z` : /(Z|[+-]\d{2}:?\d{2})$/.test(text) ? text.replace(' ', 'T') : `${text.replace(' ', 'T')}Z`;
   const day = new Date(`${text.slice(0, 10)}T00:00:00Z`);
