@@ -17,7 +17,7 @@ import { asyncStdout, serializeError } from './platform/logger.ts';
 import { deriveKey, SecretBox } from './platform/secrets.ts';
 import { resolveSecretsKey } from './platform/secrets-key.ts';
 import { AccountsService, appRoutes, KeyDirectory, partnerRoutes } from './modules/accounts/index.ts';
-import { createCatalogModule, SALE_PAYMENT_STATUSES, SALE_STATES, type CatalogModule } from './modules/catalog/index.ts';
+import { createCatalogModule, RefundStatement, SALE_PAYMENT_STATUSES, SALE_STATES, type CatalogModule } from './modules/catalog/index.ts';
 import { createDeliveryModule, DELIVERY_STATUSES, FAILURE_REASONS, type CourierTracker, type DeliveryModule } from './modules/delivery/index.ts';
 import { createWalletModule, TopupReads, type WalletModule } from './modules/wallet/index.ts';
 import { LedgerReads } from './modules/ledger/index.ts';
@@ -43,8 +43,8 @@ import { OPERATOR_SESSION_TIMEOUTS, registerConsole } from './web/console/index.
 import { registerDashboard, type DashboardDeps } from './web/dashboard/index.ts';
 import { Destinations, type Resolver } from './platform/outbound/destinations.ts';
 import { cashAdminRoutes, cashDue, CashService } from './modules/cash/index.ts';
-import { reconciliationAdminRoutes, ReconciliationService, type GatewayReferences } from './modules/reconciliation/index.ts';
-import { createPayoutsModule, type PayoutsModule } from './modules/payouts/index.ts';
+import { reconciliationAdminRoutes, ReconciliationService, type GatewayReferences, type TransferBooks } from './modules/reconciliation/index.ts';
+import { createPayoutsModule, PayoutStatement, type PayoutsModule } from './modules/payouts/index.ts';
 import { createTransferProvider, type TransferProvider } from './integrations/transfers/index.ts';
 import { createDispatchModule, registerDispatchGauges, type DispatchModule } from './modules/dispatch/index.ts';
 import { registerBacklogGauges, WebhookAdminService, WebhookDispatcher, webhookAdminRoutes, webhookEvents } from './modules/webhooks/index.ts';
@@ -295,7 +295,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Reconciliation finds the gateway reference of a ledger subject through the modules that own it.
   const topups = new TopupReads(db);
   const gatewayReferences: GatewayReferences = async (ids) => new Map([...(await topups.references(ids)), ...((await catalog?.operatorSales.references(ids)) ?? [])]);
-  const reconciliation = new ReconciliationService(db, clock, gatewayReferences, cash);
+  // Money out is matched against the payouts and buyer refunds sent through the transfer provider, read through their modules' faces.
+  const transferBooks: TransferBooks[] = [new PayoutStatement(db), ...(catalog ? [new RefundStatement(db)] : [])];
+  const reconciliation = new ReconciliationService(db, clock, gatewayReferences, cash, { provider: transfers.name, books: transferBooks });
   adminRoutes.push(...reconciliationAdminRoutes(reconciliation));
   // An operator's destination change is told to the payee's old contact: a vendor by text, a partner's owners by mail.
   const notices = {

@@ -5,7 +5,7 @@ import { ledger } from '../../src/modules/ledger/index.ts';
 import { salePaymentHeldJournal } from '../../src/modules/catalog/domain/journals.ts';
 import { orderBody, placed, SALE_SCOPES, shop } from '../catalog/helpers.ts';
 import { expectLedgerConsistent } from '../wallet/helpers.ts';
-import { accountBalance, creditedTopup, ghs, PAYSTACK_HEADER } from './helpers.ts';
+import { accountBalance, approveSettlements, creditedTopup, ghs, PAYSTACK_HEADER } from './helpers.ts';
 
 let p: TestPlatform;
 let s: PartnerSetup;
@@ -22,7 +22,7 @@ const run = (source: string, date: string) => p.admin('POST', '/reconciliation/d
 const kinds = (body: any) => body.difference_list.map((d: any) => [d.kind, d.reference]).sort((x: string[], y: string[]) => x.join().localeCompare(y.join()));
 
 describe('reconciling a gateway day', () => {
-  it('matches a day whose payments and settlement agree, posts the settlement once, and a second import changes nothing', async () => {
+  it('matches a day whose payments and settlement agree, posts the settlement once approved, and a second import changes nothing', async () => {
     const a = await creditedTopup(p, s, 'paystack', 10_000, at('2026-11-01'));
     const b = await creditedTopup(p, s, 'paystack', 5_000, at('2026-11-01', '23:59:00'));
     const report = [
@@ -33,9 +33,10 @@ describe('reconciling a gateway day', () => {
     ].join('\n');
     const first = await importReport(report);
     expect(first.status, JSON.stringify(first.body)).toBe(201);
-    expect(first.body).toEqual({ gateway: 'paystack', lines: 3, inserted: 3, now_succeeded: 0, already_imported: 0, settlements_posted: 1 });
+    expect(first.body).toEqual({ gateway: 'paystack', lines: 3, inserted: 3, updated: 0, already_imported: 0, reimported_differently: 0, settlements_proposed: 1 });
     const again = await importReport(report);
-    expect(again.body).toEqual({ gateway: 'paystack', lines: 3, inserted: 0, now_succeeded: 0, already_imported: 3, settlements_posted: 0 });
+    expect(again.body).toEqual({ gateway: 'paystack', lines: 3, inserted: 0, updated: 0, already_imported: 3, reimported_differently: 0, settlements_proposed: 0 });
+    expect(await approveSettlements(p)).toBe(1);
     expect(await countRows(p, "select count(*)::int as n from ledger_journals where kind = 'gateway_settlement' and subject_id = 'paystack:PSET_1'")).toBe(1);
 
     const day = await run('paystack', '2026-11-01');
@@ -72,8 +73,9 @@ describe('reconciling a gateway day', () => {
     ]);
     expect(flagged.body.difference_list.find((d: any) => d.kind === 'amount_differs')).toMatchObject({ ledger_pesewas: 5_000, report_pesewas: 4_000 });
 
-    // The settlement arrives with a fee that is not its lines' fees: posted, and the day re-run replaces its result.
+    // The settlement arrives with a fee that is not its lines' fees: approved and posted, and the day re-run replaces its result.
     await importReport([PAYSTACK_HEADER, 'settlement,,210.00,4.00,success,2026-11-06,PSET_5'].join('\n'));
+    await approveSettlements(p);
     await run('paystack', '2026-11-05');
     const settled = await p.admin('GET', '/reconciliation/days/paystack/2026-11-05');
     expect(settled.body.status).toBe('flagged');
@@ -86,15 +88,16 @@ describe('reconciling a gateway day', () => {
     await expectLedgerConsistent(p);
   });
 
-  it('reads a Hubtel report in its own columns; a settlement first seen pending is posted once it is settled', async () => {
+  it('reads a Hubtel report in its own columns; a settlement first seen pending is proposed once it is settled', async () => {
     const a = await creditedTopup(p, s, 'hubtel', 4_000, at('2026-11-07'));
     const header = 'Type,Client Reference,Amount,Charges,Status,Date,Settlement Id';
     const payment = `Payment,${a},40.00,0.80,Paid,2026-11-07 10:00:00,HSET_7`;
-    expect((await importReport(`${header}\n${payment}\nSettlement,,40.00,0.80,Pending,2026-11-08,HSET_7\n`, 'hubtel')).body).toMatchObject({ inserted: 2, settlements_posted: 0 });
+    expect((await importReport(`${header}\n${payment}\nSettlement,,40.00,0.80,Pending,2026-11-08,HSET_7\n`, 'hubtel')).body).toMatchObject({ inserted: 2, settlements_proposed: 0 });
     expect((await run('hubtel', '2026-11-07')).body.status).toBe('flagged');
     const csv = `${header}\n${payment}\nSettlement,,40.00,0.80,Settled,2026-11-08,HSET_7\n`;
-    expect((await importReport(csv, 'hubtel')).body).toMatchObject({ inserted: 0, now_succeeded: 1, already_imported: 1, settlements_posted: 1 });
-    expect((await importReport(csv, 'hubtel')).body).toMatchObject({ inserted: 0, now_succeeded: 0, settlements_posted: 0 });
+    expect((await importReport(csv, 'hubtel')).body).toMatchObject({ inserted: 0, updated: 1, already_imported: 1, settlements_proposed: 1 });
+    expect((await importReport(csv, 'hubtel')).body).toMatchObject({ inserted: 0, updated: 0, settlements_proposed: 0 });
+    await approveSettlements(p);
     expect(await countRows(p, "select count(*)::int as n from ledger_journals where kind = 'gateway_settlement' and subject_id = 'hubtel:HSET_7'")).toBe(1);
     expect((await run('hubtel', '2026-11-07')).body).toMatchObject({ status: 'matched', matched: 1, residue_pesewas: 0 });
     expect(await accountBalance(p, 'gateway_clearing:hubtel')).toBe(0);

@@ -9,3 +9,4 @@ export { OperatorSales, type OperatorSale, type OperatorSaleFilter, type SaleRec
 export { saleRefundSettings, type SaleRefundSettings } from './refunds/settings.ts';
 export { REFUND_STATUSES, type RefundListRow, type RefundRow, type RefundStatus } from './refunds/repository.ts';
 export type { RefundsService } from './refunds/service.ts';
+export { RefundStatement, type RefundTransfer } from './refunds/statement.ts';

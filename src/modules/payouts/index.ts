@@ -8,3 +8,4 @@ export { namesMatch, NETWORKS, parseDestination, type DestinationInput } from '.
 export type { DestinationNotices } from './destination-changes.ts';
 export type { PayeeDirectory } from './directory.ts';
 export type { DestinationChangeRow } from './changes-repository.ts';
+export { PayoutStatement, type PayoutTransfer } from './statement.ts';

@@ -1,94 +1,92 @@
 import type { CashService } from '../cash/index.ts';
-import type { Db } from '../../platform/db/index.ts';
+import type { Db, Queryable } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
-import { newId } from '../../platform/ids.ts';
+import { newId, ulid } from '../../platform/ids.ts';
 import { gatewayClearing, ledger } from '../ledger/index.ts';
-import { settlementJournal } from './domain/journals.ts';
 import { matchCashDay, matchGatewayDay, type DayResult } from './domain/match.ts';
-import { GATEWAYS, readReport, ReportProblem, type ReportGateway, type ReportLine } from './domain/report.ts';
+import { GATEWAYS, readReport, type ReportGateway, type ReportLine } from './domain/report.ts';
+import { reportReimport } from './domain/versions.ts';
+import type { GatewayReferences, TransferBooks } from './ports.ts';
 import { reconciliationRepository as repo, type DifferenceRow, type ReconciliationRow } from './repository.ts';
-
-/** The references the gateways saw for these ledger subjects (top-ups, sales), by subject id; the app fills it from their modules. */
-export type GatewayReferences = (subjectIds: readonly string[]) => Promise<Map<string, string>>;
-
-/** Couriers' cash is reconciled as one more source beside the gateways. */
-export const RIDER_CASH = 'rider_cash';
-export const SOURCES = [...GATEWAYS, RIDER_CASH] as const;
-export type Source = (typeof SOURCES)[number];
+import { saveLine, Tally } from './saved-lines.ts';
+import { SettlementApprovals } from './settlements.ts';
+import { checkedDay, isGateway, readOr400, RIDER_CASH, SOURCES, TRANSFERS } from './sources.ts';
+import { settlementsRepository as settlements } from './settlements-repository.ts';
+import { TransferStatements } from './statements.ts';
+import { asReimported, versionsRepository as versions, type VersionRow } from './versions-repository.ts';
 
 export interface ImportOutcome {
   gateway: ReportGateway;
   lines: number;
   inserted: number;
-  /** Lines held as pending or failed that the report now says succeeded. */
-  now_succeeded: number;
+  /** Lines held that moved on since: now succeeded, now settled, or a rejected settlement corrected. */
+  updated: number;
   already_imported: number;
-  settlements_posted: number;
+  /** Lines held with another amount, fee or status: kept as a second version and listed on their day. */
+  reimported_differently: number;
+  /** Settlements now waiting for a second finance operator's approval before they post. */
+  settlements_proposed: number;
 }
 
 export interface Reconciliation {
   reconciliation: ReconciliationRow;
   differences: DifferenceRow[];
-}
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-export function isGateway(value: string): value is ReportGateway {
-  return (GATEWAYS as readonly string[]).includes(value);
-}
-
-/** A real calendar day, YYYY-MM-DD, or a 400. */
-export function checkedDay(day: string): string {
-  const parsed = new Date(`${day}T00:00:00Z`);
-  if (!DAY.test(day) || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== day) {
-    throw errors.validation('Invalid date: must be a real day, YYYY-MM-DD.', [{ field: 'date', issue: 'must be a real day, YYYY-MM-DD' }]);
-  }
-  return day;
+  /** The day's lines imported again differently: both versions. */
+  versions: VersionRow[];
 }
 
 /**
- * Reconciliation: gateways' reports imported once, each settlement posted to the bank once, and
- * each day of a gateway (or of couriers' cash) matched against the ledger; a run replaces the day's
- * previous result. Ledger journals of a day are matched by their subject's gateway reference.
+ * Reconciliation: gateways' reports and the transfer provider's statements imported line by line
+ * (a line again changes nothing, a line moved on is brought up to date, another version is kept
+ * beside it), each settlement proposed for a second operator's approval, and each day of a source
+ * matched against the ledger; a run replaces the day's previous result, and an import or an
+ * approval runs again the days already reconciled that it changes.
  */
 export class ReconciliationService {
+  readonly settlements: SettlementApprovals;
+  readonly statements: TransferStatements;
+
   constructor(
     private readonly db: Db,
     private readonly clock: () => number,
     private readonly references: GatewayReferences,
     private readonly cash: Pick<CashService, 'day'> | undefined,
-  ) {}
+    transfers: { provider: string; books: readonly TransferBooks[] },
+  ) {
+    const refresh = (source: string, days: Iterable<string>, by: string) => this.refresh(source, days, by);
+    this.settlements = new SettlementApprovals(db, clock, refresh);
+    this.statements = new TransferStatements(db, clock, transfers.provider, transfers.books, refresh);
+  }
 
-  /**
-   * Imports a report in one transaction: lines already held change nothing, except one that now
-   * succeeded; a settlement line posts its journal when it is first held as succeeded (so once).
-   */
-  async importReport(gateway: string, csv: string): Promise<ImportOutcome> {
+  /** Imports a report in one transaction; a settlement first held as succeeded is proposed (its journal waits for approval). */
+  async importReport(gateway: string, csv: string, by: string): Promise<ImportOutcome> {
     if (!isGateway(gateway)) throw errors.validation(`Invalid gateway: must be one of ${GATEWAYS.join(', ')}.`, [{ field: 'gateway', issue: `must be one of ${GATEWAYS.join(', ')}` }]);
-    let lines: ReportLine[];
-    try {
-      lines = readReport(gateway, csv);
-    } catch (err) {
-      if (err instanceof ReportProblem) throw errors.validation(`The report cannot be imported, nothing was: ${err.message}.`, err.problems.map((issue) => ({ field: 'csv', issue })));
-      throw err;
-    }
+    const lines = readOr400('report', () => readReport(gateway, csv));
     const at = new Date(this.clock());
-    return this.db.transaction(async (tx) => {
-      let inserted = 0;
-      let succeeded = 0;
-      let settlements = 0;
+    const tally = new Tally();
+    let proposed = 0;
+    await this.db.transaction(async (tx) => {
       for (const line of lines) {
-        const saved = await repo.saveLine(tx, gateway, line, at);
-        if (saved === 'kept') continue;
-        if (saved === 'inserted') inserted++;
-        else succeeded++;
-        if (line.kind === 'settlement' && line.succeeded && line.amountPesewas > 0) {
-          await ledger.postJournal(tx, settlementJournal(gateway, line.reference, line.amountPesewas, line.feePesewas), line.occurredAt);
-          settlements++;
+        const r = await this.saveReportLine(tx, gateway, line, by, at);
+        tally.add(r);
+        if ((r.saved === 'inserted' || r.saved === 'updated') && line.kind === 'settlement' && line.succeeded && line.amountPesewas > 0) {
+          const s = { id: `stl_${ulid()}`, gateway, settlementId: line.reference, amountPesewas: line.amountPesewas, feePesewas: line.feePesewas, settledAt: line.occurredAt, by, at };
+          if (await settlements.propose(tx, s)) proposed++;
         }
       }
-      return { gateway, lines: lines.length, inserted, now_succeeded: succeeded, already_imported: lines.length - inserted - succeeded, settlements_posted: settlements };
     });
+    await this.refresh(gateway, tally.days, by);
+    return { gateway, ...tally.answer(lines.length), settlements_proposed: proposed };
+  }
+
+  private saveReportLine(tx: Queryable, gateway: string, line: ReportLine, by: string, at: Date) {
+    const store = { insert: () => repo.insertLine(tx, gateway, line, at), held: () => repo.heldLine(tx, gateway, line.kind, line.reference), replace: () => repo.replaceLine(tx, gateway, line, at) };
+    const classify = async (held: Parameters<typeof reportReimport>[0]) => {
+      const how = reportReimport(held, line);
+      // A settlement the checker rejected is replaced by a corrected report, to be proposed again.
+      return how === 'conflict' && line.kind === 'settlement' && (await settlements.rejected(tx, gateway, line.reference)) ? 'progress' : how;
+    };
+    return saveLine(tx, store, classify, { source: gateway, kind: line.kind, reference: line.reference, version: line, occurredAt: line.occurredAt, day: line.day, by, at });
   }
 
   /** Reconciles one source's day and stores the result in place of the previous one. */
@@ -99,6 +97,8 @@ export class ReconciliationService {
       if (!this.cash) throw errors.notFound("Couriers' cash is not served by this instance.");
       const couriers = await this.cash.day(day);
       result = matchCashDay(couriers.map((c) => ({ courierId: c.courier_id, collectedPesewas: c.collected_pesewas, handedOverPesewas: c.handed_over_pesewas })));
+    } else if (source === TRANSFERS) {
+      result = await this.statements.day(day);
     } else if (isGateway(source)) {
       result = await this.gatewayDay(source, day);
     } else {
@@ -109,21 +109,34 @@ export class ReconciliationService {
     return (await this.get(source, day))!;
   }
 
+  /** Runs again those of these days the source already has a result for, so that no stored result hides what changed. */
+  private async refresh(source: string, days: Iterable<string>, by: string): Promise<void> {
+    for (const day of await repo.reconciledDays(this.db, source, [...days])) await this.run(source, day, by);
+  }
+
   private async gatewayDay(gateway: ReportGateway, day: string): Promise<DayResult> {
     const entries = (await ledger.accountDay(this.db, gatewayClearing(gateway), day)).filter((e) => e.kind !== 'gateway_settlement');
-    const [refs, report, settlements] = await Promise.all([
+    const [refs, report, settlementDay, reimported] = await Promise.all([
       this.references([...new Set(entries.map((e) => e.subject_id))]),
       repo.reportDay(this.db, gateway, day),
       repo.settlementsDay(this.db, gateway, day),
+      versions.reportDay(this.db, gateway, day),
     ]);
     const settled = await repo.settled(this.db, gateway, [...new Set(report.flatMap((l) => (l.settlementId ? [l.settlementId] : [])))]);
     const ledgerSide = entries.map((e) => ({ reference: refs.get(e.subject_id) ?? e.subject_id, amountPesewas: Number(e.amount_pesewas) }));
-    return matchGatewayDay(ledgerSide, report, settlements, settled);
+    return matchGatewayDay(ledgerSide, report, settlementDay, settled, asReimported(reimported));
   }
 
   async get(source: string, day: string): Promise<Reconciliation | undefined> {
     const reconciliation = await repo.find(this.db, source, checkedDay(day));
-    return reconciliation && { reconciliation, differences: await repo.differences(this.db, reconciliation.id) };
+    if (!reconciliation) return undefined;
+    const [differences, both] = await Promise.all([repo.differences(this.db, reconciliation.id), this.versionsOf(source, day)]);
+    return { reconciliation, differences, versions: both };
+  }
+
+  private versionsOf(source: string, day: string): Promise<VersionRow[]> {
+    if (source === TRANSFERS) return this.statements.versions(day);
+    return isGateway(source) ? versions.reportDay(this.db, source, day) : Promise.resolve([]);
   }
 
   async list(source: string | undefined, limit = 100): Promise<ReconciliationRow[]> {

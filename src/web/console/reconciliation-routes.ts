@@ -1,37 +1,46 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GATEWAYS, isGateway, MAX_REPORT_CHARS, REPORT_FORMATS, SOURCES, type Reconciliation } from '../../modules/reconciliation/index.ts';
+import { GATEWAYS, isGateway, MAX_REPORT_CHARS, REPORT_FORMATS, SOURCES, STATEMENT_COLUMNS, type Reconciliation, type SettlementRow, type VersionRow } from '../../modules/reconciliation/index.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
-import { FINANCE_ROLES, realDay, utc, type ConsoleKit } from './kit.ts';
+import { FINANCE_ROLES, realDay, utc, type ConsoleKit, type OperatorCurrent } from './kit.ts';
 
 /** The upload's form body once URL-encoded (a comma is sent as three bytes): this route's own limit. */
 export const REPORT_UPLOAD_LIMIT = 1024 * 1024;
 const TOO_LARGE = `The report is too large to upload (at most ${REPORT_UPLOAD_LIMIT / 1024} KiB once sent): split it by day.`;
+const UPLOAD = { bodyLimit: REPORT_UPLOAD_LIMIT, config: { tooLarge: TOO_LARGE } };
+const SETTLEMENT_ID = /^stl_[0-9A-Za-z]{1,64}$/;
 type DayParams = { Params: { source: string; date: string } };
+type SettlementParams = { Params: { id: string } };
 
 const money = (pesewas: number | null) => (pesewas === null ? '—' : formatGhs(Number(pesewas)));
 /** The residue in words: negative (a debit) is money the clearing still holds. */
 const residue = (pesewas: number) => (Number(pesewas) < 0 ? `${formatGhs(-pesewas)} still held` : Number(pesewas) > 0 ? `${formatGhs(Number(pesewas))} more out than in` : formatGhs(0));
-const SOURCE_NAMES: Record<string, string> = { paystack: 'Paystack', hubtel: 'Hubtel', rider_cash: "Couriers' cash" };
+const SOURCE_NAMES: Record<string, string> = { paystack: 'Paystack', hubtel: 'Hubtel', rider_cash: "Couriers' cash", transfers: 'Money out (transfers)' };
+const version = (v: VersionRow['held']) => `${formatGhs(v.amountPesewas)}, fee ${formatGhs(v.feePesewas)}, ${v.status} (${utc(v.imported_at)})`;
+const settlementView = (s: SettlementRow) => ({ ...s, name: SOURCE_NAMES[s.gateway] ?? s.gateway, amount: money(s.amount_pesewas), fee: money(s.fee_pesewas), net: money(s.amount_pesewas - s.fee_pesewas), settled: utc(s.settled_at), proposed: utc(s.proposed_at) });
 
 /**
- * Reconciliation for finance and admin: each gateway's (and couriers' cash) days with their status,
- * one day's differences, the report upload and the form that (re)runs a day. Both changes are audited.
+ * Reconciliation for finance and admin: each source's days with their status (gateways, money out,
+ * couriers' cash), one day's differences and lines imported again differently, the uploads of
+ * gateways' reports and of the transfer statement, the form that (re)runs a day, and the
+ * settlements waiting for a second operator (approve or reject). Every change is audited.
  */
 export function registerConsoleReconciliationRoutes(app: FastifyInstance, kit: ConsoleKit): void {
   const { reconciliation, audit } = kit.deps;
   if (!reconciliation) return;
 
   async function listPage(reply: FastifyReply, extra: Record<string, unknown> = {}, status = 200) {
-    const days = await reconciliation!.list(undefined, 200);
+    const [days, waiting] = await Promise.all([reconciliation!.list(undefined, 200), reconciliation!.settlements.list({ status: 'proposed' })]);
     return kit.page(
       reply,
       'reconciliation',
       {
         title: 'Reconciliation',
         days: days.map((d) => ({ ...d, name: SOURCE_NAMES[d.source] ?? d.source, residue: residue(d.residue_pesewas), when: utc(d.run_at) })),
+        settlements: waiting.map(settlementView),
         gateways: GATEWAYS.map((g) => ({ id: g, name: SOURCE_NAMES[g], columns: Object.values(REPORT_FORMATS[g].columns) })),
+        statementColumns: Object.values(STATEMENT_COLUMNS),
         sources: SOURCES.map((s) => ({ id: s, name: SOURCE_NAMES[s] })),
         maxChars: MAX_REPORT_CHARS,
         ...extra,
@@ -40,12 +49,26 @@ export function registerConsoleReconciliationRoutes(app: FastifyInstance, kit: C
     );
   }
 
+  /** Runs a change; a refusal (4xx) is shown on the list page with its status, anything else is thrown. */
+  async function refusedOr(reply: FastifyReply, what: string, change: () => Promise<FastifyReply>, extra: Record<string, unknown> = {}) {
+    try {
+      return await change();
+    } catch (err) {
+      if (!isAppError(err) || err.statusCode >= 500) throw err;
+      return listPage(reply, { error: `${what}: ${err.message}`, problems: err.details?.map((d) => d.issue) ?? [], ...extra }, err.statusCode);
+    }
+  }
+
+  const audited = (request: FastifyRequest, current: OperatorCurrent, action: string, target: { type: string; id: string }, after: Record<string, unknown>) =>
+    audit.record({ actor: kit.actor(current), action, target, before: null, after, origin: kit.origin(request) });
+
   const dayView = (r: Reconciliation) => ({
     ...r.reconciliation,
     name: SOURCE_NAMES[r.reconciliation.source] ?? r.reconciliation.source,
     residue: residue(r.reconciliation.residue_pesewas),
     when: utc(r.reconciliation.run_at),
     differences: r.differences.map((d) => ({ ...d, ledger: money(d.ledger_pesewas), report: money(d.report_pesewas) })),
+    versions: r.versions.map((v) => ({ kind: v.kind, reference: v.reference, held: version(v.held), other: version(v.other), by: v.other.imported_by })),
   });
 
   app.get('/console/reconciliation', async (request, reply) => {
@@ -67,40 +90,67 @@ export function registerConsoleReconciliationRoutes(app: FastifyInstance, kit: C
     const current = await kit.operator(request, reply, FINANCE_ROLES);
     if (!current) return reply;
     const f = kit.form(request, { source: { max: 20, label: 'Source' }, date: { max: 10, label: 'Day' } }, current);
-    if (!(SOURCES as readonly string[]).includes(f.source)) return listPage(reply, { error: 'Choose a gateway, or couriers’ cash.' }, 400);
-    let done: Reconciliation;
-    try {
-      done = await reconciliation.run(f.source, f.date, current.operator.id);
-    } catch (err) {
-      if (!isAppError(err) || err.statusCode >= 500) throw err;
-      return listPage(reply, { error: `Not run: ${err.message}` }, err.statusCode);
-    }
-    await audit.record({
-      actor: kit.actor(current),
-      action: 'reconciliation.run',
-      target: { type: 'reconciliation', id: done.reconciliation.id },
-      before: null,
-      after: { source: f.source, date: f.date, status: done.reconciliation.status, differences: done.differences.length },
-      origin: kit.origin(request),
+    if (!(SOURCES as readonly string[]).includes(f.source)) return listPage(reply, { error: 'Choose a gateway, money out, or couriers’ cash.' }, 400);
+    return refusedOr(reply, 'Not run', async () => {
+      const done = await reconciliation.run(f.source, f.date, current.operator.id);
+      const after = { source: f.source, date: f.date, status: done.reconciliation.status, differences: done.differences.length };
+      await audited(request, current, 'reconciliation.run', { type: 'reconciliation', id: done.reconciliation.id }, after);
+      return kit.redirect(reply, `/console/reconciliation/${f.source}/${f.date}`);
     });
-    return kit.redirect(reply, `/console/reconciliation/${f.source}/${f.date}`);
   });
 
-  app.post('/console/reconciliation/import', { bodyLimit: REPORT_UPLOAD_LIMIT, config: { tooLarge: TOO_LARGE } }, async (request, reply) => {
+  app.post('/console/reconciliation/import', UPLOAD, async (request, reply) => {
     const current = await kit.operator(request, reply, FINANCE_ROLES);
     if (!current) return reply;
     const f = kit.form(request, { gateway: { max: 20, label: 'Gateway' }, csv: { max: MAX_REPORT_CHARS, multiline: true, label: 'Report' } }, current);
     if (!isGateway(f.gateway)) return listPage(reply, { error: 'Choose the gateway whose report this is.', csv: f.csv }, 400);
     if (f.csv.trim() === '') return listPage(reply, { error: 'The report is empty: choose a file or paste its text, starting with the header row.', chosen: f.gateway }, 400);
-    try {
-      const done = await reconciliation.importReport(f.gateway, f.csv);
-      await audit.record({ actor: kit.actor(current), action: 'gateway_report.import', target: { type: 'gateway', id: f.gateway }, before: null, after: { ...done }, origin: kit.origin(request) });
-      return listPage(reply, {
-        notice: `Imported ${done.inserted} of ${done.lines} lines from ${SOURCE_NAMES[f.gateway]} (${done.already_imported} already imported, ${done.now_succeeded} now succeeded); ${done.settlements_posted} settlements posted to the bank.`,
-      });
-    } catch (err) {
-      if (!isAppError(err) || err.statusCode >= 500) throw err;
-      return listPage(reply, { error: err.message, problems: err.details?.map((d) => d.issue) ?? [], chosen: f.gateway, csv: f.csv }, err.statusCode);
-    }
+    const extra = { chosen: f.gateway, csv: f.csv };
+    return refusedOr(
+      reply,
+      'Not imported',
+      async () => {
+        const done = await reconciliation.importReport(f.gateway, f.csv, current.operator.id);
+        await audited(request, current, 'gateway_report.import', { type: 'gateway', id: f.gateway }, { ...done });
+        const again = done.reimported_differently > 0 ? `, ${done.reimported_differently} imported again differently (listed on their days)` : '';
+        const proposed = done.settlements_proposed > 0 ? ` ${done.settlements_proposed} settlements wait for approval by a second finance operator before they post to the bank.` : '';
+        return listPage(reply, { notice: `Imported ${done.inserted} of ${done.lines} lines from ${SOURCE_NAMES[f.gateway]} (${done.already_imported} already imported, ${done.updated} updated${again}).${proposed}` });
+      },
+      extra,
+    );
   });
+
+  app.post('/console/reconciliation/statement', UPLOAD, async (request, reply) => {
+    const current = await kit.operator(request, reply, FINANCE_ROLES);
+    if (!current) return reply;
+    const f = kit.form(request, { csv: { max: MAX_REPORT_CHARS, multiline: true, label: 'Statement' } }, current);
+    if (f.csv.trim() === '') return listPage(reply, { error: 'The statement is empty: choose a file or paste its text, starting with the header row.' }, 400);
+    return refusedOr(
+      reply,
+      'Not imported',
+      async () => {
+        const done = await reconciliation.statements.import(f.csv, current.operator.id);
+        await audited(request, current, 'transfer_statement.import', { type: 'transfer_provider', id: done.provider }, { ...done });
+        const again = done.reimported_differently > 0 ? `, ${done.reimported_differently} imported again differently (listed on their days)` : '';
+        return listPage(reply, { notice: `Imported ${done.inserted} of ${done.lines} transfers (${done.already_imported} already imported, ${done.updated} updated${again}); ${done.fees_booked} fees booked from the statement.` });
+      },
+      { statement: f.csv },
+    );
+  });
+
+  for (const decision of ['approve', 'reject'] as const) {
+    app.post<SettlementParams>(`/console/reconciliation/settlements/:id/${decision}`, async (request, reply) => {
+      const current = await kit.operator(request, reply, FINANCE_ROLES);
+      if (!current) return reply;
+      const f = kit.form(request, decision === 'reject' ? { reason: { max: 500, label: 'Reason' } } : {}, current);
+      const { id } = request.params;
+      if (!SETTLEMENT_ID.test(id)) throw new WebRefusal(404, 'There is no such settlement.');
+      return refusedOr(reply, decision === 'approve' ? 'Not approved' : 'Not rejected', async () => {
+        const done = decision === 'approve' ? await reconciliation.settlements.approve(id, current.operator.id) : await reconciliation.settlements.reject(id, current.operator.id, f.reason ?? '');
+        await audited(request, current, `gateway_settlement.${decision}`, { type: 'settlement', id }, { status: done.status, reason: done.reason });
+        const what = `${SOURCE_NAMES[done.gateway]} settlement ${done.settlement_id}`;
+        return listPage(reply, { notice: decision === 'approve' ? `Approved: ${what} is posted to the bank.` : `Rejected: ${what} is not posted.` });
+      });
+    });
+  }
 }

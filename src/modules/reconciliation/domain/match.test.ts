@@ -13,7 +13,7 @@ describe("a gateway's day", () => {
     const r = matchGatewayDay(
       [{ reference: 'a', amountPesewas: -1000 }, { reference: 'b', amountPesewas: -500 }, { reference: 'c', amountPesewas: -300 }],
       [paid('a', 1000), paid('b', 400), paid('d', 700), { ...paid('c', 300), status: 'failed', succeeded: false }],
-      [{ settlementId: 'S1', amountPesewas: 2100, feePesewas: 30, linesPesewas: 2100, linesFeePesewas: 40 }],
+      [{ settlementId: 'S1', amountPesewas: 2100, feePesewas: 30, linesPesewas: 2100, linesFeePesewas: 40, approval: 'approved' }],
       new Set(),
     );
     expect(r.differences.map((d) => [d.kind, d.reference])).toEqual([
@@ -23,6 +23,20 @@ describe("a gateway's day", () => {
       ['fee_differs', 'S1'],
     ]);
     expect(r).toMatchObject({ status: 'flagged', matched: 1, residuePesewas: -1800 });
+  });
+
+  it('lists a settlement that waits for approval or was rejected, and each line imported again differently', () => {
+    const settlement = { settlementId: 'S1', amountPesewas: 1000, feePesewas: 0, linesPesewas: 1000, linesFeePesewas: 0 };
+    const reimported = { kind: 'payment', reference: 'a', held: { amountPesewas: 1000, feePesewas: 0, status: 'success' }, other: { amountPesewas: 1200, feePesewas: 0, status: 'success' } };
+    const r = matchGatewayDay([{ reference: 'a', amountPesewas: -1000 }], [paid('a', 1000)], [{ ...settlement, approval: 'proposed' }], new Set(), [reimported]);
+    expect(r.differences).toEqual([
+      { kind: 'settlement_not_approved', reference: 'S1', ledgerPesewas: null, reportPesewas: 1000, note: "the settlement waits for a second finance operator's approval: it is not posted to the bank" },
+      { kind: 'reimported_differently', reference: 'a', ledgerPesewas: null, reportPesewas: 1200, note: 'the payment was imported again as GHS 12.00, fee 0.00, success; first as GHS 10.00, fee 0.00, success' },
+    ]);
+    expect(r.status).toBe('flagged');
+    const settled = matchGatewayDay([{ reference: 'a', amountPesewas: -1000 }], [paid('a', 1000)], [{ ...settlement, approval: 'approved' }], new Set(['S1']), [reimported]);
+    expect(settled).toMatchObject({ status: 'differences', matched: 1, residuePesewas: 0 });
+    expect(matchGatewayDay([], [], [{ ...settlement, approval: 'rejected' }], new Set()).differences[0]!.note).toContain('was rejected');
   });
 
   it('counts refunds apart from payments of the same reference', () => {

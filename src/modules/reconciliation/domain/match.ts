@@ -2,8 +2,19 @@
  * A day's reconciliation, pure: the ledger's side against the gateway's report (or couriers' cash
  * collected against handed over), the differences, and whether the clearing came back to zero.
  */
+import { versionText, type Version } from './versions.ts';
 
-export type DifferenceKind = 'missing_in_ledger' | 'missing_in_report' | 'amount_differs' | 'fee_differs' | 'cash_not_handed_over' | 'handed_over_more';
+export type DifferenceKind =
+  | 'missing_in_ledger'
+  | 'missing_in_report'
+  | 'missing_in_statement'
+  | 'amount_differs'
+  | 'fee_differs'
+  | 'status_differs'
+  | 'reimported_differently'
+  | 'settlement_not_approved'
+  | 'cash_not_handed_over'
+  | 'handed_over_more';
 export type DayStatus = 'matched' | 'differences' | 'flagged';
 
 export interface Difference {
@@ -48,9 +59,29 @@ export interface SettlementSide {
   /** What the report's lines paid by this settlement add up to (gross and fees). */
   linesPesewas: number;
   linesFeePesewas: number;
+  /** Its journal waits for a second operator (proposed), was refused (rejected), or is posted (approved). */
+  approval: 'proposed' | 'approved' | 'rejected' | null;
 }
 
-const result = (matched: number, residuePesewas: number, differences: Difference[]): DayResult => ({
+/** A line imported again with another amount, fee or status: the version held and the other one. */
+export interface ReimportedSide {
+  kind: string;
+  reference: string;
+  held: Version;
+  other: Version;
+}
+
+/** Each second version of a line, as a difference of its day. */
+export const reimportedDifferences = (versions: readonly ReimportedSide[]): Difference[] =>
+  versions.map((v) => ({
+    kind: 'reimported_differently',
+    reference: v.reference,
+    ledgerPesewas: null,
+    reportPesewas: v.other.amountPesewas,
+    note: `the ${v.kind} was imported again as ${versionText(v.other)}; first as ${versionText(v.held)}`,
+  }));
+
+export const result = (matched: number, residuePesewas: number, differences: Difference[]): DayResult => ({
   status: residuePesewas !== 0 ? 'flagged' : differences.length > 0 ? 'differences' : 'matched',
   matched,
   residuePesewas,
@@ -61,7 +92,7 @@ const result = (matched: number, residuePesewas: number, differences: Difference
  * Matches by kind and reference, then amount. `settled` holds the settlement ids whose journal is
  * posted: a day's payments they cover have left the clearing account for the bank.
  */
-export function matchGatewayDay(ledger: LedgerSide[], report: ReportSide[], settlements: SettlementSide[], settled: ReadonlySet<string>): DayResult {
+export function matchGatewayDay(ledger: LedgerSide[], report: ReportSide[], settlements: SettlementSide[], settled: ReadonlySet<string>, versions: readonly ReimportedSide[] = []): DayResult {
   const ours = new Map<string, number>();
   for (const e of ledger) {
     const key = `${e.amountPesewas < 0 ? 'payment' : 'refund'}:${e.reference}`;
@@ -92,8 +123,12 @@ export function matchGatewayDay(ledger: LedgerSide[], report: ReportSide[], sett
   for (const s of settlements) {
     if (s.amountPesewas !== s.linesPesewas) differences.push({ kind: 'amount_differs', reference: s.settlementId, ledgerPesewas: s.linesPesewas, reportPesewas: s.amountPesewas, note: "the settlement's amount differs from the lines it pays" });
     if (s.feePesewas !== s.linesFeePesewas) differences.push({ kind: 'fee_differs', reference: s.settlementId, ledgerPesewas: s.linesFeePesewas, reportPesewas: s.feePesewas, note: "the settlement's fee differs from the fees of the lines it pays" });
+    if (s.approval === 'proposed' || s.approval === 'rejected') {
+      const why = s.approval === 'proposed' ? "waits for a second finance operator's approval" : 'was rejected';
+      differences.push({ kind: 'settlement_not_approved', reference: s.settlementId, ledgerPesewas: null, reportPesewas: s.amountPesewas, note: `the settlement ${why}: it is not posted to the bank` });
+    }
   }
-  return result(matched, residue, differences);
+  return result(matched, residue, [...differences, ...reimportedDifferences(versions)]);
 }
 
 export interface CourierDay {
