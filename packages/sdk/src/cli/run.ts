@@ -5,7 +5,7 @@ import { VERSION } from '../version.ts';
 import { configureCommand, walletCommands } from './account-commands.ts';
 import { closest, GLOBAL_OPTIONS, readLine } from './argv.ts';
 import { catalogCommands } from './catalog-commands.ts';
-import { checkUrl, CLI, str, UsageError, type Command, type Ctx } from './command.ts';
+import { checkUrl, CLI, UsageError, type Command, type Ctx } from './command.ts';
 import { resolveCredentials } from './config.ts';
 import { deliveryCommands } from './delivery-commands.ts';
 import { listenCommand } from './listen.ts';
@@ -94,12 +94,13 @@ export async function run(argv: string[], io: Io): Promise<number> {
   }
   const found = find(line.words);
   if (!found) {
-    if (line.words.length > 0 && !line.globals.help) {
+    const asked = line.globals.help === true || line.words[0] === 'help';
+    if (line.words.length > 0 && !asked) {
       io.err(unknownCommand(line.words));
       return 2;
     }
     io.out(topHelp());
-    return line.globals.help ? 0 : 2;
+    return asked ? 0 : 2;
   }
   const { command, length } = found;
   const options = { ...GLOBAL_OPTIONS, ...command.options };
@@ -114,7 +115,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     if (positionals.length < min || positionals.length > max) {
       throw new UsageError(positionals.length < min ? 'missing argument' : `unexpected argument "${positionals[max]}"`);
     }
-    const here: Ctx = {
+    ctx = {
       values: values as Ctx['values'],
       positionals,
       json: values.json === true,
@@ -124,12 +125,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
         if ('missing' in creds) {
           throw new UsageError(`no ${creds.missing.join(' or ')} configured: run ${CLI} configure --api-key ... --signing-secret ... (or --from data/sandbox-credentials.json), or set PARTNER_API_KEY and PARTNER_SIGNING_SECRET`);
         }
-        const baseUrl = str(here, 'base-url');
+        const baseUrl = values['base-url'] as string | undefined;
         return new PartnerClient(baseUrl === undefined ? creds : { ...creds, baseUrl: checkUrl(baseUrl, '--base-url') });
       },
     };
-    ctx = here;
-    const code = await command.run(here);
+    const code = await command.run(ctx);
     return typeof code === 'number' ? code : 0;
   } catch (err) {
     // parseArgs reports missing values and the like with codes of its own.
