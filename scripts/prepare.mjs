@@ -38,6 +38,11 @@ const bin = join('node_modules', '.bin');
 mkdirSync(bin, { recursive: true });
 for (const [name, target] of Object.entries(COMMANDS)) {
   rmSync(join(bin, name), { force: true });
-  symlinkSync(relative(bin, target), join(bin, name));
-  chmodSync(target, 0o755);
+  try {
+    symlinkSync(relative(bin, target), join(bin, name));
+    chmodSync(target, 0o755);
+  } catch (err) {
+    // Windows lets only some users make symbolic links: the install goes on without the shortcut.
+    console.warn(`prepare: could not link ${name} (${err.code}); run it with node ${target}`);
+  }
 }
