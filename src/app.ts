@@ -152,6 +152,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // A missing Host is refused by framingProblem instead, with the error body.
     http: { connectionsCheckingInterval: 1000, requireHostHeader: false },
     return503OnClosing: false,
+    // On close, keep-alive connections with no request in flight are closed at once (see the onSend hook).
+    forceCloseConnections: 'idle',
     // Only the proxies named in TRUST_PROXY may say who the client is (request.ip).
     trustProxy: config.trustProxy ?? false,
   });
@@ -184,10 +186,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   let closing = false;
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    if (closing) {
-      reply.header('connection', 'close');
-      return sendError(reply, errors.serviceUnavailable('The server is restarting; retry in a moment.'));
-    }
+    if (closing) return sendError(reply, errors.serviceUnavailable('The server is restarting; retry in a moment.'));
     const problem = framingProblem(request);
     if (problem) return sendError(reply, problem);
   });
@@ -196,6 +195,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       { method: request.method, route: request.routeOptions.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, key: request.auth?.keyId },
       'request',
     );
+  });
+  // Every answer sent while shutting down, in-flight ones included, closes its connection: a client
+  // kept on keep-alive would hold the process until the connection's idle timeout.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
   app.addHook('preClose', async () => {
     closing = true;

@@ -1,3 +1,4 @@
+import './platform/node-version.ts'; // first: an unsupported Node stops here, before anything else runs
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { ensureSandboxQuickstart } from './modules/accounts/quickstart.ts';

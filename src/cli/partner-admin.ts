@@ -2,6 +2,7 @@
  * partner-admin: the operator command line, a thin client over the operator API (`/admin/v1`), plus
  * `migrate` for the database. The commands are the tables under commands/; program.ts mounts them.
  */
+import '../platform/node-version.ts'; // first: an unsupported Node stops here, before anything else runs
 import { loadDotEnv } from '../platform/lifecycle.ts';
 import { wantsColour } from './output.ts';
 import { run } from './program.ts';

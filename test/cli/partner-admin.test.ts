@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wantsColour } from '../../src/cli/output.ts';
-import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
+import { ADMIN_TOKEN, startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { adminCli, field, json, SLOW, type Run } from './admin-cli.ts';
 
 let p: TestPlatform;
@@ -40,6 +40,17 @@ describe('partner-admin: help, version, suggestions, colour', () => {
     expect(command.stderr).toMatch(/\(Did you mean list\?\)/);
     expect(option.stderr).toMatch(/^error: unknown option '--limt'\n\(Did you mean --limit\?\)/);
     expect(option.code).toBe(2);
+  }, SLOW);
+
+  it('takes its global flags (--json, --url, --token) before or after the command', async () => {
+    const { partner_id: id } = (await p.admin('POST', '/partners', { name: 'Flags anywhere' })).body;
+    const elsewhere = { PARTNER_ADMIN_URL: 'http://127.0.0.1:1', ADMIN_TOKEN: undefined };
+    const [before, after, between] = await Promise.all([
+      cli(['--json', '--url', p.url, '--token', ADMIN_TOKEN, 'partners', 'get', id], elsewhere),
+      cli(['partners', 'get', id, '--json', '--url', p.url, '--token', ADMIN_TOKEN], elsewhere),
+      cli(['partners', '--json', 'get', '--url', p.url, id, '--token', ADMIN_TOKEN], elsewhere),
+    ]);
+    for (const run of [before, after, between]) expect([run.code, json(run).partner_id], run.stderr).toEqual([0, id]);
   }, SLOW);
 
   it('colours a terminal only: none when piped or with NO_COLOR, some with FORCE_COLOR', async () => {

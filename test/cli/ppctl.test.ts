@@ -102,6 +102,54 @@ describe('ppctl (the partner CLI)', () => {
     expect(REQUEST_ERROR.exec(staged.stderr)?.[1]).toBe('PRODUCTION_KEY_REQUIRED');
   });
 
+  it('takes the global flags anywhere on the line; --base-url overrides the configured server for one call', async () => {
+    const order = orderBody();
+    const file = join(tmp, 'global-flags.json');
+    await writeFile(file, JSON.stringify(order));
+    const created = await cli(['--json', 'orders', 'create', '-f', file]);
+    expect(created.code, created.stderr).toBe(0);
+    const id = json(created).data.order_details.order_id as string;
+    const [after, between, byRef] = await Promise.all([
+      cli(['orders', 'get', id, '--json']),
+      cli(['orders', '--json', 'track', id]),
+      cli(['orders', 'get', '--reference', order.order_reference, '--json']),
+    ]);
+    expect([after, between, byRef].map((r) => json(r).data.order_id ?? json(r).data.internal_order_id)).toEqual([id, id, id]);
+    const elsewhere = { as: staging, env: { PARTNER_BASE_URL: `http://127.0.0.1:${await freePort()}` } };
+    const [before, last] = await Promise.all([cli(['--base-url', p.url, 'health'], elsewhere), cli(['health', '--json', '--base-url', `${p.url}/`], elsewhere)]);
+    expect(before).toMatchObject({ code: 0, stdout: expect.stringMatching(/^delivery: +ok$/m) });
+    expect(json(last)).toEqual({ delivery: expect.objectContaining({ status: 'ok' }), 'safe-catalog': expect.objectContaining({ status: 'ok' }) });
+    expect(await cli(['health', '--base-url', 'localhost'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--base-url must be an http(s) URL') });
+  });
+
+  it('suggests the command or option meant, and the --reference lookup for a value that is not an order id', async () => {
+    const [command, subcommand, option, global, far] = await Promise.all([
+      cli(['order', 'get', 'dlv_x']),
+      cli(['orders', 'craete', '-f', 'x.json']),
+      cli(['orders', 'get', '--refrence', 'ACME-1001']),
+      cli(['estimate', '--to', '5.6,-0.2', '--jsn']),
+      cli(['shipments']),
+    ]);
+    expect(command).toMatchObject({ code: 2, stderr: 'error: unknown command "order" (did you mean "orders"?); see ppctl --help\n' });
+    expect(subcommand).toMatchObject({ code: 2, stderr: 'error: unknown command "orders craete" (did you mean "orders create"?)\n' });
+    expect(option).toMatchObject({ code: 2, stderr: 'error: unknown option --refrence (did you mean --reference?)\nusage: ppctl orders get ORDER_ID | --reference REF\n' });
+    expect(global).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error: unknown option --jsn \(did you mean --json\?\)$/m) });
+    expect(far).toMatchObject({ code: 2, stderr: 'error: unknown command "shipments"; see ppctl --help\n' });
+
+    const order = orderBody({ order_reference: `ACME-${Date.now()}` });
+    await staging.client.delivery.orders.create(order as CreateOrderRequest);
+    const [byId, track, sale] = await Promise.all([cli(['orders', 'get', order.order_reference]), cli(['orders', 'track', order.order_reference]), cli(['catalog', 'orders', 'get', 'ACME-1'], { as: seller })]);
+    for (const run of [byId, track]) {
+      expect(run.code).toBe(1);
+      expect(REQUEST_ERROR.exec(run.stderr)?.[1]).toBe('ORDER_NOT_FOUND');
+      expect(run.stderr).toContain(`\nhint: "${order.order_reference}" is not an id of ours (those start with dlv_); to look it up by your reference: ppctl orders get --reference ${order.order_reference}\n`);
+    }
+    expect(sale.stderr).toMatch(/\nhint: "ACME-1" is not an id of ours \(those start with sale_\); to look it up by your reference: ppctl catalog orders get --reference ACME-1\n$/);
+    // An id of ours that is not found gets no hint.
+    expect((await cli(['orders', 'get', 'dlv_00000000000000000000000000'])).stderr).not.toContain('hint:');
+    expect(json(await cli(['orders', 'get', '--reference', order.order_reference, '--json'])).data.order_reference).toBe(order.order_reference);
+  });
+
   it('estimate: a readable block and table, or --json', async () => {
     const args = ['estimate', '--to', '5.635,-0.161', '--from', '5.549,-0.209', '--priority', 'economy'];
     const [human, machine] = await Promise.all([cli(args), cli([...args, '--json'])]);

@@ -50,16 +50,35 @@ describe('deployment files run the compiled build with node', () => {
     return command.slice(1).join(' ');
   };
 
-  it('the Dockerfile installs exactly as CI does, and runs node as a non-root user', () => {
-    const dockerfile = read('Dockerfile');
+  it('the Dockerfile installs exactly as CI does, from the manifests alone, before it copies the sources', () => {
+    const steps = read('Dockerfile').split('\n');
     const ciInstall = read('.ci/run').match(/^npm ci .*$/m)![0];
-    expect(dockerfile).toContain(`RUN ${ciInstall}\n`);
+    const install = steps.indexOf(`RUN ${ciInstall}`);
+    const sources = steps.indexOf('COPY . .');
+    expect(install).toBeGreaterThan(0);
+    expect(sources).toBeGreaterThan(install);
+    // Only the manifests (and the install's own script) come before the install: a source change keeps its layer.
+    const copied = steps.slice(0, install).filter((l) => l.startsWith('COPY ')).flatMap((l) => l.split(/\s+/).slice(1, -1));
+    const workspaces = readdirSync(join(ROOT, 'packages')).map((name) => `packages/${name}/package.json`);
+    expect(copied.sort()).toEqual(['.npmrc', 'package-lock.json', 'package.json', 'scripts/prepare.mjs', ...workspaces].sort());
+    expect(read('package.json')).toContain('"prepare": "node scripts/prepare.mjs"');
+    expect(steps.slice(sources)).toContain('RUN npm run prepare');
+  });
+
+  it('the Dockerfile starts from the .nvmrc line of node:bookworm-slim pinned by digest, health-checks /readyz, and runs node as a non-root user', () => {
+    const dockerfile = read('Dockerfile');
+    expect(/^ARG NODE_IMAGE=(\S+)$/m.exec(dockerfile)?.[1]).toMatch(new RegExp(`^node:${read('.nvmrc').trim()}-bookworm-slim@sha256:[0-9a-f]{64}$`));
+    // Both stages start from that one pinned image.
+    expect(dockerfile.match(/^FROM .*$/gm)).toEqual(['build', 'runtime'].map((stage) => `FROM \${NODE_IMAGE} AS ${stage}`));
+    const health = JSON.parse(/^HEALTHCHECK .*? CMD (\[.*\])$/m.exec(dockerfile)![1]!) as string[];
+    expect(health.slice(0, 2)).toEqual(['node', '-e']);
+    expect(health[2]).toContain('/readyz');
     expect(dockerfile).toMatch(/^USER node$/m);
     const cmd = JSON.parse(dockerfile.match(/^CMD (.*)$/m)![1]!) as string[];
     expect(entry(cmd)).toBe('dist/server.js');
   });
 
-  it('compose runs PostgreSQL, Redis, the migration step, the API (health-checked on /readyz) and the worker', () => {
+  it("compose runs PostgreSQL, Redis, the migration step, the API (health-checked by the image's HEALTHCHECK) and the worker", () => {
     const compose = parse(read('compose.yaml'), { merge: true }) as { services: Record<string, any> };
     const { api, worker, migrate, postgres, redis } = compose.services;
     expect(postgres.healthcheck).toBeDefined();
@@ -67,7 +86,9 @@ describe('deployment files run the compiled build with node', () => {
     expect(entry(migrate.command)).toBe('dist/cli/partner-admin.js migrate');
     expect(entry(api.command)).toBe('dist/server.js');
     expect(entry(worker.command)).toBe('dist/worker.js');
-    expect(api.healthcheck.test.join(' ')).toContain('/readyz');
+    // The API keeps the image's HEALTHCHECK; the worker and the migration step serve no HTTP.
+    expect(api.healthcheck).toBeUndefined();
+    for (const service of [worker, migrate]) expect(service.healthcheck).toEqual({ disable: true });
     expect(api.environment.WEBHOOK_DISPATCHER).toBe('off');
     expect(api.environment.DATABASE_URL).toMatch(/^postgres:\/\//);
     // A forgotten .env stops compose instead of giving each container a throw-away key of its own.

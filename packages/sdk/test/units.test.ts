@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { closest, readLine } from '../src/cli/argv.ts';
 import { ordersFromCsv } from '../src/cli/bulk.ts';
 import { configDir, maskKey } from '../src/cli/config.ts';
 import { table } from '../src/cli/output.ts';
@@ -53,6 +54,23 @@ describe('CLI helpers', () => {
     expect(configDir({}, 'linux', '/home/a')).toBe('/home/a/.config/partner-platform');
     expect(configDir({}, 'darwin', '/Users/a')).toBe('/Users/a/Library/Application Support/partner-platform');
     expect(configDir({ APPDATA: 'C:\\Users\\a\\AppData\\Roaming' }, 'win32', 'C:\\Users\\a')).toMatch(/Roaming.partner-platform$/);
+  });
+
+  it('reads global options anywhere on a line and hands the rest to the command', () => {
+    const line = readLine(['orders', '--json', 'create', '-f', 'order.json', '--base-url', 'http://x']);
+    expect(line.globals).toEqual({ json: true, 'base-url': 'http://x' });
+    expect(line.words).toEqual(['orders', 'create', 'order.json']);
+    expect(line.without(2)).toEqual(['--json', '-f', 'order.json', '--base-url', 'http://x']);
+    expect(readLine(['--base-url=http://y', 'health']).globals['base-url']).toBe('http://y');
+  });
+
+  it('suggests the closest name for a slip, and nothing for a different word', () => {
+    expect(closest('jsn', ['json', 'base-url', 'help'])).toBe('json');
+    expect(closest('wallte', ['wallet', 'orders'])).toBe('wallet');
+    expect(closest('craete', ['create', 'get', 'bulk'])).toBe('create');
+    expect(closest('order', ['orders', 'estimate'])).toBe('orders');
+    expect(closest('deliver', ['health', 'orders', 'wallet'])).toBeUndefined();
+    expect(closest('x', ['json'])).toBeUndefined();
   });
 
   it('masks keys and aligns tables', () => {

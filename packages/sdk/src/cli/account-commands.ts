@@ -1,16 +1,6 @@
-import { CLI, parseJsonInput, parseNumber, str, UsageError, type Command } from './command.ts';
+import { checkUrl, CLI, parseJsonInput, parseNumber, str, UsageError, type Command } from './command.ts';
 import { DEFAULT_BASE_URL, maskKey, readConfig, writeConfig, type StoredConfig } from './config.ts';
 import { block, ghs, json } from './output.ts';
-
-function checkUrl(value: string, flag: string): string {
-  try {
-    const u = new URL(value);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http');
-  } catch {
-    throw new UsageError(`${flag} must be an http(s) URL, e.g. ${DEFAULT_BASE_URL}`);
-  }
-  return value.replace(/\/+$/, '');
-}
 
 export const configureCommand: Command = {
   name: 'configure',

@@ -1,5 +1,5 @@
 import type { PayoutListQuery, SafeOrder, SafeOrderRequest } from '../types.ts';
-import { CLI, idOrReference, parseNumber, requestBodyFile, str, type Command } from './command.ts';
+import { CLI, idOrReference, parseNumber, referenceHint, requestBodyFile, str, type Command } from './command.ts';
 import { block, ghs, json, table } from './output.ts';
 
 /** Payouts are in integer pesewas; shown in GHS like every other amount. */
@@ -28,6 +28,8 @@ function saleText(s: SafeOrder): string {
   ]);
   return `${head}\n\n${table(['product id', 'variant', 'qty', 'unit price', 'line total'], s.items.map((i) => [i.product_id, `${i.title} (${i.label})`, i.quantity, ghs(i.unit_price_ghs), ghs(i.line_total_ghs)]))}`;
 }
+
+const saleHint = referenceHint('sale_', 'SALE_NOT_FOUND', 'catalog orders get');
 
 /** Safe-catalog reads, and orders (create and verify need production keys). */
 export const catalogCommands: Command[] = [
@@ -99,6 +101,7 @@ export const catalogCommands: Command[] = [
     summary: 'A safe-catalog order, by sale id or by your external_reference',
     options: { reference: { type: 'string' } },
     args: [0, 1],
+    hint: saleHint,
     async run(ctx) {
       const { id, reference } = idOrReference(ctx, 'SALE_ID or --reference EXTERNAL_REFERENCE');
       const res = await ctx.client().catalog.orders.get(id !== undefined ? { sale_id: id } : { external_reference: reference });
@@ -110,6 +113,7 @@ export const catalogCommands: Command[] = [
     usage: 'SALE_ID',
     summary: 'Settle a paid (online) or delivered (cod) order; idempotent, safe to repeat (production keys)',
     args: [1, 1],
+    hint: saleHint,
     async run(ctx) {
       const res = await ctx.client().catalog.orders.verify(ctx.positionals[0]!);
       if (ctx.json) return ctx.io.out(json(res));

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { ParseArgsConfig } from 'node:util';
 import type { PartnerClient } from '../client.ts';
+import type { PartnerApiError } from '../errors.ts';
 import type { LatLng } from '../types.ts';
+import { DEFAULT_BASE_URL } from './config.ts';
 import type { Io } from './output.ts';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
@@ -26,6 +28,8 @@ export interface Command {
   options?: Options;
   /** Minimum and maximum positional arguments (default none). */
   args?: [number, number];
+  /** A hint printed under an API error of this command (what to do instead), when it has one. */
+  hint?: (err: PartnerApiError, ctx: Ctx) => string | undefined;
   /** Answers the exit code (default 0). */
   // biome-ignore lint/suspicious/noConfusingVoidType: most commands return nothing; the few with an exit code return a number
   run(ctx: Ctx): Promise<number | void>;
@@ -45,7 +49,17 @@ export const str = (ctx: Ctx, name: string): string | undefined => {
   return typeof v === 'string' ? v : undefined;
 };
 
-/** `5.6037,-0.187` into {lat, lng}. */
+/** An http(s) URL without its trailing slashes; anything else is a usage error naming the flag. */
+export function checkUrl(value: string, flag: string): string {
+  try {
+    const u = new URL(value);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http');
+  } catch {
+    throw new UsageError(`${flag} must be an http(s) URL, e.g. ${DEFAULT_BASE_URL}`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
 /** A command's subject, by its id (the positional) or by `--reference`: exactly one of them. */
 export function idOrReference(ctx: Ctx, usage: string): { id: string; reference?: undefined } | { id?: undefined; reference: string } {
   const reference = str(ctx, 'reference');
@@ -54,6 +68,21 @@ export function idOrReference(ctx: Ctx, usage: string): { id: string; reference?
   return id !== undefined ? { id } : { reference: reference! };
 }
 
+/**
+ * For a command that takes an id (`dlv_…`, `sale_…`): when the API found nothing and the value given
+ * is not shaped like such an id, it was most likely the partner's own reference, which `lookup`
+ * finds with `--reference`.
+ */
+export function referenceHint(prefix: string, notFound: string, lookup: string): NonNullable<Command['hint']> {
+  return (err, ctx) => {
+    const [value] = ctx.positionals;
+    if (err.code !== notFound || value === undefined || value.startsWith(prefix)) return undefined;
+    const quoted = /^[\w.:/-]+$/.test(value) ? value : JSON.stringify(value);
+    return `"${value}" is not an id of ours (those start with ${prefix}); to look it up by your reference: ${CLI} ${lookup} --reference ${quoted}`;
+  };
+}
+
+/** `5.6037,-0.187` into {lat, lng}. */
 export function parseLatLng(text: string, flag: string): LatLng {
   const m = /^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$/.exec(text);
   if (!m) throw new UsageError(`--${flag} must be LAT,LNG in decimal degrees, e.g. 5.6037,-0.1870`);

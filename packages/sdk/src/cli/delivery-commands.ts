@@ -1,10 +1,11 @@
 import type { CreateOrderRequest, OrderDetailsResponse, Priority, Tracking } from '../types.ts';
 import { sleep } from '../retry.ts';
 import { bulkCommand } from './bulk.ts';
-import { idOrReference, parseLatLng, parseNumber, requestBodyFile, str, UsageError, type Command, type Ctx } from './command.ts';
+import { idOrReference, parseLatLng, parseNumber, referenceHint, requestBodyFile, str, UsageError, type Command, type Ctx } from './command.ts';
 import { block, ghs, json, table } from './output.ts';
 
 const PRIORITIES: readonly Priority[] = ['standard', 'economy', 'cargo'];
+const orderHint = referenceHint('dlv_', 'ORDER_NOT_FOUND', 'orders get');
 const FINAL = new Set(['delivered', 'returned', 'cancelled', 'failed']);
 
 function trackingText(t: Tracking): string {
@@ -122,6 +123,7 @@ export const deliveryCommands: Command[] = [
     summary: "An order's details and status, by id or by your order_reference",
     options: { reference: { type: 'string' } },
     args: [0, 1],
+    hint: orderHint,
     async run(ctx) {
       const { id, reference } = idOrReference(ctx, 'ORDER_ID or --reference REF');
       const orders = ctx.client().delivery.orders;
@@ -135,6 +137,7 @@ export const deliveryCommands: Command[] = [
     summary: 'The tracking timeline; --watch follows it until delivered, cancelled or failed',
     options: { watch: { type: 'boolean' }, interval: { type: 'string' } },
     args: [1, 1],
+    hint: orderHint,
     async run(ctx) {
       const id = ctx.positionals[0]!;
       if (ctx.values.watch) return watch(ctx, id, parseNumber(str(ctx, 'interval') ?? '5', '--interval', { min: 0.1 }) * 1000);
@@ -148,6 +151,7 @@ export const deliveryCommands: Command[] = [
     summary: 'Cancel an order that is not delivered or cancelled yet',
     options: { reason: { type: 'string' } },
     args: [1, 1],
+    hint: orderHint,
     async run(ctx) {
       const res = await ctx.client().delivery.orders.cancel(ctx.positionals[0]!, str(ctx, 'reason'));
       if (ctx.json) return ctx.io.out(json(res));

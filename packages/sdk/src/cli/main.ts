@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The `ppctl` command (the partner CLI). Exit codes: 0 ok, 1 the API or the network failed, 2 wrong usage.
+import './node-check.ts';
 import { run } from './run.ts';
 
 process.exitCode = await run(process.argv.slice(2), {

@@ -3,8 +3,9 @@ import { PartnerClient } from '../client.ts';
 import { PartnerApiError, PartnerNetworkError } from '../errors.ts';
 import { VERSION } from '../version.ts';
 import { configureCommand, walletCommands } from './account-commands.ts';
+import { closest, GLOBAL_OPTIONS, readLine } from './argv.ts';
 import { catalogCommands } from './catalog-commands.ts';
-import { CLI, UsageError, type Command, type Ctx } from './command.ts';
+import { checkUrl, CLI, UsageError, type Command, type Ctx } from './command.ts';
 import { resolveCredentials } from './config.ts';
 import { deliveryCommands } from './delivery-commands.ts';
 import { listenCommand } from './listen.ts';
@@ -12,7 +13,7 @@ import type { Io } from './output.ts';
 
 export const commands: Command[] = [configureCommand, ...deliveryCommands, ...walletCommands, ...catalogCommands, listenCommand];
 
-const GLOBAL = `--json for machine-readable output, --help for a command's options, ${CLI} --version for the version.`;
+const GLOBAL = `Anywhere on the line: --json for machine-readable output, --base-url URL for another server, --help for a command's options, --version.`;
 
 function topHelp(): string {
   const width = Math.max(...commands.map((c) => c.name.length)) + 2;
@@ -31,16 +32,16 @@ function topHelp(): string {
 const usageLine = (c: Command) => `${CLI} ${c.name}${c.usage ? ` ${c.usage}` : ''}`;
 
 function commandHelp(c: Command): string {
-  return [`Usage: ${usageLine(c)} [--json]`, '', c.summary, ...(c.help ? ['', ...c.help] : [])].join('\n');
+  return [`Usage: ${usageLine(c)} [--json] [--base-url URL]`, '', c.summary, ...(c.help ? ['', ...c.help] : [])].join('\n');
 }
 
 const MOST_WORDS = Math.max(...commands.map((c) => c.name.split(' ').length));
 
-/** The command named by the first words (the longest match). */
-function find(argv: string[]): { command: Command; rest: string[] } | undefined {
+/** The command named by the first words (the longest match), and how many words its name takes. */
+function find(words: string[]): { command: Command; length: number } | undefined {
   for (let n = MOST_WORDS; n >= 1; n--) {
-    const command = commands.find((c) => c.name === argv.slice(0, n).join(' '));
-    if (command) return { command, rest: argv.slice(n) };
+    const command = commands.find((c) => c.name === words.slice(0, n).join(' '));
+    if (command) return { command, length: n };
   }
   return undefined;
 }
@@ -55,6 +56,25 @@ function group(argv: string[]): { name: string; next: string[] } | undefined {
   return undefined;
 }
 
+/** Why no command matches the words: a group without (or with a mistyped) subcommand, or an unknown first word. */
+function unknownCommand(words: string[]): string {
+  const partial = group(words);
+  if (partial) {
+    const typed = words[partial.name.split(' ').length];
+    const guess = typed === undefined ? undefined : closest(typed, partial.next);
+    return guess ? `error: unknown command "${partial.name} ${typed}" (did you mean "${partial.name} ${guess}"?)` : `error: ${partial.name} needs a subcommand: ${partial.next.join(', ')}`;
+  }
+  const guess = closest(words[0]!, new Set(commands.map((c) => c.name.split(' ')[0]!)));
+  return `error: unknown command "${words[0]}"${guess ? ` (did you mean "${guess}"?)` : ''}; see ${CLI} --help`;
+}
+
+/** parseArgs' message for an option the command does not take, with the option it probably meant. */
+function unknownOption(err: Error, options: object): string {
+  const given = /'(-[^']*)'/.exec(err.message)?.[1] ?? '';
+  const guess = given.startsWith('--') ? closest(given.slice(2).split('=')[0]!, Object.keys(options)) : undefined;
+  return `unknown option ${given}${guess ? ` (did you mean --${guess}?)` : ''}`;
+}
+
 function describeError(err: unknown): string {
   if (err instanceof PartnerApiError) {
     const where = [err.code, ...(err.requestId ? [`request ${err.requestId}`] : [])].join(', ');
@@ -67,28 +87,26 @@ function describeError(err: unknown): string {
 
 /** Runs one invocation and answers the exit code; never throws. */
 export async function run(argv: string[], io: Io): Promise<number> {
-  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
-    io.out(topHelp());
-    return argv.length === 0 ? 2 : 0;
-  }
-  if (argv[0] === '--version' || argv[0] === '-v') {
+  const line = readLine(argv);
+  if (line.globals.version) {
     io.out(VERSION);
     return 0;
   }
-  const found = find(argv);
+  const found = find(line.words);
   if (!found) {
-    const partial = group(argv);
-    io.err(partial ? `error: ${partial.name} needs a subcommand: ${partial.next.join(', ')}` : `error: unknown command "${argv[0]}"; see ${CLI} --help`);
-    return 2;
+    const asked = line.globals.help === true || line.words[0] === 'help';
+    if (line.words.length > 0 && !asked) {
+      io.err(unknownCommand(line.words));
+      return 2;
+    }
+    io.out(topHelp());
+    return asked ? 0 : 2;
   }
-  const { command, rest } = found;
+  const { command, length } = found;
+  const options = { ...GLOBAL_OPTIONS, ...command.options };
+  let ctx: Ctx | undefined;
   try {
-    const { values, positionals } = parseArgs({
-      args: rest,
-      options: { ...command.options, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
+    const { values, positionals } = parseArgs({ args: line.without(length), options, allowPositionals: true, strict: true });
     if (values.help) {
       io.out(commandHelp(command));
       return 0;
@@ -97,7 +115,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     if (positionals.length < min || positionals.length > max) {
       throw new UsageError(positionals.length < min ? 'missing argument' : `unexpected argument "${positionals[max]}"`);
     }
-    const ctx: Ctx = {
+    ctx = {
       values: values as Ctx['values'],
       positionals,
       json: values.json === true,
@@ -107,19 +125,22 @@ export async function run(argv: string[], io: Io): Promise<number> {
         if ('missing' in creds) {
           throw new UsageError(`no ${creds.missing.join(' or ')} configured: run ${CLI} configure --api-key ... --signing-secret ... (or --from data/sandbox-credentials.json), or set PARTNER_API_KEY and PARTNER_SIGNING_SECRET`);
         }
-        return new PartnerClient(creds);
+        const baseUrl = values['base-url'] as string | undefined;
+        return new PartnerClient(baseUrl === undefined ? creds : { ...creds, baseUrl: checkUrl(baseUrl, '--base-url') });
       },
     };
     const code = await command.run(ctx);
     return typeof code === 'number' ? code : 0;
   } catch (err) {
-    // parseArgs reports unknown options and missing values with codes of its own.
+    // parseArgs reports missing values and the like with codes of its own.
     const code = (err as { code?: unknown }).code;
     if (err instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
-      io.err(`error: ${(err as Error).message}\nusage: ${usageLine(command)}`);
+      const message = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? unknownOption(err as Error, options) : (err as Error).message;
+      io.err(`error: ${message}\nusage: ${usageLine(command)}`);
       return 2;
     }
-    io.err(describeError(err));
+    const hint = err instanceof PartnerApiError && ctx ? command.hint?.(err, ctx) : undefined;
+    io.err(`${describeError(err)}${hint ? `\nhint: ${hint}` : ''}`);
     return 1;
   }
 }
