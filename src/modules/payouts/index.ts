@@ -8,3 +8,5 @@ export { namesMatch, NETWORKS, parseDestination, type DestinationInput } from '.
 export type { DestinationNotices } from './destination-changes.ts';
 export type { PayeeDirectory } from './directory.ts';
 export type { DestinationChangeRow } from './changes-repository.ts';
+export type { Replacement } from './replacements.ts';
+export type { Switched } from './destination-switch.ts';
