@@ -69,8 +69,8 @@ export const payoutCommands: Command[] = [
   },
   {
     name: 'payees accept-destination', summary: 'Accept a destination that needs review (a finance operator who neither proposed nor approved it); payouts then go to it', route: 'POST /payees/:kind/:id/destination/accept',
-    usage: 'KIND ID --version N', payload: (a) => ({ version: a.version }), show: (b) => block(b.destination, destinationFields),
-    help: { KIND: 'vendor or partner', version: "The destination's version you reviewed (payees show)" },
+    usage: 'KIND ID --destination-version N', payload: (a) => ({ version: a['destination-version'] }), show: (b) => block(b.destination, destinationFields),
+    help: { KIND: 'vendor or partner', 'destination-version': "The destination's version you reviewed (payees show)" },
   },
   {
     name: 'payees reject-destination', summary: 'Reject (or withdraw) a proposed destination change; the destination stays as it is', route: 'POST /payees/:kind/:id/destination/reject',
