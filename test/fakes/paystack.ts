@@ -16,8 +16,8 @@ export interface FakePaystackTransaction { id: number; reference: string; amount
 export interface FakePaystackTransfer { id: number; reference: string; amount: number; recipient: string; reason: string; status: string; transferCode: string; failure: string | null }
 export interface FakePaystackRefund { id: number; transaction: string; amount: number; status: string }
 export interface FakePaystackRequest { method: string; path: string; headers: IncomingHttpHeaders; body: string }
-/** timeout: never answers; drop: does the work, then never answers (the answer is lost); 500: fails. */
-export type FakePaystackFailure = 'timeout' | 'drop' | '500';
+/** timeout: never answers; drop: does the work, then never answers (the answer is lost); 500: fails; 429: rate limited. */
+export type FakePaystackFailure = 'timeout' | 'drop' | '500' | '429';
 
 export interface FakePaystack {
   url: string;
@@ -86,6 +86,7 @@ export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456
     const failure = holdNow(u.pathname) ?? (index < 0 ? undefined : failures.splice(index, 1)[0]?.kind);
     if (failure === 'timeout') return;
     if (failure === '500') return send(res, 500, { status: false, message: 'An error occurred' });
+    if (failure === '429') return send(res, 429, { status: false, message: 'Too many requests' });
     let body: Record<string, unknown> = {};
     if (method === 'POST') {
       try {

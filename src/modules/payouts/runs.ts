@@ -64,7 +64,7 @@ export class PayoutRuns {
       if (status === 'awaiting_approval') result.awaiting_approval++;
       if (status) result.created++;
     }
-    this.deps.log.info({ run: run.id, trigger, created: result.created, awaiting: result.awaiting_approval }, 'payout run created its payouts');
+    this.deps.log.info({ run: run.id, trigger, created: result.created, awaiting: result.awaiting_approval, unverified: result.unverified_destination.length }, 'payout run created its payouts');
     return result;
   }
 

@@ -56,7 +56,12 @@ export class PayoutSender {
     return this.#replacements.replaceUnsent(tx, destination, at);
   }
 
-  private async replaceIfStale(id: string): Promise<void> {
+  /**
+   * For a `created` payout the claim refused: if it was made for a destination version that is no longer
+   * its payee's, it is cancelled and made again for the current one (a bulk claim calls it for those it
+   * did not get); one whose destination waits for verification is left for the recovery.
+   */
+  async replaceIfStale(id: string): Promise<void> {
     const p = await repo.find(this.deps.db, id);
     if (p?.status !== 'created') return;
     const replaced = await this.deps.db.transaction(async (tx) => {
