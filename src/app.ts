@@ -343,7 +343,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     proofs,
     partnerSales: catalog?.partnerSales,
     wallet: wallet.service,
-    payouts: { module: payouts, mail: mailQueue, coolingHours: config.payouts.coolingHours },
+    payouts: { module: payouts, mail: mailQueue, audit, coolingHours: config.payouts.coolingHours },
     publicBaseUrl,
     webhooks: { webhooks: webhookAdmin, audit },
   };

@@ -22,6 +22,7 @@ const silent = { warn() {}, info() {}, error() {}, debug() {}, child: () => sile
 const instant: TransferProvider = {
   name: 'bench',
   resolveName: async () => null,
+  registerRecipient: async () => ({ state: 'registered', resolvedName: null, recipientCode: 'RCP_bench' }),
   send: async () => ({ state: 'paid', providerReference: 'b', feePesewas: 50, reason: null }),
   status: async () => ({ state: 'unknown' }),
   transferHint: () => undefined,

@@ -77,6 +77,8 @@ export const errors = {
   jobTaken: make(409, 'JOB_TAKEN'),
   /** Maker-checker: the operator who created a payout cannot approve it. */
   sameOperator: make(409, 'SAME_OPERATOR'),
+  /** A payee's destination cannot change while a payout to it is being handed to the transfer provider. */
+  payoutSending: make(409, 'PAYOUT_SENDING'),
   offerNotOpen: make(409, 'OFFER_NOT_OPEN'),
   actionIdReused: make(409, 'ACTION_ID_REUSED'),
   productionNotActive: make(409, 'PRODUCTION_NOT_ACTIVE'),

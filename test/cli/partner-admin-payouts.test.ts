@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVendor } from '../catalog/helpers.ts';
+import { FakeTransfers } from '../fakes/transfers.ts';
 import { operatorWithToken } from '../operators/helpers.ts';
 import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { HOUR, settleSale } from '../payouts/helpers.ts';
 import { adminCli, json, SLOW, type Run } from './admin-cli.ts';
 
 let p: TestPlatform;
+const fake = new FakeTransfers();
 beforeAll(async () => {
-  p = await startPlatform();
+  p = await startPlatform({ transfers: fake });
 });
 afterAll(() => p.close());
 
@@ -47,5 +49,40 @@ describe('partner-admin: payouts', () => {
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('VALIDATION_ERROR');
     expect((await cli('payouts', 'reject', held.id)).stderr).toContain('INVALID_TRANSITION');
+  }, SLOW);
+
+  it('shows a payout cancelled by a destination change and its replacement, and accepts a destination that needs review', async () => {
+    const vendorId = (await createVendor(p)).vendor_id as string;
+    const [checker, reviewer] = [await operatorWithToken(p, ['finance']), await operatorWithToken(p, ['finance'])];
+    const as = (token: string, ...args: string[]) => adminCli(p.url, args, { ADMIN_TOKEN: token });
+    const change = async (number: string) => {
+      const proposed = await cli('payees', 'destination', 'vendor', vendorId, '--kind', 'mobile_money', '--network', 'mtn', '--number', number, '--name', 'Kofi Boateng');
+      return as(checker.token, 'payees', 'approve-destination', 'vendor', vendorId, '--change', /^change: +(pdc_\w+)$/m.exec(proposed.stdout)![1]!);
+    };
+    expect((await change('024 765 0001')).stdout).toMatch(/^verification: +verified$/m);
+    await settleSale(p, `vendor_payable:${vendorId}`, 2500, Date.now() - 30 * HOUR);
+    await cli('payouts', 'run');
+    const held = json(await cli('payouts', 'list', '--payee', `vendor:${vendorId}`, '--json')).data[0].id as string;
+
+    fake.registeredNames.set('0557650002', 'AMA SERWAA MENSAH');
+    const changed = await change('055 765 0002');
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(changed.stdout).toMatch(/^verification: +needs_review$/m);
+    const replacement = new RegExp(`^  ${held} cancelled, replaced by (pout_\\w+) \\(awaiting_approval\\)$`, 'm').exec(changed.stdout)?.[1];
+    expect(replacement, changed.stdout).toBeDefined();
+    expect((await cli('payouts', 'list', '--payee', `vendor:${vendorId}`)).stdout).toContain(`cancelled, replaced by ${replacement}`);
+    expect((await cli('payouts', 'show', held)).stdout).toMatch(new RegExp(`^status: +cancelled, replaced by ${replacement}$`, 'm'));
+    const shown = (await cli('payees', 'show', 'vendor', vendorId)).stdout;
+    expect(shown).toMatch(/^verification: +needs_review$/m);
+    expect(shown).toMatch(/^registered name: +AMA SERWAA MENSAH$/m);
+
+    // The approver may not accept it, nor the ADMIN_TOKEN; a bad version is refused before anything is sent.
+    expect((await as(checker.token, 'payees', 'accept-destination', 'vendor', vendorId, '--destination-version', '2')).stderr).toContain('SAME_OPERATOR');
+    expect((await cli('payees', 'accept-destination', 'vendor', vendorId, '--destination-version', '2')).stderr).toContain('FORBIDDEN');
+    expect((await as(reviewer.token, 'payees', 'accept-destination', 'vendor', vendorId, '--destination-version', 'two')).code).not.toBe(0);
+    expect((await as(reviewer.token, 'payees', 'accept-destination', 'vendor', vendorId, '--destination-version', '1')).stderr).toContain('INVALID_TRANSITION');
+    const accepted = await as(reviewer.token, 'payees', 'accept-destination', 'vendor', vendorId, '--destination-version', '2');
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(accepted.stdout).toMatch(/^verification: +verified$/m);
   }, SLOW);
 });

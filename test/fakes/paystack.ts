@@ -16,8 +16,8 @@ export interface FakePaystackTransaction { id: number; reference: string; amount
 export interface FakePaystackTransfer { id: number; reference: string; amount: number; recipient: string; reason: string; status: string; transferCode: string; failure: string | null }
 export interface FakePaystackRefund { id: number; transaction: string; amount: number; status: string }
 export interface FakePaystackRequest { method: string; path: string; headers: IncomingHttpHeaders; body: string }
-/** timeout: never answers; drop: does the work, then never answers (the answer is lost); 500: fails. */
-export type FakePaystackFailure = 'timeout' | 'drop' | '500';
+/** timeout: never answers; drop: does the work, then never answers (the answer is lost); 500: fails; 429: rate limited. */
+export type FakePaystackFailure = 'timeout' | 'drop' | '500' | '429';
 
 export interface FakePaystack {
   url: string;
@@ -28,6 +28,8 @@ export interface FakePaystack {
   requests: FakePaystackRequest[];
   /** Registered names for /bank/resolve, keyed `${bank_code}:${account_number}`; others cannot be resolved. */
   accountNames: Map<string, string>;
+  /** Accounts that do not exist, keyed as accountNames: not resolved, and refused as transfer recipients. */
+  unknownAccounts: Set<string>;
   /** The buyer pays (amount defaults to the one initialized). */
   pay(reference: string, amountPesewas?: number): void;
   /** Sets a transfer's final state: success, failed or reversed. */
@@ -58,6 +60,7 @@ export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456
   const refunds: FakePaystackRefund[] = [];
   const requests: FakePaystackRequest[] = [];
   const accountNames = new Map<string, string>();
+  const unknownAccounts = new Set<string>();
   const failures: Array<{ kind: FakePaystackFailure; path: string | undefined }> = [];
   let holding: { kind: 'timeout' | 'drop'; path: string; skip: number } | undefined;
   let held = 0;
@@ -83,6 +86,7 @@ export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456
     const failure = holdNow(u.pathname) ?? (index < 0 ? undefined : failures.splice(index, 1)[0]?.kind);
     if (failure === 'timeout') return;
     if (failure === '500') return send(res, 500, { status: false, message: 'An error occurred' });
+    if (failure === '429') return send(res, 429, { status: false, message: 'Too many requests' });
     let body: Record<string, unknown> = {};
     if (method === 'POST') {
       try {
@@ -156,11 +160,13 @@ export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456
     if (typeof account_number !== 'string' || !/^\d{6,20}$/.test(account_number) || typeof name !== 'string' || !name) {
       return [400, { status: false, message: 'Account number and name are required' }];
     }
+    if (unknownAccounts.has(`${bank_code}:${account_number}`)) return [400, { status: false, message: 'Cannot resolve account' }];
     // Paystack answers the existing recipient for the same account.
     const key = `${type}:${bank_code}:${account_number}`;
     const code = recipients.get(key) ?? `RCP_${randomBytes(6).toString('hex')}`;
     recipients.set(key, code);
-    return [201, { status: true, message: 'Transfer recipient created successfully', data: { recipient_code: code, type, name, currency: 'GHS', active: true } }];
+    const details = { account_number, account_name: accountNames.get(`${bank_code}:${account_number}`) ?? null, bank_code };
+    return [201, { status: true, message: 'Transfer recipient created successfully', data: { recipient_code: code, type, name, currency: 'GHS', active: true, details } }];
   }
 
   function transfer(body: Record<string, unknown>): [number, unknown] {
@@ -248,6 +254,7 @@ export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456
     refunds,
     requests,
     accountNames,
+    unknownAccounts,
     pay(reference, amountPesewas) {
       const t = transactions.get(reference);
       if (!t) throw new Error(`fake Paystack: no transaction ${reference}`);

@@ -1,4 +1,4 @@
-import type { PayoutDestination, TransferOutcome, TransferProvider, TransferState } from '../../src/integrations/transfers/types.ts';
+import type { PayoutDestination, RecipientCheck, TransferOutcome, TransferProvider, TransferState } from '../../src/integrations/transfers/types.ts';
 import { errors } from '../../src/platform/errors.ts';
 
 /** How the fake answers the next send. */
@@ -35,17 +35,42 @@ export class FakeTransfers implements TransferProvider {
   readonly transfers = new Map<string, Transfer>();
   /** Knobs consumed one per send call; when empty, sends are paid. */
   readonly knobs: SendKnob[] = [];
-  /** Names the lookup answers, by wallet or account number; absent numbers cannot be looked up (null). */
+  /** Names the lookup answers, by wallet or account number (a mismatch to test); other known numbers answer the name given. */
   readonly registeredNames = new Map<string, string>();
+  /** Numbers the provider does not know: no name, and refused as a recipient. */
+  readonly unknownAccounts = new Set<string>();
+  /** Recipients registered, by wallet or account number. */
+  readonly recipients = new Map<string, string>();
+  /** While true, registering a recipient fails as a provider that is down does (GATEWAY_ERROR). */
+  recipientsDown = false;
+  /** Every send call as it reaches the provider: when, for which reference, to where. */
+  readonly sends: Array<{ at: number; reference: string; destination: PayoutDestination }> = [];
+  /** How long a send takes to reach the provider (the network), before it is recorded and handled. */
+  arrivalDelayMs = 0;
+  /** Called as each send reaches the provider, before it is handled (a test checks what is true at that instant). */
+  onArrival: ((input: { reference: string; destination: PayoutDestination }) => Promise<void>) | undefined;
   feePesewas = 100;
   /** A webhook signature the fake accepts. */
   readonly secret = 'fake-transfer-secret';
 
   async resolveName(d: PayoutDestination): Promise<string | null> {
-    return this.registeredNames.get(d.kind === 'mobile_money' ? d.number : d.accountNumber) ?? null;
+    const number = numberOf(d);
+    return this.unknownAccounts.has(number) ? null : (this.registeredNames.get(number) ?? d.name);
+  }
+
+  async registerRecipient(d: PayoutDestination): Promise<RecipientCheck> {
+    if (this.recipientsDown) throw errors.gateway('transfer provider answered 503');
+    const number = numberOf(d);
+    if (this.unknownAccounts.has(number)) return { state: 'refused', reason: 'no such account' };
+    const code = this.recipients.get(number) ?? `RCP_fake_${number}`;
+    this.recipients.set(number, code);
+    return { state: 'registered', resolvedName: await this.resolveName(d), recipientCode: code };
   }
 
   async send(input: { reference: string; amountPesewas: number; destination: PayoutDestination; reason: string }): Promise<TransferOutcome> {
+    if (this.arrivalDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.arrivalDelayMs));
+    await this.onArrival?.({ reference: input.reference, destination: input.destination });
+    this.sends.push({ at: Date.now(), reference: input.reference, destination: input.destination });
     const existing = this.transfers.get(input.reference);
     if (existing) {
       existing.calls++;
@@ -91,3 +116,5 @@ export class FakeTransfers implements TransferProvider {
     return { state: t.state, providerReference: `fk_${t.amountPesewas}`, feePesewas: t.state === 'paid' || t.state === 'reversed' ? this.feePesewas : null, reason: t.state === 'failed' ? 'account closed' : t.state === 'reversed' ? 'reversed by the bank' : null };
   }
 }
+
+const numberOf = (d: PayoutDestination) => (d.kind === 'mobile_money' ? d.number : d.accountNumber);

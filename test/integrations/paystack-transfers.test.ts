@@ -142,6 +142,47 @@ describe('PaystackTransfers.resolveName', () => {
   });
 });
 
+describe('PaystackTransfers.registerRecipient', () => {
+  it('resolves the registered name with the network or GhIPSS code, then creates the recipient and answers its code', async () => {
+    fake.accountNames.set('VOD:0201234567', 'AMA MENSAH');
+    const check = await provider.registerRecipient(momo);
+    const [resolve, create] = fake.requests.slice(-2);
+    expect(resolve!.path).toBe('/bank/resolve?account_number=0201234567&bank_code=VOD');
+    expect([create!.method, create!.path, JSON.parse(create!.body)]).toEqual(['POST', '/transferrecipient', { type: 'mobile_money', bank_code: 'VOD', account_number: '0201234567', name: 'Ama Mensah', currency: 'GHS' }]);
+    expect(check).toEqual({ state: 'registered', resolvedName: 'AMA MENSAH', recipientCode: expect.stringMatching(/^RCP_/) });
+    // The same account again: the same recipient (Paystack answers the existing one).
+    expect(await provider.registerRecipient(momo)).toEqual(check);
+    for (const [network, code] of [['mtn', 'MTN'], ['airteltigo', 'ATL']] as const) {
+      await provider.registerRecipient({ ...momo, network, number: '0241234567' });
+      expect(JSON.parse(fake.requests.at(-1)!.body)).toMatchObject({ type: 'mobile_money', bank_code: code });
+    }
+    await provider.registerRecipient(bank);
+    expect(fake.requests.at(-2)!.path).toBe('/bank/resolve?account_number=1234567890123&bank_code=280100');
+    expect(JSON.parse(fake.requests.at(-1)!.body)).toMatchObject({ type: 'ghipss', bank_code: '280100' });
+  });
+
+  it('answers a mismatching name as it is, an unresolvable one as null, and a refused account as refused', async () => {
+    fake.accountNames.set('280100:1234567890123', 'KWAME ASANTE');
+    expect(await provider.registerRecipient(bank)).toMatchObject({ state: 'registered', resolvedName: 'KWAME ASANTE' });
+    expect(await provider.registerRecipient(momo)).toMatchObject({ state: 'registered', resolvedName: null });
+    fake.unknownAccounts.add('VOD:0201234567');
+    expect(await provider.registerRecipient(momo)).toEqual({ state: 'refused', reason: 'Paystack: Cannot resolve account' });
+  });
+
+  it('throws GATEWAY_ERROR when Paystack fails, times out or rate-limits, never a verdict', async () => {
+    fake.failNext('500', '/transferrecipient');
+    await gatewayError(provider.registerRecipient(momo));
+    fake.failNext('timeout', '/bank/resolve');
+    await gatewayError(provider.registerRecipient(momo));
+    fake.failNext('429', '/bank/resolve');
+    await gatewayError(provider.registerRecipient(momo));
+    fake.failNext('429', '/transferrecipient');
+    await gatewayError(provider.registerRecipient(momo));
+    fake.failNext('429', '/bank/resolve');
+    await gatewayError(provider.resolveName(momo));
+  });
+});
+
 describe('PaystackTransfers.transferHint', () => {
   const hint = (body: unknown, key = fake.secretKey) => {
     const raw = JSON.stringify(body);

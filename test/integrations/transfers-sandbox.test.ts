@@ -73,6 +73,11 @@ describe('SandboxTransfers', () => {
       expect(await sandbox.resolveName(wallet('0241234567'))).toBe('Ama Mensah');
       expect(await sandbox.resolveName(wallet('0241234597'))).toBe('SANDBOX OTHER NAME');
       expect(await sandbox.resolveName(bank('1234567896'))).toBeNull();
+      // Registering a recipient: the same names, a recipient code made of the number, 95 refused.
+      expect(await sandbox.registerRecipient(wallet('0241234567'))).toEqual({ state: 'registered', resolvedName: 'Ama Mensah', recipientCode: 'RCP_sandbox_0241234567' });
+      expect(await sandbox.registerRecipient(wallet('0241234597'))).toMatchObject({ state: 'registered', resolvedName: 'SANDBOX OTHER NAME' });
+      expect(await sandbox.registerRecipient(bank('1234567896'))).toMatchObject({ state: 'registered', resolvedName: null });
+      expect(await sandbox.registerRecipient(bank('1234567895'))).toEqual({ state: 'refused', reason: 'sandbox: no such account' });
       expect(sandbox.transferHint()).toBeUndefined();
       await expect(sandbox.send({ reference: 'bad ref', amountPesewas: 100, destination: wallet('0241234567'), reason: 'x' })).rejects.toBeInstanceOf(RangeError);
       await expect(sandbox.send({ reference: 'po_zero', amountPesewas: 0, destination: wallet('0241234567'), reason: 'x' })).rejects.toBeInstanceOf(RangeError);

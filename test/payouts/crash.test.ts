@@ -75,6 +75,10 @@ describe('exactly once across crashes and provider failures', () => {
     await restarted().sender.recover();
     expect(await statuses([row!.id])).toEqual(['sending']);
     fake.status = status;
+    // Asked again at its next check: the grace after the failed look.
+    await restarted().sender.recover();
+    expect(await statuses([row!.id])).toEqual(['sending']);
+    now += 61_000;
     await restarted().sender.recover();
     expect(await statuses([row!.id])).toEqual(['paid']);
     expect(fake.transfers.get(row!.id)!.calls).toBe(1);

@@ -77,7 +77,8 @@ describe('payouts across a kill -9 of the server, then a restart', () => {
     paystack.newTransferStatus = opts.transferStatus;
     paystack.hold(opts.hold.kind, opts.hold.path, opts.hold.skip);
     const heldBefore = paystack.held;
-    const first = await server({ PAYOUT_INTERVAL_MS: '0' });
+    // The grace a payout's next check is set with when it is created or sent: short, so the restart recovers soon.
+    const first = await server({ PAYOUT_INTERVAL_MS: '0', PAYOUT_SENDING_GRACE_SECONDS: '1' });
     // The run's request never completes: its server dies first.
     const run = fetch(`${first.url}/admin/v1/payouts/runs`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }).catch(() => undefined);
     await expect.poll(async () => paystack.held > heldBefore && (opts.killed?.(await statuses()) ?? true), { timeout: 30_000, interval: 50 }).toBe(true);

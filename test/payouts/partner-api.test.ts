@@ -119,6 +119,8 @@ describe('payout.paid and payout.failed events', () => {
     expect(payout.status).toBe('pending');
     expect(await events(payout.payout_id)).toEqual([]);
     fake.settle(payout.payout_id, 'paid');
+    // A pending payout is asked again at its next check (once the sending grace has passed): due now.
+    await p.app.platform.db.query('update payouts set next_check_at = $2 where id = $1', [payout.payout_id, new Date(Date.now() - 1000)]);
     await p.app.platform.payouts.sender.recover();
     await p.app.platform.payouts.sender.recover(); // a repeated answer changes nothing
     const paid = await events(payout.payout_id);

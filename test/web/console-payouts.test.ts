@@ -13,10 +13,12 @@ describe('the console payouts pages', () => {
   let now = Date.parse('2026-03-02T09:00:00Z');
   let maker: { op: { id: string }; web: WebClient };
   let checker: { op: { id: string }; web: WebClient };
+  let reviewer: { op: { id: string }; web: WebClient };
   beforeAll(async () => {
     p = await startPlatform({ clock: () => now, transfers: fake, env: { PAYOUT_INTERVAL_MS: '0' } });
     maker = await signedIn(['finance']);
     checker = await signedIn(['finance']);
+    reviewer = await signedIn(['finance']);
   });
   afterAll(async () => {
     await p?.close();
@@ -67,6 +69,28 @@ describe('the console payouts pages', () => {
     expect(payee.text).toContain('cooling: payouts to it wait for approval');
     expect(payee.text).toContain('registered to <strong>AMA SERWAA MENSAH</strong>');
     expect(payee.text).toContain('GHS 50.00');
+    // The provider's name differs: nothing is paid until a finance operator who did not set it accepts it, seeing both names.
+    expect(payee.text).toContain('Needs review: nothing is paid to it');
+    expect(payee.text).toMatch(/Name given<\/dt><dd>Kofi Boateng<\/dd>\s*<dt>Name the provider holds<\/dt><dd>AMA SERWAA MENSAH<\/dd>/);
+    const acceptPath = `/console/payees/vendor/${vendor}/destination/accept`;
+    expect(payee.text).toContain(`action="${acceptPath}"`);
+    for (const [who, version, status, words] of [
+      [maker, '1', 409, 'Not accepted: A destination that needs review is accepted by a finance operator who neither proposed nor approved it.'],
+      [checker, '1', 409, 'neither proposed nor approved it'],
+      [reviewer, 'one', 400, 'Not accepted: The version must be the destination version shown on this page.'],
+      [reviewer, '2', 409, 'is no longer the destination'],
+    ] as const) {
+      const refused = await who.web.post(acceptPath, { _csrf: csrfOf((await who.web.get(`/console/payees/vendor/${vendor}`)).text), version });
+      expect([refused.status, refused.text.includes(words)], version).toEqual([status, true]);
+    }
+    expect(await audited('payout_destination.accept', vendor)).toBe(0);
+    const seenByReviewer = await reviewer.web.get(`/console/payees/vendor/${vendor}`);
+    const accepted = await reviewer.web.post(acceptPath, { _csrf: csrfOf(seenByReviewer.text), version: '1' });
+    expect(accepted.status).toBe(200);
+    expect(accepted.text).toContain('Accepted: payouts now go to this destination.');
+    expect(accepted.text).toContain(`accepted after review by <code>${reviewer.op.id}</code>`);
+    expect(accepted.text).not.toContain(`action="${acceptPath}"`);
+    expect(await audited('payout_destination.accept', vendor)).toBe(1);
 
     const id = await runFor(maker.web, vendor);
     expect(await audited('payout_run.create', (await p.app.platform.db.query<{ run_id: string }>('select run_id from payouts where id = $1', [id]))[0]!.run_id)).toBe(1);
@@ -114,6 +138,28 @@ describe('the console payouts pages', () => {
     expect(await statusOf(id)).toBe('rejected');
     expect(await audited('payout.reject', id)).toBe(1);
     expect((await checker.web.get(`/console/payees/vendor/${vendor}`)).text).toMatch(/Available<\/dt><dd>GHS 30\.00/);
+  });
+
+  it("on an approved change, shows the payee's unsent payout cancelled and replaced by one for the new destination", async () => {
+    const vendor = await owedVendor(maker.web, '024 555 6677', 2500);
+    const id = await runFor(maker.web, vendor);
+    expect(await statusOf(id)).toBe('awaiting_approval');
+    const { changeId } = await propose(maker.web, vendor, '054 555 6688');
+    const seen = await checker.web.get(`/console/payees/vendor/${vendor}`);
+    const approved = await checker.web.post(`/console/payees/vendor/${vendor}/destination/approve`, { _csrf: csrfOf(seen.text), change_id: changeId });
+    expect(approved.status).toBe(200);
+    const replacement = (await p.app.platform.db.query<{ replaced_by: string }>('select replaced_by from payouts where id = $1', [id]))[0]!.replaced_by;
+    expect(approved.text).toContain(`1 unsent payout(s) were cancelled and made again for it: ${id} → ${replacement}.`);
+    const shown = `cancelled, replaced by <a href="/console/payouts/${replacement}"><code>${replacement}</code></a>`;
+    expect(approved.text).toContain(shown);
+    expect((await checker.web.get('/console/payouts')).text).toContain(shown);
+    const old = await checker.web.get(`/console/payouts/${id}`);
+    expect(old.text).toContain(`<dt>State</dt><dd id="state"><strong>cancelled</strong>, replaced by <a href="/console/payouts/${replacement}">`);
+    expect(old.text).toContain('payout cancelled before it was sent: its destination was replaced');
+    expect(old.text).not.toContain(`action="/console/payouts/${id}/approve"`);
+    const made = await checker.web.get(`/console/payouts/${replacement}`);
+    expect(made.text).toContain('MTN mobile money ••• 6688');
+    expect(made.text).toContain(`action="/console/payouts/${replacement}/approve"`);
   });
 
   it('changes a destination only with a second operator: the proposer cannot approve, a rejection keeps the old one', async () => {
@@ -166,6 +212,8 @@ describe('the console payouts pages', () => {
     expect(await countRows(p, 'select count(*)::int as n from payout_destination_changes where payee = $1', [`vendor:${vendor}`])).toBe(0);
     expect((await maker.web.post(`/console/payees/vendor/${vendor}/schedule`, { _csrf: csrf, schedule: 'hourly' })).status).toBe(400);
     expect((await maker.web.post(`/console/payees/vendor/${vendor}/destination/approve`, { _csrf: csrf, change_id: 'pdc_01ARZ3NDEKTSV4RRFFQ69G5FAV' })).status).toBe(404);
+    for (const version of ['-1', '0', '1.5', '12345678901', '']) expect((await maker.web.post(`/console/payees/vendor/${vendor}/destination/accept`, { _csrf: csrf, version })).status, version).toBe(400);
+    expect((await maker.web.post(`/console/payees/vendor/${vendor}/destination/accept`, { _csrf: csrf, version: '1' })).status).toBe(404);
     const good = { ...form, number: '024 123 4567', name: 'Kofi Boateng' };
     expect((await maker.web.post('/console/payees/vendor/ven_01ARZ3NDEKTSV4RRFFQ69G5FAV/destination', good)).status).toBe(404);
     expect((await maker.web.post(`/console/payees/shop/${vendor}/destination`, good)).status).toBe(404);

@@ -9,6 +9,7 @@ import { createPartner, startPlatform, type TestPlatform } from '../helpers/harn
 import { orderBody } from '../delivery/fixtures.ts';
 import { createVendor, decide, orderBody as catalogOrder, placed, SALE_SCOPES, shop } from '../catalog/helpers.ts';
 import { checkerToken, HOUR, settleSale } from '../payouts/helpers.ts';
+import { FakeTransfers } from '../fakes/transfers.ts';
 import { ROOT } from '../helpers/process.ts';
 import { mailSettled, newEmail, PASSWORD } from '../helpers/web.ts';
 
@@ -44,8 +45,9 @@ describe.runIf(browserAvailable)('activation end to end in headless Chromium: pa
   let browser: Browser;
   // The operator's codes are computed from the server's clock, which this test moves step by step.
   let now = Date.now();
+  const transfers = new FakeTransfers();
   beforeAll(async () => {
-    [p, browser] = await Promise.all([startPlatform({ clock: () => now }), launchBrowser()]);
+    [p, browser] = await Promise.all([startPlatform({ clock: () => now, transfers }), launchBrowser()]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -254,6 +256,28 @@ describe.runIf(browserAvailable)('activation end to end in headless Chromium: pa
     await page.getByRole('button', { name: 'Approve and send' }).click();
     await page.getByText('Not approved: A payout is approved by a second finance operator').waitFor();
     await checkBoth(page, 'console-payout-refused');
+
+    // A new wallet the provider holds under another name: approved (through the API), the waiting
+    // payout is replaced, and the destination waits for a review that shows both names.
+    transfers.registeredNames.set('0545550102', 'AMA SERWAA MENSAH');
+    await page.goto(`${p.url}/console/payees/vendor/${vendor}`);
+    await page.getByLabel('Wallet number (mobile money)').fill('054 555 0102');
+    await page.getByLabel('Registered name').fill('Kofi Boateng');
+    await page.getByRole('button', { name: 'Propose destination' }).click();
+    await page.getByText('Change proposed: a second operator must approve it').waitFor();
+    const secondChange = (await page.locator('input[name="change_id"]').first().getAttribute('value'))!;
+    expect((await p.admin('POST', `/payees/vendor/${vendor}/destination/approve`, { change_id: secondChange }, await checkerToken(p))).status).toBe(200);
+    await page.goto(`${p.url}/console/payees/vendor/${vendor}`);
+    await page.getByRole('heading', { name: 'Review the destination' }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Change waiting for approval' }).count()).toBe(0);
+    await page.getByText(`cancelled, replaced by`).first().waitFor();
+    await checkBoth(page, 'console-payee-review');
+    // This operator proposed it: the acceptance is refused on the page.
+    await page.getByRole('button', { name: 'Accept this destination' }).click();
+    await page.getByText('Not accepted: A destination that needs review is accepted by a finance operator who neither proposed nor approved it.').waitFor();
+    await page.getByRole('link', { name: payoutId }).click();
+    await page.locator('#state').getByText('cancelled').waitFor();
+    await checkBoth(page, 'console-payout-cancelled');
     expect(csp).toEqual([]);
   }, 120_000);
 });

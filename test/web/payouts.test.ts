@@ -72,7 +72,10 @@ describe('dashboard payouts: changing the destination', () => {
     const saved = await finance.submit('/dashboard/payouts', '/dashboard/payouts/destination', { ...MOMO, number: '024 555 0199', password: PASSWORD });
     expect(saved.status).toBe(200);
     expect(saved.text).toContain('YAW OWUSU');
+    expect(saved.text).toContain('Our finance team is reviewing it');
     expect(saved.text).toMatch(/wait for our approval during the first 24 hours/);
+    const [audit] = await p.app.platform.db.query<{ actor_kind: string; action: string }>("select actor_kind, action from audit_log where target_id = $1 and action like 'payout_destination.%'", [a.partnerId]);
+    expect(audit).toEqual({ actor_kind: 'member', action: 'payout_destination.set' });
     expect(await destinationOf(a.partnerId)).toEqual({ number: '0245550199', name: 'Adwoa Mensah' });
     await mailSettled(p);
     expect(await noticesTo(a.email)).toBe(1);
@@ -85,7 +88,25 @@ describe('dashboard payouts: changing the destination', () => {
     expect(bank.status).toBe(200);
     expect(bank.text).toContain('Bank 280100');
     expect(bank.text).toContain('•••890');
+    expect(bank.text).toContain('Checked with the provider.');
     expect(await noticesTo(a.email)).toBe(2);
+  });
+
+  it('makes the payouts not yet sent again for the new destination, and says so', async () => {
+    const a = await partner('Efua Beads');
+    const account = `partner_markup_payable:${a.partnerId}`;
+    await payouts(p).payees.setDestination('partner', a.partnerId, { ...MOMO, number: '024 555 0301' }, 'test');
+    await settleSale(p, account, 2500, now - 30 * HOUR);
+    await payouts(p).service.runNow('test');
+    const [held] = await payouts(p).service.list({ payee: `partner:${a.partnerId}` });
+    expect(held).toMatchObject({ status: 'awaiting_approval', approval_reasons: ['destination_changed'] });
+    const saved = await a.owner.submit('/dashboard/payouts', '/dashboard/payouts/destination', { ...MOMO, number: '024 555 0302', password: PASSWORD });
+    expect(saved.status).toBe(200);
+    expect(saved.text).toContain('1 payout(s) not yet sent were made again for it.');
+    expect(saved.text).toContain('cancelled: made again for your new destination');
+    const [made, old] = await payouts(p).service.list({ payee: `partner:${a.partnerId}` });
+    expect(old).toMatchObject({ id: held!.id, status: 'cancelled', replaced_by: made!.id });
+    expect(made).toMatchObject({ status: 'awaiting_approval', destination: { number: '0245550302' }, destination_version: 2 });
   });
 
   it('refuses developers (no link, no page, no change)', async () => {

@@ -2,11 +2,17 @@ import type { Command } from '../command.ts';
 import { block, ghs, table, type Fields } from '../output.ts';
 
 const cedis = (pesewas: unknown) => (typeof pesewas === 'number' ? ghs(pesewas / 100) : ghs(pesewas));
-const payoutFields: Fields = { payout: 'id', payee: 'payee', amount: (p) => cedis(p.amount_pesewas), status: 'status', 'waits for': (p) => (p.approval_reasons ?? []).join(', '), at: 'created_at' };
+const payoutFields: Fields = {
+  payout: 'id', payee: 'payee', amount: (p) => cedis(p.amount_pesewas), status: (p) => (p.replaced_by ? `${p.status}, replaced by ${p.replaced_by}` : p.status),
+  'waits for': (p) => (p.approval_reasons ?? []).join(', '), at: 'created_at',
+};
 const lineFields: Fields = { kind: 'kind', subject: 'subject_id', amount: (l) => cedis(l.amount_pesewas) };
 const runFields: Fields = { run: 'id', trigger: 'trigger', by: 'started_by', payouts: 'payouts', total: (r) => cedis(r.total_pesewas), at: 'created_at' };
 const changeFields: Fields = { change: 'change_id', status: 'status', kind: 'kind', number: 'number', name: 'name', 'registered name': 'resolved_name', 'proposed by': 'proposed_by' };
-const STATUSES = 'awaiting_approval|created|sending|pending|paid|failed|reversed|rejected';
+const STATUSES = 'awaiting_approval|created|sending|pending|paid|failed|reversed|rejected|cancelled';
+const destinationFields: Fields = { kind: 'kind', number: 'number', name: 'name', version: 'version', verification: 'verification', 'registered name': 'resolved_name', changed: 'changed_at', by: 'changed_by' };
+const replacedList = (replaced: Array<{ cancelled: string; replaced_by: string; status: string }>) =>
+  replaced.length === 0 ? '' : `\n\nUnsent payouts made again for it:\n${replaced.map((r) => `  ${r.cancelled} cancelled, replaced by ${r.replaced_by} (${r.status})`).join('\n')}`;
 
 export const payoutGroups = {
   payouts: 'Payouts to vendors and partners: runs, approvals (maker-checker) and remittance lines',
@@ -16,7 +22,11 @@ export const payoutGroups = {
 export const payoutCommands: Command[] = [
   {
     name: 'payouts run', summary: "Run payouts now: each payee's available balance above the minimum, one payout each", route: 'POST /payouts/runs',
-    show: (b) => block(b, { run: 'run_id', created: 'created', 'awaiting approval': 'awaiting_approval', 'without destination': (x) => (x.without_destination as string[]).join(', ') || '-' }),
+    show: (b) =>
+      block(b, {
+        run: 'run_id', created: 'created', 'awaiting approval': 'awaiting_approval', 'without destination': (x) => (x.without_destination as string[]).join(', ') || '-',
+        'destination not verified': (x) => (x.unverified_destination as string[] | undefined)?.join(', ') || '-',
+      }),
   },
   { name: 'payouts runs', summary: 'Payout runs, newest first', route: 'GET /payouts/runs', show: (b) => table(b.data, runFields, '(no runs)') },
   {
@@ -32,7 +42,12 @@ export const payoutCommands: Command[] = [
   { name: 'payouts reject', summary: 'Reject a payout waiting for approval; the money is owed again', route: 'POST /payouts/:payout_id/reject', usage: 'PAYOUT_ID', show: (b) => block(b, payoutFields) },
   {
     name: 'payees show', summary: "A payee's pending and available balances and destination", route: 'GET /payees/:kind/:id', usage: 'KIND ID',
-    show: (b) => block({ ...b, ...(b.destination ?? {}) }, { payee: 'payee', available: (x) => cedis(x.available_pesewas), pending: (x) => cedis(x.pending_pesewas), 'owed back': (x) => cedis(x.receivable_pesewas), schedule: 'schedule', destination: (x) => (x.destination ? `${x.kind} ${x.network ?? x.bank_code} ${x.number} (${x.name})` : '-'), changed: 'changed_at' }),
+    show: (b) =>
+      block({ ...b, ...(b.destination ?? {}) }, {
+        payee: 'payee', available: (x) => cedis(x.available_pesewas), pending: (x) => cedis(x.pending_pesewas), 'owed back': (x) => cedis(x.receivable_pesewas), schedule: 'schedule',
+        destination: (x) => (x.destination ? `${x.kind} ${x.network ?? x.bank_code} ${x.number} (${x.name})` : '-'), changed: 'changed_at', version: 'version', verification: 'verification',
+        'registered name': 'resolved_name', 'needs review because': 'review_reason',
+      }),
     help: { KIND: 'vendor or partner' },
   },
   {
@@ -50,7 +65,12 @@ export const payoutCommands: Command[] = [
   {
     name: 'payees approve-destination', summary: "Approve a proposed destination change (a second operator); the payee's old contact is told", route: 'POST /payees/:kind/:id/destination/approve',
     usage: 'KIND ID --change CHANGE_ID', payload: (a) => ({ change_id: a.change }),
-    show: (b) => block(b.destination, { kind: 'kind', number: 'number', name: 'name', changed: 'changed_at', by: 'changed_by' }), help: { KIND: 'vendor or partner' },
+    show: (b) => `${block(b.destination, destinationFields)}${replacedList(b.replaced)}`, help: { KIND: 'vendor or partner' },
+  },
+  {
+    name: 'payees accept-destination', summary: 'Accept a destination that needs review (a finance operator who neither proposed nor approved it); payouts then go to it', route: 'POST /payees/:kind/:id/destination/accept',
+    usage: 'KIND ID --destination-version N', payload: (a) => ({ version: a['destination-version'] }), show: (b) => block(b.destination, destinationFields),
+    help: { KIND: 'vendor or partner', 'destination-version': "The destination's version you reviewed (payees show)" },
   },
   {
     name: 'payees reject-destination', summary: 'Reject (or withdraw) a proposed destination change; the destination stays as it is', route: 'POST /payees/:kind/:id/destination/reject',

@@ -11,7 +11,10 @@
  *   A reference Paystack already has is refused ("already used on a prior transfer"); we then answer the
  *   state of the transfer it names, so a retry never pays twice.
  * - Status: GET /transfer/verify/{reference} → the transfer; 404 when Paystack never received it.
- * - Name lookup: GET /bank/resolve?account_number=&bank_code= → data { account_name }.
+ * - Name lookup: GET /bank/resolve?account_number=&bank_code= (the wallet's network code or the GhIPSS code, as for
+ *   the recipient) → data { account_name }; a 4xx (422 "Could not resolve account name") when it cannot.
+ * - Verification of a new destination (`registerRecipient`): the name lookup, then the recipient, whose
+ *   recipient_code is kept on the destination. A 429 (rate limited) is a passing failure, never a verdict.
  * - Webhooks transfer.success, transfer.failed, transfer.reversed, signed as every Paystack webhook.
  *
  * OTP: an integration with "Confirm transfers with OTP" on answers status "otp" and waits for
@@ -22,8 +25,8 @@
 import { errors } from '../../platform/errors.ts';
 import { GatewayError } from '../payments/gateway.ts';
 import type { Json } from '../payments/json.ts';
-import { PaystackClient, type PaystackConfig } from '../payments/paystack-client.ts';
-import type { PayoutDestination, TransferOutcome, TransferProvider, TransferState } from './types.ts';
+import { PaystackClient, type PaystackAnswer, type PaystackConfig } from '../payments/paystack-client.ts';
+import type { PayoutDestination, RecipientCheck, TransferOutcome, TransferProvider, TransferState } from './types.ts';
 
 const NETWORK_CODES = { mtn: 'MTN', telecel: 'VOD', airteltigo: 'ATL' } as const;
 const REFERENCE = /^[a-z0-9_-]{16,50}$/;
@@ -55,10 +58,18 @@ export class PaystackTransfers implements TransferProvider {
   async resolveName(destination: PayoutDestination): Promise<string | null> {
     const { account_number, bank_code } = paystackRecipient(destination);
     const query = new URLSearchParams({ account_number, bank_code });
-    const answer = await this.#guard(() => this.#client.call('resolve', 'GET', `/bank/resolve?${query}`));
+    const answer = await this.#guard(() => this.#client.call('resolve', 'GET', `/bank/resolve?${query}`).then(notLimited));
     // Paystack could not resolve it (unknown account, or no lookup for this institution).
     const name = answer.ok ? answer.data?.account_name : null;
     return typeof name === 'string' && name ? name : null;
+  }
+
+  async registerRecipient(destination: PayoutDestination): Promise<RecipientCheck> {
+    const resolvedName = await this.resolveName(destination);
+    const answer = await this.#guard(() => this.#client.call('recipient', 'POST', '/transferrecipient', { ...paystackRecipient(destination), currency: 'GHS' }).then(notLimited));
+    const code = answer.data?.recipient_code;
+    if (!answer.ok || typeof code !== 'string' || !code) return { state: 'refused', reason: `Paystack: ${answer.message || `HTTP ${answer.httpStatus}`}` };
+    return { state: 'registered', resolvedName, recipientCode: code };
   }
 
   async send(input: { reference: string; amountPesewas: number; destination: PayoutDestination; reason: string }): Promise<TransferOutcome> {
@@ -122,6 +133,12 @@ export class PaystackTransfers implements TransferProvider {
       throw asAppError(err);
     }
   }
+}
+
+/** Rate limited (429): a passing failure to retry later, never Paystack's word on the account. */
+function notLimited(answer: PaystackAnswer): PaystackAnswer {
+  if (answer.httpStatus === 429) throw new GatewayError(`Paystack: rate limited (HTTP 429)${answer.message ? `: ${answer.message}` : ''}`);
+  return answer;
 }
 
 function asAppError(err: unknown): unknown {

@@ -1,6 +1,6 @@
 import type { Db } from '../../platform/db/index.ts';
 import { ulid } from '../../platform/ids.ts';
-import type { PayoutDestination, TransferOutcome, TransferProvider } from './types.ts';
+import type { PayoutDestination, RecipientCheck, TransferOutcome, TransferProvider } from './types.ts';
 
 interface SandboxTransferRow {
   reference: string;
@@ -25,7 +25,9 @@ const REFERENCE = /^[A-Za-z0-9_-]{1,100}$/;
  * - ending in 98: paid after the delay, then reversed after twice the delay;
  * - anything else: pending for `delayMs` after it was received, then paid with a fee of GHS 1.
  * Name lookup answers the registered name given, except that numbers ending in 97 resolve to
- * "SANDBOX OTHER NAME" (a mismatch to show) and 96 to no name (lookup unavailable).
+ * "SANDBOX OTHER NAME" (a mismatch to show) and 96 to no name (lookup unavailable); registering a
+ * recipient answers the same name and a recipient code made of the number, except that numbers
+ * ending in 95 are refused (an unknown account).
  * It sends no webhooks: callers learn outcomes by `status`.
  */
 export class SandboxTransfers implements TransferProvider {
@@ -41,6 +43,12 @@ export class SandboxTransfers implements TransferProvider {
     const ending = lastTwo(destination);
     if (ending === '96') return null;
     return ending === '97' ? 'SANDBOX OTHER NAME' : destination.name;
+  }
+
+  async registerRecipient(destination: PayoutDestination): Promise<RecipientCheck> {
+    const number = destination.kind === 'mobile_money' ? destination.number : destination.accountNumber;
+    if (lastTwo(destination) === '95') return { state: 'refused', reason: 'sandbox: no such account' };
+    return { state: 'registered', resolvedName: await this.resolveName(destination), recipientCode: `RCP_sandbox_${number}` };
   }
 
   async send(input: { reference: string; amountPesewas: number; destination: PayoutDestination; reason: string }): Promise<TransferOutcome> {

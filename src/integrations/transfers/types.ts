@@ -1,6 +1,3 @@
-// src/integrations/transfers/types.ts — EXACT shared text: both the paystack and the payouts helpers create this
-// file with exactly this content (identical files merge cleanly). Do not edit it; if you need a change, say so in
-// your report and work around it.
 /** Where money is paid out: a mobile money wallet or a Ghanaian bank account (GhIPSS bank code). */
 export type PayoutDestination =
   | { kind: 'mobile_money'; network: 'mtn' | 'telecel' | 'airteltigo'; number: string; name: string }
@@ -19,6 +16,13 @@ export interface TransferOutcome {
   reason: string | null;
 }
 
+/** What the provider says of a destination before its first payout. */
+export type RecipientCheck =
+  /** It can pay the account: the name registered on it (null when the provider cannot tell), and its recipient for transfers. */
+  | { state: 'registered'; resolvedName: string | null; recipientCode: string }
+  /** It refused the account as a recipient (unknown, closed, or one it cannot pay), in its words. */
+  | { state: 'refused'; reason: string };
+
 /**
  * A provider that sends money out. Every transfer carries OUR reference, which the provider treats as
  * its idempotency key: after a timeout, a 5xx or a crash the caller asks `status(reference)` and never
@@ -28,6 +32,8 @@ export interface TransferProvider {
   readonly name: string;
   /** The registered account name of a destination when the provider can look it up, else null. */
   resolveName(destination: PayoutDestination): Promise<string | null>;
+  /** Resolves a destination's registered name and registers it as a transfer recipient (no money moves). Throws AppError GATEWAY_ERROR on timeout/5xx. */
+  registerRecipient(destination: PayoutDestination): Promise<RecipientCheck>;
   /** Sends (or, for a reference already received, answers the state of) one transfer. Throws AppError GATEWAY_ERROR on timeout/5xx. */
   send(input: { reference: string; amountPesewas: number; destination: PayoutDestination; reason: string }): Promise<TransferOutcome>;
   /** The provider's view of the transfer with our reference; `unknown` when it never received it. */

@@ -6,7 +6,8 @@ import { newId } from '../../platform/ids.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { changesRepository as changes, type DestinationChangeRow } from './changes-repository.ts';
 import { namesMatch, parseDestination, payeeKey, toDestination, type DestinationInput, type PayeeKind } from './domain/destinations.ts';
-import { payoutsRepository as repo, type DestinationRow } from './repository.ts';
+import type { DestinationSwitch, Switched } from './destination-switch.ts';
+import type { DestinationRow } from './repository.ts';
 
 /** How a payee's old contact hears of a change: vendors by text (after the commit), partners' owners by mail (queued in it). */
 export interface DestinationNotices {
@@ -27,7 +28,9 @@ const shown = (d: { kind: string; network: string | null; bank_code: string | nu
  * partner's owners by mail.
  */
 export class DestinationChanges {
-  constructor(private readonly deps: { db: Db; clock: () => number; log: Logger; provider: TransferProvider; directory: PayeeDirectory; notices?: DestinationNotices | undefined }) {}
+  constructor(
+    private readonly deps: { db: Db; clock: () => number; log: Logger; provider: TransferProvider; directory: PayeeDirectory; destinations: DestinationSwitch; notices?: DestinationNotices | undefined },
+  ) {}
 
   /** Proposes a change after checking it; the provider's name lookup is made first, outside any transaction. */
   async propose(kind: PayeeKind, id: string, input: DestinationInput, by: string): Promise<{ change: DestinationChangeRow; name_matches: boolean | null }> {
@@ -46,22 +49,24 @@ export class DestinationChanges {
 
   /**
    * A second operator approves: the destination is replaced (changed now, so payouts to it wait out
-   * the cooling period) and the old contact is told. The proposer cannot approve their own change.
+   * the cooling period), the payee's unsent payouts are made again for it, the provider verifies it
+   * and the old contact is told. The proposer cannot approve their own change.
    */
-  async approve(kind: PayeeKind, id: string, changeId: string, by: string): Promise<DestinationRow> {
+  async approve(kind: PayeeKind, id: string, changeId: string, by: string): Promise<Switched> {
     const change = await this.waiting(kind, id, changeId);
     if (change.proposed_by === by) throw errors.sameOperator('A destination change is approved by a second operator, not the one who proposed it.');
-    const at = this.now();
     const owners = kind === 'partner' ? ((await this.deps.notices?.ownerEmails(id)) ?? []) : [];
-    const { previous, saved } = await this.deps.db.transaction(async (tx) => {
-      if (!(await changes.decide(tx, changeId, 'approved', by, at))) throw errors.invalidTransition(`Destination change ${changeId} is no longer waiting for approval.`);
-      const previous = await repo.destination(tx, change.payee);
-      const saved = await repo.saveDestination(tx, kind, id, toDestination(change), change.resolved_name, `${change.proposed_by}, approved by ${by}`, at);
-      for (const to of owners) await this.deps.notices?.mail(tx, to, 'Your Partner Platform payout destination was changed', this.notice(saved, previous));
-      return { previous, saved };
+    const switched = await this.deps.destinations.replace(kind, id, toDestination(change), {
+      resolvedName: change.resolved_name,
+      by: `${change.proposed_by}, approved by ${by}`,
+      setBy: [change.proposed_by, by],
+      inside: async (tx, { previous, saved }) => {
+        if (!(await changes.decide(tx, changeId, 'approved', by, saved.changed_at))) throw errors.invalidTransition(`Destination change ${changeId} is no longer waiting for approval.`);
+        for (const to of owners) await this.deps.notices?.mail(tx, to, 'Your Partner Platform payout destination was changed', this.notice(saved, previous));
+      },
     });
-    if (kind === 'vendor') await this.textVendor(id, saved, previous);
-    return saved;
+    if (kind === 'vendor') await this.textVendor(id, switched.saved, switched.previous);
+    return switched;
   }
 
   /** Any finance operator (the proposer too, to withdraw it) rejects a waiting change; nothing else changes. */

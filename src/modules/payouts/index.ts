@@ -9,3 +9,5 @@ export type { DestinationNotices } from './destination-changes.ts';
 export type { PayeeDirectory } from './directory.ts';
 export type { DestinationChangeRow } from './changes-repository.ts';
 export { PayoutStatement, type PayoutTransfer } from './statement.ts';
+export type { Replacement } from './replacements.ts';
+export type { Switched } from './destination-switch.ts';

@@ -6,6 +6,7 @@ import type { Logger } from '../../platform/logger.ts';
 import type { Operation } from '../../platform/http/operation.ts';
 import { Periodic } from '../../platform/periodic.ts';
 import { DestinationChanges, type DestinationNotices } from './destination-changes.ts';
+import { DestinationSwitch } from './destination-switch.ts';
 import type { PayeeDirectory } from './directory.ts';
 import { PartnerPayouts } from './partner-payouts.ts';
 import { PayeesService } from './payees.ts';
@@ -16,11 +17,14 @@ import { PayoutRuns } from './runs.ts';
 import { PayoutSender } from './sender.ts';
 import { PayoutsService } from './service.ts';
 import type { PayoutSettings } from './settings.ts';
+import { DestinationVerifier } from './verification.ts';
 
 export interface PayoutsModule {
   payees: PayeesService;
   /** Operators' destination changes, approved by a second operator. */
   changes: DestinationChanges;
+  /** Destinations checked with the provider before money goes; a second operator accepts one that needs review. */
+  verifier: DestinationVerifier;
   service: PayoutsService;
   /** Sends, recovers and applies provider answers (also the provider webhooks' hints). */
   sender: PayoutSender;
@@ -35,17 +39,20 @@ export interface PayoutsModule {
 /** Payouts to vendors and partners through one transfer provider. */
 export function createPayoutsModule(deps: { db: Db; clock: () => number; log: Logger; provider: TransferProvider; settings: PayoutSettings; directory: PayeeDirectory; notices?: DestinationNotices }): PayoutsModule {
   const { db, clock, log, provider, settings, directory } = deps;
-  const payees = new PayeesService(db, clock, provider, settings, directory);
-  const changes = new DestinationChanges({ db, clock, log, provider, directory, notices: deps.notices });
-  const runs = new PayoutRuns({ db, clock, log, payees, settings, provider: provider.name });
   const sender = new PayoutSender({ db, clock, log, provider, settings, directory });
-  const service = new PayoutsService({ db, clock, runs, sender, settings });
+  const verifier = new DestinationVerifier({ db, clock, log, provider });
+  const destinations = new DestinationSwitch({ db, clock, sender, verifier });
+  const payees = new PayeesService(db, clock, settings, directory, destinations);
+  const changes = new DestinationChanges({ db, clock, log, provider, directory, destinations, notices: deps.notices });
+  const runs = new PayoutRuns({ db, clock, log, payees, settings, provider: provider.name });
+  const service = new PayoutsService({ db, clock, runs, sender, settings, verifier });
   return {
     payees,
     changes,
+    verifier,
     service,
     sender,
-    adminRoutes: payoutAdminRoutes(service, payees, changes),
+    adminRoutes: payoutAdminRoutes(service, payees, changes, verifier),
     operations: partnerPayoutOperations(new PartnerPayouts(db, payees)),
     workers: [new Periodic('payouts', settings.intervalMs, () => service.tick(), log)],
     registerWebhook: (app) => registerTransferWebhook(app, sender, provider.name),

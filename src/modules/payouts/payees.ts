@@ -1,8 +1,9 @@
-import type { TransferProvider } from '../../integrations/transfers/types.ts';
-import type { Db, Queryable } from '../../platform/db/index.ts';
+import type { Db } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
+import { approvalReasons, cooling } from './domain/approval.ts';
 import { namesMatch, parseDestination, payeeKey, type DestinationInput, type PayeeKind } from './domain/destinations.ts';
 import { payableAccount, receivableAccount } from './domain/journals.ts';
+import type { DestinationSwitch, Switched } from './destination-switch.ts';
 import { payoutsRepository as repo, type DestinationRow, type PayoutSchedule } from './repository.ts';
 import type { PayeeDirectory } from './directory.ts';
 import type { PayoutSettings } from './settings.ts';
@@ -22,36 +23,36 @@ export interface PayeeBalance {
 
 export interface SavedDestination {
   destination: DestinationRow;
-  /** False when the provider's registered name differs from the name given (saved anyway, shown to the operator). */
+  /** False when the provider's registered name differs from the name given (saved, but it needs review before it is paid). */
   name_matches: boolean | null;
+  /** The payouts not yet sent that were cancelled and made again for it. */
+  replaced: Switched['replaced'];
 }
+
+/** Whether a destination's registered name (as the provider resolved it) matches the name given; null when it is not known. */
+export const nameMatches = (d: Pick<DestinationRow, 'name' | 'resolved_name'>): boolean | null => (d.resolved_name === null ? null : namesMatch(d.name, d.resolved_name));
 
 /** Payees (vendors and partners): where they are paid, and what they are owed. */
 export class PayeesService {
   constructor(
     private readonly db: Db,
     private readonly clock: () => number,
-    private readonly provider: TransferProvider,
     private readonly settings: PayoutSettings,
     private readonly directory: PayeeDirectory,
+    private readonly destinations: DestinationSwitch,
   ) {}
 
   /**
-   * Sets a payee's destination after checking it; the provider's name lookup, when it has one, is reported beside it.
-   * `alongside` runs in the same transaction (the dashboard queues its notice to the old contact there).
+   * Sets a payee's destination after checking it (a partner's own change, on the dashboard): its
+   * unsent payouts are made again for it, then the provider verifies it (see DestinationSwitch).
+   * `inside` runs in the change's transaction (the dashboard queues its notice and audit entry there).
    */
-  async setDestination(kind: PayeeKind, id: string, input: DestinationInput, by: string, alongside?: (tx: Queryable, saved: DestinationRow) => Promise<void>): Promise<SavedDestination> {
+  async setDestination(kind: PayeeKind, id: string, input: DestinationInput, by: string, inside?: Parameters<DestinationSwitch['replace']>[3]['inside']): Promise<SavedDestination> {
     const parsed = parseDestination(input);
     if ('problems' in parsed) throw errors.validation(`Invalid destination: ${parsed.problems.map((p) => `${p.field} ${p.issue}`).join('; ')}.`, parsed.problems);
     if (!(await this.directory.exists(kind, id))) throw errors.payeeNotFound(`No ${kind} ${id}.`);
-    // The lookup is a network call: made before the transaction, never inside it.
-    const resolved = await this.provider.resolveName(parsed.destination);
-    const saved = await this.db.transaction(async (tx) => {
-      const row = await repo.saveDestination(tx, kind, id, parsed.destination, resolved, by, new Date(this.clock()));
-      await alongside?.(tx, row);
-      return row;
-    });
-    return { destination: saved, name_matches: resolved === null ? null : namesMatch(parsed.destination.name, resolved) };
+    const { saved, replaced } = await this.destinations.replace(kind, id, parsed.destination, { resolvedName: null, by, setBy: [], inside });
+    return { destination: saved, name_matches: nameMatches(saved), replaced };
   }
 
   async destination(kind: PayeeKind, id: string): Promise<DestinationRow | undefined> {
@@ -89,6 +90,11 @@ export class PayeesService {
 
   /** Whether a destination changed recently enough that payouts to it wait for approval. */
   cooling(d: DestinationRow): boolean {
-    return d.changed_at.getTime() > this.clock() - this.settings.coolingHours * 3_600_000;
+    return cooling(d.changed_at, this.clock(), this.settings);
+  }
+
+  /** Why a payout of `amount` to `d` waits for a second finance operator (none: it is sent). */
+  approvalReasons(amount: number, d: DestinationRow): string[] {
+    return approvalReasons(amount, d.changed_at, this.clock(), this.settings);
   }
 }

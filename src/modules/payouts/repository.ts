@@ -23,6 +23,12 @@ export interface DestinationRow {
   verification: DestinationVerification;
   /** The provider's recipient for this destination, once registered. */
   recipient_code: string | null;
+  /** The operators who set it (a change's proposer and approver); empty when a partner's member did. */
+  set_by: string[];
+  /** Why it needs review (the provider's name differs, or it could not resolve or refused the account). */
+  review_reason: string | null;
+  /** The operator who accepted it after review. */
+  reviewed_by: string | null;
 }
 
 export interface PayoutRow {
@@ -44,6 +50,12 @@ export interface PayoutRow {
   failure_reason: string | null;
   attempts: number;
   sending_since: Date | null;
+  /** Cancelled (its destination was replaced before it was sent): the payout made in its place. */
+  replaced_by: string | null;
+  /** When the payouts job next looks at it (created, sending or pending); null in every other state. */
+  next_check_at: Date | null;
+  /** How often the job looked since its last state change (its backoff). */
+  checks: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -89,19 +101,20 @@ const UNCOVERED = `
    and j.kind <> all($1::text[])
    and not exists (select 1 from payout_lines l where l.payee = ${PAYEE} and l.journal_id = e.journal_id and not l.released)`;
 
-const DESTINATION_COLUMNS = 'payee, kind, network, number, bank_code, name, resolved_name, changed_at, changed_by, version, verification, recipient_code';
+export const DESTINATION_COLUMNS = 'payee, kind, network, number, bank_code, name, resolved_name, changed_at, changed_by, version, verification, recipient_code, set_by, review_reason, reviewed_by';
 
 export const payoutsRepository = {
-  async saveDestination(tx: Queryable, kind: PayeeKind, id: string, d: PayoutDestination, resolvedName: string | null, by: string, at: Date): Promise<DestinationRow> {
+  /** Sets a payee's destination: a new version, unverified until the provider has checked it. */
+  async saveDestination(tx: Queryable, kind: PayeeKind, id: string, d: PayoutDestination, who: { resolvedName: string | null; by: string; setBy: string[] }, at: Date): Promise<DestinationRow> {
     const number = d.kind === 'mobile_money' ? d.number : d.accountNumber;
     const rows = await tx.query<DestinationRow>(
-      `insert into payout_destinations (payee, vendor_id, partner_id, kind, network, number, bank_code, name, resolved_name, changed_at, changed_by)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+      `insert into payout_destinations (payee, vendor_id, partner_id, kind, network, number, bank_code, name, resolved_name, changed_at, changed_by, set_by, verification)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'unverified')
        on conflict (payee) do update set kind = excluded.kind, network = excluded.network, number = excluded.number, bank_code = excluded.bank_code,
-         name = excluded.name, resolved_name = excluded.resolved_name, changed_at = excluded.changed_at, changed_by = excluded.changed_by,
-         version = payout_destinations.version + 1, recipient_code = null
+         name = excluded.name, resolved_name = excluded.resolved_name, changed_at = excluded.changed_at, changed_by = excluded.changed_by, set_by = excluded.set_by,
+         version = payout_destinations.version + 1, verification = 'unverified', recipient_code = null, review_reason = null, reviewed_by = null
        returning ${DESTINATION_COLUMNS}`,
-      [`${kind}:${id}`, kind === 'vendor' ? id : null, kind === 'partner' ? id : null, d.kind, d.kind === 'mobile_money' ? d.network : null, number, d.kind === 'bank' ? d.bankCode : null, d.name, resolvedName, at, by],
+      [`${kind}:${id}`, kind === 'vendor' ? id : null, kind === 'partner' ? id : null, d.kind, d.kind === 'mobile_money' ? d.network : null, number, d.kind === 'bank' ? d.bankCode : null, d.name, who.resolvedName, at, who.by, who.setBy],
     );
     return rows[0]!;
   },
@@ -199,9 +212,9 @@ export const payoutsRepository = {
 
   async insertPayout(tx: Queryable, p: PayoutRow, lines: LineRow[]): Promise<void> {
     await tx.query(
-      `insert into payouts (id, run_id, payee, account, amount_pesewas, provider, destination, destination_version, status, approval_reasons, created_by, created_at, updated_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)`,
-      [p.id, p.run_id, p.payee, p.account, p.amount_pesewas, p.provider, JSON.stringify(p.destination), p.destination_version, p.status, p.approval_reasons, p.created_by, p.created_at],
+      `insert into payouts (id, run_id, payee, account, amount_pesewas, provider, destination, destination_version, status, approval_reasons, created_by, next_check_at, created_at, updated_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)`,
+      [p.id, p.run_id, p.payee, p.account, p.amount_pesewas, p.provider, JSON.stringify(p.destination), p.destination_version, p.status, p.approval_reasons, p.created_by, p.next_check_at, p.created_at],
     );
     const values = lines.map((_, i) => `($1, $2, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5}, $${i * 5 + 6}, $${i * 5 + 7})`).join(', ');
     await tx.query(
@@ -210,25 +223,29 @@ export const payoutsRepository = {
     );
   },
 
-  /** Moves a payout from one of `from` to `to` (compare-and-set); undefined when it was not in one of them. */
-  async transition(tx: Queryable, id: string, from: readonly PayoutStatus[], to: PayoutStatus, at: Date, set: Partial<Pick<PayoutRow, 'provider_reference' | 'fee_pesewas' | 'failure_reason' | 'approved_by'>> = {}): Promise<PayoutRow | undefined> {
+  /**
+   * Moves a payout from one of `from` to `to` (compare-and-set); undefined when it was not in one of them.
+   * Into an open state (created, sending, pending) its next check is `next_check_at` (else kept); into any other, none.
+   */
+  async transition(tx: Queryable, id: string, from: readonly PayoutStatus[], to: PayoutStatus, at: Date, set: Partial<Pick<PayoutRow, 'provider_reference' | 'fee_pesewas' | 'failure_reason' | 'approved_by' | 'next_check_at'>> = {}): Promise<PayoutRow | undefined> {
     const rows = await tx.query<PayoutRow>(
       `update payouts set status = $3, updated_at = $4,
               attempts = attempts + (case when $3 = 'sending' then 1 else 0 end),
               sending_since = case when $3 = 'sending' then $4 else sending_since end,
               provider_reference = coalesce($5, provider_reference), fee_pesewas = coalesce($6, fee_pesewas),
-              failure_reason = coalesce($7, failure_reason), approved_by = coalesce($8, approved_by)
+              failure_reason = coalesce($7, failure_reason), approved_by = coalesce($8, approved_by),
+              next_check_at = case when $3 in ('created', 'sending', 'pending') then coalesce($9, next_check_at) end, checks = 0
         where id = $1 and status = any($2::text[]) returning *`,
-      [id, from, to, at, set.provider_reference ?? null, set.fee_pesewas ?? null, set.failure_reason ?? null, set.approved_by ?? null],
+      [id, from, to, at, set.provider_reference ?? null, set.fee_pesewas ?? null, set.failure_reason ?? null, set.approved_by ?? null, set.next_check_at ?? null],
     );
     return rows[0];
   },
 
   /** Claims a `sending` payout for another send of the same reference, unless another instance just did (its send time moved). */
-  async reclaim(tx: Queryable, id: string, sendingSince: Date, at: Date): Promise<PayoutRow | undefined> {
+  async reclaim(tx: Queryable, id: string, sendingSince: Date, at: Date, nextCheckAt: Date): Promise<PayoutRow | undefined> {
     const rows = await tx.query<PayoutRow>(
-      `update payouts set attempts = attempts + 1, sending_since = $3, updated_at = $3 where id = $1 and status = 'sending' and sending_since = $2 returning *`,
-      [id, sendingSince, at],
+      `update payouts set attempts = attempts + 1, sending_since = $3, updated_at = $3, next_check_at = $4 where id = $1 and status = 'sending' and sending_since = $2 returning *`,
+      [id, sendingSince, at, nextCheckAt],
     );
     return rows[0];
   },
@@ -275,15 +292,6 @@ export const payoutsRepository = {
   /** Payouts of a run still to hand to the provider. */
   async toSend(db: Queryable, runId: string): Promise<string[]> {
     return (await db.query<{ id: string }>("select id from payouts where run_id = $1 and status = 'created' order by id", [runId])).map((r) => r.id);
-  },
-
-  /** Payouts whose fate at the provider is open: sent (or crashed while sending) longer than the grace ago, or pending there. */
-  async unresolved(db: Queryable, sentBefore: Date, limit: number): Promise<PayoutRow[]> {
-    return db.query<PayoutRow>(
-      `select * from payouts where (status = 'sending' and sending_since <= $1) or status = 'pending' or (status = 'created' and updated_at <= $1)
-        order by updated_at limit $2`,
-      [sentBefore, limit],
-    );
   },
 
   async runs(db: Queryable, limit: number): Promise<Array<RunRow & { payouts: number; total_pesewas: number }>> {

@@ -6,7 +6,7 @@ import { toDestination } from './domain/destinations.ts';
 import { payeeAccounts, payoutCreatedJournal, splitOf } from './domain/journals.ts';
 import type { PayeesService } from './payees.ts';
 import { payoutsRepository as repo, type DestinationRow, type PayoutRow, type RunRow } from './repository.ts';
-import type { PayoutSettings } from './settings.ts';
+import { afterGrace, type PayoutSettings } from './settings.ts';
 
 export interface RunResult {
   run: RunRow;
@@ -14,6 +14,8 @@ export interface RunResult {
   awaiting_approval: number;
   /** Payees owed enough but without a destination. */
   without_destination: string[];
+  /** Payees owed enough whose destination is not verified (being checked, or waiting for review): skipped. */
+  unverified_destination: string[];
 }
 
 /** What a run covers besides everyone's money past the hold: a scheduled day, or a handover's same-day vendors and their shorter hold. */
@@ -41,9 +43,9 @@ export class PayoutRuns {
       id: newId('prun'), trigger, started_by: by, cutoff: handover?.cutoff ?? payees.holdCutoff(), schedule_day: scope && 'scheduleDay' in scope ? scope.scheduleDay : null,
       handover_id: handover?.handoverId ?? null, created_at: now,
     };
-    if (handover?.payees.length === 0) return { run, created: 0, awaiting_approval: 0, without_destination: [] };
+    if (handover?.payees.length === 0) return { run, created: 0, awaiting_approval: 0, without_destination: [], unverified_destination: [] };
     if (!(await db.transaction((tx) => repo.insertRun(tx, run)))) return undefined;
-    const result: RunResult = { run, created: 0, awaiting_approval: 0, without_destination: [] };
+    const result: RunResult = { run, created: 0, awaiting_approval: 0, without_destination: [], unverified_destination: [] };
     const accounts = handover?.payees.flatMap((p) => Object.values(payeeAccounts(p)));
     for (const owed of await repo.payables(db, run.cutoff, accounts)) {
       if (owed.available_pesewas < settings.minimumPesewas) continue;
@@ -53,11 +55,16 @@ export class PayoutRuns {
         result.without_destination.push(payee);
         continue;
       }
+      // Nothing goes to a destination the provider has not verified (or an operator accepted after review).
+      if (destination.verification !== 'verified') {
+        result.unverified_destination.push(payee);
+        continue;
+      }
       const status = await this.createPayout(run, payee, destination);
       if (status === 'awaiting_approval') result.awaiting_approval++;
       if (status) result.created++;
     }
-    this.deps.log.info({ run: run.id, trigger, created: result.created, awaiting: result.awaiting_approval }, 'payout run created its payouts');
+    this.deps.log.info({ run: run.id, trigger, created: result.created, awaiting: result.awaiting_approval, unverified: result.unverified_destination.length }, 'payout run created its payouts');
     return result;
   }
 
@@ -75,12 +82,13 @@ export class PayoutRuns {
         // Below the minimum, or less than what the payee owes back: left for a later payout.
         if (amount < settings.minimumPesewas) return undefined;
         const account = accounts.payable;
-        const reasons = [...(amount > settings.approvalAbovePesewas ? ['amount'] : []), ...(payees.cooling(destination) ? ['destination_changed'] : [])];
+        const reasons = payees.approvalReasons(amount, destination);
         const at = new Date(clock());
+        const status = reasons.length > 0 ? 'awaiting_approval' : 'created';
         const payout: PayoutRow = {
           id: newId('pout'), run_id: run.id, payee, account, amount_pesewas: amount, provider, destination: toDestination(destination), destination_version: destination.version,
-          status: reasons.length > 0 ? 'awaiting_approval' : 'created', approval_reasons: reasons, created_by: run.started_by, approved_by: null,
-          provider_reference: null, fee_pesewas: null, failure_reason: null, attempts: 0, sending_since: null, created_at: at, updated_at: at,
+          status, approval_reasons: reasons, created_by: run.started_by, approved_by: null, provider_reference: null, fee_pesewas: null, failure_reason: null,
+          attempts: 0, sending_since: null, replaced_by: null, next_check_at: status === 'created' ? afterGrace(settings, at) : null, checks: 0, created_at: at, updated_at: at,
         };
         await repo.insertPayout(tx, payout, lines);
         await ledger.postJournal(tx, payoutCreatedJournal(payout.id, splitOf(accounts, lines)), at);

@@ -6,13 +6,19 @@ import type { Logger } from '../../platform/logger.ts';
 import { ledger } from '../ledger/index.ts';
 import { appendEvent } from '../webhooks/index.ts';
 import { payeeAccounts, payoutFeeJournal, payoutPaidJournal, payoutReturnedJournal, splitOf } from './domain/journals.ts';
+import { destinationRepository as destinations } from './destination-repository.ts';
 import type { PayeeDirectory } from './directory.ts';
-import { payoutsRepository as repo, type PayoutRow } from './repository.ts';
-import type { PayoutSettings } from './settings.ts';
+import { Replacements, type Replacement } from './replacements.ts';
+import { payoutsRepository as repo, type DestinationRow, type PayoutRow } from './repository.ts';
+import { sendRepository as sends } from './send-repository.ts';
+import { afterGrace, type PayoutSettings } from './settings.ts';
 
 const OPEN = ['sending', 'pending'] as const;
 /** Sends in flight at once per run (kept below the database pool, which each send's transactions use in turn). */
 const SEND_CONCURRENCY = 4;
+/** The recovery's batch per kind and tick, and the longest wait between two looks at a payout that stays open. */
+const RECOVERY_BATCH = 200;
+const MAX_CHECK_INTERVAL_SECONDS = 3600;
 
 /**
  * Hands payouts to the transfer provider exactly once. A payout moves created → sending in its own
@@ -22,14 +28,47 @@ const SEND_CONCURRENCY = 4;
  * that never received it is sent it again, with the same reference, which the provider dedupes.
  */
 export class PayoutSender {
-  constructor(private readonly deps: { db: Db; clock: () => number; log: Logger; provider: TransferProvider; settings: PayoutSettings; directory: PayeeDirectory }) {}
+  readonly #replacements: Replacements;
 
-  /** Sends a created payout; answers its state after (unchanged when it was not `created`). */
+  constructor(private readonly deps: { db: Db; clock: () => number; log: Logger; provider: TransferProvider; settings: PayoutSettings; directory: PayeeDirectory }) {
+    this.#replacements = new Replacements({ clock: deps.clock, settings: deps.settings, release: (tx, p, at) => this.returnToPayee(tx, p, false, at) });
+  }
+
+  /**
+   * Sends a created payout whose destination is still current and verified; answers its state after
+   * (unchanged when it was not `created`). One made for a replaced destination is cancelled and made
+   * again for the current one; one whose destination waits for verification stays `created`, and the
+   * recovery tries it again later.
+   */
   async send(id: string): Promise<PayoutRow | undefined> {
-    const claimed = await this.deps.db.transaction((tx) => repo.transition(tx, id, ['created'], 'sending', this.now()));
-    if (!claimed) return repo.find(this.deps.db, id);
-    await this.transmit(claimed);
+    const at = this.now();
+    const [claimed] = await this.deps.db.transaction((tx) => sends.claimForSending(tx, [id], at, afterGrace(this.deps.settings, at)));
+    if (claimed) await this.transmit(claimed);
+    else await this.replaceIfStale(id);
     return repo.find(this.deps.db, id);
+  }
+
+  /**
+   * Cancels the payee's unsent payouts made for another version than `destination` (its current one,
+   * locked in `tx`) and makes each again against it. Destination replacements call it in their transaction.
+   */
+  replaceUnsent(tx: Queryable, destination: DestinationRow, at: Date): Promise<Replacement[]> {
+    return this.#replacements.replaceUnsent(tx, destination, at);
+  }
+
+  /**
+   * For a `created` payout the claim refused: if it was made for a destination version that is no longer
+   * its payee's, it is cancelled and made again for the current one (a bulk claim calls it for those it
+   * did not get); one whose destination waits for verification is left for the recovery.
+   */
+  async replaceIfStale(id: string): Promise<void> {
+    const p = await repo.find(this.deps.db, id);
+    if (p?.status !== 'created') return;
+    const replaced = await this.deps.db.transaction(async (tx) => {
+      const current = await destinations.lock(tx, p.payee);
+      return current && current.version !== p.destination_version ? this.replaceUnsent(tx, current, this.now()) : [];
+    });
+    for (const r of replaced) this.deps.log.info({ payout: r.cancelled, replacement: r.replacement.id, payee: p.payee }, 'payout made for a replaced destination: cancelled and made again');
   }
 
   /** Sends these payouts, a few at once: provider calls take about a second each, and each payout is its own claim. */
@@ -50,33 +89,42 @@ export class PayoutSender {
   }
 
   /**
-   * Resolves payouts whose fate is open: `sending` past the grace (a timeout, a 5xx, a crash),
-   * `pending` at the provider, and `created` ones a crash left unsent. Returns how many it looked at.
+   * Resolves payouts whose fate is open, when their next check is due: first those a crash or a lost
+   * answer left (`created` and unsent, `sending` past the grace), then those `pending` at the provider,
+   * a bounded batch of each, leased (see sendRepository.lease). However many transfers stay pending,
+   * they never delay the first kind. Returns how many it looked at.
    */
-  async recover(limit = 500): Promise<number> {
-    const before = new Date(this.deps.clock() - this.deps.settings.sendingGraceSeconds * 1000);
-    const open = await repo.unresolved(this.deps.db, before, limit);
-    for (const p of open) {
-      if (p.status === 'created') {
-        await this.send(p.id);
-        continue;
-      }
-      const status = await this.deps.provider.status(p.id).catch((err: unknown) => {
-        this.deps.log.warn({ err, payout: p.id }, 'transfer status query failed; asking again on the next run');
-        return undefined;
-      });
-      if (!status) continue;
-      if (status.state === 'unknown') {
-        // Never received: a `sending` payout is sent again under the same reference.
-        if (p.status === 'sending') {
-          const again = await this.deps.db.transaction((tx) => repo.reclaim(tx, p.id, p.sending_since!, this.now()));
-          if (again) await this.transmit(again);
-        }
-        continue;
-      }
-      await this.apply(p.id, status);
+  async recover(limit = RECOVERY_BATCH): Promise<number> {
+    const now = this.now();
+    const backoff = { graceSeconds: this.deps.settings.sendingGraceSeconds, maxSeconds: MAX_CHECK_INTERVAL_SECONDS };
+    const lease = (statuses: PayoutRow['status'][]) => sends.lease(this.deps.db, statuses, now, limit, backoff);
+    const left = await lease(['created', 'sending']);
+    await mapLimited(left, SEND_CONCURRENCY, (p) => this.resolve(p));
+    const pending = await lease(['pending']);
+    await mapLimited(pending, SEND_CONCURRENCY, (p) => this.resolve(p));
+    return left.length + pending.length;
+  }
+
+  private async resolve(p: PayoutRow): Promise<void> {
+    if (p.status === 'created') {
+      await this.send(p.id);
+      return;
     }
-    return open.length;
+    const status = await this.deps.provider.status(p.id).catch((err: unknown) => {
+      this.deps.log.warn({ err, payout: p.id }, 'transfer status query failed; asking again at its next check');
+      return undefined;
+    });
+    if (!status) return;
+    if (status.state === 'unknown') {
+      // Never received: a `sending` payout is sent again under the same reference.
+      if (p.status === 'sending') {
+        const at = this.now();
+        const again = await this.deps.db.transaction((tx) => repo.reclaim(tx, p.id, p.sending_since!, at, afterGrace(this.deps.settings, at)));
+        if (again) await this.transmit(again);
+      }
+      return;
+    }
+    await this.apply(p.id, status);
   }
 
   /**
@@ -102,7 +150,7 @@ export class PayoutSender {
       const at = this.now();
       const set = { provider_reference: o.providerReference, fee_pesewas: o.feePesewas, failure_reason: o.reason };
       if (o.state === 'pending') {
-        await repo.transition(tx, id, ['sending'], 'pending', at, set);
+        await repo.transition(tx, id, ['sending'], 'pending', at, { ...set, next_check_at: afterGrace(this.deps.settings, at) });
         return;
       }
       if (o.state === 'paid' || o.state === 'reversed') {
@@ -129,7 +177,8 @@ export class PayoutSender {
     const p = await repo.find(this.deps.db, id);
     if (!p) throw errors.payoutNotFound(`No payout ${id}.`);
     if (p.created_by === by) throw errors.sameOperator('A payout is approved by a second finance operator, not the one who created it.');
-    const approved = await this.deps.db.transaction((tx) => repo.transition(tx, id, ['awaiting_approval'], 'created', this.now(), { approved_by: by }));
+    const at = this.now();
+    const approved = await this.deps.db.transaction((tx) => repo.transition(tx, id, ['awaiting_approval'], 'created', at, { approved_by: by, next_check_at: afterGrace(this.deps.settings, at) }));
     if (!approved) throw errors.invalidTransition(`Payout ${id} is ${p.status}, not awaiting approval.`);
     return this.send(id);
   }
@@ -155,7 +204,7 @@ export class PayoutSender {
   private async returnToPayee(tx: Queryable, p: PayoutRow, wasPaid: boolean, at: Date): Promise<void> {
     // What the payout took off each of the payee's accounts is put back: its deductions are owed again.
     const split = splitOf(payeeAccounts(p.payee), await repo.lines(tx, p.id));
-    await ledger.postJournal(tx, payoutReturnedJournal(p.id, split, { paid: wasPaid, provider: p.provider }), at);
+    await ledger.postJournal(tx, payoutReturnedJournal(p.id, split, { paid: wasPaid, provider: p.provider, cancelled: p.status === 'cancelled' }), at);
     await repo.releaseLines(tx, p.id);
   }
 

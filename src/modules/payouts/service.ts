@@ -5,6 +5,7 @@ import { payoutsRepository as repo, type LineRow, type PayoutRow, type PayoutSta
 import type { PayoutRuns, RunResult } from './runs.ts';
 import type { PayoutSender } from './sender.ts';
 import type { PayoutSettings } from './settings.ts';
+import type { DestinationVerifier } from './verification.ts';
 
 /** The vendors whose cash-on-delivery sales these delivery orders carry (the catalog knows; the app passes it in). */
 export type CodVendorsOf = (orderIds: readonly string[]) => Promise<string[]>;
@@ -12,7 +13,7 @@ export type CodVendorsOf = (orderIds: readonly string[]) => Promise<string[]>;
 /** The payouts' face for routes, the CLI and the job: runs (on demand and scheduled), approvals, reads. */
 export class PayoutsService {
   constructor(
-    private readonly deps: { db: Db; clock: () => number; runs: PayoutRuns; sender: PayoutSender; settings: PayoutSettings },
+    private readonly deps: { db: Db; clock: () => number; runs: PayoutRuns; sender: PayoutSender; settings: PayoutSettings; verifier: DestinationVerifier },
   ) {}
 
   /** A finance operator's run: creates the payouts, then sends those that need no approval. */
@@ -23,10 +24,12 @@ export class PayoutsService {
   }
 
   /**
-   * The periodic job: the day's scheduled run once past the cut-off (Accra time; the unique day
-   * makes it once across instances), then the recovery of payouts whose fate is open.
+   * The periodic job: destinations the provider has not verified yet, the day's scheduled run once past
+   * the cut-off (Accra time; the unique day makes it once across instances), then the recovery of
+   * payouts whose fate is open.
    */
   async tick(): Promise<void> {
+    await this.deps.verifier.verifyPending();
     const day = scheduledRunDue(this.deps.clock(), this.deps.settings.cutoffMinutes);
     if (day) {
       const result = await this.deps.runs.run('schedule', 'schedule', { scheduleDay: day });

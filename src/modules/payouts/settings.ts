@@ -40,3 +40,6 @@ export function payoutSettings(env: Env, problems: string[]): PayoutSettings {
     sendingGraceSeconds: int(env, 'PAYOUT_SENDING_GRACE_SECONDS', 60, 1, 86_400, problems),
   };
 }
+
+/** When the payouts job first looks at a payout just created or handed to the provider: once the sending grace has passed. */
+export const afterGrace = (settings: Pick<PayoutSettings, 'sendingGraceSeconds'>, at: Date): Date => new Date(at.getTime() + settings.sendingGraceSeconds * 1000);

@@ -60,7 +60,7 @@ export interface ConsoleDeps {
   /** Present with dispatch: couriers' cash to hand in and their handovers (finance, admin). */
   cash?: CashService | undefined;
   /** Payout runs, approvals and payees' destinations (finance, admin). */
-  payouts?: Pick<PayoutsModule, 'service' | 'payees' | 'changes'> | undefined;
+  payouts?: Pick<PayoutsModule, 'service' | 'payees' | 'changes' | 'verifier'> | undefined;
   /** Gateways' reports and couriers' cash reconciled day by day (finance, admin). */
   reconciliation?: ReconciliationService | undefined;
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { namesMatch } from '../../modules/payouts/index.ts';
-import { isAppError } from '../../platform/errors.ts';
+import { namesMatch, type DestinationRow, type Replacement } from '../../modules/payouts/index.ts';
+import { errors, isAppError } from '../../platform/errors.ts';
 import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
 import { FINANCE_ROLES, utc, type ConsoleKit, type OperatorCurrent } from './kit.ts';
@@ -17,6 +17,14 @@ const DESTINATION_FIELDS = {
   name: { max: 120, label: 'Registered name' },
 };
 const mismatchOf = (d: { name: string; resolved_name: string | null }) => d.resolved_name !== null && !namesMatch(d.name, d.resolved_name);
+const VERIFICATION: Record<DestinationRow['verification'], string> = {
+  verified: 'Verified with the transfer provider',
+  unverified: 'Being verified with the transfer provider: nothing is paid to it until it is (the payouts job retries while the provider is down)',
+  needs_review: 'Needs review: nothing is paid to it until a finance operator who did not set it accepts it',
+};
+/** What a replacement did, in a sentence for the notice. */
+const remade = (replaced: Replacement[]) =>
+  replaced.length === 0 ? '' : ` ${replaced.length} unsent payout(s) were cancelled and made again for it: ${replaced.map((r) => `${r.cancelled} → ${r.replacement.id}`).join(', ')}.`;
 
 /**
  * A payee's page for finance and admin: balances (what it owes back included), a vendor's payout
@@ -60,6 +68,11 @@ export function registerConsolePayeeRoutes(app: FastifyInstance, kit: ConsoleKit
           changed: utc(destination.changed_at),
           changedBy: destination.changed_by,
           cooling: payouts!.payees.cooling(destination),
+          version: destination.version,
+          verification: VERIFICATION[destination.verification],
+          needsReview: destination.verification === 'needs_review',
+          reviewReason: destination.review_reason,
+          reviewedBy: destination.reviewed_by,
         },
         change: change && { id: change.id, shown: masked(change), name: change.name, resolvedName: change.resolved_name, mismatch: mismatchOf(change), proposedBy: change.proposed_by, proposed: utc(change.proposed_at) },
         payouts: recent.map(payoutView),
@@ -132,13 +145,30 @@ export function registerConsolePayeeRoutes(app: FastifyInstance, kit: ConsoleKit
       const f = kit.form(request, { change_id: { max: 64, label: 'Change' } }, current);
       const { kind, id } = payee(request);
       return refusedOr(reply, kind, id, decision === 'approve' ? 'Not approved' : 'Not rejected', async () => {
-        if (decision === 'approve') await payouts.changes.approve(kind, id, f.change_id, current.operator.id);
-        else await payouts.changes.reject(kind, id, f.change_id, current.operator.id);
-        await audited(request, current, `payout_destination.${decision}`, { type: kind, id }, null, { change_id: f.change_id });
+        if (decision === 'reject') {
+          await payouts.changes.reject(kind, id, f.change_id, current.operator.id);
+          await audited(request, current, 'payout_destination.reject', { type: kind, id }, null, { change_id: f.change_id });
+          return payeePage(reply, kind, id, { notice: 'Rejected: the destination stays as it was.' });
+        }
+        const { replaced } = await payouts.changes.approve(kind, id, f.change_id, current.operator.id);
+        await audited(request, current, 'payout_destination.approve', { type: kind, id }, null, { change_id: f.change_id, replaced: replaced.map((r) => ({ cancelled: r.cancelled, replaced_by: r.replacement.id })) });
         return payeePage(reply, kind, id, {
-          notice: decision === 'approve' ? `Approved: the destination is changed (payouts to it wait for approval during the cooling period) and the ${kind}'s old contact was told.` : 'Rejected: the destination stays as it was.',
+          notice: `Approved: the destination is changed (payouts to it wait for approval during the cooling period) and the ${kind}'s old contact was told.${remade(replaced)}`,
         });
       });
     });
   }
+
+  app.post<PayeeParams>('/console/payees/:kind/:id/destination/accept', async (request, reply) => {
+    const current = await kit.operator(request, reply, FINANCE_ROLES);
+    if (!current) return reply;
+    const f = kit.form(request, { version: { max: 10, label: 'Version' } }, current);
+    const { kind, id } = payee(request);
+    return refusedOr(reply, kind, id, 'Not accepted', async () => {
+      if (!/^[1-9]\d{0,8}$/.test(f.version)) throw errors.validation('The version must be the destination version shown on this page.', [{ field: 'version', issue: 'must be a whole number from 1' }]);
+      const accepted = await payouts.verifier.accept(kind, id, Number(f.version), current.operator.id);
+      await audited(request, current, 'payout_destination.accept', { type: kind, id }, { verification: 'needs_review' }, { version: accepted.version, verification: accepted.verification });
+      return payeePage(reply, kind, id, { notice: 'Accepted: payouts now go to this destination.' });
+    });
+  });
 }

@@ -9,6 +9,13 @@ import { payoutView } from './payout-view.ts';
 const PAYOUT_ID = /^pout_[0-9A-Z]{26}$/;
 type PayoutParams = { Params: { id: string } };
 
+/** What became of an approved payout: sent, waiting for its destination's verification, or replaced (its destination had changed). */
+function approvedNotice(done: PayoutRow | undefined): string {
+  if (done?.replaced_by) return `Approved, but its payee's destination had changed: it was cancelled and made again as ${done.replaced_by} for the current destination.`;
+  if (done?.status === 'created') return "Approved: it is sent once its payee's destination is verified.";
+  return `Approved and sent: the payout is ${done?.status ?? 'being sent'}.`;
+}
+
 /**
  * Payouts for finance and admin: runs and payouts (those awaiting approval first), a payout with
  * its remittance lines and journals and the maker-checker forms (a payee's page is in
@@ -70,9 +77,10 @@ export function registerConsolePayoutRoutes(app: FastifyInstance, kit: ConsoleKi
     if (!current) return reply;
     kit.form(request, {}, current);
     const r = await payouts.service.runNow(current.operator.id);
-    await audited(request, current, 'payout_run.create', { type: 'payout_run', id: r.run.id }, { created: r.created, awaiting_approval: r.awaiting_approval, without_destination: r.without_destination });
+    await audited(request, current, 'payout_run.create', { type: 'payout_run', id: r.run.id }, { created: r.created, awaiting_approval: r.awaiting_approval, without_destination: r.without_destination, unverified_destination: r.unverified_destination });
     const missing = r.without_destination.length > 0 ? ` ${r.without_destination.length} payee(s) are owed but have no destination: ${r.without_destination.join(', ')}.` : '';
-    return listPage(reply, { notice: `Run ${r.run.id}: ${r.created} payout(s) created, ${r.awaiting_approval} awaiting approval.${missing}` });
+    const unverified = r.unverified_destination.length > 0 ? ` ${r.unverified_destination.length} payee(s) were skipped, their destination not verified (being checked, or needing review): ${r.unverified_destination.join(', ')}.` : '';
+    return listPage(reply, { notice: `Run ${r.run.id}: ${r.created} payout(s) created, ${r.awaiting_approval} awaiting approval.${missing}${unverified}` });
   });
 
   app.get<PayoutParams>('/console/payouts/:id', async (request, reply) => {
@@ -96,7 +104,7 @@ export function registerConsolePayoutRoutes(app: FastifyInstance, kit: ConsoleKi
         return payoutPage(reply, id, { error: `Not ${decision === 'approve' ? 'approved' : 'rejected'}: ${err.message}`, errorCode: err.code }, err.statusCode);
       }
       await audited(request, current, `payout.${decision}`, { type: 'payout', id }, { status: done?.status ?? null });
-      return payoutPage(reply, id, { notice: decision === 'approve' ? `Approved and sent: the payout is ${done?.status ?? 'being sent'}.` : 'Rejected: the money is owed to the payee again, for a later run.' });
+      return payoutPage(reply, id, { notice: decision === 'approve' ? approvedNotice(done) : 'Rejected: the money is owed to the payee again, for a later run.' });
     });
   }
 }

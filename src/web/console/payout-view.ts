@@ -24,6 +24,7 @@ export const payoutView = (p: PayoutRow) => ({
   destination: masked(p.destination),
   status: p.status,
   awaiting: p.status === 'awaiting_approval',
+  replacedBy: p.replaced_by,
   reasons: p.approval_reasons.map((r) => REASONS[r] ?? r),
   createdBy: p.created_by,
   approvedBy: p.approved_by,

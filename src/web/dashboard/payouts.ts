@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { can, type MailSender } from '../../modules/members/index.ts';
+import type { AuditLog } from '../../modules/audit/index.ts';
 import { namesMatch, type DestinationRow, type PayoutsModule } from '../../modules/payouts/index.ts';
 import { PASSWORD_MAX_LENGTH } from '../../platform/auth/password.ts';
 import { isAppError } from '../../platform/errors.ts';
@@ -11,12 +12,20 @@ const PAYOUT_ID = /^pout_[0-9A-Z]{26}$/;
 const LINE_LABELS: Record<string, string> = { sale_settlement: 'Sale', sale_refund: 'Return' };
 const NETWORK_LABELS: Record<string, string> = { mtn: 'MTN', telecel: 'Telecel', airteltigo: 'AirtelTigo' };
 
-/** What the payouts pages need: the payouts module, the mail queue (the notice of a change) and the cooling period. */
+/** What the payouts pages need: the payouts module, the mail queue (the notice of a change), the audit log and the cooling period. */
 export interface DashboardPayouts {
   module: Pick<PayoutsModule, 'payees' | 'service'>;
   mail: MailSender;
+  audit: AuditLog;
   coolingHours: number;
 }
+
+/** What a partner is told of its destination's check with the provider. */
+const VERIFICATION: Record<DestinationRow['verification'], string> = {
+  verified: 'Checked with the provider.',
+  unverified: 'Being checked with the provider: payouts go to it once the check is done.',
+  needs_review: 'Our finance team is reviewing it (the name the provider holds differs from the one given, or it could not be found): payouts wait until they accept it.',
+};
 
 /** Only the last digits of a number or account are shown (the page may be seen over a shoulder). */
 export const masked = (n: string) => `•••${n.slice(-3)}`;
@@ -32,6 +41,8 @@ function shownDestination(d: DestinationRow, cooling: boolean) {
     mismatch: d.resolved_name !== null && !namesMatch(d.name, d.resolved_name),
     changed: accraTime(d.changed_at),
     cooling,
+    verification: VERIFICATION[d.verification],
+    needsReview: d.verification === 'needs_review',
   };
 }
 
@@ -60,7 +71,7 @@ export function registerPayoutRoutes(app: FastifyInstance, web: WebKit, payouts:
       earned: formatGhs(earned),
       pending: formatGhs(Number(balance.pending_pesewas)),
       available: formatGhs(Number(balance.available_pesewas)),
-      payouts: list.map((p) => ({ id: p.id, when: accraTime(p.created_at), amount: formatGhs(Number(p.amount_pesewas)), status: p.status.replace('_', ' '), to: masked(p.destination.kind === 'bank' ? p.destination.accountNumber : p.destination.number) })),
+      payouts: list.map((p) => ({ id: p.id, when: accraTime(p.created_at), amount: formatGhs(Number(p.amount_pesewas)), status: p.replaced_by ? 'cancelled: made again for your new destination' : p.status.replace('_', ' '), to: masked(p.destination.kind === 'bank' ? p.destination.accountNumber : p.destination.number) })),
       destination: destination && shownDestination(destination, payees.cooling(destination)),
       coolingHours: payouts.coolingHours,
       canChange: can(m.membership.role, 'set_payout_destination'),
@@ -99,14 +110,17 @@ export function registerPayoutRoutes(app: FastifyInstance, web: WebKit, payouts:
     const partnerId = m.membership.partner_id;
     const owners = (await members.team(partnerId)).filter((t) => t.role === 'owner');
     try {
-      const saved = await payees.setDestination('partner', partnerId, values, `member:${m.member.id}`, async (tx, d) => {
+      const saved = await payees.setDestination('partner', partnerId, values, `member:${m.member.id}`, async (tx, { saved: d, replaced }) => {
         for (const o of owners) await payouts.mail.send(tx, changeNotice(o.email, m.member.email, d, publicBaseUrl));
+        const after = { version: d.version, kind: d.kind, number_ending: d.number.slice(-3), replaced: replaced.map((r) => ({ cancelled: r.cancelled, replaced_by: r.replacement.id })) };
+        await payouts.audit.record({ actor: { kind: 'member', id: m.member.id }, action: 'payout_destination.set', target: { type: 'partner', id: partnerId }, after, origin: { ip: request.ip, userAgent: request.headers['user-agent']?.slice(0, 500) ?? null } }, tx);
       });
       request.log.info({ partner: partnerId, member: m.member.id }, 'payout destination changed from the dashboard');
-      const notice = saved.name_matches === false ? `Saved. The name registered with the ${saved.destination.kind === 'bank' ? 'bank' : 'network'} is “${saved.destination.resolved_name}”, not the name you gave: check it is yours.` : 'Saved.';
-      return web.page(reply, 'payouts', await payoutsPage(m, { notice: `${notice} Your team's owners were told by mail.` }));
+      const notice = saved.name_matches === false ? `Saved. The name registered with the ${saved.destination.kind === 'bank' ? 'bank' : 'network'} is “${saved.destination.resolved_name}”, not the name you gave: our finance team reviews it before payouts go there.` : 'Saved.';
+      const remade = saved.replaced.length > 0 ? ` ${saved.replaced.length} payout(s) not yet sent were made again for it.` : '';
+      return web.page(reply, 'payouts', await payoutsPage(m, { notice: `${notice}${remade} Your team's owners were told by mail.` }));
     } catch (err) {
-      // Bad input (400) names its fields; the provider's lookup failing (502) is said in its own sentence.
+      // Bad input (400) names its fields; a payout being sent (409) or the provider failing (502) is said in its own sentence.
       if (isAppError(err) && err.statusCode !== 500) return again(err.details?.map((d) => `${d.field}: ${d.issue}`).join('; ') || err.message, err.statusCode);
       throw err;
     }

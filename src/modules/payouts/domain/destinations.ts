@@ -1,4 +1,4 @@
-import type { PayoutDestination } from '../../../integrations/transfers/types.ts';
+import type { PayoutDestination, RecipientCheck } from '../../../integrations/transfers/types.ts';
 import type { ErrorDetail } from '../../../platform/errors.ts';
 import { normalizeGhanaPhone } from '../../../shared/ghana/index.ts';
 
@@ -46,10 +46,48 @@ export function parseDestination(input: DestinationInput): { destination: Payout
   return { problems: [{ field: 'kind', issue: 'must be mobile_money or bank' }, ...problems] };
 }
 
-/** Whether a provider's registered name matches the name given (case, spacing and word order aside). */
+/** Words that say nothing about who holds an account: titles and forms of a business. */
+const FILLER = new Set(['mr', 'mrs', 'ms', 'miss', 'dr', 'rev', 'and', 'the', 'co', 'company', 'ltd', 'limited', 'ent', 'enterprise', 'enterprises']);
+
+/** A name's words as compared: accents dropped, case folded, punctuation as spaces, initials and fillers left out. */
+export function nameWords(name: string): Set<string> {
+  const plain = name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, ' ');
+  return new Set(plain.split(' ').filter((w) => w.length > 1 && !FILLER.has(w)));
+}
+
+/**
+ * The share of two names' words they must have in common to match (Dice: 2 × shared ÷ (words of one +
+ * words of the other)). 0.75 lets one name miss a middle name or add a company form ("Kofi Boateng" and
+ * "KOFI ASANTE BOATENG": 0.8), but not share only a family name ("Kofi Boateng" and "Ama Boateng": 0.5)
+ * or give only a first name ("Kofi" and "Kofi Boateng": 0.67).
+ */
+export const NAME_MATCH_THRESHOLD = 0.75;
+
+/** Whether a provider's registered name matches the name given, word order, case, accents and punctuation aside. */
 export function namesMatch(given: string, registered: string): boolean {
-  const words = (s: string) => s.toLowerCase().replace(/[^a-z0-9 ]/g, ' ').split(/\s+/).filter(Boolean).sort().join(' ');
-  return words(given) === words(registered);
+  const a = nameWords(given);
+  const b = nameWords(registered);
+  if (a.size === 0 || b.size === 0) return false;
+  const shared = [...a].filter((w) => b.has(w)).length;
+  return (2 * shared) / (a.size + b.size) >= NAME_MATCH_THRESHOLD;
+}
+
+/** The provider's check of a destination, judged: verified only when it can pay the account and its registered name matches the one given. */
+export interface Verdict {
+  verification: 'verified' | 'needs_review';
+  resolvedName: string | null;
+  recipientCode: string | null;
+  /** Why an operator must look at it, in a sentence; null when verified. */
+  reviewReason: string | null;
+}
+
+export function verdictOf(givenName: string, check: RecipientCheck): Verdict {
+  if (check.state === 'refused') return { verification: 'needs_review', resolvedName: null, recipientCode: null, reviewReason: `The provider refused the account: ${check.reason}` };
+  const { resolvedName, recipientCode } = check;
+  const review = (reviewReason: string): Verdict => ({ verification: 'needs_review', resolvedName, recipientCode, reviewReason });
+  if (resolvedName === null) return review('The provider could not resolve the name on the account.');
+  if (!namesMatch(givenName, resolvedName)) return review(`The provider has the account registered to ${resolvedName}, not ${givenName}.`);
+  return { verification: 'verified', resolvedName, recipientCode, reviewReason: null };
 }
 
 /** A payee is a vendor or a partner; its key names the kind. */

@@ -12,6 +12,8 @@ describe('payout journals', () => {
     expect(legs(payoutFeeJournal('pout_1', 'paystack', 100))).toEqual({ transfer_fees: -100, 'transfer_clearing:paystack': 100 });
     expect(legs(payoutReturnedJournal('pout_1', plain, { paid: false, provider: 'paystack' }))).toEqual({ payouts_in_transit: -500, 'vendor_payable:ven_1': 500 });
     expect(legs(payoutReturnedJournal('pout_1', plain, { paid: true, provider: 'paystack' }))).toEqual({ 'transfer_clearing:paystack': -500, 'vendor_payable:ven_1': 500 });
+    const cancelled = payoutReturnedJournal('pout_1', plain, { paid: false, provider: 'paystack', cancelled: true });
+    expect([legs(cancelled), cancelled.memo]).toEqual([{ payouts_in_transit: -500, 'vendor_payable:ven_1': 500 }, expect.stringContaining('destination was replaced')]);
   });
 
   it('deduct the receivable in the same journal, and owe it again when the payout comes back', () => {

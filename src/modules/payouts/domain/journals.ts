@@ -75,13 +75,13 @@ export const payoutFeeJournal = (payoutId: string, provider: string, fee: number
   move('payout_fee', payoutId, `transfer fee charged by ${provider}`, TRANSFER_FEES, transferClearing(provider), fee);
 
 /**
- * A payout failed (money still in transit) or was reversed after it was paid (money back at the
- * provider): owed to the payee again, and its deductions owed by it again.
+ * A payout failed, was rejected or cancelled (money still in transit) or was reversed after it was paid
+ * (money back at the provider): owed to the payee again, and its deductions owed by it again.
  */
-export const payoutReturnedJournal = (payoutId: string, s: PayoutSplit, from: { paid: boolean; provider: string }) =>
+export const payoutReturnedJournal = (payoutId: string, s: PayoutSplit, from: { paid: boolean; provider: string; cancelled?: boolean }) =>
   assertBalanced({
     kind: 'payout_returned',
     subjectId: payoutId,
-    memo: from.paid ? `reversed by ${from.provider}` : 'payout failed',
+    memo: from.paid ? `reversed by ${from.provider}` : from.cancelled ? 'payout cancelled before it was sent: its destination was replaced' : 'payout failed',
     entries: [{ account: from.paid ? transferClearing(from.provider) : PAYOUTS_IN_TRANSIT, amountPesewas: -positive(s.fromPayable - s.deducted) }, ...payeeLegs(s, -1)],
   });

@@ -4,13 +4,15 @@ import { Id, strictObject } from '../../../platform/http/schemas.ts';
 import { NETWORKS, type PayeeKind } from '../domain/destinations.ts';
 import type { DestinationChangeRow } from '../changes-repository.ts';
 import type { DestinationChanges } from '../destination-changes.ts';
+import type { Switched } from '../destination-switch.ts';
 import type { PayeesService } from '../payees.ts';
 import type { DestinationRow, LineRow, PayoutRow } from '../repository.ts';
 import type { PayoutsService } from '../service.ts';
+import type { DestinationVerifier } from '../verification.ts';
 
 const FINANCE = ['finance', 'admin'] as const;
 const NETWORK_CALL = 'calls the transfer provider, which no transaction may wait on';
-const STATUSES = ['awaiting_approval', 'created', 'sending', 'pending', 'paid', 'failed', 'reversed', 'rejected'] as const;
+const STATUSES = ['awaiting_approval', 'created', 'sending', 'pending', 'paid', 'failed', 'reversed', 'rejected', 'cancelled'] as const;
 const PayeeParams = strictObject({ kind: Type.Union([Type.Literal('vendor'), Type.Literal('partner')]), id: Id });
 
 export const payoutView = (p: PayoutRow) => ({
@@ -21,6 +23,8 @@ export const payoutView = (p: PayoutRow) => ({
   status: p.status,
   provider: p.provider,
   destination: p.destination,
+  destination_version: p.destination_version,
+  replaced_by: p.replaced_by,
   approval_reasons: p.approval_reasons,
   created_by: p.created_by,
   approved_by: p.approved_by,
@@ -43,7 +47,14 @@ const destinationView = (d: DestinationRow) => ({
   resolved_name: d.resolved_name,
   changed_at: d.changed_at.toISOString(),
   changed_by: d.changed_by,
+  version: d.version,
+  verification: d.verification,
+  review_reason: d.review_reason,
+  reviewed_by: d.reviewed_by,
+  recipient_code: d.recipient_code,
 });
+
+const replacedView = (replaced: Switched['replaced']) => replaced.map((r) => ({ cancelled: r.cancelled, replaced_by: r.replacement.id, status: r.replacement.status }));
 
 const changeView = (c: DestinationChangeRow) => ({
   change_id: c.id,
@@ -61,7 +72,7 @@ const changeView = (c: DestinationChangeRow) => ({
 
 const ChangeBody = strictObject({ change_id: Id });
 
-export const payoutAdminRoutes = (payouts: PayoutsService, payees: PayeesService, changes: DestinationChanges) => [
+export const payoutAdminRoutes = (payouts: PayoutsService, payees: PayeesService, changes: DestinationChanges, verifier: DestinationVerifier) => [
   defineAdminRoute({
     method: 'POST',
     url: '/payouts/runs',
@@ -70,7 +81,10 @@ export const payoutAdminRoutes = (payouts: PayoutsService, payees: PayeesService
     summary: "Run payouts now: each payee's available balance above the minimum becomes one payout, sent unless it waits for approval",
     handler: async ({ actor }) => {
       const r = await payouts.runNow(actor.id);
-      return { statusCode: 201, body: { run_id: r.run.id, cutoff: r.run.cutoff.toISOString(), created: r.created, awaiting_approval: r.awaiting_approval, without_destination: r.without_destination } };
+      return {
+        statusCode: 201,
+        body: { run_id: r.run.id, cutoff: r.run.cutoff.toISOString(), created: r.created, awaiting_approval: r.awaiting_approval, without_destination: r.without_destination, unverified_destination: r.unverified_destination },
+      };
     },
   }),
   defineAdminRoute({
@@ -171,10 +185,26 @@ export const payoutAdminRoutes = (payouts: PayoutsService, payees: PayeesService
     roles: FINANCE,
     approval: true,
     audit: { action: 'payout_destination.approve', outsideTransaction: "texts the vendor's old contact once the change commits" },
-    summary: 'Approve a proposed destination change (a second operator, not the proposer): it replaces the destination, cooling from now, and the old contact is told',
+    summary:
+      "Approve a proposed destination change (a second operator, not the proposer): it replaces the destination, cooling from now; the payee's unsent payouts are cancelled and made again for it (`replaced`); the provider verifies it; the old contact is told. 409 PAYOUT_SENDING while a payout to the payee is being sent",
     params: PayeeParams,
     body: ChangeBody,
-    handler: async ({ params, body, actor }) => ({ body: { destination: destinationView(await changes.approve(params.kind as PayeeKind, params.id, body.change_id, actor.id)) } }),
+    handler: async ({ params, body, actor }) => {
+      const { saved, replaced } = await changes.approve(params.kind as PayeeKind, params.id, body.change_id, actor.id);
+      return { body: { destination: destinationView(saved), replaced: replacedView(replaced) } };
+    },
+  }),
+  defineAdminRoute({
+    method: 'POST',
+    url: '/payees/:kind/:id/destination/accept',
+    roles: FINANCE,
+    approval: true,
+    audit: { action: 'payout_destination.accept' },
+    summary:
+      "Accept a destination that needs review (the provider's registered name differs, or it could not resolve or refused the account), after checking both names: the version seen, by a finance operator who neither proposed nor approved it; payouts then go to it",
+    params: PayeeParams,
+    body: strictObject({ version: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }),
+    handler: async ({ params, body, actor }) => ({ body: { destination: destinationView(await verifier.accept(params.kind as PayeeKind, params.id, body.version, actor.id)) } }),
   }),
   defineAdminRoute({
     method: 'POST',

@@ -5,13 +5,16 @@ import { Id, StringEnum, strictObject } from '../../../platform/http/schemas.ts'
 import { PARTNER_PAGE, PARTNER_PAGE_MAX, type PartnerPayouts } from '../partner-payouts.ts';
 import type { LineRow, PayoutRow, PayoutStatus } from '../repository.ts';
 
-const STATUSES = ['awaiting_approval', 'created', 'sending', 'pending', 'paid', 'failed', 'reversed', 'rejected'] as const satisfies readonly PayoutStatus[];
+const STATUSES = ['awaiting_approval', 'created', 'sending', 'pending', 'paid', 'failed', 'reversed', 'rejected', 'cancelled'] as const satisfies readonly PayoutStatus[];
 const Pesewas = (description: string) => Type.Integer({ description });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
 const Payout = Type.Object({
   payout_id: Type.String({ description: 'Prefixed pout_' }),
-  status: StringEnum(STATUSES, 'paid and failed are final for you; reversed follows paid when the provider returned the money (it is owed again); rejected: held by our finance team, owed again'),
+  status: StringEnum(
+    STATUSES,
+    'paid and failed are final for you; reversed follows paid when the provider returned the money (it is owed again); rejected: held by our finance team, owed again; cancelled: never sent, because your destination changed first: the same money is in the payout named by replaced_by',
+  ),
   amount_pesewas: Pesewas('What was sent to your destination'),
   fee_pesewas: Type.Union([Type.Integer(), Type.Null()], { description: "The provider's transfer fee, borne by the platform (never deducted); null until known" }),
   destination: Type.Object({
@@ -22,6 +25,7 @@ const Payout = Type.Object({
   }),
   provider_reference: Nullable(Type.String({ description: "The transfer provider's reference, once it took the transfer" })),
   failure_reason: Nullable(Type.String({ description: 'Why the transfer failed, when it did' })),
+  replaced_by: Nullable(Type.String({ description: 'A cancelled payout: the payout (pout_) made in its place for your current destination' })),
   created_at: DateTime(),
   updated_at: DateTime('When the status last changed'),
 });
@@ -52,6 +56,7 @@ const payoutView = (p: PayoutRow) => ({
   },
   provider_reference: p.provider_reference,
   failure_reason: p.failure_reason,
+  replaced_by: p.replaced_by,
   created_at: new Date(p.created_at).toISOString(),
   updated_at: new Date(p.updated_at).toISOString(),
 });
@@ -65,7 +70,7 @@ const lineView = (l: LineRow) => {
 const EXAMPLE_PAYOUT = {
   payout_id: 'pout_01JD2X5V8T3N0Q6W4RZK7B9MPE', status: 'paid', amount_pesewas: 4500, fee_pesewas: 100,
   destination: { kind: 'mobile_money', network: 'mtn', bank_code: null, number_ending: '4567' },
-  provider_reference: 'TRF_1a2b3c', failure_reason: null, created_at: '2026-03-02T18:00:00.000Z', updated_at: '2026-03-02T18:00:02.000Z',
+  provider_reference: 'TRF_1a2b3c', failure_reason: null, replaced_by: null, created_at: '2026-03-02T18:00:00.000Z', updated_at: '2026-03-02T18:00:02.000Z',
 };
 const EXAMPLE_BALANCE = { pending_pesewas: 700, available_pesewas: 0, paid_out_pesewas: 4500 };
 
