@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PartnerClient } from '@partner-platform/sdk';
 import { describe, expect, it } from 'vitest';
+import { ensureSandboxQuickstart } from '../../src/modules/accounts/index.ts';
+import { startPlatform } from '../helpers/harness.ts';
 import { ROOT, spawnServer } from '../helpers/process.ts';
 
 // `npm run demo` runs `node dist/demo.js` at the repository root: here in a directory of its own.
@@ -44,4 +46,25 @@ describe('the playground (npm run demo)', () => {
       rmSync(cwd, { recursive: true, force: true });
     }
   }, 180_000);
+
+  it("gives the quick start's partner production and a key holding the money scopes by name (on either database)", async () => {
+    const p = await startPlatform();
+    const dir = mkdtempSync(join(tmpdir(), 'pp-quick-prod-'));
+    try {
+      const { db, accounts, config } = p.app.platform;
+      const files = await ensureSandboxQuickstart(db, accounts, dir, config.publicBaseUrl, { production: true });
+      expect(files).toEqual([join(dir, 'sandbox-credentials.json'), join(dir, 'production-credentials.json')]);
+      const production = JSON.parse(readFileSync(files[1]!, 'utf8'));
+      expect((await accounts.getPartner(production.partner_id)).production_active).toBe(true);
+      const scopes = (await db.query<{ scopes: string[] }>('select scopes from api_keys where id = $1', [production.key_id]))[0]!.scopes;
+      expect([...scopes].sort()).toEqual(['*', 'delivery:wallet:spend', 'delivery:wallet:topup', 'payouts:read', 'safe:write']);
+      const client = new PartnerClient({ apiKey: production.api_key, signingSecret: production.signing_secret, baseUrl: p.url });
+      expect((await client.delivery.wallet.topup.initiate(50)).data.checkout_url).toContain('/sandbox/checkout/');
+      // Once: a second call (a restart) writes nothing.
+      expect(await ensureSandboxQuickstart(db, accounts, dir, config.publicBaseUrl, { production: true })).toEqual([]);
+    } finally {
+      await p.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
