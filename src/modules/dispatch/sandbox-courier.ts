@@ -48,6 +48,11 @@ export class SandboxCourier {
     return this.id;
   }
 
+  /** Whether `courierId` is this simulated courier (read from its record: its record is not created for the question). */
+  async is(courierId: string): Promise<boolean> {
+    return this.id !== undefined ? this.id === courierId : (await this.couriers.get(courierId)).simulated;
+  }
+
   /** Moves every job of its environments that has rested a full step on by one status; returns how many moved. */
   async tick(): Promise<number> {
     const courier = await this.courierId();
