@@ -1,11 +1,11 @@
 /**
- * `npm run demo:catalog`: loads the demo vendors and products (scripts/demo-catalog-data.ts)
- * into the configured database (DATABASE_URL, as for `npm start`), migrating it first. It refuses
- * a catalog that already has vendors. With the embedded database, stop the server first: the
- * data directory is locked by whichever process has it open.
+ * `npm run demo:catalog`: loads the demo vendors and products (src/playground/catalog-data.ts, which
+ * `npm run demo` loads by itself) into the configured database (DATABASE_URL, as for `npm start`),
+ * migrating it first. It refuses a catalog that already has vendors. With the embedded database,
+ * stop the server first: the data directory is locked by whichever process has it open.
  */
 import { loadConfig } from '../src/config.ts';
-import { loadDemoCatalog } from './demo-catalog-data.ts';
+import { loadDemoCatalog } from '../src/playground/catalog-data.ts';
 import { CatalogService } from '../src/modules/catalog/index.ts';
 import { openDatabase } from '../src/platform/db/index.ts';
 

@@ -13,7 +13,7 @@ import type { Operation } from './platform/http/operation.ts';
 import { registerOperations } from './platform/http/register.ts';
 import type { PipelineDeps } from './platform/auth/pipeline.ts';
 import { installValidation } from './platform/http/validation.ts';
-import { asyncStdout, serializeError } from './platform/logger.ts';
+import { logDestination, serializeError } from './platform/logger.ts';
 import { deriveKey, SecretBox } from './platform/secrets.ts';
 import { resolveSecretsKey } from './platform/secrets-key.ts';
 import { AccountsService, appRoutes, KeyDirectory, partnerRoutes } from './modules/accounts/index.ts';
@@ -135,7 +135,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-signature"]'],
       serializers: { err: serializeError },
-      stream: options.logStream ?? asyncStdout(),
+      stream: options.logStream ?? logDestination(config.logFormat),
     },
     genReqId: newRequestId,
     requestIdHeader: false,
@@ -238,8 +238,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ...activationRoutes(activation),
   ];
   const gateways = createGateways(config.payments, config.publicBaseUrl, db, clock);
-  if (config.payments.sandboxForProduction) app.log.warn(gateways.summary);
-  else app.log.info(gateways.summary);
+  // Sandbox money for production is allowed on this machine only (config.ts): a choice, not a warning.
+  app.log.info(gateways.summary);
   // Gateway callbacks name a client reference; each module settles the ones that are its own.
   const paymentHandlers: Array<(clientReference: string) => Promise<void>> = [];
   const wallet = createWalletModule({ db, clock, log: app.log, accounts, gateways, publicBaseUrl });

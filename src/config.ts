@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
 import type { DatabaseConfig } from './platform/db/index.ts';
+import { isLocalAddress } from './platform/http/loopback.ts';
 import { ALL_SERVICES, type ServiceName } from './platform/http/operation.ts';
-import { int, oneOf, type Env } from './platform/settings.ts';
+import { LOG_FORMATS, type LogFormat } from './platform/logger.ts';
+import { int, onOff, oneOf, type Env } from './platform/settings.ts';
 import type { TracingSettings } from './platform/tracing-sdk.ts';
 import { paymentSettings, type PaymentSettings } from './integrations/payments/settings.ts';
 import { transferSettings, type TransferSettings } from './integrations/transfers/settings.ts';
@@ -32,6 +34,8 @@ export interface Config {
   /** 32-byte key that seals secrets at rest; undefined means a development key is used. */
   secretsKey: Buffer | undefined;
   logLevel: string;
+  /** Log lines as JSON, or for people (`auto`: for people when standard output is a terminal). */
+  logFormat: LogFormat;
   /** Set when spans are exported (TRACING=otlp, or an OTLP endpoint given); off otherwise. */
   tracing: TracingSettings | undefined;
   rateLimits: { readsPerMinute: number; writesPerMinute: number };
@@ -52,6 +56,11 @@ export interface Config {
   trustProxy: string | undefined;
   /** Create a demo partner and staging key on an empty development database (`npm start`). */
   sandboxQuickstart: boolean;
+  /**
+   * The local playground (`npm run demo`): the quick start's partner gets production too, and an
+   * empty catalog gets the demo vendors and products. This machine only, embedded database only.
+   */
+  demo: boolean;
   delivery: DeliverySettings;
   dispatch: DispatchSettings;
   payouts: PayoutSettings;
@@ -139,6 +148,26 @@ function trustProxy(env: Env, problems: string[]): string | undefined {
   return entries.join(',');
 }
 
+/**
+ * The playground's switches put sandbox money and a simulated courier behind production orders:
+ * refused unless the public address is this machine, and the courier's unless no real money can
+ * follow its deliveries (no real gateway collecting, no real transfers paying out).
+ */
+function playgroundProblems(c: Config, problems: string[]): void {
+  const on = [
+    c.demo && 'DEMO=on',
+    c.payments.sandboxForProduction && 'SANDBOX_PAYMENTS_FOR_PRODUCTION=on',
+    c.dispatch.sandboxForProduction && 'SANDBOX_COURIER_FOR_PRODUCTION=on',
+  ].filter((s) => s !== false);
+  if (on.length > 0 && !isLocalAddress(c.publicBaseUrl)) {
+    problems.push(`${on.join(', ')}: a local playground's switches, only when PUBLIC_BASE_URL is this machine (localhost, 127.x or [::1]), not ${c.publicBaseUrl}`);
+  }
+  if (c.dispatch.sandboxForProduction && (c.payments.gateway !== 'sandbox' || c.transfers.provider !== 'sandbox')) {
+    problems.push('SANDBOX_COURIER_FOR_PRODUCTION=on needs sandbox money: PAYMENT_GATEWAY and PAYOUT_PROVIDER must be sandbox');
+  }
+  if (c.demo && c.database.kind === 'postgres') problems.push('DEMO=on (npm run demo) runs on the embedded database only: unset DATABASE_URL');
+}
+
 /** Reads and validates the whole configuration once; every problem is reported together. */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
@@ -147,6 +176,7 @@ export function loadConfig(env: Env = process.env): Config {
   const adminToken = env.ADMIN_TOKEN || undefined;
   if (adminToken !== undefined && adminToken.length < 16) problems.push('ADMIN_TOKEN must be at least 16 characters');
   const authCacheTtlMs = int(env, 'AUTH_CACHE_TTL_MS', 2000, 0, 5000, problems);
+  const demo = onOff(env, 'DEMO', problems);
   const config: Config = {
     port,
     host: env.HOST || '0.0.0.0',
@@ -159,6 +189,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminToken,
     secretsKey: secretsKey(env, problems),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info', problems),
+    logFormat: oneOf(env, 'LOG_FORMAT', LOG_FORMATS, 'auto', problems),
     tracing: tracing(env, problems),
     rateLimits: {
       readsPerMinute: int(env, 'RATE_LIMIT_READS_PER_MINUTE', 600, 1, 1_000_000, problems),
@@ -172,8 +203,9 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 500, 300_000, problems),
     maxConnections: int(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000, problems),
     trustProxy: trustProxy(env, problems),
-    // On by default for the embedded development database only.
-    sandboxQuickstart: (env.SANDBOX_QUICKSTART ?? (env.DATABASE_URL ? 'off' : 'on')) === 'on',
+    // On by default for the embedded development database only (and always for the playground).
+    sandboxQuickstart: demo || (env.SANDBOX_QUICKSTART ?? (env.DATABASE_URL ? 'off' : 'on')) === 'on',
+    demo,
     delivery: deliverySettings(env, problems),
     dispatch: dispatchSettings(env, problems),
     payouts: payoutSettings(env, problems),
@@ -187,6 +219,7 @@ export function loadConfig(env: Env = process.env): Config {
     storage: storageSettings(env, problems),
   };
   if (env.REDIS_URL && !/^rediss?:\/\//.test(env.REDIS_URL)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+  playgroundProblems(config, problems);
   // One line, however many problems: it is what a process manager's log shows of a failed start.
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   return config;

@@ -11,7 +11,7 @@ import { haversineKm } from './shared/ghana/index.ts';
 export interface CourierJobsDeps {
   actions: CourierActions;
   dispatch: DispatchService;
-  /** The simulated courier of staging orders, which proves its deliveries with the real code check. */
+  /** The simulated courier (of staging orders, and a playground's production ones), which proves its deliveries with the real code check. */
   sandbox: SandboxCourier;
   orders: DeliveryModule['orders'];
   proofs: ProofService;
@@ -37,12 +37,14 @@ function orderIdOf(payload: Record<string, unknown>): string {
  * recipient read it out) and enters it.
  */
 export function registerCourierJobs({ actions, dispatch, sandbox, orders, proofs, sms, whatsapp, publicBaseUrl, log }: CourierJobsDeps): void {
-  dispatch.onAssign(async (tx, { orderId }) => {
+  dispatch.onAssign(async (tx, { orderId, courierId }) => {
     const { code } = await proofs.issueCode(orderId, { q: tx });
     const order = code ? await orders.find(orderId, tx) : undefined;
     if (!code || !order || order.environment !== 'production') return undefined;
     const to = order.customer_phone;
     return async () => {
+      // A playground's production orders, held by the sandbox courier, are test data too: nobody is messaged.
+      if (await sandbox.is(courierId)) return;
       const body = deliveryCodeMessage({ code, trackingUrl: `${publicBaseUrl}/track/${order.tracking_token}` });
       // The job is taken either way: a message that fails is logged for operations, not undone. The
       // two channels go side by side, so WhatsApp never holds up the SMS, which always goes (it alone

@@ -47,7 +47,7 @@ async function scenario(name: ScenarioName, requests: number) {
   const raw = await openDatabase(name === 'postgres' ? { kind: 'postgres', url: POSTGRES_URL, poolSize: 4, schema } : { kind: 'memory' });
   const { db, last } = recording(raw);
   try {
-    const offers = new Offers(db, new CouriersService(db, Date.now), { offerSeconds: 45, lateMinutes: 10, positionMaxAgeMinutes: 15, intervalMs: 0, locationRetentionHours: 24, sandboxStepSeconds: 0 }, Date.now, silent);
+    const offers = new Offers(db, new CouriersService(db, Date.now), { offerSeconds: 45, lateMinutes: 10, positionMaxAgeMinutes: 15, intervalMs: 0, locationRetentionHours: 24, sandboxStepSeconds: 0, sandboxForProduction: false }, Date.now, silent);
     const rows: Array<{ couriers: number; p50Ms: number; p99Ms: number; offered: number }> = [];
     let plan = '';
     let have = 0;

@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { prettyLine } from './pretty-log.ts';
 
 /**
  * Standard output, written asynchronously: a log line never blocks the request that wrote it
@@ -6,6 +7,25 @@ import pino from 'pino';
  */
 export function asyncStdout(): pino.DestinationStream {
   return pino.destination({ dest: 1, sync: false });
+}
+
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/** Whether log lines are for a person: LOG_FORMAT=pretty, or unset (auto) when standard output is a terminal. */
+export function humanLogs(format: LogFormat, stdout: { isTTY?: boolean } = process.stdout): boolean {
+  return format === 'pretty' || (format === 'auto' && stdout.isTTY === true);
+}
+
+/**
+ * Where the process's log lines go: JSON written asynchronously, or lines for a person written at
+ * once, so they keep their order with the start banner (coloured on a terminal, unless NO_COLOR).
+ */
+export function logDestination(format: LogFormat): pino.DestinationStream {
+  if (!humanLogs(format)) return asyncStdout();
+  const out = pino.destination({ dest: 1, sync: true });
+  const colour = process.stdout.isTTY === true && !process.env.NO_COLOR;
+  return { write: (line: string) => void out.write(prettyLine(line, colour)) };
 }
 
 /** What services and jobs log through: pino's calling shape, so they need no Fastify types. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartner, startPlatform, type TestPlatform } from '../helpers/harness.ts';
-import { DEMO_VENDORS, loadDemoCatalog } from '../../scripts/demo-catalog-data.ts';
+import { DEMO_VENDORS, loadDemoCatalog } from '../../src/playground/catalog-data.ts';
 
 // The one test that loads the demo catalog, on purpose: it proves the data passes every operator rule.
 describe('demo catalog', () => {

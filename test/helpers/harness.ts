@@ -7,6 +7,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { PartnerClient } from '@partner-platform/sdk';
 import { buildApp, type AppOptions } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
+import { isLocalAddress } from '../../src/platform/http/loopback.ts';
 import { FakeTransfers } from '../fakes/transfers.ts';
 import { FakeDns } from './dns.ts';
 import { freePort } from './process.ts';
@@ -67,7 +68,8 @@ export async function startPlatform(opts: StartOptions = {}): Promise<TestPlatfo
     // nothing else sends anywhere.
     WEBHOOK_DISPATCHER: 'off',
     // Production money in tests goes through the sandbox; the refusal without it has its own test.
-    SANDBOX_PAYMENTS_FOR_PRODUCTION: 'on',
+    // The switch is this machine's only: a test serving a public PUBLIC_BASE_URL goes without it.
+    ...(opts.env?.PUBLIC_BASE_URL && !isLocalAddress(opts.env.PUBLIC_BASE_URL) ? {} : { SANDBOX_PAYMENTS_FOR_PRODUCTION: 'on' }),
     HOST: '127.0.0.1',
     PORT: String(port),
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,

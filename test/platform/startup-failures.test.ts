@@ -22,6 +22,23 @@ describe('a process that cannot start', () => {
     expect(r.lines).toEqual(['invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")']);
   });
 
+  it('prints one line for a LOG_FORMAT it does not know', () => {
+    const r = run('src/server.ts', { LOG_FORMAT: 'fancy' });
+    expect(r.status).toBe(1);
+    expect(r.lines).toEqual(['invalid configuration: LOG_FORMAT must be one of auto, json, pretty (got "fancy")']);
+  });
+
+  it('refuses the playground (npm run demo) unless PUBLIC_BASE_URL is this machine, in one line', () => {
+    const r = run('src/demo.ts', { PUBLIC_BASE_URL: 'https://partners.example.gh' });
+    expect(r.status).toBe(1);
+    expect(r.lines).toEqual([
+      "invalid configuration: DEMO=on, SANDBOX_PAYMENTS_FOR_PRODUCTION=on, SANDBOX_COURIER_FOR_PRODUCTION=on: a local playground's switches, only when PUBLIC_BASE_URL is this machine (localhost, 127.x or [::1]), not https://partners.example.gh",
+    ]);
+    const server = run('src/server.ts', { PUBLIC_BASE_URL: 'http://10.0.0.5:8080', SANDBOX_COURIER_FOR_PRODUCTION: 'on' });
+    expect(server.status).toBe(1);
+    expect(server.lines).toEqual([expect.stringMatching(/^invalid configuration: SANDBOX_COURIER_FOR_PRODUCTION=on: a local playground's switches, only when PUBLIC_BASE_URL is this machine/)]);
+  });
+
   it('prints every invalid setting on one line', () => {
     const r = run('src/worker.ts', { ADMIN_TOKEN: 'short', REDIS_URL: 'http://redis' });
     expect(r.status).toBe(1);

@@ -70,7 +70,7 @@ beforeAll(async () => {
       p = await startPlatform();
       // What `npm start` writes on an empty database, where the repository README's example reads it.
       const { db, accounts, config } = p.app.platform;
-      if (!(await ensureSandboxQuickstart(db, accounts, join(dir, 'data'), config.publicBaseUrl))) throw new Error('no sandbox quick start');
+      if ((await ensureSandboxQuickstart(db, accounts, join(dir, 'data'), config.publicBaseUrl)).length === 0) throw new Error('no sandbox quick start');
       s = await createPartner(p);
     })(),
   ]);

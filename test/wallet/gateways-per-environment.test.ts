@@ -48,8 +48,8 @@ describe('no real gateway and SANDBOX_PAYMENTS_FOR_PRODUCTION off (the default)'
   });
 });
 
-describe('SANDBOX_PAYMENTS_FOR_PRODUCTION=on (a demo deployment)', () => {
-  it('lets production pay through the sandbox, and warns loudly at start', async () => {
+describe('SANDBOX_PAYMENTS_FOR_PRODUCTION=on (a local playground)', () => {
+  it('lets production pay through the sandbox, and says so at start (at info: the switch is refused unless this machine is the public address)', async () => {
     const log = logged();
     const p = await startPlatform({ env: { SANDBOX_PAYMENTS_FOR_PRODUCTION: 'on', LOG_LEVEL: 'info' }, logStream: log.stream });
     try {
@@ -57,7 +57,7 @@ describe('SANDBOX_PAYMENTS_FOR_PRODUCTION=on (a demo deployment)', () => {
       const res = await s.client.send<any>('POST', '/api/v1/delivery/wallet.topup.initiate', { body: { amount_ghs: 100 } });
       expect(res.status).toBe(201);
       expect(res.body.data.checkout_url).toContain('/sandbox/checkout/');
-      expect(log.lines()).toContainEqual(expect.objectContaining({ level: 40, msg: expect.stringMatching(/production through sandbox \(SANDBOX_PAYMENTS_FOR_PRODUCTION=on/) }));
+      expect(log.lines()).toContainEqual(expect.objectContaining({ level: 30, msg: expect.stringMatching(/production through sandbox \(SANDBOX_PAYMENTS_FOR_PRODUCTION=on/) }));
     } finally {
       await p.close();
     }

@@ -3,6 +3,7 @@ import { ACCRA_CENTRAL, EAST_LEGON, orderBody } from '../delivery/fixtures.ts';
 import { addKey, countRows, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
 import { csrfOf, mailedLink, newEmail, PASSWORD, verifiedOwner, WebClient } from '../helpers/web.ts';
 import { decide, WALLET_SCOPES } from '../wallet/helpers.ts';
+import { TOPUP_NEEDS_PRODUCTION } from '../../src/modules/wallet/service.ts';
 
 async function invited(p: TestPlatform, owner: WebClient, role: string): Promise<WebClient> {
   const email = newEmail(role);
@@ -171,6 +172,47 @@ describe('dashboard wallet: statement, top-ups, roles, partners apart', () => {
     expect((await a.web.request('POST', '/dashboard/wallet/topups', { body: '{"amount_ghs":50}', headers: { 'content-type': 'application/json', origin: p.url } })).status).toBe(415);
     expect((await a.web.get('/dashboard/wallet/topups/serviceD_WA%27--')).status).toBe(404);
     expect(await countRows(p, 'select count(*)::int as n from wallet_topups')).toBe(before);
+  });
+});
+
+describe('dashboard wallet of a partner still on staging, on a default install', () => {
+  let p: TestPlatform;
+  beforeAll(async () => {
+    p = await startPlatform({ env: { SANDBOX_PAYMENTS_FOR_PRODUCTION: 'off' } });
+  });
+  afterAll(async () => {
+    await p?.close();
+  });
+
+  it('says why it cannot top up and what to do (request activation), instead of a bare refusal, and creates nothing', async () => {
+    const { web, email } = await verifiedOwner(p, newEmail('owner'), 'Staging Only Shop');
+    await web.submit('/dashboard/apps', '/dashboard/apps', { name: 'Shop app' });
+    const page = (await web.get('/dashboard/wallet')).text;
+    expect(page).toContain('Top-ups open once production is active.');
+    expect(page).toContain('<a class="button" href="/dashboard/activation">Request production activation</a>');
+    expect(page).not.toContain('id="topup-form"');
+    // A form posted anyway (an old tab) is refused with the reason, before any gateway is asked.
+    const refused = await web.submit('/dashboard/wallet', '/dashboard/wallet/topups', { amount_ghs: '100' });
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain(TOPUP_NEEDS_PRODUCTION);
+    expect(refused.text).not.toContain('no payment gateway');
+    expect(await countRows(p, 'select count(*)::int as n from wallet_topups')).toBe(0);
+
+    // A saved draft is pointed to; finance, who cannot request activation, is told to ask an owner.
+    const partnerId = (await p.app.platform.db.query<{ partner_id: string }>('select s.partner_id from memberships s join members m on m.id = s.member_id where m.email = $1', [email]))[0]!.partner_id;
+    await web.submit('/dashboard/activation', '/dashboard/activation', { business_name: 'Staging Only Shop Ltd', intent: 'save' });
+    expect((await p.app.platform.activation.current(partnerId))?.state).toBe('draft');
+    expect((await web.get('/dashboard/wallet')).text).toContain('(your draft is saved: finish and submit it)');
+    const finance = await invited(p, web, 'finance');
+    const financePage = (await finance.get('/dashboard/wallet')).text;
+    expect(financePage).toContain('Ask an owner of your account to request production activation.');
+    expect(financePage).not.toContain('href="/dashboard/activation"');
+
+    // Once production is active, the form is back.
+    await p.admin('PATCH', `/partners/${partnerId}`, { production_active: true });
+    const active = (await web.get('/dashboard/wallet')).text;
+    expect(active).toContain('id="topup-form"');
+    expect(active).not.toContain('Top-ups open once production is active.');
   });
 });
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../platform/db/index.ts';
+import { isLocalAddress } from '../../platform/http/loopback.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Mailer } from './mailer.ts';
 import { DevOutbox } from './outbox.ts';
@@ -19,13 +20,6 @@ export interface MailIntegration {
   /** Mounts /dev/mail when mail is kept in the development outbox; nothing otherwise. */
   registerPages(app: FastifyInstance): void;
   close(): void;
-}
-
-const LOCAL_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-
-/** Whether the server's public address is this machine (a developer's, or a test's). */
-export function isLocalAddress(publicBaseUrl: string): boolean {
-  return LOCAL_HOSTS.test(new URL(publicBaseUrl).hostname);
 }
 
 /** SMTP when SMTP_URL is set, the development outbox otherwise. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { isLocalAddress } from '../mail/index.ts';
+import { isLocalAddress } from '../../platform/http/loopback.ts';
 import { HubtelSms } from './hubtel.ts';
 import { DevSmsOutbox } from './outbox.ts';
 import { registerDevSmsPage } from './page.ts';

@@ -9,6 +9,8 @@ import { rankCandidates, zoneOf } from './domain/ranking.ts';
 import { dispatchRepository as repo, type JobRow } from './repository.ts';
 import type { DispatchSettings } from './settings.ts';
 
+type Environment = JobRow['environment'];
+
 /** How many of the nearest couriers are ranked precisely for one offer. */
 const CANDIDATES = 20;
 /**
@@ -39,6 +41,11 @@ export class Offers {
     private readonly clock: () => number,
     private readonly log: Logger,
   ) {}
+
+  /** Environments whose jobs the sandbox courier takes (and real couriers never): staging, and production on a playground. */
+  get sandboxEnvironments(): readonly Environment[] {
+    return this.settings.sandboxForProduction ? ['staging', 'production'] : ['staging'];
+  }
 
   /**
    * Delivery's placement statement: an order becomes a waiting job in the order's own insert. A
@@ -74,13 +81,15 @@ export class Offers {
       this.log.warn({ alert: 'dispatch_unaccepted_order', orderId }, `ALERT: order ${orderId} has had no courier for ${this.settings.lateMinutes} minutes`);
     }
     let offered = 0;
-    for (const job of await repo.waiting(this.db, BATCH)) if (await this.offer(job)) offered++;
+    // On a playground the sandbox courier takes production's jobs too: real couriers are offered none.
+    const jobs = this.settings.sandboxForProduction ? [] : await repo.waiting(this.db, BATCH);
+    for (const job of jobs) if (await this.offer(job)) offered++;
     return { expired: expired.length, offered, late };
   }
 
   /** Offers the production job to the best courier not yet offered it; answers that courier's id, if any. */
   async offer(job: JobRow): Promise<string | undefined> {
-    if (job.environment !== 'production') return undefined;
+    if (this.sandboxEnvironments.includes(job.environment)) return undefined;
     const exclude = await repo.offeredCouriers(this.db, job.order_id);
     const pickup = job.pickup_lat !== null && job.pickup_lng !== null ? { lat: job.pickup_lat, lng: job.pickup_lng } : null;
     const found = await this.candidates(pickup, job.zone, exclude);

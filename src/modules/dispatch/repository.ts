@@ -67,11 +67,11 @@ export const dispatchRepository = {
     return q.query<JobRow>(`select ${JOB_COLS} from dispatch_jobs where state = 'waiting' and environment = 'production' order by created_at limit $1`, [limit]);
   },
 
-  /** Staging jobs placed before `before` still waiting, oldest first (the sandbox courier's next offers). */
-  async waitingStaging(q: Queryable, before: Date, limit: number): Promise<JobRow[]> {
+  /** Jobs of these environments placed before `before` still waiting, oldest first (the sandbox courier's next offers). */
+  async waitingIn(q: Queryable, environments: readonly string[], before: Date, limit: number): Promise<JobRow[]> {
     return q.query<JobRow>(
-      `select ${JOB_COLS} from dispatch_jobs where state = 'waiting' and environment = 'staging' and created_at < $1 order by created_at limit $2`,
-      [before, limit],
+      `select ${JOB_COLS} from dispatch_jobs where state = 'waiting' and environment = any($1) and created_at < $2 order by created_at limit $3`,
+      [environments, before, limit],
     );
   },
 

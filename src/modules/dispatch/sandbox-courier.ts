@@ -16,7 +16,8 @@ const actionId = (orderId: string, kind: string) => `sandbox.${orderId}.${kind}`
 
 /**
  * The sandbox courier: a simulated courier (a couriers record marked simulated, one per deployment)
- * that takes staging orders through dispatch as a real courier would. A staging job that has waited
+ * that takes staging orders (and, on a local playground, production's: Offers.sandboxEnvironments)
+ * through dispatch as a real courier would. A staging job that has waited
  * a step is offered to it through Offers and accepted; then each time its job has rested a step it
  * takes the next action (at pickup and picked up; at the drop-off; delivered with the recipient's
  * code), one order status per step: accepted, pickedUp, in_transit, delivered, each with its timeline
@@ -47,7 +48,12 @@ export class SandboxCourier {
     return this.id;
   }
 
-  /** Moves every staging job that has rested a full step on by one status; returns how many moved. */
+  /** Whether `courierId` is this simulated courier (read from its record: its record is not created for the question). */
+  async is(courierId: string): Promise<boolean> {
+    return this.id !== undefined ? this.id === courierId : (await this.couriers.get(courierId)).simulated;
+  }
+
+  /** Moves every job of its environments that has rested a full step on by one status; returns how many moved. */
   async tick(): Promise<number> {
     const courier = await this.courierId();
     const before = new Date(this.clock() - this.stepMs);
@@ -55,7 +61,7 @@ export class SandboxCourier {
     const held = await repo.heldSince(this.db, courier, before, BATCH);
     let moved = 0;
     for (const job of held) moved += await this.attempt(() => this.next(courier, job.order_id, job.stage));
-    for (const job of await repo.waitingStaging(this.db, before, BATCH)) await this.offers.offerTo(job.order_id, courier);
+    for (const job of await repo.waitingIn(this.db, this.offers.sandboxEnvironments, before, BATCH)) await this.offers.offerTo(job.order_id, courier);
     // Every open offer to it (those of a tick cut short too) is accepted at once.
     for (const offer of await repo.openOffersTo(this.db, courier, BATCH)) {
       moved += await this.attempt(() => this.service.accept(courier, offer.order_id, actionId(offer.order_id, 'accept')));

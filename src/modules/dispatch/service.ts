@@ -230,9 +230,9 @@ export class DispatchService {
       const job = await repo.job(tx, orderId, true);
       if (!job) throw errors.orderNotFound(`Order ${orderId} is not dispatched (only orders placed since dispatch started are).`);
       if (job.state === 'closed') throw errors.invalidTransition(`The job for order ${orderId} has ended; it cannot be assigned.`);
-      // Staging jobs belong to the sandbox courier alone, and it never takes production's.
-      if (courier.simulated !== (job.environment === 'staging')) {
-        throw errors.invalidTransition(`Order ${orderId} is a ${job.environment} order; ${courier.simulated ? 'the sandbox courier takes staging orders only' : 'only the sandbox courier takes staging orders'}.`);
+      // Staging jobs (and a playground's production ones) belong to the sandbox courier alone, and it takes no other.
+      if (courier.simulated !== this.offers.sandboxEnvironments.includes(job.environment)) {
+        throw errors.invalidTransition(`Order ${orderId} is a ${job.environment} order; ${courier.simulated ? 'the sandbox courier takes staging orders only' : `only the sandbox courier takes ${job.environment} orders here`}.`);
       }
       const current = await repo.activeAssignment(tx, orderId);
       if (current?.courier_id === courierId) throw errors.invalidTransition(`Courier ${courierId} already holds order ${orderId}.`);

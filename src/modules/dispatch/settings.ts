@@ -1,4 +1,4 @@
-import { int, type Env } from '../../platform/settings.ts';
+import { int, onOff, type Env } from '../../platform/settings.ts';
 
 export interface DispatchSettings {
   /** How long a courier has to accept an offer before it moves to the next one. */
@@ -13,6 +13,11 @@ export interface DispatchSettings {
   locationRetentionHours: number;
   /** Seconds between the sandbox courier's steps for staging orders; 0 turns it off here. */
   sandboxStepSeconds: number;
+  /**
+   * The sandbox courier takes this machine's production orders too, and real couriers none of them
+   * (a local playground: the app's configuration allows it only on this machine, with sandbox money).
+   */
+  sandboxForProduction: boolean;
 }
 
 /** Dispatch's settings, read from the environment. */
@@ -24,5 +29,6 @@ export function dispatchSettings(env: Env, problems: string[]): DispatchSettings
     intervalMs: int(env, 'DISPATCH_INTERVAL_MS', 1000, 0, 3_600_000, problems),
     locationRetentionHours: int(env, 'LOCATION_RETENTION_HOURS', 24, 1, 24 * 90, problems),
     sandboxStepSeconds: int(env, 'SANDBOX_COURIER_STEP_SECONDS', 30, 0, 86_400, problems),
+    sandboxForProduction: onOff(env, 'SANDBOX_COURIER_FOR_PRODUCTION', problems),
   };
 }

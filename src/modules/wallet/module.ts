@@ -33,7 +33,7 @@ export interface WalletModuleDeps {
  * delivery service debits and refunds order fees through it.
  */
 export function createWalletModule({ db, clock, log, accounts, gateways, publicBaseUrl }: WalletModuleDeps): WalletModule {
-  const service = new WalletService({ db, gateways, clock, log, publicBaseUrl, appReturnUrl: (appId) => accounts.returnUrl(appId) });
+  const service = new WalletService({ db, gateways, clock, log, publicBaseUrl, appReturnUrl: (appId) => accounts.returnUrl(appId), productionActive: async (partnerId) => (await accounts.getPartner(partnerId)).production_active });
   return {
     service,
     operations: [walletBalance(service), walletTopupInitiate(service), walletTopupVerify(service)],

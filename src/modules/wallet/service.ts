@@ -25,7 +25,13 @@ export interface WalletServiceDeps {
   publicBaseUrl: string;
   /** Where a buyer's browser lands after a top-up checkout when the app has no return_url. */
   appReturnUrl: (appId: string) => Promise<string | null>;
+  /** Whether an operator has activated production for the partner (its wallet is production's). */
+  productionActive: (partnerId: string) => Promise<boolean>;
 }
+
+/** Why a partner still on staging cannot top up, and what to do: the dashboard shows it as it is. */
+export const TOPUP_NEEDS_PRODUCTION =
+  'Production is not active for your account yet, and the wallet only pays the fees of production orders (staging orders need no wallet), so nothing was charged. Request production activation: once an operator approves it, you can top up here.';
 
 /** Where a top-up stands after a check with the gateway (amounts in pesewas). */
 export type TopupCheck =
@@ -73,6 +79,7 @@ export class WalletService {
    */
   async initiateDashboardTopup(partnerId: string, appId: string, amountPesewas: number, returnUrl: (clientReference: string) => string) {
     if (!Number.isSafeInteger(amountPesewas) || amountPesewas < MINIMUM_TOPUP_PESEWAS) throw errors.validation('The minimum top-up is GHS 30.', [{ field: 'amount_ghs', issue: 'must be at least 30' }]);
+    if (!(await this.deps.productionActive(partnerId))) throw errors.productionNotActive(TOPUP_NEEDS_PRODUCTION);
     return this.startTopup({ partnerId, appId, environment: 'production', amountPesewas, returnUrl });
   }
 

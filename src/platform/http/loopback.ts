@@ -16,6 +16,13 @@ export function fromLoopback(request: FastifyRequest): boolean {
   return ipaddr.process(peer).range() === 'loopback';
 }
 
+const LOCAL_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/** Whether a URL names this machine (localhost, 127.x or [::1]): a developer's server, or a test's. */
+export function isLocalAddress(url: string): boolean {
+  return URL.canParse(url) && LOCAL_HOSTS.test(new URL(url).hostname);
+}
+
 /** An onRequest hook answering 404 (as if the route did not exist) to anyone but this machine. */
 export async function loopbackOnly(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (!fromLoopback(request)) return reply.callNotFound();

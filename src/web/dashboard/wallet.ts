@@ -33,7 +33,7 @@ export function parseAmount(text: string): number | string {
 
 /** The wallet page (owners and finance): balance, statement with running balance, top-ups, chart; and top-ups from the dashboard. */
 export function registerWalletRoutes(app: FastifyInstance, web: WebKit): void {
-  const { accounts, wallet, publicBaseUrl } = web.deps;
+  const { accounts, activation, wallet, publicBaseUrl } = web.deps;
 
   async function walletPage(m: Member, after: string | undefined, extra: { problem?: string; amount?: string } = {}) {
     const partnerId = m.membership.partner_id;
@@ -56,6 +56,8 @@ export function registerWalletRoutes(app: FastifyInstance, web: WebKit): void {
       balanceAfter: formatGhs(Number(e.balance_after_pesewas)),
     }));
     const credit = Number(partner.credit_limit_pesewas);
+    // A partner still on staging is told why it cannot top up, and where its activation stands.
+    const activationState = partner.production_active ? undefined : ((await activation.current(partnerId))?.state ?? 'none');
     const chart = days.map((d) => ({ day: d.day, closing: Number(d.closing_pesewas), spent: Number(d.spent_pesewas) }));
     return {
       title: 'Wallet',
@@ -84,6 +86,8 @@ export function registerWalletRoutes(app: FastifyInstance, web: WebKit): void {
       }),
       chartAssets: { js: web.assetUrl('uplot.js'), css: web.assetUrl('uplot.css'), wallet: web.assetUrl('wallet.css'), chart: web.assetUrl('chart.js') },
       canTopUp: can(m.membership.role, 'top_up_wallet'),
+      activationState,
+      canRequestActivation: can(m.membership.role, 'manage_team'),
       apps: apps.map((a) => ({ id: a.id, name: a.name })),
       minimum: formatGhs(MINIMUM_TOPUP_PESEWAS),
       maximum: formatGhs(MAXIMUM_TOPUP_PESEWAS),

@@ -1,10 +1,11 @@
 /**
  * A demo catalog for development databases: twelve Ghanaian vendors (one not syndicated, to show
- * the filter) and sixty products (one inactive). Loaded with `npm run demo:catalog` into an EMPTY
- * catalog only; never loaded by the server or by tests on their own. Names, phones and addresses
- * are made up; coordinates are real neighbourhood centres so delivery quotes look right.
+ * the filter) and sixty products (one inactive). Loaded into an EMPTY catalog only: by the
+ * playground (`npm run demo`) on its first start, or by `npm run demo:catalog`; never by a server
+ * on its own. Names, phones and addresses are made up; coordinates are real neighbourhood centres
+ * so delivery quotes look right.
  */
-import type { CatalogService } from '../src/modules/catalog/index.ts';
+import type { CatalogService } from '../modules/catalog/index.ts';
 
 type Variant = readonly [label: string, priceGhs: number, stock: number];
 type Product = readonly [title: string, category: string, description: string, variants: readonly Variant[], active?: boolean];
