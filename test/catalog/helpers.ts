@@ -89,9 +89,12 @@ export async function decide(checkoutUrl: string, action: 'pay' | 'decline'): Pr
   return (await fetch(`${checkoutUrl}/${action}`, { method: 'POST', headers: { accept: 'application/json' } })).status;
 }
 
+/** The journals about a sale and its refund's attempts (keyed by each attempt's reference), by kind, oldest first. */
 export async function journals(p: TestPlatform, saleId: string): Promise<Array<{ kind: string; entries: Record<string, number> }>> {
   const rows = await p.app.platform.db.query<{ kind: string; account: string; amount_pesewas: number }>(
-    'select j.kind, e.account, e.amount_pesewas from ledger_journals j join ledger_entries e on e.journal_id = j.id where j.subject_id = $1 order by j.created_at, e.account',
+    `select j.kind, e.account, e.amount_pesewas from ledger_journals j join ledger_entries e on e.journal_id = j.id
+      where j.subject_id = $1 or j.subject_id in (select unnest(array_append(r.earlier_references, r.reference)) from sale_refunds r where r.sale_id = $1)
+      order by j.created_at, j.id, e.account`,
     [saleId],
   );
   const out = new Map<string, Record<string, number>>();
