@@ -28,8 +28,8 @@ async function payee() {
 async function deliveredSale(s: Awaited<ReturnType<typeof shop>>, quantity = 1): Promise<string> {
   const sale = await placed(sp, orderBody(s, { payment_method: 'online', reseller_markup_ghs: 5, items: [{ product_id: s.productId, variant_id: s.variantId, quantity }] }));
   expect(await decide(sale.checkout_url, 'pay')).toBe(200);
-  const [{ delivery_order_id }] = await p.app.platform.db.query<{ delivery_order_id: string }>('select delivery_order_id from sales where id = $1', [sale.sale_id]);
-  for (const status of ['accepted', 'pickedUp', 'in_transit', 'delivered']) expect((await p.admin('POST', `/delivery/orders/${delivery_order_id}/status`, { status })).status).toBe(200);
+  const [row] = await p.app.platform.db.query<{ delivery_order_id: string }>('select delivery_order_id from sales where id = $1', [sale.sale_id]);
+  for (const status of ['accepted', 'pickedUp', 'in_transit', 'delivered']) expect((await p.admin('POST', `/delivery/orders/${row!.delivery_order_id}/status`, { status })).status).toBe(200);
   return sale.sale_id;
 }
 

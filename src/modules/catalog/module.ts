@@ -12,6 +12,7 @@ import { catalogGet } from './products/routes/catalog-get.ts';
 import { catalogList } from './products/routes/catalog-list.ts';
 import { CatalogService } from './products/service.ts';
 import { RefundProviders } from './refunds/providers.ts';
+import { refundsAdminRoutes } from './refunds/routes/admin-refunds.ts';
 import { RefundReversals } from './refunds/reversals.ts';
 import { RefundSender } from './refunds/sender.ts';
 import { RefundsService } from './refunds/service.ts';
@@ -113,7 +114,7 @@ export function createCatalogModule(deps: CatalogModuleDeps): CatalogModule {
       new Periodic('safe-catalog-refunds', deps.refundSettings.intervalMs, () => refunds.tick(), log),
     ],
     operations: [catalogHealth(db), catalogList(catalog), catalogGet(catalog), ordersCreate(sales), ordersVerify(sales), ordersGet(sales, refunds, deps.publicBaseUrl)],
-    adminRoutes: [...catalogAdminRoutes(catalog), ...salesAdminRoutes(sales)],
+    adminRoutes: [...catalogAdminRoutes(catalog), ...salesAdminRoutes(sales), ...refundsAdminRoutes(refunds)],
     handlePaymentCallback: (ref) => sales.handleCallback(ref),
   };
 }
