@@ -69,6 +69,9 @@ describe('a prepaid sale that fails after payment', () => {
     });
     expect((await events(saleId)).filter((t) => t === 'safe.order.refunded')).toHaveLength(1);
     expect(paystackRefunds(ref)).toHaveLength(1);
+    // Its journal is keyed by the attempt; reconciliation maps that key to the reference Paystack saw.
+    const attempt = (await refunds().forSale(saleId))!.reference;
+    expect((await p.app.platform.catalog!.operatorSales.references([saleId, attempt])).get(attempt)).toBe(ref);
     // What the sale owed back is paid: its journals (the sale's and its refund attempt's) leave nothing on refunds payable.
     expect((await journals(p, saleId)).reduce((n, j) => n + (j.entries.sale_refunds_payable ?? 0), 0)).toBe(0);
     await expectLedgerBalanced(p);

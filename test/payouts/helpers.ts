@@ -8,19 +8,19 @@ import type { TestPlatform } from '../helpers/harness.ts';
 
 export const HOUR = 3_600_000;
 
-/** What a delivered cod sale posts to a payable (the catalog's sale_settlement), at `at`. */
-export async function settleSale(p: TestPlatform, account: string, amount: number, at: number): Promise<string> {
+/** What a delivered cod sale posts to a payable (the catalog's sale_settlement, or another kind that credits a share), at `at`. */
+export async function settleSale(p: TestPlatform, account: string, amount: number, at: number, kind = 'sale_settlement'): Promise<string> {
   const saleId = newId('sale');
   await p.app.platform.db.transaction((tx) =>
-    ledger.postJournal(tx, { kind: 'sale_settlement', subjectId: saleId, memo: 'test sale', entries: [{ account: RIDER_CASH_CLEARING, amountPesewas: -amount }, { account, amountPesewas: amount }] }, new Date(at)),
+    ledger.postJournal(tx, { kind, subjectId: saleId, memo: 'test sale', entries: [{ account: RIDER_CASH_CLEARING, amountPesewas: -amount }, { account, amountPesewas: amount }] }, new Date(at)),
   );
   return saleId;
 }
 
 /** A share taken back off the payable after it was credited (a legacy sale_refund; migration 044 so moves an unpaid share of an undelivered sale). */
-export async function returnSale(p: TestPlatform, account: string, amount: number, at: number): Promise<void> {
+export async function returnSale(p: TestPlatform, account: string, amount: number, at: number, kind = 'sale_refund'): Promise<void> {
   await p.app.platform.db.transaction((tx) =>
-    ledger.postJournal(tx, { kind: 'sale_refund', subjectId: newId('sale'), memo: 'test return', entries: [{ account: SALE_REFUNDS_PAYABLE, amountPesewas: amount }, { account, amountPesewas: -amount }] }, new Date(at)),
+    ledger.postJournal(tx, { kind, subjectId: newId('sale'), memo: 'test return', entries: [{ account: SALE_REFUNDS_PAYABLE, amountPesewas: amount }, { account, amountPesewas: -amount }] }, new Date(at)),
   );
 }
 

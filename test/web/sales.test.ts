@@ -46,8 +46,8 @@ describe('dashboard sales: the list, a sale with its settlement as the ledger re
     expect((await verifySale(a.key, settled.sale_id)).body.data).toMatchObject({ state: 'confirmed', settled: true });
     // Not yet delivered, its split is not recorded; delivered, it is.
     expect((await a.web.get(`/dashboard/sales/${settled.sale_id}`)).text).toContain('id="not-settled"');
-    const [{ delivery_order_id }] = await p.app.platform.db.query<{ delivery_order_id: string }>('select delivery_order_id from sales where id = $1', [settled.sale_id]);
-    for (const status of ['accepted', 'pickedUp', 'in_transit', 'delivered']) expect((await p.admin('POST', `/delivery/orders/${delivery_order_id}/status`, { status })).status).toBe(200);
+    const orderId = (await p.app.platform.db.query<{ delivery_order_id: string }>('select delivery_order_id from sales where id = $1', [settled.sale_id]))[0]!.delivery_order_id;
+    for (const status of ['accepted', 'pickedUp', 'in_transit', 'delivered']) expect((await p.admin('POST', `/delivery/orders/${orderId}/status`, { status })).status).toBe(200);
     pending = await placed(a.key, orderBody(s));
     others = [(await placed(b.key, orderBody(s))).sale_id];
   });
