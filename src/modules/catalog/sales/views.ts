@@ -19,7 +19,7 @@ export function createdView(s: SaleRow) {
   };
 }
 
-/** orders.verify's `data` (design: Safe-catalog orders). `settled` is true once the settlement was posted, even if a later failure reversed it. */
+/** orders.verify's `data` (design: Safe-catalog orders). `settled` is true once the buyer's money was booked (paid, or collected), even if the sale failed later. */
 export function verifyView(s: SaleWithDelivery) {
   return { sale_id: s.id, state: s.state, settled: s.settled_at !== null, payment_status: s.payment_status, delivery_status: s.delivery_status };
 }
