@@ -74,6 +74,8 @@ export function operatorSaleView(s: SaleRow) {
     gateway_amount_ghs: s.gateway_amount_pesewas === null ? null : pesewasToGhs(s.gateway_amount_pesewas),
     refund_due_ghs: s.refund_due_pesewas === null ? null : pesewasToGhs(s.refund_due_pesewas),
     delivery_order_id: s.delivery_order_id,
+    // When its shares were credited (delivered); null while a paid prepaid sale's money is held.
+    earned_at: s.earned_at ? s.earned_at.toISOString() : null,
     created_at: s.created_at.toISOString(),
     updated_at: s.updated_at.toISOString(),
   };
