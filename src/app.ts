@@ -317,10 +317,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   cash?.onHandover((h) => payouts.service.afterHandover({ id: h.id, courierId: h.courier_id, at: h.created_at }, codVendorsOf));
   // Partners are paid their markup on sales: their payouts are read under the safe-catalog paths.
   if (catalog) operations.push(...payouts.operations);
-  payouts.registerWebhook(app);
+  // A transfer event about a reference that is no payout may be a buyer refund's (mobile money): its outcome or reversal is asked about.
+  const refundHints = (raw: string, headers: Record<string, string | string[] | undefined>) => catalog?.refunds.hint(raw, headers) ?? Promise.resolve(false);
+  payouts.registerWebhook(app, refundHints);
   // Paystack sends transfer events to the one webhook URL its collections use.
-  const transferEvents: OtherGatewayEvents = async (gateway, headers, rawBody) =>
-    gateway === transfers.name && (await payouts.sender.hint(rawBody.toString('utf8'), headers)) !== 'invalid';
+  const transferEvents: OtherGatewayEvents = async (gateway, headers, rawBody) => {
+    if (gateway !== transfers.name) return false;
+    const raw = rawBody.toString('utf8');
+    const answer = await payouts.sender.hint(raw, headers);
+    if (answer === 'unknown') await refundHints(raw, headers);
+    return answer !== 'invalid';
+  };
   const pipeline: PipelineDeps = { keys, guard, clock, defaultLimits: config.rateLimits, clockSkewSeconds: config.clockSkewSeconds };
   registerOperations(app, operations, pipeline);
   const webhookAdmin = new WebhookAdminService(db, accounts, clock);

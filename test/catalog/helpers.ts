@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { FakeHubtel } from '../fakes/hubtel.ts';
 import { createPartner, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
 
 /** A production key that can place and verify orders (safe:write is never implied by a wildcard) and read its deliveries. */
@@ -89,9 +90,12 @@ export async function decide(checkoutUrl: string, action: 'pay' | 'decline'): Pr
   return (await fetch(`${checkoutUrl}/${action}`, { method: 'POST', headers: { accept: 'application/json' } })).status;
 }
 
+/** The journals about a sale and its refund's attempts (keyed by each attempt's reference), by kind, oldest first. */
 export async function journals(p: TestPlatform, saleId: string): Promise<Array<{ kind: string; entries: Record<string, number> }>> {
   const rows = await p.app.platform.db.query<{ kind: string; account: string; amount_pesewas: number }>(
-    'select j.kind, e.account, e.amount_pesewas from ledger_journals j join ledger_entries e on e.journal_id = j.id where j.subject_id = $1 order by j.created_at, e.account',
+    `select j.kind, e.account, e.amount_pesewas from ledger_journals j join ledger_entries e on e.journal_id = j.id
+      where j.subject_id = $1 or j.subject_id in (select unnest(array_append(r.earlier_references, r.reference)) from sale_refunds r where r.sale_id = $1)
+      order by j.created_at, j.id, e.account`,
     [saleId],
   );
   const out = new Map<string, Record<string, number>>();
@@ -103,3 +107,31 @@ export async function expectLedgerBalanced(p: TestPlatform): Promise<void> {
   const unbalanced = await p.app.platform.db.query('select journal_id from ledger_entries group by journal_id having sum(amount_pesewas) <> 0');
   expect(unbalanced).toEqual([]);
 }
+
+/** The buyer's wallet finance confirms for a mobile money refund. */
+export const BUYER_WALLET = { network: 'mtn', number: '024 555 0101', name: 'Ama Mensah' };
+
+/** A Hubtel-paid sale (Hubtel cannot refund: its refund goes to a wallet) whose delivery was cancelled: owed back. */
+export async function hubtelOwedSale(p: TestPlatform, s: PartnerSetup, hubtel: FakeHubtel): Promise<{ saleId: string; total: number }> {
+  const b = await shop(p);
+  const sale = await placed(s, orderBody(b, { payment_method: 'online' }));
+  hubtel.pay((await p.app.platform.db.query<{ client_reference: string }>('select client_reference from sales where id = $1', [sale.sale_id]))[0]!.client_reference);
+  expect((await verifySale(s, sale.sale_id)).body.data).toMatchObject({ state: 'confirmed' });
+  const orderId = (await getSale(s, { sale_id: sale.sale_id })).body.data.delivery.order_id;
+  expect((await p.admin('POST', `/delivery/orders/${orderId}/status`, { status: 'cancelled' })).status).toBe(200);
+  return { saleId: sale.sale_id, total: Math.round(sale.total_ghs * 100) };
+}
+
+/** Such a sale refunded to the buyer's wallet: succeeded. */
+export async function refundedToWallet(p: TestPlatform, s: PartnerSetup, hubtel: FakeHubtel): Promise<{ saleId: string; total: number; reference: string }> {
+  const owed = await hubtelOwedSale(p, s, hubtel);
+  const refunds = p.app.platform.catalog!.refunds;
+  await refunds.tick();
+  const sent = await refunds.sendTo(owed.saleId, BUYER_WALLET);
+  expect(sent.status).toBe('succeeded');
+  return { ...owed, reference: sent.reference };
+}
+
+/** The reversal check of the sale's succeeded refund comes due now (the job asks every SALE_REFUND_RECHECK_MINUTES). */
+export const reversalCheckDue = (p: TestPlatform, saleId: string) =>
+  p.app.platform.db.query("update sale_refunds set next_check_at = now() - interval '1 second' where sale_id = $1 and status = 'succeeded'", [saleId]);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
-import { createOrder, expectLedgerBalanced, journals, orderBody, placed, salesPartner, shop, stockOf, verifySale } from './helpers.ts';
+import { createOrder, decide, expectLedgerBalanced, journals, orderBody, placed, salesPartner, shop, stockOf, verifySale } from './helpers.ts';
 
 let p: TestPlatform;
 let s: PartnerSetup;
@@ -44,12 +44,25 @@ describe('concurrency', () => {
     expect(answers).toHaveLength(20);
     expect(results.find((r): r is Response => r instanceof Response)!.status).toBe(200);
     for (const r of answers) expect(r.body.data).toMatchObject({ state: 'confirmed', settled: true, payment_status: 'paid' });
-    expect((await journals(p, sale.sale_id)).map((j) => j.kind)).toEqual(['sale_settlement']);
+    // Paid once: the money is held for the sale until its delivery.
+    expect((await journals(p, sale.sale_id)).map((j) => j.kind)).toEqual(['sale_payment']);
     const confirmed = await p.app.platform.db.query("select id from outbox_events where subject_id = $1 and type = 'safe.order.confirmed'", [sale.sale_id]);
     expect(confirmed).toHaveLength(1);
     const deliveries = await p.app.platform.db.query('select d.id from delivery_orders d join sales s on d.order_reference = s.delivery_reference where s.id = $1', [sale.sale_id]);
     expect(deliveries).toHaveLength(1);
     expect(await stockOf(p, b.variantId)).toEqual({ stock: 9, reserved: 0 });
+    await expectLedgerBalanced(p);
+  });
+
+  it('20 concurrent verifies of a paid sale delivered behind the listener earn its shares once', async () => {
+    const b = await shop(p);
+    const sale = await placed(s, orderBody(b, { payment_method: 'online' }));
+    await decide(sale.checkout_url, 'pay');
+    await verifySale(s, sale.sale_id);
+    await p.app.platform.db.query("update delivery_orders set status = 'delivered' where id = (select delivery_order_id from sales where id = $1)", [sale.sale_id]);
+    const results = await Promise.all(Array.from({ length: 20 }, () => verifySale(s, sale.sale_id)));
+    for (const r of results) expect(r.body.data).toMatchObject({ state: 'confirmed', settled: true, payment_status: 'paid', delivery_status: 'delivered' });
+    expect((await journals(p, sale.sale_id)).map((j) => j.kind)).toEqual(['sale_payment', 'sale_settlement']);
     await expectLedgerBalanced(p);
   });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hubtelEnv, startFakeHubtel, type FakeHubtel } from '../fakes/hubtel.ts';
 import { FakeTransfers } from '../fakes/transfers.ts';
 import { startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
-import { expectLedgerBalanced, getSale, journals, orderBody, placed, salesPartner, shop, verifySale } from './helpers.ts';
+import { BUYER_WALLET, expectLedgerBalanced, getSale, hubtelOwedSale, journals, salesPartner } from './helpers.ts';
 
 // Hubtel's checkout cannot refund: what a Hubtel-paid sale owes goes back by a mobile money transfer
 // to a wallet an operator confirms.
@@ -23,19 +23,9 @@ afterAll(async () => {
 
 const db = () => p.app.platform.db;
 const refunds = () => p.app.platform.catalog!.refunds;
-const clientReference = async (saleId: string) => (await db().query<{ client_reference: string }>('select client_reference from sales where id = $1', [saleId]))[0]!.client_reference;
 const age = (saleId: string) => db().query("update sale_refunds set processing_since = processing_since - interval '1 hour' where sale_id = $1", [saleId]);
-const wallet = { network: 'mtn', number: '024 555 0101', name: 'Ama Mensah' };
-
-async function owedSale(): Promise<{ saleId: string; total: number }> {
-  const b = await shop(p);
-  const sale = await placed(s, orderBody(b, { payment_method: 'online' }));
-  hubtel.pay(await clientReference(sale.sale_id));
-  expect((await verifySale(s, sale.sale_id)).body.data).toMatchObject({ state: 'confirmed' });
-  const orderId = (await getSale(s, { sale_id: sale.sale_id })).body.data.delivery.order_id;
-  expect((await p.admin('POST', `/delivery/orders/${orderId}/status`, { status: 'cancelled' })).status).toBe(200);
-  return { saleId: sale.sale_id, total: Math.round(sale.total_ghs * 100) };
-}
+const wallet = BUYER_WALLET;
+const owedSale = () => hubtelOwedSale(p, s, hubtel);
 
 describe('a gateway that cannot refund its charge', () => {
   it('refunds to the mobile money wallet an operator gives, once, with the fee booked', async () => {

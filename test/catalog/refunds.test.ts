@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paystackEnv, startFakePaystack, type FakePaystack } from '../fakes/paystack.ts';
 import { FakeTransfers } from '../fakes/transfers.ts';
 import { startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
-import { expectLedgerBalanced, getSale, journals, orderBody, placed, salesPartner, shop, verifySale } from './helpers.ts';
+import { expectLedgerBalanced, getSale, journals, orderBody, placed, reversalCheckDue, salesPartner, shop, verifySale } from './helpers.ts';
 
 // Buyer refunds through Paystack (a gateway that refunds its charges): a prepaid sale paid, then its
 // delivery cancelled, is refunded once, even when Paystack's answer is lost or two workers race.
@@ -69,8 +69,11 @@ describe('a prepaid sale that fails after payment', () => {
     });
     expect((await events(saleId)).filter((t) => t === 'safe.order.refunded')).toHaveLength(1);
     expect(paystackRefunds(ref)).toHaveLength(1);
-    const balance = await db().query<{ n: number }>("select coalesce(sum(amount_pesewas), 0)::int as n from ledger_entries e join ledger_journals j on j.id = e.journal_id where e.account = 'sale_refunds_payable' and j.subject_id = $1", [saleId]);
-    expect(balance[0]!.n).toBe(0);
+    // Its journal is keyed by the attempt; reconciliation maps that key to the reference Paystack saw.
+    const attempt = (await refunds().forSale(saleId))!.reference;
+    expect((await p.app.platform.catalog!.operatorSales.references([saleId, attempt])).get(attempt)).toBe(ref);
+    // What the sale owed back is paid: its journals (the sale's and its refund attempt's) leave nothing on refunds payable.
+    expect((await journals(p, saleId)).reduce((n, j) => n + (j.entries.sale_refunds_payable ?? 0), 0)).toBe(0);
     await expectLedgerBalanced(p);
   });
 
@@ -114,6 +117,42 @@ describe('a prepaid sale that fails after payment', () => {
     await Promise.all([refunds().tick(), refunds().tick()]);
     expect((await journals(p, saleId)).filter((j) => j.kind === 'sale_refund_paid')).toHaveLength(1);
     expect((await events(saleId)).filter((t) => t === 'safe.order.refunded')).toHaveLength(1);
+  });
+});
+
+describe('a Paystack refund the payer\'s bank sends back after it was processed', () => {
+  it('is booked back to refunds payable once, the sale owed again, and the operator\'s retry refunds through Paystack again', async () => {
+    const { saleId, ref, total } = await owedSale();
+    await refunds().tick();
+    const [first] = paystackRefunds(ref);
+    first!.status = 'processed';
+    await age(saleId);
+    await refunds().tick();
+    const succeeded = (await refunds().forSale(saleId))!;
+    expect(succeeded.status).toBe('succeeded');
+    first!.status = 'reversed';
+    first!.reversedAt = new Date().toISOString();
+    // Its reversal check comes due (every SALE_REFUND_RECHECK_MINUTES).
+    await reversalCheckDue(p, saleId);
+    await Promise.all([refunds().tick(), refunds().tick()]);
+    expect(await refunds().forSale(saleId)).toMatchObject({ status: 'reversed', failure_reason: 'the gateway reversed the refund (reversed)' });
+    expect((await getSale(s, { sale_id: saleId })).body.data).toMatchObject({ payment_status: 'refund_due', refund: { status: 'reversed', method: 'gateway_refund' } });
+    expect((await journals(p, saleId)).find((j) => j.kind === 'sale_refund_reversed')).toEqual({ kind: 'sale_refund_reversed', entries: { 'gateway_clearing:paystack': -total, sale_refunds_payable: total } });
+    expect((await events(saleId)).filter((t) => t === 'safe.order.refund_reversed')).toHaveLength(1);
+
+    await expect(refunds().retry(saleId)).resolves.toMatchObject({ status: 'processing', earlier_references: [succeeded.reference] });
+    expect(paystackRefunds(ref)).toHaveLength(2);
+    paystackRefunds(ref)[1]!.status = 'processed';
+    await age(saleId);
+    await refunds().tick();
+    expect((await getSale(s, { sale_id: saleId })).body.data).toMatchObject({ payment_status: 'refunded', refund: { status: 'succeeded' } });
+    const owed = await db().query<{ n: string }>(
+      `select coalesce(sum(e.amount_pesewas), 0)::bigint as n from ledger_entries e join ledger_journals j on j.id = e.journal_id
+        where e.account = 'sale_refunds_payable' and j.subject_id in (select unnest(array_append(r.earlier_references, r.reference)) from sale_refunds r where r.sale_id = $1 union select $1)`,
+      [saleId],
+    );
+    expect(Number(owed[0]!.n)).toBe(0);
+    await expectLedgerBalanced(p);
   });
 });
 

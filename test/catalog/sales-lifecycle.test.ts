@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => p.close());
 
 const db = () => p.app.platform.db;
-const move = (orderId: string, status: string) => p.admin('POST', `/delivery/orders/${orderId}/status`, { status });
+const move = (orderId: string, status: string) => p.admin('POST', `/delivery/orders/${orderId}/status`, { status, ...(status === 'returning' ? { failure_reason: 'refused' } : {}) });
 const deliveryOf = async (saleId: string) => (await getSale(s, { sale_id: saleId })).body.data.delivery;
 async function events(saleId: string): Promise<string[]> {
   const rows = await db().query<{ type: string }>("select type from outbox_events where subject_id = $1 order by created_at, sequence, type", [saleId]);
@@ -39,25 +39,53 @@ describe('prepaid (online) sales', () => {
     const dlv = await s.client.send<any>('POST', '/api/v1/delivery/orders.get', { body: { order_id: delivery.order_id } });
     expect(dlv.body.data).toMatchObject({ internal_order_id: delivery.order_id, order_info: { payment_status: 'pending', amount: sale.delivery_fee_ghs } });
     expect(await deliveryRow(delivery.order_id)).toMatchObject({ app_id: s.appId, environment: 'production', payer: 'recipient', payment_is_paid: true, special_instructions: expect.stringContaining('collect nothing') });
-    // 180 subtotal: commission 22.50, vendor 157.50, fee, markup 20; money in through the sandbox gateway.
+    // Paid, not yet delivered: the buyer's money is held for the sale; no payee is credited yet.
     const fee = Math.round(sale.delivery_fee_ghs * 100);
-    expect(await journals(p, sale.sale_id)).toEqual([
-      {
-        kind: 'sale_settlement',
-        entries: {
-          'gateway_clearing:sandbox': -(18000 + fee + 2000),
-          delivery_revenue: fee,
-          [`partner_markup_payable:${s.partnerId}`]: 2000,
-          platform_commission: 2250,
-          [`vendor_payable:${a.vendorId}`]: 15750,
-        },
-      },
-    ]);
+    const total = 18000 + fee + 2000;
+    expect(await journals(p, sale.sale_id)).toEqual([{ kind: 'sale_payment', entries: { 'gateway_clearing:sandbox': -total, sales_undelivered: total } }]);
     expect(await events(sale.sale_id)).toEqual(['safe.order.confirmed', 'safe.order.paid']);
     expect(await stockOf(p, a.variantId)).toMatchObject({ reserved: 0 });
     expect((await verifySale(s, sale.sale_id)).body.data).toMatchObject({ state: 'confirmed', settled: true });
     expect(await journals(p, sale.sale_id)).toHaveLength(1);
     await expectLedgerBalanced(p);
+  });
+
+  it('earns its shares when the delivery is delivered: 180 subtotal, commission 22.50, vendor 157.50, fee, markup 20, out of what it held', async () => {
+    const sale = await placed(s, orderBody(a, { payment_method: 'online', reseller_markup_ghs: 20 }));
+    await decide(sale.checkout_url, 'pay');
+    const { order_id } = await deliveryOf(sale.sale_id);
+    for (const status of ['accepted', 'pickedUp', 'in_transit', 'delivered']) await move(order_id, status);
+    // The partner's view is the one it had at payment, but for the delivery's status.
+    expect((await verifySale(s, sale.sale_id)).body.data).toEqual({ sale_id: sale.sale_id, state: 'confirmed', settled: true, payment_status: 'paid', delivery_status: 'delivered' });
+    const fee = Math.round(sale.delivery_fee_ghs * 100);
+    const [paid, settlement] = await journals(p, sale.sale_id);
+    expect(paid!.kind).toBe('sale_payment');
+    expect(settlement).toEqual({
+      kind: 'sale_settlement',
+      entries: {
+        sales_undelivered: -(18000 + fee + 2000),
+        delivery_revenue: fee,
+        [`partner_markup_payable:${s.partnerId}`]: 2000,
+        platform_commission: 2250,
+        [`vendor_payable:${a.vendorId}`]: 15750,
+      },
+    });
+    expect(await events(sale.sale_id)).toEqual(['safe.order.confirmed', 'safe.order.paid']);
+    // Operators see when it was earned.
+    const listed = (await p.admin('GET', '/sales?state=confirmed&limit=200')).body.sales.find((x: { sale_id: string }) => x.sale_id === sale.sale_id);
+    expect(Date.parse(listed.earned_at)).toBeGreaterThan(0);
+    await expectLedgerBalanced(p);
+  });
+
+  it('earns a paid sale whose delivery was delivered elsewhere (services served apart) through the job, once', async () => {
+    const sale = await placed(s, orderBody(a, { payment_method: 'online' }));
+    await decide(sale.checkout_url, 'pay');
+    const { order_id } = await deliveryOf(sale.sale_id);
+    await db().query("update delivery_orders set status = 'delivered' where id = $1", [order_id]);
+    expect((await p.app.platform.catalog!.jobs.tick()).followed).toBeGreaterThanOrEqual(1);
+    await p.app.platform.catalog!.jobs.tick();
+    expect((await journals(p, sale.sale_id)).map((j) => j.kind)).toEqual(['sale_payment', 'sale_settlement']);
+    expect((await getSale(s, { sale_id: sale.sale_id })).body.data).toMatchObject({ state: 'confirmed', payment_status: 'paid' });
   });
 
   it("the sandbox checkout itemises the sale (escaped): lines, delivery fee, the markup when there is one, the total", async () => {
@@ -110,7 +138,7 @@ describe('prepaid (online) sales', () => {
     expect(await decide(byVerify.checkout_url, 'pay')).toBe(409);
   });
 
-  it('a paid sale whose delivery is cancelled fails, restocks, and its settlement is reversed into a refund owed', async () => {
+  it('a paid sale whose delivery is cancelled fails, restocks, and what it held is owed back, no payee ever credited', async () => {
     const b = await shop(p);
     const sale = await placed(s, orderBody(b, { payment_method: 'online' }));
     await decide(sale.checkout_url, 'pay');
@@ -119,10 +147,25 @@ describe('prepaid (online) sales', () => {
     expect((await s.client.send<any>('POST', '/api/v1/delivery/orders.cancel', { body: { order_id } })).status).toBe(200);
     expect((await verifySale(s, sale.sale_id)).body.data).toEqual({ sale_id: sale.sale_id, state: 'failed', settled: true, payment_status: 'refund_due', delivery_status: 'cancelled' });
     expect(await stockOf(p, b.variantId)).toEqual({ stock: 10, reserved: 0 });
-    const [settlement, refund] = await journals(p, sale.sale_id);
-    expect(refund!.kind).toBe('sale_refund');
-    expect(refund!.entries.sale_refunds_payable).toBe(Math.round(sale.total_ghs * 100));
-    for (const [account, amount] of Object.entries(settlement!.entries)) if (!account.startsWith('gateway_clearing')) expect(refund!.entries[account]).toBe(-amount);
+    const total = Math.round(sale.total_ghs * 100);
+    expect(await journals(p, sale.sale_id)).toEqual([
+      { kind: 'sale_payment', entries: { 'gateway_clearing:sandbox': -total, sales_undelivered: total } },
+      { kind: 'sale_undelivered_refund', entries: { sales_undelivered: -total, sale_refunds_payable: total } },
+    ]);
+    expect(await db().query('select account from ledger_entries where account = any($1::text[])', [[`vendor_payable:${b.vendorId}`, `vendor_receivable:${b.vendorId}`]])).toEqual([]);
+    await expectLedgerBalanced(p);
+  });
+
+  it('a paid sale whose delivery fails or is returned fails the same way; a later delivered move earns nothing', async () => {
+    const b = await shop(p);
+    for (const end of [['failed'], ['accepted', 'pickedUp', 'in_transit', 'returning', 'returned']]) {
+      const sale = await placed(s, orderBody(b, { payment_method: 'online' }));
+      await decide(sale.checkout_url, 'pay');
+      const { order_id } = await deliveryOf(sale.sale_id);
+      for (const status of end) expect((await move(order_id, status)).status).toBe(200);
+      expect((await getSale(s, { sale_id: sale.sale_id })).body.data).toMatchObject({ state: 'failed', payment_status: 'refund_due' });
+      expect((await journals(p, sale.sale_id)).map((j) => j.kind)).toEqual(['sale_payment', 'sale_undelivered_refund']);
+    }
     await expectLedgerBalanced(p);
   });
 });

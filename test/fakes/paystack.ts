@@ -14,7 +14,8 @@ import { paystackSignature } from '../../src/integrations/payments/paystack-clie
 
 export interface FakePaystackTransaction { id: number; reference: string; amount: number; email: string; callbackUrl: string; accessCode: string; status: string; paidAmount: number | null }
 export interface FakePaystackTransfer { id: number; reference: string; amount: number; recipient: string; reason: string; status: string; transferCode: string; failure: string | null }
-export interface FakePaystackRefund { id: number; transaction: string; amount: number; status: string }
+/** A refund: pending, processing, processed, failed or needs-attention; `reversed` with reversedAt when the payer's bank sent it back. */
+export interface FakePaystackRefund { id: number; transaction: string; amount: number; status: string; reversedAt?: string | null }
 export interface FakePaystackRequest { method: string; path: string; headers: IncomingHttpHeaders; body: string }
 /** timeout: never answers; drop: does the work, then never answers (the answer is lost); 500: fails; 429: rate limited. */
 export type FakePaystackFailure = 'timeout' | 'drop' | '500' | '429';
@@ -135,7 +136,7 @@ export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456
     if (method === 'GET' && p === '/refund') {
       const t = [...transactions.values()].find((x) => String(x.id) === u.searchParams.get('transaction'));
       const listed = t ? refunds.filter((r) => r.transaction === t.reference).reverse() : [];
-      return [200, { status: true, message: 'Refunds retrieved', data: listed.map((r) => ({ id: r.id, amount: r.amount, currency: 'GHS', status: r.status })) }];
+      return [200, { status: true, message: 'Refunds retrieved', data: listed.map((r) => ({ id: r.id, amount: r.amount, currency: 'GHS', status: r.status, reversed_at: r.reversedAt ?? null })) }];
     }
     return [404, { status: false, message: 'Not found' }];
   }
@@ -185,14 +186,15 @@ export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456
     const t = transactions.get(String(body.transaction));
     if (!t) return [400, { status: false, message: 'Transaction reference not found' }];
     if (t.status !== 'success') return [400, { status: false, message: 'Cannot refund a transaction that was not successful' }];
-    const refunded = refunds.filter((r) => r.transaction === t.reference).reduce((sum, r) => sum + r.amount, 0);
+    // What came back (failed, reversed) may be refunded again.
+    const refunded = refunds.filter((r) => r.transaction === t.reference && r.status !== 'failed' && r.status !== 'reversed').reduce((sum, r) => sum + r.amount, 0);
     const amount = body.amount === undefined ? (t.paidAmount ?? t.amount) - refunded : body.amount;
     if (!Number.isSafeInteger(amount) || (amount as number) <= 0 || refunded + (amount as number) > (t.paidAmount ?? t.amount)) {
       return [400, { status: false, message: 'Refund amount cannot be greater than transaction amount' }];
     }
     const r = { id: nextId++, transaction: t.reference, amount: amount as number, status: 'pending' };
     refunds.push(r);
-    return [200, { status: true, message: 'Refund has been queued for processing', data: { id: r.id, amount: r.amount, currency: 'GHS', status: r.status, transaction: transactionData(t) } }];
+    return [200, { status: true, message: 'Refund has been queued for processing', data: { id: r.id, amount: r.amount, currency: 'GHS', status: r.status, reversed_at: null, transaction: transactionData(t) } }];
   }
 
   /** The buyer's page, for development: no auth, like checkout.paystack.com. Paying sends charge.success. */

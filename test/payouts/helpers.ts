@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { ledger, RIDER_CASH_CLEARING, SALE_REFUNDS_PAYABLE } from '../../src/modules/ledger/index.ts';
+import { ledger, RIDER_CASH_CLEARING, SALE_REFUNDS_PAYABLE, SALES_UNDELIVERED } from '../../src/modules/ledger/index.ts';
 import type { PayoutsModule } from '../../src/modules/payouts/index.ts';
 import { newId } from '../../src/platform/ids.ts';
 import { createVendor } from '../catalog/helpers.ts';
@@ -8,20 +8,32 @@ import type { TestPlatform } from '../helpers/harness.ts';
 
 export const HOUR = 3_600_000;
 
-/** What a delivered cod sale posts to a payable (the catalog's sale_settlement), at `at`. */
-export async function settleSale(p: TestPlatform, account: string, amount: number, at: number): Promise<string> {
+/** What a delivered cod sale posts to a payable (the catalog's sale_settlement, or another kind that credits a share), at `at`. */
+export async function settleSale(p: TestPlatform, account: string, amount: number, at: number, kind = 'sale_settlement'): Promise<string> {
   const saleId = newId('sale');
   await p.app.platform.db.transaction((tx) =>
-    ledger.postJournal(tx, { kind: 'sale_settlement', subjectId: saleId, memo: 'test sale', entries: [{ account: RIDER_CASH_CLEARING, amountPesewas: -amount }, { account, amountPesewas: amount }] }, new Date(at)),
+    ledger.postJournal(tx, { kind, subjectId: saleId, memo: 'test sale', entries: [{ account: RIDER_CASH_CLEARING, amountPesewas: -amount }, { account, amountPesewas: amount }] }, new Date(at)),
   );
   return saleId;
 }
 
-/** A return after the sale settled: the payable is debited (as the catalog's sale_refund does). */
-export async function returnSale(p: TestPlatform, account: string, amount: number, at: number): Promise<void> {
+/** A share taken back off the payable after it was credited (a legacy sale_refund; migration 044 so moves an unpaid share of an undelivered sale). */
+export async function returnSale(p: TestPlatform, account: string, amount: number, at: number, kind = 'sale_refund'): Promise<void> {
   await p.app.platform.db.transaction((tx) =>
-    ledger.postJournal(tx, { kind: 'sale_refund', subjectId: newId('sale'), memo: 'test return', entries: [{ account: SALE_REFUNDS_PAYABLE, amountPesewas: amount }, { account, amountPesewas: -amount }] }, new Date(at)),
+    ledger.postJournal(tx, { kind, subjectId: newId('sale'), memo: 'test return', entries: [{ account: SALE_REFUNDS_PAYABLE, amountPesewas: amount }, { account, amountPesewas: -amount }] }, new Date(at)),
   );
+}
+
+/**
+ * What migration 044 posts for a prepaid sale whose share a payout covered before the sale was
+ * delivered: the share moves back for the undelivered sale, owed by the payee on its receivable.
+ */
+export async function owedBack(p: TestPlatform, receivable: string, amount: number, at = Date.now()): Promise<string> {
+  const saleId = newId('sale');
+  await p.app.platform.db.transaction((tx) =>
+    ledger.postJournal(tx, { kind: 'sale_settlement_deferred', subjectId: saleId, memo: 'test: paid out before delivery', entries: [{ account: receivable, amountPesewas: -amount }, { account: SALES_UNDELIVERED, amountPesewas: amount }] }, new Date(at)),
+  );
+  return saleId;
 }
 
 export async function balanceOf(p: TestPlatform, account: string): Promise<number> {

@@ -56,6 +56,22 @@ describe('payouts.list and payouts.get', () => {
     ]));
   });
 
+  it('names a share earned at delivery after migration 044 deferred it a sale, and its deferral a deduction', async () => {
+    const s = await payeePartner();
+    await settleSale(p, s.account, 3000, now - 40 * HOUR);
+    await returnSale(p, s.account, 3000, now - 39 * HOUR, 'sale_settlement_deferred');
+    const delivered = await settleSale(p, s.account, 3000, now - 30 * HOUR, 'sale_settlement_at_delivery');
+    await run();
+    const [payout] = (await list(s)).body.data.payouts;
+    const lines = (await get(s, payout.payout_id)).body.data.lines;
+    expect(lines.map((l: any) => [l.type, l.journal_kind, l.amount_pesewas]).sort()).toEqual([
+      ['deduction', 'sale_settlement_deferred', -3000],
+      ['sale', 'sale_settlement', 3000],
+      ['sale', 'sale_settlement_at_delivery', 3000],
+    ]);
+    expect(lines.find((l: any) => l.journal_kind === 'sale_settlement_at_delivery').subject_id).toBe(delivered);
+  });
+
   it('filters by status and pages with a cursor', async () => {
     const s = await payeePartner();
     for (const hoursAgo of [40, 35, 30]) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperatorRole } from '../../src/platform/auth/actor.ts';
-import { getSale, orderBody, placed, salesPartner, shop, verifySale } from '../catalog/helpers.ts';
+import { getSale, orderBody, placed, reversalCheckDue, salesPartner, shop, verifySale } from '../catalog/helpers.ts';
 import { hubtelEnv, startFakeHubtel, type FakeHubtel } from '../fakes/hubtel.ts';
 import { FakeTransfers } from '../fakes/transfers.ts';
 import { signedInOperator, TOTP_STEP_MS } from '../helpers/console.ts';
@@ -80,5 +80,26 @@ describe('buyer refunds in the console (finance, admin)', () => {
     expect(again.status).toBe(409);
     expect(await audited('sale_refund.retry')).toBe(1);
     expect((await finance.get('/console/refunds?status=succeeded')).text).toContain(saleId);
+  });
+
+  it('shows a refund the provider reversed after success, and sends it again from the sale page', async () => {
+    const reference = (await p.app.platform.db.query<{ reference: string }>('select reference from sale_refunds where sale_id = $1', [saleId]))[0]!.reference;
+    transfers.settle(reference, 'reversed');
+    await reversalCheckDue(p, saleId);
+    await p.app.platform.catalog!.refunds.tick();
+    expect(await refundState()).toBe('reversed');
+    const listed = await finance.get('/console/refunds?status=reversed');
+    expect(listed.text).toContain(`href="/console/sales/${saleId}"`);
+    expect(listed.text).toContain('reversed by the bank');
+    const page = await finance.get(`/console/sales/${saleId}`);
+    expect(page.text).toContain('Refund reversed by the provider: owed to the buyer again');
+    expect(page.text).toContain('the provider returned it');
+    expect(page.text).toContain(`action="/console/sales/${saleId}/refund/retry"`);
+    expect(page.text).toContain(`action="/console/sales/${saleId}/refund/wallet"`);
+    const retried = await finance.post(`/console/sales/${saleId}/refund/retry`, { _csrf: csrfOf(page.text) });
+    expect(retried.status).toBe(200);
+    expect(retried.text).toContain('Refund succeeded.');
+    expect(await audited('sale_refund.retry')).toBe(2);
+    expect(await refundState()).toBe('succeeded');
   });
 });

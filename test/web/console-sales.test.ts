@@ -16,6 +16,7 @@ describe('every partner’s catalog sales in the console (finance, admin; read-o
   let a: PartnerSetup;
   let b: PartnerSetup;
   let settled: any;
+  let paidOnly: any;
   let refunded: any;
   let held: any;
   let other: any;
@@ -30,6 +31,11 @@ describe('every partner’s catalog sales in the console (finance, admin; read-o
     const s = await shop(p, { vendor: { commission_rate: 0.125 } });
     settled = await placed(a, orderBody(s, { payment_method: 'online', items: [{ product_id: s.productId, variant_id: s.variantId, quantity: 2 }], reseller_markup_ghs: 15 }));
     expect(await decide(settled.checkout_url, 'pay')).toBe(200);
+    // Delivered: its shares are earned.
+    const delivery = (await getSale(a, { sale_id: settled.sale_id })).body.data.delivery.order_id;
+    for (const status of ['accepted', 'pickedUp', 'in_transit', 'delivered']) expect((await p.admin('POST', `/delivery/orders/${delivery}/status`, { status })).status).toBe(200);
+    paidOnly = await placed(a, orderBody(s, { payment_method: 'online' }));
+    expect(await decide(paidOnly.checkout_url, 'pay')).toBe(200);
     refunded = await placed(a, orderBody(s, { payment_method: 'online' }));
     expect(await decide(refunded.checkout_url, 'pay')).toBe(200);
     const { order_id } = (await getSale(a, { sale_id: refunded.sale_id })).body.data.delivery;
@@ -45,6 +51,7 @@ describe('every partner’s catalog sales in the console (finance, admin; read-o
     const at = async (id: string, iso: string) => p.app.platform.db.query('update sales set created_at = $2 where id = $1', [id, new Date(iso)]);
     await at(settled.sale_id, '2026-03-10T09:00:00Z');
     await at(refunded.sale_id, '2026-03-10T09:01:00Z');
+    await at(paidOnly.sale_id, '2026-03-10T09:02:00Z');
     await at(held.sale_id, '2026-03-10T23:59:59Z');
     for (const [i, id] of bulk.entries()) await at(id, new Date(Date.parse('2026-03-11T00:00:00Z') + i * 1000).toISOString());
     await at(other.sale_id, '2026-03-12T00:00:00Z');
@@ -59,7 +66,7 @@ describe('every partner’s catalog sales in the console (finance, admin; read-o
     const { web } = await signedIn(['finance']);
     const first = await web.get('/console/sales');
     expect(first.status).toBe(200);
-    const all = [other.sale_id, ...[...bulk].reverse(), held.sale_id, refunded.sale_id, settled.sale_id];
+    const all = [other.sale_id, ...[...bulk].reverse(), held.sale_id, paidOnly.sale_id, refunded.sale_id, settled.sale_id];
     expect(listed(first.text)).toEqual(all.slice(0, 50));
     expect(first.text).toContain(`href="/console/partners/${b.partnerId}"`);
     const next = /<a href="([^"]+)">Older sales<\/a>/.exec(first.text)![1]!;
@@ -77,11 +84,11 @@ describe('every partner’s catalog sales in the console (finance, admin; read-o
   it('filters by state, payment status, partner and day', async () => {
     const { web } = await signedIn(['admin']);
     const ids = async (q: string) => listed((await web.get(`/console/sales?${q}`)).text);
-    expect(await ids('state=confirmed')).toEqual([settled.sale_id]);
+    expect(await ids('state=confirmed')).toEqual([paidOnly.sale_id, settled.sale_id]);
     expect(await ids('payment=refund_due')).toEqual([refunded.sale_id]);
     expect(await ids('state=on_hold&payment=amount_mismatch')).toEqual([held.sale_id]);
     expect(await ids(`partner=${b.partnerId}`)).toEqual([other.sale_id]);
-    expect(await ids('until=2026-03-10')).toEqual([held.sale_id, refunded.sale_id, settled.sale_id]);
+    expect(await ids('until=2026-03-10')).toEqual([held.sale_id, paidOnly.sale_id, refunded.sale_id, settled.sale_id]);
     expect(await ids('from=2026-03-12')).toEqual([other.sale_id]);
     expect(await ids('from=2026-03-11&until=2026-03-11&state=awaiting_delivery')).toHaveLength(50);
     expect(await ids('from=2026-03-13')).toEqual([]);
@@ -90,7 +97,7 @@ describe('every partner’s catalog sales in the console (finance, admin; read-o
     expect(page.text).toContain('<option value="refund_due" selected>');
   });
 
-  it('shows a sale’s items, payment, delivery and settlement split with links to its journals', async () => {
+  it('shows a sale’s items, payment, delivery, where its money is and its settlement split at delivery, with links to its journals', async () => {
     const { web } = await signedIn(['finance']);
     const fee = Math.round(settled.delivery_fee_ghs * 100);
     const page = await web.get(`/console/sales/${settled.sale_id}`);
@@ -100,8 +107,10 @@ describe('every partner’s catalog sales in the console (finance, admin; read-o
     expect(text).toContain(`Items GHS 360.00 Vendor's share GHS 315.00 Platform commission GHS 45.00 Delivery fee ${ghs(fee)} Partner markup GHS 15.00 Buyer pays ${ghs(37_500 + fee)}`);
     expect(text).toContain(`Buyer paid ${ghs(37_500 + fee)} Vendor payable GHS 315.00 Partner markup GHS 15.00 Platform commission GHS 45.00 Delivery revenue ${ghs(fee)}`);
     expect(text).toContain('paid (online through sandbox)');
+    expect(text).toContain('Money Earned at delivery: the vendor&#39;s and partner&#39;s shares are payable');
+    expect(text).toMatch(new RegExp(`Paid online: held until the delivery is delivered · [^·]+ ${ghs(37_500 + fee)} · Journal`));
     expect(page.text).toContain(`href="/console/partners/${a.partnerId}"`);
-    expect(page.text).toMatch(/href="\/console\/orders\/dlv_[0-9A-Z]{26}">placed</);
+    expect(page.text).toMatch(/href="\/console\/orders\/dlv_[0-9A-Z]{26}">delivered</);
     const journal = /href="\/console\/journals\/(jrn_[0-9A-Z]{26})"/.exec(page.text)![1]!;
     const [posted] = await p.app.platform.db.query<{ id: string }>("select id from ledger_journals where subject_id = $1 and kind = 'sale_settlement'", [settled.sale_id]);
     expect(journal).toBe(posted!.id);
@@ -110,15 +119,21 @@ describe('every partner’s catalog sales in the console (finance, admin; read-o
     expect(page.text.match(/<form method="post"/g)).toHaveLength(1);
   });
 
-  it('shows a refund as the reversed split and a held payment as its own journal', async () => {
+  it('shows a paid sale held until delivery, one that failed before it owed back, and a held payment, each as its own journal', async () => {
     const { web } = await signedIn(['finance']);
+    const paid = textOf((await web.get(`/console/sales/${paidOnly.sale_id}`)).text);
+    expect(paid).toContain('Money Paid, held for the sale until its delivery is delivered ( sales_undelivered )');
+    expect(paid).toContain('Earned —');
+    expect(paid.match(/Journal jrn_[0-9A-Z]{26}/g)).toHaveLength(1);
     const total = Math.round(refunded.total_ghs * 100);
     const refund = textOf((await web.get(`/console/sales/${refunded.sale_id}`)).text);
-    expect(refund).toContain('Settlement');
-    expect(refund).toContain(`Refund (the settlement reversed)`);
+    expect(refund).toMatch(new RegExp(`Failed before delivery: owed back to the buyer · [^·]+ ${ghs(total)} · Journal`));
+    expect(refund).toContain('Money Owed back to the buyer ( sale_refunds_payable )');
+    expect(refund).not.toContain('Vendor payable');
     expect(refund).toContain(`Owed back to the buyer ${ghs(total)}`);
     expect(refund.match(/Journal jrn_[0-9A-Z]{26}/g)).toHaveLength(2);
     const hold = await web.get(`/console/sales/${held.sale_id}`);
+    expect(textOf(hold.text)).toContain('( sale_payments_held )');
     expect(textOf(hold.text)).toContain(`Payment held for review (another amount than the total)`);
     expect(textOf(hold.text)).toContain(`${ghs(Math.round(held.total_ghs * 100) - 1)} · Journal`);
     const unsettled = await web.get(`/console/sales/${bulk[0]}`);

@@ -44,6 +44,10 @@ describe('dashboard sales: the list, a sale with its settlement as the ledger re
     settled = await placed(a.key, orderBody(s, { payment_method: 'online', items: [{ product_id: s.productId, variant_id: s.variantId, quantity: 2 }], reseller_markup_ghs: 15 }));
     expect(await decide(settled.checkout_url, 'pay')).toBe(200);
     expect((await verifySale(a.key, settled.sale_id)).body.data).toMatchObject({ state: 'confirmed', settled: true });
+    // Not yet delivered, its split is not recorded; delivered, it is.
+    expect((await a.web.get(`/dashboard/sales/${settled.sale_id}`)).text).toContain('id="not-settled"');
+    const orderId = (await p.app.platform.db.query<{ delivery_order_id: string }>('select delivery_order_id from sales where id = $1', [settled.sale_id]))[0]!.delivery_order_id;
+    for (const status of ['accepted', 'pickedUp', 'in_transit', 'delivered']) expect((await p.admin('POST', `/delivery/orders/${orderId}/status`, { status })).status).toBe(200);
     pending = await placed(a.key, orderBody(s));
     others = [(await placed(b.key, orderBody(s))).sale_id];
   });
@@ -58,7 +62,7 @@ describe('dashboard sales: the list, a sale with its settlement as the ledger re
     const row = textOf(/<tr><td><a href="\/dashboard\/sales\/[^"]+">[^<]+<\/a><\/td>.*?<\/tr>/s.exec(page.text.slice(page.text.indexOf(settled.sale_id) - 40))![0]);
     expect(row).toContain('confirmed');
     expect(row).toContain('paid (online)');
-    expect(row).toContain('placed');
+    expect(row).toContain('delivered');
     expect(page.text).toContain('href="/dashboard/sales"');
   });
 

@@ -1,7 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decide, getSale, orderBody as saleBody, placed, salesPartner, shop, verifySale } from '../catalog/helpers.ts';
+import { BUYER_WALLET, decide, getSale, orderBody as saleBody, placed, reversalCheckDue, salesPartner, shop, verifySale } from '../catalog/helpers.ts';
 import { ACCRA_CENTRAL, EAST_LEGON, orderBody } from '../delivery/fixtures.ts';
 import { courierNear, PICKUP, productionOrder } from '../dispatch/helpers.ts';
 import { createPartner, startPlatform, type TestPlatform } from '../helpers/harness.ts';
@@ -52,7 +52,7 @@ async function deliveryAndWallet(): Promise<void> {
   expect((await move(returned, 'returned')).status).toBe(200);
 }
 
-/** Sales paid and confirmed, failed with their delivery, held for a wrong amount, paid after failing and refunded. */
+/** Sales paid and confirmed, failed with their delivery, held for a wrong amount, paid after failing and refunded, a refund reversed. */
 async function sales(): Promise<void> {
   const s = await salesPartner(p);
   const b = await shop(p);
@@ -71,7 +71,19 @@ async function sales(): Promise<void> {
   await verifySale(s, late.sale_id);
   await gatewayCollects(late.sale_id, 'status', 'Paid');
   await verifySale(s, late.sale_id);
-  expect(await p.app.platform.catalog!.refunds.tick()).toMatchObject({ opened: 1 });
+  const refunds = p.app.platform.catalog!.refunds;
+  expect(await refunds.tick()).toMatchObject({ opened: 1 });
+  // Paid through a gateway that cannot refund (as Hubtel), its delivery cancelled: refunded by mobile
+  // money, which the provider then reverses (safe.order.refund_reversed).
+  const reversed = await online();
+  await decide(reversed.checkout_url, 'pay');
+  await verifySale(s, reversed.sale_id);
+  await db().query("update sales set gateway = 'hubtel' where id = $1", [reversed.sale_id]);
+  await move((await getSale(s, { sale_id: reversed.sale_id })).body.data.delivery.order_id, 'cancelled');
+  await refunds.tick();
+  transfers.settle((await refunds.sendTo(reversed.sale_id, BUYER_WALLET)).reference, 'reversed');
+  await reversalCheckDue(p, reversed.sale_id);
+  await refunds.tick();
 }
 
 /** A courier on a production order reports a position (delivery.courier.location). */

@@ -38,6 +38,7 @@ const saleFields: Fields = {
   total: (s) => ghs(s.total_ghs),
   'gateway paid': (s) => ghs(s.gateway_amount_ghs),
   'refund due': (s) => ghs(s.refund_due_ghs),
+  earned: (s) => s.earned_at ?? '-',
   created: 'created_at',
 };
 

@@ -44,9 +44,12 @@ export interface PaymentGateway {
   parseCallback(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): CallbackNotice | null;
 }
 
-/** Where a refund stands at the gateway: processed is final money back to the payer; failed is final. */
+/**
+ * Where a refund stands at the gateway: processed is money back to the payer; failed is final;
+ * reversed follows processed (the money came back to us, e.g. the payer's account refused it).
+ */
 export interface RefundOutcome {
-  state: 'pending' | 'processed' | 'failed';
+  state: 'pending' | 'processed' | 'failed' | 'reversed';
   /** The gateway's own id for the refund. */
   providerReference: string | null;
   /** The gateway's raw status word. */

@@ -10,9 +10,10 @@
  * - Webhook: one URL per integration, set on the dashboard (not per transaction), receiving every event
  *   (charge.*, transfer.*, refund.*), signed in `x-paystack-signature`. A charge event is a hint: we verify.
  * - Refund: POST /refund { transaction (reference or id), amount (pesewas) } → data { id, status: pending |
- *   processing | processed | failed, amount }.
- * - Refunds of a transaction: GET /refund?transaction={transaction id} → data [{ id, status, amount }, …]
- *   (the id comes from verify), newest first.
+ *   processing | processed | failed | needs-attention, amount, reversed_at }.
+ * - Refunds of a transaction: GET /refund?transaction={transaction id} → data [{ id, status, amount,
+ *   reversed_at }, …] (the id comes from verify), newest first. A refund the payer's bank sent back is
+ *   `reversed`, with `reversed_at` set (the refund object carries that field); no webhook announces it.
  *
  * References: Paystack allows only letters, digits, `-`, `.` and `=` in a transaction reference, and ours
  * (serviceD_WA…, serviceS_SC…) contain `_`, so `_` travels as `-` (ours never contain `-`, so the mapping
@@ -136,8 +137,9 @@ export class PaystackGateway implements RefundingGateway {
 function refundOutcome(data: Record<string, unknown>): RefundOutcome {
   const rawStatus = typeof data.status === 'string' ? data.status : 'unknown';
   const id = data.id;
+  const reversed = rawStatus === 'reversed' || (typeof data.reversed_at === 'string' && data.reversed_at !== '');
   return {
-    state: rawStatus === 'processed' ? 'processed' : rawStatus === 'failed' ? 'failed' : 'pending',
+    state: reversed ? 'reversed' : rawStatus === 'processed' ? 'processed' : rawStatus === 'failed' ? 'failed' : 'pending',
     providerReference: typeof id === 'number' || typeof id === 'string' ? String(id) : null,
     rawStatus,
   };

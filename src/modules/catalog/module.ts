@@ -11,6 +11,9 @@ import { catalogAdminRoutes } from './products/routes/admin-catalog.ts';
 import { catalogGet } from './products/routes/catalog-get.ts';
 import { catalogList } from './products/routes/catalog-list.ts';
 import { CatalogService } from './products/service.ts';
+import { RefundProviders } from './refunds/providers.ts';
+import { refundsAdminRoutes } from './refunds/routes/admin-refunds.ts';
+import { RefundReversals } from './refunds/reversals.ts';
 import { RefundSender } from './refunds/sender.ts';
 import { RefundsService } from './refunds/service.ts';
 import type { SaleRefundSettings } from './refunds/settings.ts';
@@ -37,7 +40,7 @@ export interface CatalogModule {
   /** Every partner's sales with their journals, read by the console (finance). */
   operatorSales: OperatorSales;
   jobs: SalesJobs;
-  /** Buyer refunds of prepaid sales owed money back: the job, orders.get's and the console's reads, retries. */
+  /** Buyer refunds of prepaid sales owed money back: the job, orders.get's and the console's reads, retries, reversal hints. */
   refunds: RefundsService;
   workers: Periodic[];
   operations: Operation[];
@@ -91,9 +94,13 @@ export function createCatalogModule(deps: CatalogModuleDeps): CatalogModule {
   });
   delivery?.orders.onMove((tx, order) => sales.onDeliveryMove(tx, order));
   const jobs = new SalesJobs({ db, clock, log, sales, dispatcher });
+  const providers = new RefundProviders(gateways, deps.transfers);
+  const recheckMs = deps.refundSettings.recheckMinutes * 60_000;
   const refunds = new RefundsService({
     db,
-    sender: new RefundSender({ db, clock, log, gateways, transfers: deps.transfers, graceSeconds: deps.refundSettings.graceSeconds }),
+    providers,
+    sender: new RefundSender({ db, clock, log, providers, graceSeconds: deps.refundSettings.graceSeconds, recheckMs }),
+    reversals: new RefundReversals({ db, clock, log, providers, windowMs: deps.refundSettings.watchHours * 3_600_000, recheckMs }),
   });
   return {
     catalog,
@@ -107,7 +114,7 @@ export function createCatalogModule(deps: CatalogModuleDeps): CatalogModule {
       new Periodic('safe-catalog-refunds', deps.refundSettings.intervalMs, () => refunds.tick(), log),
     ],
     operations: [catalogHealth(db), catalogList(catalog), catalogGet(catalog), ordersCreate(sales), ordersVerify(sales), ordersGet(sales, refunds, deps.publicBaseUrl)],
-    adminRoutes: [...catalogAdminRoutes(catalog), ...salesAdminRoutes(sales)],
+    adminRoutes: [...catalogAdminRoutes(catalog), ...salesAdminRoutes(sales), ...refundsAdminRoutes(refunds)],
     handlePaymentCallback: (ref) => sales.handleCallback(ref),
   };
 }

@@ -6,8 +6,9 @@ export const gatewayClearing = (gateway: string) => `gateway_clearing:${gateway}
 export const vendorPayable = (vendorId: string) => `vendor_payable:${vendorId}`;
 export const partnerMarkupPayable = (partnerId: string) => `partner_markup_payable:${partnerId}`;
 /**
- * What a vendor or partner owes back (an asset, debited): a return after its share was paid out,
- * posted here rather than on the payable, which never goes negative; the next payout deducts it.
+ * What a vendor or partner owes back (an asset, debited): a share paid out before it was earned
+ * (a prepaid sale paid out before migration 044 moved its undelivered shares back), posted here
+ * rather than on the payable, which never goes negative; the next payout deducts it.
  */
 export const vendorReceivable = (vendorId: string) => `vendor_receivable:${vendorId}`;
 export const partnerMarkupReceivable = (partnerId: string) => `partner_markup_receivable:${partnerId}`;
@@ -18,7 +19,12 @@ export const RIDER_CASH_CLEARING = 'rider_cash_clearing';
 export const courierCash = (courierId: string) => `courier_cash:${courierId}`;
 /** The platform's own cash, where couriers' handovers land. */
 export const PLATFORM_CASH = 'platform_cash';
-/** Money owed back to buyers whose prepaid sale failed after it was settled, or who paid a failed sale. */
+/**
+ * Buyer money received for prepaid sales whose delivery is not yet delivered: a liability (credited)
+ * until delivery recognises the sale's shares, or a failure owes it back to the buyer.
+ */
+export const SALES_UNDELIVERED = 'sales_undelivered';
+/** Money owed back to buyers whose prepaid sale failed before delivery, who paid a failed sale, or whose refund was reversed. */
 export const SALE_REFUNDS_PAYABLE = 'sale_refunds_payable';
 /** Suspense: buyer money a gateway collected for a sale that cannot be settled as it stands (amount differs). */
 export const SALE_PAYMENTS_HELD = 'sale_payments_held';

@@ -20,6 +20,16 @@ export interface StatementRow extends EntryRow {
   balance_after_pesewas: number;
 }
 
+/** One entry of a journal about a subject, with the journal's kind and when it was posted. */
+export interface SubjectEntry {
+  journal_id: string;
+  kind: string;
+  subject_id: string;
+  account: string;
+  amount_pesewas: number;
+  created_at: Date;
+}
+
 /** One entry of an account on a day, with its journal's kind and subject. */
 export interface DayEntry {
   account: string;
@@ -93,30 +103,24 @@ export const ledgerRepository = {
     tx.afterCommit(() => journalsPosted.inc({ kind: journal.kind }));
   },
 
-  /** Locks an account until the transaction ends (see lockedBalance). */
+  /** Locks an account until the transaction ends: a payout run takes it on the payable it pays from. */
   async lockAccount(tx: Queryable, account: string): Promise<void> {
     await tx.query('select 1 as locked from (select pg_advisory_xact_lock(hashtext($1)::bigint)) as l', [account]);
   },
 
-  /**
-   * An account's balance, holding a lock on the account until the transaction ends: whoever must not
-   * take a payee's payable below zero (a refund, a payout) reads it through this, so two such
-   * postings cannot both rely on the same balance.
-   */
-  async lockedBalance(tx: Queryable, account: string): Promise<number> {
-    await ledgerRepository.lockAccount(tx, account);
-    const rows = await tx.query<{ n: number }>('select coalesce(sum(amount_pesewas), 0)::bigint as n from ledger_entries where account = $1', [account]);
-    return Number(rows[0]!.n);
+  /** The entries of the journals of these kinds about these subjects (a sale and its refund attempts, a top-up), oldest first. */
+  async subjectEntries(db: Queryable, subjectIds: readonly string[], kinds: readonly string[]): Promise<SubjectEntry[]> {
+    return db.query(
+      `select j.id as journal_id, j.kind, j.subject_id, e.account, e.amount_pesewas, j.created_at
+         from ledger_journals j join ledger_entries e on e.journal_id = j.id
+        where j.subject_id = any($1::text[]) and j.kind = any($2::text[]) order by j.created_at, j.id, e.account`,
+      [subjectIds, kinds],
+    );
   },
 
-  /** The entries of the journals of these kinds about one subject (a sale, a top-up), oldest first. */
-  async subjectEntries(db: Queryable, subjectId: string, kinds: readonly string[]): Promise<Array<{ journal_id: string; kind: string; account: string; amount_pesewas: number; created_at: Date }>> {
-    return db.query(
-      `select j.id as journal_id, j.kind, e.account, e.amount_pesewas, j.created_at
-         from ledger_journals j join ledger_entries e on e.journal_id = j.id
-        where j.subject_id = $1 and j.kind = any($2::text[]) order by j.created_at, j.id, e.account`,
-      [subjectId, kinds],
-    );
+  /** Whether a journal of this kind about this subject was posted. */
+  async posted(db: Queryable, kind: string, subjectId: string): Promise<boolean> {
+    return (await db.query('select 1 as found from ledger_journals where kind = $1 and subject_id = $2', [kind, subjectId])).length > 0;
   },
 
   async balance(db: Queryable, partnerId: string): Promise<number> {

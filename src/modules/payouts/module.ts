@@ -12,7 +12,7 @@ import { PartnerPayouts } from './partner-payouts.ts';
 import { PayeesService } from './payees.ts';
 import { payoutAdminRoutes } from './routes/admin-payouts.ts';
 import { partnerPayoutOperations } from './routes/partner-payouts.ts';
-import { registerTransferWebhook } from './routes/transfer-webhook.ts';
+import { registerTransferWebhook, type OtherTransferHints } from './routes/transfer-webhook.ts';
 import { PayoutRuns } from './runs.ts';
 import { PayoutSender } from './sender.ts';
 import { PayoutsService } from './service.ts';
@@ -32,8 +32,8 @@ export interface PayoutsModule {
   /** The partner API's reads of a partner's own payouts (production keys, payouts:read). */
   operations: Operation[];
   workers: Periodic[];
-  /** Mounts the provider's transfer webhook (public) on the app. */
-  registerWebhook(app: FastifyInstance): void;
+  /** Mounts the provider's transfer webhook (public) on the app; `others` hears of references that are no payout. */
+  registerWebhook(app: FastifyInstance, others?: OtherTransferHints): void;
 }
 
 /** Payouts to vendors and partners through one transfer provider. */
@@ -55,6 +55,6 @@ export function createPayoutsModule(deps: { db: Db; clock: () => number; log: Lo
     adminRoutes: payoutAdminRoutes(service, payees, changes, verifier),
     operations: partnerPayoutOperations(new PartnerPayouts(db, payees)),
     workers: [new Periodic('payouts', settings.intervalMs, () => service.tick(), log)],
-    registerWebhook: (app) => registerTransferWebhook(app, sender, provider.name),
+    registerWebhook: (app, others) => registerTransferWebhook(app, sender, provider.name, others),
   };
 }

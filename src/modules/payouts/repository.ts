@@ -95,6 +95,8 @@ export interface PayableRow {
 // in one statement, which the ledger's public face cannot express without knowing payout lines.
 const PAYEE = `(case when e.account like 'vendor_%' then 'vendor:' else 'partner:' end) || split_part(e.account, ':', 2)`;
 const RECEIVABLE = `e.account like '%_receivable:%'`;
+/** A payable's credit still within the hold ($2 is the cut-off): pending. */
+const HELD = `(not ${RECEIVABLE} and e.amount_pesewas > 0 and e.created_at > $2)`;
 const UNCOVERED = `
   from ledger_entries e join ledger_journals j on j.id = e.journal_id
  where (e.account like 'vendor_payable:%' or e.account like 'partner_markup_payable:%' or e.account like 'vendor_receivable:%' or e.account like 'partner_markup_receivable:%')
@@ -160,13 +162,14 @@ export const payoutsRepository = {
 
   /**
    * Every payee's uncovered money (or only that on `accounts`): on its payable, what settled at or
-   * before `cutoff` is available, later is pending; its receivable is deducted from what is available.
+   * before `cutoff` is available, later is pending; a debit of its payable (a share taken back) and
+   * its receivable are deducted from what is available at once: the hold delays money owed, never money taken back.
    */
   async payables(db: Queryable, cutoff: Date, accounts?: string[]): Promise<PayableRow[]> {
     return db.query<PayableRow>(
       `select ${PAYEE} as payee,
-              coalesce(sum(e.amount_pesewas) filter (where ${RECEIVABLE} or e.created_at <= $2), 0)::bigint as available_pesewas,
-              coalesce(sum(e.amount_pesewas) filter (where not ${RECEIVABLE} and e.created_at > $2), 0)::bigint as pending_pesewas,
+              coalesce(sum(e.amount_pesewas) filter (where not ${HELD}), 0)::bigint as available_pesewas,
+              coalesce(sum(e.amount_pesewas) filter (where ${HELD}), 0)::bigint as pending_pesewas,
               coalesce(sum(e.amount_pesewas) filter (where ${RECEIVABLE}), 0)::bigint as receivable_pesewas
        ${UNCOVERED} and ($3::text[] is null or e.account = any($3::text[]))
         group by 1 order by 1`,
@@ -185,8 +188,8 @@ export const payoutsRepository = {
   },
 
   /**
-   * A payout's remittance lines: the uncovered entries of one payee's payable settled at or before
-   * `cutoff`, and every uncovered entry of its receivable (the deductions).
+   * A payout's remittance lines: the uncovered credits of one payee's payable settled at or before
+   * `cutoff`, and every uncovered debit of its payable and entry of its receivable (the deductions).
    */
   async uncoveredLines(tx: Queryable, payee: string, accounts: { payable: string; receivable: string }, cutoff: Date): Promise<LineRow[]> {
     // Written for two accounts (their index) and one payee (the lines' unique index), so that the plan
@@ -194,7 +197,7 @@ export const payoutsRepository = {
     return tx.query<LineRow>(
       `select e.journal_id, j.kind, j.subject_id, e.amount_pesewas, e.account
          from ledger_entries e join ledger_journals j on j.id = e.journal_id
-        where ((e.account = $3 and e.created_at <= $2) or e.account = $5) and j.kind <> all($1::text[])
+        where ((e.account = $3 and (e.created_at <= $2 or e.amount_pesewas < 0)) or e.account = $5) and j.kind <> all($1::text[])
           and not exists (select 1 from payout_lines l where l.payee = $4 and l.journal_id = e.journal_id and not l.released)
         order by e.created_at, e.journal_id`,
       [PAYOUT_KINDS, cutoff, accounts.payable, payee, accounts.receivable],

@@ -73,6 +73,7 @@ export function webhookEvents(values: EventValues): Record<EventType, WebhookEve
       failure_reason: Nullable(Type.String({ description: 'Why it failed (payout.failed)' })),
       timestamp: Timestamp,
     });
+  const RefundMethod = StringEnum(['gateway_refund', 'mobile_money'] as const, "gateway_refund: back through the payment's own channel; mobile_money: a transfer to the buyer's wallet");
   const delivery = (summary: string, data: TSchema = deliveryOrder()): WebhookEventDoc => ({ service: 'delivery', summary, data });
   const safe = (summary: string, data: TSchema = sale()): WebhookEventDoc => ({ service: 'safe-catalog', summary, data });
 
@@ -122,9 +123,21 @@ export function webhookEvents(values: EventValues): Record<EventType, WebhookEve
       sale({
         gateway_amount_ghs: Type.Optional(Ghs('What the gateway collected')),
         refund: Type.Object({
-          method: StringEnum(['gateway_refund', 'mobile_money'] as const, "gateway_refund: back through the payment's own channel; mobile_money: a transfer to the buyer's wallet"),
+          method: RefundMethod,
           amount_ghs: Ghs('What went back to the buyer'),
           refunded_at: DateTime('When the provider confirmed it'),
+        }),
+      }),
+    ),
+    'safe.order.refund_reversed': safe(
+      "The provider reversed a refund after it had succeeded (the money came back): the buyer is owed it again (payment_status refund_due) until an operator's new attempt succeeds, which sends safe.order.refunded again",
+      sale({
+        gateway_amount_ghs: Type.Optional(Ghs('What the gateway collected')),
+        refund: Type.Object({
+          method: RefundMethod,
+          amount_ghs: Ghs('What came back'),
+          reversed_at: DateTime('When we learned of the reversal'),
+          reason: Type.String({ description: "The provider's reason, in its words" }),
         }),
       }),
     ),

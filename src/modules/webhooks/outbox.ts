@@ -18,6 +18,7 @@ export type EventType =
   | 'safe.order.on_hold'
   | 'safe.order.refund_due'
   | 'safe.order.refunded'
+  | 'safe.order.refund_reversed'
   | 'payout.paid'
   | 'payout.failed';
 

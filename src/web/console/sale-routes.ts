@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { SALE_PAYMENT_STATUSES, SALE_STATES, type OperatorSale, type RefundRow, type SaleJournalBreakdown, type SaleReceipt } from '../../modules/catalog/index.ts';
+import { RECEIPT_TITLES, SALE_JOURNAL_TITLES, SALE_PAYMENT_STATUSES, SALE_STATES, type OperatorSale, type RefundRow, type SaleJournalBreakdown } from '../../modules/catalog/index.ts';
 import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
 import { FINANCE_ROLES, optional, realDay, utc, type ConsoleKit } from './kit.ts';
@@ -13,15 +13,9 @@ const oneOf = (values: readonly string[]) => new RegExp(`^(${values.join('|')})$
 const STATE = oneOf(SALE_STATES);
 const PAYMENT = oneOf(SALE_PAYMENT_STATUSES);
 
-const RECEIPT_TITLES: Record<SaleReceipt['kind'], string> = {
-  sale_payment_held: 'Payment held for review (another amount than the total)',
-  sale_late_payment: 'Late payment (owed back to the buyer)',
-  sale_refund_paid: 'Refunded to the buyer',
-};
-
 const journalView = (j: SaleJournalBreakdown) => ({
   id: j.journalId,
-  title: j.kind === 'sale_settlement' ? 'Settlement' : 'Refund (the settlement reversed)',
+  title: SALE_JOURNAL_TITLES[j.kind],
   posted: utc(j.postedAt),
   buyer: formatGhs(j.buyerPaid),
   vendor: formatGhs(j.vendorShare),
@@ -30,9 +24,10 @@ const journalView = (j: SaleJournalBreakdown) => ({
   deliveryFee: formatGhs(j.deliveryFee),
 });
 
-function saleView({ sale, items, journals, receipts }: OperatorSale) {
+function saleView({ sale, items, money, journals, receipts }: OperatorSale) {
   return {
-    sale: { ...sale, created: utc(sale.created_at), updated: utc(sale.updated_at), settled: sale.settled_at ? utc(sale.settled_at) : undefined },
+    sale: { ...sale, created: utc(sale.created_at), updated: utc(sale.updated_at), settled: sale.settled_at ? utc(sale.settled_at) : undefined, earned: sale.earned_at ? utc(sale.earned_at) : undefined },
+    money,
     items: items.map((i) => ({ ...i, unit: formatGhs(i.unit_price_pesewas), lineTotal: formatGhs(i.unit_price_pesewas * i.quantity) })),
     amounts: {
       subtotal: formatGhs(sale.subtotal_pesewas),
@@ -64,9 +59,11 @@ function refundView(r: RefundRow | undefined, buyer: { name: string; phone: stri
     fee: r.fee_pesewas === null ? undefined : formatGhs(r.fee_pesewas),
     wallet: d?.kind === 'mobile_money' ? `${d.network} ${d.number} (${d.name})` : undefined,
     refunded: r.refunded_at ? utc(r.refunded_at) : undefined,
-    canRetry: r.status === 'failed',
+    reversed: r.reversed_at ? utc(r.reversed_at) : undefined,
+    // Failed, or reversed by the provider after it succeeded: an operator decides to send it again.
+    canRetry: r.status === 'failed' || r.status === 'reversed',
     // A mobile money refund waits for its wallet; a failed one may go to another.
-    needsWallet: r.method === 'mobile_money' && ((r.status === 'pending' && !d) || r.status === 'failed'),
+    needsWallet: r.method === 'mobile_money' && ((r.status === 'pending' && !d) || r.status === 'failed' || r.status === 'reversed'),
     form: { network: d?.kind === 'mobile_money' ? d.network : 'mtn', number: d?.kind === 'mobile_money' ? d.number : buyer.phone, name: d?.name ?? buyer.name },
   };
 }

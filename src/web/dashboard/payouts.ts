@@ -9,7 +9,12 @@ import { WebRefusal, type Member, type WebKit } from './kit.ts';
 import { accraTime } from './order-routes.ts';
 
 const PAYOUT_ID = /^pout_[0-9A-Z]{26}$/;
-const LINE_LABELS: Record<string, string> = { sale_settlement: 'Sale', sale_refund: 'Return' };
+const LINE_LABELS: Record<string, string> = {
+  sale_settlement: 'Sale',
+  sale_settlement_at_delivery: 'Sale',
+  sale_refund: 'Return',
+  sale_settlement_deferred: 'Paid before delivery: held until delivered',
+};
 const NETWORK_LABELS: Record<string, string> = { mtn: 'MTN', telecel: 'Telecel', airteltigo: 'AirtelTigo' };
 
 /** What the payouts pages need: the payouts module, the mail queue (the notice of a change), the audit log and the cooling period. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { SaleJournalBreakdown } from '../../modules/catalog/index.ts';
+import { SALE_JOURNAL_TITLES, type SaleJournalBreakdown } from '../../modules/catalog/index.ts';
 import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal, type WebKit } from './kit.ts';
 import { accraTime } from './order-routes.ts';
@@ -7,7 +7,7 @@ import { accraTime } from './order-routes.ts';
 const SALE_ID = /^sale_[0-9A-Z]{26}$/;
 
 const journalView = (j: SaleJournalBreakdown) => ({
-  title: j.kind === 'sale_settlement' ? 'Settlement' : 'Refund (settlement reversed)',
+  title: SALE_JOURNAL_TITLES[j.kind],
   posted: accraTime(j.postedAt),
   buyer: formatGhs(j.buyerPaid),
   deliveryFee: formatGhs(j.deliveryFee),

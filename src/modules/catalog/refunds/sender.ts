@@ -1,6 +1,5 @@
-import { canRefund, type RefundingGateway, type RefundOutcome } from '../../../integrations/payments/gateway.ts';
-import type { PaymentGateways } from '../../../integrations/payments/index.ts';
-import type { TransferOutcome, TransferProvider } from '../../../integrations/transfers/types.ts';
+import { canRefund, type RefundOutcome } from '../../../integrations/payments/gateway.ts';
+import type { TransferOutcome } from '../../../integrations/transfers/types.ts';
 import type { Db } from '../../../platform/db/index.ts';
 import { newId } from '../../../platform/ids.ts';
 import type { Logger } from '../../../platform/logger.ts';
@@ -8,7 +7,8 @@ import { ledger } from '../../ledger/index.ts';
 import { saleRefundFeeJournal, saleRefundPaidJournal } from '../domain/journals.ts';
 import { markRefunded } from '../sales/lifecycle.ts';
 import { salesRepository as sales } from '../sales/repository.ts';
-import { refundsRepository as repo, type RefundRow } from './repository.ts';
+import type { RefundProviders } from './providers.ts';
+import { refundsRepository as repo, type RefundRow, type RefundStatus } from './repository.ts';
 
 /** A provider's answer, in the refund's words: succeeded and failed are final. */
 interface Answer {
@@ -18,14 +18,15 @@ interface Answer {
   reason: string | null;
 }
 
+// A refund reversed before we saw it processed never reached the buyer: it failed, and the money is still owed.
 const fromGateway = (o: RefundOutcome): Answer => ({
-  state: o.state === 'processed' ? 'succeeded' : o.state === 'failed' ? 'failed' : 'processing',
+  state: o.state === 'processed' ? 'succeeded' : o.state === 'failed' || o.state === 'reversed' ? 'failed' : 'processing',
   providerReference: o.providerReference,
   feePesewas: null,
-  reason: o.state === 'failed' ? `the gateway refused the refund (${o.rawStatus})` : null,
+  reason: o.state === 'failed' || o.state === 'reversed' ? `the gateway ${o.state === 'failed' ? 'refused' : 'reversed'} the refund (${o.rawStatus})` : null,
 });
 
-// A transfer reversed before we saw it paid never reached the buyer: it failed, and the money is still owed.
+// Likewise a transfer reversed before we saw it paid.
 const fromTransfer = (o: TransferOutcome): Answer => ({
   state: o.state === 'paid' ? 'succeeded' : o.state === 'pending' ? 'processing' : 'failed',
   providerReference: o.providerReference,
@@ -33,14 +34,17 @@ const fromTransfer = (o: TransferOutcome): Answer => ({
   reason: o.state === 'failed' || o.state === 'reversed' ? (o.reason ?? `the transfer was ${o.state}`) : null,
 });
 
+/** A refund an operator may send again under a new reference: its last attempt failed, or succeeded and was reversed. */
+const RETRYABLE: readonly RefundStatus[] = ['failed', 'reversed'];
+
 export interface RefundSenderDeps {
   db: Db;
   clock: () => number;
   log: Logger;
-  gateways: PaymentGateways;
-  /** Mobile money refunds go out through it; absent, refunds that need one wait. */
-  transfers: TransferProvider | undefined;
+  providers: RefundProviders;
   graceSeconds: number;
+  /** A succeeded refund is first asked about a reversal this long after it succeeded (see RefundReversals). */
+  recheckMs: number;
 }
 
 /**
@@ -60,9 +64,9 @@ export class RefundSender {
     return this.deps.db.transaction(async (tx) => {
       const sale = await sales.lock(tx, saleId);
       if (sale?.payment_status !== 'refund_due' || !sale.refund_due_pesewas) return undefined;
-      const gateway = this.deps.gateways.all.find((g) => g.name === sale.gateway);
+      const gateway = this.deps.providers.gateways.all.find((g) => g.name === sale.gateway);
       const byGateway = gateway !== undefined && canRefund(gateway);
-      const provider = byGateway ? gateway.name : this.deps.transfers?.name;
+      const provider = byGateway ? gateway.name : this.deps.providers.transfers?.name;
       if (!provider) return undefined;
       const method = byGateway ? 'gateway_refund' : 'mobile_money';
       return repo.create(tx, { sale_id: sale.id, reference: newId('srf'), amount_pesewas: sale.refund_due_pesewas, method, provider }, this.now());
@@ -89,15 +93,15 @@ export class RefundSender {
       this.deps.log.warn({ err, sale: r.sale_id }, 'refund call failed or timed out; its status will be asked');
       return;
     }
-    await this.apply(r.sale_id, answer);
+    await this.apply(r, answer);
   }
 
   private async call(r: RefundRow): Promise<Answer> {
     if (r.method === 'gateway_refund') {
       const sale = await sales.findById(this.deps.db, r.sale_id);
-      return fromGateway(await this.gateway(r).refund(sale!.client_reference, r.amount_pesewas));
+      return fromGateway(await this.deps.providers.gateway(r).refund(sale!.client_reference, r.amount_pesewas));
     }
-    const outcome = await this.transfers().send({ reference: r.reference, amountPesewas: r.amount_pesewas, destination: r.destination!, reason: `Refund ${r.sale_id}` });
+    const outcome = await this.deps.providers.transfer().send({ reference: r.reference, amountPesewas: r.amount_pesewas, destination: r.destination!, reason: `Refund ${r.sale_id}` });
     return fromTransfer(outcome);
   }
 
@@ -111,63 +115,54 @@ export class RefundSender {
     return open.length;
   }
 
-  private async resolve(r: RefundRow): Promise<void> {
+  /** Asks the provider about a processing refund and applies its answer. */
+  async resolve(r: RefundRow): Promise<void> {
     if (r.method === 'gateway_refund') {
       const sale = await sales.findById(this.deps.db, r.sale_id);
-      const status = await this.gateway(r).refundStatus(sale!.client_reference);
-      if (status.state !== 'unknown') return this.apply(r.sale_id, fromGateway(status));
-      return this.apply(r.sale_id, { state: 'failed', providerReference: null, feePesewas: null, reason: 'the gateway never received the refund' });
+      const status = await this.deps.providers.gateway(r).refundStatus(sale!.client_reference);
+      if (status.state !== 'unknown') return this.apply(r, fromGateway(status));
+      return this.apply(r, { state: 'failed', providerReference: null, feePesewas: null, reason: 'the gateway never received the refund' });
     }
-    const status = await this.transfers().status(r.reference);
-    if (status.state !== 'unknown') return this.apply(r.sale_id, fromTransfer(status));
+    const status = await this.deps.providers.transfer().status(r.reference);
+    if (status.state !== 'unknown') return this.apply(r, fromTransfer(status));
     // Never received: sent again under the same reference, by whichever worker reclaims it.
     const again = await this.deps.db.transaction((tx) => repo.reclaim(tx, r.sale_id, r.processing_since!, this.now()));
     if (again) await this.transmit(again);
   }
 
   /**
-   * Applies the provider's word in one transaction, under the sale's lock: the refund's state
-   * (compare-and-set, so a repeated or late answer changes nothing), and on success its journals,
-   * the sale's payment status and safe.order.refunded.
+   * Applies the provider's word about attempt `r` in one transaction, under the sale's lock: the
+   * refund's state (compare-and-set, so a repeated or late answer changes nothing), and on success its
+   * journals (keyed by the attempt), the sale's payment status and safe.order.refunded; the refund's
+   * reversal watch starts.
    */
-  async apply(saleId: string, a: Answer): Promise<void> {
+  private async apply(r: RefundRow, a: Answer): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
       const at = this.now();
-      const sale = await sales.lock(tx, saleId);
-      const set = { provider_reference: a.providerReference, fee_pesewas: a.feePesewas, failure_reason: a.reason };
-      const done = await repo.transition(tx, saleId, ['processing'], a.state, at, set);
+      const sale = await sales.lock(tx, r.sale_id);
+      const set = { provider_reference: a.providerReference, fee_pesewas: a.feePesewas, failure_reason: a.reason, next_check_at: new Date(at.getTime() + this.deps.recheckMs) };
+      const done = await repo.transition(tx, r.sale_id, ['processing'], a.state, at, set, r.reference);
       if (!done || a.state !== 'succeeded' || !sale) return;
-      await ledger.postJournal(tx, saleRefundPaidJournal(saleId, done, done.amount_pesewas), at);
-      if (done.fee_pesewas) await ledger.postJournal(tx, saleRefundFeeJournal(saleId, done.provider, done.fee_pesewas), at);
+      await ledger.postJournal(tx, saleRefundPaidJournal(done.reference, done, done.amount_pesewas), at);
+      if (done.fee_pesewas) await ledger.postJournal(tx, saleRefundFeeJournal(done.reference, done.provider, done.fee_pesewas), at);
       await markRefunded(tx, sale, { method: done.method, amountPesewas: done.amount_pesewas, refundedAt: at }, at);
     });
   }
 
-  /** A failed refund tried again under a new reference (the failed attempt is final at the provider). */
+  /** A failed or reversed refund tried again under a new reference (the provider has seen the old one). */
   async retry(saleId: string): Promise<RefundRow | undefined> {
-    const again = await this.deps.db.transaction((tx) => repo.transition(tx, saleId, ['failed'], 'pending', this.now(), { reference: newId('srf') }));
+    const again = await this.deps.db.transaction((tx) => repo.transition(tx, saleId, RETRYABLE, 'pending', this.now(), { reference: newId('srf') }));
     return again && this.send(saleId);
   }
 
-  /** Where a mobile money refund goes, as an operator gives it: a pending one, or a failed one (then tried again). */
+  /** Where a mobile money refund goes, as an operator gives it: a pending one, or a failed or reversed one (then tried again). */
   async sendTo(saleId: string, destination: NonNullable<RefundRow['destination']>): Promise<RefundRow | undefined> {
     const set = await this.deps.db.transaction(async (tx) => {
       const r = await repo.find(tx, saleId);
       if (r?.method !== 'mobile_money') return undefined;
-      return repo.transition(tx, saleId, ['pending', 'failed'], 'pending', this.now(), { destination, ...(r.status === 'failed' ? { reference: newId('srf') } : {}) });
+      return repo.transition(tx, saleId, ['pending', ...RETRYABLE], 'pending', this.now(), { destination, ...(r.status === 'pending' ? {} : { reference: newId('srf') }) });
     });
     return set && this.send(saleId);
-  }
-
-  private gateway(r: RefundRow): RefundingGateway {
-    const gateway = this.deps.gateways.recorded(r.provider);
-    if (!canRefund(gateway)) throw new TypeError(`gateway ${r.provider} cannot refund`);
-    return gateway;
-  }
-
-  private transfers(): TransferProvider {
-    if (this.deps.transfers) return this.deps.transfers;
-    throw new TypeError('no transfer provider for mobile money refunds');
   }
 
   private now(): Date {

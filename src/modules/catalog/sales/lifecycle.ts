@@ -7,8 +7,16 @@
 import type { Queryable } from '../../../platform/db/index.ts';
 import { pesewasToGhs } from '../../../platform/money.ts';
 import type { DeliveryStatus } from '../../delivery/index.ts';
-import { ledger, partnerMarkupPayable, vendorPayable } from '../../ledger/index.ts';
-import { saleLatePaymentJournal, salePaymentHeldJournal, saleRefundJournal, saleSettlementJournal, type SaleAmounts } from '../domain/journals.ts';
+import { ledger } from '../../ledger/index.ts';
+import {
+  saleLatePaymentJournal,
+  salePaymentHeldJournal,
+  salePaymentJournal,
+  saleSettlementJournal,
+  saleUndeliveredRefundJournal,
+  type SaleAmounts,
+  type SettlementSource,
+} from '../domain/journals.ts';
 import { appendEvent, type EventType } from '../../webhooks/index.ts';
 import { decompose } from '../domain/money.ts';
 import { stockRepository as stock } from '../products/stock.ts';
@@ -27,7 +35,6 @@ function amountsOf(sale: SaleRow): SaleAmounts {
     saleId: sale.id,
     vendorId: sale.vendor_id,
     partnerId: sale.partner_id,
-    source: sale.payment_method === 'online' ? { kind: 'gateway', gateway: sale.gateway ?? 'unknown' } : { kind: 'cash' },
     vendorPayable: d.vendorPayable,
     commission: d.commission,
     deliveryFee: d.deliveryRevenue,
@@ -62,18 +69,35 @@ async function emit(tx: Queryable, sale: SaleRow, type: Extract<EventType, `safe
 }
 
 /**
- * Paid (online) or delivered and collected (cod): the units leave stock and the settlement
- * decomposition is posted. The ledger's unique (kind, subject) is the last guard against a second one.
+ * Paid (online) or delivered and collected (cod): the units leave stock. A cod sale's shares are
+ * earned at once (it is delivered); a prepaid sale's money is held for its delivery, which earns them
+ * (`earnSale`). The partner sees `confirmed` and `settled: true` either way (D8). The ledger's unique
+ * (kind, subject) is the last guard against a second journal.
  */
 export async function confirmSale(tx: Queryable, sale: SaleRow, paymentStatus: 'paid' | 'collected', at: Date): Promise<SaleRow> {
   for (const [variantId, quantity] of await unitsByVariant(tx, sale.id)) await stock.commit(tx, variantId, quantity, at);
   const paid = paymentStatus === 'paid' ? { gatewayAmountPesewas: sale.total_pesewas } : {};
-  const row = await repo.transition(tx, sale.id, { state: 'confirmed', paymentStatus, ...paid }, at);
-  await ledger.postJournal(tx, saleSettlementJournal(amountsOf(row)), at);
+  let row = await repo.transition(tx, sale.id, { state: 'confirmed', paymentStatus, ...paid }, at);
+  if (paymentStatus === 'collected') row = await earn(tx, row, 'cash', at);
+  else await ledger.postJournal(tx, salePaymentJournal(row.id, row.gateway ?? 'unknown', row.total_pesewas), at);
   if (row.payment_method === 'online') await emit(tx, row, 'safe.order.paid', at);
   await emit(tx, row, 'safe.order.confirmed', at);
   return row;
 }
+
+/** The shares recognised: the settlement journal and the sale's earned_at, in the caller's transaction. */
+async function earn(tx: Queryable, sale: SaleRow, from: SettlementSource, at: Date): Promise<SaleRow> {
+  // Settled at its payment before migration 044, which moved the shares back: its own kind at delivery.
+  const kind = from === 'undelivered' && (await ledger.posted(tx, 'sale_settlement', sale.id)) ? 'sale_settlement_at_delivery' : 'sale_settlement';
+  await ledger.postJournal(tx, saleSettlementJournal(amountsOf(sale), from, kind), at);
+  return repo.earn(tx, sale.id, at);
+}
+
+/** A paid prepaid sale whose delivery is delivered: its shares move from the money held for it to the payables (no partner event: it stays confirmed). */
+const earnSale = (tx: Queryable, sale: SaleRow, at: Date) => earn(tx, sale, 'undelivered', at);
+
+/** A paid prepaid sale whose shares are not yet earned: its money is held until delivery. */
+const isPaidUndelivered = (sale: SaleRow) => sale.state === 'confirmed' && sale.payment_method === 'online' && sale.earned_at === null;
 
 export interface Failure {
   paymentStatus: SalePaymentStatus;
@@ -83,17 +107,16 @@ export interface Failure {
 }
 
 /**
- * Fails a sale: reserved units are released; units of a confirmed sale (its delivery was
- * cancelled after payment) go back on the shelf and its settlement is reversed into a refund
- * owed to the buyer.
+ * Fails a sale: reserved units are released; units of a paid sale (its delivery failed before it was
+ * delivered) go back on the shelf and the money held for it is owed back to the buyer. No payee was
+ * credited yet, so no payable or receivable moves.
  */
 export async function failSale(tx: Queryable, sale: SaleRow, failure: Failure, at: Date): Promise<SaleRow> {
-  const wasConfirmed = sale.state === 'confirmed';
+  const paid = isPaidUndelivered(sale);
   for (const [variantId, quantity] of await unitsByVariant(tx, sale.id)) {
-    if (wasConfirmed) await stock.restock(tx, variantId, quantity, at);
+    if (paid) await stock.restock(tx, variantId, quantity, at);
     else await stock.release(tx, variantId, quantity, at);
   }
-  const refunded = wasConfirmed && sale.settled_at !== null;
   const row = await repo.transition(
     tx,
     sale.id,
@@ -102,17 +125,11 @@ export async function failSale(tx: Queryable, sale: SaleRow, failure: Failure, a
       paymentStatus: failure.paymentStatus,
       failureReason: failure.reason,
       releaseReference: failure.releaseReference,
-      ...(refunded ? { refundDuePesewas: sale.total_pesewas } : {}),
+      ...(paid ? { refundDuePesewas: sale.total_pesewas } : {}),
     },
     at,
   );
-  if (refunded) {
-    const amounts = amountsOf(row);
-    // A share the payee's payable no longer covers (paid out) is owed back on its receivable instead.
-    const owesBack = async (account: string, share: number) => share > 0 && (await ledger.lockedBalance(tx, account)) < share;
-    const owedBack = { vendor: await owesBack(vendorPayable(amounts.vendorId), amounts.vendorPayable), markup: await owesBack(partnerMarkupPayable(amounts.partnerId), amounts.markup) };
-    await ledger.postJournal(tx, saleRefundJournal(amounts, owedBack), at);
-  }
+  if (paid) await ledger.postJournal(tx, saleUndeliveredRefundJournal(sale.id, sale.total_pesewas), at);
   if (!failure.releaseReference) await emit(tx, row, 'safe.order.failed', at);
   return row;
 }
@@ -121,12 +138,14 @@ export async function failSale(tx: Queryable, sale: SaleRow, failure: Failure, a
 const UNDELIVERED: Partial<Record<DeliveryStatus, string>> = { cancelled: 'delivery_cancelled', failed: 'delivery_failed', returned: 'delivery_returned' };
 
 /**
- * Follows the sale's delivery: delivered settles a cash-on-delivery sale; cancelled, failed or
- * returned (the goods are back at the vendor) fails an open cod sale, or a prepaid one (which was settled at payment). Anything else, and any
- * sale already past those states, is left alone, so a repeated outcome is a no-op.
+ * Follows the sale's delivery: delivered settles a cash-on-delivery sale, and earns a paid prepaid
+ * one; cancelled, failed or returned (the goods are back at the vendor) fails an open cod sale or a
+ * paid prepaid one. Anything else, and any sale already past those states, is left alone, so a
+ * repeated outcome is a no-op.
  */
 export async function followDelivery(tx: Queryable, sale: SaleRow, status: DeliveryStatus, at: Date): Promise<SaleRow> {
   if (status === 'delivered' && sale.state === 'awaiting_delivery') return confirmSale(tx, sale, 'collected', at);
+  if (status === 'delivered' && isPaidUndelivered(sale)) return earnSale(tx, sale, at);
   const reason = UNDELIVERED[status];
   return reason ? failUndelivered(tx, sale, reason, at) : sale;
 }
@@ -134,7 +153,7 @@ export async function followDelivery(tx: Queryable, sale: SaleRow, status: Deliv
 /** A sale whose goods will not be delivered: an open cod sale fails, a paid one fails with its refund owed. */
 export async function failUndelivered(tx: Queryable, sale: SaleRow, reason: string, at: Date): Promise<SaleRow> {
   if (sale.state === 'awaiting_delivery') return failSale(tx, sale, { paymentStatus: 'not_collected', reason }, at);
-  if (sale.state === 'confirmed' && sale.payment_method === 'online') return failSale(tx, sale, { paymentStatus: 'refund_due', reason }, at);
+  if (isPaidUndelivered(sale)) return failSale(tx, sale, { paymentStatus: 'refund_due', reason }, at);
   return sale;
 }
 
@@ -169,10 +188,25 @@ export interface RefundDone {
   refundedAt: Date;
 }
 
-/** The money owed back reached the buyer: in the refund's own transaction, with its journals. */
-export async function markRefunded(tx: Queryable, sale: SaleRow, refund: RefundDone, at: Date): Promise<SaleRow> {
-  const row = await repo.transition(tx, sale.id, { state: sale.state, paymentStatus: 'refunded' }, at);
-  const data = { method: refund.method, amount_ghs: pesewasToGhs(refund.amountPesewas), refunded_at: refund.refundedAt.toISOString() };
-  await emit(tx, row, 'safe.order.refunded', at, { refund: data });
+/** A refund the provider reversed after it succeeded, as safe.order.refund_reversed tells it. */
+export interface RefundReversal {
+  method: 'gateway_refund' | 'mobile_money';
+  amountPesewas: number;
+  reversedAt: Date;
+  reason: string;
+}
+
+/** The sale's payment status follows its refund, and the partner is told with the refund's words. */
+async function refundMoved(tx: Queryable, sale: SaleRow, paymentStatus: 'refunded' | 'refund_due', type: 'safe.order.refunded' | 'safe.order.refund_reversed', refund: Record<string, unknown>, at: Date): Promise<SaleRow> {
+  const row = await repo.transition(tx, sale.id, { state: sale.state, paymentStatus }, at);
+  await emit(tx, row, type, at, { refund });
   return row;
 }
+
+/** The money owed back reached the buyer: in the refund's own transaction, with its journals. */
+export const markRefunded = (tx: Queryable, sale: SaleRow, r: RefundDone, at: Date) =>
+  refundMoved(tx, sale, 'refunded', 'safe.order.refunded', { method: r.method, amount_ghs: pesewasToGhs(r.amountPesewas), refunded_at: r.refundedAt.toISOString() }, at);
+
+/** The provider reversed the refund: the buyer is owed the money again (refund_due), in the reversal's own transaction. */
+export const markRefundReversed = (tx: Queryable, sale: SaleRow, r: RefundReversal, at: Date) =>
+  refundMoved(tx, sale, 'refund_due', 'safe.order.refund_reversed', { method: r.method, amount_ghs: pesewasToGhs(r.amountPesewas), reversed_at: r.reversedAt.toISOString(), reason: r.reason }, at);

@@ -4,12 +4,24 @@ import { salesRepository as repo, type SaleItemRow, type SaleWithDelivery } from
 
 export const PARTNER_SALES_PAGE = 25;
 
+/** How each journal that moves a sale's shares moves them: credits when they are earned, debits when taken back. */
+const SHARE_SIGNS = { sale_settlement: 1, sale_settlement_at_delivery: 1, sale_refund: -1, sale_settlement_deferred: -1 } as const;
+type ShareJournalKind = keyof typeof SHARE_SIGNS;
+
+/** What operators and partners read each share-moving journal as. */
+export const SALE_JOURNAL_TITLES: Record<ShareJournalKind, string> = {
+  sale_settlement: 'Settlement',
+  sale_settlement_at_delivery: 'Settlement at delivery (its shares had been moved back until delivery)',
+  sale_refund: 'Refund (the settlement reversed)',
+  sale_settlement_deferred: 'Settlement moved back until delivery (migration 044: paid, not yet delivered)',
+};
+
 /** A ledger journal of a sale, as the ledger recorded it, decomposed into the sale's shares (pesewas). */
 export interface SaleJournalBreakdown {
   journalId: string;
-  kind: 'sale_settlement' | 'sale_refund';
+  kind: ShareJournalKind;
   postedAt: Date;
-  /** What the buyer paid (settlement) or is owed back (refund): the clearing or refund account's side. */
+  /** What the buyer paid (settlement) or is owed back (refund): the other side of the shares. */
   buyerPaid: number;
   deliveryFee: number;
   markup: number;
@@ -17,19 +29,18 @@ export interface SaleJournalBreakdown {
   commission: number;
 }
 
-/** The settlement and refund journals of a sale, read from the ledger (empty until it settled). */
+/** The journals that moved a sale's shares, read from the ledger (empty until it was delivered, or settled at payment before migration 044). */
 export async function journalsOfSale(db: Db, sale: SaleWithDelivery): Promise<SaleJournalBreakdown[]> {
-  const rows = await ledger.subjectEntries(db, sale.id, ['sale_settlement', 'sale_refund']);
+  const rows = await ledger.subjectEntries(db, [sale.id], Object.keys(SHARE_SIGNS));
   const out = new Map<string, SaleJournalBreakdown>();
   for (const r of rows) {
     let j = out.get(r.journal_id);
     if (!j) {
-      j = { journalId: r.journal_id, kind: r.kind as SaleJournalBreakdown['kind'], postedAt: r.created_at, buyerPaid: 0, deliveryFee: 0, markup: 0, vendorShare: 0, commission: 0 };
+      j = { journalId: r.journal_id, kind: r.kind as ShareJournalKind, postedAt: r.created_at, buyerPaid: 0, deliveryFee: 0, markup: 0, vendorShare: 0, commission: 0 };
       out.set(r.journal_id, j);
     }
-    // Shares are credits on settlement and debits on refund; both are shown as positive amounts.
-    const sign = j.kind === 'sale_settlement' ? 1 : -1;
-    const amount = sign * Number(r.amount_pesewas);
+    // Shares are credits when earned and debits when taken back; both are shown as positive amounts.
+    const amount = SHARE_SIGNS[j.kind] * Number(r.amount_pesewas);
     if (r.account === DELIVERY_REVENUE) j.deliveryFee += amount;
     else if (r.account === PLATFORM_COMMISSION) j.commission += amount;
     else if (r.account === partnerMarkupPayable(sale.partner_id) || r.account === partnerMarkupReceivable(sale.partner_id)) j.markup += amount;

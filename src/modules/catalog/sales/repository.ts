@@ -46,7 +46,10 @@ export interface SaleRow {
   gateway_amount_pesewas: number | null;
   /** What the buyer is owed back, once something is. */
   refund_due_pesewas: number | null;
+  /** When its payment was booked (online, `settled: true` for the partner) or its cash collected (cod). */
   settled_at: Date | null;
+  /** When its shares (vendor, commission, delivery fee, markup) were recognised: at delivery. */
+  earned_at: Date | null;
   failed_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -70,7 +73,7 @@ export interface SaleItemRow {
 
 export type NewSale = Omit<
   SaleRow,
-  'version' | 'released_reference' | 'failure_reason' | 'checkout_id' | 'checkout_url' | 'delivery_order_id' | 'gateway_amount_pesewas' | 'refund_due_pesewas' | 'settled_at' | 'failed_at' | 'updated_at'
+  'version' | 'released_reference' | 'failure_reason' | 'checkout_id' | 'checkout_url' | 'delivery_order_id' | 'gateway_amount_pesewas' | 'refund_due_pesewas' | 'settled_at' | 'earned_at' | 'failed_at' | 'updated_at'
 >;
 
 /** What operators filter every partner's sales by (days are YYYY-MM-DD, UTC). */
@@ -92,7 +95,7 @@ const COLS = `s.id, s.app_id, s.partner_id, s.environment, s.reference, s.client
   s.vendor_id, s.payment_method, s.state, s.payment_status, s.failure_reason, s.version, s.buyer_name, s.buyer_phone, s.delivery_address,
   s.delivery_area_id, s.delivery_lat, s.delivery_lng, s.quote_lat, s.quote_lng, s.quote_source, s.subtotal_pesewas, s.commission_pesewas,
   s.delivery_fee_pesewas, s.markup_pesewas, s.total_pesewas, s.gateway, s.checkout_id, s.checkout_url, s.expires_at, s.delivery_reference,
-  s.delivery_order_id, s.gateway_amount_pesewas, s.refund_due_pesewas, s.settled_at, s.failed_at, s.created_at, s.updated_at`;
+  s.delivery_order_id, s.gateway_amount_pesewas, s.refund_due_pesewas, s.settled_at, s.earned_at, s.failed_at, s.created_at, s.updated_at`;
 // The delivery's status is read straight from its table (read-only): it works the same on an
 // instance that does not serve the delivery service but shares its database.
 const WITH_DELIVERY = `select ${COLS}, d.status as delivery_status, d.tracking_token from sales s left join delivery_orders d on d.id = s.delivery_order_id`;
@@ -179,6 +182,11 @@ export const salesRepository = {
     return rows[0]!;
   },
 
+  /** Its shares were recognised now (delivered): the partner's view of the sale does not change. */
+  async earn(tx: Queryable, id: string, at: Date): Promise<SaleRow> {
+    return (await tx.query<SaleRow>(`update sales as s set earned_at = $2 where id = $1 and earned_at is null returning ${COLS}`, [id, at]))[0]!;
+  },
+
   async setCheckout(db: Queryable, id: string, checkout: { checkoutId: string; checkoutUrl: string }, expiresAt: Date, at: Date): Promise<void> {
     await db.query('update sales set checkout_id = $2, checkout_url = $3, expires_at = $4, updated_at = $5 where id = $1', [id, checkout.checkoutId, checkout.checkoutUrl, expiresAt, at]);
   },
@@ -236,11 +244,15 @@ export const salesRepository = {
     return rows.map((r) => r.id);
   },
 
-  /** Cash-on-delivery sales whose delivery ended (on any instance) without the sale following yet. */
+  /**
+   * Sales still waiting for their delivery's outcome (an open cod sale, a paid prepaid one not yet
+   * earned) whose delivery ended (on any instance) without the sale following yet.
+   */
   async endedDeliveries(db: Queryable, limit: number): Promise<Array<{ id: string; delivery_status: DeliveryStatus }>> {
     return db.query(
       `select s.id, d.status as delivery_status from sales s join delivery_orders d on d.id = s.delivery_order_id
-        where s.state = 'awaiting_delivery' and d.status in ('delivered', 'returned', 'cancelled', 'failed') order by s.updated_at limit $1`,
+        where (s.state = 'awaiting_delivery' or (s.state = 'confirmed' and s.payment_method = 'online' and s.earned_at is null))
+          and d.status in ('delivered', 'returned', 'cancelled', 'failed') order by s.updated_at limit $1`,
       [limit],
     );
   },

@@ -19,7 +19,7 @@ export function createdView(s: SaleRow) {
   };
 }
 
-/** orders.verify's `data` (design: Safe-catalog orders). `settled` is true once the settlement was posted, even if a later failure reversed it. */
+/** orders.verify's `data` (design: Safe-catalog orders). `settled` is true once the buyer's money was booked (paid, or collected), even if the sale failed later. */
 export function verifyView(s: SaleWithDelivery) {
   return { sale_id: s.id, state: s.state, settled: s.settled_at !== null, payment_status: s.payment_status, delivery_status: s.delivery_status };
 }
@@ -74,6 +74,8 @@ export function operatorSaleView(s: SaleRow) {
     gateway_amount_ghs: s.gateway_amount_pesewas === null ? null : pesewasToGhs(s.gateway_amount_pesewas),
     refund_due_ghs: s.refund_due_pesewas === null ? null : pesewasToGhs(s.refund_due_pesewas),
     delivery_order_id: s.delivery_order_id,
+    // When its shares were credited (delivered); null while a paid prepaid sale's money is held.
+    earned_at: s.earned_at ? s.earned_at.toISOString() : null,
     created_at: s.created_at.toISOString(),
     updated_at: s.updated_at.toISOString(),
   };

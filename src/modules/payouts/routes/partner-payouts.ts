@@ -63,7 +63,8 @@ const payoutView = (p: PayoutRow) => ({
 
 const lineView = (l: LineRow) => {
   const amount = Number(l.amount_pesewas);
-  const type = l.kind === 'sale_settlement' ? 'sale' : amount < 0 ? 'deduction' : 'adjustment';
+  // A prepaid sale settled at payment before migration 044 is earned at delivery under its own kind.
+  const type = l.kind === 'sale_settlement' || l.kind === 'sale_settlement_at_delivery' ? 'sale' : amount < 0 ? 'deduction' : 'adjustment';
   return { type, journal_kind: l.kind, subject_id: l.subject_id, amount_pesewas: amount };
 };
 

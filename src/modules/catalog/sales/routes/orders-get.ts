@@ -43,7 +43,10 @@ export const ordersGet = (sales: SalesService, refunds: RefundsService, publicBa
         refund: Type.Union(
           [
             Type.Object({
-              status: StringEnum(REFUND_STATUSES, 'pending (waiting to be sent), processing (with the provider), succeeded (payment_status refunded), failed (an operator retries it)'),
+              status: StringEnum(
+                REFUND_STATUSES,
+                'pending (waiting to be sent), processing (with the provider), succeeded (payment_status refunded), failed (an operator retries it), reversed (the provider sent a succeeded refund back: owed again, payment_status refund_due, until an operator retries it)',
+              ),
               method: StringEnum(['gateway_refund', 'mobile_money'] as const, "gateway_refund: back through the payment's own channel; mobile_money: a transfer to the buyer's wallet"),
               amount_ghs: Ghs('What goes back to the buyer'),
               refunded_at: Type.Union([DateTime('When the provider confirmed it'), Type.Null()]),
