@@ -6,7 +6,7 @@ import { balanceOf, checkerToken, expectBalanced, HOUR, payouts, settleSale, ven
 
 let p: TestPlatform;
 const fake = new FakeTransfers();
-let now = Date.parse('2026-03-02T09:00:00Z');
+const now = Date.parse('2026-03-02T09:00:00Z');
 beforeAll(async () => {
   p = await startPlatform({ clock: () => now, transfers: fake, env: { PAYOUT_INTERVAL_MS: '0' } });
 });
