@@ -291,7 +291,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ? new CashService(db, clock, async (tx, orderId) => {
         const order = await delivery!.orders.find(orderId, tx);
         return order?.environment === 'staging' ? cashDue(undefined, undefined) : cashDue(order, await catalog?.sales.cashOnDelivery(tx, orderId));
-      }, app.log)
+      })
     : undefined;
   if (cash) {
     dispatch!.service.onDeliver(cash.collect);
@@ -310,11 +310,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ownerEmails: async (partnerId: string) => (await members.team(partnerId)).filter((m) => m.role === 'owner').map((m) => m.email),
     mail: (tx: Queryable, to: string, subject: string, text: string) => mailQueue.send(tx, { to, subject, text }),
   };
-  const payouts = createPayoutsModule({ db, clock, log: app.log, provider: transfers, settings: config.payouts, directory: payeeDirectory(accounts, catalog?.catalog), notices });
-  adminRoutes.push(...payouts.adminRoutes);
-  // Same-day vendors are paid after each courier cash handover (the cash module only tells; payouts decides).
   const codVendorsOf = async (orders: readonly string[]) => (catalog ? catalog.operatorSales.codVendorsOf(orders) : []);
-  cash?.onHandover((h) => payouts.service.afterHandover({ id: h.id, courierId: h.courier_id, at: h.created_at }, codVendorsOf));
+  const payouts = createPayoutsModule({ db, clock, log: app.log, provider: transfers, settings: config.payouts, directory: payeeDirectory(accounts, catalog?.catalog), notices, codVendorsOf });
+  adminRoutes.push(...payouts.adminRoutes);
+  // Same-day vendors are paid after each courier cash handover: its transaction writes the run's request
+  // (the cash module only tells; payouts decides, at once after the commit or from its job).
+  cash?.onHandover((tx, h) => payouts.runRequests.request(tx, { handoverId: h.id, courierId: h.courier_id, handedOverAt: h.created_at }));
   // Partners are paid their markup on sales: their payouts are read under the safe-catalog paths.
   if (catalog) operations.push(...payouts.operations);
   // A transfer event about a reference that is no payout may be a buyer refund's (mobile money): its outcome or reversal is asked about.
@@ -386,7 +387,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     mailQueue.start();
   });
   app.addHook('onClose', async () => {
-    await Promise.all([...(delivery?.workers.map((w) => w.stop()) ?? []), ...(dispatch?.workers.map((w) => w.stop()) ?? []), ...(catalog?.workers.map((w) => w.stop()) ?? []), ...payouts.workers.map((w) => w.stop()), dispatcher?.stop(), mailQueue.stop(), courierSignIn.settled(), cash?.settled()]);
+    await Promise.all([...(delivery?.workers.map((w) => w.stop()) ?? []), ...(dispatch?.workers.map((w) => w.stop()) ?? []), ...(catalog?.workers.map((w) => w.stop()) ?? []), ...payouts.workers.map((w) => w.stop()), dispatcher?.stop(), mailQueue.stop(), courierSignIn.settled(), payouts.runRequests.settled()]);
     await guard.close();
     mail.close();
     storage.close();

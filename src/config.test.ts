@@ -22,6 +22,13 @@ describe('observability settings', () => {
   });
 });
 
+describe('payout fee settings', () => {
+  it('refuse to start when a kind bears the transfer fee and no fee is given', () => {
+    expect(() => loadConfig({ PAYOUT_FEE_BEARER: 'vendor:payee' })).toThrow(/^invalid configuration: PAYOUT_FEE_BEARER makes vendor payees bear the transfer fee: set PAYOUT_PAYEE_FEES/);
+    expect(loadConfig({ PAYOUT_FEE_BEARER: 'vendor:payee', PAYOUT_PAYEE_FEES: 'mobile_money:100,bank:100' }).payouts.fees.bearer).toEqual({ vendor: 'payee', partner: 'platform' });
+  });
+});
+
 describe('proxy settings', () => {
   it('believe no proxy unless TRUST_PROXY names some, and refuse what is not an address', () => {
     expect(loadConfig({}).trustProxy).toBeUndefined();

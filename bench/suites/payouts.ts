@@ -62,7 +62,7 @@ async function scenario(name: ScenarioName, n: number) {
   const db = await openDatabase(name === 'postgres' ? { kind: 'postgres', url: POSTGRES_URL, poolSize: 4, schema } : { kind: 'memory' });
   try {
     await load(db, n);
-    const settings = { holdHours: 24, sameDayHoldHours: 2, minimumPesewas: 1000, approvalAbovePesewas: 10_000_000, coolingHours: 24, cutoffMinutes: 960, intervalMs: 0, sendingGraceSeconds: 60 };
+    const settings = { holdHours: 24, sameDayHoldHours: 2, minimumPesewas: 1000, approvalAbovePesewas: 10_000_000, coolingHours: 24, cutoffMinutes: 960, intervalMs: 0, sendingGraceSeconds: 60, fees: { bearer: { vendor: 'platform' as const, partner: 'platform' as const }, payeeFees: undefined } };
     // The payees here are vendors only; partners' lookups are never asked.
     const noPartners = { partnerExists: async () => false, appsWithLiveKey: async () => [] };
     const payouts = createPayoutsModule({ db, clock: Date.now, log: silent, provider: instant, settings, directory: payeeDirectory(noPartners, new CatalogService(db, Date.now)) });

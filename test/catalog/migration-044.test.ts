@@ -95,7 +95,7 @@ async function payoutOf(sale: OldSale, outcome: 'paid' | 'failed'): Promise<void
   await db.query(`insert into payout_lines (payout_id, payee, journal_id, kind, subject_id, amount_pesewas, released) values ($1, $2, $3, 'sale_settlement', $4, $5, $6)`, [
     id, `vendor:${vendor}`, sale.journal, sale.id, sale.vendorShare, outcome === 'failed',
   ]);
-  const split = { payable, fromPayable: sale.vendorShare, receivable, deducted: 0 };
+  const split = { payable, fromPayable: sale.vendorShare, receivable, deducted: 0, fee: 0 };
   await post(payoutCreatedJournal(id, split), at);
   await post(outcome === 'paid' ? payoutPaidJournal(id, 'fake', sale.vendorShare) : payoutReturnedJournal(id, split, { paid: false, provider: 'fake' }), at + 1000);
 }

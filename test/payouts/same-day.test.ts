@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { getSale, orderBody, placed, salesPartner, shop } from '../catalog/helpers.ts';
-import { courierNear, toDropoff } from '../dispatch/helpers.ts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { salesPartner, shop } from '../catalog/helpers.ts';
+import { courierNear } from '../dispatch/helpers.ts';
 import { FakeTransfers } from '../fakes/transfers.ts';
 import { countRows, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
 import { operatorWithToken } from '../operators/helpers.ts';
-import { balanceOf, expectBalanced, HOUR, payouts, setDestination } from './helpers.ts';
+import { balanceOf, expectBalanced, HOUR, payouts } from './helpers.ts';
+import { cashHeld, deliveredBy, handover, payoutsOf, scheduledVendor } from './same-day-helpers.ts';
 
 let p: TestPlatform;
 let sp: PartnerSetup;
@@ -21,80 +22,53 @@ beforeAll(async () => {
 });
 afterAll(() => p.close());
 
-/** A vendor with a destination out of its cooling period, on `schedule`. */
-async function vendor(schedule: 'daily' | 'same_day') {
-  const s = await shop(p);
-  await setDestination(p, 'vendor', s.vendorId, { kind: 'mobile_money', network: 'mtn', number: '024 555 0101', name: 'Kofi Boateng' });
-  await p.app.platform.db.query("update payout_destinations set changed_at = changed_at - interval '30 days' where payee = $1", [`vendor:${s.vendorId}`]);
-  const set = await p.admin('POST', `/payees/vendor/${s.vendorId}/schedule`, { schedule });
-  expect(set.status).toBe(200);
-  return s;
-}
-
-/** A cod sale of the vendor's delivered (and its cash collected) by the courier, now. */
-async function deliveredBy(s: Awaited<ReturnType<typeof shop>>, courierId: string): Promise<number> {
-  const sale = await placed(sp, orderBody(s));
-  const orderId = (await getSale(sp, { sale_id: sale.sale_id })).body.data.delivery.order_id as string;
-  await toDropoff(p, orderId, courierId);
-  await p.app.platform.dispatch!.service.delivered(courierId, orderId, `d-${orderId}`);
-  return balanceOf(p, `vendor_payable:${s.vendorId}`);
-}
-
-async function handover(courierId: string, amount: number): Promise<string> {
-  const r = await p.admin('POST', `/cash/couriers/${courierId}/handovers`, { amount_pesewas: amount });
-  expect(r.status).toBe(201);
-  await p.app.platform.cash!.settled();
-  return r.body.handover.id as string;
-}
-
-const payoutsOf = (vendorId: string) =>
-  p.app.platform.db.query<{ id: string; amount_pesewas: number; status: string; trigger: string; handover_id: string | null }>(
-    'select p.id, p.amount_pesewas, p.status, r.trigger, r.handover_id from payouts p join payout_runs r on r.id = p.run_id where p.payee = $1 order by p.created_at',
-    [`vendor:${vendorId}`],
-  );
+const requestOf = async (handoverId: string) =>
+  (await p.app.platform.db.query<{ attempts: number; done_at: Date | null; run_id: string | null; last_error: string | null }>('select attempts, done_at, run_id, last_error from payout_run_requests where handover_id = $1', [handoverId]))[0];
 
 describe('same-day vendors', () => {
   it('pays a same-day vendor after the courier hands its cod cash in, past the shorter hold, once; a daily vendor waits for the daily run', async () => {
-    const fast = await vendor('same_day');
-    const slow = await vendor('daily');
+    const fast = await scheduledVendor(p, 'same_day');
+    const slow = await scheduledVendor(p, 'daily');
     const c = await courierNear(p, 1, now());
-    const owed = await deliveredBy(fast, c.id);
-    await deliveredBy(slow, c.id);
+    const owed = await deliveredBy(p, sp, fast, c.id);
+    await deliveredBy(p, sp, slow, c.id);
     expect((await p.admin('GET', `/payees/vendor/${fast.vendorId}`)).body).toMatchObject({ schedule: 'same_day', available_pesewas: 0, pending_pesewas: owed });
 
     // Handed in within the same-day hold: nothing is paid yet.
     later += HOUR;
-    await handover(c.id, 100);
-    expect(await payoutsOf(fast.vendorId)).toEqual([]);
+    await handover(p, c.id, 100);
+    expect(await payoutsOf(p, fast.vendorId)).toEqual([]);
 
     // The courier brings the rest in the afternoon, past the hold: the vendor is paid at once.
     later += 4 * HOUR;
-    const held = Number((await p.admin('GET', `/cash/couriers/${c.id}`)).body.balance_pesewas);
-    const handoverId = await handover(c.id, held);
-    const paid = await payoutsOf(fast.vendorId);
+    const handoverId = await handover(p, c.id, await cashHeld(p, c.id));
+    const paid = await payoutsOf(p, fast.vendorId);
     expect(paid).toEqual([expect.objectContaining({ amount_pesewas: owed, status: 'paid', trigger: 'handover', handover_id: handoverId })]);
     expect(await balanceOf(p, `vendor_payable:${fast.vendorId}`)).toBe(0);
-    expect(await payoutsOf(slow.vendorId)).toEqual([]);
+    expect(await payoutsOf(p, slow.vendorId)).toEqual([]);
+    // The handover's request is done, naming its run.
+    const run = (await p.app.platform.db.query<{ id: string }>('select id from payout_runs where handover_id = $1', [handoverId]))[0]!.id;
+    expect(await requestOf(handoverId)).toMatchObject({ attempts: 1, run_id: run, done_at: expect.any(Date) });
 
     // Exactly once: the same handover told again makes no second run or payout.
     const codVendorsOf = (orders: readonly string[]) => p.app.platform.catalog!.operatorSales.codVendorsOf(orders);
     expect(await payouts(p).service.afterHandover({ id: handoverId, courierId: c.id, at: new Date(now()) }, codVendorsOf)).toBeUndefined();
     expect(await countRows(p, 'select count(*)::int as n from payout_runs where handover_id = $1', [handoverId])).toBe(1);
-    expect(await payoutsOf(fast.vendorId)).toHaveLength(1);
+    expect(await payoutsOf(p, fast.vendorId)).toHaveLength(1);
     await expectBalanced(p);
   });
 
   it('pays only the same-day vendors whose sales that courier delivered', async () => {
-    const mine = await vendor('same_day');
-    const other = await vendor('same_day');
+    const mine = await scheduledVendor(p, 'same_day');
+    const other = await scheduledVendor(p, 'same_day');
     const a = await courierNear(p, 1, now());
     const b = await courierNear(p, 1, now());
-    await deliveredBy(mine, a.id);
-    await deliveredBy(other, b.id);
+    await deliveredBy(p, sp, mine, a.id);
+    await deliveredBy(p, sp, other, b.id);
     later += 4 * HOUR;
-    await handover(a.id, Number((await p.admin('GET', `/cash/couriers/${a.id}`)).body.balance_pesewas));
-    expect(await payoutsOf(mine.vendorId)).toHaveLength(1);
-    expect(await payoutsOf(other.vendorId)).toEqual([]);
+    await handover(p, a.id, await cashHeld(p, a.id));
+    expect(await payoutsOf(p, mine.vendorId)).toHaveLength(1);
+    expect(await payoutsOf(p, other.vendorId)).toEqual([]);
   });
 
   it('sets the schedule for finance only, audited, refusing bad values and unknown vendors', async () => {
@@ -108,14 +82,38 @@ describe('same-day vendors', () => {
     expect(await countRows(p, "select count(*)::int as n from audit_log where action = 'payout_schedule.set' and target_id = $1", [s.vendorId])).toBe(1);
   });
 
-  // Last: the failing listener stays registered on this platform.
-  it('keeps the handover when what follows it fails (logged; the daily run pays instead)', async () => {
-    const v = await vendor('same_day');
+  it('keeps the handover and its request when the run after it fails; the payouts job runs it again, with a backoff', async () => {
+    const v = await scheduledVendor(p, 'same_day');
     const c = await courierNear(p, 1, now());
-    await deliveredBy(v, c.id);
-    p.app.platform.cash!.onHandover(() => Promise.reject(new Error('the payouts side is down')));
-    const held = Number((await p.admin('GET', `/cash/couriers/${c.id}`)).body.balance_pesewas);
-    await handover(c.id, held);
-    expect((await p.admin('GET', `/cash/couriers/${c.id}`)).body.balance_pesewas).toBe(0);
+    const owed = await deliveredBy(p, sp, v, c.id);
+    later += 4 * HOUR;
+    const failing = vi.spyOn(payouts(p).service, 'afterHandover').mockRejectedValueOnce(new Error('the payouts side is down'));
+    const handoverId = await handover(p, c.id, await cashHeld(p, c.id));
+    failing.mockRestore();
+    expect(await cashHeld(p, c.id)).toBe(0);
+    expect(await payoutsOf(p, v.vendorId)).toEqual([]);
+    expect(await requestOf(handoverId)).toMatchObject({ attempts: 1, done_at: null, last_error: 'the payouts side is down' });
+    // Not before its next attempt (the sending grace after the failure), then once.
+    expect(await payouts(p).runRequests.runDue()).toBe(0);
+    later += 61_000;
+    expect(await payouts(p).runRequests.runDue()).toBe(1);
+    expect(await payoutsOf(p, v.vendorId)).toEqual([expect.objectContaining({ amount_pesewas: owed, status: 'paid', handover_id: handoverId })]);
+    expect(await requestOf(handoverId)).toMatchObject({ attempts: 2, done_at: expect.any(Date), last_error: null });
+    expect(await payouts(p).runRequests.runDue()).toBe(0);
+    await expectBalanced(p);
+  });
+
+  it('refuses the handover when its request cannot be written: no handover without its same-day run', async () => {
+    const v = await scheduledVendor(p, 'same_day');
+    const c = await courierNear(p, 1, now());
+    await deliveredBy(p, sp, v, c.id);
+    const held = await cashHeld(p, c.id);
+    const failing = vi.spyOn(payouts(p).runRequests, 'request').mockRejectedValueOnce(new Error('the request table is gone'));
+    const r = await p.admin('POST', `/cash/couriers/${c.id}/handovers`, { amount_pesewas: held });
+    failing.mockRestore();
+    expect(r.status).toBe(500);
+    expect(await cashHeld(p, c.id)).toBe(held);
+    expect(await countRows(p, 'select count(*)::int as n from courier_cash_handovers where courier_id = $1', [c.id])).toBe(0);
+    await expectBalanced(p);
   });
 });

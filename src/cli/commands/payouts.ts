@@ -36,7 +36,7 @@ export const payoutCommands: Command[] = [
   },
   {
     name: 'payouts show', summary: 'One payout and its remittance lines', route: 'GET /payouts/:payout_id', usage: 'PAYOUT_ID',
-    show: (b) => `${block(b, { ...payoutFields, 'failure reason': 'failure_reason', 'approved by': 'approved_by' })}\n\n${table(b.lines, lineFields, '(no lines)')}`,
+    show: (b) => `${block(b, { ...payoutFields, 'fee borne by payee': (p) => cedis(p.payee_fee_pesewas ?? 0), 'failure reason': 'failure_reason', 'approved by': 'approved_by' })}\n\n${table(b.lines, lineFields, '(no lines)')}`,
   },
   { name: 'payouts approve', summary: 'Approve a payout waiting for a second finance operator; it is sent at once', route: 'POST /payouts/:payout_id/approve', usage: 'PAYOUT_ID', show: (b) => block(b, payoutFields) },
   { name: 'payouts reject', summary: 'Reject a payout waiting for approval; the money is owed again', route: 'POST /payouts/:payout_id/reject', usage: 'PAYOUT_ID', show: (b) => block(b, payoutFields) },

@@ -1,7 +1,6 @@
 import type { Db, Queryable } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import type { Logger } from '../../platform/logger.ts';
 import { courierCash, ledger } from '../ledger/index.ts';
 import { cashCollectedJournal, cashHandoverJournal, totalDue, type CashDue } from './domain/journals.ts';
 import { cashRepository as repo, type CourierCashRow, type HandoverRow } from './repository.ts';
@@ -23,8 +22,11 @@ export interface CourierCashDay {
   handed_over_pesewas: number;
 }
 
-/** Told of each handover once it has committed (same-day payouts follow a handover). */
-export type HandoverListener = (handover: HandoverRow) => Promise<unknown>;
+/**
+ * Told of each handover in its transaction (same-day payouts follow a handover: their request is
+ * written with it, so no commit leaves a handover without it). A failure refuses the handover.
+ */
+export type HandoverListener = (tx: Queryable, handover: HandoverRow) => Promise<unknown>;
 
 const MAX_PESEWAS = 10_000_000_000;
 const amountOk = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n > 0 && n <= MAX_PESEWAS;
@@ -35,32 +37,16 @@ const amountOk = (n: unknown): n is number => typeof n === 'number' && Number.is
  */
 export class CashService {
   private readonly listeners: HandoverListener[] = [];
-  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
     private readonly db: Db,
     private readonly clock: () => number,
     private readonly due: DueOnDelivery,
-    private readonly log: Logger,
   ) {}
 
-  /** Registers what runs after each handover commits, off the request (its failure is logged, the handover stands). */
+  /** Registers what each handover writes in its own transaction (it commits with the handover, or neither does). */
   onHandover(listener: HandoverListener): void {
     this.listeners.push(listener);
-  }
-
-  /** Resolves once the listeners of handovers already recorded have finished (shutdown, tests). */
-  async settled(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
-  }
-
-  private tell(handover: HandoverRow): void {
-    for (const listener of this.listeners) {
-      const done = listener(handover)
-        .catch((err: unknown) => this.log.error({ err, handover: handover.id }, 'a handover listener failed; the handover is recorded'))
-        .finally(() => this.inFlight.delete(done));
-      this.inFlight.add(done);
-    }
   }
 
   /**
@@ -98,7 +84,7 @@ export class CashService {
       const handover: HandoverRow = { id: newId('cho'), courier_id: courierId, amount_pesewas: amountPesewas, recorded_by: recordedBy, created_at: at };
       await repo.insertHandover(tx, handover);
       await ledger.postJournal(tx, cashHandoverJournal(handover.id, courierId, amountPesewas), at);
-      tx.afterCommit(() => this.tell(handover));
+      for (const listener of this.listeners) await listener(tx, handover);
       return { handover, balance_pesewas: await repo.balance(tx, courierId) };
     });
   }

@@ -33,8 +33,10 @@ export const SALE_PAYMENTS_HELD = 'sale_payments_held';
 export const PAYOUTS_IN_TRANSIT = 'payouts_in_transit';
 /** Our balance at a transfer provider (an asset): paid-out transfers and their fees credit it. */
 export const transferClearing = (provider: string) => `transfer_clearing:${provider}`;
-/** What transfer providers charge us for payouts (an expense, debited). */
+/** What transfer providers charge us for payouts (an expense, debited); payee-borne fees recovered credit it. */
 export const TRANSFER_FEES = 'transfer_fees';
+/** Transfer fees withheld from payees who bear them, while their payout is on its way (a liability). */
+export const PAYOUT_FEES_WITHHELD = 'payout_fees_withheld';
 
 /** The platform's bank account (an asset): gateways' settlements land here. */
 export const PLATFORM_BANK = 'platform_bank';

@@ -13,9 +13,10 @@ import { PayeesService } from './payees.ts';
 import { payoutAdminRoutes } from './routes/admin-payouts.ts';
 import { partnerPayoutOperations } from './routes/partner-payouts.ts';
 import { registerTransferWebhook, type OtherTransferHints } from './routes/transfer-webhook.ts';
+import { RunRequests } from './run-requests.ts';
 import { PayoutRuns } from './runs.ts';
 import { PayoutSender } from './sender.ts';
-import { PayoutsService } from './service.ts';
+import { PayoutsService, type CodVendorsOf } from './service.ts';
 import type { PayoutSettings } from './settings.ts';
 import { DestinationVerifier } from './verification.ts';
 
@@ -26,6 +27,8 @@ export interface PayoutsModule {
   /** Destinations checked with the provider before money goes; a second operator accepts one that needs review. */
   verifier: DestinationVerifier;
   service: PayoutsService;
+  /** Same-day runs asked for by courier cash handovers, in their transactions (see RunRequests). */
+  runRequests: RunRequests;
   /** Sends, recovers and applies provider answers (also the provider webhooks' hints). */
   sender: PayoutSender;
   adminRoutes: AdminRoute[];
@@ -37,7 +40,17 @@ export interface PayoutsModule {
 }
 
 /** Payouts to vendors and partners through one transfer provider. */
-export function createPayoutsModule(deps: { db: Db; clock: () => number; log: Logger; provider: TransferProvider; settings: PayoutSettings; directory: PayeeDirectory; notices?: DestinationNotices }): PayoutsModule {
+export function createPayoutsModule(deps: {
+  db: Db;
+  clock: () => number;
+  log: Logger;
+  provider: TransferProvider;
+  settings: PayoutSettings;
+  directory: PayeeDirectory;
+  notices?: DestinationNotices;
+  /** The vendors of cod sales (the catalog's; none without it): whom a handover's same-day run may pay. */
+  codVendorsOf?: CodVendorsOf;
+}): PayoutsModule {
   const { db, clock, log, provider, settings, directory } = deps;
   const sender = new PayoutSender({ db, clock, log, provider, settings, directory });
   const verifier = new DestinationVerifier({ db, clock, log, provider });
@@ -46,15 +59,18 @@ export function createPayoutsModule(deps: { db: Db; clock: () => number; log: Lo
   const changes = new DestinationChanges({ db, clock, log, provider, directory, destinations, notices: deps.notices });
   const runs = new PayoutRuns({ db, clock, log, payees, settings, provider: provider.name });
   const service = new PayoutsService({ db, clock, runs, sender, settings, verifier });
+  const codVendorsOf = deps.codVendorsOf ?? (async () => []);
+  const runRequests = new RunRequests({ db, clock, log, settings, run: (h) => service.afterHandover(h, codVendorsOf) });
   return {
     payees,
     changes,
     verifier,
     service,
+    runRequests,
     sender,
     adminRoutes: payoutAdminRoutes(service, payees, changes, verifier),
     operations: partnerPayoutOperations(new PartnerPayouts(db, payees)),
-    workers: [new Periodic('payouts', settings.intervalMs, () => service.tick(), log)],
+    workers: [new Periodic('payouts', settings.intervalMs, () => service.tick(), log), new Periodic('payout-run-requests', settings.intervalMs, () => runRequests.runDue(), log)],
     registerWebhook: (app, others) => registerTransferWebhook(app, sender, provider.name, others),
   };
 }

@@ -3,7 +3,8 @@ import { newId } from '../../platform/ids.ts';
 import { ledger } from '../ledger/index.ts';
 import { approvalReasons } from './domain/approval.ts';
 import { toDestination } from './domain/destinations.ts';
-import { payeeAccounts, payoutCreatedJournal, splitOf } from './domain/journals.ts';
+import { payeeFee } from './domain/fees.ts';
+import { payeeAccounts, payoutCreatedJournal, sentAmount, splitOf } from './domain/journals.ts';
 import { payoutsRepository as repo, type DestinationRow, type PayoutRow } from './repository.ts';
 import { sendRepository as sends, UNSENT } from './send-repository.ts';
 import { afterGrace, type PayoutSettings } from './settings.ts';
@@ -38,16 +39,20 @@ export class Replacements {
       const cancelled = await repo.transition(tx, old.id, UNSENT, 'cancelled', at);
       if (!cancelled) continue;
       await this.deps.release(tx, cancelled, at);
-      const amount = Number(old.amount_pesewas);
+      // The fee its payee bears is the new destination's channel's.
+      const split = splitOf(payeeAccounts(old.payee), lines, payeeFee(this.deps.settings.fees, old.payee, destination.kind));
+      const amount = sentAmount(split);
+      // Below the minimum after that fee: not made again; its lines, released, wait for a later run.
+      if (amount < this.deps.settings.minimumPesewas) continue;
       const reasons = approvalReasons(amount, destination.changed_at, this.deps.clock(), this.deps.settings);
       const status = reasons.length > 0 ? 'awaiting_approval' : 'created';
       const replacement: PayoutRow = {
-        ...old, id: newId('pout'), destination: toDestination(destination), destination_version: destination.version, status, approval_reasons: reasons,
+        ...old, id: newId('pout'), amount_pesewas: amount, payee_fee_pesewas: split.fee, destination: toDestination(destination), destination_version: destination.version, status, approval_reasons: reasons,
         approved_by: null, provider_reference: null, fee_pesewas: null, failure_reason: null, attempts: 0, sending_since: null, replaced_by: null,
         next_check_at: status === 'created' ? afterGrace(this.deps.settings, at) : null, checks: 0, created_at: at, updated_at: at,
       };
       await repo.insertPayout(tx, replacement, lines);
-      await ledger.postJournal(tx, payoutCreatedJournal(replacement.id, splitOf(payeeAccounts(old.payee), lines)), at);
+      await ledger.postJournal(tx, payoutCreatedJournal(replacement.id, split), at);
       await sends.markReplaced(tx, old.id, replacement.id);
       done.push({ cancelled: old.id, replacement });
     }

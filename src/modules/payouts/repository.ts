@@ -47,6 +47,8 @@ export interface PayoutRow {
   approved_by: string | null;
   provider_reference: string | null;
   fee_pesewas: number | null;
+  /** The transfer fee withheld from the payee when it bears it (PAYOUT_FEE_BEARER): its lines less deductions less this is the amount; 0 otherwise. */
+  payee_fee_pesewas: number;
   failure_reason: string | null;
   attempts: number;
   sending_since: Date | null;
@@ -215,9 +217,9 @@ export const payoutsRepository = {
 
   async insertPayout(tx: Queryable, p: PayoutRow, lines: LineRow[]): Promise<void> {
     await tx.query(
-      `insert into payouts (id, run_id, payee, account, amount_pesewas, provider, destination, destination_version, status, approval_reasons, created_by, next_check_at, created_at, updated_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)`,
-      [p.id, p.run_id, p.payee, p.account, p.amount_pesewas, p.provider, JSON.stringify(p.destination), p.destination_version, p.status, p.approval_reasons, p.created_by, p.next_check_at, p.created_at],
+      `insert into payouts (id, run_id, payee, account, amount_pesewas, payee_fee_pesewas, provider, destination, destination_version, status, approval_reasons, created_by, next_check_at, created_at, updated_at)
+       values ($1, $2, $3, $4, $5, $14, $6, $7, $8, $9, $10, $11, $12, $13, $13)`,
+      [p.id, p.run_id, p.payee, p.account, p.amount_pesewas, p.provider, JSON.stringify(p.destination), p.destination_version, p.status, p.approval_reasons, p.created_by, p.next_check_at, p.created_at, p.payee_fee_pesewas],
     );
     const values = lines.map((_, i) => `($1, $2, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5}, $${i * 5 + 6}, $${i * 5 + 7})`).join(', ');
     await tx.query(

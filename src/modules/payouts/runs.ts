@@ -3,7 +3,8 @@ import { newId } from '../../platform/ids.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { ledger } from '../ledger/index.ts';
 import { toDestination } from './domain/destinations.ts';
-import { payeeAccounts, payoutCreatedJournal, splitOf } from './domain/journals.ts';
+import { payeeFee } from './domain/fees.ts';
+import { payeeAccounts, payoutCreatedJournal, sentAmount, splitOf } from './domain/journals.ts';
 import type { PayeesService } from './payees.ts';
 import { payoutsRepository as repo, type DestinationRow, type PayoutRow, type RunRow } from './repository.ts';
 import { afterGrace, type PayoutSettings } from './settings.ts';
@@ -78,8 +79,9 @@ export class PayoutRuns {
         // Read again inside the transaction: the lines are exactly what this payout pays, its
         // receivable's entries (returns after an earlier payout) among them as deductions.
         const lines = await repo.uncoveredLines(tx, payee, accounts, run.cutoff);
-        const amount = lines.reduce((n, l) => n + Number(l.amount_pesewas), 0);
-        // Below the minimum, or less than what the payee owes back: left for a later payout.
+        const split = splitOf(accounts, lines, payeeFee(settings.fees, payee, destination.kind));
+        const amount = sentAmount(split);
+        // Below the minimum once the fee its payee bears is withheld, or less than what the payee owes back: left for a later payout.
         if (amount < settings.minimumPesewas) return undefined;
         const account = accounts.payable;
         const reasons = payees.approvalReasons(amount, destination);
@@ -87,11 +89,11 @@ export class PayoutRuns {
         const status = reasons.length > 0 ? 'awaiting_approval' : 'created';
         const payout: PayoutRow = {
           id: newId('pout'), run_id: run.id, payee, account, amount_pesewas: amount, provider, destination: toDestination(destination), destination_version: destination.version,
-          status, approval_reasons: reasons, created_by: run.started_by, approved_by: null, provider_reference: null, fee_pesewas: null, failure_reason: null,
+          status, approval_reasons: reasons, created_by: run.started_by, approved_by: null, provider_reference: null, fee_pesewas: null, payee_fee_pesewas: split.fee, failure_reason: null,
           attempts: 0, sending_since: null, replaced_by: null, next_check_at: status === 'created' ? afterGrace(settings, at) : null, checks: 0, created_at: at, updated_at: at,
         };
         await repo.insertPayout(tx, payout, lines);
-        await ledger.postJournal(tx, payoutCreatedJournal(payout.id, splitOf(accounts, lines)), at);
+        await ledger.postJournal(tx, payoutCreatedJournal(payout.id, split), at);
         return payout.status;
       });
     } catch (err) {

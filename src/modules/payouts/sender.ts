@@ -5,7 +5,7 @@ import { errors } from '../../platform/errors.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { ledger } from '../ledger/index.ts';
 import { appendEvent } from '../webhooks/index.ts';
-import { payeeAccounts, payoutFeeJournal, payoutPaidJournal, payoutReturnedJournal, splitOf } from './domain/journals.ts';
+import { payeeAccounts, payoutFeeJournal, payoutFeeRecoveredJournal, payoutPaidJournal, payoutReturnedJournal, splitOf } from './domain/journals.ts';
 import { destinationRepository as destinations } from './destination-repository.ts';
 import type { PayeeDirectory } from './directory.ts';
 import { Replacements, type Replacement } from './replacements.ts';
@@ -199,11 +199,12 @@ export class PayoutSender {
   private async postPaid(tx: Queryable, p: PayoutRow, fee: number | null, at: Date): Promise<void> {
     await ledger.postJournal(tx, payoutPaidJournal(p.id, p.provider, Number(p.amount_pesewas)), at);
     if (fee && fee > 0) await ledger.postJournal(tx, payoutFeeJournal(p.id, p.provider, fee), at);
+    if (Number(p.payee_fee_pesewas) > 0) await ledger.postJournal(tx, payoutFeeRecoveredJournal(p.id, Number(p.payee_fee_pesewas)), at);
   }
 
   private async returnToPayee(tx: Queryable, p: PayoutRow, wasPaid: boolean, at: Date): Promise<void> {
     // What the payout took off each of the payee's accounts is put back: its deductions are owed again.
-    const split = splitOf(payeeAccounts(p.payee), await repo.lines(tx, p.id));
+    const split = splitOf(payeeAccounts(p.payee), await repo.lines(tx, p.id), Number(p.payee_fee_pesewas));
     await ledger.postJournal(tx, payoutReturnedJournal(p.id, split, { paid: wasPaid, provider: p.provider, cancelled: p.status === 'cancelled' }), at);
     await repo.releaseLines(tx, p.id);
   }

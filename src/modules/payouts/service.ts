@@ -41,7 +41,7 @@ export class PayoutsService {
   /**
    * After a courier's cash handover committed: a run for the same-day vendors whose cod sales that
    * courier delivered lately, for their available balance past the same-day hold.
-   * Once per handover (its unique id on the run); a crash before it leaves the money to the daily run.
+   * Once per handover (its unique id on the run); called for the request the handover wrote (RunRequests).
    */
   async afterHandover(h: { id: string; courierId: string; at: Date }, codVendorsOf: CodVendorsOf): Promise<RunResult | undefined> {
     const orders = await repo.ordersCollectedBy(this.deps.db, h.courierId, h.at);

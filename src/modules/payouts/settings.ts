@@ -1,4 +1,5 @@
 import { int, type Env } from '../../platform/settings.ts';
+import { feeRules, type FeeRules } from './domain/fees.ts';
 
 export interface PayoutSettings {
   /** Money settled to a payable less than this long ago is pending (a return can still reverse it). */
@@ -17,6 +18,8 @@ export interface PayoutSettings {
   intervalMs: number;
   /** A payout in `sending` for longer than this (a crash, a timeout) is resolved by asking the provider its status. */
   sendingGraceSeconds: number;
+  /** Who bears the transfer fee per payee kind (PAYOUT_FEE_BEARER), and what a payee bearing it is charged (PAYOUT_PAYEE_FEES). */
+  fees: FeeRules;
 }
 
 function cutoff(env: Env, problems: string[]): number {
@@ -38,6 +41,7 @@ export function payoutSettings(env: Env, problems: string[]): PayoutSettings {
     cutoffMinutes: cutoff(env, problems),
     intervalMs: int(env, 'PAYOUT_INTERVAL_MS', 60_000, 0, 3_600_000, problems),
     sendingGraceSeconds: int(env, 'PAYOUT_SENDING_GRACE_SECONDS', 60, 1, 86_400, problems),
+    fees: feeRules(env, problems),
   };
 }
 

@@ -31,6 +31,7 @@ export const payoutView = (p: PayoutRow) => ({
   provider: p.provider,
   providerReference: p.provider_reference,
   fee: p.fee_pesewas === null ? null : formatGhs(Number(p.fee_pesewas)),
+  payeeFee: Number(p.payee_fee_pesewas) > 0 ? formatGhs(Number(p.payee_fee_pesewas)) : null,
   failureReason: p.failure_reason,
   attempts: p.attempts,
   created: utc(p.created_at),

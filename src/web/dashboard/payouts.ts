@@ -76,7 +76,7 @@ export function registerPayoutRoutes(app: FastifyInstance, web: WebKit, payouts:
       earned: formatGhs(earned),
       pending: formatGhs(Number(balance.pending_pesewas)),
       available: formatGhs(Number(balance.available_pesewas)),
-      payouts: list.map((p) => ({ id: p.id, when: accraTime(p.created_at), amount: formatGhs(Number(p.amount_pesewas)), status: p.replaced_by ? 'cancelled: made again for your new destination' : p.status.replace('_', ' '), to: masked(p.destination.kind === 'bank' ? p.destination.accountNumber : p.destination.number) })),
+      payouts: list.map((p) => ({ id: p.id, when: accraTime(p.created_at), amount: formatGhs(Number(p.amount_pesewas)), payeeFee: Number(p.payee_fee_pesewas) > 0 ? formatGhs(Number(p.payee_fee_pesewas)) : undefined, status: p.replaced_by ? 'cancelled: made again for your new destination' : p.status.replace('_', ' '), to: masked(p.destination.kind === 'bank' ? p.destination.accountNumber : p.destination.number) })),
       destination: destination && shownDestination(destination, payees.cooling(destination)),
       coolingHours: payouts.coolingHours,
       canChange: can(m.membership.role, 'set_payout_destination'),
@@ -156,6 +156,7 @@ export function registerPayoutRoutes(app: FastifyInstance, web: WebKit, payouts:
       sales: formatGhs(sum((n) => n > 0)),
       deductions: formatGhs(sum((n) => n < 0)),
       fee: payout.fee_pesewas === null ? undefined : formatGhs(Number(payout.fee_pesewas)),
+      payeeFee: Number(payout.payee_fee_pesewas) > 0 ? formatGhs(Number(payout.payee_fee_pesewas)) : undefined,
       lines: lines.map((l) => ({ what: LINE_LABELS[l.kind] ?? l.kind, subject: l.subject_id, amount: formatGhs(Number(l.amount_pesewas)) })),
     });
   });

@@ -2,6 +2,7 @@ import {
   assertBalanced,
   partnerMarkupPayable,
   partnerMarkupReceivable,
+  PAYOUT_FEES_WITHHELD,
   PAYOUTS_IN_TRANSIT,
   positive,
   TRANSFER_FEES,
@@ -25,24 +26,32 @@ export function payeeAccounts(payee: string): { payable: string; receivable: str
   return { payable: payableAccount(kind, id), receivable: receivableAccount(kind, id) };
 }
 
-/** What a payout takes off each of a payee's accounts: its payable's lines (positive) and its receivable's (the deductions, negative). */
+/**
+ * What a payout takes off each of a payee's accounts: its payable's lines (positive) and its
+ * receivable's (the deductions, negative); and the transfer fee withheld when the payee bears it.
+ */
 export interface PayoutSplit {
   payable: string;
   fromPayable: number;
   receivable: string;
   deducted: number;
+  /** The payee-borne transfer fee (0 when the platform bears it). */
+  fee: number;
 }
 
-/** A payout's lines summed per account. */
-export function splitOf(accounts: { payable: string; receivable: string }, lines: ReadonlyArray<{ account: string; amount_pesewas: number }>): PayoutSplit {
+/** A payout's lines summed per account, with the fee it withholds. */
+export function splitOf(accounts: { payable: string; receivable: string }, lines: ReadonlyArray<{ account: string; amount_pesewas: number }>, fee = 0): PayoutSplit {
   const sum = (account: string) => lines.filter((l) => l.account === account).reduce((n, l) => n + Number(l.amount_pesewas), 0);
-  return { ...accounts, fromPayable: sum(accounts.payable), deducted: -sum(accounts.receivable) };
+  return { ...accounts, fromPayable: sum(accounts.payable), deducted: -sum(accounts.receivable), fee };
 }
+
+/** What a payout sends: its lines, less its deductions, less the fee its payee bears. */
+export const sentAmount = (s: PayoutSplit): number => s.fromPayable - s.deducted - s.fee;
 
 /** Journal kinds this module posts on payable accounts: never themselves remittance lines. */
 export const PAYOUT_KINDS = ['payout_created', 'payout_returned'] as const;
 /** Every journal kind a payout posts (its subject is the payout's id). */
-export const PAYOUT_JOURNAL_KINDS = ['payout_created', 'payout_paid', 'payout_fee', 'payout_returned'] as const;
+export const PAYOUT_JOURNAL_KINDS = ['payout_created', 'payout_paid', 'payout_fee', 'payout_fee_recovered', 'payout_returned'] as const;
 
 const move = (kind: string, payoutId: string, memo: string, from: string, to: string, amount: number): Journal =>
   assertBalanced({ kind, subjectId: payoutId, memo, entries: [{ account: from, amountPesewas: -positive(amount) }, { account: to, amountPesewas: amount }] });
@@ -56,15 +65,14 @@ function payeeLegs(s: PayoutSplit, sign: 1 | -1): LedgerEntry[] {
 
 /**
  * A payout is created: the payee's payable is debited with the lines it pays, its receivable is
- * cleared of the deductions, and the difference (the payout's amount) is in transit.
+ * cleared of the deductions, the fee its payee bears is withheld, and the rest (the payout's amount) is in transit.
  */
-export const payoutCreatedJournal = (payoutId: string, s: PayoutSplit) =>
-  assertBalanced({
-    kind: 'payout_created',
-    subjectId: payoutId,
-    memo: s.deducted > 0 ? `payout from ${s.payable}, less ${s.deducted} owed on ${s.receivable}` : `payout from ${s.payable}`,
-    entries: [...payeeLegs(s, 1), { account: PAYOUTS_IN_TRANSIT, amountPesewas: positive(s.fromPayable - s.deducted) }],
-  });
+export function payoutCreatedJournal(payoutId: string, s: PayoutSplit) {
+  const less = [s.deducted > 0 ? `less ${s.deducted} owed on ${s.receivable}` : '', s.fee > 0 ? `less the transfer fee of ${s.fee}, borne by the payee` : ''].filter(Boolean).join(', ');
+  const entries: LedgerEntry[] = [...payeeLegs(s, 1), { account: PAYOUTS_IN_TRANSIT, amountPesewas: positive(sentAmount(s)) }];
+  if (s.fee > 0) entries.push({ account: PAYOUT_FEES_WITHHELD, amountPesewas: s.fee });
+  return assertBalanced({ kind: 'payout_created', subjectId: payoutId, memo: less ? `payout from ${s.payable}, ${less}` : `payout from ${s.payable}`, entries });
+}
 
 /** The provider confirmed the transfer: it left our balance at the provider. */
 export const payoutPaidJournal = (payoutId: string, provider: string, amount: number) =>
@@ -74,14 +82,23 @@ export const payoutPaidJournal = (payoutId: string, provider: string, amount: nu
 export const payoutFeeJournal = (payoutId: string, provider: string, fee: number) =>
   move('payout_fee', payoutId, `transfer fee charged by ${provider}`, TRANSFER_FEES, transferClearing(provider), fee);
 
+/** A payout whose payee bears the fee was paid: the fee withheld from it covers the provider's (the transfer fees' credit). */
+export const payoutFeeRecoveredJournal = (payoutId: string, fee: number) =>
+  move('payout_fee_recovered', payoutId, 'transfer fee borne by the payee, withheld from its payout', PAYOUT_FEES_WITHHELD, TRANSFER_FEES, fee);
+
 /**
  * A payout failed, was rejected or cancelled (money still in transit) or was reversed after it was paid
- * (money back at the provider): owed to the payee again, and its deductions owed by it again.
+ * (money back at the provider): owed to the payee again, its deductions owed by it again, and the
+ * fee it bore given back (withheld, or recovered when it was paid): a payee pays the fee of a paid
+ * payout only, so a reversed one made again charges it once.
  */
-export const payoutReturnedJournal = (payoutId: string, s: PayoutSplit, from: { paid: boolean; provider: string; cancelled?: boolean }) =>
-  assertBalanced({
+export function payoutReturnedJournal(payoutId: string, s: PayoutSplit, from: { paid: boolean; provider: string; cancelled?: boolean }) {
+  const entries: LedgerEntry[] = [{ account: from.paid ? transferClearing(from.provider) : PAYOUTS_IN_TRANSIT, amountPesewas: -positive(sentAmount(s)) }];
+  if (s.fee > 0) entries.push({ account: from.paid ? TRANSFER_FEES : PAYOUT_FEES_WITHHELD, amountPesewas: -s.fee });
+  return assertBalanced({
     kind: 'payout_returned',
     subjectId: payoutId,
     memo: from.paid ? `reversed by ${from.provider}` : from.cancelled ? 'payout cancelled before it was sent: its destination was replaced' : 'payout failed',
-    entries: [{ account: from.paid ? transferClearing(from.provider) : PAYOUTS_IN_TRANSIT, amountPesewas: -positive(s.fromPayable - s.deducted) }, ...payeeLegs(s, -1)],
+    entries: [...entries, ...payeeLegs(s, -1)],
   });
+}

@@ -30,6 +30,7 @@ export const payoutView = (p: PayoutRow) => ({
   approved_by: p.approved_by,
   provider_reference: p.provider_reference,
   fee_pesewas: p.fee_pesewas === null ? null : Number(p.fee_pesewas),
+  payee_fee_pesewas: Number(p.payee_fee_pesewas),
   failure_reason: p.failure_reason,
   attempts: p.attempts,
   created_at: p.created_at.toISOString(),

@@ -15,8 +15,9 @@ const Payout = Type.Object({
     STATUSES,
     'paid and failed are final for you; reversed follows paid when the provider returned the money (it is owed again); rejected: held by our finance team, owed again; cancelled: never sent, because your destination changed first: the same money is in the payout named by replaced_by',
   ),
-  amount_pesewas: Pesewas('What was sent to your destination'),
-  fee_pesewas: Type.Union([Type.Integer(), Type.Null()], { description: "The provider's transfer fee, borne by the platform (never deducted); null until known" }),
+  amount_pesewas: Pesewas('What was sent to your destination: the lines, less deductions, less payee_fee_pesewas'),
+  fee_pesewas: Type.Union([Type.Integer(), Type.Null()], { description: "What the provider charged the platform for the transfer; null until known" }),
+  payee_fee_pesewas: Pesewas('The transfer fee deducted from this payout when your payouts bear it (0 when the platform bears it); given back if the payout fails or is reversed'),
   destination: Type.Object({
     kind: StringEnum(['mobile_money', 'bank'] as const),
     network: Nullable(Type.String({ description: 'Mobile money network' })),
@@ -48,6 +49,7 @@ const payoutView = (p: PayoutRow) => ({
   status: p.status,
   amount_pesewas: Number(p.amount_pesewas),
   fee_pesewas: p.fee_pesewas === null ? null : Number(p.fee_pesewas),
+  payee_fee_pesewas: Number(p.payee_fee_pesewas),
   destination: {
     kind: p.destination.kind,
     network: p.destination.kind === 'mobile_money' ? p.destination.network : null,
@@ -69,7 +71,7 @@ const lineView = (l: LineRow) => {
 };
 
 const EXAMPLE_PAYOUT = {
-  payout_id: 'pout_01JD2X5V8T3N0Q6W4RZK7B9MPE', status: 'paid', amount_pesewas: 4500, fee_pesewas: 100,
+  payout_id: 'pout_01JD2X5V8T3N0Q6W4RZK7B9MPE', status: 'paid', amount_pesewas: 4500, fee_pesewas: 100, payee_fee_pesewas: 0,
   destination: { kind: 'mobile_money', network: 'mtn', bank_code: null, number_ending: '4567' },
   provider_reference: 'TRF_1a2b3c', failure_reason: null, replaced_by: null, created_at: '2026-03-02T18:00:00.000Z', updated_at: '2026-03-02T18:00:02.000Z',
 };
@@ -118,7 +120,7 @@ export const partnerPayoutOperations = (payouts: PartnerPayouts) => [
     access: 'read',
     querystring: strictObject({ payout_id: Id }),
     errorCodes: ['PAYOUT_NOT_FOUND'],
-    description: `${PRODUCTION_NOTE} Amounts in pesewas: \`amount_pesewas\` = \`sales_pesewas\` − \`deductions_pesewas\`. Another partner's payout answers 404 \`PAYOUT_NOT_FOUND\`, like a missing one.`,
+    description: `${PRODUCTION_NOTE} Amounts in pesewas: \`amount_pesewas\` = \`sales_pesewas\` − \`deductions_pesewas\` − \`payee_fee_pesewas\`. Another partner's payout answers 404 \`PAYOUT_NOT_FOUND\`, like a missing one.`,
     response: SafeSuccess(
       Type.Object({
         ...Payout.properties,
