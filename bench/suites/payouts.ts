@@ -62,7 +62,7 @@ async function scenario(name: ScenarioName, n: number) {
   const db = await openDatabase(name === 'postgres' ? { kind: 'postgres', url: POSTGRES_URL, poolSize: 4, schema } : { kind: 'memory' });
   try {
     await load(db, n);
-    const settings = { holdHours: 24, sameDayHoldHours: 2, minimumPesewas: 1000, approvalAbovePesewas: 10_000_000, coolingHours: 24, cutoffMinutes: 960, intervalMs: 0, sendingGraceSeconds: 60 };
+    const settings = { holdHours: 24, sameDayHoldHours: 2, minimumPesewas: 1000, approvalAbovePesewas: 10_000_000, coolingHours: 24, cutoffMinutes: 960, intervalMs: 0, sendingGraceSeconds: 60, runBatchSize: 1000, bulkSize: 100, sendConcurrency: 4, bulkIntervalMs: 0 };
     // The payees here are vendors only; partners' lookups are never asked.
     const noPartners = { partnerExists: async () => false, appsWithLiveKey: async () => [] };
     const payouts = createPayoutsModule({ db, clock: Date.now, log: silent, provider: instant, settings, directory: payeeDirectory(noPartners, new CatalogService(db, Date.now)) });
@@ -74,13 +74,13 @@ async function scenario(name: ScenarioName, n: number) {
       peakHeap = Math.max(peakHeap, m.heapUsed);
     }, 50);
     const t0 = performance.now();
-    const result = await payouts.service.runNow('bench');
+    const result = await payouts.service.run('manual', 'bench');
     const elapsed = performance.now() - t0;
     clearInterval(sampler);
     const paid = (await db.query<{ n: number }>("select count(*)::int as n from payouts where status = 'paid'"))[0]!.n;
     const transit = (await db.query<{ n: number }>("select coalesce(sum(amount_pesewas), 0)::bigint as n from ledger_entries where account = 'payouts_in_transit'"))[0]!.n;
     if (paid !== n || Number(transit) !== 0) throw new Error(`${name}: ${paid} of ${n} paid, ${transit} left in transit`);
-    return { payees: n, created: result.created, seconds: round(elapsed / 1000, 2), perSecond: round(n / (elapsed / 1000), 0), peakRssMb: round(peakRss / 1048576, 0), peakHeapMb: round(peakHeap / 1048576, 0) };
+    return { payees: n, created: result!.counts.paid, seconds: round(elapsed / 1000, 2), perSecond: round(n / (elapsed / 1000), 0), peakRssMb: round(peakRss / 1048576, 0), peakHeapMb: round(peakHeap / 1048576, 0) };
   } finally {
     await db.close();
     if (schema) await dropSchema(schema);
