@@ -167,15 +167,15 @@ export const payoutsRepository = {
    * before `cutoff` is available, later is pending; a debit of its payable (a share taken back) and
    * its receivable are deducted from what is available at once: the hold delays money owed, never money taken back.
    */
-  async payables(db: Queryable, cutoff: Date, accounts?: string[], page: { after: string | null; limit: number } = { after: null, limit: 1_000_000_000 }): Promise<PayableRow[]> {
+  async payables(db: Queryable, cutoff: Date, accounts?: string[], after: string | null = null): Promise<PayableRow[]> {
     return db.query<PayableRow>(
       `select ${PAYEE} as payee,
               coalesce(sum(e.amount_pesewas) filter (where not ${HELD}), 0)::bigint as available_pesewas,
               coalesce(sum(e.amount_pesewas) filter (where ${HELD}), 0)::bigint as pending_pesewas,
               coalesce(sum(e.amount_pesewas) filter (where ${RECEIVABLE}), 0)::bigint as receivable_pesewas
        ${UNCOVERED} and ($3::text[] is null or e.account = any($3::text[])) and ($4::text is null or ${PAYEE} > $4)
-        group by 1 order by 1 limit $5`,
-      [PAYOUT_KINDS, cutoff, accounts ?? null, page.after, page.limit],
+        group by 1 order by 1`,
+      [PAYOUT_KINDS, cutoff, accounts ?? null, after],
     );
   },
 

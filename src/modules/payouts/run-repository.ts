@@ -18,9 +18,9 @@ export type RunCounts = Partial<Record<PayoutRow['status'], number>>;
 
 /** SQL only: a run's batches (set-based: a statement per batch, never one per payee), its lease and its progress. */
 export const runRepository = {
-  /** The next `limit` payees after `cursor` (payee order) with uncovered money, their balances at `cutoff`. */
-  async owedAfter(db: Queryable, cutoff: Date, cursor: string | null, limit: number, accounts?: string[]): Promise<PayableRow[]> {
-    return (await repo.payables(db, cutoff, accounts, { after: cursor, limit })) as PayableRow[];
+  /** The payees after `cursor` (payee order) with uncovered money, their balances at `cutoff`. */
+  owedAfter(db: Queryable, cutoff: Date, cursor: string | null, accounts?: string[]): Promise<PayableRow[]> {
+    return repo.payables(db, cutoff, accounts, cursor);
   },
 
   async destinations(db: Queryable, payees: readonly string[]): Promise<DestinationRow[]> {

@@ -1,4 +1,4 @@
-import type { TransferProvider, TransferRequest } from '../../integrations/transfers/types.ts';
+import type { BulkAnswer, TransferProvider, TransferRequest } from '../../integrations/transfers/types.ts';
 import type { Db } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { runRepository as runs } from './run-repository.ts';
@@ -55,7 +55,7 @@ export class RunSender {
     if (claimed.length === 0) return;
     const items: TransferRequest[] = claimed.map((p) => ({ reference: p.id, amountPesewas: Number(p.amount_pesewas), destination: p.destination, reason: reasonOf(p), recipientCode: p.recipient_code }));
     for (let limited = 0; limited < MAX_RATE_LIMITED; limited++) {
-      let answer;
+      let answer: BulkAnswer;
       try {
         answer = await this.deps.provider.sendBulk!(items);
       } catch (err) {

@@ -5,7 +5,7 @@ import { ledger } from '../ledger/index.ts';
 import { toDestination } from './domain/destinations.ts';
 import { payeeAccounts, payoutCreatedJournal, splitOf } from './domain/journals.ts';
 import type { PayeesService } from './payees.ts';
-import { payoutsRepository as repo, type DestinationRow, type LineRow, type PayoutRow, type RunRow } from './repository.ts';
+import { payoutsRepository as repo, type DestinationRow, type LineRow, type PayableRow, type PayoutRow, type RunRow } from './repository.ts';
 import { runRepository as runs, type RunState } from './run-repository.ts';
 import { afterGrace, type PayoutSettings } from './settings.ts';
 
@@ -15,7 +15,7 @@ export type RunScope = { scheduleDay: string } | { handoverId: string; payees: s
 /**
  * A payout run: every payee whose available balance reaches the minimum gets one payout, covering
  * the ledger entries settled before the hold's cut-off that no live payout covers yet. `start` only
- * records the run (its id is answered at once); `createBatch` makes the payouts of the next payees in
+ * records the run (its id is answered at once); `createAll` makes its payouts in batches of payees in
  * payee order, set-based (a handful of statements per batch, whatever its size), in one transaction
  * with the run's cursor, so a crash resumes after the last committed batch. Nothing is sent here.
  */
@@ -35,15 +35,24 @@ export class PayoutRuns {
   }
 
   /**
-   * Makes the payouts of the next `batchSize` payees owed after the run's cursor; false when none is left.
-   * Payees below the minimum, without a destination or with one the provider has not verified are
-   * skipped (the last two recorded on the run).
+   * Makes the payouts of every payee owed after the run's cursor, `runBatchSize` payees per transaction;
+   * `renew` is called after each batch (the run's lease). Who is owed is read once (one aggregate over
+   * the payables); each batch reads its own lines again under the payables' locks. Payees below the
+   * minimum, without a destination or with one the provider has not verified are skipped (the last two
+   * recorded on the run).
    */
-  async createBatch(run: RunState): Promise<boolean> {
+  async createAll(run: RunState, renew: () => Promise<void>): Promise<void> {
     const { db, settings } = this.deps;
     const scope = run.payees?.flatMap((p) => Object.values(payeeAccounts(p)));
-    const owed = await runs.owedAfter(db, run.cutoff, run.payee_cursor, settings.runBatchSize, scope);
-    if (owed.length === 0) return false;
+    const owed = await runs.owedAfter(db, run.cutoff, run.payee_cursor, scope);
+    for (let i = 0; i < owed.length; i += settings.runBatchSize) {
+      await this.createBatch(run, owed.slice(i, i + settings.runBatchSize));
+      await renew();
+    }
+  }
+
+  private async createBatch(run: RunState, owed: PayableRow[]): Promise<void> {
+    const { db, settings } = this.deps;
     const enough = owed.filter((o) => Number(o.available_pesewas) >= settings.minimumPesewas).map((o) => o.payee);
     const byPayee = new Map((enough.length ? await runs.destinations(db, enough) : []).map((d) => [d.payee, d]));
     // Nothing goes to a destination the provider has not verified (or an operator accepted after review).
@@ -54,16 +63,15 @@ export class PayoutRuns {
       // The payables' locks, as a refund takes them: a refund decides payable or receivable on what a payout leaves.
       await runs.lockAccounts(tx, payable.map((p) => p.payable));
       // Read inside the transaction: the lines are exactly what each payout pays, its receivable's entries among them as deductions.
-      const lines = await runs.linesOf(tx, payable, run.cutoff);
-      const made = payable.map(({ payee }) => this.payout(run, payee, byPayee.get(payee)!, lines.filter((l) => l.payee === payee))).filter((x) => x !== undefined);
+      const linesOf = new Map<string, LineRow[]>();
+      for (const l of await runs.linesOf(tx, payable, run.cutoff)) linesOf.set(l.payee, [...(linesOf.get(l.payee) ?? []), l]);
+      const made = payable.map(({ payee }) => this.payout(run, payee, byPayee.get(payee)!, linesOf.get(payee) ?? [])).filter((x) => x !== undefined);
       if (made.length > 0) {
         await runs.insertPayouts(tx, made);
         await ledger.postJournals(tx, made.map((m) => payoutCreatedJournal(m.payout.id, splitOf(payeeAccounts(m.payout.payee), m.lines))), made[0]!.payout.created_at);
       }
       await runs.advance(tx, run.id, { cursor: owed.at(-1)!.payee, owed: made.length, withoutDestination, unverified });
     });
-    run.payee_cursor = owed.at(-1)!.payee;
-    return true;
   }
 
   /** One payee's payout from its lines; undefined below the minimum or when it owes back more than it is owed (left for a later run). */

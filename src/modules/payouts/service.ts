@@ -56,9 +56,15 @@ export class PayoutsService {
     const { db, clock } = this.deps;
     const run = await runState.lease(db, runId, new Date(clock()), RUN_LEASE_SECONDS);
     if (!run) return false;
-    const renew = () => runState.renew(db, run.id, new Date(clock()), RUN_LEASE_SECONDS);
+    // Renewed at most every tenth of the lease: often enough, without a write per batch or page.
+    let renewed = Date.now();
+    const renew = async () => {
+      if (Date.now() - renewed < (RUN_LEASE_SECONDS * 1000) / 10) return;
+      renewed = Date.now();
+      await runState.renew(db, run.id, new Date(clock()), RUN_LEASE_SECONDS);
+    };
     if (run.status === 'creating') {
-      while (await this.deps.runs.createBatch(run)) await renew();
+      await this.deps.runs.createAll(run, renew);
       await db.transaction((tx) => runState.setStatus(tx, run.id, 'sending', new Date(clock())));
     }
     await this.deps.runSender.sendRun(run.id, renew);
