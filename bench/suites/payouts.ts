@@ -1,108 +1,183 @@
 /**
- * Suite `payouts` (issue 18): one payout run over N payees (default 10,000 vendors, --requests sets N),
- * each with a mobile money destination past its cooling period and two settled sales past the hold, sent
- * to an in-process transfer provider that answers at once (the run's own cost: the payables query,
- * one transaction per payout with its lines and journal, the claim and the applied answer). In
- * process, on the embedded database and on PostgreSQL (a schema of its own, dropped afterwards).
- * Prints the run's time, payouts per second and the process's peak RSS and heap during the run.
+ * Suite `payouts` (issues 18 and 26): payout runs as the worker makes and sends them, in process, on
+ * PostgreSQL (a schema of its own, dropped afterwards; `--scenario embedded` for PGlite at 1,000), with
+ * the payouts module's default settings (batches of 1,000 payees, bulk requests of 100, 4 in flight,
+ * 100 ms apart). Payees are vendors with a verified mobile money destination and two settled sales.
+ * - creating a run's payouts for 1,000 and for 10,000 payees (until the first bulk request);
+ * - 10,000 payees paid by a provider answering at once, then by one answering each request in 200 ms;
+ * - three consecutive 10,000 runs on one database (each payee owed two new sales before each);
+ * - the process's RSS idle, its peak during each run and after it (after a collection when exposed).
+ * The baseline is the same work without the platform's checks: one `insert … select` of a payout per
+ * payee over the same ledger rows (what a bare Fastify + pg handler would do in one statement).
  */
 import { randomBytes } from 'node:crypto';
-import type { TransferProvider } from '../../src/integrations/transfers/types.ts';
-import { createPayoutsModule } from '../../src/modules/payouts/index.ts';
-import { openDatabase, type Db } from '../../src/platform/db/index.ts';
-import { POSTGRES_URL, dropSchema, probePostgres } from '../lib/backends.ts';
-import { positive, scenarios, writeResults, type ScenarioName, type SuiteOptions } from '../lib/options.ts';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { BulkAnswer, TransferOutcome, TransferProvider, TransferRequest } from '../../src/integrations/transfers/index.ts';
 import { CatalogService } from '../../src/modules/catalog/index.ts';
+import { createPayoutsModule, payoutSettings } from '../../src/modules/payouts/index.ts';
 import { payeeDirectory } from '../../src/payee-directory.ts';
-import { ms, round, table } from '../lib/stats.ts';
+import { openDatabase, type Db } from '../../src/platform/db/index.ts';
+import { dropSchema, POSTGRES_URL, probePostgres } from '../lib/backends.ts';
+import { positive, scenarios, writeResults, type SuiteOptions } from '../lib/options.ts';
+import { round, table } from '../lib/stats.ts';
+
+// A full collection before each RSS reading after a run, so what it reads is memory still held, not garbage not yet collected.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 const silent = { warn() {}, info() {}, error() {}, debug() {}, child: () => silent } as never;
+const MB = 1048576;
 
-/** A provider that pays every transfer at once (the bench measures our side, not a network). */
-const instant: TransferProvider = {
-  name: 'bench',
-  resolveName: async () => null,
-  registerRecipient: async () => ({ state: 'registered', resolvedName: null, recipientCode: 'RCP_bench' }),
-  send: async () => ({ state: 'paid', providerReference: 'b', feePesewas: 50, reason: null }),
-  status: async () => ({ state: 'unknown' }),
-  transferHint: () => undefined,
-};
+/** A provider answering every bulk request after `latencyMs`, each transfer paid; `firstSend` is when the first request came. */
+function provider(latencyMs: number): TransferProvider & { firstSend: number | undefined; requests: number } {
+  const paid = (): TransferOutcome => ({ state: 'paid', providerReference: 'TRF_bench', feePesewas: 50, reason: null });
+  const p = {
+    name: 'bench', maxBulk: 100, firstSend: undefined as number | undefined, requests: 0,
+    resolveName: async () => null,
+    registerRecipient: async () => ({ state: 'registered' as const, resolvedName: null, recipientCode: 'RCP_bench' }),
+    send: async () => paid(),
+    async sendBulk(items: readonly TransferRequest[]): Promise<BulkAnswer> {
+      p.firstSend ??= performance.now();
+      p.requests++;
+      if (latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
+      return { state: 'answered', outcomes: new Map(items.map((i) => [i.reference, paid()])) };
+    },
+    status: async () => ({ state: 'unknown' as const }),
+    transferHint: () => undefined,
+  };
+  return p;
+}
 
-/** N vendors, each with a destination changed a week ago and two sales settled two days ago. */
-async function load(db: Db, n: number): Promise<void> {
+const vendor = (g: string) => `'ven_b' || lpad(${g}::text, 6, '0')`;
+
+/** N vendors with a verified destination changed a week ago. */
+export async function payees(db: Db, n: number): Promise<void> {
   await db.query(
     `insert into vendors (id, name, commission_bps, pickup_contact_person, pickup_contact_phone, pickup_address, pickup_lat, pickup_lng)
-     select 'ven_b' || lpad(g::text, 6, '0'), 'Bench Vendor', 1000, 'Efua', '+233241234567', 'Makola', 5.55, -0.2 from generate_series(1, $1::int) g`,
+     select ${vendor('g')}, 'Bench Vendor', 1000, 'Efua', '+233241234567', 'Makola', 5.55, -0.2 from generate_series(1, $1::int) g`,
     [n],
   );
   await db.query(
-    `insert into payout_destinations (payee, vendor_id, kind, network, number, name, changed_at, changed_by)
-     select 'vendor:ven_b' || lpad(g::text, 6, '0'), 'ven_b' || lpad(g::text, 6, '0'), 'mobile_money', 'mtn', '0241234567', 'Kofi Boateng', now() - interval '7 days', 'bench'
+    `insert into payout_destinations (payee, vendor_id, kind, network, number, name, changed_at, changed_by, verification, recipient_code)
+     select 'vendor:' || ${vendor('g')}, ${vendor('g')}, 'mobile_money', 'mtn', '0241234567', 'Kofi Boateng', now() - interval '7 days', 'bench', 'verified', 'RCP_bench'
        from generate_series(1, $1::int) g`,
     [n],
   );
+}
+
+/** Two sales settled two days ago for each of the N vendors (round `r` names them apart). */
+export async function sales(db: Db, n: number, r: number): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query(
       `insert into ledger_journals (id, kind, subject_id, memo, created_at)
-       select 'jrn_b' || g, 'sale_settlement', 'sale_b' || g, 'bench sale', now() - interval '2 days' from generate_series(1, $1::int) g`,
+       select 'jrn_b${r}_' || g, 'sale_settlement', 'sale_b${r}_' || g, 'bench sale', now() - interval '2 days' from generate_series(1, $1::int) g`,
       [n * 2],
     );
     await tx.query(
       `insert into ledger_entries (journal_id, account, amount_pesewas, created_at)
-       select 'jrn_b' || g, a.account, a.amount, now() - interval '2 days' from generate_series(1, $1::int) g,
-              lateral (values ('rider_cash_clearing', -(1500 + g % 700)), ('vendor_payable:ven_b' || lpad((1 + g % $2::int)::text, 6, '0'), 1500 + g % 700)) as a(account, amount)`,
+       select 'jrn_b${r}_' || g, a.account, a.amount, now() - interval '2 days' from generate_series(1, $1::int) g,
+              lateral (values ('rider_cash_clearing', -(1500 + g % 700)), ('vendor_payable:' || ${vendor('(1 + g % $2::int)')}, 1500 + g % 700)) as a(account, amount)`,
       [n * 2, n],
     );
   });
   await db.query('analyze');
 }
 
-async function scenario(name: ScenarioName, n: number) {
+interface RunFigures { payees: number; createSeconds: number; totalSeconds: number; requests: number; peakRssMb: number; afterRssMb: number }
+
+/** One run over the database's payees, timed, with the process's RSS sampled. */
+async function run(db: Db, n: number, latencyMs: number): Promise<RunFigures> {
+  const transfers = provider(latencyMs);
+  const noPartners = { partnerExists: async () => false, appsWithLiveKey: async () => [] };
+  const settings = { ...payoutSettings({}, []), intervalMs: 0 };
+  const payouts = createPayoutsModule({ db, clock: Date.now, log: silent, provider: transfers, settings, directory: payeeDirectory(noPartners, new CatalogService(db, Date.now)) });
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  const t0 = performance.now();
+  const done = await payouts.service.run('manual', 'bench');
+  const total = performance.now() - t0;
+  clearInterval(sampler);
+  if (done?.counts.paid !== n) throw new Error(`${done?.counts.paid} of ${n} paid: ${JSON.stringify(done?.counts)}`);
+  const transit = (await db.query<{ n: number }>("select coalesce(sum(amount_pesewas), 0)::bigint as n from ledger_entries where account = 'payouts_in_transit'"))[0]!.n;
+  if (Number(transit) !== 0) throw new Error(`${transit} left in transit`);
+  gc();
+  return { payees: n, createSeconds: round(((transfers.firstSend ?? t0) - t0) / 1000, 2), totalSeconds: round(total / 1000, 2), requests: transfers.requests, peakRssMb: round(peak / MB, 0), afterRssMb: round(process.memoryUsage().rss / MB, 0) };
+}
+
+/** A run over N new payees owed two sales each. */
+async function once(db: Db, n: number, latencyMs: number): Promise<RunFigures> {
+  await payees(db, n);
+  await sales(db, n, 0);
+  return run(db, n, latencyMs);
+}
+
+/** The bare side: one statement making a payout row per payee from the same uncovered ledger rows. */
+async function baseline(db: Db): Promise<number> {
+  await db.query('create table if not exists bench_bare_payouts (payee text, amount bigint)');
+  const t0 = performance.now();
+  await db.query(
+    `insert into bench_bare_payouts select e.account, sum(e.amount_pesewas) from ledger_entries e join ledger_journals j on j.id = e.journal_id
+      where e.account like 'vendor_payable:%' and j.kind = 'sale_settlement' group by e.account`,
+  );
+  return round((performance.now() - t0) / 1000, 2);
+}
+
+async function fresh<T>(name: 'postgres' | 'embedded', work: (db: Db) => Promise<T>): Promise<T> {
   const schema = name === 'postgres' ? `bench_${randomBytes(5).toString('hex')}` : undefined;
-  const db = await openDatabase(name === 'postgres' ? { kind: 'postgres', url: POSTGRES_URL, poolSize: 4, schema } : { kind: 'memory' });
+  const db = await openDatabase(name === 'postgres' ? { kind: 'postgres', url: POSTGRES_URL, poolSize: 10, schema } : { kind: 'memory' });
   try {
-    await load(db, n);
-    const settings = { holdHours: 24, sameDayHoldHours: 2, minimumPesewas: 1000, approvalAbovePesewas: 10_000_000, coolingHours: 24, cutoffMinutes: 960, intervalMs: 0, sendingGraceSeconds: 60, fees: { bearer: { vendor: 'platform' as const, partner: 'platform' as const }, payeeFees: undefined } };
-    // The payees here are vendors only; partners' lookups are never asked.
-    const noPartners = { partnerExists: async () => false, appsWithLiveKey: async () => [] };
-    const payouts = createPayoutsModule({ db, clock: Date.now, log: silent, provider: instant, settings, directory: payeeDirectory(noPartners, new CatalogService(db, Date.now)) });
-    let peakRss = process.memoryUsage().rss;
-    let peakHeap = process.memoryUsage().heapUsed;
-    const sampler = setInterval(() => {
-      const m = process.memoryUsage();
-      peakRss = Math.max(peakRss, m.rss);
-      peakHeap = Math.max(peakHeap, m.heapUsed);
-    }, 50);
-    const t0 = performance.now();
-    const result = await payouts.service.runNow('bench');
-    const elapsed = performance.now() - t0;
-    clearInterval(sampler);
-    const paid = (await db.query<{ n: number }>("select count(*)::int as n from payouts where status = 'paid'"))[0]!.n;
-    const transit = (await db.query<{ n: number }>("select coalesce(sum(amount_pesewas), 0)::bigint as n from ledger_entries where account = 'payouts_in_transit'"))[0]!.n;
-    if (paid !== n || Number(transit) !== 0) throw new Error(`${name}: ${paid} of ${n} paid, ${transit} left in transit`);
-    return { payees: n, created: result.created, seconds: round(elapsed / 1000, 2), perSecond: round(n / (elapsed / 1000), 0), peakRssMb: round(peakRss / 1048576, 0), peakHeapMb: round(peakHeap / 1048576, 0) };
+    return await work(db);
   } finally {
     await db.close();
     if (schema) await dropSchema(schema);
   }
 }
 
+const ok = (pass: boolean) => (pass ? 'PASS' : 'MISS');
+
 export async function runPayouts(opts: SuiteOptions): Promise<number> {
-  const n = positive('requests', opts.requests, 10_000);
-  const rows: Array<Awaited<ReturnType<typeof scenario>> & { scenario: string }> = [];
-  for (const name of scenarios(opts.scenario)) {
-    if (name === 'postgres') {
-      try {
-        await probePostgres();
-      } catch (err) {
-        console.log(`  postgres: skipped (${(err as Error).message})`);
-        continue;
+  const big = positive('requests', opts.requests, 10_000);
+  const small = Math.max(1, Math.round(big / 10));
+  const results: Record<string, unknown> = {};
+  for (const name of scenarios(opts.scenario ?? 'postgres')) {
+    if (name === 'postgres') await probePostgres();
+    const n = name === 'postgres' ? big : small;
+    gc();
+    const idle = round(process.memoryUsage().rss / MB, 0);
+    console.log(`payouts, ${name}: ${small} and ${n} payees (idle RSS ${idle} MB)`);
+    const create1k = await fresh(name, (db) => once(db, small, 0));
+    const instant = await fresh(name, (db) => once(db, n, 0));
+    const slow = await fresh(name, (db) => once(db, n, 200));
+    const repeated = await fresh(name, async (db) => {
+      await payees(db, n);
+      const rounds: RunFigures[] = [];
+      for (let r = 0; r < 3; r++) {
+        await sales(db, n, r);
+        rounds.push(await run(db, n, 0));
       }
-    }
-    console.log(`payout run over ${n} payees, ${name}`);
-    rows.push({ scenario: name, ...(await scenario(name, n)) });
+      return { rounds, bare: await baseline(db) };
+    });
+    const rows = [
+      ['create, 1 run', String(small), String(create1k.createSeconds), '-', '-'],
+      ['create, 1 run', String(n), String(instant.createSeconds), n === 10_000 ? '≤ 5 s' : '-', n === 10_000 ? ok(instant.createSeconds <= 5) : '-'],
+      ['create ratio', `${n}/${small}`, String(round(instant.createSeconds / create1k.createSeconds, 1)), '≤ 12×', ok(instant.createSeconds / create1k.createSeconds <= 12)],
+      ['paid, instant provider', String(n), String(instant.totalSeconds), '≤ 30 s', ok(instant.totalSeconds <= 30)],
+      ['paid, provider 200 ms', String(n), String(slow.totalSeconds), '≤ 180 s', ok(slow.totalSeconds <= 180)],
+      ...repeated.rounds.map((r, i) => [`repeated run ${i + 1}`, String(n), String(r.totalSeconds), i === 2 ? '≤ 1.2 × run 1' : '-', i === 2 ? ok(r.totalSeconds <= 1.2 * repeated.rounds[0]!.totalSeconds) : '-']),
+      ['bare insert…select (baseline)', String(n), String(repeated.bare), '-', '-'],
+    ];
+    console.log(table(['measure', 'payees', 'seconds', 'target', 'verdict'], rows));
+    const all = [create1k, instant, slow, ...repeated.rounds];
+    const peak = Math.max(...all.map((r) => r.peakRssMb));
+    const worstAfter = Math.max(...all.map((r) => Math.abs(r.afterRssMb - idle)));
+    console.log(table(['RSS', 'MB', 'target', 'verdict'], [
+      ['idle', String(idle), '-', '-'],
+      ['peak (all runs)', String(peak), `≤ ${idle + 150}`, ok(peak <= idle + 150)],
+      ['after each run', all.map((r) => r.afterRssMb).join(', '), `${idle - 50}…${idle + 50}`, ok(worstAfter <= 50)],
+    ]));
+    results[name] = { idleRssMb: idle, create1k, instant, slow, repeated };
   }
-  console.log(table(['scenario', 'payees', 'seconds', 'payouts/s', 'peak RSS MB', 'peak heap MB'], rows.map((r) => [r.scenario, String(r.payees), ms(r.seconds), String(r.perSecond), String(r.peakRssMb), String(r.peakHeapMb)])));
-  console.log(`results: ${writeResults('payouts', false, { payees: n, rows })}`);
+  console.log(`results: ${writeResults('payouts', false, results)}`);
   return 0;
 }

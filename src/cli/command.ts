@@ -22,6 +22,12 @@ export interface Command {
   notice?: (a: Args) => string | undefined;
   /** One line of help per option or positional, by flag name or placeholder. */
   help?: Record<string, string>;
+  /**
+   * With `--wait` (declare it in the usage line): asks `route` again (its `:params` from the last answer's
+   * fields of the same name) every second until `done`, showing `progress` meanwhile (a bar on a terminal,
+   * a plain line each time it changes otherwise), then shows the last answer.
+   */
+  wait?: { route: Route; done: (body: any) => boolean; progress: (body: any) => { count: number; of: number; text: string } };
 }
 
 /** `on`/`off` switches as booleans; undefined when not given. */

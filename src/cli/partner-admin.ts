@@ -15,4 +15,5 @@ process.exitCode = await run(process.argv.slice(2), process.env, {
   err: (text) => process.stderr.write(text),
   outColour: wantsColour(process.stdout, process.env),
   errColour: wantsColour(process.stderr, process.env),
+  errTty: process.stderr.isTTY,
 });

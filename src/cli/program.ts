@@ -5,6 +5,7 @@ import { ConfigError, declare, UsageError } from './args.ts';
 import type { Command } from './command.ts';
 import { commands, groups } from './commands/index.ts';
 import { ApiError, requestFor, send, type Connection } from './http.ts';
+import type { Value } from './args.ts';
 import { migrateDatabase, showMigrations } from './migrate.ts';
 import { auto, paint } from './output.ts';
 
@@ -30,6 +31,8 @@ export interface Io {
   /** Whether each stream gets colour (see wantsColour in output.ts). */
   outColour: boolean;
   errColour: boolean;
+  /** Whether stderr is a terminal (a progress bar redrawn in place; plain lines otherwise). */
+  errTty?: boolean;
 }
 
 interface Globals {
@@ -62,7 +65,7 @@ function connection(globals: Globals, env: NodeJS.ProcessEnv): Connection {
 }
 
 /** Mounts one API command under its group: arguments from its usage line, the call, and its output. */
-function addCommand(group: Cli, c: Command, env: NodeJS.ProcessEnv, print: Printer): void {
+function addCommand(group: Cli, c: Command, env: NodeJS.ProcessEnv, print: Printer, io: Io): void {
   const cli = group.command(c.name.split(' ')[1]!).description(c.summary);
   const read = declare(cli, c.usage ?? '', c.help);
   cli.addHelpText('after', `\nCalls ${c.route.replace(' ', ' /admin/v1')}.`);
@@ -79,7 +82,8 @@ function addCommand(group: Cli, c: Command, env: NodeJS.ProcessEnv, print: Print
     }
     const conn = connection(globals, env);
     try {
-      const answer = await send(conn, requestFor(c.route, args, payload));
+      let answer = await send(conn, requestFor(c.route, args, payload));
+      if (c.wait && args.wait) answer = await follow(conn, c.wait, answer.body, print, io, env);
       print.out(globals.json ? JSON.stringify(answer.body ?? {}, null, 2) : (c.show ?? auto)(answer.body, args));
     } catch (err) {
       if (err instanceof ApiError && globals.json && err.answer.body !== undefined) print.out(JSON.stringify(err.answer.body, null, 2));
@@ -88,6 +92,31 @@ function addCommand(group: Cli, c: Command, env: NodeJS.ProcessEnv, print: Print
     const notice = c.notice?.(args);
     if (notice) print.err(paint('yellow', notice));
   });
+}
+
+/**
+ * `--wait`: the wait's route again every second (PARTNER_ADMIN_POLL_MS) until it is done. On a terminal a
+ * bar redrawn in place on stderr; otherwise a plain line on stderr each time the progress changes.
+ */
+async function follow(conn: Connection, wait: NonNullable<Command['wait']>, first: unknown, print: Printer, io: Io, env: NodeJS.ProcessEnv) {
+  const every = Number(env.PARTNER_ADMIN_POLL_MS) > 0 ? Number(env.PARTNER_ADMIN_POLL_MS) : 1000;
+  let answer = { status: 200, body: first, requestId: undefined as string | undefined };
+  let last = '';
+  for (;;) {
+    const body = answer.body as Record<string, Value>;
+    const { count, of, text } = wait.progress(body);
+    if (io.errTty) {
+      const width = 30;
+      const filled = of > 0 ? Math.min(width, Math.round((count / of) * width)) : 0;
+      io.err(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${count}/${of} ${text}\x1b[K`);
+    } else if (text !== last) print.err(`${count}/${of} ${text}`);
+    last = text;
+    if (wait.done(body)) break;
+    await new Promise((resolve) => setTimeout(resolve, every));
+    answer = await send(conn, requestFor(wait.route, Object.fromEntries(Object.entries(body).map(([k, v]) => [k.toUpperCase(), v])), undefined));
+  }
+  if (io.errTty) io.err('\n');
+  return answer;
 }
 
 function program(env: NodeJS.ProcessEnv, io: Io, print: Printer): Cli {
@@ -117,7 +146,7 @@ function program(env: NodeJS.ProcessEnv, io: Io, print: Printer): Cli {
   for (const [group, summary] of Object.entries(groups)) {
     const members = commands.filter((x) => x.name.startsWith(`${group} `));
     const cli = root.command(group).description(summary).summary(`${summary} (${members.map((c) => c.name.split(' ')[1]).join(', ')})`).helpCommand(false);
-    for (const c of members) addCommand(cli, c, env, print);
+    for (const c of members) addCommand(cli, c, env, print, io);
   }
   root
     .command('migrate')

@@ -66,6 +66,8 @@ export const errors = {
   courierNotFound: make(404, 'COURIER_NOT_FOUND'),
   payeeNotFound: make(404, 'PAYEE_NOT_FOUND'),
   payoutNotFound: make(404, 'PAYOUT_NOT_FOUND'),
+  /** Payouts: no payout run with this id. */
+  payoutRunNotFound: make(404, 'PAYOUT_RUN_NOT_FOUND'),
   /** Proof of delivery: no delivery code was issued for the order. */
   deliveryCodeNotFound: make(404, 'DELIVERY_CODE_NOT_FOUND'),
   requestTimeout: make(408, 'REQUEST_TIMEOUT'),

@@ -9,6 +9,7 @@ import { openPostgres } from '../../src/platform/db/postgres.ts';
 import type { DriverDb } from '../../src/platform/db/types.ts';
 import { newId } from '../../src/platform/ids.ts';
 import { onPostgres, startPlatform, type TestPlatform } from '../helpers/harness.ts';
+import { runPayouts } from '../payouts/helpers.ts';
 
 // Migration 044 on a database built before it: prepaid sales settled at payment under the old rule,
 // some paid out already. Their shares move back into sales_undelivered (a paid-out share onto the
@@ -200,7 +201,7 @@ describe('migration 044 on a database built before it', () => {
        values ($1, $2, 'mobile_money', 'mtn', '0241234567', 'Kofi Boateng', now() - interval '30 days', 'test')`,
       [`vendor:${vendor}`, vendor],
     );
-    const run = await p.admin('POST', '/payouts/runs');
+    const run = await runPayouts(p);
     const [payout] = (await p.admin('GET', `/payouts?run_id=${run.body.run_id}&payee=vendor:${vendor}`)).body.data;
     expect(payout).toMatchObject({ amount_pesewas: delivered.vendorShare + cod.vendorShare - paidOut.vendorShare, status: 'paid' });
     expect((await p.admin('GET', `/payees/vendor/${vendor}`)).body).toMatchObject({ available_pesewas: 0, pending_pesewas: paidOut.vendorShare, receivable_pesewas: 0 });

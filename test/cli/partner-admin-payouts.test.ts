@@ -34,8 +34,15 @@ describe('partner-admin: payouts', () => {
     expect(json(await cli('payees', 'show', 'vendor', vendorId, '--json')).available_pesewas).toBe(2500);
 
     // A destination set just now is cooling: the payout waits for a second operator's approval.
-    const ran = await cli('payouts', 'run');
+    // Answered at once; --wait follows the background worker to the end (plain progress lines off a terminal).
+    const ran = await cli('payouts', 'run', '--wait');
     expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout).toMatch(/^status: +done$/m);
+    expect(ran.stderr).toMatch(/^\d+\/\d+ done: \d+ created, \d+ sent, \d+ paid, \d+ failed$/m);
+    const runId = /^run: +(prun_\w+)$/m.exec(ran.stdout)![1]!;
+    const followed = await cli('payouts', 'runs-show', runId, '--wait');
+    expect(followed.stdout).toMatch(/^awaiting approval: +1$/m);
+    expect((await cli('payouts', 'runs-show', 'prun_01J00000000000000000000000')).stderr).toContain('PAYOUT_RUN_NOT_FOUND');
     const held = json(await cli('payouts', 'list', '--status', 'awaiting_approval', '--payee', `vendor:${vendorId}`, '--json')).data[0];
     expect(held).toMatchObject({ amount_pesewas: 2500, approval_reasons: ['destination_changed'] });
     // The ADMIN_TOKEN ran it; the shared token never approves. A finance operator can.

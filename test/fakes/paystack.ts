@@ -31,6 +31,10 @@ export interface FakePaystack {
   accountNames: Map<string, string>;
   /** Accounts that do not exist, keyed as accountNames: not resolved, and refused as transfer recipients. */
   unknownAccounts: Set<string>;
+  /** Accounts whose transfers Paystack takes and fails at once (the receiving institution refuses them), keyed as accountNames. */
+  refusingAccounts: Set<string>;
+  /** Seconds a 429 answer asks to wait (its Retry-After header); undefined: no header. */
+  retryAfterSeconds: number | undefined;
   /** The buyer pays (amount defaults to the one initialized). */
   pay(reference: string, amountPesewas?: number): void;
   /** Sets a transfer's final state: success, failed or reversed. */
@@ -62,6 +66,9 @@ export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456
   const requests: FakePaystackRequest[] = [];
   const accountNames = new Map<string, string>();
   const unknownAccounts = new Set<string>();
+  const refusingAccounts = new Set<string>();
+  const accountOf = new Map<string, string>();
+  let retryAfterSeconds: number | undefined;
   const failures: Array<{ kind: FakePaystackFailure; path: string | undefined }> = [];
   let holding: { kind: 'timeout' | 'drop'; path: string; skip: number } | undefined;
   let held = 0;
@@ -87,7 +94,7 @@ export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456
     const failure = holdNow(u.pathname) ?? (index < 0 ? undefined : failures.splice(index, 1)[0]?.kind);
     if (failure === 'timeout') return;
     if (failure === '500') return send(res, 500, { status: false, message: 'An error occurred' });
-    if (failure === '429') return send(res, 429, { status: false, message: 'Too many requests' });
+    if (failure === '429') return send(res, 429, { status: false, message: 'Too many requests' }, retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) });
     let body: Record<string, unknown> = {};
     if (method === 'POST') {
       try {
@@ -122,6 +129,7 @@ export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456
     }
     if (method === 'POST' && p === '/transferrecipient') return recipient(body);
     if (method === 'POST' && p === '/transfer') return transfer(body);
+    if (method === 'POST' && p === '/transfer/bulk') return bulk(body);
     if (method === 'GET' && transferVerify) {
       const t = transfers.get(decodeURIComponent(transferVerify[1] ?? ''));
       if (!t) return [404, { status: false, message: 'Transfer not found' }];
@@ -166,20 +174,48 @@ export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456
     const key = `${type}:${bank_code}:${account_number}`;
     const code = recipients.get(key) ?? `RCP_${randomBytes(6).toString('hex')}`;
     recipients.set(key, code);
+    accountOf.set(code, `${bank_code}:${account_number}`);
     const details = { account_number, account_name: accountNames.get(`${bank_code}:${account_number}`) ?? null, bank_code };
     return [201, { status: true, message: 'Transfer recipient created successfully', data: { recipient_code: code, type, name, currency: 'GHS', active: true, details } }];
   }
 
-  function transfer(body: Record<string, unknown>): [number, unknown] {
-    const { reference, amount, recipient: code, reason, source, currency } = body;
+  /** Why Paystack would refuse this transfer, or undefined. */
+  function invalid(body: Record<string, unknown>): [number, unknown] | undefined {
+    const { reference, amount, recipient: code, source, currency } = body;
     if (source !== 'balance' || currency !== 'GHS') return [400, { status: false, message: 'Invalid source or currency' }];
     if (typeof reference !== 'string' || !/^[a-z0-9_-]{16,50}$/.test(reference)) return [400, { status: false, message: 'Invalid transfer reference' }];
     if (transfers.has(reference)) return [400, { status: false, message: 'Duplicate Transfer Reference' }];
     if (!Number.isSafeInteger(amount) || (amount as number) <= 0) return [400, { status: false, message: 'Invalid amount' }];
     if (typeof code !== 'string' || ![...recipients.values()].includes(code)) return [400, { status: false, message: 'Recipient specified is invalid' }];
-    const t: FakePaystackTransfer = { id: nextId++, reference, amount: amount as number, recipient: code, reason: String(reason ?? ''), status: state.newTransferStatus, transferCode: `TRF_${randomBytes(6).toString('hex')}`, failure: null };
+    return undefined;
+  }
+
+  function transfer(body: Record<string, unknown>): [number, unknown] {
+    const refusal = invalid(body);
+    if (refusal) return refusal;
+    const { reference, amount, recipient: code, reason } = body as { reference: string; amount: number; recipient: string; reason?: unknown };
+    const refused = refusingAccounts.has(accountOf.get(code) ?? '');
+    const t: FakePaystackTransfer = {
+      id: nextId++, reference, amount: amount as number, recipient: code, reason: String(reason ?? ''), status: refused ? 'failed' : state.newTransferStatus,
+      transferCode: `TRF_${randomBytes(6).toString('hex')}`, failure: refused ? 'Account blocked by the receiving institution' : null,
+    };
     transfers.set(reference, t);
     return [200, { status: true, message: 'Transfer has been queued', data: transferData(t) }];
+  }
+
+  /** As Paystack's bulk transfer: 1 to 100 transfers, all checked before any is taken (one refused refuses the request); one item per transfer queued. */
+  function bulk(body: Record<string, unknown>): [number, unknown] {
+    const { transfers: items, source, currency } = body;
+    if (!Array.isArray(items) || items.length === 0 || items.length > 100) return [400, { status: false, message: 'transfers must hold 1 to 100 transfers' }];
+    const all: Array<Record<string, unknown>> = items.map((item) => ({ ...(item as Record<string, unknown>), source, currency }));
+    if (new Set(all.map((t) => t.reference)).size !== all.length) return [400, { status: false, message: 'Duplicate Transfer Reference' }];
+    const refusal = all.map(invalid).find((r) => r !== undefined);
+    if (refusal) return refusal;
+    const data = all.map((t) => {
+      const d = (transfer(t)[1] as { data: Record<string, unknown> }).data;
+      return { reference: d.reference, recipient: d.recipient, amount: d.amount, transfer_code: d.transfer_code, currency: 'GHS', status: d.status, fee_charged: d.fee_charged, failures: d.failures };
+    });
+    return [200, { status: true, message: `${data.length} transfers queued.`, data }];
   }
 
   function refund(body: Record<string, unknown>): [number, unknown] {
@@ -257,6 +293,13 @@ export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456
     requests,
     accountNames,
     unknownAccounts,
+    refusingAccounts,
+    get retryAfterSeconds() {
+      return retryAfterSeconds;
+    },
+    set retryAfterSeconds(v: number | undefined) {
+      retryAfterSeconds = v;
+    },
     pay(reference, amountPesewas) {
       const t = transactions.get(reference);
       if (!t) throw new Error(`fake Paystack: no transaction ${reference}`);
@@ -303,9 +346,9 @@ export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456
   return fake;
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify(body));
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -32,7 +32,7 @@ async function crashAndRecover(knob: SendKnob): Promise<void> {
   const hangs = knob.startsWith('hang');
   fake.knobs.push(...Array<SendKnob>(hangs ? 4 : 1).fill(knob));
   const first = restarted();
-  const ran = first.service.runNow('opr_maker');
+  const ran = first.service.run('manual', 'opr_maker');
   // A hanging call is the process dying mid-call: nothing after it runs, and nobody waits for it.
   if (!hangs) await ran;
   const payee = vendors.map((v) => `vendor:${v.id}`);
@@ -66,7 +66,7 @@ describe('exactly once across crashes and provider failures', () => {
     const v = await vendorPayee(p);
     await settleSale(p, v.account, 4100, now - 30 * HOUR);
     fake.knobs.push('timeout_after_accept');
-    await restarted().service.runNow('opr_maker');
+    await restarted().service.run('manual', 'opr_maker');
     const [row] = await p.app.platform.db.query<{ id: string; status: string }>('select id, status from payouts where payee = $1', [`vendor:${v.id}`]);
     expect(row!.status).toBe('sending');
     const status = fake.status.bind(fake);

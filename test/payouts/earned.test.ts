@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide, orderBody, placed, salesPartner, shop } from '../catalog/helpers.ts';
 import { startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
-import { balanceOf, expectBalanced, HOUR, setDestination } from './helpers.ts';
+import { balanceOf, expectBalanced, HOUR, setDestination, runPayouts } from './helpers.ts';
 
 // A prepaid sale's shares reach the payables at delivery, so the payout hold (24 h) counts from
 // delivery: a run pays only shares of delivered sales past the hold, never a paid, undelivered sale.
@@ -18,8 +18,8 @@ afterAll(() => p.close());
 
 const db = () => p.app.platform.db;
 const run = async () => {
-  const r = await p.admin('POST', '/payouts/runs');
-  expect(r.status).toBe(201);
+  const r = await runPayouts(p);
+  expect(r.status).toBe(202);
   return r.body.run_id as string;
 };
 const payoutOf = async (runId: string, vendorId: string) => ((await p.admin('GET', `/payouts?run_id=${runId}&payee=vendor:${vendorId}`)).body.data as Array<Record<string, any>>)[0];

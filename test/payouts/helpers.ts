@@ -71,3 +71,17 @@ export async function vendorPayee(p: TestPlatform, number = '024 123 4567'): Pro
 }
 
 export const payouts = (p: TestPlatform): PayoutsModule => p.app.platform.payouts;
+
+/**
+ * Starts a payout run as an operator does (answered 202 with its id at once), waits for this instance's
+ * background worker to finish it, and answers the run resource (its progress and what it skipped).
+ */
+export async function runPayouts(p: TestPlatform, token?: string): Promise<{ status: number; body: Record<string, any> }> {
+  const started = await p.admin('POST', '/payouts/runs', undefined, token);
+  if (started.status !== 202) return started;
+  expect(started.body).toMatchObject({ run_id: expect.stringMatching(/^prun_/), status: 'creating' });
+  await payouts(p).service.settle();
+  const run = await p.admin('GET', `/payouts/runs/${started.body.run_id}`, undefined, token);
+  expect(run.body.status).toBe('done');
+  return { status: started.status, body: run.body };
+}

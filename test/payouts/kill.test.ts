@@ -52,8 +52,12 @@ describe('payouts across a kill -9 of the server, then a restart', () => {
       'select id, payee, status, amount_pesewas, fee_pesewas from payouts where payee = any($1::text[]) order by payee',
       [payees],
     );
+  /** How often the reference was sent to Paystack, alone or in a bulk transfer. */
   const transferPosts = (reference: string) =>
-    paystack.requests.filter((r) => r.method === 'POST' && r.path === '/transfer' && JSON.parse(r.body).reference === reference).length;
+    paystack.requests
+      .filter((r) => r.method === 'POST' && (r.path === '/transfer' || r.path === '/transfer/bulk'))
+      .flatMap((r) => (r.path === '/transfer' ? [JSON.parse(r.body)] : JSON.parse(r.body).transfers))
+      .filter((t: { reference: string }) => t.reference === reference).length;
 
   /**
    * Five payees are owed; a server runs their payouts while the fake holds its calls to `hold.path`
@@ -78,7 +82,8 @@ describe('payouts across a kill -9 of the server, then a restart', () => {
     paystack.hold(opts.hold.kind, opts.hold.path, opts.hold.skip);
     const heldBefore = paystack.held;
     // The grace a payout's next check is set with when it is created or sent: short, so the restart recovers soon.
-    const first = await server({ PAYOUT_INTERVAL_MS: '0', PAYOUT_SENDING_GRACE_SECONDS: '1' });
+    // Bulk transfers of two, one request at a time: the kill lands between two of a run's requests.
+    const first = await server({ PAYOUT_INTERVAL_MS: '0', PAYOUT_SENDING_GRACE_SECONDS: '1', PAYOUT_BULK_SIZE: '2', PAYOUT_SEND_CONCURRENCY: '1' });
     // The run's request never completes: its server dies first.
     const run = fetch(`${first.url}/admin/v1/payouts/runs`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }).catch(() => undefined);
     await expect.poll(async () => paystack.held > heldBefore && (opts.killed?.(await statuses()) ?? true), { timeout: 30_000, interval: 50 }).toBe(true);
@@ -132,9 +137,9 @@ describe('payouts across a kill -9 of the server, then a restart', () => {
 
   const open = (s: string) => s === 'created' || s === 'sending';
 
-  it('killed after the payouts were created, before any reached the provider: each is sent once after the restart', () =>
+  it('killed after the payouts were created, with the bulk transfer never received: each is sent once after the restart', () =>
     killAndRecover({
-      hold: { kind: 'timeout', path: '/transferrecipient' },
+      hold: { kind: 'timeout', path: '/transfer/bulk' },
       transferStatus: 'pending',
       atKill: (statuses, atProvider) => {
         expect(statuses.every(open)).toBe(true);
@@ -142,9 +147,9 @@ describe('payouts across a kill -9 of the server, then a restart', () => {
       },
     }), 90_000);
 
-  it('killed after the provider accepted transfers, before their answers were written: resolved by status, never sent again', () =>
+  it('killed after the provider accepted a bulk transfer, before its answers were written: resolved by status, never sent again', () =>
     killAndRecover({
-      hold: { kind: 'drop', path: '/transfer' },
+      hold: { kind: 'drop', path: '/transfer/bulk' },
       transferStatus: 'pending',
       atKill: (statuses, atProvider) => {
         expect(statuses.every(open)).toBe(true);
@@ -152,9 +157,9 @@ describe('payouts across a kill -9 of the server, then a restart', () => {
       },
     }), 90_000);
 
-  it('killed after some payouts were confirmed paid, with the next accepted and unanswered: the rest paid once, the paid untouched', () =>
+  it('killed mid-run after a bulk transfer was confirmed paid, with the next accepted and unanswered: the rest paid once, the paid untouched', () =>
     killAndRecover({
-      hold: { kind: 'drop', path: '/transfer', skip: 2 },
+      hold: { kind: 'drop', path: '/transfer/bulk', skip: 1 },
       transferStatus: 'success',
       killed: (statuses) => statuses.filter((s) => s === 'paid').length === 2,
       atKill: (statuses, atProvider) => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addKey, createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
 import { FakeTransfers } from '../fakes/transfers.ts';
-import { HOUR, returnSale, settleSale, vendorPayee, setDestination } from './helpers.ts';
+import { HOUR, returnSale, settleSale, vendorPayee, setDestination, runPayouts } from './helpers.ts';
 
 let p: TestPlatform;
 const fake = new FakeTransfers();
@@ -25,7 +25,7 @@ async function payeePartner(): Promise<PartnerSetup & { account: string }> {
   return { ...s, account: `partner_markup_payable:${s.partnerId}` };
 }
 
-const run = async () => expect((await p.admin('POST', '/payouts/runs')).status).toBe(201);
+const run = async () => expect((await runPayouts(p)).status).toBe(202);
 const events = (payoutId: string) =>
   p.app.platform.db.query<{ type: string; app_id: string; environment: string; payload: any }>('select type, app_id, environment, payload from outbox_events where subject_id = $1 order by type', [payoutId]);
 

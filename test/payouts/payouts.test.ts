@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartner, startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { FakeTransfers } from '../fakes/transfers.ts';
 import { operatorWithToken } from '../operators/helpers.ts';
-import { balanceOf, checkerToken, expectBalanced, HOUR, payouts, returnSale, setDestination, settleSale, vendorPayee } from './helpers.ts';
+import { balanceOf, checkerToken, expectBalanced, HOUR, payouts, returnSale, setDestination, settleSale, vendorPayee, runPayouts } from './helpers.ts';
 
 let p: TestPlatform;
 const fake = new FakeTransfers();
@@ -13,8 +13,8 @@ beforeAll(async () => {
 afterAll(() => p.close());
 
 const run = async () => {
-  const r = await p.admin('POST', '/payouts/runs');
-  expect(r.status).toBe(201);
+  const r = await runPayouts(p);
+  expect(r.status).toBe(202);
   return r.body as { run_id: string; created: number; awaiting_approval: number; without_destination: string[] };
 };
 const ofRun = async (runId: string, payee: string) => ((await p.admin('GET', `/payouts?run_id=${runId}&payee=${payee}`)).body.data as Array<Record<string, any>>)[0];
@@ -173,7 +173,7 @@ describe('maker-checker', () => {
     await settleSale(p, v.account, 600_000, now - 30 * HOUR);
     const maker = await operatorWithToken(p, ['finance']);
     const checker = await operatorWithToken(p, ['finance']);
-    const r = (await p.admin('POST', '/payouts/runs', undefined, maker.token)).body;
+    const r = (await runPayouts(p, maker.token)).body;
     const held = await ofRun(r.run_id, `vendor:${v.id}`);
     expect(held).toMatchObject({ status: 'awaiting_approval', approval_reasons: ['amount'] });
     expect(fake.transfers.has(held!.id)).toBe(false);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide, orderBody, placed, salesPartner, shop } from '../catalog/helpers.ts';
 import { FakeTransfers } from '../fakes/transfers.ts';
 import { startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
-import { balanceOf, expectBalanced, owedBack, setDestination } from './helpers.ts';
+import { balanceOf, expectBalanced, owedBack, setDestination, runPayouts } from './helpers.ts';
 
 // A payee's receivable holds what it owes back: since migration 044, a share a payout covered before
 // its prepaid sale was delivered (new sales credit no payee before delivery). The next payout deducts it.
@@ -34,8 +34,8 @@ async function deliveredSale(s: Awaited<ReturnType<typeof shop>>, quantity = 1):
 }
 
 const runFor = async (vendorId: string) => {
-  const r = await p.admin('POST', '/payouts/runs');
-  expect(r.status).toBe(201);
+  const r = await runPayouts(p);
+  expect(r.status).toBe(202);
   return ((await p.admin('GET', `/payouts?run_id=${r.body.run_id}&payee=vendor:${vendorId}`)).body.data as Array<Record<string, any>>)[0];
 };
 

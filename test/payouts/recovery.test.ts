@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeTransfers, type SendKnob } from '../fakes/transfers.ts';
 import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
-import { expectBalanced, HOUR, payouts, settleSale, vendorPayee } from './helpers.ts';
+import { expectBalanced, HOUR, payouts, settleSale, vendorPayee, runPayouts } from './helpers.ts';
 
 let p: TestPlatform;
 const fake = new FakeTransfers();
@@ -35,7 +35,7 @@ describe('the recovery of open payouts', () => {
     const v = await vendorPayee(p);
     await settleSale(p, v.account, 4000, now - 30 * HOUR);
     fake.knobs.push('pending');
-    await p.admin('POST', '/payouts/runs');
+    await runPayouts(p);
     const [row] = await db().query<{ id: string }>('select id from payouts where payee = $1', [`vendor:${v.id}`]);
     const id = row!.id;
     const nextCheck = async () => (await db().query<{ next_check_at: Date; checks: number }>('select next_check_at, checks from payouts where id = $1', [id]))[0]!;
@@ -64,7 +64,7 @@ describe('the recovery of open payouts', () => {
     for (const v of vendors) await settleSale(p, v.account, 3000, now - 30 * HOUR);
     // Lost sends: a 5xx before the provider recorded anything leaves each in `sending`.
     fake.knobs.push(...Array<SendKnob>(5).fill('error_before'));
-    expect((await p.admin('POST', '/payouts/runs')).status).toBe(201);
+    expect((await runPayouts(p)).status).toBe(202);
     const lost = (await db().query<{ id: string }>("select id from payouts where status = 'sending' order by id")).map((r) => r.id);
     expect(lost).toHaveLength(5);
     for (const id of lost) expect(fake.transfers.has(id)).toBe(false);

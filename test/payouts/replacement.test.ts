@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeTransfers } from '../fakes/transfers.ts';
 import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { operatorWithToken } from '../operators/helpers.ts';
-import { balanceOf, checkerToken, expectBalanced, HOUR, payouts, settleSale, vendorPayee } from './helpers.ts';
+import { balanceOf, checkerToken, expectBalanced, HOUR, payouts, settleSale, vendorPayee, runPayouts } from './helpers.ts';
 
 let p: TestPlatform;
 const fake = new FakeTransfers();
@@ -27,7 +27,7 @@ const approveChange = async (vendor: string, changeId: string, token?: string) =
 async function vendorWithHeldPayout(number: string, amount = 600_000) {
   const v = await vendorPayee(p, number);
   await settleSale(p, v.account, amount, now - 30 * HOUR);
-  expect((await p.admin('POST', '/payouts/runs')).status).toBe(201);
+  expect((await runPayouts(p)).status).toBe(202);
   const [held] = await ofPayee(`vendor:${v.id}`);
   expect(held).toMatchObject({ status: 'awaiting_approval', approval_reasons: ['amount'], destination_version: 1 });
   return { ...v, payee: `vendor:${v.id}`, held: held!.id as string };
@@ -39,7 +39,7 @@ describe('an approved destination change', () => {
     // A second payout, approved while its destination waited for verification (as migration 046 leaves
     // existing destinations): created, not yet sent.
     await settleSale(p, v.account, 700_000, now - 29 * HOUR);
-    await p.admin('POST', '/payouts/runs');
+    await runPayouts(p);
     const second = (await ofPayee(v.payee))[1]!.id as string;
     await db().query("update payout_destinations set verification = 'unverified' where payee = $1", [v.payee]);
     const approved = await p.admin('POST', `/payouts/${second}/approve`, undefined, await checkerToken(p));

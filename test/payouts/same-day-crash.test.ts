@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPayoutsModule, type PayoutsModule } from '../../src/modules/payouts/index.ts';
+import { RunSender } from '../../src/modules/payouts/run-sender.ts';
 import { payeeDirectory } from '../../src/payee-directory.ts';
 import { salesPartner } from '../catalog/helpers.ts';
 import { courierNear } from '../dispatch/helpers.ts';
@@ -46,7 +47,7 @@ async function crashAndRecover(step: 'before the run' | 'before sending'): Promi
   const first = payouts(p);
   let die!: (err: Error) => void;
   const dead = new Promise<never>((_, reject) => (die = reject));
-  const hang = step === 'before the run' ? vi.spyOn(first.service, 'afterHandover').mockReturnValueOnce(dead) : vi.spyOn(first.sender, 'sendAll').mockReturnValueOnce(dead);
+  const hang = step === 'before the run' ? vi.spyOn(first.service, 'afterHandover').mockReturnValueOnce(dead) : vi.spyOn(RunSender.prototype, 'sendRun').mockReturnValueOnce(dead);
   const r = await p.admin('POST', `/cash/couriers/${c.id}/handovers`, { amount_pesewas: await cashHeld(p, c.id) });
   expect(r.status).toBe(201);
   const handoverId = r.body.handover.id as string;

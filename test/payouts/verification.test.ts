@@ -3,7 +3,7 @@ import { createVendor } from '../catalog/helpers.ts';
 import { FakeTransfers } from '../fakes/transfers.ts';
 import { countRows, startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { operatorWithToken } from '../operators/helpers.ts';
-import { checkerToken, HOUR, payouts, setDestination, settleSale } from './helpers.ts';
+import { checkerToken, HOUR, payouts, setDestination, settleSale, runPayouts } from './helpers.ts';
 
 let p: TestPlatform;
 const fake = new FakeTransfers();
@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => p.close());
 
 const payee = async (id: string) => (await p.admin('GET', `/payees/vendor/${id}`)).body as Record<string, any>;
-const run = async () => (await p.admin('POST', '/payouts/runs')).body as Record<string, any>;
+const run = async () => (await runPayouts(p)).body as Record<string, any>;
 const accept = async (id: string, body: unknown, token?: string) => p.admin('POST', `/payees/vendor/${id}/destination/accept`, body, token);
 
 /** A vendor owed 2,000 past the hold, whose destination (set by the admin token, approved by the checker) is `number` under the name Kofi Boateng. */

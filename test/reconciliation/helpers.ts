@@ -4,7 +4,7 @@ import { topupJournal } from '../../src/modules/wallet/journals.ts';
 import { newId } from '../../src/platform/ids.ts';
 import type { PartnerSetup, TestPlatform } from '../helpers/harness.ts';
 import { vi } from 'vitest';
-import { checkerToken, HOUR, settleSale, vendorPayee } from '../payouts/helpers.ts';
+import { checkerToken, HOUR, settleSale, vendorPayee, runPayouts } from '../payouts/helpers.ts';
 
 export const PAYSTACK_HEADER = 'type,reference,amount,fees,status,paid_at,settlement_id';
 
@@ -56,8 +56,8 @@ export const statementLine = (reference: string, pesewas: number, feePesewas: nu
 export async function paidPayout(p: TestPlatform, pesewas: number, now: number): Promise<{ id: string; status: string; fee_pesewas: number | null; payee: string }> {
   const v = await vendorPayee(p);
   await settleSale(p, v.account, pesewas, now - 30 * HOUR);
-  const started = await p.admin('POST', '/payouts/runs');
-  if (started.status !== 201) throw new Error(`payout run: ${JSON.stringify(started.body)}`);
+  const started = await runPayouts(p);
+  if (started.status !== 202) throw new Error(`payout run: ${JSON.stringify(started.body)}`);
   return vi.waitFor(
     async () => {
       const [payout] = (await p.admin('GET', `/payouts?payee=vendor:${v.id}`)).body.data;

@@ -5,7 +5,7 @@ import { FakeTransfers } from '../fakes/transfers.ts';
 import { signedInOperator, TOTP_STEP_MS } from '../helpers/console.ts';
 import { countRows, startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { csrfOf, type WebClient } from '../helpers/web.ts';
-import { HOUR, settleSale } from '../payouts/helpers.ts';
+import { HOUR, payouts, settleSale } from '../payouts/helpers.ts';
 
 describe('the console payouts pages', () => {
   let p: TestPlatform;
@@ -53,8 +53,16 @@ describe('the console payouts pages', () => {
   async function runFor(web: WebClient, vendorId: string): Promise<string> {
     const page = await web.get('/console/payouts');
     const ran = await web.post('/console/payouts/run', { _csrf: csrfOf(page.text) });
-    expect(ran.status).toBe(200);
-    expect(ran.text).toMatch(/Run prun_\w+: \d+ payout\(s\) created, \d+ awaiting approval\./);
+    // Started at once: the answer is the run's page, which follows the background worker.
+    expect(ran.status).toBe(303);
+    expect(ran.location).toMatch(/^\/console\/payouts\/runs\/prun_[0-9A-Z]{26}$/);
+    await payouts(p).service.settle();
+    const run = await web.get(ran.location!);
+    expect(run.text).toContain(`data-progress-url="${ran.location}/progress"`);
+    expect(run.text).toMatch(/data-field="status" role="status">done</);
+    const progress = JSON.parse((await web.get(`${ran.location}/progress`)).text);
+    expect(progress).toMatchObject({ status: 'done', created: expect.any(Number), sent: expect.any(Number), paid: expect.any(Number), failed: expect.any(Number) });
+    expect((await web.get('/console/payouts/runs/prun_nope')).status).toBe(404);
     return (await p.app.platform.db.query<{ id: string }>('select id from payouts where payee = $1 order by created_at desc limit 1', [`vendor:${vendorId}`]))[0]!.id;
   }
 

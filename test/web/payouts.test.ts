@@ -33,7 +33,7 @@ describe('dashboard payouts: money, payouts and their remittance advice', () => 
     await settleSale(p, account, 700, now - 2 * HOUR);
     await payouts(p).payees.setDestination('partner', a.partnerId, { ...MOMO }, 'test');
     await p.app.platform.db.query("update payout_destinations set changed_at = changed_at - interval '2 days' where payee = $1", [`partner:${a.partnerId}`]);
-    await payouts(p).service.runNow('test');
+    await payouts(p).service.run('manual', 'test');
     const [payout] = await payouts(p).service.list({ payee: `partner:${a.partnerId}` });
     expect(payout).toMatchObject({ amount_pesewas: 3800, status: 'paid' });
 
@@ -97,7 +97,7 @@ describe('dashboard payouts: changing the destination', () => {
     const account = `partner_markup_payable:${a.partnerId}`;
     await payouts(p).payees.setDestination('partner', a.partnerId, { ...MOMO, number: '024 555 0301' }, 'test');
     await settleSale(p, account, 2500, now - 30 * HOUR);
-    await payouts(p).service.runNow('test');
+    await payouts(p).service.run('manual', 'test');
     const [held] = await payouts(p).service.list({ payee: `partner:${a.partnerId}` });
     expect(held).toMatchObject({ status: 'awaiting_approval', approval_reasons: ['destination_changed'] });
     const saved = await a.owner.submit('/dashboard/payouts', '/dashboard/payouts/destination', { ...MOMO, number: '024 555 0302', password: PASSWORD });

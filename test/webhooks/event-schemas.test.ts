@@ -7,7 +7,7 @@ import { courierNear, PICKUP, productionOrder } from '../dispatch/helpers.ts';
 import { createPartner, startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { closed, deref } from '../helpers/openapi.ts';
 import { FakeTransfers } from '../fakes/transfers.ts';
-import { HOUR, setDestination, settleSale } from '../payouts/helpers.ts';
+import { HOUR, setDestination, settleSale, runPayouts } from '../payouts/helpers.ts';
 import { topUp, walletPartner } from '../wallet/helpers.ts';
 
 // Every webhook event type of the reference, each produced by its real flow; then every event in
@@ -102,10 +102,10 @@ async function payouts(): Promise<void> {
   await db().query("update payout_destinations set changed_at = changed_at - interval '30 days' where payee = $1", [`partner:${s.partnerId}`]);
   const account = `partner_markup_payable:${s.partnerId}`;
   await settleSale(p, account, 2000, Date.now() - 30 * HOUR);
-  await p.admin('POST', '/payouts/runs');
+  await runPayouts(p);
   await settleSale(p, account, 1500, Date.now() - 30 * HOUR);
   transfers.knobs.push('fail');
-  await p.admin('POST', '/payouts/runs');
+  await runPayouts(p);
 }
 
 describe('webhook events ↔ /openapi.json', () => {

@@ -8,6 +8,19 @@ const payoutFields: Fields = {
 };
 const lineFields: Fields = { kind: 'kind', subject: 'subject_id', amount: (l) => cedis(l.amount_pesewas) };
 const runFields: Fields = { run: 'id', trigger: 'trigger', by: 'started_by', payouts: 'payouts', total: (r) => cedis(r.total_pesewas), at: 'created_at' };
+const runProgressFields: Fields = {
+  run: 'run_id', status: 'status', created: 'created', 'awaiting approval': 'awaiting_approval', sent: 'sent', paid: 'paid', failed: 'failed', pending: 'pending',
+  'without destination': (x) => (x.without_destination as string[]).join(', ') || '-', 'destination not verified': (x) => (x.unverified_destination as string[]).join(', ') || '-',
+};
+/** A run is followed until done; the bar counts payouts settled (paid or failed) of those to send. */
+const runWait: Command['wait'] = {
+  route: 'GET /payouts/runs/:run_id',
+  done: (b) => b.status === 'done',
+  progress: (b) => ({
+    count: Number(b.paid ?? 0) + Number(b.failed ?? 0), of: Math.max(0, Number(b.created ?? 0) - Number(b.awaiting_approval ?? 0)),
+    text: `${b.status}: ${b.created ?? 0} created, ${b.sent ?? 0} sent, ${b.paid ?? 0} paid, ${b.failed ?? 0} failed`,
+  }),
+};
 const changeFields: Fields = { change: 'change_id', status: 'status', kind: 'kind', number: 'number', name: 'name', 'registered name': 'resolved_name', 'proposed by': 'proposed_by' };
 const STATUSES = 'awaiting_approval|created|sending|pending|paid|failed|reversed|rejected|cancelled';
 const destinationFields: Fields = { kind: 'kind', number: 'number', name: 'name', version: 'version', verification: 'verification', 'registered name': 'resolved_name', changed: 'changed_at', by: 'changed_by' };
@@ -21,14 +34,15 @@ export const payoutGroups = {
 
 export const payoutCommands: Command[] = [
   {
-    name: 'payouts run', summary: "Run payouts now: each payee's available balance above the minimum, one payout each", route: 'POST /payouts/runs',
-    show: (b) =>
-      block(b, {
-        run: 'run_id', created: 'created', 'awaiting approval': 'awaiting_approval', 'without destination': (x) => (x.without_destination as string[]).join(', ') || '-',
-        'destination not verified': (x) => (x.unverified_destination as string[] | undefined)?.join(', ') || '-',
-      }),
+    name: 'payouts run', summary: "Start a payout run (answered at once; a background worker makes and sends one payout per payee owed the minimum); --wait follows it to the end",
+    route: 'POST /payouts/runs', usage: '[--wait]', wait: runWait, show: (b) => (b.created === undefined ? block(b, { run: 'run_id', status: 'status' }) : block(b, runProgressFields)),
+    help: { wait: 'Follow the run until it is done (a progress bar on a terminal)' },
   },
   { name: 'payouts runs', summary: 'Payout runs, newest first', route: 'GET /payouts/runs', show: (b) => table(b.data, runFields, '(no runs)') },
+  {
+    name: 'payouts runs-show', summary: "One payout run's progress: payouts created, sent, paid and failed, and the payees it skipped", route: 'GET /payouts/runs/:run_id',
+    usage: 'RUN_ID [--wait]', wait: runWait, show: (b) => block(b, runProgressFields), help: { wait: 'Follow the run until it is done (a progress bar on a terminal)' },
+  },
   {
     name: 'payouts list', summary: 'Payouts, newest first (--status awaiting_approval lists the approvals)', route: 'GET /payouts',
     usage: `[--status ${STATUSES}] [--payee PAYEE] [--run RUN_ID]`, payload: (a) => ({ status: a.status, payee: a.payee, run_id: a.run }),

@@ -27,6 +27,8 @@ export interface PaystackAnswer {
   data: Json | null;
   /** `data` when Paystack answered a list (e.g. a transaction's refunds). */
   list: unknown[] | null;
+  /** How long Paystack asked us to wait (its Retry-After header, seconds or a date), when it said. */
+  retryAfterMs: number | null;
 }
 
 export class PaystackClient {
@@ -46,7 +48,7 @@ export class PaystackClient {
   async call(operation: string, method: 'GET' | 'POST', path: string, body?: Json): Promise<PaystackAnswer> {
     const url = `${this.#config.baseUrl}${path}`;
     const attributes = { 'http.request.method': method, 'server.address': hostOf(url) };
-    const { status, text } = await inSpan(`paystack ${operation}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+    const { status, text, retryAfter } = await inSpan(`paystack ${operation}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
       const headers: Record<string, string> = { Authorization: `Bearer ${this.#config.secretKey}`, Accept: 'application/json' };
       if (body) headers['Content-Type'] = 'application/json';
       injectTraceHeaders(headers);
@@ -60,7 +62,7 @@ export class PaystackClient {
           signal: AbortSignal.timeout(this.#config.timeoutMs),
         });
         recordHttpStatus(span, res.status, 500);
-        return { status: res.status, text: await res.text() };
+        return { status: res.status, text: await res.text(), retryAfter: res.headers.get('retry-after') };
       } catch (err) {
         throw new GatewayError(`Paystack ${operation}: ${this.#describe(err)}`);
       }
@@ -70,7 +72,7 @@ export class PaystackClient {
     if (status >= 500 || status === 401 || status === 403) throw new GatewayError(`Paystack ${operation}: HTTP ${status}${message ? `: ${message}` : ''}`);
     if (!json || typeof json.status !== 'boolean') throw new GatewayError(`Paystack ${operation}: unreadable answer (HTTP ${status})`);
     const ok = status >= 200 && status <= 299 && json.status;
-    return { httpStatus: status, ok, message, data: asObject(json.data), list: Array.isArray(json.data) ? json.data : null };
+    return { httpStatus: status, ok, message, data: asObject(json.data), list: Array.isArray(json.data) ? json.data : null, retryAfterMs: retryAfterMs(retryAfter) };
   }
 
   /** A successful answer's data, or a GatewayError naming what Paystack said. */
@@ -104,6 +106,14 @@ export class PaystackClient {
   #scrub(text: string): string {
     return text.slice(0, 160).split(this.#config.secretKey).join('[redacted]');
   }
+}
+
+/** A Retry-After header (delay-seconds or an HTTP date) in milliseconds from now; null when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | null {
+  if (!header) return null;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
 /** The signature Paystack puts in `x-paystack-signature` (also used by the test fake). */

@@ -4,7 +4,7 @@ import { SandboxTransfers } from './sandbox.ts';
 import type { TransferSettings } from './settings.ts';
 import type { TransferProvider } from './types.ts';
 
-export type { PayoutDestination, TransferOutcome, TransferProvider, TransferState } from './types.ts';
+export type { BulkAnswer, PayoutDestination, TransferOutcome, TransferProvider, TransferRequest, TransferState } from './types.ts';
 export { transferSettings, type TransferSettings } from './settings.ts';
 export { PaystackTransfers, paystackRecipient } from './paystack.ts';
 export { SandboxTransfers } from './sandbox.ts';

@@ -10,6 +10,11 @@
  *   OUR reference and Paystack's idempotency key: lowercase letters, digits, `-` and `_`, 16 to 50 long.
  *   A reference Paystack already has is refused ("already used on a prior transfer"); we then answer the
  *   state of the transfer it names, so a retry never pays twice.
+ * - Bulk: POST /transfer/bulk { currency, source: "balance", transfers: [{ amount, recipient, reference, reason }] },
+ *   at most 100 transfers a request → data: one item per transfer queued { reference, recipient, amount,
+ *   transfer_code, status }; final states come by webhook or verify, as for one transfer. A 429 (rate
+ *   limited, Retry-After) takes nothing. A refused request (4xx, e.g. a reference already used) names none:
+ *   each stays open and is asked by status, so a retry never pays twice.
  * - Status: GET /transfer/verify/{reference} → the transfer; 404 when Paystack never received it.
  * - Name lookup: GET /bank/resolve?account_number=&bank_code= (the wallet's network code or the GhIPSS code, as for
  *   the recipient) → data { account_name }; a 4xx (422 "Could not resolve account name") when it cannot.
@@ -26,7 +31,7 @@ import { errors } from '../../platform/errors.ts';
 import { GatewayError } from '../payments/gateway.ts';
 import type { Json } from '../payments/json.ts';
 import { PaystackClient, type PaystackAnswer, type PaystackConfig } from '../payments/paystack-client.ts';
-import type { PayoutDestination, RecipientCheck, TransferOutcome, TransferProvider, TransferState } from './types.ts';
+import type { BulkAnswer, PayoutDestination, RecipientCheck, TransferOutcome, TransferProvider, TransferRequest, TransferState } from './types.ts';
 
 const NETWORK_CODES = { mtn: 'MTN', telecel: 'VOD', airteltigo: 'ATL' } as const;
 const REFERENCE = /^[a-z0-9_-]{16,50}$/;
@@ -49,6 +54,7 @@ export function paystackRecipient(destination: PayoutDestination): { type: 'mobi
 
 export class PaystackTransfers implements TransferProvider {
   readonly name = 'paystack';
+  readonly maxBulk = 100;
   readonly #client: PaystackClient;
 
   constructor(config: PaystackConfig) {
@@ -72,10 +78,8 @@ export class PaystackTransfers implements TransferProvider {
     return { state: 'registered', resolvedName, recipientCode: code };
   }
 
-  async send(input: { reference: string; amountPesewas: number; destination: PayoutDestination; reason: string }): Promise<TransferOutcome> {
-    const reference = toPaystackReference(input.reference);
-    if (!REFERENCE.test(reference)) throw new RangeError('reference must be 16 to 50 lowercase letters, digits, - or _ (Paystack transfer references)');
-    if (!Number.isSafeInteger(input.amountPesewas) || input.amountPesewas <= 0) throw new RangeError('amountPesewas must be a positive integer');
+  async send(input: TransferRequest): Promise<TransferOutcome> {
+    const reference = checked(input);
     return this.#guard(async () => {
       const recipient = await this.#client.call('recipient', 'POST', '/transferrecipient', { ...paystackRecipient(input.destination), currency: 'GHS' });
       const code = recipient.data?.recipient_code;
@@ -90,6 +94,31 @@ export class PaystackTransfers implements TransferProvider {
       });
       if (answer.ok && answer.data) return outcome(answer.data, reference);
       return this.#refused(reference, answer.message || `HTTP ${answer.httpStatus}`);
+    });
+  }
+
+  async sendBulk(items: readonly TransferRequest[]): Promise<BulkAnswer> {
+    if (items.length === 0 || items.length > this.maxBulk) throw new RangeError(`a bulk transfer takes 1 to ${this.maxBulk} transfers`);
+    const references = items.map(checked);
+    return this.#guard(async () => {
+      const transfers = [];
+      for (const [i, item] of items.entries()) {
+        // A verified destination has its recipient; one without is registered first (Paystack answers the existing one).
+        const code = item.recipientCode ?? (await this.#client.call('recipient', 'POST', '/transferrecipient', { ...paystackRecipient(item.destination), currency: 'GHS' }).then(notLimited)).data?.recipient_code;
+        if (typeof code !== 'string' || !code) continue;
+        transfers.push({ amount: item.amountPesewas, recipient: code, reference: references[i]!, reason: item.reason.slice(0, 100) });
+      }
+      const outcomes = new Map<string, TransferOutcome>();
+      if (transfers.length === 0) return { state: 'answered', outcomes };
+      const answer = await this.#client.call('bulk transfer', 'POST', '/transfer/bulk', { currency: 'GHS', source: 'balance', transfers });
+      if (answer.httpStatus === 429) return { state: 'rate_limited', retryAfterMs: answer.retryAfterMs };
+      // A refused request names no transfer: each stays open and is asked by its reference.
+      if (!answer.ok) return { state: 'answered', outcomes };
+      for (const raw of answer.list ?? []) {
+        const data = raw as Json;
+        if (typeof data?.reference === 'string' && references.includes(data.reference)) outcomes.set(fromPaystackReference(data.reference), outcome(data, data.reference));
+      }
+      return { state: 'answered', outcomes };
     });
   }
 
@@ -133,6 +162,14 @@ export class PaystackTransfers implements TransferProvider {
       throw asAppError(err);
     }
   }
+}
+
+/** Our reference as Paystack takes it, after checking what Paystack would refuse. */
+function checked(input: TransferRequest): string {
+  const reference = toPaystackReference(input.reference);
+  if (!REFERENCE.test(reference)) throw new RangeError('reference must be 16 to 50 lowercase letters, digits, - or _ (Paystack transfer references)');
+  if (!Number.isSafeInteger(input.amountPesewas) || input.amountPesewas <= 0) throw new RangeError('amountPesewas must be a positive integer');
+  return reference;
 }
 
 /** Rate limited (429): a passing failure to retry later, never Paystack's word on the account. */

@@ -1,6 +1,6 @@
 import type { Db } from '../../platform/db/index.ts';
 import { ulid } from '../../platform/ids.ts';
-import type { PayoutDestination, RecipientCheck, TransferOutcome, TransferProvider } from './types.ts';
+import type { BulkAnswer, PayoutDestination, RecipientCheck, TransferOutcome, TransferProvider, TransferRequest } from './types.ts';
 
 interface SandboxTransferRow {
   reference: string;
@@ -32,6 +32,8 @@ const REFERENCE = /^[A-Za-z0-9_-]{1,100}$/;
  */
 export class SandboxTransfers implements TransferProvider {
   readonly name = 'sandbox';
+  /** As Paystack's bulk transfer takes. */
+  readonly maxBulk = 100;
 
   constructor(
     private readonly db: Db,
@@ -51,17 +53,28 @@ export class SandboxTransfers implements TransferProvider {
     return { state: 'registered', resolvedName: await this.resolveName(destination), recipientCode: `RCP_sandbox_${number}` };
   }
 
-  async send(input: { reference: string; amountPesewas: number; destination: PayoutDestination; reason: string }): Promise<TransferOutcome> {
-    if (!REFERENCE.test(input.reference)) throw new RangeError('reference must be 1 to 100 letters, digits, - or _');
-    if (!Number.isSafeInteger(input.amountPesewas) || input.amountPesewas <= 0) throw new RangeError('amountPesewas must be a positive integer');
+  async send(input: TransferRequest): Promise<TransferOutcome> {
+    const answer = await this.sendBulk([input]);
+    const outcome = answer.state === 'answered' ? answer.outcomes.get(input.reference) : undefined;
+    if (!outcome) throw new Error(`sandbox transfer ${input.reference} vanished`);
+    return outcome;
+  }
+
+  /** Records them all in one statement (a reference already received is answered, never recorded again) and answers each. */
+  async sendBulk(items: readonly TransferRequest[]): Promise<BulkAnswer> {
+    if (items.length === 0 || items.length > this.maxBulk) throw new RangeError(`a bulk transfer takes 1 to ${this.maxBulk} transfers`);
+    for (const input of items) {
+      if (!REFERENCE.test(input.reference)) throw new RangeError('reference must be 1 to 100 letters, digits, - or _');
+      if (!Number.isSafeInteger(input.amountPesewas) || input.amountPesewas <= 0) throw new RangeError('amountPesewas must be a positive integer');
+    }
+    const at = this.clock();
     await this.db.query(
       `insert into sandbox_transfers (reference, amount_pesewas, destination, reason, provider_reference, created_at)
-       values ($1, $2, $3, $4, $5, $6) on conflict (reference) do nothing`,
-      [input.reference, input.amountPesewas, JSON.stringify(input.destination), input.reason, `TRF_${ulid(this.clock())}`, new Date(this.clock())],
+       select * from unnest($1::text[], $2::bigint[], $3::jsonb[], $4::text[], $5::text[], $6::timestamptz[]) on conflict (reference) do nothing`,
+      [items.map((i) => i.reference), items.map((i) => i.amountPesewas), items.map((i) => JSON.stringify(i.destination)), items.map((i) => i.reason), items.map(() => `TRF_${ulid(at)}`), items.map(() => new Date(at))],
     );
-    const row = await this.#find(input.reference);
-    if (!row) throw new Error(`sandbox transfer ${input.reference} vanished`);
-    return this.#outcome(row);
+    const rows = await this.#findAll(items.map((i) => i.reference));
+    return { state: 'answered', outcomes: new Map(rows.map((r) => [r.reference, this.#outcome(r)])) };
   }
 
   async status(reference: string): Promise<TransferOutcome | { state: 'unknown' }> {
@@ -74,13 +87,16 @@ export class SandboxTransfers implements TransferProvider {
   }
 
   async #find(reference: string): Promise<SandboxTransferRow | undefined> {
+    return (await this.#findAll([reference]))[0];
+  }
+
+  async #findAll(references: readonly string[]): Promise<SandboxTransferRow[]> {
     const rows = await this.db.query<SandboxTransferRow>(
-      'select reference, amount_pesewas, destination, provider_reference, created_at from sandbox_transfers where reference = $1',
-      [reference],
+      'select reference, amount_pesewas, destination, provider_reference, created_at from sandbox_transfers where reference = any($1::text[])',
+      [references],
     );
-    const row = rows[0];
     // The embedded database may hand jsonb back as text.
-    return row && typeof row.destination === 'string' ? { ...row, destination: JSON.parse(row.destination) as PayoutDestination } : row;
+    return rows.map((row) => (typeof row.destination === 'string' ? { ...row, destination: JSON.parse(row.destination) as PayoutDestination } : row));
   }
 
   #outcome(row: SandboxTransferRow): TransferOutcome {

@@ -23,6 +23,21 @@ export type RecipientCheck =
   /** It refused the account as a recipient (unknown, closed, or one it cannot pay), in its words. */
   | { state: 'refused'; reason: string };
 
+/** One transfer to send: OUR reference (the provider's idempotency key), and the destination's recipient when the provider registered it. */
+export interface TransferRequest {
+  reference: string;
+  amountPesewas: number;
+  destination: PayoutDestination;
+  reason: string;
+  recipientCode?: string | null;
+}
+
+/**
+ * A bulk request's answer: the provider's word per transfer it names (a reference it does not name
+ * stays open, to be asked by status), or `rate_limited` (nothing was taken; send again after the wait).
+ */
+export type BulkAnswer = { state: 'answered'; outcomes: Map<string, TransferOutcome> } | { state: 'rate_limited'; retryAfterMs: number | null };
+
 /**
  * A provider that sends money out. Every transfer carries OUR reference, which the provider treats as
  * its idempotency key: after a timeout, a 5xx or a crash the caller asks `status(reference)` and never
@@ -35,7 +50,15 @@ export interface TransferProvider {
   /** Resolves a destination's registered name and registers it as a transfer recipient (no money moves). Throws AppError GATEWAY_ERROR on timeout/5xx. */
   registerRecipient(destination: PayoutDestination): Promise<RecipientCheck>;
   /** Sends (or, for a reference already received, answers the state of) one transfer. Throws AppError GATEWAY_ERROR on timeout/5xx. */
-  send(input: { reference: string; amountPesewas: number; destination: PayoutDestination; reason: string }): Promise<TransferOutcome>;
+  send(input: TransferRequest): Promise<TransferOutcome>;
+  /**
+   * Sends many transfers in one request (at most `maxBulk`), each under its own reference, as `send` does
+   * one. Throws AppError GATEWAY_ERROR on timeout/5xx (whether any was taken is then unknown). A provider
+   * without it is sent one transfer at a time.
+   */
+  sendBulk?(items: readonly TransferRequest[]): Promise<BulkAnswer>;
+  /** The most transfers `sendBulk` takes in one request. */
+  readonly maxBulk?: number;
   /** The provider's view of the transfer with our reference; `unknown` when it never received it. */
   status(reference: string): Promise<TransferOutcome | { state: 'unknown' }>;
   /** A provider webhook about a transfer, verified by its signature: the reference it concerns (a hint to confirm with `status`), or undefined when the signature is bad or the event is not about a transfer. */

@@ -11,3 +11,4 @@ export type { DestinationChangeRow } from './changes-repository.ts';
 export { PayoutStatement, type PayoutTransfer } from './statement.ts';
 export type { Replacement } from './replacements.ts';
 export type { Switched } from './destination-switch.ts';
+export { runView } from './routes/admin-payouts.ts';

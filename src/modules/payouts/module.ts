@@ -14,6 +14,7 @@ import { payoutAdminRoutes } from './routes/admin-payouts.ts';
 import { partnerPayoutOperations } from './routes/partner-payouts.ts';
 import { registerTransferWebhook, type OtherTransferHints } from './routes/transfer-webhook.ts';
 import { RunRequests } from './run-requests.ts';
+import { RunSender } from './run-sender.ts';
 import { PayoutRuns } from './runs.ts';
 import { PayoutSender } from './sender.ts';
 import { PayoutsService, type CodVendorsOf } from './service.ts';
@@ -58,7 +59,8 @@ export function createPayoutsModule(deps: {
   const payees = new PayeesService(db, clock, settings, directory, destinations);
   const changes = new DestinationChanges({ db, clock, log, provider, directory, destinations, notices: deps.notices });
   const runs = new PayoutRuns({ db, clock, log, payees, settings, provider: provider.name });
-  const service = new PayoutsService({ db, clock, runs, sender, settings, verifier });
+  const runSender = new RunSender({ db, log, provider, settings, sender });
+  const service = new PayoutsService({ db, clock, log, runs, runSender, sender, settings, verifier });
   const codVendorsOf = deps.codVendorsOf ?? (async () => []);
   const runRequests = new RunRequests({ db, clock, log, settings, run: (h) => service.afterHandover(h, codVendorsOf) });
   return {

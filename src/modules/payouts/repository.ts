@@ -72,6 +72,8 @@ export interface RunRow {
   schedule_day: string | null;
   /** The courier cash handover a same-day run followed (one run per handover). */
   handover_id: string | null;
+  /** A handover's run covers only these payees; null: every payee. */
+  payees: string[] | null;
   created_at: Date;
 }
 
@@ -167,15 +169,15 @@ export const payoutsRepository = {
    * before `cutoff` is available, later is pending; a debit of its payable (a share taken back) and
    * its receivable are deducted from what is available at once: the hold delays money owed, never money taken back.
    */
-  async payables(db: Queryable, cutoff: Date, accounts?: string[]): Promise<PayableRow[]> {
+  async payables(db: Queryable, cutoff: Date, accounts?: string[], after: string | null = null): Promise<PayableRow[]> {
     return db.query<PayableRow>(
       `select ${PAYEE} as payee,
               coalesce(sum(e.amount_pesewas) filter (where not ${HELD}), 0)::bigint as available_pesewas,
               coalesce(sum(e.amount_pesewas) filter (where ${HELD}), 0)::bigint as pending_pesewas,
               coalesce(sum(e.amount_pesewas) filter (where ${RECEIVABLE}), 0)::bigint as receivable_pesewas
-       ${UNCOVERED} and ($3::text[] is null or e.account = any($3::text[]))
+       ${UNCOVERED} and ($3::text[] is null or e.account = any($3::text[])) and ($4::text is null or ${PAYEE} > $4)
         group by 1 order by 1`,
-      [PAYOUT_KINDS, cutoff, accounts ?? null],
+      [PAYOUT_KINDS, cutoff, accounts ?? null, after],
     );
   },
 
@@ -189,28 +191,12 @@ export const payoutsRepository = {
     return Number(rows[0]!.n);
   },
 
-  /**
-   * A payout's remittance lines: the uncovered credits of one payee's payable settled at or before
-   * `cutoff`, and every uncovered debit of its payable and entry of its receivable (the deductions).
-   */
-  async uncoveredLines(tx: Queryable, payee: string, accounts: { payable: string; receivable: string }, cutoff: Date): Promise<LineRow[]> {
-    // Written for two accounts (their index) and one payee (the lines' unique index), so that the plan
-    // stays an index lookup per entry however stale the statistics are while a run adds lines.
-    return tx.query<LineRow>(
-      `select e.journal_id, j.kind, j.subject_id, e.amount_pesewas, e.account
-         from ledger_entries e join ledger_journals j on j.id = e.journal_id
-        where ((e.account = $3 and (e.created_at <= $2 or e.amount_pesewas < 0)) or e.account = $5) and j.kind <> all($1::text[])
-          and not exists (select 1 from payout_lines l where l.payee = $4 and l.journal_id = e.journal_id and not l.released)
-        order by e.created_at, e.journal_id`,
-      [PAYOUT_KINDS, cutoff, accounts.payable, payee, accounts.receivable],
-    );
-  },
-
+  /** A new run, `creating` (its worker makes its payouts); false when its day or handover has one already. */
   async insertRun(tx: Queryable, run: RunRow): Promise<boolean> {
     const rows = await tx.query(
-      `insert into payout_runs (id, trigger, started_by, cutoff, schedule_day, handover_id, created_at) values ($1, $2, $3, $4, $5, $6, $7)
+      `insert into payout_runs (id, trigger, started_by, cutoff, schedule_day, handover_id, payees, created_at, status) values ($1, $2, $3, $4, $5, $6, $7, $8, 'creating')
        on conflict do nothing returning id`,
-      [run.id, run.trigger, run.started_by, run.cutoff, run.schedule_day, run.handover_id, run.created_at],
+      [run.id, run.trigger, run.started_by, run.cutoff, run.schedule_day, run.handover_id, run.payees, run.created_at],
     );
     return rows.length > 0;
   },
@@ -292,11 +278,6 @@ export const payoutsRepository = {
 
   async paidOut(db: Queryable, payee: string): Promise<number> {
     return Number((await db.query<{ n: number }>("select coalesce(sum(amount_pesewas), 0)::bigint as n from payouts where payee = $1 and status = 'paid'", [payee]))[0]!.n);
-  },
-
-  /** Payouts of a run still to hand to the provider. */
-  async toSend(db: Queryable, runId: string): Promise<string[]> {
-    return (await db.query<{ id: string }>("select id from payouts where run_id = $1 and status = 'created' order by id", [runId])).map((r) => r.id);
   },
 
   async runs(db: Queryable, limit: number): Promise<Array<RunRow & { payouts: number; total_pesewas: number }>> {

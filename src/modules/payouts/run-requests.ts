@@ -1,7 +1,6 @@
 import type { Db, Queryable } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { runRequestsRepository as repo } from './run-requests-repository.ts';
-import type { RunResult } from './runs.ts';
 import type { PayoutSettings } from './settings.ts';
 
 /** A courier cash handover as the same-day run needs it. */
@@ -12,7 +11,7 @@ export interface HandoverAsked {
 }
 
 /** Runs the same-day run of one handover (PayoutsService.afterHandover); once per handover, however often it is called. */
-export type SameDayRun = (h: { id: string; courierId: string; at: Date }) => Promise<RunResult | undefined>;
+export type SameDayRun = (h: { id: string; courierId: string; at: Date }) => Promise<{ id: string } | undefined>;
 
 const BATCH = 50;
 /** The longest wait before a failed request is tried again. */
@@ -44,7 +43,7 @@ export class RunRequests {
       try {
         const result = await this.deps.run({ id: r.handover_id, courierId: r.courier_id, at: r.handed_over_at });
         // No result: no same-day vendor was owed, or an earlier attempt made the run (its unsent payouts are the recovery's).
-        const runId = result?.run.id ?? (await repo.runOf(this.deps.db, r.handover_id));
+        const runId = result?.id ?? (await repo.runOf(this.deps.db, r.handover_id));
         await this.deps.db.transaction((tx) => repo.done(tx, r.handover_id, runId, this.now()));
       } catch (err) {
         const wait = Math.min(this.deps.settings.sendingGraceSeconds * 2 ** Math.min(r.attempts - 1, 20), MAX_RETRY_SECONDS);

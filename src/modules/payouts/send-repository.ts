@@ -21,12 +21,29 @@ export const sendRepository = {
    * the replacement and finds its payout cancelled. Never a transfer to a destination replaced before it
    * left. Answers the payouts claimed.
    */
-  async claimForSending(tx: Queryable, ids: readonly string[], at: Date, nextCheckAt: Date): Promise<PayoutRow[]> {
+  async claimForSending(tx: Queryable, ids: readonly string[], at: Date, nextCheckAt: Date): Promise<Array<PayoutRow & { recipient_code: string | null }>> {
     await tx.query('select 1 from payout_destinations where payee in (select payee from payouts where id = any($1::text[])) order by payee for share', [ids]);
-    return tx.query<PayoutRow>(
+    // With the destination's recipient at the provider, which a bulk transfer names.
+    return tx.query(
       `update payouts p set status = 'sending', updated_at = $2, attempts = attempts + 1, sending_since = $2, next_check_at = $3, checks = 0
-        where p.id = any($1::text[]) and ${SENDABLE} returning p.*`,
+        where p.id = any($1::text[]) and ${SENDABLE}
+        returning p.*, (select d.recipient_code from payout_destinations d where d.payee = p.payee and d.version = p.destination_version) as recipient_code`,
       [ids, at, nextCheckAt],
+    );
+  },
+
+  /**
+   * Applies the provider's answer to many payouts at once: those in `from` move to `to` with their
+   * provider reference and fee (compare-and-set per row, so a late or repeated answer changes nothing).
+   * Into `pending` their next check is `nextCheckAt`; into a final state, none. Answers the rows moved.
+   */
+  async moveMany(tx: Queryable, answers: ReadonlyArray<{ id: string; providerReference: string | null; feePesewas: number | null }>, from: readonly PayoutStatus[], to: 'pending' | 'paid', at: Date, nextCheckAt: Date | null): Promise<PayoutRow[]> {
+    return tx.query<PayoutRow>(
+      `update payouts p set status = $4, updated_at = $5, provider_reference = coalesce(x.ref, p.provider_reference), fee_pesewas = coalesce(x.fee, p.fee_pesewas),
+              next_check_at = $6, checks = 0
+         from unnest($1::text[], $2::text[], $3::bigint[]) as x(id, ref, fee)
+        where p.id = x.id and p.status = any($7::text[]) returning p.*`,
+      [answers.map((a) => a.id), answers.map((a) => a.providerReference), answers.map((a) => a.feePesewas), to, at, nextCheckAt, from],
     );
   },
 

@@ -14,11 +14,24 @@ import { sendRepository as sends } from './send-repository.ts';
 import { afterGrace, type PayoutSettings } from './settings.ts';
 
 const OPEN = ['sending', 'pending'] as const;
-/** Sends in flight at once per run (kept below the database pool, which each send's transactions use in turn). */
+/** The recovery's sends in flight at once (kept below the database pool, which each send's transactions use in turn). */
 const SEND_CONCURRENCY = 4;
 /** The recovery's batch per kind and tick, and the longest wait between two looks at a payout that stays open. */
 const RECOVERY_BATCH = 200;
 const MAX_CHECK_INTERVAL_SECONDS = 3600;
+
+/** What the provider shows with the transfer. */
+export const reasonOf = (p: Pick<PayoutRow, 'id'>) => `Payout ${p.id}`;
+
+/**
+ * The journals of a paid payout: it left our balance at the provider, the fee it cost when there was
+ * one, and the fee its payee bore set against it.
+ */
+const paidJournals = (p: PayoutRow, fee: number | null) => [
+  payoutPaidJournal(p.id, p.provider, Number(p.amount_pesewas)),
+  ...(fee && fee > 0 ? [payoutFeeJournal(p.id, p.provider, fee)] : []),
+  ...(Number(p.payee_fee_pesewas) > 0 ? [payoutFeeRecoveredJournal(p.id, Number(p.payee_fee_pesewas))] : []),
+];
 
 /**
  * Hands payouts to the transfer provider exactly once. A payout moves created → sending in its own
@@ -71,15 +84,42 @@ export class PayoutSender {
     for (const r of replaced) this.deps.log.info({ payout: r.cancelled, replacement: r.replacement.id, payee: p.payee }, 'payout made for a replaced destination: cancelled and made again');
   }
 
-  /** Sends these payouts, a few at once: provider calls take about a second each, and each payout is its own claim. */
-  async sendAll(ids: readonly string[]): Promise<void> {
-    await mapLimited(ids, SEND_CONCURRENCY, (id) => this.send(id));
+  /**
+   * Claims these payouts for one bulk request (created → sending, committed before the call); those the
+   * claim refused are replaced when their destination changed. Answers the claimed, with their recipients.
+   */
+  async claim(ids: readonly string[]): Promise<Array<PayoutRow & { recipient_code: string | null }>> {
+    const at = this.now();
+    const claimed = await this.deps.db.transaction((tx) => sends.claimForSending(tx, ids, at, afterGrace(this.deps.settings, at)));
+    const got = new Set(claimed.map((p) => p.id));
+    for (const id of ids) if (!got.has(id)) await this.replaceIfStale(id);
+    return claimed;
+  }
+
+  /**
+   * Applies a bulk answer: the pending and the paid each in one transaction with set-based statements
+   * (their journals posted together), the rest (failed, reversed) one by one as `apply` does.
+   */
+  async applyAll(outcomes: ReadonlyMap<string, TransferOutcome>): Promise<void> {
+    const all = [...outcomes].map(([id, o]) => ({ id, ...o }));
+    const pending = all.filter((o) => o.state === 'pending');
+    const paid = all.filter((o) => o.state === 'paid');
+    const at = this.now();
+    if (pending.length > 0) await this.deps.db.transaction((tx) => sends.moveMany(tx, pending, ['sending'], 'pending', at, afterGrace(this.deps.settings, at)));
+    if (paid.length > 0) {
+      await this.deps.db.transaction(async (tx) => {
+        const moved = await sends.moveMany(tx, paid, OPEN, 'paid', at, null);
+        await ledger.postJournals(tx, moved.flatMap((p) => paidJournals(p, p.fee_pesewas === null ? null : Number(p.fee_pesewas))), at);
+        for (const p of moved) await this.tellPartner(tx, p, at);
+      });
+    }
+    for (const o of all) if (o.state === 'failed' || o.state === 'reversed') await this.apply(o.id, o);
   }
 
   private async transmit(p: PayoutRow): Promise<void> {
     let outcome: TransferOutcome;
     try {
-      outcome = await this.deps.provider.send({ reference: p.id, amountPesewas: Number(p.amount_pesewas), destination: p.destination, reason: `Payout ${p.id}` });
+      outcome = await this.deps.provider.send({ reference: p.id, amountPesewas: Number(p.amount_pesewas), destination: p.destination, reason: reasonOf(p) });
     } catch (err) {
       // Whether the provider took it is unknown: left in `sending` for recovery to ask, never to resend blindly.
       this.deps.log.warn({ err, payout: p.id }, 'payout send failed or timed out; its status will be asked');
@@ -197,9 +237,7 @@ export class PayoutSender {
   }
 
   private async postPaid(tx: Queryable, p: PayoutRow, fee: number | null, at: Date): Promise<void> {
-    await ledger.postJournal(tx, payoutPaidJournal(p.id, p.provider, Number(p.amount_pesewas)), at);
-    if (fee && fee > 0) await ledger.postJournal(tx, payoutFeeJournal(p.id, p.provider, fee), at);
-    if (Number(p.payee_fee_pesewas) > 0) await ledger.postJournal(tx, payoutFeeRecoveredJournal(p.id, Number(p.payee_fee_pesewas)), at);
+    await ledger.postJournals(tx, paidJournals(p, fee), at);
   }
 
   private async returnToPayee(tx: Queryable, p: PayoutRow, wasPaid: boolean, at: Date): Promise<void> {

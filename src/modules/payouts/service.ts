@@ -1,8 +1,11 @@
 import type { Db } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
+import type { Logger } from '../../platform/logger.ts';
 import { scheduledRunDue } from './domain/schedule.ts';
 import { payoutsRepository as repo, type LineRow, type PayoutRow, type PayoutStatus, type RunRow } from './repository.ts';
-import type { PayoutRuns, RunResult } from './runs.ts';
+import { runRepository as runState, type RunCounts, type RunState } from './run-repository.ts';
+import type { RunSender } from './run-sender.ts';
+import type { PayoutRuns, RunScope } from './runs.ts';
 import type { PayoutSender } from './sender.ts';
 import type { PayoutSettings } from './settings.ts';
 import type { DestinationVerifier } from './verification.ts';
@@ -10,31 +13,81 @@ import type { DestinationVerifier } from './verification.ts';
 /** The vendors whose cash-on-delivery sales these delivery orders carry (the catalog knows; the app passes it in). */
 export type CodVendorsOf = (orderIds: readonly string[]) => Promise<string[]>;
 
-/** The payouts' face for routes, the CLI and the job: runs (on demand and scheduled), approvals, reads. */
+/** A run's worker holds it this long past each batch or page; a crashed worker's run is taken over after it. */
+const RUN_LEASE_SECONDS = 60;
+
+/** A run with its payouts counted by status: its progress. */
+export interface RunProgress extends RunState {
+  counts: RunCounts;
+}
+
+/** The payouts' face for routes, the CLI and the job: runs (on demand and scheduled, worked in the background), approvals, reads. */
 export class PayoutsService {
+  readonly #working = new Set<Promise<void>>();
+
   constructor(
-    private readonly deps: { db: Db; clock: () => number; runs: PayoutRuns; sender: PayoutSender; settings: PayoutSettings; verifier: DestinationVerifier },
+    private readonly deps: { db: Db; clock: () => number; log: Logger; runs: PayoutRuns; runSender: RunSender; sender: PayoutSender; settings: PayoutSettings; verifier: DestinationVerifier },
   ) {}
 
-  /** A finance operator's run: creates the payouts, then sends those that need no approval. */
-  async runNow(by: string): Promise<RunResult> {
-    const result = (await this.deps.runs.run('manual', by))!;
-    await this.deps.sender.sendAll(await repo.toSend(this.deps.db, result.run.id));
-    return result;
+  /** A finance operator's run: recorded and answered at once; this instance's worker makes and sends its payouts. */
+  async start(by: string): Promise<RunRow> {
+    const run = (await this.deps.runs.start('manual', by))!;
+    const working: Promise<void> = this.work(run.id)
+      .then(() => undefined)
+      .catch((err: unknown) => this.deps.log.warn({ err, run: run.id }, 'payout run stopped; the payouts job resumes it once its lease passes'))
+      .finally(() => this.#working.delete(working));
+    this.#working.add(working);
+    return run;
+  }
+
+  /** Starts a run and works it to the end here (the schedule, a handover). Undefined when its day or handover had one. */
+  async run(trigger: RunRow['trigger'], by: string, scope?: RunScope): Promise<RunProgress | undefined> {
+    const run = await this.deps.runs.start(trigger, by, scope);
+    if (!run) return undefined;
+    await this.work(run.id);
+    return this.progress(run.id);
   }
 
   /**
-   * The periodic job: destinations the provider has not verified yet, the day's scheduled run once past
-   * the cut-off (Accra time; the unique day makes it once across instances), then the recovery of
-   * payouts whose fate is open.
+   * Works a run (the given one, or the oldest unfinished one no worker holds): its payouts made batch by
+   * batch, then sent; done after. False when there was none to take.
+   */
+  async work(runId?: string): Promise<boolean> {
+    const { db, clock } = this.deps;
+    const run = await runState.lease(db, runId, new Date(clock()), RUN_LEASE_SECONDS);
+    if (!run) return false;
+    // Renewed at most every tenth of the lease: often enough, without a write per batch or page.
+    let renewed = Date.now();
+    const renew = async () => {
+      if (Date.now() - renewed < (RUN_LEASE_SECONDS * 1000) / 10) return;
+      renewed = Date.now();
+      await runState.renew(db, run.id, new Date(clock()), RUN_LEASE_SECONDS);
+    };
+    if (run.status === 'creating') {
+      await this.deps.runs.createAll(run, renew);
+      await db.transaction((tx) => runState.setStatus(tx, run.id, 'sending', new Date(clock())));
+    }
+    await this.deps.runSender.sendRun(run.id, renew);
+    await db.transaction((tx) => runState.setStatus(tx, run.id, 'done', new Date(clock())));
+    this.deps.log.info({ run: run.id, trigger: run.trigger }, 'payout run made and sent its payouts');
+    return true;
+  }
+
+  /** Waits for the runs this instance is working in the background (shutdown, tests). */
+  async settle(): Promise<void> {
+    await Promise.all([...this.#working]);
+  }
+
+  /**
+   * The periodic job: destinations the provider has not verified yet, runs a crashed or stopped worker
+   * left, the day's scheduled run once past the cut-off (Accra time; the unique day makes it once
+   * across instances), then the recovery of payouts whose fate is open.
    */
   async tick(): Promise<void> {
     await this.deps.verifier.verifyPending();
+    while (await this.work());
     const day = scheduledRunDue(this.deps.clock(), this.deps.settings.cutoffMinutes);
-    if (day) {
-      const result = await this.deps.runs.run('schedule', 'schedule', { scheduleDay: day });
-      if (result) await this.deps.sender.sendAll(await repo.toSend(this.deps.db, result.run.id));
-    }
+    if (day) await this.run('schedule', 'schedule', { scheduleDay: day });
     await this.deps.sender.recover();
   }
 
@@ -43,14 +96,19 @@ export class PayoutsService {
    * courier delivered lately, for their available balance past the same-day hold.
    * Once per handover (its unique id on the run); called for the request the handover wrote (RunRequests).
    */
-  async afterHandover(h: { id: string; courierId: string; at: Date }, codVendorsOf: CodVendorsOf): Promise<RunResult | undefined> {
+  async afterHandover(h: { id: string; courierId: string; at: Date }, codVendorsOf: CodVendorsOf): Promise<RunProgress | undefined> {
     const orders = await repo.ordersCollectedBy(this.deps.db, h.courierId, h.at);
     const vendors = orders.length === 0 ? [] : await repo.sameDayAmong(this.deps.db, await codVendorsOf(orders));
     if (vendors.length === 0) return undefined;
     const cutoff = new Date(this.deps.clock() - this.deps.settings.sameDayHoldHours * 3_600_000);
-    const result = await this.deps.runs.run('handover', 'handover', { handoverId: h.id, payees: vendors.map((v) => `vendor:${v}`), cutoff });
-    if (result) await this.deps.sender.sendAll(await repo.toSend(this.deps.db, result.run.id));
-    return result;
+    return this.run('handover', 'handover', { handoverId: h.id, payees: vendors.map((v) => `vendor:${v}`), cutoff });
+  }
+
+  /** A run with its payouts counted by status. */
+  async progress(runId: string): Promise<RunProgress> {
+    const run = await runState.find(this.deps.db, runId);
+    if (!run) throw errors.payoutRunNotFound(`No payout run ${runId}.`);
+    return { ...run, counts: await runState.counts(this.deps.db, runId) };
   }
 
   approve(id: string, by: string): Promise<PayoutRow | undefined> {
@@ -71,7 +129,7 @@ export class PayoutsService {
     return repo.list(this.deps.db, { ...f, limit: f.limit ?? 100 });
   }
 
-  runs(limit = 50): Promise<Array<RunRow & { payouts: number; total_pesewas: number }>> {
-    return repo.runs(this.deps.db, limit);
+  runs(limit = 50): Promise<Array<RunState & { payouts: number; total_pesewas: number }>> {
+    return repo.runs(this.deps.db, limit) as Promise<Array<RunState & { payouts: number; total_pesewas: number }>>;
   }
 }

@@ -20,6 +20,14 @@ export interface PayoutSettings {
   sendingGraceSeconds: number;
   /** Who bears the transfer fee per payee kind (PAYOUT_FEE_BEARER), and what a payee bearing it is charged (PAYOUT_PAYEE_FEES). */
   fees: FeeRules;
+  /** Payees a run's worker makes payouts for in one transaction (a handful of statements each, whatever the size). */
+  runBatchSize: number;
+  /** Transfers in one bulk request to the provider (Paystack takes at most 100). */
+  bulkSize: number;
+  /** Provider requests (bulk or single sends) in flight at once for one run. */
+  sendConcurrency: number;
+  /** The least time between the starts of two provider requests of a run: keeps a run under the provider's request rate. */
+  bulkIntervalMs: number;
 }
 
 function cutoff(env: Env, problems: string[]): number {
@@ -42,6 +50,10 @@ export function payoutSettings(env: Env, problems: string[]): PayoutSettings {
     intervalMs: int(env, 'PAYOUT_INTERVAL_MS', 60_000, 0, 3_600_000, problems),
     sendingGraceSeconds: int(env, 'PAYOUT_SENDING_GRACE_SECONDS', 60, 1, 86_400, problems),
     fees: feeRules(env, problems),
+    runBatchSize: int(env, 'PAYOUT_RUN_BATCH_SIZE', 1000, 1, 10_000, problems),
+    bulkSize: int(env, 'PAYOUT_BULK_SIZE', 100, 1, 100, problems),
+    sendConcurrency: int(env, 'PAYOUT_SEND_CONCURRENCY', 4, 1, 32, problems),
+    bulkIntervalMs: int(env, 'PAYOUT_BULK_INTERVAL_MS', 100, 0, 60_000, problems),
   };
 }
 

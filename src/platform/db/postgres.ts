@@ -47,7 +47,9 @@ export async function openPostgres(opts: PostgresOptions): Promise<DriverDb> {
     // Bounded statements: a stuck query answers an error instead of holding a connection forever.
     statement_timeout: 15_000,
     types: typeParsers,
-    ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
+    // JIT off: the payout run's aggregates crossed its cost threshold and spent more compiling than
+    // running (a repeated run grew slower each time); no statement here is long enough to gain from it.
+    options: `-c jit=off${opts.schema ? ` -c search_path=${opts.schema}` : ''}`,
   });
   // An idle client losing its connection must not crash the process; the next checkout reconnects.
   pool.on('error', () => {});

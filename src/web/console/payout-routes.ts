@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PAYOUT_JOURNAL_KINDS, type PayoutRow } from '../../modules/payouts/index.ts';
+import { PAYOUT_JOURNAL_KINDS, runView, type PayoutRow } from '../../modules/payouts/index.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
@@ -7,6 +7,7 @@ import { FINANCE_ROLES, utc, type ConsoleKit, type OperatorCurrent } from './kit
 import { payoutView } from './payout-view.ts';
 
 const PAYOUT_ID = /^pout_[0-9A-Z]{26}$/;
+const RUN_ID = /^prun_[0-9A-Z]{26}$/;
 type PayoutParams = { Params: { id: string } };
 
 /** What became of an approved payout: sent, waiting for its destination's verification, or replaced (its destination had changed). */
@@ -72,16 +73,37 @@ export function registerConsolePayoutRoutes(app: FastifyInstance, kit: ConsoleKi
     return listPage(reply);
   });
 
+  // Started at once; its page follows the background worker (the form answers with a redirect to it).
   app.post('/console/payouts/run', async (request, reply) => {
     const current = await kit.operator(request, reply, FINANCE_ROLES);
     if (!current) return reply;
     kit.form(request, {}, current);
-    const r = await payouts.service.runNow(current.operator.id);
-    await audited(request, current, 'payout_run.create', { type: 'payout_run', id: r.run.id }, { created: r.created, awaiting_approval: r.awaiting_approval, without_destination: r.without_destination, unverified_destination: r.unverified_destination });
-    const missing = r.without_destination.length > 0 ? ` ${r.without_destination.length} payee(s) are owed but have no destination: ${r.without_destination.join(', ')}.` : '';
-    const unverified = r.unverified_destination.length > 0 ? ` ${r.unverified_destination.length} payee(s) were skipped, their destination not verified (being checked, or needing review): ${r.unverified_destination.join(', ')}.` : '';
-    return listPage(reply, { notice: `Run ${r.run.id}: ${r.created} payout(s) created, ${r.awaiting_approval} awaiting approval.${missing}${unverified}` });
+    const run = await payouts.service.start(current.operator.id);
+    await audited(request, current, 'payout_run.create', { type: 'payout_run', id: run.id }, { status: 'creating' });
+    return reply.redirect(`/console/payouts/runs/${run.id}`, 303);
   });
+
+  app.get<PayoutParams>('/console/payouts/runs/:id', async (request, reply) => {
+    if (!(await kit.operator(request, reply, FINANCE_ROLES))) return reply;
+    const run = await runOf(request.params.id);
+    return kit.page(reply, 'payout-run', { title: `Payout run ${run.run_id}`, run, when: utc(new Date(run.created_at)), cutoff: utc(new Date(run.cutoff)) });
+  });
+
+  // What the run page's script polls: the run resource of the operator API, with the bar's scale.
+  app.get<PayoutParams>('/console/payouts/runs/:id/progress', async (request, reply) => {
+    if (!(await kit.operator(request, reply, FINANCE_ROLES))) return reply;
+    return reply.header('cache-control', 'no-store').send(await runOf(request.params.id));
+  });
+
+  async function runOf(id: string) {
+    if (!RUN_ID.test(id)) throw new WebRefusal(404, 'There is no such payout run.');
+    const run = await payouts!.service.progress(id).catch((err: unknown) => {
+      if (isAppError(err) && err.statusCode === 404) throw new WebRefusal(404, 'There is no such payout run.');
+      throw err;
+    });
+    const view = runView(run);
+    return { ...view, settled: view.paid + view.failed, max: Math.max(1, view.created - view.awaiting_approval) };
+  }
 
   app.get<PayoutParams>('/console/payouts/:id', async (request, reply) => {
     if (!(await kit.operator(request, reply, FINANCE_ROLES))) return reply;

@@ -47,3 +47,30 @@ document.querySelectorAll('select[data-shows-fieldset]').forEach((select) => {
   select.addEventListener('change', show);
   show();
 });
+
+// A page that follows work done in the background: <section data-progress-url="URL"> asks URL (JSON)
+// every second and puts each answered field into its [data-field=NAME] element (and a <progress
+// data-field=NAME> gets it as value), until the answer's status is "done". Without script, reload.
+document.querySelectorAll('[data-progress-url]').forEach((section) => {
+  const put = (body) => {
+    section.querySelectorAll('[data-field]').forEach((el) => {
+      const value = body[el.dataset.field];
+      if (value === undefined) return;
+      if (el.tagName === 'PROGRESS') el.value = Number(value);
+      else el.textContent = String(value);
+    });
+    if (body.max !== undefined) section.querySelectorAll('progress').forEach((bar) => { bar.max = Math.max(1, Number(body.max)); });
+  };
+  const poll = async () => {
+    try {
+      const res = await fetch(section.dataset.progressUrl, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
+      if (!res.ok) return setTimeout(poll, 5000);
+      const body = await res.json();
+      put(body);
+      if (body.status !== 'done') setTimeout(poll, 1000);
+    } catch {
+      setTimeout(poll, 5000);
+    }
+  };
+  setTimeout(poll, 1000);
+});

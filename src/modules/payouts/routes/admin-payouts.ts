@@ -6,8 +6,8 @@ import type { DestinationChangeRow } from '../changes-repository.ts';
 import type { DestinationChanges } from '../destination-changes.ts';
 import type { Switched } from '../destination-switch.ts';
 import type { PayeesService } from '../payees.ts';
-import type { DestinationRow, LineRow, PayoutRow } from '../repository.ts';
-import type { PayoutsService } from '../service.ts';
+import type { DestinationRow, LineRow, PayoutRow, PayoutStatus } from '../repository.ts';
+import type { PayoutsService, RunProgress } from '../service.ts';
 import type { DestinationVerifier } from '../verification.ts';
 
 const FINANCE = ['finance', 'admin'] as const;
@@ -71,6 +71,29 @@ const changeView = (c: DestinationChangeRow) => ({
   decided_by: c.decided_by,
 });
 
+/** A run's progress: `created` counts every payout it made (cancelled ones, made again, aside); `sent` those handed to the provider. */
+export const runView = (r: RunProgress) => {
+  const n = (s: PayoutStatus) => r.counts[s] ?? 0;
+  const sent = n('sending') + n('pending') + n('paid') + n('failed') + n('reversed');
+  return {
+    run_id: r.id,
+    status: r.status,
+    trigger: r.trigger,
+    started_by: r.started_by,
+    cutoff: r.cutoff.toISOString(),
+    created: Object.values(r.counts).reduce((a, b) => a + (b ?? 0), 0),
+    awaiting_approval: n('awaiting_approval'),
+    sent,
+    paid: n('paid'),
+    failed: n('failed') + n('reversed'),
+    pending: n('sending') + n('pending'),
+    without_destination: r.without_destination,
+    unverified_destination: r.unverified_destination,
+    created_at: r.created_at.toISOString(),
+    finished_at: r.finished_at?.toISOString() ?? null,
+  };
+};
+
 const ChangeBody = strictObject({ change_id: Id });
 
 export const payoutAdminRoutes = (payouts: PayoutsService, payees: PayeesService, changes: DestinationChanges, verifier: DestinationVerifier) => [
@@ -78,24 +101,34 @@ export const payoutAdminRoutes = (payouts: PayoutsService, payees: PayeesService
     method: 'POST',
     url: '/payouts/runs',
     roles: FINANCE,
-    audit: { action: 'payout_run.create', outsideTransaction: NETWORK_CALL },
-    summary: "Run payouts now: each payee's available balance above the minimum becomes one payout, sent unless it waits for approval",
+    audit: { action: 'payout_run.create', outsideTransaction: 'answers at once; a background worker makes and sends the payouts, calling the transfer provider' },
+    summary: "Start a payout run: answered at once (202) with its id; a background worker makes one payout per payee owed the minimum and sends those that need no approval (GET /payouts/runs/:run_id shows its progress)",
     handler: async ({ actor }) => {
-      const r = await payouts.runNow(actor.id);
-      return {
-        statusCode: 201,
-        body: { run_id: r.run.id, cutoff: r.run.cutoff.toISOString(), created: r.created, awaiting_approval: r.awaiting_approval, without_destination: r.without_destination, unverified_destination: r.unverified_destination },
-      };
+      const run = await payouts.start(actor.id);
+      return { statusCode: 202, body: { run_id: run.id, status: 'creating', cutoff: run.cutoff.toISOString(), created_at: run.created_at.toISOString() } };
     },
   }),
   defineAdminRoute({
     method: 'GET',
     url: '/payouts/runs',
     roles: FINANCE,
-    summary: 'Payout runs, newest first, with their payouts counted and summed',
+    summary: 'Payout runs, newest first, with their status and payouts counted and summed',
     handler: async () => ({
-      body: { data: (await payouts.runs()).map((r) => ({ id: r.id, trigger: r.trigger, started_by: r.started_by, cutoff: r.cutoff.toISOString(), schedule_day: r.schedule_day, payouts: r.payouts, total_pesewas: Number(r.total_pesewas), created_at: r.created_at.toISOString() })) },
+      body: {
+        data: (await payouts.runs()).map((r) => ({
+          id: r.id, status: r.status, trigger: r.trigger, started_by: r.started_by, cutoff: r.cutoff.toISOString(), schedule_day: r.schedule_day, payouts: r.payouts,
+          total_pesewas: Number(r.total_pesewas), created_at: r.created_at.toISOString(),
+        })),
+      },
     }),
+  }),
+  defineAdminRoute({
+    method: 'GET',
+    url: '/payouts/runs/:run_id',
+    roles: FINANCE,
+    summary: 'One payout run and its progress: status (creating, sending, done), payouts created, sent, paid and failed, and the payees it skipped',
+    params: strictObject({ run_id: Id }),
+    handler: async ({ params }) => ({ body: runView(await payouts.progress(params.run_id)) }),
   }),
   defineAdminRoute({
     method: 'GET',
