@@ -55,6 +55,7 @@ const SCRIPT = `(() => {
     const words = input.value.toLowerCase().split(/\\s+/).filter(Boolean);
     for (const li of items) li.hidden = !words.every((w) => li.dataset.search.includes(w));
     if (empty) empty.hidden = visible().length > 0;
+    for (const list of nav.querySelectorAll('h2 + ul')) list.previousElementSibling.hidden = !list.querySelector('li:not([hidden])');
     // On a phone the sidebar is a menu: it opens to show the matches (a class, so the box keeps the focus).
     nav.classList.toggle('open', words.length > 0);
   };
