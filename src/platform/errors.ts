@@ -33,6 +33,8 @@ export const errors = {
   batchTooLarge: make(400, 'BATCH_TOO_LARGE'),
   outOfStock: make(400, 'OUT_OF_STOCK'),
   markupNotSupportedForCod: make(400, 'MARKUP_NOT_SUPPORTED_FOR_COD'),
+  /** An order sent its point twice (coordinates and lat/lng) with different values. */
+  conflictingCoordinates: make(400, 'CONFLICTING_COORDINATES'),
   missingApiKey: make(401, 'MISSING_API_KEY'),
   invalidApiKey: make(401, 'INVALID_API_KEY'),
   missingSignature: make(401, 'MISSING_SIGNATURE'),

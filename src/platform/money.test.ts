@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatGhs, ghsToPesewas, pesewasToGhs } from './money.ts';
+import { formatGhs, ghsToPesewas, pesewasToGhs, withGhs } from './money.ts';
 
 describe('money', () => {
   it('converts GHS with up to two decimals exactly', () => {
@@ -29,4 +29,15 @@ describe('money', () => {
     expect(formatGhs(Number.MAX_SAFE_INTEGER)).toBe('GHS 90071992547409.91');
     expect(() => formatGhs(1.5)).toThrow(RangeError);
   });
+
+  it('adds a *_ghs twin beside each *_pesewas amount, equal to the decimal text of the integer', () => {
+    const o = withGhs({ id: 'pout_1', amount_pesewas: 99_999_999, fee_pesewas: null, lines: 2, minimum_pesewas: 1 });
+    expect(o).toEqual({ id: 'pout_1', amount_pesewas: 99_999_999, fee_pesewas: null, lines: 2, minimum_pesewas: 1, amount_ghs: 999_999.99, fee_ghs: null, minimum_ghs: 0.01 });
+    // The JSON text is the exact decimal the integer spells, never a binary float's tail.
+    for (const p of [1, 10, 99, 1999, -500, 99_999_999, 123_456_789_01]) {
+      const decimal = formatGhs(p).slice('GHS '.length).replace(/\.?0+$/, '');
+      expect(JSON.stringify(withGhs({ a_pesewas: p }).a_ghs)).toBe(decimal);
+    }
+  });
 });
+

@@ -27,3 +27,21 @@ export function formatGhs(pesewas: number): string {
   const abs = Math.abs(pesewas);
   return `GHS ${pesewas < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
+
+/** The `*_ghs` twin of each `*_pesewas` key of T (null stays null). */
+export type GhsTwins<T> = {
+  [K in keyof T as K extends `${infer Base}_pesewas` ? `${Base}_ghs` : never]: T[K] extends number ? number : T[K] extends number | null ? number | null : never;
+};
+
+/**
+ * An object whose amounts are integer pesewas, with each `x_pesewas` (a number or null) also as
+ * `x_ghs` in the GHS numbers the rest of the API speaks: additive, the pesewas keys stay as they were.
+ */
+export function withGhs<T extends object>(o: T): T & GhsTwins<T> {
+  const twins: Record<string, number | null> = {};
+  for (const [key, value] of Object.entries(o)) {
+    if (!key.endsWith('_pesewas') || (typeof value !== 'number' && value !== null)) continue;
+    twins[`${key.slice(0, -'_pesewas'.length)}_ghs`] = value === null ? null : pesewasToGhs(value);
+  }
+  return { ...o, ...twins } as T & GhsTwins<T>;
+}

@@ -128,6 +128,40 @@ describe('orders.create pricing', () => {
   });
 });
 
+describe("orders.create: the buyer's point", () => {
+  const point = { lat: 5.635, lng: -0.161 };
+  // Its own shop: these orders take stock the other tests count on.
+  let a: Awaited<ReturnType<typeof shop>>;
+  beforeAll(async () => {
+    a = await shop(p);
+  });
+  const stored = (saleId: string) =>
+    p.app.platform.db.query<{ delivery_lat: number; delivery_lng: number; quote_source: string }>('select delivery_lat, delivery_lng, quote_source from sales where id = $1', [saleId]);
+
+  it('is taken as delivery.coordinates (canonical, as on delivery orders), as lat/lng, or as both when they agree: one fee, one stored point', async () => {
+    const forms = [{ coordinates: point }, { ...point }, { coordinates: point, ...point }];
+    const sales = [];
+    for (const form of forms) sales.push(await placed(s, orderBody(a, { delivery: { address: 'Somewhere', ...form } })));
+    expect(new Set(sales.map((x) => x.delivery_fee_ghs)).size).toBe(1);
+    for (const sale of sales) expect(await stored(sale.sale_id)).toEqual([{ delivery_lat: point.lat, delivery_lng: point.lng, quote_source: 'coordinates' }]);
+  });
+
+  it('answers 400 CONFLICTING_COORDINATES when both forms are sent and disagree, reserving nothing', async () => {
+    const before = await stockOf(p, a.variantId);
+    for (const flat of [{ lat: 5.636, lng: point.lng }, { lat: point.lat, lng: -0.162 }]) {
+      const body = await expectError(orderBody(a, { delivery: { address: 'Somewhere', coordinates: point, ...flat } }), 400, 'CONFLICTING_COORDINATES', 'delivery.coordinates');
+      expect(body.message).toMatch(/delivery\.coordinates alone/);
+    }
+    expect(await stockOf(p, a.variantId)).toEqual(before);
+  });
+
+  it('checks delivery.coordinates like lat/lng: both members, numbers, inside Ghana', async () => {
+    await expectError(orderBody(a, { delivery: { address: 'Osu', coordinates: { lat: 5.6 } } }), 400, 'VALIDATION_ERROR', 'delivery.coordinates.lng');
+    await expectError(orderBody(a, { delivery: { address: 'Osu', coordinates: { lat: '5.6', lng: -0.1 } } }), 400, 'VALIDATION_ERROR', 'delivery.coordinates.lat');
+    await expectError(orderBody(a, { delivery: { address: 'London', coordinates: { lat: 51.5, lng: -0.12 } } }), 400, 'VALIDATION_ERROR', 'delivery.coordinates');
+  });
+});
+
 describe('external_reference', () => {
   it('is unique per app and environment among created orders: a reuse answers 409 DUPLICATE_REFERENCE', async () => {
     const body = orderBody(a);

@@ -8,7 +8,8 @@ const fake = new FakeTransfers();
 // The real clock: the partner's requests are signed with the time (each run is milliseconds after the last).
 const now = Date.now();
 beforeAll(async () => {
-  p = await startPlatform({ transfers: fake, env: { PAYOUT_INTERVAL_MS: '0' } });
+  // A 1-pesewa minimum, so the smallest amounts can be paid out and read back in GHS.
+  p = await startPlatform({ transfers: fake, env: { PAYOUT_INTERVAL_MS: '0', PAYOUT_MINIMUM_PESEWAS: '1' } });
 });
 afterAll(() => p.close());
 
@@ -44,14 +45,14 @@ describe('payouts.list and payouts.get', () => {
     expect(listed.status, JSON.stringify(listed.body)).toBe(200);
     const all = listed.body.data;
     expect(all.payouts.map((x: any) => [x.status, x.amount_pesewas])).toEqual([['failed', 1200], ['paid', 2500]]);
-    expect(all.balance).toEqual({ pending_pesewas: 400, available_pesewas: 1200, paid_out_pesewas: 2500 });
+    expect(all.balance).toEqual({ pending_pesewas: 400, available_pesewas: 1200, paid_out_pesewas: 2500, pending_ghs: 4, available_ghs: 12, paid_out_ghs: 25 });
     expect(all.payouts[1]).toMatchObject({ payout_id: expect.stringMatching(/^pout_/), fee_pesewas: 100, destination: { kind: 'mobile_money', network: 'mtn', bank_code: null, number_ending: '4321' } });
 
     const detail = await get(s, all.payouts[1].payout_id);
     expect(detail.status).toBe(200);
     expect(detail.body.data).toMatchObject({ status: 'paid', amount_pesewas: 2500, sales_pesewas: 3000, deductions_pesewas: 500 });
     expect(detail.body.data.lines).toEqual(expect.arrayContaining([
-      { type: 'sale', journal_kind: 'sale_settlement', subject_id: sold, amount_pesewas: 3000 },
+      { type: 'sale', journal_kind: 'sale_settlement', subject_id: sold, amount_pesewas: 3000, amount_ghs: 30 },
       expect.objectContaining({ type: 'deduction', journal_kind: 'sale_refund', amount_pesewas: -500 }),
     ]));
   });
@@ -86,6 +87,38 @@ describe('payouts.list and payouts.get', () => {
     expect([second.payouts.map((x: any) => x.payout_id), second.next_cursor]).toEqual([ids.slice(2), null]);
     expect((await list(s, { status: 'failed' })).body.data.payouts).toEqual([]);
     expect((await list(s, { status: 'paid' })).body.data.count).toBe(3);
+  });
+
+  it('says every amount in GHS too, exactly the pesewas over 100, to partners and operators alike', async () => {
+    // The integer's own decimal text: what a cedi amount must read as, never a float's tail.
+    const cedis = (pesewas: number) => `${Math.trunc(pesewas / 100)}.${String(Math.abs(pesewas) % 100).padStart(2, '0')}`.replace(/\.?0+$/, '');
+    const exact = (pesewas: number, ghs: unknown) => {
+      expect(ghs).toBe(pesewas / 100);
+      expect(JSON.stringify(ghs)).toBe(cedis(pesewas));
+    };
+    for (const amount of [1, 10, 99_999_999]) {
+      const s = await payeePartner();
+      await settleSale(p, s.account, amount, now - 30 * HOUR);
+      await run();
+      const { payouts, balance } = (await list(s)).body.data;
+      // Above the approval threshold the payout waits for an operator: it is listed all the same.
+      expect(payouts.map((x: any) => x.amount_pesewas)).toEqual([amount]);
+      exact(amount, payouts[0].amount_ghs);
+      for (const key of ['pending', 'available', 'paid_out']) exact(balance[`${key}_pesewas`], balance[`${key}_ghs`]);
+      const detail = (await get(s, payouts[0].payout_id)).body.data;
+      for (const key of ['amount', 'sales', 'deductions']) exact(detail[`${key}_pesewas`], detail[`${key}_ghs`]);
+      exact(amount, detail.lines[0].amount_ghs);
+      if (detail.fee_pesewas === null) expect(detail.fee_ghs).toBeNull();
+      else exact(detail.fee_pesewas, detail.fee_ghs);
+
+      const admin = (await p.admin('GET', `/payouts/${payouts[0].payout_id}`)).body;
+      exact(amount, admin.amount_ghs);
+      exact(amount, admin.lines[0].amount_ghs);
+      const payee = (await p.admin('GET', `/payees/partner/${s.partnerId}`)).body;
+      for (const key of ['pending', 'available', 'receivable']) exact(payee[`${key}_pesewas`], payee[`${key}_ghs`]);
+    }
+    const [latest] = (await p.admin('GET', '/payouts/runs')).body.data;
+    exact(latest.total_pesewas, latest.total_ghs);
   });
 
   it('answers 404 PAYOUT_NOT_FOUND for another partner\'s payout or none, and 400 for bad queries', async () => {
@@ -141,7 +174,7 @@ describe('payout.paid and payout.failed events', () => {
     await p.app.platform.payouts.sender.recover(); // a repeated answer changes nothing
     const paid = await events(payout.payout_id);
     expect(paid).toEqual([{ type: 'payout.paid', app_id: s.appId, environment: 'production', payload: expect.objectContaining({ type: 'payout.paid' }) }]);
-    expect(paid[0]!.payload.data).toEqual({ payout_id: payout.payout_id, status: 'paid', amount_pesewas: 2000, fee_pesewas: 100, failure_reason: null, timestamp: expect.any(String) });
+    expect(paid[0]!.payload.data).toEqual({ payout_id: payout.payout_id, status: 'paid', amount_pesewas: 2000, fee_pesewas: 100, amount_ghs: 20, fee_ghs: 1, failure_reason: null, timestamp: expect.any(String) });
 
     await settleSale(p, s.account, 1900, now - 30 * HOUR);
     fake.knobs.push('fail');

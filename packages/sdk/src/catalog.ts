@@ -82,7 +82,7 @@ export function catalogApi(client: PartnerClient) {
         get<SafeOrderResponse>('safe-catalog.orders.get', 'sale_id' in lookup ? { sale_id: lookup.sale_id } : { external_reference: lookup.external_reference }),
     },
 
-    /** Payouts of your markup (production keys holding payouts:read), in pesewas. */
+    /** Payouts of your markup (production keys holding payouts:read): each amount in pesewas and in GHS (`*_ghs`). */
     payouts: {
       /** Newest first, with your balance; pass `next_cursor` back as `cursor`. */
       list: (query: PayoutListQuery = {}) =>

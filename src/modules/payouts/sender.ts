@@ -3,6 +3,7 @@ import { mapLimited } from '../../platform/concurrency.ts';
 import type { Db, Queryable } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
 import type { Logger } from '../../platform/logger.ts';
+import { withGhs } from '../../platform/money.ts';
 import { ledger } from '../ledger/index.ts';
 import { appendEvent } from '../webhooks/index.ts';
 import { payeeAccounts, payoutFeeJournal, payoutFeeRecoveredJournal, payoutPaidJournal, payoutReturnedJournal, splitOf } from './domain/journals.ts';
@@ -257,8 +258,7 @@ export class PayoutSender {
     const data = {
       payout_id: p.id,
       status: p.status,
-      amount_pesewas: Number(p.amount_pesewas),
-      fee_pesewas: p.fee_pesewas === null ? null : Number(p.fee_pesewas),
+      ...withGhs({ amount_pesewas: Number(p.amount_pesewas), fee_pesewas: p.fee_pesewas === null ? null : Number(p.fee_pesewas) }),
       failure_reason: p.failure_reason,
       timestamp: at.toISOString(),
     };

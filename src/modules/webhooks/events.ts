@@ -1,5 +1,5 @@
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
-import { DateTime } from '../../platform/http/openapi-shapes.ts';
+import { DateTime, Ghs, PesewasAndGhs } from '../../platform/http/openapi-shapes.ts';
 import type { WebhookEventDoc } from '../../platform/http/openapi-webhooks.ts';
 import { StringEnum } from '../../platform/http/schemas.ts';
 import type { EventType } from './outbox.ts';
@@ -20,7 +20,6 @@ export interface EventValues {
   salePaymentStatuses: readonly string[];
 }
 
-const Ghs = (description: string) => Type.Number({ description });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 const Timestamp = DateTime('When the change happened: the same instant as created_at');
 
@@ -68,8 +67,8 @@ export function webhookEvents(values: EventValues): Record<EventType, WebhookEve
     Type.Object({
       payout_id: Type.String(),
       status: StringEnum(['paid', 'failed'] as const),
-      amount_pesewas: Type.Integer({ description: 'What was sent (paid) or is owed again (failed), in pesewas' }),
-      fee_pesewas: Type.Union([Type.Integer(), Type.Null()], { description: "The provider's transfer fee, borne by the platform" }),
+      ...PesewasAndGhs('amount', 'What was sent (paid) or is owed again (failed)'),
+      ...PesewasAndGhs('fee', "The provider's transfer fee, borne by the platform", true),
       failure_reason: Nullable(Type.String({ description: 'Why it failed (payout.failed)' })),
       timestamp: Timestamp,
     });

@@ -36,6 +36,7 @@ export const CODE_HINTS: Readonly<Record<string, string>> = {
   BATCH_TOO_LARGE: '`orders` is missing, not an array, or has more than 100 items.',
   OUT_OF_STOCK: 'An item asks for more than is available; `details` names the variant.',
   MARKUP_NOT_SUPPORTED_FOR_COD: 'A reseller markup above 0 was sent with cash on delivery.',
+  CONFLICTING_COORDINATES: '`delivery.coordinates` and `delivery.lat`/`lng` were both sent and name different points.',
   MISSING_API_KEY: 'No X-API-Key header (nor Authorization: Bearer).',
   INVALID_API_KEY: 'The API key is unknown or revoked.',
   MISSING_SIGNATURE: 'X-Signature, X-Timestamp or X-Nonce is absent.',

@@ -21,6 +21,21 @@ export const DateTime = (description?: string) => Type.String({ format: 'date-ti
 
 export const IsoDate = (description?: string) => Type.String({ format: 'date', ...(description ? { description } : {}) });
 
+/** An amount in GHS: a number with at most two decimals (pesewas are storage). */
+export const Ghs = (description: string) => Type.Number({ description });
+
+/**
+ * An amount documented twice, as `<name>_pesewas` (integer) and its `<name>_ghs` twin (what
+ * `withGhs` adds), with one description; `nullable` when it may be unknown (null in both).
+ */
+export function PesewasAndGhs<N extends string>(name: N, description: string, nullable = false) {
+  const orNull = <T extends TSchema>(t: T) => (nullable ? Type.Union([t, Type.Null()], { description: t.description }) : t);
+  return {
+    [`${name}_pesewas`]: orNull(Type.Integer({ description: `${description} (integer pesewas)` })),
+    [`${name}_ghs`]: orNull(Ghs(`${description} (GHS, the same amount)`)),
+  } as unknown as Record<`${N}_pesewas` | `${N}_ghs`, TSchema>;
+}
+
 export const LatLngOut = Type.Object({ lat: Type.Number(), lng: Type.Number() }, { description: 'WGS84 decimal degrees' });
 
 export const HEALTH_EXAMPLES = [{ name: 'ok', summary: 'The service and its database answer', response: { status: 'ok' } }] as const;

@@ -18,3 +18,12 @@ export const HttpUrl = Type.String({ format: 'uri', pattern: '^https?://', maxLe
 /** A string enum that validates (and documents) as `enum`, so errors list the allowed values. */
 export const StringEnum = <const T extends readonly string[]>(values: T, description?: string) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
+
+/** A point as partners send it (`coordinates: {lat, lng}`), the canonical form on every request body. */
+export const Coordinates = strictObject(
+  {
+    lat: Type.Number({ minimum: -90, maximum: 90 }),
+    lng: Type.Number({ minimum: -180, maximum: 180 }),
+  },
+  'WGS84 decimal degrees; both members are required when the object is present',
+);

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum, strictObject } from '../../../platform/http/schemas.ts';
+import { Coordinates, StringEnum, strictObject } from '../../../platform/http/schemas.ts';
 
 const text = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
 
@@ -18,7 +18,8 @@ export const CreateSaleBody = strictObject({
   buyer: strictObject({ name: text(200), phone: text(32, 'Ghana phone number, e.g. 024 123 4567') }),
   delivery: strictObject({
     address: text(500, 'Used to quote the delivery fee when no coordinates or area are given'),
-    lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90, description: 'With lng: the most accurate fee' })),
+    coordinates: Type.Optional(strictObject(Coordinates.properties, 'The canonical form (as on delivery orders): the most accurate fee. Sent with lat/lng too, they must agree (else 400 CONFLICTING_COORDINATES)')),
+    lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90, description: 'With lng: the older form of coordinates, still accepted' })),
     lng: Type.Optional(Type.Number({ minimum: -180, maximum: 180 })),
     area_id: Type.Optional(text(64, 'An id from delivery locations.list')),
   }),

@@ -8,8 +8,9 @@ import { ghsToPesewas } from '../../../platform/money.ts';
 import { GatewayError, type PaymentStatus } from '../../../integrations/payments/gateway.ts';
 import type { PaymentGateways } from '../../../integrations/payments/index.ts';
 import type { DeliveryStatus } from '../../delivery/index.ts';
-import { isInGhana, normalizeGhanaPhone } from '../../../shared/ghana/index.ts';
+import { isInGhana, normalizeGhanaPhone, type LatLng } from '../../../shared/ghana/index.ts';
 import type { DeliveryOrder } from '../../delivery/index.ts';
+import { buyerPoint } from '../domain/buyer-point.ts';
 import { commissionOf } from '../domain/money.ts';
 import { stockRepository as stock } from '../products/stock.ts';
 import { isRefusal, newDeliveryReference, type Dispatcher } from './dispatch.ts';
@@ -65,11 +66,11 @@ export class SalesService {
     if (input.payment_method === 'cod' && (input.reseller_markup_ghs ?? 0) > 0) {
       throw errors.markupNotSupportedForCod('reseller_markup_ghs must be 0 or absent with cod: a reseller markup needs payment_method online.');
     }
-    const { phone, markup } = this.checkInput(input);
+    const { phone, markup, point } = this.checkInput(input);
     const gateway = input.payment_method === 'online' ? this.deps.gateways.forPayment(auth.environment) : undefined;
     const { vendor, lines, subtotal } = await priceLines(db, input.vendor_id, input.items);
     if (markup > subtotal) invalid([{ field: 'reseller_markup_ghs', issue: 'must not exceed the order subtotal' }]);
-    const quote = await this.deps.quoter.quote(input.delivery, { lat: vendor.pickup_lat, lng: vendor.pickup_lng });
+    const quote = await this.deps.quoter.quote({ ...input.delivery, lat: point?.lat, lng: point?.lng }, { lat: vendor.pickup_lat, lng: vendor.pickup_lng });
     const now = new Date(this.deps.clock());
     const online = input.payment_method === 'online';
     const sale = await db.transaction(async (tx) => {
@@ -90,8 +91,8 @@ export class SalesService {
         buyer_phone: phone,
         delivery_address: input.delivery.address.trim(),
         delivery_area_id: input.delivery.area_id ?? null,
-        delivery_lat: input.delivery.lat ?? null,
-        delivery_lng: input.delivery.lng ?? null,
+        delivery_lat: point?.lat ?? null,
+        delivery_lng: point?.lng ?? null,
         quote_lat: quote.point.lat,
         quote_lng: quote.point.lng,
         quote_source: quote.source,
@@ -214,8 +215,8 @@ export class SalesService {
     });
   }
 
-  /** Checks a schema cannot express; answers the buyer's phone in E.164 and the markup in pesewas. */
-  private checkInput(input: CreateSaleInput): { phone: string; markup: number } {
+  /** Checks a schema cannot express; answers the buyer's phone in E.164, the markup in pesewas and the buyer's point. */
+  private checkInput(input: CreateSaleInput): { phone: string; markup: number; point: LatLng | undefined } {
     const details: ErrorDetail[] = [];
     const phone = normalizeGhanaPhone(input.buyer.phone);
     if (!phone) details.push({ field: 'buyer.phone', issue: 'must be a Ghana phone number, e.g. 024 123 4567 or +233241234567' });
@@ -223,11 +224,19 @@ export class SalesService {
     if (!input.delivery.address.trim()) details.push({ field: 'delivery.address', issue: 'must not be blank' });
     const markup = ghsToPesewas(input.reseller_markup_ghs ?? 0);
     if (markup === null) details.push({ field: 'reseller_markup_ghs', issue: 'must have at most 2 decimals' });
-    const { lat, lng } = input.delivery;
+    const { lat, lng, coordinates } = input.delivery;
+    const found = buyerPoint(input.delivery);
     if ((lat === undefined) !== (lng === undefined)) details.push({ field: lat === undefined ? 'delivery.lat' : 'delivery.lng', issue: 'is required when the other coordinate is given' });
-    else if (lat !== undefined && lng !== undefined && !isInGhana({ lat, lng })) details.push({ field: 'delivery.lat', issue: 'with delivery.lng is outside Ghana, where we do not deliver' });
+    else if ('point' in found && found.point && !isInGhana(found.point)) {
+      details.push(coordinates ? { field: 'delivery.coordinates', issue: 'is outside Ghana, where we do not deliver' } : { field: 'delivery.lat', issue: 'with delivery.lng is outside Ghana, where we do not deliver' });
+    }
     if (details.length > 0) invalid(details);
-    return { phone: phone!, markup: markup! };
+    if ('conflict' in found) {
+      throw errors.conflictingCoordinates('delivery.coordinates and delivery.lat/lng name different points: send delivery.coordinates alone (the canonical form), or both with the same values.', [
+        { field: 'delivery.coordinates', issue: 'differs from delivery.lat/lng' },
+      ]);
+    }
+    return { phone: phone!, markup: markup!, point: found.point };
   }
 
   /** Holds every line's units or none: a shortfall throws OUT_OF_STOCK and the transaction rolls back. */

@@ -1,16 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { ValidationIssue } from '../../../platform/http/operation.ts';
-import { FreeText, StringEnum, strictObject } from '../../../platform/http/schemas.ts';
+import { Coordinates, FreeText, StringEnum, strictObject } from '../../../platform/http/schemas.ts';
 
 const text = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
-
-export const Coordinates = strictObject(
-  {
-    lat: Type.Number({ minimum: -90, maximum: 90 }),
-    lng: Type.Number({ minimum: -180, maximum: 180 }),
-  },
-  'WGS84 decimal degrees; both members are required when the object is present',
-);
 
 export const CreateOrderBody = strictObject({
   order_reference: text(100, "Your unique reference for the order: the idempotency key, unique per app and environment"),

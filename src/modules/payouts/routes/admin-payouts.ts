@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineAdminRoute } from '../../../platform/http/admin.ts';
 import { Id, strictObject } from '../../../platform/http/schemas.ts';
+import { withGhs } from '../../../platform/money.ts';
 import { NETWORKS, type PayeeKind } from '../domain/destinations.ts';
 import type { DestinationChangeRow } from '../changes-repository.ts';
 import type { DestinationChanges } from '../destination-changes.ts';
@@ -19,7 +20,7 @@ export const payoutView = (p: PayoutRow) => ({
   id: p.id,
   run_id: p.run_id,
   payee: p.payee,
-  amount_pesewas: Number(p.amount_pesewas),
+  ...withGhs({ amount_pesewas: Number(p.amount_pesewas), fee_pesewas: p.fee_pesewas === null ? null : Number(p.fee_pesewas), payee_fee_pesewas: Number(p.payee_fee_pesewas) }),
   status: p.status,
   provider: p.provider,
   destination: p.destination,
@@ -29,15 +30,13 @@ export const payoutView = (p: PayoutRow) => ({
   created_by: p.created_by,
   approved_by: p.approved_by,
   provider_reference: p.provider_reference,
-  fee_pesewas: p.fee_pesewas === null ? null : Number(p.fee_pesewas),
-  payee_fee_pesewas: Number(p.payee_fee_pesewas),
   failure_reason: p.failure_reason,
   attempts: p.attempts,
   created_at: p.created_at.toISOString(),
   updated_at: p.updated_at.toISOString(),
 });
 
-export const lineView = (l: LineRow) => ({ journal_id: l.journal_id, kind: l.kind, subject_id: l.subject_id, amount_pesewas: Number(l.amount_pesewas), account: l.account });
+export const lineView = (l: LineRow) => ({ journal_id: l.journal_id, kind: l.kind, subject_id: l.subject_id, ...withGhs({ amount_pesewas: Number(l.amount_pesewas) }), account: l.account });
 
 const destinationView = (d: DestinationRow) => ({
   kind: d.kind,
@@ -117,7 +116,7 @@ export const payoutAdminRoutes = (payouts: PayoutsService, payees: PayeesService
       body: {
         data: (await payouts.runs()).map((r) => ({
           id: r.id, status: r.status, trigger: r.trigger, started_by: r.started_by, cutoff: r.cutoff.toISOString(), schedule_day: r.schedule_day, payouts: r.payouts,
-          total_pesewas: Number(r.total_pesewas), created_at: r.created_at.toISOString(),
+          ...withGhs({ total_pesewas: Number(r.total_pesewas) }), created_at: r.created_at.toISOString(),
         })),
       },
     }),
@@ -177,7 +176,7 @@ export const payoutAdminRoutes = (payouts: PayoutsService, payees: PayeesService
     handler: async ({ params }) => {
       const kind = params.kind as PayeeKind;
       const [destination, pending] = await Promise.all([payees.destination(kind, params.id), changes.pending(kind, params.id)]);
-      return { body: { ...(await payees.balance(kind, params.id)), destination: destination ? destinationView(destination) : null, pending_change: pending ? changeView(pending) : null } };
+      return { body: { ...withGhs(await payees.balance(kind, params.id)), destination: destination ? destinationView(destination) : null, pending_change: pending ? changeView(pending) : null } };
     },
   }),
   defineAdminRoute({

@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../../platform/http/operation.ts';
-import { DateTime, SafeSuccess } from '../../../platform/http/openapi-shapes.ts';
+import { DateTime, PesewasAndGhs, SafeSuccess } from '../../../platform/http/openapi-shapes.ts';
+import { withGhs } from '../../../platform/money.ts';
 import { Id, StringEnum, strictObject } from '../../../platform/http/schemas.ts';
 import { PARTNER_PAGE, PARTNER_PAGE_MAX, type PartnerPayouts } from '../partner-payouts.ts';
 import type { LineRow, PayoutRow, PayoutStatus } from '../repository.ts';
 
 const STATUSES = ['awaiting_approval', 'created', 'sending', 'pending', 'paid', 'failed', 'reversed', 'rejected', 'cancelled'] as const satisfies readonly PayoutStatus[];
-const Pesewas = (description: string) => Type.Integer({ description });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
 const Payout = Type.Object({
@@ -15,9 +15,9 @@ const Payout = Type.Object({
     STATUSES,
     'paid and failed are final for you; reversed follows paid when the provider returned the money (it is owed again); rejected: held by our finance team, owed again; cancelled: never sent, because your destination changed first: the same money is in the payout named by replaced_by',
   ),
-  amount_pesewas: Pesewas('What was sent to your destination: the lines, less deductions, less payee_fee_pesewas'),
-  fee_pesewas: Type.Union([Type.Integer(), Type.Null()], { description: "What the provider charged the platform for the transfer; null until known" }),
-  payee_fee_pesewas: Pesewas('The transfer fee deducted from this payout when your payouts bear it (0 when the platform bears it); given back if the payout fails or is reversed'),
+  ...PesewasAndGhs('amount', 'What was sent to your destination: the lines, less deductions, less payee_fee_pesewas'),
+  ...PesewasAndGhs('fee', 'What the provider charged the platform for the transfer; null until known', true),
+  ...PesewasAndGhs('payee_fee', 'The transfer fee deducted from this payout when your payouts bear it (0 when the platform bears it); given back if the payout fails or is reversed'),
   destination: Type.Object({
     kind: StringEnum(['mobile_money', 'bank'] as const),
     network: Nullable(Type.String({ description: 'Mobile money network' })),
@@ -35,21 +35,19 @@ const Line = Type.Object({
   type: StringEnum(['sale', 'deduction', 'adjustment'] as const, 'sale: your markup on a settled sale; deduction: a return after it settled; adjustment: any other entry'),
   journal_kind: Type.String({ description: 'The ledger journal, e.g. sale_settlement or sale_refund' }),
   subject_id: Type.String({ description: 'The sale (or other subject) the line is about' }),
-  amount_pesewas: Pesewas('Negative for deductions'),
+  ...PesewasAndGhs('amount', 'Negative for deductions'),
 });
 
 const Balance = Type.Object({
-  pending_pesewas: Pesewas('Settled within the hold period: a return can still reverse it'),
-  available_pesewas: Pesewas('Past the hold and not yet paid out: the next run pays it (negative: deducted from the next payout)'),
-  paid_out_pesewas: Pesewas('Paid to you so far'),
+  ...PesewasAndGhs('pending', 'Settled within the hold period: a return can still reverse it'),
+  ...PesewasAndGhs('available', 'Past the hold and not yet paid out: the next run pays it (negative: deducted from the next payout)'),
+  ...PesewasAndGhs('paid_out', 'Paid to you so far'),
 });
 
 const payoutView = (p: PayoutRow) => ({
   payout_id: p.id,
   status: p.status,
-  amount_pesewas: Number(p.amount_pesewas),
-  fee_pesewas: p.fee_pesewas === null ? null : Number(p.fee_pesewas),
-  payee_fee_pesewas: Number(p.payee_fee_pesewas),
+  ...withGhs({ amount_pesewas: Number(p.amount_pesewas), fee_pesewas: p.fee_pesewas === null ? null : Number(p.fee_pesewas), payee_fee_pesewas: Number(p.payee_fee_pesewas) }),
   destination: {
     kind: p.destination.kind,
     network: p.destination.kind === 'mobile_money' ? p.destination.network : null,
@@ -67,15 +65,15 @@ const lineView = (l: LineRow) => {
   const amount = Number(l.amount_pesewas);
   // A prepaid sale settled at payment before migration 044 is earned at delivery under its own kind.
   const type = l.kind === 'sale_settlement' || l.kind === 'sale_settlement_at_delivery' ? 'sale' : amount < 0 ? 'deduction' : 'adjustment';
-  return { type, journal_kind: l.kind, subject_id: l.subject_id, amount_pesewas: amount };
+  return { type, journal_kind: l.kind, subject_id: l.subject_id, ...withGhs({ amount_pesewas: amount }) };
 };
 
 const EXAMPLE_PAYOUT = {
-  payout_id: 'pout_01JD2X5V8T3N0Q6W4RZK7B9MPE', status: 'paid', amount_pesewas: 4500, fee_pesewas: 100, payee_fee_pesewas: 0,
+  payout_id: 'pout_01JD2X5V8T3N0Q6W4RZK7B9MPE', status: 'paid', ...withGhs({ amount_pesewas: 4500, fee_pesewas: 100, payee_fee_pesewas: 0 }),
   destination: { kind: 'mobile_money', network: 'mtn', bank_code: null, number_ending: '4567' },
   provider_reference: 'TRF_1a2b3c', failure_reason: null, replaced_by: null, created_at: '2026-03-02T18:00:00.000Z', updated_at: '2026-03-02T18:00:02.000Z',
 };
-const EXAMPLE_BALANCE = { pending_pesewas: 700, available_pesewas: 0, paid_out_pesewas: 4500 };
+const EXAMPLE_BALANCE = withGhs({ pending_pesewas: 700, available_pesewas: 0, paid_out_pesewas: 4500 });
 
 const PRODUCTION_NOTE = 'Production keys only, with the scope `payouts:read` granted by name (wildcards never grant it).';
 
@@ -94,7 +92,7 @@ export const partnerPayoutOperations = (payouts: PartnerPayouts) => [
       limit: Type.Optional(Type.Integer({ minimum: 1, description: `Page size: default ${PARTNER_PAGE}; values above ${PARTNER_PAGE_MAX} are treated as ${PARTNER_PAGE_MAX}` })),
       cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'next_cursor of the previous page' })),
     }),
-    description: `${PRODUCTION_NOTE} Amounts in pesewas. Pass \`next_cursor\` back as \`cursor\` for the next page (same \`status\`); it is null on the last page. \`balance\` is your markup owed now, whatever the page.`,
+    description: `${PRODUCTION_NOTE} Amounts in integer pesewas (\`*_pesewas\`) and, the same amounts, in GHS (\`*_ghs\`, as everywhere else in the API). Pass \`next_cursor\` back as \`cursor\` for the next page (same \`status\`); it is null on the last page. \`balance\` is your markup owed now, whatever the page.`,
     response: SafeSuccess(
       Type.Object({
         payouts: Type.Array(Payout),
@@ -106,7 +104,7 @@ export const partnerPayoutOperations = (payouts: PartnerPayouts) => [
     examples: [{ name: 'paid', summary: 'One paid payout', query: { status: 'paid' }, response: { status: 'success', data: { payouts: [EXAMPLE_PAYOUT], count: 1, next_cursor: null, balance: EXAMPLE_BALANCE } } }],
     handler: async ({ query, auth }) => {
       const [{ payouts: page, nextCursor }, balance] = await Promise.all([payouts.list(auth.partnerId, query), payouts.balance(auth.partnerId)]);
-      return { body: { status: 'success', data: { payouts: page.map(payoutView), count: page.length, next_cursor: nextCursor, balance } } };
+      return { body: { status: 'success', data: { payouts: page.map(payoutView), count: page.length, next_cursor: nextCursor, balance: withGhs(balance) } } };
     },
   }),
   defineOperation({
@@ -120,12 +118,12 @@ export const partnerPayoutOperations = (payouts: PartnerPayouts) => [
     access: 'read',
     querystring: strictObject({ payout_id: Id }),
     errorCodes: ['PAYOUT_NOT_FOUND'],
-    description: `${PRODUCTION_NOTE} Amounts in pesewas: \`amount_pesewas\` = \`sales_pesewas\` − \`deductions_pesewas\` − \`payee_fee_pesewas\`. Another partner's payout answers 404 \`PAYOUT_NOT_FOUND\`, like a missing one.`,
+    description: `${PRODUCTION_NOTE} Amounts in integer pesewas and, the same amounts, in GHS (\`*_ghs\`): \`amount_pesewas\` = \`sales_pesewas\` − \`deductions_pesewas\` − \`payee_fee_pesewas\`. Another partner's payout answers 404 \`PAYOUT_NOT_FOUND\`, like a missing one.`,
     response: SafeSuccess(
       Type.Object({
         ...Payout.properties,
-        sales_pesewas: Pesewas('The sum of the positive lines'),
-        deductions_pesewas: Pesewas('The sum of the negative lines, as a positive amount'),
+        ...PesewasAndGhs('sales', 'The sum of the positive lines'),
+        ...PesewasAndGhs('deductions', 'The sum of the negative lines, as a positive amount'),
         lines: Type.Array(Line),
       }),
     ),
@@ -137,11 +135,11 @@ export const partnerPayoutOperations = (payouts: PartnerPayouts) => [
         response: {
           status: 'success',
           data: {
-            ...EXAMPLE_PAYOUT, sales_pesewas: 5000, deductions_pesewas: 500,
+            ...EXAMPLE_PAYOUT, ...withGhs({ sales_pesewas: 5000, deductions_pesewas: 500 }),
             lines: [
-              { type: 'sale', journal_kind: 'sale_settlement', subject_id: 'sale_01JD2X5V8T3N0Q6W4RZK7B9MPA', amount_pesewas: 3000 },
-              { type: 'sale', journal_kind: 'sale_settlement', subject_id: 'sale_01JD2X5V8T3N0Q6W4RZK7B9MPB', amount_pesewas: 2000 },
-              { type: 'deduction', journal_kind: 'sale_refund', subject_id: 'sale_01JD2X5V8T3N0Q6W4RZK7B9MPC', amount_pesewas: -500 },
+              { type: 'sale', journal_kind: 'sale_settlement', subject_id: 'sale_01JD2X5V8T3N0Q6W4RZK7B9MPA', ...withGhs({ amount_pesewas: 3000 }) },
+              { type: 'sale', journal_kind: 'sale_settlement', subject_id: 'sale_01JD2X5V8T3N0Q6W4RZK7B9MPB', ...withGhs({ amount_pesewas: 2000 }) },
+              { type: 'deduction', journal_kind: 'sale_refund', subject_id: 'sale_01JD2X5V8T3N0Q6W4RZK7B9MPC', ...withGhs({ amount_pesewas: -500 }) },
             ],
           },
         },
@@ -153,7 +151,7 @@ export const partnerPayoutOperations = (payouts: PartnerPayouts) => [
       const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
       const sales = sum(views.filter((l) => l.amount_pesewas > 0).map((l) => l.amount_pesewas));
       const deductions = -sum(views.filter((l) => l.amount_pesewas < 0).map((l) => l.amount_pesewas));
-      return { body: { status: 'success', data: { ...payoutView(payout), sales_pesewas: sales, deductions_pesewas: deductions, lines: views } } };
+      return { body: { status: 'success', data: { ...payoutView(payout), ...withGhs({ sales_pesewas: sales, deductions_pesewas: deductions }), lines: views } } };
     },
   }),
 ];

@@ -17,9 +17,9 @@ export const ordersCreate = (sales: SalesService) =>
     productionOnly: true,
     access: 'write',
     body: CreateSaleBody,
-    errorCodes: ['VALIDATION_ERROR', 'MARKUP_NOT_SUPPORTED_FOR_COD', 'OUT_OF_STOCK', 'PRODUCT_NOT_FOUND', 'DUPLICATE_REFERENCE', 'GATEWAY_ERROR', 'PAYMENTS_NOT_CONFIGURED'],
+    errorCodes: ['VALIDATION_ERROR', 'CONFLICTING_COORDINATES', 'MARKUP_NOT_SUPPORTED_FOR_COD', 'OUT_OF_STOCK', 'PRODUCT_NOT_FOUND', 'DUPLICATE_REFERENCE', 'GATEWAY_ERROR', 'PAYMENTS_NOT_CONFIGURED'],
     description:
-      'Prices, stock and the delivery fee are read on the server. Stock is reserved atomically: an order asking for more than is free answers 400 `OUT_OF_STOCK` naming the variant. `online` opens a gateway checkout (send the buyer to `checkout_url`, then call orders.verify); `cod` creates the delivery order at once and answers `state` `awaiting_delivery`. A reused `external_reference` of a created order answers 409 `DUPLICATE_REFERENCE` (use orders.get); an attempt answered with 4xx or 502 holds no stock and no reference, so it may be retried.',
+      'Prices, stock and the delivery fee are read on the server. Stock is reserved atomically: an order asking for more than is free answers 400 `OUT_OF_STOCK` naming the variant. `online` opens a gateway checkout (send the buyer to `checkout_url`, then call orders.verify); `cod` creates the delivery order at once and answers `state` `awaiting_delivery`. A reused `external_reference` of a created order answers 409 `DUPLICATE_REFERENCE` (use orders.get); an attempt answered with 4xx or 502 holds no stock and no reference, so it may be retried. The point of delivery goes in `delivery.coordinates {lat, lng}`, the canonical form shared with delivery orders; the older `delivery.lat`/`lng` is still accepted, and both sent must agree (else 400 `CONFLICTING_COORDINATES`).',
     successStatus: 201,
     response: SafeSuccess(
       Type.Object({

@@ -23,7 +23,7 @@ export const EXAMPLE_ORDER = {
   vendor_id: 'ven_01JD2WZ3C7Q9R1M5T8V2X4Y6ZA',
   items: [{ product_id: 'prd_01JD2X5V8T3N0Q6W4RZK7B9MPE', variant_id: 'var_01JD2X5V8T3N0Q6W4RZK7B9MPF', quantity: 2 }],
   buyer: { name: 'Ama Mensah', phone: '024 123 4567' },
-  delivery: { address: '12 Lagos Avenue, East Legon, Accra', lat: 5.635, lng: -0.161 },
+  delivery: { address: '12 Lagos Avenue, East Legon, Accra', coordinates: { lat: 5.635, lng: -0.161 } },
   reseller_markup_ghs: 20,
   external_reference: 'shop-order-5512',
 };
