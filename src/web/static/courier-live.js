@@ -54,7 +54,7 @@
 
   function drawOffer(d) {
     const section = el('section', { class: 'job', 'aria-labelledby': 'job-title', 'data-order': d.order_id, 'data-kind': 'offer', 'data-stage': '', 'data-expires': d.expires_at || '' });
-    section.append(el('h2', { id: 'job-title', role: 'alert' }, 'New job offered'));
+    section.append(el('h2', { id: 'job-title' }, 'New job offered'));
     const dl = el('dl', {});
     const rows = [['Item', d.item], ['Pickup', d.pickup], ['Drop-off', d.dropoff]];
     if (d.fee_pesewas !== null) rows.push(['Fee', `GH₵ ${(d.fee_pesewas / 100).toFixed(2)}`]);
