@@ -24,7 +24,10 @@ describe.runIf(browserAvailable)('a live offer in the courier app, headless Chro
       // Records the vibration the page asks for (headless Chromium has no motor).
       await context.addInitScript(() => {
         (window as any).vibrations = [];
-        (navigator as any).vibrate = (pattern: unknown) => ((window as any).vibrations.push(pattern), true);
+        (navigator as any).vibrate = (pattern: unknown) => {
+          (window as any).vibrations.push(pattern);
+          return true;
+        };
       });
       // The page's event stream answers once open (EventSource connects as the page loads).
       const streamOpen = page.waitForResponse((r) => r.url().endsWith('/courier/events'));

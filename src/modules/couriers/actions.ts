@@ -12,6 +12,8 @@ import type { CouriersService } from './service.ts';
 /** How long an action id is remembered: a phone's queue replays within hours, never weeks. */
 export const ACTION_RETENTION_MS = 7 * 24 * 3_600_000;
 
+/** A kind with nothing to tell the phone (duty, position) returns nothing; a job action where the job is now. */
+// biome-ignore lint/suspicious/noConfusingVoidType: handlers that have nothing to say simply return
 export type ActionHandler = (input: { courierId: string; actionId: string; at: Date; payload: Record<string, unknown> }) => Promise<ActionDetail | void>;
 
 /**
@@ -49,9 +51,9 @@ export class CourierActions {
       if (earlier.outcome === 'refused') return { id: action.id, result: 'refused', reason: earlier.reason ?? 'Refused.' };
       return { id: action.id, result: earlier.outcome === 'applied' ? 'already_applied' : 'pending' };
     }
-    let detail: ActionDetail | void;
+    let detail: ActionDetail | undefined;
     try {
-      detail = await handler({ courierId, actionId: action.id, at: action.at, payload: action.payload });
+      detail = (await handler({ courierId, actionId: action.id, at: action.at, payload: action.payload })) ?? undefined;
     } catch (err) {
       if (isAppError(err) && err.statusCode < 500) {
         await repo.settle(this.db, courierId, action.id, 'refused', err.message);

@@ -4,7 +4,7 @@
 // refused for good, /courier/job is asked every few seconds instead.
 (() => {
   const root = document.getElementById('app');
-  if (!root || root.dataset.live !== 'true') return;
+  if (root?.dataset.live !== 'true') return;
   const POLL_MS = 5000;
 
   const shown = () => {

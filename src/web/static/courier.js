@@ -55,7 +55,7 @@
     } catch {}
     outcomeLine.textContent = o ? o.text : '';
     outcomeLine.hidden = !o;
-    outcomeLine.classList.toggle('refused', Boolean(o && o.refused));
+    outcomeLine.classList.toggle('refused', Boolean(o?.refused));
   }
 
   const DONE = {
