@@ -64,12 +64,14 @@ describe.runIf(browserAvailable)('job actions tapped back to back in the courier
     const { context, page } = await phonePage(browser);
     await signInOnPhone(page, p, phone);
     await page.getByRole('heading', { name: 'Your job' }).waitFor();
-    // Operations give the job to someone else while this phone still shows it.
+    // Offline at the door, the courier arrives; meanwhile operations give the job to someone else.
+    await context.setOffline(true);
+    await page.getByRole('button', { name: 'I am at the drop-off' }).click();
+    await expect.poll(() => page.locator('#sync').textContent()).toMatch(/waiting to be sent/);
     const other = await p.app.platform.couriers.create({ name: 'Other Courier', phone: newPhone(), vehicle: 'motorbike', zones: [ZONE] });
     await p.app.platform.couriers.setDuty(other.id, true);
     await p.app.platform.dispatch!.service.assign(id, other.id);
-
-    await page.getByRole('button', { name: 'I am at the drop-off' }).click();
+    await context.setOffline(false);
     const refused = /^Not done: Only the courier holding this job may act on it\. The screen shows the job as it is now: check it, then try again or call operations\.$/;
     await expect.poll(() => page.locator('#outcome').textContent(), { timeout: 15_000 }).toMatch(refused);
     await page.getByText('No job for you right now.').waitFor({ timeout: 15_000 });
