@@ -72,7 +72,8 @@
     if (kind !== 'could_not_deliver') return DONE[kind];
     if (stage === 'picked_up') return 'Could not deliver: recorded as a failed attempt. The order goes out again: tap "I am at the drop-off" when you are back at the door.';
     if (stage === 'returning') return 'Could not deliver: recorded. No attempt is left: take the goods back to the pickup.';
-    return 'Could not deliver: recorded. The job is over.';
+    // A replay answered already_applied carries no stage: the reloaded page shows where the job is.
+    return stage ? 'Could not deliver: recorded. The job is over.' : 'Could not deliver: recorded.';
   }
 
   function enqueue(kind, payload) {
