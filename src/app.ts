@@ -46,7 +46,7 @@ import { cashAdminRoutes, cashDue, CashService } from './modules/cash/index.ts';
 import { reconciliationAdminRoutes, ReconciliationService, type GatewayReferences, type TransferBooks } from './modules/reconciliation/index.ts';
 import { createPayoutsModule, PayoutStatement, type PayoutsModule } from './modules/payouts/index.ts';
 import { createTransferProvider, type TransferProvider } from './integrations/transfers/index.ts';
-import { createDispatchModule, registerDispatchGauges, type DispatchModule } from './modules/dispatch/index.ts';
+import { COURIER_JOBS_CHANNEL, createDispatchModule, registerDispatchGauges, type DispatchModule } from './modules/dispatch/index.ts';
 import { registerBacklogGauges, WebhookAdminService, WebhookDispatcher, webhookAdminRoutes, webhookEvents } from './modules/webhooks/index.ts';
 import { registerApiDocs } from './platform/http/openapi.ts';
 import { traceRoutes } from './platform/http/tracing.ts';
@@ -356,7 +356,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     webhooks: { webhooks: webhookAdmin, audit },
   };
   registerDashboard(app, dashboardDeps);
-  registerCourierApp(app, { job: dispatch && delivery ? courierJobView(dispatch.service, delivery.orders, couriers) : undefined, proof: dispatch && courierProofUpload(dispatch.service, proofs), couriers, signIn: courierSignIn, actions: courierActions, sessions }, dashboardDeps);
+  registerCourierApp(app, { job: dispatch && delivery ? courierJobView(dispatch.service, delivery.orders, couriers) : undefined, jobChanges: dispatch && ((onChange) => db.listen(COURIER_JOBS_CHANNEL, onChange)), proof: dispatch && courierProofUpload(dispatch.service, proofs), couriers, signIn: courierSignIn, actions: courierActions, sessions }, dashboardDeps);
   registerConsole(app, { couriers: { service: couriers, endSessions: endCourierSessions }, accounts, activation, audit, operators, operatorSignIn, sessions: new SessionStore(db, clock, OPERATOR_SESSION_TIMEOUTS), webhooks: webhookAdmin, wallet: wallet.service, journals: new LedgerReads(db), topups, catalog: catalog?.catalog, sales: catalog?.operatorSales, refunds: catalog?.refunds, orders: delivery && { read: delivery.operatorOrders, service: delivery.orders }, dispatch: dispatch?.service, cash, payouts, reconciliation }, dashboardDeps);
   if (config.adminToken) {
     registerAdminRoutes(app, { adminToken: config.adminToken, resolveToken: (bearer) => operators.actorForToken(bearer), changes: { record: (change, tx) => audit.record(change, tx), db } }, adminRoutes);

@@ -1,6 +1,6 @@
 import type { SmsSender } from './integrations/sms/index.ts';
 import { NOT_ON_WHATSAPP, WhatsAppError, type WhatsAppSender } from './integrations/whatsapp/index.ts';
-import type { CourierActions, CouriersService } from './modules/couriers/index.ts';
+import type { ActionDetail, CourierActions, CouriersService } from './modules/couriers/index.ts';
 import { FAILURE_REASONS, FAILURE_TITLES, type DeliveryModule } from './modules/delivery/index.ts';
 import { allowsStep, type DispatchService, type SandboxCourier } from './modules/dispatch/index.ts';
 import { deliveryCodeMessage, type MediaInput, type ProofService } from './modules/proof/index.ts';
@@ -21,6 +21,9 @@ export interface CourierJobsDeps {
   publicBaseUrl: string;
   log: Logger;
 }
+
+/** What the phone is told of an applied job action: where the job and its order are now. */
+const detail = (r: { stage: string | null; status: string }): ActionDetail => ({ stage: r.stage, status: r.status });
 
 function orderIdOf(payload: Record<string, unknown>): string {
   if (typeof payload.order_id !== 'string') throw errors.validation('order_id must be the job\'s order id.', [{ field: 'order_id', issue: 'required' }]);
@@ -67,13 +70,13 @@ export function registerCourierJobs({ actions, dispatch, sandbox, orders, proofs
     }
   });
 
-  actions.register('accept', async ({ courierId, actionId, payload }) => void (await dispatch.accept(courierId, orderIdOf(payload), actionId)));
-  actions.register('decline', async ({ courierId, actionId, payload }) => void (await dispatch.decline(courierId, orderIdOf(payload), actionId)));
-  actions.register('arrived_at_pickup', async ({ courierId, actionId, payload }) => void (await dispatch.arrivedAtPickup(courierId, orderIdOf(payload), actionId)));
-  actions.register('picked_up', async ({ courierId, actionId, payload }) => void (await dispatch.pickedUp(courierId, orderIdOf(payload), actionId)));
-  actions.register('arrived', async ({ courierId, actionId, payload }) => void (await dispatch.arrived(courierId, orderIdOf(payload), actionId)));
-  actions.register('could_not_deliver', async ({ courierId, actionId, payload }) => void (await dispatch.couldNotDeliver(courierId, orderIdOf(payload), actionId, payload.reason, payload.note)));
-  actions.register('returned', async ({ courierId, actionId, payload }) => void (await dispatch.returned(courierId, orderIdOf(payload), actionId)));
+  actions.register('accept', async ({ courierId, actionId, payload }) => detail(await dispatch.accept(courierId, orderIdOf(payload), actionId)));
+  actions.register('decline', async ({ courierId, actionId, payload }) => detail(await dispatch.decline(courierId, orderIdOf(payload), actionId)));
+  actions.register('arrived_at_pickup', async ({ courierId, actionId, payload }) => detail(await dispatch.arrivedAtPickup(courierId, orderIdOf(payload), actionId)));
+  actions.register('picked_up', async ({ courierId, actionId, payload }) => detail(await dispatch.pickedUp(courierId, orderIdOf(payload), actionId)));
+  actions.register('arrived', async ({ courierId, actionId, payload }) => detail(await dispatch.arrived(courierId, orderIdOf(payload), actionId)));
+  actions.register('could_not_deliver', async ({ courierId, actionId, payload }) => detail(await dispatch.couldNotDeliver(courierId, orderIdOf(payload), actionId, payload.reason, payload.note)));
+  actions.register('returned', async ({ courierId, actionId, payload }) => detail(await dispatch.returned(courierId, orderIdOf(payload), actionId)));
   actions.register('delivered', async ({ courierId, actionId, payload }) => {
     const orderId = orderIdOf(payload);
     if (payload.code !== undefined) {
@@ -88,7 +91,7 @@ export function registerCourierJobs({ actions, dispatch, sandbox, orders, proofs
     if (cash !== undefined && typeof cash !== 'number') {
       throw errors.validation('cash_collected_pesewas must be a whole number of pesewas.', [{ field: 'cash_collected_pesewas', issue: 'must be a number' }]);
     }
-    await dispatch.delivered(courierId, orderId, actionId, { cashCollectedPesewas: cash });
+    return detail(await dispatch.delivered(courierId, orderId, actionId, { cashCollectedPesewas: cash }));
   });
 }
 
@@ -142,6 +145,7 @@ export function courierJobView(dispatch: DispatchService, orders: DeliveryModule
       kind: job.kind,
       order_id: job.order_id,
       stage,
+      expires_at: job.kind === 'offer' ? job.expires_at.toISOString() : undefined,
       sheet,
       distance_km: here && pickup ? Math.round(haversineKm(here, pickup) * 10) / 10 : undefined,
       navigation: goingTo && { geo: `geo:${goingTo.lat},${goingTo.lng}`, maps: `https://www.google.com/maps/dir/?api=1&destination=${goingTo.lat},${goingTo.lng}` },

@@ -111,7 +111,9 @@ describe.runIf(browserAvailable)('proof of delivery by photo and signature in th
       ];
       document.getElementById('app')!.dispatchEvent(new CustomEvent('courier-queue', { detail, cancelable: true }));
     }, id);
-    await expect.poll(() => page.locator('#sync').textContent()).toBe('Not done: A proof image must be a JPEG, PNG or WebP picture.');
+    // The refusal is said beside the buttons with what to do; the queue is empty again.
+    await expect.poll(() => page.locator('#outcome').textContent()).toBe('Not done: A proof image must be a JPEG, PNG or WebP picture. Take another picture, or enter the code.');
+    await expect.poll(() => page.locator('#sync').textContent()).toBe('All sent.');
     expect(await page.evaluate((key) => localStorage.getItem(key), `courier-queue-${courier.id}`)).toBe('[]');
     expect(await p.app.platform.db.query(`select 1 from courier_actions where courier_id = $1 and kind = 'delivered'`, [courier.id])).toEqual([]);
     expect(await p.app.platform.db.query('select 1 from delivery_proofs where order_id = $1', [id])).toEqual([]);

@@ -1,7 +1,7 @@
 import type { Db } from '../../platform/db/index.ts';
 import { errors, isAppError } from '../../platform/errors.ts';
 import { actionsRepository as repo } from './actions-repository.ts';
-import type { ActionResult, CourierAction } from './domain/action.ts';
+import type { ActionDetail, ActionResult, CourierAction } from './domain/action.ts';
 import type { CouriersService } from './service.ts';
 
 /**
@@ -12,7 +12,9 @@ import type { CouriersService } from './service.ts';
 /** How long an action id is remembered: a phone's queue replays within hours, never weeks. */
 export const ACTION_RETENTION_MS = 7 * 24 * 3_600_000;
 
-export type ActionHandler = (input: { courierId: string; actionId: string; at: Date; payload: Record<string, unknown> }) => Promise<void>;
+/** A kind with nothing to tell the phone (duty, position) returns nothing; a job action where the job is now. */
+// biome-ignore lint/suspicious/noConfusingVoidType: handlers that have nothing to say simply return
+export type ActionHandler = (input: { courierId: string; actionId: string; at: Date; payload: Record<string, unknown> }) => Promise<ActionDetail | void>;
 
 /**
  * The courier app's actions, by kind. Each action id is claimed before its handler runs, so a
@@ -49,8 +51,9 @@ export class CourierActions {
       if (earlier.outcome === 'refused') return { id: action.id, result: 'refused', reason: earlier.reason ?? 'Refused.' };
       return { id: action.id, result: earlier.outcome === 'applied' ? 'already_applied' : 'pending' };
     }
+    let detail: ActionDetail | undefined;
     try {
-      await handler({ courierId, actionId: action.id, at: action.at, payload: action.payload });
+      detail = (await handler({ courierId, actionId: action.id, at: action.at, payload: action.payload })) ?? undefined;
     } catch (err) {
       if (isAppError(err) && err.statusCode < 500) {
         await repo.settle(this.db, courierId, action.id, 'refused', err.message);
@@ -60,7 +63,7 @@ export class CourierActions {
       throw err;
     }
     await repo.settle(this.db, courierId, action.id, 'applied', null);
-    return { id: action.id, result: 'applied' };
+    return { id: action.id, result: 'applied', ...(detail ? { stage: detail.stage, status: detail.status } : {}) };
   }
 }
 

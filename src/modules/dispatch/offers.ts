@@ -20,6 +20,13 @@ const CANDIDATES = 20;
 const RADII_KM = [3, 10, 30];
 const BATCH = 100;
 
+/**
+ * Woken (after the commit, on every instance) whenever a courier's offer or job may have changed:
+ * an offer made, expired or withdrawn, a job assigned or moved. A hint without a payload: the
+ * courier app's event streams read each courier's job again, so what they send is committed state.
+ */
+export const COURIER_JOBS_CHANNEL = 'courier_jobs';
+
 export interface TickResult {
   expired: number;
   offered: number;
@@ -65,6 +72,7 @@ export class Offers {
     const now = new Date(this.clock());
     const stage = stageAfterFailedAttempt(from, order.status);
     if (stage) await repo.setActiveStage(tx, order.id, stage, now);
+    tx.notify(COURIER_JOBS_CHANNEL);
     const manual = from === 'placed' && job.state !== 'assigned';
     if (!endsJob(order.status) && !manual) return;
     await repo.withdrawOffers(tx, order.id, now);
@@ -75,7 +83,11 @@ export class Offers {
   /** One round: expire offers, mark late jobs (logged as an alert), offer waiting jobs. */
   async tick(): Promise<TickResult> {
     const now = new Date(this.clock());
-    const expired = await this.db.transaction((tx) => repo.expireOffers(tx, now));
+    const expired = await this.db.transaction(async (tx) => {
+      const gone = await repo.expireOffers(tx, now);
+      if (gone.length) tx.notify(COURIER_JOBS_CHANNEL);
+      return gone;
+    });
     const late = await repo.markLate(this.db, new Date(now.getTime() - this.settings.lateMinutes * 60_000), now);
     for (const orderId of late) {
       this.log.warn({ alert: 'dispatch_unaccepted_order', orderId }, `ALERT: order ${orderId} has had no courier for ${this.settings.lateMinutes} minutes`);
@@ -109,6 +121,7 @@ export class Offers {
       return await this.db.transaction(async (tx) => {
         if (!(await repo.setState(tx, orderId, ['waiting'], 'offered', now))) return false;
         await repo.insertOffer(tx, { id: newId('ofr'), orderId, courierId, now, expiresAt: new Date(now.getTime() + this.settings.offerSeconds * 1000) });
+        tx.notify(COURIER_JOBS_CHANNEL);
         return true;
       });
     } catch (err) {

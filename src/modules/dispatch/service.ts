@@ -4,7 +4,7 @@ import { newId } from '../../platform/ids.ts';
 import type { Courier, CouriersService } from '../couriers/index.ts';
 import { FAILURE_REASONS, type DeliveryStatus, type FailureReason, type MoveOptions } from '../delivery/index.ts';
 import { failedAttempt, movesFrom, STEPS, type CourierAction, type Stage } from './domain/actions.ts';
-import type { Offers } from './offers.ts';
+import { COURIER_JOBS_CHANNEL, type Offers } from './offers.ts';
 import { dispatchRepository as repo, type BoardRow } from './repository.ts';
 
 /** Delivery's operation the dispatch service moves orders through (OrdersService). */
@@ -244,6 +244,7 @@ export class DispatchService {
       let { status } = (await this.orders.find(orderId, tx))!;
       if (status === 'placed') status = (await this.orders.moveIn(tx, orderId, 'accepted', { note: 'Assigned to a courier by operations', by: 'operator' })).status;
       later.push(...(await this.runAssignHooks(tx, orderId, courierId)));
+      tx.notify(COURIER_JOBS_CHANNEL);
       return { order_id: orderId, courier_id: courierId, previous_courier_id: current?.courier_id ?? null, stage, status };
     });
     for (const work of later) await work();
@@ -298,6 +299,7 @@ export class DispatchService {
       if (!(await repo.claimAction(tx, { courierId, actionId, orderId, kind, now }))) return undefined;
       const result = { order_id: orderId, action: kind, ...(await apply(tx, now)) };
       await repo.setActionResult(tx, courierId, actionId, result);
+      tx.notify(COURIER_JOBS_CHANNEL);
       return result;
     });
     if (applied) return { ...applied, replayed: false };

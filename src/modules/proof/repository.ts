@@ -63,14 +63,25 @@ export const proofRepository = {
   },
 
   /** The new row, or undefined when the order already has a proof under the same client id (a replayed upload). */
-  async insertMedia(
-    q: Queryable,
+  /**
+   * Inserts a photo or signature unless the order already has `cap` of them; undefined when it
+   * was not inserted (the cap, or the same client id already stored). The cap is checked in the
+   * insert's own statement after taking the order's advisory lock, so concurrent uploads of one
+   * order queue on the lock and each counts the ones committed before it: never more than `cap`.
+   * Run inside a transaction (the lock is held until it ends).
+   */
+  async insertMediaCapped(
+    tx: Queryable,
     row: { id: string; orderId: string; kind: MediaKind; storageKey: string; contentType: string; size: number; courierId: string | null; clientId: string | null; takenAt: Date; now: Date },
+    cap: number,
   ): Promise<ProofRow | undefined> {
-    const rows = await q.query<ProofRow>(
+    await tx.query(`select pg_advisory_xact_lock(hashtextextended('delivery_proofs:' || $1, 0))`, [row.orderId]);
+    const rows = await tx.query<ProofRow>(
       `insert into delivery_proofs (id, order_id, kind, storage_key, content_type, size_bytes, courier_id, client_id, taken_at, created_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) on conflict (order_id, client_id) do nothing returning ${PROOF_COLS}`,
-      [row.id, row.orderId, row.kind, row.storageKey, row.contentType, row.size, row.courierId, row.clientId, row.takenAt, row.now],
+       select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
+        where (select count(*) from delivery_proofs where order_id = $2 and kind <> 'code') < $11
+       on conflict (order_id, client_id) do nothing returning ${PROOF_COLS}`,
+      [row.id, row.orderId, row.kind, row.storageKey, row.contentType, row.size, row.courierId, row.clientId, row.takenAt, row.now, cap],
     );
     return rows[0];
   },

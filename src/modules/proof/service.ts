@@ -42,6 +42,8 @@ export interface MediaInput {
  */
 export const MAX_MEDIA_PER_ORDER = 10;
 
+const limitReached = (orderId: string) => errors.proofLimitReached(`Order ${orderId} already has ${MAX_MEDIA_PER_ORDER} photos and signatures; no more can be added.`);
+
 const ORDER_ID = /^dlv_[0-9A-Z]{26}$/;
 const PROOF_ID = /^prf_[0-9A-Z]{26}$/;
 const CLIENT_ID = /^[0-9A-Za-z_-]{8,64}$/;
@@ -135,10 +137,8 @@ export class ProofService implements ProofReader {
       const stored = await repo.byClientId(this.deps.db, input.orderId, clientId);
       if (stored) return stored;
     }
-    // Checked before the upload is stored; concurrent uploads may pass it together, so the cap can be exceeded by their number, never unbounded.
-    if ((await repo.countMedia(this.deps.db, input.orderId)) >= MAX_MEDIA_PER_ORDER) {
-      throw errors.proofLimitReached(`Order ${input.orderId} already has ${MAX_MEDIA_PER_ORDER} photos and signatures; no more can be added.`);
-    }
+    // A cheap early answer for an order already full; the insert below is what holds the cap.
+    if ((await repo.countMedia(this.deps.db, input.orderId)) >= MAX_MEDIA_PER_ORDER) throw limitReached(input.orderId);
     if (input.bytes.length > MAX_PROOF_BYTES) throw errors.payloadTooLarge(`A proof image must be at most ${MAX_PROOF_BYTES / 1024 / 1024} MB.`);
     const contentType = sniffImage(input.bytes);
     if (!contentType) throw errors.unsupportedMediaType('A proof image must be a JPEG, PNG or WebP picture.');
@@ -152,15 +152,19 @@ export class ProofService implements ProofReader {
     const removeObject = () => this.deps.storage.delete(storageKey).catch((e: unknown) => this.deps.log.warn({ err: e, storageKey }, 'could not remove a proof image whose record failed'));
     let row: ProofRow | undefined;
     try {
-      row = await repo.insertMedia(this.deps.db, { id: newId('prf'), orderId: input.orderId, kind: input.kind, storageKey, contentType, size: input.bytes.length, courierId: input.courierId ?? null, clientId, takenAt, now });
+      const media = { id: newId('prf'), orderId: input.orderId, kind: input.kind, storageKey, contentType, size: input.bytes.length, courierId: input.courierId ?? null, clientId, takenAt, now };
+      row = await this.deps.db.transaction((tx) => repo.insertMediaCapped(tx, media, MAX_MEDIA_PER_ORDER));
     } catch (err) {
       await removeObject();
       throw err;
     }
     if (row) return row;
-    // The same upload arrived twice at once and the other one was recorded first: keep only that one.
+    // Not inserted: the same upload arrived twice at once and the other one was recorded first (keep
+    // only that one), or the order reached the cap meanwhile.
     await removeObject();
-    return (await repo.byClientId(this.deps.db, input.orderId, clientId!))!;
+    const same = clientId === null ? undefined : await repo.byClientId(this.deps.db, input.orderId, clientId);
+    if (same) return same;
+    throw limitReached(input.orderId);
   }
 
   /** Whether the order's delivery is proven: its code was verified or a photo or signature was recorded. */

@@ -7,6 +7,7 @@ import { Views } from '../../platform/web/views.ts';
 import { refusal, STATIC_DIR, type DashboardDeps } from '../dashboard/index.ts';
 import { WebKit } from '../dashboard/kit.ts';
 import { CourierKit, type CourierAppDeps } from './kit.ts';
+import { registerCourierLive } from './live.ts';
 import { PROOF_UPLOAD_URL, registerProofUpload } from './proof.ts';
 import { json, registerCourierRoutes } from './routes.ts';
 
@@ -24,7 +25,7 @@ export function registerCourierApp(app: FastifyInstance, deps: CourierAppDeps, d
   // The dashboard registers the asset routes; these are the same files, so the same URLs.
   const assets = Assets.fromDirectory(STATIC_DIR);
   const views = new Views(TEMPLATES_DIR);
-  const kit = new CourierKit(deps, new WebKit(dashboard, views, assets), views, { css: assets.url('courier.css'), js: assets.url('courier.js'), proof: assets.url('courier-proof.js') });
+  const kit = new CourierKit(deps, new WebKit(dashboard, views, assets), views, { css: assets.url('courier.css'), js: assets.url('courier.js'), proof: assets.url('courier-proof.js'), live: assets.url('courier-live.js') });
   app.register(async (scope) => {
     scope.setErrorHandler((err, request, reply) => {
       const known = refusal(err);
@@ -43,5 +44,6 @@ export function registerCourierApp(app: FastifyInstance, deps: CourierAppDeps, d
     const origin = new URL(dashboard.publicBaseUrl).origin;
     registerCourierRoutes(scope, kit, origin);
     registerProofUpload(scope, kit, origin);
+    registerCourierLive(scope, kit);
   });
 }

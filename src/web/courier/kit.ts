@@ -23,6 +23,8 @@ export interface CourierJobView {
   navigation: { geo: string; maps: string } | undefined;
   next: Array<{ kind: string; label: string }>;
   can_deliver: boolean;
+  /** When an offer lapses (ISO 8601); absent for a job in hand. */
+  expires_at?: string | undefined;
 }
 
 export interface CourierAppDeps {
@@ -30,6 +32,8 @@ export interface CourierAppDeps {
   job?: ((courierId: string) => Promise<CourierJobView | undefined>) | undefined;
   /** Stores a photo or signature for the job the courier holds; absent when dispatch is off. */
   proof?: ((courierId: string, input: Omit<MediaInput, 'courierId'>) => Promise<{ id: string; kind: string }>) | undefined;
+  /** Calls back after any committed change to couriers' offers or jobs, on any instance; answers a stop. Absent when dispatch is off. */
+  jobChanges?: ((onChange: () => void) => Promise<() => Promise<void>>) | undefined;
   couriers: CouriersService;
   signIn: CourierSignIn;
   actions: CourierActions;
@@ -50,7 +54,7 @@ export class CourierKit {
     readonly deps: CourierAppDeps,
     readonly web: WebKit,
     private readonly views: Views,
-    readonly assets: { css: string; js: string; proof: string },
+    readonly assets: { css: string; js: string; proof: string; live: string },
   ) {}
 
   page(reply: FastifyReply, name: string, data: Record<string, unknown>, status = 200): FastifyReply {

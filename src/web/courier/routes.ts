@@ -34,7 +34,7 @@ export function registerCourierRoutes(app: FastifyInstance, kit: CourierKit, pub
     if (!current) return kit.web.redirect(reply, '/courier/sign-in');
     const job = await kit.deps.job?.(current.courier.id);
     const fee = job?.sheet.fee_pesewas == null ? undefined : `GH₵ ${(job.sheet.fee_pesewas / 100).toFixed(2)}`;
-    return kit.page(reply, 'home', { title: 'Home', app: true, courier: current.courier, csrf: current.session.csrfToken, job, fee, maxProofBytes: MAX_PROOF_BYTES });
+    return kit.page(reply, 'home', { title: 'Home', app: true, courier: current.courier, csrf: current.session.csrfToken, job, fee, maxProofBytes: MAX_PROOF_BYTES, live: Boolean(kit.deps.jobChanges) });
   });
 
   app.get('/courier/sign-in', async (request, reply) => {
@@ -99,7 +99,7 @@ export function registerCourierRoutes(app: FastifyInstance, kit: CourierKit, pub
     reply.header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').type('application/manifest+json').send(manifest()),
   );
   app.get('/courier/icon.svg', async (_request, reply) => reply.header('cache-control', 'public, max-age=86400').header('x-content-type-options', 'nosniff').type('image/svg+xml').send(ICON_SVG));
-  const sw = serviceWorker(['/courier/', kit.assets.css, kit.assets.js, kit.assets.proof, '/courier/manifest.webmanifest', '/courier/icon.svg']);
+  const sw = serviceWorker(['/courier/', kit.assets.css, kit.assets.js, kit.assets.proof, kit.assets.live, '/courier/manifest.webmanifest', '/courier/icon.svg']);
   app.get('/courier/sw.js', async (_request, reply) =>
     reply.header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').header('service-worker-allowed', '/courier/').type('text/javascript; charset=utf-8').send(sw),
   );

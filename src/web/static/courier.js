@@ -11,6 +11,8 @@
   const dutyHint = document.getElementById('duty-hint');
   const positionLine = document.getElementById('position');
   const syncLine = document.getElementById('sync');
+  const outcomeLine = document.getElementById('outcome');
+  const OUTCOME_KEY = `courier-outcome-${root.dataset.courier}`;
   const POSITION_EVERY_MS = 15000;
 
   const load = () => {
@@ -30,6 +32,7 @@
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
   }
 
+  const JOB_KINDS = new Set(['accept', 'decline', 'arrived_at_pickup', 'picked_up', 'arrived', 'delivered', 'could_not_deliver', 'returned']);
   let note = '';
   function showSync() {
     const waiting = load().length;
@@ -38,7 +41,44 @@
     else syncLine.textContent = `${waiting} action${waiting === 1 ? '' : 's'} waiting to be sent${navigator.onLine ? '…' : ' (offline: they will be sent when the connection returns).'}`;
   }
 
+  // What became of the courier's last job action: kept for this tab (sessionStorage), so the reload
+  // that shows the job's next step does not wipe it, and a later position report does not either.
+  function setOutcome(text, refused) {
+    if (text) sessionStorage.setItem(OUTCOME_KEY, JSON.stringify({ text, refused }));
+    else sessionStorage.removeItem(OUTCOME_KEY);
+    showOutcome();
+  }
+  function showOutcome() {
+    let o = null;
+    try {
+      o = JSON.parse(sessionStorage.getItem(OUTCOME_KEY) || 'null');
+    } catch {}
+    outcomeLine.textContent = o ? o.text : '';
+    outcomeLine.hidden = !o;
+    outcomeLine.classList.toggle('refused', Boolean(o?.refused));
+  }
+
+  const DONE = {
+    accept: 'Job accepted.',
+    decline: 'Offer declined.',
+    arrived_at_pickup: 'At the pickup: recorded.',
+    picked_up: 'Picked up: recorded.',
+    arrived: 'At the drop-off: recorded.',
+    delivered: 'Delivered: recorded.',
+    returned: 'Returned to the pickup: recorded. The job is over.',
+  };
+  // A could-not-deliver's outcome depends on the attempts left: the courier is told which one it was.
+  function appliedText(kind, stage) {
+    if (kind !== 'could_not_deliver') return DONE[kind];
+    if (stage === 'picked_up') return 'Could not deliver: recorded as a failed attempt. The order goes out again: tap "I am at the drop-off" when you are back at the door.';
+    if (stage === 'returning') return 'Could not deliver: recorded. No attempt is left: take the goods back to the pickup.';
+    // A replay answered already_applied carries no stage: the reloaded page shows where the job is.
+    return stage ? 'Could not deliver: recorded. The job is over.' : 'Could not deliver: recorded.';
+  }
+
   function enqueue(kind, payload) {
+    // A new tap on the job replaces what was said of the last one.
+    if (JOB_KINDS.has(kind)) setOutcome('');
     const queue = load();
     queue.push({ id: uuid(), kind, at: new Date().toISOString(), payload });
     save(queue);
@@ -75,7 +115,6 @@
     return res.status < 500 ? { result: 'refused', reason: body.error || 'the picture was not accepted.' } : undefined;
   }
 
-  const JOB_KINDS = new Set(['accept', 'decline', 'arrived_at_pickup', 'picked_up', 'arrived', 'delivered', 'could_not_deliver', 'returned']);
   let jobChanged = false;
   let flushing = false;
   async function flush() {
@@ -98,21 +137,25 @@
         }
         if (!answer) break;
         if (answer.result === 'pending') break;
-        if (answer.result === 'refused') note = `Not done: ${answer.reason}`;
-        else note = '';
+        note = '';
+        // A refusal stays on screen, with what to do, until the courier acts on the job again: a later
+        // position report or duty change going through does not clear it (it used to, leaving "All sent.").
+        if (answer.result === 'refused') setOutcome(`Not done: ${answer.reason} ${action.kind === 'proof' ? 'Take another picture, or enter the code.' : 'The screen shows the job as it is now: check it, then try again or call operations.'}`, true);
+        else if (JOB_KINDS.has(action.kind)) setOutcome(appliedText(action.kind, answer.stage), false);
         // A refused photo leaves its delivery unproved: the delivery queued behind it waits for another photo.
         const unproved = answer.result === 'refused' && action.kind === 'proof' && action.payload.kind === 'photo';
         const behind = (a) => unproved && a.kind === 'delivered' && a.payload.order_id === action.payload.order_id && !a.payload.code;
         save(load().filter((a) => a.id !== action.id && !behind(a)));
-        // A replay the server had already applied (its first answer was lost) changed the job too.
-        if ((answer.result === 'applied' || answer.result === 'already_applied') && JOB_KINDS.has(action.kind)) jobChanged = true;
+        // Any answer to a job action (a replay the server had already applied included) means the
+        // screen may be out of date: it is reloaded once the queue is empty.
+        if (JOB_KINDS.has(action.kind)) jobChanged = true;
       }
     } finally {
       flushing = false;
       // Everything sent: the server's duty is the phone's again (an operator may change it).
       if (load().length === 0) localStorage.removeItem(DUTY_KEY);
       showSync();
-      // A job action went through: the page shows the job's next step (the reason of a refusal stays on screen).
+      // A job action was answered: the page shows the job as it is now (the outcome line survives the reload).
       if (jobChanged && load().length === 0 && !note) location.reload();
     }
   }
@@ -198,6 +241,13 @@
     flush();
   });
 
+  // courier-live.js saw the job change elsewhere (an offer lapsed, an operator assigned one): the page
+  // shows it now, or once what is waiting has been sent.
+  root.addEventListener('courier-job-changed', () => {
+    if (load().length === 0) location.reload();
+    else jobChanged = true;
+  });
+
   window.addEventListener('online', () => {
     showSync();
     flush();
@@ -206,6 +256,7 @@
   setInterval(flush, 10000);
   showDuty();
   track();
+  showOutcome();
   showSync();
   flush();
   if ('serviceWorker' in navigator) navigator.serviceWorker.register('/courier/sw.js', { scope: '/courier/' }).catch(() => {});

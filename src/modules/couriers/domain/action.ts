@@ -8,7 +8,16 @@ export interface CourierAction {
   payload: Record<string, unknown>;
 }
 
-export type ActionResult = { id: string; result: 'applied' | 'already_applied' | 'pending' } | { id: string; result: 'refused'; reason: string };
+/** Where an applied job action left the job (the phone tells the courier what happened). */
+export interface ActionDetail {
+  stage?: string | null;
+  status?: string;
+}
+
+export type ActionResult =
+  | ({ id: string; result: 'applied' } & ActionDetail)
+  | { id: string; result: 'already_applied' | 'pending' }
+  | { id: string; result: 'refused'; reason: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const KIND = /^[a-z][a-z_]{0,39}$/;
