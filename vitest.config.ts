@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 // Workspace packages (protocol, SDK) resolve to their TypeScript sources through this export
@@ -8,11 +9,20 @@ const SOURCE = '@partner-platform/source';
 /**
  * The tiers (docs/testing.md), each found by folder so that a file added to one is in it. Unit
  * tests sit beside the source; the others under `test/<area>/<tier>/`, where
- * `scripts/tier-tests.mjs` puts them. `npm test` runs the four; `npm run test:<tier>` one.
+ * `scripts/tier-tests.mjs` puts them. `npm test` runs the four one after the other, fastest
+ * first (`groupOrder`), each with its own number of workers; `npm run test:<tier>` runs one.
  */
-function tier(name: string, include: string[], test: TestProjectInlineConfiguration['test'] = {}): TestProjectInlineConfiguration {
-  return { extends: true, test: { name, include, ...test } };
+function tier(name: string, order: number, include: string[], test: TestProjectInlineConfiguration['test'] = {}): TestProjectInlineConfiguration {
+  return { extends: true, test: { name, include, sequence: { groupOrder: order }, ...test } };
 }
+
+// Workers per tier, as a multiple of the machine's cores (TEST_WORKERS sets the multiple, e.g. 0.5
+// when two passes share the machine). A contract test waits on its server and database about half
+// of its time, so that tier runs more files than there are cores; a journey's browser and server
+// processes fill the cores themselves.
+const cores = availableParallelism();
+const share = Number(process.env.TEST_WORKERS) || 1;
+const workers = (perCore: number) => Math.max(1, Math.round(cores * perCore * share));
 
 // The tiers that open a database or start the app: dist/ rebuilt when stale and one migrated
 // embedded database dumped for each test's copy. The unit tier goes without.
@@ -25,12 +35,13 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     projects: [
-      tier('unit', ['src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'test/*/unit/**/*.test.ts']),
-      tier('module', ['test/*/module/**/*.test.ts'], services),
+      // Pure code: one module graph per worker serves every file (no state outlives a test).
+      tier('unit', 0, ['src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'test/*/unit/**/*.test.ts'], { isolate: false, maxWorkers: workers(1) }),
+      tier('module', 1, ['test/*/module/**/*.test.ts'], { ...services, maxWorkers: workers(1) }),
       // A test file not yet sorted into a tier (test/<area>/*.test.ts) runs here, and the tiers'
       // own test names it until `node scripts/tier-tests.mjs` has moved it.
-      tier('contract', ['test/*/contract/**/*.test.ts', 'test/*/*.test.ts'], services),
-      tier('journey', ['test/*/journey/**/*.test.ts'], services),
+      tier('contract', 2, ['test/*/contract/**/*.test.ts', 'test/*/*.test.ts'], { ...services, maxWorkers: workers(1.5) }),
+      tier('journey', 3, ['test/*/journey/**/*.test.ts'], { ...services, maxWorkers: workers(1) }),
     ],
   },
 });
