@@ -7,7 +7,7 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 const SOURCE = '@partner-platform/source';
 
 /**
- * The tiers (docs/testing.md), each found by folder so that a file added to one is in it. Unit
+ * The tiers (test/README.md), each found by folder so that a file added to one is in it. Unit
  * tests sit beside the source; the others under `test/<area>/<tier>/`, where
  * `scripts/tier-tests.mjs` puts them. `npm test` runs the four one after the other, fastest
  * first (`groupOrder`), each with its own number of workers; `npm run test:<tier>` runs one.

@@ -1,4 +1,4 @@
-// Sorts the test files into their tiers (docs/testing.md): reads what each test file does and
+// Sorts the test files into their tiers (test/README.md): reads what each test file does and
 // moves it with `git mv` to where its tier's glob in vitest.config.ts finds it, rewriting the
 // relative imports of the moved files and of the files that import them, and the paths that name
 // them elsewhere (docs, scripts). Re-runnable: a file already in its tier stays, so after a merge

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/process.ts';
 
 /**
- * Every test file sits in the tier its code belongs to (docs/testing.md), so that `npm run
+ * Every test file sits in the tier its code belongs to (test/README.md), so that `npm run
  * test:unit` stays free of databases and servers and each tier's folder says what its tests do.
  * scripts/tier-tests.mjs reads each file and moves those out of place; this test fails while any is.
  */
