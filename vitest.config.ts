@@ -16,10 +16,11 @@ function tier(name: string, order: number, include: string[], test: TestProjectI
   return { extends: true, test: { name, include, sequence: { groupOrder: order }, ...test } };
 }
 
-// Workers per tier, as a multiple of the machine's cores (TEST_WORKERS sets the multiple, e.g. 0.5
-// when two passes share the machine). A contract test waits on its server and database about half
-// of its time, so that tier runs more files than there are cores; a journey's browser and server
-// processes fill the cores themselves.
+// Workers per tier, as a multiple of the machine's cores (TEST_WORKERS scales them, e.g. 0.5 when
+// other runs share the machine). Pure tests use every core. A contract test waits on its server
+// about half of its time, so that tier runs a file per core; a module test's fresh database and a
+// journey's browser and server processes fill a core each, so those two leave one core free
+// (vitest's own default), or their 30-second timeouts start to be felt.
 const cores = availableParallelism();
 const share = Number(process.env.TEST_WORKERS) || 1;
 const workers = (perCore: number) => Math.max(1, Math.round(cores * perCore * share));
@@ -37,11 +38,11 @@ export default defineConfig({
     projects: [
       // Pure code: one module graph per worker serves every file (no state outlives a test).
       tier('unit', 0, ['src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'test/*/unit/**/*.test.ts'], { isolate: false, maxWorkers: workers(1) }),
-      tier('module', 1, ['test/*/module/**/*.test.ts'], { ...services, maxWorkers: workers(1) }),
+      tier('module', 1, ['test/*/module/**/*.test.ts'], { ...services, maxWorkers: workers(0.5) }),
       // A test file not yet sorted into a tier (test/<area>/*.test.ts) runs here, and the tiers'
       // own test names it until `node scripts/tier-tests.mjs` has moved it.
-      tier('contract', 2, ['test/*/contract/**/*.test.ts', 'test/*/*.test.ts'], { ...services, maxWorkers: workers(1.5) }),
-      tier('journey', 3, ['test/*/journey/**/*.test.ts'], { ...services, maxWorkers: workers(1) }),
+      tier('contract', 2, ['test/*/contract/**/*.test.ts', 'test/*/*.test.ts'], { ...services, maxWorkers: workers(1) }),
+      tier('journey', 3, ['test/*/journey/**/*.test.ts'], { ...services, maxWorkers: workers(0.5) }),
     ],
   },
 });
