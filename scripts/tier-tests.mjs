@@ -9,7 +9,7 @@
 //
 // A file whose heuristics misjudge it names its tier in a comment: `// tier: module`.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -142,9 +142,11 @@ function move(moves) {
     for (const [from, to] of moves) out = out.replace(new RegExp(`(?<![\\w./-])${literal(from)}(?![\\w-])`, 'g'), to);
     if (out !== text) edits.set(file, out);
   }
+  const tracked = new Set(git('ls-files').split('\n'));
   for (const [from, to] of moves) {
     mkdirSync(join(ROOT, dirname(to)), { recursive: true });
-    git('mv', from, to);
+    if (tracked.has(from)) git('mv', from, to);
+    else renameSync(join(ROOT, from), join(ROOT, to));
   }
   for (const [file, text] of edits) {
     writeFileSync(join(ROOT, where(file)), text);
