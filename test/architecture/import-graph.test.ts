@@ -81,6 +81,28 @@ export function moduleCycles(all: Edge[]): string[][] {
   return cycles;
 }
 
+/** Which module imports which, as `a → b`. */
+export function moduleImports(all: Edge[]): string[] {
+  const out = new Set<string>();
+  for (const { from, to } of all) {
+    const [a, b] = [moduleOf(from), moduleOf(to)];
+    if (a && b && a !== b) out.add(`${a} → ${b}`);
+  }
+  return [...out].sort();
+}
+
+/** The module imports docs/architecture.md lists after "Today:" (`a → b, c; d → e`, notes in parentheses). */
+function documentedImports(): string[] {
+  const doc = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
+  const list = doc.slice(doc.indexOf('Today:') + 'Today:'.length).replace(/\([^)]*\)/g, '');
+  const out: string[] = [];
+  for (const part of list.slice(0, list.indexOf('.')).split(';')) {
+    const [from, to] = part.split('→').map((s) => s.trim());
+    for (const b of to!.split(',')) out.push(`${from} → ${b.trim()}`);
+  }
+  return out.sort();
+}
+
 describe('the import graph', () => {
   const all = edges();
 
@@ -91,6 +113,10 @@ describe('the import graph', () => {
 
   it('has no module reaching into another module, and no platform, shared or integration code importing a module or the config', () => {
     expect(violations(all)).toEqual([]);
+  });
+
+  it('is the one docs/architecture.md lists, module by module', () => {
+    expect(documentedImports()).toEqual(moduleImports(all));
   });
 
   it('has no cycle between modules', () => {
