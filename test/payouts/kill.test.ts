@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { toPaystackReference } from '../../src/integrations/transfers/paystack.ts';
+import { PaystackTransfers, toPaystackReference } from '../../src/integrations/transfers/paystack.ts';
 import { startFakePaystack, type FakePaystack } from '../fakes/paystack.ts';
 import { ADMIN_TOKEN, onPostgres, SECRETS_KEY, startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { spawnServer, type ServerProcess } from '../helpers/process.ts';
@@ -16,7 +16,9 @@ describe('payouts across a kill -9 of the server, then a restart', () => {
   beforeAll(async () => {
     if (!onPostgres) return;
     paystack = await startFakePaystack();
-    p = await startPlatform();
+    // The test's app verifies the payees' destinations with the same Paystack: their recipients are the ones the bulk transfers name.
+    paystack.accountNames.set('MTN:0241234567', 'Kofi Boateng');
+    p = await startPlatform({ transfers: new PaystackTransfers({ secretKey: paystack.secretKey, baseUrl: paystack.url, timeoutMs: 2000 }) });
   });
   // The test (its own app seeds payees and reads the books) and the servers it kills share one
   // database: only PostgreSQL is shared by processes; the embedded database belongs to one.
@@ -52,10 +54,12 @@ describe('payouts across a kill -9 of the server, then a restart', () => {
       'select id, payee, status, amount_pesewas, fee_pesewas from payouts where payee = any($1::text[]) order by payee',
       [payees],
     );
-  /** How often the reference was sent to Paystack, alone or in a bulk transfer. */
+  /** Requests the fake held and never handled (a `timeout` hold): Paystack never received them. */
+  let unhandled = new Set<unknown>();
+  /** How often the reference was sent to Paystack and received, alone or in a bulk transfer. */
   const transferPosts = (reference: string) =>
     paystack.requests
-      .filter((r) => r.method === 'POST' && (r.path === '/transfer' || r.path === '/transfer/bulk'))
+      .filter((r) => r.method === 'POST' && (r.path === '/transfer' || r.path === '/transfer/bulk') && !unhandled.has(r))
       .flatMap((r) => (r.path === '/transfer' ? [JSON.parse(r.body)] : JSON.parse(r.body).transfers))
       .filter((t: { reference: string }) => t.reference === reference).length;
 
@@ -90,6 +94,7 @@ describe('payouts across a kill -9 of the server, then a restart', () => {
     first.child.kill('SIGKILL');
     await first.exited;
     await run;
+    unhandled = new Set(opts.hold.kind === 'timeout' ? paystack.requests.filter((r) => r.path === opts.hold.path) : []);
     paystack.release();
     const atKill = await payoutsOf(payees);
     expect(atKill).toHaveLength(PAYEES);
