@@ -93,6 +93,22 @@ describe('who bears the transfer fee', () => {
     await expectBalanced(p);
   });
 
+  it("withholds the new channel's fee when a payout not yet sent is made again for a new destination", async () => {
+    // Its destination just set: the payout waits for approval while it cools.
+    const s = await createPartner(p, { environment: 'production', scopes: ['payouts:read'] });
+    await setDestination(p, 'partner', s.partnerId, { kind: 'mobile_money', network: 'mtn', number: '024 765 4321', name: 'Test Partner Ltd' });
+    await settleSale(p, `partner_markup_payable:${s.partnerId}`, 3000, now - 30 * HOUR);
+    await run();
+    const [old] = await payoutsOf(`partner:${s.partnerId}`);
+    expect(old).toMatchObject({ status: 'awaiting_approval', amount_pesewas: 3000 - MOMO_FEE, payee_fee_pesewas: MOMO_FEE });
+    await setDestination(p, 'partner', s.partnerId, { kind: 'bank', bank_code: '280100', account_number: '1234567890', name: 'Test Partner Ltd' });
+    const [cancelled, remade] = await payoutsOf(`partner:${s.partnerId}`);
+    expect(cancelled).toMatchObject({ id: old!.id, status: 'cancelled', replaced_by: remade!.id });
+    expect(remade).toMatchObject({ status: 'awaiting_approval', amount_pesewas: 3000 - BANK_FEE, payee_fee_pesewas: BANK_FEE, destination: { kind: 'bank' } });
+    expect(await legsOf([old!.id, remade!.id])).toEqual({ [`partner_markup_payable:${s.partnerId}`]: -3000, payout_fees_withheld: BANK_FEE, payouts_in_transit: 3000 - BANK_FEE });
+    await expectBalanced(p);
+  });
+
   it('charges the payee once for a payout reversed after it was paid and made again: the reversal gives its fee back', async () => {
     const s = await payeePartner();
     await settleSale(p, s.account, 3000, now - 30 * HOUR);
