@@ -193,10 +193,13 @@ describe('OpenAPI document', () => {
     const res = await fetch(`${p.url}/docs`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+    const csp = res.headers.get('content-security-policy');
+    expect(csp).toMatch(/default-src 'none'; script-src 'self'; style-src 'self'/);
+    expect(csp).not.toMatch(/unsafe-inline/);
     const html = await res.text();
-    // Self-contained: no script, and every link or resource stays on the page or on this server.
-    expect(html).not.toMatch(/<script/i);
+    // No inline script or style; its own two files, served by this server; every link stays here.
+    expect(html).not.toMatch(/<script>|<style/i);
+    expect(html.match(/<(?:script|link)\b[^>]*>/g)).toEqual([expect.stringMatching(/^<link rel="stylesheet" href="\/assets\/docs\.\w+\.css">$/), expect.stringMatching(/^<script src="\/assets\/docs\.\w+\.js" defer>$/)]);
     expect(html.match(/\b(?:src|href)="(?![#/])[^"]*"/g) ?? []).toEqual([]);
     for (const op of p.app.platform.operations) {
       expect(html).toContain(op.id);
