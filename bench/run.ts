@@ -19,8 +19,8 @@
  *   at 100, 1,000 and 10,000 on-duty couriers (p50/p99), and the candidate query's plan.
  * - location (only when asked; not part of `all`): courier position reports ingested per second by
  *   one instance (trail point, bound, throttled location event) at 100, 1,000 and 10,000 couriers on jobs.
- * - payouts (only when asked; not part of `all`): one payout run over --requests payees (default
- *   10,000): its time, payouts per second, peak RSS and heap, embedded and PostgreSQL.
+ * - payouts (only when asked; not part of `all`): payout runs over 1,000 and --requests payees (default
+ *   10,000) on PostgreSQL: creating, paying (instant and 200 ms providers), three runs on one database, RSS.
  * - soak (only when asked; not part of `all`): --duration-min minutes (default 10) of mixed traffic
  *   from 20 partners on PostgreSQL + Redis: per-operation req/s and p50/p99, errors, server RSS over
  *   time; then 1 vs 2 instances.
