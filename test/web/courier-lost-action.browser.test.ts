@@ -42,9 +42,10 @@ describe.runIf(browserAvailable)('job actions tapped back to back in the courier
 
     // The reason is chosen while "I am at the drop-off" is being answered: the page must not be
     // replaced under the courier's fingers (the tap would land on an empty form and queue nothing).
+    const arrivedAnswered = page.waitForResponse((r) => r.url().endsWith('/courier/actions'));
     await page.getByRole('button', { name: 'I am at the drop-off' }).click();
     await page.getByLabel('Could not deliver: why?').selectOption({ label: 'Refused by the recipient' });
-    await page.waitForResponse((r) => r.url().endsWith('/courier/actions'));
+    await arrivedAnswered;
     await page.getByRole('button', { name: 'Could not deliver' }).click();
 
     const order = async () => (await p.app.platform.db.query<any>('select status, failure_reason, delivery_attempts from delivery_orders where id = $1', [id]))[0];
