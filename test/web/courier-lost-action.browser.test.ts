@@ -6,9 +6,11 @@ import { createPartner, type PartnerSetup } from '../helpers/harness.ts';
 import { checkPhonePage, phonePage, signInOnPhone } from '../helpers/courier-browser.ts';
 
 /**
- * Issue 28's "lost" could-not-deliver: tapped right after "I am at the drop-off", it was applied as a
- * failed attempt with one left, so the job went back to "I am at the drop-off" and the app said only
- * "All sent."; and a refused action's reason was wiped by the next position report that went through.
+ * Issue 28's lost could-not-deliver: the reason chosen right after "I am at the drop-off", the page
+ * reloaded when that action was answered and the tap on "Could not deliver" landed on a fresh, empty
+ * form: nothing queued, "All sent.", the job still at the drop-off. And when it did go, a failed
+ * attempt with one left put the job back at "I am at the drop-off" without a word; a refused
+ * action's reason was wiped by the next position report that went through.
  */
 describe.runIf(browserAvailable)('job actions tapped back to back in the courier app, headless Chromium at 390 px', () => {
   const env = usePlatformAndBrowser();
@@ -38,8 +40,12 @@ describe.runIf(browserAvailable)('job actions tapped back to back in the courier
     await signInOnPhone(page, p, phone);
     await page.getByRole('heading', { name: 'Your job' }).waitFor();
 
+    // The reason is chosen while "I am at the drop-off" is being answered: the page must not be
+    // replaced under the courier's fingers (the tap would land on an empty form and queue nothing).
+    const arrivedAnswered = page.waitForResponse((r) => r.url().endsWith('/courier/actions'));
     await page.getByRole('button', { name: 'I am at the drop-off' }).click();
     await page.getByLabel('Could not deliver: why?').selectOption({ label: 'Refused by the recipient' });
+    await arrivedAnswered;
     await page.getByRole('button', { name: 'Could not deliver' }).click();
 
     const order = async () => (await p.app.platform.db.query<any>('select status, failure_reason, delivery_attempts from delivery_orders where id = $1', [id]))[0];

@@ -156,8 +156,22 @@
       if (load().length === 0) localStorage.removeItem(DUTY_KEY);
       showSync();
       // A job action was answered: the page shows the job as it is now (the outcome line survives the reload).
-      if (jobChanged && load().length === 0 && !note) location.reload();
+      if (jobChanged && load().length === 0 && !note) reloadWhenFree();
     }
+  }
+
+  // Never reload under the courier's fingers: a reload while they fill in a job form (a reason chosen,
+  // a code typed) threw their input away and their next tap landed on an empty form, so nothing was
+  // queued (issue 28's lost "Could not deliver"). The reload waits until the form is sent or left empty.
+  let reloadTimer = null;
+  function busyInForm() {
+    const fields = document.querySelectorAll('.job form select, .job form input:not([type=file])');
+    return [...fields].some((f) => f.value.trim() !== '' || f === document.activeElement);
+  }
+  function reloadWhenFree() {
+    clearTimeout(reloadTimer);
+    if (busyInForm()) reloadTimer = setTimeout(reloadWhenFree, 1000);
+    else location.reload();
   }
 
   // Duty: the courier's last choice on this phone wins until the server has it.
@@ -244,7 +258,7 @@
   // courier-live.js saw the job change elsewhere (an offer lapsed, an operator assigned one): the page
   // shows it now, or once what is waiting has been sent.
   root.addEventListener('courier-job-changed', () => {
-    if (load().length === 0) location.reload();
+    if (load().length === 0) reloadWhenFree();
     else jobChanged = true;
   });
 
