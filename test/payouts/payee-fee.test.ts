@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
 import { FakeTransfers } from '../fakes/transfers.ts';
-import { balanceOf, expectBalanced, HOUR, payouts, setDestination, settleSale, vendorPayee } from './helpers.ts';
+import { balanceOf, expectBalanced, HOUR, payouts, runPayouts, setDestination, settleSale, vendorPayee } from './helpers.ts';
 
 let p: TestPlatform;
 const fake = new FakeTransfers();
@@ -25,8 +25,8 @@ async function payeePartner(destination: Record<string, string> = { kind: 'mobil
 }
 
 const run = async () => {
-  const r = await p.admin('POST', '/payouts/runs');
-  expect(r.status).toBe(201);
+  const r = await runPayouts(p);
+  expect(r.status).toBe(202);
   return r.body.run_id as string;
 };
 const payoutsOf = async (payee: string) =>
