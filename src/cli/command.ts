@@ -4,7 +4,7 @@ import type { Route } from './http.ts';
 /**
  * One operator command. Adding an operator API route is one entry in a table under commands/ (its usage line
  * declares the arguments, see args.ts) plus, optionally, a formatter; without one the answer is printed as a
- * generic block or table. test/cli/coverage.test.ts fails while a route of the server has no command.
+ * generic block or table. test/cli/contract/coverage.test.ts fails while a route of the server has no command.
  */
 export interface Command {
   /** `group command`, as typed. */

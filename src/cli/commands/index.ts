@@ -18,6 +18,6 @@ export const groups: Readonly<Record<string, string>> = { ...partnerGroups, ...a
 
 /**
  * Every operator API command: the table mapping `group command` to the route it calls
- * (test/cli/coverage.test.ts holds every /admin/v1 route of the server to one of them).
+ * (test/cli/contract/coverage.test.ts holds every /admin/v1 route of the server to one of them).
  */
 export const commands: readonly Command[] = [...partnerCommands, ...appCommands, ...webhookCommands, ...deliveryCommands, ...dispatchCommands, ...cashCommands, ...payoutCommands, ...reconcileCommands, ...catalogCommands, ...refundCommands, ...courierCommands, ...operatorCommands, ...activationCommands];

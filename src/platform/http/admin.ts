@@ -38,7 +38,7 @@ export interface AdminRoute<B extends TSchema | undefined = TSchema | undefined,
   self?: string;
   /** How a successful change is written to the audit log (mutating routes only). */
   audit?: {
-    /** `<target type>.<what happened>`, e.g. `partner.update`, `key.revoke` (test/operators/audit.test.ts requires one on every change). */
+    /** `<target type>.<what happened>`, e.g. `partner.update`, `key.revoke` (test/operators/contract/audit.test.ts requires one on every change). */
     action?: string;
     /** The state before the change, read before the handler runs (e.g. the partner a PATCH changes). */
     before?: (input: { params: StaticOr<P, Record<string, string>> }) => Promise<unknown>;

@@ -1,7 +1,7 @@
 /**
  * Code samples for each partner operation (curl, the SDK, `ppctl`), generated from the OpenAPI
  * document: the request is the operation's first documented example, so a sample cannot say
- * something the document does not (test/docs/samples.test.ts runs them against the SDK and ppctl).
+ * something the document does not (test/docs/contract/samples.test.ts runs them against the SDK and ppctl).
  */
 
 /** An operation's example input, as the document gives it. */

@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ordersRepository } from '../../../src/modules/delivery/orders/repository.ts';
+import { migrate } from '../../../src/platform/db/migrate.ts';
+import { openPglite } from '../../../src/platform/db/pglite.ts';
+import { openPostgres } from '../../../src/platform/db/postgres.ts';
+import type { DriverDb, Queryable } from '../../../src/platform/db/types.ts';
+import { onPostgres } from '../../helpers/harness.ts';
+
+// The orders lists of the console and the dashboard read a page from an index whatever the table's
+// size: no sort of every matching row, no scan of the table. Checked on the repository's own SQL
+// through the planner, on a table big enough that the planner prefers the index when it has one.
+
+let db: DriverDb;
+let schema: string | undefined;
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Plans?: PlanNode[];
+}
+
+const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
+
+/** The repository's statement explained instead of run: the same SQL and parameters, the plan's nodes back. */
+async function planOf(run: (q: Queryable) => Promise<unknown>): Promise<PlanNode[]> {
+  let plan: PlanNode | undefined;
+  const explaining = {
+    ...db,
+    query: async <T>(sql: string, params?: readonly unknown[]) => {
+      const rows = await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] | string }>(`explain (format json) ${sql}`, params);
+      const raw = rows[0]!['QUERY PLAN'];
+      plan = (typeof raw === 'string' ? JSON.parse(raw) : raw)[0].Plan;
+      return [] as T[];
+    },
+  } as Queryable;
+  await run(explaining);
+  return nodes(plan!);
+}
+
+function expectIndexPage(plan: PlanNode[]): void {
+  const kinds = plan.map((n) => n['Node Type']);
+  expect(kinds).not.toContain('Sort');
+  expect(kinds).not.toContain('Incremental Sort');
+  expect(plan.filter((n) => n['Relation Name'] === 'delivery_orders' && /Seq Scan|Bitmap/.test(n['Node Type']))).toEqual([]);
+}
+
+beforeAll(async () => {
+  schema = onPostgres ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  db = onPostgres ? await openPostgres({ url: process.env.DATABASE_URL!, poolSize: 1, schema }) : await openPglite(undefined);
+  await migrate(db);
+  // 30 partners' orders over 20,000 seconds; foreign keys off for the seed (the rows only need to exist).
+  await db.transaction(async (tx) => {
+    await tx.query(`set local session_replication_role = replica`);
+    await tx.query(
+      `insert into delivery_orders (id, app_id, partner_id, environment, order_reference, status, customer_name, customer_phone, delivery_address,
+         delivery_city, delivery_region, item, pickup_contact_person, pickup_contact_phone, payer, payment_status, pickup_date, estimated_delivery,
+         tracking_token, created_at)
+       select 'dlv_seed' || g, 'app_seed' || (g % 30), 'ptn_seed' || (g % 30), 'production', 'ref' || g,
+              (array['placed', 'accepted', 'delivered', 'delivered', 'delivered', 'failed'])[1 + g % 6],
+              'Ama', '+233240000000', 'addr', 'Accra', 'Greater Accra', 'box', 'Kofi', '+233240000001', 'partner', 'wallet_debited',
+              current_date, now(), 'tok' || g, now() - make_interval(secs => g)
+         from generate_series(1, 20000) g`,
+    );
+  });
+  await db.query('analyze delivery_orders');
+}, 120_000);
+
+afterAll(async () => {
+  await db?.close();
+  if (schema) {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    await client.query(`drop schema if exists ${schema} cascade`);
+    await client.end();
+  }
+});
+
+describe('orders lists read one page from an index', () => {
+  it('the console board, every partner, newest first', async () => {
+    expectIndexPage(await planOf((q) => ordersRepository.listAll(q, {}, 50)));
+  });
+
+  it('the console board filtered by a status', async () => {
+    expectIndexPage(await planOf((q) => ordersRepository.listAll(q, { status: 'failed' }, 50)));
+  });
+
+  it("a partner's orders filtered by a status none of them has", async () => {
+    expectIndexPage(await planOf((q) => ordersRepository.listForPartner(q, 'ptn_seed7', { status: 'cancelled' }, 50)));
+  });
+
+  it("a partner's next page, after an order", async () => {
+    expectIndexPage(await planOf((q) => ordersRepository.listForPartner(q, 'ptn_seed7', { afterId: 'dlv_seed907' }, 50)));
+  });
+});

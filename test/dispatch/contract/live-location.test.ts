@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countRows, createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import { courierNear, PICKUP, productionOrder } from '../helpers.ts';
+
+let p: TestPlatform;
+let s: PartnerSetup;
+let now = Date.now();
+beforeAll(async () => {
+  p = await startPlatform({ clock: () => now });
+  s = await createPartner(p, { environment: 'production' });
+});
+afterAll(() => p.close());
+
+const track = (id: string) => s.client.send<any>('POST', '/api/v1/delivery/orders.track', { body: { order_id: id } }).then((r) => r.body.data);
+const report = (courierId: string, lat: number) => p.app.platform.couriers.reportPosition(courierId, { lat, lng: PICKUP.lng, at: new Date(now) });
+const locationEvents = (id: string) =>
+  p.app.platform.db.query<{ data: any }>(`select payload->'data' as data from outbox_events where subject_id = $1 and type = 'delivery.courier.location' order by created_at`, [id]);
+const trail = (id: string) => countRows(p, 'select count(*)::int as n from dispatch_trail where order_id = $1', [id]);
+
+async function trackingPage(id: string): Promise<string> {
+  const res = await s.client.send<any>('POST', '/api/v1/delivery/orders.get', { body: { order_id: id } });
+  return (await fetch(p.url + new URL(res.body.data.tracking_url).pathname)).text();
+}
+
+/** A production order held by a fresh courier 2 km north of the pickup. */
+async function onTheJob(): Promise<{ id: string; courierId: string }> {
+  const courier = await courierNear(p, 2, now);
+  const id = await productionOrder(s);
+  await p.app.platform.dispatch!.service.assign(id, courier.id);
+  return { id, courierId: courier.id };
+}
+
+describe('live location', () => {
+  it('keeps the trail of a courier on a job and writes one location event per 20 seconds per order, however many reports', async () => {
+    const { id, courierId } = await onTheJob();
+    expect((await track(id)).courier).toBeUndefined();
+    for (let i = 0; i < 5; i++) {
+      now += 3_000;
+      await report(courierId, PICKUP.lat + 0.01 - i * 0.001);
+    }
+    expect(await trail(id)).toBe(5);
+    const first = await locationEvents(id);
+    expect(first).toHaveLength(1);
+    expect(first[0]!.data).toMatchObject({ order_id: id, order_reference: expect.any(String), courier: { position: { lat: PICKUP.lat + 0.01, lng: PICKUP.lng } }, next_stop: 'pickup', eta: expect.any(String), recorded_at: expect.any(String) });
+
+    now += 20_000;
+    await report(courierId, PICKUP.lat + 0.003);
+    expect(await locationEvents(id)).toHaveLength(2);
+
+    const { courier } = await track(id);
+    expect(courier).toMatchObject({ position: { lat: PICKUP.lat + 0.003, lng: PICKUP.lng }, updated_at: new Date(now).toISOString(), next_stop: 'pickup' });
+    // 0.33 km by motorbike plus the stop time: a few minutes from now.
+    expect(Date.parse(courier.eta) - now).toBeGreaterThan(3 * 60_000);
+    expect(Date.parse(courier.eta) - now).toBeLessThan(5 * 60_000);
+    expect(await trackingPage(id)).toContain('Your courier is on the way to collect your parcel.');
+  });
+
+  it('keeps only the newest points of an order', async () => {
+    const { id, courierId } = await onTheJob();
+    for (let i = 0; i < 55; i++) {
+      now += 1_000;
+      await report(courierId, PICKUP.lat + i * 0.0001);
+    }
+    expect(await trail(id)).toBe(50);
+  });
+
+  it('heads for the drop-off once picked up, and shows nothing of the courier after delivery', async () => {
+    const { id, courierId } = await onTheJob();
+    const svc = p.app.platform.dispatch!.service;
+    await svc.arrivedAtPickup(courierId, id, 'll-1');
+    await svc.pickedUp(courierId, id, 'll-2');
+    now += 1_000;
+    await report(courierId, PICKUP.lat);
+    expect((await track(id)).courier.next_stop).toBe('dropoff');
+    expect(await trackingPage(id)).toContain('Your courier is on the way to you.');
+
+    await svc.arrived(courierId, id, 'll-3');
+    const { code } = await p.app.platform.proofs.issueCode(id, { rotate: true });
+    await p.app.platform.proofs.verifyCode(id, code!, courierId);
+    await svc.delivered(courierId, id, 'll-4');
+    now += 1_000;
+    await report(courierId, PICKUP.lat + 0.001);
+    const after = await track(id);
+    expect(after.current_status).toBe('delivered');
+    expect(after.courier).toBeUndefined();
+    expect(await trackingPage(id)).not.toContain('Your courier');
+
+    // The retention job deletes the trail of an ended job, and points past the retention of live ones.
+    const live = await onTheJob();
+    now += 1_000;
+    await report(live.courierId, PICKUP.lat);
+    expect(await trail(id)).toBeGreaterThan(0);
+    await p.app.platform.dispatch!.trail.prune();
+    expect(await trail(id)).toBe(0);
+    expect(await trail(live.id)).toBe(1);
+    now += 25 * 3_600_000;
+    await p.app.platform.dispatch!.trail.prune();
+    expect(await trail(live.id)).toBe(0);
+    // Back to the real time, for the signed requests of later tests.
+    now = Date.now();
+  });
+
+  it('takes reports through the courier app\'s position action, and refuses bad input without keeping it', async () => {
+    const { id, courierId } = await onTheJob();
+    const actions = p.app.platform.courierActions;
+    now += 1_000;
+    expect(await actions.apply(courierId, { id: crypto.randomUUID(), kind: 'position', at: new Date(now), payload: { lat: PICKUP.lat, lng: PICKUP.lng } })).toMatchObject({ result: 'applied' });
+    expect(await trail(id)).toBe(1);
+    expect(await actions.apply(courierId, { id: crypto.randomUUID(), kind: 'position', at: new Date(now + 1), payload: { lat: 1e308, lng: PICKUP.lng } })).toMatchObject({ result: 'refused' });
+    expect(await actions.apply(courierId, { id: crypto.randomUUID(), kind: 'position', at: new Date(now + 1), payload: { lat: 'x\u0000', lng: PICKUP.lng } })).toMatchObject({ result: 'refused' });
+    expect(await trail(id)).toBe(1);
+  });
+
+  it('ignores positions of couriers without a job', async () => {
+    const courier = await courierNear(p, 3, now);
+    const all = () => countRows(p, 'select count(*)::int as n from dispatch_trail');
+    const before = await all();
+    now += 1_000;
+    await report(courier.id, PICKUP.lat);
+    expect(await all()).toBe(before);
+  });
+});

@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../../../src/platform/db/index.ts';
+
+const onPostgres = Boolean(process.env.DATABASE_URL?.startsWith('postgres'));
+const schema = `t_${randomBytes(6).toString('hex')}`;
+let db: Db;
+
+beforeAll(async () => {
+  db = await openDatabase(onPostgres ? { kind: 'postgres', url: process.env.DATABASE_URL!, poolSize: 3, schema } : { kind: 'memory' }, { migrate: false });
+  await db.exec('create table uow_t (v text primary key)');
+});
+afterAll(async () => {
+  if (onPostgres) await db.exec(`drop schema ${schema} cascade`);
+  await db.close();
+});
+
+const values = async () => (await db.query<{ v: string }>('select v from uow_t order by v')).map((r) => r.v);
+const insert = (v: string) => db.transaction((tx) => tx.query('insert into uow_t values ($1)', [v]));
+
+describe(`a unit of work (${onPostgres ? 'PostgreSQL' : 'embedded'})`, () => {
+  it('commits what every transaction and statement inside it wrote, together', async () => {
+    const effects: string[] = [];
+    await db.unitOfWork(async (tx) => {
+      await insert('a1');
+      await db.query('insert into uow_t values ($1)', ['a2']);
+      db.afterCommit(() => effects.push('outer'));
+      await db.transaction(async (inner) => inner.afterCommit(() => effects.push('inner')));
+      // Inside the unit, reads see its uncommitted writes.
+      expect(await values()).toEqual(['a1', 'a2']);
+      await tx.query('insert into uow_t values ($1)', ['a3']);
+      expect(effects).toEqual([]);
+    });
+    expect(await values()).toEqual(['a1', 'a2', 'a3']);
+    expect(effects).toEqual(['outer', 'inner']);
+  });
+
+  it('rolls every joined transaction back when a later step fails, and runs none of their effects', async () => {
+    const effects: string[] = [];
+    await expect(
+      db.unitOfWork(async (tx) => {
+        await db.transaction(async (inner) => {
+          await inner.query('insert into uow_t values ($1)', ['b1']);
+          inner.afterCommit(() => effects.push('b1'));
+        });
+        await tx.query('insert into uow_t values ($1)', ['a1']); // a duplicate: the unit fails
+      }),
+    ).rejects.toThrow();
+    expect(await values()).not.toContain('b1');
+    expect(effects).toEqual([]);
+  });
+
+  it('undoes only a joined transaction that failed, as its own transaction would have, and keeps the unit usable', async () => {
+    const effects: string[] = [];
+    await db.unitOfWork(async () => {
+      await expect(
+        db.transaction(async (inner) => {
+          await inner.query('insert into uow_t values ($1)', ['c1']);
+          inner.afterCommit(() => effects.push('c1'));
+          await inner.query('insert into uow_t values ($1)', ['a1']);
+        }),
+      ).rejects.toThrow();
+      await expect(db.query('insert into uow_t values ($1)', ['a2'])).rejects.toThrow();
+      await insert('c2');
+    });
+    expect(await values()).toEqual(['a1', 'a2', 'a3', 'c2']);
+    expect(effects).toEqual([]);
+  });
+
+  it('lets concurrent transactions inside it take turns, and nested ones run inside their parent', async () => {
+    await db.unitOfWork(async () => {
+      await Promise.all(
+        ['d1', 'd2', 'd3'].map((v) =>
+          db.transaction(async (tx) => {
+            await tx.query('insert into uow_t values ($1)', [v]);
+            await insert(`${v}n`);
+          }),
+        ),
+      );
+    });
+    expect(await values()).toEqual(expect.arrayContaining(['d1', 'd1n', 'd2', 'd2n', 'd3', 'd3n']));
+  });
+
+  it('leaves work it started and did not wait for to run on its own after it ends', async () => {
+    let later: Promise<unknown> = Promise.resolve();
+    await db.unitOfWork(async () => {
+      later = new Promise((r) => setTimeout(r, 20)).then(() => insert('e1'));
+    });
+    await later;
+    expect(await values()).toContain('e1');
+  });
+});

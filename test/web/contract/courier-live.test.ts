@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STREAMS_PER_SESSION } from '../../../src/web/courier/live.ts';
+import { productionOrder } from '../../dispatch/helpers.ts';
+import { signedInCourier } from '../../helpers/courier.ts';
+import { createPartner, onPostgres, startPlatform, useTwoInstances, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import { openStream, type SseStream } from '../../helpers/sse.ts';
+import { WebClient } from '../../helpers/web.ts';
+
+describe('the courier app\'s live channel (server-sent events)', () => {
+  let p: TestPlatform;
+  let s: PartnerSetup;
+  const open: SseStream[] = [];
+  beforeAll(async () => {
+    p = await startPlatform();
+    s = await createPartner(p, { environment: 'production' });
+  });
+  afterAll(async () => {
+    for (const st of open) st.close();
+    await p?.close();
+  });
+  const stream = async (web: WebClient, headers: Record<string, string> = {}) => {
+    const st = await openStream(web, '/courier/events', headers);
+    open.push(st);
+    return st;
+  };
+
+  it('answers 401 without a courier session, to the stream and to its polling fallback', async () => {
+    const anon = new WebClient(p.url);
+    const st = await stream(anon);
+    expect(st.status).toBe(401);
+    expect((await anon.get('/courier/job')).status).toBe(401);
+  });
+
+  it('sends a courier their own offers only, never another courier\'s', async () => {
+    const mine = await signedInCourier(p, 'Abena Stream');
+    const theirs = await signedInCourier(p, 'Kwame Other');
+    const st = await stream(mine.web);
+    expect([st.status, st.contentType]).toEqual([200, 'text/event-stream; charset=utf-8']);
+    await st.next((e) => e.event === 'job' && e.data.kind === 'none');
+
+    const other = await productionOrder(s);
+    expect(await p.app.platform.dispatch!.offers.offerTo(other, theirs.id)).toBe(true);
+    const own = await productionOrder(s);
+    expect(await p.app.platform.dispatch!.offers.offerTo(own, mine.id)).toBe(true);
+    const offer = await st.next((e) => e.data.kind === 'offer');
+    expect(offer.data).toMatchObject({ kind: 'offer', order_id: own, item: 'Two pairs of sandals' });
+    expect(Date.parse(offer.data.expires_at)).toBeGreaterThan(Date.now());
+    expect(JSON.stringify(st.events)).not.toContain(other);
+    const polled = await mine.web.get('/courier/job');
+    expect(JSON.parse(polled.text)).toMatchObject({ kind: 'offer', order_id: own, id: offer.id });
+  });
+
+  it('resumes from Last-Event-ID, and ignores a malformed or huge one (never a 5xx)', async () => {
+    const c = await signedInCourier(p, 'Yaa Resume');
+    const first = await stream(c.web);
+    const none = await first.next((e) => e.data.kind === 'none');
+    first.close();
+    // The phone already has the current state: nothing is sent again until it changes.
+    const resumed = await stream(c.web, { 'last-event-id': none.id! });
+    const order = await productionOrder(s);
+    await p.app.platform.dispatch!.offers.offerTo(order, c.id);
+    expect((await resumed.next(() => true)).data).toMatchObject({ kind: 'offer', order_id: order });
+    resumed.close();
+    for (const bad of ['../../etc/passwd', 'x'.repeat(8000), '\u00e9t\u00e9', '']) {
+      const st = await stream(c.web, { 'last-event-id': bad });
+      expect(st.status).toBe(200);
+      expect((await st.next(() => true)).data).toMatchObject({ kind: 'offer', order_id: order });
+      st.close();
+    }
+    const tooBig = await openStream(c.web, '/courier/events', { 'last-event-id': 'y'.repeat(40_000) });
+    expect(tooBig.status).toBeGreaterThanOrEqual(400);
+    expect(tooBig.status).toBeLessThan(500);
+  });
+
+  it(`holds at most ${STREAMS_PER_SESSION} streams per session`, async () => {
+    const c = await signedInCourier(p, 'Esi Tabs');
+    const streams = [];
+    for (let i = 0; i < STREAMS_PER_SESSION; i++) {
+      const st = await stream(c.web);
+      await st.next(() => true);
+      streams.push(st);
+    }
+    const extra = await stream(c.web);
+    expect(extra.status).toBe(429);
+    streams[0]!.close();
+    // The closed one frees its place once the server has seen it go.
+    await expect.poll(async () => {
+      const again = await openStream(c.web, '/courier/events');
+      again.close();
+      return again.status;
+    }).toBe(200);
+  });
+});
+
+describe.runIf(onPostgres)('the courier live channel across two instances (PostgreSQL)', () => {
+  const two = useTwoInstances();
+
+  it('carries an offer made through one instance to a stream open on the other within 2 s', async () => {
+    const { a, b } = two;
+    const s = await createPartner(a, { environment: 'production' });
+    const c = await signedInCourier(b, 'Adjoa Two');
+    const st = await openStream(c.web, '/courier/events');
+    try {
+      await st.next((e) => e.data.kind === 'none');
+      const order = await productionOrder(s);
+      const made = Date.now();
+      expect(await a.app.platform.dispatch!.offers.offerTo(order, c.id)).toBe(true);
+      const offer = await st.next((e) => e.data.kind === 'offer', 2000);
+      expect(offer.data.order_id).toBe(order);
+      console.info(`offer on the other instance's stream after ${Date.now() - made} ms`);
+    } finally {
+      st.close();
+    }
+  });
+});

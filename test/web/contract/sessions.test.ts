@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SessionStore } from '../../../src/modules/sessions/index.ts';
+import { countRows, startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+
+const MINUTE = 60_000;
+
+describe('web sessions: idle and absolute ends, sign-out everywhere', () => {
+  let p: TestPlatform;
+  let now = Date.parse('2026-03-06T09:00:00Z');
+  let store: SessionStore;
+  beforeAll(async () => {
+    p = await startPlatform();
+    store = new SessionStore(p.app.platform.db, () => now, { idleMs: 30 * MINUTE, absoluteMs: 120 * MINUTE });
+  });
+  afterAll(async () => {
+    await p?.close();
+  });
+
+  it('ends a session left idle, and one past its absolute end however busy', async () => {
+    const idle = await store.start({ kind: 'member', id: 'mbr_idle' });
+    now += 29 * MINUTE;
+    expect((await store.find(idle.id))?.subject).toEqual({ kind: 'member', id: 'mbr_idle' });
+    now += 29 * MINUTE;
+    // Used 29 minutes ago: still alive (each use restarts the idle clock).
+    expect(await store.find(idle.id)).toBeDefined();
+    now += 31 * MINUTE;
+    expect(await store.find(idle.id)).toBeUndefined();
+
+    const busy = await store.start({ kind: 'member', id: 'mbr_busy' });
+    for (let i = 0; i < 5; i++) {
+      now += 20 * MINUTE;
+      expect(await store.find(busy.id)).toBeDefined();
+    }
+    now += 21 * MINUTE;
+    expect(await store.find(busy.id)).toBeUndefined();
+  });
+
+  it('ends every session of one subject and no one else’s', async () => {
+    const [a1, a2, b] = await Promise.all([
+      store.start({ kind: 'member', id: 'mbr_a' }),
+      store.start({ kind: 'member', id: 'mbr_a' }),
+      store.start({ kind: 'operator', id: 'mbr_a' }),
+    ]);
+    expect(a1.id).not.toBe(a2.id);
+    expect(a1.session.csrfToken).not.toBe(a2.session.csrfToken);
+    expect(await store.endAllFor({ kind: 'member', id: 'mbr_a' })).toBe(2);
+    expect(await store.find(a1.id)).toBeUndefined();
+    expect(await store.find(a2.id)).toBeUndefined();
+    expect((await store.find(b.id))?.subject.kind).toBe('operator');
+  });
+
+  it('sweeps ended sessions when new ones start', async () => {
+    now += 24 * 60 * MINUTE;
+    await store.start({ kind: 'member', id: 'mbr_new' });
+    expect(await countRows(p, "select count(*)::int as n from web_sessions where subject_id <> 'mbr_new'")).toBe(0);
+  });
+});
