@@ -6,7 +6,10 @@ import { ROOT } from '../../helpers/process.ts';
 
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 
-/** Every environment variable the server's code reads (the operator CLI's own are documented with it). */
+/**
+ * Every environment variable the server's code reads (the operator CLI's own are documented with it;
+ * the /docs code samples are a partner's program, whose variables are the partner's).
+ */
 function settingsRead(): Set<string> {
   const names = new Set<string>();
   const walk = (dir: string) => {
@@ -14,7 +17,7 @@ function settingsRead(): Set<string> {
       const path = `${dir}/${entry.name}`;
       if (entry.isDirectory()) {
         if (path !== 'src/cli') walk(path);
-      } else if (path.endsWith('.ts') && !path.endsWith('.test.ts')) {
+      } else if (path.endsWith('.ts') && !path.endsWith('.test.ts') && path !== 'src/platform/http/openapi-samples.ts') {
         for (const m of read(path).matchAll(/\benv(?:\.|, '|\[')([A-Z][A-Z0-9_]+)/g)) names.add(m[1]!);
       }
     }
