@@ -248,7 +248,11 @@ describe.runIf(browserAvailable)('activation end to end in headless Chromium: pa
     expect((await p.admin('POST', `/payees/vendor/${vendor}/destination/approve`, { change_id: changeId }, await checkerToken(p))).status).toBe(200);
     await page.getByRole('link', { name: 'Payouts', exact: true }).click();
     await page.getByRole('button', { name: 'Run payouts now' }).click();
-    await page.getByText(/awaiting approval\./).waitFor();
+    // The run's page follows the background worker until the run is done: one payout, waiting for a checker.
+    await page.locator('[data-field="status"]', { hasText: 'done' }).waitFor();
+    expect(await page.locator('[data-field="awaiting_approval"]').textContent()).toBe('1');
+    await checkBoth(page, 'console-payout-run');
+    await page.getByRole('link', { name: 'All payouts and runs' }).click();
     await checkBoth(page, 'console-payouts');
     await page.getByRole('link', { name: `vendor:${vendor}` }).first().waitFor();
     const payoutId = (await page.locator(`tr:has(a[href="/console/payees/vendor/${vendor}"]) a[href^="/console/payouts/pout_"]`).first().textContent())!;
