@@ -72,8 +72,9 @@ describe.runIf(browserAvailable)('a failed delivery in the courier app, headless
     await expect.poll(async () => (await order()).status, { timeout: 15_000 }).toBe('returned');
     await expect.poll(() => page.locator('#sync').textContent(), { timeout: 15_000 }).toBe('All sent.');
     // The page reloads itself once sent; under load that reload can race the connection coming back
-    // (the service worker then answers the cached page), so the test opens the page again itself.
-    await page.reload();
+    // (the service worker then answers the cached page), so the test opens the page again itself; its
+    // own reload may abort the test's (ERR_ABORTED) when the two meet, so the test's is tried again.
+    await page.reload().catch(() => page.reload());
     await page.getByText('No job for you right now.').waitFor({ timeout: 15_000 });
     await checkPhonePage(page, 'job-returned');
 
