@@ -246,6 +246,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   adminRoutes.push(...wallet.adminRoutes);
   paymentHandlers.push(wallet.handlePaymentCallback);
   const storage = createStorage(config.storage, { dataDir: config.dataDir, memory: config.database.kind === 'memory' }, clock);
+  // An unwritable directory would fail every proof upload later: the process refuses to start, naming it.
+  await storage.ready();
   app.log.info(storage.storage.summary);
   const proofs = new ProofService({ db, storage: storage.storage, key: deriveKey(secretsKey, 'proof'), publicBaseUrl, clock, log: app.log });
   registerMediaRoute(app, proofs);

@@ -1,4 +1,5 @@
 import { ConfigError } from './config.ts';
+import { StorageNotWritableError } from './integrations/storage/index.ts';
 import { DataDirLockedError } from './platform/db/lock.ts';
 import { MigrationChangedError } from './platform/db/migrate.ts';
 import { isConnectionError } from './platform/db/sqlstate.ts';
@@ -14,7 +15,9 @@ const LISTEN_CODES = new Set(['EADDRINUSE', 'EADDRNOTAVAIL', 'EACCES']);
  * Anything else is a bug and keeps its stack.
  */
 export function startupFailure(err: unknown): string {
-  if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof MigrationChangedError || err instanceof SecretsKeyMissingError) return err.message;
+  if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof MigrationChangedError || err instanceof SecretsKeyMissingError || err instanceof StorageNotWritableError) {
+    return err.message;
+  }
   const driverError = isConnectionError(err) ? err : (err as { cause?: unknown } | null)?.cause;
   if (isConnectionError(driverError)) return `cannot reach the database: ${errorMessage(driverError)} (check DATABASE_URL and that PostgreSQL is up)`;
   const code = (err as { code?: unknown } | null)?.code;

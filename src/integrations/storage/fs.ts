@@ -1,7 +1,19 @@
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { randomToken } from '../../platform/ids.ts';
 import { assertContentType, assertSafeKey, type ObjectStorage, type StoredObject } from './storage.ts';
+
+/** The file storage's directory cannot be written: uploads would fail one by one, so the process does not start. */
+export class StorageNotWritableError extends Error {
+  override readonly name = 'StorageNotWritableError';
+  constructor(root: string, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException | null)?.code ?? String(cause);
+    super(
+      `file storage is not writable: ${root} (${code}). Give this process a writable directory there (a volume in compose, ` +
+        'StateDirectory in systemd), set STORAGE_DIR to one, or use STORAGE=s3, the choice for production',
+    );
+  }
+}
 
 /**
  * Objects as files under one directory. Each file starts with its content type and a newline,
@@ -14,6 +26,18 @@ export class FileStorage implements ObjectStorage {
   constructor(root: string) {
     this.root = resolve(root);
     this.summary = `storage: files under ${this.root}`;
+  }
+
+  /** Proves at start that the directory can be written (made if missing), naming it when it cannot. */
+  async checkWritable(): Promise<void> {
+    const probe = join(this.root, `.write-check-${randomToken(6)}`);
+    try {
+      await mkdir(this.root, { recursive: true, mode: 0o700 });
+      await writeFile(probe, '');
+      await rm(probe, { force: true });
+    } catch (err) {
+      throw new StorageNotWritableError(this.root, err);
+    }
   }
 
   private path(key: string): string {

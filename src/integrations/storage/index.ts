@@ -6,13 +6,15 @@ import { S3Storage } from './s3.ts';
 import type { StorageSettings } from './settings.ts';
 import type { ObjectStorage } from './storage.ts';
 
-export { FileStorage } from './fs.ts';
+export { FileStorage, StorageNotWritableError } from './fs.ts';
 export { S3Storage, type S3Settings } from './s3.ts';
 export { storageSettings, type StorageSettings } from './settings.ts';
 export { isSafeKey, type ObjectStorage, type StoredObject } from './storage.ts';
 
 export interface StorageIntegration {
   storage: ObjectStorage;
+  /** Resolves once the store can take files (a file store's directory written to); rejects naming what to fix. */
+  ready(): Promise<void>;
   close(): void;
 }
 
@@ -21,8 +23,12 @@ export interface StorageIntegration {
  * in-memory database gets a temporary directory that is removed when the app closes, like its data.
  */
 export function createStorage(settings: StorageSettings, where: { dataDir: string; memory: boolean }, clock?: () => number): StorageIntegration {
-  if (settings.kind === 's3') return { storage: new S3Storage(settings, clock), close: () => {} };
-  if (settings.dir || !where.memory) return { storage: new FileStorage(settings.dir ?? join(where.dataDir, 'media')), close: () => {} };
+  const nothing = async () => {};
+  if (settings.kind === 's3') return { storage: new S3Storage(settings, clock), ready: nothing, close: () => {} };
+  if (settings.dir || !where.memory) {
+    const files = new FileStorage(settings.dir ?? join(where.dataDir, 'media'));
+    return { storage: files, ready: () => files.checkWritable(), close: () => {} };
+  }
   const temp = mkdtempSync(join(tmpdir(), 'partner-platform-media-'));
-  return { storage: new FileStorage(temp), close: () => rmSync(temp, { recursive: true, force: true }) };
+  return { storage: new FileStorage(temp), ready: nothing, close: () => rmSync(temp, { recursive: true, force: true }) };
 }

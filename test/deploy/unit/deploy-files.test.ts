@@ -98,10 +98,23 @@ describe('deployment files run the compiled build with node', () => {
     for (const service of [api, worker, migrate]) expect(service.environment.SECRETS_KEY).toMatch(/^\$\{SECRETS_KEY:\?.+\}$/);
     expect(api.depends_on.migrate.condition).toBe('service_completed_successfully');
     expect(worker.depends_on.api.condition).toBe('service_healthy');
+    // Uploaded photos (DATA_DIR/media, the image's /app/data, owned by node) live on a named volume.
+    for (const service of [api, worker]) expect(service.volumes).toContain('media:/app/data');
+    expect(Object.keys(parse(read('compose.yaml')).volumes)).toContain('media');
+    expect(read('Dockerfile')).toMatch(/^COPY --from=build --chown=node:node \/app\/data \/app\/data$/m);
   });
 
   it('the systemd units start node directly', () => {
     expect(read('deploy/partner-platform-api@.service')).toMatch(/^ExecStart=\/usr\/bin\/node dist\/server\.js$/m);
     expect(read('deploy/partner-platform-worker.service')).toMatch(/^ExecStart=\/usr\/bin\/node dist\/worker\.js$/m);
+  });
+
+  it('the systemd units give the file storage a writable directory under ProtectSystem=strict', () => {
+    for (const unit of ['deploy/partner-platform-api@.service', 'deploy/partner-platform-worker.service']) {
+      const text = read(unit);
+      expect(text).toMatch(/^ProtectSystem=strict$/m);
+      expect(text).toMatch(/^StateDirectory=partner-platform$/m);
+      expect(text).toMatch(/^Environment=STORAGE_DIR=\/var\/lib\/partner-platform\/media$/m);
+    }
   });
 });

@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../helpers/process.ts';
 
@@ -37,6 +40,14 @@ describe('a process that cannot start', () => {
     const server = run('src/server.ts', { PUBLIC_BASE_URL: 'http://10.0.0.5:8080', SANDBOX_COURIER_FOR_PRODUCTION: 'on' });
     expect(server.status).toBe(1);
     expect(server.lines).toEqual([expect.stringMatching(/^invalid configuration: SANDBOX_COURIER_FOR_PRODUCTION=on: a local playground's switches, only when PUBLIC_BASE_URL is this machine/)]);
+  });
+
+  it.each(['src/server.ts', 'src/worker.ts'])('%s refuses a file storage it cannot write, naming the directory, in one line', (script) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'storage-')), 'a-file');
+    writeFileSync(file, '');
+    const r = run(script, { STORAGE_DIR: join(file, 'media') });
+    expect(r.status).toBe(1);
+    expect(r.lines).toEqual([expect.stringMatching(new RegExp(`^file storage is not writable: ${join(file, 'media').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(ENOTDIR\\)\\. .*STORAGE=s3`))]);
   });
 
   it('prints every invalid setting on one line', () => {
