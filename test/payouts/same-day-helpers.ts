@@ -42,3 +42,12 @@ export const payoutsOf = (p: TestPlatform, vendorId: string) =>
     'select p.id, p.amount_pesewas, p.status, r.trigger, r.handover_id from payouts p join payout_runs r on r.id = p.run_id where p.payee = $1 order by p.created_at',
     [`vendor:${vendorId}`],
   );
+
+/** The same-day run request a handover wrote (payout_run_requests), as the payouts job sees it. */
+export const requestOf = async (p: TestPlatform, handoverId: string) =>
+  (
+    await p.app.platform.db.query<{ attempts: number; done_at: Date | null; run_id: string | null; last_error: string | null }>(
+      'select attempts, done_at, run_id, last_error from payout_run_requests where handover_id = $1',
+      [handoverId],
+    )
+  )[0];

@@ -7,7 +7,7 @@ import { courierNear } from '../../dispatch/helpers.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';
 import { countRows, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
 import { balanceOf, expectBalanced, HOUR, payouts } from '../helpers.ts';
-import { cashHeld, deliveredBy, payoutsOf, scheduledVendor } from '../same-day-helpers.ts';
+import { cashHeld, deliveredBy, payoutsOf, requestOf, scheduledVendor } from '../same-day-helpers.ts';
 
 let p: TestPlatform;
 let sp: PartnerSetup;
@@ -31,9 +31,6 @@ const restarted = (): PayoutsModule =>
     directory: payeeDirectory(p.app.platform.accounts, p.app.platform.catalog?.catalog), codVendorsOf: (orders) => p.app.platform.catalog!.operatorSales.codVendorsOf(orders),
   });
 
-const requestOf = async (handoverId: string) =>
-  (await p.app.platform.db.query<{ attempts: number; done_at: Date | null; run_id: string | null }>('select attempts, done_at, run_id from payout_run_requests where handover_id = $1', [handoverId]))[0];
-
 /**
  * A same-day vendor is owed; the courier hands the cash in. The process dies at `step` of the run the
  * handover asked for (the call there never returns: nothing after it runs). A restarted instance's job
@@ -56,7 +53,7 @@ async function crashAndRecover(step: 'before the run' | 'before sending'): Promi
 
   // What the kill left: the handover and its request (leased by the dead process), and no run, or a run whose payouts were never sent.
   expect(await cashHeld(p, c.id)).toBe(0);
-  expect(await requestOf(handoverId)).toMatchObject({ attempts: 1, done_at: null });
+  expect(await requestOf(p, handoverId)).toMatchObject({ attempts: 1, done_at: null });
   expect(await payoutsOf(p, v.vendorId)).toEqual(step === 'before the run' ? [] : [expect.objectContaining({ status: 'created', handover_id: handoverId })]);
   expect(fake.transfers.size).toBe(0);
 
@@ -72,12 +69,12 @@ async function crashAndRecover(step: 'before the run' | 'before sending'): Promi
   expect(fake.transfers.get(paid[0]!.id)).toMatchObject({ amountPesewas: owed, calls: 1 });
   expect(await countRows(p, 'select count(*)::int as n from payout_runs where handover_id = $1', [handoverId])).toBe(1);
   const run = (await p.app.platform.db.query<{ id: string }>('select id from payout_runs where handover_id = $1', [handoverId]))[0]!.id;
-  expect(await requestOf(handoverId)).toMatchObject({ attempts: 2, done_at: expect.any(Date), run_id: run });
+  expect(await requestOf(p, handoverId)).toMatchObject({ attempts: 2, done_at: expect.any(Date), run_id: run });
 
   // The dead process's call returning late changes nothing: the request stays done.
   die(new Error('killed'));
   await first.runRequests.settled();
-  expect(await requestOf(handoverId)).toMatchObject({ done_at: expect.any(Date), run_id: run });
+  expect(await requestOf(p, handoverId)).toMatchObject({ done_at: expect.any(Date), run_id: run });
   expect(await second.runRequests.runDue()).toBe(0);
   expect(await balanceOf(p, `vendor_payable:${v.vendorId}`)).toBe(0);
   expect(await balanceOf(p, 'payouts_in_transit')).toBe(0);

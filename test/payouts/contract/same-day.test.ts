@@ -5,7 +5,7 @@ import { FakeTransfers } from '../../fakes/transfers.ts';
 import { countRows, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
 import { operatorWithToken } from '../../operators/helpers.ts';
 import { balanceOf, expectBalanced, HOUR, payouts } from '../helpers.ts';
-import { cashHeld, deliveredBy, handover, payoutsOf, scheduledVendor } from '../same-day-helpers.ts';
+import { cashHeld, deliveredBy, handover, payoutsOf, requestOf, scheduledVendor } from '../same-day-helpers.ts';
 
 let p: TestPlatform;
 let sp: PartnerSetup;
@@ -21,9 +21,6 @@ beforeAll(async () => {
   sp = await salesPartner(p);
 });
 afterAll(() => p.close());
-
-const requestOf = async (handoverId: string) =>
-  (await p.app.platform.db.query<{ attempts: number; done_at: Date | null; run_id: string | null; last_error: string | null }>('select attempts, done_at, run_id, last_error from payout_run_requests where handover_id = $1', [handoverId]))[0];
 
 describe('same-day vendors', () => {
   it('pays a same-day vendor after the courier hands its cod cash in, past the shorter hold, once; a daily vendor waits for the daily run', async () => {
@@ -48,7 +45,7 @@ describe('same-day vendors', () => {
     expect(await payoutsOf(p, slow.vendorId)).toEqual([]);
     // The handover's request is done, naming its run.
     const run = (await p.app.platform.db.query<{ id: string }>('select id from payout_runs where handover_id = $1', [handoverId]))[0]!.id;
-    expect(await requestOf(handoverId)).toMatchObject({ attempts: 1, run_id: run, done_at: expect.any(Date) });
+    expect(await requestOf(p, handoverId)).toMatchObject({ attempts: 1, run_id: run, done_at: expect.any(Date) });
 
     // Exactly once: the same handover told again makes no second run or payout.
     const codVendorsOf = (orders: readonly string[]) => p.app.platform.catalog!.operatorSales.codVendorsOf(orders);
@@ -92,13 +89,13 @@ describe('same-day vendors', () => {
     failing.mockRestore();
     expect(await cashHeld(p, c.id)).toBe(0);
     expect(await payoutsOf(p, v.vendorId)).toEqual([]);
-    expect(await requestOf(handoverId)).toMatchObject({ attempts: 1, done_at: null, last_error: 'the payouts side is down' });
+    expect(await requestOf(p, handoverId)).toMatchObject({ attempts: 1, done_at: null, last_error: 'the payouts side is down' });
     // Not before its next attempt (the sending grace after the failure), then once.
     expect(await payouts(p).runRequests.runDue()).toBe(0);
     later += 61_000;
     expect(await payouts(p).runRequests.runDue()).toBe(1);
     expect(await payoutsOf(p, v.vendorId)).toEqual([expect.objectContaining({ amount_pesewas: owed, status: 'paid', handover_id: handoverId })]);
-    expect(await requestOf(handoverId)).toMatchObject({ attempts: 2, done_at: expect.any(Date), last_error: null });
+    expect(await requestOf(p, handoverId)).toMatchObject({ attempts: 2, done_at: expect.any(Date), last_error: null });
     expect(await payouts(p).runRequests.runDue()).toBe(0);
     await expectBalanced(p);
   });
