@@ -18,7 +18,7 @@ function settingsRead(): Set<string> {
       if (entry.isDirectory()) {
         if (path !== 'src/cli') walk(path);
       } else if (path.endsWith('.ts') && !path.endsWith('.test.ts') && path !== 'src/platform/http/openapi-samples.ts') {
-        for (const m of read(path).matchAll(/\benv(?:\.|, '|\[')([A-Z][A-Z0-9_]+)/g)) names.add(m[1]!);
+        for (const m of read(path).matchAll(/\benv(?:\.|,\s*'|\['\s*)([A-Z][A-Z0-9_]+)/g)) names.add(m[1]!);
       }
     }
   };
