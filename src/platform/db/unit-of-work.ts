@@ -19,6 +19,7 @@ function inSavepoint<T>(scope: Scope, current: AsyncLocalStorage<Scope>, fn: (tx
   const run = async (): Promise<T> => {
     const name = `uow_${++scope.unit.savepoints}`;
     const effects: Array<() => void> = [];
+    const channels: string[] = [];
     const inner: Scope = { tx: scope.tx, unit: scope.unit, turn: Promise.resolve() };
     await scope.tx.exec(`savepoint ${name}`);
     try {
@@ -27,11 +28,14 @@ function inSavepoint<T>(scope: Scope, current: AsyncLocalStorage<Scope>, fn: (tx
           query: <R = Row>(sql: string, params?: readonly unknown[]) => scope.tx.query<R>(sql, params),
           exec: (sql) => scope.tx.exec(sql),
           afterCommit: (effect) => effects.push(effect),
-          notify: (channel) => effects.push(() => scope.tx.notify(channel)),
+          notify: (channel) => void channels.push(channel),
         }),
       );
       await scope.tx.exec(`release savepoint ${name}`);
       effects.forEach((effect) => scope.tx.afterCommit(effect));
+      // Handed to the transaction itself, which sends them after its commit: an after-commit effect
+      // that notified would reach a transaction whose commit effects have already run, and be lost.
+      channels.forEach((channel) => scope.tx.notify(channel));
       return result;
     } catch (err) {
       await scope.tx.exec(`rollback to savepoint ${name}`);

@@ -35,6 +35,38 @@ describe(`a unit of work (${onPostgres ? 'PostgreSQL' : 'embedded'})`, () => {
     expect(effects).toEqual(['outer', 'inner']);
   });
 
+  it('wakes listeners once it commits, for a notification sent from a transaction inside it, and never after a rollback', async () => {
+    const channel = `uow_${randomBytes(3).toString('hex')}`;
+    let rings = 0;
+    let rang: () => void = () => {};
+    const unlisten = await db.listen(channel, () => {
+      rings++;
+      rang();
+    });
+    try {
+      const heard = new Promise<void>((resolve) => (rang = resolve));
+      await db.unitOfWork(async () => {
+        await db.transaction(async (inner) => inner.notify(channel));
+        expect(rings).toBe(0);
+      });
+      await heard;
+      expect(rings).toBe(1);
+      await expect(
+        db.unitOfWork(async () => {
+          await db.transaction(async (inner) => inner.notify(channel));
+          throw new Error('later step failed');
+        }),
+      ).rejects.toThrow('later step failed');
+      // A commit after the rollback rings once more: only its own notification arrives.
+      const again = new Promise<void>((resolve) => (rang = resolve));
+      await db.unitOfWork(async () => db.transaction(async (inner) => inner.notify(channel)));
+      await again;
+      expect(rings).toBe(2);
+    } finally {
+      await unlisten();
+    }
+  });
+
   it('rolls every joined transaction back when a later step fails, and runs none of their effects', async () => {
     const effects: string[] = [];
     await expect(
