@@ -253,7 +253,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerMediaRoute(app, proofs);
   // Dispatch (made after delivery, which it listens to) answers where an order's courier is; the
   // tracker is only asked at request time, once dispatch exists.
-  const tracker: CourierTracker = { forOrder: async (orderId) => dispatch?.trail.forOrder(orderId) };
+  const tracker: CourierTracker = {
+    forOrder: async (orderId) => dispatch?.trail.forOrder(orderId),
+    forOrders: async (orderIds) => dispatch?.trail.forOrders(orderIds) ?? new Map(),
+  };
   const delivery = config.services.has('delivery')
     ? createDeliveryModule({ settings: config.delivery, publicBaseUrl, db, clock, log: app.log, wallet: wallet.service, destinations, proofs, tracker })
     : undefined;

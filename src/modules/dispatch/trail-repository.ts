@@ -40,6 +40,22 @@ export const trailRepository = {
     )[0];
   },
 
+  /** The active jobs of several orders with their holders (the tracking pages' one read). */
+  async heldMany(q: Queryable, orderIds: readonly string[]): Promise<(HeldJob & { courier_id: string })[]> {
+    return q.query<HeldJob & { courier_id: string }>(
+      `select a.order_id, a.stage, a.courier_id, ${STOPS} from dispatch_assignments a join dispatch_jobs j on j.order_id = a.order_id
+        where a.order_id = any($1) and a.ended_at is null`,
+      [orderIds],
+    );
+  },
+
+  async newestMany(q: Queryable, orderIds: readonly string[]): Promise<(TrailPoint & { order_id: string })[]> {
+    return q.query<TrailPoint & { order_id: string }>(
+      'select distinct on (order_id) order_id, lat, lng, at from dispatch_trail where order_id = any($1) order by order_id, at desc',
+      [orderIds],
+    );
+  },
+
   /** Adds a point and drops the order's points beyond the newest `keep`. */
   async add(tx: Queryable, orderId: string, point: TrailPoint, keep: number): Promise<void> {
     await tx.query('insert into dispatch_trail (order_id, lat, lng, at) values ($1, $2, $3, $4)', [orderId, point.lat, point.lng, point.at]);

@@ -1,7 +1,7 @@
 import type { Db } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { CouriersService } from '../couriers/index.ts';
-import type { CourierProgress, CourierTracker, DeliveryOrder } from '../delivery/index.ts';
+import { TRACKING_CHANNEL, type CourierProgress, type CourierTracker, type DeliveryOrder, type TrackedCourier } from '../delivery/index.ts';
 import { appendEvent } from '../webhooks/index.ts';
 import { etaAt, nextStop, type NextStop } from './domain/eta.ts';
 import { trailRepository as repo, type HeldJob, type TrailPoint } from './trail-repository.ts';
@@ -17,6 +17,9 @@ const PRUNE_BATCH = 500;
 export interface TrailOrders {
   find(orderId: string): Promise<DeliveryOrder | undefined>;
 }
+
+/** A recipient is told the courier's first name only. */
+const firstName = (name: string): string => name.trim().split(/\s+/)[0] ?? '';
 
 function stopOf(job: HeldJob, stop: NextStop): { lat: number; lng: number } | null {
   const [lat, lng] = stop === 'pickup' ? [job.pickup_lat, job.pickup_lng] : [job.dropoff_lat, job.dropoff_lng];
@@ -49,6 +52,7 @@ export class CourierTrail implements CourierTracker {
       const progress = this.progress(job, report, vehicle);
       await this.db.transaction(async (tx) => {
         await repo.add(tx, job.order_id, report, TRAIL_POINTS);
+        tx.notify(TRACKING_CHANNEL);
         const sequence = await repo.claimLocationEvent(tx, job.order_id, new Date(this.clock()), LOCATION_EVENT_EVERY_MS);
         if (sequence === undefined) return;
         await appendEvent(tx, {
@@ -72,6 +76,23 @@ export class CourierTrail implements CourierTracker {
     const point = await repo.newest(this.db, orderId);
     if (!point) return undefined;
     return this.progress(job, point, (await this.couriers.get(job.courier_id)).vehicle);
+  }
+
+  /** Progress of several orders at once, with who carries each (first name and vehicle): the tracking pages' read. */
+  async forOrders(orderIds: readonly string[]): Promise<Map<string, TrackedCourier>> {
+    const found = new Map<string, TrackedCourier>();
+    if (!orderIds.length) return found;
+    const [jobs, points] = await Promise.all([repo.heldMany(this.db, orderIds), repo.newestMany(this.db, orderIds)]);
+    const newest = new Map(points.map((p) => [p.order_id, p]));
+    const carriers = new Map<string, Awaited<ReturnType<CouriersService['get']>>>();
+    for (const job of jobs) {
+      const point = newest.get(job.order_id);
+      if (!point) continue;
+      let carrier = carriers.get(job.courier_id);
+      if (!carrier) carriers.set(job.courier_id, (carrier = await this.couriers.get(job.courier_id)));
+      found.set(job.order_id, { ...this.progress(job, point, carrier.vehicle), courier: { first_name: firstName(carrier.name), vehicle: carrier.vehicle } });
+    }
+    return found;
   }
 
   /** Deletes old points and those of ended jobs, in bounded batches (the retention job). */

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.ts';
-import { trackingMapAssets } from '../../../src/modules/delivery/tracking/map-assets.ts';
+import { trackingAssets } from '../../../src/modules/delivery/tracking/map-assets.ts';
 import { courierNear, PICKUP, productionOrder } from '../../dispatch/helpers.ts';
 import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
 import { orderBody } from '../fixtures.ts';
 
 const MAP_ENV = { TRACKING_MAP_TILES_URL: 'https://tile.example.org/{z}/{x}/{y}.png', TRACKING_MAP_ATTRIBUTION: '<b>OSM</b> & contributors' };
-const ASSETS = trackingMapAssets();
+const ASSETS = trackingAssets(true);
 
 let withMap: TestPlatform;
 let plain: TestPlatform;
@@ -36,12 +36,15 @@ describe('tracking page map (TRACKING_MAP_TILES_URL set)', () => {
     expect(html).toContain('id="map"');
     expect(html).toContain('data-tiles="https://tile.example.org/{z}/{x}/{y}.png"');
     for (const name of ['leaflet.css', 'tracking.css']) expect(html).toContain(`<link rel="stylesheet" href="${ASSETS.url(name)}">`);
-    for (const name of ['leaflet.js', 'tracking-map.js']) expect(html).toContain(`<script src="${ASSETS.url(name)}" defer></script>`);
+    for (const name of ['leaflet.js', 'tracking-map.js', 'tracking-live.js']) expect(html).toContain(`<script src="${ASSETS.url(name)}" defer></script>`);
+    // The map's legend names each marker.
+    expect(html).toMatch(/<ul class="legend"[^>]*><li><span class="key pickup"><\/span>Pickup<\/li><li><span class="key dropoff"><\/span>Drop-off<\/li><li><span class="key courier"><\/span>Your courier<\/li><\/ul>/);
     // No inline code at all: every script has a src, no <style>, no style attribute.
     expect(html).not.toMatch(/<script>|<script(?![^>]*\ssrc=)[^>]*>|<style|\sstyle=/);
     expect(html).toContain('Map: &lt;b&gt;OSM&lt;/b&gt; &amp; contributors');
     expect(html).toContain('<noscript><meta http-equiv="refresh" content="30"></noscript>');
-    expect(html).toContain('This page updates every 15 seconds.');
+    expect(html).toContain('This page updates itself as your delivery moves.');
+    expect(html).toContain(`data-events="${await trackingPath(s, id)}/events"`);
     // The text alternative is still there, and still without the address.
     expect(html).toContain('Your delivery');
     expect(html).not.toMatch(/Oxford Street|241234567/);
@@ -95,14 +98,18 @@ describe('tracking page map (TRACKING_MAP_TILES_URL set)', () => {
 });
 
 describe('tracking page without TRACKING_MAP_TILES_URL', () => {
-  it('has no map, loads nothing and keeps its CSP; the map JSON and files do not exist', async () => {
+  it('has no map and no Leaflet, only the live script under the strict CSP; the map JSON and files do not exist', async () => {
     const created = await plainPartner.client.send<any>('POST', '/api/v1/delivery/orders.create', { body: orderBody() });
     const path = await trackingPath(plainPartner, created.body.data.order_details.order_id);
     const res = await fetch(plain.url + path);
-    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    expect(res.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
     const html = await res.text();
-    expect(html).not.toMatch(/id="map"|leaflet|<script|<link/);
-    expect(html).toContain('<meta http-equiv="refresh" content="30">');
+    expect(html).not.toMatch(/id="map"|leaflet|class="legend"/);
+    expect(html).toContain(`<script src="${ASSETS.url('tracking-live.js')}" defer></script>`);
+    expect(html).not.toMatch(/<script>|<script(?![^>]*\ssrc=)[^>]*>|<style|\sstyle=/);
+    expect(html).toContain('<noscript><meta http-equiv="refresh" content="30"></noscript>');
     expect((await fetch(`${plain.url}${path}/map.json`)).status).toBe(404);
     expect((await fetch(plain.url + ASSETS.url('leaflet.js'))).status).toBe(404);
   });

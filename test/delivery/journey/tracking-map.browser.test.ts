@@ -38,7 +38,7 @@ describe.runIf(browserAvailable)('tracking page map in headless Chromium', () =>
     await new Promise((resolve) => tiles?.close(resolve));
   });
 
-  it('draws tiles, the stops and the courier at 390 px without a CSP violation, and follows the courier by polling', async () => {
+  it('draws tiles, the stops and the courier at 390 px without a CSP violation, and follows the courier as its stream pushes each move', async () => {
     let now = Date.now();
     const s = await createPartner(p, { environment: 'production' });
     const id = await productionOrder(s);
@@ -72,20 +72,33 @@ describe.runIf(browserAvailable)('tracking page map in headless Chromium', () =>
     expect(tileRequests.length).toBeGreaterThan(0);
     expect([...origins].sort()).toEqual([p.url, tileOrigin].sort());
     expect(await horizontalOverflow(page)).toBe(0);
-    // The words are still there for whoever cannot use the map.
+    // The words are still there for whoever cannot use the map, with the courier's first name and vehicle, and a legend.
     const text = await page.locator('main').innerText();
     expect(text).toContain('Your courier is on the way to collect your parcel.');
+    expect(text).toContain(`${courier.name.split(' ')[0]}, on a motorbike`);
     expect(text).toContain('Map: © Test tiles');
+    expect(await page.locator('.legend li').allInnerTexts()).toEqual(['Pickup', 'Drop-off', 'Your courier']);
+    // One expected time, the promised one while the courier is on the way to the pickup.
+    expect(text.match(/Expected/g)).toHaveLength(1);
     mkdirSync('test-results/tracking', { recursive: true });
     await page.screenshot({ path: 'test-results/tracking/map-phone.png', fullPage: true });
 
-    // The courier moves; the next poll (every 15 s) moves the marker and updates the words. Up to two
-    // poll periods: on a loaded machine the poll after the report may be slow to answer and draw.
+    // The courier moves; the page's event stream moves the marker at once, without a reload.
     const before = await marker.boundingBox();
+    await page.evaluate(() => ((window as unknown as { loadedOnce: boolean }).loadedOnce = true));
     // Later than the first report, also when the page came up within the second it was dated ahead.
     now = Math.max(Date.now(), now + 1_000);
     await p.app.platform.couriers.reportPosition(courier.id, { lat: PICKUP.lat + 0.004, lng: PICKUP.lng + 0.001, at: new Date(now) });
-    await expect.poll(async () => (await marker.boundingBox())?.y, { timeout: 35_000, interval: 500 }).not.toBe(before?.y);
+    const moved = Date.now();
+    await expect.poll(async () => (await marker.boundingBox())?.y, { timeout: 10_000, interval: 100 }).not.toBe(before?.y);
+    console.log(`tracking map: the courier's move drawn ${Date.now() - moved} ms after the report`);
+    expect(await page.evaluate(() => (window as unknown as { loadedOnce?: boolean }).loadedOnce)).toBe(true);
+
+    // The parcel is picked up: the page reloads itself once to say so (a new status), then shows the live ETA.
+    await p.app.platform.dispatch!.service.arrivedAtPickup(courier.id, id, `${id}-1`);
+    await p.app.platform.dispatch!.service.pickedUp(courier.id, id, `${id}-2`);
+    await page.waitForFunction(() => !(window as unknown as { loadedOnce?: boolean }).loadedOnce, undefined, { timeout: 10_000 });
+    await expect.poll(() => page.locator('[data-field="eta"]').innerText()).toMatch(/^Expected around /);
     expect(problems).toEqual([]);
     await context.close();
   }, 90_000);

@@ -28,7 +28,9 @@ describe.runIf(browserAvailable)('tracking page in headless Chromium', () => {
     expect(text).toMatch(/picked up/i);
     expect(text).not.toContain('Oxford Street');
     expect(await page.locator('li.done').count()).toBe(3);
-    expect(requests).toEqual([url]);
+    // The page and its own stylesheet only: no script runs, nothing from elsewhere.
+    expect(requests.filter((r) => r !== url).map((r) => new URL(r).pathname)).toEqual([expect.stringMatching(/^\/assets\/tracking\.[0-9a-f]{12}\.css$/)]);
+    expect(await page.locator('noscript').count()).toBe(1);
     mkdirSync('test-results', { recursive: true });
     await page.screenshot({ path: 'test-results/tracking-page.png', fullPage: true });
     await context.close();

@@ -13,7 +13,20 @@ export interface CourierProgress {
   next_stop: 'pickup' | 'dropoff';
 }
 
+/** What a recipient's tracking page shows of the courier: progress and who they are. */
+export interface TrackedCourier extends CourierProgress {
+  courier: { first_name: string; vehicle: string };
+}
+
 export interface CourierTracker {
   /** The progress of the courier on the order's job, or undefined when no courier is on it or none reported yet. */
   forOrder(orderId: string): Promise<CourierProgress | undefined>;
+  /** The same for several orders in one read, with the courier's first name and vehicle (orders with none are left out). */
+  forOrders(orderIds: readonly string[]): Promise<Map<string, TrackedCourier>>;
 }
+
+/**
+ * Committed changes a recipient's tracking page shows (a status, a courier's new position) notify
+ * this channel; the tracking pages' event streams read again when it rings.
+ */
+export const TRACKING_CHANNEL = 'delivery_tracking';

@@ -2,6 +2,7 @@ import type { Environment } from '../../../platform/auth/scopes.ts';
 import type { Queryable } from '../../../platform/db/index.ts';
 import type { EventStatement } from '../../webhooks/index.ts';
 import type { DeliveryStatus, FailureReason } from '../domain/index.ts';
+import { TRACKING_CHANNEL } from './courier-tracker.ts';
 
 export type PaymentStatus = 'pending' | 'collected' | 'wallet_debited' | 'refund_pending' | 'refunded';
 
@@ -59,6 +60,16 @@ const ORDER_COLS = `id, app_id, partner_id, environment, order_reference, status
 /** The moves after placement, as JSON beside the order row, so a read with its timeline is one statement. */
 const WITH_MOVES = `${ORDER_COLS}, coalesce((select json_agg(json_build_object('version', e.version, 'status', e.status, 'note', e.note, 'at', e.at) order by e.version)
   from delivery_order_events e where e.order_id = delivery_orders.id), '[]') as moves`;
+
+export interface TrackingRow {
+  id: string;
+  status: DeliveryStatus;
+  estimated_delivery: Date;
+  pickup_lat: number | null;
+  pickup_lng: number | null;
+  delivery_lat: number | null;
+  delivery_lng: number | null;
+}
 
 export interface OrderWithTimeline {
   order: OrderRow;
@@ -146,6 +157,8 @@ export const ordersRepository = {
 
   async insertEvent(tx: Queryable, orderId: string, version: number, status: DeliveryStatus, note: string | null, at: Date): Promise<void> {
     await tx.query('insert into delivery_order_events (order_id, version, status, note, at) values ($1, $2, $3, $4, $5)', [orderId, version, status, note, at]);
+    // Tracking pages watching the order are told after the commit.
+    tx.notify(TRACKING_CHANNEL);
   },
 
   /** The order and its timeline if it belongs to this app and environment; others' orders are indistinguishable from missing ones. */
@@ -238,6 +251,14 @@ export const ordersRepository = {
           and ($5::text is null or (created_at, id) < (select c.created_at, c.id from delivery_orders c where c.id = $5))
         order by created_at desc, id desc limit $6`,
       [filter.partnerId ?? null, filter.status ?? null, filter.environment ?? null, filter.reference ? `%${filter.reference.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null, filter.afterId ?? null, limit],
+    );
+  },
+
+  /** What the tracking pages' event streams show of several orders, in one read. */
+  async trackingMany(db: Queryable, ids: readonly string[]): Promise<TrackingRow[]> {
+    return db.query<TrackingRow>(
+      `select id, status, estimated_delivery, pickup_lat, pickup_lng, delivery_lat, delivery_lng from delivery_orders where id = any($1)`,
+      [ids],
     );
   },
 

@@ -1,7 +1,7 @@
 // The tracking page's map: progressive enhancement over the page's words (no inline script: the
 // settings are in #map's data- attributes). Needs Leaflet (leaflet.js, loaded before this file).
-// Draws the pickup, the drop-off and the courier from the page's JSON, polled every data-poll seconds;
-// a change of status (or a courier appearing or leaving) reloads the page, which then says it in words.
+// Draws the pickup, the drop-off and the courier from each state the page's event stream sends
+// (tracking-live.js passes them on as `tracking:state` events).
 (() => {
   const el = document.getElementById('map');
   if (!el || typeof L === 'undefined') return;
@@ -29,37 +29,14 @@
   const draw = (data) => {
     place('pickup', data.pickup);
     place('dropoff', data.dropoff);
-    place('courier', data.courier?.position);
-    const points = [data.pickup, data.dropoff, data.courier?.position].filter(Boolean).map((p) => [p.lat, p.lng]);
+    place('courier', data.position);
+    const points = [data.pickup, data.dropoff, data.position].filter(Boolean).map((p) => [p.lat, p.lng]);
     if (!points.length) return;
     if (!fitted) map.fitBounds(L.latLngBounds(points), { padding: [30, 30], maxZoom: 16 });
-    else if (data.courier && !map.getBounds().contains(points[points.length - 1])) map.panTo(points[points.length - 1]);
+    else if (data.position && !map.getBounds().contains(points[points.length - 1])) map.panTo(points[points.length - 1]);
     fitted = true;
     el.dataset.drawn = String(points.length);
   };
 
-  const words = (text) => {
-    for (const [field, value] of Object.entries(text || {})) {
-      const node = document.querySelector(`[data-field="${field}"]`);
-      if (node) node.textContent = value;
-    }
-  };
-
-  const poll = async () => {
-    let data;
-    try {
-      const res = await fetch(d.url, { cache: 'no-store', credentials: 'same-origin' });
-      if (!res.ok) return;
-      data = await res.json();
-    } catch {
-      return; // offline for a moment: the next poll tries again
-    }
-    const hasCard = Boolean(document.querySelector('[data-field="stop"]'));
-    if (!data.moving || data.status !== d.status || Boolean(data.courier) !== hasCard) return location.reload();
-    words(data.courier_text);
-    draw(data);
-  };
-
-  poll();
-  setInterval(poll, Number(d.poll || 15) * 1000);
+  document.addEventListener('tracking:state', (event) => draw(event.detail));
 })();

@@ -1,0 +1,136 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from '../logger.ts';
+
+/** One server-sent event: its id is a digest of what it shows, so a resumed stream skips what the client has. */
+export interface StreamMessage {
+  id: string;
+  event: string;
+  data: unknown;
+}
+
+export interface EventStreamsOptions<K> {
+  /** What the streams are of, in the logs. */
+  name: string;
+  /**
+   * The current message of each key, read in one pass however many streams watch them. A key left
+   * out of the answer has ended (its streams are closed); a message with `last` set ends its streams
+   * once sent.
+   */
+  load(keys: readonly K[]): Promise<Map<K, StreamMessage & { last?: boolean }>>;
+  /** A comment line this often keeps proxies from closing a quiet stream. */
+  heartbeatMs: number;
+  log: Logger;
+}
+
+/** Ids we send are short digests; anything else in Last-Event-ID (garbage, huge) is ignored, never an error. */
+const EVENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+interface Stream<K> {
+  key: K;
+  holder: string;
+  lastId: string | undefined;
+  write(chunk: string): void;
+  end(): void;
+}
+
+/**
+ * Open server-sent event streams, each watching one key, refreshed together: `refresh` (called when
+ * a committed change may concern them) reads every watched key once and writes to the streams whose
+ * message changed. Refreshes never overlap; wake-ups during one run one more.
+ */
+export class EventStreams<K> {
+  private readonly streams = new Set<Stream<K>>();
+  private readonly perHolder = new Map<string, number>();
+  private running = false;
+  private again = false;
+
+  constructor(private readonly opts: EventStreamsOptions<K>) {}
+
+  /** Streams open now (the benchmark and the metrics read it). */
+  get size(): number {
+    return this.streams.size;
+  }
+
+  /** How many streams a holder (a session, a tracking link) has open. */
+  openBy(holder: string): number {
+    return this.perHolder.get(holder) ?? 0;
+  }
+
+  /** Takes over the reply as an event stream of `key`; the first message goes at once unless Last-Event-ID has it. */
+  async open(request: FastifyRequest, reply: FastifyReply, key: K, holder: string): Promise<void> {
+    const header = request.headers['last-event-id'];
+    const raw = reply.raw;
+    reply.hijack();
+    raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+      'x-content-type-options': 'nosniff',
+    });
+    raw.write('retry: 3000\n\n');
+    let ended = false;
+    const stream: Stream<K> = {
+      key,
+      holder,
+      lastId: typeof header === 'string' && EVENT_ID.test(header) ? header : undefined,
+      write: (chunk) => void (ended || raw.write(chunk)),
+      end: () => {
+        if (ended) return;
+        ended = true;
+        clearInterval(beat);
+        this.streams.delete(stream);
+        const left = this.openBy(holder) - 1;
+        if (left > 0) this.perHolder.set(holder, left);
+        else this.perHolder.delete(holder);
+        raw.end();
+      },
+    };
+    const beat = setInterval(() => stream.write(': heartbeat\n\n'), this.opts.heartbeatMs);
+    beat.unref();
+    this.streams.add(stream);
+    this.perHolder.set(holder, this.openBy(holder) + 1);
+    raw.on('close', stream.end);
+    try {
+      this.deliver(stream, (await this.opts.load([key])).get(key));
+    } catch (err) {
+      this.opts.log.warn({ err, streams: this.opts.name }, 'could not send a stream its first event');
+      stream.end();
+    }
+  }
+
+  /** Reads every watched key once and sends what changed. */
+  async refresh(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    try {
+      do {
+        this.again = false;
+        const keys = [...new Set([...this.streams].map((s) => s.key))];
+        if (!keys.length) continue;
+        const messages = await this.opts.load(keys);
+        for (const s of [...this.streams]) this.deliver(s, messages.get(s.key));
+      } while (this.again);
+    } catch (err) {
+      this.opts.log.warn({ err, streams: this.opts.name }, 'could not refresh event streams');
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** Ends every stream (shutdown). */
+  closeAll(): void {
+    for (const s of [...this.streams]) s.end();
+  }
+
+  private deliver(stream: Stream<K>, message: (StreamMessage & { last?: boolean }) | undefined): void {
+    if (!message) return stream.end();
+    if (stream.lastId !== message.id) {
+      stream.lastId = message.id;
+      stream.write(`id: ${message.id}\nevent: ${message.event}\ndata: ${JSON.stringify(message.data)}\n\n`);
+    }
+    if (message.last) stream.end();
+  }
+}
