@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --suite headline|pipeline|delivery|dispatch|location|payouts|wallet|webhooks|catalog|soak|all] [--scenario embedded|postgres|all]
+ * `npm run bench [-- --suite headline|pipeline|delivery|dispatch|location|payouts|wallet|webhooks|catalog|soak|streams|all] [--scenario embedded|postgres|all]
  *   [--duration SECONDS] [--rounds N] [--requests N] [--concurrency N] [--duration-min MINUTES] [--cpu-prof DIR]`
  *
  * Suites (each prints its tables and writes bench/results/<suite>.json):
@@ -21,6 +21,8 @@
  *   one instance (trail point, bound, throttled location event) at 100, 1,000 and 10,000 couriers on jobs.
  * - payouts (only when asked; not part of `all`): payout runs over 1,000 and --requests payees (default
  *   10,000) on PostgreSQL: creating, paying (instant and 200 ms providers), three runs on one database, RSS.
+ * - streams (only when asked; not part of `all`): --requests (default 2,000) tracking-page event streams on
+ *   one instance on PostgreSQL: RSS added, fan-out of one NOTIFY to every stream (p50/p99), single changes.
  * - soak (only when asked; not part of `all`): --duration-min minutes (default 10) of mixed traffic
  *   from 20 partners on PostgreSQL + Redis: per-operation req/s and p50/p99, errors, server RSS over
  *   time; then 1 vs 2 instances.
@@ -43,6 +45,7 @@ import { runWallet } from './suites/wallet.ts';
 import { runCatalog } from './suites/catalog.ts';
 import { runSoak } from './suites/soak.ts';
 import { runWebhooks } from './suites/webhooks.ts';
+import { runStreams } from './suites/streams.ts';
 
 const SUITES: Record<string, (opts: SuiteOptions) => Promise<number>> = {
   headline: runHeadline,
@@ -55,6 +58,7 @@ const SUITES: Record<string, (opts: SuiteOptions) => Promise<number>> = {
   webhooks: runWebhooks,
   catalog: runCatalog,
   soak: runSoak,
+  streams: runStreams,
 };
 /** Suites that `--suite all` runs (soak takes 10+ minutes: only when asked for). */
 const ALL = ['headline', 'pipeline', 'delivery', 'wallet', 'webhooks', 'catalog'];

@@ -22,6 +22,8 @@ export interface EventStreamsOptions<K> {
   log: Logger;
 }
 
+const frame = (m: StreamMessage) => `id: ${m.id}\nevent: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`;
+
 /** Ids we send are short digests; anything else in Last-Event-ID (garbage, huge) is ignored, never an error. */
 const EVENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -111,7 +113,14 @@ export class EventStreams<K> {
         const keys = [...new Set([...this.streams].map((s) => s.key))];
         if (!keys.length) continue;
         const messages = await this.opts.load(keys);
-        for (const s of [...this.streams]) this.deliver(s, messages.get(s.key));
+        // Each message is serialised once, however many streams watch its key.
+        const chunks = new Map<K, string>();
+        for (const s of [...this.streams]) {
+          const message = messages.get(s.key);
+          let chunk = chunks.get(s.key);
+          if (message && chunk === undefined && s.lastId !== message.id) chunks.set(s.key, (chunk = frame(message)));
+          this.deliver(s, message, chunk);
+        }
       } while (this.again);
     } catch (err) {
       this.opts.log.warn({ err, streams: this.opts.name }, 'could not refresh event streams');
@@ -125,11 +134,11 @@ export class EventStreams<K> {
     for (const s of [...this.streams]) s.end();
   }
 
-  private deliver(stream: Stream<K>, message: (StreamMessage & { last?: boolean }) | undefined): void {
+  private deliver(stream: Stream<K>, message: (StreamMessage & { last?: boolean }) | undefined, chunk?: string): void {
     if (!message) return stream.end();
     if (stream.lastId !== message.id) {
       stream.lastId = message.id;
-      stream.write(`id: ${message.id}\nevent: ${message.event}\ndata: ${JSON.stringify(message.data)}\n\n`);
+      stream.write(chunk ?? frame(message));
     }
     if (message.last) stream.end();
   }

@@ -5,8 +5,9 @@ import type { CourierProgress, TrackedCourier } from '../orders/courier-tracker.
 import type { EventRow, OrderRow } from '../orders/repository.ts';
 
 
-const accraTime = (d: Date | string) =>
-  new Date(d).toLocaleString('en-GB', { timeZone: 'Africa/Accra', weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+// One formatter made once: toLocaleString would build one per call, the slowest part of a stream refresh.
+const ACCRA_TIME = new Intl.DateTimeFormat('en-GB', { timeZone: 'Africa/Accra', weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+const accraTime = (d: Date | string) => ACCRA_TIME.format(new Date(d));
 
 /** Seconds between the page's own reloads while the delivery is under way (a meta refresh: no script). */
 const TRACKING_REFRESH_SECONDS = 30;
