@@ -19,6 +19,8 @@ export interface EventStreamsOptions<K> {
   load(keys: readonly K[]): Promise<Map<K, StreamMessage & { last?: boolean }>>;
   /** A comment line this often keeps proxies from closing a quiet stream. */
   heartbeatMs: number;
+  /** Asked at each heartbeat: false (or a failure) ends the stream (a signed-out session, a deactivated courier). */
+  stillAllowed?: (holder: string, key: K) => Promise<boolean>;
   log: Logger;
 }
 
@@ -87,7 +89,13 @@ export class EventStreams<K> {
         raw.end();
       },
     };
-    const beat = setInterval(() => stream.write(': heartbeat\n\n'), this.opts.heartbeatMs);
+    const allowed = this.opts.stillAllowed;
+    const beat = setInterval(() => {
+      if (!allowed) return stream.write(': heartbeat\n\n');
+      allowed(holder, key)
+        .then((yes) => (yes ? stream.write(': heartbeat\n\n') : stream.end()))
+        .catch(() => stream.end());
+    }, this.opts.heartbeatMs);
     beat.unref();
     this.streams.add(stream);
     this.perHolder.set(holder, this.openBy(holder) + 1);
