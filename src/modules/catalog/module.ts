@@ -2,7 +2,7 @@ import type { Db } from '../../platform/db/index.ts';
 import type { AdminRoute } from '../../platform/http/admin.ts';
 import type { Operation } from '../../platform/http/operation.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { Periodic } from '../../platform/periodic.ts';
+import { WorkerLoop } from '../../platform/worker-loop.ts';
 import type { PaymentGateways } from '../../integrations/payments/index.ts';
 import type { TransferProvider } from '../../integrations/transfers/types.ts';
 import type { AccountsService } from '../accounts/index.ts';
@@ -42,7 +42,7 @@ export interface CatalogModule {
   jobs: SalesJobs;
   /** Buyer refunds of prepaid sales owed money back: the job, orders.get's and the console's reads, retries, reversal hints. */
   refunds: RefundsService;
-  workers: Periodic[];
+  workers: WorkerLoop[];
   operations: Operation[];
   adminRoutes: AdminRoute[];
   /** For the shared gateway callback route: settles the references that are sales, ignores others. */
@@ -110,8 +110,8 @@ export function createCatalogModule(deps: CatalogModuleDeps): CatalogModule {
     jobs,
     refunds,
     workers: [
-      new Periodic('safe-catalog-sales', SALES_JOB_INTERVAL_MS, () => jobs.tick(), log),
-      new Periodic('safe-catalog-refunds', deps.refundSettings.intervalMs, () => refunds.tick(), log),
+      WorkerLoop.every('safe-catalog-sales', SALES_JOB_INTERVAL_MS, () => jobs.tick(), log),
+      WorkerLoop.every('safe-catalog-refunds', deps.refundSettings.intervalMs, () => refunds.tick(), log),
     ],
     operations: [catalogHealth(db), catalogList(catalog), catalogGet(catalog), ordersCreate(sales), ordersVerify(sales), ordersGet(sales, refunds, deps.publicBaseUrl)],
     adminRoutes: [...catalogAdminRoutes(catalog), ...salesAdminRoutes(sales), ...refundsAdminRoutes(refunds)],

@@ -4,7 +4,7 @@ import type { AdminRoute } from '../../platform/http/admin.ts';
 import type { Operation } from '../../platform/http/operation.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Destinations } from '../../platform/outbound/destinations.ts';
-import { Periodic } from '../../platform/periodic.ts';
+import { WorkerLoop } from '../../platform/worker-loop.ts';
 import { ordersEstimate } from './estimate/routes/orders-estimate.ts';
 import { locationAdminRoutes } from './locations/routes/admin-locations.ts';
 import { locationsList } from './locations/routes/locations-list.ts';
@@ -35,7 +35,7 @@ export interface DeliveryModule {
   operatorOrders: OperatorOrders;
   locations: LocationsService;
   refunds: RefundWorker;
-  workers: Periodic[];
+  workers: WorkerLoop[];
   operations: Operation[];
   adminRoutes: AdminRoute[];
   registerPublicPages(app: FastifyInstance): void;
@@ -71,7 +71,7 @@ export function createDeliveryModule({ settings, publicBaseUrl: base, db, clock,
     locations,
     refunds,
     workers: [
-      new Periodic('wallet-refunds', refundIntervalMs, () => refunds.tick(), log),
+      WorkerLoop.every('wallet-refunds', refundIntervalMs, () => refunds.tick(), log),
     ],
     operations: [
       deliveryHealth(db),

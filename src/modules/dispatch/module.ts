@@ -1,7 +1,7 @@
 import type { Db } from '../../platform/db/index.ts';
 import type { AdminRoute } from '../../platform/http/admin.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { Periodic } from '../../platform/periodic.ts';
+import { WorkerLoop } from '../../platform/worker-loop.ts';
 import type { CouriersService } from '../couriers/index.ts';
 import type { DeliveryModule } from '../delivery/index.ts';
 import { Offers } from './offers.ts';
@@ -18,7 +18,7 @@ export interface DispatchModule {
   sandbox: SandboxCourier;
   /** Live location of couriers on jobs; delivery's CourierTracker. */
   trail: CourierTrail;
-  workers: Periodic[];
+  workers: WorkerLoop[];
   adminRoutes: AdminRoute[];
 }
 
@@ -48,11 +48,11 @@ export function createDispatchModule({ settings, db, clock, log, delivery, couri
     sandbox,
     trail,
     workers: [
-      new Periodic('dispatch', settings.intervalMs, () => offers.tick(), log),
+      WorkerLoop.every('dispatch', settings.intervalMs, () => offers.tick(), log),
       // Twice a step, so each staging order moves between one and one and a half steps after its last move.
-      new Periodic('sandbox-courier', settings.sandboxStepSeconds > 0 ? Math.max(250, settings.sandboxStepSeconds * 500) : 0, () => sandbox.tick(), log),
+      WorkerLoop.every('sandbox-courier', settings.sandboxStepSeconds > 0 ? Math.max(250, settings.sandboxStepSeconds * 500) : 0, () => sandbox.tick(), log),
       // Retention of couriers' trails: where the dispatcher runs, every ten minutes.
-      new Periodic('courier-trail-retention', settings.intervalMs > 0 ? TRAIL_RETENTION_EVERY_MS : 0, () => trail.prune(), log),
+      WorkerLoop.every('courier-trail-retention', settings.intervalMs > 0 ? TRAIL_RETENTION_EVERY_MS : 0, () => trail.prune(), log),
     ],
     adminRoutes: dispatchAdminRoutes(service),
   };

@@ -4,7 +4,7 @@ import type { Db } from '../../platform/db/index.ts';
 import type { AdminRoute } from '../../platform/http/admin.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Operation } from '../../platform/http/operation.ts';
-import { Periodic } from '../../platform/periodic.ts';
+import { WorkerLoop } from '../../platform/worker-loop.ts';
 import { DestinationChanges, type DestinationNotices } from './destination-changes.ts';
 import { DestinationSwitch } from './destination-switch.ts';
 import type { PayeeDirectory } from './directory.ts';
@@ -35,7 +35,7 @@ export interface PayoutsModule {
   adminRoutes: AdminRoute[];
   /** The partner API's reads of a partner's own payouts (production keys, payouts:read). */
   operations: Operation[];
-  workers: Periodic[];
+  workers: WorkerLoop[];
   /** Mounts the provider's transfer webhook (public) on the app; `others` hears of references that are no payout. */
   registerWebhook(app: FastifyInstance, others?: OtherTransferHints): void;
 }
@@ -72,7 +72,7 @@ export function createPayoutsModule(deps: {
     sender,
     adminRoutes: payoutAdminRoutes(service, payees, changes, verifier),
     operations: partnerPayoutOperations(new PartnerPayouts(db, payees)),
-    workers: [new Periodic('payouts', settings.intervalMs, () => service.tick(), log), new Periodic('payout-run-requests', settings.intervalMs, () => runRequests.runDue(), log)],
+    workers: [WorkerLoop.every('payouts', settings.intervalMs, () => service.tick(), log), WorkerLoop.every('payout-run-requests', settings.intervalMs, () => runRequests.runDue(), log)],
     registerWebhook: (app, others) => registerTransferWebhook(app, sender, provider.name, others),
   };
 }

@@ -1,7 +1,7 @@
 import type { TransferOutcome, TransferProvider } from '../../integrations/transfers/types.ts';
-import { mapLimited } from '../../platform/concurrency.ts';
 import type { Db, Queryable } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
+import { ExactlyOnceSender } from '../../platform/exactly-once.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { withGhs } from '../../platform/money.ts';
 import { ledger } from '../ledger/index.ts';
@@ -35,17 +35,42 @@ const paidJournals = (p: PayoutRow, fee: number | null) => [
 ];
 
 /**
- * Hands payouts to the transfer provider exactly once. A payout moves created → sending in its own
- * transaction before the call (no transaction is open across it) and carries its id as our
- * reference; the answer is applied in another transaction. A timeout, a 5xx or a crash leaves it in
- * `sending`, and `recover` asks the provider for the status of that same reference: only a provider
- * that never received it is sent it again, with the same reference, which the provider dedupes.
+ * Hands payouts to the transfer provider exactly once, through the platform's ExactlyOnceSender: a
+ * payout moves created → sending (its destination still current and verified) in its own transaction
+ * before the call and carries its id as our reference; the answer is applied in another transaction.
+ * A timeout, a 5xx or a crash leaves it in `sending`, and `recover` asks the provider for the status
+ * of that same reference: only a provider that never received it is sent it again, with the same
+ * reference, which the provider dedupes. One `pending` at the provider is asked again at its next check.
  */
 export class PayoutSender {
   readonly #replacements: Replacements;
+  readonly #core: ExactlyOnceSender<PayoutRow, TransferOutcome>;
 
   constructor(private readonly deps: { db: Db; clock: () => number; log: Logger; provider: TransferProvider; settings: PayoutSettings; directory: PayeeDirectory }) {
     this.#replacements = new Replacements({ clock: deps.clock, settings: deps.settings, release: (tx, p, at) => this.returnToPayee(tx, p, false, at) });
+    const backoff = { graceSeconds: deps.settings.sendingGraceSeconds, maxSeconds: MAX_CHECK_INTERVAL_SECONDS };
+    const lease = (statuses: PayoutRow['status'][]) => (db: Db, now: Date, limit: number) => sends.lease(db, statuses, now, limit, backoff);
+    this.#core = new ExactlyOnceSender(deps, {
+      noun: 'payout',
+      logKey: (p) => ({ payout: p.id }),
+      keyOf: (p) => p.id,
+      claim: async (tx, id, at) => (await sends.claimForSending(tx, [id], at, afterGrace(deps.settings, at)))[0],
+      refused: (id) => this.replaceIfStale(id),
+      call: (p) => deps.provider.send({ reference: p.id, amountPesewas: Number(p.amount_pesewas), destination: p.destination, reason: reasonOf(p) }),
+      apply: (tx, p, o, at) => this.applyIn(tx, p.id, o, at),
+      status: async (p) => {
+        const status = await deps.provider.status(p.id);
+        return status.state === 'unknown' ? 'unknown' : status;
+      },
+      // Never received: a `sending` payout is sent again under the same reference; a `pending` one waits.
+      neverReceived: (p) => (p.status === 'sending' ? 'resend' : 'wait'),
+      reclaim: (tx, p, at) => repo.reclaim(tx, p.id, p.sending_since!, at, afterGrace(deps.settings, at)),
+      // First those a crash or a lost answer left (`created` and unsent, `sending` past the grace), then
+      // those `pending` at the provider: however many stay pending, they never delay the first kind.
+      due: [lease(['created', 'sending']), lease(['pending'])],
+      unsent: (p) => p.status === 'created',
+      concurrency: SEND_CONCURRENCY,
+    });
   }
 
   /**
@@ -55,10 +80,7 @@ export class PayoutSender {
    * recovery tries it again later.
    */
   async send(id: string): Promise<PayoutRow | undefined> {
-    const at = this.now();
-    const [claimed] = await this.deps.db.transaction((tx) => sends.claimForSending(tx, [id], at, afterGrace(this.deps.settings, at)));
-    if (claimed) await this.transmit(claimed);
-    else await this.replaceIfStale(id);
+    await this.#core.send(id);
     return repo.find(this.deps.db, id);
   }
 
@@ -117,55 +139,12 @@ export class PayoutSender {
     for (const o of all) if (o.state === 'failed' || o.state === 'reversed') await this.apply(o.id, o);
   }
 
-  private async transmit(p: PayoutRow): Promise<void> {
-    let outcome: TransferOutcome;
-    try {
-      outcome = await this.deps.provider.send({ reference: p.id, amountPesewas: Number(p.amount_pesewas), destination: p.destination, reason: reasonOf(p) });
-    } catch (err) {
-      // Whether the provider took it is unknown: left in `sending` for recovery to ask, never to resend blindly.
-      this.deps.log.warn({ err, payout: p.id }, 'payout send failed or timed out; its status will be asked');
-      return;
-    }
-    await this.apply(p.id, outcome);
-  }
-
   /**
-   * Resolves payouts whose fate is open, when their next check is due: first those a crash or a lost
-   * answer left (`created` and unsent, `sending` past the grace), then those `pending` at the provider,
-   * a bounded batch of each, leased (see sendRepository.lease). However many transfers stay pending,
-   * they never delay the first kind. Returns how many it looked at.
+   * Resolves payouts whose fate is open, when their next check is due, a bounded batch of each kind,
+   * leased (see sendRepository.lease). Returns how many it looked at.
    */
-  async recover(limit = RECOVERY_BATCH): Promise<number> {
-    const now = this.now();
-    const backoff = { graceSeconds: this.deps.settings.sendingGraceSeconds, maxSeconds: MAX_CHECK_INTERVAL_SECONDS };
-    const lease = (statuses: PayoutRow['status'][]) => sends.lease(this.deps.db, statuses, now, limit, backoff);
-    const left = await lease(['created', 'sending']);
-    await mapLimited(left, SEND_CONCURRENCY, (p) => this.resolve(p));
-    const pending = await lease(['pending']);
-    await mapLimited(pending, SEND_CONCURRENCY, (p) => this.resolve(p));
-    return left.length + pending.length;
-  }
-
-  private async resolve(p: PayoutRow): Promise<void> {
-    if (p.status === 'created') {
-      await this.send(p.id);
-      return;
-    }
-    const status = await this.deps.provider.status(p.id).catch((err: unknown) => {
-      this.deps.log.warn({ err, payout: p.id }, 'transfer status query failed; asking again at its next check');
-      return undefined;
-    });
-    if (!status) return;
-    if (status.state === 'unknown') {
-      // Never received: a `sending` payout is sent again under the same reference.
-      if (p.status === 'sending') {
-        const at = this.now();
-        const again = await this.deps.db.transaction((tx) => repo.reclaim(tx, p.id, p.sending_since!, at, afterGrace(this.deps.settings, at)));
-        if (again) await this.transmit(again);
-      }
-      return;
-    }
-    await this.apply(p.id, status);
+  recover(limit = RECOVERY_BATCH): Promise<number> {
+    return this.#core.recover(limit);
   }
 
   /**
@@ -177,8 +156,7 @@ export class PayoutSender {
     if (!hint) return 'invalid';
     const p = await repo.find(this.deps.db, hint.reference);
     if (!p) return 'unknown';
-    const status = await this.deps.provider.status(p.id);
-    if (status.state !== 'unknown') await this.apply(p.id, status);
+    await this.#core.confirm(p);
     return 'confirmed';
   }
 
@@ -187,30 +165,31 @@ export class PayoutSender {
    * repeated answer changes nothing) and its journals. Reversed follows paid.
    */
   async apply(id: string, o: TransferOutcome): Promise<void> {
-    await this.deps.db.transaction(async (tx) => {
-      const at = this.now();
-      const set = { provider_reference: o.providerReference, fee_pesewas: o.feePesewas, failure_reason: o.reason };
-      if (o.state === 'pending') {
-        await repo.transition(tx, id, ['sending'], 'pending', at, { ...set, next_check_at: afterGrace(this.deps.settings, at) });
-        return;
+    await this.deps.db.transaction((tx) => this.applyIn(tx, id, o, this.now()));
+  }
+
+  private async applyIn(tx: Queryable, id: string, o: TransferOutcome, at: Date): Promise<void> {
+    const set = { provider_reference: o.providerReference, fee_pesewas: o.feePesewas, failure_reason: o.reason };
+    if (o.state === 'pending') {
+      await repo.transition(tx, id, ['sending'], 'pending', at, { ...set, next_check_at: afterGrace(this.deps.settings, at) });
+      return;
+    }
+    if (o.state === 'paid' || o.state === 'reversed') {
+      const paid = await repo.transition(tx, id, OPEN, 'paid', at, set);
+      if (paid) {
+        await this.postPaid(tx, paid, o.feePesewas, at);
+        await this.tellPartner(tx, paid, at);
       }
-      if (o.state === 'paid' || o.state === 'reversed') {
-        const paid = await repo.transition(tx, id, OPEN, 'paid', at, set);
-        if (paid) {
-          await this.postPaid(tx, paid, o.feePesewas, at);
-          await this.tellPartner(tx, paid, at);
-        }
-        if (o.state === 'paid') return;
-        const reversed = await repo.transition(tx, id, ['paid'], 'reversed', at, set);
-        if (reversed) await this.returnToPayee(tx, reversed, true, at);
-        return;
-      }
-      const failed = await repo.transition(tx, id, OPEN, 'failed', at, set);
-      if (failed) {
-        await this.returnToPayee(tx, failed, false, at);
-        await this.tellPartner(tx, failed, at);
-      }
-    });
+      if (o.state === 'paid') return;
+      const reversed = await repo.transition(tx, id, ['paid'], 'reversed', at, set);
+      if (reversed) await this.returnToPayee(tx, reversed, true, at);
+      return;
+    }
+    const failed = await repo.transition(tx, id, OPEN, 'failed', at, set);
+    if (failed) {
+      await this.returnToPayee(tx, failed, false, at);
+      await this.tellPartner(tx, failed, at);
+    }
   }
 
   /** Maker-checker: a second finance operator (not the one who created it) approves, then it is sent. */

@@ -73,4 +73,30 @@ describe('WorkerLoop', () => {
     await sleep(50);
     expect(rounds).toBe(after);
   });
+
+  it('runs a job on an interval without a channel: the first after one interval, never two at once, a failure retried', async () => {
+    let runs = 0;
+    let active = 0;
+    let most = 0;
+    let firstAt = 0;
+    const started = Date.now();
+    const job = WorkerLoop.every('t-every', 20, async () => {
+      runs++;
+      firstAt ||= Date.now();
+      active++;
+      most = Math.max(most, active);
+      try {
+        if (runs === 1) throw new Error('connection lost');
+        await sleep(30); // longer than the interval: the next round still waits for this one
+      } finally {
+        active--;
+      }
+    }, quiet);
+    job.start();
+    await expect.poll(() => runs).toBeGreaterThanOrEqual(4);
+    await job.stop();
+    expect(firstAt - started).toBeGreaterThanOrEqual(15);
+    expect(most).toBe(1);
+    expect(active).toBe(0);
+  });
 });

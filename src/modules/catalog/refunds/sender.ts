@@ -1,6 +1,7 @@
 import { canRefund, type RefundOutcome } from '../../../integrations/payments/gateway.ts';
 import type { TransferOutcome } from '../../../integrations/transfers/types.ts';
-import type { Db } from '../../../platform/db/index.ts';
+import type { Db, Queryable } from '../../../platform/db/index.ts';
+import { ExactlyOnceSender } from '../../../platform/exactly-once.ts';
 import { newId } from '../../../platform/ids.ts';
 import type { Logger } from '../../../platform/logger.ts';
 import { ledger } from '../../ledger/index.ts';
@@ -34,6 +35,9 @@ const fromTransfer = (o: TransferOutcome): Answer => ({
   reason: o.state === 'failed' || o.state === 'reversed' ? (o.reason ?? `the transfer was ${o.state}`) : null,
 });
 
+/** A gateway refund the gateway never received: it fails for an operator to retry, never risking a second refund. */
+const NEVER_RECEIVED: Answer = { state: 'failed', providerReference: null, feePesewas: null, reason: 'the gateway never received the refund' };
+
 /** A refund an operator may send again under a new reference: its last attempt failed, or succeeded and was reversed. */
 const RETRYABLE: readonly RefundStatus[] = ['failed', 'reversed'];
 
@@ -48,16 +52,37 @@ export interface RefundSenderDeps {
 }
 
 /**
- * Refunds buyers exactly once, as the payouts' sender pays payees: a refund moves pending →
- * processing in its own transaction before the provider is called (no transaction is open across
- * the call) and its answer is applied in another. A timeout, a 5xx or a crash leaves it processing,
- * and `recover` asks the provider about it instead of sending again: a transfer by our reference
- * (only one the provider never received is sent again, under the same reference, which it dedupes);
- * a gateway refund, which carries no key of ours, by the payment's latest refund, and one the gateway
- * never received fails for an operator to retry rather than risk a second refund.
+ * Refunds buyers exactly once through the platform's ExactlyOnceSender, as the payouts' sender pays
+ * payees: a refund moves pending → processing in its own transaction before the provider is called
+ * (no transaction is open across the call) and its answer is applied in another. A timeout, a 5xx or
+ * a crash leaves it processing, and `recover` asks the provider about it instead of sending again: a
+ * transfer by our reference (only one the provider never received is sent again, under the same
+ * reference, which it dedupes); a gateway refund, which carries no key of ours, by the payment's latest
+ * refund, and one the gateway never received fails for an operator to retry rather than risk a second refund.
  */
 export class RefundSender {
-  constructor(private readonly deps: RefundSenderDeps) {}
+  readonly #core: ExactlyOnceSender<RefundRow, Answer>;
+
+  constructor(private readonly deps: RefundSenderDeps) {
+    this.#core = new ExactlyOnceSender(deps, {
+      noun: 'refund',
+      logKey: (r) => ({ sale: r.sale_id }),
+      keyOf: (r) => r.sale_id,
+      claim: async (tx, saleId, at) => {
+        const r = await repo.find(tx, saleId);
+        if (r?.method === 'mobile_money' && !r.destination) return undefined;
+        return repo.transition(tx, saleId, ['pending'], 'processing', at);
+      },
+      call: (r) => this.call(r),
+      apply: (tx, r, a, at) => this.apply(tx, r, a, at),
+      status: (r) => this.status(r),
+      neverReceived: (r) => (r.method === 'gateway_refund' ? { answer: NEVER_RECEIVED } : 'resend'),
+      reclaim: (tx, r, at) => repo.reclaim(tx, r.sale_id, r.processing_since!, at),
+      // Pending refunds with somewhere to go, and those processing past the grace.
+      due: [(db, now, limit) => repo.open(db, new Date(now.getTime() - deps.graceSeconds * 1000), limit)],
+      unsent: (r) => r.status === 'pending',
+    });
+  }
 
   /** Opens the sale's refund when it is owed one and has none: through its gateway when that can refund, else mobile money. */
   async open(saleId: string): Promise<RefundRow | undefined> {
@@ -75,25 +100,8 @@ export class RefundSender {
 
   /** Sends a pending refund (one with somewhere to go); answers its state after. */
   async send(saleId: string): Promise<RefundRow | undefined> {
-    const claimed = await this.deps.db.transaction(async (tx) => {
-      const r = await repo.find(tx, saleId);
-      if (r?.method === 'mobile_money' && !r.destination) return undefined;
-      return repo.transition(tx, saleId, ['pending'], 'processing', this.now());
-    });
-    if (claimed) await this.transmit(claimed);
+    await this.#core.send(saleId);
     return repo.find(this.deps.db, saleId);
-  }
-
-  private async transmit(r: RefundRow): Promise<void> {
-    let answer: Answer;
-    try {
-      answer = await this.call(r);
-    } catch (err) {
-      // Whether the provider took it is unknown: left processing for recovery to ask, never resent blindly.
-      this.deps.log.warn({ err, sale: r.sale_id }, 'refund call failed or timed out; its status will be asked');
-      return;
-    }
-    await this.apply(r, answer);
   }
 
   private async call(r: RefundRow): Promise<Answer> {
@@ -106,47 +114,39 @@ export class RefundSender {
   }
 
   /** Sends pending refunds and resolves those processing past the grace. Returns how many it looked at. */
-  async recover(limit = 100): Promise<number> {
-    const open = await repo.open(this.deps.db, new Date(this.deps.clock() - this.deps.graceSeconds * 1000), limit);
-    for (const r of open) {
-      if (r.status === 'pending') await this.send(r.sale_id);
-      else await this.resolve(r).catch((err: unknown) => this.deps.log.warn({ err, sale: r.sale_id }, 'refund status query failed; asking again on the next run'));
-    }
-    return open.length;
+  recover(limit = 100): Promise<number> {
+    return this.#core.recover(limit);
   }
 
-  /** Asks the provider about a processing refund and applies its answer. */
-  async resolve(r: RefundRow): Promise<void> {
+  /** Asks the provider about a processing refund and applies its answer (a hint from the provider, too). */
+  resolve(r: RefundRow): Promise<void> {
+    return this.#core.resolve(r);
+  }
+
+  private async status(r: RefundRow): Promise<Answer | 'unknown'> {
     if (r.method === 'gateway_refund') {
       const sale = await sales.findById(this.deps.db, r.sale_id);
       const status = await this.deps.providers.gateway(r).refundStatus(sale!.client_reference);
-      if (status.state !== 'unknown') return this.apply(r, fromGateway(status));
-      return this.apply(r, { state: 'failed', providerReference: null, feePesewas: null, reason: 'the gateway never received the refund' });
+      return status.state === 'unknown' ? 'unknown' : fromGateway(status);
     }
     const status = await this.deps.providers.transfer().status(r.reference);
-    if (status.state !== 'unknown') return this.apply(r, fromTransfer(status));
-    // Never received: sent again under the same reference, by whichever worker reclaims it.
-    const again = await this.deps.db.transaction((tx) => repo.reclaim(tx, r.sale_id, r.processing_since!, this.now()));
-    if (again) await this.transmit(again);
+    return status.state === 'unknown' ? 'unknown' : fromTransfer(status);
   }
 
   /**
-   * Applies the provider's word about attempt `r` in one transaction, under the sale's lock: the
-   * refund's state (compare-and-set, so a repeated or late answer changes nothing), and on success its
-   * journals (keyed by the attempt), the sale's payment status and safe.order.refunded; the refund's
-   * reversal watch starts.
+   * Applies the provider's word about attempt `r` in the sender's transaction, under the sale's lock:
+   * the refund's state (compare-and-set, so a repeated or late answer changes nothing), and on success
+   * its journals (keyed by the attempt), the sale's payment status and safe.order.refunded; the
+   * refund's reversal watch starts.
    */
-  private async apply(r: RefundRow, a: Answer): Promise<void> {
-    await this.deps.db.transaction(async (tx) => {
-      const at = this.now();
-      const sale = await sales.lock(tx, r.sale_id);
-      const set = { provider_reference: a.providerReference, fee_pesewas: a.feePesewas, failure_reason: a.reason, next_check_at: new Date(at.getTime() + this.deps.recheckMs) };
-      const done = await repo.transition(tx, r.sale_id, ['processing'], a.state, at, set, r.reference);
-      if (!done || a.state !== 'succeeded' || !sale) return;
-      await ledger.postJournal(tx, saleRefundPaidJournal(done.reference, done, done.amount_pesewas), at);
-      if (done.fee_pesewas) await ledger.postJournal(tx, saleRefundFeeJournal(done.reference, done.provider, done.fee_pesewas), at);
-      await markRefunded(tx, sale, { method: done.method, amountPesewas: done.amount_pesewas, refundedAt: at }, at);
-    });
+  private async apply(tx: Queryable, r: RefundRow, a: Answer, at: Date): Promise<void> {
+    const sale = await sales.lock(tx, r.sale_id);
+    const set = { provider_reference: a.providerReference, fee_pesewas: a.feePesewas, failure_reason: a.reason, next_check_at: new Date(at.getTime() + this.deps.recheckMs) };
+    const done = await repo.transition(tx, r.sale_id, ['processing'], a.state, at, set, r.reference);
+    if (!done || a.state !== 'succeeded' || !sale) return;
+    await ledger.postJournal(tx, saleRefundPaidJournal(done.reference, done, done.amount_pesewas), at);
+    if (done.fee_pesewas) await ledger.postJournal(tx, saleRefundFeeJournal(done.reference, done.provider, done.fee_pesewas), at);
+    await markRefunded(tx, sale, { method: done.method, amountPesewas: done.amount_pesewas, refundedAt: at }, at);
   }
 
   /** A failed or reversed refund tried again under a new reference (the provider has seen the old one). */
