@@ -15,6 +15,8 @@ export interface DispatcherSettings {
   concurrency: number;
   perEndpointConcurrency: number;
   pollMs: number;
+  /** Delivered and unaddressed events older than this many days are deleted with their attempts (default 30). */
+  retentionDays?: number;
 }
 
 type Outcome = { status: 'delivered' | 'dead' | 'pending'; nextAttemptAt?: Date; error: string | null; disable?: boolean };
@@ -28,6 +30,9 @@ const SETTLE_BATCH = 100;
  */
 const LEASE_SPARE_MS = 15_000;
 const MIN_ROUND_GAP_MS = 20;
+/** How often the retention job runs, and how many events one of its statements deletes. */
+const RETENTION_EVERY_MS = 10 * 60_000;
+const RETENTION_BATCH = 1000;
 
 function withJitter(ms: number): number {
   return Math.round(ms * (0.9 + Math.random() * 0.2));
@@ -54,6 +59,8 @@ export class WebhookDispatcher {
    * poll remains for retries coming due.
    */
   private readonly worker: WorkerLoop;
+  /** Deletes delivered events past their retention, with their attempts (dead letters stay until resolved). */
+  private readonly retention: WorkerLoop;
   /** Outcomes finishing together are recorded in one statement (see `batching`). */
   private readonly settle = batching<Settlement>(async (outcomes) => {
     await repo.settle(this.db, outcomes);
@@ -78,16 +85,27 @@ export class WebhookDispatcher {
       minGapMs: MIN_ROUND_GAP_MS,
       round: async () => (await this.dispatchDue(false)) > 0,
     });
+    this.retention = WorkerLoop.every('webhook-retention', RETENTION_EVERY_MS, () => this.prune(), log);
   }
 
   start(): void {
     this.worker.start();
+    this.retention.start();
   }
 
   /** Stops claiming, then waits for the sends in flight to be recorded. */
   async stop(): Promise<void> {
-    await this.worker.stop();
+    await Promise.all([this.worker.stop(), this.retention.stop()]);
     while (this.inflight > 0) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  /** Deletes delivered and unaddressed events older than the retention, in bounded batches; answers how many. */
+  async prune(): Promise<number> {
+    const before = new Date(this.clock() - (this.settings.retentionDays ?? 30) * 86_400_000);
+    let total = 0;
+    for (let n = RETENTION_BATCH; n === RETENTION_BATCH; total += n) n = await repo.prune(this.db, before, RETENTION_BATCH);
+    if (total) this.log.info({ deleted: total }, 'delivered webhook events past their retention deleted');
+    return total;
   }
 
   /** Claims what is due and sends it; with `wait`, returns once those sends are recorded (tests). */

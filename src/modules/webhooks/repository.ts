@@ -192,4 +192,24 @@ export const webhooksRepository = {
     );
     return rows.map((r) => r.id);
   },
+
+  /**
+   * Deletes up to `limit` of the oldest delivered or unaddressed events created before `before`, with
+   * their attempts, in one statement; pending and dead events are never touched. Answers how many.
+   */
+  async prune(db: Queryable, before: Date, limit: number): Promise<number> {
+    const rows = await db.query<{ n: number }>(
+      `with doomed as (
+         select id from outbox_events where delivery_status in ('delivered', 'no_destination') and created_at < $1
+          order by created_at limit $2 for update skip locked
+       ), attempts as (
+         delete from webhook_attempts where event_id in (select id from doomed)
+       ), gone as (
+         delete from outbox_events where id in (select id from doomed) returning 1
+       )
+       select count(*)::int as n from gone`,
+      [before, limit],
+    );
+    return rows[0]?.n ?? 0;
+  },
 };

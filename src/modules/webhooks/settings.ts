@@ -10,6 +10,8 @@ export interface WebhookSettings {
   concurrency: number;
   perEndpointConcurrency: number;
   pollMs: number;
+  /** Delivered (and unaddressed) events and their attempts are deleted after this many days; dead letters stay. */
+  retentionDays: number;
 }
 
 const DEFAULT_RETRY_SCHEDULE_S = [5, 300, 1800, 7200, 18_000, 36_000, 36_000];
@@ -30,6 +32,7 @@ export function webhookSettings(env: Env, problems: string[]): WebhookSettings {
     concurrency: int(env, 'WEBHOOK_CONCURRENCY', 64, 1, 1000, problems),
     perEndpointConcurrency: int(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 16, 1, 100, problems),
     pollMs: int(env, 'WEBHOOK_POLL_MS', 250, 10, 60_000, problems),
+    retentionDays: int(env, 'WEBHOOK_RETENTION_DAYS', 30, 1, 3650, problems),
   };
 }
 
