@@ -23,15 +23,23 @@ export type ActionHandler = (input: { courierId: string; actionId: string; at: D
  */
 export class CourierActions {
   private readonly handlers = new Map<string, ActionHandler>();
+  private readonly unrecorded = new Set<string>();
 
   constructor(
     private readonly db: Db,
     private readonly clock: () => number,
   ) {}
 
-  register(kind: string, handler: ActionHandler): void {
+  /**
+   * Adds an action kind. A kind whose handler is idempotent by itself (`recorded: false`: a position
+   * report older than the newest known changes nothing) is not kept in courier_actions: a phone sends
+   * one every 15 s, and keeping each as a record would grow the table by hundreds of thousands of rows
+   * an hour for no replay it protects.
+   */
+  register(kind: string, handler: ActionHandler, opts: { recorded?: boolean } = {}): void {
     if (this.handlers.has(kind)) throw new Error(`courier action ${kind} is already registered`);
     this.handlers.set(kind, handler);
+    if (opts.recorded === false) this.unrecorded.add(kind);
   }
 
   /** Forgets the courier's actions older than the retention (called at each sign-in, so the table stays small). */
@@ -46,6 +54,7 @@ export class CourierActions {
   async apply(courierId: string, action: CourierAction): Promise<ActionResult> {
     const handler = this.handlers.get(action.kind);
     if (!handler) return { id: action.id, result: 'refused', reason: `There is no action ${action.kind}.` };
+    if (this.unrecorded.has(action.kind)) return this.applyUnrecorded(courierId, action, handler);
     const earlier = await repo.claim(this.db, courierId, action.id, action.kind, new Date(this.clock()));
     if (earlier) {
       if (earlier.outcome === 'refused') return { id: action.id, result: 'refused', reason: earlier.reason ?? 'Refused.' };
@@ -65,6 +74,17 @@ export class CourierActions {
     await repo.settle(this.db, courierId, action.id, 'applied', null);
     return { id: action.id, result: 'applied', ...(detail ? { stage: detail.stage, status: detail.status } : {}) };
   }
+
+  /** An idempotent kind: applied each time it arrives (a replay changes nothing), refused the same way each time. */
+  private async applyUnrecorded(courierId: string, action: CourierAction, handler: ActionHandler): Promise<ActionResult> {
+    try {
+      await handler({ courierId, actionId: action.id, at: action.at, payload: action.payload });
+    } catch (err) {
+      if (isAppError(err) && err.statusCode < 500) return { id: action.id, result: 'refused', reason: err.message };
+      throw err;
+    }
+    return { id: action.id, result: 'applied' };
+  }
 }
 
 /** The kinds couriers' presence needs: going on or off duty, and position reports. */
@@ -77,5 +97,5 @@ export function registerPresenceActions(actions: CourierActions, couriers: Couri
     if (typeof payload.lat !== 'number' || typeof payload.lng !== 'number') throw errors.validation('lat and lng must be numbers.');
     // An older report than the newest known is applied as a no-op: the newest position stays.
     await couriers.reportPosition(courierId, { lat: payload.lat, lng: payload.lng, at });
-  });
+  }, { recorded: false });
 }

@@ -41,6 +41,10 @@ describe('the courier app action endpoint', () => {
     expect(JSON.parse((await send(web, csrf, older)).text).result).toBe('applied');
     const row = await p.app.platform.couriers.get(id);
     expect([row.last_lat, row.last_lng]).toEqual([ACCRA.lat, ACCRA.lng]);
+    // A replayed report changes nothing, and position reports are never kept as action records
+    // (one every 15 s per courier would grow the table without end).
+    expect(JSON.parse((await send(web, csrf, newer)).text).result).toBe('applied');
+    expect(await p.app.platform.db.query('select id from courier_actions where courier_id = $1', [id])).toEqual([]);
   });
 
   it('refuses, with a reason, an unknown kind, a bad payload and a position outside Ghana; a replay gets the same answer', async () => {
