@@ -65,6 +65,10 @@ async function openKernel(config: Config, options: AppOptions, log: FastifyBaseL
     { secretsKey: config.secretsKey, keyDir: config.database.kind === 'memory' ? undefined : config.dataDir, required: config.database.kind === 'postgres' },
     log,
   );
+  const storage = createStorage(config.storage, { dataDir: config.dataDir, memory: config.database.kind === 'memory' }, clock);
+  // An unwritable directory would fail every proof upload later: the process refuses to start, naming it
+  // (before the database opens and migrates, so the refusal comes at once).
+  await storage.ready();
   const db = await openDatabase(config.database, { template: options.dbTemplate });
   const guard = await openGuardStore(config, log, clock);
   const destinations = new Destinations(config.webhooks.localDestinations, options.resolveHost);
@@ -77,9 +81,6 @@ async function openKernel(config: Config, options: AppOptions, log: FastifyBaseL
   const gateways = createGateways(config.payments, publicBaseUrl, db, clock);
   // Sandbox money for production is allowed on this machine only (config.ts): a choice, not a warning.
   log.info(gateways.summary);
-  const storage = createStorage(config.storage, { dataDir: config.dataDir, memory: config.database.kind === 'memory' }, clock);
-  // An unwritable directory would fail every proof upload later: the process refuses to start, naming it.
-  await storage.ready();
   log.info(storage.storage.summary);
   const mail = createMail(config.mail, db, log, publicBaseUrl);
   // Mail is queued with the change that causes it and sent by this worker (every instance runs one;
