@@ -16,7 +16,7 @@ import { runInNewContext } from 'node:vm';
 import type { BulkAnswer, TransferOutcome, TransferProvider, TransferRequest } from '../../src/integrations/transfers/index.ts';
 import { CatalogService } from '../../src/modules/catalog/index.ts';
 import { createPayoutsModule, payoutSettings } from '../../src/modules/payouts/index.ts';
-import { payeeDirectory } from '../../src/payee-directory.ts';
+import { payeeDirectory } from '../../src/flows/payouts-find-payees.ts';
 import { openDatabase, type Db } from '../../src/platform/db/index.ts';
 import { dropSchema, POSTGRES_URL, probePostgres } from '../lib/backends.ts';
 import { positive, scenarios, writeResults, type SuiteOptions } from '../lib/options.ts';

@@ -7,3 +7,4 @@ export { LoggingActivationNotifier, MailActivationNotifier, type ActivationMailD
 export { activationRoutes } from './routes/activation.ts';
 export { GHANA_POST_REGION_LETTERS, MOBILE_NETWORKS, type Settlement } from './domain/fields.ts';
 export { ACTIVATION_STATES, type ActivationState } from './domain/states.ts';
+export { activationModule } from './module.ts';

@@ -3,3 +3,4 @@ export { CashService, type CashDelivery, type CourierCashDay, type DueOnDelivery
 export { cashDue, type CashDue } from './domain/journals.ts';
 export type { CourierCashRow, HandoverRow } from './repository.ts';
 export { cashAdminRoutes } from './routes/admin-cash.ts';
+export { cashModule } from './module.ts';

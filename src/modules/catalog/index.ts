@@ -1,5 +1,5 @@
 /** The safe-catalog service's public face: the module the app wires. */
-export { createCatalogModule, SALES_JOB_INTERVAL_MS, type CatalogModule } from './module.ts';
+export { catalogModule, createCatalogModule, SALES_JOB_INTERVAL_MS, type CatalogModule } from './module.ts';
 export { CatalogService, type VendorInput } from './products/service.ts';
 export { vendorView } from './products/views.ts';
 export type { VendorRow } from './products/repository.ts';

@@ -28,6 +28,7 @@ import { ordersVerify } from './sales/routes/orders-verify.ts';
 import { OperatorSales } from './sales/operator-sales.ts';
 import { PartnerSales } from './sales/partner-sales.ts';
 import { SalesService } from './sales/service.ts';
+import { defineModule } from '../../platform/module.ts';
 
 /** How often the sales job runs (expiries, owed delivery orders, deliveries ended elsewhere). */
 export const SALES_JOB_INTERVAL_MS = 5_000;
@@ -52,7 +53,7 @@ export interface CatalogModule {
 /**
  * The safe-catalog service. Orders need the delivery service: with it in this instance, sales
  * create their delivery orders and follow them through the move listener (in the move's own
- * transaction). Without it (SERVICES=safe-catalog), the catalog, orders.get and orders.verify
+ * transaction; `src/flows/sale-settles-on-delivery.ts`). Without it (SERVICES=safe-catalog), the catalog, orders.get and orders.verify
  * still work (a delivery's status is read from the shared database and the sales job follows
  * deliveries that ended on other instances), and orders.create answers 503 SERVICE_UNAVAILABLE
  * before reserving anything.
@@ -92,7 +93,6 @@ export function createCatalogModule(deps: CatalogModuleDeps): CatalogModule {
     dispatcher,
     checkoutExpiryMs: deps.checkoutExpiryMinutes * 60_000,
   });
-  delivery?.orders.onMove((tx, order) => sales.onDeliveryMove(tx, order));
   const jobs = new SalesJobs({ db, clock, log, sales, dispatcher });
   const providers = new RefundProviders(gateways, deps.transfers);
   const recheckMs = deps.refundSettings.recheckMinutes * 60_000;
@@ -118,3 +118,30 @@ export function createCatalogModule(deps: CatalogModuleDeps): CatalogModule {
     handlePaymentCallback: (ref) => sales.handleCallback(ref),
   };
 }
+
+interface Needs extends Omit<CatalogModuleDeps, 'checkoutExpiryMinutes' | 'deliverySettings' | 'refundSettings'> {
+  config: { services: ReadonlySet<string>; payments: { checkoutExpiryMinutes: number }; delivery: DeliverySettings; saleRefunds: SaleRefundSettings };
+}
+
+/** The safe-catalog service's declaration: served when SERVICES names safe-catalog. */
+export const catalogModule = defineModule({
+  name: 'catalog',
+  tables: ['vendors', 'products', 'product_variants', 'sales', 'sale_items', 'sale_refunds'],
+  needs: ['accounts', 'delivery'],
+  enabled: ({ config }: Needs) => config.services.has('safe-catalog'),
+  build: ({ config, ...needs }: Needs) => {
+    const catalog = createCatalogModule({
+      ...needs,
+      checkoutExpiryMinutes: config.payments.checkoutExpiryMinutes,
+      deliverySettings: config.delivery,
+      refundSettings: config.saleRefunds,
+    });
+    return {
+      face: { catalog },
+      operations: catalog.operations,
+      adminRoutes: catalog.adminRoutes,
+      workers: catalog.workers,
+      paymentCallback: (ref: string) => catalog.handlePaymentCallback(ref),
+    };
+  },
+});

@@ -7,3 +7,4 @@ export { COURIERS_PAGE, CouriersService, type PositionListener } from './service
 export { CourierSignIn, type SendText } from './sign-in.ts';
 export { CourierActions, registerPresenceActions, type ActionHandler } from './actions.ts';
 export { courierRoutes, courierView, type CourierRouteHooks } from './routes/couriers.ts';
+export { couriersModule } from './module.ts';

@@ -2,7 +2,7 @@
  * The delivery service's public face: what the app wires and what other modules may use.
  * Everything else under modules/delivery is its own business.
  */
-export { createDeliveryModule, type DeliveryModule } from './module.ts';
+export { deliveryModule, createDeliveryModule, type DeliveryModule } from './module.ts';
 export { deliverySettings, type DeliverySettings } from './settings.ts';
 export { allowedMoves, buildTimeline, DELIVERY_STATUSES, describeStatus, FAILURE_REASONS, FAILURE_TITLES, feeFor, isStop, type DeliveryStatus, type FailureReason, type PricingConfig, type TimelineEntry } from './domain/index.ts';
 export { LocationsService } from './locations/service.ts';

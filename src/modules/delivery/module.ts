@@ -24,6 +24,7 @@ import { OrdersService, type OrderWallet } from './orders/service.ts';
 import { deliveryHealth } from './routes/health.ts';
 import type { DeliverySettings } from './settings.ts';
 import { registerTrackingPage } from './tracking/route.ts';
+import { defineModule } from '../../platform/module.ts';
 
 export interface DeliveryModule {
   orders: OrdersService;
@@ -87,3 +88,35 @@ export function createDeliveryModule({ settings, publicBaseUrl: base, db, clock,
     registerPublicPages: (app) => registerTrackingPage(app, db, tracker, settings.trackingMap),
   };
 }
+
+interface Needs {
+  db: Db;
+  clock: () => number;
+  log: Logger;
+  publicBaseUrl: string;
+  destinations: Destinations;
+  config: { services: ReadonlySet<string>; delivery: DeliverySettings };
+  /** The wallet's service, and its operations, which live under the delivery service's paths. */
+  wallet: { service: OrderWallet; operations: readonly Operation[] };
+  proofs: ProofReader;
+  tracker: CourierTracker;
+}
+
+/** Delivery orders, their statuses and tracking; served when SERVICES names delivery. */
+export const deliveryModule = defineModule({
+  name: 'delivery',
+  tables: ['delivery_orders', 'delivery_order_events', 'delivery_locations'],
+  needs: ['wallet', 'proofs', 'tracker'],
+  enabled: ({ config }: Needs) => config.services.has('delivery'),
+  settings: ({ config }: Needs) => config.delivery,
+  build: ({ db, clock, log, publicBaseUrl, destinations, wallet, proofs, tracker }: Needs, settings: DeliverySettings) => {
+    const delivery = createDeliveryModule({ settings, publicBaseUrl, db, clock, log, wallet: wallet.service, destinations, proofs, tracker });
+    return {
+      face: { delivery },
+      operations: [...delivery.operations, ...wallet.operations],
+      adminRoutes: delivery.adminRoutes,
+      pages: (app: FastifyInstance) => delivery.registerPublicPages(app),
+      workers: delivery.workers,
+    };
+  },
+});

@@ -1,3 +1,4 @@
+import type { Registry } from 'prom-client';
 import type { Db } from '../../platform/db/index.ts';
 import type { AdminRoute } from '../../platform/http/admin.ts';
 import type { Logger } from '../../platform/logger.ts';
@@ -10,6 +11,8 @@ import { dispatchAdminRoutes } from './routes/admin-dispatch.ts';
 import { DispatchService } from './service.ts';
 import type { DispatchSettings } from './settings.ts';
 import { CourierTrail } from './trail.ts';
+import { registerDispatchGauges } from './metrics.ts';
+import { defineModule } from '../../platform/module.ts';
 
 export interface DispatchModule {
   service: DispatchService;
@@ -33,15 +36,15 @@ export interface DispatchModuleDeps {
   couriers: CouriersService;
 }
 
-/** Dispatch: new orders offered to couriers (staging's to the sandbox courier), their job actions, operators' board and assignments. */
+/**
+ * Dispatch: new orders offered to couriers (staging's to the sandbox courier), their job actions, operators' board and assignments.
+ * What it hears of new orders, of their moves and of couriers' positions is wired by `src/flows/`.
+ */
 export function createDispatchModule({ settings, db, clock, log, delivery, couriers }: DispatchModuleDeps): DispatchModule {
   const offers = new Offers(db, couriers, settings, clock, log);
-  delivery.orders.onPlace(offers.onPlace);
-  delivery.orders.onMove(offers.onMove);
   const service = new DispatchService(db, delivery.orders, couriers, offers, clock);
   const sandbox = new SandboxCourier(db, couriers, offers, service, settings.sandboxStepSeconds * 1000, clock);
   const trail = new CourierTrail(db, delivery.orders, couriers, settings.locationRetentionHours, clock, log);
-  couriers.onPosition(trail.onPosition);
   return {
     service,
     offers,
@@ -57,3 +60,18 @@ export function createDispatchModule({ settings, db, clock, log, delivery, couri
     adminRoutes: dispatchAdminRoutes(service),
   };
 }
+
+type Needs = Omit<DispatchModuleDeps, 'delivery' | 'settings'> & { delivery: DeliveryModule | undefined; config: { dispatch: DispatchSettings } };
+
+/** Dispatch's declaration: it exists where delivery does (it offers delivery's production orders). */
+export const dispatchModule = defineModule({
+  name: 'dispatch',
+  tables: ['dispatch_jobs', 'dispatch_offers', 'dispatch_assignments', 'dispatch_actions', 'dispatch_trail'],
+  needs: ['delivery', 'couriers'],
+  enabled: ({ delivery }: Needs) => delivery !== undefined,
+  settings: ({ config }: Needs) => config.dispatch,
+  build: (needs: Needs, settings: DispatchSettings) => {
+    const dispatch = createDispatchModule({ ...needs, delivery: needs.delivery!, settings });
+    return { face: { dispatch }, adminRoutes: dispatch.adminRoutes, workers: dispatch.workers, gauges: (registry: Registry) => registerDispatchGauges(registry, needs.db) };
+  },
+});

@@ -4,3 +4,4 @@ export { can, isRole, ROLES, type Permission, type Role } from './domain/roles.t
 export { SIGN_IN_LIMITS } from './throttle.ts';
 export type { MailSender, OutgoingMail } from './mails.ts';
 export type { MemberRow, MembershipRow, TeamMemberRow } from './repository.ts';
+export { membersModule } from './module.ts';

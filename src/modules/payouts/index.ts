@@ -1,5 +1,5 @@
 /** Payouts to vendors and partners: destinations, balances, runs, exactly-once sending, maker-checker. */
-export { createPayoutsModule, type PayoutsModule } from './module.ts';
+export { payoutsModule, createPayoutsModule, type PayoutsModule } from './module.ts';
 export { payoutSettings, type PayoutSettings } from './settings.ts';
 export type { PayeeBalance, SavedDestination } from './payees.ts';
 export type { DestinationRow, PayoutRow, PayoutSchedule, PayoutStatus, LineRow } from './repository.ts';
@@ -12,3 +12,5 @@ export { PayoutStatement, type PayoutTransfer } from './statement.ts';
 export type { Replacement } from './replacements.ts';
 export type { Switched } from './destination-switch.ts';
 export { runView } from './routes/admin-payouts.ts';
+export type { CodVendorsOf } from './service.ts';
+export type { OtherTransferHints } from './routes/transfer-webhook.ts';

@@ -20,6 +20,7 @@ import { PayoutSender } from './sender.ts';
 import { PayoutsService, type CodVendorsOf } from './service.ts';
 import type { PayoutSettings } from './settings.ts';
 import { DestinationVerifier } from './verification.ts';
+import { defineModule } from '../../platform/module.ts';
 
 export interface PayoutsModule {
   payees: PayeesService;
@@ -76,3 +77,35 @@ export function createPayoutsModule(deps: {
     registerWebhook: (app, others) => registerTransferWebhook(app, sender, provider.name, others),
   };
 }
+
+interface Needs {
+  db: Db;
+  clock: () => number;
+  log: Logger;
+  transfers: TransferProvider;
+  config: { services: ReadonlySet<string>; payouts: PayoutSettings };
+  payeeDirectory: PayeeDirectory;
+  payoutNotices: DestinationNotices;
+  codVendorsOf: CodVendorsOf;
+  refundHints: OtherTransferHints;
+}
+
+/** Payouts to vendors and partners, and the provider's transfer events. */
+export const payoutsModule = defineModule({
+  name: 'payouts',
+  tables: ['payout_destinations', 'payout_destination_changes', 'payout_schedules', 'payout_runs', 'payouts', 'payout_lines', 'payout_run_requests'],
+  needs: ['payeeDirectory', 'payoutNotices', 'codVendorsOf', 'refundHints'],
+  build: ({ db, clock, log, transfers, config, payeeDirectory, payoutNotices, codVendorsOf, refundHints }: Needs) => {
+    const payouts = createPayoutsModule({ db, clock, log, provider: transfers, settings: config.payouts, directory: payeeDirectory, notices: payoutNotices, codVendorsOf });
+    return {
+      face: { payouts },
+      // Partners are paid their markup on sales: their payouts are read under the safe-catalog paths.
+      operations: config.services.has('safe-catalog') ? payouts.operations : [],
+      adminRoutes: payouts.adminRoutes,
+      // A transfer event about a reference that is no payout may be a buyer refund's: it is passed on.
+      pages: (app: FastifyInstance) => payouts.registerWebhook(app, refundHints),
+      workers: payouts.workers,
+      settled: () => payouts.runRequests.settled(),
+    };
+  },
+});

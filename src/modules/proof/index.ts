@@ -5,3 +5,4 @@ export { LINK_TTL_SECONDS } from './domain/links.ts';
 export type { MediaKind, ProofKind, ProofRow as Proof } from './repository.ts';
 export { registerMediaRoute } from './routes/media.ts';
 export { MAX_MEDIA_PER_ORDER, ProofService, type IssuedCode, type MediaInput, type ProofServiceDeps } from './service.ts';
+export { proofModule } from './module.ts';

@@ -11,3 +11,4 @@ export { GATEWAYS, MAX_REPORT_CHARS, MAX_REPORT_LINES, REPORT_FORMATS, type Repo
 export { STATEMENT_COLUMNS, STATEMENT_STATUSES } from './domain/statement.ts';
 export type { DifferenceRow, ReconciliationRow } from './repository.ts';
 export { reconciliationAdminRoutes } from './routes/admin-reconciliation.ts';
+export { reconciliationModule } from './module.ts';

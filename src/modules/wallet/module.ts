@@ -9,6 +9,8 @@ import { walletBalance } from './routes/wallet-balance.ts';
 import { walletTopupInitiate } from './routes/wallet-topup-initiate.ts';
 import { walletTopupVerify } from './routes/wallet-topup-verify.ts';
 import { WalletService } from './service.ts';
+import { TopupReads } from './topup-reads.ts';
+import { defineModule } from '../../platform/module.ts';
 
 export interface WalletModule {
   service: WalletService;
@@ -41,3 +43,14 @@ export function createWalletModule({ db, clock, log, accounts, gateways, publicB
     handlePaymentCallback: (ref) => service.handleCallback(ref),
   };
 }
+
+/** The wallet's declaration; its partner operations are served under delivery's paths (delivery's definition adds them). */
+export const walletModule = defineModule({
+  name: 'wallet',
+  tables: ['wallet_topups'],
+  needs: ['accounts'],
+  build: (deps: WalletModuleDeps) => {
+    const wallet = createWalletModule(deps);
+    return { face: { wallet, topups: new TopupReads(deps.db) }, adminRoutes: wallet.adminRoutes, paymentCallback: wallet.handlePaymentCallback };
+  },
+});

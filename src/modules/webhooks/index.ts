@@ -6,3 +6,4 @@ export { webhookAdminRoutes } from './routes/admin-webhooks.ts';
 export { webhookSettings, type WebhookSettings } from './settings.ts';
 export { webhookEvents } from './events.ts';
 export { registerBacklogGauges } from './metrics.ts';
+export { webhooksModule } from './module.ts';

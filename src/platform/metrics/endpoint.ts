@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Registry } from 'prom-client';
+import type { Logger } from '../logger.ts';
 import { collectNodeMetrics, processMetrics } from './registry.ts';
 
 export interface MetricsExposure {
@@ -30,29 +31,42 @@ export function exposeMetrics(app: FastifyInstance, appMetrics: Registry, opts: 
     );
     return;
   }
+  const server = metricsServer(appMetrics, port, host, app.log);
+  // Listens with the app, so a port in use stops the start.
+  app.addHook('onReady', () => server.listen());
+  app.addHook('onClose', () => server.close());
+}
+
+/** A bare HTTP server for GET /metrics on a port of its own (the server's METRICS_PORT, and the worker's, which has no app). */
+export function metricsServer(appMetrics: Registry, port: number, host: string, log: Pick<Logger, 'error'>): { listen(): Promise<void>; close(): Promise<void> } {
+  collectNodeMetrics();
+  const scrape = () => Registry.merge([processMetrics, appMetrics]).metrics();
   const server = createServer((req, res) => {
     if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
       res.writeHead(404).end();
       return;
     }
     scrape().then(
-      (text) => res.writeHead(200, { 'content-type': contentType }).end(text),
+      (text) => res.writeHead(200, { 'content-type': processMetrics.contentType }).end(text),
       (err: unknown) => {
-        app.log.error({ err }, 'metrics scrape failed');
+        log.error({ err }, 'metrics scrape failed');
         res.writeHead(500).end();
       },
     );
   });
-  // Listens with the app (a worker never listens otherwise), so a port in use stops the start.
-  app.addHook('onReady', () => new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  }));
-  app.addHook('onClose', () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  }));
+  return {
+    listen: () =>
+      new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

@@ -9,8 +9,9 @@ import { ROOT } from '../../helpers/process.ts';
  * - modules form no cycle;
  * - `src/platform/` and `src/shared/` import no module, no integration, and neither the app nor its config;
  * - `src/integrations/` imports no module;
- * - `src/web/` (the presentation layer) reaches modules only through their public faces, and nothing
- *   but the app imports `src/web/`.
+ * - `src/web/` (the presentation layer) and `src/flows/` (one module's reactions to another's events)
+ *   reach modules only through their public faces, and nothing but the app imports `src/web/`;
+ * - no module imports a flow or the app's composition (a module knows no app).
  */
 const SRC = join(ROOT, 'src');
 
@@ -58,7 +59,8 @@ export function violations(all: Edge[]): string[] {
       if (b || layerOf(to) === 'integrations' || rel(to) === 'config.ts' || rel(to) === 'app.ts') out.push(`${rel(from)} (${layer}) imports ${rel(to)}`);
     }
     if (layer === 'integrations' && b) out.push(`${rel(from)} (integrations) imports ${rel(to)}`);
-    if (layer === 'web' && b && rel(to) !== `modules/${b}/index.ts`) out.push(`${rel(from)} (web) reaches into ${rel(to)} (use modules/${b}/index.ts)`);
+    if ((layer === 'web' || layer === 'flows') && b && rel(to) !== `modules/${b}/index.ts`) out.push(`${rel(from)} (${layer}) reaches into ${rel(to)} (use modules/${b}/index.ts)`);
+    if (a && (layerOf(to) === 'flows' || ['composition.ts', 'context.ts'].includes(rel(to)))) out.push(`${rel(from)} (a module) imports the app's ${rel(to)}`);
     if (layerOf(to) === 'web' && layer !== 'web' && rel(from) !== 'app.ts') out.push(`${rel(from)} (${layer}) imports the presentation layer ${rel(to)}`);
   }
   return out;
@@ -133,8 +135,10 @@ describe('the import graph', () => {
       { from: f('web/dashboard/kit.ts'), to: f('modules/members/service.ts') },
       { from: f('modules/members/service.ts'), to: f('web/dashboard/kit.ts') },
       { from: f('platform/web/views.ts'), to: f('web/dashboard/index.ts') },
+      { from: f('flows/sale-settles-on-delivery.ts'), to: f('modules/catalog/sales/service.ts') },
+      { from: f('modules/dispatch/module.ts'), to: f('flows/courier-delivers-order.ts') },
     ];
-    expect(violations(breaches)).toHaveLength(7);
+    expect(violations(breaches)).toHaveLength(9);
     expect(moduleCycles([
       { from: f('modules/a/x.ts'), to: f('modules/b/index.ts') },
       { from: f('modules/b/y.ts'), to: f('modules/a/index.ts') },

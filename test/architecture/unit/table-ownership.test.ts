@@ -85,7 +85,25 @@ export function crossings(owner: Map<string, string>, allowed = EXCEPTIONS): str
   return [...out].sort();
 }
 
+/** The tables each module's definition declares (`tables: [...]` in `src/modules/<name>/module.ts`). */
+function declaredTables(): Map<string, string> {
+  const map = new Map<string, string>();
+  const modules = join(ROOT, 'src', 'modules');
+  for (const module of readdirSync(modules)) {
+    const text = readFileSync(join(modules, module, 'module.ts'), 'utf8');
+    const list = /defineModule\(\{[\s\S]*?\btables: \[([^\]]*)\]/.exec(text)?.[1];
+    if (list === undefined) throw new Error(`src/modules/${module}/module.ts declares no tables`);
+    for (const [, table] of list.matchAll(/'(\w+)'/g)) map.set(table!, module);
+  }
+  return map;
+}
+
 describe('table ownership', () => {
+  it('is the same in each module\'s definition as in docs/architecture.md', () => {
+    const documented = new Map([...owners()].filter(([, owner]) => !owner.startsWith('integrations/')));
+    expect(Object.fromEntries([...declaredTables()].sort())).toEqual(Object.fromEntries([...documented].sort()));
+  });
+
   it('reads the owners of the tables from docs/architecture.md', () => {
     const owner = owners();
     expect(owner.get('ledger_entries')).toBe('ledger');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPayoutsModule, type PayoutsModule } from '../../../src/modules/payouts/index.ts';
 import { FakeTransfers, type SendKnob } from '../../fakes/transfers.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
-import { payeeDirectory } from '../../../src/payee-directory.ts';
+import { payeeDirectory } from '../../../src/flows/payouts-find-payees.ts';
 import { balanceOf, expectBalanced, HOUR, settleSale, vendorPayee } from '../helpers.ts';
 
 let p: TestPlatform;

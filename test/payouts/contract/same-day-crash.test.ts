@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPayoutsModule, type PayoutsModule } from '../../../src/modules/payouts/index.ts';
 import { RunSender } from '../../../src/modules/payouts/run-sender.ts';
-import { payeeDirectory } from '../../../src/payee-directory.ts';
+import { payeeDirectory } from '../../../src/flows/payouts-find-payees.ts';
 import { salesPartner } from '../../catalog/helpers.ts';
 import { courierNear } from '../../dispatch/helpers.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';

@@ -1,0 +1,34 @@
+import type { Db } from '../../platform/db/index.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { defineModule } from '../../platform/module.ts';
+import { CourierActions, registerPresenceActions } from './actions.ts';
+import { courierRoutes } from './routes/couriers.ts';
+import { CouriersService } from './service.ts';
+import { CourierSignIn, type SendText } from './sign-in.ts';
+
+interface Needs {
+  db: Db;
+  clock: () => number;
+  log: Logger;
+  sms: { sender: { send: SendText } };
+  endCourierSessions: (courierId: string) => Promise<void>;
+}
+
+/** Couriers, their sign-in by text message, and the courier app's actions (its own: duty and position). */
+export const couriersModule = defineModule({
+  name: 'couriers',
+  tables: ['couriers', 'courier_sign_in_codes', 'courier_actions'],
+  needs: ['endCourierSessions'],
+  build: ({ db, clock, log, sms, endCourierSessions }: Needs) => {
+    const couriers = new CouriersService(db, clock);
+    const courierSignIn = new CourierSignIn({ db, clock, couriers, sendText: (m) => sms.sender.send(m), log });
+    const courierActions = new CourierActions(db, clock);
+    registerPresenceActions(courierActions, couriers);
+    return {
+      face: { couriers, courierSignIn, courierActions },
+      // A deactivated courier is signed out everywhere at once.
+      adminRoutes: courierRoutes(couriers, { onDeactivated: endCourierSessions }),
+      settled: () => courierSignIn.settled(),
+    };
+  },
+});
