@@ -19,6 +19,7 @@ import { createPayoutsModule, payoutSettings } from '../../src/modules/payouts/i
 import { payeeDirectory } from '../../src/payee-directory.ts';
 import { openDatabase, type Db } from '../../src/platform/db/index.ts';
 import { dropSchema, POSTGRES_URL, probePostgres } from '../lib/backends.ts';
+import { inProductionNodeOptions } from '../lib/node-options.ts';
 import { positive, scenarios, writeResults, type SuiteOptions } from '../lib/options.ts';
 import { round, table } from '../lib/stats.ts';
 
@@ -137,6 +138,9 @@ async function fresh<T>(name: 'postgres' | 'embedded', work: (db: Db) => Promise
 const ok = (pass: boolean) => (pass ? 'PASS' : 'MISS');
 
 export async function runPayouts(opts: SuiteOptions): Promise<number> {
+  // This process is the server here: it runs with production's Node.js options, as every bench server does.
+  const rerun = await inProductionNodeOptions();
+  if (rerun !== undefined) return rerun;
   const big = positive('requests', opts.requests, 10_000);
   const small = Math.max(1, Math.round(big / 10));
   const results: Record<string, unknown> = {};
