@@ -9,15 +9,25 @@
  * and the literal is one `join`. Flat arrays of strings, numbers, bigints, booleans and nulls only;
  * anything else (dates, buffers, nested arrays, objects) is left to pg as before.
  */
-// PostgreSQL reads an element unquoted unless it is empty, is NULL (any case), or holds a brace, comma,
-// quote, backslash or white space; only those are quoted (and escaped), the rest pass as they are.
-const NEEDS_QUOTES = /^$|^null$|[{}",\\\s]/i;
+/**
+ * Whether PostgreSQL would read the element otherwise unquoted: it is empty, is NULL (any case), or
+ * holds a brace, comma, quote, backslash or white space (array_in's: space, \t, \n, \v, \f, \r).
+ * A scan of char codes: this runs for every element of every array parameter.
+ */
+function needsQuotes(s: string): boolean {
+  if (s.length === 0 || (s.length === 4 && s.toLowerCase() === 'null')) return true;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 34 || c === 44 || c === 92 || c === 123 || c === 125 || c === 32 || (c >= 9 && c <= 13)) return true;
+  }
+  return false;
+}
 
 function element(v: unknown): string | undefined {
   if (v === null || v === undefined) return 'NULL';
   if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
   if (typeof v !== 'string') return undefined;
-  return NEEDS_QUOTES.test(v) ? `"${v.replace(/[\\"]/g, '\\$&')}"` : v;
+  return needsQuotes(v) ? `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : v;
 }
 
 /** The array's literal, or undefined when it holds anything but strings, numbers, bigints, booleans and nulls. */
