@@ -28,6 +28,9 @@ RUN mkdir -p data
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
+# V8's young generation bounded on every host (docs/operations.md, "Memory"): the same flags as the
+# systemd units and the bench's servers (bench/lib/node-options.ts reads them from this line).
+ENV NODE_OPTIONS=--max-semi-space-size=16
 WORKDIR /app
 COPY --from=build /app/package.json /app/package.json
 COPY --from=build /app/node_modules /app/node_modules

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { productionNodeOptions } from './node-options.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const START_TIMEOUT_MS = 90_000;
@@ -147,6 +148,8 @@ export async function startServer(env: Record<string, string>, nodeArgs: readonl
       SECRETS_KEY: randomBytes(32).toString('base64'),
       // The wallet benches top up production wallets through the sandbox.
       SANDBOX_PAYMENTS_FOR_PRODUCTION: 'on',
+      // The platform runs with production's Node.js options (the Dockerfile's).
+      NODE_OPTIONS: productionNodeOptions(),
       ...env,
     },
     nodeArgs,

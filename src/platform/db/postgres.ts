@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { withArrayLiterals } from './array-literal.ts';
 import type { DriverDb, Queryable, Row } from './types.ts';
 import { parseInt8 } from './types.ts';
 import { notifier } from './notify.ts';
@@ -21,7 +22,7 @@ function statementNamer() {
     if (!params || params.length === 0) return { text };
     let name = names.get(text);
     if (name === undefined && names.size < MAX_PREPARED) names.set(text, (name = `pp${names.size}`));
-    return { name, text, values: params as unknown[] };
+    return { name, text, values: withArrayLiterals(params) };
   };
 }
 

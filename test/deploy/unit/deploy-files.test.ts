@@ -109,6 +109,20 @@ describe('deployment files run the compiled build with node', () => {
     expect(read('deploy/partner-platform-worker.service')).toMatch(/^ExecStart=\/usr\/bin\/node dist\/worker\.js$/m);
   });
 
+  it('the image, the systemd units and the bench run node with the same NODE_OPTIONS, and compose keeps the image\'s', async () => {
+    // V8's young generation bounded on every host (docs/operations.md, "Memory"): set once per place node runs.
+    const image = /^ENV NODE_OPTIONS=(.+)$/m.exec(read('Dockerfile'))?.[1];
+    expect(image).toMatch(/--max-semi-space-size=\d+/);
+    for (const unit of ['deploy/partner-platform-api@.service', 'deploy/partner-platform-worker.service']) {
+      expect([...read(unit).matchAll(/^Environment=NODE_OPTIONS=(.+)$/gm)].map((m) => m[1])).toEqual([image]);
+    }
+    const compose = parse(read('compose.yaml'), { merge: true }) as { services: Record<string, any> };
+    for (const name of ['api', 'worker', 'migrate']) expect(compose.services[name].environment.NODE_OPTIONS).toBeUndefined();
+    expect(read('.env.example')).not.toMatch(/^#? ?NODE_OPTIONS=/m);
+    const { productionNodeOptions } = await import('../../../bench/lib/node-options.ts');
+    expect(productionNodeOptions()).toBe(image);
+  });
+
   it('the systemd units give the file storage a writable directory under ProtectSystem=strict', () => {
     for (const unit of ['deploy/partner-platform-api@.service', 'deploy/partner-platform-worker.service']) {
       const text = read(unit);
