@@ -50,7 +50,8 @@ describe('a payout run at provider speed', () => {
     expect(run).toMatchObject({ status: 'done', created: 3, sent: 3, paid: 0, failed: 1, pending: 2, awaiting_approval: 0 });
     // Two requests of at most two transfers, naming the recipients verified with the destinations (none registered again).
     const sent = bulkRequests().slice(before);
-    expect(sent.map((b) => b.length)).toEqual([2, 1]);
+    // Sent at once under the concurrency: they may reach the provider in either order.
+    expect(sent.map((b) => b.length).sort()).toEqual([1, 2]);
     expect(sent.flat().every((t) => t.recipient.startsWith('RCP_'))).toBe(true);
     const failed = await statusOf(vendors[2]!.payee);
     expect(failed).toMatchObject({ status: 'failed', failure_reason: 'Account blocked by the receiving institution' });
