@@ -5,7 +5,8 @@ import type { Logger } from '../../platform/logger.ts';
 import { WorkerLoop } from '../../platform/worker-loop.ts';
 import type { CouriersService } from '../couriers/index.ts';
 import type { DeliveryModule } from '../delivery/index.ts';
-import { Offers } from './offers.ts';
+import { Offers, OFFER_BATCH } from './offers.ts';
+import { DISPATCH_CHANNEL } from './repository.ts';
 import { SandboxCourier } from './sandbox-courier.ts';
 import { dispatchAdminRoutes } from './routes/admin-dispatch.ts';
 import { DispatchService } from './service.ts';
@@ -51,7 +52,11 @@ export function createDispatchModule({ settings, db, clock, log, delivery, couri
     sandbox,
     trail,
     workers: [
-      WorkerLoop.every('dispatch', settings.intervalMs, () => offers.tick(), log),
+      // Woken by each new job's commit (orders.create → offer in milliseconds), and on its interval for
+      // offers expiring and jobs going late. Off (DISPATCH_INTERVAL_MS=0) it neither polls nor listens.
+      ...(settings.intervalMs > 0
+        ? [new WorkerLoop(db, log, { name: 'dispatch', channel: DISPATCH_CHANNEL, pollMs: settings.intervalMs, minGapMs: 20, round: async () => (await offers.tick()).offered >= OFFER_BATCH })]
+        : []),
       // Twice a step, so each staging order moves between one and one and a half steps after its last move.
       WorkerLoop.every('sandbox-courier', settings.sandboxStepSeconds > 0 ? Math.max(250, settings.sandboxStepSeconds * 500) : 0, () => sandbox.tick(), log),
       // Retention of couriers' trails: where the dispatcher runs, every ten minutes.

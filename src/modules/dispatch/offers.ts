@@ -18,7 +18,7 @@ const CANDIDATES = 20;
  * without a box: a small box is read through the couriers' position index however many are on duty.
  */
 const RADII_KM = [3, 10, 30];
-const BATCH = 100;
+export const OFFER_BATCH = 100;
 
 /**
  * Woken (after the commit, on every instance) whenever a courier's offer or job may have changed:
@@ -94,7 +94,7 @@ export class Offers {
     }
     let offered = 0;
     // On a playground the sandbox courier takes production's jobs too: real couriers are offered none.
-    const jobs = this.settings.sandboxForProduction ? [] : await repo.waiting(this.db, BATCH);
+    const jobs = this.settings.sandboxForProduction ? [] : await repo.waiting(this.db, OFFER_BATCH);
     for (const job of jobs) if (await this.offer(job)) offered++;
     return { expired: expired.length, offered, late };
   }

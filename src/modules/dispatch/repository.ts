@@ -45,16 +45,21 @@ export interface BoardRow extends JobRow {
   stage: Stage | null;
 }
 
+/** New jobs notify this channel after their commit: the dispatch worker wakes instead of waiting for its poll. */
+export const DISPATCH_CHANNEL = 'dispatch_jobs';
+
 const JOB_COLS = 'order_id, environment, pickup_lat, pickup_lng, zone, state, late_at, created_at';
 
 export const dispatchRepository = {
   /** The insert of a new order's waiting job, as a statement joined to the order's own insert (parameters from `first`). */
-  insertJobStatement(job: { orderId: string; environment: string; lat: number | null; lng: number | null; dropoff: { lat: number; lng: number } | null; zone: string | null; now: Date }, first: number): { sql: string; params: unknown[] } {
+  insertJobStatement(job: { orderId: string; environment: string; lat: number | null; lng: number | null; dropoff: { lat: number; lng: number } | null; zone: string | null; now: Date }, first: number): { sql: string; params: unknown[]; notify: string } {
     const $ = (i: number) => `$${first + i}`;
     return {
       sql: `insert into dispatch_jobs (order_id, environment, pickup_lat, pickup_lng, dropoff_lat, dropoff_lng, zone, state, created_at, updated_at)
        values (${$(0)}, ${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${$(5)}, ${$(6)}, 'waiting', ${$(7)}, ${$(7)}) on conflict do nothing`,
       params: [job.orderId, job.environment, job.lat, job.lng, job.dropoff?.lat ?? null, job.dropoff?.lng ?? null, job.zone, job.now],
+      // The dispatch worker offers the job as soon as the order commits.
+      notify: DISPATCH_CHANNEL,
     };
   },
 

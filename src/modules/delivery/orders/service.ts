@@ -49,7 +49,8 @@ export interface PlacedOrder {
  * job so): the order stays one statement, with no transaction, whoever else needs to know of it.
  * Its parameters start at `firstParam`.
  */
-export type PlaceStatement = (placed: PlacedOrder, firstParam: number) => { sql: string; params: unknown[] };
+/** A statement joined to a new order's insert; `notify` names a channel woken after the commit (the work it queued). */
+export type PlaceStatement = (placed: PlacedOrder, firstParam: number) => { sql: string; params: unknown[]; notify?: string };
 
 /** Who moves an order: the partner (cancel), an operator, or a courier through dispatch. */
 
@@ -150,6 +151,7 @@ export class OrdersService {
     const webhookUrl = input.webhook_url ?? null;
     const created = (firstParam: number) =>
       eventStatement(this.event('delivery.order.created', { id, app_id: owner.appId, environment: owner.environment, version: 1, webhook_url: webhookUrl, order_reference: input.order_reference, status: 'placed', cancellation_reason: null }, null, now), firstParam);
+    const wake: string[] = [];
     const placed: PlacedOrder = { orderId: id, environment: owner.environment, at: now, pickup: input.pickup.coordinates ?? null, dropoff: input.delivery.coordinates ?? null, pickupRegion: order.pickupRegion };
     const row = await repo.insertWithEvent(tx, {
       id,
@@ -192,8 +194,14 @@ export class OrdersService {
         created_at: now,
         updated_at: now,
       },
-    }, created, this.placeStatements.map((statement) => (first: number) => statement(placed, first)));
+    }, created, this.placeStatements.map((statement) => (first: number) => {
+      const joined = statement(placed, first);
+      if (joined.notify) wake.push(joined.notify);
+      return joined;
+    }));
     eventsWritten(tx);
+    // Whoever queued work with the order (dispatch's job) is woken by its commit, not by a poll.
+    for (const channel of wake) tx.notify(channel);
     if (order.payer === 'partner') {
       await this.deps.wallet.debitOrderFee(tx, { partnerId: owner.partnerId, orderId: row.id, feePesewas: order.feePesewas!, at: now });
     }
