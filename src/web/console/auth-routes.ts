@@ -2,14 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { PASSWORD_MAX_LENGTH } from '../../platform/auth/password.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { ALL_ROLES, type ConsoleKit } from './kit.ts';
+import { definePage } from '../../platform/web/page.ts';
 
 /** Sign-in with email, password and the authenticator's code; sign-out; the console's home. */
 export function registerConsoleAuthRoutes(app: FastifyInstance, kit: ConsoleKit): void {
   const { operatorSignIn, sessions } = kit.deps;
 
-  app.get('/console', async (request, reply) => {
-    const current = await kit.operator(request, reply, ALL_ROLES);
-    if (!current) return reply;
+  definePage(app, kit, { method: 'GET', path: '/console', need: ALL_ROLES }, async ({ reply }) => {
     return kit.redirect(reply, '/console/activation');
   });
 
