@@ -16,6 +16,29 @@ export interface ParamRule {
   test?: (value: string) => boolean;
 }
 
+/** A path parameter the page answers itself (a mailed token: a bad one gets the page's own 400). */
+export const OWN_CHECK: ParamRule = { missing: '' };
+
+/**
+ * The gate of pages open to anyone signed in, whatever their role (sign-out, resend the email
+ * check): no session sends them to `signInPath`, forgetting the cookie it had.
+ */
+export function signedInGate<V>(
+  kit: Pick<PageGate<V, never>, 'form'> & { current(request: FastifyRequest): Promise<V | undefined>; redirect(reply: FastifyReply, to: string): unknown; signOutCookie(reply: FastifyReply): void },
+  signInPath: string,
+): PageGate<V, 'signed-in'> {
+  return {
+    admit: async (request, reply) => {
+      const current = await kit.current(request);
+      if (current) return current;
+      kit.signOutCookie(reply);
+      kit.redirect(reply, signInPath);
+      return undefined;
+    },
+    form: (request, rules, actor) => kit.form(request, rules, actor),
+  };
+}
+
 /** The usual path parameter: an id with this prefix, or `missing` (404). */
 export const idParam = (prefix: IdPrefix, missing: string): ParamRule => ({ prefix, missing });
 
@@ -37,9 +60,7 @@ export type Public = 'public';
  * What a family of pages (the console, the dashboard) checks before any page of it runs: who is
  * signed in, whether they hold the page's need, and the same-site token of a state-changing form.
  */
-export interface PageGate<Actor, Need, Visitor> {
-  /** Whoever is signed in, if anyone: public pages get it (to send a signed-in person elsewhere). */
-  current(request: FastifyRequest): Promise<Visitor | undefined>;
+export interface PageGate<Actor, Need> {
   /**
    * The signed-in actor holding `need`; undefined once the gate has answered itself (sent to
    * sign-in). A signed-in person without the need is refused (WebRefusal 403, thrown).
@@ -50,10 +71,10 @@ export interface PageGate<Actor, Need, Visitor> {
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: read back from a gate's own types
-type NeedOf<G> = G extends PageGate<any, infer Need, any> ? Need : never;
-/** The handler's actor: the gate's admitted actor, or on a public page whoever is signed in, if anyone. */
+type NeedOf<G> = G extends PageGate<any, infer Need> ? Need : never;
+/** The handler's actor: the gate's admitted actor, none on a public page (which looks itself if it cares). */
 // biome-ignore lint/suspicious/noExplicitAny: read back from a gate's own types
-type WhoFor<G, N> = [N] extends [Public] ? (G extends PageGate<any, any, infer V> ? V | undefined : never) : G extends PageGate<infer A, any, any> ? A : never;
+type WhoFor<G, N> = [N] extends [Public] ? undefined : G extends PageGate<infer A, any> ? A : never;
 
 export interface PageSpec<N, P extends Record<string, ParamRule>, F extends Record<string, FieldRule>, Q extends Record<string, QueryRule>> {
   method: 'GET' | 'POST';
@@ -107,7 +128,9 @@ function checkQuery(rules: Record<string, QueryRule>, raw: unknown): Record<stri
  * only then does the handler run, with all of it typed. A bad id is the page's 404, a bad field the
  * form's 400: refusals are WebRefusal or FormProblem, shown by the scope's error page.
  */
-export function definePage<G extends PageGate<any, any, any>, N extends NeedOf<G> | Public, P extends Record<string, ParamRule> = {}, F extends Record<string, FieldRule> = {}, Q extends Record<string, QueryRule> = {}>(
+type None = Record<never, never>;
+
+export function definePage<G extends PageGate<unknown, unknown>, N extends NeedOf<G> | Public, P extends Record<string, ParamRule> = None, F extends Record<string, FieldRule> = None, Q extends Record<string, QueryRule> = None>(
   app: FastifyInstance,
   gate: G,
   spec: PageSpec<N, P, F, Q>,
@@ -119,7 +142,7 @@ export function definePage<G extends PageGate<any, any, any>, N extends NeedOf<G
     method: spec.method,
     url: spec.path,
     handler: async (request, reply) => {
-      const actor = open ? await gate.current(request) : await gate.admit(request, reply, spec.need);
+      const actor = open ? undefined : await gate.admit(request, reply, spec.need);
       if (!open && actor === undefined) return reply;
       // A public form carries the signed-out token (the form cookie) even when someone is signed in.
       const form = spec.method === 'POST' ? gate.form(request, spec.form ?? ({} as F), open ? undefined : actor) : ({} as FormFields<F>);

@@ -121,7 +121,7 @@ export const FINANCE_ROLES: readonly OperatorRole[] = ['finance', 'admin'];
  * escaping, CSRF and same-origin checks) with the console's templates, and an operator session. It is
  * the gate of every console page (`definePage(app, kit, …)`): the operator's roles are its need.
  */
-export class ConsoleKit implements PageGate<OperatorCurrent, readonly OperatorRole[], OperatorCurrent> {
+export class ConsoleKit implements PageGate<OperatorCurrent, readonly OperatorRole[]> {
   constructor(
     readonly deps: ConsoleDeps,
     readonly web: WebKit,

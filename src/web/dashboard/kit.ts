@@ -74,7 +74,7 @@ const currentOf = new WeakMap<FastifyRequest, Current>();
  * What pages, routes and templates share: rendering, the session, CSRF and role checks. It is the
  * gate of every dashboard page (`definePage(app, web, …)`): a member's permission is its need.
  */
-export class WebKit implements PageGate<Member, Permission, Current> {
+export class WebKit implements PageGate<Member, Permission> {
   readonly secure: boolean;
   private readonly origin: string;
 

@@ -10,7 +10,8 @@ import { ROOT } from '../../helpers/process.ts';
  * - `src/platform/` and `src/shared/` import no module, no integration, and neither the app nor its config;
  * - `src/integrations/` imports no module;
  * - `src/web/` (the presentation layer) reaches modules only through their public faces, and nothing
- *   but the app imports `src/web/`.
+ *   but the app imports `src/web/`;
+ * - files inside `src/web/` form no import cycle (a page's file never imports what imports it).
  */
 const SRC = join(ROOT, 'src');
 
@@ -81,6 +82,23 @@ export function moduleCycles(all: Edge[]): string[][] {
   return cycles;
 }
 
+/** Import cycles between files under `src/<layer>/` (each cycle once, from its smallest file). */
+export function fileCycles(all: Edge[], layer: string): string[][] {
+  const graph = new Map<string, Set<string>>();
+  for (const { from, to } of all) {
+    if (layerOf(from) === layer && layerOf(to) === layer) graph.set(rel(from), (graph.get(rel(from)) ?? new Set()).add(rel(to)));
+  }
+  const cycles: string[][] = [];
+  const visit = (node: string, path: string[]) => {
+    for (const next of graph.get(node) ?? []) {
+      if (next === path[0]) cycles.push([...path, next]);
+      else if (!path.includes(next) && next > path[0]!) visit(next, [...path, next]);
+    }
+  };
+  for (const start of graph.keys()) visit(start, [start]);
+  return cycles;
+}
+
 /** Which module imports which, as `a → b`. */
 export function moduleImports(all: Edge[]): string[] {
   const out = new Set<string>();
@@ -123,6 +141,10 @@ describe('the import graph', () => {
     expect(moduleCycles(all)).toEqual([]);
   });
 
+  it('has no import cycle between the files of src/web', () => {
+    expect(fileCycles(all, 'web')).toEqual([]);
+  });
+
   it('would catch each kind of breach', () => {
     const f = (p: string) => join(SRC, p);
     const breaches: Edge[] = [
@@ -139,5 +161,11 @@ describe('the import graph', () => {
       { from: f('modules/a/x.ts'), to: f('modules/b/index.ts') },
       { from: f('modules/b/y.ts'), to: f('modules/a/index.ts') },
     ])).toEqual([['a', 'b', 'a']]);
+    // The circle the dashboard once had: kit → payouts → order-routes → kit.
+    expect(fileCycles([
+      { from: f('web/dashboard/kit.ts'), to: f('web/dashboard/payouts.ts') },
+      { from: f('web/dashboard/payouts.ts'), to: f('web/dashboard/order-routes.ts') },
+      { from: f('web/dashboard/order-routes.ts'), to: f('web/dashboard/kit.ts') },
+    ], 'web')).toEqual([['web/dashboard/kit.ts', 'web/dashboard/payouts.ts', 'web/dashboard/order-routes.ts', 'web/dashboard/kit.ts']]);
   });
 });
