@@ -13,7 +13,6 @@ export function registerConsoleActivationRoutes(app: FastifyInstance, kit: Conso
   const { activation, accounts } = kit.deps;
 
   async function requestPage(reply: FastifyReply, current: OperatorCurrent, id: string, extra: Record<string, unknown> = {}, status = 200) {
-    if (!isId('act', id)) throw new WebRefusal(404, 'There is no such activation request.');
     const row = await unlessMissing(activation.get(id));
     if (!row) throw new WebRefusal(404, 'There is no such activation request.');
     const partner = await accounts.getPartner(row.partner_id);
@@ -44,7 +43,6 @@ export function registerConsoleActivationRoutes(app: FastifyInstance, kit: Conso
 
   /** Runs a decision; a refusal the operator can act on (wrong state, bad reason) is shown on the request's page. */
   async function decide(reply: FastifyReply, current: OperatorCurrent, id: string, action: () => Promise<unknown>, notice: string, reason?: string) {
-    if (!isId('act', id)) throw new WebRefusal(404, 'There is no such activation request.');
     try {
       await action();
     } catch (err) {

@@ -70,13 +70,13 @@ export function registerConsoleCatalogRoutes(app: FastifyInstance, kit: ConsoleK
 
   /** A vendor's page: its fields, and the edit form for those who may change it (`values`: what they sent). */
   async function vendorPage(reply: FastifyReply, current: OperatorCurrent, id: string, extra: { values?: Record<string, string>; error?: string; notice?: string } = {}, status = 200) {
-    const found = isId('ven', id) ? await unlessMissing(catalog!.getVendor(id)) : undefined;
+    const found = await unlessMissing(catalog!.getVendor(id));
     if (!found) throw new WebRefusal(404, 'There is no such vendor.');
     return kit.page(reply, 'vendor', { title: found.name, vendor: { ...found, commission: `${(found.commission_bps / 100).toFixed(2)} %` }, values: extra.values ?? vendorForm(found), canChange: holds(current, CHANGE_ROLES), ...extra }, status);
   }
 
   async function productPage(reply: FastifyReply, current: OperatorCurrent, id: string, extra: Record<string, unknown> = {}, status = 200) {
-    const found = isId('prd', id) ? await unlessMissing(catalog!.getProductAdmin(id)) : undefined;
+    const found = await unlessMissing(catalog!.getProductAdmin(id));
     if (!found) throw new WebRefusal(404, 'There is no such product.');
     const variants = found.variants.map((v) => ({ ...v, price: formatGhs(Number(v.price_pesewas)) }));
     return kit.page(reply, 'product', { title: found.product.title, product: found.product, variants, canChange: holds(current, CHANGE_ROLES), ...extra }, status);
@@ -111,9 +111,8 @@ export function registerConsoleCatalogRoutes(app: FastifyInstance, kit: ConsoleK
 
   // The same CatalogService.updateVendor as PATCH /admin/v1/vendors/{id} (same roles, same checks),
   // audited with before and after in the change's own transaction.
-  definePage(app, kit, { method: 'POST', path: '/console/catalog/vendors/:id', params: { id: idParam('ven', 'There is no such vendor.') }, need: CHANGE_ROLES }, async ({ request, reply, actor: current }) => {
+  definePage(app, kit, { method: 'POST', path: '/console/catalog/vendors/:id', params: { id: idParam('ven', 'There is no such vendor.') }, need: CHANGE_ROLES, form: VENDOR_FIELDS }, async ({ request, reply, actor: current, form: values }) => {
     const id = request.params.id;
-    const values = kit.form(request, VENDOR_FIELDS, current);
     const patch = vendorPatch(values);
     if (typeof patch === 'string') return vendorPage(reply, current, id, { values, error: patch }, 400);
     try {
@@ -142,7 +141,7 @@ export function registerConsoleCatalogRoutes(app: FastifyInstance, kit: ConsoleK
   definePage(app, kit, { method: 'POST', path: '/console/catalog/products/:id/active', params: { id: idParam('prd', 'There is no such product.') }, need: CHANGE_ROLES, form: { active: { max: 5, label: 'Active' } } }, async ({ request, reply, actor: current, form: f }) => {
     if (f.active !== 'true' && f.active !== 'false') throw new WebRefusal(400, 'Active must be true or false.');
     const id = request.params.id;
-    const before = isId('prd', id) ? await unlessMissing(catalog.getProductAdmin(id)) : undefined;
+    const before = await unlessMissing(catalog.getProductAdmin(id));
     if (!before) throw new WebRefusal(404, 'There is no such product.');
     try {
       const after = await catalog.updateProduct(id, { active: f.active === 'true' });
@@ -153,10 +152,10 @@ export function registerConsoleCatalogRoutes(app: FastifyInstance, kit: ConsoleK
     }
   });
 
-  definePage(app, kit, { method: 'POST', path: '/console/catalog/products/:id/variants/:variantId/stock', params: { id: idParam('prd', 'There is no such product.'), variantId: idParam('var', 'There is no such variant.') }, need: CHANGE_ROLES, form: { stock: { max: 7, label: 'Stock' } } }, async ({ request, reply, actor: current, form: f }) => {
+  definePage(app, kit, { method: 'POST', path: '/console/catalog/products/:id/variants/:variantId/stock', params: { id: idParam('prd', 'There is no such variant.'), variantId: idParam('var', 'There is no such variant.') }, need: CHANGE_ROLES, form: { stock: { max: 7, label: 'Stock' } } }, async ({ request, reply, actor: current, form: f }) => {
     const { id, variantId } = request.params;
-    const before = isId('prd', id) ? await unlessMissing(catalog.getProductAdmin(id)) : undefined;
-    const variant = isId('var', variantId) ? before?.variants.find((v) => v.id === variantId) : undefined;
+    const before = await unlessMissing(catalog.getProductAdmin(id));
+    const variant = before?.variants.find((v) => v.id === variantId);
     if (!before || !variant) throw new WebRefusal(404, 'There is no such variant.');
     const text = f.stock.trim();
     const stock = /^\d{1,7}$/.test(text) ? Number(text) : Number.NaN;

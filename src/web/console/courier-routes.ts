@@ -4,7 +4,6 @@ import { isAppError } from '../../platform/errors.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
 import { holds, ALL_ROLES, CHANGE_ROLES, unlessMissing, type ConsoleKit, type OperatorCurrent } from './kit.ts';
 import { definePage, idParam } from '../../platform/web/page.ts';
-import { isId } from '../../platform/ids.ts';
 
 type Params = { Params: { id: string } };
 const FIELDS = { name: { max: 120, label: 'Name' }, phone: { max: 20, label: 'Phone' }, vehicle: { max: 10, label: 'Vehicle' }, zones: { max: 1300, label: 'Zones' } } as const;
@@ -17,7 +16,7 @@ export function registerConsoleCourierRoutes(app: FastifyInstance, kit: ConsoleK
   const { service: couriers, endSessions } = kit.deps.couriers;
 
   async function find(id: string): Promise<Courier> {
-    const courier = isId('cou', id) ? await unlessMissing(couriers.get(id)) : undefined;
+    const courier = await unlessMissing(couriers.get(id));
     if (!courier) throw new WebRefusal(404, 'There is no such courier.');
     return courier;
   }

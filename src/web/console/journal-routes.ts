@@ -3,7 +3,6 @@ import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
 import { FINANCE_ROLES, optional, realDay, utc, type ConsoleKit } from './kit.ts';
 import { definePage, idParam } from '../../platform/web/page.ts';
-import { isId } from '../../platform/ids.ts';
 
 const KIND = /^[a-z_]{1,60}$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -33,7 +32,7 @@ export function registerConsoleJournalRoutes(app: FastifyInstance, kit: ConsoleK
 
   definePage(app, kit, { method: 'GET', path: '/console/journals/:id', params: { id: idParam('jrn', 'There is no such journal.') }, need: FINANCE_ROLES }, async ({ request, reply }) => {
     const id = request.params.id;
-    const found = isId('jrn', id) ? await reads.journal(id) : undefined;
+    const found = await reads.journal(id);
     if (!found) throw new WebRefusal(404, 'There is no such journal.');
     let debits = 0;
     let credits = 0;

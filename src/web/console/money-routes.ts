@@ -20,7 +20,7 @@ export function registerConsoleMoneyRoutes(app: FastifyInstance, kit: ConsoleKit
 
   definePage(app, kit, { method: 'GET', path: '/console/partners/:id/wallet', params: { id: idParam('ptn', 'There is no such partner.') }, need: FINANCE_ROLES }, async ({ request, reply }) => {
     const id = request.params.id;
-    const partner = isId('ptn', id) ? await unlessMissing(accounts.getPartner(id)) : undefined;
+    const partner = await unlessMissing(accounts.getPartner(id));
     if (!partner) throw new WebRefusal(404, 'There is no such partner.');
     const before = request.query.before;
     if (before !== undefined && (typeof before !== 'string' || !isId('jrn', before))) throw new WebRefusal(400, 'That page link is not valid; start from the first page.');

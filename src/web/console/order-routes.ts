@@ -40,7 +40,7 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, kit: ConsoleKit
   if (!orders) return;
 
   async function orderPage(reply: FastifyReply, current: OperatorCurrent, id: string, extra: Record<string, unknown> = {}, status = 200) {
-    const found = isId('dlv', id) ? await orders!.read.get(id) : undefined;
+    const found = await orders!.read.get(id);
     if (!found) throw new WebRefusal(404, 'There is no such order.');
     const { order, events } = found;
     const timeline = buildTimeline(events.map((e) => ({ status: e.status, at: e.at }))).map((t) => ({ ...t, when: t.timestamp ? utc(t.timestamp) : undefined, stop: isStop(t.status) }));
@@ -71,7 +71,7 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, kit: ConsoleKit
   /** One move through the operator service, audited as the operator; a refused move shows its sentence on the order's page. */
   async function move(request: FastifyRequest<Params>, reply: FastifyReply, current: OperatorCurrent, to: DeliveryStatus, note: string | undefined, failureReason?: FailureReason) {
     const id = request.params.id;
-    const found = isId('dlv', id) ? await orders!.read.get(id) : undefined;
+    const found = await orders!.read.get(id);
     if (!found) throw new WebRefusal(404, 'There is no such order.');
     try {
       const after = await orders!.service.operatorMove(id, to, note, failureReason);

@@ -4,7 +4,6 @@ import { isAppError } from '../../platform/errors.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
 import { holds, ALL_ROLES, CHANGE_ROLES, FINANCE_ROLES, unlessMissing, type ConsoleKit, type OperatorCurrent } from './kit.ts';
 import { definePage, idParam } from '../../platform/web/page.ts';
-import { isId } from '../../platform/ids.ts';
 
 const RESULTS = 50;
 type Params = { Params: { id: string } };
@@ -16,7 +15,7 @@ export function registerConsolePartnerRoutes(app: FastifyInstance, kit: ConsoleK
   const { accounts, activation, audit } = kit.deps;
 
   async function partnerPage(reply: FastifyReply, current: OperatorCurrent, id: string, extra: Record<string, unknown> = {}, status = 200) {
-    const partner = isId('ptn', id) ? await unlessMissing(accounts.getPartner(id)) : undefined;
+    const partner = await unlessMissing(accounts.getPartner(id));
     if (!partner) throw new WebRefusal(404, 'There is no such partner.');
     const apps = await Promise.all((await accounts.listApps(id)).map(async (a) => ({ ...a, keys: await accounts.listKeys(a.id) })));
     const request = await activation.current(id);
@@ -27,7 +26,7 @@ export function registerConsolePartnerRoutes(app: FastifyInstance, kit: ConsoleK
   /** Applies a change through AccountsService and writes it to the audit log as the operator's, before and after. */
   async function change(request: FastifyRequest<Params>, reply: FastifyReply, current: OperatorCurrent, update: PartnerUpdate, notice: string) {
     const id = request.params.id;
-    const before = isId('ptn', id) ? await unlessMissing(accounts.getPartner(id)) : undefined;
+    const before = await unlessMissing(accounts.getPartner(id));
     if (!before) throw new WebRefusal(404, 'There is no such partner.');
     try {
       const after = await accounts.updatePartner(id, update);

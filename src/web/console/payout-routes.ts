@@ -6,7 +6,6 @@ import { WebRefusal } from '../dashboard/kit.ts';
 import { FINANCE_ROLES, utc, type ConsoleKit, type OperatorCurrent } from './kit.ts';
 import { payoutView } from './payout-view.ts';
 import { definePage, idParam } from '../../platform/web/page.ts';
-import { isId } from '../../platform/ids.ts';
 
 
 /** What became of an approved payout: sent, waiting for its destination's verification, or replaced (its destination had changed). */
@@ -43,7 +42,6 @@ export function registerConsolePayoutRoutes(app: FastifyInstance, kit: ConsoleKi
   }
 
   async function payoutPage(reply: FastifyReply, id: string, extra: Record<string, unknown> = {}, status = 200) {
-    if (!isId('pout', id)) throw new WebRefusal(404, 'There is no such payout.');
     const found = await payouts!.service.get(id).catch((err: unknown) => {
       if (isAppError(err) && err.statusCode === 404) throw new WebRefusal(404, 'There is no such payout.');
       throw err;
@@ -89,7 +87,6 @@ export function registerConsolePayoutRoutes(app: FastifyInstance, kit: ConsoleKi
   });
 
   async function runOf(id: string) {
-    if (!isId('prun', id)) throw new WebRefusal(404, 'There is no such payout run.');
     const run = await payouts!.service.progress(id).catch((err: unknown) => {
       if (isAppError(err) && err.statusCode === 404) throw new WebRefusal(404, 'There is no such payout run.');
       throw err;

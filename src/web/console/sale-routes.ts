@@ -4,7 +4,6 @@ import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
 import { FINANCE_ROLES, optional, realDay, utc, type ConsoleKit } from './kit.ts';
 import { definePage, idParam } from '../../platform/web/page.ts';
-import { isId } from '../../platform/ids.ts';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const PAGE = 50;
@@ -70,7 +69,7 @@ function refundView(r: RefundRow | undefined, buyer: { name: string; phone: stri
 
 /** A sale's page for finance and admin; the refund actions answer with it too (their notice or 4xx refusal). */
 export async function salePage(kit: ConsoleKit, reply: FastifyReply, id: string, extra: Record<string, unknown> = {}, status = 200): Promise<FastifyReply> {
-  const found = isId('sale', id) ? await kit.deps.sales!.get(id) : undefined;
+  const found = await kit.deps.sales!.get(id);
   if (!found) throw new WebRefusal(404, 'There is no such sale.');
   const refund = refundView(await kit.deps.refunds?.forSale(id), { name: found.sale.buyer_name, phone: found.sale.buyer_phone });
   return kit.page(

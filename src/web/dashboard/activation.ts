@@ -111,9 +111,8 @@ export function registerActivationRoutes(app: FastifyInstance, web: WebKit): voi
     return show(reply, m, { notice: f.intent === 'submit' ? 'Submitted: an operator will review it. We email the owners when it is decided.' : 'Draft saved.' });
   });
 
-  definePage(app, web, { method: 'POST', path: '/dashboard/activation/production-key', need: 'manage_team' }, async ({ request, reply, actor: m }) => {
-    const rules = Object.fromEntries([['app_id', { max: 40, label: 'App' }], ...PRODUCTION_SCOPES.map((s) => [`scope_${s}`, { max: 3 }])]) as Record<string, { max: number }>;
-    const f = web.form(request, rules, m);
+  const KEY_FIELDS = Object.fromEntries([['app_id', { max: 40, label: 'App' }], ...PRODUCTION_SCOPES.map((s) => [`scope_${s}`, { max: 3 }])]) as Record<string, { max: number }>;
+  definePage(app, web, { method: 'POST', path: '/dashboard/activation/production-key', need: 'manage_team', form: KEY_FIELDS }, async ({ reply, actor: m, form: f }) => {
     const found = isId('app', f.app_id ?? '') ? await accounts.getApp(f.app_id!) : undefined;
     if (!found || found.partner_id !== m.membership.partner_id) throw new WebRefusal(404, 'There is no such app in your account.');
     const scopes = PRODUCTION_SCOPES.filter((s) => f[`scope_${s}`] === 'on');

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isAppError } from '../../platform/errors.ts';
 import { WebRefusal, type Member, type WebKit } from './kit.ts';
 import { definePage, idParam } from '../../platform/web/page.ts';
-import { isId } from '../../platform/ids.ts';
 
 /** How long the previous webhook secret keeps signing after a rotation, so receivers can switch. */
 const SECRET_OVERLAP_HOURS = 24;
@@ -14,7 +13,7 @@ export function registerAppRoutes(app: FastifyInstance, web: WebKit): void {
 
   /** The app if it belongs to the member's partner; any other app answers exactly like a missing one. */
   async function ownApp(m: Member, appId: string) {
-    const found = isId('app', appId) ? await accounts.getApp(appId) : undefined;
+    const found = await accounts.getApp(appId);
     if (!found || found.partner_id !== m.membership.partner_id) throw new WebRefusal(404, 'There is no such app in your account.');
     return found;
   }
@@ -65,7 +64,7 @@ export function registerAppRoutes(app: FastifyInstance, web: WebKit): void {
   definePage(app, web, { method: 'POST', path: '/dashboard/apps/:appId/keys/:keyId/revoke', params: { appId: idParam('app', 'There is no such app in your account.'), keyId: idParam('key', 'There is no such key on this app.') }, need: 'manage_apps' }, async ({ request, reply, actor: m }) => {
     await ownApp(m, request.params.appId);
     const keys = await accounts.listKeys(request.params.appId);
-    if (!isId('key', request.params.keyId) || !keys.some((k) => k.id === request.params.keyId)) throw new WebRefusal(404, 'There is no such key on this app.');
+    if (!keys.some((k) => k.id === request.params.keyId)) throw new WebRefusal(404, 'There is no such key on this app.');
     await accounts.revokeKey(request.params.keyId);
     return appPage(reply, m, request.params.appId, { notice: 'Key revoked: requests signed with it are refused from now on.' });
   });

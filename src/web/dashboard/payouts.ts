@@ -7,7 +7,6 @@ import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal, type DashboardPayouts, type Member, type WebKit } from './kit.ts';
 import { accraTime } from './format.ts';
 import { definePage, idParam } from '../../platform/web/page.ts';
-import { isId } from '../../platform/ids.ts';
 
 const LINE_LABELS: Record<string, string> = {
   sale_settlement: 'Sale',
@@ -117,7 +116,6 @@ export function registerPayoutRoutes(app: FastifyInstance, web: WebKit, payouts:
 
   definePage(app, web, { method: 'GET', path: '/dashboard/payouts/:id', params: { id: idParam('pout', 'There is no such payout in your account.') }, need: 'view_payouts' }, async ({ request, reply, actor: m }) => {
     const notFound = () => new WebRefusal(404, 'There is no such payout in your account.');
-    if (!isId('pout', request.params.id)) throw notFound();
     const found = await service.get(request.params.id).catch((err: unknown) => {
       if (isAppError(err) && err.statusCode === 404) throw notFound();
       throw err;

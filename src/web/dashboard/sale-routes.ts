@@ -32,7 +32,7 @@ export function registerSaleRoutes(app: FastifyInstance, web: WebKit): void {
   });
 
   definePage(app, web, { method: 'GET', path: '/dashboard/sales/:saleId', params: { saleId: idParam('sale', 'There is no such sale in your account.') }, need: 'view_sales' }, async ({ request, reply, actor: m }) => {
-    const found = isId('sale', request.params.saleId) ? await partnerSales.get(m.membership.partner_id, request.params.saleId) : undefined;
+    const found = await partnerSales.get(m.membership.partner_id, request.params.saleId);
     if (!found) throw new WebRefusal(404, 'There is no such sale in your account.');
     const { sale, items, journals } = found;
     return web.page(reply, 'sale', {
