@@ -65,12 +65,8 @@ export function violations(all: Edge[]): string[] {
   return out;
 }
 
-export function moduleCycles(all: Edge[]): string[][] {
-  const graph = new Map<string, Set<string>>();
-  for (const { from, to } of all) {
-    const [a, b] = [moduleOf(from), moduleOf(to)];
-    if (a && b && a !== b) graph.set(a, (graph.get(a) ?? new Set()).add(b));
-  }
+/** Every cycle of a graph, each once, from its smallest node. */
+function cyclesOf(graph: Map<string, Set<string>>): string[][] {
   const cycles: string[][] = [];
   const visit = (node: string, path: string[]) => {
     for (const next of graph.get(node) ?? []) {
@@ -82,21 +78,22 @@ export function moduleCycles(all: Edge[]): string[][] {
   return cycles;
 }
 
+export function moduleCycles(all: Edge[]): string[][] {
+  const graph = new Map<string, Set<string>>();
+  for (const { from, to } of all) {
+    const [a, b] = [moduleOf(from), moduleOf(to)];
+    if (a && b && a !== b) graph.set(a, (graph.get(a) ?? new Set()).add(b));
+  }
+  return cyclesOf(graph);
+}
+
 /** Import cycles between files under `src/<layer>/` (each cycle once, from its smallest file). */
 export function fileCycles(all: Edge[], layer: string): string[][] {
   const graph = new Map<string, Set<string>>();
   for (const { from, to } of all) {
     if (layerOf(from) === layer && layerOf(to) === layer) graph.set(rel(from), (graph.get(rel(from)) ?? new Set()).add(rel(to)));
   }
-  const cycles: string[][] = [];
-  const visit = (node: string, path: string[]) => {
-    for (const next of graph.get(node) ?? []) {
-      if (next === path[0]) cycles.push([...path, next]);
-      else if (!path.includes(next) && next > path[0]!) visit(next, [...path, next]);
-    }
-  };
-  for (const start of graph.keys()) visit(start, [start]);
-  return cycles;
+  return cyclesOf(graph);
 }
 
 /** Which module imports which, as `a → b`. */
