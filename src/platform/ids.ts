@@ -56,3 +56,12 @@ export function newId(prefix: IdPrefix): string {
 export function randomToken(bytes = 24): string {
   return pooledRandom(bytes).toString('base64url');
 }
+
+// The letters ulid() writes, loosely (any capital): the same set every id check has accepted so far.
+const ULID_BODY = /^[0-9A-Z]{26}$/;
+
+/** An id of ours with that prefix (what `newId(prefix)` makes): the one check every page and route uses. */
+export function isId(prefix: IdPrefix, value: unknown): value is string {
+  return typeof value === 'string' && value.length === prefix.length + 27 && value.startsWith(`${prefix}_`) && ULID_BODY.test(value.slice(prefix.length + 1));
+}
+

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { isAppError } from '../../platform/errors.ts';
 import type { ConsoleKit } from './kit.ts';
+import { definePage } from '../../platform/web/page.ts';
 
 const PAGE_SIZE = 50;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-type Query = { actor?: string; action?: string; target?: string; from?: string; to?: string; cursor?: string };
 
 /** A query value as typed: a string without control characters, bounded; anything else is empty. */
 const clean = (value: unknown, max: number): string => (typeof value === 'string' ? value.replace(/\p{Cc}/gu, '').trim().slice(0, max) : '');
@@ -21,9 +21,7 @@ function day(value: string, endOfDay: boolean): Date | null | undefined {
 export function registerConsoleAuditRoutes(app: FastifyInstance, kit: ConsoleKit): void {
   const { audit } = kit.deps;
 
-  app.get<{ Querystring: Query }>('/console/audit', async (request, reply) => {
-    const current = await kit.operator(request, reply, ['admin']);
-    if (!current) return reply;
+  definePage(app, kit, { method: 'GET', path: '/console/audit', need: ['admin'] }, async ({ request, reply }) => {
     const q = { actor: clean(request.query.actor, 100), action: clean(request.query.action, 100), target: clean(request.query.target, 100), from: clean(request.query.from, 10), to: clean(request.query.to, 10) };
     const cursor = clean(request.query.cursor, 200);
     const [from, to] = [day(q.from, false), day(q.to, true)];

@@ -1,13 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isAppError } from '../../platform/errors.ts';
 import { formatGhs, ghsToPesewas } from '../../platform/money.ts';
-import { WebRefusal } from '../dashboard/kit.ts';
-import { FINANCE_ROLES, type ConsoleKit } from './kit.ts';
+import { utc, FINANCE_ROLES, type ConsoleKit } from './kit.ts';
+import { definePage, idParam } from '../../platform/web/page.ts';
 
-const COURIER_ID = /^cou_[0-9A-Z]{26}$/;
 const AMOUNT = /^\d{1,9}(\.\d{1,2})?$/;
-type Params = { Params: { id: string } };
-const utc = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 /**
  * Couriers' cash for finance and admin: what each courier collected on delivery and still has to
@@ -34,17 +31,12 @@ export function registerConsoleCashRoutes(app: FastifyInstance, kit: ConsoleKit)
     );
   }
 
-  app.get('/console/cash', async (request, reply) => {
-    if (!(await kit.operator(request, reply, FINANCE_ROLES))) return reply;
+  definePage(app, kit, { method: 'GET', path: '/console/cash', need: FINANCE_ROLES }, async ({ reply }) => {
     return page(reply);
   });
 
-  app.post<Params>('/console/cash/:id/handover', async (request: FastifyRequest<Params>, reply) => {
-    const current = await kit.operator(request, reply, FINANCE_ROLES);
-    if (!current) return reply;
-    const f = kit.form(request, { amount_ghs: { max: 12, label: 'Amount' } }, current);
+  definePage(app, kit, { method: 'POST', path: '/console/cash/:id/handover', params: { id: idParam('cou', 'There is no such courier.') }, need: FINANCE_ROLES, form: { amount_ghs: { max: 12, label: 'Amount' } } }, async ({ request, reply, actor: current, form: f }) => {
     const id = request.params.id;
-    if (!COURIER_ID.test(id)) throw new WebRefusal(404, 'There is no such courier.');
     const pesewas = AMOUNT.test(f.amount_ghs) ? ghsToPesewas(Number(f.amount_ghs)) : null;
     if (!pesewas) return page(reply, { error: 'Enter the amount handed in, in GHS, like 120 or 120.50.' }, 400);
     try {

@@ -1,19 +1,17 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { vendorView, type VendorInput, type VendorRow } from '../../modules/catalog/index.ts';
 import { formatGhs } from '../../platform/money.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
-import { ALL_ROLES, CHANGE_ROLES, unlessMissing, type ConsoleKit, type OperatorCurrent } from './kit.ts';
+import { holds, ALL_ROLES, CHANGE_ROLES, unlessMissing, type ConsoleKit, type OperatorCurrent } from './kit.ts';
+import { definePage, idParam } from '../../platform/web/page.ts';
+import { isId, type IdPrefix } from '../../platform/ids.ts';
 
-const VENDOR_ID = /^ven_[0-9A-Z]{26}$/;
-const PRODUCT_ID = /^prd_[0-9A-Z]{26}$/;
-const VARIANT_ID = /^var_[0-9A-Z]{26}$/;
 const PAGE = 50;
 
-const has = (current: OperatorCurrent, roles: readonly string[]) => current.operator.roles.some((r) => roles.includes(r));
-const cursor = (v: unknown, pattern: RegExp) => {
+const cursor = (v: unknown, prefix: IdPrefix) => {
   if (v === undefined) return undefined;
-  if (typeof v !== 'string' || !pattern.test(v)) throw new WebRefusal(400, 'That page link is not valid; start from the first page.');
+  if (!isId(prefix, v)) throw new WebRefusal(400, 'That page link is not valid; start from the first page.');
   return v;
 };
 
@@ -67,21 +65,21 @@ export function registerConsoleCatalogRoutes(app: FastifyInstance, kit: ConsoleK
   async function vendorsPage(reply: FastifyReply, current: OperatorCurrent, after: string | undefined, extra: Record<string, unknown> = {}, status = 200) {
     const { vendors, nextAfter } = await catalog!.listVendors(PAGE, after);
     const rows = vendors.map((v) => ({ ...v, commission: `${(v.commission_bps / 100).toFixed(2)} %` }));
-    return kit.page(reply, 'catalog', { title: 'Catalog', vendors: rows, next: nextAfter, canChange: has(current, CHANGE_ROLES), ...extra }, status);
+    return kit.page(reply, 'catalog', { title: 'Catalog', vendors: rows, next: nextAfter, canChange: holds(current, CHANGE_ROLES), ...extra }, status);
   }
 
   /** A vendor's page: its fields, and the edit form for those who may change it (`values`: what they sent). */
   async function vendorPage(reply: FastifyReply, current: OperatorCurrent, id: string, extra: { values?: Record<string, string>; error?: string; notice?: string } = {}, status = 200) {
-    const found = VENDOR_ID.test(id) ? await unlessMissing(catalog!.getVendor(id)) : undefined;
+    const found = await unlessMissing(catalog!.getVendor(id));
     if (!found) throw new WebRefusal(404, 'There is no such vendor.');
-    return kit.page(reply, 'vendor', { title: found.name, vendor: { ...found, commission: `${(found.commission_bps / 100).toFixed(2)} %` }, values: extra.values ?? vendorForm(found), canChange: has(current, CHANGE_ROLES), ...extra }, status);
+    return kit.page(reply, 'vendor', { title: found.name, vendor: { ...found, commission: `${(found.commission_bps / 100).toFixed(2)} %` }, values: extra.values ?? vendorForm(found), canChange: holds(current, CHANGE_ROLES), ...extra }, status);
   }
 
   async function productPage(reply: FastifyReply, current: OperatorCurrent, id: string, extra: Record<string, unknown> = {}, status = 200) {
-    const found = PRODUCT_ID.test(id) ? await unlessMissing(catalog!.getProductAdmin(id)) : undefined;
+    const found = await unlessMissing(catalog!.getProductAdmin(id));
     if (!found) throw new WebRefusal(404, 'There is no such product.');
     const variants = found.variants.map((v) => ({ ...v, price: formatGhs(Number(v.price_pesewas)) }));
-    return kit.page(reply, 'product', { title: found.product.title, product: found.product, variants, canChange: has(current, CHANGE_ROLES), ...extra }, status);
+    return kit.page(reply, 'product', { title: found.product.title, product: found.product, variants, canChange: holds(current, CHANGE_ROLES), ...extra }, status);
   }
 
   /** A refused change shows the service's sentence with its 4xx; anything else is the error page. */
@@ -90,19 +88,13 @@ export function registerConsoleCatalogRoutes(app: FastifyInstance, kit: ConsoleK
     return show(err.message, err.statusCode);
   }
 
-  app.get<{ Querystring: { after?: string } }>('/console/catalog', async (request, reply) => {
-    const current = await kit.operator(request, reply, ALL_ROLES);
-    if (!current) return reply;
-    return vendorsPage(reply, current, cursor(request.query.after, VENDOR_ID));
+  definePage(app, kit, { method: 'GET', path: '/console/catalog', need: ALL_ROLES }, async ({ request, reply, actor: current }) => {
+    return vendorsPage(reply, current, cursor(request.query.after, 'ven'));
   });
 
-  app.post<{ Params: { id: string } }>('/console/catalog/vendors/:id/syndication', async (request: FastifyRequest<{ Params: { id: string } }>, reply) => {
-    const current = await kit.operator(request, reply, CHANGE_ROLES);
-    if (!current) return reply;
-    const f = kit.form(request, { syndicatable: { max: 5, label: 'Syndication' } }, current);
+  definePage(app, kit, { method: 'POST', path: '/console/catalog/vendors/:id/syndication', params: { id: idParam('ven', 'There is no such vendor.') }, need: CHANGE_ROLES, form: { syndicatable: { max: 5, label: 'Syndication' } } }, async ({ request, reply, actor: current, form: f }) => {
     if (f.syndicatable !== 'true' && f.syndicatable !== 'false') throw new WebRefusal(400, 'Syndication must be on or off.');
     const id = request.params.id;
-    if (!VENDOR_ID.test(id)) throw new WebRefusal(404, 'There is no such vendor.');
     try {
       const after = await catalog.updateVendor(id, { syndicatable: f.syndicatable === 'true' }, (tx, before, now) =>
         audit.record({ actor: kit.actor(current), action: 'vendor.update', target: { type: 'vendor', id }, before: { syndicatable: before.syndicatable }, after: { syndicatable: now.syndicatable }, origin: kit.origin(request) }, tx),
@@ -113,19 +105,14 @@ export function registerConsoleCatalogRoutes(app: FastifyInstance, kit: ConsoleK
     }
   });
 
-  app.get<{ Params: { id: string } }>('/console/catalog/vendors/:id', async (request, reply) => {
-    const current = await kit.operator(request, reply, ALL_ROLES);
-    if (!current) return reply;
+  definePage(app, kit, { method: 'GET', path: '/console/catalog/vendors/:id', params: { id: idParam('ven', 'There is no such vendor.') }, need: ALL_ROLES }, async ({ request, reply, actor: current }) => {
     return vendorPage(reply, current, request.params.id);
   });
 
   // The same CatalogService.updateVendor as PATCH /admin/v1/vendors/{id} (same roles, same checks),
   // audited with before and after in the change's own transaction.
-  app.post<{ Params: { id: string } }>('/console/catalog/vendors/:id', async (request, reply) => {
-    const current = await kit.operator(request, reply, CHANGE_ROLES);
-    if (!current) return reply;
+  definePage(app, kit, { method: 'POST', path: '/console/catalog/vendors/:id', params: { id: idParam('ven', 'There is no such vendor.') }, need: CHANGE_ROLES, form: VENDOR_FIELDS }, async ({ request, reply, actor: current, form: values }) => {
     const id = request.params.id;
-    const values = kit.form(request, VENDOR_FIELDS, current);
     const patch = vendorPatch(values);
     if (typeof patch === 'string') return vendorPage(reply, current, id, { values, error: patch }, 400);
     try {
@@ -139,29 +126,22 @@ export function registerConsoleCatalogRoutes(app: FastifyInstance, kit: ConsoleK
     }
   });
 
-  app.get<{ Querystring: { vendor?: string; after?: string } }>('/console/catalog/products', async (request, reply) => {
-    const current = await kit.operator(request, reply, ALL_ROLES);
-    if (!current) return reply;
-    const vendorId = cursor(request.query.vendor === '' ? undefined : request.query.vendor, VENDOR_ID);
-    const after = cursor(request.query.after, PRODUCT_ID);
+  definePage(app, kit, { method: 'GET', path: '/console/catalog/products', need: ALL_ROLES }, async ({ request, reply }) => {
+    const vendorId = cursor(request.query.vendor === '' ? undefined : request.query.vendor, 'ven');
+    const after = cursor(request.query.after, 'prd');
     const { products, nextAfter } = await catalog.listProductsAdmin({ limit: PAGE, ...(vendorId ? { vendorId } : {}), ...(after ? { after } : {}) });
     const next = nextAfter ? `/console/catalog/products?${new URLSearchParams({ ...(vendorId ? { vendor: vendorId } : {}), after: nextAfter })}` : undefined;
     return kit.page(reply, 'products', { title: 'Products', products, vendorId, next });
   });
 
-  app.get<{ Params: { id: string } }>('/console/catalog/products/:id', async (request, reply) => {
-    const current = await kit.operator(request, reply, ALL_ROLES);
-    if (!current) return reply;
+  definePage(app, kit, { method: 'GET', path: '/console/catalog/products/:id', params: { id: idParam('prd', 'There is no such product.') }, need: ALL_ROLES }, async ({ request, reply, actor: current }) => {
     return productPage(reply, current, request.params.id);
   });
 
-  app.post<{ Params: { id: string } }>('/console/catalog/products/:id/active', async (request, reply) => {
-    const current = await kit.operator(request, reply, CHANGE_ROLES);
-    if (!current) return reply;
-    const f = kit.form(request, { active: { max: 5, label: 'Active' } }, current);
+  definePage(app, kit, { method: 'POST', path: '/console/catalog/products/:id/active', params: { id: idParam('prd', 'There is no such product.') }, need: CHANGE_ROLES, form: { active: { max: 5, label: 'Active' } } }, async ({ request, reply, actor: current, form: f }) => {
     if (f.active !== 'true' && f.active !== 'false') throw new WebRefusal(400, 'Active must be true or false.');
     const id = request.params.id;
-    const before = PRODUCT_ID.test(id) ? await unlessMissing(catalog.getProductAdmin(id)) : undefined;
+    const before = await unlessMissing(catalog.getProductAdmin(id));
     if (!before) throw new WebRefusal(404, 'There is no such product.');
     try {
       const after = await catalog.updateProduct(id, { active: f.active === 'true' });
@@ -172,13 +152,10 @@ export function registerConsoleCatalogRoutes(app: FastifyInstance, kit: ConsoleK
     }
   });
 
-  app.post<{ Params: { id: string; variantId: string } }>('/console/catalog/products/:id/variants/:variantId/stock', async (request, reply) => {
-    const current = await kit.operator(request, reply, CHANGE_ROLES);
-    if (!current) return reply;
-    const f = kit.form(request, { stock: { max: 7, label: 'Stock' } }, current);
+  definePage(app, kit, { method: 'POST', path: '/console/catalog/products/:id/variants/:variantId/stock', params: { id: idParam('prd', 'There is no such variant.'), variantId: idParam('var', 'There is no such variant.') }, need: CHANGE_ROLES, form: { stock: { max: 7, label: 'Stock' } } }, async ({ request, reply, actor: current, form: f }) => {
     const { id, variantId } = request.params;
-    const before = PRODUCT_ID.test(id) ? await unlessMissing(catalog.getProductAdmin(id)) : undefined;
-    const variant = VARIANT_ID.test(variantId) ? before?.variants.find((v) => v.id === variantId) : undefined;
+    const before = await unlessMissing(catalog.getProductAdmin(id));
+    const variant = before?.variants.find((v) => v.id === variantId);
     if (!before || !variant) throw new WebRefusal(404, 'There is no such variant.');
     const text = f.stock.trim();
     const stock = /^\d{1,7}$/.test(text) ? Number(text) : Number.NaN;

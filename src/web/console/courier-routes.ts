@@ -2,13 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { courierView, VEHICLES, type Courier } from '../../modules/couriers/index.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
-import { ALL_ROLES, CHANGE_ROLES, unlessMissing, type ConsoleKit, type OperatorCurrent } from './kit.ts';
+import { holds, ALL_ROLES, CHANGE_ROLES, unlessMissing, type ConsoleKit, type OperatorCurrent } from './kit.ts';
+import { definePage, idParam } from '../../platform/web/page.ts';
 
-const COURIER_ID = /^cou_[0-9A-Z]{26}$/;
 type Params = { Params: { id: string } };
 const FIELDS = { name: { max: 120, label: 'Name' }, phone: { max: 20, label: 'Phone' }, vehicle: { max: 10, label: 'Vehicle' }, zones: { max: 1300, label: 'Zones' } } as const;
 
-const has = (current: OperatorCurrent, roles: readonly string[]) => current.operator.roles.some((r) => roles.includes(r));
 const zonesOf = (text: string) => text.split(',').map((z) => z.trim()).filter(Boolean);
 
 /** Couriers: list and search, create, a courier's page with its edit form, deactivate and reactivate; every change audited. */
@@ -17,7 +16,7 @@ export function registerConsoleCourierRoutes(app: FastifyInstance, kit: ConsoleK
   const { service: couriers, endSessions } = kit.deps.couriers;
 
   async function find(id: string): Promise<Courier> {
-    const courier = COURIER_ID.test(id) ? await unlessMissing(couriers.get(id)) : undefined;
+    const courier = await unlessMissing(couriers.get(id));
     if (!courier) throw new WebRefusal(404, 'There is no such courier.');
     return courier;
   }
@@ -26,23 +25,18 @@ export function registerConsoleCourierRoutes(app: FastifyInstance, kit: ConsoleK
     const q = typeof request.query.q === 'string' ? request.query.q.replace(/\p{Cc}/gu, '').slice(0, 120) : '';
     const active = request.query.active === 'yes' ? true : request.query.active === 'no' ? false : undefined;
     const list = await couriers.list({ search: q || undefined, active });
-    return kit.page(reply, 'couriers', { title: 'Couriers', q, active: request.query.active ?? '', couriers: list, vehicles: VEHICLES, canChange: has(current, CHANGE_ROLES), values: {}, ...extra }, status);
+    return kit.page(reply, 'couriers', { title: 'Couriers', q, active: request.query.active ?? '', couriers: list, vehicles: VEHICLES, canChange: holds(current, CHANGE_ROLES), values: {}, ...extra }, status);
   }
 
   function courierPage(reply: FastifyReply, current: OperatorCurrent, courier: Courier, extra: Record<string, unknown> = {}, status = 200) {
-    return kit.page(reply, 'courier', { title: courier.name, courier, vehicles: VEHICLES, canChange: has(current, CHANGE_ROLES), ...extra }, status);
+    return kit.page(reply, 'courier', { title: courier.name, courier, vehicles: VEHICLES, canChange: holds(current, CHANGE_ROLES), ...extra }, status);
   }
 
-  app.get<{ Querystring: { q?: string; active?: string } }>('/console/couriers', async (request, reply) => {
-    const current = await kit.operator(request, reply, ALL_ROLES);
-    if (!current) return reply;
+  definePage(app, kit, { method: 'GET', path: '/console/couriers', need: ALL_ROLES }, async ({ request, reply, actor: current }) => {
     return listPage(request, reply, current);
   });
 
-  app.post<{ Querystring: { q?: string; active?: string } }>('/console/couriers', async (request, reply) => {
-    const current = await kit.operator(request, reply, CHANGE_ROLES);
-    if (!current) return reply;
-    const f = kit.form(request, FIELDS, current);
+  definePage(app, kit, { method: 'POST', path: '/console/couriers', need: CHANGE_ROLES, form: FIELDS }, async ({ request, reply, actor: current, form: f }) => {
     try {
       const courier = await couriers.create({ name: f.name, phone: f.phone, vehicle: f.vehicle, zones: zonesOf(f.zones) });
       await audit.record({ actor: kit.actor(current), action: 'courier.create', target: { type: 'courier', id: courier.id }, before: null, after: courierView(courier), origin: kit.origin(request) });
@@ -53,9 +47,7 @@ export function registerConsoleCourierRoutes(app: FastifyInstance, kit: ConsoleK
     }
   });
 
-  app.get<Params>('/console/couriers/:id', async (request, reply) => {
-    const current = await kit.operator(request, reply, ALL_ROLES);
-    if (!current) return reply;
+  definePage(app, kit, { method: 'GET', path: '/console/couriers/:id', params: { id: idParam('cou', 'There is no such courier.') }, need: ALL_ROLES }, async ({ request, reply, actor: current }) => {
     return courierPage(reply, current, await find(request.params.id));
   });
 
@@ -74,17 +66,11 @@ export function registerConsoleCourierRoutes(app: FastifyInstance, kit: ConsoleK
     return courierPage(reply, current, after, { notice });
   }
 
-  app.post<Params>('/console/couriers/:id', async (request, reply) => {
-    const current = await kit.operator(request, reply, CHANGE_ROLES);
-    if (!current) return reply;
-    const f = kit.form(request, FIELDS, current);
+  definePage(app, kit, { method: 'POST', path: '/console/couriers/:id', params: { id: idParam('cou', 'There is no such courier.') }, need: CHANGE_ROLES, form: FIELDS }, async ({ request, reply, actor: current, form: f }) => {
     return change(request, reply, current, { name: f.name, phone: f.phone, vehicle: f.vehicle, zones: zonesOf(f.zones) }, 'Saved.');
   });
 
-  app.post<Params>('/console/couriers/:id/active', async (request, reply) => {
-    const current = await kit.operator(request, reply, CHANGE_ROLES);
-    if (!current) return reply;
-    const f = kit.form(request, { active: { max: 3, label: 'Active' } }, current);
+  definePage(app, kit, { method: 'POST', path: '/console/couriers/:id/active', params: { id: idParam('cou', 'There is no such courier.') }, need: CHANGE_ROLES, form: { active: { max: 3, label: 'Active' } } }, async ({ request, reply, actor: current, form: f }) => {
     if (f.active !== 'yes' && f.active !== 'no') throw new WebRefusal(400, 'Active must be yes or no.');
     const active = f.active === 'yes';
     return change(request, reply, current, { active }, active ? 'Reactivated: they can sign in again.' : 'Deactivated: off duty and signed out of the courier app.');

@@ -1,12 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { BoardColumn } from '../../modules/dispatch/index.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
-import { ALL_ROLES, CHANGE_ROLES, type ConsoleKit, type OperatorCurrent } from './kit.ts';
+import { utc, holds, ALL_ROLES, CHANGE_ROLES, type ConsoleKit, type OperatorCurrent } from './kit.ts';
+import { definePage, idParam } from '../../platform/web/page.ts';
+import { isId } from '../../platform/ids.ts';
 
-const ORDER_ID = /^dlv_[0-9A-Z]{26}$/;
-const COURIER_ID = /^cou_[0-9A-Z]{26}$/;
-type Params = { Params: { id: string } };
 
 const COLUMNS: ReadonlyArray<{ column: BoardColumn; title: string; empty: string }> = [
   { column: 'late', title: 'Late: nobody accepted in time', empty: 'No order is late.' },
@@ -14,7 +13,6 @@ const COLUMNS: ReadonlyArray<{ column: BoardColumn; title: string; empty: string
   { column: 'offered', title: 'Offered', empty: 'No offer is open.' },
   { column: 'in_progress', title: 'In progress', empty: 'No courier is on a job.' },
 ];
-const utc = (d: Date) => `${d.toISOString().slice(11, 16)} UTC`;
 
 /**
  * The dispatch board: production orders by column (late, waiting, offered, in progress), and the
@@ -27,7 +25,7 @@ export function registerConsoleDispatchRoutes(app: FastifyInstance, kit: Console
 
   async function board(reply: FastifyReply, current: OperatorCurrent, extra: Record<string, unknown> = {}, status = 200) {
     const [entries, couriers] = await Promise.all([dispatch!.board(), dispatch!.assignable()]);
-    const canAssign = current.operator.roles.some((r) => CHANGE_ROLES.includes(r));
+    const canAssign = holds(current, CHANGE_ROLES);
     const names = new Map(couriers.map((c) => [c.id, `${c.name} (${c.vehicle})`]));
     const columns = COLUMNS.map((c) => ({
       ...c,
@@ -35,8 +33,8 @@ export function registerConsoleDispatchRoutes(app: FastifyInstance, kit: Console
         .filter((e) => e.column === c.column)
         .map((e) => ({
           ...e,
-          since: utc(e.late_at ?? e.created_at),
-          expires: e.offer_expires_at ? utc(e.offer_expires_at) : undefined,
+          since: utc(e.late_at ?? e.created_at).slice(11),
+          expires: e.offer_expires_at ? utc(e.offer_expires_at).slice(11) : undefined,
           holder: e.courier_id ?? e.offer_courier_id,
           holderName: names.get(e.courier_id ?? e.offer_courier_id ?? '') ?? e.courier_id ?? e.offer_courier_id,
           // Anyone on duty but the courier who holds the job.
@@ -46,19 +44,13 @@ export function registerConsoleDispatchRoutes(app: FastifyInstance, kit: Console
     return kit.page(reply, 'dispatch', { title: 'Dispatch', columns, late: entries.filter((e) => e.column === 'late').length, ...extra }, status);
   }
 
-  app.get('/console/dispatch', async (request, reply) => {
-    const current = await kit.operator(request, reply, ALL_ROLES);
-    if (!current) return reply;
+  definePage(app, kit, { method: 'GET', path: '/console/dispatch', need: ALL_ROLES }, async ({ reply, actor: current }) => {
     return board(reply, current);
   });
 
-  app.post<Params>('/console/dispatch/:id/assign', async (request: FastifyRequest<Params>, reply) => {
-    const current = await kit.operator(request, reply, CHANGE_ROLES);
-    if (!current) return reply;
-    const f = kit.form(request, { courier_id: { max: 40, label: 'Courier' } }, current);
+  definePage(app, kit, { method: 'POST', path: '/console/dispatch/:id/assign', params: { id: idParam('dlv', 'There is no such order.') }, need: CHANGE_ROLES, form: { courier_id: { max: 40, label: 'Courier' } } }, async ({ request, reply, actor: current, form: f }) => {
     const id = request.params.id;
-    if (!ORDER_ID.test(id)) throw new WebRefusal(404, 'There is no such order.');
-    if (!COURIER_ID.test(f.courier_id)) throw new WebRefusal(400, 'Pick a courier from the list.');
+    if (!isId('cou', f.courier_id)) throw new WebRefusal(400, 'Pick a courier from the list.');
     try {
       const done = await dispatch.assign(id, f.courier_id);
       await audit.record({

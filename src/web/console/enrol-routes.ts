@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { PASSWORD_MAX_LENGTH } from '../../platform/auth/password.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { readCookie, serializeCookie } from '../../platform/web/cookies.ts';
+import { definePage, signedInGate } from '../../platform/web/page.ts';
 import { unlessMissing, type ConsoleKit } from './kit.ts';
 
 /**
@@ -30,12 +31,11 @@ export function registerConsoleEnrolRoutes(app: FastifyInstance, kit: ConsoleKit
     return { id, session, operator };
   }
 
-  app.get('/console/enrol', async (request, reply) => {
+  definePage(app, kit, { method: 'GET', path: '/console/enrol', need: 'public' }, async ({ request, reply }) => {
     return kit.page(reply, 'enrol', { title: 'Enrol an authenticator', csrf: kit.web.formToken(request, reply), values: {} });
   });
 
-  app.post('/console/enrol', async (request, reply) => {
-    const f = kit.form(request, { email: { max: 254, label: 'Email' }, password: { max: PASSWORD_MAX_LENGTH, label: 'Password' } });
+  definePage(app, kit, { method: 'POST', path: '/console/enrol', need: 'public', form: { email: { max: 254, label: 'Email' }, password: { max: PASSWORD_MAX_LENGTH, label: 'Password' } } }, async ({ request, reply, form: f }) => {
     let operatorId: string;
     try {
       operatorId = (await operatorSignIn.passwordForEnrolment({ email: f.email, password: f.password, ip: request.ip })).id;
@@ -51,10 +51,9 @@ export function registerConsoleEnrolRoutes(app: FastifyInstance, kit: ConsoleKit
     return kit.page(reply, 'enrol-confirm', { title: 'Confirm your authenticator', csrf: started.session.csrfToken, secret, otpauthUri });
   });
 
-  app.post('/console/enrol/confirm', async (request, reply) => {
-    const current = await enrolling(request);
-    if (!current) return kit.redirect(reply, '/console/enrol');
-    const f = kit.web.form(request, { code: { max: 10, label: 'Code' } }, current);
+  // The confirmation's gate is the enrolment session (its own cookie and token); without one, back to the start.
+  const enrolment = signedInGate({ current: enrolling, form: (request, rules, actor) => kit.web.form(request, rules, actor), redirect: (reply, to) => kit.redirect(reply, to), signOutCookie: (reply) => reply.header('set-cookie', cookie('', 0)) }, '/console/enrol');
+  definePage(app, enrolment, { method: 'POST', path: '/console/enrol/confirm', need: 'signed-in', form: { code: { max: 10, label: 'Code' } } }, async ({ request, reply, actor: current, form: f }) => {
     try {
       await operatorSignIn.confirmTotp(current.operator.id, f.code.replace(/\s/g, ''));
     } catch (err) {

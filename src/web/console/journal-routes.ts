@@ -2,9 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
 import { FINANCE_ROLES, optional, realDay, utc, type ConsoleKit } from './kit.ts';
+import { definePage, idParam } from '../../platform/web/page.ts';
 
-const PARTNER_ID = /^ptn_[0-9A-Z]{26}$/;
-const JOURNAL_ID = /^jrn_[0-9A-Z]{26}$/;
 const KIND = /^[a-z_]{1,60}$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const PAGE = 50;
@@ -18,14 +17,12 @@ export function registerConsoleJournalRoutes(app: FastifyInstance, kit: ConsoleK
   const reads = kit.deps.journals;
   if (!reads) return;
 
-  app.get<{ Querystring: Record<string, unknown> }>('/console/journals', async (request, reply) => {
-    const current = await kit.operator(request, reply, FINANCE_ROLES);
-    if (!current) return reply;
+  definePage(app, kit, { method: 'GET', path: '/console/journals', need: FINANCE_ROLES }, async ({ request, reply }) => {
     const q = request.query;
     const kind = optional(q.kind, KIND, 'kind');
-    const partner = optional(q.partner, PARTNER_ID, 'partner');
+    const partner = optional(q.partner, 'ptn', 'partner');
     const until = realDay(optional(q.until, DAY, 'date'));
-    const before = optional(q.before, JOURNAL_ID, 'page');
+    const before = optional(q.before, 'jrn', 'page');
     const rows = await reads.journals({ limit: PAGE + 1, ...(kind ? { kind } : {}), ...(partner ? { partnerId: partner } : {}), ...(until ? { until } : {}), ...(before ? { beforeId: before } : {}) });
     const journals = rows.slice(0, PAGE).map((j) => ({ ...j, when: utc(j.created_at), moved: formatGhs(Number(j.moved_pesewas)) }));
     const filters = new URLSearchParams({ ...(kind ? { kind } : {}), ...(partner ? { partner } : {}), ...(until ? { until } : {}) });
@@ -33,11 +30,9 @@ export function registerConsoleJournalRoutes(app: FastifyInstance, kit: ConsoleK
     return kit.page(reply, 'journals', { title: 'Journals', journals, next, firstPage: !before, filter: { kind: kind ?? '', partner: partner ?? '', until: until ?? '' }, firstUrl: `/console/journals?${filters.toString()}` });
   });
 
-  app.get<{ Params: { id: string } }>('/console/journals/:id', async (request, reply) => {
-    const current = await kit.operator(request, reply, FINANCE_ROLES);
-    if (!current) return reply;
+  definePage(app, kit, { method: 'GET', path: '/console/journals/:id', params: { id: idParam('jrn', 'There is no such journal.') }, need: FINANCE_ROLES }, async ({ request, reply }) => {
     const id = request.params.id;
-    const found = JOURNAL_ID.test(id) ? await reads.journal(id) : undefined;
+    const found = await reads.journal(id);
     if (!found) throw new WebRefusal(404, 'There is no such journal.');
     let debits = 0;
     let credits = 0;

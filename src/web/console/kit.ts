@@ -16,8 +16,10 @@ import type { TopupReads, WalletService } from '../../modules/wallet/index.ts';
 import type { WebhookAdminService } from '../../modules/webhooks/index.ts';
 import type { Actor, OperatorRole, RequestOrigin } from '../../platform/auth/actor.ts';
 import { isAppError } from '../../platform/errors.ts';
+import { isId, type IdPrefix } from '../../platform/ids.ts';
 import { readCookie, serializeCookie } from '../../platform/web/cookies.ts';
 import type { FieldRule, FormFields } from '../../platform/web/form.ts';
+import type { PageGate } from '../../platform/web/page.ts';
 import { WebRefusal, type WebKit } from '../dashboard/kit.ts';
 
 /**
@@ -82,20 +84,30 @@ export async function unlessMissing<T>(lookup: Promise<T>): Promise<T | undefine
   }
 }
 
-/** A time as operators read it everywhere in the console: UTC to the minute. */
+/** A time as operators read it everywhere in the console: UTC to the minute (`.slice(11)` for the clock alone). */
 export const utc = (d: Date | string) => `${new Date(d).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
-/** One optional query value matching `pattern`: a repeated, malformed or too long value is a 400. */
-export function optional(value: unknown, pattern: RegExp, what: string): string | undefined {
+/** One optional query value: one of our ids by prefix, or matching `pattern`; a repeated, malformed or too long value is a 400. */
+export function optional(value: unknown, check: IdPrefix | RegExp | ((v: string) => boolean), what: string): string | undefined {
   if (value === undefined || value === '') return undefined;
-  if (typeof value !== 'string' || value.length > 100 || !pattern.test(value)) throw new WebRefusal(400, `The ${what} filter is not valid.`);
+  const ok = (v: string) => (typeof check === 'string' ? isId(check, v) : check instanceof RegExp ? check.test(v) : check(v));
+  if (typeof value !== 'string' || value.length > 100 || !ok(value)) throw new WebRefusal(400, `The ${what} filter is not valid.`);
   return value;
 }
 
-export function realDay(day: string | undefined): string | undefined {
-  if (day === undefined) return undefined;
+/** Whether the operator holds one of `roles`: what a page offers beyond what its need already allows. */
+export const holds = (current: OperatorCurrent, roles: readonly OperatorRole[]) => current.operator.roles.some((r) => roles.includes(r));
+
+/** Whether `day` is a real calendar day written YYYY-MM-DD (not 2026-02-30). */
+export function isRealDay(day: string): boolean {
   const parsed = new Date(`${day}T00:00:00Z`);
-  if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== day) throw new WebRefusal(400, 'The date filter is not a real day (YYYY-MM-DD).');
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === day;
+}
+
+export const NOT_A_DAY = 'The date filter is not a real day (YYYY-MM-DD).';
+
+export function realDay(day: string | undefined): string | undefined {
+  if (day !== undefined && !isRealDay(day)) throw new WebRefusal(400, NOT_A_DAY);
   return day;
 }
 
@@ -106,9 +118,10 @@ export const FINANCE_ROLES: readonly OperatorRole[] = ['finance', 'admin'];
 
 /**
  * The console's share of the web machinery: pages rendered by the dashboard's WebKit (same headers,
- * escaping, CSRF and same-origin checks) with the console's templates, and an operator session.
+ * escaping, CSRF and same-origin checks) with the console's templates, and an operator session. It is
+ * the gate of every console page (`definePage(app, kit, …)`): the operator's roles are its need.
  */
-export class ConsoleKit {
+export class ConsoleKit implements PageGate<OperatorCurrent, readonly OperatorRole[]> {
   constructor(
     readonly deps: ConsoleDeps,
     readonly web: WebKit,
@@ -141,13 +154,13 @@ export class ConsoleKit {
   }
 
   /** The signed-in operator holding one of `roles`; otherwise the sign-in page (redirect) or a 403 page. */
-  async operator(request: FastifyRequest, reply: FastifyReply, roles: readonly OperatorRole[]): Promise<OperatorCurrent | undefined> {
+  async admit(request: FastifyRequest, reply: FastifyReply, roles: readonly OperatorRole[]): Promise<OperatorCurrent | undefined> {
     const current = await this.current(request);
     if (!current) {
       this.redirect(reply, '/console/sign-in');
       return undefined;
     }
-    if (!current.operator.roles.some((r) => roles.includes(r))) {
+    if (!holds(current, roles)) {
       throw new WebRefusal(403, `Your roles (${current.operator.roles.join(', ')}) do not allow this; it needs ${roles.join(' or ')}.`);
     }
     return current;

@@ -1,14 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
-import { FINANCE_ROLES, unlessMissing, type ConsoleKit } from './kit.ts';
+import { utc, FINANCE_ROLES, unlessMissing, type ConsoleKit } from './kit.ts';
+import { definePage, idParam } from '../../platform/web/page.ts';
+import { isId } from '../../platform/ids.ts';
 
-const PARTNER_ID = /^ptn_[0-9A-Z]{26}$/;
-const JOURNAL_ID = /^jrn_[0-9A-Z]{26}$/;
 const ENTRIES = 50;
 const TOPUPS = 20;
 
-const utc = (d: Date | string) => `${new Date(d).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 /**
  * A partner's wallet for finance and admin (as GET /admin/v1/partners/{id}/wallet): balance, credit
@@ -19,14 +18,12 @@ export function registerConsoleMoneyRoutes(app: FastifyInstance, kit: ConsoleKit
   const { accounts, wallet } = kit.deps;
   if (!wallet) return;
 
-  app.get<{ Params: { id: string }; Querystring: { before?: string } }>('/console/partners/:id/wallet', async (request, reply) => {
-    const current = await kit.operator(request, reply, FINANCE_ROLES);
-    if (!current) return reply;
+  definePage(app, kit, { method: 'GET', path: '/console/partners/:id/wallet', params: { id: idParam('ptn', 'There is no such partner.') }, need: FINANCE_ROLES }, async ({ request, reply }) => {
     const id = request.params.id;
-    const partner = PARTNER_ID.test(id) ? await unlessMissing(accounts.getPartner(id)) : undefined;
+    const partner = await unlessMissing(accounts.getPartner(id));
     if (!partner) throw new WebRefusal(404, 'There is no such partner.');
     const before = request.query.before;
-    if (before !== undefined && (typeof before !== 'string' || !JOURNAL_ID.test(before))) throw new WebRefusal(400, 'That page link is not valid; start from the first page.');
+    if (before !== undefined && (typeof before !== 'string' || !isId('jrn', before))) throw new WebRefusal(400, 'That page link is not valid; start from the first page.');
     const [balance, rows, topups] = await Promise.all([
       wallet.balancePesewas(id),
       wallet.statement(id, { limit: ENTRIES + 1, ...(before ? { beforeJournalId: before } : {}) }),

@@ -4,16 +4,14 @@ import { isAppError } from '../../platform/errors.ts';
 import { formatGhs } from '../../platform/money.ts';
 import { hasControlCharacters } from '../../platform/web/form.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
-import { ALL_ROLES, CHANGE_ROLES, type ConsoleKit, type OperatorCurrent } from './kit.ts';
+import { utc, holds, ALL_ROLES, CHANGE_ROLES, type ConsoleKit, type OperatorCurrent } from './kit.ts';
+import { definePage, idParam } from '../../platform/web/page.ts';
+import { isId } from '../../platform/ids.ts';
 
-const ORDER_ID = /^dlv_[0-9A-Z]{26}$/;
-const PARTNER_ID = /^ptn_[0-9A-Z]{26}$/;
 const ENVIRONMENTS = ['staging', 'production'] as const;
 type ListQuery = { Querystring: { status?: string; partner?: string; environment?: string; q?: string; after?: string } };
 type Params = { Params: { id: string } };
 
-const utc = (d: Date | string) => `${new Date(d).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-const has = (current: OperatorCurrent, roles: readonly string[]) => current.operator.roles.some((r) => roles.includes(r));
 
 /** Reads the board's filters; a value no form offers is refused with a sentence (400), never a 500. */
 function filters(query: ListQuery['Querystring']) {
@@ -26,9 +24,9 @@ function filters(query: ListQuery['Querystring']) {
   const after = pick(query.after);
   if (status && !(DELIVERY_STATUSES as readonly string[]).includes(status)) throw new WebRefusal(400, 'Unknown status: pick one from the list.');
   if (environment && !(ENVIRONMENTS as readonly string[]).includes(environment)) throw new WebRefusal(400, 'The environment must be staging or production.');
-  if (partnerId && !PARTNER_ID.test(partnerId)) throw new WebRefusal(400, 'The partner must be a partner id (ptn_…).');
+  if (partnerId && !isId('ptn', partnerId)) throw new WebRefusal(400, 'The partner must be a partner id (ptn_…).');
   if (reference && (reference.length > 100 || hasControlCharacters(reference))) throw new WebRefusal(400, 'The reference search must be at most 100 printable characters.');
-  if (after && !ORDER_ID.test(after)) throw new WebRefusal(400, 'That page link is not valid; start from the first page.');
+  if (after && !isId('dlv', after)) throw new WebRefusal(400, 'That page link is not valid; start from the first page.');
   return { status: status as DeliveryStatus | undefined, environment: environment as 'staging' | 'production' | undefined, partnerId, reference, afterId: after };
 }
 
@@ -42,11 +40,11 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, kit: ConsoleKit
   if (!orders) return;
 
   async function orderPage(reply: FastifyReply, current: OperatorCurrent, id: string, extra: Record<string, unknown> = {}, status = 200) {
-    const found = ORDER_ID.test(id) ? await orders!.read.get(id) : undefined;
+    const found = await orders!.read.get(id);
     if (!found) throw new WebRefusal(404, 'There is no such order.');
     const { order, events } = found;
     const timeline = buildTimeline(events.map((e) => ({ status: e.status, at: e.at }))).map((t) => ({ ...t, when: t.timestamp ? utc(t.timestamp) : undefined, stop: isStop(t.status) }));
-    const moves = has(current, CHANGE_ROLES) ? orders!.service.allowedMoves(order) : [];
+    const moves = holds(current, CHANGE_ROLES) ? orders!.service.allowedMoves(order) : [];
     return kit.page(
       reply,
       'order',
@@ -73,7 +71,7 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, kit: ConsoleKit
   /** One move through the operator service, audited as the operator; a refused move shows its sentence on the order's page. */
   async function move(request: FastifyRequest<Params>, reply: FastifyReply, current: OperatorCurrent, to: DeliveryStatus, note: string | undefined, failureReason?: FailureReason) {
     const id = request.params.id;
-    const found = ORDER_ID.test(id) ? await orders!.read.get(id) : undefined;
+    const found = await orders!.read.get(id);
     if (!found) throw new WebRefusal(404, 'There is no such order.');
     try {
       const after = await orders!.service.operatorMove(id, to, note, failureReason);
@@ -93,9 +91,7 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, kit: ConsoleKit
     return orderPage(reply, current, id, { notice: to === 'cancelled' ? 'Cancelled.' : `Moved to ${to}.` });
   }
 
-  app.get<ListQuery>('/console/orders', async (request, reply) => {
-    const current = await kit.operator(request, reply, ALL_ROLES);
-    if (!current) return reply;
+  definePage(app, kit, { method: 'GET', path: '/console/orders', need: ALL_ROLES }, async ({ request, reply }) => {
     const filter = filters(request.query);
     const { orders: rows, nextAfter } = await orders.read.list(filter);
     const query = { ...(filter.status ? { status: filter.status } : {}), ...(filter.partnerId ? { partner: filter.partnerId } : {}), ...(filter.environment ? { environment: filter.environment } : {}), ...(filter.reference ? { q: filter.reference } : {}) };
@@ -104,16 +100,11 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, kit: ConsoleKit
     return kit.page(reply, 'orders', { title: 'Orders', orders: list, filter, statuses: DELIVERY_STATUSES, next, firstPage: !filter.afterId });
   });
 
-  app.get<Params>('/console/orders/:id', async (request, reply) => {
-    const current = await kit.operator(request, reply, ALL_ROLES);
-    if (!current) return reply;
+  definePage(app, kit, { method: 'GET', path: '/console/orders/:id', params: { id: idParam('dlv', 'There is no such order.') }, need: ALL_ROLES }, async ({ request, reply, actor: current }) => {
     return orderPage(reply, current, request.params.id);
   });
 
-  app.post<Params>('/console/orders/:id/status', async (request, reply) => {
-    const current = await kit.operator(request, reply, CHANGE_ROLES);
-    if (!current) return reply;
-    const f = kit.form(request, { status: { max: 20, label: 'Status' }, note: { max: 500, label: 'Note' }, failure_reason: { max: 20, label: 'Why it could not be delivered' } }, current);
+  definePage(app, kit, { method: 'POST', path: '/console/orders/:id/status', params: { id: idParam('dlv', 'There is no such order.') }, need: CHANGE_ROLES, form: { status: { max: 20, label: 'Status' }, note: { max: 500, label: 'Note' }, failure_reason: { max: 20, label: 'Why it could not be delivered' } } }, async ({ request, reply, actor: current, form: f }) => {
     if (!(DELIVERY_STATUSES as readonly string[]).includes(f.status) || f.status === 'placed' || f.status === 'cancelled') {
       throw new WebRefusal(400, 'Pick one of the next states offered on the order’s page.');
     }
@@ -123,10 +114,7 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, kit: ConsoleKit
     return move(request, reply, current, f.status as DeliveryStatus, f.note.trim() || undefined, (f.failure_reason || undefined) as FailureReason | undefined);
   });
 
-  app.post<Params>('/console/orders/:id/cancel', async (request, reply) => {
-    const current = await kit.operator(request, reply, CHANGE_ROLES);
-    if (!current) return reply;
-    const f = kit.form(request, { reason: { max: 500, label: 'Reason' } }, current);
+  definePage(app, kit, { method: 'POST', path: '/console/orders/:id/cancel', params: { id: idParam('dlv', 'There is no such order.') }, need: CHANGE_ROLES, form: { reason: { max: 500, label: 'Reason' } } }, async ({ request, reply, actor: current, form: f }) => {
     return move(request, reply, current, 'cancelled', f.reason.trim() || undefined);
   });
 }

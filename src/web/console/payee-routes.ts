@@ -5,8 +5,11 @@ import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
 import { FINANCE_ROLES, utc, type ConsoleKit, type OperatorCurrent } from './kit.ts';
 import { masked, payoutView } from './payout-view.ts';
+import { definePage, idParam } from '../../platform/web/page.ts';
+import { isId } from '../../platform/ids.ts';
 
-const PAYEE_ID = { vendor: /^ven_[0-9A-Z]{26}$/, partner: /^ptn_[0-9A-Z]{26}$/ } as const;
+const PAYEE_KINDS = ['vendor', 'partner'] as const;
+const PAYEE_PREFIX = { vendor: 'ven', partner: 'ptn' } as const;
 type PayeeParams = { Params: { kind: string; id: string } };
 const DESTINATION_FIELDS = {
   kind: { max: 20, label: 'Kind' },
@@ -38,7 +41,7 @@ export function registerConsolePayeeRoutes(app: FastifyInstance, kit: ConsoleKit
 
   function payee(request: FastifyRequest<PayeeParams>): { kind: 'vendor' | 'partner'; id: string } {
     const { kind, id } = request.params;
-    if ((kind !== 'vendor' && kind !== 'partner') || !PAYEE_ID[kind].test(id)) throw new WebRefusal(404, 'There is no such payee.');
+    if ((kind !== 'vendor' && kind !== 'partner') || !isId(PAYEE_PREFIX[kind], id)) throw new WebRefusal(404, 'There is no such payee.');
     return { kind, id };
   }
 
@@ -98,18 +101,13 @@ export function registerConsolePayeeRoutes(app: FastifyInstance, kit: ConsoleKit
     }
   }
 
-  app.get<PayeeParams>('/console/payees/:kind/:id', async (request, reply) => {
-    if (!(await kit.operator(request, reply, FINANCE_ROLES))) return reply;
+  definePage(app, kit, { method: 'GET', path: '/console/payees/:kind/:id', params: { kind: { oneOf: PAYEE_KINDS, missing: 'There is no such payee.' }, id: { test: (v: string) => isId('ven', v) || isId('ptn', v), missing: 'There is no such payee.' } }, need: FINANCE_ROLES }, async ({ request, reply }) => {
     const { kind, id } = payee(request);
     return payeePage(reply, kind, id);
   });
 
-  app.post<{ Params: { id: string } }>('/console/payees/vendor/:id/schedule', async (request, reply) => {
-    const current = await kit.operator(request, reply, FINANCE_ROLES);
-    if (!current) return reply;
-    const f = kit.form(request, { schedule: { max: 20, label: 'Schedule' } }, current);
+  definePage(app, kit, { method: 'POST', path: '/console/payees/vendor/:id/schedule', params: { id: idParam('ven', 'There is no such payee.') }, need: FINANCE_ROLES, form: { schedule: { max: 20, label: 'Schedule' } } }, async ({ request, reply, actor: current, form: f }) => {
     const id = request.params.id;
-    if (!PAYEE_ID.vendor.test(id)) throw new WebRefusal(404, 'There is no such payee.');
     const before = (await payouts.payees.balance('vendor', id)).schedule;
     return refusedOr(reply, 'vendor', id, 'Not saved', async () => {
       await payouts.payees.setSchedule(id, f.schedule as 'daily' | 'same_day', current.operator.id);
@@ -118,10 +116,7 @@ export function registerConsolePayeeRoutes(app: FastifyInstance, kit: ConsoleKit
     });
   });
 
-  app.post<PayeeParams>('/console/payees/:kind/:id/destination', async (request, reply) => {
-    const current = await kit.operator(request, reply, FINANCE_ROLES);
-    if (!current) return reply;
-    const f = kit.form(request, DESTINATION_FIELDS, current);
+  definePage(app, kit, { method: 'POST', path: '/console/payees/:kind/:id/destination', params: { kind: { oneOf: PAYEE_KINDS, missing: 'There is no such payee.' }, id: { test: (v: string) => isId('ven', v) || isId('ptn', v), missing: 'There is no such payee.' } }, need: FINANCE_ROLES, form: DESTINATION_FIELDS }, async ({ request, reply, actor: current, form: f }) => {
     const { kind, id } = payee(request);
     return refusedOr(
       reply,
@@ -139,10 +134,7 @@ export function registerConsolePayeeRoutes(app: FastifyInstance, kit: ConsoleKit
   });
 
   for (const decision of ['approve', 'reject'] as const) {
-    app.post<PayeeParams>(`/console/payees/:kind/:id/destination/${decision}`, async (request, reply) => {
-      const current = await kit.operator(request, reply, FINANCE_ROLES);
-      if (!current) return reply;
-      const f = kit.form(request, { change_id: { max: 64, label: 'Change' } }, current);
+    definePage(app, kit, { method: 'POST', path: `/console/payees/:kind/:id/destination/${decision}`, params: { kind: { oneOf: PAYEE_KINDS, missing: 'There is no such payee.' }, id: { test: (v: string) => isId('ven', v) || isId('ptn', v), missing: 'There is no such payee.' } }, need: FINANCE_ROLES, form: { change_id: { max: 64, label: 'Change' } } }, async ({ request, reply, actor: current, form: f }) => {
       const { kind, id } = payee(request);
       return refusedOr(reply, kind, id, decision === 'approve' ? 'Not approved' : 'Not rejected', async () => {
         if (decision === 'reject') {
@@ -159,10 +151,7 @@ export function registerConsolePayeeRoutes(app: FastifyInstance, kit: ConsoleKit
     });
   }
 
-  app.post<PayeeParams>('/console/payees/:kind/:id/destination/accept', async (request, reply) => {
-    const current = await kit.operator(request, reply, FINANCE_ROLES);
-    if (!current) return reply;
-    const f = kit.form(request, { version: { max: 10, label: 'Version' } }, current);
+  definePage(app, kit, { method: 'POST', path: '/console/payees/:kind/:id/destination/accept', params: { kind: { oneOf: PAYEE_KINDS, missing: 'There is no such payee.' }, id: { test: (v: string) => isId('ven', v) || isId('ptn', v), missing: 'There is no such payee.' } }, need: FINANCE_ROLES, form: { version: { max: 10, label: 'Version' } } }, async ({ request, reply, actor: current, form: f }) => {
     const { kind, id } = payee(request);
     return refusedOr(reply, kind, id, 'Not accepted', async () => {
       if (!/^[1-9]\d{0,8}$/.test(f.version)) throw errors.validation('The version must be the destination version shown on this page.', [{ field: 'version', issue: 'must be a whole number from 1' }]);

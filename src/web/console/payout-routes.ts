@@ -5,10 +5,8 @@ import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
 import { FINANCE_ROLES, utc, type ConsoleKit, type OperatorCurrent } from './kit.ts';
 import { payoutView } from './payout-view.ts';
+import { definePage, idParam } from '../../platform/web/page.ts';
 
-const PAYOUT_ID = /^pout_[0-9A-Z]{26}$/;
-const RUN_ID = /^prun_[0-9A-Z]{26}$/;
-type PayoutParams = { Params: { id: string } };
 
 /** What became of an approved payout: sent, waiting for its destination's verification, or replaced (its destination had changed). */
 function approvedNotice(done: PayoutRow | undefined): string {
@@ -44,7 +42,6 @@ export function registerConsolePayoutRoutes(app: FastifyInstance, kit: ConsoleKi
   }
 
   async function payoutPage(reply: FastifyReply, id: string, extra: Record<string, unknown> = {}, status = 200) {
-    if (!PAYOUT_ID.test(id)) throw new WebRefusal(404, 'There is no such payout.');
     const found = await payouts!.service.get(id).catch((err: unknown) => {
       if (isAppError(err) && err.statusCode === 404) throw new WebRefusal(404, 'There is no such payout.');
       throw err;
@@ -68,35 +65,28 @@ export function registerConsolePayoutRoutes(app: FastifyInstance, kit: ConsoleKi
     await audit.record({ actor: kit.actor(current), action, target, before: null, after, origin: kit.origin(request) });
   }
 
-  app.get('/console/payouts', async (request, reply) => {
-    if (!(await kit.operator(request, reply, FINANCE_ROLES))) return reply;
+  definePage(app, kit, { method: 'GET', path: '/console/payouts', need: FINANCE_ROLES }, async ({ reply }) => {
     return listPage(reply);
   });
 
   // Started at once; its page follows the background worker (the form answers with a redirect to it).
-  app.post('/console/payouts/run', async (request, reply) => {
-    const current = await kit.operator(request, reply, FINANCE_ROLES);
-    if (!current) return reply;
-    kit.form(request, {}, current);
+  definePage(app, kit, { method: 'POST', path: '/console/payouts/run', need: FINANCE_ROLES }, async ({ request, reply, actor: current }) => {
     const run = await payouts.service.start(current.operator.id);
     await audited(request, current, 'payout_run.create', { type: 'payout_run', id: run.id }, { status: 'creating' });
     return reply.redirect(`/console/payouts/runs/${run.id}`, 303);
   });
 
-  app.get<PayoutParams>('/console/payouts/runs/:id', async (request, reply) => {
-    if (!(await kit.operator(request, reply, FINANCE_ROLES))) return reply;
+  definePage(app, kit, { method: 'GET', path: '/console/payouts/runs/:id', params: { id: idParam('prun', 'There is no such payout run.') }, need: FINANCE_ROLES }, async ({ request, reply }) => {
     const run = await runOf(request.params.id);
     return kit.page(reply, 'payout-run', { title: `Payout run ${run.run_id}`, run, when: utc(new Date(run.created_at)), cutoff: utc(new Date(run.cutoff)) });
   });
 
   // What the run page's script polls: the run resource of the operator API, with the bar's scale.
-  app.get<PayoutParams>('/console/payouts/runs/:id/progress', async (request, reply) => {
-    if (!(await kit.operator(request, reply, FINANCE_ROLES))) return reply;
+  definePage(app, kit, { method: 'GET', path: '/console/payouts/runs/:id/progress', params: { id: idParam('prun', 'There is no such payout run.') }, need: FINANCE_ROLES }, async ({ request, reply }) => {
     return reply.header('cache-control', 'no-store').send(await runOf(request.params.id));
   });
 
   async function runOf(id: string) {
-    if (!RUN_ID.test(id)) throw new WebRefusal(404, 'There is no such payout run.');
     const run = await payouts!.service.progress(id).catch((err: unknown) => {
       if (isAppError(err) && err.statusCode === 404) throw new WebRefusal(404, 'There is no such payout run.');
       throw err;
@@ -105,18 +95,13 @@ export function registerConsolePayoutRoutes(app: FastifyInstance, kit: ConsoleKi
     return { ...view, settled: view.paid + view.failed, max: Math.max(1, view.created - view.awaiting_approval) };
   }
 
-  app.get<PayoutParams>('/console/payouts/:id', async (request, reply) => {
-    if (!(await kit.operator(request, reply, FINANCE_ROLES))) return reply;
+  definePage(app, kit, { method: 'GET', path: '/console/payouts/:id', params: { id: idParam('pout', 'There is no such payout.') }, need: FINANCE_ROLES }, async ({ request, reply }) => {
     return payoutPage(reply, request.params.id);
   });
 
   for (const decision of ['approve', 'reject'] as const) {
-    app.post<PayoutParams>(`/console/payouts/:id/${decision}`, async (request, reply) => {
-      const current = await kit.operator(request, reply, FINANCE_ROLES);
-      if (!current) return reply;
-      kit.form(request, {}, current);
+    definePage(app, kit, { method: 'POST', path: `/console/payouts/:id/${decision}`, params: { id: idParam('pout', 'There is no such payout.') }, need: FINANCE_ROLES }, async ({ request, reply, actor: current }) => {
       const id = request.params.id;
-      if (!PAYOUT_ID.test(id)) throw new WebRefusal(404, 'There is no such payout.');
       let done: PayoutRow | undefined;
       try {
         done = decision === 'approve' ? await payouts.service.approve(id, current.operator.id) : await payouts.service.reject(id, current.operator.id);

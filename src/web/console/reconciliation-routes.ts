@@ -3,15 +3,15 @@ import { GATEWAYS, isGateway, MAX_REPORT_CHARS, REPORT_FORMATS, SOURCES, STATEME
 import { isAppError } from '../../platform/errors.ts';
 import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
-import { FINANCE_ROLES, realDay, utc, type ConsoleKit, type OperatorCurrent } from './kit.ts';
+import { FINANCE_ROLES, isRealDay, NOT_A_DAY, utc, type ConsoleKit, type OperatorCurrent } from './kit.ts';
+import { definePage } from '../../platform/web/page.ts';
 
 /** The upload's form body once URL-encoded (a comma is sent as three bytes): this route's own limit. */
 export const REPORT_UPLOAD_LIMIT = 1024 * 1024;
 const TOO_LARGE = `The report is too large to upload (at most ${REPORT_UPLOAD_LIMIT / 1024} KiB once sent): split it by day.`;
 const UPLOAD = { bodyLimit: REPORT_UPLOAD_LIMIT, config: { tooLarge: TOO_LARGE } };
+/** A gateway's own settlement reference (Paystack's), not one of our ids. */
 const SETTLEMENT_ID = /^stl_[0-9A-Za-z]{1,64}$/;
-type DayParams = { Params: { source: string; date: string } };
-type SettlementParams = { Params: { id: string } };
 
 const money = (pesewas: number | null) => (pesewas === null ? '—' : formatGhs(Number(pesewas)));
 /** The residue in words: negative (a debit) is money the clearing still holds. */
@@ -71,25 +71,18 @@ export function registerConsoleReconciliationRoutes(app: FastifyInstance, kit: C
     versions: r.versions.map((v) => ({ kind: v.kind, reference: v.reference, held: version(v.held), other: version(v.other), by: v.other.imported_by })),
   });
 
-  app.get('/console/reconciliation', async (request, reply) => {
-    if (!(await kit.operator(request, reply, FINANCE_ROLES))) return reply;
+  definePage(app, kit, { method: 'GET', path: '/console/reconciliation', need: FINANCE_ROLES }, async ({ reply }) => {
     return listPage(reply);
   });
 
-  app.get<DayParams>('/console/reconciliation/:source/:date', async (request: FastifyRequest<DayParams>, reply) => {
-    if (!(await kit.operator(request, reply, FINANCE_ROLES))) return reply;
+  definePage(app, kit, { method: 'GET', path: '/console/reconciliation/:source/:date', params: { source: { oneOf: SOURCES, missing: 'There is no such gateway.' }, date: { test: isRealDay, missing: NOT_A_DAY, status: 400 } }, need: FINANCE_ROLES }, async ({ request, reply }) => {
     const { source, date } = request.params;
-    if (!(SOURCES as readonly string[]).includes(source)) throw new WebRefusal(404, 'There is no such gateway.');
-    realDay(date);
     const found = await reconciliation.get(source, date);
     if (!found) throw new WebRefusal(404, `${SOURCE_NAMES[source]} has not been reconciled for ${date}: run the day from the reconciliation page.`);
     return kit.page(reply, 'reconciliation-day', { title: `${SOURCE_NAMES[source]} ${date}`, day: dayView(found) });
   });
 
-  app.post('/console/reconciliation/run', async (request, reply) => {
-    const current = await kit.operator(request, reply, FINANCE_ROLES);
-    if (!current) return reply;
-    const f = kit.form(request, { source: { max: 20, label: 'Source' }, date: { max: 10, label: 'Day' } }, current);
+  definePage(app, kit, { method: 'POST', path: '/console/reconciliation/run', need: FINANCE_ROLES, form: { source: { max: 20, label: 'Source' }, date: { max: 10, label: 'Day' } } }, async ({ request, reply, actor: current, form: f }) => {
     if (!(SOURCES as readonly string[]).includes(f.source)) return listPage(reply, { error: 'Choose a gateway, money out, or couriers’ cash.' }, 400);
     return refusedOr(reply, 'Not run', async () => {
       const done = await reconciliation.run(f.source, f.date, current.operator.id);
@@ -99,10 +92,7 @@ export function registerConsoleReconciliationRoutes(app: FastifyInstance, kit: C
     });
   });
 
-  app.post('/console/reconciliation/import', UPLOAD, async (request, reply) => {
-    const current = await kit.operator(request, reply, FINANCE_ROLES);
-    if (!current) return reply;
-    const f = kit.form(request, { gateway: { max: 20, label: 'Gateway' }, csv: { max: MAX_REPORT_CHARS, multiline: true, label: 'Report' } }, current);
+  definePage(app, kit, { method: 'POST', path: '/console/reconciliation/import', need: FINANCE_ROLES, form: { gateway: { max: 20, label: 'Gateway' }, csv: { max: MAX_REPORT_CHARS, multiline: true, label: 'Report' } }, route: UPLOAD }, async ({ request, reply, actor: current, form: f }) => {
     if (!isGateway(f.gateway)) return listPage(reply, { error: 'Choose the gateway whose report this is.', csv: f.csv }, 400);
     if (f.csv.trim() === '') return listPage(reply, { error: 'The report is empty: choose a file or paste its text, starting with the header row.', chosen: f.gateway }, 400);
     const extra = { chosen: f.gateway, csv: f.csv };
@@ -120,10 +110,7 @@ export function registerConsoleReconciliationRoutes(app: FastifyInstance, kit: C
     );
   });
 
-  app.post('/console/reconciliation/statement', UPLOAD, async (request, reply) => {
-    const current = await kit.operator(request, reply, FINANCE_ROLES);
-    if (!current) return reply;
-    const f = kit.form(request, { csv: { max: MAX_REPORT_CHARS, multiline: true, label: 'Statement' } }, current);
+  definePage(app, kit, { method: 'POST', path: '/console/reconciliation/statement', need: FINANCE_ROLES, form: { csv: { max: MAX_REPORT_CHARS, multiline: true, label: 'Statement' } }, route: UPLOAD }, async ({ request, reply, actor: current, form: f }) => {
     if (f.csv.trim() === '') return listPage(reply, { error: 'The statement is empty: choose a file or paste its text, starting with the header row.' }, 400);
     return refusedOr(
       reply,
@@ -139,12 +126,8 @@ export function registerConsoleReconciliationRoutes(app: FastifyInstance, kit: C
   });
 
   for (const decision of ['approve', 'reject'] as const) {
-    app.post<SettlementParams>(`/console/reconciliation/settlements/:id/${decision}`, async (request, reply) => {
-      const current = await kit.operator(request, reply, FINANCE_ROLES);
-      if (!current) return reply;
-      const f = kit.form(request, decision === 'reject' ? { reason: { max: 500, label: 'Reason' } } : {}, current);
+    definePage(app, kit, { method: 'POST', path: `/console/reconciliation/settlements/:id/${decision}`, params: { id: { test: (v: string) => SETTLEMENT_ID.test(v), missing: 'There is no such settlement.' } }, need: FINANCE_ROLES, form: decision === 'reject' ? { reason: { max: 500, label: 'Reason' } } : {} }, async ({ request, reply, actor: current, form: f }) => {
       const { id } = request.params;
-      if (!SETTLEMENT_ID.test(id)) throw new WebRefusal(404, 'There is no such settlement.');
       return refusedOr(reply, decision === 'approve' ? 'Not approved' : 'Not rejected', async () => {
         const done = decision === 'approve' ? await reconciliation.settlements.approve(id, current.operator.id) : await reconciliation.settlements.reject(id, current.operator.id, f.reason ?? '');
         await audited(request, current, `gateway_settlement.${decision}`, { type: 'settlement', id }, { status: done.status, reason: done.reason });

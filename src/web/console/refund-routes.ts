@@ -4,7 +4,8 @@ import { isAppError } from '../../platform/errors.ts';
 import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
 import { FINANCE_ROLES, optional, utc, type ConsoleKit, type OperatorCurrent } from './kit.ts';
-import { SALE_ID, salePage } from './sale-routes.ts';
+import { salePage } from './sale-routes.ts';
+import { definePage, idParam } from '../../platform/web/page.ts';
 
 const PAGE = 50;
 const STATUS = new RegExp(`^(${REFUND_STATUSES.join('|')})$`);
@@ -20,10 +21,9 @@ export function registerConsoleRefundRoutes(app: FastifyInstance, kit: ConsoleKi
   const { refunds, audit } = kit.deps;
   if (!refunds || !kit.deps.sales) return;
 
-  app.get<{ Querystring: Record<string, unknown> }>('/console/refunds', async (request, reply) => {
-    if (!(await kit.operator(request, reply, FINANCE_ROLES))) return reply;
+  definePage(app, kit, { method: 'GET', path: '/console/refunds', need: FINANCE_ROLES }, async ({ request, reply }) => {
     const status = optional(request.query.status, STATUS, 'state') as RefundStatus | undefined;
-    const before = optional(request.query.before, SALE_ID, 'page');
+    const before = optional(request.query.before, 'sale', 'page');
     const rows = await refunds.list({ status, beforeId: before }, PAGE + 1);
     const shown = rows.slice(0, PAGE).map((r) => ({
       ...r,
@@ -59,19 +59,11 @@ export function registerConsoleRefundRoutes(app: FastifyInstance, kit: ConsoleKi
     return salePage(kit, reply, id, { notice: `Refund ${done.status}${done.failure_reason ? `: ${done.failure_reason}` : '.'}` });
   }
 
-  app.post<SaleParams>('/console/sales/:id/refund/retry', async (request, reply) => {
-    const current = await kit.operator(request, reply, FINANCE_ROLES);
-    if (!current) return reply;
-    kit.form(request, {}, current);
-    if (!SALE_ID.test(request.params.id)) throw new WebRefusal(404, 'There is no such sale.');
+  definePage(app, kit, { method: 'POST', path: '/console/sales/:id/refund/retry', params: { id: idParam('sale', 'There is no such sale.') }, need: FINANCE_ROLES }, async ({ request, reply, actor: current }) => {
     return act(request, reply, current, 'sale_refund.retry', () => refunds.retry(request.params.id));
   });
 
-  app.post<SaleParams>('/console/sales/:id/refund/wallet', async (request, reply) => {
-    const current = await kit.operator(request, reply, FINANCE_ROLES);
-    if (!current) return reply;
-    const f = kit.form(request, WALLET_FIELDS, current);
-    if (!SALE_ID.test(request.params.id)) throw new WebRefusal(404, 'There is no such sale.');
+  definePage(app, kit, { method: 'POST', path: '/console/sales/:id/refund/wallet', params: { id: idParam('sale', 'There is no such sale.') }, need: FINANCE_ROLES, form: WALLET_FIELDS }, async ({ request, reply, actor: current, form: f }) => {
     return act(request, reply, current, 'sale_refund.wallet', () => refunds.sendTo(request.params.id, f));
   });
 }

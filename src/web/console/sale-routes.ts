@@ -3,9 +3,8 @@ import { RECEIPT_TITLES, SALE_JOURNAL_TITLES, SALE_PAYMENT_STATUSES, SALE_STATES
 import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
 import { FINANCE_ROLES, optional, realDay, utc, type ConsoleKit } from './kit.ts';
+import { definePage, idParam } from '../../platform/web/page.ts';
 
-export const SALE_ID = /^sale_[0-9A-Z]{26}$/;
-const PARTNER_ID = /^ptn_[0-9A-Z]{26}$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const PAGE = 50;
 
@@ -70,7 +69,7 @@ function refundView(r: RefundRow | undefined, buyer: { name: string; phone: stri
 
 /** A sale's page for finance and admin; the refund actions answer with it too (their notice or 4xx refusal). */
 export async function salePage(kit: ConsoleKit, reply: FastifyReply, id: string, extra: Record<string, unknown> = {}, status = 200): Promise<FastifyReply> {
-  const found = SALE_ID.test(id) ? await kit.deps.sales!.get(id) : undefined;
+  const found = await kit.deps.sales!.get(id);
   if (!found) throw new WebRefusal(404, 'There is no such sale.');
   const refund = refundView(await kit.deps.refunds?.forSale(id), { name: found.sale.buyer_name, phone: found.sale.buyer_phone });
   return kit.page(
@@ -91,16 +90,14 @@ export function registerConsoleSaleRoutes(app: FastifyInstance, kit: ConsoleKit)
   const reads = kit.deps.sales;
   if (!reads) return;
 
-  app.get<{ Querystring: Record<string, unknown> }>('/console/sales', async (request, reply) => {
-    const current = await kit.operator(request, reply, FINANCE_ROLES);
-    if (!current) return reply;
+  definePage(app, kit, { method: 'GET', path: '/console/sales', need: FINANCE_ROLES }, async ({ request, reply }) => {
     const q = request.query;
     const state = optional(q.state, STATE, 'state') as (typeof SALE_STATES)[number] | undefined;
     const payment = optional(q.payment, PAYMENT, 'payment status') as (typeof SALE_PAYMENT_STATUSES)[number] | undefined;
-    const partner = optional(q.partner, PARTNER_ID, 'partner');
+    const partner = optional(q.partner, 'ptn', 'partner');
     const from = realDay(optional(q.from, DAY, 'date'));
     const until = realDay(optional(q.until, DAY, 'date'));
-    const before = optional(q.before, SALE_ID, 'page');
+    const before = optional(q.before, 'sale', 'page');
     const rows = await reads.list({ state, paymentStatus: payment, partnerId: partner, from, until, beforeId: before }, PAGE + 1);
     const sales = rows.slice(0, PAGE).map((s) => ({ ...s, when: utc(s.created_at), total: formatGhs(s.total_pesewas) }));
     const filter = { state: state ?? '', payment: payment ?? '', partner: partner ?? '', from: from ?? '', until: until ?? '' };
@@ -118,8 +115,7 @@ export function registerConsoleSaleRoutes(app: FastifyInstance, kit: ConsoleKit)
     });
   });
 
-  app.get<{ Params: { id: string } }>('/console/sales/:id', async (request, reply) => {
-    if (!(await kit.operator(request, reply, FINANCE_ROLES))) return reply;
+  definePage(app, kit, { method: 'GET', path: '/console/sales/:id', params: { id: idParam('sale', 'There is no such sale.') }, need: FINANCE_ROLES }, async ({ request, reply }) => {
     return salePage(kit, reply, request.params.id);
   });
 }

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isAppError } from '../../platform/errors.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
-import { ALL_ROLES, CHANGE_ROLES, type ConsoleKit, type OperatorCurrent } from './kit.ts';
+import { holds, ALL_ROLES, CHANGE_ROLES, type ConsoleKit, type OperatorCurrent } from './kit.ts';
+import { definePage, idParam } from '../../platform/web/page.ts';
+import { isId } from '../../platform/ids.ts';
 
-const EVENT_ID = /^evt_[0-9A-Z]{26}$/;
 const PAGE_SIZE = 50;
 
 /** Dead-lettered webhook deliveries across partners, newest first; support and admin replay them (as on the operator API). */
@@ -12,23 +13,17 @@ export function registerConsoleWebhookRoutes(app: FastifyInstance, kit: ConsoleK
 
   async function deadLetters(reply: FastifyReply, current: OperatorCurrent, before: string | undefined, extra: Record<string, unknown> = {}, status = 200) {
     const page = await webhooks.list({ status: 'dead', limit: PAGE_SIZE, ...(before ? { before } : {}) });
-    const canReplay = current.operator.roles.some((r) => CHANGE_ROLES.includes(r));
+    const canReplay = holds(current, CHANGE_ROLES);
     return kit.page(reply, 'webhooks', { title: 'Webhook dead letters', deliveries: page.deliveries, next: page.nextBefore, canReplay, ...extra }, status);
   }
 
-  app.get<{ Querystring: { before?: string } }>('/console/webhooks', async (request, reply) => {
-    const current = await kit.operator(request, reply, ALL_ROLES);
-    if (!current) return reply;
-    const before = typeof request.query.before === 'string' && EVENT_ID.test(request.query.before) ? request.query.before : undefined;
+  definePage(app, kit, { method: 'GET', path: '/console/webhooks', need: ALL_ROLES }, async ({ request, reply, actor: current }) => {
+    const before = typeof request.query.before === 'string' && isId('evt', request.query.before) ? request.query.before : undefined;
     return deadLetters(reply, current, before);
   });
 
-  app.post<{ Params: { id: string } }>('/console/webhooks/:id/replay', async (request, reply) => {
-    const current = await kit.operator(request, reply, CHANGE_ROLES);
-    if (!current) return reply;
-    kit.form(request, {}, current);
+  definePage(app, kit, { method: 'POST', path: '/console/webhooks/:id/replay', params: { id: idParam('evt', 'There is no such webhook delivery.') }, need: CHANGE_ROLES }, async ({ request, reply, actor: current }) => {
     const id = request.params.id;
-    if (!EVENT_ID.test(id)) throw new WebRefusal(404, 'There is no such webhook delivery.');
     try {
       const replayed = await webhooks.replay(id);
       await audit.record({ actor: kit.actor(current), action: 'webhook_delivery.replay', target: { type: 'delivery', id }, after: { replayed }, origin: kit.origin(request) });

@@ -3,8 +3,9 @@ import { MOBILE_NETWORKS, type ActivationInput } from '../../modules/activation/
 import { MONEY_SCOPES } from '../../platform/auth/scopes.ts';
 import { isAppError, type ErrorDetail } from '../../platform/errors.ts';
 import { WebRefusal, type Member, type WebKit } from './kit.ts';
+import { definePage } from '../../platform/web/page.ts';
+import { isId } from '../../platform/ids.ts';
 
-const APP_ID = /^app_[0-9A-Z]{26}$/;
 /** Scopes a production key may be given on this page: each named, money scopes included only when ticked. */
 const PRODUCTION_SCOPES = ['delivery:read', 'delivery:write', 'safe:read', ...MONEY_SCOPES] as const;
 
@@ -91,16 +92,11 @@ export function registerActivationRoutes(app: FastifyInstance, web: WebKit): voi
     );
   }
 
-  app.get('/dashboard/activation', async (request, reply) => {
-    const m = await web.member(request, reply, 'manage_team');
-    if (!m) return reply;
+  definePage(app, web, { method: 'GET', path: '/dashboard/activation', need: 'manage_team' }, async ({ reply, actor: m }) => {
     return show(reply, m);
   });
 
-  app.post('/dashboard/activation', async (request, reply) => {
-    const m = await web.member(request, reply, 'manage_team');
-    if (!m) return reply;
-    const f = web.form(request, FIELDS, m);
+  definePage(app, web, { method: 'POST', path: '/dashboard/activation', need: 'manage_team', form: FIELDS }, async ({ reply, actor: m, form: f }) => {
     const caller = { partnerId: m.membership.partner_id, memberId: m.member.id };
     try {
       await activation.saveDraft(caller, toInput(f));
@@ -115,12 +111,9 @@ export function registerActivationRoutes(app: FastifyInstance, web: WebKit): voi
     return show(reply, m, { notice: f.intent === 'submit' ? 'Submitted: an operator will review it. We email the owners when it is decided.' : 'Draft saved.' });
   });
 
-  app.post('/dashboard/activation/production-key', async (request, reply) => {
-    const m = await web.member(request, reply, 'manage_team');
-    if (!m) return reply;
-    const rules = Object.fromEntries([['app_id', { max: 40, label: 'App' }], ...PRODUCTION_SCOPES.map((s) => [`scope_${s}`, { max: 3 }])]) as Record<string, { max: number }>;
-    const f = web.form(request, rules, m);
-    const found = APP_ID.test(f.app_id ?? '') ? await accounts.getApp(f.app_id!) : undefined;
+  const KEY_FIELDS = Object.fromEntries([['app_id', { max: 40, label: 'App' }], ...PRODUCTION_SCOPES.map((s) => [`scope_${s}`, { max: 3 }])]) as Record<string, { max: number }>;
+  definePage(app, web, { method: 'POST', path: '/dashboard/activation/production-key', need: 'manage_team', form: KEY_FIELDS }, async ({ reply, actor: m, form: f }) => {
+    const found = isId('app', f.app_id ?? '') ? await accounts.getApp(f.app_id!) : undefined;
     if (!found || found.partner_id !== m.membership.partner_id) throw new WebRefusal(404, 'There is no such app in your account.');
     const scopes = PRODUCTION_SCOPES.filter((s) => f[`scope_${s}`] === 'on');
     try {

@@ -1,13 +1,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isAppError } from '../../platform/errors.ts';
 import { WebRefusal, type Member, type WebKit } from './kit.ts';
+import { definePage, idParam } from '../../platform/web/page.ts';
 
-const APP_ID = /^app_[0-9A-Z]{26}$/;
-const KEY_ID = /^key_[0-9A-Z]{26}$/;
 /** How long the previous webhook secret keeps signing after a rotation, so receivers can switch. */
 const SECRET_OVERLAP_HOURS = 24;
 
-type AppParams = { Params: { appId: string } };
 
 /** Apps, their staging keys and their webhook endpoint, for owners and developers (others read). */
 export function registerAppRoutes(app: FastifyInstance, web: WebKit): void {
@@ -15,7 +13,7 @@ export function registerAppRoutes(app: FastifyInstance, web: WebKit): void {
 
   /** The app if it belongs to the member's partner; any other app answers exactly like a missing one. */
   async function ownApp(m: Member, appId: string) {
-    const found = APP_ID.test(appId) ? await accounts.getApp(appId) : undefined;
+    const found = await accounts.getApp(appId);
     if (!found || found.partner_id !== m.membership.partner_id) throw new WebRefusal(404, 'There is no such app in your account.');
     return found;
   }
@@ -36,17 +34,12 @@ export function registerAppRoutes(app: FastifyInstance, web: WebKit): void {
     }
   }
 
-  app.get('/dashboard/apps', async (request, reply) => {
-    const m = await web.member(request, reply, 'view');
-    if (!m) return reply;
+  definePage(app, web, { method: 'GET', path: '/dashboard/apps', need: 'view' }, async ({ reply, actor: m }) => {
     const apps = await accounts.listApps(m.membership.partner_id);
     return web.page(reply, 'apps', { title: 'Apps', apps, canManage: m.membership.role !== 'finance' });
   });
 
-  app.post('/dashboard/apps', async (request, reply) => {
-    const m = await web.member(request, reply, 'manage_apps');
-    if (!m) return reply;
-    const f = web.form(request, { name: { max: 100, label: 'App name' } }, m);
+  definePage(app, web, { method: 'POST', path: '/dashboard/apps', need: 'manage_apps', form: { name: { max: 100, label: 'App name' } } }, async ({ reply, actor: m, form: f }) => {
     const name = f.name.trim();
     if (!name) {
       const apps = await accounts.listApps(m.membership.partner_id);
@@ -56,16 +49,11 @@ export function registerAppRoutes(app: FastifyInstance, web: WebKit): void {
     return appPage(reply, m, created.app.id, { shown: { webhookSecret: created.webhookSecret }, notice: `App “${name}” created.` });
   });
 
-  app.get<AppParams>('/dashboard/apps/:appId', async (request, reply) => {
-    const m = await web.member(request, reply, 'view');
-    if (!m) return reply;
+  definePage(app, web, { method: 'GET', path: '/dashboard/apps/:appId', params: { appId: idParam('app', 'There is no such app in your account.') }, need: 'view' }, async ({ request, reply, actor: m }) => {
     return appPage(reply, m, request.params.appId);
   });
 
-  app.post<AppParams>('/dashboard/apps/:appId/keys', async (request, reply) => {
-    const m = await web.member(request, reply, 'manage_apps');
-    if (!m) return reply;
-    web.form(request, {}, m);
+  definePage(app, web, { method: 'POST', path: '/dashboard/apps/:appId/keys', params: { appId: idParam('app', 'There is no such app in your account.') }, need: 'manage_apps' }, async ({ request, reply, actor: m }) => {
     await ownApp(m, request.params.appId);
     return change(reply, m, request.params.appId, async () => {
       const key = await accounts.createKey(request.params.appId, { environment: 'staging', scopes: ['*'] });
@@ -73,21 +61,15 @@ export function registerAppRoutes(app: FastifyInstance, web: WebKit): void {
     });
   });
 
-  app.post<{ Params: { appId: string; keyId: string } }>('/dashboard/apps/:appId/keys/:keyId/revoke', async (request, reply) => {
-    const m = await web.member(request, reply, 'manage_apps');
-    if (!m) return reply;
-    web.form(request, {}, m);
+  definePage(app, web, { method: 'POST', path: '/dashboard/apps/:appId/keys/:keyId/revoke', params: { appId: idParam('app', 'There is no such app in your account.'), keyId: idParam('key', 'There is no such key on this app.') }, need: 'manage_apps' }, async ({ request, reply, actor: m }) => {
     await ownApp(m, request.params.appId);
     const keys = await accounts.listKeys(request.params.appId);
-    if (!KEY_ID.test(request.params.keyId) || !keys.some((k) => k.id === request.params.keyId)) throw new WebRefusal(404, 'There is no such key on this app.');
+    if (!keys.some((k) => k.id === request.params.keyId)) throw new WebRefusal(404, 'There is no such key on this app.');
     await accounts.revokeKey(request.params.keyId);
     return appPage(reply, m, request.params.appId, { notice: 'Key revoked: requests signed with it are refused from now on.' });
   });
 
-  app.post<AppParams>('/dashboard/apps/:appId/webhook', async (request, reply) => {
-    const m = await web.member(request, reply, 'manage_apps');
-    if (!m) return reply;
-    const f = web.form(request, { webhook_url: { max: 2048, label: 'Webhook URL' } }, m);
+  definePage(app, web, { method: 'POST', path: '/dashboard/apps/:appId/webhook', params: { appId: idParam('app', 'There is no such app in your account.') }, need: 'manage_apps', form: { webhook_url: { max: 2048, label: 'Webhook URL' } } }, async ({ request, reply, actor: m, form: f }) => {
     await ownApp(m, request.params.appId);
     const url = f.webhook_url.trim();
     return change(reply, m, request.params.appId, async () => {
@@ -96,10 +78,7 @@ export function registerAppRoutes(app: FastifyInstance, web: WebKit): void {
     });
   });
 
-  app.post<AppParams>('/dashboard/apps/:appId/webhook-secret', async (request, reply) => {
-    const m = await web.member(request, reply, 'manage_apps');
-    if (!m) return reply;
-    web.form(request, {}, m);
+  definePage(app, web, { method: 'POST', path: '/dashboard/apps/:appId/webhook-secret', params: { appId: idParam('app', 'There is no such app in your account.') }, need: 'manage_apps' }, async ({ request, reply, actor: m }) => {
     await ownApp(m, request.params.appId);
     const rotated = await accounts.rotateWebhookSecret(request.params.appId, SECRET_OVERLAP_HOURS, new Date());
     return appPage(reply, m, request.params.appId, {

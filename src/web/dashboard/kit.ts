@@ -5,15 +5,17 @@ import type { AuditLog } from '../../modules/audit/index.ts';
 import type { PartnerSales } from '../../modules/catalog/index.ts';
 import type { WebhookAdminService } from '../../modules/webhooks/index.ts';
 import type { BulkOrders, PartnerOrders, ProofReader } from '../../modules/delivery/index.ts';
-import { can, type MemberRow, type MembershipRow, type MembersService, type Permission } from '../../modules/members/index.ts';
+import { can, type MailSender, type MemberRow, type MembershipRow, type MembersService, type Permission } from '../../modules/members/index.ts';
+import type { PayoutsModule } from '../../modules/payouts/index.ts';
 import type { Session, SessionStore } from '../../modules/sessions/index.ts';
 import type { WalletService } from '../../modules/wallet/index.ts';
-import type { DashboardPayouts } from './payouts.ts';
 import type { Assets } from '../../platform/web/assets.ts';
 import { readCookie, serializeCookie } from '../../platform/web/cookies.ts';
 import { CSRF_FIELD, crossSiteProblem, tokensMatch } from '../../platform/web/csrf.ts';
 import { parseForm, type FieldRule, type FormFields } from '../../platform/web/form.ts';
 import { webPageHeaders } from '../../platform/web/headers.ts';
+import type { PageGate } from '../../platform/web/page.ts';
+import { WebRefusal } from '../../platform/web/refusal.ts';
 import type { Views } from '../../platform/web/views.ts';
 import { randomBytes } from 'node:crypto';
 
@@ -42,14 +44,14 @@ export interface DashboardDeps {
   publicBaseUrl: string;
 }
 
-/** A refusal shown as a page (403 and friends), never as a stack trace. */
-export class WebRefusal extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
+export { WebRefusal };
+
+/** What the payouts pages need: the payouts module, the mail queue (the notice of a change), the audit log and the cooling period. */
+export interface DashboardPayouts {
+  module: Pick<PayoutsModule, 'payees' | 'service'>;
+  mail: MailSender;
+  audit: AuditLog;
+  coolingHours: number;
 }
 
 /** The signed-in person behind a request. */
@@ -68,8 +70,11 @@ export interface Member extends Current {
 /** The person behind each request, looked up once per request. */
 const currentOf = new WeakMap<FastifyRequest, Current>();
 
-/** What pages, routes and templates share: rendering, the session, CSRF and role checks. */
-export class WebKit {
+/**
+ * What pages, routes and templates share: rendering, the session, CSRF and role checks. It is the
+ * gate of every dashboard page (`definePage(app, web, …)`): a member's permission is its need.
+ */
+export class WebKit implements PageGate<Member, Permission> {
   readonly secure: boolean;
   private readonly origin: string;
 
@@ -124,7 +129,7 @@ export class WebKit {
    * The signed-in, verified team member allowed `permission`; otherwise the answer is sent (sign-in
    * page, the verify-your-email page, 403) and undefined returned.
    */
-  async member(request: FastifyRequest, reply: FastifyReply, permission: Permission): Promise<Member | undefined> {
+  async admit(request: FastifyRequest, reply: FastifyReply, permission: Permission): Promise<Member | undefined> {
     const current = await this.current(request);
     if (!current) {
       this.redirect(reply, request.method === 'GET' ? `/sign-in?next=${encodeURIComponent(request.url)}` : '/sign-in');

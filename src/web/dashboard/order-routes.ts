@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { buildTimeline, DELIVERY_STATUSES, describeStatus, FAILURE_TITLES, isStop, type DeliveryStatus } from '../../modules/delivery/index.ts';
 import { formatGhs } from '../../platform/money.ts';
+import { isId } from '../../platform/ids.ts';
 import { hasControlCharacters } from '../../platform/web/form.ts';
+import { definePage, idParam } from '../../platform/web/page.ts';
+import { accraTime } from './format.ts';
 import { WebRefusal, type WebKit } from './kit.ts';
 
-const ORDER_ID = /^dlv_[0-9A-Z]{26}$/;
 const ENVIRONMENTS = ['staging', 'production'] as const;
 
 const PROOF_METHODS = { code: 'The recipient’s delivery code', photo: 'A photo', signature: 'A signature' } as const;
@@ -14,10 +16,6 @@ type ListQuery = { Querystring: { status?: string; environment?: string; q?: str
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** A real calendar day as YYYY-MM-DD (not 2026-02-30), within years Postgres and people agree on. */
 const isDay = (v: string) => DAY.test(v) && v >= '2000-01-01' && v <= '2999-12-31' && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
-
-/** Accra time, as partners read it. */
-export const accraTime = (d: Date | string) =>
-  new Date(d).toLocaleString('en-GB', { timeZone: 'Africa/Accra', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 
 /** Reads the list's filters; a value no form offers is refused with a sentence. */
 function filters(query: ListQuery['Querystring']) {
@@ -29,7 +27,7 @@ function filters(query: ListQuery['Querystring']) {
   if (status && !(DELIVERY_STATUSES as readonly string[]).includes(status)) throw new WebRefusal(400, `Unknown status “${status}”.`);
   if (environment && !(ENVIRONMENTS as readonly string[]).includes(environment)) throw new WebRefusal(400, `Unknown environment “${environment}”.`);
   if (reference && (reference.length > 100 || hasControlCharacters(reference))) throw new WebRefusal(400, 'The reference search must be at most 100 printable characters.');
-  if (after && !ORDER_ID.test(after)) throw new WebRefusal(400, 'That page link is not valid; start from the first page.');
+  if (after && !isId('dlv', after)) throw new WebRefusal(400, 'That page link is not valid; start from the first page.');
   const from = pick(query.from);
   const to = pick(query.to);
   for (const [label, v] of [['from', from], ['to', to]] as const) {
@@ -44,10 +42,8 @@ export function registerOrderRoutes(app: FastifyInstance, web: WebKit): void {
   const { partnerOrders, proofs, publicBaseUrl } = web.deps;
   if (!partnerOrders) return;
 
-  app.get<ListQuery>('/dashboard/orders', async (request, reply) => {
-    const m = await web.member(request, reply, 'view');
-    if (!m) return reply;
-    const filter = filters(request.query);
+  definePage(app, web, { method: 'GET', path: '/dashboard/orders', need: 'view' }, async ({ request, reply, actor: m }) => {
+    const filter = filters(request.query as ListQuery['Querystring']);
     const { orders, nextAfter } = await partnerOrders.list(m.membership.partner_id, filter);
     const kept = {
       ...(filter.status ? { status: filter.status } : {}),
@@ -61,11 +57,10 @@ export function registerOrderRoutes(app: FastifyInstance, web: WebKit): void {
     return web.page(reply, 'orders', { title: 'Orders', orders: rows, filter, statuses: DELIVERY_STATUSES, next, firstPage: !filter.afterId, first: `/dashboard/orders${Object.keys(kept).length ? `?${new URLSearchParams(kept)}` : ''}` });
   });
 
-  app.get<{ Params: { orderId: string } }>('/dashboard/orders/:orderId', async (request, reply) => {
-    const m = await web.member(request, reply, 'view');
-    if (!m) return reply;
-    const found = ORDER_ID.test(request.params.orderId) ? await partnerOrders.get(m.membership.partner_id, request.params.orderId) : undefined;
-    if (!found) throw new WebRefusal(404, 'There is no such order in your account.');
+  const NO_ORDER = 'There is no such order in your account.';
+  definePage(app, web, { method: 'GET', path: '/dashboard/orders/:orderId', need: 'view', params: { orderId: idParam('dlv', NO_ORDER) } }, async ({ reply, actor: m, params }) => {
+    const found = await partnerOrders.get(m.membership.partner_id, params.orderId);
+    if (!found) throw new WebRefusal(404, NO_ORDER);
     const { order, events } = found;
     const proof = await proofs?.forOrder(order.id);
     const timeline = buildTimeline(events.map((e) => ({ status: e.status, at: e.at }))).map((t) => ({

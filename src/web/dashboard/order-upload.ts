@@ -2,8 +2,9 @@ import { CsvProblem, ORDER_CSV_COLUMNS, ordersFromCsv, type CsvOrderRow } from '
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { MAX_BULK_ORDERS, type BulkItemResult } from '../../modules/delivery/index.ts';
 import { WebRefusal, type Member, type WebKit } from './kit.ts';
+import { definePage } from '../../platform/web/page.ts';
+import { isId } from '../../platform/ids.ts';
 
-const APP_ID = /^app_[0-9A-Z]{26}$/;
 /** The CSV's text, in characters: 100 orders fit with room to spare. */
 export const CSV_MAX_CHARS = 96 * 1024;
 /** The upload's form body once URL-encoded (a comma is sent as three bytes): this route's own limit. */
@@ -55,20 +56,15 @@ export function registerOrderUploadRoutes(app: FastifyInstance, web: WebKit): vo
     );
   }
 
-  app.get('/dashboard/orders/upload', async (request, reply) => {
-    const m = await web.member(request, reply, 'create_orders');
-    if (!m) return reply;
+  definePage(app, web, { method: 'GET', path: '/dashboard/orders/upload', need: 'create_orders' }, async ({ reply, actor: m }) => {
     return formPage(reply, m);
   });
 
-  app.post('/dashboard/orders/upload', { bodyLimit: UPLOAD_BODY_LIMIT, config: { tooLarge: UPLOAD_TOO_LARGE } }, async (request, reply) => {
-    const m = await web.member(request, reply, 'create_orders');
-    if (!m) return reply;
-    const f = web.form(request, { csv: { max: CSV_MAX_CHARS, multiline: true, label: 'CSV' }, environment: { max: 20, label: 'Environment' }, app_id: { max: 40, label: 'App' } }, m);
+  definePage(app, web, { method: 'POST', path: '/dashboard/orders/upload', need: 'create_orders', form: { csv: { max: CSV_MAX_CHARS, multiline: true, label: 'CSV' }, environment: { max: 20, label: 'Environment' }, app_id: { max: 40, label: 'App' } }, route: { bodyLimit: UPLOAD_BODY_LIMIT, config: { tooLarge: UPLOAD_TOO_LARGE } } }, async ({ request, reply, actor: m, form: f }) => {
     const again = (error: string) => formPage(reply, m, { error, chosen: { app: f.app_id, environment: f.environment }, csv: f.csv }, 400);
     const partnerId = m.membership.partner_id;
     const [apps, partner] = await Promise.all([accounts.listApps(partnerId), accounts.getPartner(partnerId)]);
-    const chosen = APP_ID.test(f.app_id) ? apps.find((a) => a.id === f.app_id) : undefined;
+    const chosen = isId('app', f.app_id) ? apps.find((a) => a.id === f.app_id) : undefined;
     if (!chosen) return again(apps.length === 0 ? 'Create an app first: orders belong to one of your apps.' : 'Choose one of your apps.');
     if (f.environment !== 'staging' && f.environment !== 'production') return again('Choose the staging or the production environment.');
     if (f.environment === 'production' && !partner.production_active) return again('Your account has no production access yet: upload to staging, or request activation first.');

@@ -1,14 +1,13 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { can, type MailSender } from '../../modules/members/index.ts';
-import type { AuditLog } from '../../modules/audit/index.ts';
-import { namesMatch, type DestinationRow, type PayoutsModule } from '../../modules/payouts/index.ts';
+import { can } from '../../modules/members/index.ts';
+import { namesMatch, type DestinationRow } from '../../modules/payouts/index.ts';
 import { PASSWORD_MAX_LENGTH } from '../../platform/auth/password.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { formatGhs } from '../../platform/money.ts';
-import { WebRefusal, type Member, type WebKit } from './kit.ts';
-import { accraTime } from './order-routes.ts';
+import { WebRefusal, type DashboardPayouts, type Member, type WebKit } from './kit.ts';
+import { accraTime } from './format.ts';
+import { definePage, idParam } from '../../platform/web/page.ts';
 
-const PAYOUT_ID = /^pout_[0-9A-Z]{26}$/;
 const LINE_LABELS: Record<string, string> = {
   sale_settlement: 'Sale',
   sale_settlement_at_delivery: 'Sale',
@@ -17,13 +16,6 @@ const LINE_LABELS: Record<string, string> = {
 };
 const NETWORK_LABELS: Record<string, string> = { mtn: 'MTN', telecel: 'Telecel', airteltigo: 'AirtelTigo' };
 
-/** What the payouts pages need: the payouts module, the mail queue (the notice of a change), the audit log and the cooling period. */
-export interface DashboardPayouts {
-  module: Pick<PayoutsModule, 'payees' | 'service'>;
-  mail: MailSender;
-  audit: AuditLog;
-  coolingHours: number;
-}
 
 /** What a partner is told of its destination's check with the provider. */
 const VERIFICATION: Record<DestinationRow['verification'], string> = {
@@ -86,20 +78,11 @@ export function registerPayoutRoutes(app: FastifyInstance, web: WebKit, payouts:
     };
   }
 
-  app.get('/dashboard/payouts', async (request, reply) => {
-    const m = await web.member(request, reply, 'view_payouts');
-    if (!m) return reply;
+  definePage(app, web, { method: 'GET', path: '/dashboard/payouts', need: 'view_payouts' }, async ({ reply, actor: m }) => {
     return web.page(reply, 'payouts', await payoutsPage(m));
   });
 
-  app.post('/dashboard/payouts/destination', async (request, reply) => {
-    const m = await web.member(request, reply, 'set_payout_destination');
-    if (!m) return reply;
-    const f = web.form(
-      request,
-      { kind: { max: 20 }, network: { max: 20 }, number: { max: 30 }, bank_code: { max: 10 }, account_number: { max: 30 }, name: { max: 100, label: 'Registered name' }, password: { max: PASSWORD_MAX_LENGTH, label: 'Password' } },
-      m,
-    );
+  definePage(app, web, { method: 'POST', path: '/dashboard/payouts/destination', need: 'set_payout_destination', form: { kind: { max: 20 }, network: { max: 20 }, number: { max: 30 }, bank_code: { max: 10 }, account_number: { max: 30 }, name: { max: 100, label: 'Registered name' }, password: { max: PASSWORD_MAX_LENGTH, label: 'Password' } } }, async ({ request, reply, actor: m, form: f }) => {
     const { password, ...values } = f;
     const again = (error: string, status: number): Promise<FastifyReply> => payoutsPage(m, { error, values }).then((d) => web.page(reply, 'payouts', d, status));
     // A fresh sign-in: the member's password again, through the sign-in itself (its throttle included).
@@ -131,11 +114,8 @@ export function registerPayoutRoutes(app: FastifyInstance, web: WebKit, payouts:
     }
   });
 
-  app.get<{ Params: { id: string } }>('/dashboard/payouts/:id', async (request, reply) => {
-    const m = await web.member(request, reply, 'view_payouts');
-    if (!m) return reply;
+  definePage(app, web, { method: 'GET', path: '/dashboard/payouts/:id', params: { id: idParam('pout', 'There is no such payout in your account.') }, need: 'view_payouts' }, async ({ request, reply, actor: m }) => {
     const notFound = () => new WebRefusal(404, 'There is no such payout in your account.');
-    if (!PAYOUT_ID.test(request.params.id)) throw notFound();
     const found = await service.get(request.params.id).catch((err: unknown) => {
       if (isAppError(err) && err.statusCode === 404) throw notFound();
       throw err;

@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { SALE_JOURNAL_TITLES, type SaleJournalBreakdown } from '../../modules/catalog/index.ts';
 import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal, type WebKit } from './kit.ts';
-import { accraTime } from './order-routes.ts';
+import { accraTime } from './format.ts';
+import { definePage, idParam } from '../../platform/web/page.ts';
+import { isId } from '../../platform/ids.ts';
 
-const SALE_ID = /^sale_[0-9A-Z]{26}$/;
 
 const journalView = (j: SaleJournalBreakdown) => ({
   title: SALE_JOURNAL_TITLES[j.kind],
@@ -21,21 +22,17 @@ export function registerSaleRoutes(app: FastifyInstance, web: WebKit): void {
   const { partnerSales } = web.deps;
   if (!partnerSales) return;
 
-  app.get<{ Querystring: { after?: string } }>('/dashboard/sales', async (request, reply) => {
-    const m = await web.member(request, reply, 'view_sales');
-    if (!m) return reply;
+  definePage(app, web, { method: 'GET', path: '/dashboard/sales', need: 'view_sales' }, async ({ request, reply, actor: m }) => {
     const raw: unknown = request.query.after;
     const after = raw === undefined || raw === '' ? undefined : raw;
-    if (after !== undefined && (typeof after !== 'string' || !SALE_ID.test(after))) throw new WebRefusal(400, 'That page link is not valid; start from the first page.');
+    if (after !== undefined && (typeof after !== 'string' || !isId('sale', after))) throw new WebRefusal(400, 'That page link is not valid; start from the first page.');
     const { sales, nextAfter } = await partnerSales.list(m.membership.partner_id, after);
     const rows = sales.map((s) => ({ ...s, when: accraTime(s.created_at), total: formatGhs(s.total_pesewas) }));
     return web.page(reply, 'sales', { title: 'Sales', sales: rows, next: nextAfter ? `/dashboard/sales?after=${nextAfter}` : undefined, firstPage: !after });
   });
 
-  app.get<{ Params: { saleId: string } }>('/dashboard/sales/:saleId', async (request, reply) => {
-    const m = await web.member(request, reply, 'view_sales');
-    if (!m) return reply;
-    const found = SALE_ID.test(request.params.saleId) ? await partnerSales.get(m.membership.partner_id, request.params.saleId) : undefined;
+  definePage(app, web, { method: 'GET', path: '/dashboard/sales/:saleId', params: { saleId: idParam('sale', 'There is no such sale in your account.') }, need: 'view_sales' }, async ({ request, reply, actor: m }) => {
+    const found = await partnerSales.get(m.membership.partner_id, request.params.saleId);
     if (!found) throw new WebRefusal(404, 'There is no such sale in your account.');
     const { sale, items, journals } = found;
     return web.page(reply, 'sale', {

@@ -3,17 +3,14 @@ import { isRole, ROLES } from '../../modules/members/index.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { WebRefusal, type Member, type WebKit } from './kit.ts';
 import { overviewCharts } from './overview-charts.ts';
+import { definePage, idParam } from '../../platform/web/page.ts';
 
-const MEMBER_ID = /^mbr_[0-9A-Z]{26}$/;
-type MemberParams = { Params: { memberId: string } };
 
 /** The overview and the team (owners manage it); the wallet is in wallet.ts. */
 export function registerTeamRoutes(app: FastifyInstance, web: WebKit): void {
   const { accounts, members, sessions } = web.deps;
 
-  app.get('/dashboard', async (request, reply) => {
-    const m = await web.member(request, reply, 'view');
-    if (!m) return reply;
+  definePage(app, web, { method: 'GET', path: '/dashboard', need: 'view' }, async ({ reply, actor: m }) => {
     const partner = await accounts.getPartner(m.membership.partner_id);
     const apps = await accounts.listApps(partner.id);
     return web.page(reply, 'overview', { title: partner.name, partner, apps, role: m.membership.role, ...(await overviewCharts(web, m)) });
@@ -24,9 +21,7 @@ export function registerTeamRoutes(app: FastifyInstance, web: WebKit): void {
     return { title: 'Team', team, roles: ROLES, myId: m.member.id, ...extra };
   }
 
-  app.get('/dashboard/team', async (request, reply) => {
-    const m = await web.member(request, reply, 'manage_team');
-    if (!m) return reply;
+  definePage(app, web, { method: 'GET', path: '/dashboard/team', need: 'manage_team' }, async ({ reply, actor: m }) => {
     return web.page(reply, 'team', await teamPage(m));
   });
 
@@ -41,10 +36,7 @@ export function registerTeamRoutes(app: FastifyInstance, web: WebKit): void {
     }
   }
 
-  app.post('/dashboard/team/invite', async (request, reply) => {
-    const m = await web.member(request, reply, 'manage_team');
-    if (!m) return reply;
-    const f = web.form(request, { email: { max: 254, label: 'Email' }, role: { max: 20, label: 'Role' } }, m);
+  definePage(app, web, { method: 'POST', path: '/dashboard/team/invite', need: 'manage_team', form: { email: { max: 254, label: 'Email' }, role: { max: 20, label: 'Role' } } }, async ({ reply, actor: m, form: f }) => {
     if (!isRole(f.role)) throw new WebRefusal(400, 'Choose a role: owner, developer or finance.');
     const role = f.role;
     return change(m, reply, async () => {
@@ -53,12 +45,8 @@ export function registerTeamRoutes(app: FastifyInstance, web: WebKit): void {
     });
   });
 
-  app.post<MemberParams>('/dashboard/team/:memberId/role', async (request, reply) => {
-    const m = await web.member(request, reply, 'manage_team');
-    if (!m) return reply;
-    const f = web.form(request, { role: { max: 20, label: 'Role' } }, m);
+  definePage(app, web, { method: 'POST', path: '/dashboard/team/:memberId/role', params: { memberId: idParam('mbr', 'This person is not in your team.') }, need: 'manage_team', form: { role: { max: 20, label: 'Role' } } }, async ({ request, reply, actor: m, form: f }) => {
     if (!isRole(f.role)) throw new WebRefusal(400, 'Choose a role: owner, developer or finance.');
-    if (!MEMBER_ID.test(request.params.memberId)) throw new WebRefusal(404, 'This person is not in your team.');
     const role = f.role;
     return change(m, reply, async () => {
       await members.changeRole(m.membership.partner_id, request.params.memberId, role);
@@ -66,11 +54,7 @@ export function registerTeamRoutes(app: FastifyInstance, web: WebKit): void {
     });
   });
 
-  app.post<MemberParams>('/dashboard/team/:memberId/remove', async (request, reply) => {
-    const m = await web.member(request, reply, 'manage_team');
-    if (!m) return reply;
-    web.form(request, {}, m);
-    if (!MEMBER_ID.test(request.params.memberId)) throw new WebRefusal(404, 'This person is not in your team.');
+  definePage(app, web, { method: 'POST', path: '/dashboard/team/:memberId/remove', params: { memberId: idParam('mbr', 'This person is not in your team.') }, need: 'manage_team' }, async ({ request, reply, actor: m }) => {
     return change(m, reply, async () => {
       await members.removeMember(m.membership.partner_id, request.params.memberId);
       // Their open sessions end with their place in the team.

@@ -4,10 +4,10 @@ import { MINIMUM_TOPUP_PESEWAS, TOPUP_REFERENCE, type TopupCheck } from '../../m
 import { isAppError } from '../../platform/errors.ts';
 import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal, type Member, type WebKit } from './kit.ts';
-import { accraTime } from './order-routes.ts';
+import { accraTime } from './format.ts';
+import { definePage } from '../../platform/web/page.ts';
+import { isId } from '../../platform/ids.ts';
 
-const JOURNAL_ID = /^jrn_[0-9A-Z]{26}$/;
-const APP_ID = /^app_[0-9A-Z]{26}$/;
 /** What the form accepts: whole cedis or cedis and pesewas, no sign, no exponent, no separators. */
 const AMOUNT = /^\d{1,9}(\.\d{1,2})?$/;
 export const MAXIMUM_TOPUP_PESEWAS = 10_000_000; // GHS 100,000 a top-up from the dashboard
@@ -96,23 +96,18 @@ export function registerWalletRoutes(app: FastifyInstance, web: WebKit): void {
     };
   }
 
-  app.get<{ Querystring: { after?: unknown } }>('/dashboard/wallet', async (request, reply) => {
-    const m = await web.member(request, reply, 'view_wallet');
-    if (!m) return reply;
+  definePage(app, web, { method: 'GET', path: '/dashboard/wallet', need: 'view_wallet' }, async ({ request, reply, actor: m }) => {
     const after = request.query.after;
-    if (after !== undefined && (typeof after !== 'string' || !JOURNAL_ID.test(after))) throw new WebRefusal(400, 'That page link is not valid; start from the first page.');
+    if (after !== undefined && (typeof after !== 'string' || !isId('jrn', after))) throw new WebRefusal(400, 'That page link is not valid; start from the first page.');
     return web.page(reply, 'wallet', await walletPage(m, after));
   });
 
-  app.post('/dashboard/wallet/topups', async (request, reply) => {
-    const m = await web.member(request, reply, 'top_up_wallet');
-    if (!m) return reply;
-    const form = web.form(request, { amount_ghs: { max: 20, label: 'Amount' }, app_id: { max: 40, label: 'App' } }, m);
+  definePage(app, web, { method: 'POST', path: '/dashboard/wallet/topups', need: 'top_up_wallet', form: { amount_ghs: { max: 20, label: 'Amount' }, app_id: { max: 40, label: 'App' } } }, async ({ request, reply, actor: m, form }) => {
     const again = (problem: string, status: number): Promise<FastifyReply> => walletPage(m, undefined, { problem, amount: form.amount_ghs }).then((d) => web.page(reply, 'wallet', d, status));
     const pesewas = parseAmount(form.amount_ghs);
     if (typeof pesewas === 'string') return again(pesewas, 400);
     const apps = await accounts.listApps(m.membership.partner_id);
-    const appId = form.app_id === '' ? apps[0]?.id : APP_ID.test(form.app_id) ? apps.find((a) => a.id === form.app_id)?.id : undefined;
+    const appId = form.app_id === '' ? apps[0]?.id : isId('app', form.app_id) ? apps.find((a) => a.id === form.app_id)?.id : undefined;
     if (!appId) return again(apps.length === 0 ? 'Create an app first: a top-up is recorded against one of your apps.' : 'Choose one of your apps.', 400);
     try {
       const started = await wallet.initiateDashboardTopup(m.membership.partner_id, appId, pesewas, (ref) => `${publicBaseUrl}/dashboard/wallet/topups/${ref}`);
@@ -125,9 +120,7 @@ export function registerWalletRoutes(app: FastifyInstance, web: WebKit): void {
     }
   });
 
-  app.get<{ Params: { ref: string } }>('/dashboard/wallet/topups/:ref', async (request, reply) => {
-    const m = await web.member(request, reply, 'view_wallet');
-    if (!m) return reply;
+  definePage(app, web, { method: 'GET', path: '/dashboard/wallet/topups/:ref', params: { ref: { test: (v: string) => TOPUP_REFERENCE.test(v), missing: 'There is no such top-up in your account.' } }, need: 'view_wallet' }, async ({ request, reply, actor: m }) => {
     const ref = request.params.ref;
     if (!TOPUP_REFERENCE.test(ref)) throw new WebRefusal(404, 'There is no such top-up in your account.');
     let check: TopupCheck;

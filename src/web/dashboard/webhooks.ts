@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError } from '../../platform/errors.ts';
 import { WebRefusal, type DashboardDeps, type Member, type WebKit } from './kit.ts';
-import { accraTime } from './order-routes.ts';
+import { accraTime } from './format.ts';
+import { definePage, idParam } from '../../platform/web/page.ts';
+import { isId } from '../../platform/ids.ts';
 
-const APP_ID = /^app_[0-9A-Z]{26}$/;
-const EVENT_ID = /^evt_[0-9A-Z]{26}$/;
 /** An event type or its start (`delivery.order`): lower-case words and dots. */
 const EVENT_TYPE = /^[a-z_.]{1,100}$/;
 const STATUSES = ['pending', 'delivered', 'dead', 'no_destination'] as const;
@@ -14,7 +14,6 @@ export const REPLAY_MAX = PAGE;
 
 type Status = (typeof STATUSES)[number];
 type AppParams = { Params: { appId: string } };
-type EventParams = { Params: { appId: string; eventId: string } };
 type ListQuery = AppParams & { Querystring: { status?: string; type?: string; before?: string } };
 
 type WebhookPageDeps = NonNullable<DashboardDeps['webhooks']>;
@@ -30,7 +29,7 @@ function filters(query: ListQuery['Querystring']) {
   const before = pick(query.before);
   if (status && !(STATUSES as readonly string[]).includes(status)) throw new WebRefusal(400, 'Unknown delivery status.');
   if (type && !EVENT_TYPE.test(type)) throw new WebRefusal(400, 'The event type is lower-case letters, dots and underscores (at most 100).');
-  if (before && !EVENT_ID.test(before)) throw new WebRefusal(400, 'That page link is not valid; start from the first page.');
+  if (before && !isId('evt', before)) throw new WebRefusal(400, 'That page link is not valid; start from the first page.');
   return { status: status as Status | undefined, type, before };
 }
 
@@ -46,7 +45,7 @@ export function registerWebhookRoutes(app: FastifyInstance, web: WebKit, deps: W
 
   /** The app if it belongs to the member's partner; any other app answers exactly like a missing one. */
   async function ownApp(m: Member, appId: string) {
-    const found = APP_ID.test(appId) ? await accounts.getApp(appId) : undefined;
+    const found = isId('app', appId) ? await accounts.getApp(appId) : undefined;
     if (!found || found.partner_id !== m.membership.partner_id) throw new WebRefusal(404, 'There is no such app in your account.');
     return found;
   }
@@ -55,7 +54,7 @@ export function registerWebhookRoutes(app: FastifyInstance, web: WebKit, deps: W
   async function ownEvent(m: Member, appId: string, eventId: string) {
     const found = await ownApp(m, appId);
     const missing = new WebRefusal(404, 'There is no such webhook delivery in your account.');
-    if (!EVENT_ID.test(eventId)) throw missing;
+    if (!isId('evt', eventId)) throw missing;
     try {
       const event = await webhooks.get(eventId);
       if (event.delivery.app_id !== found.id) throw missing;
@@ -105,15 +104,11 @@ export function registerWebhookRoutes(app: FastifyInstance, web: WebKit, deps: W
     return { ip: request.ip, userAgent: typeof ua === 'string' ? ua.slice(0, 512) : null };
   }
 
-  app.get<ListQuery>('/dashboard/apps/:appId/webhooks', async (request, reply) => {
-    const m = await web.member(request, reply, 'view');
-    if (!m) return reply;
+  definePage(app, web, { method: 'GET', path: '/dashboard/apps/:appId/webhooks', params: { appId: idParam('app', 'There is no such app in your account.') }, need: 'view' }, async ({ request, reply, actor: m }) => {
     return listPage(reply, m, request.params.appId, request.query);
   });
 
-  app.get<EventParams>('/dashboard/apps/:appId/webhooks/:eventId', async (request, reply) => {
-    const m = await web.member(request, reply, 'view');
-    if (!m) return reply;
+  definePage(app, web, { method: 'GET', path: '/dashboard/apps/:appId/webhooks/:eventId', params: { appId: idParam('app', 'There is no such app in your account.'), eventId: idParam('evt', 'There is no such webhook delivery in your account.') }, need: 'view' }, async ({ request, reply, actor: m }) => {
     const { app: found, delivery, attempts } = await ownEvent(m, request.params.appId, request.params.eventId);
     return web.page(reply, 'webhook', {
       title: `Webhook ${delivery.type}`,
@@ -127,10 +122,7 @@ export function registerWebhookRoutes(app: FastifyInstance, web: WebKit, deps: W
     });
   });
 
-  app.post<EventParams>('/dashboard/apps/:appId/webhooks/:eventId/replay', async (request, reply) => {
-    const m = await web.member(request, reply, 'manage_apps');
-    if (!m) return reply;
-    web.form(request, {}, m);
+  definePage(app, web, { method: 'POST', path: '/dashboard/apps/:appId/webhooks/:eventId/replay', params: { appId: idParam('app', 'There is no such app in your account.'), eventId: idParam('evt', 'There is no such webhook delivery in your account.') }, need: 'manage_apps' }, async ({ request, reply, actor: m }) => {
     const { app: found, delivery } = await ownEvent(m, request.params.appId, request.params.eventId);
     try {
       const replayed = await webhooks.replay(delivery.id);
@@ -142,10 +134,7 @@ export function registerWebhookRoutes(app: FastifyInstance, web: WebKit, deps: W
     return listPage(reply, m, found.id, {}, { notice: `Delivery ${delivery.id} queued again: it is sent now, with fresh retries.` });
   });
 
-  app.post<AppParams>('/dashboard/apps/:appId/webhooks/replay-selected', async (request, reply) => {
-    const m = await web.member(request, reply, 'manage_apps');
-    if (!m) return reply;
-    const f = web.form(request, { event: { max: 40, label: 'Delivery', repeated: { maxCount: REPLAY_MAX } } }, m);
+  definePage(app, web, { method: 'POST', path: '/dashboard/apps/:appId/webhooks/replay-selected', params: { appId: idParam('app', 'There is no such app in your account.') }, need: 'manage_apps', form: { event: { max: 40, label: 'Delivery', repeated: { maxCount: REPLAY_MAX } } } }, async ({ request, reply, actor: m, form: f }) => {
     if (f.event.length === 0) return listPage(reply, m, request.params.appId, {}, { error: 'Choose at least one delivery to replay.' }, 400);
     const { app: found, events } = await ownEvents(m, request.params.appId, f.event);
     const replayed: string[] = [];
@@ -165,10 +154,7 @@ export function registerWebhookRoutes(app: FastifyInstance, web: WebKit, deps: W
     return listPage(reply, m, found.id, {}, { notice: `${queued}${skipped}` });
   });
 
-  app.post<AppParams>('/dashboard/apps/:appId/webhooks/replay-dead', async (request, reply) => {
-    const m = await web.member(request, reply, 'manage_apps');
-    if (!m) return reply;
-    web.form(request, {}, m);
+  definePage(app, web, { method: 'POST', path: '/dashboard/apps/:appId/webhooks/replay-dead', params: { appId: idParam('app', 'There is no such app in your account.') }, need: 'manage_apps' }, async ({ request, reply, actor: m }) => {
     const found = await ownApp(m, request.params.appId);
     const replayed = await webhooks.replaySince(found.id, new Date(0));
     if (replayed.length > 0) await audit.record({ actor: { kind: 'member', id: m.member.id }, action: 'webhook_delivery.replay', target: { type: 'app', id: found.id }, after: { replayed }, origin: origin(request) });

@@ -11,7 +11,8 @@ import { ROOT } from '../../helpers/process.ts';
  * - `src/integrations/` imports no module;
  * - `src/web/` (the presentation layer) and `src/flows/` (one module's reactions to another's events)
  *   reach modules only through their public faces, and nothing but the app imports `src/web/`;
- * - no module imports a flow or the app's composition (a module knows no app).
+ * - no module imports a flow or the app's composition (a module knows no app);
+ * - files inside `src/web/` form no import cycle (a page's file never imports what imports it).
  */
 const SRC = join(ROOT, 'src');
 
@@ -66,12 +67,8 @@ export function violations(all: Edge[]): string[] {
   return out;
 }
 
-export function moduleCycles(all: Edge[]): string[][] {
-  const graph = new Map<string, Set<string>>();
-  for (const { from, to } of all) {
-    const [a, b] = [moduleOf(from), moduleOf(to)];
-    if (a && b && a !== b) graph.set(a, (graph.get(a) ?? new Set()).add(b));
-  }
+/** Every cycle of a graph, each once, from its smallest node. */
+function cyclesOf(graph: Map<string, Set<string>>): string[][] {
   const cycles: string[][] = [];
   const visit = (node: string, path: string[]) => {
     for (const next of graph.get(node) ?? []) {
@@ -81,6 +78,24 @@ export function moduleCycles(all: Edge[]): string[][] {
   };
   for (const start of graph.keys()) visit(start, [start]);
   return cycles;
+}
+
+export function moduleCycles(all: Edge[]): string[][] {
+  const graph = new Map<string, Set<string>>();
+  for (const { from, to } of all) {
+    const [a, b] = [moduleOf(from), moduleOf(to)];
+    if (a && b && a !== b) graph.set(a, (graph.get(a) ?? new Set()).add(b));
+  }
+  return cyclesOf(graph);
+}
+
+/** Import cycles between files under `src/<layer>/` (each cycle once, from its smallest file). */
+export function fileCycles(all: Edge[], layer: string): string[][] {
+  const graph = new Map<string, Set<string>>();
+  for (const { from, to } of all) {
+    if (layerOf(from) === layer && layerOf(to) === layer) graph.set(rel(from), (graph.get(rel(from)) ?? new Set()).add(rel(to)));
+  }
+  return cyclesOf(graph);
 }
 
 /** Which module imports which, as `a → b`. */
@@ -125,6 +140,10 @@ describe('the import graph', () => {
     expect(moduleCycles(all)).toEqual([]);
   });
 
+  it('has no import cycle between the files of src/web', () => {
+    expect(fileCycles(all, 'web')).toEqual([]);
+  });
+
   it('would catch each kind of breach', () => {
     const f = (p: string) => join(SRC, p);
     const breaches: Edge[] = [
@@ -143,5 +162,11 @@ describe('the import graph', () => {
       { from: f('modules/a/x.ts'), to: f('modules/b/index.ts') },
       { from: f('modules/b/y.ts'), to: f('modules/a/index.ts') },
     ])).toEqual([['a', 'b', 'a']]);
+    // The circle the dashboard once had: kit → payouts → order-routes → kit.
+    expect(fileCycles([
+      { from: f('web/dashboard/kit.ts'), to: f('web/dashboard/payouts.ts') },
+      { from: f('web/dashboard/payouts.ts'), to: f('web/dashboard/order-routes.ts') },
+      { from: f('web/dashboard/order-routes.ts'), to: f('web/dashboard/kit.ts') },
+    ], 'web')).toEqual([['web/dashboard/kit.ts', 'web/dashboard/payouts.ts', 'web/dashboard/order-routes.ts', 'web/dashboard/kit.ts']]);
   });
 });
