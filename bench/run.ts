@@ -79,10 +79,22 @@ function options(): { suites: string[]; opts: SuiteOptions } {
   });
   const suite = values.suite ?? 'headline';
   const suites = suite === 'all' ? ALL : [suite];
-  if (!suites.every((s) => s in SUITES)) throw new Error(`--suite must be ${Object.keys(SUITES).join(', ')} or all (got "${suite}")`);
+  if (!suites.every((s) => s in SUITES))
+    throw new Error(`--suite must be ${Object.keys(SUITES).join(', ')} or all (got "${suite}")`);
   const { scenario, duration, rounds, requests, concurrency } = values;
   scenarios(scenario); // validates --scenario before anything starts
-  return { suites, opts: { scenario, duration, rounds, requests, concurrency, durationMin: values['duration-min'], cpuProf: values['cpu-prof'] } };
+  return {
+    suites,
+    opts: {
+      scenario,
+      duration,
+      rounds,
+      requests,
+      concurrency,
+      durationMin: values['duration-min'],
+      cpuProf: values['cpu-prof'],
+    },
+  };
 }
 
 async function main(): Promise<number> {

@@ -11,7 +11,8 @@ const stamp = 'dist/.tsbuildinfo';
 function newest(dir) {
   let latest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    if (entry.isFile())
+      latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
   }
   return latest;
 }
@@ -23,10 +24,16 @@ if (built < Math.max(newest('src'), statSync('tsconfig.build.json').mtimeMs)) {
     tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   } catch {
     // A production install (dev dependencies pruned) ships a built dist/ and cannot rebuild.
-    console.warn(existsSync('dist/server.js') ? 'dist/ is older than src/, and TypeScript is not installed to rebuild it' : 'dist/ is missing: run `npm ci` (it builds)');
+    console.warn(
+      existsSync('dist/server.js')
+        ? 'dist/ is older than src/, and TypeScript is not installed to rebuild it'
+        : 'dist/ is missing: run `npm ci` (it builds)',
+    );
     process.exit(existsSync('dist/server.js') ? 0 : 1);
   }
   console.error('building dist/ (src/ changed since the last build)');
-  const { status } = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  const { status } = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
+    stdio: 'inherit',
+  });
   process.exit(status ?? 1);
 }

@@ -18,7 +18,11 @@ const failures = [];
 function run(command, args) {
   const started = Date.now();
   const r = spawnSync(command, args, { cwd: clone, encoding: 'utf8', timeout: 300_000 });
-  return { status: r.status, output: `${r.stdout}${r.stderr}`, seconds: ((Date.now() - started) / 1000).toFixed(1) };
+  return {
+    status: r.status,
+    output: `${r.stdout}${r.stderr}`,
+    seconds: ((Date.now() - started) / 1000).toFixed(1),
+  };
 }
 
 function expectFailure(what, r, line) {
@@ -29,22 +33,39 @@ function expectFailure(what, r, line) {
 
 try {
   execFileSync('git', ['clone', '--quiet', '--no-hardlinks', process.cwd(), clone]);
-  console.log(`a fresh clone of ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: clone, encoding: 'utf8' }).trim()}`);
+  console.log(
+    `a fresh clone of ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: clone, encoding: 'utf8' }).trim()}`,
+  );
 
   const omitDev = run('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund']);
-  expectFailure('npm ci --omit=dev stops with the documented install', omitDev, 'install with `npm ci && npm prune --omit=dev`');
+  expectFailure(
+    'npm ci --omit=dev stops with the documented install',
+    omitDev,
+    'install with `npm ci && npm prune --omit=dev`',
+  );
   rmSync(join(clone, 'node_modules'), { recursive: true, force: true });
 
   const oldNode = process.env.OLD_NODE ?? '/usr/bin/node';
-  const oldVersion = existsSync(oldNode) ? execFileSync(oldNode, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim() : undefined;
+  const oldVersion = existsSync(oldNode)
+    ? execFileSync(oldNode, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim()
+    : undefined;
   if (oldVersion && Number.parseInt(oldVersion, 10) < 22) {
     // The npm on PATH, run by the old Node (npm itself runs on Node 20).
-    const npmCli = realpathSync(execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim());
+    const npmCli = realpathSync(
+      execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim(),
+    );
     const refused = run(oldNode, [npmCli, 'ci', '--no-audit', '--no-fund']);
-    expectFailure(`npm ci on Node.js ${oldVersion} is refused (engine-strict)`, refused, 'EBADENGINE');
-    if (existsSync(join(clone, 'node_modules'))) failures.push(`npm ci on Node.js ${oldVersion} installed packages before refusing`);
+    expectFailure(
+      `npm ci on Node.js ${oldVersion} is refused (engine-strict)`,
+      refused,
+      'EBADENGINE',
+    );
+    if (existsSync(join(clone, 'node_modules')))
+      failures.push(`npm ci on Node.js ${oldVersion} installed packages before refusing`);
   } else {
-    console.warn(`NOTICE: no Node.js older than 22 at ${oldNode}: the engine-strict check did not run`);
+    console.warn(
+      `NOTICE: no Node.js older than 22 at ${oldNode}: the engine-strict check did not run`,
+    );
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

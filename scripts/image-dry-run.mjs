@@ -13,15 +13,30 @@ import { basename, join, relative } from 'node:path';
 
 const root = process.cwd();
 const work = mkdtempSync(join(tmpdir(), 'image-dry-run-'));
-const ignored = readFileSync('.dockerignore', 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))
-  .map((p) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '(?:.*/)?').replace(/\*/g, '[^/]*')}(?:/|$)`));
+const ignored = readFileSync('.dockerignore', 'utf8')
+  .split('\n')
+  .map((l) => l.trim())
+  .filter((l) => l && !l.startsWith('#'))
+  .map(
+    (p) =>
+      new RegExp(
+        `^${p
+          .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*\*\//g, '(?:.*/)?')
+          .replace(/\*/g, '[^/]*')}(?:/|$)`,
+      ),
+  );
 
 const stages = new Map();
 const argValues = new Map();
 let stage;
 let healthcheck;
 const unsupported = [];
-const lines = readFileSync('Dockerfile', 'utf8').replace(/\\\n/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+const lines = readFileSync('Dockerfile', 'utf8')
+  .replace(/\\\n/g, ' ')
+  .split('\n')
+  .map((l) => l.trim())
+  .filter((l) => l && !l.startsWith('#'));
 const at = (path) => join(stage.fs, path.startsWith('/') ? path : join(stage.workdir, path));
 
 for (const line of lines) {
@@ -34,7 +49,9 @@ for (const line of lines) {
       break;
     }
     case 'FROM': {
-      const [ref, name] = args.replace(/\$\{(\w+)\}/g, (_, k) => argValues.get(k) ?? '').split(/\s+AS\s+/i);
+      const [ref, name] = args
+        .replace(/\$\{(\w+)\}/g, (_, k) => argValues.get(k) ?? '')
+        .split(/\s+AS\s+/i);
       checkBaseImage(ref);
       stage = { name, fs: join(work, name), workdir: '/', env: {}, user: 'root', cmd: undefined };
       mkdirSync(stage.fs, { recursive: true });
@@ -57,13 +74,21 @@ for (const line of lines) {
       for (const src of parts) {
         const to = into && src !== '.' ? join(at(dest), basename(src)) : at(dest);
         if (from) cpSync(join(from.fs, src), to, { recursive: true, verbatimSymlinks: true });
-        else cpSync(join(root, src), to, { recursive: true, filter: (p) => !ignored.some((re) => re.test(relative(root, p))) });
+        else
+          cpSync(join(root, src), to, {
+            recursive: true,
+            filter: (p) => !ignored.some((re) => re.test(relative(root, p))),
+          });
       }
       break;
     }
     case 'RUN':
       console.log(`[${stage.name}] RUN ${args}`);
-      execSync(args, { cwd: at(stage.workdir), stdio: 'inherit', env: { ...process.env, ...stage.env } });
+      execSync(args, {
+        cwd: at(stage.workdir),
+        stdio: 'inherit',
+        env: { ...process.env, ...stage.env },
+      });
       break;
     case 'USER':
       stage.user = args;
@@ -89,11 +114,16 @@ function checkBaseImage(ref) {
   const m = /^node:(\d+)[\w.-]*@sha256:[0-9a-f]{64}$/.exec(ref);
   if (!m) throw new Error(`FROM ${ref}: the base image must be node:<line>-…@sha256:<digest>`);
   const local = process.versions.node.split('.')[0];
-  if (m[1] !== local) throw new Error(`FROM ${ref} is Node.js ${m[1]}, but this replay runs Node.js ${process.versions.node}: run it with Node.js ${m[1]}`);
+  if (m[1] !== local)
+    throw new Error(
+      `FROM ${ref} is Node.js ${m[1]}, but this replay runs Node.js ${process.versions.node}: run it with Node.js ${m[1]}`,
+    );
 }
 
 const size = (path) => execSync(`du -sm ${path}`).toString().split('\t')[0];
-console.log(`runtime stage (user ${stage.user}): ${size(stage.fs)} MB of application, of which node_modules ${size(at('node_modules'))} MB`);
+console.log(
+  `runtime stage (user ${stage.user}): ${size(stage.fs)} MB of application, of which node_modules ${size(at('node_modules'))} MB`,
+);
 
 const port = await new Promise((resolve) => {
   const srv = createServer().listen(0, '127.0.0.1', () => {
@@ -102,26 +132,45 @@ const port = await new Promise((resolve) => {
   });
 });
 const [command, ...cmdArgs] = stage.cmd;
-const env = { PATH: process.env.PATH, ...stage.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+const env = {
+  PATH: process.env.PATH,
+  ...stage.env,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+};
 const child = spawn(command, cmdArgs, { cwd: at(stage.workdir), env, stdio: 'inherit' });
 /** The HEALTHCHECK's exit code, run as Docker would: in the container's directory, with its environment. */
-const health = () => spawnSync(healthcheck[0], healthcheck.slice(1), { cwd: at(stage.workdir), env, timeout: 3000 }).status;
+const health = () =>
+  spawnSync(healthcheck[0], healthcheck.slice(1), { cwd: at(stage.workdir), env, timeout: 3000 })
+    .status;
 const exited = new Promise((resolve) => child.on('exit', resolve));
 const started = Date.now();
 let ready = false;
 while (!ready && child.exitCode === null && Date.now() - started < 120_000) {
-  ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+  ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+    (r) => r.ok,
+    () => false,
+  );
   if (!ready) await new Promise((r) => setTimeout(r, 200));
 }
-console.log(ready ? `CMD ${stage.cmd.join(' ')}: ready in ${Date.now() - started} ms` : 'CMD never became ready');
+console.log(
+  ready
+    ? `CMD ${stage.cmd.join(' ')}: ready in ${Date.now() - started} ms`
+    : 'CMD never became ready',
+);
 const healthy = ready && health() === 0;
 child.kill('SIGTERM');
 const code = await exited;
 const unhealthyWhenStopped = health() !== 0;
-console.log(`HEALTHCHECK: ${healthy ? 'healthy' : 'UNHEALTHY'} while serving, ${unhealthyWhenStopped ? 'unhealthy' : 'STILL HEALTHY'} once stopped`);
+console.log(
+  `HEALTHCHECK: ${healthy ? 'healthy' : 'UNHEALTHY'} while serving, ${unhealthyWhenStopped ? 'unhealthy' : 'STILL HEALTHY'} once stopped`,
+);
 if (!process.argv.includes('--keep')) rmSync(work, { recursive: true, force: true });
 else console.log(`kept ${work}`);
 if (!ready || !healthy || !unhealthyWhenStopped || code !== 0) {
-  console.error(`image dry run failed (ready: ${ready}, healthy: ${healthy}, unhealthy once stopped: ${unhealthyWhenStopped}, exit code: ${code})`);
+  console.error(
+    `image dry run failed (ready: ${ready}, healthy: ${healthy}, unhealthy once stopped: ${unhealthyWhenStopped}, exit code: ${code})`,
+  );
   process.exit(1);
 }

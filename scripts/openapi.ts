@@ -20,7 +20,8 @@ const config = loadConfig({
 const app = await buildApp(config);
 try {
   const res = await app.inject({ method: 'GET', url: '/openapi.json' });
-  if (res.statusCode !== 200) throw new Error(`GET /openapi.json answered ${res.statusCode}: ${res.body}`);
+  if (res.statusCode !== 200)
+    throw new Error(`GET /openapi.json answered ${res.statusCode}: ${res.body}`);
   await mkdir(new URL('.', out), { recursive: true });
   await writeFile(out, `${JSON.stringify(res.json(), null, 2)}\n`);
   const doc = res.json() as { paths: Record<string, object> };

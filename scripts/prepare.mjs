@@ -9,23 +9,36 @@ import { join, relative } from 'node:path';
 // The container image installs its dependencies from the manifests alone, in a layer of their own
 // (see Dockerfile), then copies the sources and runs `npm run prepare`.
 if (!existsSync('src')) {
-  console.log('prepare: no src/ yet (an install from the manifests alone); `npm run prepare` builds once the sources are in place');
+  console.log(
+    'prepare: no src/ yet (an install from the manifests alone); `npm run prepare` builds once the sources are in place',
+  );
   process.exit(0);
 }
 
 // The build's tools are dev dependencies, so a production-only install cannot build: it stops here
 // with the documented way instead of failing on a missing command.
-if (!['typescript', 'openapi-typescript'].every((name) => existsSync(join('node_modules', name, 'package.json')))) {
+if (
+  !['typescript', 'openapi-typescript'].every((name) =>
+    existsSync(join('node_modules', name, 'package.json')),
+  )
+) {
   console.error(
     'npm ci --omit=dev cannot build the platform (TypeScript and openapi-typescript are dev dependencies): install with `npm ci && npm prune --omit=dev` (docs/deployment.md, "The build"), or run the container image',
   );
   process.exit(1);
 }
 
-for (const args of [['run', 'sdk:types'], ['run', 'build', '-w', '@partner-platform/protocol'], ['run', 'build', '-w', '@partner-platform/sdk'], ['run', 'build']]) {
+for (const args of [
+  ['run', 'sdk:types'],
+  ['run', 'build', '-w', '@partner-platform/protocol'],
+  ['run', 'build', '-w', '@partner-platform/sdk'],
+  ['run', 'build'],
+]) {
   // npm_execpath is the npm that runs this step (absent when the script is run by hand).
   const npm = process.env.npm_execpath;
-  const { status } = npm ? spawnSync(process.execPath, [npm, ...args], { stdio: 'inherit' }) : spawnSync('npm', args, { stdio: 'inherit' });
+  const { status } = npm
+    ? spawnSync(process.execPath, [npm, ...args], { stdio: 'inherit' })
+    : spawnSync('npm', args, { stdio: 'inherit' });
   if (status !== 0) process.exit(status ?? 1);
 }
 

@@ -20,9 +20,25 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // it imports (helpers whose use is read from the test itself are listed in LIBRARIES).
 const SIGNS = {
   // A browser, a killed process, or a server in a process of its own.
-  journey: [/helpers\/(browser|courier-browser)\.ts/, /playwright-core/, /\bSIGKILL\b/, /kill -9/, /\bspawnServer\(/],
+  journey: [
+    /helpers\/(browser|courier-browser)\.ts/,
+    /playwright-core/,
+    /\bSIGKILL\b/,
+    /kill -9/,
+    /\bspawnServer\(/,
+  ],
   // The app (in process or through a port), an HTTP server, a CLI or any other process.
-  contract: [/\bstartPlatform\(/, /\buseTwoInstances\(/, /\bbuildApp\(/, /\.inject\(/, /\bcreateServer\b/, /\bstartFake\w*\(/, /\.listen\(\s*(\{|\d|port\b)/, /\b(spawn|spawnSync|execFile|execFileSync|fork)\(/, /\badminCli\(/],
+  contract: [
+    /\bstartPlatform\(/,
+    /\buseTwoInstances\(/,
+    /\bbuildApp\(/,
+    /\.inject\(/,
+    /\bcreateServer\b/,
+    /\bstartFake\w*\(/,
+    /\.listen\(\s*(\{|\d|port\b)/,
+    /\b(spawn|spawnSync|execFile|execFileSync|fork)\(/,
+    /\badminCli\(/,
+  ],
   // A database opened through the platform or a module, without any server.
   module: [/\bopenDatabase\(/, /\bopenPglite\(/, /\bopenPostgres\(/, /\bmigrate\(/],
 };
@@ -30,8 +46,13 @@ const SIGNS = {
 const LIBRARIES = new Set(['test/helpers/harness.ts', 'test/helpers/process.ts']);
 
 const git = (...args) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' });
-const files = git('ls-files', '-co', '--exclude-standard').split('\n').filter(Boolean).filter((f) => existsSync(join(ROOT, f)));
-const isTest = (f) => f.endsWith('.test.ts') && (f.startsWith('src/') || f.startsWith('test/') || /^packages\/[^/]+\/test\//.test(f));
+const files = git('ls-files', '-co', '--exclude-standard')
+  .split('\n')
+  .filter(Boolean)
+  .filter((f) => existsSync(join(ROOT, f)));
+const isTest = (f) =>
+  f.endsWith('.test.ts') &&
+  (f.startsWith('src/') || f.startsWith('test/') || /^packages\/[^/]+\/test\//.test(f));
 const read = (f) => readFileSync(join(ROOT, f), 'utf8');
 
 const SPECIFIERS = [
@@ -46,7 +67,9 @@ const SPECIFIERS = [
 function importsOf(file) {
   const text = read(file);
   const out = [];
-  for (const re of SPECIFIERS.slice(0, 4)) for (const m of text.matchAll(re)) out.push(posix.normalize(posix.join(posix.dirname(file), m[3])));
+  for (const re of SPECIFIERS.slice(0, 4))
+    for (const m of text.matchAll(re))
+      out.push(posix.normalize(posix.join(posix.dirname(file), m[3])));
   return out;
 }
 
@@ -54,9 +77,17 @@ function signsOf(file, seen = new Set()) {
   if (seen.has(file)) return '';
   seen.add(file);
   // What the code does, not what its comments tell (a comment may mention `kill -9`).
-  let text = read(file).replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  let text = read(file)
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/^\s*\/\/.*$/gm, '');
   for (const dep of importsOf(file)) {
-    if (dep.startsWith('test/') && !dep.endsWith('.test.ts') && !LIBRARIES.has(dep) && existsSync(join(ROOT, dep))) text += `\n${signsOf(dep, seen)}`;
+    if (
+      dep.startsWith('test/') &&
+      !dep.endsWith('.test.ts') &&
+      !LIBRARIES.has(dep) &&
+      existsSync(join(ROOT, dep))
+    )
+      text += `\n${signsOf(dep, seen)}`;
   }
   return text;
 }
@@ -66,7 +97,8 @@ export function tierOf(file) {
   if (declared) return declared[1];
   if (file.endsWith('.browser.test.ts')) return 'journey';
   const text = signsOf(file);
-  for (const tier of ['journey', 'contract', 'module']) if (SIGNS[tier].some((re) => re.test(text))) return tier;
+  for (const tier of ['journey', 'contract', 'module'])
+    if (SIGNS[tier].some((re) => re.test(text))) return tier;
   return 'unit';
 }
 
@@ -85,7 +117,8 @@ function targetOf(file, tier) {
   if (tier === 'unit' && parts[0] !== 'test') return file;
   const area = areaOf(file);
   const dir = `test/${area}/${tier}`;
-  if (parts[0] === 'test') return `${dir}/${parts.slice(TIERS.includes(parts[2]) ? 3 : 2).join('/')}`;
+  if (parts[0] === 'test')
+    return `${dir}/${parts.slice(TIERS.includes(parts[2]) ? 3 : 2).join('/')}`;
   // From beside the source: the path under the area names the file (src/platform/db/migrate.test.ts → db-migrate.test.ts).
   const under = parts.slice(parts[0] === 'packages' ? 3 : parts[1] === 'modules' ? 3 : 2);
   return `${dir}/${under.join('-')}`;
@@ -100,7 +133,10 @@ export function plan() {
   }
   const taken = new Set(files);
   for (const [from, to] of moves) {
-    if (taken.has(to) && !moves.has(to)) throw new Error(`${from} → ${to}: a file is there already; name its tier in a \`// tier:\` comment or rename it`);
+    if (taken.has(to) && !moves.has(to))
+      throw new Error(
+        `${from} → ${to}: a file is there already; name its tier in a \`// tier:\` comment or rename it`,
+      );
   }
   return moves;
 }
@@ -115,7 +151,12 @@ function specifier(fromFile, toPath, original) {
 
 function move(moves) {
   const where = (f) => moves.get(f) ?? f;
-  const code = files.filter((f) => /\.(ts|mts|mjs|js)$/.test(f) && /^(src|test|packages|scripts|bench|bin)\//.test(f) && !f.includes('/generated/'));
+  const code = files.filter(
+    (f) =>
+      /\.(ts|mts|mjs|js)$/.test(f) &&
+      /^(src|test|packages|scripts|bench|bin)\//.test(f) &&
+      !f.includes('/generated/'),
+  );
   const edits = new Map();
   for (const file of code) {
     const text = read(file);
@@ -134,12 +175,17 @@ function move(moves) {
     if (out !== text) edits.set(file, out);
   }
   // Paths named in prose and scripts (the README's test commands, docs, CI).
-  const prose = files.filter((f) => (/\.(md|ts|mjs|js|json|ya?ml|sh)$/.test(f) || f === '.ci/run') && f !== 'scripts/tier-tests.mjs');
+  const prose = files.filter(
+    (f) =>
+      (/\.(md|ts|mjs|js|json|ya?ml|sh)$/.test(f) || f === '.ci/run') &&
+      f !== 'scripts/tier-tests.mjs',
+  );
   const literal = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   for (const file of prose) {
     const text = edits.get(file) ?? read(file);
     let out = text;
-    for (const [from, to] of moves) out = out.replace(new RegExp(`(?<![\\w./-])${literal(from)}(?![\\w-])`, 'g'), to);
+    for (const [from, to] of moves)
+      out = out.replace(new RegExp(`(?<![\\w./-])${literal(from)}(?![\\w-])`, 'g'), to);
     if (out !== text) edits.set(file, out);
   }
   const tracked = new Set(git('ls-files').split('\n'));
@@ -159,5 +205,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const moves = plan();
   for (const [from, to] of moves) console.log(`${from} → ${to}`);
   if (process.argv.includes('--check')) process.exit(moves.size ? 1 : 0);
-  if (moves.size) console.log(`${moves.size} test files moved into their tiers; paths rewritten in ${move(moves)} files`);
+  if (moves.size)
+    console.log(
+      `${moves.size} test files moved into their tiers; paths rewritten in ${move(moves)} files`,
+    );
 }

@@ -56,19 +56,49 @@ export type { AppOptions, Platform };
 /** The modules, in the order they are built (each after those it needs) and their routes documented. */
 export const APP: AppParts = {
   modules: [
-    healthModule, accountsModule, couriersModule, operatorsModule, auditModule, activationModule, membersModule, sessionsModule,
-    ledgerModule, walletModule, proofModule, deliveryModule, dispatchModule, catalogModule, cashModule, reconciliationModule,
-    payoutsModule, webhooksModule,
+    healthModule,
+    accountsModule,
+    couriersModule,
+    operatorsModule,
+    auditModule,
+    activationModule,
+    membersModule,
+    sessionsModule,
+    ledgerModule,
+    walletModule,
+    proofModule,
+    deliveryModule,
+    dispatchModule,
+    catalogModule,
+    cashModule,
+    reconciliationModule,
+    payoutsModule,
+    webhooksModule,
   ],
   // What one module asks of others, filled from their faces (src/flows/).
   ports: {
-    tracker: courierTracker, cashDue, payeeDirectory: payeesFromAccountsAndCatalog, payoutNotices, codVendorsOf, gatewayReferences,
-    transferBooks, activationNotifier, endCourierSessions, refundHints, transferEvents,
+    tracker: courierTracker,
+    cashDue,
+    payeeDirectory: payeesFromAccountsAndCatalog,
+    payoutNotices,
+    codVendorsOf,
+    gatewayReferences,
+    transferBooks,
+    activationNotifier,
+    endCourierSessions,
+    refundHints,
+    transferEvents,
   },
   // One module reacting to another's event (src/flows/); order matters where two hear the same event.
   flows: [
-    orderGetsDispatchJob, orderMoveEndsDispatch, courierPositionExtendsTrail, saleSettlesOnDelivery, assignmentTextsDeliveryCode,
-    courierTakesJobActions, courierDeliversOrder, handoverStartsSameDayRun,
+    orderGetsDispatchJob,
+    orderMoveEndsDispatch,
+    courierPositionExtendsTrail,
+    saleSettlesOnDelivery,
+    assignmentTextsDeliveryCode,
+    courierTakesJobActions,
+    courierDeliversOrder,
+    handoverStartsSameDayRun,
   ],
 };
 
@@ -80,57 +110,142 @@ declare module 'fastify' {
 
 /** The presentation layer: the partner dashboard, the courier app and the operator console. */
 function mountWeb(app: FastifyInstance, c: Context): void {
-  const { accounts, activation, members, sessions, delivery, dispatch, catalog, proofs, couriers, audit, webhookAdmin: webhooks } = c;
+  const {
+    accounts,
+    activation,
+    members,
+    sessions,
+    delivery,
+    dispatch,
+    catalog,
+    proofs,
+    couriers,
+    audit,
+    webhookAdmin: webhooks,
+  } = c;
   const dashboardDeps: DashboardDeps = {
-    accounts, activation, members, sessions, proofs, publicBaseUrl: c.publicBaseUrl,
+    accounts,
+    activation,
+    members,
+    sessions,
+    proofs,
+    publicBaseUrl: c.publicBaseUrl,
     partnerOrders: delivery?.partnerOrders,
     orderUpload: delivery && { bulk: delivery.bulkOrders, audit },
     partnerSales: catalog?.partnerSales,
     wallet: c.wallet.service,
-    payouts: { module: c.payouts, mail: c.mailQueue, audit, coolingHours: c.config.payouts.coolingHours },
+    payouts: {
+      module: c.payouts,
+      mail: c.mailQueue,
+      audit,
+      coolingHours: c.config.payouts.coolingHours,
+    },
     webhooks: { webhooks, audit },
   };
   registerDashboard(app, dashboardDeps);
-  registerCourierApp(app, {
-    job: dispatch && delivery ? courierJobView(dispatch.service, delivery.orders, couriers) : undefined,
-    jobChanges: dispatch && ((onChange) => c.db.listen(COURIER_JOBS_CHANNEL, onChange)),
-    proof: dispatch && courierProofUpload(dispatch.service, proofs),
-    couriers, signIn: c.courierSignIn, actions: c.courierActions, sessions,
-  }, dashboardDeps);
-  registerConsole(app, {
-    couriers: { service: couriers, endSessions: c.endCourierSessions }, accounts, activation, audit, operators: c.operators,
-    operatorSignIn: c.operatorSignIn, sessions: new SessionStore(c.db, c.clock, OPERATOR_SESSION_TIMEOUTS), webhooks,
-    wallet: c.wallet.service, journals: c.journals, topups: c.topups, catalog: catalog?.catalog, sales: catalog?.operatorSales,
-    refunds: catalog?.refunds, orders: delivery && { read: delivery.operatorOrders, service: delivery.orders }, dispatch: dispatch?.service,
-    cash: c.cash, payouts: c.payouts, reconciliation: c.reconciliation,
-  }, dashboardDeps);
+  registerCourierApp(
+    app,
+    {
+      job:
+        dispatch && delivery
+          ? courierJobView(dispatch.service, delivery.orders, couriers)
+          : undefined,
+      jobChanges: dispatch && ((onChange) => c.db.listen(COURIER_JOBS_CHANNEL, onChange)),
+      proof: dispatch && courierProofUpload(dispatch.service, proofs),
+      couriers,
+      signIn: c.courierSignIn,
+      actions: c.courierActions,
+      sessions,
+    },
+    dashboardDeps,
+  );
+  registerConsole(
+    app,
+    {
+      couriers: { service: couriers, endSessions: c.endCourierSessions },
+      accounts,
+      activation,
+      audit,
+      operators: c.operators,
+      operatorSignIn: c.operatorSignIn,
+      sessions: new SessionStore(c.db, c.clock, OPERATOR_SESSION_TIMEOUTS),
+      webhooks,
+      wallet: c.wallet.service,
+      journals: c.journals,
+      topups: c.topups,
+      catalog: catalog?.catalog,
+      sales: catalog?.operatorSales,
+      refunds: catalog?.refunds,
+      orders: delivery && { read: delivery.operatorOrders, service: delivery.orders },
+      dispatch: dispatch?.service,
+      cash: c.cash,
+      payouts: c.payouts,
+      reconciliation: c.reconciliation,
+    },
+    dashboardDeps,
+  );
 }
 
 /** Mounts the composition over HTTP: partner operations, callbacks and pages, the web, the operator API, metrics, docs. */
-function mount(app: FastifyInstance, composed: Composition, requests: ReturnType<typeof installRequestHandling>): void {
+function mount(
+  app: FastifyInstance,
+  composed: Composition,
+  requests: ReturnType<typeof installRequestHandling>,
+): void {
   const { ctx: c, parts, operations, adminRoutes } = composed;
   const { config } = c;
   for (const part of parts) part.pages?.(app);
-  const pipeline = { keys: c.keys, guard: c.guard, clock: c.clock, defaultLimits: config.rateLimits, clockSkewSeconds: config.clockSkewSeconds };
+  const pipeline = {
+    keys: c.keys,
+    guard: c.guard,
+    clock: c.clock,
+    defaultLimits: config.rateLimits,
+    clockSkewSeconds: config.clockSkewSeconds,
+  };
   registerOperations(app, operations, pipeline);
   // Gateway callbacks name a client reference; each module settles the ones that are its own.
-  registerPaymentCallbacks(app, c.gateways.all, parts.flatMap((p) => p.paymentCallback ?? []), c.transferEvents);
+  registerPaymentCallbacks(
+    app,
+    c.gateways.all,
+    parts.flatMap((p) => p.paymentCallback ?? []),
+    c.transferEvents,
+  );
   registerSandboxCheckout(app, c.gateways.sandbox);
   c.mail.registerPages(app);
   c.sms.registerPages(app);
   mountWeb(app, c);
   if (config.adminToken) {
-    registerAdminRoutes(app, { adminToken: config.adminToken, resolveToken: (bearer) => c.operators.actorForToken(bearer), changes: { record: (change, tx) => c.audit.record(change, tx), db: c.db } }, adminRoutes);
+    registerAdminRoutes(
+      app,
+      {
+        adminToken: config.adminToken,
+        resolveToken: (bearer) => c.operators.actorForToken(bearer),
+        changes: { record: (change, tx) => c.audit.record(change, tx), db: c.db },
+      },
+      adminRoutes,
+    );
   }
   const appMetrics = new Registry();
   requests.registerOn(appMetrics);
   composed.registerGauges(appMetrics);
-  exposeMetrics(app, appMetrics, { checkAdminToken: config.adminToken ? adminTokenCheck(config.adminToken) : undefined, port: config.metricsPort, host: config.host });
+  exposeMetrics(app, appMetrics, {
+    checkAdminToken: config.adminToken ? adminTokenCheck(config.adminToken) : undefined,
+    port: config.metricsPort,
+    host: config.host,
+  });
   app.server.maxConnections = config.maxConnections;
   app.server.headersTimeout = Math.min(config.requestTimeoutMs, 60_000);
   answerOutsideRoutes(app);
   app.decorate('platform', platformOf(composed, pipeline));
-  registerApiDocs(app, webhookEvents({ deliveryStatuses: DELIVERY_STATUSES, failureReasons: FAILURE_REASONS, saleStates: SALE_STATES, salePaymentStatuses: SALE_PAYMENT_STATUSES }));
+  registerApiDocs(
+    app,
+    webhookEvents({
+      deliveryStatuses: DELIVERY_STATUSES,
+      failureReasons: FAILURE_REASONS,
+      saleStates: SALE_STATES,
+      salePaymentStatuses: SALE_PAYMENT_STATUSES,
+    }),
+  );
 }
 
 /** Builds the whole server (not listening): the composition, then everything it serves over HTTP. */

@@ -8,13 +8,18 @@ export function startLinks(config: Config): Record<string, string> {
     dashboard: `${base}/`,
     docs: `${base}/docs`,
     console: `${base}/console`,
-    ...(!config.mail.smtpUrl && config.mail.devMailPage !== 'off' ? { dev_mail: `${base}/dev/mail` } : {}),
-    ...(!config.sms.hubtel && config.sms.devSmsPage !== 'off' ? { dev_sms: `${base}/dev/sms` } : {}),
+    ...(!config.mail.smtpUrl && config.mail.devMailPage !== 'off'
+      ? { dev_mail: `${base}/dev/mail` }
+      : {}),
+    ...(!config.sms.hubtel && config.sms.devSmsPage !== 'off'
+      ? { dev_sms: `${base}/dev/sms` }
+      : {}),
   };
 }
 
 /** A path as the person who started the server would type it: relative to where they are, when inside it. */
-const shown = (path: string) => (relative(process.cwd(), path).startsWith('..') ? path : relative(process.cwd(), path));
+const shown = (path: string) =>
+  relative(process.cwd(), path).startsWith('..') ? path : relative(process.cwd(), path);
 
 /**
  * What a person at a terminal sees once the server is ready: where to go next. Only with human log
@@ -27,11 +32,24 @@ export function startBanner(config: Config, credentials: readonly string[]): str
     ['Dashboard', links.dashboard!],
     ['API docs', links.docs!],
     ['Console', `${links.console}  (operators)`],
-    ...(links.dev_mail ? [['Dev mail', `${links.dev_mail}${localOnly(config.mail.devMailPage)}`] as [string, string]] : []),
-    ...(links.dev_sms ? [['Dev SMS', `${links.dev_sms}${localOnly(config.sms.devSmsPage)}`] as [string, string]] : []),
-    ...credentials.map((file): [string, string] => ['Credentials', `${shown(file)}  (readable only by you)`]),
+    ...(links.dev_mail
+      ? [['Dev mail', `${links.dev_mail}${localOnly(config.mail.devMailPage)}`] as [string, string]]
+      : []),
+    ...(links.dev_sms
+      ? [['Dev SMS', `${links.dev_sms}${localOnly(config.sms.devSmsPage)}`] as [string, string]]
+      : []),
+    ...credentials.map((file): [string, string] => [
+      'Credentials',
+      `${shown(file)}  (readable only by you)`,
+    ]),
   ];
-  const lines = ['', `  Partner Platform is ready (${config.database.kind === 'postgres' ? 'PostgreSQL' : 'embedded database'})`, '', ...rows.map(([k, v]) => `  ${k.padEnd(12)}${v}`), ''];
+  const lines = [
+    '',
+    `  Partner Platform is ready (${config.database.kind === 'postgres' ? 'PostgreSQL' : 'embedded database'})`,
+    '',
+    ...rows.map(([k, v]) => `  ${k.padEnd(12)}${v}`),
+    '',
+  ];
   if (config.demo) lines.push(...playgroundNext(credentials));
   lines.push('  Stop it with Ctrl-C.', '');
   return `${lines.join('\n')}\n`;

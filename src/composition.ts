@@ -50,7 +50,11 @@ export interface Composition {
   close(): Promise<void>;
 }
 
-async function openGuardStore(config: Config, log: FastifyBaseLogger, clock: () => number): Promise<GuardStore> {
+async function openGuardStore(
+  config: Config,
+  log: FastifyBaseLogger,
+  clock: () => number,
+): Promise<GuardStore> {
   if (!config.redisUrl) return new MemoryGuardStore(config.nonceTtlSeconds * 1000, clock);
   const store = new RedisGuardStore(config.redisUrl, config.nonceTtlSeconds * 1000, log);
   await store.connect();
@@ -58,14 +62,26 @@ async function openGuardStore(config: Config, log: FastifyBaseLogger, clock: () 
 }
 
 /** The database, the stores and the integrations every module may be given. */
-async function openKernel(config: Config, options: AppOptions, log: FastifyBaseLogger): Promise<Kernel> {
+async function openKernel(
+  config: Config,
+  options: AppOptions,
+  log: FastifyBaseLogger,
+): Promise<Kernel> {
   const clock = options.clock ?? Date.now;
   // Before the database opens: a shared database without the shared key refuses to start.
   const secretsKey = resolveSecretsKey(
-    { secretsKey: config.secretsKey, keyDir: config.database.kind === 'memory' ? undefined : config.dataDir, required: config.database.kind === 'postgres' },
+    {
+      secretsKey: config.secretsKey,
+      keyDir: config.database.kind === 'memory' ? undefined : config.dataDir,
+      required: config.database.kind === 'postgres',
+    },
     log,
   );
-  const storage = createStorage(config.storage, { dataDir: config.dataDir, memory: config.database.kind === 'memory' }, clock);
+  const storage = createStorage(
+    config.storage,
+    { dataDir: config.dataDir, memory: config.database.kind === 'memory' },
+    clock,
+  );
   // An unwritable directory would fail every proof upload later: the process refuses to start, naming it
   // (before the database opens and migrates, so the refusal comes at once).
   await storage.ready();
@@ -73,10 +89,14 @@ async function openKernel(config: Config, options: AppOptions, log: FastifyBaseL
   const guard = await openGuardStore(config, log, clock);
   const destinations = new Destinations(config.webhooks.localDestinations, options.resolveHost);
   if (config.webhooks.localDestinations) {
-    log.warn('WEBHOOK_LOCAL_DESTINATIONS=on: staging webhook events may be sent to loopback and private addresses of this network. For development only; never on a deployment partners can reach.');
+    log.warn(
+      'WEBHOOK_LOCAL_DESTINATIONS=on: staging webhook events may be sent to loopback and private addresses of this network. For development only; never on a deployment partners can reach.',
+    );
   }
   // The SDK is loaded only when tracing is configured (a test may have registered one already).
-  const tracing = config.tracing ? await (await import('./platform/tracing-sdk.ts')).startTracing(config.tracing) : undefined;
+  const tracing = config.tracing
+    ? await (await import('./platform/tracing-sdk.ts')).startTracing(config.tracing)
+    : undefined;
   const { publicBaseUrl } = config;
   const gateways = createGateways(config.payments, publicBaseUrl, db, clock);
   // Sandbox money for production is allowed on this machine only (config.ts): a choice, not a warning.
@@ -85,27 +105,62 @@ async function openKernel(config: Config, options: AppOptions, log: FastifyBaseL
   const mail = createMail(config.mail, db, log, publicBaseUrl);
   // Mail is queued with the change that causes it and sent by this worker (every instance runs one;
   // MAIL_POLL_MS=0 runs none here).
-  const mailQueue = new MailQueue(db, mail.mailer, clock, log, config.mail.pollMs, config.mail.retentionDays * 86_400_000);
+  const mailQueue = new MailQueue(
+    db,
+    mail.mailer,
+    clock,
+    log,
+    config.mail.pollMs,
+    config.mail.retentionDays * 86_400_000,
+  );
   const sms = createSms(config.sms, db, log, publicBaseUrl);
   const whatsapp = createWhatsApp(config.whatsapp);
   log.info(mail.mailer.summary);
   log.info(sms.sender.summary);
   log.info(whatsapp?.summary ?? 'whatsapp: no WHATSAPP_PROVIDER, so delivery codes go by SMS only');
   const transfers = options.transfers ?? createTransferProvider(config.transfers, db, clock);
-  return { config, options, clock, log, secretsKey, db, box: new SecretBox(secretsKey), guard, destinations, publicBaseUrl, gateways, storage, mail, mailQueue, sms, whatsapp, transfers, tracing };
+  return {
+    config,
+    options,
+    clock,
+    log,
+    secretsKey,
+    db,
+    box: new SecretBox(secretsKey),
+    guard,
+    destinations,
+    publicBaseUrl,
+    gateways,
+    storage,
+    mail,
+    mailQueue,
+    sms,
+    whatsapp,
+    transfers,
+    tracing,
+  };
 }
 
 /** Builds the kernel, the modules in order, the ports and the flows; mounts nothing, starts nothing. */
-export async function compose(config: Config, options: AppOptions, log: FastifyBaseLogger, app: AppParts): Promise<Composition> {
+export async function compose(
+  config: Config,
+  options: AppOptions,
+  log: FastifyBaseLogger,
+  app: AppParts,
+): Promise<Composition> {
   const kernel = await openKernel(config, options, log);
   const ctx = { ...kernel } as Context;
   const record = ctx as unknown as Record<string, unknown>;
   // Ports read the faces they bridge when called, so they can be made before the modules are.
-  for (const [name, make] of Object.entries(app.ports)) record[name] = (make as (c: Context) => unknown)(ctx);
+  for (const [name, make] of Object.entries(app.ports))
+    record[name] = (make as (c: Context) => unknown)(ctx);
   const parts: ModuleParts<Partial<Faces>>[] = [];
   for (const module of app.modules) {
     const missing = module.needs.filter((name) => !(name in record));
-    if (missing.length > 0) throw new Error(`module ${module.name} needs ${missing.join(', ')}: list it after the modules that provide them`);
+    if (missing.length > 0)
+      throw new Error(
+        `module ${module.name} needs ${missing.join(', ')}: list it after the modules that provide them`,
+      );
     if (module.enabled && !module.enabled(ctx)) {
       record[module.name] = undefined;
       continue;
@@ -131,7 +186,11 @@ export async function compose(config: Config, options: AppOptions, log: FastifyB
       kernel.mailQueue.start();
     },
     async close() {
-      await Promise.all([...workers.map((w) => w.stop()), kernel.mailQueue.stop(), ...parts.map((p) => p.settled?.())]);
+      await Promise.all([
+        ...workers.map((w) => w.stop()),
+        kernel.mailQueue.stop(),
+        ...parts.map((p) => p.settled?.()),
+      ]);
       await kernel.guard.close();
       kernel.mail.close();
       kernel.storage.close();

@@ -88,14 +88,20 @@ export class ConfigError extends Error {
 
 function database(env: Env, dataDir: string, problems: string[]): DatabaseConfig {
   const url = env.DATABASE_URL;
-  if (url === undefined || url === '') return { kind: 'pglite', dataDir: resolve(dataDir, 'pgdata') };
+  if (url === undefined || url === '')
+    return { kind: 'pglite', dataDir: resolve(dataDir, 'pgdata') };
   if (url === 'memory:') return { kind: 'memory' };
   if (/^postgres(ql)?:\/\//.test(url)) {
     const schema = env.DATABASE_SCHEMA || undefined;
     if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
       problems.push('DATABASE_SCHEMA must be a lower-case SQL identifier');
     }
-    return { kind: 'postgres', url, poolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 200, problems), schema };
+    return {
+      kind: 'postgres',
+      url,
+      poolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 200, problems),
+      schema,
+    };
   }
   problems.push('DATABASE_URL must be unset (embedded), "memory:" or a postgres:// URL');
   return { kind: 'memory' };
@@ -105,7 +111,10 @@ function services(env: Env, problems: string[]): Set<ServiceName> {
   const raw = env.SERVICES;
   if (raw === undefined || raw.trim() === '') return new Set(ALL_SERVICES);
   const chosen = new Set<ServiceName>();
-  for (const name of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const name of raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     if ((ALL_SERVICES as readonly string[]).includes(name)) chosen.add(name as ServiceName);
     else problems.push(`SERVICES: unknown service "${name}" (known: ${ALL_SERVICES.join(', ')})`);
   }
@@ -123,10 +132,15 @@ function metricsPort(env: Env, port: number, problems: string[]): number | undef
 function tracing(env: Env, problems: string[]): TracingSettings | undefined {
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
   const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
-  if (oneOf(env, 'TRACING', ['off', 'otlp'], base || traces ? 'otlp' : 'off', problems) === 'off') return undefined;
+  if (oneOf(env, 'TRACING', ['off', 'otlp'], base || traces ? 'otlp' : 'off', problems) === 'off')
+    return undefined;
   // As the OpenTelemetry specification says: the traces endpoint as given, the base one with /v1/traces.
-  const endpoint = traces || (base ? `${base.replace(/\/+$/, '')}/v1/traces` : 'http://localhost:4318/v1/traces');
-  if (!/^https?:\/\/[^/]/.test(endpoint)) problems.push('OTEL_EXPORTER_OTLP_ENDPOINT and OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be http:// or https:// URLs');
+  const endpoint =
+    traces || (base ? `${base.replace(/\/+$/, '')}/v1/traces` : 'http://localhost:4318/v1/traces');
+  if (!/^https?:\/\/[^/]/.test(endpoint))
+    problems.push(
+      'OTEL_EXPORTER_OTLP_ENDPOINT and OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be http:// or https:// URLs',
+    );
   return { serviceName: env.OTEL_SERVICE_NAME || 'partner-platform', endpoint };
 }
 
@@ -134,7 +148,8 @@ function secretsKey(env: Env, problems: string[]): Buffer | undefined {
   const raw = env.SECRETS_KEY;
   if (raw === undefined || raw === '') return undefined;
   const key = Buffer.from(raw, 'base64');
-  if (key.length !== 32) problems.push('SECRETS_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32)');
+  if (key.length !== 32)
+    problems.push('SECRETS_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32)');
   return key;
 }
 
@@ -142,8 +157,12 @@ function trustProxy(env: Env, problems: string[]): string | undefined {
   const raw = env.TRUST_PROXY?.trim();
   if (!raw) return undefined;
   const entries = raw.split(',').map((e) => e.trim());
-  if (!entries.every((e) => /^(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?)$/.test(e))) {
-    problems.push('TRUST_PROXY must be a comma-separated list of addresses, CIDRs, loopback, linklocal or uniquelocal');
+  if (
+    !entries.every((e) => /^(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?)$/.test(e))
+  ) {
+    problems.push(
+      'TRUST_PROXY must be a comma-separated list of addresses, CIDRs, loopback, linklocal or uniquelocal',
+    );
   }
   return entries.join(',');
 }
@@ -160,12 +179,20 @@ function playgroundProblems(c: Config, problems: string[]): void {
     c.dispatch.sandboxForProduction && 'SANDBOX_COURIER_FOR_PRODUCTION=on',
   ].filter((s) => s !== false);
   if (on.length > 0 && !isLocalAddress(c.publicBaseUrl)) {
-    problems.push(`${on.join(', ')}: a local playground's switches, only when PUBLIC_BASE_URL is this machine (localhost, 127.x or [::1]), not ${c.publicBaseUrl}`);
+    problems.push(
+      `${on.join(', ')}: a local playground's switches, only when PUBLIC_BASE_URL is this machine (localhost, 127.x or [::1]), not ${c.publicBaseUrl}`,
+    );
   }
-  if (c.dispatch.sandboxForProduction && (c.payments.gateway !== 'sandbox' || c.transfers.provider !== 'sandbox')) {
-    problems.push('SANDBOX_COURIER_FOR_PRODUCTION=on needs sandbox money: PAYMENT_GATEWAY and PAYOUT_PROVIDER must be sandbox');
+  if (
+    c.dispatch.sandboxForProduction &&
+    (c.payments.gateway !== 'sandbox' || c.transfers.provider !== 'sandbox')
+  ) {
+    problems.push(
+      'SANDBOX_COURIER_FOR_PRODUCTION=on needs sandbox money: PAYMENT_GATEWAY and PAYOUT_PROVIDER must be sandbox',
+    );
   }
-  if (c.demo && c.database.kind === 'postgres') problems.push('DEMO=on (npm run demo) runs on the embedded database only: unset DATABASE_URL');
+  if (c.demo && c.database.kind === 'postgres')
+    problems.push('DEMO=on (npm run demo) runs on the embedded database only: unset DATABASE_URL');
 }
 
 /** Reads and validates the whole configuration once; every problem is reported together. */
@@ -174,7 +201,8 @@ export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 8080, 0, 65535, problems);
   const dataDir = resolve(env.DATA_DIR || 'data');
   const adminToken = env.ADMIN_TOKEN || undefined;
-  if (adminToken !== undefined && adminToken.length < 16) problems.push('ADMIN_TOKEN must be at least 16 characters');
+  if (adminToken !== undefined && adminToken.length < 16)
+    problems.push('ADMIN_TOKEN must be at least 16 characters');
   const authCacheTtlMs = int(env, 'AUTH_CACHE_TTL_MS', 2000, 0, 5000, problems);
   const demo = onOff(env, 'DEMO', problems);
   const config: Config = {
@@ -204,7 +232,8 @@ export function loadConfig(env: Env = process.env): Config {
     maxConnections: int(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000, problems),
     trustProxy: trustProxy(env, problems),
     // On by default for the embedded development database only (and always for the playground).
-    sandboxQuickstart: demo || (env.SANDBOX_QUICKSTART ?? (env.DATABASE_URL ? 'off' : 'on')) === 'on',
+    sandboxQuickstart:
+      demo || (env.SANDBOX_QUICKSTART ?? (env.DATABASE_URL ? 'off' : 'on')) === 'on',
     demo,
     delivery: deliverySettings(env, problems),
     dispatch: dispatchSettings(env, problems),
@@ -218,7 +247,8 @@ export function loadConfig(env: Env = process.env): Config {
     whatsapp: whatsAppSettings(env, problems),
     storage: storageSettings(env, problems),
   };
-  if (env.REDIS_URL && !/^rediss?:\/\//.test(env.REDIS_URL)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+  if (env.REDIS_URL && !/^rediss?:\/\//.test(env.REDIS_URL))
+    problems.push('REDIS_URL must be a redis:// or rediss:// URL');
   playgroundProblems(config, problems);
   // One line, however many problems: it is what a process manager's log shows of a failed start.
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);

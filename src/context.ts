@@ -18,9 +18,19 @@ import type { DispatchModule } from './modules/dispatch/index.ts';
 import type { LedgerReads } from './modules/ledger/index.ts';
 import type { MembersService } from './modules/members/index.ts';
 import type { OperatorSignIn, OperatorsService } from './modules/operators/index.ts';
-import type { CodVendorsOf, DestinationNotices, OtherTransferHints, PayeeDirectory, PayoutsModule } from './modules/payouts/index.ts';
+import type {
+  CodVendorsOf,
+  DestinationNotices,
+  OtherTransferHints,
+  PayeeDirectory,
+  PayoutsModule,
+} from './modules/payouts/index.ts';
 import type { ProofService } from './modules/proof/index.ts';
-import type { GatewayReferences, ReconciliationService, TransferBooks } from './modules/reconciliation/index.ts';
+import type {
+  GatewayReferences,
+  ReconciliationService,
+  TransferBooks,
+} from './modules/reconciliation/index.ts';
 import type { SessionStore } from './modules/sessions/index.ts';
 import type { TopupReads, WalletModule } from './modules/wallet/index.ts';
 import type { WebhookAdminService, WebhookDispatcher } from './modules/webhooks/index.ts';

@@ -9,7 +9,26 @@ import type { GuardStore } from './platform/guard/types.ts';
 import type { AdminRoute } from './platform/http/admin.ts';
 import type { Operation } from './platform/http/operation.ts';
 
-type Shown = 'accounts' | 'wallet' | 'delivery' | 'dispatch' | 'cash' | 'payouts' | 'reconciliation' | 'catalog' | 'audit' | 'operators' | 'operatorSignIn' | 'activation' | 'members' | 'sessions' | 'couriers' | 'courierSignIn' | 'courierActions' | 'proofs' | 'dispatcher';
+type Shown =
+  | 'accounts'
+  | 'wallet'
+  | 'delivery'
+  | 'dispatch'
+  | 'cash'
+  | 'payouts'
+  | 'reconciliation'
+  | 'catalog'
+  | 'audit'
+  | 'operators'
+  | 'operatorSignIn'
+  | 'activation'
+  | 'members'
+  | 'sessions'
+  | 'couriers'
+  | 'courierSignIn'
+  | 'courierActions'
+  | 'proofs'
+  | 'dispatcher';
 
 /** What a built app shows as `app.platform` (tests, the playground's first start, scripts): the settings, the stores and the modules' faces. */
 export interface Platform extends Pick<Faces, Shown> {
@@ -26,7 +45,63 @@ export interface Platform extends Pick<Faces, Shown> {
   mailQueue: MailQueue;
 }
 
-export function platformOf({ ctx: c, operations, adminRoutes }: Composition, pipeline: PipelineDeps): Platform {
-  const { config, db, accounts, guard, gateways, audit, operators, operatorSignIn, activation, wallet, delivery, dispatch, cash, payouts, reconciliation, dispatcher, catalog, members, mailQueue, sessions, proofs, couriers, courierSignIn, courierActions } = c;
-  return { config, db, accounts, guard, gateways, operations, adminRoutes, audit, operators, operatorSignIn, activation, pipeline, wallet, delivery, dispatch, cash, payouts, reconciliation, dispatcher, catalog, members, mailQueue, sessions, proofs, couriers, courierSignIn, courierActions };
+export function platformOf(
+  { ctx: c, operations, adminRoutes }: Composition,
+  pipeline: PipelineDeps,
+): Platform {
+  const {
+    config,
+    db,
+    accounts,
+    guard,
+    gateways,
+    audit,
+    operators,
+    operatorSignIn,
+    activation,
+    wallet,
+    delivery,
+    dispatch,
+    cash,
+    payouts,
+    reconciliation,
+    dispatcher,
+    catalog,
+    members,
+    mailQueue,
+    sessions,
+    proofs,
+    couriers,
+    courierSignIn,
+    courierActions,
+  } = c;
+  return {
+    config,
+    db,
+    accounts,
+    guard,
+    gateways,
+    operations,
+    adminRoutes,
+    audit,
+    operators,
+    operatorSignIn,
+    activation,
+    pipeline,
+    wallet,
+    delivery,
+    dispatch,
+    cash,
+    payouts,
+    reconciliation,
+    dispatcher,
+    catalog,
+    members,
+    mailQueue,
+    sessions,
+    proofs,
+    couriers,
+    courierSignIn,
+    courierActions,
+  };
 }

@@ -15,9 +15,16 @@ async function main(): Promise<void> {
   stopOnSignals(() => app.close(), { timeoutMs: config.shutdownTimeoutMs, log: app.log });
   const credentials = await firstStart(app);
   await app.listen({ port: config.port, host: config.host });
-  app.log.info({ services: [...config.services], database: config.database.kind, redis: Boolean(config.redisUrl), ...startLinks(config) }, 'partner platform ready');
+  app.log.info(
+    {
+      services: [...config.services],
+      database: config.database.kind,
+      redis: Boolean(config.redisUrl),
+      ...startLinks(config),
+    },
+    'partner platform ready',
+  );
   if (humanLogs(config.logFormat)) process.stdout.write(startBanner(config, credentials));
-
 }
 
 main().catch((err: unknown) => {

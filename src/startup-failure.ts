@@ -15,16 +15,24 @@ const LISTEN_CODES = new Set(['EADDRINUSE', 'EADDRNOTAVAIL', 'EACCES']);
  * Anything else is a bug and keeps its stack.
  */
 export function startupFailure(err: unknown): string {
-  if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof MigrationChangedError || err instanceof SecretsKeyMissingError || err instanceof StorageNotWritableError) {
+  if (
+    err instanceof ConfigError ||
+    err instanceof DataDirLockedError ||
+    err instanceof MigrationChangedError ||
+    err instanceof SecretsKeyMissingError ||
+    err instanceof StorageNotWritableError
+  ) {
     return err.message;
   }
   const driverError = isConnectionError(err) ? err : (err as { cause?: unknown } | null)?.cause;
-  if (isConnectionError(driverError)) return `cannot reach the database: ${errorMessage(driverError)} (check DATABASE_URL and that PostgreSQL is up)`;
+  if (isConnectionError(driverError))
+    return `cannot reach the database: ${errorMessage(driverError)} (check DATABASE_URL and that PostgreSQL is up)`;
   const code = (err as { code?: unknown } | null)?.code;
   // SQLSTATE class 28 is a refused login, 3D000 a database that does not exist.
   if (typeof code === 'string' && (code.startsWith('28') || code === '3D000')) {
     return `the database refused the connection: ${errorMessage(err)} (check DATABASE_URL)`;
   }
-  if (typeof code === 'string' && LISTEN_CODES.has(code)) return `cannot listen: ${errorMessage(err)} (check HOST, PORT and METRICS_PORT)`;
+  if (typeof code === 'string' && LISTEN_CODES.has(code))
+    return `cannot listen: ${errorMessage(err)} (check HOST, PORT and METRICS_PORT)`;
   return err instanceof Error ? (err.stack ?? err.message) : String(err);
 }

@@ -17,19 +17,28 @@ import { startupFailure } from './startup-failure.ts';
 async function main(): Promise<void> {
   loadDotEnv();
   const config = loadConfig({ ...process.env, WEBHOOK_DISPATCHER: 'on' });
-  const log = pino({ level: config.logLevel, serializers: { err: serializeError } }, logDestination(config.logFormat));
+  const log = pino(
+    { level: config.logLevel, serializers: { err: serializeError } },
+    logDestination(config.logFormat),
+  );
   const composed = await compose(config, {}, log, APP);
   const stopMetrics = await serveWorkerMetrics(composed, config);
   composed.start();
   log.info('partner platform worker running');
-  stopOnSignals(async () => {
-    await stopMetrics();
-    await composed.close();
-  }, { timeoutMs: config.shutdownTimeoutMs, log });
+  stopOnSignals(
+    async () => {
+      await stopMetrics();
+      await composed.close();
+    },
+    { timeoutMs: config.shutdownTimeoutMs, log },
+  );
 }
 
 /** METRICS_PORT, when set: the worker's jobs and pool on a port of its own (a worker serves nothing else). */
-async function serveWorkerMetrics(composed: Composition, config: Config): Promise<() => Promise<void>> {
+async function serveWorkerMetrics(
+  composed: Composition,
+  config: Config,
+): Promise<() => Promise<void>> {
   if (config.metricsPort === undefined) return async () => {};
   const registry = new Registry();
   composed.registerGauges(registry);

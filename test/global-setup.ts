@@ -28,7 +28,9 @@ export default async function setup(project: TestProject): Promise<void> {
     project.provide('pgliteTemplate', null);
     return;
   }
-  const key = createHash('sha256').update(pgliteVersion()).update(readFileSync(new URL('../src/platform/db/migrate.ts', import.meta.url)));
+  const key = createHash('sha256')
+    .update(pgliteVersion())
+    .update(readFileSync(new URL('../src/platform/db/migrate.ts', import.meta.url)));
   for (const m of readMigrations()) key.update(`${m.name} ${m.checksum}\n`);
   const file = join(tmpdir(), `pp-template-${key.digest('hex').slice(0, 16)}.tar`);
   if (!existsSync(file)) {
@@ -45,5 +47,7 @@ export default async function setup(project: TestProject): Promise<void> {
 
 function pgliteVersion(): string {
   const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-  return JSON.parse(readFileSync(join(entry.slice(0, entry.lastIndexOf('/dist/')), 'package.json'), 'utf8')).version;
+  return JSON.parse(
+    readFileSync(join(entry.slice(0, entry.lastIndexOf('/dist/')), 'package.json'), 'utf8'),
+  ).version;
 }

@@ -48,13 +48,17 @@ async function openStore(): Promise<Store> {
     };
   }
   const schema = process.env.BASELINE_SCHEMA ?? '';
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error('BASELINE_SCHEMA must be a lower-case SQL identifier');
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema))
+    throw new Error('BASELINE_SCHEMA must be a lower-case SQL identifier');
   const max = Number(process.env.BASELINE_POOL_SIZE ?? 20);
   const pool = new pg.Pool({
     connectionString: url,
     max,
     options: `-c search_path=${schema}`,
-    types: { getTypeParser: (oid: number, format?: string) => (oid === 20 ? int8 : pg.types.getTypeParser(oid, format as 'text')) },
+    types: {
+      getTypeParser: (oid: number, format?: string) =>
+        oid === 20 ? int8 : pg.types.getTypeParser(oid, format as 'text'),
+    },
   });
   pool.on('error', () => {});
   await pool.query(`create schema if not exists ${schema}`);
@@ -92,9 +96,19 @@ returning *`;
 interface OrderBody {
   order_reference: string;
   customer: { name: string; phone: string };
-  delivery: { address: string; city: string; region: string; coordinates?: { lat: number; lng: number } };
+  delivery: {
+    address: string;
+    city: string;
+    region: string;
+    coordinates?: { lat: number; lng: number };
+  };
   item: string;
-  pickup: { contact_person: string; contact_phone: string; address?: string; coordinates?: { lat: number; lng: number } };
+  pickup: {
+    contact_person: string;
+    contact_phone: string;
+    address?: string;
+    coordinates?: { lat: number; lng: number };
+  };
 }
 
 async function main(): Promise<void> {
@@ -113,20 +127,37 @@ async function main(): Promise<void> {
   app.post<{ Body: OrderBody }>('/orders', async (request, reply) => {
     const b = request.body;
     const [row] = await store.query(INSERT, [
-      newId(), APP_ID, PARTNER_ID, b.order_reference,
-      b.customer.name, b.customer.phone, b.delivery.address, b.delivery.city, b.delivery.region,
-      b.delivery.coordinates?.lat ?? null, b.delivery.coordinates?.lng ?? null,
-      b.item, b.pickup.contact_person, b.pickup.contact_phone, b.pickup.address ?? null,
-      b.pickup.coordinates?.lat ?? null, b.pickup.coordinates?.lng ?? null,
+      newId(),
+      APP_ID,
+      PARTNER_ID,
+      b.order_reference,
+      b.customer.name,
+      b.customer.phone,
+      b.delivery.address,
+      b.delivery.city,
+      b.delivery.region,
+      b.delivery.coordinates?.lat ?? null,
+      b.delivery.coordinates?.lng ?? null,
+      b.item,
+      b.pickup.contact_person,
+      b.pickup.contact_phone,
+      b.pickup.address ?? null,
+      b.pickup.coordinates?.lat ?? null,
+      b.pickup.coordinates?.lng ?? null,
       randomBytes(18).toString('base64url'),
     ]);
     return reply.code(201).send(row);
   });
 
   await app.listen({ port: Number(process.env.PORT ?? 0), host: process.env.HOST ?? '127.0.0.1' });
-  console.log(`bare baseline on ${store.describe}, listening on ${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT}`);
+  console.log(
+    `bare baseline on ${store.describe}, listening on ${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT}`,
+  );
   const stop = () => {
-    void app.close().then(() => store.close()).finally(() => process.exit(0));
+    void app
+      .close()
+      .then(() => store.close())
+      .finally(() => process.exit(0));
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

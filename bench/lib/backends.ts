@@ -3,7 +3,8 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { ScenarioName } from './options.ts';
 
-export const POSTGRES_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+export const POSTGRES_URL =
+  process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 export const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -42,7 +43,10 @@ export async function reachableScenarios(wanted: readonly ScenarioName[]): Promi
   const reachable: ScenarioName[] = [];
   for (const name of wanted) {
     if (name === 'postgres') {
-      const problem = await probePostgres().then(() => null, (err: Error) => err.message);
+      const problem = await probePostgres().then(
+        () => null,
+        (err: Error) => err.message,
+      );
       if (problem) {
         console.log(`  postgres: skipped (${problem})`);
         continue;
@@ -72,8 +76,14 @@ export async function probeRedis(): Promise<void> {
 export async function probeBackends(): Promise<string | null> {
   const [pgResult, redisResult] = await Promise.allSettled([probePostgres(), probeRedis()]);
   const problems: string[] = [];
-  if (pgResult.status === 'rejected') problems.push(`PostgreSQL at ${POSTGRES_URL} did not answer (${(pgResult.reason as Error).message})`);
-  if (redisResult.status === 'rejected') problems.push(`Redis at ${REDIS_URL} did not answer (${(redisResult.reason as Error).message})`);
+  if (pgResult.status === 'rejected')
+    problems.push(
+      `PostgreSQL at ${POSTGRES_URL} did not answer (${(pgResult.reason as Error).message})`,
+    );
+  if (redisResult.status === 'rejected')
+    problems.push(
+      `Redis at ${REDIS_URL} did not answer (${(redisResult.reason as Error).message})`,
+    );
   return problems.length > 0 ? problems.join('; ') : null;
 }
 

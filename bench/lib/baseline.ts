@@ -14,14 +14,22 @@ export interface BaselineServer extends ChildServer {
   schema: string | undefined;
 }
 
-export async function startBaseline(db: 'postgres' | 'embedded', poolSize: number): Promise<BaselineServer> {
+export async function startBaseline(
+  db: 'postgres' | 'embedded',
+  poolSize: number,
+): Promise<BaselineServer> {
   let env: Record<string, string> = { BASELINE_DATABASE_URL: 'memory:' };
   let title = 'bare Fastify + PGlite in memory';
   let schema: string | undefined;
   if (db === 'postgres') {
     const name = newSchemaName();
     schema = name;
-    env = { BASELINE_DATABASE_URL: POSTGRES_URL, BASELINE_SCHEMA: name, BASELINE_POOL_SIZE: String(poolSize), PGAPPNAME: name };
+    env = {
+      BASELINE_DATABASE_URL: POSTGRES_URL,
+      BASELINE_SCHEMA: name,
+      BASELINE_POOL_SIZE: String(poolSize),
+      PGAPPNAME: name,
+    };
     title = `bare Fastify + pg (pool of ${poolSize}), schema ${name}`;
     // Registered before the server starts: it creates the schema on boot.
     onCleanup(async () => {

@@ -46,13 +46,18 @@ export class CatalogIds {
 
   listedIndexes(vendor?: number): number[] {
     const out: number[] = [];
-    for (let i = 0; i < this.size; i++) if (listed(i) && (vendor === undefined || vendorOf(i) === vendor)) out.push(i);
+    for (let i = 0; i < this.size; i++)
+      if (listed(i) && (vendor === undefined || vendorOf(i) === vendor)) out.push(i);
     return out;
   }
 }
 
 /** Adds vendors, products and variants (append-only) until `size` products exist; then VACUUM ANALYZE. */
-export async function growCatalogSql(client: pg.Client, from: number, size: number): Promise<{ insertSeconds: number; vacuumSeconds: number }> {
+export async function growCatalogSql(
+  client: pg.Client,
+  from: number,
+  size: number,
+): Promise<{ insertSeconds: number; vacuumSeconds: number }> {
   const t0 = performance.now();
   const vid = (x: string) => `'ven_0BENCH' || lpad((${x})::text, 16, '0')`;
   const vendorExpr = `case when i % 20 = 0 then 0 else i / ${PER_VENDOR} end`;
@@ -87,48 +92,95 @@ export async function growCatalogSql(client: pg.Client, from: number, size: numb
     throw err;
   }
   const t1 = performance.now();
-  for (const t of ['vendors', 'products', 'product_variants']) await client.query(`vacuum (analyze) ${t}`);
+  for (const t of ['vendors', 'products', 'product_variants'])
+    await client.query(`vacuum (analyze) ${t}`);
   return { insertSeconds: (t1 - t0) / 1000, vacuumSeconds: (performance.now() - t1) / 1000 };
 }
 
-export async function catalogSizes(client: pg.Client): Promise<{ vendors: number; products: number; listed: number; variants: number; productsMb: number }> {
+export async function catalogSizes(client: pg.Client): Promise<{
+  vendors: number;
+  products: number;
+  listed: number;
+  variants: number;
+  productsMb: number;
+}> {
   const { rows } = await client.query<Record<string, string>>(
     `select (select count(*) from vendors) as vendors, (select count(*) from products) as products, (select count(*) from products where listed) as listed,
             (select count(*) from product_variants) as variants, pg_total_relation_size('products') + pg_total_relation_size('product_variants') as bytes`,
   );
   const r = rows[0]!;
-  return { vendors: Number(r.vendors), products: Number(r.products), listed: Number(r.listed), variants: Number(r.variants), productsMb: Number(r.bytes) / 2 ** 20 };
+  return {
+    vendors: Number(r.vendors),
+    products: Number(r.products),
+    listed: Number(r.listed),
+    variants: Number(r.variants),
+    productsMb: Number(r.bytes) / 2 ** 20,
+  };
 }
 
 /** The plan PostgreSQL picks for catalog.list's page query (repository.page), e.g. the index it walks. */
-export async function explainPage(client: pg.Client, vendorId: string | null, after: string | null): Promise<string> {
+export async function explainPage(
+  client: pg.Client,
+  vendorId: string | null,
+  after: string | null,
+): Promise<string> {
   const { rows } = await client.query<{ 'QUERY PLAN': string }>(
     `explain select p.id from products p join vendors v on v.id = p.vendor_id
       where ($1::text is null or p.vendor_id = $1) and ($2::text is null or p.id > $2) and p.listed order by p.id limit 51`,
     [vendorId, after],
   );
   const plan = rows.map((r) => r['QUERY PLAN']).join(' ');
-  return [...plan.matchAll(/(Index Only Scan|Index Scan|Seq Scan|Bitmap Heap Scan)(?: Backward)?(?: using (\S+))? on (\S+)/g)].map((m) => `${m[1]}${m[2] ? ` ${m[2]}` : ''} on ${m[3]}`).join(', ');
+  return [
+    ...plan.matchAll(
+      /(Index Only Scan|Index Scan|Seq Scan|Bitmap Heap Scan)(?: Backward)?(?: using (\S+))? on (\S+)/g,
+    ),
+  ]
+    .map((m) => `${m[1]}${m[2] ? ` ${m[2]}` : ''} on ${m[3]}`)
+    .join(', ');
 }
 
 /** The same catalog through the operator API (POST /admin/v1/vendors and /products), `workers` calls at a time. */
-export async function loadCatalogApi(server: BenchServer, size: number, workers = 4): Promise<CatalogIds> {
+export async function loadCatalogApi(
+  server: BenchServer,
+  size: number,
+  workers = 4,
+): Promise<CatalogIds> {
   const ids = new CatalogIds();
   for (let v = 0; v < size / PER_VENDOR; v++) {
     const vendor = await admin<{ vendor_id: string }>(server, 'POST', '/vendors', {
-      name: `Bench Vendor ${v}`, syndicatable: syndicated(v), commission_rate: 0.1,
-      pickup: { contact_person: 'Efua Asante', contact_phone: '020 000 0101', address: 'Makola Market, Accra Central', coordinates: { lat: 5.549, lng: -0.205 } },
+      name: `Bench Vendor ${v}`,
+      syndicatable: syndicated(v),
+      commission_rate: 0.1,
+      pickup: {
+        contact_person: 'Efua Asante',
+        contact_phone: '020 000 0101',
+        address: 'Makola Market, Accra Central',
+        coordinates: { lat: 5.549, lng: -0.205 },
+      },
     });
     ids.vendors.push(vendor.vendor_id);
   }
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < size; i = next++) {
-      const p = await admin<{ product_id: string; variants: Array<{ variant_id: string }> }>(server, 'POST', '/products', {
-        vendor_id: ids.vendors[vendorOf(i)], title: `Bench product ${i}`, description: `Handwoven kente stole number ${i}.`,
-        images: [`https://images.example.com/bench/${i}.jpg`], category: 'Fashion', active: active(i),
-        variants: Array.from({ length: variantCount(i) }, (_, k) => ({ label: `Variant ${k + 1}`, price_ghs: 10 + (i % 500) + k / 2, stock: inStock(i) ? STOCK : 0 })),
-      });
+      const p = await admin<{ product_id: string; variants: Array<{ variant_id: string }> }>(
+        server,
+        'POST',
+        '/products',
+        {
+          vendor_id: ids.vendors[vendorOf(i)],
+          title: `Bench product ${i}`,
+          description: `Handwoven kente stole number ${i}.`,
+          images: [`https://images.example.com/bench/${i}.jpg`],
+          category: 'Fashion',
+          active: active(i),
+          variants: Array.from({ length: variantCount(i) }, (_, k) => ({
+            label: `Variant ${k + 1}`,
+            price_ghs: 10 + (i % 500) + k / 2,
+            stock: inStock(i) ? STOCK : 0,
+          })),
+        },
+      );
       ids.products[i] = p.product_id;
       ids.variants[i] = p.variants[0]!.variant_id;
     }

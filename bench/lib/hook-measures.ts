@@ -72,7 +72,12 @@ async function waitUntil(rx: HookReceiver, done: () => boolean): Promise<void> {
   }
 }
 
-const stats = (xs: number[]) => ({ p50: round(percentile(xs, 50), 1), p99: round(percentile(xs, 99), 1), max: round(Math.max(...xs), 1), min: round(Math.min(...xs), 1) });
+const stats = (xs: number[]) => ({
+  p50: round(percentile(xs, 50), 1),
+  p99: round(percentile(xs, 99), 1),
+  max: round(Math.max(...xs), 1),
+  min: round(Math.min(...xs), 1),
+});
 
 export async function measureWebhooks(
   server: BenchServer,
@@ -83,14 +88,28 @@ export async function measureWebhooks(
   onCleanup(() => rx.close());
   try {
     // A staging partner (local destinations are allowed for staging events only) whose app's webhook_url is the receiver.
-    const p = await createPartner(server, { environment: 'staging', scopes: ['delivery:read', 'delivery:write'] });
+    const p = await createPartner(server, {
+      environment: 'staging',
+      scopes: ['delivery:read', 'delivery:write'],
+    });
     o.cleanKey(p.keyId);
     const path = `/hook/${randomBytes(4).toString('hex')}`;
     await admin(server, 'PATCH', `/apps/${p.appId}`, { webhook_url: `${rx.url}${path}` });
     const createPath = `${DELIVERY}/orders.create`;
-    const load = new LoadGenerator(server.port, o.connections, server.cpuMs, Number.POSITIVE_INFINITY);
+    const load = new LoadGenerator(
+      server.port,
+      o.connections,
+      server.cpuMs,
+      Number.POSITIVE_INFINITY,
+    );
     try {
-      const route = signedRoute('orders.create (staging, webhook to the receiver)', createPath, p, server.url, () => orderBody());
+      const route = signedRoute(
+        'orders.create (staging, webhook to the receiver)',
+        createPath,
+        p,
+        server.url,
+        () => orderBody(),
+      );
       // Warm-up (JIT, pools, key cache, the dispatcher's sockets); its events are waited for, then dropped.
       const [warm] = await load.throughput([route], 1, [2000]);
       checkFailures(load, 'webhook warm-up');
@@ -104,12 +123,22 @@ export async function measureWebhooks(
       for (let i = 0; i < count; i++) {
         const wait = start + (i * 1000) / TRICKLE_PER_S - wallNow();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        const res = await call<{ data: { order_details: { order_id: string } } }>(p, 'POST', createPath, orderBody());
+        const res = await call<{ data: { order_details: { order_id: string } } }>(
+          p,
+          'POST',
+          createPath,
+          orderBody(),
+        );
         responseAt.set(res.body.data.order_details.order_id, wallNow());
       }
       await waitUntil(rx, () => firstArrivals(rx, path).size >= count);
-      const trickle = [...firstArrivals(rx, path).values()].filter((a) => responseAt.has(a.orderId!));
-      if (trickle.length < count) throw new Error(`only ${trickle.length}/${count} trickle events arrived (nothing new for ${STALL_MS / 1000} s)`);
+      const trickle = [...firstArrivals(rx, path).values()].filter((a) =>
+        responseAt.has(a.orderId!),
+      );
+      if (trickle.length < count)
+        throw new Error(
+          `only ${trickle.length}/${count} trickle events arrived (nothing new for ${STALL_MS / 1000} s)`,
+        );
       const fromResponse = stats(trickle.map((a) => a.at - responseAt.get(a.orderId!)!));
       const fromCreatedAt = stats(trickle.map((a) => a.at - a.createdAt));
       rx.arrivals = [];
@@ -122,7 +151,10 @@ export async function measureWebhooks(
       const created = burst!.requests;
       await waitUntil(rx, () => firstArrivals(rx, path).size >= created);
       const arrived = [...firstArrivals(rx, path).values()].map((a) => a.at).sort((a, b) => a - b);
-      if (arrived.length < created) throw new Error(`only ${arrived.length}/${created} events arrived (nothing new for ${STALL_MS / 1000} s)`);
+      if (arrived.length < created)
+        throw new Error(
+          `only ${arrived.length}/${created} events arrived (nothing new for ${STALL_MS / 1000} s)`,
+        );
       const spanMs = arrived[arrived.length - 1]! - arrived[0]!;
       const createdPerS = burst!.rps;
       const deliveredPerS = created / (spanMs / 1000);
@@ -137,7 +169,11 @@ export async function measureWebhooks(
           orders: count,
           perSecond: TRICKLE_PER_S,
           fromResponseMs: fromResponse,
-          fromCreatedAtMs: { p50: fromCreatedAt.p50, p99: fromCreatedAt.p99, max: fromCreatedAt.max },
+          fromCreatedAtMs: {
+            p50: fromCreatedAt.p50,
+            p99: fromCreatedAt.p99,
+            max: fromCreatedAt.max,
+          },
           targetP99Ms: LAG_TARGET_MS,
           pass: fromResponse.p99 < LAG_TARGET_MS,
         },

@@ -27,26 +27,42 @@ export const newSchemaName = () => `bench_${randomBytes(6).toString('hex')}`;
  * Starts `instances` servers (one at a time: the first migrates the schema). On PostgreSQL a fresh
  * schema unless `schema` is given (then the caller owns its cleanup).
  */
-export async function startFleet(o: { scenario: ScenarioName; instances?: number; env?: Record<string, string>; schema?: string; label: string }): Promise<Fleet> {
+export async function startFleet(o: {
+  scenario: ScenarioName;
+  instances?: number;
+  env?: Record<string, string>;
+  schema?: string;
+  label: string;
+}): Promise<Fleet> {
   const instances = o.instances ?? 1;
-  if (o.scenario === 'embedded' && instances > 1) throw new Error('the embedded database serves one process only');
+  if (o.scenario === 'embedded' && instances > 1)
+    throw new Error('the embedded database serves one process only');
   let env: Record<string, string> = { DATABASE_URL: 'memory:' };
   let title = 'PGlite in memory (DATABASE_URL=memory:)';
   let schema: string | undefined;
   if (o.scenario === 'postgres') {
     schema = o.schema ?? newSchemaName();
     const name = schema;
-    if (!o.schema) onCleanup(async () => {
-      await dropSchema(name);
-      console.log(`  dropped schema ${name}`);
-    });
+    if (!o.schema)
+      onCleanup(async () => {
+        await dropSchema(name);
+        console.log(`  dropped schema ${name}`);
+      });
     env = { DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema, REDIS_URL, PGAPPNAME: schema };
     title = `PostgreSQL (schema ${schema}) + Redis, ${instances} instance${instances > 1 ? 's' : ''}`;
   }
-  console.log(`\n-- ${o.label}: starting ${instances} server${instances > 1 ? 's' : ''} (${title})`);
+  console.log(
+    `\n-- ${o.label}: starting ${instances} server${instances > 1 ? 's' : ''} (${title})`,
+  );
   // Instances must share the key that seals signing and webhook secrets at rest.
   env.SECRETS_KEY = randomBytes(32).toString('base64');
-  const fleet: Fleet = { scenario: o.scenario, servers: [], schema, title, env: { ...env, ...o.env } };
+  const fleet: Fleet = {
+    scenario: o.scenario,
+    servers: [],
+    schema,
+    title,
+    env: { ...env, ...o.env },
+  };
   for (let i = 0; i < instances; i++) await addInstance(fleet);
   return fleet;
 }
@@ -81,7 +97,10 @@ export function rssMb(pid: number): number | undefined {
 /** A connection whose search_path is the bench schema; for bulk loads and checks. */
 export async function schemaClient(schema: string): Promise<pg.Client> {
   if (!/^bench_[a-z0-9]+$/.test(schema)) throw new Error(`unexpected schema ${schema}`);
-  const client = new pg.Client({ connectionString: POSTGRES_URL, options: `-c search_path=${schema}` });
+  const client = new pg.Client({
+    connectionString: POSTGRES_URL,
+    options: `-c search_path=${schema}`,
+  });
   client.on('error', () => {});
   await client.connect();
   onCleanup(() => client.end().catch(() => {}));
@@ -89,7 +108,11 @@ export async function schemaClient(schema: string): Promise<pg.Client> {
 }
 
 /** CPU of the other processes on the machine (cores), given the machine's and our processes' CPU deltas. */
-export function otherCores(machineMs: number | undefined, ownMs: number, wallMs: number): number | null {
+export function otherCores(
+  machineMs: number | undefined,
+  ownMs: number,
+  wallMs: number,
+): number | null {
   if (machineMs === undefined || wallMs <= 0) return null;
   return Math.max(0, (machineMs - ownMs) / wallMs);
 }

@@ -27,7 +27,12 @@ export function signedRoute(
   baseUrl: string,
   body?: () => unknown,
 ): Route {
-  return { label, path, signer: new PartnerClient({ apiKey: key.apiKey, signingSecret: key.signingSecret, baseUrl }), ...(body ? { body } : {}) };
+  return {
+    label,
+    path,
+    signer: new PartnerClient({ apiKey: key.apiKey, signingSecret: key.signingSecret, baseUrl }),
+    ...(body ? { body } : {}),
+  };
 }
 
 /** What one request sends: signed headers (none for the baseline) and, for a POST, its body. */
@@ -55,7 +60,12 @@ class HeaderSource {
   constructor(private readonly route: Route) {}
 
   private get needsBatch(): boolean {
-    return this.route.signer !== null || this.route.body !== undefined || this.route.query !== undefined || this.route.target !== undefined;
+    return (
+      this.route.signer !== null ||
+      this.route.body !== undefined ||
+      this.route.query !== undefined ||
+      this.route.target !== undefined
+    );
   }
 
   prepare(count: number): void {
@@ -76,9 +86,17 @@ class HeaderSource {
     const base = target ? target() : this.route.path;
     const path = query ? `${base}?${query()}` : base;
     const own = query !== undefined || target !== undefined;
-    if (!body) return { headers: signer ? signer.signHeaders('GET', path, '') : undefined, ...(own ? { path } : {}) };
+    if (!body)
+      return {
+        headers: signer ? signer.signHeaders('GET', path, '') : undefined,
+        ...(own ? { path } : {}),
+      };
     const text = JSON.stringify(body());
-    const headers = { ...(signer ? signer.signHeaders('POST', path, text) : {}), 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) };
+    const headers = {
+      ...(signer ? signer.signHeaders('POST', path, text) : {}),
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(text)),
+    };
     return { headers, body: text, ...(own ? { path } : {}) };
   }
 }
@@ -105,38 +123,54 @@ interface Target {
  * request went out on such a socket before its close was seen, the server never read it, so it is
  * sent once more on a fresh socket and timed from there (Node's documented `reusedSocket` retry).
  */
-async function get(target: Target, path: string, prepared: Prepared, failures: Failures): Promise<number> {
+async function get(
+  target: Target,
+  path: string,
+  prepared: Prepared,
+  failures: Failures,
+): Promise<number> {
   // Other idle sockets of the pool may have been closed too: each try takes a different one.
   for (let attempt = 1; ; attempt++) {
     try {
       return await send(target, path, prepared, failures);
     } catch (err) {
-      const stale = (err as { reusedSocket?: boolean }).reusedSocket && (err as NodeJS.ErrnoException).code === 'ECONNRESET';
+      const stale =
+        (err as { reusedSocket?: boolean }).reusedSocket &&
+        (err as NodeJS.ErrnoException).code === 'ECONNRESET';
       if (!stale || attempt > 64) throw err;
       failures.resent++;
     }
   }
 }
 
-function send(target: Target, path: string, prepared: Prepared, failures: Failures): Promise<number> {
+function send(
+  target: Target,
+  path: string,
+  prepared: Prepared,
+  failures: Failures,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const { headers, body: payload } = prepared;
     const method = payload === undefined ? 'GET' : 'POST';
     const t0 = performance.now();
-    const req = request({ host: '127.0.0.1', port: target.port, path, method, agent: target.agent, headers }, (res) => {
-      const status = res.statusCode ?? 0;
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        if (status < 200 || status >= 300) body += chunk;
-      });
-      res.on('end', () => {
-        const elapsed = performance.now() - t0;
-        if (status < 200 || status >= 300) failures.add(`${status} ${method} ${path}: ${body.slice(0, 300)}`);
-        resolve(elapsed);
-      });
-      res.on('error', reject);
-    });
+    const req = request(
+      { host: '127.0.0.1', port: target.port, path, method, agent: target.agent, headers },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          if (status < 200 || status >= 300) body += chunk;
+        });
+        res.on('end', () => {
+          const elapsed = performance.now() - t0;
+          if (status < 200 || status >= 300)
+            failures.add(`${status} ${method} ${path}: ${body.slice(0, 300)}`);
+          resolve(elapsed);
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', (err) => reject(Object.assign(err, { reusedSocket: req.reusedSocket })));
     req.end(payload);
   });
@@ -213,7 +247,12 @@ export class LoadGenerator {
     for (let i = 0; i < count; i++) {
       for (const k of order(routes.length, i)) {
         const prepared = sources[k]!.take();
-        samples[k]![i] = await get(this.sequential, prepared.path ?? routes[k]!.path, prepared, this.failures);
+        samples[k]![i] = await get(
+          this.sequential,
+          prepared.path ?? routes[k]!.path,
+          prepared,
+          this.failures,
+        );
       }
     }
     return samples.map((s) => ({
@@ -225,14 +264,19 @@ export class LoadGenerator {
   }
 
   /** `seconds` of closed-loop load per route, in alternating slices. */
-  async throughput(routes: readonly Route[], seconds: number, expectedRps: readonly number[]): Promise<ThroughputResult[]> {
+  async throughput(
+    routes: readonly Route[],
+    seconds: number,
+    expectedRps: readonly number[],
+  ): Promise<ThroughputResult[]> {
     const sources = routes.map((r) => this.source(r));
     sources.forEach((s, k) => s.prepare(Math.ceil(expectedRps[k]! * seconds * 1.5) + 1000));
     await settle();
     const tallies = routes.map(newTally);
     const slices = Math.max(1, Math.round(seconds / this.sliceSeconds));
     for (let i = 0; i < slices; i++) {
-      for (const k of order(routes.length, i)) await this.slice(routes[k]!, sources[k]!, seconds / slices, tallies[k]!);
+      for (const k of order(routes.length, i))
+        await this.slice(routes[k]!, sources[k]!, seconds / slices, tallies[k]!);
     }
     return tallies.map((t, k) => {
       const n = t.samples.length;
@@ -250,7 +294,12 @@ export class LoadGenerator {
   }
 
   /** Closed loop: `concurrency` workers each send the next request as soon as the last one answers. */
-  private async slice(route: Route, src: HeaderSource, seconds: number, tally: Tally): Promise<void> {
+  private async slice(
+    route: Route,
+    src: HeaderSource,
+    seconds: number,
+    tally: Tally,
+  ): Promise<void> {
     const cpu0 = this.serverCpuMs();
     const client0 = process.cpuUsage();
     const start = performance.now();
@@ -260,7 +309,9 @@ export class LoadGenerator {
     const worker = async () => {
       while (performance.now() < deadline) {
         const prepared = src.take();
-        tally.samples.push(await get(this.concurrent, prepared.path ?? route.path, prepared, this.failures));
+        tally.samples.push(
+          await get(this.concurrent, prepared.path ?? route.path, prepared, this.failures),
+        );
         last = performance.now();
       }
     };
@@ -269,7 +320,10 @@ export class LoadGenerator {
     const cpu1 = this.serverCpuMs();
     const client = process.cpuUsage(client0);
     tally.seconds += (last - start) / 1000;
-    tally.serverCpuMs = cpu0 === undefined || cpu1 === undefined || tally.serverCpuMs === undefined ? undefined : tally.serverCpuMs + cpu1 - cpu0;
+    tally.serverCpuMs =
+      cpu0 === undefined || cpu1 === undefined || tally.serverCpuMs === undefined
+        ? undefined
+        : tally.serverCpuMs + cpu1 - cpu0;
     tally.clientCpuUs += client.user + client.system;
   }
 

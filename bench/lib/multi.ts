@@ -22,7 +22,12 @@ export interface Started {
  * Embedded: DATABASE_URL=memory:. PostgreSQL: a fresh bench_<random> schema, Redis, and
  * PGAPPNAME so that pg_stat_activity tells the server's connections apart.
  */
-export async function startScenario(scenario: ScenarioName, suite: string, cpuProf: string | undefined, tag = ''): Promise<Started> {
+export async function startScenario(
+  scenario: ScenarioName,
+  suite: string,
+  cpuProf: string | undefined,
+  tag = '',
+): Promise<Started> {
   let env: Record<string, string> = { DATABASE_URL: 'memory:' };
   let title = 'PGlite in memory (DATABASE_URL=memory:), in-process replay/rate-limit store';
   let schema: string | undefined;
@@ -39,7 +44,10 @@ export async function startScenario(scenario: ScenarioName, suite: string, cpuPr
   }
   const profileDir = cpuProf ? resolve(cpuProf, suite, `${scenario}${tag}`) : undefined;
   console.log(`\n-- ${scenario}${tag}: starting the server (${title})`);
-  const server = await startServer(env, profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+  const server = await startServer(
+    env,
+    profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+  );
   onCleanup(() => server.stop());
   console.log(`  server pid ${server.pid} on ${server.url}`);
   return { server, scenario, title, schema, profileDir };
@@ -55,14 +63,23 @@ export function cleanRedisAfter(started: Started, keyId: string): void {
 
 export function checkFailures(load: LoadGenerator, phase: string): void {
   if (load.failures.count > 0) {
-    throw new Error(`${load.failures.count} non-2xx answer(s) during ${phase}, e.g.:\n  ${load.failures.samples.join('\n  ')}`);
+    throw new Error(
+      `${load.failures.count} non-2xx answer(s) during ${phase}, e.g.:\n  ${load.failures.samples.join('\n  ')}`,
+    );
   }
-  if (load.failures.resent > 0) console.log(`  (${phase}: ${load.failures.resent} request(s) resent: the server had closed their idle keep-alive socket)`);
+  if (load.failures.resent > 0)
+    console.log(
+      `  (${phase}: ${load.failures.resent} request(s) resent: the server had closed their idle keep-alive socket)`,
+    );
   load.failures.resent = 0;
 }
 
 /** Runs a phase with a different route leading each round; answers results in the routes' own order. */
-export async function rotated<T>(routes: readonly Route[], r: number, phase: (ordered: Route[]) => Promise<T[]>): Promise<T[]> {
+export async function rotated<T>(
+  routes: readonly Route[],
+  r: number,
+  phase: (ordered: Route[]) => Promise<T[]>,
+): Promise<T[]> {
   const shift = r % routes.length;
   const out = await phase([...routes.slice(shift), ...routes.slice(0, shift)]);
   const back = new Array<T>(routes.length);
@@ -87,12 +104,30 @@ const med = (xs: Array<number | undefined>, digits: number) => {
 export function figures(r: RouteRuns) {
   return {
     route: r.label,
-    p50Ms: med(r.latency.map((l) => l.p50), 4),
-    p99Ms: med(r.latency.map((l) => l.p99), 4),
-    rps: med(r.throughput.map((t) => t.rps), 1),
-    loadedP50Ms: med(r.throughput.map((t) => t.p50), 3),
-    loadedP99Ms: med(r.throughput.map((t) => t.p99), 3),
-    serverCpuUsPerReq: med(r.throughput.map((t) => t.serverCpuUsPerReq), 1),
+    p50Ms: med(
+      r.latency.map((l) => l.p50),
+      4,
+    ),
+    p99Ms: med(
+      r.latency.map((l) => l.p99),
+      4,
+    ),
+    rps: med(
+      r.throughput.map((t) => t.rps),
+      1,
+    ),
+    loadedP50Ms: med(
+      r.throughput.map((t) => t.p50),
+      3,
+    ),
+    loadedP99Ms: med(
+      r.throughput.map((t) => t.p99),
+      3,
+    ),
+    serverCpuUsPerReq: med(
+      r.throughput.map((t) => t.serverCpuUsPerReq),
+      1,
+    ),
     rounds: {
       p50Ms: r.latency.map((l) => round(l.p50, 4)),
       p99Ms: r.latency.map((l) => round(l.p99, 4)),
@@ -104,7 +139,11 @@ export function figures(r: RouteRuns) {
 
 /** Per-round ratios of a route to a baseline measured in the same round, then their median. */
 export function ratios(r: RouteRuns, base: RouteRuns) {
-  const per = <T>(xs: T[], bs: T[], f: (x: T, b: T) => number) => med(xs.map((x, i) => (bs[i] === undefined ? undefined : f(x, bs[i]!))), 3);
+  const per = <T>(xs: T[], bs: T[], f: (x: T, b: T) => number) =>
+    med(
+      xs.map((x, i) => (bs[i] === undefined ? undefined : f(x, bs[i]!))),
+      3,
+    );
   return {
     p50: per(r.latency, base.latency, (x, b) => x.p50 / b.p50),
     p99: per(r.latency, base.latency, (x, b) => x.p99 / b.p99),

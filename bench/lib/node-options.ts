@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs';
  * servers run with exactly these, so a figure it measures is the one production would see.
  */
 export function productionNodeOptions(): string {
-  const line = /^ENV NODE_OPTIONS=(.+)$/m.exec(readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8'));
+  const line = /^ENV NODE_OPTIONS=(.+)$/m.exec(
+    readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8'),
+  );
   if (!line) throw new Error('the Dockerfile sets no NODE_OPTIONS');
   return line[1]!.trim();
 }

@@ -21,7 +21,8 @@ export interface SuiteOptions {
 export function positive(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number (got "${raw}")`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new Error(`--${name} must be a positive number (got "${raw}")`);
   return n;
 }
 
@@ -34,14 +35,25 @@ export function scenarios(raw: string | undefined): ScenarioName[] {
 }
 
 export function machine() {
-  return { node: process.version, cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown CPU' };
+  return {
+    node: process.version,
+    cores: availableParallelism(),
+    cpu: cpus()[0]?.model ?? 'unknown CPU',
+  };
 }
 
 /** The commit measured, and whether src/ had uncommitted changes (the code may move under a long run). */
 function revision(): { commit: string; srcDirty: boolean } | null {
   try {
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: fileURLToPath(new URL('../..', import.meta.url)), encoding: 'utf8' }).trim();
-    return { commit: git('rev-parse', '--short', 'HEAD'), srcDirty: git('status', '--porcelain', '--', 'src', 'migrations') !== '' };
+    const git = (...args: string[]) =>
+      execFileSync('git', args, {
+        cwd: fileURLToPath(new URL('../..', import.meta.url)),
+        encoding: 'utf8',
+      }).trim();
+    return {
+      commit: git('rev-parse', '--short', 'HEAD'),
+      srcDirty: git('status', '--porcelain', '--', 'src', 'migrations') !== '',
+    };
   } catch {
     return null;
   }
@@ -51,10 +63,17 @@ function revision(): { commit: string; srcDirty: boolean } | null {
  * Writes bench/results/<suite>.json; a profiled run (slowed by the profiler) goes to
  * <suite>.profiled.json so that it never replaces the real figures.
  */
-export function writeResults(suite: string, profiled: boolean, payload: Record<string, unknown>): string {
+export function writeResults(
+  suite: string,
+  profiled: boolean,
+  payload: Record<string, unknown>,
+): string {
   const dir = fileURLToPath(new URL('../results/', import.meta.url));
   mkdirSync(dir, { recursive: true });
   const file = `${dir}${suite}${profiled ? '.profiled' : ''}.json`;
-  writeFileSync(file, `${JSON.stringify({ suite, generatedAt: new Date().toISOString(), ...machine(), revision: revision(), ...payload }, null, 2)}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ suite, generatedAt: new Date().toISOString(), ...machine(), revision: revision(), ...payload }, null, 2)}\n`,
+  );
   return file;
 }

@@ -17,9 +17,19 @@ export function orderBody(overrides: Record<string, unknown> = {}): Record<strin
   return {
     order_reference: `bench-${RUN}-${++counter}`,
     customer: { name: 'Ama Mensah', phone: '024 123 4567' },
-    delivery: { address: '12 Oxford Street', city: 'Accra', region: 'Greater Accra', coordinates: { lat: 5.556, lng: -0.182 } },
+    delivery: {
+      address: '12 Oxford Street',
+      city: 'Accra',
+      region: 'Greater Accra',
+      coordinates: { lat: 5.556, lng: -0.182 },
+    },
     item: 'Two pairs of sandals',
-    pickup: { contact_person: 'Kofi Boateng', contact_phone: '0201234567', address: 'Makola Market', coordinates: { lat: 5.549, lng: -0.209 } },
+    pickup: {
+      contact_person: 'Kofi Boateng',
+      contact_phone: '0201234567',
+      address: 'Makola Market',
+      coordinates: { lat: 5.549, lng: -0.209 },
+    },
     ...overrides,
   };
 }
@@ -48,7 +58,10 @@ export class OrderTable {
     private readonly appIds: readonly string[],
   ) {
     if (!/^bench_[a-z0-9]+$/.test(schema)) throw new Error(`unexpected schema ${schema}`);
-    this.client = new pg.Client({ connectionString: POSTGRES_URL, options: `-c search_path=${schema}` });
+    this.client = new pg.Client({
+      connectionString: POSTGRES_URL,
+      options: `-c search_path=${schema}`,
+    });
     this.client.on('error', () => {});
   }
 
@@ -114,7 +127,11 @@ export class OrderTable {
                 pg_total_relation_size('delivery_orders') as orders, pg_total_relation_size('delivery_order_events') as events`,
       )
     ).rows;
-    return { rows: Number(r!.rows), ordersMb: Number(r!.orders) / 2 ** 20, eventsMb: Number(r!.events) / 2 ** 20 };
+    return {
+      rows: Number(r!.rows),
+      ordersMb: Number(r!.orders) / 2 ** 20,
+      eventsMb: Number(r!.events) / 2 ** 20,
+    };
   }
 
   /** The index PostgreSQL's plan for orders.get's lookup uses (it depends on the table's statistics). */
@@ -138,14 +155,23 @@ export async function explainGet(client: pg.Client, appId: string): Promise<stri
 }
 
 /** explainGet on a bench schema of its own connection; with `analyze`, ANALYZEs the order tables first. */
-export async function explainGetIn(schema: string, appId: string, analyze = false): Promise<{ index: string; rows: number }> {
+export async function explainGetIn(
+  schema: string,
+  appId: string,
+  analyze = false,
+): Promise<{ index: string; rows: number }> {
   if (!/^bench_[a-z0-9]+$/.test(schema)) throw new Error(`unexpected schema ${schema}`);
-  const client = new pg.Client({ connectionString: POSTGRES_URL, options: `-c search_path=${schema}` });
+  const client = new pg.Client({
+    connectionString: POSTGRES_URL,
+    options: `-c search_path=${schema}`,
+  });
   client.on('error', () => {});
   await client.connect();
   try {
     if (analyze) await client.query('analyze delivery_orders, delivery_order_events');
-    const rows = Number((await client.query<{ n: string }>('select count(*) as n from delivery_orders')).rows[0]!.n);
+    const rows = Number(
+      (await client.query<{ n: string }>('select count(*) as n from delivery_orders')).rows[0]!.n,
+    );
     return { index: await explainGet(client, appId), rows };
   } finally {
     await client.end().catch(() => {});

@@ -7,8 +7,21 @@ import pg from 'pg';
 import { POSTGRES_URL } from './backends.ts';
 
 /** What one connection was doing when sampled. */
-export type ConnState = 'running' | 'lock wait' | 'io/wal wait' | 'other wait' | 'idle in tx' | 'idle';
-export const CONN_STATES: readonly ConnState[] = ['running', 'lock wait', 'io/wal wait', 'other wait', 'idle in tx', 'idle'];
+export type ConnState =
+  | 'running'
+  | 'lock wait'
+  | 'io/wal wait'
+  | 'other wait'
+  | 'idle in tx'
+  | 'idle';
+export const CONN_STATES: readonly ConnState[] = [
+  'running',
+  'lock wait',
+  'io/wal wait',
+  'other wait',
+  'idle in tx',
+  'idle',
+];
 
 interface Row {
   state: string | null;
@@ -44,7 +57,15 @@ export class ActivitySampler {
   private label: string | null = null;
   private running = false;
   private loop: Promise<void> | undefined;
-  private readonly tallies = new Map<string, { samples: number; counts: Record<ConnState, number>; lockEvents: Record<string, number>; lockStatements: Record<string, number> }>();
+  private readonly tallies = new Map<
+    string,
+    {
+      samples: number;
+      counts: Record<ConnState, number>;
+      lockEvents: Record<string, number>;
+      lockStatements: Record<string, number>;
+    }
+  >();
 
   constructor(
     private readonly appName: string,
@@ -75,7 +96,19 @@ export class ActivitySampler {
         // The slice may have ended while the query ran: only keep samples still inside it.
         if (this.label === label) {
           let t = this.tallies.get(label);
-          if (!t) this.tallies.set(label, (t = { samples: 0, counts: Object.fromEntries(CONN_STATES.map((s) => [s, 0])) as Record<ConnState, number>, lockEvents: {}, lockStatements: {} }));
+          if (!t)
+            this.tallies.set(
+              label,
+              (t = {
+                samples: 0,
+                counts: Object.fromEntries(CONN_STATES.map((s) => [s, 0])) as Record<
+                  ConnState,
+                  number
+                >,
+                lockEvents: {},
+                lockStatements: {},
+              }),
+            );
           t.samples++;
           for (const r of rows) {
             const s = classify(r);
@@ -95,9 +128,22 @@ export class ActivitySampler {
   profile(label: string): ActivityProfile | undefined {
     const t = this.tallies.get(label);
     if (!t || t.samples === 0) return undefined;
-    const mean = Object.fromEntries(CONN_STATES.map((s) => [s, t.counts[s] / t.samples])) as Record<ConnState, number>;
-    const per = (m: Record<string, number>) => Object.fromEntries(Object.entries(m).sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, v / t.samples]));
-    return { samples: t.samples, mean, lockEvents: per(t.lockEvents), lockStatements: per(t.lockStatements) };
+    const mean = Object.fromEntries(CONN_STATES.map((s) => [s, t.counts[s] / t.samples])) as Record<
+      ConnState,
+      number
+    >;
+    const per = (m: Record<string, number>) =>
+      Object.fromEntries(
+        Object.entries(m)
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, v]) => [k, v / t.samples]),
+      );
+    return {
+      samples: t.samples,
+      mean,
+      lockEvents: per(t.lockEvents),
+      lockStatements: per(t.lockStatements),
+    };
   }
 
   async stop(): Promise<void> {

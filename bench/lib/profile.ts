@@ -3,7 +3,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 interface CpuProfile {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
+  nodes: Array<{
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+  }>;
   samples: number[];
   timeDeltas: number[];
 }
@@ -19,33 +22,53 @@ export interface ProfileSummary {
 
 /** Which part of the stack a frame belongs to. */
 function area(url: string, fn: string): string {
-  if (!url) return fn === '(garbage collector)' ? 'GC' : fn === '(program)' ? 'V8 (program)' : 'native calls (writev/writeBuffer: socket writes, syscalls)';
+  if (!url)
+    return fn === '(garbage collector)'
+      ? 'GC'
+      : fn === '(program)'
+        ? 'V8 (program)'
+        : 'native calls (writev/writeBuffer: socket writes, syscalls)';
   if (url.startsWith('wasm://')) return 'PGlite (embedded database)';
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
   if (pkg) {
-    if (/^(fastify|@fastify\/|find-my-way|avvio|light-my-request|fast-json-stringify|fast-querystring|secure-json-parse)/.test(pkg)) return 'fastify (routing, serialisation)';
+    if (
+      /^(fastify|@fastify\/|find-my-way|avvio|light-my-request|fast-json-stringify|fast-querystring|secure-json-parse)/.test(
+        pkg,
+      )
+    )
+      return 'fastify (routing, serialisation)';
     if (/^(ajv|ajv-formats|@sinclair\/typebox)$/.test(pkg)) return 'validation (ajv)';
     if (/^(pg|pg-protocol|pg-types|pg-pool|postgres-.*|pgpass)$/.test(pkg)) return 'pg driver';
     if (/^(ioredis|@ioredis\/|redis-.*|denque|cluster-key-slot)/.test(pkg)) return 'redis client';
-    if (/^(pino|pino-std-serializers|sonic-boom|thread-stream|fast-redact)$/.test(pkg)) return 'logging (pino)';
+    if (/^(pino|pino-std-serializers|sonic-boom|thread-stream|fast-redact)$/.test(pkg))
+      return 'logging (pino)';
     if (/^@electric-sql\/pglite$/.test(pkg)) return 'PGlite (embedded database)';
     if (/^(tsx|esbuild|get-tsconfig)$/.test(pkg)) return 'module loading (start-up, tsx)';
     return `other packages (${pkg})`;
   }
-  if (/^node:internal\/(modules|source_map|deps\/cjs-module-lexer|bootstrap)/.test(url)) return 'module loading (start-up, tsx)';
+  if (/^node:internal\/(modules|source_map|deps\/cjs-module-lexer|bootstrap)/.test(url))
+    return 'module loading (start-up, tsx)';
   if (url.startsWith('node:')) {
-    if (/^node:(events|internal\/process\/task_queues|internal\/timers|timers)/.test(url)) return 'node event loop (events, microtasks, timers)';
-    if (/^node:(internal\/)?(http|_http|net|stream|internal\/streams|internal\/http|dns|tls|internal\/stream_base)/.test(url)) return 'node http/net/streams';
+    if (/^node:(events|internal\/process\/task_queues|internal\/timers|timers)/.test(url))
+      return 'node event loop (events, microtasks, timers)';
+    if (
+      /^node:(internal\/)?(http|_http|net|stream|internal\/streams|internal\/http|dns|tls|internal\/stream_base)/.test(
+        url,
+      )
+    )
+      return 'node http/net/streams';
     if (/crypto/.test(url)) return 'node crypto';
     return 'node core (other)';
   }
   const src = /\/src\/(.+)$/.exec(url)?.[1];
   if (src) {
-    if (src.startsWith('platform/auth') || src.startsWith('platform/guard')) return 'app: auth + guard (signing, nonce, limits)';
+    if (src.startsWith('platform/auth') || src.startsWith('platform/guard'))
+      return 'app: auth + guard (signing, nonce, limits)';
     if (src.startsWith('platform/db')) return 'app: db wrapper';
     if (src.startsWith('platform/')) return 'app: platform (http, errors, ids)';
     if (src.startsWith('modules/wallet')) return 'app: wallet';
-    if (/^modules\/delivery\/domain\/(holidays|calendar)/.test(src)) return 'app: delivery calendar (holidays, windows)';
+    if (/^modules\/delivery\/domain\/(holidays|calendar)/.test(src))
+      return 'app: delivery calendar (holidays, windows)';
     if (src.startsWith('modules/')) return `app: ${src.split('/')[1]}`;
     return 'app: other';
   }
@@ -64,8 +87,16 @@ export function summariseProfiles(dir: string, top = 12): ProfileSummary | undef
   const busiest = files
     .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as CpuProfile)
     .map((prof) => {
-      const idleIds = new Set(prof.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
-      return { prof, busy: prof.samples.reduce((sum, id, i) => sum + (idleIds.has(id) ? 0 : (prof.timeDeltas[i] ?? 0)), 0) };
+      const idleIds = new Set(
+        prof.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id),
+      );
+      return {
+        prof,
+        busy: prof.samples.reduce(
+          (sum, id, i) => sum + (idleIds.has(id) ? 0 : (prof.timeDeltas[i] ?? 0)),
+          0,
+        ),
+      };
     })
     .sort((a, b) => b.busy - a.busy)[0]!.prof;
   const areas = new Map<string, number>();
@@ -85,7 +116,9 @@ export function summariseProfiles(dir: string, top = 12): ProfileSummary | undef
       }
       const a = area(frame.url, frame.functionName);
       areas.set(a, (areas.get(a) ?? 0) + us);
-      const where = frame.url ? `${frame.url.replace(/^.*\/(node_modules|src)\//, '$1/')}:${frame.lineNumber + 1}` : '';
+      const where = frame.url
+        ? `${frame.url.replace(/^.*\/(node_modules|src)\//, '$1/')}:${frame.lineNumber + 1}`
+        : '';
       const key = `${frame.functionName || '(anonymous)'} ${where}`.trim();
       fns.set(key, (fns.get(key) ?? 0) + us);
     });
@@ -96,13 +129,18 @@ export function summariseProfiles(dir: string, top = 12): ProfileSummary | undef
     totalMs: total / 1000,
     idleShare: idle / Math.max(1, total),
     areas: ranked(areas).map(([k, v]) => ({ area: k, share: v / busy })),
-    functions: ranked(fns).slice(0, top).map(([k, v]) => ({ fn: k, share: v / busy })),
+    functions: ranked(fns)
+      .slice(0, top)
+      .map(([k, v]) => ({ fn: k, share: v / busy })),
   };
 }
 
 export function printProfile(title: string, p: ProfileSummary): void {
-  console.log(`\n${title}: main thread, ${(p.totalMs / 1000).toFixed(1)} s profiled, ${(p.idleShare * 100).toFixed(0)}% idle; busy time by area:`);
-  for (const a of p.areas.slice(0, 10)) console.log(`  ${(a.share * 100).toFixed(1).padStart(5)}%  ${a.area}`);
+  console.log(
+    `\n${title}: main thread, ${(p.totalMs / 1000).toFixed(1)} s profiled, ${(p.idleShare * 100).toFixed(0)}% idle; busy time by area:`,
+  );
+  for (const a of p.areas.slice(0, 10))
+    console.log(`  ${(a.share * 100).toFixed(1).padStart(5)}%  ${a.area}`);
   console.log('  top functions by self time:');
   for (const f of p.functions) console.log(`  ${(f.share * 100).toFixed(1).padStart(5)}%  ${f.fn}`);
 }

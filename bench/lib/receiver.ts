@@ -35,7 +35,11 @@ export class HookReceiver {
         res.statusCode = 204;
         res.end();
         try {
-          const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type: string; created_at: string; data?: { order_id?: string } };
+          const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+            type: string;
+            created_at: string;
+            data?: { order_id?: string };
+          };
           this.arrivals.push({
             webhookId: String(req.headers['webhook-id'] ?? ''),
             at,

@@ -23,7 +23,9 @@ export interface ScenarioRun {
 }
 
 function routeSummary(r: RouteRounds) {
-  const cpu = r.throughput.map((t) => t.serverCpuUsPerReq).filter((v): v is number => v !== undefined);
+  const cpu = r.throughput
+    .map((t) => t.serverCpuUsPerReq)
+    .filter((v): v is number => v !== undefined);
   return {
     route: r.label,
     p50Ms: round(median(r.latency.map((l) => l.p50)), 4),
@@ -69,7 +71,11 @@ export function summarise(run: ScenarioRun) {
     title: run.title,
     notes: [
       ...run.notes,
-      ...(inline > 0 ? [`${inline} signed request(s) ran out of pre-signed headers and were signed inside the timed window.`] : []),
+      ...(inline > 0
+        ? [
+            `${inline} signed request(s) ran out of pre-signed headers and were signed inside the timed window.`,
+          ]
+        : []),
     ],
     routes: { baseline: base, signed },
     addedP50Ms: round(addedP50Ms, 4),
@@ -121,9 +127,15 @@ export function printSummary(s: ScenarioSummary): void {
   console.log(
     `ratios signed/baseline: p50 latency ${s.p50Ratio.toFixed(2)}x, throughput ${s.throughputRatio.toFixed(2)}x; ` +
       `added p99 ${ms(s.addedP99Ms)} ms` +
-      (s.addedServerCpuUsPerReq === null ? '' : `; added server CPU ${s.addedServerCpuUsPerReq.toFixed(0)} µs/req`),
+      (s.addedServerCpuUsPerReq === null
+        ? ''
+        : `; added server CPU ${s.addedServerCpuUsPerReq.toFixed(0)} µs/req`),
   );
-  console.log(`added p50 latency: ${ms(s.addedP50Ms)} ms (target ≤ ${s.targets.addedP50Ms} ms)  ${verdict(s.pass.addedP50)}`);
-  console.log(`throughput cost: ${s.throughputCostPct.toFixed(1)}% (target ≤ ${s.targets.throughputCostPct}%)  ${verdict(s.pass.throughputCost)}`);
+  console.log(
+    `added p50 latency: ${ms(s.addedP50Ms)} ms (target ≤ ${s.targets.addedP50Ms} ms)  ${verdict(s.pass.addedP50)}`,
+  );
+  console.log(
+    `throughput cost: ${s.throughputCostPct.toFixed(1)}% (target ≤ ${s.targets.throughputCostPct}%)  ${verdict(s.pass.throughputCost)}`,
+  );
   for (const note of s.notes) console.log(`note: ${note}`);
 }

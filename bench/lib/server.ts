@@ -13,18 +13,44 @@ const STOP_TIMEOUT_MS = 10_000;
 // Every child ever started; the exit hook below kills whatever is still alive.
 const children = new Set<ChildProcess>();
 process.on('exit', () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
 // Settings the server reads from its environment: the bench decides them, not the caller's shell.
 const SERVER_ENV = [
-  'PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'DATABASE_SCHEMA', 'DATABASE_POOL_SIZE', 'REDIS_URL', 'SERVICES',
-  'ADMIN_TOKEN', 'SECRETS_KEY', 'LOG_LEVEL', 'PUBLIC_BASE_URL', 'RATE_LIMIT_READS_PER_MINUTE',
-  'RATE_LIMIT_WRITES_PER_MINUTE', 'AUTH_CACHE_TTL_MS', 'NONCE_TTL_SECONDS', 'SHUTDOWN_TIMEOUT_MS',
-  'WEBHOOK_DISPATCHER', 'WEBHOOK_POLL_MS', 'WEBHOOK_CONCURRENCY', 'WEBHOOK_ENDPOINT_CONCURRENCY', 'WEBHOOK_LOCAL_DESTINATIONS',
-  'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS', 'SANDBOX_COURIER_STEP_SECONDS', 'PGAPPNAME', 'SANDBOX_PAYMENTS_FOR_PRODUCTION',
+  'PORT',
+  'HOST',
+  'DATA_DIR',
+  'DATABASE_URL',
+  'DATABASE_SCHEMA',
+  'DATABASE_POOL_SIZE',
+  'REDIS_URL',
+  'SERVICES',
+  'ADMIN_TOKEN',
+  'SECRETS_KEY',
+  'LOG_LEVEL',
+  'PUBLIC_BASE_URL',
+  'RATE_LIMIT_READS_PER_MINUTE',
+  'RATE_LIMIT_WRITES_PER_MINUTE',
+  'AUTH_CACHE_TTL_MS',
+  'NONCE_TTL_SECONDS',
+  'SHUTDOWN_TIMEOUT_MS',
+  'WEBHOOK_DISPATCHER',
+  'WEBHOOK_POLL_MS',
+  'WEBHOOK_CONCURRENCY',
+  'WEBHOOK_ENDPOINT_CONCURRENCY',
+  'WEBHOOK_LOCAL_DESTINATIONS',
+  'WEBHOOK_RETRY_SCHEDULE',
+  'WEBHOOK_TIMEOUT_MS',
+  'SANDBOX_COURIER_STEP_SECONDS',
+  'PGAPPNAME',
+  'SANDBOX_PAYMENTS_FOR_PRODUCTION',
   // The bare baseline's own settings (bench/baseline/server.ts).
-  'BASELINE_DATABASE_URL', 'BASELINE_SCHEMA', 'BASELINE_POOL_SIZE', 'BASELINE_SEED_ROWS',
+  'BASELINE_DATABASE_URL',
+  'BASELINE_SCHEMA',
+  'BASELINE_POOL_SIZE',
+  'BASELINE_SEED_ROWS',
 ];
 
 export interface BenchServer extends ChildServer {
@@ -59,7 +85,11 @@ function readCpuMs(pid: number): number | undefined {
 /** CPU time used by the whole machine (all cores, all processes) in milliseconds, from /proc/stat. */
 export function machineCpuMs(): number | undefined {
   try {
-    const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
+    const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+      .split('\n')[0]!
+      .trim()
+      .split(/\s+/)
+      .map(Number);
     return ((user! + nice! + system! + irq! + softirq! + steal!) * 1000) / CLK_TCK;
   } catch {
     return undefined;
@@ -83,7 +113,12 @@ export interface ChildServer {
  * server's) with PORT and HOST set and the server settings of the caller's shell removed, and
  * waits until `readyPath` answers 2xx.
  */
-export async function launch(script: string, env: Record<string, string>, nodeArgs: readonly string[] = [], readyPath = '/healthz'): Promise<ChildServer> {
+export async function launch(
+  script: string,
+  env: Record<string, string>,
+  nodeArgs: readonly string[] = [],
+  readyPath = '/healthz',
+): Promise<ChildServer> {
   const port = await freePort();
   const base: NodeJS.ProcessEnv = { ...process.env };
   for (const name of SERVER_ENV) delete base[name];
@@ -121,7 +156,9 @@ export async function launch(script: string, env: Record<string, string>, nodeAr
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`${script} exited during start (code ${child.exitCode ?? child.signalCode}):\n${log}`);
+      throw new Error(
+        `${script} exited during start (code ${child.exitCode ?? child.signalCode}):\n${log}`,
+      );
     }
     try {
       const res = await fetch(`${url}${readyPath}`, { signal: AbortSignal.timeout(1000) });
@@ -131,14 +168,19 @@ export async function launch(script: string, env: Record<string, string>, nodeAr
     }
     if (Date.now() > deadline) {
       await server.stop();
-      throw new Error(`${script} did not answer ${readyPath} within ${START_TIMEOUT_MS / 1000} s:\n${log}`);
+      throw new Error(
+        `${script} did not answer ${readyPath} within ${START_TIMEOUT_MS / 1000} s:\n${log}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 200));
   }
 }
 
 /** Spawns the platform (`src/server.ts`) and waits for /healthz. */
-export async function startServer(env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<BenchServer> {
+export async function startServer(
+  env: Record<string, string>,
+  nodeArgs: readonly string[] = [],
+): Promise<BenchServer> {
   const adminToken = `bench-${randomBytes(16).toString('hex')}`;
   const server = await launch(
     'src/server.ts',
@@ -158,7 +200,12 @@ export async function startServer(env: Record<string, string>, nodeArgs: readonl
 }
 
 /** One operator API call (Bearer ADMIN_TOKEN); a non-2xx answer throws. */
-export async function admin<T>(server: BenchServer, method: string, path: string, body: unknown): Promise<T> {
+export async function admin<T>(
+  server: BenchServer,
+  method: string,
+  path: string,
+  body: unknown,
+): Promise<T> {
   const res = await fetch(`${server.url}/admin/v1${path}`, {
     method,
     headers: { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json' },
@@ -184,13 +231,28 @@ export interface BenchKey {
 export const BENCH_RATE_LIMIT = 1_000_000;
 
 export async function createPartnerKey(server: BenchServer): Promise<BenchKey> {
-  const partner = await admin<{ partner_id: string }>(server, 'POST', '/partners', { name: 'Bench Partner' });
+  const partner = await admin<{ partner_id: string }>(server, 'POST', '/partners', {
+    name: 'Bench Partner',
+  });
   await admin(server, 'PATCH', `/partners/${partner.partner_id}`, {
     rate_limits: { reads_per_minute: BENCH_RATE_LIMIT, writes_per_minute: BENCH_RATE_LIMIT },
   });
-  const app = await admin<{ app_id: string }>(server, 'POST', `/partners/${partner.partner_id}/apps`, { name: 'Bench App' });
-  const key = await admin<{ key_id: string; api_key: string; signing_secret: string }>(
-    server, 'POST', `/apps/${app.app_id}/keys`, { environment: 'staging', scopes: ['*'] },
+  const app = await admin<{ app_id: string }>(
+    server,
+    'POST',
+    `/partners/${partner.partner_id}/apps`,
+    { name: 'Bench App' },
   );
-  return { partnerId: partner.partner_id, keyId: key.key_id, apiKey: key.api_key, signingSecret: key.signing_secret };
+  const key = await admin<{ key_id: string; api_key: string; signing_secret: string }>(
+    server,
+    'POST',
+    `/apps/${app.app_id}/keys`,
+    { environment: 'staging', scopes: ['*'] },
+  );
+  return {
+    partnerId: partner.partner_id,
+    keyId: key.key_id,
+    apiKey: key.api_key,
+    signingSecret: key.signing_secret,
+  };
 }

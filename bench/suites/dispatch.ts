@@ -12,7 +12,13 @@ import { CouriersService } from '../../src/modules/couriers/index.ts';
 import { Offers } from '../../src/modules/dispatch/offers.ts';
 import { dispatchRepository } from '../../src/modules/dispatch/repository.ts';
 import { POSTGRES_URL, dropSchema, reachableScenarios } from '../lib/backends.ts';
-import { positive, scenarios, writeResults, type ScenarioName, type SuiteOptions } from '../lib/options.ts';
+import {
+  positive,
+  scenarios,
+  writeResults,
+  type ScenarioName,
+  type SuiteOptions,
+} from '../lib/options.ts';
 import { ms, percentile, round, table } from '../lib/stats.ts';
 
 const SIZES = [100, 1_000, 10_000];
@@ -20,7 +26,10 @@ const ACCRA = { lat: 5.6037, lng: -0.187 };
 const silent = { warn() {}, info() {}, error() {}, debug() {} } as never;
 
 /** Remembers the last courier query, so its plan can be shown with the parameters it ran with. */
-function recording(db: Db): { db: Db; last: () => { sql: string; params: readonly unknown[] } | undefined } {
+function recording(db: Db): {
+  db: Db;
+  last: () => { sql: string; params: readonly unknown[] } | undefined;
+} {
   let last: { sql: string; params: readonly unknown[] } | undefined;
   const query: Queryable['query'] = (sql, params) => {
     if (/from couriers/.test(sql)) last = { sql, params: params ?? [] };
@@ -44,10 +53,28 @@ async function grow(db: Db, from: number, size: number): Promise<void> {
 
 async function scenario(name: ScenarioName, requests: number) {
   const schema = name === 'postgres' ? `bench_${randomBytes(5).toString('hex')}` : undefined;
-  const raw = await openDatabase(name === 'postgres' ? { kind: 'postgres', url: POSTGRES_URL, poolSize: 4, schema } : { kind: 'memory' });
+  const raw = await openDatabase(
+    name === 'postgres'
+      ? { kind: 'postgres', url: POSTGRES_URL, poolSize: 4, schema }
+      : { kind: 'memory' },
+  );
   const { db, last } = recording(raw);
   try {
-    const offers = new Offers(db, new CouriersService(db, Date.now), { offerSeconds: 45, lateMinutes: 10, positionMaxAgeMinutes: 15, intervalMs: 0, locationRetentionHours: 24, sandboxStepSeconds: 0, sandboxForProduction: false }, Date.now, silent);
+    const offers = new Offers(
+      db,
+      new CouriersService(db, Date.now),
+      {
+        offerSeconds: 45,
+        lateMinutes: 10,
+        positionMaxAgeMinutes: 15,
+        intervalMs: 0,
+        locationRetentionHours: 24,
+        sandboxStepSeconds: 0,
+        sandboxForProduction: false,
+      },
+      Date.now,
+      silent,
+    );
     const rows: Array<{ couriers: number; p50Ms: number; p99Ms: number; offered: number }> = [];
     let plan = '';
     let have = 0;
@@ -58,8 +85,22 @@ async function scenario(name: ScenarioName, requests: number) {
       let offered = 0;
       for (let i = 0; i < requests + 20; i++) {
         const orderId = `dlv_bench_${size}_${i}`;
-        const pickup = { lat: ACCRA.lat + (Math.random() - 0.5) * 0.2, lng: ACCRA.lng + (Math.random() - 0.5) * 0.2 };
-        const insert = dispatchRepository.insertJobStatement({ orderId, environment: 'production', lat: pickup.lat, lng: pickup.lng, dropoff: null, zone: 'greater-accra', now: new Date() }, 1);
+        const pickup = {
+          lat: ACCRA.lat + (Math.random() - 0.5) * 0.2,
+          lng: ACCRA.lng + (Math.random() - 0.5) * 0.2,
+        };
+        const insert = dispatchRepository.insertJobStatement(
+          {
+            orderId,
+            environment: 'production',
+            lat: pickup.lat,
+            lng: pickup.lng,
+            dropoff: null,
+            zone: 'greater-accra',
+            now: new Date(),
+          },
+          1,
+        );
         await db.query(insert.sql, insert.params);
         const job = (await dispatchRepository.job(db, orderId))!;
         const t0 = performance.now();
@@ -70,11 +111,20 @@ async function scenario(name: ScenarioName, requests: number) {
           if (courier) offered++;
         }
       }
-      rows.push({ couriers: size, p50Ms: round(percentile(samples, 50), 3), p99Ms: round(percentile(samples, 99), 3), offered });
-      console.log(`  ${name}: ${size} couriers: p50 ${ms(percentile(samples, 50))} ms, p99 ${ms(percentile(samples, 99))} ms (${offered}/${requests} offered)`);
+      rows.push({
+        couriers: size,
+        p50Ms: round(percentile(samples, 50), 3),
+        p99Ms: round(percentile(samples, 99), 3),
+        offered,
+      });
+      console.log(
+        `  ${name}: ${size} couriers: p50 ${ms(percentile(samples, 50))} ms, p99 ${ms(percentile(samples, 99))} ms (${offered}/${requests} offered)`,
+      );
       if (size === SIZES.at(-1)) {
         const q = last()!;
-        plan = (await raw.query<Record<string, string>>(`explain analyze ${q.sql}`, q.params)).map((r) => Object.values(r)[0]).join('\n');
+        plan = (await raw.query<Record<string, string>>(`explain analyze ${q.sql}`, q.params))
+          .map((r) => Object.values(r)[0])
+          .join('\n');
       }
     }
     return { rows, plan };
@@ -90,7 +140,12 @@ export async function runDispatch(opts: SuiteOptions): Promise<number> {
   for (const name of await reachableScenarios(scenarios(opts.scenario))) {
     console.log(`dispatch decision time, ${name}`);
     const { rows, plan } = await scenario(name, requests);
-    console.log(table(['couriers on duty', 'p50 ms', 'p99 ms', 'offered'], rows.map((r) => [String(r.couriers), ms(r.p50Ms), ms(r.p99Ms), String(r.offered)])));
+    console.log(
+      table(
+        ['couriers on duty', 'p50 ms', 'p99 ms', 'offered'],
+        rows.map((r) => [String(r.couriers), ms(r.p50Ms), ms(r.p99Ms), String(r.offered)]),
+      ),
+    );
     console.log(`candidate query plan at ${SIZES.at(-1)} couriers (${name}):\n${plan}\n`);
     results[name] = { rows, plan };
   }

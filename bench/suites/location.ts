@@ -12,7 +12,13 @@ import { CouriersService } from '../../src/modules/couriers/index.ts';
 import { CourierTrail } from '../../src/modules/dispatch/trail.ts';
 import { openDatabase, type Db } from '../../src/platform/db/index.ts';
 import { POSTGRES_URL, dropSchema, reachableScenarios } from '../lib/backends.ts';
-import { positive, scenarios, writeResults, type ScenarioName, type SuiteOptions } from '../lib/options.ts';
+import {
+  positive,
+  scenarios,
+  writeResults,
+  type ScenarioName,
+  type SuiteOptions,
+} from '../lib/options.ts';
 import { round, table } from '../lib/stats.ts';
 
 const SIZES = [100, 1_000, 10_000];
@@ -46,34 +52,64 @@ async function grow(db: Db, from: number, size: number): Promise<void> {
 
 async function scenario(name: ScenarioName, requests: number, concurrency: number) {
   const schema = name === 'postgres' ? `bench_${randomBytes(5).toString('hex')}` : undefined;
-  const db = await openDatabase(name === 'postgres' ? { kind: 'postgres', url: POSTGRES_URL, poolSize: 8, schema } : { kind: 'memory' });
+  const db = await openDatabase(
+    name === 'postgres'
+      ? { kind: 'postgres', url: POSTGRES_URL, poolSize: 8, schema }
+      : { kind: 'memory' },
+  );
   try {
     // The app the location events are addressed to (the outbox refers to it).
     await db.query(`insert into partners (id, name) values ('par_bench', 'Bench')`);
-    await db.query(`insert into apps (id, partner_id, name, webhook_secret_sealed) values ('app_bench', 'par_bench', 'Bench', 'x')`);
+    await db.query(
+      `insert into apps (id, partner_id, name, webhook_secret_sealed) values ('app_bench', 'par_bench', 'Bench', 'x')`,
+    );
     const couriers = new CouriersService(db, Date.now);
     // Delivery's read of the order, answered without a query: the suite measures dispatch's side.
-    const orders = { find: async (id: string) => ({ id, app_id: 'app_bench', environment: 'production', webhook_url: null, order_reference: id }) as never };
+    const orders = {
+      find: async (id: string) =>
+        ({
+          id,
+          app_id: 'app_bench',
+          environment: 'production',
+          webhook_url: null,
+          order_reference: id,
+        }) as never,
+    };
     couriers.onPosition(new CourierTrail(db, orders, couriers, 24, Date.now, silent).onPosition);
     const rows: Array<{ couriers: number; reportsPerSecond: number; events: number }> = [];
     let have = 0;
     for (const size of SIZES) {
       await grow(db, have, size);
       have = size;
-      const before = (await db.query<{ n: number }>(`select count(*)::int as n from outbox_events where type = 'delivery.courier.location'`))[0]!.n;
+      const before = (
+        await db.query<{ n: number }>(
+          `select count(*)::int as n from outbox_events where type = 'delivery.courier.location'`,
+        )
+      )[0]!.n;
       let next = 0;
       const caller = async () => {
         while (next++ < requests) {
           const id = `cou_bench${String(1 + Math.floor(Math.random() * size)).padStart(6, '0')}`;
-          await couriers.reportPosition(id, { lat: ACCRA.lat + Math.random() * 0.05, lng: ACCRA.lng, at: new Date() });
+          await couriers.reportPosition(id, {
+            lat: ACCRA.lat + Math.random() * 0.05,
+            lng: ACCRA.lng,
+            at: new Date(),
+          });
         }
       };
       const t0 = performance.now();
       await Promise.all(Array.from({ length: concurrency }, caller));
       const seconds = (performance.now() - t0) / 1000;
-      const events = (await db.query<{ n: number }>(`select count(*)::int as n from outbox_events where type = 'delivery.courier.location'`))[0]!.n - before;
+      const events =
+        (
+          await db.query<{ n: number }>(
+            `select count(*)::int as n from outbox_events where type = 'delivery.courier.location'`,
+          )
+        )[0]!.n - before;
       rows.push({ couriers: size, reportsPerSecond: round(requests / seconds, 1), events });
-      console.log(`  ${name}: ${size} couriers on jobs: ${round(requests / seconds, 1)} reports/s (${events} location events)`);
+      console.log(
+        `  ${name}: ${size} couriers on jobs: ${round(requests / seconds, 1)} reports/s (${events} location events)`,
+      );
     }
     return rows;
   } finally {
@@ -89,9 +125,16 @@ export async function runLocation(opts: SuiteOptions): Promise<number> {
   for (const name of await reachableScenarios(scenarios(opts.scenario))) {
     console.log(`location ingest, ${name}, ${concurrency} callers`);
     const rows = await scenario(name, requests, concurrency);
-    console.log(table(['couriers on jobs', 'reports/s', 'location events'], rows.map((r) => [String(r.couriers), String(r.reportsPerSecond), String(r.events)])));
+    console.log(
+      table(
+        ['couriers on jobs', 'reports/s', 'location events'],
+        rows.map((r) => [String(r.couriers), String(r.reportsPerSecond), String(r.events)]),
+      ),
+    );
     results[name] = rows;
   }
-  console.log(`results: ${writeResults('location', false, { requests, concurrency, sizes: SIZES, results })}`);
+  console.log(
+    `results: ${writeResults('location', false, { requests, concurrency, sizes: SIZES, results })}`,
+  );
   return 0;
 }

@@ -15,7 +15,12 @@
 import { randomBytes } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { BulkAnswer, TransferOutcome, TransferProvider, TransferRequest } from '../../src/integrations/transfers/index.ts';
+import type {
+  BulkAnswer,
+  TransferOutcome,
+  TransferProvider,
+  TransferRequest,
+} from '../../src/integrations/transfers/index.ts';
 import { CatalogService } from '../../src/modules/catalog/index.ts';
 import { createPayoutsModule, payoutSettings } from '../../src/modules/payouts/index.ts';
 import { payeeDirectory } from '../../src/flows/payouts-find-payees.ts';
@@ -33,12 +38,26 @@ const silent = { warn() {}, info() {}, error() {}, debug() {}, child: () => sile
 const MB = 1048576;
 
 /** A provider answering every bulk request after `latencyMs`, each transfer paid; `firstSend` is when the first request came. */
-function provider(latencyMs: number): TransferProvider & { firstSend: number | undefined; requests: number } {
-  const paid = (): TransferOutcome => ({ state: 'paid', providerReference: 'TRF_bench', feePesewas: 50, reason: null });
+function provider(
+  latencyMs: number,
+): TransferProvider & { firstSend: number | undefined; requests: number } {
+  const paid = (): TransferOutcome => ({
+    state: 'paid',
+    providerReference: 'TRF_bench',
+    feePesewas: 50,
+    reason: null,
+  });
   const p = {
-    name: 'bench', maxBulk: 100, firstSend: undefined as number | undefined, requests: 0,
+    name: 'bench',
+    maxBulk: 100,
+    firstSend: undefined as number | undefined,
+    requests: 0,
     resolveName: async () => null,
-    registerRecipient: async () => ({ state: 'registered' as const, resolvedName: null, recipientCode: 'RCP_bench' }),
+    registerRecipient: async () => ({
+      state: 'registered' as const,
+      resolvedName: null,
+      recipientCode: 'RCP_bench',
+    }),
     send: async () => paid(),
     async sendBulk(items: readonly TransferRequest[]): Promise<BulkAnswer> {
       p.firstSend ??= performance.now();
@@ -87,7 +106,15 @@ export async function sales(db: Db, n: number, r: number): Promise<void> {
   await db.query('analyze');
 }
 
-interface RunFigures { payees: number; createSeconds: number; totalSeconds: number; requests: number; peakRssMb: number; afterRssMb: number; idleRssMb: number }
+interface RunFigures {
+  payees: number;
+  createSeconds: number;
+  totalSeconds: number;
+  requests: number;
+  peakRssMb: number;
+  afterRssMb: number;
+  idleRssMb: number;
+}
 
 /**
  * How long the server stays idle after a run before its RSS is read again: V8 returns the heap pages
@@ -101,21 +128,41 @@ async function run(db: Db, n: number, latencyMs: number): Promise<RunFigures> {
   const transfers = provider(latencyMs);
   const noPartners = { partnerExists: async () => false, appsWithLiveKey: async () => [] };
   const settings = { ...payoutSettings({}, []), intervalMs: 0 };
-  const payouts = createPayoutsModule({ db, clock: Date.now, log: silent, provider: transfers, settings, directory: payeeDirectory(noPartners, new CatalogService(db, Date.now)) });
+  const payouts = createPayoutsModule({
+    db,
+    clock: Date.now,
+    log: silent,
+    provider: transfers,
+    settings,
+    directory: payeeDirectory(noPartners, new CatalogService(db, Date.now)),
+  });
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
   const t0 = performance.now();
   const done = await payouts.service.run('manual', 'bench');
   const total = performance.now() - t0;
   clearInterval(sampler);
-  if (done?.counts.paid !== n) throw new Error(`${done?.counts.paid} of ${n} paid: ${JSON.stringify(done?.counts)}`);
-  const transit = (await db.query<{ n: number }>("select coalesce(sum(amount_pesewas), 0)::bigint as n from ledger_entries where account = 'payouts_in_transit'"))[0]!.n;
+  if (done?.counts.paid !== n)
+    throw new Error(`${done?.counts.paid} of ${n} paid: ${JSON.stringify(done?.counts)}`);
+  const transit = (
+    await db.query<{ n: number }>(
+      "select coalesce(sum(amount_pesewas), 0)::bigint as n from ledger_entries where account = 'payouts_in_transit'",
+    )
+  )[0]!.n;
   if (Number(transit) !== 0) throw new Error(`${transit} left in transit`);
   gc();
   const afterRssMb = round(process.memoryUsage().rss / MB, 0);
   await new Promise((r) => setTimeout(r, SETTLE_MS));
   const idleRssMb = round(process.memoryUsage().rss / MB, 0);
-  return { payees: n, createSeconds: round(((transfers.firstSend ?? t0) - t0) / 1000, 2), totalSeconds: round(total / 1000, 2), requests: transfers.requests, peakRssMb: round(peak / MB, 0), afterRssMb, idleRssMb };
+  return {
+    payees: n,
+    createSeconds: round(((transfers.firstSend ?? t0) - t0) / 1000, 2),
+    totalSeconds: round(total / 1000, 2),
+    requests: transfers.requests,
+    peakRssMb: round(peak / MB, 0),
+    afterRssMb,
+    idleRssMb,
+  };
 }
 
 /** A run over N new payees owed two sales each. */
@@ -138,7 +185,11 @@ async function baseline(db: Db): Promise<number> {
 
 async function fresh<T>(name: 'postgres' | 'embedded', work: (db: Db) => Promise<T>): Promise<T> {
   const schema = name === 'postgres' ? `bench_${randomBytes(5).toString('hex')}` : undefined;
-  const db = await openDatabase(name === 'postgres' ? { kind: 'postgres', url: POSTGRES_URL, poolSize: 10, schema } : { kind: 'memory' });
+  const db = await openDatabase(
+    name === 'postgres'
+      ? { kind: 'postgres', url: POSTGRES_URL, poolSize: 10, schema }
+      : { kind: 'memory' },
+  );
   try {
     return await work(db);
   } finally {
@@ -176,23 +227,69 @@ export async function runPayouts(opts: SuiteOptions): Promise<number> {
     });
     const rows = [
       ['create, 1 run', String(small), String(create1k.createSeconds), '-', '-'],
-      ['create, 1 run', String(n), String(instant.createSeconds), n === 10_000 ? '≤ 5 s' : '-', n === 10_000 ? ok(instant.createSeconds <= 5) : '-'],
-      ['create ratio', `${n}/${small}`, String(round(instant.createSeconds / create1k.createSeconds, 1)), '≤ 12×', ok(instant.createSeconds / create1k.createSeconds <= 12)],
-      ['paid, instant provider', String(n), String(instant.totalSeconds), '≤ 30 s', ok(instant.totalSeconds <= 30)],
-      ['paid, provider 200 ms', String(n), String(slow.totalSeconds), '≤ 180 s', ok(slow.totalSeconds <= 180)],
-      ...repeated.rounds.map((r, i) => [`repeated run ${i + 1}`, String(n), String(r.totalSeconds), i === 2 ? '≤ 1.2 × run 1' : '-', i === 2 ? ok(r.totalSeconds <= 1.2 * repeated.rounds[0]!.totalSeconds) : '-']),
+      [
+        'create, 1 run',
+        String(n),
+        String(instant.createSeconds),
+        n === 10_000 ? '≤ 5 s' : '-',
+        n === 10_000 ? ok(instant.createSeconds <= 5) : '-',
+      ],
+      [
+        'create ratio',
+        `${n}/${small}`,
+        String(round(instant.createSeconds / create1k.createSeconds, 1)),
+        '≤ 12×',
+        ok(instant.createSeconds / create1k.createSeconds <= 12),
+      ],
+      [
+        'paid, instant provider',
+        String(n),
+        String(instant.totalSeconds),
+        '≤ 30 s',
+        ok(instant.totalSeconds <= 30),
+      ],
+      [
+        'paid, provider 200 ms',
+        String(n),
+        String(slow.totalSeconds),
+        '≤ 180 s',
+        ok(slow.totalSeconds <= 180),
+      ],
+      ...repeated.rounds.map((r, i) => [
+        `repeated run ${i + 1}`,
+        String(n),
+        String(r.totalSeconds),
+        i === 2 ? '≤ 1.2 × run 1' : '-',
+        i === 2 ? ok(r.totalSeconds <= 1.2 * repeated.rounds[0]!.totalSeconds) : '-',
+      ]),
       ['bare insert…select (baseline)', String(n), String(repeated.bare), '-', '-'],
     ];
     console.log(table(['measure', 'payees', 'seconds', 'target', 'verdict'], rows));
     const all = [create1k, instant, slow, ...repeated.rounds];
     const peak = Math.max(...all.map((r) => r.peakRssMb));
-    const worst = (rss: (r: RunFigures) => number) => Math.max(...all.map((r) => Math.abs(rss(r) - idle)));
-    console.log(table(['RSS', 'MB', 'target', 'verdict'], [
-      ['idle', String(idle), '-', '-'],
-      ['peak (all runs)', String(peak), `≤ ${idle + 150}`, ok(peak <= idle + 150)],
-      ['after each run, at once', all.map((r) => r.afterRssMb).join(', '), `${idle - 50}…${idle + 50}`, ok(worst((r) => r.afterRssMb) <= 50)],
-      [`after each run, idle ${SETTLE_MS / 1000} s`, all.map((r) => r.idleRssMb).join(', '), `${idle - 50}…${idle + 50}`, ok(worst((r) => r.idleRssMb) <= 50)],
-    ]));
+    const worst = (rss: (r: RunFigures) => number) =>
+      Math.max(...all.map((r) => Math.abs(rss(r) - idle)));
+    console.log(
+      table(
+        ['RSS', 'MB', 'target', 'verdict'],
+        [
+          ['idle', String(idle), '-', '-'],
+          ['peak (all runs)', String(peak), `≤ ${idle + 150}`, ok(peak <= idle + 150)],
+          [
+            'after each run, at once',
+            all.map((r) => r.afterRssMb).join(', '),
+            `${idle - 50}…${idle + 50}`,
+            ok(worst((r) => r.afterRssMb) <= 50),
+          ],
+          [
+            `after each run, idle ${SETTLE_MS / 1000} s`,
+            all.map((r) => r.idleRssMb).join(', '),
+            `${idle - 50}…${idle + 50}`,
+            ok(worst((r) => r.idleRssMb) <= 50),
+          ],
+        ],
+      ),
+    );
     results[name] = { idleRssMb: idle, create1k, instant, slow, repeated };
   }
   console.log(`results: ${writeResults('payouts', false, results)}`);

@@ -9,13 +9,31 @@ import { randomBytes } from 'node:crypto';
 import { availableParallelism, cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
-import { dropRedisKeys, dropSchema, POSTGRES_URL, probeBackends, REDIS_URL } from '../lib/backends.ts';
+import {
+  dropRedisKeys,
+  dropSchema,
+  POSTGRES_URL,
+  probeBackends,
+  REDIS_URL,
+} from '../lib/backends.ts';
 import { onCleanup, runCleanups } from '../lib/cleanup.ts';
 import { LoadGenerator, signedRoute, type Route } from '../lib/load.ts';
 import { positive, writeResults, type SuiteOptions } from '../lib/options.ts';
-import { printSummary, summarise, type RouteRounds, type ScenarioSummary, type Targets } from '../lib/report.ts';
+import {
+  printSummary,
+  summarise,
+  type RouteRounds,
+  type ScenarioSummary,
+  type Targets,
+} from '../lib/report.ts';
 import { round } from '../lib/stats.ts';
-import { BENCH_RATE_LIMIT, createPartnerKey, machineCpuMs, startServer, type BenchServer } from '../lib/server.ts';
+import {
+  BENCH_RATE_LIMIT,
+  createPartnerKey,
+  machineCpuMs,
+  startServer,
+  type BenchServer,
+} from '../lib/server.ts';
 
 interface Settings {
   scenario: 'embedded' | 'postgres' | 'all';
@@ -42,11 +60,17 @@ interface Scenario {
 
 function checkFailures(load: LoadGenerator, phase: string): void {
   if (load.failures.count > 0) {
-    throw new Error(`${load.failures.count} non-2xx answer(s) during ${phase}, e.g.:\n  ${load.failures.samples.join('\n  ')}`);
+    throw new Error(
+      `${load.failures.count} non-2xx answer(s) during ${phase}, e.g.:\n  ${load.failures.samples.join('\n  ')}`,
+    );
   }
 }
 
-async function measure(cfg: Settings, scenario: Scenario, server: BenchServer): Promise<ScenarioSummary> {
+async function measure(
+  cfg: Settings,
+  scenario: Scenario,
+  server: BenchServer,
+): Promise<ScenarioSummary> {
   const key = await createPartnerKey(server);
   if (scenario.name === 'postgres') {
     const cleanKeys = async () => {
@@ -55,13 +79,19 @@ async function measure(cfg: Settings, scenario: Scenario, server: BenchServer): 
     };
     onCleanup(cleanKeys);
   }
-  const baseline: Route = { label: `GET ${BASELINE_PATH} (baseline)`, path: BASELINE_PATH, signer: null };
+  const baseline: Route = {
+    label: `GET ${BASELINE_PATH} (baseline)`,
+    path: BASELINE_PATH,
+    signer: null,
+  };
   const signed = signedRoute(`GET ${SIGNED_PATH} (signed)`, SIGNED_PATH, key, server.url);
   const load = new LoadGenerator(server.port, cfg.concurrency, server.cpuMs);
   try {
     // Warm-up: JIT, connection pools, the key cache; also the expected rates for header batches.
     await load.latency([baseline, signed], WARMUP_REQUESTS);
-    let expected = (await load.throughput([baseline, signed], cfg.warmupSeconds, [20_000, 20_000])).map((t) => t.rps);
+    let expected = (
+      await load.throughput([baseline, signed], cfg.warmupSeconds, [20_000, 20_000])
+    ).map((t) => t.rps);
     checkFailures(load, 'warm-up');
 
     const rounds: Record<'baseline' | 'signed', RouteRounds> = {
@@ -74,7 +104,9 @@ async function measure(cfg: Settings, scenario: Scenario, server: BenchServer): 
       const pair = flip ? [signed, baseline] : [baseline, signed];
       const unflip = <T>([a, b]: T[]): [T, T] => (flip ? [b!, a!] : [a!, b!]);
       const [bl, sl] = unflip(await load.latency(pair, cfg.requests));
-      const [bt, st] = unflip(await load.throughput(pair, cfg.durationS, flip ? [expected[1]!, expected[0]!] : expected));
+      const [bt, st] = unflip(
+        await load.throughput(pair, cfg.durationS, flip ? [expected[1]!, expected[0]!] : expected),
+      );
       rounds.baseline.latency.push(bl);
       rounds.signed.latency.push(sl);
       rounds.baseline.throughput.push(bt);
@@ -86,7 +118,13 @@ async function measure(cfg: Settings, scenario: Scenario, server: BenchServer): 
           `${bt.rps.toFixed(0)} vs ${st.rps.toFixed(0)} req/s (baseline vs signed)`,
       );
     }
-    return summarise({ name: scenario.name, title: scenario.title, notes: scenario.notes, targets: scenario.targets, ...rounds });
+    return summarise({
+      name: scenario.name,
+      title: scenario.title,
+      notes: scenario.notes,
+      targets: scenario.targets,
+      ...rounds,
+    });
   } finally {
     load.close();
   }
@@ -94,12 +132,16 @@ async function measure(cfg: Settings, scenario: Scenario, server: BenchServer): 
 
 async function runScenario(cfg: Settings, scenario: Scenario): Promise<ScenarioSummary> {
   console.log(`\n-- ${scenario.name}: starting the server (${scenario.title})`);
-  const profile = cfg.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${resolve(cfg.cpuProf, 'pipeline', scenario.name)}`] : [];
+  const profile = cfg.cpuProf
+    ? ['--cpu-prof', `--cpu-prof-dir=${resolve(cfg.cpuProf, 'pipeline', scenario.name)}`]
+    : [];
   const server = await startServer(scenario.env, profile);
   const stop = () => server.stop();
   onCleanup(stop);
   try {
-    console.log(`  server pid ${server.pid} on ${server.url}; ${cfg.rounds} rounds of ${cfg.requests} sequential requests and ${cfg.durationS} s at concurrency ${cfg.concurrency} per route, interleaved`);
+    console.log(
+      `  server pid ${server.pid} on ${server.url}; ${cfg.rounds} rounds of ${cfg.requests} sequential requests and ${cfg.durationS} s at concurrency ${cfg.concurrency} per route, interleaved`,
+    );
     // CPU used by anything other than the bench client and the server while the scenario ran.
     const machine0 = machineCpuMs();
     const server0 = server.cpuMs();
@@ -110,14 +152,22 @@ async function runScenario(cfg: Settings, scenario: Scenario): Promise<ScenarioS
     const machine1 = machineCpuMs();
     const server1 = server.cpuMs();
     const client = process.cpuUsage(client0);
-    if (machine0 !== undefined && machine1 !== undefined && server0 !== undefined && server1 !== undefined) {
-      const otherMs = machine1 - machine0 - (server1 - server0) - (client.user + client.system) / 1000;
+    if (
+      machine0 !== undefined &&
+      machine1 !== undefined &&
+      server0 !== undefined &&
+      server1 !== undefined
+    ) {
+      const otherMs =
+        machine1 - machine0 - (server1 - server0) - (client.user + client.system) / 1000;
       const otherCores = Math.max(0, otherMs / wallMs);
       const busy = scenario.name === 'embedded' ? otherCores > 0.15 : false;
       summary.notes = [
         ...summary.notes,
         `other processes used ${otherCores.toFixed(2)} of ${availableParallelism()} cores during the run` +
-          (scenario.name === 'postgres' ? ' (including PostgreSQL and Redis serving the bench)' : '') +
+          (scenario.name === 'postgres'
+            ? ' (including PostgreSQL and Redis serving the bench)'
+            : '') +
           (busy ? ': the machine was shared, figures are noisy' : ''),
       ];
       return { ...summary, otherProcessesCores: round(otherCores, 2) };
@@ -179,12 +229,17 @@ export async function runPipeline(opts: SuiteOptions): Promise<number> {
     cpuProf: opts.cpuProf,
   };
   const cpuModel = cpus()[0]?.model ?? 'unknown CPU';
-  console.log(`signed-request pipeline benchmark: node ${process.version}, ${availableParallelism()} cores (${cpuModel})`);
-  console.log(`bench client shares the machine with the server; partner rate limit set to ${BENCH_RATE_LIMIT}/min so the limiter counts but never refuses`);
+  console.log(
+    `signed-request pipeline benchmark: node ${process.version}, ${availableParallelism()} cores (${cpuModel})`,
+  );
+  console.log(
+    `bench client shares the machine with the server; partner rate limit set to ${BENCH_RATE_LIMIT}/min so the limiter counts but never refuses`,
+  );
   const results: Array<ScenarioSummary | { scenario: string; skipped: string }> = [];
   let failed = false;
 
-  if (scenarioArg === 'embedded' || scenarioArg === 'all') results.push(await runScenario(cfg, embeddedScenario()));
+  if (scenarioArg === 'embedded' || scenarioArg === 'all')
+    results.push(await runScenario(cfg, embeddedScenario()));
   if (scenarioArg === 'postgres' || scenarioArg === 'all') {
     const problem = await probeBackends();
     if (problem) {
@@ -198,7 +253,8 @@ export async function runPipeline(opts: SuiteOptions): Promise<number> {
   }
 
   for (const r of results) if (!('skipped' in r)) printSummary(r);
-  for (const r of results) if ('skipped' in r) console.log(`\nskipped: ${r.scenario}: ${r.skipped}`);
+  for (const r of results)
+    if ('skipped' in r) console.log(`\nskipped: ${r.scenario}: ${r.skipped}`);
 
   // A profiled run is slowed by the profiler: writeResults keeps its figures apart from the real ones.
   const file = writeResults('pipeline', Boolean(cfg.cpuProf), {

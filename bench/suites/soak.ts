@@ -13,8 +13,24 @@
 import { probeBackends } from '../lib/backends.ts';
 import { runCleanups } from '../lib/cleanup.ts';
 import { CatalogIds, growCatalogSql, inStock, vendorOf } from '../lib/catalog-data.ts';
-import { addInstance, cleanKeyAfter, otherCores, rssMb, schemaClient, startFleet, type Fleet } from '../lib/instances.ts';
-import { mixWeights, newTarget, Recorder, runMix, type SoakPartner, type Target, type World } from '../lib/mix.ts';
+import {
+  addInstance,
+  cleanKeyAfter,
+  otherCores,
+  rssMb,
+  schemaClient,
+  startFleet,
+  type Fleet,
+} from '../lib/instances.ts';
+import {
+  mixWeights,
+  newTarget,
+  Recorder,
+  runMix,
+  type SoakPartner,
+  type Target,
+  type World,
+} from '../lib/mix.ts';
 import { DELIVERY, orderBody } from '../lib/orders.ts';
 import { machine, positive, writeResults, type SuiteOptions } from '../lib/options.ts';
 import { call, createPartner, topUpWallet, WALLET_SCOPES } from '../lib/partner.ts';
@@ -39,11 +55,27 @@ async function partners(fleet: Fleet): Promise<SoakPartner[]> {
   const out: SoakPartner[] = [];
   for (let i = 0; i < PRODUCTION + STAGING; i++) {
     const environment = i < PRODUCTION ? 'production' : 'staging';
-    const p = await createPartner(server, { environment, scopes: environment === 'production' ? [...WALLET_SCOPES, 'safe:read', 'safe:write'] : ['*'] });
+    const p = await createPartner(server, {
+      environment,
+      scopes: environment === 'production' ? [...WALLET_SCOPES, 'safe:read', 'safe:write'] : ['*'],
+    });
     cleanKeyAfter(fleet, p.keyId);
     if (environment === 'production') await topUpWallet(server, p, TOPUP_GHS);
-    const bulk = await call<{ results: Array<{ order_id: string | null }> }>(p, 'POST', `${DELIVERY}/orders.create_bulk`, { orders: Array.from({ length: SEED_ORDERS }, () => orderBody()) });
-    out.push({ label: `${environment} ${i}`, environment, client: p.client, orders: bulk.body.results.map((r) => r.order_id!).filter(Boolean), cancelled: [], claimed: new Set(), sales: [] });
+    const bulk = await call<{ results: Array<{ order_id: string | null }> }>(
+      p,
+      'POST',
+      `${DELIVERY}/orders.create_bulk`,
+      { orders: Array.from({ length: SEED_ORDERS }, () => orderBody()) },
+    );
+    out.push({
+      label: `${environment} ${i}`,
+      environment,
+      client: p.client,
+      orders: bulk.body.results.map((r) => r.order_id!).filter(Boolean),
+      cancelled: [],
+      claimed: new Set(),
+      sales: [],
+    });
   }
   return out;
 }
@@ -60,7 +92,13 @@ class MemorySampler {
     this.timer = setInterval(() => this.sample(), SAMPLE_MS);
   }
   sample() {
-    this.samples.push({ atS: round((Date.now() - this.startedAt) / 1000, 1), rssMb: this.servers().map((s) => { const v = rssMb(s.pid); return v === undefined ? null : round(v, 1); }) });
+    this.samples.push({
+      atS: round((Date.now() - this.startedAt) / 1000, 1),
+      rssMb: this.servers().map((s) => {
+        const v = rssMb(s.pid);
+        return v === undefined ? null : round(v, 1);
+      }),
+    });
   }
   stop(): void {
     clearInterval(this.timer);
@@ -68,11 +106,16 @@ class MemorySampler {
   }
   /** The sample nearest to `atS` (first server). */
   at(atS: number): number | null {
-    return [...this.samples].sort((a, b) => Math.abs(a.atS - atS) - Math.abs(b.atS - atS))[0]?.rssMb[0] ?? null;
+    return (
+      [...this.samples].sort((a, b) => Math.abs(a.atS - atS) - Math.abs(b.atS - atS))[0]
+        ?.rssMb[0] ?? null
+    );
   }
   /** Least-squares slope of the first server's RSS from `fromS` on, in MB/min. */
   slope(fromS: number): number | null {
-    const pts = this.samples.filter((s) => s.atS >= fromS && s.rssMb[0] !== null).map((s) => [s.atS / 60, s.rssMb[0]!] as const);
+    const pts = this.samples
+      .filter((s) => s.atS >= fromS && s.rssMb[0] !== null)
+      .map((s) => [s.atS / 60, s.rssMb[0]!] as const);
     if (pts.length < 3) return null;
     const mx = pts.reduce((a, [x]) => a + x, 0) / pts.length;
     const my = pts.reduce((a, [, y]) => a + y, 0) / pts.length;
@@ -94,11 +137,32 @@ async function resting(server: BenchServer, seconds: number): Promise<number | n
 }
 
 /** Sums over a config's slices; RSS is the largest seen as a slice ends (still warm from the load). */
-interface Tally { wallMs: number; serverCpuMs: number[]; clientMs: number; machineMs: number | undefined; rssMb: number[] }
-const newTally = (n: number): Tally => ({ wallMs: 0, serverCpuMs: new Array<number>(n).fill(0), clientMs: 0, machineMs: 0, rssMb: new Array<number>(n).fill(0) });
+interface Tally {
+  wallMs: number;
+  serverCpuMs: number[];
+  clientMs: number;
+  machineMs: number | undefined;
+  rssMb: number[];
+}
+const newTally = (n: number): Tally => ({
+  wallMs: 0,
+  serverCpuMs: new Array<number>(n).fill(0),
+  clientMs: 0,
+  machineMs: 0,
+  rssMb: new Array<number>(n).fill(0),
+});
 
 /** Runs the mix for `seconds`, adding its wall time and the CPU of the servers, this process and the machine to `tally`. */
-async function slice(fleet: Fleet, world: World, targets: Target[], vus: number, thinkMs: number, seconds: number, rec: Recorder, tally: Tally): Promise<void> {
+async function slice(
+  fleet: Fleet,
+  world: World,
+  targets: Target[],
+  vus: number,
+  thinkMs: number,
+  seconds: number,
+  rec: Recorder,
+  tally: Tally,
+): Promise<void> {
   const cpu0 = fleet.servers.map((s) => s.cpuMs() ?? 0);
   const machine0 = machineCpuMs();
   const client0 = process.cpuUsage();
@@ -112,23 +176,49 @@ async function slice(fleet: Fleet, world: World, targets: Target[], vus: number,
   const client = process.cpuUsage(client0);
   tally.clientMs += (client.user + client.system) / 1000;
   const machine1 = machineCpuMs();
-  tally.machineMs = machine0 === undefined || machine1 === undefined || tally.machineMs === undefined ? undefined : tally.machineMs + machine1 - machine0;
+  tally.machineMs =
+    machine0 === undefined || machine1 === undefined || tally.machineMs === undefined
+      ? undefined
+      : tally.machineMs + machine1 - machine0;
   const dead = fleet.servers.filter((s) => rssMb(s.pid) === undefined);
-  if (dead.length > 0) throw new Error(`server ${dead.map((s) => s.pid).join(', ')} exited during the load:\n${dead[0]!.output().slice(-3000)}`);
+  if (dead.length > 0)
+    throw new Error(
+      `server ${dead.map((s) => s.pid).join(', ')} exited during the load:\n${dead[0]!.output().slice(-3000)}`,
+    );
 }
 
 /** Throughput, errors, CPU and per-operation figures of the slices a recorder and a tally cover. */
 function phase(rec: Recorder, t: Tally, vus: number, thinkMs: number, instances: number) {
   const ops = rec.summary(t.wallMs / 1000);
   const total = ops.reduce((a, o) => a + o.n, 0);
-  const sum = (k: 'ok' | 'expected4xx' | 'unexpected4xx' | 'unexpected5xx' | 'network') => ops.reduce((a, o) => a + o[k], 0);
-  const o = otherCores(t.machineMs, t.serverCpuMs.reduce((a, b) => a + b, 0) + t.clientMs, t.wallMs);
+  const sum = (k: 'ok' | 'expected4xx' | 'unexpected4xx' | 'unexpected5xx' | 'network') =>
+    ops.reduce((a, o) => a + o[k], 0);
+  const o = otherCores(
+    t.machineMs,
+    t.serverCpuMs.reduce((a, b) => a + b, 0) + t.clientMs,
+    t.wallMs,
+  );
   return {
-    seconds: round(t.wallMs / 1000, 1), vus, thinkMs, instances, requests: total, rps: round(total / (t.wallMs / 1000), 1),
-    errors: { expected4xx: sum('expected4xx'), unexpected4xx: sum('unexpected4xx'), unexpected5xx: sum('unexpected5xx'), network: sum('network') },
-    cpuCores: { servers: t.serverCpuMs.map((c) => round(c / t.wallMs, 2)), benchClient: round(t.clientMs / t.wallMs, 2), others: o === null ? null : round(o, 2) },
+    seconds: round(t.wallMs / 1000, 1),
+    vus,
+    thinkMs,
+    instances,
+    requests: total,
+    rps: round(total / (t.wallMs / 1000), 1),
+    errors: {
+      expected4xx: sum('expected4xx'),
+      unexpected4xx: sum('unexpected4xx'),
+      unexpected5xx: sum('unexpected5xx'),
+      network: sum('network'),
+    },
+    cpuCores: {
+      servers: t.serverCpuMs.map((c) => round(c / t.wallMs, 2)),
+      benchClient: round(t.clientMs / t.wallMs, 2),
+      others: o === null ? null : round(o, 2),
+    },
     rssUnderLoadMb: t.rssMb.map((v) => round(v, 1)),
-    ops, series: rec.series(),
+    ops,
+    series: rec.series(),
   };
 }
 
@@ -136,11 +226,41 @@ type Phase = ReturnType<typeof phase>;
 
 function printPhase(title: string, p: Phase): void {
   console.log(`\n== ${title} ==`);
-  console.log(`${p.requests} requests in ${p.seconds} s: ${p.rps} req/s from ${p.vus} clients (think ${p.thinkMs} ms), ${p.instances} instance(s); ` +
-    `errors: ${p.errors.expected4xx} expected 4xx, unexpected: ${p.errors.unexpected4xx} 4xx, ${p.errors.unexpected5xx} 5xx, ${p.errors.network} network`);
-  console.log(`CPU (cores of 2): server(s) ${p.cpuCores.servers.join(' + ')}, bench client ${p.cpuCores.benchClient}, everything else (PostgreSQL, Redis, other tenants) ${p.cpuCores.others ?? 'n/a'}`);
-  console.log(table(['operation', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'ok', 'expected 4xx', 'unexp. 4xx', '5xx', 'network'],
-    p.ops.map((o) => [o.op, String(o.n), o.rps.toFixed(1), o.p50Ms.toFixed(1), o.p99Ms.toFixed(1), String(o.ok), String(o.expected4xx), String(o.unexpected4xx), String(o.unexpected5xx), String(o.network)])));
+  console.log(
+    `${p.requests} requests in ${p.seconds} s: ${p.rps} req/s from ${p.vus} clients (think ${p.thinkMs} ms), ${p.instances} instance(s); ` +
+      `errors: ${p.errors.expected4xx} expected 4xx, unexpected: ${p.errors.unexpected4xx} 4xx, ${p.errors.unexpected5xx} 5xx, ${p.errors.network} network`,
+  );
+  console.log(
+    `CPU (cores of 2): server(s) ${p.cpuCores.servers.join(' + ')}, bench client ${p.cpuCores.benchClient}, everything else (PostgreSQL, Redis, other tenants) ${p.cpuCores.others ?? 'n/a'}`,
+  );
+  console.log(
+    table(
+      [
+        'operation',
+        'requests',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'ok',
+        'expected 4xx',
+        'unexp. 4xx',
+        '5xx',
+        'network',
+      ],
+      p.ops.map((o) => [
+        o.op,
+        String(o.n),
+        o.rps.toFixed(1),
+        o.p50Ms.toFixed(1),
+        o.p99Ms.toFixed(1),
+        String(o.ok),
+        String(o.expected4xx),
+        String(o.unexpected4xx),
+        String(o.unexpected5xx),
+        String(o.network),
+      ]),
+    ),
+  );
   for (const o of p.ops) for (const s of o.samples) console.log(`  unexpected, ${o.op}: ${s}`);
 }
 
@@ -151,7 +271,9 @@ export async function runSoak(opts: SuiteOptions): Promise<number> {
   const warmupS = Math.min(120, seconds / 2);
   const cmpS = Math.min(150, Math.max(30, seconds / 4));
   const m = machine();
-  console.log(`soak: node ${m.node}, ${m.cores} cores (${m.cpu}); ${minutes} min, ${vus} clients, ${PRODUCTION} production + ${STAGING} staging partners; then 1 vs 2 instances, ${cmpS} s each`);
+  console.log(
+    `soak: node ${m.node}, ${m.cores} cores (${m.cpu}); ${minutes} min, ${vus} clients, ${PRODUCTION} production + ${STAGING} staging partners; then 1 vs 2 instances, ${cmpS} s each`,
+  );
   const problem = await probeBackends();
   if (problem) {
     console.log(`skipped: the soak needs PostgreSQL + Redis: ${problem}`);
@@ -162,11 +284,19 @@ export async function runSoak(opts: SuiteOptions): Promise<number> {
   const server = fleet.servers[0]!;
   try {
     const db = await schemaClient(fleet.schema!);
-    console.log(`  bulk-loading ${CATALOG_SIZE.toLocaleString('en')} catalog products; creating partners, topping up wallets, seeding ${SEED_ORDERS} orders each`);
+    console.log(
+      `  bulk-loading ${CATALOG_SIZE.toLocaleString('en')} catalog products; creating partners, topping up wallets, seeding ${SEED_ORDERS} orders each`,
+    );
     await growCatalogSql(db, 0, CATALOG_SIZE);
     const catalog = CatalogIds.formula(CATALOG_SIZE);
     const listedIdx = catalog.listedIndexes();
-    const world: World = { partners: await partners(fleet), catalog, listedIdx, sellableIdx: listedIdx.filter(inStock), vendorOfIdx: vendorOf };
+    const world: World = {
+      partners: await partners(fleet),
+      catalog,
+      listedIdx,
+      sellableIdx: listedIdx.filter(inStock),
+      vendorOfIdx: vendorOf,
+    };
     const restBefore = await resting(server, 20);
     console.log(`  server RSS at rest: ${restBefore} MB; soak running for ${minutes} min`);
     const mem = new MemorySampler(() => fleet.servers);
@@ -176,7 +306,10 @@ export async function runSoak(opts: SuiteOptions): Promise<number> {
     const progress = setInterval(() => {
       // The last complete minute, once.
       const s = rec.bucket(Math.floor((Date.now() - mem.startedAt) / 60_000) - 1);
-      if (s && s.atS > shown && (shown = s.atS)) console.log(`  ${s.atS / 60} min: ${s.rps} req/s, p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, ${s.unexpected} unexpected; RSS ${rssMb(server.pid)?.toFixed(0)} MB`);
+      if (s && s.atS > shown && (shown = s.atS))
+        console.log(
+          `  ${s.atS / 60} min: ${s.rps} req/s, p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, ${s.unexpected} unexpected; RSS ${rssMb(server.pid)?.toFixed(0)} MB`,
+        );
     }, 5_000);
     const soakTally = newTally(1);
     try {
@@ -188,50 +321,115 @@ export async function runSoak(opts: SuiteOptions): Promise<number> {
     const soak = phase(rec, soakTally, vus, THINK_MS, 1);
     const restAfter = await resting(server, 20);
     const memory = {
-      restBeforeMb: restBefore, afterWarmupMb: mem.at(warmupS), endMb: mem.at(seconds), restAfterMb: restAfter, warmupS,
-      slopeAfterWarmupMbPerMin: mem.slope(warmupS), samples: mem.samples,
+      restBeforeMb: restBefore,
+      afterWarmupMb: mem.at(warmupS),
+      endMb: mem.at(seconds),
+      restAfterMb: restAfter,
+      warmupS,
+      slopeAfterWarmupMbPerMin: mem.slope(warmupS),
+      samples: mem.samples,
     };
     // 1 against 2 instances in alternating slices (A B B A A B B A), so that load from other
     // processes on the machine falls on both alike; the second instance idles during A slices.
-    console.log(`\n-- 1 instance against 2: closed loop from ${CMP_VUS} clients, no think time, ${cmpS} s each in 4 alternating slices`);
+    console.log(
+      `\n-- 1 instance against 2: closed loop from ${CMP_VUS} clients, no think time, ${cmpS} s each in 4 alternating slices`,
+    );
     const second = await addInstance(fleet);
     const restSecond = await resting(second, 10);
     const t1 = newTarget(server, CMP_VUS);
     const t2 = newTarget(second, CMP_VUS);
-    await runMix({ world, targets: [t1, t2], vus: CMP_VUS, thinkMs: 0, seconds: 15, rec: new Recorder() });
-    const configs = [{ targets: [t1], rec: new Recorder(1e9), tally: newTally(2) }, { targets: [t1, t2], rec: new Recorder(1e9), tally: newTally(2) }];
+    await runMix({
+      world,
+      targets: [t1, t2],
+      vus: CMP_VUS,
+      thinkMs: 0,
+      seconds: 15,
+      rec: new Recorder(),
+    });
+    const configs = [
+      { targets: [t1], rec: new Recorder(1e9), tally: newTally(2) },
+      { targets: [t1, t2], rec: new Recorder(1e9), tally: newTally(2) },
+    ];
     for (let k = 0; k < 4; k++) {
-      for (const c of k % 2 === 0 ? configs : [...configs].reverse()) await slice(fleet, world, c.targets, CMP_VUS, 0, cmpS / 4, c.rec, c.tally);
+      for (const c of k % 2 === 0 ? configs : [...configs].reverse())
+        await slice(fleet, world, c.targets, CMP_VUS, 0, cmpS / 4, c.rec, c.tally);
       console.log(`  slice ${k + 1}/4 done`);
     }
-    const [one, two] = configs.map((c) => phase(c.rec, c.tally, CMP_VUS, 0, c.targets.length)) as [Phase, Phase];
+    const [one, two] = configs.map((c) => phase(c.rec, c.tally, CMP_VUS, 0, c.targets.length)) as [
+      Phase,
+      Phase,
+    ];
     for (const t of [t1, t2]) t.agent.destroy();
 
     printPhase(`soak, ${minutes} min on ${fleet.title}`, soak);
     console.log('\nper minute:');
-    console.log(table(['minute', 'req/s', 'p50 ms', 'p99 ms', 'unexpected', 'RSS MB'], soak.series.map((s) => [String(s.atS / 60), s.rps.toFixed(1), s.p50Ms.toFixed(1), s.p99Ms.toFixed(1), String(s.unexpected), String(mem.at(s.atS) ?? 'n/a')])));
+    console.log(
+      table(
+        ['minute', 'req/s', 'p50 ms', 'p99 ms', 'unexpected', 'RSS MB'],
+        soak.series.map((s) => [
+          String(s.atS / 60),
+          s.rps.toFixed(1),
+          s.p50Ms.toFixed(1),
+          s.p99Ms.toFixed(1),
+          String(s.unexpected),
+          String(mem.at(s.atS) ?? 'n/a'),
+        ]),
+      ),
+    );
     const slope = memory.slopeAfterWarmupMbPerMin;
-    console.log(`\nserver RSS: at rest ${restBefore} MB; after warm-up (${warmupS} s) ${memory.afterWarmupMb} MB; end of load ${memory.endMb} MB; at rest after ${restAfter} MB; ` +
-      `slope after warm-up ${slope ?? 'n/a'} MB/min (no growth: |slope| < ${FLAT_MB_PER_MIN})  ${slope === null ? '' : Math.abs(slope) < FLAT_MB_PER_MIN ? 'PASS' : 'MISS'}`);
+    console.log(
+      `\nserver RSS: at rest ${restBefore} MB; after warm-up (${warmupS} s) ${memory.afterWarmupMb} MB; end of load ${memory.endMb} MB; at rest after ${restAfter} MB; ` +
+        `slope after warm-up ${slope ?? 'n/a'} MB/min (no growth: |slope| < ${FLAT_MB_PER_MIN})  ${slope === null ? '' : Math.abs(slope) < FLAT_MB_PER_MIN ? 'PASS' : 'MISS'}`,
+    );
     const unexpected = soak.errors.unexpected4xx + soak.errors.unexpected5xx + soak.errors.network;
-    console.log(`errors: ${soak.errors.expected4xx} expected 4xx; ${unexpected} unexpected (target 0)  ${unexpected === 0 ? 'PASS' : 'MISS'}`);
+    console.log(
+      `errors: ${soak.errors.expected4xx} expected 4xx; ${unexpected} unexpected (target 0)  ${unexpected === 0 ? 'PASS' : 'MISS'}`,
+    );
     printPhase('1 instance, closed loop', one);
     printPhase('2 instances (same schema and Redis; calls alternate), closed loop', two);
     const byOp = new Map(two.ops.map((o) => [o.op, o]));
     console.log('\n1 → 2 instances per operation:');
-    console.log(table(['operation', 'req/s ×1', 'req/s ×2', 'ratio', 'p99 ms ×1', 'p99 ms ×2'], one.ops.map((o) => {
-      const b = byOp.get(o.op);
-      return [o.op, o.rps.toFixed(1), b ? b.rps.toFixed(1) : 'n/a', b ? `${(b.rps / o.rps).toFixed(2)}x` : 'n/a', o.p99Ms.toFixed(1), b ? b.p99Ms.toFixed(1) : 'n/a'];
-    })));
-    console.log(`total: ${one.rps} → ${two.rps} req/s (${(two.rps / one.rps).toFixed(2)}x); RSS under load (instance 1, instance 2) ${one.rssUnderLoadMb.join(' / ')} MB with 1 instance serving, ${two.rssUnderLoadMb.join(' / ')} MB with 2 (second instance at rest after start ${restSecond} MB)`);
+    console.log(
+      table(
+        ['operation', 'req/s ×1', 'req/s ×2', 'ratio', 'p99 ms ×1', 'p99 ms ×2'],
+        one.ops.map((o) => {
+          const b = byOp.get(o.op);
+          return [
+            o.op,
+            o.rps.toFixed(1),
+            b ? b.rps.toFixed(1) : 'n/a',
+            b ? `${(b.rps / o.rps).toFixed(2)}x` : 'n/a',
+            o.p99Ms.toFixed(1),
+            b ? b.p99Ms.toFixed(1) : 'n/a',
+          ];
+        }),
+      ),
+    );
+    console.log(
+      `total: ${one.rps} → ${two.rps} req/s (${(two.rps / one.rps).toFixed(2)}x); RSS under load (instance 1, instance 2) ${one.rssUnderLoadMb.join(' / ')} MB with 1 instance serving, ${two.rssUnderLoadMb.join(' / ')} MB with 2 (second instance at rest after start ${restSecond} MB)`,
+    );
     const file = writeResults('soak', false, {
-      settings: { minutes, vus, thinkMs: THINK_MS, partners: { production: PRODUCTION, staging: STAGING }, catalogProducts: CATALOG_SIZE, cmpVus: CMP_VUS, cmpSeconds: cmpS, sampleMs: SAMPLE_MS, topupGhs: TOPUP_GHS, mix: mixWeights() },
-      soak, memory, compare: { one, two, secondRestMb: restSecond },
+      settings: {
+        minutes,
+        vus,
+        thinkMs: THINK_MS,
+        partners: { production: PRODUCTION, staging: STAGING },
+        catalogProducts: CATALOG_SIZE,
+        cmpVus: CMP_VUS,
+        cmpSeconds: cmpS,
+        sampleMs: SAMPLE_MS,
+        topupGhs: TOPUP_GHS,
+        mix: mixWeights(),
+      },
+      soak,
+      memory,
+      compare: { one, two, secondRestMb: restSecond },
     });
     console.log(`\nresults written to ${file}`);
     return 0;
   } catch (err) {
-    for (const s of fleet.servers) console.error(`server ${s.pid} output (tail):\n${s.output().trim().slice(-2000)}`);
+    for (const s of fleet.servers)
+      console.error(`server ${s.pid} output (tail):\n${s.output().trim().slice(-2000)}`);
     throw err;
   } finally {
     await runCleanups();

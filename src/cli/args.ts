@@ -60,7 +60,10 @@ function kindOf(placeholder: string | undefined): Kind {
 /** Reads a usage line into the positionals and options it declares. */
 export function parseUsage(usage: string): UsageSpec {
   const spec: UsageSpec = { positionals: [], options: [] };
-  const words = usage.replace(/([[\]])/g, ' $1 ').split(/\s+/).filter(Boolean);
+  const words = usage
+    .replace(/([[\]])/g, ' $1 ')
+    .split(/\s+/)
+    .filter(Boolean);
   let depth = 0;
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
@@ -69,9 +72,17 @@ export function parseUsage(usage: string): UsageSpec {
     else if (word === '|') continue;
     else if (word.startsWith('--')) {
       const next = words[i + 1];
-      const placeholder = next !== undefined && !['[', ']', '|'].includes(next) && !next.startsWith('--') ? next : undefined;
+      const placeholder =
+        next !== undefined && !['[', ']', '|'].includes(next) && !next.startsWith('--')
+          ? next
+          : undefined;
       if (placeholder !== undefined) i++;
-      spec.options.push({ flag: word.slice(2), placeholder, required: depth === 0, kind: kindOf(placeholder) });
+      spec.options.push({
+        flag: word.slice(2),
+        placeholder,
+        required: depth === 0,
+        kind: kindOf(placeholder),
+      });
     } else if (/^[A-Z][A-Z0-9_]*$/.test(word)) {
       spec.positionals.push({ name: word, required: depth === 0 });
     } else {
@@ -84,7 +95,8 @@ export function parseUsage(usage: string): UsageSpec {
 /** A decimal number (a whole one when `whole`), or undefined when the text is not one. */
 export function readNumber(raw: string, whole: boolean): number | undefined {
   const value = Number(raw);
-  if (!/^\s*-?(\d+\.?\d*|\.\d+)\s*$/.test(raw) || (whole && !Number.isInteger(value))) return undefined;
+  if (!/^\s*-?(\d+\.?\d*|\.\d+)\s*$/.test(raw) || (whole && !Number.isInteger(value)))
+    return undefined;
   return value;
 }
 
@@ -105,11 +117,16 @@ function parser(kind: Kind): ((raw: string, previous: unknown) => Value) | undef
     case 'choice':
       // Checked here rather than with commander's choices(), whose help would repeat the placeholder's list.
       return (raw) => {
-        if (!kind.choices.includes(raw)) throw new InvalidArgumentError(`Must be one of ${kind.choices.join(', ')}.`);
+        if (!kind.choices.includes(raw))
+          throw new InvalidArgumentError(`Must be one of ${kind.choices.join(', ')}.`);
         return raw;
       };
     case 'list':
-      return (raw) => raw.split(',').map((s) => s.trim()).filter(Boolean);
+      return (raw) =>
+        raw
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
     case 'repeat':
       return (raw, previous) => [...((previous as string[] | undefined) ?? []), raw];
     default:
@@ -119,7 +136,10 @@ function parser(kind: Kind): ((raw: string, previous: unknown) => Value) | undef
 
 function optionOf(o: OptionSpec, help: string | undefined): Option {
   const shown = o.kind.type === 'repeat' ? o.placeholder!.slice(0, -3) : o.placeholder;
-  const option = new Option(`--${o.flag}${shown ? ` <${shown}>` : ''}`, `${help ?? ''}${o.kind.type === 'repeat' ? ' (repeatable)' : ''}`.trim());
+  const option = new Option(
+    `--${o.flag}${shown ? ` <${shown}>` : ''}`,
+    `${help ?? ''}${o.kind.type === 'repeat' ? ' (repeatable)' : ''}`.trim(),
+  );
   const parse = parser(o.kind);
   if (parse) option.argParser(parse);
   if (o.required) option.makeOptionMandatory();
@@ -130,9 +150,14 @@ function optionOf(o: OptionSpec, help: string | undefined): Option {
  * Declares a usage line's positionals and options on a commander command, with their help, and answers the
  * reader that turns commander's parsed values back into Args (options by flag name, positionals by name).
  */
-export function declare(cli: Cli, usage: string, help: Record<string, string> = {}): (positionals: unknown[], opts: Record<string, unknown>) => Args {
+export function declare(
+  cli: Cli,
+  usage: string,
+  help: Record<string, string> = {},
+): (positionals: unknown[], opts: Record<string, unknown>) => Args {
   const spec = parseUsage(usage);
-  for (const p of spec.positionals) cli.addArgument(new Argument(p.required ? `<${p.name}>` : `[${p.name}]`, help[p.name]));
+  for (const p of spec.positionals)
+    cli.addArgument(new Argument(p.required ? `<${p.name}>` : `[${p.name}]`, help[p.name]));
   const options = spec.options.map((o) => {
     const option = optionOf(o, help[o.flag]);
     cli.addOption(option);

@@ -27,19 +27,33 @@ export interface Command {
    * fields of the same name) every second until `done`, showing `progress` meanwhile (a bar on a terminal,
    * a plain line each time it changes otherwise), then shows the last answer.
    */
-  wait?: { route: Route; done: (body: any) => boolean; progress: (body: any) => { count: number; of: number; text: string } };
+  wait?: {
+    route: Route;
+    done: (body: any) => boolean;
+    progress: (body: any) => { count: number; of: number; text: string };
+  };
 }
 
 /** `on`/`off` switches as booleans; undefined when not given. */
-export const onOff = (value: unknown): boolean | undefined => (value === undefined ? undefined : value === 'on');
+export const onOff = (value: unknown): boolean | undefined =>
+  value === undefined ? undefined : value === 'on';
 
 /** A paged list's hint for the next page, when there is one (`--after`, or the flag given, names where it starts). */
-export function morePages(what: string, command: string, next: string | null | undefined, a: Args, flag = 'after'): string {
-  return next ? `\n\nMore ${what}: partner-admin ${command} --${flag} ${next}${a.limit ? ` --limit ${a.limit}` : ''}` : '';
+export function morePages(
+  what: string,
+  command: string,
+  next: string | null | undefined,
+  a: Args,
+  flag = 'after',
+): string {
+  return next
+    ? `\n\nMore ${what}: partner-admin ${command} --${flag} ${next}${a.limit ? ` --limit ${a.limit}` : ''}`
+    : '';
 }
 
 /** `--lat` and `--lng` as coordinates: both or neither. */
 export function coordinates(a: Args): { lat: number; lng: number } | undefined {
-  if ((a.lat === undefined) !== (a.lng === undefined)) throw new UsageError('--lat and --lng go together');
+  if ((a.lat === undefined) !== (a.lng === undefined))
+    throw new UsageError('--lat and --lng go together');
   return a.lat === undefined ? undefined : { lat: a.lat as number, lng: a.lng as number };
 }

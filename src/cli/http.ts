@@ -16,10 +16,18 @@ export interface ApiRequest {
  * The request for a route: each `:name` of its path is filled, URL-encoded, with the value named `NAME` in
  * `values` (the command's positionals); the payload is the query of a GET and the body of anything else.
  */
-export function requestFor(route: Route, values: Readonly<Record<string, Value>>, payload?: unknown): ApiRequest {
+export function requestFor(
+  route: Route,
+  values: Readonly<Record<string, Value>>,
+  payload?: unknown,
+): ApiRequest {
   const [method, template] = route.split(' ') as [Method, string];
-  const path = template.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(values[name.toUpperCase()])));
-  return method === 'GET' ? { method, path, query: payload as Record<string, Value> | undefined } : { method, path, body: payload };
+  const path = template.replace(/:(\w+)/g, (_, name: string) =>
+    encodeURIComponent(String(values[name.toUpperCase()])),
+  );
+  return method === 'GET'
+    ? { method, path, query: payload as Record<string, Value> | undefined }
+    : { method, path, body: payload };
 }
 
 export interface Connection {
@@ -81,7 +89,10 @@ export async function send(conn: Connection, req: ApiRequest): Promise<ApiAnswer
     });
   } catch (err) {
     const e = err as Error & { cause?: { code?: string; message?: string } };
-    const reason = e.name === 'TimeoutError' ? 'no answer within 30 s' : (e.cause?.code ?? e.cause?.message ?? e.message);
+    const reason =
+      e.name === 'TimeoutError'
+        ? 'no answer within 30 s'
+        : (e.cause?.code ?? e.cause?.message ?? e.message);
     throw new ConnectionError(`cannot reach the operator API at ${conn.baseUrl} (${reason})`);
   }
   const raw = await res.text();
@@ -93,14 +104,33 @@ export async function send(conn: Connection, req: ApiRequest): Promise<ApiAnswer
       // Not JSON (a proxy's error page, say): kept as text.
     }
   }
-  const requestId = (typeof body === 'object' && body !== null && typeof (body as { request_id?: unknown }).request_id === 'string'
-    ? (body as { request_id: string }).request_id
-    : undefined) ?? res.headers.get('x-request-id') ?? undefined;
+  const requestId =
+    (typeof body === 'object' &&
+    body !== null &&
+    typeof (body as { request_id?: unknown }).request_id === 'string'
+      ? (body as { request_id: string }).request_id
+      : undefined) ??
+    res.headers.get('x-request-id') ??
+    undefined;
   const answer: ApiAnswer = { status: res.status, body, requestId };
   if (res.ok) return answer;
-  const err = (typeof body === 'object' && body !== null ? body : {}) as { code?: unknown; message?: unknown; details?: unknown };
+  const err = (typeof body === 'object' && body !== null ? body : {}) as {
+    code?: unknown;
+    message?: unknown;
+    details?: unknown;
+  };
   if (typeof err.code === 'string' && typeof err.message === 'string') {
-    throw new ApiError(answer, err.code, err.message, Array.isArray(err.details) ? err.details : []);
+    throw new ApiError(
+      answer,
+      err.code,
+      err.message,
+      Array.isArray(err.details) ? err.details : [],
+    );
   }
-  throw new ApiError(answer, `HTTP_${res.status}`, `the server answered HTTP ${res.status} ${res.statusText} without an error body`, []);
+  throw new ApiError(
+    answer,
+    `HTTP_${res.status}`,
+    `the server answered HTTP ${res.status} ${res.statusText} without an error body`,
+    [],
+  );
 }

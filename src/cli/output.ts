@@ -7,13 +7,17 @@ import { styleText } from 'node:util';
  */
 
 type Style = Parameters<typeof styleText>[0];
-export const paint = (style: Style, text: string): string => styleText(style, text, { validateStream: false });
+export const paint = (style: Style, text: string): string =>
+  styleText(style, text, { validateStream: false });
 
 /**
  * Whether a stream gets colour: never with NO_COLOR (or FORCE_COLOR=0), always with FORCE_COLOR or
  * CLICOLOR_FORCE, otherwise when it is a terminal that has colours (TERM=dumb has none).
  */
-export function wantsColour(stream: { isTTY?: boolean; hasColors?: () => boolean }, env: NodeJS.ProcessEnv): boolean {
+export function wantsColour(
+  stream: { isTTY?: boolean; hasColors?: () => boolean },
+  env: NodeJS.ProcessEnv,
+): boolean {
   if (env.NO_COLOR || env.FORCE_COLOR === '0' || env.FORCE_COLOR === 'false') return false;
   if (env.FORCE_COLOR || env.CLICOLOR_FORCE !== undefined) return true;
   return Boolean(stream.isTTY && stream.hasColors?.());
@@ -33,7 +37,8 @@ export function text(value: unknown): string {
   return String(value);
 }
 
-export const ghs = (value: unknown): string => (typeof value === 'number' ? `GHS ${value.toFixed(2)}` : text(value));
+export const ghs = (value: unknown): string =>
+  typeof value === 'number' ? `GHS ${value.toFixed(2)}` : text(value);
 
 function pick(record: Row, field: Field): string {
   return text(typeof field === 'function' ? field(record) : record[field]);
@@ -42,18 +47,25 @@ function pick(record: Row, field: Field): string {
 /** Every field of the record, labelled by its name with spaces for underscores. */
 function allFields(records: Row[]): Fields {
   const fields: Fields = {};
-  for (const record of records) for (const key of Object.keys(record)) fields[key.replace(/_/g, ' ')] = key;
+  for (const record of records)
+    for (const key of Object.keys(record)) fields[key.replace(/_/g, ' ')] = key;
   return fields;
 }
 
-const asRow = (value: unknown): Row => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Row) : { value });
+const asRow = (value: unknown): Row =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Row) : { value };
 
 /** `label:  value` lines with the values aligned. */
 export function block(record: unknown, fields?: Fields): string {
   const row = asRow(record);
   const entries = Object.entries(fields ?? allFields([row]));
   const width = Math.max(0, ...entries.map(([label]) => label.length + 1));
-  return entries.map(([label, field]) => `${paint('bold', `${label}:`)}${' '.repeat(width - label.length - 1)}  ${pick(row, field)}`).join('\n');
+  return entries
+    .map(
+      ([label, field]) =>
+        `${paint('bold', `${label}:`)}${' '.repeat(width - label.length - 1)}  ${pick(row, field)}`,
+    )
+    .join('\n');
 }
 
 /** A table with a header row; `empty` is printed instead when there are no rows. */
@@ -61,9 +73,14 @@ export function table(records: unknown[], fields?: Fields, empty = '(none)'): st
   if (records.length === 0) return empty;
   const rows = records.map(asRow);
   const columns = Object.entries(fields ?? allFields(rows));
-  const cells = [columns.map(([title]) => title.toUpperCase()), ...rows.map((row) => columns.map(([, field]) => pick(row, field)))];
+  const cells = [
+    columns.map(([title]) => title.toUpperCase()),
+    ...rows.map((row) => columns.map(([, field]) => pick(row, field))),
+  ];
   const widths = columns.map((_, i) => Math.max(...cells.map((line) => line[i]!.length)));
-  const lines = cells.map((line) => line.map((cell, i) => (i === line.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
+  const lines = cells.map((line) =>
+    line.map((cell, i) => (i === line.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '),
+  );
   return [paint('bold', lines[0]!), ...lines.slice(1)].join('\n');
 }
 

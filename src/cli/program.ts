@@ -11,7 +11,9 @@ import { auto, paint } from './output.ts';
 
 const PROG = 'partner-admin';
 const DEFAULT_URL = 'http://localhost:8080';
-const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+const VERSION: string = JSON.parse(
+  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+).version;
 
 const MORE_HELP = `
 Configuration: PARTNER_ADMIN_URL (default ${DEFAULT_URL}) and ADMIN_TOKEN, or --url and --token.
@@ -21,7 +23,8 @@ Exit codes: 0 success, 1 the API refused or could not be reached (or the databas
 
 const HINTS: Record<string, string> = {
   INVALID_ADMIN_TOKEN: "check ADMIN_TOKEN (or --token): it must equal the server's ADMIN_TOKEN",
-  NOT_FOUND: 'is --url / PARTNER_ADMIN_URL right? A server without ADMIN_TOKEN has no operator API at all (404)',
+  NOT_FOUND:
+    'is --url / PARTNER_ADMIN_URL right? A server without ADMIN_TOKEN has no operator API at all (404)',
 };
 
 export interface Io {
@@ -44,8 +47,15 @@ interface Globals {
 /** Writers for stdout and stderr (commander's included) that strip styles where the stream gets no colour, and line printers over them. */
 function printer(io: Io) {
   const clean = (colour: boolean, text: string) => (colour ? text : stripVTControlCharacters(text));
-  const write = { out: (text: string) => io.out(clean(io.outColour, text)), err: (text: string) => io.err(clean(io.errColour, text)) };
-  return { write, out: (text: string) => write.out(`${text}\n`), err: (text: string) => write.err(`${text}\n`) };
+  const write = {
+    out: (text: string) => io.out(clean(io.outColour, text)),
+    err: (text: string) => io.err(clean(io.errColour, text)),
+  };
+  return {
+    write,
+    out: (text: string) => write.out(`${text}\n`),
+    err: (text: string) => write.err(`${text}\n`),
+  };
 }
 type Printer = ReturnType<typeof printer>;
 
@@ -55,12 +65,18 @@ function connection(globals: Globals, env: NodeJS.ProcessEnv): Connection {
   try {
     url = new URL(given);
   } catch {
-    throw new ConfigError(`the operator API URL "${given}" is not a URL (set PARTNER_ADMIN_URL or pass --url, e.g. ${DEFAULT_URL})`);
+    throw new ConfigError(
+      `the operator API URL "${given}" is not a URL (set PARTNER_ADMIN_URL or pass --url, e.g. ${DEFAULT_URL})`,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`the operator API URL must be http:// or https:// (got "${given}")`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(`the operator API URL must be http:// or https:// (got "${given}")`);
   const baseUrl = url.href.replace(/\/+$/, '').replace(/\/admin\/v1$/, '');
   const token = (globals.token ?? env.ADMIN_TOKEN ?? '').trim();
-  if (!token) throw new ConfigError("no operator token: set ADMIN_TOKEN (the server's ADMIN_TOKEN) or pass --token TOKEN");
+  if (!token)
+    throw new ConfigError(
+      "no operator token: set ADMIN_TOKEN (the server's ADMIN_TOKEN) or pass --token TOKEN",
+    );
   return { baseUrl, token };
 }
 
@@ -77,16 +93,22 @@ function addCommand(group: Cli, c: Command, env: NodeJS.ProcessEnv, print: Print
       payload = c.payload?.(args);
     } catch (err) {
       // Reported like commander's own usage errors (same hint, exit code 2).
-      if (err instanceof UsageError) cli.error(`error: ${err.message}`, { exitCode: 2, code: 'partner-admin.usage' });
+      if (err instanceof UsageError)
+        cli.error(`error: ${err.message}`, { exitCode: 2, code: 'partner-admin.usage' });
       throw err;
     }
     const conn = connection(globals, env);
     try {
       let answer = await send(conn, requestFor(c.route, args, payload));
       if (c.wait && args.wait) answer = await follow(conn, c.wait, answer.body, print, io, env);
-      print.out(globals.json ? JSON.stringify(answer.body ?? {}, null, 2) : (c.show ?? auto)(answer.body, args));
+      print.out(
+        globals.json
+          ? JSON.stringify(answer.body ?? {}, null, 2)
+          : (c.show ?? auto)(answer.body, args),
+      );
     } catch (err) {
-      if (err instanceof ApiError && globals.json && err.answer.body !== undefined) print.out(JSON.stringify(err.answer.body, null, 2));
+      if (err instanceof ApiError && globals.json && err.answer.body !== undefined)
+        print.out(JSON.stringify(err.answer.body, null, 2));
       throw err;
     }
     const notice = c.notice?.(args);
@@ -98,7 +120,14 @@ function addCommand(group: Cli, c: Command, env: NodeJS.ProcessEnv, print: Print
  * `--wait`: the wait's route again every second (PARTNER_ADMIN_POLL_MS) until it is done. On a terminal a
  * bar redrawn in place on stderr; otherwise a plain line on stderr each time the progress changes.
  */
-async function follow(conn: Connection, wait: NonNullable<Command['wait']>, first: unknown, print: Printer, io: Io, env: NodeJS.ProcessEnv) {
+async function follow(
+  conn: Connection,
+  wait: NonNullable<Command['wait']>,
+  first: unknown,
+  print: Printer,
+  io: Io,
+  env: NodeJS.ProcessEnv,
+) {
   const every = Number(env.PARTNER_ADMIN_POLL_MS) > 0 ? Number(env.PARTNER_ADMIN_POLL_MS) : 1000;
   let answer = { status: 200, body: first, requestId: undefined as string | undefined };
   let last = '';
@@ -113,7 +142,14 @@ async function follow(conn: Connection, wait: NonNullable<Command['wait']>, firs
     last = text;
     if (wait.done(body)) break;
     await new Promise((resolve) => setTimeout(resolve, every));
-    answer = await send(conn, requestFor(wait.route, Object.fromEntries(Object.entries(body).map(([k, v]) => [k.toUpperCase(), v])), undefined));
+    answer = await send(
+      conn,
+      requestFor(
+        wait.route,
+        Object.fromEntries(Object.entries(body).map(([k, v]) => [k.toUpperCase(), v])),
+        undefined,
+      ),
+    );
   }
   if (io.errTty) io.err('\n');
   return answer;
@@ -126,8 +162,14 @@ function program(env: NodeJS.ProcessEnv, io: Io, print: Printer): Cli {
     .description('Run the partner platform through its operator API (/admin/v1).')
     .version(VERSION, '-V, --version', 'Print the version')
     .option('--url <URL>', `Operator API base URL (env PARTNER_ADMIN_URL, default ${DEFAULT_URL})`)
-    .option('--token <TOKEN>', 'Operator token (env ADMIN_TOKEN; the variable keeps it out of the process list)')
-    .option('--json', 'Print the raw JSON answer (for an error: the error body, besides the message on stderr)')
+    .option(
+      '--token <TOKEN>',
+      'Operator token (env ADMIN_TOKEN; the variable keeps it out of the process list)',
+    )
+    .option(
+      '--json',
+      'Print the raw JSON answer (for an error: the error body, besides the message on stderr)',
+    )
     .helpOption('-h, --help', 'Show help for the tool, a group or a command')
     .helpCommand(false)
     .configureOutput({
@@ -137,7 +179,12 @@ function program(env: NodeJS.ProcessEnv, io: Io, print: Printer): Cli {
       getErrHasColors: () => io.errColour,
       outputError: (text, write) => write(paint('red', text)),
     })
-    .configureHelp({ showGlobalOptions: true, styleTitle: title, styleCommandText: name, styleSubcommandText: name })
+    .configureHelp({
+      showGlobalOptions: true,
+      styleTitle: title,
+      styleCommandText: name,
+      styleSubcommandText: name,
+    })
     .showHelpAfterError('(add --help for usage)')
     .showSuggestionAfterError()
     .exitOverride()
@@ -145,16 +192,26 @@ function program(env: NodeJS.ProcessEnv, io: Io, print: Printer): Cli {
   // Subcommands inherit the settings above: configure first, then add them.
   for (const [group, summary] of Object.entries(groups)) {
     const members = commands.filter((x) => x.name.startsWith(`${group} `));
-    const cli = root.command(group).description(summary).summary(`${summary} (${members.map((c) => c.name.split(' ')[1]).join(', ')})`).helpCommand(false);
+    const cli = root
+      .command(group)
+      .description(summary)
+      .summary(`${summary} (${members.map((c) => c.name.split(' ')[1]).join(', ')})`)
+      .helpCommand(false);
     for (const c of members) addCommand(cli, c, env, print, io);
   }
   root
     .command('migrate')
-    .description("Apply the pending database migrations (the server's DATABASE_URL / DATA_DIR) and list them")
+    .description(
+      "Apply the pending database migrations (the server's DATABASE_URL / DATA_DIR) and list them",
+    )
     .option('--status', 'Only list applied and pending migrations; apply nothing')
     .action(async (opts: { status?: boolean }, cli: Cli) => {
       const report = await migrateDatabase(env, opts.status === true);
-      print.out(cli.optsWithGlobals<Globals>().json ? JSON.stringify(report, null, 2) : showMigrations(report));
+      print.out(
+        cli.optsWithGlobals<Globals>().json
+          ? JSON.stringify(report, null, 2)
+          : showMigrations(report),
+      );
     });
   return root;
 }
@@ -178,8 +235,14 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, io: Io): Promi
       return 2;
     }
     if (err instanceof ApiError) {
-      const lines = [paint('red', `error: ${err.message} (${err.code}, request ${err.answer.requestId ?? 'unknown'})`)];
-      for (const d of err.details) lines.push(`  - ${d.field ? `${d.field}: ` : ''}${d.issue ?? ''}`);
+      const lines = [
+        paint(
+          'red',
+          `error: ${err.message} (${err.code}, request ${err.answer.requestId ?? 'unknown'})`,
+        ),
+      ];
+      for (const d of err.details)
+        lines.push(`  - ${d.field ? `${d.field}: ` : ''}${d.issue ?? ''}`);
       if (HINTS[err.code]) lines.push(paint('yellow', `hint: ${HINTS[err.code]}`));
       print.err(lines.join('\n'));
       return 1;

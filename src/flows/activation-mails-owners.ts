@@ -12,4 +12,9 @@ export const activationNotifier = (ctx: {
   db: Db;
   publicBaseUrl: string;
 }): ActivationNotifier =>
-  ctx.options.activationNotifier ?? new MailActivationNotifier({ ownerEmails: ownerEmails(() => ctx.members), send: (m) => ctx.mailQueue.send(ctx.db, m), publicBaseUrl: ctx.publicBaseUrl });
+  ctx.options.activationNotifier ??
+  new MailActivationNotifier({
+    ownerEmails: ownerEmails(() => ctx.members),
+    send: (m) => ctx.mailQueue.send(ctx.db, m),
+    publicBaseUrl: ctx.publicBaseUrl,
+  });

@@ -1,5 +1,9 @@
 import type { SmsSender } from '../integrations/sms/index.ts';
-import { NOT_ON_WHATSAPP, WhatsAppError, type WhatsAppSender } from '../integrations/whatsapp/index.ts';
+import {
+  NOT_ON_WHATSAPP,
+  WhatsAppError,
+  type WhatsAppSender,
+} from '../integrations/whatsapp/index.ts';
 import type { DeliveryModule } from '../modules/delivery/index.ts';
 import type { DispatchModule } from '../modules/dispatch/index.ts';
 import { deliveryCodeMessage, type ProofService } from '../modules/proof/index.ts';
@@ -34,13 +38,22 @@ export const assignmentTextsDeliveryCode = defineFlow({
       return async () => {
         // A playground's production orders, held by the sandbox courier, are test data too: nobody is messaged.
         if (await dispatch.sandbox.is(courierId)) return;
-        const body = deliveryCodeMessage({ code, trackingUrl: `${publicBaseUrl}/track/${order.tracking_token}` });
+        const body = deliveryCodeMessage({
+          code,
+          trackingUrl: `${publicBaseUrl}/track/${order.tracking_token}`,
+        });
         // The job is taken either way: a message that fails is logged for operations, not undone. The
         // two channels go side by side, so WhatsApp never holds up the SMS, which always goes (it alone
         // carries the tracking link); each is tried once, within its provider's timeout.
         await Promise.all([
-          sms.sender.send({ to, body }).catch((err: unknown) => log.warn({ err, orderId }, 'could not text the recipient their delivery code')),
-          whatsapp?.sendCode({ to, code }).catch((err: unknown) => whatsAppFailed(log, err, orderId)),
+          sms.sender
+            .send({ to, body })
+            .catch((err: unknown) =>
+              log.warn({ err, orderId }, 'could not text the recipient their delivery code'),
+            ),
+          whatsapp
+            ?.sendCode({ to, code })
+            .catch((err: unknown) => whatsAppFailed(log, err, orderId)),
         ]);
       };
     });
@@ -49,6 +62,11 @@ export const assignmentTextsDeliveryCode = defineFlow({
 
 /** A recipient without WhatsApp is ordinary (the SMS reached them): info; anything else is for operations. */
 function whatsAppFailed(log: Logger, err: unknown, orderId: string): void {
-  if (err instanceof WhatsAppError && err.metaCode === NOT_ON_WHATSAPP) log.info({ orderId }, 'the recipient is not on WhatsApp; their delivery code went by SMS only');
-  else log.warn({ err, orderId }, 'could not send the recipient their delivery code by WhatsApp (the SMS went regardless)');
+  if (err instanceof WhatsAppError && err.metaCode === NOT_ON_WHATSAPP)
+    log.info({ orderId }, 'the recipient is not on WhatsApp; their delivery code went by SMS only');
+  else
+    log.warn(
+      { err, orderId },
+      'could not send the recipient their delivery code by WhatsApp (the SMS went regardless)',
+    );
 }

@@ -8,8 +8,13 @@ import type { DeliveryModule } from '../modules/delivery/index.ts';
  * collects nothing: test orders never reach the books.
  */
 export const cashDue =
-  (ctx: { delivery: DeliveryModule | undefined; catalog: CatalogModule | undefined }): DueOnDelivery =>
+  (ctx: {
+    delivery: DeliveryModule | undefined;
+    catalog: CatalogModule | undefined;
+  }): DueOnDelivery =>
   async (tx, orderId) => {
     const order = await ctx.delivery!.orders.find(orderId, tx);
-    return order?.environment === 'staging' ? due(undefined, undefined) : due(order, await ctx.catalog?.sales.cashOnDelivery(tx, orderId));
+    return order?.environment === 'staging'
+      ? due(undefined, undefined)
+      : due(order, await ctx.catalog?.sales.cashOnDelivery(tx, orderId));
   };

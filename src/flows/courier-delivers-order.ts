@@ -32,20 +32,33 @@ export const courierDeliversOrder = defineFlow({
       const orderId = orderIdOf(payload);
       if (payload.code !== undefined) {
         // Only by the courier holding the job, so nobody else can use up the recipient's tries.
-        if (!(await dispatch.service.holds(courierId, orderId))) throw errors.notYourJob('Only the courier holding this job may act on it.');
-        if (typeof payload.code !== 'string') throw errors.validation('A delivery code is 4 digits.', [{ field: 'code', issue: 'must be 4 digits' }]);
+        if (!(await dispatch.service.holds(courierId, orderId)))
+          throw errors.notYourJob('Only the courier holding this job may act on it.');
+        if (typeof payload.code !== 'string')
+          throw errors.validation('A delivery code is 4 digits.', [
+            { field: 'code', issue: 'must be 4 digits' },
+          ]);
         await proofs.verifyCode(orderId, payload.code, courierId);
       }
       // The cash the courier says they took at the door; the cash module checks it against what is due.
       const collected = payload.cash_collected_pesewas;
       if (collected !== undefined && typeof collected !== 'number') {
-        throw errors.validation('cash_collected_pesewas must be a whole number of pesewas.', [{ field: 'cash_collected_pesewas', issue: 'must be a number' }]);
+        throw errors.validation('cash_collected_pesewas must be a whole number of pesewas.', [
+          { field: 'cash_collected_pesewas', issue: 'must be a number' },
+        ]);
       }
-      return detail(await dispatch.service.delivered(courierId, orderId, actionId, { cashCollectedPesewas: collected }));
+      return detail(
+        await dispatch.service.delivered(courierId, orderId, actionId, {
+          cashCollectedPesewas: collected,
+        }),
+      );
     });
     dispatch.service.onDeliver(async (tx, { orderId }) => {
       if (!(await proofs.isProven(orderId, tx))) {
-        throw errors.validation("Enter the recipient's 4-digit delivery code, or take a photo of the delivery, to finish it.", [{ field: 'code', issue: 'required' }]);
+        throw errors.validation(
+          "Enter the recipient's 4-digit delivery code, or take a photo of the delivery, to finish it.",
+          [{ field: 'code', issue: 'required' }],
+        );
       }
     });
     if (cash) dispatch.service.onDeliver(cash.collect);
@@ -63,8 +76,12 @@ export const courierDeliversOrder = defineFlow({
  * else's), stored by the proof module; the delivered action then needs no code.
  */
 export function courierProofUpload(dispatch: DispatchService, proofs: ProofService) {
-  return async (courierId: string, input: Omit<MediaInput, 'courierId'>): Promise<{ id: string; kind: string }> => {
-    if (!(await dispatch.holds(courierId, input.orderId))) throw errors.notYourJob('Only the courier holding this job may add a proof to it.');
+  return async (
+    courierId: string,
+    input: Omit<MediaInput, 'courierId'>,
+  ): Promise<{ id: string; kind: string }> => {
+    if (!(await dispatch.holds(courierId, input.orderId)))
+      throw errors.notYourJob('Only the courier holding this job may add a proof to it.');
     const proof = await proofs.recordMedia({ ...input, courierId });
     return { id: proof.id, kind: proof.kind };
   };

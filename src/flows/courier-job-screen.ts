@@ -16,10 +16,15 @@ const NEXT: Record<string, Array<{ kind: string; label: string }>> = {
 
 const REASONS = FAILURE_REASONS.map((value) => ({ value, label: FAILURE_TITLES[value] }));
 
-const place = (lat: number | null, lng: number | null) => (lat === null || lng === null ? undefined : { lat, lng });
+const place = (lat: number | null, lng: number | null) =>
+  lat === null || lng === null ? undefined : { lat, lng };
 
 /** The courier app's job screen: the offer or held job with its order's sheet, distance, navigation and next steps. */
-export function courierJobView(dispatch: DispatchService, orders: DeliveryModule['orders'], couriers: CouriersService) {
+export function courierJobView(
+  dispatch: DispatchService,
+  orders: DeliveryModule['orders'],
+  couriers: CouriersService,
+) {
   return async (courierId: string) => {
     const job = await dispatch.currentJob(courierId);
     if (!job) return undefined;
@@ -38,7 +43,10 @@ export function courierJobView(dispatch: DispatchService, orders: DeliveryModule
       expires_at: job.kind === 'offer' ? job.expires_at.toISOString() : undefined,
       sheet,
       distance_km: here && pickup ? Math.round(haversineKm(here, pickup) * 10) / 10 : undefined,
-      navigation: goingTo && { geo: `geo:${goingTo.lat},${goingTo.lng}`, maps: `https://www.google.com/maps/dir/?api=1&destination=${goingTo.lat},${goingTo.lng}` },
+      navigation: goingTo && {
+        geo: `geo:${goingTo.lat},${goingTo.lng}`,
+        maps: `https://www.google.com/maps/dir/?api=1&destination=${goingTo.lat},${goingTo.lng}`,
+      },
       next: stage ? (NEXT[stage] ?? []) : [],
       can_deliver: stage === 'picked_up' || stage === 'at_dropoff',
       returning: stage === 'returning',

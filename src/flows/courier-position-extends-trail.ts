@@ -8,7 +8,13 @@ import { defineFlow } from '../platform/module.ts';
  */
 export const courierPositionExtendsTrail = defineFlow({
   name: "a courier's position extends their jobs' trails",
-  wire: ({ couriers, dispatch }: { couriers: CouriersService; dispatch: DispatchModule | undefined }) => {
+  wire: ({
+    couriers,
+    dispatch,
+  }: {
+    couriers: CouriersService;
+    dispatch: DispatchModule | undefined;
+  }) => {
     if (dispatch) couriers.onPosition(dispatch.trail.onPosition);
   },
 });

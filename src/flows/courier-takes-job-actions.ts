@@ -4,10 +4,16 @@ import { errors } from '../platform/errors.ts';
 import { defineFlow } from '../platform/module.ts';
 
 /** What the phone is told of an applied job action: where the job and its order are now. */
-export const detail = (r: { stage: string | null; status: string }): ActionDetail => ({ stage: r.stage, status: r.status });
+export const detail = (r: { stage: string | null; status: string }): ActionDetail => ({
+  stage: r.stage,
+  status: r.status,
+});
 
 export function orderIdOf(payload: Record<string, unknown>): string {
-  if (typeof payload.order_id !== 'string') throw errors.validation('order_id must be the job\'s order id.', [{ field: 'order_id', issue: 'required' }]);
+  if (typeof payload.order_id !== 'string')
+    throw errors.validation("order_id must be the job's order id.", [
+      { field: 'order_id', issue: 'required' },
+    ]);
   return payload.order_id;
 }
 
@@ -18,15 +24,43 @@ export function orderIdOf(payload: Record<string, unknown>): string {
  */
 export const courierTakesJobActions = defineFlow({
   name: 'a courier takes job actions',
-  wire: ({ courierActions: actions, dispatch }: { courierActions: CourierActions; dispatch: DispatchModule | undefined }) => {
+  wire: ({
+    courierActions: actions,
+    dispatch,
+  }: {
+    courierActions: CourierActions;
+    dispatch: DispatchModule | undefined;
+  }) => {
     if (!dispatch) return;
     const jobs = dispatch.service;
-    actions.register('accept', async ({ courierId, actionId, payload }) => detail(await jobs.accept(courierId, orderIdOf(payload), actionId)));
-    actions.register('decline', async ({ courierId, actionId, payload }) => detail(await jobs.decline(courierId, orderIdOf(payload), actionId)));
-    actions.register('arrived_at_pickup', async ({ courierId, actionId, payload }) => detail(await jobs.arrivedAtPickup(courierId, orderIdOf(payload), actionId)));
-    actions.register('picked_up', async ({ courierId, actionId, payload }) => detail(await jobs.pickedUp(courierId, orderIdOf(payload), actionId)));
-    actions.register('arrived', async ({ courierId, actionId, payload }) => detail(await jobs.arrived(courierId, orderIdOf(payload), actionId)));
-    actions.register('could_not_deliver', async ({ courierId, actionId, payload }) => detail(await jobs.couldNotDeliver(courierId, orderIdOf(payload), actionId, payload.reason, payload.note)));
-    actions.register('returned', async ({ courierId, actionId, payload }) => detail(await jobs.returned(courierId, orderIdOf(payload), actionId)));
+    actions.register('accept', async ({ courierId, actionId, payload }) =>
+      detail(await jobs.accept(courierId, orderIdOf(payload), actionId)),
+    );
+    actions.register('decline', async ({ courierId, actionId, payload }) =>
+      detail(await jobs.decline(courierId, orderIdOf(payload), actionId)),
+    );
+    actions.register('arrived_at_pickup', async ({ courierId, actionId, payload }) =>
+      detail(await jobs.arrivedAtPickup(courierId, orderIdOf(payload), actionId)),
+    );
+    actions.register('picked_up', async ({ courierId, actionId, payload }) =>
+      detail(await jobs.pickedUp(courierId, orderIdOf(payload), actionId)),
+    );
+    actions.register('arrived', async ({ courierId, actionId, payload }) =>
+      detail(await jobs.arrived(courierId, orderIdOf(payload), actionId)),
+    );
+    actions.register('could_not_deliver', async ({ courierId, actionId, payload }) =>
+      detail(
+        await jobs.couldNotDeliver(
+          courierId,
+          orderIdOf(payload),
+          actionId,
+          payload.reason,
+          payload.note,
+        ),
+      ),
+    );
+    actions.register('returned', async ({ courierId, actionId, payload }) =>
+      detail(await jobs.returned(courierId, orderIdOf(payload), actionId)),
+    );
   },
 });

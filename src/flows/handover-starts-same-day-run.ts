@@ -11,7 +11,13 @@ import { defineFlow } from '../platform/module.ts';
 export const handoverStartsSameDayRun = defineFlow({
   name: 'a cash handover starts a same-day run',
   wire: ({ cash, payouts }: { cash: CashService | undefined; payouts: PayoutsModule }) => {
-    cash?.onHandover((tx, h) => payouts.runRequests.request(tx, { handoverId: h.id, courierId: h.courier_id, handedOverAt: h.created_at }));
+    cash?.onHandover((tx, h) =>
+      payouts.runRequests.request(tx, {
+        handoverId: h.id,
+        courierId: h.courier_id,
+        handedOverAt: h.created_at,
+      }),
+    );
   },
 });
 

@@ -9,7 +9,13 @@ import { defineFlow } from '../platform/module.ts';
  */
 export const orderGetsDispatchJob = defineFlow({
   name: 'an order gets its dispatch job',
-  wire: ({ delivery, dispatch }: { delivery: DeliveryModule | undefined; dispatch: DispatchModule | undefined }) => {
+  wire: ({
+    delivery,
+    dispatch,
+  }: {
+    delivery: DeliveryModule | undefined;
+    dispatch: DispatchModule | undefined;
+  }) => {
     if (delivery && dispatch) delivery.orders.onPlace(dispatch.offers.onPlace);
   },
 });

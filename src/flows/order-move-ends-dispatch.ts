@@ -10,7 +10,13 @@ import { defineFlow } from '../platform/module.ts';
  */
 export const orderMoveEndsDispatch = defineFlow({
   name: "an order's move ends or updates its dispatch job",
-  wire: ({ delivery, dispatch }: { delivery: DeliveryModule | undefined; dispatch: DispatchModule | undefined }) => {
+  wire: ({
+    delivery,
+    dispatch,
+  }: {
+    delivery: DeliveryModule | undefined;
+    dispatch: DispatchModule | undefined;
+  }) => {
     if (delivery && dispatch) delivery.orders.onMove(dispatch.offers.onMove);
   },
 });

@@ -10,7 +10,14 @@ import { defineFlow } from '../platform/module.ts';
  */
 export const saleSettlesOnDelivery = defineFlow({
   name: "a sale's delivery settles it",
-  wire: ({ delivery, catalog }: { delivery: DeliveryModule | undefined; catalog: CatalogModule | undefined }) => {
-    if (delivery && catalog) delivery.orders.onMove((tx, order) => catalog.sales.onDeliveryMove(tx, order));
+  wire: ({
+    delivery,
+    catalog,
+  }: {
+    delivery: DeliveryModule | undefined;
+    catalog: CatalogModule | undefined;
+  }) => {
+    if (delivery && catalog)
+      delivery.orders.onMove((tx, order) => catalog.sales.onDeliveryMove(tx, order));
   },
 });

@@ -25,7 +25,11 @@ describe('sharedRecent', () => {
   it('shares one run among concurrent callers and trusts a success for its time to live', async () => {
     let now = 0;
     let runs = 0;
-    const check = sharedRecent(async () => void runs++, 1000, () => now);
+    const check = sharedRecent(
+      async () => void runs++,
+      1000,
+      () => now,
+    );
     await Promise.all(Array.from({ length: 50 }, check));
     expect(runs).toBe(1);
     now = 999;

@@ -1,5 +1,9 @@
 /** Maps `items` through `fn` with at most `limit` calls in flight; results keep the input order. */
-export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
@@ -16,7 +20,11 @@ export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (
  * Wraps a check so that concurrent callers share one run and a success is trusted for `ttlMs`
  * (failures are not remembered: the next caller checks again). Health answers stay cheap under load.
  */
-export function sharedRecent(check: () => Promise<void>, ttlMs: number, clock: () => number = Date.now): () => Promise<void> {
+export function sharedRecent(
+  check: () => Promise<void>,
+  ttlMs: number,
+  clock: () => number = Date.now,
+): () => Promise<void> {
   let okUntil = -Infinity;
   let running: Promise<void> | undefined;
   return () => {
@@ -34,12 +42,19 @@ export function sharedRecent(check: () => Promise<void>, ttlMs: number, clock: (
  * caller's promise settles with its own batch (with the write's result at its index), so a failed
  * write fails exactly its items.
  */
-export function batching<T, R = void>(write: (items: T[]) => Promise<R[]>, max: number): (item: T) => Promise<R> {
+export function batching<T, R = void>(
+  write: (items: T[]) => Promise<R[]>,
+  max: number,
+): (item: T) => Promise<R> {
   return batchingBy(() => '', write, max);
 }
 
 /** `batching` with one queue per group (`groupOf`): a group's batches never hold another group's items. */
-export function batchingBy<T, R = void>(groupOf: (item: T) => string, write: (items: T[]) => Promise<R[]>, max: number): (item: T) => Promise<R> {
+export function batchingBy<T, R = void>(
+  groupOf: (item: T) => string,
+  write: (items: T[]) => Promise<R[]>,
+  max: number,
+): (item: T) => Promise<R> {
   type Waiter = { item: T; resolve: (result: R) => void; reject: (err: unknown) => void };
   // A group is present while it has a write running; its queue holds what waits for the next one.
   const groups = new Map<string, Waiter[]>();

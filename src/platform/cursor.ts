@@ -1,5 +1,6 @@
 /** Opaque keyset cursor: the last id of a page, base64url so partners never parse it. */
-export const encodeCursor = (lastId: string): string => Buffer.from(`p1:${lastId}`, 'utf8').toString('base64url');
+export const encodeCursor = (lastId: string): string =>
+  Buffer.from(`p1:${lastId}`, 'utf8').toString('base64url');
 
 /** The id a cursor of ours carries, or null when it is not one. */
 export function decodeCursor(cursor: string): string | null {

@@ -106,7 +106,9 @@ export const errors = {
     new AppError(429, 'RATE_LIMITED', message, undefined, headers),
   /** Operator sign-in: too many failures for the account or the address; Retry-After says when to try again. */
   tooManyAttempts: (message: string, retryAfterSeconds: number) =>
-    new AppError(429, 'TOO_MANY_ATTEMPTS', message, undefined, { 'retry-after': String(retryAfterSeconds) }),
+    new AppError(429, 'TOO_MANY_ATTEMPTS', message, undefined, {
+      'retry-after': String(retryAfterSeconds),
+    }),
   internal: make(500, 'INTERNAL_ERROR'),
   gateway: make(502, 'GATEWAY_ERROR'),
   serviceUnavailable: make(503, 'SERVICE_UNAVAILABLE'),

@@ -85,7 +85,10 @@ export class ExactlyOnceSender<Row, Answer> {
       answer = await this.steps.call(row);
     } catch (err) {
       // Whether the provider took it is unknown: left in flight for the recovery to ask, never resent blindly.
-      this.deps.log.warn({ err, ...this.steps.logKey(row) }, `${this.steps.noun} call failed or timed out; its status will be asked`);
+      this.deps.log.warn(
+        { err, ...this.steps.logKey(row) },
+        `${this.steps.noun} call failed or timed out; its status will be asked`,
+      );
       return;
     }
     await this.apply(row, answer);
@@ -123,8 +126,14 @@ export class ExactlyOnceSender<Row, Answer> {
       const rows = await due(this.deps.db, this.now(), limit);
       looked += rows.length;
       await mapLimited(rows, this.steps.concurrency ?? 1, (row) =>
-        (this.steps.unsent(row) ? this.send(this.steps.keyOf(row)).then(() => undefined) : this.resolve(row)).catch((err: unknown) => {
-          this.deps.log.warn({ err, ...this.steps.logKey(row) }, `${this.steps.noun} recovery failed; looked at again at its next check`);
+        (this.steps.unsent(row)
+          ? this.send(this.steps.keyOf(row)).then(() => undefined)
+          : this.resolve(row)
+        ).catch((err: unknown) => {
+          this.deps.log.warn(
+            { err, ...this.steps.logKey(row) },
+            `${this.steps.noun} recovery failed; looked at again at its next check`,
+          );
         }),
       );
     }

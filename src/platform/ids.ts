@@ -46,7 +46,40 @@ export function ulid(now: number = Date.now()): string {
   return time + encodeBase32(pooledRandom(10), 16);
 }
 
-export type IdPrefix = 'ptn' | 'app' | 'key' | 'dlv' | 'sale' | 'prd' | 'var' | 'ven' | 'loc' | 'evt' | 'whd' | 'top' | 'jrn' | 'req' | 'chk' | 'opr' | 'otk' | 'aud' | 'act' | 'mbr' | 'mail' | 'cou' | 'prf' | 'sms' | 'csc' | 'ofr' | 'asg' | 'cho' | 'pout' | 'prun' | 'srf' | 'rec' | 'pdc';
+export type IdPrefix =
+  | 'ptn'
+  | 'app'
+  | 'key'
+  | 'dlv'
+  | 'sale'
+  | 'prd'
+  | 'var'
+  | 'ven'
+  | 'loc'
+  | 'evt'
+  | 'whd'
+  | 'top'
+  | 'jrn'
+  | 'req'
+  | 'chk'
+  | 'opr'
+  | 'otk'
+  | 'aud'
+  | 'act'
+  | 'mbr'
+  | 'mail'
+  | 'cou'
+  | 'prf'
+  | 'sms'
+  | 'csc'
+  | 'ofr'
+  | 'asg'
+  | 'cho'
+  | 'pout'
+  | 'prun'
+  | 'srf'
+  | 'rec'
+  | 'pdc';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid()}`;
@@ -62,6 +95,10 @@ const ULID_BODY = /^[0-9A-Z]{26}$/;
 
 /** An id of ours with that prefix (what `newId(prefix)` makes): the one check every page and route uses. */
 export function isId(prefix: IdPrefix, value: unknown): value is string {
-  return typeof value === 'string' && value.length === prefix.length + 27 && value.startsWith(`${prefix}_`) && ULID_BODY.test(value.slice(prefix.length + 1));
+  return (
+    typeof value === 'string' &&
+    value.length === prefix.length + 27 &&
+    value.startsWith(`${prefix}_`) &&
+    ULID_BODY.test(value.slice(prefix.length + 1))
+  );
 }
-

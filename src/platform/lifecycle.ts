@@ -16,7 +16,10 @@ export function loadDotEnv(file = '.env'): void {
  * `npm start` reaches the process twice (from the terminal and relayed by npm), and exiting on the
  * second would skip the drain and leave the embedded database's lock behind.
  */
-export function stopOnSignals(close: () => Promise<void>, opts: { timeoutMs: number; log: Logger }): void {
+export function stopOnSignals(
+  close: () => Promise<void>,
+  opts: { timeoutMs: number; log: Logger },
+): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;

@@ -3,18 +3,41 @@ import { asyncStdout, errorMessage, serializeError } from './logger.ts';
 
 describe('error serialization for logs', () => {
   it("keeps an AggregateError's reason, which its own message leaves empty", () => {
-    const err = Object.assign(new AggregateError([new Error('connect ECONNREFUSED ::1:6379'), new Error('connect ECONNREFUSED 127.0.0.1:6379')], ''), { code: 'ECONNREFUSED' });
-    expect(errorMessage(err)).toBe('connect ECONNREFUSED ::1:6379; connect ECONNREFUSED 127.0.0.1:6379');
-    expect(serializeError(err)).toMatchObject({ type: 'AggregateError', code: 'ECONNREFUSED', message: errorMessage(err) });
+    const err = Object.assign(
+      new AggregateError(
+        [
+          new Error('connect ECONNREFUSED ::1:6379'),
+          new Error('connect ECONNREFUSED 127.0.0.1:6379'),
+        ],
+        '',
+      ),
+      { code: 'ECONNREFUSED' },
+    );
+    expect(errorMessage(err)).toBe(
+      'connect ECONNREFUSED ::1:6379; connect ECONNREFUSED 127.0.0.1:6379',
+    );
+    expect(serializeError(err)).toMatchObject({
+      type: 'AggregateError',
+      code: 'ECONNREFUSED',
+      message: errorMessage(err),
+    });
   });
 
   it('keeps the chain of causes', () => {
-    const err = new Error('could not settle', { cause: new Error('gateway timed out', { cause: new Error('socket hang up') }) });
-    expect(serializeError(err)).toMatchObject({ message: 'could not settle', cause: { message: 'gateway timed out', cause: { message: 'socket hang up' } } });
+    const err = new Error('could not settle', {
+      cause: new Error('gateway timed out', { cause: new Error('socket hang up') }),
+    });
+    expect(serializeError(err)).toMatchObject({
+      message: 'could not settle',
+      cause: { message: 'gateway timed out', cause: { message: 'socket hang up' } },
+    });
   });
 
   it("copies no other property: a database error's detail holds the query's values", () => {
-    const err = Object.assign(new Error('duplicate key value violates unique constraint "x"'), { code: '23505', detail: 'Key (phone)=(0241234567) already exists.' });
+    const err = Object.assign(new Error('duplicate key value violates unique constraint "x"'), {
+      code: '23505',
+      detail: 'Key (phone)=(0241234567) already exists.',
+    });
     const out = serializeError(err);
     expect(out.code).toBe('23505');
     expect(JSON.stringify(out)).not.toContain('0241234567');

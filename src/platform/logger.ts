@@ -13,7 +13,10 @@ export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** Whether log lines are for a person: LOG_FORMAT=pretty, or unset (auto) when standard output is a terminal. */
-export function humanLogs(format: LogFormat, stdout: { isTTY?: boolean } = process.stdout): boolean {
+export function humanLogs(
+  format: LogFormat,
+  stdout: { isTTY?: boolean } = process.stdout,
+): boolean {
   return format === 'pretty' || (format === 'auto' && stdout.isTTY === true);
 }
 
@@ -53,7 +56,8 @@ export interface SerializedError {
 export function errorMessage(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   if (err.message) return err.message;
-  if (err instanceof AggregateError && err.errors.length > 0) return [...new Set(err.errors.map(errorMessage))].join('; ');
+  if (err instanceof AggregateError && err.errors.length > 0)
+    return [...new Set(err.errors.map(errorMessage))].join('; ');
   const code = (err as { code?: unknown }).code;
   return typeof code === 'string' ? code : err.name;
 }
@@ -67,8 +71,13 @@ export function serializeError(err: unknown, depth = 0): SerializedError {
   // Something thrown that is not an Error has no stack to show.
   if (!(err instanceof Error)) return { type: typeof err, message: String(err), stack: '' };
   const code = (err as { code?: unknown }).code;
-  const out: SerializedError = { type: err.name, message: errorMessage(err), stack: err.stack ?? '' };
+  const out: SerializedError = {
+    type: err.name,
+    message: errorMessage(err),
+    stack: err.stack ?? '',
+  };
   if (typeof code === 'string') out.code = code;
-  if (err.cause !== undefined && depth < MAX_CAUSES) out.cause = serializeError(err.cause, depth + 1);
+  if (err.cause !== undefined && depth < MAX_CAUSES)
+    out.cause = serializeError(err.cause, depth + 1);
   return out;
 }

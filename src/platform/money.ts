@@ -1,6 +1,7 @@
 /** Integer pesewas to a GHS number with at most two decimals (exact for safe integers). */
 export function pesewasToGhs(pesewas: number): number {
-  if (!Number.isSafeInteger(pesewas)) throw new RangeError(`pesewas must be a safe integer, got ${pesewas}`);
+  if (!Number.isSafeInteger(pesewas))
+    throw new RangeError(`pesewas must be a safe integer, got ${pesewas}`);
   // One correctly rounded division gives the same double JSON would parse from the decimal text.
   const ghs = pesewas / 100;
   return ghs === 0 ? 0 : ghs; // never -0
@@ -23,14 +24,19 @@ export function ghsToPesewas(ghs: number): number | null {
 
 /** Integer pesewas as people read an amount: `GHS 1234.50` (exact, from the integer, for any safe integer). */
 export function formatGhs(pesewas: number): string {
-  if (!Number.isSafeInteger(pesewas)) throw new RangeError(`pesewas must be a safe integer, got ${pesewas}`);
+  if (!Number.isSafeInteger(pesewas))
+    throw new RangeError(`pesewas must be a safe integer, got ${pesewas}`);
   const abs = Math.abs(pesewas);
   return `GHS ${pesewas < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
 /** The `*_ghs` twin of each `*_pesewas` key of T (null stays null). */
 export type GhsTwins<T> = {
-  [K in keyof T as K extends `${infer Base}_pesewas` ? `${Base}_ghs` : never]: T[K] extends number ? number : T[K] extends number | null ? number | null : never;
+  [K in keyof T as K extends `${infer Base}_pesewas` ? `${Base}_ghs` : never]: T[K] extends number
+    ? number
+    : T[K] extends number | null
+      ? number | null
+      : never;
 };
 
 /**

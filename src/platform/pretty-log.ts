@@ -15,7 +15,12 @@ const LEVELS: Record<number, readonly [name: string, colour: string]> = {
 /** Shown in the line's head, or not worth a person's attention at a terminal. */
 const HEAD = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'err']);
 
-const value = (v: unknown): string => (typeof v === 'string' ? (v === '' || /[\s"=]/.test(v) ? JSON.stringify(v) : v) : JSON.stringify(v));
+const value = (v: unknown): string =>
+  typeof v === 'string'
+    ? v === '' || /[\s"=]/.test(v)
+      ? JSON.stringify(v)
+      : v
+    : JSON.stringify(v);
 
 function stackOf(err: unknown): string {
   if (!err || typeof err !== 'object') return String(err);
@@ -35,7 +40,8 @@ export function prettyLine(line: string, colour: boolean): string {
   if (record === null || typeof record !== 'object' || Array.isArray(record)) return line;
   const paint = (code: string, text: string) => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
   const [level, code] = LEVELS[record.level as number] ?? [String(record.level), '0'];
-  const time = typeof record.time === 'number' ? new Date(record.time).toTimeString().slice(0, 8) : '';
+  const time =
+    typeof record.time === 'number' ? new Date(record.time).toTimeString().slice(0, 8) : '';
   const fields = Object.entries(record)
     .filter(([k]) => !HEAD.has(k))
     .map(([k, v]) => `${k}=${value(v)}`)

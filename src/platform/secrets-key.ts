@@ -31,7 +31,10 @@ export class SecretsKeyMissingError extends Error {
  * embedded development database gets a generated key kept beside it (loudly), an in-memory one an
  * ephemeral key.
  */
-export function resolveSecretsKey({ secretsKey, keyDir, required }: SecretsKeySource, log: Logger): Buffer {
+export function resolveSecretsKey(
+  { secretsKey, keyDir, required }: SecretsKeySource,
+  log: Logger,
+): Buffer {
   if (secretsKey) return secretsKey;
   if (required) throw new SecretsKeyMissingError();
   if (keyDir === undefined) return randomBytes(32);

@@ -1,4 +1,13 @@
-import { createCipheriv, createDecipheriv, createHash, createSecretKey, hkdfSync, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createSecretKey,
+  hkdfSync,
+  type KeyObject,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 
 /** AES-256-GCM envelope for secrets at rest: `v1:<base64 iv|tag|ciphertext>`. */
 export class SecretBox {
@@ -48,5 +57,7 @@ export function constantTimeEqual(a: string, b: string): boolean {
  * module signs and hashes with its own key and never sees the one that seals secrets.
  */
 export function deriveKey(secretsKey: Buffer, purpose: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), `partner-platform/${purpose}`, 32));
+  return Buffer.from(
+    hkdfSync('sha256', secretsKey, Buffer.alloc(0), `partner-platform/${purpose}`, 32),
+  );
 }

@@ -4,7 +4,14 @@
  */
 export type Env = Record<string, string | undefined>;
 
-export function int(env: Env, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+export function int(
+  env: Env,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+  problems: string[],
+): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -22,7 +29,13 @@ export function onOff(env: Env, name: string, problems: string[]): boolean {
   return raw === 'on';
 }
 
-export function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T, problems: string[]): T {
+export function oneOf<T extends string>(
+  env: Env,
+  name: string,
+  allowed: readonly T[],
+  fallback: T,
+  problems: string[],
+): T {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   if ((allowed as readonly string[]).includes(raw)) return raw as T;
@@ -30,12 +43,20 @@ export function oneOf<T extends string>(env: Env, name: string, allowed: readonl
   return fallback;
 }
 
-export function dateList(env: Env, name: string, fallback: readonly string[], problems: string[]): readonly string[] {
+export function dateList(
+  env: Env,
+  name: string,
+  fallback: readonly string[],
+  problems: string[],
+): readonly string[] {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
-  const dates = raw.split(',').map((d) => d.trim()).filter(Boolean);
+  const dates = raw
+    .split(',')
+    .map((d) => d.trim())
+    .filter(Boolean);
   const bad = dates.filter((d) => !/^\d{4}-\d{2}-\d{2}$/.test(d));
-  if (bad.length > 0) problems.push(`${name} must be comma-separated YYYY-MM-DD dates (bad: ${bad.join(', ')})`);
+  if (bad.length > 0)
+    problems.push(`${name} must be comma-separated YYYY-MM-DD dates (bad: ${bad.join(', ')})`);
   return dates;
 }
-

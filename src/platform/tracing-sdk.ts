@@ -2,7 +2,12 @@ import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, SimpleSpanProcessor, TracerProvider, type SpanExporter } from '@opentelemetry/sdk-trace';
+import {
+  BatchSpanProcessor,
+  SimpleSpanProcessor,
+  TracerProvider,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace';
 import { markTracingActive, tracingActive } from './tracing.ts';
 
 export interface TracingSettings {
@@ -21,12 +26,22 @@ export interface TracingHandle {
  * one by one to `exporter` (tests read them from memory). Imported only when tracing is wanted,
  * so a process without it never loads the SDK. Answers undefined when one is already registered.
  */
-export async function startTracing(settings: TracingSettings, exporter?: SpanExporter): Promise<TracingHandle | undefined> {
+export async function startTracing(
+  settings: TracingSettings,
+  exporter?: SpanExporter,
+): Promise<TracingHandle | undefined> {
   if (tracingActive()) return undefined;
   const processor = exporter
     ? new SimpleSpanProcessor({ exporter })
-    : new BatchSpanProcessor({ exporter: new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter({ url: settings.endpoint }) });
-  const provider = new TracerProvider({ resource: resourceFromAttributes({ 'service.name': settings.serviceName }), spanProcessors: [processor] });
+    : new BatchSpanProcessor({
+        exporter: new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter({
+          url: settings.endpoint,
+        }),
+      });
+  const provider = new TracerProvider({
+    resource: resourceFromAttributes({ 'service.name': settings.serviceName }),
+    spanProcessors: [processor],
+  });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);

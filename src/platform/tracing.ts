@@ -1,4 +1,14 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+} from '@opentelemetry/api';
 
 /**
  * Tracing through the OpenTelemetry API alone: until an SDK is registered (platform/tracing-sdk.ts,
@@ -34,35 +44,53 @@ export interface SpanOptions {
  * settles and records a thrown error. Without tracing, or outside a trace with `onlyInTrace`,
  * `fn` just runs (with no span).
  */
-export function inSpan<T>(name: string, opts: SpanOptions, fn: (span: Span | undefined) => Promise<T>): Promise<T> {
+export function inSpan<T>(
+  name: string,
+  opts: SpanOptions,
+  fn: (span: Span | undefined) => Promise<T>,
+): Promise<T> {
   const parent = opts.parent ?? context.active();
   if (!active || (opts.onlyInTrace && !trace.getSpan(parent))) return fn(undefined);
-  return tracer.startActiveSpan(name, { kind: opts.kind ?? SpanKind.INTERNAL, attributes: opts.attributes }, parent, async (span) => {
-    try {
-      return await fn(span);
-    } catch (err) {
-      span.recordException(err as Error);
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      throw err;
-    } finally {
-      span.end();
-    }
-  });
+  return tracer.startActiveSpan(
+    name,
+    { kind: opts.kind ?? SpanKind.INTERNAL, attributes: opts.attributes },
+    parent,
+    async (span) => {
+      try {
+        return await fn(span);
+      } catch (err) {
+        span.recordException(err as Error);
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        throw err;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }
 
 /** Starts a span that the caller ends (a request, from its first hook to its last). */
 export function startSpan(name: string, opts: SpanOptions): Span {
-  return tracer.startSpan(name, { kind: opts.kind ?? SpanKind.INTERNAL, attributes: opts.attributes }, opts.parent ?? context.active());
+  return tracer.startSpan(
+    name,
+    { kind: opts.kind ?? SpanKind.INTERNAL, attributes: opts.attributes },
+    opts.parent ?? context.active(),
+  );
 }
 
 /**
  * Records an HTTP exchange's status on its span, failed from `errorFrom` on (500 for a server,
  * 400 for a client); a null status, no answer at all, is a failure too.
  */
-export function recordHttpStatus(span: Span | undefined, statusCode: number | null, errorFrom: number): void {
+export function recordHttpStatus(
+  span: Span | undefined,
+  statusCode: number | null,
+  errorFrom: number,
+): void {
   if (!span) return;
   if (statusCode !== null) span.setAttribute('http.response.status_code', statusCode);
-  if (statusCode === null || statusCode >= errorFrom) span.setStatus({ code: SpanStatusCode.ERROR });
+  if (statusCode === null || statusCode >= errorFrom)
+    span.setStatus({ code: SpanStatusCode.ERROR });
 }
 
 /** Runs `fn` with `span` active, so that what it starts belongs to the span. */
@@ -71,7 +99,9 @@ export function withSpan<T>(span: Span, fn: () => T): T {
 }
 
 /** The context that incoming headers (a caller's `traceparent`) name, or a new trace's. */
-export function contextFromHeaders(headers: Record<string, string | string[] | undefined>): Context {
+export function contextFromHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): Context {
   return propagation.extract(ROOT_CONTEXT, headers);
 }
 

@@ -38,9 +38,19 @@ export class WorkerLoop {
   ) {}
 
   /** A job run every `intervalMs` (the first after one interval); none when the interval is 0 or less. */
-  static every(name: string, intervalMs: number, job: () => Promise<unknown>, log: Logger): WorkerLoop {
+  static every(
+    name: string,
+    intervalMs: number,
+    job: () => Promise<unknown>,
+    log: Logger,
+  ): WorkerLoop {
     // A tick's result is a report, never "more": the next one waits its interval.
-    return new WorkerLoop(undefined, log, { name, pollMs: intervalMs, waitFirst: true, round: async () => void (await job()) });
+    return new WorkerLoop(undefined, log, {
+      name,
+      pollMs: intervalMs,
+      waitFirst: true,
+      round: async () => void (await job()),
+    });
   }
 
   start(): void {
@@ -48,10 +58,12 @@ export class WorkerLoop {
     if (!channel && pollMs <= 0) return;
     this.stopping = false;
     if (channel && this.db) {
-      this.unlisten ??= this.db.listen(channel, () => this.prod()).catch((err: unknown) => {
-        this.log.warn({ err, job: name }, 'could not listen for new work; polling only');
-        return undefined;
-      });
+      this.unlisten ??= this.db
+        .listen(channel, () => this.prod())
+        .catch((err: unknown) => {
+          this.log.warn({ err, job: name }, 'could not listen for new work; polling only');
+          return undefined;
+        });
     }
     this.loop ??= this.run();
   }

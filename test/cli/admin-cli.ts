@@ -12,7 +12,11 @@ export interface Run {
  * Runs `node bin/partner-admin.mjs ...args` as an operator would, against `url` with the test token, with no
  * colour settings inherited; `env` entries set to undefined are removed.
  */
-export function adminCli(url: string, args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
+export function adminCli(
+  url: string,
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<Run> {
   const merged: Record<string, string | undefined> = {
     ...process.env,
     PARTNER_ADMIN_URL: url,
@@ -24,9 +28,14 @@ export function adminCli(url: string, args: string[], env: Record<string, string
   };
   for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];
   return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/partner-admin.mjs', ...args], { cwd: ROOT, env: merged as NodeJS.ProcessEnv, timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['bin/partner-admin.mjs', ...args],
+      { cwd: ROOT, env: merged as NodeJS.ProcessEnv, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -36,4 +45,5 @@ export const json = (run: Run) => JSON.parse(run.stdout);
 export const SLOW = 120_000;
 
 /** The value of a `label:  value` line of a block. */
-export const field = (run: Run, label: string): string => new RegExp(`^${label}: +(\\S+)$`, 'm').exec(run.stdout)?.[1] ?? '';
+export const field = (run: Run, label: string): string =>
+  new RegExp(`^${label}: +(\\S+)$`, 'm').exec(run.stdout)?.[1] ?? '';

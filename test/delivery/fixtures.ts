@@ -3,9 +3,19 @@ export function orderBody(overrides: Record<string, unknown> = {}): Record<strin
   return {
     order_reference: `ref-${crypto.randomUUID()}`,
     customer: { name: 'Ama Mensah', phone: '024 123 4567' },
-    delivery: { address: '12 Oxford Street', city: 'Accra', region: 'Greater Accra', coordinates: { lat: 5.5560, lng: -0.1820 } },
+    delivery: {
+      address: '12 Oxford Street',
+      city: 'Accra',
+      region: 'Greater Accra',
+      coordinates: { lat: 5.556, lng: -0.182 },
+    },
     item: 'Two pairs of sandals',
-    pickup: { contact_person: 'Kofi Boateng', contact_phone: '0201234567', address: 'Makola Market', coordinates: { lat: 5.5490, lng: -0.2090 } },
+    pickup: {
+      contact_person: 'Kofi Boateng',
+      contact_phone: '0201234567',
+      address: 'Makola Market',
+      coordinates: { lat: 5.549, lng: -0.209 },
+    },
     ...overrides,
   };
 }

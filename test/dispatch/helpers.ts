@@ -6,7 +6,8 @@ import type { PartnerSetup, TestPlatform } from '../helpers/harness.ts';
 /** Takes every courier off duty, so a test starts with only its own. */
 export async function allOffDuty(p: TestPlatform): Promise<void> {
   const couriers = new CouriersService(p.app.platform.db, Date.now);
-  for (const c of await couriers.list({ onDuty: true, limit: 200 })) await couriers.setDuty(c.id, false);
+  for (const c of await couriers.list({ onDuty: true, limit: 200 }))
+    await couriers.setDuty(c.id, false);
 }
 
 /** The fixture order's pickup (Makola, Greater Accra). */
@@ -16,17 +17,33 @@ export const ZONE = 'greater-accra';
 let phones = 0;
 
 /** An on-duty courier in Greater Accra `km` kilometres north of the pickup, seen at `at`. */
-export async function courierNear(p: TestPlatform, km: number, at: number, opts: { zones?: string[]; clock?: () => number } = {}): Promise<Courier> {
+export async function courierNear(
+  p: TestPlatform,
+  km: number,
+  at: number,
+  opts: { zones?: string[]; clock?: () => number } = {},
+): Promise<Courier> {
   const couriers = new CouriersService(p.app.platform.db, opts.clock ?? (() => at));
   const phone = `024${String(process.pid % 1000).padStart(3, '0')}${String(++phones).padStart(4, '0')}`;
-  const c = await couriers.create({ name: `Courier ${String.fromCharCode(65 + (phones % 26))}`, phone, vehicle: 'motorbike', zones: opts.zones ?? [ZONE] });
+  const c = await couriers.create({
+    name: `Courier ${String.fromCharCode(65 + (phones % 26))}`,
+    phone,
+    vehicle: 'motorbike',
+    zones: opts.zones ?? [ZONE],
+  });
   await couriers.setDuty(c.id, true);
-  await couriers.reportPosition(c.id, { lat: PICKUP.lat + km / 111, lng: PICKUP.lng, at: new Date(at) });
+  await couriers.reportPosition(c.id, {
+    lat: PICKUP.lat + km / 111,
+    lng: PICKUP.lng,
+    at: new Date(at),
+  });
   return c;
 }
 
 export async function productionOrder(s: PartnerSetup): Promise<string> {
-  const res = await s.client.send<any>('POST', '/api/v1/delivery/orders.create', { body: orderBody() });
+  const res = await s.client.send<any>('POST', '/api/v1/delivery/orders.create', {
+    body: orderBody(),
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data.order_details.order_id;
 }
@@ -51,7 +68,11 @@ export async function codeOf(promise: Promise<unknown>): Promise<string> {
  * Gives `courierId` the order and takes it to the drop-off with the recipient's code already
  * given, so that the next "delivered" action is the one under test.
  */
-export async function toDropoff(p: TestPlatform, orderId: string, courierId: string): Promise<void> {
+export async function toDropoff(
+  p: TestPlatform,
+  orderId: string,
+  courierId: string,
+): Promise<void> {
   const svc = p.app.platform.dispatch!.service;
   await svc.assign(orderId, courierId);
   await svc.arrivedAtPickup(courierId, orderId, `${orderId}-1`);

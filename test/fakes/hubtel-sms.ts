@@ -33,7 +33,9 @@ export interface FakeHubtelSms {
   close(): Promise<void>;
 }
 
-export async function startFakeHubtelSms(opts: { clientId?: string; clientSecret?: string } = {}): Promise<FakeHubtelSms> {
+export async function startFakeHubtelSms(
+  opts: { clientId?: string; clientSecret?: string } = {},
+): Promise<FakeHubtelSms> {
   const clientId = opts.clientId ?? 'fake-sms-client';
   const clientSecret = opts.clientSecret ?? 'fake-sms-secret';
   const expected = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
@@ -46,26 +48,45 @@ export async function startFakeHubtelSms(opts: { clientId?: string; clientSecret
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
-      const answer = (status: number, json: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
-      if (req.method !== 'POST' || req.url !== '/v1/messages/send') return answer(404, { message: 'Not found' });
-      if (req.headers.authorization !== expected) return answer(401, { message: 'Authorization has been denied for this request.' });
+      const answer = (status: number, json: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
+      if (req.method !== 'POST' || req.url !== '/v1/messages/send')
+        return answer(404, { message: 'Not found' });
+      if (req.headers.authorization !== expected)
+        return answer(401, { message: 'Authorization has been denied for this request.' });
       const failure = failures.shift();
       if (failure === 'timeout') return; // never answers
       if (failure === '500') return answer(500, { message: 'Internal error' });
-      if (failure === 'garbage') return res.writeHead(200, { 'content-type': 'text/html' }).end('<html>gateway</html>');
-      if (failure === 'status') return answer(200, { status: 3, statusDescription: 'Insufficient credit' });
+      if (failure === 'garbage')
+        return res.writeHead(200, { 'content-type': 'text/html' }).end('<html>gateway</html>');
+      if (failure === 'status')
+        return answer(200, { status: 3, statusDescription: 'Insufficient credit' });
       let parsed: { From?: unknown; To?: unknown; Content?: unknown };
       try {
         parsed = JSON.parse(body);
       } catch {
         return answer(400, { message: 'Invalid request' });
       }
-      if (failure === '400' || typeof parsed.From !== 'string' || typeof parsed.To !== 'string' || !/^233\d{9}$/.test(parsed.To) || typeof parsed.Content !== 'string' || !parsed.Content) {
+      if (
+        failure === '400' ||
+        typeof parsed.From !== 'string' ||
+        typeof parsed.To !== 'string' ||
+        !/^233\d{9}$/.test(parsed.To) ||
+        typeof parsed.Content !== 'string' ||
+        !parsed.Content
+      ) {
         return answer(400, { message: 'Invalid destination or content' });
       }
       const messageId = randomUUID();
       messages.push({ messageId, from: parsed.From, to: parsed.To, content: parsed.Content });
-      return answer(201, { rate: 0.03, messageId, status: 0, networkId: '62001', clientReference: null, statusDescription: 'request submitted successfully' });
+      return answer(201, {
+        rate: 0.03,
+        messageId,
+        status: 0,
+        networkId: '62001',
+        clientReference: null,
+        statusDescription: 'request submitted successfully',
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

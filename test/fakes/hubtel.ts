@@ -8,7 +8,12 @@
  * callbacks) the fake picks something plausible; those shapes are not verified against Hubtel.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ghsToPesewas, pesewasToGhs } from '../../src/platform/money.ts';
 
@@ -30,7 +35,12 @@ export interface FakeHubtelPayment {
   date: string;
 }
 
-export interface FakeHubtelRequest { method: string; path: string; headers: IncomingHttpHeaders; body: string }
+export interface FakeHubtelRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
 export type FakeHubtelFailure = 'timeout' | '500' | 'garbage';
 
 export interface FakeHubtelOptions {
@@ -56,7 +66,10 @@ export interface FakeHubtel {
   /** The next API request (after authentication) fails this way. Queued, one per call. */
   failNext(kind: FakeHubtelFailure): void;
   /** POSTs Hubtel's callback body for the payment to callbackUrl (default: the one it was created with). */
-  sendCallback(clientReference: string, callbackUrl?: string): Promise<{ status: number; body: string }>;
+  sendCallback(
+    clientReference: string,
+    callbackUrl?: string,
+  ): Promise<{ status: number; body: string }>;
   close(): Promise<void>;
 }
 
@@ -88,7 +101,10 @@ export async function startFakeHubtel(opts: FakeHubtelOptions = {}): Promise<Fak
     p.status = 'Unpaid';
     p.declined = true;
   };
-  const sendCallback = async (clientReference: string, callbackUrl?: string): Promise<{ status: number; body: string }> => {
+  const sendCallback = async (
+    clientReference: string,
+    callbackUrl?: string,
+  ): Promise<{ status: number; body: string }> => {
     const p = find(clientReference);
     const res = await fetch(callbackUrl ?? p.callbackUrl, {
       method: 'POST',
@@ -109,7 +125,13 @@ export async function startFakeHubtel(opts: FakeHubtelOptions = {}): Promise<Fak
       .catch(() => send(res, 400, { message: 'Bad request' }));
   });
 
-  function route(method: string, u: URL, headers: IncomingHttpHeaders, body: string, res: ServerResponse): void {
+  function route(
+    method: string,
+    u: URL,
+    headers: IncomingHttpHeaders,
+    body: string,
+    res: ServerResponse,
+  ): void {
     const page = /^\/pay\/([0-9a-f]{32})(?:\/(direct|pay|decline))?$/.exec(u.pathname);
     if (page) return checkoutPage(method, page[1] ?? '', page[2], res);
     const isInitiate = u.pathname === '/items/initiate';
@@ -125,9 +147,15 @@ export async function startFakeHubtel(opts: FakeHubtelOptions = {}): Promise<Fak
     }
     if (isInitiate && method === 'POST') return initiate(body, res);
     if (status && method === 'GET') {
-      if (decodeURIComponent(status[1] ?? '') !== merchantAccountNumber) return send(res, 403, { message: 'Forbidden' });
+      if (decodeURIComponent(status[1] ?? '') !== merchantAccountNumber)
+        return send(res, 403, { message: 'Forbidden' });
       const p = payments.get(u.searchParams.get('clientReference') ?? '');
-      if (!p) return send(res, 404, { message: 'Transaction not found', responseCode: '4040', data: null });
+      if (!p)
+        return send(res, 404, {
+          message: 'Transaction not found',
+          responseCode: '4040',
+          data: null,
+        });
       return send(res, 200, { message: 'Successful', responseCode: '0000', data: statusData(p) });
     }
     send(res, 405, { message: 'Method not allowed' });
@@ -137,19 +165,30 @@ export async function startFakeHubtel(opts: FakeHubtelOptions = {}): Promise<Fak
     let body: Record<string, unknown>;
     try {
       const parsed: unknown = JSON.parse(text);
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+        throw new Error('not an object');
       body = parsed as Record<string, unknown>;
     } catch {
-      return send(res, 400, { responseCode: '4000', status: 'Error', message: 'Request body must be JSON' });
+      return send(res, 400, {
+        responseCode: '4000',
+        status: 'Error',
+        message: 'Request body must be JSON',
+      });
     }
     const errors: { field: string; message: string }[] = [];
     const amount = typeof body.totalAmount === 'number' ? ghsToPesewas(body.totalAmount) : null;
-    if (amount === null || amount <= 0) errors.push({ field: 'totalAmount', message: 'must be greater than 0 with at most 2 decimals' });
-    if (typeof body.description !== 'string' || !body.description) errors.push({ field: 'description', message: 'is required' });
+    if (amount === null || amount <= 0)
+      errors.push({
+        field: 'totalAmount',
+        message: 'must be greater than 0 with at most 2 decimals',
+      });
+    if (typeof body.description !== 'string' || !body.description)
+      errors.push({ field: 'description', message: 'is required' });
     for (const field of ['callbackUrl', 'returnUrl', 'cancellationUrl']) {
       if (!isUrl(body[field])) errors.push({ field, message: 'must be an absolute URL' });
     }
-    if (body.merchantAccountNumber !== merchantAccountNumber) errors.push({ field: 'merchantAccountNumber', message: 'is not yours' });
+    if (body.merchantAccountNumber !== merchantAccountNumber)
+      errors.push({ field: 'merchantAccountNumber', message: 'is not yours' });
     const ref = body.clientReference;
     if (typeof ref !== 'string' || ref.length === 0 || ref.length > 32) {
       errors.push({ field: 'clientReference', message: 'must be 1 to 32 characters' });
@@ -157,7 +196,12 @@ export async function startFakeHubtel(opts: FakeHubtelOptions = {}): Promise<Fak
       errors.push({ field: 'clientReference', message: 'must be unique' });
     }
     if (errors.length > 0 || amount === null || typeof ref !== 'string') {
-      return send(res, 400, { responseCode: '4000', status: 'Error', message: 'Validation errors', data: errors });
+      return send(res, 400, {
+        responseCode: '4000',
+        status: 'Error',
+        message: 'Validation errors',
+        data: errors,
+      });
     }
     const checkoutId = randomBytes(16).toString('hex');
     payments.set(ref, {
@@ -188,7 +232,12 @@ export async function startFakeHubtel(opts: FakeHubtelOptions = {}): Promise<Fak
   }
 
   /** The customer-facing page, for development: no auth, like Hubtel's pay.hubtel.com. */
-  function checkoutPage(method: string, checkoutId: string, action: string | undefined, res: ServerResponse): void {
+  function checkoutPage(
+    method: string,
+    checkoutId: string,
+    action: string | undefined,
+    res: ServerResponse,
+  ): void {
     const p = [...payments.values()].find((x) => x.checkoutId === checkoutId);
     if (!p) return send(res, 404, { message: 'Checkout not found' });
     if (method === 'POST' && (action === 'pay' || action === 'decline')) {
@@ -199,11 +248,13 @@ export async function startFakeHubtel(opts: FakeHubtelOptions = {}): Promise<Fak
       return;
     }
     const amount = pesewasToGhs(p.amountPesewas).toFixed(2);
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(
-      `<!doctype html><title>Fake Hubtel checkout</title><p>${escapeHtml(p.description)}: GHS ${amount} (${p.status})</p>` +
-        `<form method="post" action="/pay/${checkoutId}/pay"><button>Pay</button></form>` +
-        `<form method="post" action="/pay/${checkoutId}/decline"><button>Decline</button></form>`,
-    );
+    res
+      .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
+      .end(
+        `<!doctype html><title>Fake Hubtel checkout</title><p>${escapeHtml(p.description)}: GHS ${amount} (${p.status})</p>` +
+          `<form method="post" action="/pay/${checkoutId}/pay"><button>Pay</button></form>` +
+          `<form method="post" action="/pay/${checkoutId}/decline"><button>Decline</button></form>`,
+      );
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -249,7 +300,11 @@ function callbackBody(p: FakeHubtelPayment): Record<string, unknown> {
       Status: ok ? 'Success' : 'Failed',
       Amount: pesewasToGhs(p.paidPesewas ?? p.amountPesewas),
       CustomerPhoneNumber: '233240000000',
-      PaymentDetails: { MobileMoneyNumber: '233240000000', PaymentType: 'mobilemoney', Channel: 'mtn-gh' },
+      PaymentDetails: {
+        MobileMoneyNumber: '233240000000',
+        PaymentType: 'mobilemoney',
+        Channel: 'mtn-gh',
+      },
       Description: ok
         ? 'The MTN Mobile Money payment has been approved and processed successfully.'
         : 'The MTN Mobile Money payment was not completed.',
@@ -277,7 +332,9 @@ function statusData(p: FakeHubtelPayment): Record<string, unknown> {
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   if (res.headersSent) return;
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+  res
+    .writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' })
+    .end(JSON.stringify(body));
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

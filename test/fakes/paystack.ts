@@ -8,15 +8,49 @@
  * Error words are modelled on Paystack's documented error list, not copied from live answers.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { paystackSignature } from '../../src/integrations/payments/paystack-client.ts';
 
-export interface FakePaystackTransaction { id: number; reference: string; amount: number; email: string; callbackUrl: string; accessCode: string; status: string; paidAmount: number | null }
-export interface FakePaystackTransfer { id: number; reference: string; amount: number; recipient: string; reason: string; status: string; transferCode: string; failure: string | null }
+export interface FakePaystackTransaction {
+  id: number;
+  reference: string;
+  amount: number;
+  email: string;
+  callbackUrl: string;
+  accessCode: string;
+  status: string;
+  paidAmount: number | null;
+}
+export interface FakePaystackTransfer {
+  id: number;
+  reference: string;
+  amount: number;
+  recipient: string;
+  reason: string;
+  status: string;
+  transferCode: string;
+  failure: string | null;
+}
 /** A refund: pending, processing, processed, failed or needs-attention; `reversed` with reversedAt when the payer's bank sent it back. */
-export interface FakePaystackRefund { id: number; transaction: string; amount: number; status: string; reversedAt?: string | null }
-export interface FakePaystackRequest { method: string; path: string; headers: IncomingHttpHeaders; body: string }
+export interface FakePaystackRefund {
+  id: number;
+  transaction: string;
+  amount: number;
+  status: string;
+  reversedAt?: string | null;
+}
+export interface FakePaystackRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
 /** timeout: never answers; drop: does the work, then never answers (the answer is lost); 500: fails; 429: rate limited. */
 export type FakePaystackFailure = 'timeout' | 'drop' | '500' | '429';
 
@@ -38,7 +72,11 @@ export interface FakePaystack {
   /** The buyer pays (amount defaults to the one initialized). */
   pay(reference: string, amountPesewas?: number): void;
   /** Sets a transfer's final state: success, failed or reversed. */
-  settleTransfer(reference: string, status: 'success' | 'failed' | 'reversed', failure?: string): void;
+  settleTransfer(
+    reference: string,
+    status: 'success' | 'failed' | 'reversed',
+    failure?: string,
+  ): void;
   /** New transfers start in this state (default pending; otp models an integration with OTP on). */
   newTransferStatus: string;
   /** The next API request (after authentication) to this path (any, by default) fails this way; queued, one per call. */
@@ -54,11 +92,18 @@ export interface FakePaystack {
   /** Where the hosted page's payments are announced (the dashboard's webhook URL at Paystack). */
   webhookUrl: string | undefined;
   /** POSTs a signed webhook (charge.success for a transaction, transfer.<x> for a transfer) to url. */
-  sendWebhook(url: string, event: string, reference: string, signWith?: string): Promise<{ status: number; body: string }>;
+  sendWebhook(
+    url: string,
+    event: string,
+    reference: string,
+    signWith?: string,
+  ): Promise<{ status: number; body: string }>;
   close(): Promise<void>;
 }
 
-export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456789'): Promise<FakePaystack> {
+export async function startFakePaystack(
+  secretKey = 'sk_test_fakepaystack0123456789',
+): Promise<FakePaystack> {
   const transactions = new Map<string, FakePaystackTransaction>();
   const transfers = new Map<string, FakePaystackTransfer>();
   const recipients = new Map<string, string>();
@@ -74,7 +119,10 @@ export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456
   let held = 0;
   let nextId = 1000;
   let url = '';
-  const state: { newTransferStatus: string; webhookUrl: string | undefined } = { newTransferStatus: 'pending', webhookUrl: undefined };
+  const state: { newTransferStatus: string; webhookUrl: string | undefined } = {
+    newTransferStatus: 'pending',
+    webhookUrl: undefined,
+  };
 
   const server = createServer((req, res) => {
     readBody(req)
@@ -86,15 +134,29 @@ export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456
       .catch(() => send(res, 400, { status: false, message: 'Bad request' }));
   });
 
-  function route(method: string, u: URL, headers: IncomingHttpHeaders, text: string, res: ServerResponse): void {
+  function route(
+    method: string,
+    u: URL,
+    headers: IncomingHttpHeaders,
+    text: string,
+    res: ServerResponse,
+  ): void {
     const page = /^\/checkout\/([0-9a-f]{16})(?:\/(pay|decline))?$/.exec(u.pathname);
     if (page) return checkoutPage(method, page[1] ?? '', page[2], res);
-    if (headers.authorization !== `Bearer ${secretKey}`) return send(res, 401, { status: false, message: 'Invalid key' });
+    if (headers.authorization !== `Bearer ${secretKey}`)
+      return send(res, 401, { status: false, message: 'Invalid key' });
     const index = failures.findIndex((f) => f.path === undefined || f.path === u.pathname);
-    const failure = holdNow(u.pathname) ?? (index < 0 ? undefined : failures.splice(index, 1)[0]?.kind);
+    const failure =
+      holdNow(u.pathname) ?? (index < 0 ? undefined : failures.splice(index, 1)[0]?.kind);
     if (failure === 'timeout') return;
     if (failure === '500') return send(res, 500, { status: false, message: 'An error occurred' });
-    if (failure === '429') return send(res, 429, { status: false, message: 'Too many requests' }, retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) });
+    if (failure === '429')
+      return send(
+        res,
+        429,
+        { status: false, message: 'Too many requests' },
+        retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) },
+      );
     let body: Record<string, unknown> = {};
     if (method === 'POST') {
       try {
@@ -136,68 +198,162 @@ export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456
       return [200, { status: true, message: 'Transfer retrieved', data: transferData(t) }];
     }
     if (method === 'GET' && p === '/bank/resolve') {
-      const name = accountNames.get(`${u.searchParams.get('bank_code')}:${u.searchParams.get('account_number')}`);
-      if (!name) return [422, { status: false, message: 'Could not resolve account name. Check parameters or try again.' }];
-      return [200, { status: true, message: 'Account number resolved', data: { account_number: u.searchParams.get('account_number'), account_name: name, bank_id: 1 } }];
+      const name = accountNames.get(
+        `${u.searchParams.get('bank_code')}:${u.searchParams.get('account_number')}`,
+      );
+      if (!name)
+        return [
+          422,
+          {
+            status: false,
+            message: 'Could not resolve account name. Check parameters or try again.',
+          },
+        ];
+      return [
+        200,
+        {
+          status: true,
+          message: 'Account number resolved',
+          data: {
+            account_number: u.searchParams.get('account_number'),
+            account_name: name,
+            bank_id: 1,
+          },
+        },
+      ];
     }
     if (method === 'POST' && p === '/refund') return refund(body);
     if (method === 'GET' && p === '/refund') {
-      const t = [...transactions.values()].find((x) => String(x.id) === u.searchParams.get('transaction'));
+      const t = [...transactions.values()].find(
+        (x) => String(x.id) === u.searchParams.get('transaction'),
+      );
       const listed = t ? refunds.filter((r) => r.transaction === t.reference).reverse() : [];
-      return [200, { status: true, message: 'Refunds retrieved', data: listed.map((r) => ({ id: r.id, amount: r.amount, currency: 'GHS', status: r.status, reversed_at: r.reversedAt ?? null })) }];
+      return [
+        200,
+        {
+          status: true,
+          message: 'Refunds retrieved',
+          data: listed.map((r) => ({
+            id: r.id,
+            amount: r.amount,
+            currency: 'GHS',
+            status: r.status,
+            reversed_at: r.reversedAt ?? null,
+          })),
+        },
+      ];
     }
     return [404, { status: false, message: 'Not found' }];
   }
 
   function initialize(body: Record<string, unknown>): [number, unknown] {
     const { reference, amount, email, currency } = body;
-    if (typeof email !== 'string' || !email.includes('@')) return [400, { status: false, message: 'Invalid Email Address Passed' }];
-    if (!Number.isSafeInteger(amount) || (amount as number) <= 0) return [400, { status: false, message: 'Invalid Amount Sent' }];
-    if (currency !== 'GHS') return [400, { status: false, message: 'Currency not supported by merchant' }];
-    if (typeof reference !== 'string' || !/^[A-Za-z0-9.=-]+$/.test(reference)) return [400, { status: false, message: 'Invalid transaction reference' }];
-    if (transactions.has(reference)) return [400, { status: false, message: 'Duplicate Transaction Reference' }];
+    if (typeof email !== 'string' || !email.includes('@'))
+      return [400, { status: false, message: 'Invalid Email Address Passed' }];
+    if (!Number.isSafeInteger(amount) || (amount as number) <= 0)
+      return [400, { status: false, message: 'Invalid Amount Sent' }];
+    if (currency !== 'GHS')
+      return [400, { status: false, message: 'Currency not supported by merchant' }];
+    if (typeof reference !== 'string' || !/^[A-Za-z0-9.=-]+$/.test(reference))
+      return [400, { status: false, message: 'Invalid transaction reference' }];
+    if (transactions.has(reference))
+      return [400, { status: false, message: 'Duplicate Transaction Reference' }];
     const accessCode = randomBytes(8).toString('hex');
-    transactions.set(reference, { id: nextId++, reference, amount: amount as number, email, callbackUrl: String(body.callback_url ?? ''), accessCode, status: 'abandoned', paidAmount: null });
-    return [200, { status: true, message: 'Authorization URL created', data: { authorization_url: `${url}/checkout/${accessCode}`, access_code: accessCode, reference } }];
+    transactions.set(reference, {
+      id: nextId++,
+      reference,
+      amount: amount as number,
+      email,
+      callbackUrl: String(body.callback_url ?? ''),
+      accessCode,
+      status: 'abandoned',
+      paidAmount: null,
+    });
+    return [
+      200,
+      {
+        status: true,
+        message: 'Authorization URL created',
+        data: {
+          authorization_url: `${url}/checkout/${accessCode}`,
+          access_code: accessCode,
+          reference,
+        },
+      },
+    ];
   }
 
   function recipient(body: Record<string, unknown>): [number, unknown] {
     const { type, bank_code, account_number, name } = body;
     const codes = type === 'mobile_money' ? ['MTN', 'VOD', 'ATL'] : type === 'ghipss' ? null : [];
     if (codes?.length === 0) return [400, { status: false, message: 'Invalid recipient type' }];
-    if (typeof bank_code !== 'string' || (codes && !codes.includes(bank_code))) return [400, { status: false, message: 'Unknown bank code' }];
-    if (typeof account_number !== 'string' || !/^\d{6,20}$/.test(account_number) || typeof name !== 'string' || !name) {
+    if (typeof bank_code !== 'string' || (codes && !codes.includes(bank_code)))
+      return [400, { status: false, message: 'Unknown bank code' }];
+    if (
+      typeof account_number !== 'string' ||
+      !/^\d{6,20}$/.test(account_number) ||
+      typeof name !== 'string' ||
+      !name
+    ) {
       return [400, { status: false, message: 'Account number and name are required' }];
     }
-    if (unknownAccounts.has(`${bank_code}:${account_number}`)) return [400, { status: false, message: 'Cannot resolve account' }];
+    if (unknownAccounts.has(`${bank_code}:${account_number}`))
+      return [400, { status: false, message: 'Cannot resolve account' }];
     // Paystack answers the existing recipient for the same account.
     const key = `${type}:${bank_code}:${account_number}`;
     const code = recipients.get(key) ?? `RCP_${randomBytes(6).toString('hex')}`;
     recipients.set(key, code);
     accountOf.set(code, `${bank_code}:${account_number}`);
-    const details = { account_number, account_name: accountNames.get(`${bank_code}:${account_number}`) ?? null, bank_code };
-    return [201, { status: true, message: 'Transfer recipient created successfully', data: { recipient_code: code, type, name, currency: 'GHS', active: true, details } }];
+    const details = {
+      account_number,
+      account_name: accountNames.get(`${bank_code}:${account_number}`) ?? null,
+      bank_code,
+    };
+    return [
+      201,
+      {
+        status: true,
+        message: 'Transfer recipient created successfully',
+        data: { recipient_code: code, type, name, currency: 'GHS', active: true, details },
+      },
+    ];
   }
 
   /** Why Paystack would refuse this transfer, or undefined. */
   function invalid(body: Record<string, unknown>): [number, unknown] | undefined {
     const { reference, amount, recipient: code, source, currency } = body;
-    if (source !== 'balance' || currency !== 'GHS') return [400, { status: false, message: 'Invalid source or currency' }];
-    if (typeof reference !== 'string' || !/^[a-z0-9_-]{16,50}$/.test(reference)) return [400, { status: false, message: 'Invalid transfer reference' }];
-    if (transfers.has(reference)) return [400, { status: false, message: 'Duplicate Transfer Reference' }];
-    if (!Number.isSafeInteger(amount) || (amount as number) <= 0) return [400, { status: false, message: 'Invalid amount' }];
-    if (typeof code !== 'string' || ![...recipients.values()].includes(code)) return [400, { status: false, message: 'Recipient specified is invalid' }];
+    if (source !== 'balance' || currency !== 'GHS')
+      return [400, { status: false, message: 'Invalid source or currency' }];
+    if (typeof reference !== 'string' || !/^[a-z0-9_-]{16,50}$/.test(reference))
+      return [400, { status: false, message: 'Invalid transfer reference' }];
+    if (transfers.has(reference))
+      return [400, { status: false, message: 'Duplicate Transfer Reference' }];
+    if (!Number.isSafeInteger(amount) || (amount as number) <= 0)
+      return [400, { status: false, message: 'Invalid amount' }];
+    if (typeof code !== 'string' || ![...recipients.values()].includes(code))
+      return [400, { status: false, message: 'Recipient specified is invalid' }];
     return undefined;
   }
 
   function transfer(body: Record<string, unknown>): [number, unknown] {
     const refusal = invalid(body);
     if (refusal) return refusal;
-    const { reference, amount, recipient: code, reason } = body as { reference: string; amount: number; recipient: string; reason?: unknown };
+    const {
+      reference,
+      amount,
+      recipient: code,
+      reason,
+    } = body as { reference: string; amount: number; recipient: string; reason?: unknown };
     const refused = refusingAccounts.has(accountOf.get(code) ?? '');
     const t: FakePaystackTransfer = {
-      id: nextId++, reference, amount: amount as number, recipient: code, reason: String(reason ?? ''), status: refused ? 'failed' : state.newTransferStatus,
-      transferCode: `TRF_${randomBytes(6).toString('hex')}`, failure: refused ? 'Account blocked by the receiving institution' : null,
+      id: nextId++,
+      reference,
+      amount: amount as number,
+      recipient: code,
+      reason: String(reason ?? ''),
+      status: refused ? 'failed' : state.newTransferStatus,
+      transferCode: `TRF_${randomBytes(6).toString('hex')}`,
+      failure: refused ? 'Account blocked by the receiving institution' : null,
     };
     transfers.set(reference, t);
     return [200, { status: true, message: 'Transfer has been queued', data: transferData(t) }];
@@ -206,14 +362,29 @@ export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456
   /** As Paystack's bulk transfer: 1 to 100 transfers, all checked before any is taken (one refused refuses the request); one item per transfer queued. */
   function bulk(body: Record<string, unknown>): [number, unknown] {
     const { transfers: items, source, currency } = body;
-    if (!Array.isArray(items) || items.length === 0 || items.length > 100) return [400, { status: false, message: 'transfers must hold 1 to 100 transfers' }];
-    const all: Array<Record<string, unknown>> = items.map((item) => ({ ...(item as Record<string, unknown>), source, currency }));
-    if (new Set(all.map((t) => t.reference)).size !== all.length) return [400, { status: false, message: 'Duplicate Transfer Reference' }];
+    if (!Array.isArray(items) || items.length === 0 || items.length > 100)
+      return [400, { status: false, message: 'transfers must hold 1 to 100 transfers' }];
+    const all: Array<Record<string, unknown>> = items.map((item) => ({
+      ...(item as Record<string, unknown>),
+      source,
+      currency,
+    }));
+    if (new Set(all.map((t) => t.reference)).size !== all.length)
+      return [400, { status: false, message: 'Duplicate Transfer Reference' }];
     const refusal = all.map(invalid).find((r) => r !== undefined);
     if (refusal) return refusal;
     const data = all.map((t) => {
       const d = (transfer(t)[1] as { data: Record<string, unknown> }).data;
-      return { reference: d.reference, recipient: d.recipient, amount: d.amount, transfer_code: d.transfer_code, currency: 'GHS', status: d.status, fee_charged: d.fee_charged, failures: d.failures };
+      return {
+        reference: d.reference,
+        recipient: d.recipient,
+        amount: d.amount,
+        transfer_code: d.transfer_code,
+        currency: 'GHS',
+        status: d.status,
+        fee_charged: d.fee_charged,
+        failures: d.failures,
+      };
     });
     return [200, { status: true, message: `${data.length} transfers queued.`, data }];
   }
@@ -221,26 +392,70 @@ export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456
   function refund(body: Record<string, unknown>): [number, unknown] {
     const t = transactions.get(String(body.transaction));
     if (!t) return [400, { status: false, message: 'Transaction reference not found' }];
-    if (t.status !== 'success') return [400, { status: false, message: 'Cannot refund a transaction that was not successful' }];
+    if (t.status !== 'success')
+      return [
+        400,
+        { status: false, message: 'Cannot refund a transaction that was not successful' },
+      ];
     // What came back (failed, reversed) may be refunded again.
-    const refunded = refunds.filter((r) => r.transaction === t.reference && r.status !== 'failed' && r.status !== 'reversed').reduce((sum, r) => sum + r.amount, 0);
+    const refunded = refunds
+      .filter(
+        (r) => r.transaction === t.reference && r.status !== 'failed' && r.status !== 'reversed',
+      )
+      .reduce((sum, r) => sum + r.amount, 0);
     const amount = body.amount === undefined ? (t.paidAmount ?? t.amount) - refunded : body.amount;
-    if (!Number.isSafeInteger(amount) || (amount as number) <= 0 || refunded + (amount as number) > (t.paidAmount ?? t.amount)) {
-      return [400, { status: false, message: 'Refund amount cannot be greater than transaction amount' }];
+    if (
+      !Number.isSafeInteger(amount) ||
+      (amount as number) <= 0 ||
+      refunded + (amount as number) > (t.paidAmount ?? t.amount)
+    ) {
+      return [
+        400,
+        { status: false, message: 'Refund amount cannot be greater than transaction amount' },
+      ];
     }
-    const r = { id: nextId++, transaction: t.reference, amount: amount as number, status: 'pending' };
+    const r = {
+      id: nextId++,
+      transaction: t.reference,
+      amount: amount as number,
+      status: 'pending',
+    };
     refunds.push(r);
-    return [200, { status: true, message: 'Refund has been queued for processing', data: { id: r.id, amount: r.amount, currency: 'GHS', status: r.status, reversed_at: null, transaction: transactionData(t) } }];
+    return [
+      200,
+      {
+        status: true,
+        message: 'Refund has been queued for processing',
+        data: {
+          id: r.id,
+          amount: r.amount,
+          currency: 'GHS',
+          status: r.status,
+          reversed_at: null,
+          transaction: transactionData(t),
+        },
+      },
+    ];
   }
 
   /** The buyer's page, for development: no auth, like checkout.paystack.com. Paying sends charge.success. */
-  function checkoutPage(method: string, accessCode: string, action: string | undefined, res: ServerResponse): void {
+  function checkoutPage(
+    method: string,
+    accessCode: string,
+    action: string | undefined,
+    res: ServerResponse,
+  ): void {
     const t = [...transactions.values()].find((x) => x.accessCode === accessCode);
     if (!t) return send(res, 404, { status: false, message: 'Checkout not found' });
     if (method === 'POST' && action) {
       if (action === 'pay') fake.pay(t.reference);
       else t.status = 'failed';
-      if (state.webhookUrl) sendWebhook(state.webhookUrl, action === 'pay' ? 'charge.success' : 'charge.failed', t.reference).catch(() => undefined);
+      if (state.webhookUrl)
+        sendWebhook(
+          state.webhookUrl,
+          action === 'pay' ? 'charge.success' : 'charge.failed',
+          t.reference,
+        ).catch(() => undefined);
       // Paystack returns the buyer to callback_url with trxref and reference.
       const back = new URL(t.callbackUrl);
       back.searchParams.set('trxref', t.reference);
@@ -248,30 +463,67 @@ export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456
       res.writeHead(303, { Location: back.toString() }).end();
       return;
     }
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(
-      `<!doctype html><title>Fake Paystack checkout</title><p>GHS ${(t.amount / 100).toFixed(2)} (${t.status})</p>` +
-        `<form method="post" action="/checkout/${accessCode}/pay"><button>Pay</button></form>` +
-        `<form method="post" action="/checkout/${accessCode}/decline"><button>Decline</button></form>`,
-    );
+    res
+      .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
+      .end(
+        `<!doctype html><title>Fake Paystack checkout</title><p>GHS ${(t.amount / 100).toFixed(2)} (${t.status})</p>` +
+          `<form method="post" action="/checkout/${accessCode}/pay"><button>Pay</button></form>` +
+          `<form method="post" action="/checkout/${accessCode}/decline"><button>Decline</button></form>`,
+      );
   }
 
   function transactionData(t: FakePaystackTransaction): Record<string, unknown> {
-    return { id: t.id, status: t.status, reference: t.reference, amount: t.paidAmount ?? t.amount, currency: 'GHS', gateway_response: t.status === 'success' ? 'Approved' : 'The transaction was not completed', channel: 'mobile_money', fees: 0 };
+    return {
+      id: t.id,
+      status: t.status,
+      reference: t.reference,
+      amount: t.paidAmount ?? t.amount,
+      currency: 'GHS',
+      gateway_response: t.status === 'success' ? 'Approved' : 'The transaction was not completed',
+      channel: 'mobile_money',
+      fees: 0,
+    };
   }
 
   function transferData(t: FakePaystackTransfer): Record<string, unknown> {
     const settled = t.status === 'success' || t.status === 'reversed';
-    return { id: t.id, reference: t.reference, amount: t.amount, currency: 'GHS', source: 'balance', reason: t.reason, recipient: t.recipient, status: t.status, transfer_code: t.transferCode, fee_charged: settled ? 100 : 0, failures: t.failure };
+    return {
+      id: t.id,
+      reference: t.reference,
+      amount: t.amount,
+      currency: 'GHS',
+      source: 'balance',
+      reason: t.reason,
+      recipient: t.recipient,
+      status: t.status,
+      transfer_code: t.transferCode,
+      fee_charged: settled ? 100 : 0,
+      failures: t.failure,
+    };
   }
 
-  const sendWebhook = async (target: string, event: string, reference: string, signWith = secretKey) => {
+  const sendWebhook = async (
+    target: string,
+    event: string,
+    reference: string,
+    signWith = secretKey,
+  ) => {
     const tx = transactions.get(reference);
     const tr = transfers.get(reference);
-    const data = event.startsWith('transfer.') ? (tr ? transferData(tr) : { reference }) : tx ? transactionData(tx) : { reference };
+    const data = event.startsWith('transfer.')
+      ? tr
+        ? transferData(tr)
+        : { reference }
+      : tx
+        ? transactionData(tx)
+        : { reference };
     const text = JSON.stringify({ event, data });
     const res = await fetch(target, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-paystack-signature': paystackSignature(signWith, text) },
+      headers: {
+        'content-type': 'application/json',
+        'x-paystack-signature': paystackSignature(signWith, text),
+      },
       body: text,
       signal: AbortSignal.timeout(10_000),
     });
@@ -346,9 +598,16 @@ export async function startFakePaystack(secretKey = 'sk_test_fakepaystack0123456
   return fake;
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) return;
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify(body));
+  res
+    .writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers })
+    .end(JSON.stringify(body));
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -362,5 +621,10 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 /** The settings that point the platform's Paystack adapters at this fake. */
 export function paystackEnv(fake: FakePaystack, timeoutMs = 300): Record<string, string> {
-  return { PAYMENT_GATEWAY: 'paystack', PAYSTACK_SECRET_KEY: fake.secretKey, PAYSTACK_BASE_URL: fake.url, PAYSTACK_TIMEOUT_MS: String(timeoutMs) };
+  return {
+    PAYMENT_GATEWAY: 'paystack',
+    PAYSTACK_SECRET_KEY: fake.secretKey,
+    PAYSTACK_BASE_URL: fake.url,
+    PAYSTACK_TIMEOUT_MS: String(timeoutMs),
+  };
 }

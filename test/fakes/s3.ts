@@ -40,20 +40,41 @@ export interface FakeS3 {
 }
 
 const hex = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
-const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data).digest();
-const encode = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const hmac = (key: string | Buffer, data: string) =>
+  createHmac('sha256', key).update(data).digest();
+const encode = (s: string) =>
+  encodeURIComponent(s).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 
 function xmlError(res: ServerResponse, status: number, code: string, message: string): void {
   res.writeHead(status, { 'content-type': 'application/xml' });
-  res.end(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`);
+  res.end(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`,
+  );
 }
 
 /** Checks the request's Signature V4; answers the S3 error code, or undefined when it is valid. */
-function signatureProblem(req: IncomingMessage, body: Buffer, opts: Required<Omit<FakeS3Options, 'bucket'>>): string | undefined {
+function signatureProblem(
+  req: IncomingMessage,
+  body: Buffer,
+  opts: Required<Omit<FakeS3Options, 'bucket'>>,
+): string | undefined {
   const auth = req.headers.authorization ?? '';
-  const m = /^AWS4-HMAC-SHA256 Credential=([^/,\s]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/.exec(auth);
+  const m =
+    /^AWS4-HMAC-SHA256 Credential=([^/,\s]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/.exec(
+      auth,
+    );
   if (!m) return 'AuthorizationHeaderMalformed';
-  const [, keyId, day, region, signedHeaders, signature] = m as unknown as [string, string, string, string, string, string];
+  const [, keyId, day, region, signedHeaders, signature] = m as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   if (keyId !== opts.accessKeyId) return 'InvalidAccessKeyId';
   if (region !== opts.region) return 'AuthorizationHeaderMalformed';
   const date = String(req.headers['x-amz-date'] ?? '');
@@ -62,27 +83,66 @@ function signatureProblem(req: IncomingMessage, body: Buffer, opts: Required<Omi
   const time = Date.UTC(+at[1]!, +at[2]! - 1, +at[3]!, +at[4]!, +at[5]!, +at[6]!);
   if (Math.abs(time - opts.clock()) > 15 * 60_000) return 'RequestTimeTooSkewed';
   const names = signedHeaders.split(';');
-  if (!names.includes('host') || !names.includes('x-amz-date') || [...names].sort().join(';') !== signedHeaders) return 'AuthorizationHeaderMalformed';
+  if (
+    !names.includes('host') ||
+    !names.includes('x-amz-date') ||
+    [...names].sort().join(';') !== signedHeaders
+  )
+    return 'AuthorizationHeaderMalformed';
   const payloadHash = String(req.headers['x-amz-content-sha256'] ?? '');
-  if (payloadHash !== 'UNSIGNED-PAYLOAD' && payloadHash !== hex(body)) return 'XAmzContentSHA256Mismatch';
+  if (payloadHash !== 'UNSIGNED-PAYLOAD' && payloadHash !== hex(body))
+    return 'XAmzContentSHA256Mismatch';
   const headerValue = (n: string) => {
     const v = req.headers[n];
-    return v === undefined ? undefined : (Array.isArray(v) ? v.join(',') : v).trim().replace(/\s+/g, ' ');
+    return v === undefined
+      ? undefined
+      : (Array.isArray(v) ? v.join(',') : v).trim().replace(/\s+/g, ' ');
   };
   if (names.some((n) => headerValue(n) === undefined)) return 'AccessDenied';
   const url = new URL(req.url ?? '/', 'http://fake');
-  const query = [...url.searchParams].map(([k, v]) => `${encode(k)}=${encode(v)}`).sort().join('&');
-  const canonical = [req.method, url.pathname, query, ...names.map((n) => `${n}:${headerValue(n)}`), '', signedHeaders, payloadHash].join('\n');
+  const query = [...url.searchParams]
+    .map(([k, v]) => `${encode(k)}=${encode(v)}`)
+    .sort()
+    .join('&');
+  const canonical = [
+    req.method,
+    url.pathname,
+    query,
+    ...names.map((n) => `${n}:${headerValue(n)}`),
+    '',
+    signedHeaders,
+    payloadHash,
+  ].join('\n');
   const scope = `${day}/${region}/s3/aws4_request`;
-  const key = hmac(hmac(hmac(hmac(`AWS4${opts.secretAccessKey}`, day), region), 's3'), 'aws4_request');
-  const expected = createHmac('sha256', key).update(['AWS4-HMAC-SHA256', date, scope, hex(canonical)].join('\n')).digest();
-  return timingSafeEqual(expected, Buffer.from(signature, 'hex')) ? undefined : 'SignatureDoesNotMatch';
+  const key = hmac(
+    hmac(hmac(hmac(`AWS4${opts.secretAccessKey}`, day), region), 's3'),
+    'aws4_request',
+  );
+  const expected = createHmac('sha256', key)
+    .update(['AWS4-HMAC-SHA256', date, scope, hex(canonical)].join('\n'))
+    .digest();
+  return timingSafeEqual(expected, Buffer.from(signature, 'hex'))
+    ? undefined
+    : 'SignatureDoesNotMatch';
 }
 
-const STATUS: Record<string, number> = { AuthorizationHeaderMalformed: 400, XAmzContentSHA256Mismatch: 400, InvalidAccessKeyId: 403, RequestTimeTooSkewed: 403, AccessDenied: 403, SignatureDoesNotMatch: 403 };
+const STATUS: Record<string, number> = {
+  AuthorizationHeaderMalformed: 400,
+  XAmzContentSHA256Mismatch: 400,
+  InvalidAccessKeyId: 403,
+  RequestTimeTooSkewed: 403,
+  AccessDenied: 403,
+  SignatureDoesNotMatch: 403,
+};
 
 export async function startFakeS3(options: FakeS3Options = {}): Promise<FakeS3> {
-  const opts = { region: 'eu-west-1', accessKeyId: 'AKIAFAKES3TEST000001', secretAccessKey: 'fake/secret+key/0123456789abcdefghijklmn', clock: Date.now, ...options };
+  const opts = {
+    region: 'eu-west-1',
+    accessKeyId: 'AKIAFAKES3TEST000001',
+    secretAccessKey: 'fake/secret+key/0123456789abcdefghijklmn',
+    clock: Date.now,
+    ...options,
+  };
   const bucket = options.bucket ?? 'proofs-test';
   const objects = new Map<string, { bytes: Buffer; contentType: string }>();
   const requests: FakeS3Request[] = [];
@@ -91,11 +151,17 @@ export async function startFakeS3(options: FakeS3Options = {}): Promise<FakeS3> 
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks);
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
-    const answer = (status: number, error?: string) => requests.push({ method: req.method ?? '', path, status, ...(error ? { error } : {}) });
+    const answer = (status: number, error?: string) =>
+      requests.push({ method: req.method ?? '', path, status, ...(error ? { error } : {}) });
     const problem = signatureProblem(req, body, opts);
     if (problem) {
       answer(STATUS[problem]!, problem);
-      return xmlError(res, STATUS[problem]!, problem, 'The request signature we calculated does not match the signature you provided.');
+      return xmlError(
+        res,
+        STATUS[problem]!,
+        problem,
+        'The request signature we calculated does not match the signature you provided.',
+      );
     }
     const [, b, ...rest] = path.split('/');
     const key = rest.map(decodeURIComponent).join('/');
@@ -104,7 +170,10 @@ export async function startFakeS3(options: FakeS3Options = {}): Promise<FakeS3> 
       return xmlError(res, 404, 'NoSuchBucket', 'The specified bucket does not exist');
     }
     if (req.method === 'PUT') {
-      objects.set(key, { bytes: body, contentType: String(req.headers['content-type'] ?? 'binary/octet-stream') });
+      objects.set(key, {
+        bytes: body,
+        contentType: String(req.headers['content-type'] ?? 'binary/octet-stream'),
+      });
       answer(200);
       res.writeHead(200, { etag: `"${createHash('md5').update(body).digest('hex')}"` });
       return res.end();
@@ -116,7 +185,10 @@ export async function startFakeS3(options: FakeS3Options = {}): Promise<FakeS3> 
         return xmlError(res, 404, 'NoSuchKey', 'The specified key does not exist.');
       }
       answer(200);
-      res.writeHead(200, { 'content-type': found.contentType, 'content-length': found.bytes.length });
+      res.writeHead(200, {
+        'content-type': found.contentType,
+        'content-length': found.bytes.length,
+      });
       return res.end(found.bytes);
     }
     if (req.method === 'DELETE') {
@@ -126,7 +198,12 @@ export async function startFakeS3(options: FakeS3Options = {}): Promise<FakeS3> 
       return res.end();
     }
     answer(405, 'MethodNotAllowed');
-    return xmlError(res, 405, 'MethodNotAllowed', 'The specified method is not allowed against this resource.');
+    return xmlError(
+      res,
+      405,
+      'MethodNotAllowed',
+      'The specified method is not allowed against this resource.',
+    );
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
@@ -144,5 +221,12 @@ export async function startFakeS3(options: FakeS3Options = {}): Promise<FakeS3> 
 
 /** The settings that point the platform's S3 adapter at this fake. */
 export function s3Env(fake: FakeS3): Record<string, string> {
-  return { STORAGE: 's3', S3_ENDPOINT: fake.url, S3_BUCKET: fake.bucket, S3_REGION: fake.region, S3_ACCESS_KEY_ID: fake.accessKeyId, S3_SECRET_ACCESS_KEY: fake.secretAccessKey };
+  return {
+    STORAGE: 's3',
+    S3_ENDPOINT: fake.url,
+    S3_BUCKET: fake.bucket,
+    S3_REGION: fake.region,
+    S3_ACCESS_KEY_ID: fake.accessKeyId,
+    S3_SECRET_ACCESS_KEY: fake.secretAccessKey,
+  };
 }

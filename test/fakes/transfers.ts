@@ -1,4 +1,10 @@
-import type { PayoutDestination, RecipientCheck, TransferOutcome, TransferProvider, TransferState } from '../../src/integrations/transfers/types.ts';
+import type {
+  PayoutDestination,
+  RecipientCheck,
+  TransferOutcome,
+  TransferProvider,
+  TransferState,
+} from '../../src/integrations/transfers/types.ts';
 import { errors } from '../../src/platform/errors.ts';
 
 /** How the fake answers the next send. */
@@ -48,7 +54,9 @@ export class FakeTransfers implements TransferProvider {
   /** How long a send takes to reach the provider (the network), before it is recorded and handled. */
   arrivalDelayMs = 0;
   /** Called as each send reaches the provider, before it is handled (a test checks what is true at that instant). */
-  onArrival: ((input: { reference: string; destination: PayoutDestination }) => Promise<void>) | undefined;
+  onArrival:
+    | ((input: { reference: string; destination: PayoutDestination }) => Promise<void>)
+    | undefined;
   feePesewas = 100;
   /** A webhook signature the fake accepts. */
   readonly secret = 'fake-transfer-secret';
@@ -67,8 +75,14 @@ export class FakeTransfers implements TransferProvider {
     return { state: 'registered', resolvedName: await this.resolveName(d), recipientCode: code };
   }
 
-  async send(input: { reference: string; amountPesewas: number; destination: PayoutDestination; reason: string }): Promise<TransferOutcome> {
-    if (this.arrivalDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.arrivalDelayMs));
+  async send(input: {
+    reference: string;
+    amountPesewas: number;
+    destination: PayoutDestination;
+    reason: string;
+  }): Promise<TransferOutcome> {
+    if (this.arrivalDelayMs > 0)
+      await new Promise((resolve) => setTimeout(resolve, this.arrivalDelayMs));
     await this.onArrival?.({ reference: input.reference, destination: input.destination });
     this.sends.push({ at: Date.now(), reference: input.reference, destination: input.destination });
     const existing = this.transfers.get(input.reference);
@@ -79,8 +93,14 @@ export class FakeTransfers implements TransferProvider {
     const knob = this.knobs.shift() ?? 'paid';
     if (knob === 'error_before') throw errors.gateway('transfer provider answered 502');
     if (knob === 'hang_before') return new Promise(() => {});
-    const state: TransferState = knob === 'fail' ? 'failed' : knob === 'pending' ? 'pending' : 'paid';
-    const transfer: Transfer = { amountPesewas: input.amountPesewas, destination: input.destination, state, calls: 1 };
+    const state: TransferState =
+      knob === 'fail' ? 'failed' : knob === 'pending' ? 'pending' : 'paid';
+    const transfer: Transfer = {
+      amountPesewas: input.amountPesewas,
+      destination: input.destination,
+      state,
+      calls: 1,
+    };
     this.transfers.set(input.reference, transfer);
     if (knob === 'timeout_after_accept') throw errors.gateway('transfer provider timed out');
     if (knob === 'hang_after_accept') return new Promise(() => {});
@@ -92,7 +112,10 @@ export class FakeTransfers implements TransferProvider {
     return t ? this.outcome(t) : { state: 'unknown' };
   }
 
-  transferHint(rawBody: string, headers: Record<string, string | string[] | undefined>): { reference: string } | undefined {
+  transferHint(
+    rawBody: string,
+    headers: Record<string, string | string[] | undefined>,
+  ): { reference: string } | undefined {
     if (headers['x-fake-signature'] !== this.secret) return undefined;
     try {
       const body = JSON.parse(rawBody) as { reference?: unknown };
@@ -109,11 +132,23 @@ export class FakeTransfers implements TransferProvider {
 
   /** Money that really left: the sum of transfers paid (each reference once). */
   paidTotal(): number {
-    return [...this.transfers.values()].filter((t) => t.state === 'paid').reduce((n, t) => n + t.amountPesewas, 0);
+    return [...this.transfers.values()]
+      .filter((t) => t.state === 'paid')
+      .reduce((n, t) => n + t.amountPesewas, 0);
   }
 
   private outcome(t: Transfer): TransferOutcome {
-    return { state: t.state, providerReference: `fk_${t.amountPesewas}`, feePesewas: t.state === 'paid' || t.state === 'reversed' ? this.feePesewas : null, reason: t.state === 'failed' ? 'account closed' : t.state === 'reversed' ? 'reversed by the bank' : null };
+    return {
+      state: t.state,
+      providerReference: `fk_${t.amountPesewas}`,
+      feePesewas: t.state === 'paid' || t.state === 'reversed' ? this.feePesewas : null,
+      reason:
+        t.state === 'failed'
+          ? 'account closed'
+          : t.state === 'reversed'
+            ? 'reversed by the bank'
+            : null,
+    };
   }
 }
 

@@ -8,11 +8,13 @@ export type Listener = (...args: never[]) => unknown;
 /** An object whose `on…`/`proveWith`/`register` methods record the listeners registered on them, by hook name. */
 export function hooks() {
   const registered = new Map<string, Listener[]>();
-  const add = (name: string) => (...args: unknown[]) => {
-    const listener = args.at(-1) as Listener;
-    const key = args.length > 1 ? `${name}:${String(args[0])}` : name;
-    registered.set(key, [...(registered.get(key) ?? []), listener]);
-  };
+  const add =
+    (name: string) =>
+    (...args: unknown[]) => {
+      const listener = args.at(-1) as Listener;
+      const key = args.length > 1 ? `${name}:${String(args[0])}` : name;
+      registered.set(key, [...(registered.get(key) ?? []), listener]);
+    };
   return {
     registered,
     /** The listeners registered on a hook (`register:kind` for the courier app's kinds). */

@@ -9,14 +9,25 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const browserAvailable = existsSync(CHROMIUM);
 
 if (!browserAvailable) {
-  if (process.env.REQUIRE_BROWSER) throw new Error(`REQUIRE_BROWSER is set but ${CHROMIUM} is missing (apt-get install chromium)`);
-  console.warn(`NOTICE: browser tests skipped: ${CHROMIUM} not found (apt-get install chromium to run them)`);
+  if (process.env.REQUIRE_BROWSER)
+    throw new Error(`REQUIRE_BROWSER is set but ${CHROMIUM} is missing (apt-get install chromium)`);
+  console.warn(
+    `NOTICE: browser tests skipped: ${CHROMIUM} not found (apt-get install chromium to run them)`,
+  );
 }
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -49,7 +60,9 @@ export const VIEWPORTS = [
 
 /** How far the page scrolls sideways (0 when wide content scrolls inside its own box, as it should). */
 export function horizontalOverflow(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  return page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
 }
 
 /**
@@ -57,7 +70,10 @@ export function horizontalOverflow(page: Page): Promise<number> {
  * background behind it (white when none), lowest first. Runs in the page as a string so that no
  * transpiler helper leaks into it.
  */
-export function contrastRatios(page: Page, selector: string): Promise<Array<{ text: string; ratio: number }>> {
+export function contrastRatios(
+  page: Page,
+  selector: string,
+): Promise<Array<{ text: string; ratio: number }>> {
   return page.evaluate(`(() => {
     const rgba = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
     const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })

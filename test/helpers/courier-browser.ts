@@ -14,15 +14,28 @@ const SHOTS = process.env.SCREENSHOT_DIR ?? join(ROOT, 'test-results', 'courier'
 export async function checkPhonePage(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `${name}-390.png`), fullPage: true });
-  expect(await horizontalOverflow(page), `${name} at 390 px scrolls sideways`).toBeLessThanOrEqual(0);
+  expect(await horizontalOverflow(page), `${name} at 390 px scrolls sideways`).toBeLessThanOrEqual(
+    0,
+  );
 }
 
 /** A 390 px touch phone's page, with the Content Security Policy violations it reports collected. */
-export async function phonePage(browser: Browser, options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page; violations: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, ...options });
+export async function phonePage(
+  browser: Browser,
+  options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page; violations: string[] }> {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    ...options,
+  });
   const page = await context.newPage();
   const violations: string[] = [];
-  page.on('console', (m) => m.text().includes('Content Security Policy') && violations.push(m.text()));
+  page.on(
+    'console',
+    (m) => m.text().includes('Content Security Policy') && violations.push(m.text()),
+  );
   return { context, page, violations };
 }
 

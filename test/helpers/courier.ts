@@ -3,12 +3,16 @@ import { csrfOf, WebClient } from './web.ts';
 
 let counter = 0;
 /** A Ghana mobile number no other test of the run uses. */
-export const newPhone = () => `+23324${String(process.pid % 1000).padStart(3, '0')}${String(counter++ % 10000).padStart(4, '0')}`;
+export const newPhone = () =>
+  `+23324${String(process.pid % 1000).padStart(3, '0')}${String(counter++ % 10000).padStart(4, '0')}`;
 
 /** The newest sign-in code the development outbox holds for `phone` (after the sends have settled). */
 export async function smsCode(p: TestPlatform, phone: string): Promise<string | undefined> {
   await p.app.platform.courierSignIn.settled();
-  const rows = await p.app.platform.db.query<{ body: string }>('select body from dev_sms_outbox where to_number = $1 order by id desc limit 1', [phone]);
+  const rows = await p.app.platform.db.query<{ body: string }>(
+    'select body from dev_sms_outbox where to_number = $1 order by id desc limit 1',
+    [phone],
+  );
   return rows[0] && /\b(\d{6})\b/.exec(rows[0].body)?.[1];
 }
 
@@ -24,13 +28,17 @@ export async function enterCode(web: WebClient, phone: string, code: string) {
 }
 
 /** A courier created through the service and signed in to the courier app with their code. */
-export async function signedInCourier(p: TestPlatform, name = 'Kojo Asante'): Promise<{ web: WebClient; id: string; phone: string; csrf: string }> {
+export async function signedInCourier(
+  p: TestPlatform,
+  name = 'Kojo Asante',
+): Promise<{ web: WebClient; id: string; phone: string; csrf: string }> {
   const phone = newPhone();
   const courier = await p.app.platform.couriers.create({ name, phone, vehicle: 'motorbike' });
   const web = new WebClient(p.url);
   await requestCode(web, phone);
   const res = await enterCode(web, phone, (await smsCode(p, phone))!);
-  if (res.status !== 303) throw new Error(`courier sign-in failed: ${res.status} ${res.text.slice(0, 200)}`);
+  if (res.status !== 303)
+    throw new Error(`courier sign-in failed: ${res.status} ${res.text.slice(0, 200)}`);
   const home = await web.get('/courier/');
   const csrf = /data-csrf="([^"]+)"/.exec(home.text)?.[1];
   if (!csrf) throw new Error(`no CSRF token on the courier home page: ${csrfOf}`);

@@ -16,7 +16,8 @@ export class FakeDns {
 
   readonly resolve: Resolver = async (hostname) => {
     const addresses = this.table.get(hostname.replace(/\.$/, '').toLowerCase());
-    if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    if (!addresses)
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
     return addresses;
   };
 }

@@ -42,7 +42,12 @@ export interface TestPlatform {
   app: FastifyInstance;
   url: string;
   schema: string | undefined;
-  admin<T = any>(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: T; headers: Headers }>;
+  admin<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    token?: string,
+  ): Promise<{ status: number; body: T; headers: Headers }>;
   close(): Promise<void>;
 }
 
@@ -69,7 +74,9 @@ export async function startPlatform(opts: StartOptions = {}): Promise<TestPlatfo
     WEBHOOK_DISPATCHER: 'off',
     // Production money in tests goes through the sandbox; the refusal without it has its own test.
     // The switch is this machine's only: a test serving a public PUBLIC_BASE_URL goes without it.
-    ...(opts.env?.PUBLIC_BASE_URL && !isLocalAddress(opts.env.PUBLIC_BASE_URL) ? {} : { SANDBOX_PAYMENTS_FOR_PRODUCTION: 'on' }),
+    ...(opts.env?.PUBLIC_BASE_URL && !isLocalAddress(opts.env.PUBLIC_BASE_URL)
+      ? {}
+      : { SANDBOX_PAYMENTS_FOR_PRODUCTION: 'on' }),
     HOST: '127.0.0.1',
     PORT: String(port),
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
@@ -92,11 +99,18 @@ export async function startPlatform(opts: StartOptions = {}): Promise<TestPlatfo
     async admin(method, path, body, token = ADMIN_TOKEN) {
       const res = await fetch(`${address}/admin/v1${path}`, {
         method,
-        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+      return {
+        status: res.status,
+        body: text ? JSON.parse(text) : undefined,
+        headers: res.headers,
+      };
     },
     async close() {
       await app.close();
@@ -133,7 +147,10 @@ async function ok<T>(res: Promise<{ status: number; body: T }>): Promise<T> {
 }
 
 /** A partner with one app and one key, and an SDK client signing with that key. */
-export async function createPartner(p: TestPlatform, opts: PartnerOptions = {}): Promise<PartnerSetup> {
+export async function createPartner(
+  p: TestPlatform,
+  opts: PartnerOptions = {},
+): Promise<PartnerSetup> {
   const environment = opts.environment ?? 'staging';
   const partner = await ok(p.admin('POST', '/partners', { name: 'Test Partner' }));
   if (environment === 'production' || opts.rateLimits) {
@@ -144,7 +161,9 @@ export async function createPartner(p: TestPlatform, opts: PartnerOptions = {}):
       }),
     );
   }
-  const app = await ok(p.admin('POST', `/partners/${partner.partner_id}/apps`, { name: 'Test App' }));
+  const app = await ok(
+    p.admin('POST', `/partners/${partner.partner_id}/apps`, { name: 'Test App' }),
+  );
   return addKey(p, { partnerId: partner.partner_id, appId: app.app_id }, { ...opts, environment });
 }
 
@@ -155,14 +174,22 @@ export async function addKey(
   opts: PartnerOptions = {},
 ): Promise<PartnerSetup> {
   const key = await ok(
-    p.admin('POST', `/apps/${owner.appId}/keys`, { environment: opts.environment ?? 'staging', scopes: opts.scopes ?? ['*'] }),
+    p.admin('POST', `/apps/${owner.appId}/keys`, {
+      environment: opts.environment ?? 'staging',
+      scopes: opts.scopes ?? ['*'],
+    }),
   );
   return {
     ...owner,
     keyId: key.key_id,
     apiKey: key.api_key,
     signingSecret: key.signing_secret,
-    client: new PartnerClient({ apiKey: key.api_key, signingSecret: key.signing_secret, baseUrl: p.url, bearer: opts.bearer }),
+    client: new PartnerClient({
+      apiKey: key.api_key,
+      signingSecret: key.signing_secret,
+      baseUrl: p.url,
+      bearer: opts.bearer,
+    }),
   };
 }
 
@@ -176,13 +203,20 @@ export function networkAddress(): string {
 }
 
 /** A single `count(*)` straight from the database, to check what a request did or did not write. */
-export async function countRows(p: TestPlatform, sql: string, params: unknown[] = []): Promise<number> {
+export async function countRows(
+  p: TestPlatform,
+  sql: string,
+  params: unknown[] = [],
+): Promise<number> {
   const rows = await p.app.platform.db.query<{ n: number }>(sql, params);
   return rows[0]!.n;
 }
 
 /** Two instances on one PostgreSQL schema (and one Redis), for the enclosing describe block. */
-export function useTwoInstances(opts: StartOptions = {}): { readonly a: TestPlatform; readonly b: TestPlatform } {
+export function useTwoInstances(opts: StartOptions = {}): {
+  readonly a: TestPlatform;
+  readonly b: TestPlatform;
+} {
   let a: TestPlatform | undefined;
   let b: TestPlatform | undefined;
   beforeAll(async () => {

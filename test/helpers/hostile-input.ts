@@ -28,14 +28,25 @@ export interface Shape {
 }
 
 function leaves(schema: JsonSchema, where: Field['where'], path: Key[], fill: unknown[]): Field[] {
-  const branch = ((schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined)?.find((b) => b.type !== 'null');
+  const branch = ((schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined)?.find(
+    (b) => b.type !== 'null',
+  );
   if (branch) return leaves(branch, where, path, fill);
   const type = [schema.type].flat()[0];
   if (type === 'object') {
-    return Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).flatMap(([name, sub]) => leaves(sub, where, [...path, name], [...fill, sampleOf(sub)]));
+    return Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).flatMap(
+      ([name, sub]) => leaves(sub, where, [...path, name], [...fill, sampleOf(sub)]),
+    );
   }
-  if (type === 'array') return leaves(schema.items as JsonSchema, where, [...path, 0], [...fill, sampleOf(schema.items as JsonSchema)]);
-  if (type === 'number' || type === 'integer') return [{ where, path, kind: 'number', multiline: false, fill }];
+  if (type === 'array')
+    return leaves(
+      schema.items as JsonSchema,
+      where,
+      [...path, 0],
+      [...fill, sampleOf(schema.items as JsonSchema)],
+    );
+  if (type === 'number' || type === 'integer')
+    return [{ where, path, kind: 'number', multiline: false, fill }];
   if (type !== 'string') return [];
   const kind = schema.format === 'date' || schema.format === 'date-time' ? schema.format : 'text';
   return [{ where, path, kind, multiline: schema['x-multiline'] === true, fill }];
@@ -50,19 +61,28 @@ export function shapesOf(op: Operation): Shape[] {
     const roots = (json.anyOf as JsonSchema[] | undefined) ?? [json];
     const example = roots.length === 1 ? op.examples?.find((e) => e.request)?.request : undefined;
     for (const root of roots) {
-      shapes.push({ where: 'body', base: (example ?? sampleOf(root)) as Record<string, unknown>, fields: leaves(root, 'body', [], []) });
+      shapes.push({
+        where: 'body',
+        base: (example ?? sampleOf(root)) as Record<string, unknown>,
+        fields: leaves(root, 'body', [], []),
+      });
     }
   }
   if (op.querystring) {
     const json = toJsonSchema(op.querystring);
-    const base = op.examples?.find((e) => e.query)?.query ?? (sampleOf(json) as Record<string, unknown>);
+    const base =
+      op.examples?.find((e) => e.query)?.query ?? (sampleOf(json) as Record<string, unknown>);
     shapes.push({ where: 'query', base, fields: leaves(json, 'query', [], []) });
   }
   return shapes;
 }
 
 /** The base request with one field set to `value`, filling in the objects and arrays on the way. */
-function withField(base: Record<string, unknown>, field: Field, value: unknown): Record<string, unknown> {
+function withField(
+  base: Record<string, unknown>,
+  field: Field,
+  value: unknown,
+): Record<string, unknown> {
   const out = structuredClone(base);
   let node = out as Record<Key, unknown>;
   field.path.forEach((key, i) => {
@@ -70,7 +90,8 @@ function withField(base: Record<string, unknown>, field: Field, value: unknown):
       node[key] = value;
       return;
     }
-    if (node[key] === null || typeof node[key] !== 'object') node[key] = structuredClone(field.fill[i]);
+    if (node[key] === null || typeof node[key] !== 'object')
+      node[key] = structuredClone(field.fill[i]);
     node = node[key] as Record<Key, unknown>;
   });
   return out;
@@ -81,26 +102,56 @@ export const dotted = (path: readonly Key[]) => path.join('.');
 /** Control characters (C0, DEL, C1) and lone surrogates; tab and line breaks only where text is one line. */
 const forbiddenChar = (multiline: boolean) =>
   fc
-    .oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f }), fc.integer({ min: 0xd800, max: 0xdfff }))
+    .oneof(
+      fc.integer({ min: 0, max: 0x1f }),
+      fc.integer({ min: 0x7f, max: 0x9f }),
+      fc.integer({ min: 0xd800, max: 0xdfff }),
+    )
     .filter((c) => !(multiline && (c === 0x09 || c === 0x0a || c === 0x0d)))
     .map((c) => String.fromCharCode(c));
 
 const hostileText = (multiline: boolean) =>
-  fc.tuple(fc.string({ maxLength: 12 }), forbiddenChar(multiline), fc.string({ maxLength: 12 })).map(([a, c, b]) => a + c + b);
+  fc
+    .tuple(fc.string({ maxLength: 12 }), forbiddenChar(multiline), fc.string({ maxLength: 12 }))
+    .map(([a, c, b]) => a + c + b);
 
 /** Well-formed but impossible or out-of-range dates (the accepted range is 2000-01-01 to 2100-12-31). */
-const EXTREME_DATES = ['0000-01-01', '9999-12-31', '2024-02-30', '2023-02-29', '1999-12-31', '2101-01-01', '2024-13-01', '2024-00-10', '+275760-09-13'];
+const EXTREME_DATES = [
+  '0000-01-01',
+  '9999-12-31',
+  '2024-02-30',
+  '2023-02-29',
+  '1999-12-31',
+  '2101-01-01',
+  '2024-13-01',
+  '2024-00-10',
+  '+275760-09-13',
+];
 const time = (date: string) => `${date}T00:00:00Z`;
 
 const hostileDate = (kind: 'date' | 'date-time') => {
-  const outOfRange = fc.integer({ min: 0, max: 9999 }).filter((y) => y < 2000 || y > 2100).map((y) => `${String(y).padStart(4, '0')}-06-15`);
-  return fc.oneof(fc.constantFrom(...EXTREME_DATES), outOfRange).map((d) => (kind === 'date' ? d : time(d)));
+  const outOfRange = fc
+    .integer({ min: 0, max: 9999 })
+    .filter((y) => y < 2000 || y > 2100)
+    .map((y) => `${String(y).padStart(4, '0')}-06-15`);
+  return fc
+    .oneof(fc.constantFrom(...EXTREME_DATES), outOfRange)
+    .map((d) => (kind === 'date' ? d : time(d)));
 };
 
 /** JSON number texts at the edges: huge, tiny, negative zero, beyond double range (parsed as Infinity), long decimals. */
 const EXTREME_NUMBERS = [
-  '1e308', '-1e308', '1e400', '-1e400', '-0', '5e-324', '1.7976931348623157e308', '9007199254740993',
-  '123456789012345678901234567890', '0.1000000000000000055511151231257827', '3.14159265358979323846264338327950288',
+  '1e308',
+  '-1e308',
+  '1e400',
+  '-1e400',
+  '-0',
+  '5e-324',
+  '1.7976931348623157e308',
+  '9007199254740993',
+  '123456789012345678901234567890',
+  '0.1000000000000000055511151231257827',
+  '3.14159265358979323846264338327950288',
 ];
 
 const hostileNumber = fc.oneof(
@@ -113,11 +164,22 @@ const hostileNumber = fc.oneof(
 export function mustTry(field: Field): string[] {
   switch (field.kind) {
     case 'text':
-      return ['\u0000', 'a\u0000b', '\u001f', '\u007f', '\u0085', 'x\ud800', '\udc00', ...(field.multiline ? [] : ['a\nb'])];
+      return [
+        '\u0000',
+        'a\u0000b',
+        '\u001f',
+        '\u007f',
+        '\u0085',
+        'x\ud800',
+        '\udc00',
+        ...(field.multiline ? [] : ['a\nb']),
+      ];
     case 'number':
       return ['1e308', '-0', '1e400', '123456789012345678901234567890'];
     default:
-      return ['0000-01-01', '9999-12-31', '2024-02-30'].map((d) => (field.kind === 'date' ? d : time(d)));
+      return ['0000-01-01', '9999-12-31', '2024-02-30'].map((d) =>
+        field.kind === 'date' ? d : time(d),
+      );
   }
 }
 
@@ -128,7 +190,9 @@ function encodeQueryValue(value: string): string {
     .map((part) => {
       if (!/^\p{Cs}$/u.test(part)) return rfc3986Encode(part);
       const u = part.charCodeAt(0);
-      return [0xe0 | (u >> 12), 0x80 | ((u >> 6) & 0x3f), 0x80 | (u & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+      return [0xe0 | (u >> 12), 0x80 | ((u >> 6) & 0x3f), 0x80 | (u & 0x3f)]
+        .map((b) => `%${b.toString(16).toUpperCase()}`)
+        .join('');
     })
     .join('');
 }
@@ -136,14 +200,26 @@ function encodeQueryValue(value: string): string {
 const NUMBER_MARKER = '__hostile_number__';
 
 /** The request to send: a raw JSON body (numbers written as the literal text) or a raw query string. */
-export function requestFor(shape: Shape, field: Field, value: string): { rawBody?: string; query?: string } {
+export function requestFor(
+  shape: Shape,
+  field: Field,
+  value: string,
+): { rawBody?: string; query?: string } {
   const isNumber = field.kind === 'number';
-  const filled = withField(shape.base, field, isNumber && shape.where === 'body' ? NUMBER_MARKER : value);
+  const filled = withField(
+    shape.base,
+    field,
+    isNumber && shape.where === 'body' ? NUMBER_MARKER : value,
+  );
   if (shape.where === 'body') {
     const raw = JSON.stringify(filled);
     return { rawBody: isNumber ? raw.replace(`"${NUMBER_MARKER}"`, value) : raw };
   }
-  return { query: Object.entries(filled).map(([name, v]) => `${rfc3986Encode(name)}=${encodeQueryValue(String(v))}`).join('&') };
+  return {
+    query: Object.entries(filled)
+      .map(([name, v]) => `${rfc3986Encode(name)}=${encodeQueryValue(String(v))}`)
+      .join('&'),
+  };
 }
 
 /** Whether the server must refuse the value: all text and dates, except surrogates, which a query string cannot carry. */
@@ -151,4 +227,8 @@ export const mustRefuse = (shape: Shape, field: Field, value: string) =>
   field.kind !== 'number' && !(shape.where === 'query' && /\p{Cs}/u.test(value));
 
 export const hostileValue = (field: Field) =>
-  field.kind === 'number' ? hostileNumber : field.kind === 'text' ? hostileText(field.multiline) : hostileDate(field.kind);
+  field.kind === 'number'
+    ? hostileNumber
+    : field.kind === 'text'
+      ? hostileText(field.multiline)
+      : hostileDate(field.kind);

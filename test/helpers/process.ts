@@ -32,7 +32,10 @@ export interface SpawnOptions {
 }
 
 /** Starts `src/server.ts` (or `opts.command`) as its own process and waits until it answers. */
-export async function spawnServer(env: Record<string, string>, opts: SpawnOptions = {}): Promise<ServerProcess> {
+export async function spawnServer(
+  env: Record<string, string>,
+  opts: SpawnOptions = {},
+): Promise<ServerProcess> {
   const port = env.PORT ?? String(await freePort());
   const [command, ...args] = opts.command ?? [process.execPath, '--import', 'tsx', 'src/server.ts'];
   const child = spawn(command!, args, {
@@ -69,7 +72,13 @@ export async function spawnServer(env: Record<string, string>, opts: SpawnOption
 }
 
 /** An operator API call to a spawned server (answers the parsed JSON body). */
-export async function adminCall(url: string, token: string, method: string, path: string, body?: unknown): Promise<any> {
+export async function adminCall(
+  url: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<any> {
   const res = await fetch(`${url}/admin/v1${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },

@@ -1,4 +1,9 @@
-import { getMetricsFromIterator, type PromData, type PromHistogramData, type PromMetrics } from 'prom2javascript';
+import {
+  getMetricsFromIterator,
+  type PromData,
+  type PromHistogramData,
+  type PromMetrics,
+} from 'prom2javascript';
 
 /** A sample whose value is NaN, which the format allows in any case (Go's ParseFloat reads it so). */
 const NAN_SAMPLE = /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{.*\})? nan$/i;
@@ -28,8 +33,13 @@ export class Scrape {
   }
 
   /** The series whose labels include `labels`. */
-  find<T extends PromData | PromHistogramData = PromData>(name: string, labels: Record<string, string> = {}): T | undefined {
-    return this.series<T>(name).find((s) => Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+  find<T extends PromData | PromHistogramData = PromData>(
+    name: string,
+    labels: Record<string, string> = {},
+  ): T | undefined {
+    return this.series<T>(name).find((s) =>
+      Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+    );
   }
 
   /** A counter's or gauge's value; 0 for a labelled series not seen yet. */

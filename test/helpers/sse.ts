@@ -16,10 +16,17 @@ export interface SseStream {
   close(): void;
 }
 
-export async function openStream(web: WebClient, path: string, headers: Record<string, string> = {}): Promise<SseStream> {
+export async function openStream(
+  web: WebClient,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<SseStream> {
   const abort = new AbortController();
   const cookie = [...web.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  const res = await fetch(new URL(path, web.base), { headers: { accept: 'text/event-stream', ...(cookie ? { cookie } : {}), ...headers }, signal: abort.signal });
+  const res = await fetch(new URL(path, web.base), {
+    headers: { accept: 'text/event-stream', ...(cookie ? { cookie } : {}), ...headers },
+    signal: abort.signal,
+  });
   const events: SseEvent[] = [];
   const waiters = new Set<() => void>();
   if (res.ok && res.body) {
@@ -40,7 +47,11 @@ export async function openStream(web: WebClient, path: string, headers: Record<s
               fields.set(line.slice(0, at), line.slice(at + 1).trimStart());
             }
             if (!fields.has('data')) continue;
-            events.push({ id: fields.get('id'), event: fields.get('event') ?? 'message', data: JSON.parse(fields.get('data')!) });
+            events.push({
+              id: fields.get('id'),
+              event: fields.get('event') ?? 'message',
+              data: JSON.parse(fields.get('data')!),
+            });
             for (const w of waiters) w();
           }
         }
@@ -66,7 +77,9 @@ export async function openStream(web: WebClient, path: string, headers: Record<s
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`no matching event within ${timeoutMs} ms; got ${JSON.stringify(events)}`));
+          reject(
+            new Error(`no matching event within ${timeoutMs} ms; got ${JSON.stringify(events)}`),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();

@@ -18,24 +18,49 @@ export const TEST_PATHS = {
 
 const operations: Record<keyof typeof TEST_PATHS, Operation> = {
   write: defineOperation({
-    id: 'test.write', service: 'delivery', method: 'POST', path: TEST_PATHS.write, summary: 'test',
-    scope: 'delivery:write', access: 'write', body: strictObject({}),
+    id: 'test.write',
+    service: 'delivery',
+    method: 'POST',
+    path: TEST_PATHS.write,
+    summary: 'test',
+    scope: 'delivery:write',
+    access: 'write',
+    body: strictObject({}),
     handler: async () => ({ statusCode: 201, body: { status: 'success' } }),
   }) as Operation,
   productionOnly: defineOperation({
-    id: 'test.production_only', service: 'delivery', method: 'POST', path: TEST_PATHS.productionOnly, summary: 'test',
-    scope: 'delivery:wallet:topup', productionOnly: true, access: 'write',
+    id: 'test.production_only',
+    service: 'delivery',
+    method: 'POST',
+    path: TEST_PATHS.productionOnly,
+    summary: 'test',
+    scope: 'delivery:wallet:topup',
+    productionOnly: true,
+    access: 'write',
     handler: async () => ({ body: { status: 'ok' } }),
   }) as Operation,
   echo: defineOperation({
-    id: 'test.echo', service: 'delivery', method: 'POST', path: TEST_PATHS.echo, summary: 'test',
-    scope: 'delivery:write', access: 'write',
-    body: strictObject({ name: Type.String({ minLength: 1 }), nested: Type.Optional(strictObject({ n: Type.Integer() })) }),
+    id: 'test.echo',
+    service: 'delivery',
+    method: 'POST',
+    path: TEST_PATHS.echo,
+    summary: 'test',
+    scope: 'delivery:write',
+    access: 'write',
+    body: strictObject({
+      name: Type.String({ minLength: 1 }),
+      nested: Type.Optional(strictObject({ n: Type.Integer() })),
+    }),
     handler: async ({ body }) => ({ body: { status: 'success', data: body } }),
   }) as Operation,
   boom: defineOperation({
-    id: 'test.boom', service: 'delivery', method: 'POST', path: TEST_PATHS.boom, summary: 'test',
-    scope: 'delivery:write', access: 'write',
+    id: 'test.boom',
+    service: 'delivery',
+    method: 'POST',
+    path: TEST_PATHS.boom,
+    summary: 'test',
+    scope: 'delivery:write',
+    access: 'write',
     handler: async () => {
       throw new Error('secret internals: select * from api_keys');
     },
@@ -46,4 +71,8 @@ const operations: Record<keyof typeof TEST_PATHS, Operation> = {
 export const mountTestOperations =
   (...names: Array<keyof typeof TEST_PATHS>) =>
   (app: FastifyInstance): void =>
-    registerOperations(app, names.map((n) => operations[n]), app.platform.pipeline);
+    registerOperations(
+      app,
+      names.map((n) => operations[n]),
+      app.platform.pipeline,
+    );

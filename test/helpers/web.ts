@@ -20,13 +20,20 @@ export class WebClient {
   private remember(headers: Headers): void {
     for (const line of headers.getSetCookie()) {
       const [pair, ...attrs] = line.split(';');
-      const [name, value] = [pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1)];
+      const [name, value] = [
+        pair!.slice(0, pair!.indexOf('=')),
+        pair!.slice(pair!.indexOf('=') + 1),
+      ];
       if (value === '' || attrs.some((a) => a.trim() === 'Max-Age=0')) this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
   }
 
-  async request(method: string, path: string, init: { body?: string | Uint8Array; headers?: Record<string, string> } = {}): Promise<WebResponse> {
+  async request(
+    method: string,
+    path: string,
+    init: { body?: string | Uint8Array; headers?: Record<string, string> } = {},
+  ): Promise<WebResponse> {
     const send = () =>
       fetch(`${this.base}${path}`, {
         method,
@@ -41,7 +48,12 @@ export class WebClient {
       throw err;
     });
     this.remember(res.headers);
-    return { status: res.status, text: await res.text(), headers: res.headers, location: res.headers.get('location') };
+    return {
+      status: res.status,
+      text: await res.text(),
+      headers: res.headers,
+      location: res.headers.get('location'),
+    };
   }
 
   get(path: string): Promise<WebResponse> {
@@ -49,10 +61,18 @@ export class WebClient {
   }
 
   /** Posts fields as a form, as a same-origin browser would (Origin set); pairs may repeat a name (checkboxes). */
-  post(path: string, fields: Record<string, string> | Array<[string, string]>, headers: Record<string, string> = {}): Promise<WebResponse> {
+  post(
+    path: string,
+    fields: Record<string, string> | Array<[string, string]>,
+    headers: Record<string, string> = {},
+  ): Promise<WebResponse> {
     return this.request('POST', path, {
       body: new URLSearchParams(fields).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: this.base, ...headers },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: this.base,
+        ...headers,
+      },
     });
   }
 
@@ -76,9 +96,12 @@ export function csrfOf(html: string): string {
 export async function mailSettled(p: TestPlatform, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const [row] = await p.app.platform.db.query<{ n: number }>("select count(*)::int as n from mail_queue where status = 'pending' and last_error is null");
+    const [row] = await p.app.platform.db.query<{ n: number }>(
+      "select count(*)::int as n from mail_queue where status = 'pending' and last_error is null",
+    );
     if (row!.n === 0) return;
-    if (Date.now() > deadline) throw new Error(`${row!.n} queued mail still unsent after ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`${row!.n} queued mail still unsent after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -86,7 +109,10 @@ export async function mailSettled(p: TestPlatform, timeoutMs = 15_000): Promise<
 /** The newest link to `path` in the development outbox mailed to `to` (once the queued mail has left). */
 export async function mailedLink(p: TestPlatform, to: string, path: string): Promise<string> {
   await mailSettled(p);
-  const rows = await p.app.platform.db.query<{ body: string }>('select body from dev_mail_outbox where to_address = $1 order by id desc', [to]);
+  const rows = await p.app.platform.db.query<{ body: string }>(
+    'select body from dev_mail_outbox where to_address = $1 order by id desc',
+    [to],
+  );
   for (const row of rows) {
     const link = new RegExp(`https?://[^\\s]+${path}/[A-Za-z0-9_-]+`).exec(row.body)?.[0];
     if (link) return new URL(link).pathname;
@@ -96,23 +122,37 @@ export async function mailedLink(p: TestPlatform, to: string, path: string): Pro
 
 let counter = 0;
 /** A fresh email per call, so tests sharing one platform never collide. */
-export const newEmail = (name = 'member') => `${name}.${Date.now().toString(36)}${counter++}@example.com`;
+export const newEmail = (name = 'member') =>
+  `${name}.${Date.now().toString(36)}${counter++}@example.com`;
 
 export const PASSWORD = 'correct horse battery';
 
 /** Signs up, verifies by the mailed link and signs in: a verified owner with a partner. */
-export async function verifiedOwner(p: TestPlatform, email = newEmail('owner'), partnerName = 'Adwoa Bakery'): Promise<{ web: WebClient; email: string }> {
+export async function verifiedOwner(
+  p: TestPlatform,
+  email = newEmail('owner'),
+  partnerName = 'Adwoa Bakery',
+): Promise<{ web: WebClient; email: string }> {
   const web = new WebClient(p.url);
-  const signUp = await web.submit('/sign-up', '/sign-up', { email, password: PASSWORD, partner_name: partnerName });
-  if (signUp.status !== 200) throw new Error(`sign-up failed: ${signUp.status} ${signUp.text.slice(0, 500)}`);
+  const signUp = await web.submit('/sign-up', '/sign-up', {
+    email,
+    password: PASSWORD,
+    partner_name: partnerName,
+  });
+  if (signUp.status !== 200)
+    throw new Error(`sign-up failed: ${signUp.status} ${signUp.text.slice(0, 500)}`);
   await web.get(await mailedLink(p, email, '/verify-email'));
   const signIn = await web.submit('/sign-in', '/sign-in', { email, password: PASSWORD });
-  if (signIn.status !== 303) throw new Error(`sign-in failed: ${signIn.status} ${signIn.text.slice(0, 500)}`);
+  if (signIn.status !== 303)
+    throw new Error(`sign-in failed: ${signIn.status} ${signIn.text.slice(0, 500)}`);
   return { web, email };
 }
 
 /** Creates an app and a staging key through the dashboard, reading the key and secret shown once. */
-export async function dashboardKey(web: WebClient, appName = 'Shop app'): Promise<{ appId: string; keyId: string; apiKey: string; signingSecret: string }> {
+export async function dashboardKey(
+  web: WebClient,
+  appName = 'Shop app',
+): Promise<{ appId: string; keyId: string; apiKey: string; signingSecret: string }> {
   const created = await web.submit('/dashboard/apps', '/dashboard/apps', { name: appName });
   const appId = /<code>(app_[0-9A-Z]{26})<\/code>/.exec(created.text)?.[1];
   if (!appId) throw new Error(`no app created: ${created.status} ${created.text.slice(0, 500)}`);
@@ -125,15 +165,21 @@ export async function dashboardKey(web: WebClient, appName = 'Shop app'): Promis
 }
 
 /** The owner invites `role`; the invitee accepts by the mailed link and is signed in. */
-export async function invitedMember(p: TestPlatform, owner: WebClient, role: 'owner' | 'developer' | 'finance'): Promise<WebClient> {
+export async function invitedMember(
+  p: TestPlatform,
+  owner: WebClient,
+  role: 'owner' | 'developer' | 'finance',
+): Promise<WebClient> {
   const email = newEmail(role);
   const invite = await owner.submit('/dashboard/team', '/dashboard/team/invite', { email, role });
-  if (invite.status >= 400) throw new Error(`invitation failed: ${invite.status} ${invite.text.slice(0, 300)}`);
+  if (invite.status >= 400)
+    throw new Error(`invitation failed: ${invite.status} ${invite.text.slice(0, 300)}`);
   const link = await mailedLink(p, email, '/invitations');
   const web = new WebClient(p.url);
   await web.get(link);
   const accepted = await web.submit(link, link, { password: PASSWORD });
-  if (accepted.location !== '/dashboard') throw new Error(`invitation not accepted: ${accepted.status} ${accepted.text.slice(0, 300)}`);
+  if (accepted.location !== '/dashboard')
+    throw new Error(`invitation not accepted: ${accepted.status} ${accepted.text.slice(0, 300)}`);
   return web;
 }
 
@@ -141,9 +187,16 @@ export async function invitedMember(p: TestPlatform, owner: WebClient, role: 'ow
  * What most dashboard tests start from: a verified, signed-in owner of a new partner with one app
  * and its staging key (created through the dashboard), and the partner's id.
  */
-export async function partnerDashboard(p: TestPlatform, partnerName = 'Adwoa Bakery', appName = 'Shop app') {
+export async function partnerDashboard(
+  p: TestPlatform,
+  partnerName = 'Adwoa Bakery',
+  appName = 'Shop app',
+) {
   const { web, email } = await verifiedOwner(p, newEmail('owner'), partnerName);
   const key = await dashboardKey(web, appName);
-  const [row] = await p.app.platform.db.query<{ partner_id: string }>('select partner_id from apps where id = $1', [key.appId]);
+  const [row] = await p.app.platform.db.query<{ partner_id: string }>(
+    'select partner_id from apps where id = $1',
+    [key.appId],
+  );
   return { web, email, partnerId: row!.partner_id, ...key };
 }

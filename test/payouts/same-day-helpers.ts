@@ -7,30 +7,54 @@ import { balanceOf, payouts, setDestination } from './helpers.ts';
 export type Shop = Awaited<ReturnType<typeof shop>>;
 
 /** A vendor with a destination out of its cooling period, on `schedule`. */
-export async function scheduledVendor(p: TestPlatform, schedule: 'daily' | 'same_day'): Promise<Shop> {
+export async function scheduledVendor(
+  p: TestPlatform,
+  schedule: 'daily' | 'same_day',
+): Promise<Shop> {
   const s = await shop(p);
-  await setDestination(p, 'vendor', s.vendorId, { kind: 'mobile_money', network: 'mtn', number: '024 555 0101', name: 'Kofi Boateng' });
-  await p.app.platform.db.query("update payout_destinations set changed_at = changed_at - interval '30 days' where payee = $1", [`vendor:${s.vendorId}`]);
+  await setDestination(p, 'vendor', s.vendorId, {
+    kind: 'mobile_money',
+    network: 'mtn',
+    number: '024 555 0101',
+    name: 'Kofi Boateng',
+  });
+  await p.app.platform.db.query(
+    "update payout_destinations set changed_at = changed_at - interval '30 days' where payee = $1",
+    [`vendor:${s.vendorId}`],
+  );
   const set = await p.admin('POST', `/payees/vendor/${s.vendorId}/schedule`, { schedule });
   expect(set.status).toBe(200);
   return s;
 }
 
 /** A cod sale of the vendor's delivered (and its cash collected) by the courier, now: answers the vendor's payable. */
-export async function deliveredBy(p: TestPlatform, sp: PartnerSetup, s: Shop, courierId: string): Promise<number> {
+export async function deliveredBy(
+  p: TestPlatform,
+  sp: PartnerSetup,
+  s: Shop,
+  courierId: string,
+): Promise<number> {
   const sale = await placed(sp, orderBody(s));
-  const orderId = (await getSale(sp, { sale_id: sale.sale_id })).body.data.delivery.order_id as string;
+  const orderId = (await getSale(sp, { sale_id: sale.sale_id })).body.data.delivery
+    .order_id as string;
   await toDropoff(p, orderId, courierId);
   await p.app.platform.dispatch!.service.delivered(courierId, orderId, `d-${orderId}`);
   return balanceOf(p, `vendor_payable:${s.vendorId}`);
 }
 
 /** What the courier holds in cash. */
-export const cashHeld = async (p: TestPlatform, courierId: string): Promise<number> => Number((await p.admin('GET', `/cash/couriers/${courierId}`)).body.balance_pesewas);
+export const cashHeld = async (p: TestPlatform, courierId: string): Promise<number> =>
+  Number((await p.admin('GET', `/cash/couriers/${courierId}`)).body.balance_pesewas);
 
 /** An operator records the courier's handover; answers its id once the same-day run it asked for has finished. */
-export async function handover(p: TestPlatform, courierId: string, amount: number): Promise<string> {
-  const r = await p.admin('POST', `/cash/couriers/${courierId}/handovers`, { amount_pesewas: amount });
+export async function handover(
+  p: TestPlatform,
+  courierId: string,
+  amount: number,
+): Promise<string> {
+  const r = await p.admin('POST', `/cash/couriers/${courierId}/handovers`, {
+    amount_pesewas: amount,
+  });
   expect(r.status).toBe(201);
   await payouts(p).runRequests.settled();
   return r.body.handover.id as string;
@@ -38,7 +62,13 @@ export async function handover(p: TestPlatform, courierId: string, amount: numbe
 
 /** A vendor's payouts with the run each belongs to. */
 export const payoutsOf = (p: TestPlatform, vendorId: string) =>
-  p.app.platform.db.query<{ id: string; amount_pesewas: number; status: string; trigger: string; handover_id: string | null }>(
+  p.app.platform.db.query<{
+    id: string;
+    amount_pesewas: number;
+    status: string;
+    trigger: string;
+    handover_id: string | null;
+  }>(
     'select p.id, p.amount_pesewas, p.status, r.trigger, r.handover_id from payouts p join payout_runs r on r.id = p.run_id where p.payee = $1 order by p.created_at',
     [`vendor:${vendorId}`],
   );
@@ -46,7 +76,12 @@ export const payoutsOf = (p: TestPlatform, vendorId: string) =>
 /** The same-day run request a handover wrote (payout_run_requests), as the payouts job sees it. */
 export const requestOf = async (p: TestPlatform, handoverId: string) =>
   (
-    await p.app.platform.db.query<{ attempts: number; done_at: Date | null; run_id: string | null; last_error: string | null }>(
+    await p.app.platform.db.query<{
+      attempts: number;
+      done_at: Date | null;
+      run_id: string | null;
+      last_error: string | null;
+    }>(
       'select attempts, done_at, run_id, last_error from payout_run_requests where handover_id = $1',
       [handoverId],
     )

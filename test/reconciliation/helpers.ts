@@ -9,7 +9,13 @@ import { checkerToken, HOUR, settleSale, vendorPayee, runPayouts } from '../payo
 export const PAYSTACK_HEADER = 'type,reference,amount,fees,status,paid_at,settlement_id';
 
 /** A top-up the gateway confirmed at `at`, credited as the wallet credits one (its row and its journal); answers its reference. */
-export async function creditedTopup(p: TestPlatform, s: PartnerSetup, gateway: string, pesewas: number, at: Date): Promise<string> {
+export async function creditedTopup(
+  p: TestPlatform,
+  s: PartnerSetup,
+  gateway: string,
+  pesewas: number,
+  at: Date,
+): Promise<string> {
   const id = newId('top');
   const reference = `serviceD_WA${randomBytes(8).toString('hex')}`;
   const db = p.app.platform.db;
@@ -26,7 +32,10 @@ export async function creditedTopup(p: TestPlatform, s: PartnerSetup, gateway: s
 
 /** An account's balance straight from the ledger's entries. */
 export async function accountBalance(p: TestPlatform, account: string): Promise<number> {
-  const rows = await p.app.platform.db.query<{ n: number }>('select coalesce(sum(amount_pesewas), 0)::bigint as n from ledger_entries where account = $1', [account]);
+  const rows = await p.app.platform.db.query<{ n: number }>(
+    'select coalesce(sum(amount_pesewas), 0)::bigint as n from ledger_entries where account = $1',
+    [account],
+  );
   return Number(rows[0]!.n);
 }
 
@@ -37,23 +46,39 @@ export async function approveSettlements(p: TestPlatform): Promise<number> {
   const waiting = await p.admin('GET', '/reconciliation/settlements?status=proposed');
   const token = await checkerToken(p);
   for (const s of waiting.body.data) {
-    const approved = await p.admin('POST', `/reconciliation/settlements/${s.settlement_id}/approve`, undefined, token);
+    const approved = await p.admin(
+      'POST',
+      `/reconciliation/settlements/${s.settlement_id}/approve`,
+      undefined,
+      token,
+    );
     if (approved.status !== 200) throw new Error(`approve: ${JSON.stringify(approved.body)}`);
   }
   return waiting.body.data.length;
 }
 
-export const STATEMENT_HEADER = 'reference,transfer_code,amount,fee_charged,currency,status,updated_at';
+export const STATEMENT_HEADER =
+  'reference,transfer_code,amount,fee_charged,currency,status,updated_at';
 
 /** A transfer statement's line as Paystack's export shows it: our reference in lower case, GHS amounts. */
-export const statementLine = (reference: string, pesewas: number, feePesewas: number, status: string, day: string) =>
+export const statementLine = (
+  reference: string,
+  pesewas: number,
+  feePesewas: number,
+  status: string,
+  day: string,
+) =>
   `${reference.toLowerCase()},TRF_${reference.slice(-8).toLowerCase()},${ghs(pesewas)},${ghs(feePesewas)},GHS,${status},${day}T10:00:00Z`;
 
 /**
  * A new vendor owed `pesewas` since before the hold, paid by a payout run (through the platform's
  * transfer provider, whose knobs decide how it ends); answers the payout once it is no longer open.
  */
-export async function paidPayout(p: TestPlatform, pesewas: number, now: number): Promise<{ id: string; status: string; fee_pesewas: number | null; payee: string }> {
+export async function paidPayout(
+  p: TestPlatform,
+  pesewas: number,
+  now: number,
+): Promise<{ id: string; status: string; fee_pesewas: number | null; payee: string }> {
   const v = await vendorPayee(p);
   await settleSale(p, v.account, pesewas, now - 30 * HOUR);
   const started = await runPayouts(p);
@@ -61,7 +86,8 @@ export async function paidPayout(p: TestPlatform, pesewas: number, now: number):
   return vi.waitFor(
     async () => {
       const [payout] = (await p.admin('GET', `/payouts?payee=vendor:${v.id}`)).body.data;
-      if (!payout || ['created', 'sending', 'pending'].includes(payout.status)) throw new Error('the payout is still open');
+      if (!payout || ['created', 'sending', 'pending'].includes(payout.status))
+        throw new Error('the payout is still open');
       return payout;
     },
     { timeout: 10_000, interval: 50 },

@@ -1,4 +1,9 @@
-import { type PartnerApiError, PartnerClient, type ClientOptions, type SafeOrderRequest } from '@partner-platform/sdk';
+import {
+  type PartnerApiError,
+  PartnerClient,
+  type ClientOptions,
+  type SafeOrderRequest,
+} from '@partner-platform/sdk';
 import { expect } from 'vitest';
 import type { TestPlatform } from '../helpers/harness.ts';
 
@@ -12,26 +17,44 @@ export interface Seen {
   body: string | undefined;
 }
 
-export const netError = (code: string): Step => async () => {
-  throw new TypeError('fetch failed', { cause: Object.assign(new Error(code), { code }) });
-};
+export const netError =
+  (code: string): Step =>
+  async () => {
+    throw new TypeError('fetch failed', { cause: Object.assign(new Error(code), { code }) });
+  };
 
-export const answer = (status: number, body: unknown, headers: Record<string, string> = {}): Step => async () =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+export const answer =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Step =>
+  async () =>
+    new Response(JSON.stringify(body), {
+      status,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
 
 /** The request reaches the server and takes effect, but its answer is lost on the way back. */
 export const landThenLose: Step = async (input, init) => {
   await (await fetch(input, init)).text();
-  throw new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+  throw new TypeError('fetch failed', {
+    cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+  });
 };
 
 /** A client whose first fetches follow `steps`; later ones go to the real server. Records every attempt. */
-export function scripted(creds: { apiKey: string; signingSecret: string; baseUrl: string }, steps: Step[], options: Partial<ClientOptions> = {}) {
+export function scripted(
+  creds: { apiKey: string; signingSecret: string; baseUrl: string },
+  steps: Step[],
+  options: Partial<ClientOptions> = {},
+) {
   const seen: Seen[] = [];
   const queue = [...steps];
   const fetchImpl: typeof fetch = async (input, init = {}) => {
     const headers = init.headers as Record<string, string>;
-    seen.push({ path: new URL(String(input)).pathname, nonce: headers['x-nonce']!, timestamp: headers['x-timestamp']!, body: init.body as string | undefined });
+    seen.push({
+      path: new URL(String(input)).pathname,
+      nonce: headers['x-nonce']!,
+      timestamp: headers['x-timestamp']!,
+      body: init.body as string | undefined,
+    });
     const step = queue.shift();
     return step ? step(input, init) : fetch(input, init);
   };
@@ -40,7 +63,9 @@ export function scripted(creds: { apiKey: string; signingSecret: string; baseUrl
 }
 
 /** The error a call rejects with (fails the test when it resolves). */
-export async function rejection<T = PartnerApiError>(call: Promise<unknown>): Promise<T & Record<string, any>> {
+export async function rejection<T = PartnerApiError>(
+  call: Promise<unknown>,
+): Promise<T & Record<string, any>> {
   const err = await call.then(
     () => undefined,
     (e: unknown) => e,
@@ -59,14 +84,20 @@ export interface Shop {
 export async function createShop(p: TestPlatform): Promise<Shop> {
   const admin = async (path: string, body: unknown) => {
     const res = await p.admin('POST', path, body);
-    if (res.status >= 300) throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status >= 300)
+      throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   };
   const vendor = await admin('/vendors', {
     name: 'Makola Kente House',
     syndicatable: true,
     commission_rate: 0.1,
-    pickup: { contact_person: 'Efua Asante', contact_phone: '024 555 0101', address: 'Makola Market, Accra', coordinates: { lat: 5.556, lng: -0.179 } },
+    pickup: {
+      contact_person: 'Efua Asante',
+      contact_phone: '024 555 0101',
+      address: 'Makola Market, Accra',
+      coordinates: { lat: 5.556, lng: -0.179 },
+    },
   });
   const product = await admin('/products', {
     vendor_id: vendor.vendor_id,
@@ -77,7 +108,11 @@ export async function createShop(p: TestPlatform): Promise<Shop> {
     active: true,
     variants: [{ label: 'Gold and green', price_ghs: 180, stock: 50 }],
   });
-  return { vendorId: vendor.vendor_id, productId: product.product_id, variantId: product.variants[0].variant_id };
+  return {
+    vendorId: vendor.vendor_id,
+    productId: product.product_id,
+    variantId: product.variants[0].variant_id,
+  };
 }
 
 /** A cash-on-delivery safe-catalog order for one unit of the shop's product, with a fresh external_reference. */

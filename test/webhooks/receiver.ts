@@ -43,7 +43,10 @@ export class Receiver {
   }
 }
 
-export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');

@@ -10,7 +10,9 @@ export class CsvProblem extends Error {
 }
 
 /** CSV column → field of the orders.create body, and how its text is read. Empty cells are left out. */
-export const ORDER_CSV_COLUMNS: Readonly<Record<string, { path: string; kind?: 'number' | 'boolean' }>> = {
+export const ORDER_CSV_COLUMNS: Readonly<
+  Record<string, { path: string; kind?: 'number' | 'boolean' }>
+> = {
   order_reference: { path: 'order_reference' },
   customer_name: { path: 'customer.name' },
   customer_phone: { path: 'customer.phone' },
@@ -119,13 +121,17 @@ export function ordersFromCsv(text: string): CsvOrderRow[] {
   if (!header) throw new CsvProblem('the CSV file is empty');
   const names = header.cells.map((h) => h.trim());
   const unknown = names.filter((n) => !Object.hasOwn(ORDER_CSV_COLUMNS, n));
-  if (unknown.length > 0) throw new CsvProblem(`unknown CSV column ${unknown.map((n) => JSON.stringify(n)).join(', ')} in the header (line ${header.line})`);
+  if (unknown.length > 0)
+    throw new CsvProblem(
+      `unknown CSV column ${unknown.map((n) => JSON.stringify(n)).join(', ')} in the header (line ${header.line})`,
+    );
   const repeated = names.find((n, i) => names.indexOf(n) !== i);
   if (repeated) throw new CsvProblem(`the CSV column "${repeated}" appears twice in the header`);
   return rows.map(({ line, cells }) => {
     const order: Record<string, unknown> = {};
     const problems: string[] = [];
-    if (cells.length > names.length) problems.push(`has ${cells.length} cells but the header names ${names.length} columns`);
+    if (cells.length > names.length)
+      problems.push(`has ${cells.length} cells but the header names ${names.length} columns`);
     names.forEach((name, i) => {
       const raw = (cells[i] ?? '').trim();
       if (raw === '') return;

@@ -1,11 +1,19 @@
 import { createHash, createHmac } from 'node:crypto';
 
 /** The headers of a signed request, lower case as Node presents them; the key may come as `authorization: Bearer` instead. */
-export const SIGNED_REQUEST_HEADERS = { apiKey: 'x-api-key', signature: 'x-signature', timestamp: 'x-timestamp', nonce: 'x-nonce' } as const;
+export const SIGNED_REQUEST_HEADERS = {
+  apiKey: 'x-api-key',
+  signature: 'x-signature',
+  timestamp: 'x-timestamp',
+  nonce: 'x-nonce',
+} as const;
 
 /** RFC 3986 unreserved characters stay; everything else becomes upper-case %XX of its UTF-8 bytes. */
 export function rfc3986Encode(value: string): string {
-  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return encodeURIComponent(value).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 }
 
 function decodeQueryComponent(value: string): string {
@@ -31,10 +39,15 @@ export function canonicalQuery(rawQuery: string): string {
     const eq = part.indexOf('=');
     const name = eq === -1 ? part : part.slice(0, eq);
     const value = eq === -1 ? '' : part.slice(eq + 1);
-    pairs.push([rfc3986Encode(decodeQueryComponent(name)), rfc3986Encode(decodeQueryComponent(value))]);
+    pairs.push([
+      rfc3986Encode(decodeQueryComponent(name)),
+      rfc3986Encode(decodeQueryComponent(value)),
+    ]);
   }
   // Encoded strings are ASCII, so code-unit comparison is byte order.
-  pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  pairs.sort((a, b) =>
+    a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0,
+  );
   return pairs.map(([n, v]) => `${n}=${v}`).join('&');
 }
 

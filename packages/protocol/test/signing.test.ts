@@ -8,8 +8,16 @@ const nonce = '6f1c2a9e-4b7d-4e3a-9c51-0d2f8e7a1b3c';
 
 describe('request signing', () => {
   it('signs a POST with a JSON body', () => {
-    const parts = { timestamp, nonce, method: 'POST', url: '/api/v1/delivery/orders.get', body: '{"order_id":"dlv_01HZX"}' };
-    expect(signRequest(secret, parts)).toBe('e23ec0b87ec2919995239c4a6f300c89bd52ea8237877c830af28c88c02fcfed');
+    const parts = {
+      timestamp,
+      nonce,
+      method: 'POST',
+      url: '/api/v1/delivery/orders.get',
+      body: '{"order_id":"dlv_01HZX"}',
+    };
+    expect(signRequest(secret, parts)).toBe(
+      'e23ec0b87ec2919995239c4a6f300c89bd52ea8237877c830af28c88c02fcfed',
+    );
   });
 
   it('signs a GET with a query that needs re-encoding and sorting', () => {
@@ -21,7 +29,9 @@ describe('request signing', () => {
   });
 
   it('canonicalises repeated names, plus signs, bare flags and reserved characters', () => {
-    expect(canonicalQuery('b=2&a=2&a=1&flag&q=x+y&r=%7e%21')).toBe('a=1&a=2&b=2&flag=&q=x%20y&r=~%21');
+    expect(canonicalQuery('b=2&a=2&a=1&flag&q=x+y&r=%7e%21')).toBe(
+      'a=1&a=2&b=2&flag=&q=x%20y&r=~%21',
+    );
     expect(canonicalQuery("s=it's(1)")).toBe('s=it%27s%281%29');
     expect(canonicalQuery('u=%C3%A9')).toBe('u=%C3%A9');
     expect(canonicalQuery('')).toBe('');
@@ -29,6 +39,13 @@ describe('request signing', () => {
 
   it('builds six lines with the hash of the empty body when there is none', () => {
     const lines = canonicalRequest({ timestamp, nonce, method: 'get', url: '/x' }).split('\n');
-    expect(lines).toEqual([timestamp, nonce, 'GET', '/x', '', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855']);
+    expect(lines).toEqual([
+      timestamp,
+      nonce,
+      'GET',
+      '/x',
+      '',
+      'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+    ]);
   });
 });

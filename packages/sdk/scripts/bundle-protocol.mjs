@@ -5,6 +5,8 @@ import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const link = fileURLToPath(new URL('../node_modules/@partner-platform/protocol', import.meta.url));
-mkdirSync(fileURLToPath(new URL('../node_modules/@partner-platform/', import.meta.url)), { recursive: true });
+mkdirSync(fileURLToPath(new URL('../node_modules/@partner-platform/', import.meta.url)), {
+  recursive: true,
+});
 rmSync(link, { recursive: true, force: true });
 symlinkSync(fileURLToPath(new URL('../../protocol', import.meta.url)), link, 'junction');

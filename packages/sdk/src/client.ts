@@ -88,13 +88,17 @@ const REQUIRED = {
 function checkOptions(options: ClientOptions): void {
   for (const [name, hint] of Object.entries(REQUIRED)) {
     const value: unknown = options[name as keyof typeof REQUIRED];
-    if (typeof value !== 'string' || value.trim() === '') throw new PartnerConfigError(`${name} is required (${hint})`);
+    if (typeof value !== 'string' || value.trim() === '')
+      throw new PartnerConfigError(`${name} is required (${hint})`);
   }
   for (const name of ['baseUrl', 'catalogBaseUrl'] as const) {
     const value = options[name];
     if (value === undefined) continue;
     const protocol = URL.canParse(value) ? new URL(value).protocol : undefined;
-    if (protocol !== 'http:' && protocol !== 'https:') throw new PartnerConfigError(`${name} must be an http(s) URL such as http://localhost:8080, not ${JSON.stringify(value)}`);
+    if (protocol !== 'http:' && protocol !== 'https:')
+      throw new PartnerConfigError(
+        `${name} must be an http(s) URL such as http://localhost:8080, not ${JSON.stringify(value)}`,
+      );
   }
 }
 
@@ -127,7 +131,13 @@ export class PartnerClient {
   signHeaders(method: string, url: string, body: string): Record<string, string> {
     const timestamp = String(Math.floor(this.now() / 1000));
     const nonce = randomUUID();
-    const signature = signRequest(this.options.signingSecret, { timestamp, nonce, method, url, body });
+    const signature = signRequest(this.options.signingSecret, {
+      timestamp,
+      nonce,
+      method,
+      url,
+      body,
+    });
     const keyHeader: Record<string, string> = this.options.bearer
       ? { authorization: `Bearer ${this.options.apiKey}` }
       : { [H.apiKey]: this.options.apiKey };
@@ -135,11 +145,19 @@ export class PartnerClient {
   }
 
   /** Sends one signed attempt (no retry) and returns the answer whatever its status. */
-  async send<T = unknown>(method: string, path: string, opts: SendOptions = {}): Promise<RawResponse<T>> {
+  async send<T = unknown>(
+    method: string,
+    path: string,
+    opts: SendOptions = {},
+  ): Promise<RawResponse<T>> {
     const query = encodeQuery(opts.query);
     const url = query ? `${path}?${query}` : path;
     const body = opts.rawBody ?? (opts.body === undefined ? '' : JSON.stringify(opts.body));
-    const headers: Record<string, string> = { 'user-agent': USER_AGENT, ...this.signHeaders(method, url, body), ...opts.headers };
+    const headers: Record<string, string> = {
+      'user-agent': USER_AGENT,
+      ...this.signHeaders(method, url, body),
+      ...opts.headers,
+    };
     if (body !== '') headers['content-type'] ??= 'application/json';
     const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs ?? 30_000;
     const timeout = AbortSignal.timeout(timeoutMs);
@@ -162,9 +180,14 @@ export class PartnerClient {
       return { status: res.status, headers: Object.fromEntries(res.headers), body: parsed as T };
     } catch (err) {
       const timedOut = timeout.aborted && !opts.signal?.aborted;
-      const reason = timedOut ? `timed out after ${timeoutMs} ms` : ((err as Error).message ?? String(err));
+      const reason = timedOut
+        ? `timed out after ${timeoutMs} ms`
+        : ((err as Error).message ?? String(err));
       const detail = (err as { cause?: { code?: string } }).cause?.code;
-      const netErr = new PartnerNetworkError(`${method} ${path} failed: ${reason}${detail ? ` (${detail})` : ''}`, err);
+      const netErr = new PartnerNetworkError(
+        `${method} ${path} failed: ${reason}${detail ? ` (${detail})` : ''}`,
+        err,
+      );
       netErr.timedOut = timedOut;
       throw netErr;
     }
@@ -174,7 +197,12 @@ export class PartnerClient {
    * Sends with retries per `mode` (see RetryMode) and returns the last answer whatever its status;
    * network failures that are not retried (or run out of retries) throw PartnerNetworkError.
    */
-  async exchange<T = unknown>(method: string, path: string, opts: SendOptions, mode: RetryMode): Promise<Exchange<T>> {
+  async exchange<T = unknown>(
+    method: string,
+    path: string,
+    opts: SendOptions,
+    mode: RetryMode,
+  ): Promise<Exchange<T>> {
     const maxRetries = mode === 'none' ? 0 : Math.max(0, this.options.maxRetries ?? 2);
     const base = this.options.retryBaseDelayMs ?? 500;
     const cap = this.options.retryMaxDelayMs ?? 8_000;
@@ -204,7 +232,8 @@ export class PartnerClient {
       let delay = backoffMs(attempt, base, cap);
       if (retryAfter !== undefined) {
         // Waiting less than asked would only earn another 429: give the caller the error instead.
-        if (retryAfter > (this.options.maxRetryAfterSeconds ?? 30)) return { ...res, attempts: attempt, earlierMayHaveLanded };
+        if (retryAfter > (this.options.maxRetryAfterSeconds ?? 30))
+          return { ...res, attempts: attempt, earlierMayHaveLanded };
         delay = retryAfter * 1000 + Math.round(Math.random() * Math.min(250, base));
       }
       if (verdict.mayHaveLanded) earlierMayHaveLanded = true;
@@ -220,7 +249,10 @@ export class PartnerClient {
 
   /** Calls a partner operation from OPERATIONS (internal to the typed methods). */
   async call<T>(op: OperationInfo, opts: SendOptions = {}): Promise<Exchange<T>> {
-    const baseUrl = op.service === 'safe-catalog' ? (this.options.catalogBaseUrl ?? this.options.baseUrl) : this.options.baseUrl;
+    const baseUrl =
+      op.service === 'safe-catalog'
+        ? (this.options.catalogBaseUrl ?? this.options.baseUrl)
+        : this.options.baseUrl;
     return this.exchange<T>(op.method, op.path, { baseUrl, ...opts }, op.retry);
   }
 }

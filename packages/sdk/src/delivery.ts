@@ -24,27 +24,45 @@ export type DeliveryApi = ReturnType<typeof deliveryApi>;
 
 const DUPLICATE = 'DUPLICATE_ORDER_REFERENCE';
 
-const isDuplicate = (res: Exchange) => res.status === 409 && (res.body as { code?: unknown } | null)?.code === DUPLICATE;
+const isDuplicate = (res: Exchange) =>
+  res.status === 409 && (res.body as { code?: unknown } | null)?.code === DUPLICATE;
 
 /**
  * Finds an order by reference after a duplicate answer. The first attempt may still be committing
  * ("landed or is still completing"), so a 404 is polled a few times before giving up.
  */
-async function findLanded(client: PartnerClient, ref: string): Promise<OrderDetailsResponse | undefined> {
+async function findLanded(
+  client: PartnerClient,
+  ref: string,
+): Promise<OrderDetailsResponse | undefined> {
   const tries = (client.options.maxRetries ?? 2) + 1;
   for (let i = 1; i <= tries; i++) {
-    const res = await client.call<OrderDetailsResponse>(OPERATIONS['delivery.orders.get'], { body: { order_reference: ref } });
+    const res = await client.call<OrderDetailsResponse>(OPERATIONS['delivery.orders.get'], {
+      body: { order_reference: ref },
+    });
     if (res.status !== 404) return unwrap(res);
-    if (i < tries) await sleep(backoffMs(i, client.options.retryBaseDelayMs ?? 500, client.options.retryMaxDelayMs ?? 8_000));
+    if (i < tries)
+      await sleep(
+        backoffMs(
+          i,
+          client.options.retryBaseDelayMs ?? 500,
+          client.options.retryMaxDelayMs ?? 8_000,
+        ),
+      );
   }
   return undefined;
 }
 
 /** Builds the create answer from the order that an earlier, unanswered attempt created. */
-async function recoveredCreate(client: PartnerClient, found: OrderDetailsResponse): Promise<CreateOrderResponse> {
+async function recoveredCreate(
+  client: PartnerClient,
+  found: OrderDetailsResponse,
+): Promise<CreateOrderResponse> {
   const order = found.data;
   const track = unwrap(
-    await client.call<TrackingResponse>(OPERATIONS['delivery.orders.track'], { body: { order_id: order.internal_order_id } }),
+    await client.call<TrackingResponse>(OPERATIONS['delivery.orders.track'], {
+      body: { order_id: order.internal_order_id },
+    }),
   );
   return {
     status: 'success',
@@ -78,7 +96,9 @@ export function deliveryApi(client: PartnerClient) {
        * attempts that provably changed nothing, it is a real duplicate and throws.
        */
       async create(order: CreateOrderRequest): Promise<CreateOrderResponse> {
-        const res = await client.call<CreateOrderResponse>(OPERATIONS['delivery.orders.create'], { body: order });
+        const res = await client.call<CreateOrderResponse>(OPERATIONS['delivery.orders.create'], {
+          body: order,
+        });
         if (isDuplicate(res) && res.earlierMayHaveLanded) {
           const found = await findLanded(client, order.order_reference);
           if (found) return recoveredCreate(client, found);
@@ -92,11 +112,19 @@ export function deliveryApi(client: PartnerClient) {
        * have landed them. With `findExisting`, such items of a first attempt are looked up too and
        * marked `existing` with their `order_id` (re-running a batch).
        */
-      async createBulk(orders: CreateOrderRequest[], options: BulkOptions = {}): Promise<BulkCreateResponse> {
-        const res = await client.call<BulkCreateResponse>(OPERATIONS['delivery.orders.create_bulk'], { body: { orders } });
+      async createBulk(
+        orders: CreateOrderRequest[],
+        options: BulkOptions = {},
+      ): Promise<BulkCreateResponse> {
+        const res = await client.call<BulkCreateResponse>(
+          OPERATIONS['delivery.orders.create_bulk'],
+          { body: { orders } },
+        );
         const out = unwrap(res);
         if (!res.earlierMayHaveLanded && !options.findExisting) return out;
-        const duplicates = out.results.filter((r) => !r.ok && r.code === DUPLICATE && r.order_reference !== null);
+        const duplicates = out.results.filter(
+          (r) => !r.ok && r.code === DUPLICATE && r.order_reference !== null,
+        );
         // A few lookups at a time, like the server's own bulk concurrency.
         for (let i = 0; i < duplicates.length; i += 5) {
           await Promise.all(
@@ -119,17 +147,25 @@ export function deliveryApi(client: PartnerClient) {
         return out;
       },
 
-      get: (orderId: string) => call<OrderDetailsResponse>('delivery.orders.get', { order_id: orderId }),
+      get: (orderId: string) =>
+        call<OrderDetailsResponse>('delivery.orders.get', { order_id: orderId }),
       /** The order with your own `order_reference` (e.g. to confirm a create whose answer was lost). */
-      getByReference: (orderReference: string) => call<OrderDetailsResponse>('delivery.orders.get', { order_reference: orderReference }),
-      track: (orderId: string) => call<TrackingResponse>('delivery.orders.track', { order_id: orderId }),
-      estimate: (request: EstimateRequest) => call<EstimateResponse>('delivery.orders.estimate', request),
+      getByReference: (orderReference: string) =>
+        call<OrderDetailsResponse>('delivery.orders.get', { order_reference: orderReference }),
+      track: (orderId: string) =>
+        call<TrackingResponse>('delivery.orders.track', { order_id: orderId }),
+      estimate: (request: EstimateRequest) =>
+        call<EstimateResponse>('delivery.orders.estimate', request),
       cancel: (orderId: string, reason?: string) =>
-        call<CancelOrderResponse>('delivery.orders.cancel', reason === undefined ? { order_id: orderId } : { order_id: orderId, reason }),
+        call<CancelOrderResponse>(
+          'delivery.orders.cancel',
+          reason === undefined ? { order_id: orderId } : { order_id: orderId, reason },
+        ),
     },
 
     locations: {
-      list: (filters: LocationFilters = {}) => call<LocationsResponse>('delivery.locations.list', filters),
+      list: (filters: LocationFilters = {}) =>
+        call<LocationsResponse>('delivery.locations.list', filters),
     },
 
     /** Production keys only. */
@@ -137,9 +173,13 @@ export function deliveryApi(client: PartnerClient) {
       balance: () => call<WalletBalanceResponse>('delivery.wallet.balance'),
       topup: {
         /** Opens a gateway checkout; send the payer to `checkout_url`, then verify with `client_reference`. */
-        initiate: (amountGhs: number) => call<TopupInitiateResponse>('delivery.wallet.topup.initiate', { amount_ghs: amountGhs }),
+        initiate: (amountGhs: number) =>
+          call<TopupInitiateResponse>('delivery.wallet.topup.initiate', { amount_ghs: amountGhs }),
         /** Credits the wallet once the gateway reports payment; `state` `pending` means poll again. */
-        verify: (clientReference: string) => call<TopupVerifyResponse>('delivery.wallet.topup.verify', { client_reference: clientReference }),
+        verify: (clientReference: string) =>
+          call<TopupVerifyResponse>('delivery.wallet.topup.verify', {
+            client_reference: clientReference,
+          }),
       },
     },
   };

@@ -4,7 +4,10 @@ export interface ErrorDetail {
 }
 
 /** Seconds from a `Retry-After` header (delta seconds or an HTTP date); undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
+export function parseRetryAfter(
+  value: string | undefined,
+  now: number = Date.now(),
+): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value.trim());
   const at = Date.parse(value);
@@ -65,7 +68,9 @@ export class ServerError extends PartnerApiError {
   override readonly name = 'ServerError';
 }
 
-type ApiErrorClass = new (...args: ConstructorParameters<typeof PartnerApiError>) => PartnerApiError;
+type ApiErrorClass = new (
+  ...args: ConstructorParameters<typeof PartnerApiError>
+) => PartnerApiError;
 
 function classFor(status: number): ApiErrorClass {
   if (status === 400 || status === 413 || status === 422) return InvalidRequestError;
@@ -80,7 +85,11 @@ function classFor(status: number): ApiErrorClass {
 }
 
 /** The typed error for a non-2xx answer; the body is the platform's error shape when it is one. */
-export function apiErrorFrom(status: number, body: unknown, headers: Record<string, string>): PartnerApiError {
+export function apiErrorFrom(
+  status: number,
+  body: unknown,
+  headers: Record<string, string>,
+): PartnerApiError {
   const err = (body !== null && typeof body === 'object' ? body : {}) as {
     code?: unknown;
     message?: unknown;
@@ -110,13 +119,21 @@ export class PartnerNetworkError extends Error {
   timedOut = false;
   /** How many attempts were made before giving up. */
   attempts = 1;
-  constructor(message: string, override readonly cause?: unknown) {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
     super(message);
   }
 }
 
 /** The body of a 2xx answer, else the typed error for it. */
-export function unwrap<T>(res: { status: number; body: T; headers: Record<string, string>; attempts?: number }): T {
+export function unwrap<T>(res: {
+  status: number;
+  body: T;
+  headers: Record<string, string>;
+  attempts?: number;
+}): T {
   if (res.status >= 200 && res.status < 300) return res.body;
   const err = apiErrorFrom(res.status, res.body, res.headers);
   err.attempts = res.attempts ?? 1;

@@ -19,17 +19,28 @@ export interface RetryVerdict {
 }
 
 /** Decides on an HTTP answer: the platform's `code` where it gives one, the status otherwise. */
-export function classifyAnswer(status: number, code: string | undefined, mode: RetryMode): RetryVerdict {
+export function classifyAnswer(
+  status: number,
+  code: string | undefined,
+  mode: RetryMode,
+): RetryVerdict {
   if (mode === 'none') return { retry: false, mayHaveLanded: false };
   // Both are answered before anything is written.
-  if (status === 429 || (status === 503 && code === 'SERVICE_UNAVAILABLE')) return { retry: true, mayHaveLanded: false };
+  if (status === 429 || (status === 503 && code === 'SERVICE_UNAVAILABLE'))
+    return { retry: true, mayHaveLanded: false };
   if (status < 500 || mode === 'unsafe') return { retry: false, mayHaveLanded: false };
   // D2/D8: a gateway failure charged nothing and released the reference.
   if (status === 502 && code === 'GATEWAY_ERROR') return { retry: true, mayHaveLanded: false };
   return { retry: true, mayHaveLanded: true };
 }
 
-const UNSENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const UNSENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 /** True when fetch failed before the request could reach a server (so even an unsafe call may be repeated). */
 export function neverSent(err: unknown): boolean {
@@ -44,7 +55,12 @@ export function neverSent(err: unknown): boolean {
 }
 
 /** Exponential backoff with "equal jitter": half fixed, half random, so clients spread out. */
-export function backoffMs(attempt: number, baseMs: number, maxMs: number, random: () => number = Math.random): number {
+export function backoffMs(
+  attempt: number,
+  baseMs: number,
+  maxMs: number,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(maxMs, baseMs * 2 ** (attempt - 1));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }

@@ -8,7 +8,11 @@ type Json<T> = T extends { content: { 'application/json': infer B } } ? B : neve
 /** The JSON request body of an operation. */
 type Body<K extends OperationId> = Json<operations[K]['requestBody']>;
 /** The JSON body of an operation's success answer. */
-type Ok<K extends OperationId, R = operations[K]['responses']> = R extends { 200: infer S } ? Json<S> : R extends { 201: infer S } ? Json<S> : never;
+type Ok<K extends OperationId, R = operations[K]['responses']> = R extends { 200: infer S }
+  ? Json<S>
+  : R extends { 201: infer S }
+    ? Json<S>
+    : never;
 type QueryOf<K extends OperationId> = NonNullable<operations[K]['parameters']['query']>;
 
 /** Set by the SDK when a retried create found the first attempt had landed (fetched with orders.get). */
@@ -108,4 +112,6 @@ export type WebhookEventType = keyof webhooks;
 export type WebhookEventOf<K extends WebhookEventType> = Json<webhooks[K]['post']['requestBody']>;
 /** A webhook event of any type: narrow it on `type`. */
 export type AnyWebhookEvent = { [K in WebhookEventType]: WebhookEventOf<K> }[WebhookEventType];
-export type DeliveryOrderEventData = WebhookEventOf<'delivery.order.created' | 'delivery.order.status_changed' | 'delivery.order.cancelled'>['data'];
+export type DeliveryOrderEventData = WebhookEventOf<
+  'delivery.order.created' | 'delivery.order.status_changed' | 'delivery.order.cancelled'
+>['data'];

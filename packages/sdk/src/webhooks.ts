@@ -9,8 +9,11 @@ export class WebhookVerificationError extends Error {
 type Headers = Record<string, string | string[] | undefined> | { get(name: string): string | null };
 
 function header(headers: Headers, name: string): string | undefined {
-  if (typeof (headers as { get?: unknown }).get === 'function') return (headers as { get(n: string): string | null }).get(name) ?? undefined;
-  const value = (headers as Record<string, string | string[] | undefined>)[name] ?? (headers as Record<string, string | string[] | undefined>)[name.toLowerCase()];
+  if (typeof (headers as { get?: unknown }).get === 'function')
+    return (headers as { get(n: string): string | null }).get(name) ?? undefined;
+  const value =
+    (headers as Record<string, string | string[] | undefined>)[name] ??
+    (headers as Record<string, string | string[] | undefined>)[name.toLowerCase()];
   return Array.isArray(value) ? value[0] : value;
 }
 
@@ -30,10 +33,15 @@ export function verifyWebhook(
   const id = header(headers, WEBHOOK_HEADERS.id);
   const timestamp = header(headers, WEBHOOK_HEADERS.timestamp);
   const signatures = header(headers, WEBHOOK_HEADERS.signature);
-  if (!id || !timestamp || !signatures) throw new WebhookVerificationError('missing webhook-id, webhook-timestamp or webhook-signature');
-  if (!/^\d+$/.test(timestamp)) throw new WebhookVerificationError('webhook-timestamp is not Unix seconds');
+  if (!id || !timestamp || !signatures)
+    throw new WebhookVerificationError(
+      'missing webhook-id, webhook-timestamp or webhook-signature',
+    );
+  if (!/^\d+$/.test(timestamp))
+    throw new WebhookVerificationError('webhook-timestamp is not Unix seconds');
   const now = Math.floor((opts.now ?? Date.now)() / 1000);
-  if (Math.abs(now - Number(timestamp)) > (opts.toleranceSeconds ?? 300)) throw new WebhookVerificationError('webhook-timestamp is too far from now');
+  if (Math.abs(now - Number(timestamp)) > (opts.toleranceSeconds ?? 300))
+    throw new WebhookVerificationError('webhook-timestamp is too far from now');
   const body = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
   const expected = webhookSignature(secret, id, timestamp, body);
   const matches = signatures.split(' ').some((candidate) => {

@@ -1,21 +1,42 @@
 import type { Command } from '../command.ts';
 import { block, table, type Fields } from '../output.ts';
 
-const boardFields: Fields = { order: 'order_id', column: 'column', zone: 'zone', courier: (e) => e.courier_id ?? e.offered_to, stage: 'stage', 'late since': 'late_since' };
+const boardFields: Fields = {
+  order: 'order_id',
+  column: 'column',
+  zone: 'zone',
+  courier: (e) => e.courier_id ?? e.offered_to,
+  stage: 'stage',
+  'late since': 'late_since',
+};
 
 export const dispatchGroups = {
-  dispatch: 'Dispatch: production orders waiting for, offered to and held by couriers; assignment by hand',
+  dispatch:
+    'Dispatch: production orders waiting for, offered to and held by couriers; assignment by hand',
 };
 
 export const dispatchCommands: Command[] = [
   {
-    name: 'dispatch board', summary: 'The open production orders: late, waiting, offered and in progress', route: 'GET /dispatch/board',
+    name: 'dispatch board',
+    summary: 'The open production orders: late, waiting, offered and in progress',
+    route: 'GET /dispatch/board',
     show: (b) => table(b.data, boardFields, '(no open orders)'),
   },
   {
-    name: 'dispatch assign', summary: 'Give an order to a courier by hand (reassigns one already held); open offers are withdrawn', route: 'POST /dispatch/orders/:order_id/assign',
-    usage: 'ORDER_ID --courier COURIER_ID', payload: (a) => ({ courier_id: a.courier }),
-    show: (b) => block(b, { order: 'order_id', courier: 'courier_id', previous: 'previous_courier_id', stage: 'stage', status: 'status' }),
+    name: 'dispatch assign',
+    summary:
+      'Give an order to a courier by hand (reassigns one already held); open offers are withdrawn',
+    route: 'POST /dispatch/orders/:order_id/assign',
+    usage: 'ORDER_ID --courier COURIER_ID',
+    payload: (a) => ({ courier_id: a.courier }),
+    show: (b) =>
+      block(b, {
+        order: 'order_id',
+        courier: 'courier_id',
+        previous: 'previous_courier_id',
+        stage: 'stage',
+        status: 'status',
+      }),
     help: { courier: 'The courier who takes the order (active; cou_…)' },
   },
 ];

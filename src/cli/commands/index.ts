@@ -14,10 +14,38 @@ import { partnerCommands, partnerGroups } from './partners.ts';
 import { webhookCommands, webhookGroups } from './webhooks.ts';
 
 /** Command groups with their summaries, in help order. */
-export const groups: Readonly<Record<string, string>> = { ...partnerGroups, ...appGroups, ...webhookGroups, ...deliveryGroups, ...dispatchGroups, ...cashGroups, ...payoutGroups, ...reconcileGroups, ...catalogGroups, ...refundGroups, ...courierGroups, ...operatorGroups, ...activationGroups };
+export const groups: Readonly<Record<string, string>> = {
+  ...partnerGroups,
+  ...appGroups,
+  ...webhookGroups,
+  ...deliveryGroups,
+  ...dispatchGroups,
+  ...cashGroups,
+  ...payoutGroups,
+  ...reconcileGroups,
+  ...catalogGroups,
+  ...refundGroups,
+  ...courierGroups,
+  ...operatorGroups,
+  ...activationGroups,
+};
 
 /**
  * Every operator API command: the table mapping `group command` to the route it calls
  * (test/cli/contract/coverage.test.ts holds every /admin/v1 route of the server to one of them).
  */
-export const commands: readonly Command[] = [...partnerCommands, ...appCommands, ...webhookCommands, ...deliveryCommands, ...dispatchCommands, ...cashCommands, ...payoutCommands, ...reconcileCommands, ...catalogCommands, ...refundCommands, ...courierCommands, ...operatorCommands, ...activationCommands];
+export const commands: readonly Command[] = [
+  ...partnerCommands,
+  ...appCommands,
+  ...webhookCommands,
+  ...deliveryCommands,
+  ...dispatchCommands,
+  ...cashCommands,
+  ...payoutCommands,
+  ...reconcileCommands,
+  ...catalogCommands,
+  ...refundCommands,
+  ...courierCommands,
+  ...operatorCommands,
+  ...activationCommands,
+];

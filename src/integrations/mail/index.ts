@@ -12,7 +12,13 @@ export type { MailMessage, Mailer } from './mailer.ts';
 export { mailSettings, type MailSettings } from './settings.ts';
 export { DevOutbox } from './outbox.ts';
 export { SmtpMailer } from './smtp.ts';
-export { MailQueue, MAIL_BACKOFF_MS, MAIL_MAX_ATTEMPTS, MAIL_LEASE_MS, MAIL_PRUNE_BATCH } from './queue.ts';
+export {
+  MailQueue,
+  MAIL_BACKOFF_MS,
+  MAIL_MAX_ATTEMPTS,
+  MAIL_LEASE_MS,
+  MAIL_PRUNE_BATCH,
+} from './queue.ts';
 export { registerMailGauges } from './metrics.ts';
 
 export interface MailIntegration {
@@ -23,7 +29,12 @@ export interface MailIntegration {
 }
 
 /** SMTP when SMTP_URL is set, the development outbox otherwise. */
-export function createMail(settings: MailSettings, db: Db, log: Logger, publicBaseUrl: string): MailIntegration {
+export function createMail(
+  settings: MailSettings,
+  db: Db,
+  log: Logger,
+  publicBaseUrl: string,
+): MailIntegration {
   if (settings.smtpUrl) {
     const smtp = new SmtpMailer(settings.smtpUrl, settings.from);
     return { mailer: smtp, registerPages: () => {}, close: () => smtp.close() };
@@ -32,12 +43,20 @@ export function createMail(settings: MailSettings, db: Db, log: Logger, publicBa
   const mode = settings.devMailPage;
   // Anyone reaching /dev/mail could read every reset link: by default it answers this machine only.
   if (mode === 'on') {
-    log.warn({ publicBaseUrl }, `DEV_MAIL_PAGE=on: /dev/mail shows every message, sign-in and password-reset links included, to anyone who reaches ${publicBaseUrl}. For demos only.`);
+    log.warn(
+      { publicBaseUrl },
+      `DEV_MAIL_PAGE=on: /dev/mail shows every message, sign-in and password-reset links included, to anyone who reaches ${publicBaseUrl}. For demos only.`,
+    );
   } else if (!isLocalAddress(publicBaseUrl)) {
     log.warn(
       { publicBaseUrl },
       `SMTP_URL is unset: mail is kept in the development outbox (table dev_mail_outbox) and never sent; /dev/mail is not served to other machines (${mode === 'off' ? 'nor to this one: DEV_MAIL_PAGE=off' : 'it answers loopback requests only'}). Set SMTP_URL so that people receive their mail.`,
     );
   }
-  return { mailer: outbox, registerPages: (app) => (mode === 'off' ? undefined : registerDevMailPages(app, outbox, { anyone: mode === 'on' })), close: () => {} };
+  return {
+    mailer: outbox,
+    registerPages: (app) =>
+      mode === 'off' ? undefined : registerDevMailPages(app, outbox, { anyone: mode === 'on' }),
+    close: () => {},
+  };
 }

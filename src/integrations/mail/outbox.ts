@@ -29,15 +29,34 @@ export class DevOutbox implements Mailer {
 
   async send(message: MailMessage): Promise<void> {
     const id = newId('mail');
-    await this.db.query('insert into dev_mail_outbox (id, to_address, subject, body) values ($1, $2, $3, $4)', [id, message.to, message.subject, message.text]);
-    this.log.info({ mail: id, to: message.to, subject: message.subject, link: `${this.publicBaseUrl}/dev/mail/${id}` }, 'mail kept in the development outbox');
+    await this.db.query(
+      'insert into dev_mail_outbox (id, to_address, subject, body) values ($1, $2, $3, $4)',
+      [id, message.to, message.subject, message.text],
+    );
+    this.log.info(
+      {
+        mail: id,
+        to: message.to,
+        subject: message.subject,
+        link: `${this.publicBaseUrl}/dev/mail/${id}`,
+      },
+      'mail kept in the development outbox',
+    );
   }
 
   async list(limit = 50): Promise<OutboxMail[]> {
-    return this.db.query<OutboxMail>('select id, to_address, subject, body, created_at from dev_mail_outbox order by id desc limit $1', [limit]);
+    return this.db.query<OutboxMail>(
+      'select id, to_address, subject, body, created_at from dev_mail_outbox order by id desc limit $1',
+      [limit],
+    );
   }
 
   async get(id: string): Promise<OutboxMail | undefined> {
-    return (await this.db.query<OutboxMail>('select id, to_address, subject, body, created_at from dev_mail_outbox where id = $1', [id]))[0];
+    return (
+      await this.db.query<OutboxMail>(
+        'select id, to_address, subject, body, created_at from dev_mail_outbox where id = $1',
+        [id],
+      )
+    )[0];
   }
 }

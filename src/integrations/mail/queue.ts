@@ -8,7 +8,14 @@ import type { MailMessage, Mailer } from './mailer.ts';
 export const MAIL_CHANNEL = 'mail_queue';
 
 /** Wait before attempt 2, 3, …; the last one repeats until the limit. */
-export const MAIL_BACKOFF_MS = [30_000, 120_000, 600_000, 3_600_000, 3 * 3_600_000, 6 * 3_600_000] as const;
+export const MAIL_BACKOFF_MS = [
+  30_000,
+  120_000,
+  600_000,
+  3_600_000,
+  3 * 3_600_000,
+  6 * 3_600_000,
+] as const;
 /** After this many failed attempts (about 16 hours) a message is dead: logged at error, never sent. */
 export const MAIL_MAX_ATTEMPTS = 8;
 /** A claimed message is another worker's again after this long (a worker that died mid-send); far above a send's timeouts (smtp.ts). */
@@ -27,7 +34,8 @@ export interface QueuedMail {
   attempts: number;
 }
 
-export const backoffMs = (attempts: number) => MAIL_BACKOFF_MS[Math.min(attempts, MAIL_BACKOFF_MS.length) - 1]!;
+export const backoffMs = (attempts: number) =>
+  MAIL_BACKOFF_MS[Math.min(attempts, MAIL_BACKOFF_MS.length) - 1]!;
 
 /**
  * Durable mail. `send(q, message)` writes the message with the caller's Queryable, so it commits or
@@ -50,18 +58,20 @@ export class MailQueue {
     /** How long sent and dead messages are kept. */
     private readonly retentionMs: number,
   ) {
-    this.worker = new WorkerLoop(db, log, { name: 'mail-queue', channel: MAIL_CHANNEL, pollMs, round: () => this.round() });
+    this.worker = new WorkerLoop(db, log, {
+      name: 'mail-queue',
+      channel: MAIL_CHANNEL,
+      pollMs,
+      round: () => this.round(),
+    });
   }
 
   /** Queues `message` inside the caller's transaction (or at once, given the Db); sent after commit. */
   async send(q: Queryable, message: MailMessage): Promise<void> {
-    await q.query('insert into mail_queue (id, to_address, subject, body, next_attempt_at) values ($1, $2, $3, $4, $5)', [
-      newId('mail'),
-      message.to,
-      message.subject,
-      message.text,
-      new Date(this.clock()),
-    ]);
+    await q.query(
+      'insert into mail_queue (id, to_address, subject, body, next_attempt_at) values ($1, $2, $3, $4, $5)',
+      [newId('mail'), message.to, message.subject, message.text, new Date(this.clock())],
+    );
     q.notify(MAIL_CHANNEL);
   }
 
@@ -77,7 +87,9 @@ export class MailQueue {
   /** Sends what is due and, now and then, prunes finished mail; true when a full batch may leave more. */
   private async round(): Promise<boolean> {
     const handled = await this.deliverDue();
-    if (this.clock() >= this.pruneAt) this.pruneAt = this.clock() + ((await this.prune()) === MAIL_PRUNE_BATCH ? 0 : PRUNE_EVERY_MS);
+    if (this.clock() >= this.pruneAt)
+      this.pruneAt =
+        this.clock() + ((await this.prune()) === MAIL_PRUNE_BATCH ? 0 : PRUNE_EVERY_MS);
     return handled >= BATCH;
   }
 
@@ -102,16 +114,37 @@ export class MailQueue {
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
       if (mail.attempts >= MAIL_MAX_ATTEMPTS) {
-        await this.db.query("update mail_queue set status = 'dead', last_error = $2, body = '' where id = $1", [mail.id, error]);
-        this.log.error({ err, mail: mail.id, to: mail.to_address, subject: mail.subject, attempts: mail.attempts }, 'mail could not be sent; gave up');
+        await this.db.query(
+          "update mail_queue set status = 'dead', last_error = $2, body = '' where id = $1",
+          [mail.id, error],
+        );
+        this.log.error(
+          {
+            err,
+            mail: mail.id,
+            to: mail.to_address,
+            subject: mail.subject,
+            attempts: mail.attempts,
+          },
+          'mail could not be sent; gave up',
+        );
       } else {
         const retryAt = new Date(this.clock() + backoffMs(mail.attempts));
-        await this.db.query('update mail_queue set next_attempt_at = $2, last_error = $3 where id = $1', [mail.id, retryAt, error]);
-        this.log.warn({ err, mail: mail.id, attempts: mail.attempts, retry_at: retryAt }, 'mail could not be sent; will retry');
+        await this.db.query(
+          'update mail_queue set next_attempt_at = $2, last_error = $3 where id = $1',
+          [mail.id, retryAt, error],
+        );
+        this.log.warn(
+          { err, mail: mail.id, attempts: mail.attempts, retry_at: retryAt },
+          'mail could not be sent; will retry',
+        );
       }
       return;
     }
-    await this.db.query("update mail_queue set status = 'sent', sent_at = $2, last_error = null, body = '' where id = $1", [mail.id, new Date(this.clock())]);
+    await this.db.query(
+      "update mail_queue set status = 'sent', sent_at = $2, last_error = null, body = '' where id = $1",
+      [mail.id, new Date(this.clock())],
+    );
   }
 
   /**
@@ -132,7 +165,9 @@ export class MailQueue {
 
   /** Messages waiting (pending) and given up on (dead), for the metrics. */
   async backlog(): Promise<{ pending: number; dead: number }> {
-    const rows = await this.db.query<{ status: string; n: number }>("select status, count(*)::int as n from mail_queue where status <> 'sent' group by status");
+    const rows = await this.db.query<{ status: string; n: number }>(
+      "select status, count(*)::int as n from mail_queue where status <> 'sent' group by status",
+    );
     const count = (status: string) => rows.find((r) => r.status === status)?.n ?? 0;
     return { pending: count('pending'), dead: count('dead') };
   }

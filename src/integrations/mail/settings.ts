@@ -19,7 +19,8 @@ export interface MailSettings {
 /** How mail leaves this server, read from the environment. */
 export function mailSettings(env: Env, problems: string[]): MailSettings {
   const smtpUrl = env.SMTP_URL || undefined;
-  if (smtpUrl !== undefined && !/^smtps?:\/\/[^/]/.test(smtpUrl)) problems.push('SMTP_URL must be an smtp:// or smtps:// URL');
+  if (smtpUrl !== undefined && !/^smtps?:\/\/[^/]/.test(smtpUrl))
+    problems.push('SMTP_URL must be an smtp:// or smtps:// URL');
   const from = env.MAIL_FROM || 'Partner Platform <no-reply@localhost>';
   if (/[\r\n]/.test(from)) problems.push('MAIL_FROM must be one line');
   const pollMs = int(env, 'MAIL_POLL_MS', 5000, 0, 3_600_000, problems);

@@ -41,7 +41,10 @@ export interface PaymentGateway {
   createCheckout(req: CheckoutRequest): Promise<Checkout>;
   checkStatus(ref: { clientReference: string; checkoutId: string | null }): Promise<PaymentStatus>;
   /** Reads a callback body; null when it is not one of ours. A callback is a hint: callers confirm with checkStatus. */
-  parseCallback(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): CallbackNotice | null;
+  parseCallback(
+    headers: Record<string, string | string[] | undefined>,
+    rawBody: Buffer,
+  ): CallbackNotice | null;
 }
 
 /**

@@ -65,10 +65,17 @@ export class HubtelGateway implements PaymentGateway {
   readonly #secrets: string[];
 
   constructor(config: HubtelConfig) {
-    for (const key of ['apiId', 'apiKey', 'merchantAccountNumber', 'checkoutBaseUrl', 'statusBaseUrl'] as const) {
+    for (const key of [
+      'apiId',
+      'apiKey',
+      'merchantAccountNumber',
+      'checkoutBaseUrl',
+      'statusBaseUrl',
+    ] as const) {
       if (!config[key]) throw new TypeError(`HubtelConfig.${key} is required`);
     }
-    if (!Number.isFinite(config.timeoutMs) || config.timeoutMs <= 0) throw new TypeError('HubtelConfig.timeoutMs must be positive');
+    if (!Number.isFinite(config.timeoutMs) || config.timeoutMs <= 0)
+      throw new TypeError('HubtelConfig.timeoutMs must be positive');
     const token = Buffer.from(`${config.apiId}:${config.apiKey}`).toString('base64');
     this.#config = {
       ...config,
@@ -82,7 +89,9 @@ export class HubtelGateway implements PaymentGateway {
   async createCheckout(req: CheckoutRequest): Promise<Checkout> {
     // Caller bugs, refused before anything is sent (Hubtel would refuse them too).
     if (!req.clientReference || req.clientReference.length > HUBTEL_MAX_CLIENT_REFERENCE) {
-      throw new RangeError(`clientReference must be 1 to ${HUBTEL_MAX_CLIENT_REFERENCE} characters`);
+      throw new RangeError(
+        `clientReference must be 1 to ${HUBTEL_MAX_CLIENT_REFERENCE} characters`,
+      );
     }
     if (!Number.isSafeInteger(req.amountPesewas) || req.amountPesewas <= 0) {
       throw new RangeError('amountPesewas must be a positive integer');
@@ -97,11 +106,20 @@ export class HubtelGateway implements PaymentGateway {
       merchantAccountNumber: this.#config.merchantAccountNumber,
       clientReference: req.clientReference,
     };
-    const answer = await this.#call('initiate', `${this.#config.checkoutBaseUrl}/items/initiate`, JSON.stringify(body));
+    const answer = await this.#call(
+      'initiate',
+      `${this.#config.checkoutBaseUrl}/items/initiate`,
+      JSON.stringify(body),
+    );
     const data = asObject(answer.data);
     const checkoutId = data?.checkoutId;
     const checkoutUrl = data?.checkoutUrl;
-    if (typeof checkoutId !== 'string' || !checkoutId || typeof checkoutUrl !== 'string' || !isHttpUrl(checkoutUrl)) {
+    if (
+      typeof checkoutId !== 'string' ||
+      !checkoutId ||
+      typeof checkoutUrl !== 'string' ||
+      !isHttpUrl(checkoutUrl)
+    ) {
       throw new GatewayError('Hubtel initiate: answer lacks checkoutId or checkoutUrl');
     }
     if (typeof data?.clientReference === 'string' && data.clientReference !== req.clientReference) {
@@ -111,12 +129,16 @@ export class HubtelGateway implements PaymentGateway {
   }
 
   /** Queries by clientReference, which Hubtel recommends; checkoutId is not a documented parameter. */
-  async checkStatus(ref: { clientReference: string; checkoutId: string | null }): Promise<PaymentStatus> {
+  async checkStatus(ref: {
+    clientReference: string;
+    checkoutId: string | null;
+  }): Promise<PaymentStatus> {
     const account = encodeURIComponent(this.#config.merchantAccountNumber);
     const url = `${this.#config.statusBaseUrl}/transactions/${account}/status?clientReference=${encodeURIComponent(ref.clientReference)}`;
     const data = asObject((await this.#call('status', url, null)).data);
     const rawStatus = data?.status;
-    if (!data || typeof rawStatus !== 'string' || !rawStatus) throw new GatewayError('Hubtel status: answer lacks data.status');
+    if (!data || typeof rawStatus !== 'string' || !rawStatus)
+      throw new GatewayError('Hubtel status: answer lacks data.status');
     // Never let an answer about another transaction credit this one.
     if (typeof data.clientReference === 'string' && data.clientReference !== ref.clientReference) {
       throw new GatewayError('Hubtel status: answer is for another clientReference');
@@ -125,7 +147,8 @@ export class HubtelGateway implements PaymentGateway {
       case 'paid': {
         const amountPesewas = typeof data.amount === 'number' ? ghsToPesewas(data.amount) : null;
         // A payment we would credit needs an amount we can read exactly; otherwise ask again later.
-        if (amountPesewas === null || amountPesewas <= 0) throw new GatewayError('Hubtel status: Paid without a readable amount');
+        if (amountPesewas === null || amountPesewas <= 0)
+          throw new GatewayError('Hubtel status: Paid without a readable amount');
         return { state: 'paid', rawStatus, amountPesewas };
       }
       case 'unpaid':
@@ -149,7 +172,10 @@ export class HubtelGateway implements PaymentGateway {
    * integrators report Hubtel support suggesting to whitelist its callback IPs on request, which would
    * be a deployment (firewall) matter, not something this adapter can check.
    */
-  parseCallback(_headers: Record<string, string | string[] | undefined>, rawBody: Buffer): CallbackNotice | null {
+  parseCallback(
+    _headers: Record<string, string | string[] | undefined>,
+    rawBody: Buffer,
+  ): CallbackNotice | null {
     let parsed: unknown;
     try {
       parsed = JSON.parse(rawBody.toString('utf8'));
@@ -162,7 +188,9 @@ export class HubtelGateway implements PaymentGateway {
     if (!body || !data || typeof clientReference !== 'string' || !clientReference) return null;
     // We never issue longer references, so a longer one cannot be ours.
     if (clientReference.length > HUBTEL_MAX_CLIENT_REFERENCE) return null;
-    const rawStatus = [data.Status, body.Status, body.ResponseCode].find((s): s is string => typeof s === 'string' && s !== '');
+    const rawStatus = [data.Status, body.Status, body.ResponseCode].find(
+      (s): s is string => typeof s === 'string' && s !== '',
+    );
     return { clientReference, rawStatus: rawStatus ?? 'unknown' };
   }
 
@@ -173,39 +201,52 @@ export class HubtelGateway implements PaymentGateway {
   async #call(operation: string, url: string, body: string | null): Promise<Json> {
     const method = body === null ? 'GET' : 'POST';
     const attributes = { 'http.request.method': method, 'server.address': hostOf(url) };
-    const { status, text } = await inSpan(`hubtel ${operation}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
-      const headers: Record<string, string> = { Authorization: this.#authorization, Accept: 'application/json' };
-      if (body !== null) headers['Content-Type'] = 'application/json';
-      injectTraceHeaders(headers);
-      try {
-        const res = await fetch(url, {
-          method,
-          headers,
-          body,
-          // A redirect would re-send our Basic credentials somewhere Hubtel did not document.
-          redirect: 'error',
-          // Covers the body too: a server that sends headers and then stalls still times out.
-          signal: AbortSignal.timeout(this.#config.timeoutMs),
-        });
-        recordHttpStatus(span, res.status, 400);
-        return { status: res.status, text: await res.text() };
-      } catch (err) {
-        throw new GatewayError(`Hubtel ${operation}: ${this.#describe(err)}`);
-      }
-    });
+    const { status, text } = await inSpan(
+      `hubtel ${operation}`,
+      { kind: SpanKind.CLIENT, attributes },
+      async (span) => {
+        const headers: Record<string, string> = {
+          Authorization: this.#authorization,
+          Accept: 'application/json',
+        };
+        if (body !== null) headers['Content-Type'] = 'application/json';
+        injectTraceHeaders(headers);
+        try {
+          const res = await fetch(url, {
+            method,
+            headers,
+            body,
+            // A redirect would re-send our Basic credentials somewhere Hubtel did not document.
+            redirect: 'error',
+            // Covers the body too: a server that sends headers and then stalls still times out.
+            signal: AbortSignal.timeout(this.#config.timeoutMs),
+          });
+          recordHttpStatus(span, res.status, 400);
+          return { status: res.status, text: await res.text() };
+        } catch (err) {
+          throw new GatewayError(`Hubtel ${operation}: ${this.#describe(err)}`);
+        }
+      },
+    );
     const json = parseObject(text);
     const code = typeof json?.responseCode === 'string' ? json.responseCode : null;
     if (status < 200 || status > 299) {
-      throw new GatewayError(`Hubtel ${operation}: HTTP ${status}${code ? ` responseCode ${code}` : ''}${this.#message(json)}`);
+      throw new GatewayError(
+        `Hubtel ${operation}: HTTP ${status}${code ? ` responseCode ${code}` : ''}${this.#message(json)}`,
+      );
     }
     if (!json) throw new GatewayError(`Hubtel ${operation}: unreadable answer (HTTP ${status})`);
-    if (code !== '0000') throw new GatewayError(`Hubtel ${operation}: responseCode ${code ?? 'missing'}${this.#message(json)}`);
+    if (code !== '0000')
+      throw new GatewayError(
+        `Hubtel ${operation}: responseCode ${code ?? 'missing'}${this.#message(json)}`,
+      );
     return json;
   }
 
   #describe(err: unknown): string {
     const name = err instanceof Error ? err.name : '';
-    if (name === 'TimeoutError' || name === 'AbortError') return `no answer within ${this.#config.timeoutMs} ms`;
+    if (name === 'TimeoutError' || name === 'AbortError')
+      return `no answer within ${this.#config.timeoutMs} ms`;
     // undici puts the socket error (ECONNREFUSED, ENOTFOUND...) in cause; its code carries no secrets.
     const cause = err instanceof Error ? (err.cause as { code?: unknown } | undefined) : undefined;
     return `network failure${typeof cause?.code === 'string' ? ` (${cause.code})` : ''}`;

@@ -23,8 +23,18 @@ export interface PaymentGateways {
   readonly summary: string;
 }
 
-export function createGateways(settings: PaymentSettings, publicBaseUrl: string, db: Db, clock: () => number): PaymentGateways {
-  const sandbox = new SandboxGateway(db, publicBaseUrl, settings.checkoutExpiryMinutes * 60_000, clock);
+export function createGateways(
+  settings: PaymentSettings,
+  publicBaseUrl: string,
+  db: Db,
+  clock: () => number,
+): PaymentGateways {
+  const sandbox = new SandboxGateway(
+    db,
+    publicBaseUrl,
+    settings.checkoutExpiryMinutes * 60_000,
+    clock,
+  );
   const real = realGateway(settings, publicBaseUrl);
   const production = real ?? (settings.sandboxForProduction ? sandbox : undefined);
   const all: PaymentGateway[] = real ? [sandbox, real] : [sandbox];
@@ -44,7 +54,9 @@ export function createGateways(settings: PaymentSettings, publicBaseUrl: string,
     recorded(name) {
       const gateway = all.find((g) => g.name === name);
       if (gateway) return gateway;
-      throw errors.gateway(`The payment went through the ${name ?? 'unknown'} gateway, which this deployment no longer has; nothing was changed.`);
+      throw errors.gateway(
+        `The payment went through the ${name ?? 'unknown'} gateway, which this deployment no longer has; nothing was changed.`,
+      );
     },
     all,
     sandbox,
@@ -56,7 +68,8 @@ function realGateway(settings: PaymentSettings, publicBaseUrl: string): PaymentG
   if (settings.gateway === 'hubtel' && settings.hubtel) return new HubtelGateway(settings.hubtel);
   if (settings.gateway === 'paystack' && settings.paystack) {
     // Buyers give no email; Paystack requires one, so checkouts name the deployment's own address.
-    const customerEmail = settings.paystack.customerEmail ?? `payments@${new URL(publicBaseUrl).hostname}`;
+    const customerEmail =
+      settings.paystack.customerEmail ?? `payments@${new URL(publicBaseUrl).hostname}`;
     return new PaystackGateway({ ...settings.paystack, customerEmail });
   }
   return undefined;

@@ -2,7 +2,9 @@
 export type Json = Record<string, unknown>;
 
 export function asObject(value: unknown): Json | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : null;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Json)
+    : null;
 }
 
 /** The body as an object, or null when it is not JSON or not an object. */

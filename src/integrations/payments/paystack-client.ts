@@ -37,7 +37,8 @@ export class PaystackClient {
   constructor(config: PaystackConfig) {
     if (!config.secretKey) throw new TypeError('PaystackConfig.secretKey is required');
     if (!config.baseUrl) throw new TypeError('PaystackConfig.baseUrl is required');
-    if (!Number.isFinite(config.timeoutMs) || config.timeoutMs <= 0) throw new TypeError('PaystackConfig.timeoutMs must be positive');
+    if (!Number.isFinite(config.timeoutMs) || config.timeoutMs <= 0)
+      throw new TypeError('PaystackConfig.timeoutMs must be positive');
     this.#config = { ...config, baseUrl: config.baseUrl.replace(/\/+$/, '') };
   }
 
@@ -45,45 +46,83 @@ export class PaystackClient {
    * One request. Timeouts, network failures, 5xx, 401/403 (our key) and unreadable answers are a
    * GatewayError; other 4xx answers are returned for the caller to judge.
    */
-  async call(operation: string, method: 'GET' | 'POST', path: string, body?: Json): Promise<PaystackAnswer> {
+  async call(
+    operation: string,
+    method: 'GET' | 'POST',
+    path: string,
+    body?: Json,
+  ): Promise<PaystackAnswer> {
     const url = `${this.#config.baseUrl}${path}`;
     const attributes = { 'http.request.method': method, 'server.address': hostOf(url) };
-    const { status, text, retryAfter } = await inSpan(`paystack ${operation}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
-      const headers: Record<string, string> = { Authorization: `Bearer ${this.#config.secretKey}`, Accept: 'application/json' };
-      if (body) headers['Content-Type'] = 'application/json';
-      injectTraceHeaders(headers);
-      try {
-        const res = await fetch(url, {
-          method,
-          headers,
-          body: body ? JSON.stringify(body) : null,
-          // A redirect would carry our secret key somewhere Paystack did not document.
-          redirect: 'error',
-          signal: AbortSignal.timeout(this.#config.timeoutMs),
-        });
-        recordHttpStatus(span, res.status, 500);
-        return { status: res.status, text: await res.text(), retryAfter: res.headers.get('retry-after') };
-      } catch (err) {
-        throw new GatewayError(`Paystack ${operation}: ${this.#describe(err)}`);
-      }
-    });
+    const { status, text, retryAfter } = await inSpan(
+      `paystack ${operation}`,
+      { kind: SpanKind.CLIENT, attributes },
+      async (span) => {
+        const headers: Record<string, string> = {
+          Authorization: `Bearer ${this.#config.secretKey}`,
+          Accept: 'application/json',
+        };
+        if (body) headers['Content-Type'] = 'application/json';
+        injectTraceHeaders(headers);
+        try {
+          const res = await fetch(url, {
+            method,
+            headers,
+            body: body ? JSON.stringify(body) : null,
+            // A redirect would carry our secret key somewhere Paystack did not document.
+            redirect: 'error',
+            signal: AbortSignal.timeout(this.#config.timeoutMs),
+          });
+          recordHttpStatus(span, res.status, 500);
+          return {
+            status: res.status,
+            text: await res.text(),
+            retryAfter: res.headers.get('retry-after'),
+          };
+        } catch (err) {
+          throw new GatewayError(`Paystack ${operation}: ${this.#describe(err)}`);
+        }
+      },
+    );
     const json = parseObject(text);
     const message = this.#scrub(typeof json?.message === 'string' ? json.message : '');
-    if (status >= 500 || status === 401 || status === 403) throw new GatewayError(`Paystack ${operation}: HTTP ${status}${message ? `: ${message}` : ''}`);
-    if (!json || typeof json.status !== 'boolean') throw new GatewayError(`Paystack ${operation}: unreadable answer (HTTP ${status})`);
+    if (status >= 500 || status === 401 || status === 403)
+      throw new GatewayError(
+        `Paystack ${operation}: HTTP ${status}${message ? `: ${message}` : ''}`,
+      );
+    if (!json || typeof json.status !== 'boolean')
+      throw new GatewayError(`Paystack ${operation}: unreadable answer (HTTP ${status})`);
     const ok = status >= 200 && status <= 299 && json.status;
-    return { httpStatus: status, ok, message, data: asObject(json.data), list: Array.isArray(json.data) ? json.data : null, retryAfterMs: retryAfterMs(retryAfter) };
+    return {
+      httpStatus: status,
+      ok,
+      message,
+      data: asObject(json.data),
+      list: Array.isArray(json.data) ? json.data : null,
+      retryAfterMs: retryAfterMs(retryAfter),
+    };
   }
 
   /** A successful answer's data, or a GatewayError naming what Paystack said. */
-  async expectData(operation: string, method: 'GET' | 'POST', path: string, body?: Json): Promise<Json> {
+  async expectData(
+    operation: string,
+    method: 'GET' | 'POST',
+    path: string,
+    body?: Json,
+  ): Promise<Json> {
     const answer = await this.call(operation, method, path, body);
-    if (!answer.ok || !answer.data) throw new GatewayError(`Paystack ${operation}: HTTP ${answer.httpStatus}${answer.message ? `: ${answer.message}` : ''}`);
+    if (!answer.ok || !answer.data)
+      throw new GatewayError(
+        `Paystack ${operation}: HTTP ${answer.httpStatus}${answer.message ? `: ${answer.message}` : ''}`,
+      );
     return answer.data;
   }
 
   /** A webhook's body when its signature is right (constant-time compare), else null. */
-  verifiedEvent(headers: Record<string, string | string[] | undefined>, rawBody: Buffer | string): { event: string; data: Json } | null {
+  verifiedEvent(
+    headers: Record<string, string | string[] | undefined>,
+    rawBody: Buffer | string,
+  ): { event: string; data: Json } | null {
     const header = headers['x-paystack-signature'];
     const given = typeof header === 'string' ? header : '';
     if (!/^[0-9a-f]{128}$/i.test(given)) return null;
@@ -97,7 +136,8 @@ export class PaystackClient {
 
   #describe(err: unknown): string {
     const name = err instanceof Error ? err.name : '';
-    if (name === 'TimeoutError' || name === 'AbortError') return `no answer within ${this.#config.timeoutMs} ms`;
+    if (name === 'TimeoutError' || name === 'AbortError')
+      return `no answer within ${this.#config.timeoutMs} ms`;
     const cause = err instanceof Error ? (err.cause as { code?: unknown } | undefined) : undefined;
     return `network failure${typeof cause?.code === 'string' ? ` (${cause.code})` : ''}`;
   }

@@ -41,12 +41,15 @@ const THEIR_REFERENCE = /^[A-Za-z0-9-]{1,100}$/;
 
 /** Our client reference as Paystack may carry it. */
 export function toPaystackReference(clientReference: string): string {
-  if (!OUR_REFERENCE.test(clientReference)) throw new RangeError('clientReference must be 1 to 100 letters, digits or _');
+  if (!OUR_REFERENCE.test(clientReference))
+    throw new RangeError('clientReference must be 1 to 100 letters, digits or _');
   return clientReference.replaceAll('_', '-');
 }
 
 function fromPaystackReference(reference: unknown): string | null {
-  return typeof reference === 'string' && THEIR_REFERENCE.test(reference) ? reference.replaceAll('-', '_') : null;
+  return typeof reference === 'string' && THEIR_REFERENCE.test(reference)
+    ? reference.replaceAll('-', '_')
+    : null;
 }
 
 export class PaystackGateway implements RefundingGateway {
@@ -55,7 +58,8 @@ export class PaystackGateway implements RefundingGateway {
   readonly #customerEmail: string;
 
   constructor(config: PaystackGatewayConfig) {
-    if (!config.customerEmail) throw new TypeError('PaystackGatewayConfig.customerEmail is required');
+    if (!config.customerEmail)
+      throw new TypeError('PaystackGatewayConfig.customerEmail is required');
     this.#client = new PaystackClient(config);
     this.#customerEmail = config.customerEmail;
   }
@@ -72,25 +76,45 @@ export class PaystackGateway implements RefundingGateway {
       metadata: { description: req.description, cancel_action: req.cancellationUrl },
     });
     const url = data.authorization_url;
-    if (typeof url !== 'string' || !/^https?:\/\//.test(url)) throw new GatewayError('Paystack initialize: answer lacks authorization_url');
-    if (data.reference !== undefined && data.reference !== reference) throw new GatewayError('Paystack initialize: answer is for another reference');
+    if (typeof url !== 'string' || !/^https?:\/\//.test(url))
+      throw new GatewayError('Paystack initialize: answer lacks authorization_url');
+    if (data.reference !== undefined && data.reference !== reference)
+      throw new GatewayError('Paystack initialize: answer is for another reference');
     // The access code identifies the checkout; verify goes by our reference.
-    return { checkoutId: typeof data.access_code === 'string' && data.access_code ? data.access_code : reference, checkoutUrl: url };
+    return {
+      checkoutId:
+        typeof data.access_code === 'string' && data.access_code ? data.access_code : reference,
+      checkoutUrl: url,
+    };
   }
 
-  async checkStatus(ref: { clientReference: string; checkoutId: string | null }): Promise<PaymentStatus> {
+  async checkStatus(ref: {
+    clientReference: string;
+    checkoutId: string | null;
+  }): Promise<PaymentStatus> {
     const reference = toPaystackReference(ref.clientReference);
-    const answer = await this.#client.call('verify', 'GET', `/transaction/verify/${encodeURIComponent(reference)}`);
+    const answer = await this.#client.call(
+      'verify',
+      'GET',
+      `/transaction/verify/${encodeURIComponent(reference)}`,
+    );
     // Not (yet) known to Paystack: nothing was paid.
-    if (!answer.ok && (answer.httpStatus === 400 || answer.httpStatus === 404)) return { state: 'pending', rawStatus: 'not_found', amountPesewas: null };
+    if (!answer.ok && (answer.httpStatus === 400 || answer.httpStatus === 404))
+      return { state: 'pending', rawStatus: 'not_found', amountPesewas: null };
     const data = answer.data;
     const rawStatus = data?.status;
-    if (!answer.ok || !data || typeof rawStatus !== 'string' || !rawStatus) throw new GatewayError(`Paystack verify: HTTP ${answer.httpStatus} without data.status`);
-    if (data.reference !== reference) throw new GatewayError('Paystack verify: answer is for another reference');
+    if (!answer.ok || !data || typeof rawStatus !== 'string' || !rawStatus)
+      throw new GatewayError(`Paystack verify: HTTP ${answer.httpStatus} without data.status`);
+    if (data.reference !== reference)
+      throw new GatewayError('Paystack verify: answer is for another reference');
     switch (rawStatus) {
       case 'success': {
         // A payment we would credit needs an amount in cedis' pesewas we can read exactly.
-        if (data.currency !== 'GHS' || !Number.isSafeInteger(data.amount) || (data.amount as number) <= 0) {
+        if (
+          data.currency !== 'GHS' ||
+          !Number.isSafeInteger(data.amount) ||
+          (data.amount as number) <= 0
+        ) {
           throw new GatewayError('Paystack verify: success without a readable GHS amount');
         }
         return { state: 'paid', rawStatus, amountPesewas: data.amount as number };
@@ -105,31 +129,53 @@ export class PaystackGateway implements RefundingGateway {
   }
 
   /** A signed charge event names the payment to verify; anything else (bad signature, transfers) is not ours. */
-  parseCallback(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): CallbackNotice | null {
+  parseCallback(
+    headers: Record<string, string | string[] | undefined>,
+    rawBody: Buffer,
+  ): CallbackNotice | null {
     const verified = this.#client.verifiedEvent(headers, rawBody);
     if (!verified?.event.startsWith('charge.')) return null;
     const clientReference = fromPaystackReference(verified.data.reference);
     if (!clientReference) return null;
     const status = verified.data.status;
-    return { clientReference, rawStatus: typeof status === 'string' && status ? status : verified.event };
+    return {
+      clientReference,
+      rawStatus: typeof status === 'string' && status ? status : verified.event,
+    };
   }
 
   async refund(clientReference: string, amountPesewas: number): Promise<RefundOutcome> {
     const transaction = toPaystackReference(clientReference);
     positive(amountPesewas);
-    const data = await this.#client.expectData('refund', 'POST', '/refund', { transaction, amount: amountPesewas, currency: 'GHS' });
+    const data = await this.#client.expectData('refund', 'POST', '/refund', {
+      transaction,
+      amount: amountPesewas,
+      currency: 'GHS',
+    });
     return refundOutcome(data);
   }
 
   async refundStatus(clientReference: string): Promise<RefundOutcome | { state: 'unknown' }> {
     const reference = toPaystackReference(clientReference);
-    const verified = await this.#client.call('verify', 'GET', `/transaction/verify/${encodeURIComponent(reference)}`);
+    const verified = await this.#client.call(
+      'verify',
+      'GET',
+      `/transaction/verify/${encodeURIComponent(reference)}`,
+    );
     const id = verified.data?.id;
-    if (!verified.ok || (typeof id !== 'number' && typeof id !== 'string')) throw new GatewayError(`Paystack verify: HTTP ${verified.httpStatus} without data.id`);
-    const listed = await this.#client.call('refunds', 'GET', `/refund?transaction=${encodeURIComponent(String(id))}`);
+    if (!verified.ok || (typeof id !== 'number' && typeof id !== 'string'))
+      throw new GatewayError(`Paystack verify: HTTP ${verified.httpStatus} without data.id`);
+    const listed = await this.#client.call(
+      'refunds',
+      'GET',
+      `/refund?transaction=${encodeURIComponent(String(id))}`,
+    );
     const refunds = listed.list;
-    if (!listed.ok || !refunds) throw new GatewayError(`Paystack refunds: HTTP ${listed.httpStatus} without a list`);
-    const latest = refunds.find((r): r is Record<string, unknown> => typeof r === 'object' && r !== null);
+    if (!listed.ok || !refunds)
+      throw new GatewayError(`Paystack refunds: HTTP ${listed.httpStatus} without a list`);
+    const latest = refunds.find(
+      (r): r is Record<string, unknown> => typeof r === 'object' && r !== null,
+    );
     return latest ? refundOutcome(latest) : { state: 'unknown' };
   }
 }
@@ -137,14 +183,22 @@ export class PaystackGateway implements RefundingGateway {
 function refundOutcome(data: Record<string, unknown>): RefundOutcome {
   const rawStatus = typeof data.status === 'string' ? data.status : 'unknown';
   const id = data.id;
-  const reversed = rawStatus === 'reversed' || (typeof data.reversed_at === 'string' && data.reversed_at !== '');
+  const reversed =
+    rawStatus === 'reversed' || (typeof data.reversed_at === 'string' && data.reversed_at !== '');
   return {
-    state: reversed ? 'reversed' : rawStatus === 'processed' ? 'processed' : rawStatus === 'failed' ? 'failed' : 'pending',
+    state: reversed
+      ? 'reversed'
+      : rawStatus === 'processed'
+        ? 'processed'
+        : rawStatus === 'failed'
+          ? 'failed'
+          : 'pending',
     providerReference: typeof id === 'number' || typeof id === 'string' ? String(id) : null,
     rawStatus,
   };
 }
 
 function positive(amountPesewas: number): void {
-  if (!Number.isSafeInteger(amountPesewas) || amountPesewas <= 0) throw new RangeError('amountPesewas must be a positive integer');
+  if (!Number.isSafeInteger(amountPesewas) || amountPesewas <= 0)
+    throw new RangeError('amountPesewas must be a positive integer');
 }

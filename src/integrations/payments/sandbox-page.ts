@@ -20,7 +20,10 @@ th{text-align:left;font-weight:400}td{text-align:right;white-space:nowrap;paddin
 function billTable(lines: readonly CheckoutLine[], totalPesewas: number): string {
   const rows = lines
     .map((l) => {
-      const each = l.quantity > 1 ? `<span class="each">${l.quantity} × ${formatGhs(l.unitPesewas)}</span>` : '';
+      const each =
+        l.quantity > 1
+          ? `<span class="each">${l.quantity} × ${formatGhs(l.unitPesewas)}</span>`
+          : '';
       return `<tr><th scope="row">${escapeHtml(l.description)}${each}</th><td>${formatGhs(l.quantity * l.unitPesewas)}</td></tr>`;
     })
     .join('');
@@ -48,21 +51,45 @@ export function registerSandboxCheckout(app: FastifyInstance, gateway: SandboxGa
   app.get<{ Params: { id: string } }>('/sandbox/checkout/:id', async (request, reply) => {
     const row = await gateway.find(request.params.id);
     reply.headers(HEADERS);
-    if (!row) return reply.code(404).send(htmlPage({ title: 'Not found', style: STYLE, body: '<main><h1>No such checkout.</h1></main>' }));
+    if (!row)
+      return reply.code(404).send(
+        htmlPage({
+          title: 'Not found',
+          style: STYLE,
+          body: '<main><h1>No such checkout.</h1></main>',
+        }),
+      );
     return reply.send(checkoutPage(row, gateway.rawStatus(row)));
   });
 
-  for (const [action, decision] of [['pay', 'Paid'], ['decline', 'Declined']] as const) {
-    app.post<{ Params: { id: string } }>(`/sandbox/checkout/:id/${action}`, async (request, reply) => {
-      const decided = await gateway.decide(request.params.id, decision);
-      const row = decided ?? (await gateway.find(request.params.id));
-      if (!row) return reply.code(404).send({ status: 'error', code: 'NOT_FOUND', message: 'No such checkout.', request_id: request.id });
-      if (decided) await gateway.sendCallback(decided);
-      const status = gateway.rawStatus(row);
-      if ((request.headers.accept ?? '').includes('application/json')) {
-        return reply.code(decided ? 200 : 409).send({ checkout_id: row.id, status, changed: Boolean(decided) });
-      }
-      return reply.redirect(decided?.status === 'Paid' ? row.return_url : row.cancellation_url, 303);
-    });
+  for (const [action, decision] of [
+    ['pay', 'Paid'],
+    ['decline', 'Declined'],
+  ] as const) {
+    app.post<{ Params: { id: string } }>(
+      `/sandbox/checkout/:id/${action}`,
+      async (request, reply) => {
+        const decided = await gateway.decide(request.params.id, decision);
+        const row = decided ?? (await gateway.find(request.params.id));
+        if (!row)
+          return reply.code(404).send({
+            status: 'error',
+            code: 'NOT_FOUND',
+            message: 'No such checkout.',
+            request_id: request.id,
+          });
+        if (decided) await gateway.sendCallback(decided);
+        const status = gateway.rawStatus(row);
+        if ((request.headers.accept ?? '').includes('application/json')) {
+          return reply
+            .code(decided ? 200 : 409)
+            .send({ checkout_id: row.id, status, changed: Boolean(decided) });
+        }
+        return reply.redirect(
+          decided?.status === 'Paid' ? row.return_url : row.cancellation_url,
+          303,
+        );
+      },
+    );
   }
 }

@@ -43,13 +43,21 @@ export class HubtelSms implements SmsSender {
   }
 
   async send(message: SmsMessage): Promise<void> {
-    const body = JSON.stringify({ From: this.#config.senderId, To: message.to.replace(/^\+/, ''), Content: message.body });
+    const body = JSON.stringify({
+      From: this.#config.senderId,
+      To: message.to.replace(/^\+/, ''),
+      Content: message.body,
+    });
     let status: number;
     let text: string;
     try {
       const res = await fetch(`${this.#config.baseUrl}/v1/messages/send`, {
         method: 'POST',
-        headers: { Authorization: this.#authorization, Accept: 'application/json', 'Content-Type': 'application/json' },
+        headers: {
+          Authorization: this.#authorization,
+          Accept: 'application/json',
+          'Content-Type': 'application/json',
+        },
         body,
         // A redirect would re-send the credentials somewhere Hubtel did not document.
         redirect: 'error',
@@ -61,15 +69,18 @@ export class HubtelSms implements SmsSender {
       throw new SmsError(`Hubtel SMS: ${this.#describe(err)}`);
     }
     const json = parseObject(text);
-    if (status < 200 || status > 299) throw new SmsError(`Hubtel SMS: HTTP ${status}${this.#words(json)}`);
+    if (status < 200 || status > 299)
+      throw new SmsError(`Hubtel SMS: HTTP ${status}${this.#words(json)}`);
     if (!json) throw new SmsError(`Hubtel SMS: unreadable answer (HTTP ${status})`);
     const code = json.status ?? json.Status;
-    if (code !== 0 && code !== '0') throw new SmsError(`Hubtel SMS: status ${String(code ?? 'missing')}${this.#words(json)}`);
+    if (code !== 0 && code !== '0')
+      throw new SmsError(`Hubtel SMS: status ${String(code ?? 'missing')}${this.#words(json)}`);
   }
 
   #describe(err: unknown): string {
     const name = err instanceof Error ? err.name : '';
-    if (name === 'TimeoutError' || name === 'AbortError') return `no answer within ${this.#config.timeoutMs} ms`;
+    if (name === 'TimeoutError' || name === 'AbortError')
+      return `no answer within ${this.#config.timeoutMs} ms`;
     const cause = err instanceof Error ? (err.cause as { code?: unknown } | undefined) : undefined;
     return `network failure${typeof cause?.code === 'string' ? ` (${cause.code})` : ''}`;
   }
@@ -85,7 +96,9 @@ export class HubtelSms implements SmsSender {
 function parseObject(text: string): Json | null {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : null;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Json)
+      : null;
   } catch {
     return null;
   }

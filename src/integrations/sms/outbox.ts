@@ -28,11 +28,21 @@ export class DevSmsOutbox implements SmsSender {
 
   async send(message: SmsMessage): Promise<void> {
     const id = newId('sms');
-    await this.db.query('insert into dev_sms_outbox (id, to_number, body) values ($1, $2, $3)', [id, message.to, message.body]);
-    this.log.info({ sms: id, to: message.to, link: `${this.publicBaseUrl}/dev/sms` }, 'text message kept in the development outbox');
+    await this.db.query('insert into dev_sms_outbox (id, to_number, body) values ($1, $2, $3)', [
+      id,
+      message.to,
+      message.body,
+    ]);
+    this.log.info(
+      { sms: id, to: message.to, link: `${this.publicBaseUrl}/dev/sms` },
+      'text message kept in the development outbox',
+    );
   }
 
   async list(limit = 50): Promise<OutboxSms[]> {
-    return this.db.query<OutboxSms>('select id, to_number, body, created_at from dev_sms_outbox order by id desc limit $1', [limit]);
+    return this.db.query<OutboxSms>(
+      'select id, to_number, body, created_at from dev_sms_outbox order by id desc limit $1',
+      [limit],
+    );
   }
 }

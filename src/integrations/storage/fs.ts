@@ -1,7 +1,12 @@
 import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { randomToken } from '../../platform/ids.ts';
-import { assertContentType, assertSafeKey, type ObjectStorage, type StoredObject } from './storage.ts';
+import {
+  assertContentType,
+  assertSafeKey,
+  type ObjectStorage,
+  type StoredObject,
+} from './storage.ts';
 
 /** The file storage's directory cannot be written: uploads would fail one by one, so the process does not start. */
 export class StorageNotWritableError extends Error {
@@ -69,12 +74,19 @@ export class FileStorage implements ObjectStorage {
     try {
       raw = await readFile(this.path(key));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'EISDIR') return undefined;
+      if (
+        (err as NodeJS.ErrnoException).code === 'ENOENT' ||
+        (err as NodeJS.ErrnoException).code === 'EISDIR'
+      )
+        return undefined;
       throw err;
     }
     const newline = raw.indexOf(10);
     if (newline < 0) throw new Error(`stored object ${key} is damaged`);
-    return { contentType: raw.subarray(0, newline).toString('utf8'), bytes: raw.subarray(newline + 1) };
+    return {
+      contentType: raw.subarray(0, newline).toString('utf8'),
+      bytes: raw.subarray(newline + 1),
+    };
   }
 
   async delete(key: string): Promise<void> {

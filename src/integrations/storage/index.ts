@@ -22,13 +22,22 @@ export interface StorageIntegration {
  * The configured store. Files go to STORAGE_DIR, else beside the database (DATA_DIR/media); an
  * in-memory database gets a temporary directory that is removed when the app closes, like its data.
  */
-export function createStorage(settings: StorageSettings, where: { dataDir: string; memory: boolean }, clock?: () => number): StorageIntegration {
+export function createStorage(
+  settings: StorageSettings,
+  where: { dataDir: string; memory: boolean },
+  clock?: () => number,
+): StorageIntegration {
   const nothing = async () => {};
-  if (settings.kind === 's3') return { storage: new S3Storage(settings, clock), ready: nothing, close: () => {} };
+  if (settings.kind === 's3')
+    return { storage: new S3Storage(settings, clock), ready: nothing, close: () => {} };
   if (settings.dir || !where.memory) {
     const files = new FileStorage(settings.dir ?? join(where.dataDir, 'media'));
     return { storage: files, ready: () => files.checkWritable(), close: () => {} };
   }
   const temp = mkdtempSync(join(tmpdir(), 'partner-platform-media-'));
-  return { storage: new FileStorage(temp), ready: nothing, close: () => rmSync(temp, { recursive: true, force: true }) };
+  return {
+    storage: new FileStorage(temp),
+    ready: nothing,
+    close: () => rmSync(temp, { recursive: true, force: true }),
+  };
 }

@@ -1,4 +1,9 @@
-import { assertContentType, assertSafeKey, type ObjectStorage, type StoredObject } from './storage.ts';
+import {
+  assertContentType,
+  assertSafeKey,
+  type ObjectStorage,
+  type StoredObject,
+} from './storage.ts';
 import { sha256Hex, signRequest, uriEncode, type SigV4Credentials } from './sigv4.ts';
 
 export interface S3Settings {
@@ -29,22 +34,47 @@ export class S3Storage implements ObjectStorage {
     private readonly settings: S3Settings,
     private readonly clock: () => number = Date.now,
   ) {
-    this.creds = { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey, region: settings.region, service: 's3' };
+    this.creds = {
+      accessKeyId: settings.accessKeyId,
+      secretAccessKey: settings.secretAccessKey,
+      region: settings.region,
+      service: 's3',
+    };
     this.summary = `storage: S3-compatible bucket ${settings.bucket} at ${new URL(settings.endpoint).host} (${settings.region})`;
   }
 
-  private async send(method: 'PUT' | 'GET' | 'DELETE', key: string, body?: Uint8Array, contentType?: string): Promise<Response> {
+  private async send(
+    method: 'PUT' | 'GET' | 'DELETE',
+    key: string,
+    body?: Uint8Array,
+    contentType?: string,
+  ): Promise<Response> {
     assertSafeKey(key);
     const base = this.settings.endpoint.replace(/\/+$/, '');
-    const url = new URL(`${base}/${uriEncode(this.settings.bucket)}/${key.split('/').map(uriEncode).join('/')}`);
+    const url = new URL(
+      `${base}/${uriEncode(this.settings.bucket)}/${key.split('/').map(uriEncode).join('/')}`,
+    );
     const headers = signRequest(
-      { method, url, headers: contentType ? { 'content-type': contentType } : {}, payloadHash: sha256Hex(body ?? ''), now: new Date(this.clock()) },
+      {
+        method,
+        url,
+        headers: contentType ? { 'content-type': contentType } : {},
+        payloadHash: sha256Hex(body ?? ''),
+        now: new Date(this.clock()),
+      },
       this.creds,
     );
     try {
-      return await fetch(url, { method, headers, body: body && new Uint8Array(body), signal: AbortSignal.timeout(TIMEOUT_MS) });
+      return await fetch(url, {
+        method,
+        headers,
+        body: body && new Uint8Array(body),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
     } catch (err) {
-      throw new Error(`storage: ${method} ${key} did not reach ${url.host}: ${(err as Error).message}`);
+      throw new Error(
+        `storage: ${method} ${key} did not reach ${url.host}: ${(err as Error).message}`,
+      );
     }
   }
 
@@ -67,7 +97,10 @@ export class S3Storage implements ObjectStorage {
       if (code === 'NoSuchKey') return undefined;
       this.refuse('GET', key, res, code);
     }
-    return { bytes: Buffer.from(await res.arrayBuffer()), contentType: res.headers.get('content-type') ?? 'application/octet-stream' };
+    return {
+      bytes: Buffer.from(await res.arrayBuffer()),
+      contentType: res.headers.get('content-type') ?? 'application/octet-stream',
+    };
   }
 
   async delete(key: string): Promise<void> {

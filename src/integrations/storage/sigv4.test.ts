@@ -1,12 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { amzDate, sha256Hex, signRequest, uriEncode } from './sigv4.ts';
 
-const AWS_EXAMPLE = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', region: 'us-east-1', service: 's3' };
+const AWS_EXAMPLE = {
+  accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  region: 'us-east-1',
+  service: 's3',
+};
 
 describe('AWS Signature V4', () => {
   it('signs the GET Object example of the S3 documentation to its published signature', () => {
     const headers = signRequest(
-      { method: 'GET', url: new URL('https://examplebucket.s3.amazonaws.com/test.txt'), headers: { Range: 'bytes=0-9' }, payloadHash: sha256Hex(''), now: new Date('2013-05-24T00:00:00Z') },
+      {
+        method: 'GET',
+        url: new URL('https://examplebucket.s3.amazonaws.com/test.txt'),
+        headers: { Range: 'bytes=0-9' },
+        payloadHash: sha256Hex(''),
+        now: new Date('2013-05-24T00:00:00Z'),
+      },
       AWS_EXAMPLE,
     );
     expect(headers.authorization).toBe(
@@ -22,7 +33,10 @@ describe('AWS Signature V4', () => {
       {
         method: 'PUT',
         url: new URL('https://examplebucket.s3.amazonaws.com/test%24file.text'),
-        headers: { Date: 'Fri, 24 May 2013 00:00:00 GMT', 'x-amz-storage-class': 'REDUCED_REDUNDANCY' },
+        headers: {
+          Date: 'Fri, 24 May 2013 00:00:00 GMT',
+          'x-amz-storage-class': 'REDUCED_REDUNDANCY',
+        },
         payloadHash: sha256Hex(body),
         now: new Date('2013-05-24T00:00:00Z'),
       },

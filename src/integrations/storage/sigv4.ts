@@ -18,16 +18,25 @@ export interface SigV4Request {
   now: Date;
 }
 
-export const sha256Hex = (data: Uint8Array | string) => createHash('sha256').update(data).digest('hex');
-const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data, 'utf8').digest();
+export const sha256Hex = (data: Uint8Array | string) =>
+  createHash('sha256').update(data).digest('hex');
+const hmac = (key: Buffer | string, data: string) =>
+  createHmac('sha256', key).update(data, 'utf8').digest();
 
 /** RFC 3986 encoding of one path segment or query part, as SigV4 wants it. */
 export function uriEncode(s: string): string {
-  return encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return encodeURIComponent(s).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 }
 
 /** 20130524T000000Z */
-export const amzDate = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+export const amzDate = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 
 function canonicalQuery(url: URL): string {
   return [...url.searchParams]
@@ -45,18 +54,33 @@ export function signRequest(req: SigV4Request, creds: SigV4Credentials): Record<
   const date = amzDate(req.now);
   const day = date.slice(0, 8);
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) headers[name.toLowerCase()] = value.trim().replace(/\s+/g, ' ');
+  for (const [name, value] of Object.entries(req.headers))
+    headers[name.toLowerCase()] = value.trim().replace(/\s+/g, ' ');
   headers.host = req.url.host;
   headers['x-amz-date'] = date;
   headers['x-amz-content-sha256'] = req.payloadHash;
   const names = Object.keys(headers).sort();
   const signedHeaders = names.join(';');
-  const canonical = [req.method, req.url.pathname || '/', canonicalQuery(req.url), ...names.map((n) => `${n}:${headers[n]}`), '', signedHeaders, req.payloadHash].join('\n');
+  const canonical = [
+    req.method,
+    req.url.pathname || '/',
+    canonicalQuery(req.url),
+    ...names.map((n) => `${n}:${headers[n]}`),
+    '',
+    signedHeaders,
+    req.payloadHash,
+  ].join('\n');
   const scope = `${day}/${creds.region}/${creds.service}/aws4_request`;
   const toSign = ['AWS4-HMAC-SHA256', date, scope, sha256Hex(canonical)].join('\n');
-  const key = hmac(hmac(hmac(hmac(`AWS4${creds.secretAccessKey}`, day), creds.region), creds.service), 'aws4_request');
+  const key = hmac(
+    hmac(hmac(hmac(`AWS4${creds.secretAccessKey}`, day), creds.region), creds.service),
+    'aws4_request',
+  );
   const signature = createHmac('sha256', key).update(toSign, 'utf8').digest('hex');
   // fetch sends Host itself (from the URL signed above).
   delete headers.host;
-  return { ...headers, authorization: `AWS4-HMAC-SHA256 Credential=${creds.accessKeyId}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}` };
+  return {
+    ...headers,
+    authorization: `AWS4-HMAC-SHA256 Credential=${creds.accessKeyId}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`,
+  };
 }

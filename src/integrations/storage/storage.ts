@@ -34,5 +34,6 @@ export function assertSafeKey(key: string): void {
 }
 
 export function assertContentType(contentType: string): void {
-  if (contentType.length > 100 || !CONTENT_TYPE.test(contentType)) throw new Error('storage content type refused');
+  if (contentType.length > 100 || !CONTENT_TYPE.test(contentType))
+    throw new Error('storage content type refused');
 }

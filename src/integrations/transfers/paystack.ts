@@ -30,8 +30,20 @@
 import { errors } from '../../platform/errors.ts';
 import { GatewayError } from '../payments/gateway.ts';
 import type { Json } from '../payments/json.ts';
-import { PaystackClient, type PaystackAnswer, type PaystackConfig } from '../payments/paystack-client.ts';
-import type { BulkAnswer, PayoutDestination, RecipientCheck, TransferOutcome, TransferProvider, TransferRequest, TransferState } from './types.ts';
+import {
+  PaystackClient,
+  type PaystackAnswer,
+  type PaystackConfig,
+} from '../payments/paystack-client.ts';
+import type {
+  BulkAnswer,
+  PayoutDestination,
+  RecipientCheck,
+  TransferOutcome,
+  TransferProvider,
+  TransferRequest,
+  TransferState,
+} from './types.ts';
 
 const NETWORK_CODES = { mtn: 'MTN', telecel: 'VOD', airteltigo: 'ATL' } as const;
 const REFERENCE = /^[a-z0-9_-]{16,50}$/;
@@ -41,15 +53,32 @@ const REFERENCE = /^[a-z0-9_-]{16,50}$/;
  * uppercase and case-insensitive: lowered on the way out, raised again when Paystack names one.
  */
 export const toPaystackReference = (reference: string) => reference.toLowerCase();
-export const fromPaystackReference = (reference: string) => reference.replace(/_([0-9a-hjkmnp-tv-z]{26})$/, (_, ulid: string) => `_${ulid.toUpperCase()}`);
+export const fromPaystackReference = (reference: string) =>
+  reference.replace(/_([0-9a-hjkmnp-tv-z]{26})$/, (_, ulid: string) => `_${ulid.toUpperCase()}`);
 
 /** The recipient Paystack needs for a destination: type, bank code and account number. */
-export function paystackRecipient(destination: PayoutDestination): { type: 'mobile_money' | 'ghipss'; bank_code: string; account_number: string; name: string } {
-  if (destination.kind === 'bank') return { type: 'ghipss', bank_code: destination.bankCode, account_number: destination.accountNumber, name: destination.name };
+export function paystackRecipient(destination: PayoutDestination): {
+  type: 'mobile_money' | 'ghipss';
+  bank_code: string;
+  account_number: string;
+  name: string;
+} {
+  if (destination.kind === 'bank')
+    return {
+      type: 'ghipss',
+      bank_code: destination.bankCode,
+      account_number: destination.accountNumber,
+      name: destination.name,
+    };
   // Paystack takes Ghana wallet numbers in the local form 0XXXXXXXXX.
   const digits = destination.number.replace(/[\s-]/g, '');
   const local = digits.replace(/^\+?233/, '0');
-  return { type: 'mobile_money', bank_code: NETWORK_CODES[destination.network], account_number: local, name: destination.name };
+  return {
+    type: 'mobile_money',
+    bank_code: NETWORK_CODES[destination.network],
+    account_number: local,
+    name: destination.name,
+  };
 }
 
 export class PaystackTransfers implements TransferProvider {
@@ -64,7 +93,9 @@ export class PaystackTransfers implements TransferProvider {
   async resolveName(destination: PayoutDestination): Promise<string | null> {
     const { account_number, bank_code } = paystackRecipient(destination);
     const query = new URLSearchParams({ account_number, bank_code });
-    const answer = await this.#guard(() => this.#client.call('resolve', 'GET', `/bank/resolve?${query}`).then(notLimited));
+    const answer = await this.#guard(() =>
+      this.#client.call('resolve', 'GET', `/bank/resolve?${query}`).then(notLimited),
+    );
     // Paystack could not resolve it (unknown account, or no lookup for this institution).
     const name = answer.ok ? answer.data?.account_name : null;
     return typeof name === 'string' && name ? name : null;
@@ -72,18 +103,36 @@ export class PaystackTransfers implements TransferProvider {
 
   async registerRecipient(destination: PayoutDestination): Promise<RecipientCheck> {
     const resolvedName = await this.resolveName(destination);
-    const answer = await this.#guard(() => this.#client.call('recipient', 'POST', '/transferrecipient', { ...paystackRecipient(destination), currency: 'GHS' }).then(notLimited));
+    const answer = await this.#guard(() =>
+      this.#client
+        .call('recipient', 'POST', '/transferrecipient', {
+          ...paystackRecipient(destination),
+          currency: 'GHS',
+        })
+        .then(notLimited),
+    );
     const code = answer.data?.recipient_code;
-    if (!answer.ok || typeof code !== 'string' || !code) return { state: 'refused', reason: `Paystack: ${answer.message || `HTTP ${answer.httpStatus}`}` };
+    if (!answer.ok || typeof code !== 'string' || !code)
+      return {
+        state: 'refused',
+        reason: `Paystack: ${answer.message || `HTTP ${answer.httpStatus}`}`,
+      };
     return { state: 'registered', resolvedName, recipientCode: code };
   }
 
   async send(input: TransferRequest): Promise<TransferOutcome> {
     const reference = checked(input);
     return this.#guard(async () => {
-      const recipient = await this.#client.call('recipient', 'POST', '/transferrecipient', { ...paystackRecipient(input.destination), currency: 'GHS' });
+      const recipient = await this.#client.call('recipient', 'POST', '/transferrecipient', {
+        ...paystackRecipient(input.destination),
+        currency: 'GHS',
+      });
       const code = recipient.data?.recipient_code;
-      if (!recipient.ok || typeof code !== 'string' || !code) return this.#refused(reference, `recipient refused: ${recipient.message || `HTTP ${recipient.httpStatus}`}`);
+      if (!recipient.ok || typeof code !== 'string' || !code)
+        return this.#refused(
+          reference,
+          `recipient refused: ${recipient.message || `HTTP ${recipient.httpStatus}`}`,
+        );
       const answer = await this.#client.call('transfer', 'POST', '/transfer', {
         source: 'balance',
         amount: input.amountPesewas,
@@ -98,25 +147,46 @@ export class PaystackTransfers implements TransferProvider {
   }
 
   async sendBulk(items: readonly TransferRequest[]): Promise<BulkAnswer> {
-    if (items.length === 0 || items.length > this.maxBulk) throw new RangeError(`a bulk transfer takes 1 to ${this.maxBulk} transfers`);
+    if (items.length === 0 || items.length > this.maxBulk)
+      throw new RangeError(`a bulk transfer takes 1 to ${this.maxBulk} transfers`);
     const references = items.map(checked);
     return this.#guard(async () => {
       const transfers = [];
       for (const [i, item] of items.entries()) {
         // A verified destination has its recipient; one without is registered first (Paystack answers the existing one).
-        const code = item.recipientCode ?? (await this.#client.call('recipient', 'POST', '/transferrecipient', { ...paystackRecipient(item.destination), currency: 'GHS' }).then(notLimited)).data?.recipient_code;
+        const code =
+          item.recipientCode ??
+          (
+            await this.#client
+              .call('recipient', 'POST', '/transferrecipient', {
+                ...paystackRecipient(item.destination),
+                currency: 'GHS',
+              })
+              .then(notLimited)
+          ).data?.recipient_code;
         if (typeof code !== 'string' || !code) continue;
-        transfers.push({ amount: item.amountPesewas, recipient: code, reference: references[i]!, reason: item.reason.slice(0, 100) });
+        transfers.push({
+          amount: item.amountPesewas,
+          recipient: code,
+          reference: references[i]!,
+          reason: item.reason.slice(0, 100),
+        });
       }
       const outcomes = new Map<string, TransferOutcome>();
       if (transfers.length === 0) return { state: 'answered', outcomes };
-      const answer = await this.#client.call('bulk transfer', 'POST', '/transfer/bulk', { currency: 'GHS', source: 'balance', transfers });
-      if (answer.httpStatus === 429) return { state: 'rate_limited', retryAfterMs: answer.retryAfterMs };
+      const answer = await this.#client.call('bulk transfer', 'POST', '/transfer/bulk', {
+        currency: 'GHS',
+        source: 'balance',
+        transfers,
+      });
+      if (answer.httpStatus === 429)
+        return { state: 'rate_limited', retryAfterMs: answer.retryAfterMs };
       // A refused request names no transfer: each stays open and is asked by its reference.
       if (!answer.ok) return { state: 'answered', outcomes };
       for (const raw of answer.list ?? []) {
         const data = raw as Json;
-        if (typeof data?.reference === 'string' && references.includes(data.reference)) outcomes.set(fromPaystackReference(data.reference), outcome(data, data.reference));
+        if (typeof data?.reference === 'string' && references.includes(data.reference))
+          outcomes.set(fromPaystackReference(data.reference), outcome(data, data.reference));
       }
       return { state: 'answered', outcomes };
     });
@@ -133,17 +203,28 @@ export class PaystackTransfers implements TransferProvider {
 
   async status(reference: string): Promise<TransferOutcome | { state: 'unknown' }> {
     const ours = toPaystackReference(reference);
-    const answer = await this.#guard(() => this.#client.call('transfer status', 'GET', `/transfer/verify/${encodeURIComponent(ours)}`));
-    if (!answer.ok && (answer.httpStatus === 404 || answer.httpStatus === 400)) return { state: 'unknown' };
-    if (!answer.ok || !answer.data) throw errors.gateway(`Paystack transfer status: HTTP ${answer.httpStatus}${answer.message ? `: ${answer.message}` : ''}`);
+    const answer = await this.#guard(() =>
+      this.#client.call('transfer status', 'GET', `/transfer/verify/${encodeURIComponent(ours)}`),
+    );
+    if (!answer.ok && (answer.httpStatus === 404 || answer.httpStatus === 400))
+      return { state: 'unknown' };
+    if (!answer.ok || !answer.data)
+      throw errors.gateway(
+        `Paystack transfer status: HTTP ${answer.httpStatus}${answer.message ? `: ${answer.message}` : ''}`,
+      );
     return this.#guardSync(() => outcome(answer.data as Json, ours));
   }
 
-  transferHint(rawBody: string, headers: Record<string, string | string[] | undefined>): { reference: string } | undefined {
+  transferHint(
+    rawBody: string,
+    headers: Record<string, string | string[] | undefined>,
+  ): { reference: string } | undefined {
     const verified = this.#client.verifiedEvent(headers, rawBody);
     if (!verified?.event.startsWith('transfer.')) return undefined;
     const reference = verified.data.reference;
-    return typeof reference === 'string' && REFERENCE.test(reference) ? { reference: fromPaystackReference(reference) } : undefined;
+    return typeof reference === 'string' && REFERENCE.test(reference)
+      ? { reference: fromPaystackReference(reference) }
+      : undefined;
   }
 
   /** The interface promises AppError GATEWAY_ERROR for timeouts, 5xx and unreadable answers. */
@@ -167,14 +248,21 @@ export class PaystackTransfers implements TransferProvider {
 /** Our reference as Paystack takes it, after checking what Paystack would refuse. */
 function checked(input: TransferRequest): string {
   const reference = toPaystackReference(input.reference);
-  if (!REFERENCE.test(reference)) throw new RangeError('reference must be 16 to 50 lowercase letters, digits, - or _ (Paystack transfer references)');
-  if (!Number.isSafeInteger(input.amountPesewas) || input.amountPesewas <= 0) throw new RangeError('amountPesewas must be a positive integer');
+  if (!REFERENCE.test(reference))
+    throw new RangeError(
+      'reference must be 16 to 50 lowercase letters, digits, - or _ (Paystack transfer references)',
+    );
+  if (!Number.isSafeInteger(input.amountPesewas) || input.amountPesewas <= 0)
+    throw new RangeError('amountPesewas must be a positive integer');
   return reference;
 }
 
 /** Rate limited (429): a passing failure to retry later, never Paystack's word on the account. */
 function notLimited(answer: PaystackAnswer): PaystackAnswer {
-  if (answer.httpStatus === 429) throw new GatewayError(`Paystack: rate limited (HTTP 429)${answer.message ? `: ${answer.message}` : ''}`);
+  if (answer.httpStatus === 429)
+    throw new GatewayError(
+      `Paystack: rate limited (HTTP 429)${answer.message ? `: ${answer.message}` : ''}`,
+    );
   return answer;
 }
 
@@ -183,17 +271,25 @@ function asAppError(err: unknown): unknown {
 }
 
 function failed(reason: string): TransferOutcome {
-  return { state: 'failed', providerReference: null, feePesewas: null, reason: `Paystack: ${reason}` };
+  return {
+    state: 'failed',
+    providerReference: null,
+    feePesewas: null,
+    reason: `Paystack: ${reason}`,
+  };
 }
 
 /** Paystack's transfer object as our outcome; never one about another reference. */
 function outcome(data: Json, reference: string): TransferOutcome {
-  if (data.reference !== reference) throw new GatewayError('Paystack transfer: answer is for another reference');
+  if (data.reference !== reference)
+    throw new GatewayError('Paystack transfer: answer is for another reference');
   const raw = typeof data.status === 'string' ? data.status : '';
   const state = stateOf(raw);
   const code = data.transfer_code;
   const fee = data.fee_charged;
-  const words = [data.failures, data.reason_for_failure, data.gateway_response].find((w): w is string => typeof w === 'string' && w !== '');
+  const words = [data.failures, data.reason_for_failure, data.gateway_response].find(
+    (w): w is string => typeof w === 'string' && w !== '',
+  );
   return {
     state,
     providerReference: typeof code === 'string' && code ? code : null,

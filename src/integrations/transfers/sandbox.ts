@@ -1,6 +1,13 @@
 import type { Db } from '../../platform/db/index.ts';
 import { ulid } from '../../platform/ids.ts';
-import type { BulkAnswer, PayoutDestination, RecipientCheck, TransferOutcome, TransferProvider, TransferRequest } from './types.ts';
+import type {
+  BulkAnswer,
+  PayoutDestination,
+  RecipientCheck,
+  TransferOutcome,
+  TransferProvider,
+  TransferRequest,
+} from './types.ts';
 
 interface SandboxTransferRow {
   reference: string;
@@ -48,9 +55,15 @@ export class SandboxTransfers implements TransferProvider {
   }
 
   async registerRecipient(destination: PayoutDestination): Promise<RecipientCheck> {
-    const number = destination.kind === 'mobile_money' ? destination.number : destination.accountNumber;
-    if (lastTwo(destination) === '95') return { state: 'refused', reason: 'sandbox: no such account' };
-    return { state: 'registered', resolvedName: await this.resolveName(destination), recipientCode: `RCP_sandbox_${number}` };
+    const number =
+      destination.kind === 'mobile_money' ? destination.number : destination.accountNumber;
+    if (lastTwo(destination) === '95')
+      return { state: 'refused', reason: 'sandbox: no such account' };
+    return {
+      state: 'registered',
+      resolvedName: await this.resolveName(destination),
+      recipientCode: `RCP_sandbox_${number}`,
+    };
   }
 
   async send(input: TransferRequest): Promise<TransferOutcome> {
@@ -62,19 +75,32 @@ export class SandboxTransfers implements TransferProvider {
 
   /** Records them all in one statement (a reference already received is answered, never recorded again) and answers each. */
   async sendBulk(items: readonly TransferRequest[]): Promise<BulkAnswer> {
-    if (items.length === 0 || items.length > this.maxBulk) throw new RangeError(`a bulk transfer takes 1 to ${this.maxBulk} transfers`);
+    if (items.length === 0 || items.length > this.maxBulk)
+      throw new RangeError(`a bulk transfer takes 1 to ${this.maxBulk} transfers`);
     for (const input of items) {
-      if (!REFERENCE.test(input.reference)) throw new RangeError('reference must be 1 to 100 letters, digits, - or _');
-      if (!Number.isSafeInteger(input.amountPesewas) || input.amountPesewas <= 0) throw new RangeError('amountPesewas must be a positive integer');
+      if (!REFERENCE.test(input.reference))
+        throw new RangeError('reference must be 1 to 100 letters, digits, - or _');
+      if (!Number.isSafeInteger(input.amountPesewas) || input.amountPesewas <= 0)
+        throw new RangeError('amountPesewas must be a positive integer');
     }
     const at = this.clock();
     await this.db.query(
       `insert into sandbox_transfers (reference, amount_pesewas, destination, reason, provider_reference, created_at)
        select * from unnest($1::text[], $2::bigint[], $3::jsonb[], $4::text[], $5::text[], $6::timestamptz[]) on conflict (reference) do nothing`,
-      [items.map((i) => i.reference), items.map((i) => i.amountPesewas), items.map((i) => JSON.stringify(i.destination)), items.map((i) => i.reason), items.map(() => `TRF_${ulid(at)}`), items.map(() => new Date(at))],
+      [
+        items.map((i) => i.reference),
+        items.map((i) => i.amountPesewas),
+        items.map((i) => JSON.stringify(i.destination)),
+        items.map((i) => i.reason),
+        items.map(() => `TRF_${ulid(at)}`),
+        items.map(() => new Date(at)),
+      ],
     );
     const rows = await this.#findAll(items.map((i) => i.reference));
-    return { state: 'answered', outcomes: new Map(rows.map((r) => [r.reference, this.#outcome(r)])) };
+    return {
+      state: 'answered',
+      outcomes: new Map(rows.map((r) => [r.reference, this.#outcome(r)])),
+    };
   }
 
   async status(reference: string): Promise<TransferOutcome | { state: 'unknown' }> {
@@ -96,22 +122,45 @@ export class SandboxTransfers implements TransferProvider {
       [references],
     );
     // The embedded database may hand jsonb back as text.
-    return rows.map((row) => (typeof row.destination === 'string' ? { ...row, destination: JSON.parse(row.destination) as PayoutDestination } : row));
+    return rows.map((row) =>
+      typeof row.destination === 'string'
+        ? { ...row, destination: JSON.parse(row.destination) as PayoutDestination }
+        : row,
+    );
   }
 
   #outcome(row: SandboxTransferRow): TransferOutcome {
     const providerReference = row.provider_reference;
     const ending = lastTwo(row.destination);
-    if (ending === '99') return { state: 'failed', providerReference, feePesewas: null, reason: 'sandbox: destination refuses transfers' };
+    if (ending === '99')
+      return {
+        state: 'failed',
+        providerReference,
+        feePesewas: null,
+        reason: 'sandbox: destination refuses transfers',
+      };
     const age = this.clock() - row.created_at.getTime();
-    if (age < this.delayMs) return { state: 'pending', providerReference, feePesewas: null, reason: null };
+    if (age < this.delayMs)
+      return { state: 'pending', providerReference, feePesewas: null, reason: null };
     if (ending === '98' && age >= 2 * this.delayMs) {
-      return { state: 'reversed', providerReference, feePesewas: SANDBOX_TRANSFER_FEE_PESEWAS, reason: 'sandbox: reversed by the receiving institution' };
+      return {
+        state: 'reversed',
+        providerReference,
+        feePesewas: SANDBOX_TRANSFER_FEE_PESEWAS,
+        reason: 'sandbox: reversed by the receiving institution',
+      };
     }
-    return { state: 'paid', providerReference, feePesewas: SANDBOX_TRANSFER_FEE_PESEWAS, reason: null };
+    return {
+      state: 'paid',
+      providerReference,
+      feePesewas: SANDBOX_TRANSFER_FEE_PESEWAS,
+      reason: null,
+    };
   }
 }
 
 function lastTwo(destination: PayoutDestination): string {
-  return (destination.kind === 'mobile_money' ? destination.number : destination.accountNumber).slice(-2);
+  return (
+    destination.kind === 'mobile_money' ? destination.number : destination.accountNumber
+  ).slice(-2);
 }

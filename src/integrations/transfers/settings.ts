@@ -13,8 +13,17 @@ export interface TransferSettings {
 
 /** Which provider pays money out, read from the environment. */
 export function transferSettings(env: Env, problems: string[]): TransferSettings {
-  const provider = oneOf(env, 'PAYOUT_PROVIDER', ['sandbox', 'paystack'] as const, 'sandbox', problems);
+  const provider = oneOf(
+    env,
+    'PAYOUT_PROVIDER',
+    ['sandbox', 'paystack'] as const,
+    'sandbox',
+    problems,
+  );
   const sandboxDelaySeconds = int(env, 'SANDBOX_TRANSFER_DELAY_SECONDS', 30, 0, 86_400, problems);
-  const paystack = provider === 'paystack' ? paystackSettings(env, 'PAYOUT_PROVIDER=paystack', problems) : undefined;
+  const paystack =
+    provider === 'paystack'
+      ? paystackSettings(env, 'PAYOUT_PROVIDER=paystack', problems)
+      : undefined;
   return { provider, sandboxDelaySeconds, paystack };
 }

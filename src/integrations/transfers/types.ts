@@ -1,6 +1,11 @@
 /** Where money is paid out: a mobile money wallet or a Ghanaian bank account (GhIPSS bank code). */
 export type PayoutDestination =
-  | { kind: 'mobile_money'; network: 'mtn' | 'telecel' | 'airteltigo'; number: string; name: string }
+  | {
+      kind: 'mobile_money';
+      network: 'mtn' | 'telecel' | 'airteltigo';
+      number: string;
+      name: string;
+    }
   | { kind: 'bank'; bankCode: string; accountNumber: string; name: string };
 
 /** A transfer's state at the provider: paid and failed are final; reversed follows paid. */
@@ -36,7 +41,9 @@ export interface TransferRequest {
  * A bulk request's answer: the provider's word per transfer it names (a reference it does not name
  * stays open, to be asked by status), or `rate_limited` (nothing was taken; send again after the wait).
  */
-export type BulkAnswer = { state: 'answered'; outcomes: Map<string, TransferOutcome> } | { state: 'rate_limited'; retryAfterMs: number | null };
+export type BulkAnswer =
+  | { state: 'answered'; outcomes: Map<string, TransferOutcome> }
+  | { state: 'rate_limited'; retryAfterMs: number | null };
 
 /**
  * A provider that sends money out. Every transfer carries OUR reference, which the provider treats as
@@ -62,6 +69,8 @@ export interface TransferProvider {
   /** The provider's view of the transfer with our reference; `unknown` when it never received it. */
   status(reference: string): Promise<TransferOutcome | { state: 'unknown' }>;
   /** A provider webhook about a transfer, verified by its signature: the reference it concerns (a hint to confirm with `status`), or undefined when the signature is bad or the event is not about a transfer. */
-  transferHint(rawBody: string, headers: Record<string, string | string[] | undefined>): { reference: string } | undefined;
+  transferHint(
+    rawBody: string,
+    headers: Record<string, string | string[] | undefined>,
+  ): { reference: string } | undefined;
 }
-

@@ -2,7 +2,12 @@ import { MetaWhatsApp } from './meta.ts';
 import type { WhatsAppSender } from './sender.ts';
 import type { WhatsAppSettings } from './settings.ts';
 
-export { NOT_ON_WHATSAPP, WhatsAppError, type WhatsAppCode, type WhatsAppSender } from './sender.ts';
+export {
+  NOT_ON_WHATSAPP,
+  WhatsAppError,
+  type WhatsAppCode,
+  type WhatsAppSender,
+} from './sender.ts';
 export { MetaWhatsApp, META_GRAPH_URL, type MetaWhatsAppConfig } from './meta.ts';
 export { whatsAppSettings, type WhatsAppSettings } from './settings.ts';
 

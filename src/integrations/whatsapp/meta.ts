@@ -18,7 +18,12 @@
  * (131026 mostly does); we do not subscribe: the SMS is sent regardless, so there is nothing to fall
  * back to.
  */
-import { NOT_ON_WHATSAPP, WhatsAppError, type WhatsAppCode, type WhatsAppSender } from './sender.ts';
+import {
+  NOT_ON_WHATSAPP,
+  WhatsAppError,
+  type WhatsAppCode,
+  type WhatsAppSender,
+} from './sender.ts';
 
 export interface MetaWhatsAppConfig {
   phoneNumberId: string;
@@ -66,14 +71,21 @@ export class MetaWhatsApp implements WhatsAppSender {
     let status: number;
     let text: string;
     try {
-      const res = await fetch(`${this.#config.apiUrl}/${encodeURIComponent(this.#config.phoneNumberId)}/messages`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${this.#config.accessToken}`, Accept: 'application/json', 'Content-Type': 'application/json' },
-        body,
-        // A redirect would re-send the token somewhere Meta did not document.
-        redirect: 'error',
-        signal: AbortSignal.timeout(this.#config.timeoutMs),
-      });
+      const res = await fetch(
+        `${this.#config.apiUrl}/${encodeURIComponent(this.#config.phoneNumberId)}/messages`,
+        {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${this.#config.accessToken}`,
+            Accept: 'application/json',
+            'Content-Type': 'application/json',
+          },
+          body,
+          // A redirect would re-send the token somewhere Meta did not document.
+          redirect: 'error',
+          signal: AbortSignal.timeout(this.#config.timeoutMs),
+        },
+      );
       status = res.status;
       text = await res.text();
     } catch (err) {
@@ -83,8 +95,14 @@ export class MetaWhatsApp implements WhatsAppSender {
     const error = json?.error as Json | undefined;
     if (status < 200 || status > 299 || error) {
       const code = typeof error?.code === 'number' ? error.code : undefined;
-      const what = code === NOT_ON_WHATSAPP ? 'the recipient cannot receive WhatsApp messages' : `HTTP ${status}`;
-      throw new WhatsAppError(`WhatsApp: ${what}${code === undefined ? '' : ` (code ${code})`}${this.#words(error)}`, code);
+      const what =
+        code === NOT_ON_WHATSAPP
+          ? 'the recipient cannot receive WhatsApp messages'
+          : `HTTP ${status}`;
+      throw new WhatsAppError(
+        `WhatsApp: ${what}${code === undefined ? '' : ` (code ${code})`}${this.#words(error)}`,
+        code,
+      );
     }
     const messages = json?.messages;
     if (!Array.isArray(messages) || typeof (messages[0] as Json | undefined)?.id !== 'string') {
@@ -94,7 +112,8 @@ export class MetaWhatsApp implements WhatsAppSender {
 
   #describe(err: unknown): string {
     const name = err instanceof Error ? err.name : '';
-    if (name === 'TimeoutError' || name === 'AbortError') return `no answer within ${this.#config.timeoutMs} ms`;
+    if (name === 'TimeoutError' || name === 'AbortError')
+      return `no answer within ${this.#config.timeoutMs} ms`;
     const cause = err instanceof Error ? (err.cause as { code?: unknown } | undefined) : undefined;
     return `network failure${typeof cause?.code === 'string' ? ` (${cause.code})` : ''}`;
   }
@@ -111,7 +130,9 @@ export class MetaWhatsApp implements WhatsAppSender {
 function parseObject(text: string): Json | null {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : null;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Json)
+      : null;
   } catch {
     return null;
   }

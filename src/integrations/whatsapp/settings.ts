@@ -17,11 +17,23 @@ export function whatsAppSettings(env: Env, problems: string[]): WhatsAppSettings
   const language = env.WHATSAPP_TEMPLATE_LANGUAGE || 'en';
   const apiUrl = env.WHATSAPP_API_URL || META_GRAPH_URL;
   // The phone number's id in WhatsApp Manager (digits), not the phone number itself.
-  if (!/^\d{5,20}$/.test(phoneNumberId)) problems.push('WHATSAPP_PROVIDER=meta needs WHATSAPP_PHONE_NUMBER_ID: the id WhatsApp Manager shows for the number (digits)');
-  if (!accessToken || /\s/.test(accessToken)) problems.push('WHATSAPP_PROVIDER=meta needs WHATSAPP_ACCESS_TOKEN (a system user token, no spaces)');
+  if (!/^\d{5,20}$/.test(phoneNumberId))
+    problems.push(
+      'WHATSAPP_PROVIDER=meta needs WHATSAPP_PHONE_NUMBER_ID: the id WhatsApp Manager shows for the number (digits)',
+    );
+  if (!accessToken || /\s/.test(accessToken))
+    problems.push(
+      'WHATSAPP_PROVIDER=meta needs WHATSAPP_ACCESS_TOKEN (a system user token, no spaces)',
+    );
   // Meta's template names: lower-case letters, digits and underscores.
-  if (!/^[a-z0-9_]{1,512}$/.test(template)) problems.push('WHATSAPP_PROVIDER=meta needs WHATSAPP_TEMPLATE: the approved authentication template\'s name (lower-case letters, digits, underscores)');
-  if (!/^[a-z]{2,3}(_[A-Z]{2})?$/.test(language)) problems.push('WHATSAPP_TEMPLATE_LANGUAGE must be a template language code such as en or en_US');
+  if (!/^[a-z0-9_]{1,512}$/.test(template))
+    problems.push(
+      "WHATSAPP_PROVIDER=meta needs WHATSAPP_TEMPLATE: the approved authentication template's name (lower-case letters, digits, underscores)",
+    );
+  if (!/^[a-z]{2,3}(_[A-Z]{2})?$/.test(language))
+    problems.push(
+      'WHATSAPP_TEMPLATE_LANGUAGE must be a template language code such as en or en_US',
+    );
   if (!/^https?:\/\/[^/]/.test(apiUrl)) problems.push('WHATSAPP_API_URL must be an http(s) URL');
   return { meta: { phoneNumberId, accessToken, template, language, apiUrl, timeoutMs } };
 }

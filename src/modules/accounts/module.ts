@@ -24,6 +24,9 @@ export const accountsModule = defineModule({
     const keys = new KeyDirectory(db, box, config.authCacheTtlMs, clock);
     // A change that affects authentication drops this instance's cached keys at once.
     const accounts = new AccountsService(db, box, destinations, () => keys.invalidate());
-    return { face: { accounts, keys }, adminRoutes: [...partnerRoutes(accounts), ...appRoutes(accounts, clock)] };
+    return {
+      face: { accounts, keys },
+      adminRoutes: [...partnerRoutes(accounts), ...appRoutes(accounts, clock)],
+    };
   },
 });

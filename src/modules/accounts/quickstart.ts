@@ -27,9 +27,13 @@ export async function ensureSandboxQuickstart(
 ): Promise<string[]> {
   const file = join(dataDir, QUICKSTART_FILE);
   if (existsSync(file)) return [];
-  const [{ n }] = (await db.query<{ n: number }>('select count(*)::int as n from partners')) as [{ n: number }];
+  const [{ n }] = (await db.query<{ n: number }>('select count(*)::int as n from partners')) as [
+    { n: number },
+  ];
   if (n > 0) return [];
-  const partner = await accounts.createPartner(opts.production ? 'Playground Demo' : 'Sandbox Demo');
+  const partner = await accounts.createPartner(
+    opts.production ? 'Playground Demo' : 'Sandbox Demo',
+  );
   const { app, webhookSecret } = await accounts.createApp(partner.id, { name: 'Demo app' });
   const staging = await accounts.createKey(app.id, { environment: 'staging', scopes: ['*'] });
   mkdirSync(dataDir, { recursive: true });
@@ -50,7 +54,15 @@ export async function ensureSandboxQuickstart(
   const written = [write(QUICKSTART_FILE, staging)];
   if (opts.production) {
     await accounts.updatePartner(partner.id, { production_active: true });
-    written.push(write(PRODUCTION_QUICKSTART_FILE, await accounts.createKey(app.id, { environment: 'production', scopes: PLAYGROUND_PRODUCTION_SCOPES })));
+    written.push(
+      write(
+        PRODUCTION_QUICKSTART_FILE,
+        await accounts.createKey(app.id, {
+          environment: 'production',
+          scopes: PLAYGROUND_PRODUCTION_SCOPES,
+        }),
+      ),
+    );
   }
   return written;
 }

@@ -54,21 +54,31 @@ export interface PartnerPatch {
   rate_limits?: { reads_per_minute: number; writes_per_minute: number } | null;
 }
 
-const PARTNER_COLS = 'id, name, status, production_active, credit_limit_pesewas, reads_per_minute, writes_per_minute, created_at, updated_at';
+const PARTNER_COLS =
+  'id, name, status, production_active, credit_limit_pesewas, reads_per_minute, writes_per_minute, created_at, updated_at';
 const APP_COLS = 'id, partner_id, name, webhook_url, return_url, created_at';
 const KEY_COLS = 'id, app_id, environment, key_hint, scopes, created_at, revoked_at';
 
 export const accountsRepository = {
   async insertPartner(db: Queryable, id: string, name: string): Promise<PartnerRow> {
-    const rows = await db.query<PartnerRow>(`insert into partners (id, name) values ($1, $2) returning ${PARTNER_COLS}`, [id, name]);
+    const rows = await db.query<PartnerRow>(
+      `insert into partners (id, name) values ($1, $2) returning ${PARTNER_COLS}`,
+      [id, name],
+    );
     return rows[0]!;
   },
 
   async getPartner(db: Queryable, id: string): Promise<PartnerRow | undefined> {
-    return (await db.query<PartnerRow>(`select ${PARTNER_COLS} from partners where id = $1`, [id]))[0];
+    return (
+      await db.query<PartnerRow>(`select ${PARTNER_COLS} from partners where id = $1`, [id])
+    )[0];
   },
 
-  async listPartners(db: Queryable, limit: number, after: string | undefined): Promise<PartnerRow[]> {
+  async listPartners(
+    db: Queryable,
+    limit: number,
+    after: string | undefined,
+  ): Promise<PartnerRow[]> {
     return db.query<PartnerRow>(
       `select ${PARTNER_COLS} from partners where ($2::text is null or id > $2) order by id limit $1`,
       [limit, after ?? null],
@@ -77,7 +87,11 @@ export const accountsRepository = {
 
   /** Partners whose id is `text` or whose name contains it (any case), by name. */
   /** The partner's apps holding a key of `environment` that is not revoked. */
-  async appsWithLiveKey(db: Queryable, partnerId: string, environment: Environment): Promise<string[]> {
+  async appsWithLiveKey(
+    db: Queryable,
+    partnerId: string,
+    environment: Environment,
+  ): Promise<string[]> {
     const rows = await db.query<{ id: string }>(
       `select a.id from apps a where a.partner_id = $1
           and exists (select 1 from api_keys k where k.app_id = a.id and k.environment = $2 and k.revoked_at is null)
@@ -88,15 +102,25 @@ export const accountsRepository = {
   },
 
   async partnerNames(db: Queryable, ids: string[]): Promise<Array<{ id: string; name: string }>> {
-    return db.query<{ id: string; name: string }>(`select id, name from partners where id = any($1::text[])`, [ids]);
+    return db.query<{ id: string; name: string }>(
+      `select id, name from partners where id = any($1::text[])`,
+      [ids],
+    );
   },
 
   async searchPartners(db: Queryable, text: string, limit: number): Promise<PartnerRow[]> {
     const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    return db.query<PartnerRow>(`select ${PARTNER_COLS} from partners where id = $1 or name ilike $2 order by name, id limit $3`, [text, pattern, limit]);
+    return db.query<PartnerRow>(
+      `select ${PARTNER_COLS} from partners where id = $1 or name ilike $2 order by name, id limit $3`,
+      [text, pattern, limit],
+    );
   },
 
-  async updatePartner(db: Queryable, id: string, patch: PartnerPatch): Promise<PartnerRow | undefined> {
+  async updatePartner(
+    db: Queryable,
+    id: string,
+    patch: PartnerPatch,
+  ): Promise<PartnerRow | undefined> {
     const limits = patch.rate_limits;
     const rows = await db.query<PartnerRow>(
       `update partners set
@@ -122,7 +146,14 @@ export const accountsRepository = {
 
   async insertApp(
     db: Queryable,
-    app: { id: string; partnerId: string; name: string; webhookUrl: string | null; returnUrl: string | null; webhookSecretSealed: string },
+    app: {
+      id: string;
+      partnerId: string;
+      name: string;
+      webhookUrl: string | null;
+      returnUrl: string | null;
+      webhookSecretSealed: string;
+    },
   ): Promise<AppRow> {
     const rows = await db.query<AppRow>(
       `insert into apps (id, partner_id, name, webhook_url, return_url, webhook_secret_sealed)
@@ -136,20 +167,36 @@ export const accountsRepository = {
     return (await db.query<AppRow>(`select ${APP_COLS} from apps where id = $1`, [id]))[0];
   },
 
-  async updateApp(db: Queryable, id: string, patch: { name?: string; webhookUrl?: string | null; returnUrl?: string | null }): Promise<AppRow | undefined> {
+  async updateApp(
+    db: Queryable,
+    id: string,
+    patch: { name?: string; webhookUrl?: string | null; returnUrl?: string | null },
+  ): Promise<AppRow | undefined> {
     const rows = await db.query<AppRow>(
       `update apps set name = coalesce($2, name),
               webhook_url = case when $3 then $4 else webhook_url end,
               return_url = case when $5 then $6 else return_url end,
               updated_at = now()
         where id = $1 returning ${APP_COLS}`,
-      [id, patch.name ?? null, patch.webhookUrl !== undefined, patch.webhookUrl ?? null, patch.returnUrl !== undefined, patch.returnUrl ?? null],
+      [
+        id,
+        patch.name ?? null,
+        patch.webhookUrl !== undefined,
+        patch.webhookUrl ?? null,
+        patch.returnUrl !== undefined,
+        patch.returnUrl ?? null,
+      ],
     );
     return rows[0];
   },
 
   /** Installs a new webhook secret; the current one keeps signing until `previousExpiresAt`. */
-  async rotateWebhookSecret(db: Queryable, id: string, sealed: string, previousExpiresAt: Date): Promise<boolean> {
+  async rotateWebhookSecret(
+    db: Queryable,
+    id: string,
+    sealed: string,
+    previousExpiresAt: Date,
+  ): Promise<boolean> {
     const rows = await db.query(
       `update apps set previous_webhook_secret_sealed = webhook_secret_sealed, previous_webhook_secret_expires_at = $3,
               webhook_secret_sealed = $2, updated_at = now()
@@ -160,29 +207,52 @@ export const accountsRepository = {
   },
 
   async listApps(db: Queryable, partnerId: string): Promise<AppRow[]> {
-    return db.query<AppRow>(`select ${APP_COLS} from apps where partner_id = $1 order by id`, [partnerId]);
+    return db.query<AppRow>(`select ${APP_COLS} from apps where partner_id = $1 order by id`, [
+      partnerId,
+    ]);
   },
 
   async insertKey(
     db: Queryable,
-    key: { id: string; appId: string; environment: Environment; keyHash: string; keyHint: string; signingSecretSealed: string; scopes: string[] },
+    key: {
+      id: string;
+      appId: string;
+      environment: Environment;
+      keyHash: string;
+      keyHint: string;
+      signingSecretSealed: string;
+      scopes: string[];
+    },
   ): Promise<KeyRow> {
     const rows = await db.query<KeyRow>(
       `insert into api_keys (id, app_id, environment, key_hash, key_hint, signing_secret_sealed, scopes)
        values ($1, $2, $3, $4, $5, $6, $7) returning ${KEY_COLS}`,
-      [key.id, key.appId, key.environment, key.keyHash, key.keyHint, key.signingSecretSealed, key.scopes],
+      [
+        key.id,
+        key.appId,
+        key.environment,
+        key.keyHash,
+        key.keyHint,
+        key.signingSecretSealed,
+        key.scopes,
+      ],
     );
     return rows[0]!;
   },
 
   /** Whether the app holds a production key that is not revoked. */
   async hasLiveProductionKey(db: Queryable, appId: string): Promise<boolean> {
-    const rows = await db.query(`select 1 from api_keys where app_id = $1 and environment = 'production' and revoked_at is null limit 1`, [appId]);
+    const rows = await db.query(
+      `select 1 from api_keys where app_id = $1 and environment = 'production' and revoked_at is null limit 1`,
+      [appId],
+    );
     return rows.length > 0;
   },
 
   async listKeys(db: Queryable, appId: string): Promise<KeyRow[]> {
-    return db.query<KeyRow>(`select ${KEY_COLS} from api_keys where app_id = $1 order by id`, [appId]);
+    return db.query<KeyRow>(`select ${KEY_COLS} from api_keys where app_id = $1 order by id`, [
+      appId,
+    ]);
   },
 
   /** Revokes a live key; undefined when there is no such key. Revoking twice keeps the first time. */

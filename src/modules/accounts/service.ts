@@ -55,7 +55,11 @@ export class AccountsService {
   }
 
   /** The partner's apps holding a live key of `environment`, read through `q` (a caller's transaction) when given. */
-  appsWithLiveKey(partnerId: string, environment: Environment, q: Queryable = this.db): Promise<string[]> {
+  appsWithLiveKey(
+    partnerId: string,
+    environment: Environment,
+    q: Queryable = this.db,
+  ): Promise<string[]> {
     return repo.appsWithLiveKey(q, partnerId, environment);
   }
 
@@ -76,9 +80,15 @@ export class AccountsService {
     if (update.credit_limit_ghs !== undefined) {
       credit = ghsToPesewas(update.credit_limit_ghs) ?? undefined;
       if (credit === undefined || credit < 0) {
-        throw errors.validation('credit_limit_ghs must be zero or more, with at most two decimals.', [
-          { field: 'credit_limit_ghs', issue: 'must be a non-negative amount with at most 2 decimals' },
-        ]);
+        throw errors.validation(
+          'credit_limit_ghs must be zero or more, with at most two decimals.',
+          [
+            {
+              field: 'credit_limit_ghs',
+              issue: 'must be a non-negative amount with at most 2 decimals',
+            },
+          ],
+        );
       }
     }
     const row = await repo.updatePartner(this.db, partnerId, {
@@ -97,14 +107,21 @@ export class AccountsService {
    * Turns production access on or off inside the caller's transaction (an approved activation request);
    * this instance's caches are dropped once it commits.
    */
-  async setProductionAccess(tx: Queryable, partnerId: string, active: boolean): Promise<PartnerRow> {
+  async setProductionAccess(
+    tx: Queryable,
+    partnerId: string,
+    active: boolean,
+  ): Promise<PartnerRow> {
     const row = await repo.updatePartner(tx, partnerId, { production_active: active });
     if (!row) throw errors.partnerNotFound(`There is no partner ${partnerId}.`);
     tx.afterCommit(() => this.onAuthChange());
     return row;
   }
 
-  async createApp(partnerId: string, input: { name: string; webhook_url?: string; return_url?: string }) {
+  async createApp(
+    partnerId: string,
+    input: { name: string; webhook_url?: string; return_url?: string },
+  ) {
     await this.getPartner(partnerId);
     // A new app has no keys yet: its keys start in staging, and a production key checks the URL again.
     await this.destinations.requireAppUrl(input.webhook_url, 'staging');
@@ -129,11 +146,21 @@ export class AccountsService {
     return (await repo.getApp(this.db, appId))?.return_url ?? null;
   }
 
-  async updateApp(appId: string, patch: { name?: string; webhook_url?: string | null; return_url?: string | null }) {
+  async updateApp(
+    appId: string,
+    patch: { name?: string; webhook_url?: string | null; return_url?: string | null },
+  ) {
     if (patch.webhook_url) {
-      await this.destinations.requireAppUrl(patch.webhook_url, (await repo.hasLiveProductionKey(this.db, appId)) ? 'production' : 'staging');
+      await this.destinations.requireAppUrl(
+        patch.webhook_url,
+        (await repo.hasLiveProductionKey(this.db, appId)) ? 'production' : 'staging',
+      );
     }
-    const row = await repo.updateApp(this.db, appId, { name: patch.name, webhookUrl: patch.webhook_url, returnUrl: patch.return_url });
+    const row = await repo.updateApp(this.db, appId, {
+      name: patch.name,
+      webhookUrl: patch.webhook_url,
+      returnUrl: patch.return_url,
+    });
     if (!row) throw errors.appNotFound(`There is no app ${appId}.`);
     return row;
   }
@@ -142,8 +169,13 @@ export class AccountsService {
   async rotateWebhookSecret(appId: string, overlapHours: number, now: Date) {
     const secret = newWebhookSecret();
     const until = new Date(now.getTime() + overlapHours * 3_600_000);
-    if (!(await repo.rotateWebhookSecret(this.db, appId, this.box.seal(secret), until))) throw errors.appNotFound(`There is no app ${appId}.`);
-    return { app_id: appId, webhook_secret: secret, previous_secret_valid_until: until.toISOString() };
+    if (!(await repo.rotateWebhookSecret(this.db, appId, this.box.seal(secret), until)))
+      throw errors.appNotFound(`There is no app ${appId}.`);
+    return {
+      app_id: appId,
+      webhook_secret: secret,
+      previous_secret_valid_until: until.toISOString(),
+    };
   }
 
   async listApps(partnerId: string) {
@@ -156,7 +188,10 @@ export class AccountsService {
     if (!app) throw errors.appNotFound(`There is no app ${appId}.`);
     const scopes = [...new Set(input.scopes)];
     const problem = scopeGrantProblem(input.environment, scopes);
-    if (problem) throw errors.validation(`${problem[0]!.toUpperCase()}${problem.slice(1)}.`, [{ field: 'scopes', issue: problem }]);
+    if (problem)
+      throw errors.validation(`${problem[0]!.toUpperCase()}${problem.slice(1)}.`, [
+        { field: 'scopes', issue: problem },
+      ]);
     if (input.environment === 'production') {
       const partner = await repo.getPartner(this.db, app.partner_id);
       if (!partner?.production_active) {
@@ -182,11 +217,18 @@ export class AccountsService {
 
   /** A production key may not turn an app whose webhook URL production events can never reach into a production app. */
   private requireProductionWebhookUrl(app: { id: string; webhook_url: string | null }): void {
-    const problem = app.webhook_url ? this.destinations.urlProblem(app.webhook_url, 'production') : null;
+    const problem = app.webhook_url
+      ? this.destinations.urlProblem(app.webhook_url, 'production')
+      : null;
     if (!problem) return;
     throw errors.validation(
       `This app's webhook_url ${problem}, so production events could never be delivered to it: set an https URL on a public host first (\`partner-admin apps update ${app.id} --webhook-url https://...\`), then create the key.`,
-      [{ field: 'environment', issue: `production needs the app's webhook_url to suit production events: it ${problem}` }],
+      [
+        {
+          field: 'environment',
+          issue: `production needs the app's webhook_url to suit production events: it ${problem}`,
+        },
+      ],
     );
   }
 

@@ -29,7 +29,14 @@ export function partnerView(p: PartnerRow): PartnerView {
 }
 
 export function appView(a: AppRow) {
-  return { app_id: a.id, partner_id: a.partner_id, name: a.name, webhook_url: a.webhook_url, return_url: a.return_url, created_at: a.created_at.toISOString() };
+  return {
+    app_id: a.id,
+    partner_id: a.partner_id,
+    name: a.name,
+    webhook_url: a.webhook_url,
+    return_url: a.return_url,
+    created_at: a.created_at.toISOString(),
+  };
 }
 
 export function keyView(k: KeyRow) {
@@ -43,4 +50,3 @@ export function keyView(k: KeyRow) {
     revoked_at: k.revoked_at?.toISOString() ?? null,
   };
 }
-

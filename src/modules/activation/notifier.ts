@@ -15,11 +15,17 @@ export class LoggingActivationNotifier implements ActivationNotifier {
   constructor(private readonly log: Logger) {}
 
   async approved(request: ActivationRow): Promise<void> {
-    this.log.info({ request: request.id, partner: request.partner_id }, 'activation approved (no notifier wired)');
+    this.log.info(
+      { request: request.id, partner: request.partner_id },
+      'activation approved (no notifier wired)',
+    );
   }
 
   async rejected(request: ActivationRow): Promise<void> {
-    this.log.info({ request: request.id, partner: request.partner_id }, 'activation rejected (no notifier wired)');
+    this.log.info(
+      { request: request.id, partner: request.partner_id },
+      'activation rejected (no notifier wired)',
+    );
   }
 }
 
@@ -51,6 +57,7 @@ export class MailActivationNotifier implements ActivationNotifier {
   }
 
   private async mailOwners(request: ActivationRow, subject: string, text: string): Promise<void> {
-    for (const to of await this.deps.ownerEmails(request.partner_id)) await this.deps.send({ to, subject, text });
+    for (const to of await this.deps.ownerEmails(request.partner_id))
+      await this.deps.send({ to, subject, text });
   }
 }

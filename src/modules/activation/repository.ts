@@ -19,12 +19,26 @@ const COLS = `id, partner_id, state, business_name, registration_number, directo
   updated_by_member, submitted_at, decided_at, decided_by, rejection_reason, created_at, updated_at`;
 
 export const activationRepository = {
-  async forPartner(db: Queryable, partnerId: string, forUpdate = false): Promise<ActivationRow | undefined> {
-    return (await db.query<ActivationRow>(`select ${COLS} from activation_requests where partner_id = $1${forUpdate ? ' for update' : ''}`, [partnerId]))[0];
+  async forPartner(
+    db: Queryable,
+    partnerId: string,
+    forUpdate = false,
+  ): Promise<ActivationRow | undefined> {
+    return (
+      await db.query<ActivationRow>(
+        `select ${COLS} from activation_requests where partner_id = $1${forUpdate ? ' for update' : ''}`,
+        [partnerId],
+      )
+    )[0];
   },
 
   async get(db: Queryable, id: string, forUpdate = false): Promise<ActivationRow | undefined> {
-    return (await db.query<ActivationRow>(`select ${COLS} from activation_requests where id = $1${forUpdate ? ' for update' : ''}`, [id]))[0];
+    return (
+      await db.query<ActivationRow>(
+        `select ${COLS} from activation_requests where id = $1${forUpdate ? ' for update' : ''}`,
+        [id],
+      )
+    )[0];
   },
 
   /** Creates the partner's draft if it has none (a concurrent create loses quietly); the caller then locks it. */
@@ -43,15 +57,30 @@ export const activationRepository = {
               rejection_reason = $13, updated_at = $14
         where id = $1 returning ${COLS}`,
       [
-        row.id, row.state, row.business_name, row.registration_number, row.director_ghana_card, row.settlement === null ? null : JSON.stringify(row.settlement),
-        row.digital_address, row.contact_phone, row.updated_by_member, row.submitted_at, row.decided_at, row.decided_by, row.rejection_reason, row.updated_at,
+        row.id,
+        row.state,
+        row.business_name,
+        row.registration_number,
+        row.director_ghana_card,
+        row.settlement === null ? null : JSON.stringify(row.settlement),
+        row.digital_address,
+        row.contact_phone,
+        row.updated_by_member,
+        row.submitted_at,
+        row.decided_at,
+        row.decided_by,
+        row.rejection_reason,
+        row.updated_at,
       ],
     );
     return rows[0]!;
   },
 
   /** The queue: oldest first (ids follow creation time), optionally in one state; keyset by id. */
-  async list(db: Queryable, f: { state?: ActivationState; limit: number; after?: string }): Promise<ActivationRow[]> {
+  async list(
+    db: Queryable,
+    f: { state?: ActivationState; limit: number; after?: string },
+  ): Promise<ActivationRow[]> {
     return db.query<ActivationRow>(
       `select ${COLS} from activation_requests where ($1::text is null or state = $1) and ($2::text is null or id > $2) order by id limit $3`,
       [f.state ?? null, f.after ?? null, f.limit],

@@ -28,13 +28,26 @@ export interface AuditFilter {
   limit: number;
 }
 
-const COLS = 'id, at, actor_kind, actor_id, action, target_type, target_id, before, after, ip, user_agent';
+const COLS =
+  'id, at, actor_kind, actor_id, action, target_type, target_id, before, after, ip, user_agent';
 
 export const auditRepository = {
   async insert(db: Queryable, row: AuditRow): Promise<void> {
     await db.query(
       `insert into audit_log (${COLS}) values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11)`,
-      [row.id, row.at, row.actor_kind, row.actor_id, row.action, row.target_type, row.target_id, JSON.stringify(row.before), JSON.stringify(row.after), row.ip, row.user_agent],
+      [
+        row.id,
+        row.at,
+        row.actor_kind,
+        row.actor_id,
+        row.action,
+        row.target_type,
+        row.target_id,
+        JSON.stringify(row.before),
+        JSON.stringify(row.after),
+        row.ip,
+        row.user_agent,
+      ],
     );
   },
 
@@ -48,7 +61,18 @@ export const auditRepository = {
           and ($7::timestamptz is null or at < $7)
           and ($8::timestamptz is null or (at, id) < ($8::timestamptz, $9::text))
         order by at desc, id desc limit $10`,
-      [f.actorId ?? null, f.actorKind ?? null, f.action ?? null, f.targetType ?? null, f.targetId ?? null, f.from ?? null, f.to ?? null, f.before?.at ?? null, f.before?.id ?? null, f.limit],
+      [
+        f.actorId ?? null,
+        f.actorKind ?? null,
+        f.action ?? null,
+        f.targetType ?? null,
+        f.targetId ?? null,
+        f.from ?? null,
+        f.to ?? null,
+        f.before?.at ?? null,
+        f.before?.id ?? null,
+        f.limit,
+      ],
     );
   },
 };

@@ -23,7 +23,10 @@ export function encodeCursor(row: Pick<AuditRow, 'at' | 'id'>): string {
 function decodeCursor(cursor: string): { at: Date; id: string } {
   const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const when = new Date(at ?? '');
-  if (!id || Number.isNaN(when.getTime())) throw errors.validation('The cursor is not one this API gave out.', [{ field: 'cursor', issue: 'must be a next_cursor value' }]);
+  if (!id || Number.isNaN(when.getTime()))
+    throw errors.validation('The cursor is not one this API gave out.', [
+      { field: 'cursor', issue: 'must be a next_cursor value' },
+    ]);
   return { at: when, id };
 }
 
@@ -53,9 +56,17 @@ export class AuditLog {
     });
   }
 
-  async search(filter: Omit<AuditFilter, 'before'> & { cursor?: string }): Promise<{ entries: AuditRow[]; nextCursor: string | null }> {
+  async search(
+    filter: Omit<AuditFilter, 'before'> & { cursor?: string },
+  ): Promise<{ entries: AuditRow[]; nextCursor: string | null }> {
     const { cursor, ...rest } = filter;
-    const entries = await repo.search(this.db, { ...rest, ...(cursor ? { before: decodeCursor(cursor) } : {}) });
-    return { entries, nextCursor: entries.length === filter.limit ? encodeCursor(entries.at(-1)!) : null };
+    const entries = await repo.search(this.db, {
+      ...rest,
+      ...(cursor ? { before: decodeCursor(cursor) } : {}),
+    });
+    return {
+      entries,
+      nextCursor: entries.length === filter.limit ? encodeCursor(entries.at(-1)!) : null,
+    };
   }
 }

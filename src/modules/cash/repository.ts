@@ -34,25 +34,36 @@ export const cashRepository = {
   },
 
   async insertHandover(tx: Queryable, h: HandoverRow): Promise<void> {
-    await tx.query('insert into courier_cash_handovers (id, courier_id, amount_pesewas, recorded_by, created_at) values ($1, $2, $3, $4, $5)', [
-      h.id,
-      h.courier_id,
-      h.amount_pesewas,
-      h.recorded_by,
-      h.created_at,
-    ]);
+    await tx.query(
+      'insert into courier_cash_handovers (id, courier_id, amount_pesewas, recorded_by, created_at) values ($1, $2, $3, $4, $5)',
+      [h.id, h.courier_id, h.amount_pesewas, h.recorded_by, h.created_at],
+    );
   },
 
   async balance(db: Queryable, courierId: string): Promise<number> {
-    return (await db.query<{ balance_pesewas: number }>('select balance_pesewas from courier_cash where courier_id = $1', [courierId]))[0]?.balance_pesewas ?? 0;
+    return (
+      (
+        await db.query<{ balance_pesewas: number }>(
+          'select balance_pesewas from courier_cash where courier_id = $1',
+          [courierId],
+        )
+      )[0]?.balance_pesewas ?? 0
+    );
   },
 
   /** Couriers who ever collected cash, those holding the most first. */
   async balances(db: Queryable, limit: number): Promise<CourierCashRow[]> {
-    return db.query<CourierCashRow>('select courier_id, balance_pesewas, updated_at from courier_cash order by balance_pesewas desc, courier_id limit $1', [limit]);
+    return db.query<CourierCashRow>(
+      'select courier_id, balance_pesewas, updated_at from courier_cash order by balance_pesewas desc, courier_id limit $1',
+      [limit],
+    );
   },
 
-  async handovers(db: Queryable, courierId: string | undefined, limit: number): Promise<HandoverRow[]> {
+  async handovers(
+    db: Queryable,
+    courierId: string | undefined,
+    limit: number,
+  ): Promise<HandoverRow[]> {
     return db.query<HandoverRow>(
       `select id, courier_id, amount_pesewas, recorded_by, created_at from courier_cash_handovers
         where ($1::text is null or courier_id = $1) order by created_at desc, id desc limit $2`,

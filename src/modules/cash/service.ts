@@ -2,7 +2,12 @@ import type { Db, Queryable } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { courierCash, ledger } from '../ledger/index.ts';
-import { cashCollectedJournal, cashHandoverJournal, totalDue, type CashDue } from './domain/journals.ts';
+import {
+  cashCollectedJournal,
+  cashHandoverJournal,
+  totalDue,
+  type CashDue,
+} from './domain/journals.ts';
 import { cashRepository as repo, type CourierCashRow, type HandoverRow } from './repository.ts';
 
 /** What the recipient of an order owes the courier at the door (read in the delivered action's transaction). */
@@ -29,7 +34,8 @@ export interface CourierCashDay {
 export type HandoverListener = (tx: Queryable, handover: HandoverRow) => Promise<unknown>;
 
 const MAX_PESEWAS = 10_000_000_000;
-const amountOk = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n > 0 && n <= MAX_PESEWAS;
+const amountOk = (n: unknown): n is number =>
+  typeof n === 'number' && Number.isSafeInteger(n) && n > 0 && n <= MAX_PESEWAS;
 
 /**
  * Couriers' cash: what they collect on delivery goes on their own ledger account (courier_cash:<id>)
@@ -57,12 +63,22 @@ export class CashService {
   readonly collect = async (tx: Queryable, job: CashDelivery): Promise<void> => {
     const stated = job.cashCollectedPesewas;
     if (stated !== undefined && !(stated === 0 || amountOk(stated))) {
-      throw errors.validation('Invalid cash_collected_pesewas: must be a whole number of pesewas, 0 or more.', [{ field: 'cash_collected_pesewas', issue: 'must be a whole number of pesewas, 0 or more' }]);
+      throw errors.validation(
+        'Invalid cash_collected_pesewas: must be a whole number of pesewas, 0 or more.',
+        [
+          {
+            field: 'cash_collected_pesewas',
+            issue: 'must be a whole number of pesewas, 0 or more',
+          },
+        ],
+      );
     }
     const due = await this.due(tx, job.orderId);
     const expected = totalDue(due);
     if (stated !== undefined && stated !== expected) {
-      throw errors.cashAmountMismatch(`The recipient owes ${expected} pesewas for order ${job.orderId}, not ${stated}; collect the right amount and try again.`);
+      throw errors.cashAmountMismatch(
+        `The recipient owes ${expected} pesewas for order ${job.orderId}, not ${stated}; collect the right amount and try again.`,
+      );
     }
     if (expected === 0) return;
     const at = new Date(this.clock());
@@ -71,17 +87,32 @@ export class CashService {
   };
 
   /** Records cash a courier handed in; more than they hold is refused and nothing changes. */
-  async handover(courierId: string, amountPesewas: number, recordedBy: string): Promise<{ handover: HandoverRow; balance_pesewas: number }> {
+  async handover(
+    courierId: string,
+    amountPesewas: number,
+    recordedBy: string,
+  ): Promise<{ handover: HandoverRow; balance_pesewas: number }> {
     if (!amountOk(amountPesewas)) {
-      throw errors.validation('Invalid amount_pesewas: must be a whole number of pesewas above 0.', [{ field: 'amount_pesewas', issue: 'must be a whole number of pesewas above 0' }]);
+      throw errors.validation(
+        'Invalid amount_pesewas: must be a whole number of pesewas above 0.',
+        [{ field: 'amount_pesewas', issue: 'must be a whole number of pesewas above 0' }],
+      );
     }
     const at = new Date(this.clock());
     return this.db.transaction(async (tx) => {
       if (!(await repo.handIn(tx, courierId, amountPesewas, at))) {
         const balance = await repo.balance(tx, courierId);
-        throw errors.handoverExceedsBalance(`Courier ${courierId} holds ${balance} pesewas; a handover of ${amountPesewas} is more than that.`);
+        throw errors.handoverExceedsBalance(
+          `Courier ${courierId} holds ${balance} pesewas; a handover of ${amountPesewas} is more than that.`,
+        );
       }
-      const handover: HandoverRow = { id: newId('cho'), courier_id: courierId, amount_pesewas: amountPesewas, recorded_by: recordedBy, created_at: at };
+      const handover: HandoverRow = {
+        id: newId('cho'),
+        courier_id: courierId,
+        amount_pesewas: amountPesewas,
+        recorded_by: recordedBy,
+        created_at: at,
+      };
       await repo.insertHandover(tx, handover);
       await ledger.postJournal(tx, cashHandoverJournal(handover.id, courierId, amountPesewas), at);
       for (const listener of this.listeners) await listener(tx, handover);
@@ -97,7 +128,11 @@ export class CashService {
     const byCourier = new Map<string, CourierCashDay>();
     for (const e of await ledger.prefixDay(this.db, courierCash(''), day)) {
       const courierId = e.account.slice(courierCash('').length);
-      const row = byCourier.get(courierId) ?? { courier_id: courierId, collected_pesewas: 0, handed_over_pesewas: 0 };
+      const row = byCourier.get(courierId) ?? {
+        courier_id: courierId,
+        collected_pesewas: 0,
+        handed_over_pesewas: 0,
+      };
       if (e.kind === 'courier_cash_collected') row.collected_pesewas -= Number(e.amount_pesewas);
       if (e.kind === 'courier_cash_handover') row.handed_over_pesewas += Number(e.amount_pesewas);
       byCourier.set(courierId, row);

@@ -79,7 +79,8 @@ export interface CatalogModuleDeps {
 export function createCatalogModule(deps: CatalogModuleDeps): CatalogModule {
   const { db, clock, log, accounts, gateways, delivery, deliverySettings } = deps;
   const catalog = new CatalogService(db, clock);
-  const locations = delivery?.locations ?? new LocationsService(db, deliverySettings.areaRadiusKm, clock);
+  const locations =
+    delivery?.locations ?? new LocationsService(db, deliverySettings.areaRadiusKm, clock);
   const quoter = new DeliveryQuoter(locations, deliverySettings.pricing);
   const dispatcher = new Dispatcher({ db, clock, log, delivery: delivery?.orders, quoter });
   const sales = new SalesService({
@@ -99,8 +100,22 @@ export function createCatalogModule(deps: CatalogModuleDeps): CatalogModule {
   const refunds = new RefundsService({
     db,
     providers,
-    sender: new RefundSender({ db, clock, log, providers, graceSeconds: deps.refundSettings.graceSeconds, recheckMs }),
-    reversals: new RefundReversals({ db, clock, log, providers, windowMs: deps.refundSettings.watchHours * 3_600_000, recheckMs }),
+    sender: new RefundSender({
+      db,
+      clock,
+      log,
+      providers,
+      graceSeconds: deps.refundSettings.graceSeconds,
+      recheckMs,
+    }),
+    reversals: new RefundReversals({
+      db,
+      clock,
+      log,
+      providers,
+      windowMs: deps.refundSettings.watchHours * 3_600_000,
+      recheckMs,
+    }),
   });
   return {
     catalog,
@@ -111,16 +126,38 @@ export function createCatalogModule(deps: CatalogModuleDeps): CatalogModule {
     refunds,
     workers: [
       WorkerLoop.every('safe-catalog-sales', SALES_JOB_INTERVAL_MS, () => jobs.tick(), log),
-      WorkerLoop.every('safe-catalog-refunds', deps.refundSettings.intervalMs, () => refunds.tick(), log),
+      WorkerLoop.every(
+        'safe-catalog-refunds',
+        deps.refundSettings.intervalMs,
+        () => refunds.tick(),
+        log,
+      ),
     ],
-    operations: [catalogHealth(db), catalogList(catalog), catalogGet(catalog), ordersCreate(sales), ordersVerify(sales), ordersGet(sales, refunds, deps.publicBaseUrl)],
-    adminRoutes: [...catalogAdminRoutes(catalog), ...salesAdminRoutes(sales), ...refundsAdminRoutes(refunds)],
+    operations: [
+      catalogHealth(db),
+      catalogList(catalog),
+      catalogGet(catalog),
+      ordersCreate(sales),
+      ordersVerify(sales),
+      ordersGet(sales, refunds, deps.publicBaseUrl),
+    ],
+    adminRoutes: [
+      ...catalogAdminRoutes(catalog),
+      ...salesAdminRoutes(sales),
+      ...refundsAdminRoutes(refunds),
+    ],
     handlePaymentCallback: (ref) => sales.handleCallback(ref),
   };
 }
 
-interface Needs extends Omit<CatalogModuleDeps, 'checkoutExpiryMinutes' | 'deliverySettings' | 'refundSettings'> {
-  config: { services: ReadonlySet<string>; payments: { checkoutExpiryMinutes: number }; delivery: DeliverySettings; saleRefunds: SaleRefundSettings };
+interface Needs
+  extends Omit<CatalogModuleDeps, 'checkoutExpiryMinutes' | 'deliverySettings' | 'refundSettings'> {
+  config: {
+    services: ReadonlySet<string>;
+    payments: { checkoutExpiryMinutes: number };
+    delivery: DeliverySettings;
+    saleRefunds: SaleRefundSettings;
+  };
 }
 
 /** The safe-catalog service's declaration: served when SERVICES names safe-catalog. */

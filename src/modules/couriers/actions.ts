@@ -13,8 +13,13 @@ import type { CouriersService } from './service.ts';
 export const ACTION_RETENTION_MS = 7 * 24 * 3_600_000;
 
 /** A kind with nothing to tell the phone (duty, position) returns nothing; a job action where the job is now. */
-// biome-ignore lint/suspicious/noConfusingVoidType: handlers that have nothing to say simply return
-export type ActionHandler = (input: { courierId: string; actionId: string; at: Date; payload: Record<string, unknown> }) => Promise<ActionDetail | void>;
+export type ActionHandler = (input: {
+  courierId: string;
+  actionId: string;
+  at: Date;
+  payload: Record<string, unknown>;
+  // biome-ignore lint/suspicious/noConfusingVoidType: handlers that have nothing to say simply return
+}) => Promise<ActionDetail | void>;
 
 /**
  * The courier app's actions, by kind. Each action id is claimed before its handler runs, so a
@@ -53,16 +58,33 @@ export class CourierActions {
 
   async apply(courierId: string, action: CourierAction): Promise<ActionResult> {
     const handler = this.handlers.get(action.kind);
-    if (!handler) return { id: action.id, result: 'refused', reason: `There is no action ${action.kind}.` };
+    if (!handler)
+      return { id: action.id, result: 'refused', reason: `There is no action ${action.kind}.` };
     if (this.unrecorded.has(action.kind)) return this.applyUnrecorded(courierId, action, handler);
-    const earlier = await repo.claim(this.db, courierId, action.id, action.kind, new Date(this.clock()));
+    const earlier = await repo.claim(
+      this.db,
+      courierId,
+      action.id,
+      action.kind,
+      new Date(this.clock()),
+    );
     if (earlier) {
-      if (earlier.outcome === 'refused') return { id: action.id, result: 'refused', reason: earlier.reason ?? 'Refused.' };
-      return { id: action.id, result: earlier.outcome === 'applied' ? 'already_applied' : 'pending' };
+      if (earlier.outcome === 'refused')
+        return { id: action.id, result: 'refused', reason: earlier.reason ?? 'Refused.' };
+      return {
+        id: action.id,
+        result: earlier.outcome === 'applied' ? 'already_applied' : 'pending',
+      };
     }
     let detail: ActionDetail | undefined;
     try {
-      detail = (await handler({ courierId, actionId: action.id, at: action.at, payload: action.payload })) ?? undefined;
+      detail =
+        (await handler({
+          courierId,
+          actionId: action.id,
+          at: action.at,
+          payload: action.payload,
+        })) ?? undefined;
     } catch (err) {
       if (isAppError(err) && err.statusCode < 500) {
         await repo.settle(this.db, courierId, action.id, 'refused', err.message);
@@ -72,15 +94,24 @@ export class CourierActions {
       throw err;
     }
     await repo.settle(this.db, courierId, action.id, 'applied', null);
-    return { id: action.id, result: 'applied', ...(detail ? { stage: detail.stage, status: detail.status } : {}) };
+    return {
+      id: action.id,
+      result: 'applied',
+      ...(detail ? { stage: detail.stage, status: detail.status } : {}),
+    };
   }
 
   /** An idempotent kind: applied each time it arrives (a replay changes nothing), refused the same way each time. */
-  private async applyUnrecorded(courierId: string, action: CourierAction, handler: ActionHandler): Promise<ActionResult> {
+  private async applyUnrecorded(
+    courierId: string,
+    action: CourierAction,
+    handler: ActionHandler,
+  ): Promise<ActionResult> {
     try {
       await handler({ courierId, actionId: action.id, at: action.at, payload: action.payload });
     } catch (err) {
-      if (isAppError(err) && err.statusCode < 500) return { id: action.id, result: 'refused', reason: err.message };
+      if (isAppError(err) && err.statusCode < 500)
+        return { id: action.id, result: 'refused', reason: err.message };
       throw err;
     }
     return { id: action.id, result: 'applied' };
@@ -90,12 +121,18 @@ export class CourierActions {
 /** The kinds couriers' presence needs: going on or off duty, and position reports. */
 export function registerPresenceActions(actions: CourierActions, couriers: CouriersService): void {
   actions.register('duty', async ({ courierId, payload }) => {
-    if (typeof payload.on_duty !== 'boolean') throw errors.validation('on_duty must be true or false.');
+    if (typeof payload.on_duty !== 'boolean')
+      throw errors.validation('on_duty must be true or false.');
     await couriers.setDuty(courierId, payload.on_duty);
   });
-  actions.register('position', async ({ courierId, at, payload }) => {
-    if (typeof payload.lat !== 'number' || typeof payload.lng !== 'number') throw errors.validation('lat and lng must be numbers.');
-    // An older report than the newest known is applied as a no-op: the newest position stays.
-    await couriers.reportPosition(courierId, { lat: payload.lat, lng: payload.lng, at });
-  }, { recorded: false });
+  actions.register(
+    'position',
+    async ({ courierId, at, payload }) => {
+      if (typeof payload.lat !== 'number' || typeof payload.lng !== 'number')
+        throw errors.validation('lat and lng must be numbers.');
+      // An older report than the newest known is applied as a no-op: the newest position stays.
+      await couriers.reportPosition(courierId, { lat: payload.lat, lng: payload.lng, at });
+    },
+    { recorded: false },
+  );
 }

@@ -1,7 +1,22 @@
 /** Couriers' public face: courier accounts and their presence (duty, last position), their sign-in, their app's actions. */
-export { cleanCourierInput, isVehicle, MAX_ZONES, VEHICLES, type Vehicle } from './domain/courier.ts';
-export { readAction, type ActionDetail, type ActionResult, type CourierAction } from './domain/action.ts';
-export { CODE_TTL_MS, MAX_CODE_ATTEMPTS, THROTTLE as SIGN_IN_THROTTLE } from './domain/sign-in-code.ts';
+export {
+  cleanCourierInput,
+  isVehicle,
+  MAX_ZONES,
+  VEHICLES,
+  type Vehicle,
+} from './domain/courier.ts';
+export {
+  readAction,
+  type ActionDetail,
+  type ActionResult,
+  type CourierAction,
+} from './domain/action.ts';
+export {
+  CODE_TTL_MS,
+  MAX_CODE_ATTEMPTS,
+  THROTTLE as SIGN_IN_THROTTLE,
+} from './domain/sign-in-code.ts';
 export type { CourierFilter, CourierRow as Courier } from './repository.ts';
 export { COURIERS_PAGE, CouriersService, type PositionListener } from './service.ts';
 export { CourierSignIn, type SendText } from './sign-in.ts';

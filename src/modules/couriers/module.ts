@@ -21,7 +21,13 @@ export const couriersModule = defineModule({
   needs: ['endCourierSessions'],
   build: ({ db, clock, log, sms, endCourierSessions }: Needs) => {
     const couriers = new CouriersService(db, clock);
-    const courierSignIn = new CourierSignIn({ db, clock, couriers, sendText: (m) => sms.sender.send(m), log });
+    const courierSignIn = new CourierSignIn({
+      db,
+      clock,
+      couriers,
+      sendText: (m) => sms.sender.send(m),
+      log,
+    });
     const courierActions = new CourierActions(db, clock);
     registerPresenceActions(courierActions, couriers);
     return {

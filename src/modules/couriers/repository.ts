@@ -29,14 +29,18 @@ export interface CourierFilter {
   limit: number;
 }
 
-const COLS = 'id, name, phone, vehicle, zones, active, on_duty, simulated, last_lat, last_lng, last_position_at, created_at, updated_at';
+const COLS =
+  'id, name, phone, vehicle, zones, active, on_duty, simulated, last_lat, last_lng, last_position_at, created_at, updated_at';
 
 function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 export const couriersRepository = {
-  async insert(db: Queryable, row: { id: string; name: string; phone: string; vehicle: Vehicle; zones: string[]; now: Date }): Promise<CourierRow> {
+  async insert(
+    db: Queryable,
+    row: { id: string; name: string; phone: string; vehicle: Vehicle; zones: string[]; now: Date },
+  ): Promise<CourierRow> {
     const rows = await db.query<CourierRow>(
       `insert into couriers (id, name, phone, vehicle, zones, created_at, updated_at) values ($1, $2, $3, $4, $5, $6, $6) returning ${COLS}`,
       [row.id, row.name, row.phone, row.vehicle, row.zones, row.now],
@@ -45,7 +49,10 @@ export const couriersRepository = {
   },
 
   /** The deployment's one simulated courier, created on first use (a concurrent creation is the same row). */
-  async ensureSimulated(db: Queryable, row: { id: string; name: string; phone: string; now: Date }): Promise<CourierRow> {
+  async ensureSimulated(
+    db: Queryable,
+    row: { id: string; name: string; phone: string; now: Date },
+  ): Promise<CourierRow> {
     await db.query(
       `insert into couriers (id, name, phone, vehicle, zones, simulated, created_at, updated_at) values ($1, $2, $3, 'motorbike', '{}', true, $4, $4)
        on conflict do nothing`,
@@ -59,7 +66,9 @@ export const couriersRepository = {
   },
 
   async byPhone(db: Queryable, phone: string): Promise<CourierRow | undefined> {
-    return (await db.query<CourierRow>(`select ${COLS} from couriers where phone = $1`, [phone]))[0];
+    return (
+      await db.query<CourierRow>(`select ${COLS} from couriers where phone = $1`, [phone])
+    )[0];
   },
 
   async list(db: Queryable, f: CourierFilter): Promise<CourierRow[]> {
@@ -75,7 +84,10 @@ export const couriersRepository = {
     }
     if (f.after) where.push(`id > ${param(f.after)}`);
     params.push(f.limit);
-    return db.query<CourierRow>(`select ${COLS} from couriers ${where.length ? `where ${where.join(' and ')}` : ''} order by id limit $${params.length}`, params);
+    return db.query<CourierRow>(
+      `select ${COLS} from couriers ${where.length ? `where ${where.join(' and ')}` : ''} order by id limit $${params.length}`,
+      params,
+    );
   },
 
   async update(
@@ -90,13 +102,26 @@ export const couriersRepository = {
          -- A deactivated courier is off duty at once.
          on_duty = case when $6 = false then false else on_duty end, updated_at = $7
        where id = $1 returning ${COLS}`,
-      [id, patch.name ?? null, patch.phone ?? null, patch.vehicle ?? null, patch.zones ?? null, patch.active ?? null, now],
+      [
+        id,
+        patch.name ?? null,
+        patch.phone ?? null,
+        patch.vehicle ?? null,
+        patch.zones ?? null,
+        patch.active ?? null,
+        now,
+      ],
     );
     return rows[0];
   },
 
   /** Only an active courier can go on duty; answers undefined for an unknown or inactive one. */
-  async setDuty(db: Queryable, id: string, onDuty: boolean, now: Date): Promise<CourierRow | undefined> {
+  async setDuty(
+    db: Queryable,
+    id: string,
+    onDuty: boolean,
+    now: Date,
+  ): Promise<CourierRow | undefined> {
     const rows = await db.query<CourierRow>(
       `update couriers set on_duty = $2, updated_at = $3 where id = $1 and (active or not $2) returning ${COLS}`,
       [id, onDuty, now],
@@ -105,7 +130,13 @@ export const couriersRepository = {
   },
 
   /** Keeps the newest report only: one arriving late (replayed from a phone's queue) does not win. */
-  async reportPosition(db: Queryable, id: string, lat: number, lng: number, at: Date): Promise<boolean> {
+  async reportPosition(
+    db: Queryable,
+    id: string,
+    lat: number,
+    lng: number,
+    at: Date,
+  ): Promise<boolean> {
     const rows = await db.query(
       `update couriers set last_lat = $2, last_lng = $3, last_position_at = $4
        where id = $1 and active and (last_position_at is null or last_position_at < $4) returning id`,
@@ -122,11 +153,26 @@ export const couriersRepository = {
    */
   async available(
     db: Queryable,
-    q: { seenSince: Date; vehicles?: readonly Vehicle[]; zone?: string; near?: { lat: number; lng: number; km?: number }; exclude?: readonly string[]; limit: number },
+    q: {
+      seenSince: Date;
+      vehicles?: readonly Vehicle[];
+      zone?: string;
+      near?: { lat: number; lng: number; km?: number };
+      exclude?: readonly string[];
+      limit: number;
+    },
   ): Promise<CourierRow[]> {
     const cosLat = q.near ? Math.cos((q.near.lat * Math.PI) / 180) : 1;
     const dLat = q.near?.km !== undefined ? q.near.km / 110.5 : null;
-    const box = q.near && dLat !== null ? [q.near.lat - dLat, q.near.lat + dLat, q.near.lng - dLat / cosLat, q.near.lng + dLat / cosLat] : [null, null, null, null];
+    const box =
+      q.near && dLat !== null
+        ? [
+            q.near.lat - dLat,
+            q.near.lat + dLat,
+            q.near.lng - dLat / cosLat,
+            q.near.lng + dLat / cosLat,
+          ]
+        : [null, null, null, null];
     return db.query<CourierRow>(
       `select ${COLS} from couriers
        where active and on_duty and not simulated and last_position_at >= $1
@@ -135,7 +181,17 @@ export const couriersRepository = {
          and ($9::float8 is null or (last_lat between $9 and $10 and last_lng between $11 and $12))
        order by case when $6::float8 is null then 0 else (last_lat - $6) * (last_lat - $6) + ((last_lng - $7) * $8) * ((last_lng - $7) * $8) end,
          last_position_at desc limit $4`,
-      [q.seenSince, q.vehicles ?? null, q.zone ?? null, q.limit, q.exclude?.length ? q.exclude : null, q.near?.lat ?? null, q.near?.lng ?? null, cosLat, ...box],
+      [
+        q.seenSince,
+        q.vehicles ?? null,
+        q.zone ?? null,
+        q.limit,
+        q.exclude?.length ? q.exclude : null,
+        q.near?.lat ?? null,
+        q.near?.lng ?? null,
+        cosLat,
+        ...box,
+      ],
     );
   },
 };

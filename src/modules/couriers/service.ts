@@ -1,16 +1,28 @@
 import type { Db } from '../../platform/db/index.ts';
 import { errors, type ErrorDetail } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { cleanCourierInput, positionProblem, type CourierInput, type Vehicle } from './domain/courier.ts';
+import {
+  cleanCourierInput,
+  positionProblem,
+  type CourierInput,
+  type Vehicle,
+} from './domain/courier.ts';
 import { couriersRepository as repo, type CourierFilter, type CourierRow } from './repository.ts';
 
 export const COURIERS_PAGE = 50;
 
 /** Told of each position report that became the courier's newest (dispatch keeps the trail of a job). */
-export type PositionListener = (courierId: string, report: { lat: number; lng: number; at: Date }) => Promise<void>;
+export type PositionListener = (
+  courierId: string,
+  report: { lat: number; lng: number; at: Date },
+) => Promise<void>;
 
 function requireValid(problems: readonly ErrorDetail[]): void {
-  if (problems.length) throw errors.validation(`Invalid ${problems.map((d) => d.field).join(', ')}: ${problems[0]!.issue}.`, [...problems]);
+  if (problems.length)
+    throw errors.validation(
+      `Invalid ${problems.map((d) => d.field).join(', ')}: ${problems[0]!.issue}.`,
+      [...problems],
+    );
 }
 
 /**
@@ -29,10 +41,21 @@ export class CouriersService {
     this.positionListeners.push(listener);
   }
 
-  async create(input: Required<Pick<CourierInput, 'name' | 'phone' | 'vehicle'>> & { zones?: readonly string[] }): Promise<CourierRow> {
+  async create(
+    input: Required<Pick<CourierInput, 'name' | 'phone' | 'vehicle'>> & {
+      zones?: readonly string[];
+    },
+  ): Promise<CourierRow> {
     const { value, problems } = cleanCourierInput({ ...input, zones: input.zones ?? [] });
     requireValid(problems);
-    return repo.insert(this.db, { id: newId('cou'), name: value.name!, phone: value.phone!, vehicle: value.vehicle!, zones: value.zones!, now: new Date(this.clock()) });
+    return repo.insert(this.db, {
+      id: newId('cou'),
+      name: value.name!,
+      phone: value.phone!,
+      vehicle: value.vehicle!,
+      zones: value.zones!,
+      now: new Date(this.clock()),
+    });
   }
 
   /**
@@ -40,7 +63,12 @@ export class CouriersService {
    * deployment). Its phone is not a phone number, so no one can sign in as it or text it.
    */
   async simulated(): Promise<CourierRow> {
-    return repo.ensureSimulated(this.db, { id: newId('cou'), name: 'Sandbox courier (staging)', phone: 'sandbox', now: new Date(this.clock()) });
+    return repo.ensureSimulated(this.db, {
+      id: newId('cou'),
+      name: 'Sandbox courier (staging)',
+      phone: 'sandbox',
+      now: new Date(this.clock()),
+    });
   }
 
   async get(id: string): Promise<CourierRow> {
@@ -62,7 +90,12 @@ export class CouriersService {
   async update(id: string, patch: CourierInput & { active?: boolean }): Promise<CourierRow> {
     const { value, problems } = cleanCourierInput(patch);
     requireValid(problems);
-    const row = await repo.update(this.db, id, { ...value, active: patch.active }, new Date(this.clock()));
+    const row = await repo.update(
+      this.db,
+      id,
+      { ...value, active: patch.active },
+      new Date(this.clock()),
+    );
     if (!row) throw errors.courierNotFound(`There is no courier ${id}.`);
     return row;
   }
@@ -76,7 +109,10 @@ export class CouriersService {
   }
 
   /** Records a position report; answers false when a newer one is already known (a late replay). */
-  async reportPosition(id: string, report: { lat: number; lng: number; at: Date }): Promise<boolean> {
+  async reportPosition(
+    id: string,
+    report: { lat: number; lng: number; at: Date },
+  ): Promise<boolean> {
     const problem = positionProblem(report.lat, report.lng);
     if (problem) requireValid([problem]);
     if (Number.isNaN(report.at.getTime()) || report.at.getTime() > this.clock() + 60_000) {
@@ -92,7 +128,14 @@ export class CouriersService {
    * Active, on-duty couriers whose position is fresher than `maxAgeMs`: newest first, or nearest to
    * `near` first (within `near.km` of it when given).
    */
-  async available(q: { maxAgeMs: number; vehicles?: readonly Vehicle[]; zone?: string; near?: { lat: number; lng: number; km?: number }; exclude?: readonly string[]; limit: number }): Promise<CourierRow[]> {
+  async available(q: {
+    maxAgeMs: number;
+    vehicles?: readonly Vehicle[];
+    zone?: string;
+    near?: { lat: number; lng: number; km?: number };
+    exclude?: readonly string[];
+    limit: number;
+  }): Promise<CourierRow[]> {
     return repo.available(this.db, { ...q, seenSince: new Date(this.clock() - q.maxAgeMs) });
   }
 }

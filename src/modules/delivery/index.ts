@@ -4,15 +4,53 @@
  */
 export { deliveryModule, createDeliveryModule, type DeliveryModule } from './module.ts';
 export { deliverySettings, type DeliverySettings } from './settings.ts';
-export { allowedMoves, buildTimeline, DELIVERY_STATUSES, describeStatus, FAILURE_REASONS, FAILURE_TITLES, feeFor, isStop, type DeliveryStatus, type FailureReason, type PricingConfig, type TimelineEntry } from './domain/index.ts';
+export {
+  allowedMoves,
+  buildTimeline,
+  DELIVERY_STATUSES,
+  describeStatus,
+  FAILURE_REASONS,
+  FAILURE_TITLES,
+  feeFor,
+  isStop,
+  type DeliveryStatus,
+  type FailureReason,
+  type PricingConfig,
+  type TimelineEntry,
+} from './domain/index.ts';
 export { LocationsService } from './locations/service.ts';
 export type { CreateOrderInput } from './orders/schema.ts';
-export { BulkOrders, MAX_BULK_ORDERS, type BulkItemResult, type OrderCaller } from './orders/bulk.ts';
-export type { MoveActor, MoveListener, MoveOptions, OrderOwner, PlacedOrder, PlaceStatement, OrderWallet, PreparedOrder, WalletOrder } from './orders/service.ts';
+export {
+  BulkOrders,
+  MAX_BULK_ORDERS,
+  type BulkItemResult,
+  type OrderCaller,
+} from './orders/bulk.ts';
+export type {
+  MoveActor,
+  MoveListener,
+  MoveOptions,
+  OrderOwner,
+  PlacedOrder,
+  PlaceStatement,
+  OrderWallet,
+  PreparedOrder,
+  WalletOrder,
+} from './orders/service.ts';
 export type { CourierProgress, CourierTracker, TrackedCourier } from './orders/courier-tracker.ts';
 export { TRACKING_CHANNEL } from './orders/courier-tracker.ts';
 export type { ProofMedia, ProofOfDelivery, ProofReader } from './orders/proof.ts';
 export type { JobSheet } from './orders/job-sheet.ts';
 export type { OrderRow as DeliveryOrder } from './orders/repository.ts';
-export type { EventRow as DeliveryEvent, PartnerOrderDay, PartnerOrderFilter } from './orders/repository.ts';
-export { OPERATOR_ORDERS_PAGE, PARTNER_ORDERS_PAGE, type OperatorOrderFilter, type OperatorOrders, type PartnerOrders } from './orders/partner-orders.ts';
+export type {
+  EventRow as DeliveryEvent,
+  PartnerOrderDay,
+  PartnerOrderFilter,
+} from './orders/repository.ts';
+export {
+  OPERATOR_ORDERS_PAGE,
+  PARTNER_ORDERS_PAGE,
+  type OperatorOrderFilter,
+  type OperatorOrders,
+  type PartnerOrders,
+} from './orders/partner-orders.ts';

@@ -58,10 +58,34 @@ export interface DeliveryModuleDeps {
 }
 
 /** The delivery service: orders, estimates, locations, tracking, and their jobs. */
-export function createDeliveryModule({ settings, publicBaseUrl: base, db, clock, log, wallet, destinations, proofs, tracker }: DeliveryModuleDeps): DeliveryModule {
-  const { pricing, calendar, areaRadiusKm, refundIntervalMs, maxDeliveryAttempts, returnFeePercent } = settings;
+export function createDeliveryModule({
+  settings,
+  publicBaseUrl: base,
+  db,
+  clock,
+  log,
+  wallet,
+  destinations,
+  proofs,
+  tracker,
+}: DeliveryModuleDeps): DeliveryModule {
+  const {
+    pricing,
+    calendar,
+    areaRadiusKm,
+    refundIntervalMs,
+    maxDeliveryAttempts,
+    returnFeePercent,
+  } = settings;
   const locations = new LocationsService(db, areaRadiusKm);
-  const orders = new OrdersService({ db, clock, wallet, normalize: { pricing, calendar, areas: locations, destinations }, maxAttempts: maxDeliveryAttempts, returnFeePercent });
+  const orders = new OrdersService({
+    db,
+    clock,
+    wallet,
+    normalize: { pricing, calendar, areas: locations, destinations },
+    maxAttempts: maxDeliveryAttempts,
+    returnFeePercent,
+  });
   const refunds = new RefundWorker(db, wallet, clock);
   const bulkOrders = new BulkOrders(orders, log);
   return {
@@ -71,9 +95,7 @@ export function createDeliveryModule({ settings, publicBaseUrl: base, db, clock,
     operatorOrders: new OperatorOrders(db),
     locations,
     refunds,
-    workers: [
-      WorkerLoop.every('wallet-refunds', refundIntervalMs, () => refunds.tick(), log),
-    ],
+    workers: [WorkerLoop.every('wallet-refunds', refundIntervalMs, () => refunds.tick(), log)],
     operations: [
       deliveryHealth(db),
       ordersCreate(orders, base),
@@ -109,8 +131,21 @@ export const deliveryModule = defineModule({
   needs: ['wallet', 'proofs', 'tracker'],
   enabled: ({ config }: Needs) => config.services.has('delivery'),
   settings: ({ config }: Needs) => config.delivery,
-  build: ({ db, clock, log, publicBaseUrl, destinations, wallet, proofs, tracker }: Needs, settings: DeliverySettings) => {
-    const delivery = createDeliveryModule({ settings, publicBaseUrl, db, clock, log, wallet: wallet.service, destinations, proofs, tracker });
+  build: (
+    { db, clock, log, publicBaseUrl, destinations, wallet, proofs, tracker }: Needs,
+    settings: DeliverySettings,
+  ) => {
+    const delivery = createDeliveryModule({
+      settings,
+      publicBaseUrl,
+      db,
+      clock,
+      log,
+      wallet: wallet.service,
+      destinations,
+      proofs,
+      tracker,
+    });
     return {
       face: { delivery },
       operations: [...delivery.operations, ...wallet.operations],

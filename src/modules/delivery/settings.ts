@@ -1,5 +1,9 @@
 import { int, dateList, type Env } from '../../platform/settings.ts';
-import { DEFAULT_CALENDAR, validateCalendarConfig, type CalendarConfig } from './domain/calendar.ts';
+import {
+  DEFAULT_CALENDAR,
+  validateCalendarConfig,
+  type CalendarConfig,
+} from './domain/calendar.ts';
 import { DEFAULT_PRICING, validatePricingConfig, type PricingConfig } from './domain/pricing.ts';
 import { trackingMapSettings, type TrackingMapSettings } from './tracking/map-settings.ts';
 
@@ -39,7 +43,14 @@ function pricing(env: Env, problems: string[]): PricingConfig {
 function calendar(env: Env, problems: string[]): CalendarConfig {
   const cfg: CalendarConfig = {
     ...DEFAULT_CALENDAR,
-    sameDayCutoffHour: int(env, 'SAME_DAY_CUTOFF_HOUR', DEFAULT_CALENDAR.sameDayCutoffHour, 0, 23, problems),
+    sameDayCutoffHour: int(
+      env,
+      'SAME_DAY_CUTOFF_HOUR',
+      DEFAULT_CALENDAR.sameDayCutoffHour,
+      0,
+      23,
+      problems,
+    ),
     eidDates: dateList(env, 'EID_DATES', DEFAULT_CALENDAR.eidDates, problems),
     extraHolidays: dateList(env, 'EXTRA_HOLIDAYS', DEFAULT_CALENDAR.extraHolidays, problems),
   };

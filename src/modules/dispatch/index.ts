@@ -4,5 +4,13 @@ export { registerDispatchGauges } from './metrics.ts';
 export { COURIER_JOBS_CHANNEL } from './offers.ts';
 export { dispatchModule, createDispatchModule, type DispatchModule } from './module.ts';
 export type { SandboxCourier, SandboxProof } from './sandbox-courier.ts';
-export type { ActionResult, AssignHook, BoardColumn, BoardEntry, CurrentJob, DeliveryCheck, DispatchService } from './service.ts';
+export type {
+  ActionResult,
+  AssignHook,
+  BoardColumn,
+  BoardEntry,
+  CurrentJob,
+  DeliveryCheck,
+  DispatchService,
+} from './service.ts';
 export { dispatchSettings, type DispatchSettings } from './settings.ts';

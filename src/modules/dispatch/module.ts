@@ -41,11 +41,32 @@ export interface DispatchModuleDeps {
  * Dispatch: new orders offered to couriers (staging's to the sandbox courier), their job actions, operators' board and assignments.
  * What it hears of new orders, of their moves and of couriers' positions is wired by `src/flows/`.
  */
-export function createDispatchModule({ settings, db, clock, log, delivery, couriers }: DispatchModuleDeps): DispatchModule {
+export function createDispatchModule({
+  settings,
+  db,
+  clock,
+  log,
+  delivery,
+  couriers,
+}: DispatchModuleDeps): DispatchModule {
   const offers = new Offers(db, couriers, settings, clock, log);
   const service = new DispatchService(db, delivery.orders, couriers, offers, clock);
-  const sandbox = new SandboxCourier(db, couriers, offers, service, settings.sandboxStepSeconds * 1000, clock);
-  const trail = new CourierTrail(db, delivery.orders, couriers, settings.locationRetentionHours, clock, log);
+  const sandbox = new SandboxCourier(
+    db,
+    couriers,
+    offers,
+    service,
+    settings.sandboxStepSeconds * 1000,
+    clock,
+  );
+  const trail = new CourierTrail(
+    db,
+    delivery.orders,
+    couriers,
+    settings.locationRetentionHours,
+    clock,
+    log,
+  );
   return {
     service,
     offers,
@@ -55,28 +76,60 @@ export function createDispatchModule({ settings, db, clock, log, delivery, couri
       // Woken by each new job's commit (orders.create → offer in milliseconds), and on its interval for
       // offers expiring and jobs going late. Off (DISPATCH_INTERVAL_MS=0) it neither polls nor listens.
       ...(settings.intervalMs > 0
-        ? [new WorkerLoop(db, log, { name: 'dispatch', channel: DISPATCH_CHANNEL, pollMs: settings.intervalMs, minGapMs: 20, round: async () => (await offers.tick()).offered >= OFFER_BATCH })]
+        ? [
+            new WorkerLoop(db, log, {
+              name: 'dispatch',
+              channel: DISPATCH_CHANNEL,
+              pollMs: settings.intervalMs,
+              minGapMs: 20,
+              round: async () => (await offers.tick()).offered >= OFFER_BATCH,
+            }),
+          ]
         : []),
       // Twice a step, so each staging order moves between one and one and a half steps after its last move.
-      WorkerLoop.every('sandbox-courier', settings.sandboxStepSeconds > 0 ? Math.max(250, settings.sandboxStepSeconds * 500) : 0, () => sandbox.tick(), log),
+      WorkerLoop.every(
+        'sandbox-courier',
+        settings.sandboxStepSeconds > 0 ? Math.max(250, settings.sandboxStepSeconds * 500) : 0,
+        () => sandbox.tick(),
+        log,
+      ),
       // Retention of couriers' trails: where the dispatcher runs, every ten minutes.
-      WorkerLoop.every('courier-trail-retention', settings.intervalMs > 0 ? TRAIL_RETENTION_EVERY_MS : 0, () => trail.prune(), log),
+      WorkerLoop.every(
+        'courier-trail-retention',
+        settings.intervalMs > 0 ? TRAIL_RETENTION_EVERY_MS : 0,
+        () => trail.prune(),
+        log,
+      ),
     ],
     adminRoutes: dispatchAdminRoutes(service),
   };
 }
 
-type Needs = Omit<DispatchModuleDeps, 'delivery' | 'settings'> & { delivery: DeliveryModule | undefined; config: { dispatch: DispatchSettings } };
+type Needs = Omit<DispatchModuleDeps, 'delivery' | 'settings'> & {
+  delivery: DeliveryModule | undefined;
+  config: { dispatch: DispatchSettings };
+};
 
 /** Dispatch's declaration: it exists where delivery does (it offers delivery's production orders). */
 export const dispatchModule = defineModule({
   name: 'dispatch',
-  tables: ['dispatch_jobs', 'dispatch_offers', 'dispatch_assignments', 'dispatch_actions', 'dispatch_trail'],
+  tables: [
+    'dispatch_jobs',
+    'dispatch_offers',
+    'dispatch_assignments',
+    'dispatch_actions',
+    'dispatch_trail',
+  ],
   needs: ['delivery', 'couriers'],
   enabled: ({ delivery }: Needs) => delivery !== undefined,
   settings: ({ config }: Needs) => config.dispatch,
   build: (needs: Needs, settings: DispatchSettings) => {
     const dispatch = createDispatchModule({ ...needs, delivery: needs.delivery!, settings });
-    return { face: { dispatch }, adminRoutes: dispatch.adminRoutes, workers: dispatch.workers, gauges: (registry: Registry) => registerDispatchGauges(registry, needs.db) };
+    return {
+      face: { dispatch },
+      adminRoutes: dispatch.adminRoutes,
+      workers: dispatch.workers,
+      gauges: (registry: Registry) => registerDispatchGauges(registry, needs.db),
+    };
   },
 });

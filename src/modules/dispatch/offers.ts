@@ -58,15 +58,33 @@ export class Offers {
    * Delivery's placement statement: an order becomes a waiting job in the order's own insert. A
    * production job goes to real couriers (tick); a staging job only to the sandbox courier.
    */
-  readonly onPlace = ({ orderId, environment, at, pickup, dropoff, pickupRegion }: PlacedOrder, firstParam: number) =>
-    repo.insertJobStatement({ orderId, environment, lat: pickup?.lat ?? null, lng: pickup?.lng ?? null, dropoff, zone: zoneOf(pickupRegion), now: at }, firstParam);
+  readonly onPlace = (
+    { orderId, environment, at, pickup, dropoff, pickupRegion }: PlacedOrder,
+    firstParam: number,
+  ) =>
+    repo.insertJobStatement(
+      {
+        orderId,
+        environment,
+        lat: pickup?.lat ?? null,
+        lng: pickup?.lng ?? null,
+        dropoff,
+        zone: zoneOf(pickupRegion),
+        now: at,
+      },
+      firstParam,
+    );
 
   /**
    * Delivery's move listener. An order that ends (delivered, cancelled, failed, returned) ends its
    * assignment and offers; one moved on from placed by an operator without a courier leaves dispatch.
    * A could-not-deliver move, an operator's too, puts the courier's job at its next step.
    */
-  readonly onMove = async (tx: Queryable, order: DeliveryOrder, from: DeliveryStatus): Promise<void> => {
+  readonly onMove = async (
+    tx: Queryable,
+    order: DeliveryOrder,
+    from: DeliveryStatus,
+  ): Promise<void> => {
     const job = await repo.job(tx, order.id, true);
     if (!job || job.state === 'closed') return;
     const now = new Date(this.clock());
@@ -76,7 +94,12 @@ export class Offers {
     const manual = from === 'placed' && job.state !== 'assigned';
     if (!endsJob(order.status) && !manual) return;
     await repo.withdrawOffers(tx, order.id, now);
-    await repo.endAssignment(tx, order.id, order.status === 'cancelled' ? 'cancelled' : 'finished', now);
+    await repo.endAssignment(
+      tx,
+      order.id,
+      order.status === 'cancelled' ? 'cancelled' : 'finished',
+      now,
+    );
     await repo.setState(tx, order.id, ['waiting', 'offered', 'assigned'], 'closed', now);
   };
 
@@ -88,9 +111,16 @@ export class Offers {
       if (gone.length) tx.notify(COURIER_JOBS_CHANNEL);
       return gone;
     });
-    const late = await repo.markLate(this.db, new Date(now.getTime() - this.settings.lateMinutes * 60_000), now);
+    const late = await repo.markLate(
+      this.db,
+      new Date(now.getTime() - this.settings.lateMinutes * 60_000),
+      now,
+    );
     for (const orderId of late) {
-      this.log.warn({ alert: 'dispatch_unaccepted_order', orderId }, `ALERT: order ${orderId} has had no courier for ${this.settings.lateMinutes} minutes`);
+      this.log.warn(
+        { alert: 'dispatch_unaccepted_order', orderId },
+        `ALERT: order ${orderId} has had no courier for ${this.settings.lateMinutes} minutes`,
+      );
     }
     let offered = 0;
     // On a playground the sandbox courier takes production's jobs too: real couriers are offered none.
@@ -103,13 +133,23 @@ export class Offers {
   async offer(job: JobRow): Promise<string | undefined> {
     if (this.sandboxEnvironments.includes(job.environment)) return undefined;
     const exclude = await repo.offeredCouriers(this.db, job.order_id);
-    const pickup = job.pickup_lat !== null && job.pickup_lng !== null ? { lat: job.pickup_lat, lng: job.pickup_lng } : null;
+    const pickup =
+      job.pickup_lat !== null && job.pickup_lng !== null
+        ? { lat: job.pickup_lat, lng: job.pickup_lng }
+        : null;
     const found = await this.candidates(pickup, job.zone, exclude);
     if (!found.length) return undefined;
-    const loads = await repo.loads(this.db, found.map((c) => c.id));
+    const loads = await repo.loads(
+      this.db,
+      found.map((c) => c.id),
+    );
     const best = rankCandidates(
       pickup,
-      found.map((c) => ({ id: c.id, position: { lat: c.last_lat!, lng: c.last_lng! }, load: loads.get(c.id) ?? 0 })),
+      found.map((c) => ({
+        id: c.id,
+        position: { lat: c.last_lat!, lng: c.last_lng! },
+        load: loads.get(c.id) ?? 0,
+      })),
     )[0]!;
     return (await this.offerTo(job.order_id, best.id)) ? best.id : undefined;
   }
@@ -120,7 +160,13 @@ export class Offers {
     try {
       return await this.db.transaction(async (tx) => {
         if (!(await repo.setState(tx, orderId, ['waiting'], 'offered', now))) return false;
-        await repo.insertOffer(tx, { id: newId('ofr'), orderId, courierId, now, expiresAt: new Date(now.getTime() + this.settings.offerSeconds * 1000) });
+        await repo.insertOffer(tx, {
+          id: newId('ofr'),
+          orderId,
+          courierId,
+          now,
+          expiresAt: new Date(now.getTime() + this.settings.offerSeconds * 1000),
+        });
         tx.notify(COURIER_JOBS_CHANNEL);
         return true;
       });
@@ -132,7 +178,11 @@ export class Offers {
   }
 
   /** The nearest candidates: a widening box around the pickup, then anywhere (or anywhere at once without a pickup). */
-  private async candidates(pickup: { lat: number; lng: number } | null, zone: string | null, exclude: string[]) {
+  private async candidates(
+    pickup: { lat: number; lng: number } | null,
+    zone: string | null,
+    exclude: string[],
+  ) {
     const ask = (km?: number) =>
       this.couriers.available({
         maxAgeMs: this.settings.positionMaxAgeMinutes * 60_000,
@@ -145,7 +195,11 @@ export class Offers {
       for (const km of RADII_KM) {
         const found = await ask(km);
         // Complete only when even the farthest found is inside the circle: nobody outside the box is nearer.
-        if (found.length >= CANDIDATES && haversineKm(pickup, { lat: found.at(-1)!.last_lat!, lng: found.at(-1)!.last_lng! }) <= km) return found;
+        if (
+          found.length >= CANDIDATES &&
+          haversineKm(pickup, { lat: found.at(-1)!.last_lat!, lng: found.at(-1)!.last_lng! }) <= km
+        )
+          return found;
       }
     }
     return ask();

@@ -52,35 +52,74 @@ const JOB_COLS = 'order_id, environment, pickup_lat, pickup_lng, zone, state, la
 
 export const dispatchRepository = {
   /** The insert of a new order's waiting job, as a statement joined to the order's own insert (parameters from `first`). */
-  insertJobStatement(job: { orderId: string; environment: string; lat: number | null; lng: number | null; dropoff: { lat: number; lng: number } | null; zone: string | null; now: Date }, first: number): { sql: string; params: unknown[]; notify: string } {
+  insertJobStatement(
+    job: {
+      orderId: string;
+      environment: string;
+      lat: number | null;
+      lng: number | null;
+      dropoff: { lat: number; lng: number } | null;
+      zone: string | null;
+      now: Date;
+    },
+    first: number,
+  ): { sql: string; params: unknown[]; notify: string } {
     const $ = (i: number) => `$${first + i}`;
     return {
       sql: `insert into dispatch_jobs (order_id, environment, pickup_lat, pickup_lng, dropoff_lat, dropoff_lng, zone, state, created_at, updated_at)
        values (${$(0)}, ${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${$(5)}, ${$(6)}, 'waiting', ${$(7)}, ${$(7)}) on conflict do nothing`,
-      params: [job.orderId, job.environment, job.lat, job.lng, job.dropoff?.lat ?? null, job.dropoff?.lng ?? null, job.zone, job.now],
+      params: [
+        job.orderId,
+        job.environment,
+        job.lat,
+        job.lng,
+        job.dropoff?.lat ?? null,
+        job.dropoff?.lng ?? null,
+        job.zone,
+        job.now,
+      ],
       // The dispatch worker offers the job as soon as the order commits.
       notify: DISPATCH_CHANNEL,
     };
   },
 
   async job(q: Queryable, orderId: string, lock = false): Promise<JobRow | undefined> {
-    return (await q.query<JobRow>(`select ${JOB_COLS} from dispatch_jobs where order_id = $1${lock ? ' for update' : ''}`, [orderId]))[0];
+    return (
+      await q.query<JobRow>(
+        `select ${JOB_COLS} from dispatch_jobs where order_id = $1${lock ? ' for update' : ''}`,
+        [orderId],
+      )
+    )[0];
   },
 
   /** Production jobs waiting for an offer, oldest first (staging's go to the sandbox courier). */
   async waiting(q: Queryable, limit: number): Promise<JobRow[]> {
-    return q.query<JobRow>(`select ${JOB_COLS} from dispatch_jobs where state = 'waiting' and environment = 'production' order by created_at limit $1`, [limit]);
+    return q.query<JobRow>(
+      `select ${JOB_COLS} from dispatch_jobs where state = 'waiting' and environment = 'production' order by created_at limit $1`,
+      [limit],
+    );
   },
 
   /** Jobs of these environments placed before `before` still waiting, oldest first (the sandbox courier's next offers). */
-  async waitingIn(q: Queryable, environments: readonly string[], before: Date, limit: number): Promise<JobRow[]> {
+  async waitingIn(
+    q: Queryable,
+    environments: readonly string[],
+    before: Date,
+    limit: number,
+  ): Promise<JobRow[]> {
     return q.query<JobRow>(
       `select ${JOB_COLS} from dispatch_jobs where state = 'waiting' and environment = any($1) and created_at < $2 order by created_at limit $3`,
       [environments, before, limit],
     );
   },
 
-  async setState(tx: Queryable, orderId: string, from: readonly JobState[], to: JobState, now: Date): Promise<boolean> {
+  async setState(
+    tx: Queryable,
+    orderId: string,
+    from: readonly JobState[],
+    to: JobState,
+    now: Date,
+  ): Promise<boolean> {
     const rows = await tx.query(
       `update dispatch_jobs set state = $3, updated_at = $4, late_at = case when $3 = 'assigned' then null else late_at end
        where order_id = $1 and state = any($2) returning order_id`,
@@ -99,11 +138,20 @@ export const dispatchRepository = {
   },
 
   async lateCount(q: Queryable): Promise<number> {
-    return (await q.query<{ n: number }>(`select count(*)::int as n from dispatch_jobs where state in ('waiting', 'offered') and environment = 'production' and late_at is not null`))[0]!.n;
+    return (
+      await q.query<{ n: number }>(
+        `select count(*)::int as n from dispatch_jobs where state in ('waiting', 'offered') and environment = 'production' and late_at is not null`,
+      )
+    )[0]!.n;
   },
 
   async offeredCouriers(q: Queryable, orderId: string): Promise<string[]> {
-    return (await q.query<{ courier_id: string }>('select courier_id from dispatch_offers where order_id = $1', [orderId])).map((r) => r.courier_id);
+    return (
+      await q.query<{ courier_id: string }>(
+        'select courier_id from dispatch_offers where order_id = $1',
+        [orderId],
+      )
+    ).map((r) => r.courier_id);
   },
 
   async loads(q: Queryable, courierIds: readonly string[]): Promise<Map<string, number>> {
@@ -114,7 +162,10 @@ export const dispatchRepository = {
     return new Map(rows.map((r) => [r.courier_id, r.n]));
   },
 
-  async insertOffer(tx: Queryable, o: { id: string; orderId: string; courierId: string; now: Date; expiresAt: Date }): Promise<void> {
+  async insertOffer(
+    tx: Queryable,
+    o: { id: string; orderId: string; courierId: string; now: Date; expiresAt: Date },
+  ): Promise<void> {
     await tx.query(
       `insert into dispatch_offers (id, order_id, courier_id, state, offered_at, expires_at) values ($1, $2, $3, 'open', $4, $5)`,
       [o.id, o.orderId, o.courierId, o.now, o.expiresAt],
@@ -122,11 +173,24 @@ export const dispatchRepository = {
   },
 
   async openOffer(tx: Queryable, orderId: string): Promise<OfferRow | undefined> {
-    return (await tx.query<OfferRow>(`select id, order_id, courier_id, state, expires_at from dispatch_offers where order_id = $1 and state = 'open' for update`, [orderId]))[0];
+    return (
+      await tx.query<OfferRow>(
+        `select id, order_id, courier_id, state, expires_at from dispatch_offers where order_id = $1 and state = 'open' for update`,
+        [orderId],
+      )
+    )[0];
   },
 
-  async answerOffer(tx: Queryable, id: string, state: 'accepted' | 'declined', now: Date): Promise<void> {
-    await tx.query(`update dispatch_offers set state = $2, answered_at = $3 where id = $1 and state = 'open'`, [id, state, now]);
+  async answerOffer(
+    tx: Queryable,
+    id: string,
+    state: 'accepted' | 'declined',
+    now: Date,
+  ): Promise<void> {
+    await tx.query(
+      `update dispatch_offers set state = $2, answered_at = $3 where id = $1 and state = 'open'`,
+      [id, state, now],
+    );
   },
 
   /** Open offers past their time become expired, and their jobs wait for the next courier. */
@@ -136,12 +200,19 @@ export const dispatchRepository = {
       [now],
     );
     const ids = rows.map((r) => r.order_id);
-    if (ids.length) await tx.query(`update dispatch_jobs set state = 'waiting', updated_at = $2 where order_id = any($1) and state = 'offered'`, [ids, now]);
+    if (ids.length)
+      await tx.query(
+        `update dispatch_jobs set state = 'waiting', updated_at = $2 where order_id = any($1) and state = 'offered'`,
+        [ids, now],
+      );
     return ids;
   },
 
   async withdrawOffers(tx: Queryable, orderId: string, now: Date): Promise<void> {
-    await tx.query(`update dispatch_offers set state = 'withdrawn', answered_at = $2 where order_id = $1 and state = 'open'`, [orderId, now]);
+    await tx.query(
+      `update dispatch_offers set state = 'withdrawn', answered_at = $2 where order_id = $1 and state = 'open'`,
+      [orderId, now],
+    );
   },
 
   async activeAssignment(tx: Queryable, orderId: string): Promise<AssignmentRow | undefined> {
@@ -153,7 +224,17 @@ export const dispatchRepository = {
     )[0];
   },
 
-  async insertAssignment(tx: Queryable, a: { id: string; orderId: string; courierId: string; stage: Stage; source: 'offer' | 'operator'; now: Date }): Promise<void> {
+  async insertAssignment(
+    tx: Queryable,
+    a: {
+      id: string;
+      orderId: string;
+      courierId: string;
+      stage: Stage;
+      source: 'offer' | 'operator';
+      now: Date;
+    },
+  ): Promise<void> {
     await tx.query(
       `insert into dispatch_assignments (id, order_id, courier_id, stage, source, started_at, updated_at) values ($1, $2, $3, $4, $5, $6, $6)`,
       [a.id, a.orderId, a.courierId, a.stage, a.source, a.now],
@@ -161,16 +242,31 @@ export const dispatchRepository = {
   },
 
   async setStage(tx: Queryable, id: string, stage: Stage, now: Date): Promise<void> {
-    await tx.query('update dispatch_assignments set stage = $2, updated_at = $3 where id = $1', [id, stage, now]);
+    await tx.query('update dispatch_assignments set stage = $2, updated_at = $3 where id = $1', [
+      id,
+      stage,
+      now,
+    ]);
   },
 
   /** Sets the stage of the order's active assignment, if it has one. */
   async setActiveStage(tx: Queryable, orderId: string, stage: Stage, now: Date): Promise<void> {
-    await tx.query('update dispatch_assignments set stage = $2, updated_at = $3 where order_id = $1 and ended_at is null', [orderId, stage, now]);
+    await tx.query(
+      'update dispatch_assignments set stage = $2, updated_at = $3 where order_id = $1 and ended_at is null',
+      [orderId, stage, now],
+    );
   },
 
-  async endAssignment(tx: Queryable, orderId: string, reason: 'finished' | 'reassigned' | 'cancelled', now: Date): Promise<void> {
-    await tx.query('update dispatch_assignments set ended_at = $2, end_reason = $3, updated_at = $2 where order_id = $1 and ended_at is null', [orderId, now, reason]);
+  async endAssignment(
+    tx: Queryable,
+    orderId: string,
+    reason: 'finished' | 'reassigned' | 'cancelled',
+    now: Date,
+  ): Promise<void> {
+    await tx.query(
+      'update dispatch_assignments set ended_at = $2, end_reason = $3, updated_at = $2 where order_id = $1 and ended_at is null',
+      [orderId, now, reason],
+    );
   },
 
   /** The job the courier holds now (the oldest, should they hold several). */
@@ -192,7 +288,12 @@ export const dispatchRepository = {
   },
 
   /** The courier's jobs whose stage last changed before `before`, oldest first (the sandbox courier's due steps). */
-  async heldSince(q: Queryable, courierId: string, before: Date, limit: number): Promise<AssignmentRow[]> {
+  async heldSince(
+    q: Queryable,
+    courierId: string,
+    before: Date,
+    limit: number,
+  ): Promise<AssignmentRow[]> {
     return q.query<AssignmentRow>(
       `select id, order_id, courier_id, stage, source, started_at from dispatch_assignments
         where courier_id = $1 and ended_at is null and updated_at < $2 order by updated_at limit $3`,
@@ -210,7 +311,10 @@ export const dispatchRepository = {
   },
 
   /** Claims a client action id; false when this courier already used it (a replay). */
-  async claimAction(tx: Queryable, a: { courierId: string; actionId: string; orderId: string; kind: string; now: Date }): Promise<boolean> {
+  async claimAction(
+    tx: Queryable,
+    a: { courierId: string; actionId: string; orderId: string; kind: string; now: Date },
+  ): Promise<boolean> {
     const rows = await tx.query(
       `insert into dispatch_actions (courier_id, action_id, order_id, kind, result, at) values ($1, $2, $3, $4, '{}', $5)
        on conflict do nothing returning action_id`,
@@ -220,11 +324,24 @@ export const dispatchRepository = {
   },
 
   async action(q: Queryable, courierId: string, actionId: string): Promise<ActionRow | undefined> {
-    return (await q.query<ActionRow>('select order_id, kind, result from dispatch_actions where courier_id = $1 and action_id = $2', [courierId, actionId]))[0];
+    return (
+      await q.query<ActionRow>(
+        'select order_id, kind, result from dispatch_actions where courier_id = $1 and action_id = $2',
+        [courierId, actionId],
+      )
+    )[0];
   },
 
-  async setActionResult(tx: Queryable, courierId: string, actionId: string, result: Record<string, unknown>): Promise<void> {
-    await tx.query('update dispatch_actions set result = $3 where courier_id = $1 and action_id = $2', [courierId, actionId, JSON.stringify(result)]);
+  async setActionResult(
+    tx: Queryable,
+    courierId: string,
+    actionId: string,
+    result: Record<string, unknown>,
+  ): Promise<void> {
+    await tx.query(
+      'update dispatch_actions set result = $3 where courier_id = $1 and action_id = $2',
+      [courierId, actionId, JSON.stringify(result)],
+    );
   },
 
   /** Open jobs with their open offer and active assignment, late ones first, then oldest. */

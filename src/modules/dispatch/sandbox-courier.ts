@@ -50,7 +50,9 @@ export class SandboxCourier {
 
   /** Whether `courierId` is this simulated courier (read from its record: its record is not created for the question). */
   async is(courierId: string): Promise<boolean> {
-    return this.id !== undefined ? this.id === courierId : (await this.couriers.get(courierId)).simulated;
+    return this.id !== undefined
+      ? this.id === courierId
+      : (await this.couriers.get(courierId)).simulated;
   }
 
   /** Moves every job of its environments that has rested a full step on by one status; returns how many moved. */
@@ -60,23 +62,39 @@ export class SandboxCourier {
     // Read before accepting, so that a job accepted now waits a full step for its next move.
     const held = await repo.heldSince(this.db, courier, before, BATCH);
     let moved = 0;
-    for (const job of held) moved += await this.attempt(() => this.next(courier, job.order_id, job.stage));
-    for (const job of await repo.waitingIn(this.db, this.offers.sandboxEnvironments, before, BATCH)) await this.offers.offerTo(job.order_id, courier);
+    for (const job of held)
+      moved += await this.attempt(() => this.next(courier, job.order_id, job.stage));
+    for (const job of await repo.waitingIn(this.db, this.offers.sandboxEnvironments, before, BATCH))
+      await this.offers.offerTo(job.order_id, courier);
     // Every open offer to it (those of a tick cut short too) is accepted at once.
     for (const offer of await repo.openOffersTo(this.db, courier, BATCH)) {
-      moved += await this.attempt(() => this.service.accept(courier, offer.order_id, actionId(offer.order_id, 'accept')));
+      moved += await this.attempt(() =>
+        this.service.accept(courier, offer.order_id, actionId(offer.order_id, 'accept')),
+      );
     }
     return moved;
   }
 
   /** The action(s) after `stage` that make the order's next move. */
-  private async next(courier: string, orderId: string, stage: Stage): Promise<ActionResult | undefined> {
+  private async next(
+    courier: string,
+    orderId: string,
+    stage: Stage,
+  ): Promise<ActionResult | undefined> {
     switch (stage) {
       case 'accepted':
-        await this.service.arrivedAtPickup(courier, orderId, actionId(orderId, 'arrived_at_pickup'));
-        return this.service.pickedUp(courier, orderId, actionId(orderId, 'picked_up'), { leaving: false });
+        await this.service.arrivedAtPickup(
+          courier,
+          orderId,
+          actionId(orderId, 'arrived_at_pickup'),
+        );
+        return this.service.pickedUp(courier, orderId, actionId(orderId, 'picked_up'), {
+          leaving: false,
+        });
       case 'at_pickup':
-        return this.service.pickedUp(courier, orderId, actionId(orderId, 'picked_up'), { leaving: false });
+        return this.service.pickedUp(courier, orderId, actionId(orderId, 'picked_up'), {
+          leaving: false,
+        });
       case 'picked_up':
         return this.service.arrived(courier, orderId, actionId(orderId, 'arrived'));
       case 'at_dropoff':

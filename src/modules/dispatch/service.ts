@@ -2,8 +2,19 @@ import type { Db, Queryable } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Courier, CouriersService } from '../couriers/index.ts';
-import { FAILURE_REASONS, type DeliveryStatus, type FailureReason, type MoveOptions } from '../delivery/index.ts';
-import { failedAttempt, movesFrom, STEPS, type CourierAction, type Stage } from './domain/actions.ts';
+import {
+  FAILURE_REASONS,
+  type DeliveryStatus,
+  type FailureReason,
+  type MoveOptions,
+} from '../delivery/index.ts';
+import {
+  failedAttempt,
+  movesFrom,
+  STEPS,
+  type CourierAction,
+  type Stage,
+} from './domain/actions.ts';
 import { COURIER_JOBS_CHANNEL, type Offers } from './offers.ts';
 import { dispatchRepository as repo, type BoardRow } from './repository.ts';
 
@@ -12,7 +23,12 @@ export interface DispatchOrders {
   find(orderId: string, q?: Queryable): Promise<DispatchOrder | undefined>;
   /** The moves the order may make now, its delivery attempts counted. */
   allowedMoves(order: DispatchOrder): DeliveryStatus[];
-  moveIn(tx: Queryable, orderId: string, to: DeliveryStatus, opts: MoveOptions): Promise<{ status: DeliveryStatus }>;
+  moveIn(
+    tx: Queryable,
+    orderId: string,
+    to: DeliveryStatus,
+    opts: MoveOptions,
+  ): Promise<{ status: DeliveryStatus }>;
 }
 
 type DispatchOrder = { id: string; status: DeliveryStatus; delivery_attempts: number };
@@ -33,7 +49,10 @@ export interface ActionResult {
  * Runs inside the transaction of a "delivered" action, before the order moves: where proof of
  * delivery (a code, a photo) is checked; a check that throws refuses the delivery. None by default.
  */
-export type DeliveryCheck = (tx: Queryable, job: { orderId: string; courierId: string } & DeliveredCash) => Promise<void>;
+export type DeliveryCheck = (
+  tx: Queryable,
+  job: { orderId: string; courierId: string } & DeliveredCash,
+) => Promise<void>;
 
 /** Cash the courier says they collected at the door (pesewas), for the cash check; absent when they say nothing. */
 export interface DeliveredCash {
@@ -45,10 +64,15 @@ export interface DeliveredCash {
  * assignment): where the order's delivery code is issued. It may answer work to do once the
  * transaction has committed (sending the recipient the code), never inside it.
  */
-export type AssignHook = (tx: Queryable, job: { orderId: string; courierId: string }) => Promise<(() => Promise<void>) | undefined>;
+export type AssignHook = (
+  tx: Queryable,
+  job: { orderId: string; courierId: string },
+) => Promise<(() => Promise<void>) | undefined>;
 
 /** What a courier has in hand: the job offered to them now, or the job they hold. */
-export type CurrentJob = { kind: 'offer'; order_id: string; expires_at: Date } | { kind: 'job'; order_id: string; stage: Stage };
+export type CurrentJob =
+  | { kind: 'offer'; order_id: string; expires_at: Date }
+  | { kind: 'job'; order_id: string; stage: Stage };
 
 interface StepOptions {
   /** The order's moves' note, actor and failure reason. */
@@ -68,16 +92,30 @@ const ACTION_ID = /^[A-Za-z0-9_.:-]{1,100}$/;
 const NOTE = /^[^\p{Cc}]{1,500}$/u;
 
 /** The courier's reason and note for a could-not-deliver, checked before anything is touched. */
-function failure(reason: unknown, note: unknown): { reason: FailureReason; note: string | undefined } {
+function failure(
+  reason: unknown,
+  note: unknown,
+): { reason: FailureReason; note: string | undefined } {
   if (typeof reason !== 'string' || !(FAILURE_REASONS as readonly string[]).includes(reason)) {
-    throw errors.validation(`Invalid reason: must be one of ${FAILURE_REASONS.join(', ')}.`, [{ field: 'reason', issue: `must be one of ${FAILURE_REASONS.join(', ')}` }]);
+    throw errors.validation(`Invalid reason: must be one of ${FAILURE_REASONS.join(', ')}.`, [
+      { field: 'reason', issue: `must be one of ${FAILURE_REASONS.join(', ')}` },
+    ]);
   }
-  if (note !== undefined && typeof note !== 'string') throw errors.validation('Invalid note: must be text.', [{ field: 'note', issue: 'must be a string' }]);
+  if (note !== undefined && typeof note !== 'string')
+    throw errors.validation('Invalid note: must be text.', [
+      { field: 'note', issue: 'must be a string' },
+    ]);
   const clean = note?.trim() || undefined;
   if (clean !== undefined && !NOTE.test(clean)) {
-    throw errors.validation('Invalid note: must be at most 500 characters without control characters.', [{ field: 'note', issue: 'must be at most 500 characters without control characters' }]);
+    throw errors.validation(
+      'Invalid note: must be at most 500 characters without control characters.',
+      [{ field: 'note', issue: 'must be at most 500 characters without control characters' }],
+    );
   }
-  if (reason === 'other' && !clean) throw errors.validation('A reason of other needs a note saying what happened.', [{ field: 'note', issue: 'required when reason is other' }]);
+  if (reason === 'other' && !clean)
+    throw errors.validation('A reason of other needs a note saying what happened.', [
+      { field: 'note', issue: 'required when reason is other' },
+    ]);
   return { reason: reason as FailureReason, note: clean };
 }
 
@@ -133,13 +171,30 @@ export class DispatchService {
       const offer = await repo.openOffer(tx, orderId);
       if (!offer || offer.courier_id !== courierId || offer.expires_at <= now) {
         const held = await repo.activeAssignment(tx, orderId);
-        if (held) throw errors.jobTaken(held.courier_id === courierId ? 'You already hold this job.' : 'Another courier has taken this job.');
-        throw errors.offerNotOpen('This job is not offered to you now: the offer expired, was declined or went to another courier.');
+        if (held)
+          throw errors.jobTaken(
+            held.courier_id === courierId
+              ? 'You already hold this job.'
+              : 'Another courier has taken this job.',
+          );
+        throw errors.offerNotOpen(
+          'This job is not offered to you now: the offer expired, was declined or went to another courier.',
+        );
       }
       await repo.answerOffer(tx, offer.id, 'accepted', now);
-      await repo.insertAssignment(tx, { id: newId('asg'), orderId, courierId, stage: 'accepted', source: 'offer', now });
+      await repo.insertAssignment(tx, {
+        id: newId('asg'),
+        orderId,
+        courierId,
+        stage: 'accepted',
+        source: 'offer',
+        now,
+      });
       await repo.setState(tx, orderId, ['offered'], 'assigned', now);
-      const order = await this.orders.moveIn(tx, orderId, 'accepted', { note: 'Accepted by courier', by: 'courier' });
+      const order = await this.orders.moveIn(tx, orderId, 'accepted', {
+        note: 'Accepted by courier',
+        by: 'courier',
+      });
       later.push(...(await this.runAssignHooks(tx, orderId, courierId)));
       return { stage: 'accepted', status: order.status };
     });
@@ -147,7 +202,11 @@ export class DispatchService {
     return result;
   }
 
-  private async runAssignHooks(tx: Queryable, orderId: string, courierId: string): Promise<Array<() => Promise<void>>> {
+  private async runAssignHooks(
+    tx: Queryable,
+    orderId: string,
+    courierId: string,
+  ): Promise<Array<() => Promise<void>>> {
     const later: Array<() => Promise<void>> = [];
     for (const hook of this.assignHooks) {
       const work = await hook(tx, { orderId, courierId });
@@ -159,7 +218,8 @@ export class DispatchService {
   async decline(courierId: string, orderId: string, actionId: string): Promise<ActionResult> {
     const result = await this.act(courierId, orderId, actionId, 'decline', async (tx, now) => {
       const offer = await repo.openOffer(tx, orderId);
-      if (!offer || offer.courier_id !== courierId) throw errors.offerNotOpen('This job is not offered to you now.');
+      if (!offer || offer.courier_id !== courierId)
+        throw errors.offerNotOpen('This job is not offered to you now.');
       await repo.answerOffer(tx, offer.id, 'declined', now);
       await repo.setState(tx, orderId, ['offered'], 'waiting', now);
       return { stage: null, status: (await this.orders.find(orderId, tx))!.status };
@@ -169,18 +229,32 @@ export class DispatchService {
     return result;
   }
 
-  async arrivedAtPickup(courierId: string, orderId: string, actionId: string): Promise<ActionResult> {
-    return this.step(courierId, orderId, actionId, 'arrived_at_pickup', { move: { note: 'Courier at the pickup point', by: 'courier' } });
+  async arrivedAtPickup(
+    courierId: string,
+    orderId: string,
+    actionId: string,
+  ): Promise<ActionResult> {
+    return this.step(courierId, orderId, actionId, 'arrived_at_pickup', {
+      move: { note: 'Courier at the pickup point', by: 'courier' },
+    });
   }
 
   /**
    * Picked up and, by default, leaving with it (pickedUp then in_transit). `leaving: false` stops at
    * pickedUp and the next action ("arrived") moves on to in_transit: the sandbox courier's one move per step.
    */
-  async pickedUp(courierId: string, orderId: string, actionId: string, opts: { leaving?: boolean } = {}): Promise<ActionResult> {
+  async pickedUp(
+    courierId: string,
+    orderId: string,
+    actionId: string,
+    opts: { leaving?: boolean } = {},
+  ): Promise<ActionResult> {
     return this.step(courierId, orderId, actionId, 'picked_up', {
       move: { note: 'Picked up by the courier', by: 'courier' },
-      route: opts.leaving === false ? (order) => ({ to: 'picked_up', moves: movesFrom(order.status, ['pickedUp']) }) : undefined,
+      route:
+        opts.leaving === false
+          ? (order) => ({ to: 'picked_up', moves: movesFrom(order.status, ['pickedUp']) })
+          : undefined,
     });
   }
 
@@ -188,16 +262,23 @@ export class DispatchService {
   async arrived(courierId: string, orderId: string, actionId: string): Promise<ActionResult> {
     return this.step(courierId, orderId, actionId, 'arrived', {
       move: { note: 'Courier at the drop-off', by: 'courier' },
-      route: (order) => (order.status === 'pickedUp' ? { to: 'at_dropoff', moves: ['in_transit'] } : undefined),
+      route: (order) =>
+        order.status === 'pickedUp' ? { to: 'at_dropoff', moves: ['in_transit'] } : undefined,
     });
   }
 
   /** Moves the order to delivered once every registered DeliveryCheck (proof) passes. */
-  async delivered(courierId: string, orderId: string, actionId: string, cash: DeliveredCash = {}): Promise<ActionResult> {
+  async delivered(
+    courierId: string,
+    orderId: string,
+    actionId: string,
+    cash: DeliveredCash = {},
+  ): Promise<ActionResult> {
     return this.step(courierId, orderId, actionId, 'delivered', {
       move: { note: 'Delivered by the courier', by: 'courier' },
       before: async (tx) => {
-        for (const check of this.deliveryChecks) await check(tx, { orderId, courierId, cashCollectedPesewas: cash.cashCollectedPesewas });
+        for (const check of this.deliveryChecks)
+          await check(tx, { orderId, courierId, cashCollectedPesewas: cash.cashCollectedPesewas });
       },
     });
   }
@@ -207,45 +288,94 @@ export class DispatchService {
    * way go out again while the order has an attempt left, else back to the pickup (the job goes on to
    * "returned"); before the pickup the order fails. Delivery applies its refund and return-fee rules.
    */
-  async couldNotDeliver(courierId: string, orderId: string, actionId: string, reason: unknown, note?: unknown): Promise<ActionResult> {
+  async couldNotDeliver(
+    courierId: string,
+    orderId: string,
+    actionId: string,
+    reason: unknown,
+    note?: unknown,
+  ): Promise<ActionResult> {
     const why = failure(reason, note);
     return this.step(courierId, orderId, actionId, 'could_not_deliver', {
       move: { note: why.note, by: 'courier', failureReason: why.reason },
-      route: (order) => failedAttempt(order.status, this.orders.allowedMoves(order).includes('in_transit')),
+      route: (order) =>
+        failedAttempt(order.status, this.orders.allowedMoves(order).includes('in_transit')),
     });
   }
 
   /** The courier handed the goods of a returning order back at the pickup: returned ends the job. */
   async returned(courierId: string, orderId: string, actionId: string): Promise<ActionResult> {
-    return this.step(courierId, orderId, actionId, 'returned', { move: { note: 'Returned to the pickup by the courier', by: 'courier' } });
+    return this.step(courierId, orderId, actionId, 'returned', {
+      move: { note: 'Returned to the pickup by the courier', by: 'courier' },
+    });
   }
 
   /** An operator gives the job to a courier by hand, taking it from whoever held it or was offered it. */
-  async assign(orderId: string, courierId: string): Promise<{ order_id: string; courier_id: string; previous_courier_id: string | null; stage: Stage; status: DeliveryStatus }> {
+  async assign(
+    orderId: string,
+    courierId: string,
+  ): Promise<{
+    order_id: string;
+    courier_id: string;
+    previous_courier_id: string | null;
+    stage: Stage;
+    status: DeliveryStatus;
+  }> {
     const courier = await this.couriers.get(courierId);
-    if (!courier.active) throw errors.invalidTransition(`Courier ${courierId} is deactivated and cannot be given jobs.`);
+    if (!courier.active)
+      throw errors.invalidTransition(
+        `Courier ${courierId} is deactivated and cannot be given jobs.`,
+      );
     const now = new Date(this.clock());
     const later: Array<() => Promise<void>> = [];
     const result = await this.db.transaction(async (tx) => {
       const job = await repo.job(tx, orderId, true);
-      if (!job) throw errors.orderNotFound(`Order ${orderId} is not dispatched (only orders placed since dispatch started are).`);
-      if (job.state === 'closed') throw errors.invalidTransition(`The job for order ${orderId} has ended; it cannot be assigned.`);
+      if (!job)
+        throw errors.orderNotFound(
+          `Order ${orderId} is not dispatched (only orders placed since dispatch started are).`,
+        );
+      if (job.state === 'closed')
+        throw errors.invalidTransition(
+          `The job for order ${orderId} has ended; it cannot be assigned.`,
+        );
       // Staging jobs (and a playground's production ones) belong to the sandbox courier alone, and it takes no other.
       if (courier.simulated !== this.offers.sandboxEnvironments.includes(job.environment)) {
-        throw errors.invalidTransition(`Order ${orderId} is a ${job.environment} order; ${courier.simulated ? 'the sandbox courier takes staging orders only' : `only the sandbox courier takes ${job.environment} orders here`}.`);
+        throw errors.invalidTransition(
+          `Order ${orderId} is a ${job.environment} order; ${courier.simulated ? 'the sandbox courier takes staging orders only' : `only the sandbox courier takes ${job.environment} orders here`}.`,
+        );
       }
       const current = await repo.activeAssignment(tx, orderId);
-      if (current?.courier_id === courierId) throw errors.invalidTransition(`Courier ${courierId} already holds order ${orderId}.`);
+      if (current?.courier_id === courierId)
+        throw errors.invalidTransition(`Courier ${courierId} already holds order ${orderId}.`);
       await repo.withdrawOffers(tx, orderId, now);
       if (current) await repo.endAssignment(tx, orderId, 'reassigned', now);
       const stage = current?.stage ?? 'accepted';
-      await repo.insertAssignment(tx, { id: newId('asg'), orderId, courierId, stage, source: 'operator', now });
+      await repo.insertAssignment(tx, {
+        id: newId('asg'),
+        orderId,
+        courierId,
+        stage,
+        source: 'operator',
+        now,
+      });
       await repo.setState(tx, orderId, ['waiting', 'offered', 'assigned'], 'assigned', now);
       let { status } = (await this.orders.find(orderId, tx))!;
-      if (status === 'placed') status = (await this.orders.moveIn(tx, orderId, 'accepted', { note: 'Assigned to a courier by operations', by: 'operator' })).status;
+      if (status === 'placed')
+        status = (
+          await this.orders.moveIn(tx, orderId, 'accepted', {
+            note: 'Assigned to a courier by operations',
+            by: 'operator',
+          })
+        ).status;
       later.push(...(await this.runAssignHooks(tx, orderId, courierId)));
       tx.notify(COURIER_JOBS_CHANNEL);
-      return { order_id: orderId, courier_id: courierId, previous_courier_id: current?.courier_id ?? null, stage, status };
+      return {
+        order_id: orderId,
+        courier_id: courierId,
+        previous_courier_id: current?.courier_id ?? null,
+        stage,
+        status,
+      };
     });
     for (const work of later) await work();
     return result;
@@ -265,20 +395,33 @@ export class DispatchService {
    * One job action of the courier holding the job: the stage and the order's moves of its STEPS rule,
    * or of `route` when that answers for the order as it is now (a could-not-deliver on the way).
    */
-  private async step(courierId: string, orderId: string, actionId: string, kind: keyof typeof STEPS, opts: StepOptions): Promise<ActionResult> {
+  private async step(
+    courierId: string,
+    orderId: string,
+    actionId: string,
+    kind: keyof typeof STEPS,
+    opts: StepOptions,
+  ): Promise<ActionResult> {
     const rule = STEPS[kind];
     return this.act(courierId, orderId, actionId, kind, async (tx, now) => {
       const held = await repo.activeAssignment(tx, orderId);
-      if (!held || held.courier_id !== courierId) throw errors.notYourJob('Only the courier holding this job may act on it.');
+      if (!held || held.courier_id !== courierId)
+        throw errors.notYourJob('Only the courier holding this job may act on it.');
       if (!rule.from.includes(held.stage)) {
-        throw errors.invalidTransition(`A job at stage ${held.stage} cannot take "${kind}"; it needs one of: ${rule.from.join(', ')}.`);
+        throw errors.invalidTransition(
+          `A job at stage ${held.stage} cannot take "${kind}"; it needs one of: ${rule.from.join(', ')}.`,
+        );
       }
       await opts.before?.(tx);
       const order = (await this.orders.find(orderId, tx))!;
-      const { to, moves } = opts.route?.(order) ?? { to: rule.to, moves: movesFrom(order.status, rule.moves) };
+      const { to, moves } = opts.route?.(order) ?? {
+        to: rule.to,
+        moves: movesFrom(order.status, rule.moves),
+      };
       await repo.setStage(tx, held.id, to, now);
       let status = order.status;
-      for (const next of moves) status = (await this.orders.moveIn(tx, orderId, next, opts.move)).status;
+      for (const next of moves)
+        status = (await this.orders.moveIn(tx, orderId, next, opts.move)).status;
       return { stage: to, status };
     });
   }
@@ -292,11 +435,14 @@ export class DispatchService {
     apply: (tx: Queryable, now: Date) => Promise<{ stage: Stage | null; status: DeliveryStatus }>,
   ): Promise<ActionResult> {
     if (typeof actionId !== 'string' || !ACTION_ID.test(actionId)) {
-      throw errors.validation('Invalid action_id: must be 1 to 100 letters, digits, _ . : or -.', [{ field: 'action_id', issue: 'must be 1 to 100 letters, digits, _ . : or -' }]);
+      throw errors.validation('Invalid action_id: must be 1 to 100 letters, digits, _ . : or -.', [
+        { field: 'action_id', issue: 'must be 1 to 100 letters, digits, _ . : or -' },
+      ]);
     }
     const now = new Date(this.clock());
     const applied = await this.db.transaction(async (tx) => {
-      if (!(await repo.claimAction(tx, { courierId, actionId, orderId, kind, now }))) return undefined;
+      if (!(await repo.claimAction(tx, { courierId, actionId, orderId, kind, now })))
+        return undefined;
       const result = { order_id: orderId, action: kind, ...(await apply(tx, now)) };
       await repo.setActionResult(tx, courierId, actionId, result);
       tx.notify(COURIER_JOBS_CHANNEL);
@@ -305,7 +451,9 @@ export class DispatchService {
     if (applied) return { ...applied, replayed: false };
     const first = (await repo.action(this.db, courierId, actionId))!;
     if (first.order_id !== orderId || first.kind !== kind) {
-      throw errors.actionIdReused(`Action id ${actionId} was already used for "${first.kind}" on order ${first.order_id}.`);
+      throw errors.actionIdReused(
+        `Action id ${actionId} was already used for "${first.kind}" on order ${first.order_id}.`,
+      );
     }
     return { ...(first.result as Omit<ActionResult, 'replayed'>), replayed: true };
   }

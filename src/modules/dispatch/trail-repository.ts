@@ -30,7 +30,10 @@ export const trailRepository = {
   },
 
   /** The active job of an order with its holder, if a courier holds it. */
-  async held(q: Queryable, orderId: string): Promise<(HeldJob & { courier_id: string }) | undefined> {
+  async held(
+    q: Queryable,
+    orderId: string,
+  ): Promise<(HeldJob & { courier_id: string }) | undefined> {
     return (
       await q.query<HeldJob & { courier_id: string }>(
         `select a.order_id, a.stage, a.courier_id, ${STOPS} from dispatch_assignments a join dispatch_jobs j on j.order_id = a.order_id
@@ -41,7 +44,10 @@ export const trailRepository = {
   },
 
   /** The active jobs of several orders with their holders (the tracking pages' one read). */
-  async heldMany(q: Queryable, orderIds: readonly string[]): Promise<(HeldJob & { courier_id: string })[]> {
+  async heldMany(
+    q: Queryable,
+    orderIds: readonly string[],
+  ): Promise<(HeldJob & { courier_id: string })[]> {
     return q.query<HeldJob & { courier_id: string }>(
       `select a.order_id, a.stage, a.courier_id, ${STOPS} from dispatch_assignments a join dispatch_jobs j on j.order_id = a.order_id
         where a.order_id = any($1) and a.ended_at is null`,
@@ -49,7 +55,10 @@ export const trailRepository = {
     );
   },
 
-  async newestMany(q: Queryable, orderIds: readonly string[]): Promise<(TrailPoint & { order_id: string })[]> {
+  async newestMany(
+    q: Queryable,
+    orderIds: readonly string[],
+  ): Promise<(TrailPoint & { order_id: string })[]> {
     return q.query<TrailPoint & { order_id: string }>(
       'select distinct on (order_id) order_id, lat, lng, at from dispatch_trail where order_id = any($1) order by order_id, at desc',
       [orderIds],
@@ -58,7 +67,12 @@ export const trailRepository = {
 
   /** Adds a point and drops the order's points beyond the newest `keep`. */
   async add(tx: Queryable, orderId: string, point: TrailPoint, keep: number): Promise<void> {
-    await tx.query('insert into dispatch_trail (order_id, lat, lng, at) values ($1, $2, $3, $4)', [orderId, point.lat, point.lng, point.at]);
+    await tx.query('insert into dispatch_trail (order_id, lat, lng, at) values ($1, $2, $3, $4)', [
+      orderId,
+      point.lat,
+      point.lng,
+      point.at,
+    ]);
     await tx.query(
       `delete from dispatch_trail where order_id = $1 and at < (select at from dispatch_trail where order_id = $1 order by at desc offset $2 limit 1)`,
       [orderId, keep - 1],
@@ -66,7 +80,12 @@ export const trailRepository = {
   },
 
   async newest(q: Queryable, orderId: string): Promise<TrailPoint | undefined> {
-    return (await q.query<TrailPoint>('select lat, lng, at from dispatch_trail where order_id = $1 order by at desc limit 1', [orderId]))[0];
+    return (
+      await q.query<TrailPoint>(
+        'select lat, lng, at from dispatch_trail where order_id = $1 order by at desc limit 1',
+        [orderId],
+      )
+    )[0];
   },
 
   /**
@@ -74,7 +93,12 @@ export const trailRepository = {
    * only when none was sent in the last `everyMs`. One conditional statement, so two instances
    * never both send.
    */
-  async claimLocationEvent(tx: Queryable, orderId: string, now: Date, everyMs: number): Promise<number | undefined> {
+  async claimLocationEvent(
+    tx: Queryable,
+    orderId: string,
+    now: Date,
+    everyMs: number,
+  ): Promise<number | undefined> {
     const rows = await tx.query<{ location_events: number }>(
       `update dispatch_jobs set location_sent_at = $2, location_events = location_events + 1
         where order_id = $1 and (location_sent_at is null or location_sent_at <= $3) returning location_events`,

@@ -1,7 +1,13 @@
 import type { Db } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { CouriersService } from '../couriers/index.ts';
-import { TRACKING_CHANNEL, type CourierProgress, type CourierTracker, type DeliveryOrder, type TrackedCourier } from '../delivery/index.ts';
+import {
+  TRACKING_CHANNEL,
+  type CourierProgress,
+  type CourierTracker,
+  type DeliveryOrder,
+  type TrackedCourier,
+} from '../delivery/index.ts';
 import { appendEvent } from '../webhooks/index.ts';
 import { etaAt, nextStop, type NextStop } from './domain/eta.ts';
 import { trailRepository as repo, type HeldJob, type TrailPoint } from './trail-repository.ts';
@@ -22,7 +28,8 @@ export interface TrailOrders {
 const firstName = (name: string): string => name.trim().split(/\s+/)[0] ?? '';
 
 function stopOf(job: HeldJob, stop: NextStop): { lat: number; lng: number } | null {
-  const [lat, lng] = stop === 'pickup' ? [job.pickup_lat, job.pickup_lng] : [job.dropoff_lat, job.dropoff_lng];
+  const [lat, lng] =
+    stop === 'pickup' ? [job.pickup_lat, job.pickup_lng] : [job.dropoff_lat, job.dropoff_lng];
   return lat === null || lng === null ? null : { lat, lng };
 }
 
@@ -53,7 +60,12 @@ export class CourierTrail implements CourierTracker {
       await this.db.transaction(async (tx) => {
         await repo.add(tx, job.order_id, report, TRAIL_POINTS);
         tx.notify(TRACKING_CHANNEL);
-        const sequence = await repo.claimLocationEvent(tx, job.order_id, new Date(this.clock()), LOCATION_EVENT_EVERY_MS);
+        const sequence = await repo.claimLocationEvent(
+          tx,
+          job.order_id,
+          new Date(this.clock()),
+          LOCATION_EVENT_EVERY_MS,
+        );
         if (sequence === undefined) return;
         await appendEvent(tx, {
           appId: order.app_id,
@@ -64,7 +76,14 @@ export class CourierTrail implements CourierTracker {
           sequence,
           destinationUrl: order.webhook_url,
           at: new Date(this.clock()),
-          data: { order_id: order.id, order_reference: order.order_reference, courier: { position: progress.position }, next_stop: progress.next_stop, eta: progress.eta, recorded_at: progress.updated_at },
+          data: {
+            order_id: order.id,
+            order_reference: order.order_reference,
+            courier: { position: progress.position },
+            next_stop: progress.next_stop,
+            eta: progress.eta,
+            recorded_at: progress.updated_at,
+          },
         });
       });
     }
@@ -82,15 +101,22 @@ export class CourierTrail implements CourierTracker {
   async forOrders(orderIds: readonly string[]): Promise<Map<string, TrackedCourier>> {
     const found = new Map<string, TrackedCourier>();
     if (!orderIds.length) return found;
-    const [jobs, points] = await Promise.all([repo.heldMany(this.db, orderIds), repo.newestMany(this.db, orderIds)]);
+    const [jobs, points] = await Promise.all([
+      repo.heldMany(this.db, orderIds),
+      repo.newestMany(this.db, orderIds),
+    ]);
     const newest = new Map(points.map((p) => [p.order_id, p]));
     const carriers = new Map<string, Awaited<ReturnType<CouriersService['get']>>>();
     for (const job of jobs) {
       const point = newest.get(job.order_id);
       if (!point) continue;
       let carrier = carriers.get(job.courier_id);
-      if (!carrier) carriers.set(job.courier_id, (carrier = await this.couriers.get(job.courier_id)));
-      found.set(job.order_id, { ...this.progress(job, point, carrier.vehicle), courier: { first_name: firstName(carrier.name), vehicle: carrier.vehicle } });
+      if (!carrier)
+        carriers.set(job.courier_id, (carrier = await this.couriers.get(job.courier_id)));
+      found.set(job.order_id, {
+        ...this.progress(job, point, carrier.vehicle),
+        courier: { first_name: firstName(carrier.name), vehicle: carrier.vehicle },
+      });
     }
     return found;
   }
@@ -99,12 +125,17 @@ export class CourierTrail implements CourierTracker {
   async prune(): Promise<number> {
     const before = new Date(this.clock() - this.retentionHours * 3_600_000);
     let total = 0;
-    for (let n = PRUNE_BATCH; n === PRUNE_BATCH; total += n) n = await repo.prune(this.db, before, PRUNE_BATCH);
+    for (let n = PRUNE_BATCH; n === PRUNE_BATCH; total += n)
+      n = await repo.prune(this.db, before, PRUNE_BATCH);
     if (total) this.log.info({ deleted: total }, 'courier trail points deleted');
     return total;
   }
 
-  private progress(job: HeldJob, point: TrailPoint, vehicle: Parameters<typeof etaAt>[2]): CourierProgress {
+  private progress(
+    job: HeldJob,
+    point: TrailPoint,
+    vehicle: Parameters<typeof etaAt>[2],
+  ): CourierProgress {
     const next = nextStop(job.stage);
     const stop = stopOf(job, next);
     return {

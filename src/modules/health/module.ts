@@ -16,6 +16,10 @@ export const healthModule = defineModule({
   needs: [],
   build: ({ db, guard, config }: Needs) => ({
     face: {},
-    pages: (app) => registerProbes(app, { database: () => db.ping(), ...(config.redisUrl ? { redis: () => guard.ping() } : {}) }),
+    pages: (app) =>
+      registerProbes(app, {
+        database: () => db.ping(),
+        ...(config.redisUrl ? { redis: () => guard.ping() } : {}),
+      }),
   }),
 });

@@ -13,7 +13,10 @@ async function withTimeout<T>(promise: Promise<T>): Promise<T> {
     return await Promise.race([
       promise,
       new Promise<T>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS);
+        timer = setTimeout(
+          () => reject(new Error(`no answer within ${PROBE_TIMEOUT_MS} ms`)),
+          PROBE_TIMEOUT_MS,
+        );
       }),
     ]);
   } finally {
@@ -23,7 +26,9 @@ async function withTimeout<T>(promise: Promise<T>): Promise<T> {
 
 /** Why a check failed, in one short line; credentials in a URL the driver quoted are masked. */
 function reason(err: unknown): string {
-  const text = errorMessage(err).replace(/\s+/g, ' ').replace(/\/\/[^/\s@]*@/g, '//***@');
+  const text = errorMessage(err)
+    .replace(/\s+/g, ' ')
+    .replace(/\/\/[^/\s@]*@/g, '//***@');
   return `failed: ${text.slice(0, MAX_REASON_CHARS)}`;
 }
 
@@ -35,8 +40,13 @@ export function registerProbes(app: FastifyInstance, checks: Record<string, Read
   const names = Object.keys(checks);
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
-    const results = await Promise.all(names.map((name) => withTimeout(checks[name]!()).then(() => 'ok', reason)));
+    const results = await Promise.all(
+      names.map((name) => withTimeout(checks[name]!()).then(() => 'ok', reason)),
+    );
     const ready = results.every((r) => r === 'ok');
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', checks: Object.fromEntries(names.map((n, i) => [n, results[i]])) });
+    return reply.code(ready ? 200 : 503).send({
+      status: ready ? 'ok' : 'unavailable',
+      checks: Object.fromEntries(names.map((n, i) => [n, results[i]])),
+    });
   });
 }

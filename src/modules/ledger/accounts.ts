@@ -11,7 +11,8 @@ export const partnerMarkupPayable = (partnerId: string) => `partner_markup_payab
  * rather than on the payable, which never goes negative; the next payout deducts it.
  */
 export const vendorReceivable = (vendorId: string) => `vendor_receivable:${vendorId}`;
-export const partnerMarkupReceivable = (partnerId: string) => `partner_markup_receivable:${partnerId}`;
+export const partnerMarkupReceivable = (partnerId: string) =>
+  `partner_markup_receivable:${partnerId}`;
 export const PLATFORM_COMMISSION = 'platform_commission';
 /** Cash a rider collected on delivery and has not yet handed over. */
 export const RIDER_CASH_CLEARING = 'rider_cash_clearing';

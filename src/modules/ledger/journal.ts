@@ -24,23 +24,32 @@ export class UnbalancedJournalError extends Error {
 }
 
 export function assertBalanced(journal: Journal): Journal {
-  if (journal.entries.length < 2) throw new UnbalancedJournalError(`journal ${journal.kind} needs two entries or more`);
+  if (journal.entries.length < 2)
+    throw new UnbalancedJournalError(`journal ${journal.kind} needs two entries or more`);
   let sum = 0;
   const accounts = new Set<string>();
   for (const e of journal.entries) {
     if (!Number.isSafeInteger(e.amountPesewas) || e.amountPesewas === 0) {
-      throw new UnbalancedJournalError(`entry on ${e.account} must be a non-zero whole number of pesewas`);
+      throw new UnbalancedJournalError(
+        `entry on ${e.account} must be a non-zero whole number of pesewas`,
+      );
     }
-    if (accounts.has(e.account)) throw new UnbalancedJournalError(`account ${e.account} appears twice in one journal`);
+    if (accounts.has(e.account))
+      throw new UnbalancedJournalError(`account ${e.account} appears twice in one journal`);
     accounts.add(e.account);
     sum += e.amountPesewas;
   }
-  if (sum !== 0) throw new UnbalancedJournalError(`journal ${journal.kind} for ${journal.subjectId} sums to ${sum}, not 0`);
+  if (sum !== 0)
+    throw new UnbalancedJournalError(
+      `journal ${journal.kind} for ${journal.subjectId} sums to ${sum}, not 0`,
+    );
   return journal;
 }
 
 export function positive(amount: number): number {
-  if (!Number.isSafeInteger(amount) || amount <= 0) throw new UnbalancedJournalError(`amount must be a positive whole number of pesewas, got ${amount}`);
+  if (!Number.isSafeInteger(amount) || amount <= 0)
+    throw new UnbalancedJournalError(
+      `amount must be a positive whole number of pesewas, got ${amount}`,
+    );
   return amount;
 }
-

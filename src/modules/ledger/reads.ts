@@ -41,7 +41,13 @@ export class LedgerReads {
           and ($5::date is null or j.created_at < (($5::date + 1)::timestamp at time zone 'UTC'))
         order by j.created_at desc, j.id desc
         limit $4`,
-      [f.kind ?? null, f.partnerId ? walletAccount(f.partnerId) : null, f.beforeId ?? null, f.limit, f.until ?? null],
+      [
+        f.kind ?? null,
+        f.partnerId ? walletAccount(f.partnerId) : null,
+        f.beforeId ?? null,
+        f.limit,
+        f.until ?? null,
+      ],
     );
   }
 

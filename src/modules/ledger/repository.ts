@@ -52,7 +52,13 @@ const journalsPosted = new Counter({
   registers: [processMetrics],
 });
 
-async function moveWallet(tx: Queryable, partnerId: string, amount: number, at: Date, guarded: boolean): Promise<boolean> {
+async function moveWallet(
+  tx: Queryable,
+  partnerId: string,
+  amount: number,
+  at: Date,
+  guarded: boolean,
+): Promise<boolean> {
   const rows = await tx.query(
     `update wallets set balance_pesewas = balance_pesewas + $2, updated_at = $3
       where partner_id = $1
@@ -75,16 +81,30 @@ export const ledgerRepository = {
    * posting idempotent with a compare-and-set on their own row first; the unique (kind, subject)
    * of journals is the last guard.
    */
-  async postJournal(tx: Queryable, journal: Journal, at: Date, opts: { floorOf?: string } = {}): Promise<void> {
+  async postJournal(
+    tx: Queryable,
+    journal: Journal,
+    at: Date,
+    opts: { floorOf?: string } = {},
+  ): Promise<void> {
     assertBalanced(journal);
     // The journal and its entries first, in one statement; the wallet moves last, so the row lock
     // that serialises spends of one wallet is held only until the commit that follows.
     const journalId = newId('jrn');
-    const values = journal.entries.map((_, i) => `($1, $${i * 2 + 6}, $${i * 2 + 7}, $5)`).join(', ');
+    const values = journal.entries
+      .map((_, i) => `($1, $${i * 2 + 6}, $${i * 2 + 7}, $5)`)
+      .join(', ');
     await tx.query(
       `with journal as (insert into ledger_journals (id, kind, subject_id, memo, created_at) values ($1, $2, $3, $4, $5))
        insert into ledger_entries (journal_id, account, amount_pesewas, created_at) values ${values}`,
-      [journalId, journal.kind, journal.subjectId, journal.memo, at, ...journal.entries.flatMap((e) => [e.account, e.amountPesewas])],
+      [
+        journalId,
+        journal.kind,
+        journal.subjectId,
+        journal.memo,
+        at,
+        ...journal.entries.flatMap((e) => [e.account, e.amountPesewas]),
+      ],
     );
     for (const e of journal.entries) {
       if (!e.walletOf) continue;
@@ -92,11 +112,16 @@ export const ledgerRepository = {
       let moved = await moveWallet(tx, e.walletOf, e.amountPesewas, at, guarded);
       if (!moved && !(await walletExists(tx, e.walletOf))) {
         // A partner's first entry creates its wallet (rarely taken, so kept off the hot path).
-        await tx.query('insert into wallets (partner_id) values ($1) on conflict (partner_id) do nothing', [e.walletOf]);
+        await tx.query(
+          'insert into wallets (partner_id) values ($1) on conflict (partner_id) do nothing',
+          [e.walletOf],
+        );
         moved = await moveWallet(tx, e.walletOf, e.amountPesewas, at, guarded);
       }
       if (!moved) {
-        throw errors.insufficientWalletBalance('The wallet balance plus the credit limit does not cover this fee; top up the wallet.');
+        throw errors.insufficientWalletBalance(
+          'The wallet balance plus the credit limit does not cover this fee; top up the wallet.',
+        );
       }
     }
     // Counted once committed: a transaction that rolls back or is retried posted nothing.
@@ -122,7 +147,16 @@ export const ledgerRepository = {
       `with journal as (insert into ledger_journals (id, kind, subject_id, memo, created_at)
                          select id, kind, subject_id, memo, $5 from unnest($1::text[], $2::text[], $3::text[], $4::text[]) as j(id, kind, subject_id, memo))
        insert into ledger_entries (journal_id, account, amount_pesewas, created_at) select journal_id, account, amount, $5 from unnest($6::text[], $7::text[], $8::bigint[]) as e(journal_id, account, amount)`,
-      [ids, journals.map((j) => j.kind), journals.map((j) => j.subjectId), journals.map((j) => j.memo), at, entries.map((e) => e.journal), entries.map((e) => e.account), entries.map((e) => e.amount)],
+      [
+        ids,
+        journals.map((j) => j.kind),
+        journals.map((j) => j.subjectId),
+        journals.map((j) => j.memo),
+        at,
+        entries.map((e) => e.journal),
+        entries.map((e) => e.account),
+        entries.map((e) => e.amount),
+      ],
     );
     tx.afterCommit(() => {
       for (const j of journals) journalsPosted.inc({ kind: j.kind });
@@ -131,11 +165,18 @@ export const ledgerRepository = {
 
   /** Locks an account until the transaction ends: a payout run takes it on the payable it pays from. */
   async lockAccount(tx: Queryable, account: string): Promise<void> {
-    await tx.query('select 1 as locked from (select pg_advisory_xact_lock(hashtext($1)::bigint)) as l', [account]);
+    await tx.query(
+      'select 1 as locked from (select pg_advisory_xact_lock(hashtext($1)::bigint)) as l',
+      [account],
+    );
   },
 
   /** The entries of the journals of these kinds about these subjects (a sale and its refund attempts, a top-up), oldest first. */
-  async subjectEntries(db: Queryable, subjectIds: readonly string[], kinds: readonly string[]): Promise<SubjectEntry[]> {
+  async subjectEntries(
+    db: Queryable,
+    subjectIds: readonly string[],
+    kinds: readonly string[],
+  ): Promise<SubjectEntry[]> {
     return db.query(
       `select j.id as journal_id, j.kind, j.subject_id, e.account, e.amount_pesewas, j.created_at
          from ledger_journals j join ledger_entries e on e.journal_id = j.id
@@ -146,11 +187,21 @@ export const ledgerRepository = {
 
   /** Whether a journal of this kind about this subject was posted. */
   async posted(db: Queryable, kind: string, subjectId: string): Promise<boolean> {
-    return (await db.query('select 1 as found from ledger_journals where kind = $1 and subject_id = $2', [kind, subjectId])).length > 0;
+    return (
+      (
+        await db.query(
+          'select 1 as found from ledger_journals where kind = $1 and subject_id = $2',
+          [kind, subjectId],
+        )
+      ).length > 0
+    );
   },
 
   async balance(db: Queryable, partnerId: string): Promise<number> {
-    const rows = await db.query<{ balance_pesewas: number }>('select balance_pesewas from wallets where partner_id = $1', [partnerId]);
+    const rows = await db.query<{ balance_pesewas: number }>(
+      'select balance_pesewas from wallets where partner_id = $1',
+      [partnerId],
+    );
     return rows[0]?.balance_pesewas ?? 0;
   },
 
@@ -169,7 +220,11 @@ export const ledgerRepository = {
    * sums the amounts of the newer ones on the (account, created_at) index, never the older history.
    * Keyset paged: `beforeJournalId` is the last entry of the previous page.
    */
-  async statement(db: Queryable, partnerId: string, opts: { limit: number; beforeJournalId?: string }): Promise<StatementRow[]> {
+  async statement(
+    db: Queryable,
+    partnerId: string,
+    opts: { limit: number; beforeJournalId?: string },
+  ): Promise<StatementRow[]> {
     return db.query<StatementRow>(
       `with cursor as (select created_at, journal_id from ledger_entries where account = $1 and journal_id = $2),
        page as (
@@ -210,7 +265,12 @@ export const ledgerRepository = {
     );
   },
   /** The last `days` days up to `today` (YYYY-MM-DD, UTC): each day's closing balance and fees spent (net of refunds). */
-  async dailyWallet(db: Queryable, partnerId: string, today: string, days: number): Promise<WalletDay[]> {
+  async dailyWallet(
+    db: Queryable,
+    partnerId: string,
+    today: string,
+    days: number,
+  ): Promise<WalletDay[]> {
     return db.query<WalletDay>(
       `with d as (
          select day::date as day, (day::timestamp at time zone 'UTC') as starts, ((day + interval '1 day')::timestamp at time zone 'UTC') as ends

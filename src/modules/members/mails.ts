@@ -34,7 +34,12 @@ export const alreadyRegisteredMail = (to: string, signInLink: string): OutgoingM
   text: `Someone tried to sign up with this address, which already has an account.\n\nSign in here (or reset your password from that page):\n${signInLink}\n\nIf it was not you, ignore this mail.`,
 });
 
-export const invitationMail = (to: string, partnerName: string, role: string, link: string): OutgoingMail => ({
+export const invitationMail = (
+  to: string,
+  partnerName: string,
+  role: string,
+  link: string,
+): OutgoingMail => ({
   to,
   subject: `You are invited to ${partnerName} on the Partner Platform`,
   text: `You are invited to join ${partnerName} on the Partner Platform as ${role}.\n\nOpen this link to accept (it works once, for 7 days):\n${link}\n\nIf you do not know ${partnerName}, ignore this mail.`,

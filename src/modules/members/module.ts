@@ -17,5 +17,7 @@ export const membersModule = defineModule({
   name: 'members',
   tables: ['members', 'memberships', 'member_email_tokens', 'sign_in_failures'],
   needs: ['accounts'],
-  build: ({ db, clock, accounts, mailQueue, publicBaseUrl }: Needs) => ({ face: { members: new MembersService({ db, accounts, mail: mailQueue, publicBaseUrl, clock }) } }),
+  build: ({ db, clock, accounts, mailQueue, publicBaseUrl }: Needs) => ({
+    face: { members: new MembersService({ db, accounts, mail: mailQueue, publicBaseUrl, clock }) },
+  }),
 });

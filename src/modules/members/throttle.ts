@@ -22,10 +22,17 @@ export class SignInThrottle {
   async check(email: string, ip: string): Promise<void> {
     const now = this.clock();
     const since = new Date(now - SIGN_IN_LIMITS.windowMs);
-    const counts = await repo.failuresSince(this.db, [accountScope(email), addressScope(ip)], since);
+    const counts = await repo.failuresSince(
+      this.db,
+      [accountScope(email), addressScope(ip)],
+      since,
+    );
     const account = counts.get(accountScope(email));
     const address = counts.get(addressScope(ip));
-    const locked = [account && account.count >= SIGN_IN_LIMITS.perAccount ? account : undefined, address && address.count >= SIGN_IN_LIMITS.perAddress ? address : undefined]
+    const locked = [
+      account && account.count >= SIGN_IN_LIMITS.perAccount ? account : undefined,
+      address && address.count >= SIGN_IN_LIMITS.perAddress ? address : undefined,
+    ]
       .filter((c) => c !== undefined)
       .map((c) => c.oldest.getTime() + SIGN_IN_LIMITS.windowMs - now);
     if (locked.length === 0) return;

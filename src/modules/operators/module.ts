@@ -11,9 +11,22 @@ export const operatorsModule = defineModule({
   name: 'operators',
   tables: ['operators', 'operator_tokens', 'operator_sign_in_failures'],
   needs: [],
-  build: ({ db, box, clock, log }: { db: Db; box: SecretBox; clock: () => number; log: Logger }) => {
+  build: ({
+    db,
+    box,
+    clock,
+    log,
+  }: {
+    db: Db;
+    box: SecretBox;
+    clock: () => number;
+    log: Logger;
+  }) => {
     const operators = new OperatorsService(db, clock);
     const operatorSignIn = new OperatorSignIn(db, box, clock, log);
-    return { face: { operators, operatorSignIn }, adminRoutes: operatorRoutes(operators, operatorSignIn) };
+    return {
+      face: { operators, operatorSignIn },
+      adminRoutes: operatorRoutes(operators, operatorSignIn),
+    };
   },
 });

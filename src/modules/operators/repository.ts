@@ -34,7 +34,10 @@ const SECRET_COLS = `${COLS}, password_hash, totp_secret_sealed, totp_last_step`
 const TOKEN_COLS = 'id, operator_id, name, token_hint, created_at, expires_at, revoked_at';
 
 export const operatorsRepository = {
-  async insert(db: Queryable, o: { id: string; email: string; name: string; passwordHash: string; roles: OperatorRole[] }): Promise<OperatorRow> {
+  async insert(
+    db: Queryable,
+    o: { id: string; email: string; name: string; passwordHash: string; roles: OperatorRole[] },
+  ): Promise<OperatorRow> {
     const rows = await db.query<OperatorRow>(
       `insert into operators (id, email, name, password_hash, roles) values ($1, $2, $3, $4, $5) returning ${COLS}`,
       [o.id, o.email, o.name, o.passwordHash, o.roles],
@@ -46,12 +49,26 @@ export const operatorsRepository = {
     return (await db.query<OperatorRow>(`select ${COLS} from operators where id = $1`, [id]))[0];
   },
 
-  async getWithSecrets(db: Queryable, id: string, forUpdate = false): Promise<OperatorSecretsRow | undefined> {
-    return (await db.query<OperatorSecretsRow>(`select ${SECRET_COLS} from operators where id = $1${forUpdate ? ' for update' : ''}`, [id]))[0];
+  async getWithSecrets(
+    db: Queryable,
+    id: string,
+    forUpdate = false,
+  ): Promise<OperatorSecretsRow | undefined> {
+    return (
+      await db.query<OperatorSecretsRow>(
+        `select ${SECRET_COLS} from operators where id = $1${forUpdate ? ' for update' : ''}`,
+        [id],
+      )
+    )[0];
   },
 
   async findByEmail(db: Queryable, email: string): Promise<OperatorSecretsRow | undefined> {
-    return (await db.query<OperatorSecretsRow>(`select ${SECRET_COLS} from operators where lower(email) = lower($1)`, [email]))[0];
+    return (
+      await db.query<OperatorSecretsRow>(
+        `select ${SECRET_COLS} from operators where lower(email) = lower($1)`,
+        [email],
+      )
+    )[0];
   },
 
   async list(db: Queryable): Promise<OperatorRow[]> {
@@ -60,11 +77,17 @@ export const operatorsRepository = {
 
   /** Locks every active admin's row (so two demotions cannot both pass the last-admin check) and answers their ids. */
   async lockActiveAdmins(db: Queryable): Promise<string[]> {
-    const rows = await db.query<{ id: string }>(`select id from operators where active and 'admin' = any(roles) order by id for update`);
+    const rows = await db.query<{ id: string }>(
+      `select id from operators where active and 'admin' = any(roles) order by id for update`,
+    );
     return rows.map((r) => r.id);
   },
 
-  async update(db: Queryable, id: string, patch: { name?: string; roles?: OperatorRole[]; active?: boolean }): Promise<OperatorRow | undefined> {
+  async update(
+    db: Queryable,
+    id: string,
+    patch: { name?: string; roles?: OperatorRole[]; active?: boolean },
+  ): Promise<OperatorRow | undefined> {
     const rows = await db.query<OperatorRow>(
       `update operators set name = coalesce($2, name), roles = coalesce($3, roles), active = coalesce($4, active), updated_at = now()
         where id = $1 returning ${COLS}`,
@@ -74,7 +97,10 @@ export const operatorsRepository = {
   },
 
   async setTotp(db: Queryable, id: string, sealed: string): Promise<void> {
-    await db.query(`update operators set totp_secret_sealed = $2, totp_confirmed = false, totp_last_step = null, updated_at = now() where id = $1`, [id, sealed]);
+    await db.query(
+      `update operators set totp_secret_sealed = $2, totp_confirmed = false, totp_last_step = null, updated_at = now() where id = $1`,
+      [id, sealed],
+    );
   },
 
   /** Records an accepted code's step, only if it is later than the last one (a concurrent replay loses). */
@@ -87,7 +113,11 @@ export const operatorsRepository = {
     return rows.length > 0;
   },
 
-  async recordFailure(db: Queryable, subjects: Array<{ scope: 'account' | 'ip'; subject: string }>, at: Date): Promise<void> {
+  async recordFailure(
+    db: Queryable,
+    subjects: Array<{ scope: 'account' | 'ip'; subject: string }>,
+    at: Date,
+  ): Promise<void> {
     if (subjects.length === 0) return;
     await db.query(
       `insert into operator_sign_in_failures (scope, subject, at) select s, j, $3 from unnest($1::text[], $2::text[]) as u(s, j)`,
@@ -96,7 +126,12 @@ export const operatorsRepository = {
   },
 
   /** Failures since `since` and the oldest of them, for one subject. */
-  async failures(db: Queryable, scope: 'account' | 'ip', subject: string, since: Date): Promise<{ count: number; oldest: Date | null }> {
+  async failures(
+    db: Queryable,
+    scope: 'account' | 'ip',
+    subject: string,
+    since: Date,
+  ): Promise<{ count: number; oldest: Date | null }> {
     const rows = await db.query<{ count: string; oldest: Date | null }>(
       `select count(*) as count, min(at) as oldest from operator_sign_in_failures where scope = $1 and subject = $2 and at >= $3`,
       [scope, subject, since],
@@ -105,10 +140,23 @@ export const operatorsRepository = {
   },
 
   async clearFailures(db: Queryable, scope: 'account', subject: string): Promise<void> {
-    await db.query(`delete from operator_sign_in_failures where scope = $1 and subject = $2`, [scope, subject]);
+    await db.query(`delete from operator_sign_in_failures where scope = $1 and subject = $2`, [
+      scope,
+      subject,
+    ]);
   },
 
-  async insertToken(db: Queryable, t: { id: string; operatorId: string; name: string; hash: string; hint: string; expiresAt: Date | null }): Promise<OperatorTokenRow> {
+  async insertToken(
+    db: Queryable,
+    t: {
+      id: string;
+      operatorId: string;
+      name: string;
+      hash: string;
+      hint: string;
+      expiresAt: Date | null;
+    },
+  ): Promise<OperatorTokenRow> {
     const rows = await db.query<OperatorTokenRow>(
       `insert into operator_tokens (id, operator_id, name, token_hash, token_hint, expires_at) values ($1, $2, $3, $4, $5, $6) returning ${TOKEN_COLS}`,
       [t.id, t.operatorId, t.name, t.hash, t.hint, t.expiresAt],
@@ -117,15 +165,25 @@ export const operatorsRepository = {
   },
 
   async listTokens(db: Queryable, operatorId: string): Promise<OperatorTokenRow[]> {
-    return db.query<OperatorTokenRow>(`select ${TOKEN_COLS} from operator_tokens where operator_id = $1 order by id`, [operatorId]);
+    return db.query<OperatorTokenRow>(
+      `select ${TOKEN_COLS} from operator_tokens where operator_id = $1 order by id`,
+      [operatorId],
+    );
   },
 
   async getToken(db: Queryable, id: string): Promise<OperatorTokenRow | undefined> {
-    return (await db.query<OperatorTokenRow>(`select ${TOKEN_COLS} from operator_tokens where id = $1`, [id]))[0];
+    return (
+      await db.query<OperatorTokenRow>(`select ${TOKEN_COLS} from operator_tokens where id = $1`, [
+        id,
+      ])
+    )[0];
   },
 
   async revokeToken(db: Queryable, id: string): Promise<OperatorTokenRow | undefined> {
-    const rows = await db.query<OperatorTokenRow>(`update operator_tokens set revoked_at = coalesce(revoked_at, now()) where id = $1 returning ${TOKEN_COLS}`, [id]);
+    const rows = await db.query<OperatorTokenRow>(
+      `update operator_tokens set revoked_at = coalesce(revoked_at, now()) where id = $1 returning ${TOKEN_COLS}`,
+      [id],
+    );
     return rows[0];
   },
 

@@ -5,18 +5,29 @@ import { errors, type ErrorDetail } from '../../platform/errors.ts';
 import { newId, randomToken } from '../../platform/ids.ts';
 import { hashApiKey } from '../../platform/secrets.ts';
 import { emailProblem, normalizeRoles, passwordProblem } from './domain/input.ts';
-import { operatorsRepository as repo, type OperatorRow, type OperatorTokenRow } from './repository.ts';
+import {
+  operatorsRepository as repo,
+  type OperatorRow,
+  type OperatorTokenRow,
+} from './repository.ts';
 
 export const OPERATOR_TOKEN_PREFIX = 'opt_';
 
 function requireValid(problems: Array<ErrorDetail | undefined>): void {
   const details = problems.filter((p): p is ErrorDetail => p !== undefined);
-  if (details.length) throw errors.validation(`Invalid ${details.map((d) => d.field).join(', ')}: ${details[0]!.issue}.`, details);
+  if (details.length)
+    throw errors.validation(
+      `Invalid ${details.map((d) => d.field).join(', ')}: ${details[0]!.issue}.`,
+      details,
+    );
 }
 
 function rolesOrThrow(roles: readonly string[]): OperatorRole[] {
   const normalized = normalizeRoles(roles);
-  if (!normalized) throw errors.validation('roles must name at least one of support, finance, admin.', [{ field: 'roles', issue: 'must be one or more of support, finance, admin' }]);
+  if (!normalized)
+    throw errors.validation('roles must name at least one of support, finance, admin.', [
+      { field: 'roles', issue: 'must be one or more of support, finance, admin' },
+    ]);
   return normalized;
 }
 
@@ -30,11 +41,22 @@ export class OperatorsService {
     private readonly clock: () => number,
   ) {}
 
-  async create(input: { email: string; name: string; password: string; roles: readonly string[] }): Promise<OperatorRow> {
+  async create(input: {
+    email: string;
+    name: string;
+    password: string;
+    roles: readonly string[];
+  }): Promise<OperatorRow> {
     const email = input.email.trim();
     requireValid([emailProblem(email), passwordProblem(input.password)]);
     const roles = rolesOrThrow(input.roles);
-    return repo.insert(this.db, { id: newId('opr'), email, name: input.name, passwordHash: await hashPassword(input.password), roles });
+    return repo.insert(this.db, {
+      id: newId('opr'),
+      email,
+      name: input.name,
+      passwordHash: await hashPassword(input.password),
+      roles,
+    });
   }
 
   async get(id: string): Promise<OperatorRow> {
@@ -48,13 +70,20 @@ export class OperatorsService {
   }
 
   /** Renames, changes roles, deactivates or reactivates; refuses to leave no active admin. */
-  async update(id: string, patch: { name?: string; roles?: readonly string[]; active?: boolean }): Promise<OperatorRow> {
+  async update(
+    id: string,
+    patch: { name?: string; roles?: readonly string[]; active?: boolean },
+  ): Promise<OperatorRow> {
     const roles = patch.roles === undefined ? undefined : rolesOrThrow(patch.roles);
     return this.db.transaction(async (tx) => {
       const admins = await repo.lockActiveAdmins(tx);
-      const losesAdmin = admins.includes(id) && (patch.active === false || (roles !== undefined && !roles.includes('admin')));
+      const losesAdmin =
+        admins.includes(id) &&
+        (patch.active === false || (roles !== undefined && !roles.includes('admin')));
       if (losesAdmin && admins.length === 1) {
-        throw errors.lastAdmin('This is the last active operator with the admin role: give another operator the admin role first.');
+        throw errors.lastAdmin(
+          'This is the last active operator with the admin role: give another operator the admin role first.',
+        );
       }
       const row = await repo.update(tx, id, { name: patch.name, roles, active: patch.active });
       if (!row) throw errors.operatorNotFound(`There is no operator ${id}.`);
@@ -62,10 +91,15 @@ export class OperatorsService {
     });
   }
 
-  async createToken(operatorId: string, input: { name: string; expiresAt?: Date }): Promise<{ token: string; row: OperatorTokenRow }> {
+  async createToken(
+    operatorId: string,
+    input: { name: string; expiresAt?: Date },
+  ): Promise<{ token: string; row: OperatorTokenRow }> {
     await this.get(operatorId);
     if (input.expiresAt && input.expiresAt.getTime() <= this.clock()) {
-      throw errors.validation('expires_at must be in the future.', [{ field: 'expires_at', issue: 'must be in the future' }]);
+      throw errors.validation('expires_at must be in the future.', [
+        { field: 'expires_at', issue: 'must be in the future' },
+      ]);
     }
     const token = `${OPERATOR_TOKEN_PREFIX}${randomToken(32)}`;
     const row = await repo.insertToken(this.db, {

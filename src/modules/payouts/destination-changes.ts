@@ -5,7 +5,14 @@ import type { PayeeDirectory } from './directory.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { changesRepository as changes, type DestinationChangeRow } from './changes-repository.ts';
-import { namesMatch, parseDestination, payeeKey, toDestination, type DestinationInput, type PayeeKind } from './domain/destinations.ts';
+import {
+  namesMatch,
+  parseDestination,
+  payeeKey,
+  toDestination,
+  type DestinationInput,
+  type PayeeKind,
+} from './domain/destinations.ts';
 import type { DestinationSwitch, Switched } from './destination-switch.ts';
 import type { DestinationRow } from './repository.ts';
 
@@ -18,7 +25,12 @@ export interface DestinationNotices {
 }
 
 /** Only the last digits of a number or account are told (a text can be read over a shoulder too). */
-const shown = (d: { kind: string; network: string | null; bank_code: string | null; number: string }) =>
+const shown = (d: {
+  kind: string;
+  network: string | null;
+  bank_code: string | null;
+  number: string;
+}) =>
   `${d.kind === 'mobile_money' ? `${(d.network ?? '').toUpperCase()} mobile money` : `bank ${d.bank_code}`} •••${d.number.slice(-3)}`;
 
 /**
@@ -29,18 +41,44 @@ const shown = (d: { kind: string; network: string | null; bank_code: string | nu
  */
 export class DestinationChanges {
   constructor(
-    private readonly deps: { db: Db; clock: () => number; log: Logger; provider: TransferProvider; directory: PayeeDirectory; destinations: DestinationSwitch; notices?: DestinationNotices | undefined },
+    private readonly deps: {
+      db: Db;
+      clock: () => number;
+      log: Logger;
+      provider: TransferProvider;
+      directory: PayeeDirectory;
+      destinations: DestinationSwitch;
+      notices?: DestinationNotices | undefined;
+    },
   ) {}
 
   /** Proposes a change after checking it; the provider's name lookup is made first, outside any transaction. */
-  async propose(kind: PayeeKind, id: string, input: DestinationInput, by: string): Promise<{ change: DestinationChangeRow; name_matches: boolean | null }> {
+  async propose(
+    kind: PayeeKind,
+    id: string,
+    input: DestinationInput,
+    by: string,
+  ): Promise<{ change: DestinationChangeRow; name_matches: boolean | null }> {
     const parsed = parseDestination(input);
-    if ('problems' in parsed) throw errors.validation(`Invalid destination: ${parsed.problems.map((p) => `${p.field} ${p.issue}`).join('; ')}.`, parsed.problems);
-    if (!(await this.deps.directory.exists(kind, id))) throw errors.payeeNotFound(`No ${kind} ${id}.`);
+    if ('problems' in parsed)
+      throw errors.validation(
+        `Invalid destination: ${parsed.problems.map((p) => `${p.field} ${p.issue}`).join('; ')}.`,
+        parsed.problems,
+      );
+    if (!(await this.deps.directory.exists(kind, id)))
+      throw errors.payeeNotFound(`No ${kind} ${id}.`);
     const resolved = await this.deps.provider.resolveName(parsed.destination);
-    const change = await this.deps.db.transaction((tx) => changes.propose(tx, kind, id, newId('pdc'), parsed.destination, resolved, by, this.now()));
-    if (!change) throw errors.invalidTransition(`A destination change for ${kind} ${id} already waits for approval: approve or reject it first.`);
-    return { change, name_matches: resolved === null ? null : namesMatch(parsed.destination.name, resolved) };
+    const change = await this.deps.db.transaction((tx) =>
+      changes.propose(tx, kind, id, newId('pdc'), parsed.destination, resolved, by, this.now()),
+    );
+    if (!change)
+      throw errors.invalidTransition(
+        `A destination change for ${kind} ${id} already waits for approval: approve or reject it first.`,
+      );
+    return {
+      change,
+      name_matches: resolved === null ? null : namesMatch(parsed.destination.name, resolved),
+    };
   }
 
   pending(kind: PayeeKind, id: string): Promise<DestinationChangeRow | undefined> {
@@ -54,15 +92,27 @@ export class DestinationChanges {
    */
   async approve(kind: PayeeKind, id: string, changeId: string, by: string): Promise<Switched> {
     const change = await this.waiting(kind, id, changeId);
-    if (change.proposed_by === by) throw errors.sameOperator('A destination change is approved by a second operator, not the one who proposed it.');
+    if (change.proposed_by === by)
+      throw errors.sameOperator(
+        'A destination change is approved by a second operator, not the one who proposed it.',
+      );
     const owners = kind === 'partner' ? ((await this.deps.notices?.ownerEmails(id)) ?? []) : [];
     const switched = await this.deps.destinations.replace(kind, id, toDestination(change), {
       resolvedName: change.resolved_name,
       by: `${change.proposed_by}, approved by ${by}`,
       setBy: [change.proposed_by, by],
       inside: async (tx, { previous, saved }) => {
-        if (!(await changes.decide(tx, changeId, 'approved', by, saved.changed_at))) throw errors.invalidTransition(`Destination change ${changeId} is no longer waiting for approval.`);
-        for (const to of owners) await this.deps.notices?.mail(tx, to, 'Your Partner Platform payout destination was changed', this.notice(saved, previous));
+        if (!(await changes.decide(tx, changeId, 'approved', by, saved.changed_at)))
+          throw errors.invalidTransition(
+            `Destination change ${changeId} is no longer waiting for approval.`,
+          );
+        for (const to of owners)
+          await this.deps.notices?.mail(
+            tx,
+            to,
+            'Your Partner Platform payout destination was changed',
+            this.notice(saved, previous),
+          );
       },
     });
     if (kind === 'vendor') await this.textVendor(id, switched.saved, switched.previous);
@@ -70,17 +120,34 @@ export class DestinationChanges {
   }
 
   /** Any finance operator (the proposer too, to withdraw it) rejects a waiting change; nothing else changes. */
-  async reject(kind: PayeeKind, id: string, changeId: string, by: string): Promise<DestinationChangeRow> {
+  async reject(
+    kind: PayeeKind,
+    id: string,
+    changeId: string,
+    by: string,
+  ): Promise<DestinationChangeRow> {
     await this.waiting(kind, id, changeId);
-    const rejected = await this.deps.db.transaction((tx) => changes.decide(tx, changeId, 'rejected', by, this.now()));
-    if (!rejected) throw errors.invalidTransition(`Destination change ${changeId} is no longer waiting for approval.`);
+    const rejected = await this.deps.db.transaction((tx) =>
+      changes.decide(tx, changeId, 'rejected', by, this.now()),
+    );
+    if (!rejected)
+      throw errors.invalidTransition(
+        `Destination change ${changeId} is no longer waiting for approval.`,
+      );
     return rejected;
   }
 
-  private async waiting(kind: PayeeKind, id: string, changeId: string): Promise<DestinationChangeRow> {
+  private async waiting(
+    kind: PayeeKind,
+    id: string,
+    changeId: string,
+  ): Promise<DestinationChangeRow> {
     const change = await changes.find(this.deps.db, payeeKey(kind, id), changeId);
     if (!change) throw errors.payeeNotFound(`No destination change ${changeId} for ${kind} ${id}.`);
-    if (change.status !== 'pending') throw errors.invalidTransition(`Destination change ${changeId} is ${change.status}, not waiting for approval.`);
+    if (change.status !== 'pending')
+      throw errors.invalidTransition(
+        `Destination change ${changeId} is ${change.status}, not waiting for approval.`,
+      );
     return change;
   }
 
@@ -90,11 +157,23 @@ export class DestinationChanges {
   }
 
   /** A text to the vendor's contact phone and, when it was a wallet, to the old wallet's number; a failure is logged, the change stands. */
-  private async textVendor(vendorId: string, saved: DestinationRow, previous: DestinationRow | undefined): Promise<void> {
+  private async textVendor(
+    vendorId: string,
+    saved: DestinationRow,
+    previous: DestinationRow | undefined,
+  ): Promise<void> {
     const phone = await this.deps.directory.vendorPhone(vendorId);
-    const oldWallet = previous?.kind === 'mobile_money' ? `+233${previous.number.slice(1)}` : undefined;
+    const oldWallet =
+      previous?.kind === 'mobile_money' ? `+233${previous.number.slice(1)}` : undefined;
     for (const to of new Set([phone, oldWallet].filter((n): n is string => n !== undefined))) {
-      await this.deps.notices?.text(to, this.notice(saved, previous)).catch((err: unknown) => this.deps.log.warn({ err, vendor: vendorId }, 'could not text the vendor of its destination change'));
+      await this.deps.notices
+        ?.text(to, this.notice(saved, previous))
+        .catch((err: unknown) =>
+          this.deps.log.warn(
+            { err, vendor: vendorId },
+            'could not text the vendor of its destination change',
+          ),
+        );
     }
   }
 

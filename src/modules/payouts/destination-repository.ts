@@ -6,11 +6,21 @@ import { DESTINATION_COLUMNS, type DestinationRow } from './repository.ts';
 export const destinationRepository = {
   /** The payee's destination, locked for update (a replacement, or a re-creation of payouts against it). */
   async lock(tx: Queryable, payee: string): Promise<DestinationRow | undefined> {
-    return (await tx.query<DestinationRow>(`select ${DESTINATION_COLUMNS} from payout_destinations where payee = $1 for update`, [payee]))[0];
+    return (
+      await tx.query<DestinationRow>(
+        `select ${DESTINATION_COLUMNS} from payout_destinations where payee = $1 for update`,
+        [payee],
+      )
+    )[0];
   },
 
   /** Applies the provider's verdict to the version it was asked about, if that version is still current and unverified. */
-  async applyVerdict(tx: Queryable, payee: string, version: number, v: Verdict): Promise<DestinationRow | undefined> {
+  async applyVerdict(
+    tx: Queryable,
+    payee: string,
+    version: number,
+    v: Verdict,
+  ): Promise<DestinationRow | undefined> {
     const rows = await tx.query<DestinationRow>(
       `update payout_destinations set verification = $3, resolved_name = coalesce($4, resolved_name), recipient_code = $5, review_reason = $6
         where payee = $1 and version = $2 and verification = 'unverified' returning ${DESTINATION_COLUMNS}`,
@@ -20,7 +30,12 @@ export const destinationRepository = {
   },
 
   /** An operator accepts a destination that needs review: compare-and-set on its version. */
-  async accept(tx: Queryable, payee: string, version: number, by: string): Promise<DestinationRow | undefined> {
+  async accept(
+    tx: Queryable,
+    payee: string,
+    version: number,
+    by: string,
+  ): Promise<DestinationRow | undefined> {
     const rows = await tx.query<DestinationRow>(
       `update payout_destinations set verification = 'verified', reviewed_by = $3
         where payee = $1 and version = $2 and verification = 'needs_review' returning ${DESTINATION_COLUMNS}`,
@@ -30,7 +45,13 @@ export const destinationRepository = {
   },
 
   /** Destinations the provider has not checked yet (it was down, or the process stopped), oldest change first. */
-  async unverified(db: Queryable, limit: number): Promise<Array<Pick<DestinationRow, 'payee' | 'version'>>> {
-    return db.query("select payee, version from payout_destinations where verification = 'unverified' order by changed_at, payee limit $1", [limit]);
+  async unverified(
+    db: Queryable,
+    limit: number,
+  ): Promise<Array<Pick<DestinationRow, 'payee' | 'version'>>> {
+    return db.query(
+      "select payee, version from payout_destinations where verification = 'unverified' order by changed_at, payee limit $1",
+      [limit],
+    );
   },
 };

@@ -25,22 +25,48 @@ export interface Switched {
  * provider verifies it.
  */
 export class DestinationSwitch {
-  constructor(private readonly deps: { db: Db; clock: () => number; sender: PayoutSender; verifier: DestinationVerifier }) {}
+  constructor(
+    private readonly deps: {
+      db: Db;
+      clock: () => number;
+      sender: PayoutSender;
+      verifier: DestinationVerifier;
+    },
+  ) {}
 
   async replace(
     kind: PayeeKind,
     id: string,
     d: PayoutDestination,
-    o: { resolvedName: string | null; by: string; setBy: string[]; inside?: (tx: Queryable, s: Switched) => Promise<void> },
+    o: {
+      resolvedName: string | null;
+      by: string;
+      setBy: string[];
+      inside?: (tx: Queryable, s: Switched) => Promise<void>;
+    },
   ): Promise<Switched> {
     const payee = payeeKey(kind, id);
     const switched = await this.deps.db.transaction(async (tx) => {
       const previous = await destinations.lock(tx, payee);
       const sending = await sends.sendingTo(tx, payee);
-      if (sending) throw errors.payoutSending(`Payout ${sending} to ${kind} ${id} is being handed to the transfer provider; change the destination once it is answered (about a minute).`);
+      if (sending)
+        throw errors.payoutSending(
+          `Payout ${sending} to ${kind} ${id} is being handed to the transfer provider; change the destination once it is answered (about a minute).`,
+        );
       const at = new Date(this.deps.clock());
-      const saved = await repo.saveDestination(tx, kind, id, d, { resolvedName: o.resolvedName, by: o.by, setBy: o.setBy }, at);
-      const s: Switched = { previous, saved, replaced: await this.deps.sender.replaceUnsent(tx, saved, at) };
+      const saved = await repo.saveDestination(
+        tx,
+        kind,
+        id,
+        d,
+        { resolvedName: o.resolvedName, by: o.by, setBy: o.setBy },
+        at,
+      );
+      const s: Switched = {
+        previous,
+        saved,
+        replaced: await this.deps.sender.replaceUnsent(tx, saved, at),
+      };
       await o.inside?.(tx, s);
       return s;
     });

@@ -2,9 +2,20 @@
 export { payoutsModule, createPayoutsModule, type PayoutsModule } from './module.ts';
 export { payoutSettings, type PayoutSettings } from './settings.ts';
 export type { PayeeBalance, SavedDestination } from './payees.ts';
-export type { DestinationRow, PayoutRow, PayoutSchedule, PayoutStatus, LineRow } from './repository.ts';
+export type {
+  DestinationRow,
+  PayoutRow,
+  PayoutSchedule,
+  PayoutStatus,
+  LineRow,
+} from './repository.ts';
 export { PAYOUT_JOURNAL_KINDS } from './domain/journals.ts';
-export { namesMatch, NETWORKS, parseDestination, type DestinationInput } from './domain/destinations.ts';
+export {
+  namesMatch,
+  NETWORKS,
+  parseDestination,
+  type DestinationInput,
+} from './domain/destinations.ts';
 export type { DestinationNotices } from './destination-changes.ts';
 export type { PayeeDirectory } from './directory.ts';
 export type { DestinationChangeRow } from './changes-repository.ts';

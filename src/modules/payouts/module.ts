@@ -58,12 +58,35 @@ export function createPayoutsModule(deps: {
   const verifier = new DestinationVerifier({ db, clock, log, provider });
   const destinations = new DestinationSwitch({ db, clock, sender, verifier });
   const payees = new PayeesService(db, clock, settings, directory, destinations);
-  const changes = new DestinationChanges({ db, clock, log, provider, directory, destinations, notices: deps.notices });
+  const changes = new DestinationChanges({
+    db,
+    clock,
+    log,
+    provider,
+    directory,
+    destinations,
+    notices: deps.notices,
+  });
   const runs = new PayoutRuns({ db, clock, log, payees, settings, provider: provider.name });
   const runSender = new RunSender({ db, log, provider, settings, sender });
-  const service = new PayoutsService({ db, clock, log, runs, runSender, sender, settings, verifier });
+  const service = new PayoutsService({
+    db,
+    clock,
+    log,
+    runs,
+    runSender,
+    sender,
+    settings,
+    verifier,
+  });
   const codVendorsOf = deps.codVendorsOf ?? (async () => []);
-  const runRequests = new RunRequests({ db, clock, log, settings, run: (h) => service.afterHandover(h, codVendorsOf) });
+  const runRequests = new RunRequests({
+    db,
+    clock,
+    log,
+    settings,
+    run: (h) => service.afterHandover(h, codVendorsOf),
+  });
   return {
     payees,
     changes,
@@ -73,7 +96,10 @@ export function createPayoutsModule(deps: {
     sender,
     adminRoutes: payoutAdminRoutes(service, payees, changes, verifier),
     operations: partnerPayoutOperations(new PartnerPayouts(db, payees)),
-    workers: [WorkerLoop.every('payouts', settings.intervalMs, () => service.tick(), log), WorkerLoop.every('payout-run-requests', settings.intervalMs, () => runRequests.runDue(), log)],
+    workers: [
+      WorkerLoop.every('payouts', settings.intervalMs, () => service.tick(), log),
+      WorkerLoop.every('payout-run-requests', settings.intervalMs, () => runRequests.runDue(), log),
+    ],
     registerWebhook: (app, others) => registerTransferWebhook(app, sender, provider.name, others),
   };
 }
@@ -93,10 +119,37 @@ interface Needs {
 /** Payouts to vendors and partners, and the provider's transfer events. */
 export const payoutsModule = defineModule({
   name: 'payouts',
-  tables: ['payout_destinations', 'payout_destination_changes', 'payout_schedules', 'payout_runs', 'payouts', 'payout_lines', 'payout_run_requests'],
+  tables: [
+    'payout_destinations',
+    'payout_destination_changes',
+    'payout_schedules',
+    'payout_runs',
+    'payouts',
+    'payout_lines',
+    'payout_run_requests',
+  ],
   needs: ['payeeDirectory', 'payoutNotices', 'codVendorsOf', 'refundHints'],
-  build: ({ db, clock, log, transfers, config, payeeDirectory, payoutNotices, codVendorsOf, refundHints }: Needs) => {
-    const payouts = createPayoutsModule({ db, clock, log, provider: transfers, settings: config.payouts, directory: payeeDirectory, notices: payoutNotices, codVendorsOf });
+  build: ({
+    db,
+    clock,
+    log,
+    transfers,
+    config,
+    payeeDirectory,
+    payoutNotices,
+    codVendorsOf,
+    refundHints,
+  }: Needs) => {
+    const payouts = createPayoutsModule({
+      db,
+      clock,
+      log,
+      provider: transfers,
+      settings: config.payouts,
+      directory: payeeDirectory,
+      notices: payoutNotices,
+      codVendorsOf,
+    });
     return {
       face: { payouts },
       // Partners are paid their markup on sales: their payouts are read under the safe-catalog paths.

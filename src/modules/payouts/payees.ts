@@ -1,10 +1,20 @@
 import type { Db } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
 import { approvalReasons, cooling } from './domain/approval.ts';
-import { namesMatch, parseDestination, payeeKey, type DestinationInput, type PayeeKind } from './domain/destinations.ts';
+import {
+  namesMatch,
+  parseDestination,
+  payeeKey,
+  type DestinationInput,
+  type PayeeKind,
+} from './domain/destinations.ts';
 import { payableAccount, receivableAccount } from './domain/journals.ts';
 import type { DestinationSwitch, Switched } from './destination-switch.ts';
-import { payoutsRepository as repo, type DestinationRow, type PayoutSchedule } from './repository.ts';
+import {
+  payoutsRepository as repo,
+  type DestinationRow,
+  type PayoutSchedule,
+} from './repository.ts';
 import type { PayeeDirectory } from './directory.ts';
 import type { PayoutSettings } from './settings.ts';
 
@@ -30,7 +40,8 @@ export interface SavedDestination {
 }
 
 /** Whether a destination's registered name (as the provider resolved it) matches the name given; null when it is not known. */
-export const nameMatches = (d: Pick<DestinationRow, 'name' | 'resolved_name'>): boolean | null => (d.resolved_name === null ? null : namesMatch(d.name, d.resolved_name));
+export const nameMatches = (d: Pick<DestinationRow, 'name' | 'resolved_name'>): boolean | null =>
+  d.resolved_name === null ? null : namesMatch(d.name, d.resolved_name);
 
 /** Payees (vendors and partners): where they are paid, and what they are owed. */
 export class PayeesService {
@@ -47,11 +58,26 @@ export class PayeesService {
    * unsent payouts are made again for it, then the provider verifies it (see DestinationSwitch).
    * `inside` runs in the change's transaction (the dashboard queues its notice and audit entry there).
    */
-  async setDestination(kind: PayeeKind, id: string, input: DestinationInput, by: string, inside?: Parameters<DestinationSwitch['replace']>[3]['inside']): Promise<SavedDestination> {
+  async setDestination(
+    kind: PayeeKind,
+    id: string,
+    input: DestinationInput,
+    by: string,
+    inside?: Parameters<DestinationSwitch['replace']>[3]['inside'],
+  ): Promise<SavedDestination> {
     const parsed = parseDestination(input);
-    if ('problems' in parsed) throw errors.validation(`Invalid destination: ${parsed.problems.map((p) => `${p.field} ${p.issue}`).join('; ')}.`, parsed.problems);
+    if ('problems' in parsed)
+      throw errors.validation(
+        `Invalid destination: ${parsed.problems.map((p) => `${p.field} ${p.issue}`).join('; ')}.`,
+        parsed.problems,
+      );
     if (!(await this.directory.exists(kind, id))) throw errors.payeeNotFound(`No ${kind} ${id}.`);
-    const { saved, replaced } = await this.destinations.replace(kind, id, parsed.destination, { resolvedName: null, by, setBy: [], inside });
+    const { saved, replaced } = await this.destinations.replace(kind, id, parsed.destination, {
+      resolvedName: null,
+      by,
+      setBy: [],
+      inside,
+    });
     return { destination: saved, name_matches: nameMatches(saved), replaced };
   }
 
@@ -63,9 +89,21 @@ export class PayeesService {
   async balance(kind: PayeeKind, id: string): Promise<PayeeBalance> {
     const account = payableAccount(kind, id);
     const schedule = kind === 'vendor' ? await repo.schedule(this.db, id) : 'daily';
-    const row = (await repo.payables(this.db, this.holdCutoff(schedule), [account, receivableAccount(kind, id)]))[0];
+    const row = (
+      await repo.payables(this.db, this.holdCutoff(schedule), [
+        account,
+        receivableAccount(kind, id),
+      ])
+    )[0];
     const n = (v: number | undefined) => Number(v ?? 0);
-    return { payee: payeeKey(kind, id), account, available_pesewas: n(row?.available_pesewas), pending_pesewas: n(row?.pending_pesewas), receivable_pesewas: -n(row?.receivable_pesewas), schedule };
+    return {
+      payee: payeeKey(kind, id),
+      account,
+      available_pesewas: n(row?.available_pesewas),
+      pending_pesewas: n(row?.pending_pesewas),
+      receivable_pesewas: -n(row?.receivable_pesewas),
+      schedule,
+    };
   }
 
   /** All a payee has earned, net of returns (paid out or not, owed back or not). */
@@ -78,14 +116,24 @@ export class PayeesService {
    * brought its cod sales' cash in (with the shorter same-day hold); `daily` is the daily run only.
    */
   async setSchedule(vendorId: string, schedule: PayoutSchedule, by: string): Promise<void> {
-    if (schedule !== 'daily' && schedule !== 'same_day') throw errors.validation('Invalid schedule: must be daily or same_day.', [{ field: 'schedule', issue: 'must be daily or same_day' }]);
-    if (!(await this.directory.exists('vendor', vendorId))) throw errors.payeeNotFound(`No vendor ${vendorId}.`);
-    await this.db.transaction((tx) => repo.setSchedule(tx, vendorId, schedule, by, new Date(this.clock())));
+    if (schedule !== 'daily' && schedule !== 'same_day')
+      throw errors.validation('Invalid schedule: must be daily or same_day.', [
+        { field: 'schedule', issue: 'must be daily or same_day' },
+      ]);
+    if (!(await this.directory.exists('vendor', vendorId)))
+      throw errors.payeeNotFound(`No vendor ${vendorId}.`);
+    await this.db.transaction((tx) =>
+      repo.setSchedule(tx, vendorId, schedule, by, new Date(this.clock())),
+    );
   }
 
   /** Entries settled at or before this instant are past the hold (the same-day vendors' shorter one when asked). */
   holdCutoff(schedule: PayoutSchedule = 'daily'): Date {
-    return new Date(this.clock() - (schedule === 'same_day' ? this.settings.sameDayHoldHours : this.settings.holdHours) * 3_600_000);
+    return new Date(
+      this.clock() -
+        (schedule === 'same_day' ? this.settings.sameDayHoldHours : this.settings.holdHours) *
+          3_600_000,
+    );
   }
 
   /** Whether a destination changed recently enough that payouts to it wait for approval. */

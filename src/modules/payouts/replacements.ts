@@ -32,7 +32,11 @@ export class Replacements {
   ) {}
 
   /** In the caller's transaction, with `destination` (the payee's current one) locked. */
-  async replaceUnsent(tx: Queryable, destination: DestinationRow, at: Date): Promise<Replacement[]> {
+  async replaceUnsent(
+    tx: Queryable,
+    destination: DestinationRow,
+    at: Date,
+  ): Promise<Replacement[]> {
     const done: Replacement[] = [];
     for (const old of await sends.unsentFor(tx, destination.payee, destination.version)) {
       const lines = await repo.lines(tx, old.id);
@@ -40,16 +44,41 @@ export class Replacements {
       if (!cancelled) continue;
       await this.deps.release(tx, cancelled, at);
       // The fee its payee bears is the new destination's channel's.
-      const split = splitOf(payeeAccounts(old.payee), lines, payeeFee(this.deps.settings.fees, old.payee, destination.kind));
+      const split = splitOf(
+        payeeAccounts(old.payee),
+        lines,
+        payeeFee(this.deps.settings.fees, old.payee, destination.kind),
+      );
       const amount = sentAmount(split);
       // Below the minimum after that fee: not made again; its lines, released, wait for a later run.
       if (amount < this.deps.settings.minimumPesewas) continue;
-      const reasons = approvalReasons(amount, destination.changed_at, this.deps.clock(), this.deps.settings);
+      const reasons = approvalReasons(
+        amount,
+        destination.changed_at,
+        this.deps.clock(),
+        this.deps.settings,
+      );
       const status = reasons.length > 0 ? 'awaiting_approval' : 'created';
       const replacement: PayoutRow = {
-        ...old, id: newId('pout'), amount_pesewas: amount, payee_fee_pesewas: split.fee, destination: toDestination(destination), destination_version: destination.version, status, approval_reasons: reasons,
-        approved_by: null, provider_reference: null, fee_pesewas: null, failure_reason: null, attempts: 0, sending_since: null, replaced_by: null,
-        next_check_at: status === 'created' ? afterGrace(this.deps.settings, at) : null, checks: 0, created_at: at, updated_at: at,
+        ...old,
+        id: newId('pout'),
+        amount_pesewas: amount,
+        payee_fee_pesewas: split.fee,
+        destination: toDestination(destination),
+        destination_version: destination.version,
+        status,
+        approval_reasons: reasons,
+        approved_by: null,
+        provider_reference: null,
+        fee_pesewas: null,
+        failure_reason: null,
+        attempts: 0,
+        sending_since: null,
+        replaced_by: null,
+        next_check_at: status === 'created' ? afterGrace(this.deps.settings, at) : null,
+        checks: 0,
+        created_at: at,
+        updated_at: at,
       };
       await repo.insertPayout(tx, replacement, lines);
       await ledger.postJournal(tx, payoutCreatedJournal(replacement.id, split), at);

@@ -3,7 +3,16 @@ import type { Queryable } from '../../platform/db/index.ts';
 import type { PayeeKind } from './domain/destinations.ts';
 import { PAYOUT_KINDS } from './domain/journals.ts';
 
-export type PayoutStatus = 'awaiting_approval' | 'created' | 'sending' | 'pending' | 'paid' | 'failed' | 'reversed' | 'rejected' | 'cancelled';
+export type PayoutStatus =
+  | 'awaiting_approval'
+  | 'created'
+  | 'sending'
+  | 'pending'
+  | 'paid'
+  | 'failed'
+  | 'reversed'
+  | 'rejected'
+  | 'cancelled';
 
 /** Whether the provider confirmed a destination belongs to its payee: only verified ones are paid. */
 export type DestinationVerification = 'unverified' | 'verified' | 'needs_review';
@@ -107,11 +116,19 @@ const UNCOVERED = `
    and j.kind <> all($1::text[])
    and not exists (select 1 from payout_lines l where l.payee = ${PAYEE} and l.journal_id = e.journal_id and not l.released)`;
 
-export const DESTINATION_COLUMNS = 'payee, kind, network, number, bank_code, name, resolved_name, changed_at, changed_by, version, verification, recipient_code, set_by, review_reason, reviewed_by';
+export const DESTINATION_COLUMNS =
+  'payee, kind, network, number, bank_code, name, resolved_name, changed_at, changed_by, version, verification, recipient_code, set_by, review_reason, reviewed_by';
 
 export const payoutsRepository = {
   /** Sets a payee's destination: a new version, unverified until the provider has checked it. */
-  async saveDestination(tx: Queryable, kind: PayeeKind, id: string, d: PayoutDestination, who: { resolvedName: string | null; by: string; setBy: string[] }, at: Date): Promise<DestinationRow> {
+  async saveDestination(
+    tx: Queryable,
+    kind: PayeeKind,
+    id: string,
+    d: PayoutDestination,
+    who: { resolvedName: string | null; by: string; setBy: string[] },
+    at: Date,
+  ): Promise<DestinationRow> {
     const number = d.kind === 'mobile_money' ? d.number : d.accountNumber;
     const rows = await tx.query<DestinationRow>(
       `insert into payout_destinations (payee, vendor_id, partner_id, kind, network, number, bank_code, name, resolved_name, changed_at, changed_by, set_by, verification)
@@ -120,16 +137,40 @@ export const payoutsRepository = {
          name = excluded.name, resolved_name = excluded.resolved_name, changed_at = excluded.changed_at, changed_by = excluded.changed_by, set_by = excluded.set_by,
          version = payout_destinations.version + 1, verification = 'unverified', recipient_code = null, review_reason = null, reviewed_by = null
        returning ${DESTINATION_COLUMNS}`,
-      [`${kind}:${id}`, kind === 'vendor' ? id : null, kind === 'partner' ? id : null, d.kind, d.kind === 'mobile_money' ? d.network : null, number, d.kind === 'bank' ? d.bankCode : null, d.name, who.resolvedName, at, who.by, who.setBy],
+      [
+        `${kind}:${id}`,
+        kind === 'vendor' ? id : null,
+        kind === 'partner' ? id : null,
+        d.kind,
+        d.kind === 'mobile_money' ? d.network : null,
+        number,
+        d.kind === 'bank' ? d.bankCode : null,
+        d.name,
+        who.resolvedName,
+        at,
+        who.by,
+        who.setBy,
+      ],
     );
     return rows[0]!;
   },
 
   async destination(db: Queryable, payee: string): Promise<DestinationRow | undefined> {
-    return (await db.query<DestinationRow>(`select ${DESTINATION_COLUMNS} from payout_destinations where payee = $1`, [payee]))[0];
+    return (
+      await db.query<DestinationRow>(
+        `select ${DESTINATION_COLUMNS} from payout_destinations where payee = $1`,
+        [payee],
+      )
+    )[0];
   },
 
-  async setSchedule(tx: Queryable, vendorId: string, schedule: PayoutSchedule, by: string, at: Date): Promise<void> {
+  async setSchedule(
+    tx: Queryable,
+    vendorId: string,
+    schedule: PayoutSchedule,
+    by: string,
+    at: Date,
+  ): Promise<void> {
     await tx.query(
       `insert into payout_schedules (vendor_id, schedule, changed_at, changed_by) values ($1, $2, $3, $4)
        on conflict (vendor_id) do update set schedule = excluded.schedule, changed_at = excluded.changed_at, changed_by = excluded.changed_by`,
@@ -138,7 +179,14 @@ export const payoutsRepository = {
   },
 
   async schedule(db: Queryable, vendorId: string): Promise<PayoutSchedule> {
-    return (await db.query<{ schedule: PayoutSchedule }>('select schedule from payout_schedules where vendor_id = $1', [vendorId]))[0]?.schedule ?? 'daily';
+    return (
+      (
+        await db.query<{ schedule: PayoutSchedule }>(
+          'select schedule from payout_schedules where vendor_id = $1',
+          [vendorId],
+        )
+      )[0]?.schedule ?? 'daily'
+    );
   },
 
   /**
@@ -169,7 +217,12 @@ export const payoutsRepository = {
    * before `cutoff` is available, later is pending; a debit of its payable (a share taken back) and
    * its receivable are deducted from what is available at once: the hold delays money owed, never money taken back.
    */
-  async payables(db: Queryable, cutoff: Date, accounts?: string[], after: string | null = null): Promise<PayableRow[]> {
+  async payables(
+    db: Queryable,
+    cutoff: Date,
+    accounts?: string[],
+    after: string | null = null,
+  ): Promise<PayableRow[]> {
     return db.query<PayableRow>(
       `select ${PAYEE} as payee,
               coalesce(sum(e.amount_pesewas) filter (where not ${HELD}), 0)::bigint as available_pesewas,
@@ -196,7 +249,16 @@ export const payoutsRepository = {
     const rows = await tx.query(
       `insert into payout_runs (id, trigger, started_by, cutoff, schedule_day, handover_id, payees, created_at, status) values ($1, $2, $3, $4, $5, $6, $7, $8, 'creating')
        on conflict do nothing returning id`,
-      [run.id, run.trigger, run.started_by, run.cutoff, run.schedule_day, run.handover_id, run.payees, run.created_at],
+      [
+        run.id,
+        run.trigger,
+        run.started_by,
+        run.cutoff,
+        run.schedule_day,
+        run.handover_id,
+        run.payees,
+        run.created_at,
+      ],
     );
     return rows.length > 0;
   },
@@ -205,12 +267,36 @@ export const payoutsRepository = {
     await tx.query(
       `insert into payouts (id, run_id, payee, account, amount_pesewas, payee_fee_pesewas, provider, destination, destination_version, status, approval_reasons, created_by, next_check_at, created_at, updated_at)
        values ($1, $2, $3, $4, $5, $14, $6, $7, $8, $9, $10, $11, $12, $13, $13)`,
-      [p.id, p.run_id, p.payee, p.account, p.amount_pesewas, p.provider, JSON.stringify(p.destination), p.destination_version, p.status, p.approval_reasons, p.created_by, p.next_check_at, p.created_at, p.payee_fee_pesewas],
+      [
+        p.id,
+        p.run_id,
+        p.payee,
+        p.account,
+        p.amount_pesewas,
+        p.provider,
+        JSON.stringify(p.destination),
+        p.destination_version,
+        p.status,
+        p.approval_reasons,
+        p.created_by,
+        p.next_check_at,
+        p.created_at,
+        p.payee_fee_pesewas,
+      ],
     );
-    const values = lines.map((_, i) => `($1, $2, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5}, $${i * 5 + 6}, $${i * 5 + 7})`).join(', ');
+    const values = lines
+      .map(
+        (_, i) =>
+          `($1, $2, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5}, $${i * 5 + 6}, $${i * 5 + 7})`,
+      )
+      .join(', ');
     await tx.query(
       `insert into payout_lines (payout_id, payee, journal_id, kind, subject_id, amount_pesewas, account) values ${values}`,
-      [p.id, p.payee, ...lines.flatMap((l) => [l.journal_id, l.kind, l.subject_id, l.amount_pesewas, l.account])],
+      [
+        p.id,
+        p.payee,
+        ...lines.flatMap((l) => [l.journal_id, l.kind, l.subject_id, l.amount_pesewas, l.account]),
+      ],
     );
   },
 
@@ -218,7 +304,19 @@ export const payoutsRepository = {
    * Moves a payout from one of `from` to `to` (compare-and-set); undefined when it was not in one of them.
    * Into an open state (created, sending, pending) its next check is `next_check_at` (else kept); into any other, none.
    */
-  async transition(tx: Queryable, id: string, from: readonly PayoutStatus[], to: PayoutStatus, at: Date, set: Partial<Pick<PayoutRow, 'provider_reference' | 'fee_pesewas' | 'failure_reason' | 'approved_by' | 'next_check_at'>> = {}): Promise<PayoutRow | undefined> {
+  async transition(
+    tx: Queryable,
+    id: string,
+    from: readonly PayoutStatus[],
+    to: PayoutStatus,
+    at: Date,
+    set: Partial<
+      Pick<
+        PayoutRow,
+        'provider_reference' | 'fee_pesewas' | 'failure_reason' | 'approved_by' | 'next_check_at'
+      >
+    > = {},
+  ): Promise<PayoutRow | undefined> {
     const rows = await tx.query<PayoutRow>(
       `update payouts set status = $3, updated_at = $4,
               attempts = attempts + (case when $3 = 'sending' then 1 else 0 end),
@@ -227,13 +325,29 @@ export const payoutsRepository = {
               failure_reason = coalesce($7, failure_reason), approved_by = coalesce($8, approved_by),
               next_check_at = case when $3 in ('created', 'sending', 'pending') then coalesce($9, next_check_at) end, checks = 0
         where id = $1 and status = any($2::text[]) returning *`,
-      [id, from, to, at, set.provider_reference ?? null, set.fee_pesewas ?? null, set.failure_reason ?? null, set.approved_by ?? null, set.next_check_at ?? null],
+      [
+        id,
+        from,
+        to,
+        at,
+        set.provider_reference ?? null,
+        set.fee_pesewas ?? null,
+        set.failure_reason ?? null,
+        set.approved_by ?? null,
+        set.next_check_at ?? null,
+      ],
     );
     return rows[0];
   },
 
   /** Claims a `sending` payout for another send of the same reference, unless another instance just did (its send time moved). */
-  async reclaim(tx: Queryable, id: string, sendingSince: Date, at: Date, nextCheckAt: Date): Promise<PayoutRow | undefined> {
+  async reclaim(
+    tx: Queryable,
+    id: string,
+    sendingSince: Date,
+    at: Date,
+    nextCheckAt: Date,
+  ): Promise<PayoutRow | undefined> {
     const rows = await tx.query<PayoutRow>(
       `update payouts set attempts = attempts + 1, sending_since = $3, updated_at = $3, next_check_at = $4 where id = $1 and status = 'sending' and sending_since = $2 returning *`,
       [id, sendingSince, at, nextCheckAt],
@@ -257,7 +371,15 @@ export const payoutsRepository = {
     );
   },
 
-  async list(db: Queryable, f: { status?: PayoutStatus | undefined; payee?: string | undefined; runId?: string | undefined; limit: number }): Promise<PayoutRow[]> {
+  async list(
+    db: Queryable,
+    f: {
+      status?: PayoutStatus | undefined;
+      payee?: string | undefined;
+      runId?: string | undefined;
+      limit: number;
+    },
+  ): Promise<PayoutRow[]> {
     return db.query<PayoutRow>(
       `select * from payouts where ($1::text is null or status = $1) and ($2::text is null or payee = $2) and ($3::text is null or run_id = $3)
         order by created_at desc, id desc limit $4`,
@@ -266,8 +388,21 @@ export const payoutsRepository = {
   },
 
   /** One payee's payouts, newest first, after the payout `after` (keyset on created_at, id); undefined when `after` is not the payee's. */
-  async pageForPayee(db: Queryable, f: { payee: string; status?: PayoutStatus | undefined; after?: string | undefined; limit: number }): Promise<PayoutRow[] | undefined> {
-    if (f.after !== undefined && !(await db.query('select 1 from payouts where id = $1 and payee = $2', [f.after, f.payee])).length) return undefined;
+  async pageForPayee(
+    db: Queryable,
+    f: {
+      payee: string;
+      status?: PayoutStatus | undefined;
+      after?: string | undefined;
+      limit: number;
+    },
+  ): Promise<PayoutRow[] | undefined> {
+    if (
+      f.after !== undefined &&
+      !(await db.query('select 1 from payouts where id = $1 and payee = $2', [f.after, f.payee]))
+        .length
+    )
+      return undefined;
     return db.query<PayoutRow>(
       `select * from payouts where payee = $1 and ($2::text is null or status = $2)
           and ($3::text is null or (created_at, id) < (select created_at, id from payouts where id = $3))
@@ -277,10 +412,20 @@ export const payoutsRepository = {
   },
 
   async paidOut(db: Queryable, payee: string): Promise<number> {
-    return Number((await db.query<{ n: number }>("select coalesce(sum(amount_pesewas), 0)::bigint as n from payouts where payee = $1 and status = 'paid'", [payee]))[0]!.n);
+    return Number(
+      (
+        await db.query<{ n: number }>(
+          "select coalesce(sum(amount_pesewas), 0)::bigint as n from payouts where payee = $1 and status = 'paid'",
+          [payee],
+        )
+      )[0]!.n,
+    );
   },
 
-  async runs(db: Queryable, limit: number): Promise<Array<RunRow & { payouts: number; total_pesewas: number }>> {
+  async runs(
+    db: Queryable,
+    limit: number,
+  ): Promise<Array<RunRow & { payouts: number; total_pesewas: number }>> {
     return db.query(
       `select r.*, to_char(r.schedule_day, 'YYYY-MM-DD') as schedule_day, count(p.id)::int as payouts, coalesce(sum(p.amount_pesewas), 0)::bigint as total_pesewas
          from payout_runs r left join payouts p on p.run_id = r.id group by r.id order by r.created_at desc, r.id desc limit $1`,

@@ -11,7 +11,11 @@ export interface HandoverAsked {
 }
 
 /** Runs the same-day run of one handover (PayoutsService.afterHandover); once per handover, however often it is called. */
-export type SameDayRun = (h: { id: string; courierId: string; at: Date }) => Promise<{ id: string } | undefined>;
+export type SameDayRun = (h: {
+  id: string;
+  courierId: string;
+  at: Date;
+}) => Promise<{ id: string } | undefined>;
 
 const BATCH = 50;
 /** The longest wait before a failed request is tried again. */
@@ -26,7 +30,15 @@ const MAX_RETRY_SECONDS = 3600;
 export class RunRequests {
   private readonly inFlight = new Set<Promise<unknown>>();
 
-  constructor(private readonly deps: { db: Db; clock: () => number; log: Logger; settings: PayoutSettings; run: SameDayRun }) {}
+  constructor(
+    private readonly deps: {
+      db: Db;
+      clock: () => number;
+      log: Logger;
+      settings: PayoutSettings;
+      run: SameDayRun;
+    },
+  ) {}
 
   /** In the handover's transaction: the request, and its start once that transaction has committed (off the request). */
   async request(tx: Queryable, h: HandoverAsked): Promise<void> {
@@ -38,17 +50,36 @@ export class RunRequests {
   async runDue(limit = BATCH, handoverId?: string): Promise<number> {
     const now = this.now();
     const lease = new Date(now.getTime() + this.deps.settings.sendingGraceSeconds * 1000);
-    const due = await this.deps.db.transaction((tx) => repo.lease(tx, now, lease, limit, handoverId));
+    const due = await this.deps.db.transaction((tx) =>
+      repo.lease(tx, now, lease, limit, handoverId),
+    );
     for (const r of due) {
       try {
-        const result = await this.deps.run({ id: r.handover_id, courierId: r.courier_id, at: r.handed_over_at });
+        const result = await this.deps.run({
+          id: r.handover_id,
+          courierId: r.courier_id,
+          at: r.handed_over_at,
+        });
         // No result: no same-day vendor was owed, or an earlier attempt made the run (its unsent payouts are the recovery's).
         const runId = result?.id ?? (await repo.runOf(this.deps.db, r.handover_id));
         await this.deps.db.transaction((tx) => repo.done(tx, r.handover_id, runId, this.now()));
       } catch (err) {
-        const wait = Math.min(this.deps.settings.sendingGraceSeconds * 2 ** Math.min(r.attempts - 1, 20), MAX_RETRY_SECONDS);
-        this.deps.log.error({ err, handover: r.handover_id, attempts: r.attempts }, 'the same-day run of a handover failed; the payouts job tries it again');
-        await this.deps.db.transaction((tx) => repo.failed(tx, r.handover_id, String((err as Error).message ?? err), new Date(this.deps.clock() + wait * 1000)));
+        const wait = Math.min(
+          this.deps.settings.sendingGraceSeconds * 2 ** Math.min(r.attempts - 1, 20),
+          MAX_RETRY_SECONDS,
+        );
+        this.deps.log.error(
+          { err, handover: r.handover_id, attempts: r.attempts },
+          'the same-day run of a handover failed; the payouts job tries it again',
+        );
+        await this.deps.db.transaction((tx) =>
+          repo.failed(
+            tx,
+            r.handover_id,
+            String((err as Error).message ?? err),
+            new Date(this.deps.clock() + wait * 1000),
+          ),
+        );
       }
     }
     return due.length;
@@ -60,7 +91,14 @@ export class RunRequests {
   }
 
   private track(p: Promise<unknown>): void {
-    const done = p.catch((err: unknown) => this.deps.log.error({ err }, 'starting a same-day run failed; the payouts job tries it again')).finally(() => this.inFlight.delete(done));
+    const done = p
+      .catch((err: unknown) =>
+        this.deps.log.error(
+          { err },
+          'starting a same-day run failed; the payouts job tries it again',
+        ),
+      )
+      .finally(() => this.inFlight.delete(done));
     this.inFlight.add(done);
   }
 

@@ -1,4 +1,8 @@
-import type { BulkAnswer, TransferProvider, TransferRequest } from '../../integrations/transfers/types.ts';
+import type {
+  BulkAnswer,
+  TransferProvider,
+  TransferRequest,
+} from '../../integrations/transfers/types.ts';
 import type { Db } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { runRepository as runs } from './run-repository.ts';
@@ -24,13 +28,22 @@ export class RunSender {
   #nextStart = 0;
 
   constructor(
-    private readonly deps: { db: Db; log: Logger; provider: TransferProvider; settings: PayoutSettings; sender: PayoutSender; sleep?: (ms: number) => Promise<void> },
+    private readonly deps: {
+      db: Db;
+      log: Logger;
+      provider: TransferProvider;
+      settings: PayoutSettings;
+      sender: PayoutSender;
+      sleep?: (ms: number) => Promise<void>;
+    },
   ) {}
 
   /** Sends every `created` payout of the run; `renew` is called before each page (the run's lease). */
   async sendRun(runId: string, renew: () => Promise<void> = async () => {}): Promise<void> {
     const { provider, settings } = this.deps;
-    const size = provider.sendBulk ? Math.min(settings.bulkSize, provider.maxBulk ?? settings.bulkSize) : 1;
+    const size = provider.sendBulk
+      ? Math.min(settings.bulkSize, provider.maxBulk ?? settings.bulkSize)
+      : 1;
     let after = '';
     let taking = Promise.resolve<string[]>([]);
     // Pages are taken one after another (a shared keyset cursor), sent side by side.
@@ -53,24 +66,39 @@ export class RunSender {
   async #sendBulk(ids: readonly string[]): Promise<void> {
     const claimed = await this.deps.sender.claim(ids);
     if (claimed.length === 0) return;
-    const items: TransferRequest[] = claimed.map((p) => ({ reference: p.id, amountPesewas: Number(p.amount_pesewas), destination: p.destination, reason: reasonOf(p), recipientCode: p.recipient_code }));
+    const items: TransferRequest[] = claimed.map((p) => ({
+      reference: p.id,
+      amountPesewas: Number(p.amount_pesewas),
+      destination: p.destination,
+      reason: reasonOf(p),
+      recipientCode: p.recipient_code,
+    }));
     for (let limited = 0; limited < MAX_RATE_LIMITED; limited++) {
       let answer: BulkAnswer;
       try {
         answer = await this.deps.provider.sendBulk!(items);
       } catch (err) {
         // Whether the provider took them is unknown: left in `sending` for the recovery to ask, never resent blindly.
-        this.deps.log.warn({ err, payouts: items.length, first: items[0]!.reference }, 'bulk transfer failed or timed out; their status will be asked');
+        this.deps.log.warn(
+          { err, payouts: items.length, first: items[0]!.reference },
+          'bulk transfer failed or timed out; their status will be asked',
+        );
         return;
       }
       if (answer.state === 'answered') return this.deps.sender.applyAll(answer.outcomes);
       const wait = answer.retryAfterMs ?? Math.min(FIRST_BACKOFF_MS * 2 ** limited, MAX_BACKOFF_MS);
-      this.deps.log.info({ waitMs: wait, payouts: items.length }, 'provider rate limited the bulk transfer; sending it again after the wait');
+      this.deps.log.info(
+        { waitMs: wait, payouts: items.length },
+        'provider rate limited the bulk transfer; sending it again after the wait',
+      );
       // Every request of the run waits: the limit is the provider's, not this request's.
       this.#nextStart = Math.max(this.#nextStart, Date.now() + wait);
       await this.#paced();
     }
-    this.deps.log.warn({ payouts: items.length, first: items[0]!.reference }, 'provider kept rate limiting; the payouts are left to the recovery');
+    this.deps.log.warn(
+      { payouts: items.length, first: items[0]!.reference },
+      'provider kept rate limiting; the payouts are left to the recovery',
+    );
   }
 
   /** Waits until this request may start: at least the interval after the last start, and past any 429's wait (real time, whatever the clock). */

@@ -21,8 +21,16 @@ export const sendRepository = {
    * the replacement and finds its payout cancelled. Never a transfer to a destination replaced before it
    * left. Answers the payouts claimed.
    */
-  async claimForSending(tx: Queryable, ids: readonly string[], at: Date, nextCheckAt: Date): Promise<Array<PayoutRow & { recipient_code: string | null }>> {
-    await tx.query('select 1 from payout_destinations where payee in (select payee from payouts where id = any($1::text[])) order by payee for share', [ids]);
+  async claimForSending(
+    tx: Queryable,
+    ids: readonly string[],
+    at: Date,
+    nextCheckAt: Date,
+  ): Promise<Array<PayoutRow & { recipient_code: string | null }>> {
+    await tx.query(
+      'select 1 from payout_destinations where payee in (select payee from payouts where id = any($1::text[])) order by payee for share',
+      [ids],
+    );
     // With the destination's recipient at the provider, which a bulk transfer names.
     return tx.query(
       `update payouts p set status = 'sending', updated_at = $2, attempts = attempts + 1, sending_since = $2, next_check_at = $3, checks = 0
@@ -37,13 +45,32 @@ export const sendRepository = {
    * provider reference and fee (compare-and-set per row, so a late or repeated answer changes nothing).
    * Into `pending` their next check is `nextCheckAt`; into a final state, none. Answers the rows moved.
    */
-  async moveMany(tx: Queryable, answers: ReadonlyArray<{ id: string; providerReference: string | null; feePesewas: number | null }>, from: readonly PayoutStatus[], to: 'pending' | 'paid', at: Date, nextCheckAt: Date | null): Promise<PayoutRow[]> {
+  async moveMany(
+    tx: Queryable,
+    answers: ReadonlyArray<{
+      id: string;
+      providerReference: string | null;
+      feePesewas: number | null;
+    }>,
+    from: readonly PayoutStatus[],
+    to: 'pending' | 'paid',
+    at: Date,
+    nextCheckAt: Date | null,
+  ): Promise<PayoutRow[]> {
     return tx.query<PayoutRow>(
       `update payouts p set status = $4, updated_at = $5, provider_reference = coalesce(x.ref, p.provider_reference), fee_pesewas = coalesce(x.fee, p.fee_pesewas),
               next_check_at = $6, checks = 0
          from unnest($1::text[], $2::text[], $3::bigint[]) as x(id, ref, fee)
         where p.id = x.id and p.status = any($7::text[]) returning p.*`,
-      [answers.map((a) => a.id), answers.map((a) => a.providerReference), answers.map((a) => a.feePesewas), to, at, nextCheckAt, from],
+      [
+        answers.map((a) => a.id),
+        answers.map((a) => a.providerReference),
+        answers.map((a) => a.feePesewas),
+        to,
+        at,
+        nextCheckAt,
+        from,
+      ],
     );
   },
 
@@ -53,7 +80,13 @@ export const sendRepository = {
    * at each look, at most `maxSeconds`), so another instance skips them and a payout that stays open is
    * looked at again later, never at every tick. Each batch thus starts past the last one's keys.
    */
-  async lease(tx: Queryable, statuses: readonly PayoutStatus[], now: Date, limit: number, backoff: { graceSeconds: number; maxSeconds: number }): Promise<PayoutRow[]> {
+  async lease(
+    tx: Queryable,
+    statuses: readonly PayoutStatus[],
+    now: Date,
+    limit: number,
+    backoff: { graceSeconds: number; maxSeconds: number },
+  ): Promise<PayoutRow[]> {
     return tx.query<PayoutRow>(
       `update payouts set next_check_at = $2::timestamptz + make_interval(secs => least($4::float8 * power(2, least(checks, 20)), $5::float8)), checks = checks + 1
         where id in (select id from payouts where status = any($1::text[]) and next_check_at <= $2 order by next_check_at, id limit $3 for update skip locked)
@@ -76,11 +109,19 @@ export const sendRepository = {
 
   /** The payee's created payouts are due at once (its destination was just verified: the next tick sends them). */
   async dueNow(tx: Queryable, payee: string, at: Date): Promise<void> {
-    await tx.query("update payouts set next_check_at = $2 where payee = $1 and status = 'created'", [payee, at]);
+    await tx.query(
+      "update payouts set next_check_at = $2 where payee = $1 and status = 'created'",
+      [payee, at],
+    );
   },
 
   /** Whether a payout of the payee is being handed to the provider now (claimed, its answer not yet applied). */
   async sendingTo(tx: Queryable, payee: string): Promise<string | undefined> {
-    return (await tx.query<{ id: string }>("select id from payouts where payee = $1 and status = 'sending' limit 1", [payee]))[0]?.id;
+    return (
+      await tx.query<{ id: string }>(
+        "select id from payouts where payee = $1 and status = 'sending' limit 1",
+        [payee],
+      )
+    )[0]?.id;
   },
 };

@@ -6,7 +6,14 @@ import type { Logger } from '../../platform/logger.ts';
 import { withGhs } from '../../platform/money.ts';
 import { ledger } from '../ledger/index.ts';
 import { appendEvent } from '../webhooks/index.ts';
-import { payeeAccounts, payoutFeeJournal, payoutFeeRecoveredJournal, payoutPaidJournal, payoutReturnedJournal, splitOf } from './domain/journals.ts';
+import {
+  payeeAccounts,
+  payoutFeeJournal,
+  payoutFeeRecoveredJournal,
+  payoutPaidJournal,
+  payoutReturnedJournal,
+  splitOf,
+} from './domain/journals.ts';
 import { destinationRepository as destinations } from './destination-repository.ts';
 import type { PayeeDirectory } from './directory.ts';
 import { Replacements, type Replacement } from './replacements.ts';
@@ -31,7 +38,9 @@ export const reasonOf = (p: Pick<PayoutRow, 'id'>) => `Payout ${p.id}`;
 const paidJournals = (p: PayoutRow, fee: number | null) => [
   payoutPaidJournal(p.id, p.provider, Number(p.amount_pesewas)),
   ...(fee && fee > 0 ? [payoutFeeJournal(p.id, p.provider, fee)] : []),
-  ...(Number(p.payee_fee_pesewas) > 0 ? [payoutFeeRecoveredJournal(p.id, Number(p.payee_fee_pesewas))] : []),
+  ...(Number(p.payee_fee_pesewas) > 0
+    ? [payoutFeeRecoveredJournal(p.id, Number(p.payee_fee_pesewas))]
+    : []),
 ];
 
 /**
@@ -46,17 +55,41 @@ export class PayoutSender {
   readonly #replacements: Replacements;
   readonly #core: ExactlyOnceSender<PayoutRow, TransferOutcome>;
 
-  constructor(private readonly deps: { db: Db; clock: () => number; log: Logger; provider: TransferProvider; settings: PayoutSettings; directory: PayeeDirectory }) {
-    this.#replacements = new Replacements({ clock: deps.clock, settings: deps.settings, release: (tx, p, at) => this.returnToPayee(tx, p, false, at) });
-    const backoff = { graceSeconds: deps.settings.sendingGraceSeconds, maxSeconds: MAX_CHECK_INTERVAL_SECONDS };
-    const lease = (statuses: PayoutRow['status'][]) => (db: Db, now: Date, limit: number) => sends.lease(db, statuses, now, limit, backoff);
+  constructor(
+    private readonly deps: {
+      db: Db;
+      clock: () => number;
+      log: Logger;
+      provider: TransferProvider;
+      settings: PayoutSettings;
+      directory: PayeeDirectory;
+    },
+  ) {
+    this.#replacements = new Replacements({
+      clock: deps.clock,
+      settings: deps.settings,
+      release: (tx, p, at) => this.returnToPayee(tx, p, false, at),
+    });
+    const backoff = {
+      graceSeconds: deps.settings.sendingGraceSeconds,
+      maxSeconds: MAX_CHECK_INTERVAL_SECONDS,
+    };
+    const lease = (statuses: PayoutRow['status'][]) => (db: Db, now: Date, limit: number) =>
+      sends.lease(db, statuses, now, limit, backoff);
     this.#core = new ExactlyOnceSender(deps, {
       noun: 'payout',
       logKey: (p) => ({ payout: p.id }),
       keyOf: (p) => p.id,
-      claim: async (tx, id, at) => (await sends.claimForSending(tx, [id], at, afterGrace(deps.settings, at)))[0],
+      claim: async (tx, id, at) =>
+        (await sends.claimForSending(tx, [id], at, afterGrace(deps.settings, at)))[0],
       refused: (id) => this.replaceIfStale(id),
-      call: (p) => deps.provider.send({ reference: p.id, amountPesewas: Number(p.amount_pesewas), destination: p.destination, reason: reasonOf(p) }),
+      call: (p) =>
+        deps.provider.send({
+          reference: p.id,
+          amountPesewas: Number(p.amount_pesewas),
+          destination: p.destination,
+          reason: reasonOf(p),
+        }),
       apply: (tx, p, o, at) => this.applyIn(tx, p.id, o, at),
       status: async (p) => {
         const status = await deps.provider.status(p.id);
@@ -64,7 +97,8 @@ export class PayoutSender {
       },
       // Never received: a `sending` payout is sent again under the same reference; a `pending` one waits.
       neverReceived: (p) => (p.status === 'sending' ? 'resend' : 'wait'),
-      reclaim: (tx, p, at) => repo.reclaim(tx, p.id, p.sending_since!, at, afterGrace(deps.settings, at)),
+      reclaim: (tx, p, at) =>
+        repo.reclaim(tx, p.id, p.sending_since!, at, afterGrace(deps.settings, at)),
       // First those a crash or a lost answer left (`created` and unsent, `sending` past the grace), then
       // those `pending` at the provider: however many stay pending, they never delay the first kind.
       due: [lease(['created', 'sending']), lease(['pending'])],
@@ -102,18 +136,28 @@ export class PayoutSender {
     if (p?.status !== 'created') return;
     const replaced = await this.deps.db.transaction(async (tx) => {
       const current = await destinations.lock(tx, p.payee);
-      return current && current.version !== p.destination_version ? this.replaceUnsent(tx, current, this.now()) : [];
+      return current && current.version !== p.destination_version
+        ? this.replaceUnsent(tx, current, this.now())
+        : [];
     });
-    for (const r of replaced) this.deps.log.info({ payout: r.cancelled, replacement: r.replacement.id, payee: p.payee }, 'payout made for a replaced destination: cancelled and made again');
+    for (const r of replaced)
+      this.deps.log.info(
+        { payout: r.cancelled, replacement: r.replacement.id, payee: p.payee },
+        'payout made for a replaced destination: cancelled and made again',
+      );
   }
 
   /**
    * Claims these payouts for one bulk request (created → sending, committed before the call); those the
    * claim refused are replaced when their destination changed. Answers the claimed, with their recipients.
    */
-  async claim(ids: readonly string[]): Promise<Array<PayoutRow & { recipient_code: string | null }>> {
+  async claim(
+    ids: readonly string[],
+  ): Promise<Array<PayoutRow & { recipient_code: string | null }>> {
     const at = this.now();
-    const claimed = await this.deps.db.transaction((tx) => sends.claimForSending(tx, ids, at, afterGrace(this.deps.settings, at)));
+    const claimed = await this.deps.db.transaction((tx) =>
+      sends.claimForSending(tx, ids, at, afterGrace(this.deps.settings, at)),
+    );
     const got = new Set(claimed.map((p) => p.id));
     for (const id of ids) if (!got.has(id)) await this.replaceIfStale(id);
     return claimed;
@@ -128,15 +172,25 @@ export class PayoutSender {
     const pending = all.filter((o) => o.state === 'pending');
     const paid = all.filter((o) => o.state === 'paid');
     const at = this.now();
-    if (pending.length > 0) await this.deps.db.transaction((tx) => sends.moveMany(tx, pending, ['sending'], 'pending', at, afterGrace(this.deps.settings, at)));
+    if (pending.length > 0)
+      await this.deps.db.transaction((tx) =>
+        sends.moveMany(tx, pending, ['sending'], 'pending', at, afterGrace(this.deps.settings, at)),
+      );
     if (paid.length > 0) {
       await this.deps.db.transaction(async (tx) => {
         const moved = await sends.moveMany(tx, paid, OPEN, 'paid', at, null);
-        await ledger.postJournals(tx, moved.flatMap((p) => paidJournals(p, p.fee_pesewas === null ? null : Number(p.fee_pesewas))), at);
+        await ledger.postJournals(
+          tx,
+          moved.flatMap((p) =>
+            paidJournals(p, p.fee_pesewas === null ? null : Number(p.fee_pesewas)),
+          ),
+          at,
+        );
         for (const p of moved) await this.tellPartner(tx, p, at);
       });
     }
-    for (const o of all) if (o.state === 'failed' || o.state === 'reversed') await this.apply(o.id, o);
+    for (const o of all)
+      if (o.state === 'failed' || o.state === 'reversed') await this.apply(o.id, o);
   }
 
   /**
@@ -151,7 +205,10 @@ export class PayoutSender {
    * A provider webhook: a hint only, confirmed by asking the status of the reference it names.
    * `invalid` when the signature is bad or it is not about a transfer; `unknown` for a reference that is no payout of ours.
    */
-  async hint(rawBody: string, headers: Record<string, string | string[] | undefined>): Promise<'invalid' | 'unknown' | 'confirmed'> {
+  async hint(
+    rawBody: string,
+    headers: Record<string, string | string[] | undefined>,
+  ): Promise<'invalid' | 'unknown' | 'confirmed'> {
     const hint = this.deps.provider.transferHint(rawBody, headers);
     if (!hint) return 'invalid';
     const p = await repo.find(this.deps.db, hint.reference);
@@ -169,9 +226,16 @@ export class PayoutSender {
   }
 
   private async applyIn(tx: Queryable, id: string, o: TransferOutcome, at: Date): Promise<void> {
-    const set = { provider_reference: o.providerReference, fee_pesewas: o.feePesewas, failure_reason: o.reason };
+    const set = {
+      provider_reference: o.providerReference,
+      fee_pesewas: o.feePesewas,
+      failure_reason: o.reason,
+    };
     if (o.state === 'pending') {
-      await repo.transition(tx, id, ['sending'], 'pending', at, { ...set, next_check_at: afterGrace(this.deps.settings, at) });
+      await repo.transition(tx, id, ['sending'], 'pending', at, {
+        ...set,
+        next_check_at: afterGrace(this.deps.settings, at),
+      });
       return;
     }
     if (o.state === 'paid' || o.state === 'reversed') {
@@ -196,10 +260,19 @@ export class PayoutSender {
   async approve(id: string, by: string): Promise<PayoutRow | undefined> {
     const p = await repo.find(this.deps.db, id);
     if (!p) throw errors.payoutNotFound(`No payout ${id}.`);
-    if (p.created_by === by) throw errors.sameOperator('A payout is approved by a second finance operator, not the one who created it.');
+    if (p.created_by === by)
+      throw errors.sameOperator(
+        'A payout is approved by a second finance operator, not the one who created it.',
+      );
     const at = this.now();
-    const approved = await this.deps.db.transaction((tx) => repo.transition(tx, id, ['awaiting_approval'], 'created', at, { approved_by: by, next_check_at: afterGrace(this.deps.settings, at) }));
-    if (!approved) throw errors.invalidTransition(`Payout ${id} is ${p.status}, not awaiting approval.`);
+    const approved = await this.deps.db.transaction((tx) =>
+      repo.transition(tx, id, ['awaiting_approval'], 'created', at, {
+        approved_by: by,
+        next_check_at: afterGrace(this.deps.settings, at),
+      }),
+    );
+    if (!approved)
+      throw errors.invalidTransition(`Payout ${id} is ${p.status}, not awaiting approval.`);
     return this.send(id);
   }
 
@@ -209,8 +282,11 @@ export class PayoutSender {
     if (!p) throw errors.payoutNotFound(`No payout ${id}.`);
     return this.deps.db.transaction(async (tx) => {
       const at = this.now();
-      const rejected = await repo.transition(tx, id, ['awaiting_approval'], 'rejected', at, { approved_by: by });
-      if (!rejected) throw errors.invalidTransition(`Payout ${id} is ${p.status}, not awaiting approval.`);
+      const rejected = await repo.transition(tx, id, ['awaiting_approval'], 'rejected', at, {
+        approved_by: by,
+      });
+      if (!rejected)
+        throw errors.invalidTransition(`Payout ${id} is ${p.status}, not awaiting approval.`);
       await this.returnToPayee(tx, rejected, false, at);
       return rejected;
     });
@@ -220,10 +296,27 @@ export class PayoutSender {
     await ledger.postJournals(tx, paidJournals(p, fee), at);
   }
 
-  private async returnToPayee(tx: Queryable, p: PayoutRow, wasPaid: boolean, at: Date): Promise<void> {
+  private async returnToPayee(
+    tx: Queryable,
+    p: PayoutRow,
+    wasPaid: boolean,
+    at: Date,
+  ): Promise<void> {
     // What the payout took off each of the payee's accounts is put back: its deductions are owed again.
-    const split = splitOf(payeeAccounts(p.payee), await repo.lines(tx, p.id), Number(p.payee_fee_pesewas));
-    await ledger.postJournal(tx, payoutReturnedJournal(p.id, split, { paid: wasPaid, provider: p.provider, cancelled: p.status === 'cancelled' }), at);
+    const split = splitOf(
+      payeeAccounts(p.payee),
+      await repo.lines(tx, p.id),
+      Number(p.payee_fee_pesewas),
+    );
+    await ledger.postJournal(
+      tx,
+      payoutReturnedJournal(p.id, split, {
+        paid: wasPaid,
+        provider: p.provider,
+        cancelled: p.status === 'cancelled',
+      }),
+      at,
+    );
     await repo.releaseLines(tx, p.id);
   }
 
@@ -237,12 +330,27 @@ export class PayoutSender {
     const data = {
       payout_id: p.id,
       status: p.status,
-      ...withGhs({ amount_pesewas: Number(p.amount_pesewas), fee_pesewas: p.fee_pesewas === null ? null : Number(p.fee_pesewas) }),
+      ...withGhs({
+        amount_pesewas: Number(p.amount_pesewas),
+        fee_pesewas: p.fee_pesewas === null ? null : Number(p.fee_pesewas),
+      }),
       failure_reason: p.failure_reason,
       timestamp: at.toISOString(),
     };
-    for (const appId of await this.deps.directory.productionApps(tx, p.payee.slice('partner:'.length))) {
-      await appendEvent(tx, { appId, environment: 'production', type: p.status === 'paid' ? 'payout.paid' : 'payout.failed', subjectId: p.id, sequence: 1, destinationUrl: null, at, data });
+    for (const appId of await this.deps.directory.productionApps(
+      tx,
+      p.payee.slice('partner:'.length),
+    )) {
+      await appendEvent(tx, {
+        appId,
+        environment: 'production',
+        type: p.status === 'paid' ? 'payout.paid' : 'payout.failed',
+        subjectId: p.id,
+        sequence: 1,
+        destinationUrl: null,
+        at,
+        data,
+      });
     }
   }
 

@@ -2,7 +2,13 @@ import type { Db } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { scheduledRunDue } from './domain/schedule.ts';
-import { payoutsRepository as repo, type LineRow, type PayoutRow, type PayoutStatus, type RunRow } from './repository.ts';
+import {
+  payoutsRepository as repo,
+  type LineRow,
+  type PayoutRow,
+  type PayoutStatus,
+  type RunRow,
+} from './repository.ts';
 import { runRepository as runState, type RunCounts, type RunState } from './run-repository.ts';
 import type { RunSender } from './run-sender.ts';
 import type { PayoutRuns, RunScope } from './runs.ts';
@@ -26,7 +32,16 @@ export class PayoutsService {
   readonly #working = new Set<Promise<void>>();
 
   constructor(
-    private readonly deps: { db: Db; clock: () => number; log: Logger; runs: PayoutRuns; runSender: RunSender; sender: PayoutSender; settings: PayoutSettings; verifier: DestinationVerifier },
+    private readonly deps: {
+      db: Db;
+      clock: () => number;
+      log: Logger;
+      runs: PayoutRuns;
+      runSender: RunSender;
+      sender: PayoutSender;
+      settings: PayoutSettings;
+      verifier: DestinationVerifier;
+    },
   ) {}
 
   /** A finance operator's run: recorded and answered at once; this instance's worker makes and sends its payouts. */
@@ -34,14 +49,23 @@ export class PayoutsService {
     const run = (await this.deps.runs.start('manual', by))!;
     const working: Promise<void> = this.work(run.id)
       .then(() => undefined)
-      .catch((err: unknown) => this.deps.log.warn({ err, run: run.id }, 'payout run stopped; the payouts job resumes it once its lease passes'))
+      .catch((err: unknown) =>
+        this.deps.log.warn(
+          { err, run: run.id },
+          'payout run stopped; the payouts job resumes it once its lease passes',
+        ),
+      )
       .finally(() => this.#working.delete(working));
     this.#working.add(working);
     return run;
   }
 
   /** Starts a run and works it to the end here (the schedule, a handover). Undefined when its day or handover had one. */
-  async run(trigger: RunRow['trigger'], by: string, scope?: RunScope): Promise<RunProgress | undefined> {
+  async run(
+    trigger: RunRow['trigger'],
+    by: string,
+    scope?: RunScope,
+  ): Promise<RunProgress | undefined> {
     const run = await this.deps.runs.start(trigger, by, scope);
     if (!run) return undefined;
     await this.work(run.id);
@@ -69,7 +93,10 @@ export class PayoutsService {
     }
     await this.deps.runSender.sendRun(run.id, renew);
     await db.transaction((tx) => runState.setStatus(tx, run.id, 'done', new Date(clock())));
-    this.deps.log.info({ run: run.id, trigger: run.trigger }, 'payout run made and sent its payouts');
+    this.deps.log.info(
+      { run: run.id, trigger: run.trigger },
+      'payout run made and sent its payouts',
+    );
     return true;
   }
 
@@ -96,12 +123,20 @@ export class PayoutsService {
    * courier delivered lately, for their available balance past the same-day hold.
    * Once per handover (its unique id on the run); called for the request the handover wrote (RunRequests).
    */
-  async afterHandover(h: { id: string; courierId: string; at: Date }, codVendorsOf: CodVendorsOf): Promise<RunProgress | undefined> {
+  async afterHandover(
+    h: { id: string; courierId: string; at: Date },
+    codVendorsOf: CodVendorsOf,
+  ): Promise<RunProgress | undefined> {
     const orders = await repo.ordersCollectedBy(this.deps.db, h.courierId, h.at);
-    const vendors = orders.length === 0 ? [] : await repo.sameDayAmong(this.deps.db, await codVendorsOf(orders));
+    const vendors =
+      orders.length === 0 ? [] : await repo.sameDayAmong(this.deps.db, await codVendorsOf(orders));
     if (vendors.length === 0) return undefined;
     const cutoff = new Date(this.deps.clock() - this.deps.settings.sameDayHoldHours * 3_600_000);
-    return this.run('handover', 'handover', { handoverId: h.id, payees: vendors.map((v) => `vendor:${v}`), cutoff });
+    return this.run('handover', 'handover', {
+      handoverId: h.id,
+      payees: vendors.map((v) => `vendor:${v}`),
+      cutoff,
+    });
   }
 
   /** A run with its payouts counted by status. */
@@ -125,11 +160,18 @@ export class PayoutsService {
     return { payout, lines: await repo.lines(this.deps.db, id) };
   }
 
-  list(f: { status?: PayoutStatus | undefined; payee?: string | undefined; runId?: string | undefined; limit?: number | undefined }): Promise<PayoutRow[]> {
+  list(f: {
+    status?: PayoutStatus | undefined;
+    payee?: string | undefined;
+    runId?: string | undefined;
+    limit?: number | undefined;
+  }): Promise<PayoutRow[]> {
     return repo.list(this.deps.db, { ...f, limit: f.limit ?? 100 });
   }
 
   runs(limit = 50): Promise<Array<RunState & { payouts: number; total_pesewas: number }>> {
-    return repo.runs(this.deps.db, limit) as Promise<Array<RunState & { payouts: number; total_pesewas: number }>>;
+    return repo.runs(this.deps.db, limit) as Promise<
+      Array<RunState & { payouts: number; total_pesewas: number }>
+    >;
   }
 }

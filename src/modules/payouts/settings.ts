@@ -44,7 +44,14 @@ export function payoutSettings(env: Env, problems: string[]): PayoutSettings {
     holdHours: int(env, 'PAYOUT_HOLD_HOURS', 24, 0, 24 * 30, problems),
     sameDayHoldHours: int(env, 'PAYOUT_SAME_DAY_HOLD_HOURS', 2, 0, 24, problems),
     minimumPesewas: int(env, 'PAYOUT_MINIMUM_PESEWAS', 1000, 1, 100_000_000, problems),
-    approvalAbovePesewas: int(env, 'PAYOUT_APPROVAL_ABOVE_PESEWAS', 500_000, 1, 10_000_000_000, problems),
+    approvalAbovePesewas: int(
+      env,
+      'PAYOUT_APPROVAL_ABOVE_PESEWAS',
+      500_000,
+      1,
+      10_000_000_000,
+      problems,
+    ),
     coolingHours: int(env, 'PAYOUT_COOLING_HOURS', 24, 0, 24 * 30, problems),
     cutoffMinutes: cutoff(env, problems),
     intervalMs: int(env, 'PAYOUT_INTERVAL_MS', 60_000, 0, 3_600_000, problems),
@@ -58,4 +65,5 @@ export function payoutSettings(env: Env, problems: string[]): PayoutSettings {
 }
 
 /** When the payouts job first looks at a payout just created or handed to the provider: once the sending grace has passed. */
-export const afterGrace = (settings: Pick<PayoutSettings, 'sendingGraceSeconds'>, at: Date): Date => new Date(at.getTime() + settings.sendingGraceSeconds * 1000);
+export const afterGrace = (settings: Pick<PayoutSettings, 'sendingGraceSeconds'>, at: Date): Date =>
+  new Date(at.getTime() + settings.sendingGraceSeconds * 1000);

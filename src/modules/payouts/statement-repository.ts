@@ -16,13 +16,28 @@ const COLUMNS = `id, amount_pesewas, fee_pesewas,
 /** Payouts' side of reconciling money out (the payouts table only). */
 export const payoutStatementRepository = {
   /** The payouts through `provider` with these ids (a payout's id is its transfer reference). */
-  async byIds(db: Queryable, provider: string, ids: readonly string[]): Promise<PayoutTransferRow[]> {
-    return db.query<PayoutTransferRow>(`select ${COLUMNS} from payouts where provider = $1 and id = any($2::text[])`, [provider, ids]);
+  async byIds(
+    db: Queryable,
+    provider: string,
+    ids: readonly string[],
+  ): Promise<PayoutTransferRow[]> {
+    return db.query<PayoutTransferRow>(
+      `select ${COLUMNS} from payouts where provider = $1 and id = any($2::text[])`,
+      [provider, ids],
+    );
   },
 
   /** Sets the fee of a paid (or since reversed) payout whose answer gave none: once, by compare-and-set. */
-  async setMissingFee(tx: Queryable, provider: string, id: string, feePesewas: number): Promise<boolean> {
-    const rows = await tx.query(`update payouts set fee_pesewas = $3 where provider = $1 and id = $2 and status in ('paid', 'reversed') and fee_pesewas is null returning 1`, [provider, id, feePesewas]);
+  async setMissingFee(
+    tx: Queryable,
+    provider: string,
+    id: string,
+    feePesewas: number,
+  ): Promise<boolean> {
+    const rows = await tx.query(
+      `update payouts set fee_pesewas = $3 where provider = $1 and id = $2 and status in ('paid', 'reversed') and fee_pesewas is null returning 1`,
+      [provider, id, feePesewas],
+    );
     return rows.length > 0;
   },
 };

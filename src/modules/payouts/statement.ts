@@ -1,7 +1,10 @@
 import type { Db, Queryable } from '../../platform/db/index.ts';
 import { ledger } from '../ledger/index.ts';
 import { payoutFeeJournal } from './domain/journals.ts';
-import { payoutStatementRepository as repo, type PayoutTransferRow } from './statement-repository.ts';
+import {
+  payoutStatementRepository as repo,
+  type PayoutTransferRow,
+} from './statement-repository.ts';
 
 /** A payout as reconciliation's statement matching reads it (its reference and its journals' subject are its id). */
 export interface PayoutTransfer {
@@ -39,7 +42,13 @@ export class PayoutStatement {
     return this.byReference(provider, subjectIds);
   }
 
-  async bookFee(tx: Queryable, provider: string, reference: string, feePesewas: number, at: Date): Promise<boolean> {
+  async bookFee(
+    tx: Queryable,
+    provider: string,
+    reference: string,
+    feePesewas: number,
+    at: Date,
+  ): Promise<boolean> {
     if (!(await repo.setMissingFee(tx, provider, reference, feePesewas))) return false;
     await ledger.postJournal(tx, payoutFeeJournal(reference, provider, feePesewas), at);
     return true;

@@ -19,16 +19,23 @@ const VERIFY_BATCH = 50;
  * A provider that is down leaves it `unverified`, and the payouts job asks again.
  */
 export class DestinationVerifier {
-  constructor(private readonly deps: { db: Db; clock: () => number; log: Logger; provider: TransferProvider }) {}
+  constructor(
+    private readonly deps: { db: Db; clock: () => number; log: Logger; provider: TransferProvider },
+  ) {}
 
   /** Verifies this version of the payee's destination if it is still current and unverified; answers the destination as it is after. */
   async verify(payee: string, version: number): Promise<DestinationRow | undefined> {
     const d = await repo.destination(this.deps.db, payee);
     if (!d || d.version !== version || d.verification !== 'unverified') return d;
-    const check = await this.deps.provider.registerRecipient(toDestination(d)).catch((err: unknown) => {
-      this.deps.log.warn({ err, payee }, 'destination verification failed at the provider; the payouts job asks again');
-      return undefined;
-    });
+    const check = await this.deps.provider
+      .registerRecipient(toDestination(d))
+      .catch((err: unknown) => {
+        this.deps.log.warn(
+          { err, payee },
+          'destination verification failed at the provider; the payouts job asks again',
+        );
+        return undefined;
+      });
     if (!check) return d;
     const verdict = verdictOf(d.name, check);
     const applied = await this.deps.db.transaction(async (tx) => {
@@ -36,7 +43,11 @@ export class DestinationVerifier {
       if (row?.verification === 'verified') await sends.dueNow(tx, payee, this.now());
       return row;
     });
-    if (verdict.verification === 'needs_review') this.deps.log.warn({ payee, reason: verdict.reviewReason }, 'payout destination needs review: nothing is paid to it until an operator accepts it');
+    if (verdict.verification === 'needs_review')
+      this.deps.log.warn(
+        { payee, reason: verdict.reviewReason },
+        'payout destination needs review: nothing is paid to it until an operator accepts it',
+      );
     return applied ?? repo.destination(this.deps.db, payee);
   }
 
@@ -55,15 +66,27 @@ export class DestinationVerifier {
     const payee = payeeKey(kind, id);
     const d = await repo.destination(this.deps.db, payee);
     if (!d) throw errors.payeeNotFound(`No destination for ${kind} ${id}.`);
-    if (d.version !== version) throw errors.invalidTransition(`Version ${version} is no longer the destination of ${kind} ${id} (it is version ${d.version}): review the current one.`);
-    if (d.verification !== 'needs_review') throw errors.invalidTransition(`The destination of ${kind} ${id} is ${d.verification}, not waiting for review.`);
-    if (d.set_by.includes(by)) throw errors.sameOperator('A destination that needs review is accepted by a finance operator who neither proposed nor approved it.');
+    if (d.version !== version)
+      throw errors.invalidTransition(
+        `Version ${version} is no longer the destination of ${kind} ${id} (it is version ${d.version}): review the current one.`,
+      );
+    if (d.verification !== 'needs_review')
+      throw errors.invalidTransition(
+        `The destination of ${kind} ${id} is ${d.verification}, not waiting for review.`,
+      );
+    if (d.set_by.includes(by))
+      throw errors.sameOperator(
+        'A destination that needs review is accepted by a finance operator who neither proposed nor approved it.',
+      );
     const accepted = await this.deps.db.transaction(async (tx) => {
       const row = await destinations.accept(tx, payee, version, by);
       if (row) await sends.dueNow(tx, payee, this.now());
       return row;
     });
-    if (!accepted) throw errors.invalidTransition(`The destination of ${kind} ${id} changed while it was being accepted: review it again.`);
+    if (!accepted)
+      throw errors.invalidTransition(
+        `The destination of ${kind} ${id} changed while it was being accepted: review it again.`,
+      );
     return accepted;
   }
 

@@ -4,5 +4,11 @@ export { MAX_PROOF_BYTES } from './domain/image.ts';
 export { LINK_TTL_SECONDS } from './domain/links.ts';
 export type { MediaKind, ProofKind, ProofRow as Proof } from './repository.ts';
 export { registerMediaRoute } from './routes/media.ts';
-export { MAX_MEDIA_PER_ORDER, ProofService, type IssuedCode, type MediaInput, type ProofServiceDeps } from './service.ts';
+export {
+  MAX_MEDIA_PER_ORDER,
+  ProofService,
+  type IssuedCode,
+  type MediaInput,
+  type ProofServiceDeps,
+} from './service.ts';
 export { proofModule } from './module.ts';

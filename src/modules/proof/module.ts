@@ -22,7 +22,14 @@ export const proofModule = defineModule({
   needs: [],
   build: ({ db, clock, log, secretsKey, storage, publicBaseUrl }: Needs) => {
     // Its own key, derived from SECRETS_KEY: the proof module never sees the key that seals secrets.
-    const proofs = new ProofService({ db, storage: storage.storage, key: deriveKey(secretsKey, 'proof'), publicBaseUrl, clock, log });
+    const proofs = new ProofService({
+      db,
+      storage: storage.storage,
+      key: deriveKey(secretsKey, 'proof'),
+      publicBaseUrl,
+      clock,
+      log,
+    });
     return { face: { proofs }, pages: (app) => registerMediaRoute(app, proofs) };
   },
 });

@@ -23,12 +23,16 @@ export interface CodeRow {
   verified_at: Date | null;
 }
 
-const PROOF_COLS = 'id, order_id, kind, storage_key, content_type, size_bytes, courier_id, taken_at, created_at';
+const PROOF_COLS =
+  'id, order_id, kind, storage_key, content_type, size_bytes, courier_id, taken_at, created_at';
 
 export const proofRepository = {
   /** Inserts the code unless the order has one; answers whether it was inserted. */
   async insertCode(q: Queryable, orderId: string, codeHash: string, now: Date): Promise<boolean> {
-    const rows = await q.query(`insert into delivery_codes (order_id, code_hash, issued_at) values ($1, $2, $3) on conflict (order_id) do nothing returning order_id`, [orderId, codeHash, now]);
+    const rows = await q.query(
+      `insert into delivery_codes (order_id, code_hash, issued_at) values ($1, $2, $3) on conflict (order_id) do nothing returning order_id`,
+      [orderId, codeHash, now],
+    );
     return rows.length > 0;
   },
 
@@ -42,20 +46,34 @@ export const proofRepository = {
   },
 
   async lockCode(tx: Queryable, orderId: string): Promise<CodeRow | undefined> {
-    return (await tx.query<CodeRow>(`select order_id, code_hash, failed_attempts, issued_at, verified_at from delivery_codes where order_id = $1 for update`, [orderId]))[0];
+    return (
+      await tx.query<CodeRow>(
+        `select order_id, code_hash, failed_attempts, issued_at, verified_at from delivery_codes where order_id = $1 for update`,
+        [orderId],
+      )
+    )[0];
   },
 
   async countFailure(tx: Queryable, orderId: string): Promise<number> {
-    const rows = await tx.query<{ failed_attempts: number }>(`update delivery_codes set failed_attempts = failed_attempts + 1 where order_id = $1 returning failed_attempts`, [orderId]);
+    const rows = await tx.query<{ failed_attempts: number }>(
+      `update delivery_codes set failed_attempts = failed_attempts + 1 where order_id = $1 returning failed_attempts`,
+      [orderId],
+    );
     return rows[0]!.failed_attempts;
   },
 
   async markVerified(tx: Queryable, orderId: string, now: Date): Promise<void> {
-    await tx.query(`update delivery_codes set verified_at = $2 where order_id = $1`, [orderId, now]);
+    await tx.query(`update delivery_codes set verified_at = $2 where order_id = $1`, [
+      orderId,
+      now,
+    ]);
   },
 
   /** The code proof of the order; a second one (a replayed verification) is not inserted. */
-  async insertCodeProof(tx: Queryable, row: { id: string; orderId: string; courierId: string | null; now: Date }): Promise<void> {
+  async insertCodeProof(
+    tx: Queryable,
+    row: { id: string; orderId: string; courierId: string | null; now: Date },
+  ): Promise<void> {
     await tx.query(
       `insert into delivery_proofs (id, order_id, kind, courier_id, taken_at, created_at) values ($1, $2, 'code', $3, $4, $4) on conflict do nothing`,
       [row.id, row.orderId, row.courierId, row.now],
@@ -72,34 +90,72 @@ export const proofRepository = {
    */
   async insertMediaCapped(
     tx: Queryable,
-    row: { id: string; orderId: string; kind: MediaKind; storageKey: string; contentType: string; size: number; courierId: string | null; clientId: string | null; takenAt: Date; now: Date },
+    row: {
+      id: string;
+      orderId: string;
+      kind: MediaKind;
+      storageKey: string;
+      contentType: string;
+      size: number;
+      courierId: string | null;
+      clientId: string | null;
+      takenAt: Date;
+      now: Date;
+    },
     cap: number,
   ): Promise<ProofRow | undefined> {
-    await tx.query(`select pg_advisory_xact_lock(hashtextextended('delivery_proofs:' || $1, 0))`, [row.orderId]);
+    await tx.query(`select pg_advisory_xact_lock(hashtextextended('delivery_proofs:' || $1, 0))`, [
+      row.orderId,
+    ]);
     const rows = await tx.query<ProofRow>(
       `insert into delivery_proofs (id, order_id, kind, storage_key, content_type, size_bytes, courier_id, client_id, taken_at, created_at)
        select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
         where (select count(*) from delivery_proofs where order_id = $2 and kind <> 'code') < $11
        on conflict (order_id, client_id) do nothing returning ${PROOF_COLS}`,
-      [row.id, row.orderId, row.kind, row.storageKey, row.contentType, row.size, row.courierId, row.clientId, row.takenAt, row.now, cap],
+      [
+        row.id,
+        row.orderId,
+        row.kind,
+        row.storageKey,
+        row.contentType,
+        row.size,
+        row.courierId,
+        row.clientId,
+        row.takenAt,
+        row.now,
+        cap,
+      ],
     );
     return rows[0];
   },
 
   async countMedia(q: Queryable, orderId: string): Promise<number> {
-    const rows = await q.query<{ n: number }>(`select count(*)::int as n from delivery_proofs where order_id = $1 and kind <> 'code'`, [orderId]);
+    const rows = await q.query<{ n: number }>(
+      `select count(*)::int as n from delivery_proofs where order_id = $1 and kind <> 'code'`,
+      [orderId],
+    );
     return rows[0]!.n;
   },
 
   async byClientId(q: Queryable, orderId: string, clientId: string): Promise<ProofRow | undefined> {
-    return (await q.query<ProofRow>(`select ${PROOF_COLS} from delivery_proofs where order_id = $1 and client_id = $2`, [orderId, clientId]))[0];
+    return (
+      await q.query<ProofRow>(
+        `select ${PROOF_COLS} from delivery_proofs where order_id = $1 and client_id = $2`,
+        [orderId, clientId],
+      )
+    )[0];
   },
 
   async forOrder(q: Queryable, orderId: string): Promise<ProofRow[]> {
-    return q.query<ProofRow>(`select ${PROOF_COLS} from delivery_proofs where order_id = $1 order by taken_at, id`, [orderId]);
+    return q.query<ProofRow>(
+      `select ${PROOF_COLS} from delivery_proofs where order_id = $1 order by taken_at, id`,
+      [orderId],
+    );
   },
 
   async get(q: Queryable, id: string): Promise<ProofRow | undefined> {
-    return (await q.query<ProofRow>(`select ${PROOF_COLS} from delivery_proofs where id = $1`, [id]))[0];
+    return (
+      await q.query<ProofRow>(`select ${PROOF_COLS} from delivery_proofs where id = $1`, [id])
+    )[0];
   },
 };

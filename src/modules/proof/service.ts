@@ -5,7 +5,13 @@ import type { Logger } from '../../platform/logger.ts';
 import { deriveKey } from '../../platform/secrets.ts';
 import type { ObjectStorage, StoredObject } from '../../integrations/storage/index.ts';
 import type { ProofOfDelivery, ProofReader } from '../delivery/index.ts';
-import { codeMatches, generateCode, hashCode, isCodeShaped, MAX_CODE_ATTEMPTS } from './domain/code.ts';
+import {
+  codeMatches,
+  generateCode,
+  hashCode,
+  isCodeShaped,
+  MAX_CODE_ATTEMPTS,
+} from './domain/code.ts';
 import { EXTENSIONS, MAX_PROOF_BYTES, sniffImage } from './domain/image.ts';
 import { LINK_TTL_SECONDS, linkIsValid, linkQuery } from './domain/links.ts';
 import { proofRepository as repo, type MediaKind, type ProofRow } from './repository.ts';
@@ -42,14 +48,20 @@ export interface MediaInput {
  */
 export const MAX_MEDIA_PER_ORDER = 10;
 
-const limitReached = (orderId: string) => errors.proofLimitReached(`Order ${orderId} already has ${MAX_MEDIA_PER_ORDER} photos and signatures; no more can be added.`);
+const limitReached = (orderId: string) =>
+  errors.proofLimitReached(
+    `Order ${orderId} already has ${MAX_MEDIA_PER_ORDER} photos and signatures; no more can be added.`,
+  );
 
 const ORDER_ID = /^dlv_[0-9A-Z]{26}$/;
 const PROOF_ID = /^prf_[0-9A-Z]{26}$/;
 const CLIENT_ID = /^[0-9A-Za-z_-]{8,64}$/;
 
 function requireOrderId(orderId: string): void {
-  if (!ORDER_ID.test(orderId)) throw errors.validation('order_id must be a platform order id (dlv_…).', [{ field: 'order_id', issue: 'must be a dlv_ id' }]);
+  if (!ORDER_ID.test(orderId))
+    throw errors.validation('order_id must be a platform order id (dlv_…).', [
+      { field: 'order_id', issue: 'must be a dlv_ id' },
+    ]);
 }
 
 /**
@@ -76,7 +88,10 @@ export class ProofService implements ProofReader {
    * `rotate` asks for a new one, which also forgets the wrong tries. Pass the caller's transaction
    * so the code and the message carrying it commit together.
    */
-  async issueCode(orderId: string, opts: { rotate?: boolean; q?: Queryable } = {}): Promise<IssuedCode> {
+  async issueCode(
+    orderId: string,
+    opts: { rotate?: boolean; q?: Queryable } = {},
+  ): Promise<IssuedCode> {
     requireOrderId(orderId);
     const q = opts.q ?? this.deps.db;
     const code = generateCode();
@@ -97,31 +112,46 @@ export class ProofService implements ProofReader {
   async verifyCode(orderId: string, code: string, courierId?: string): Promise<void> {
     requireOrderId(orderId);
     // Not a code at all (a slip, or hostile input): refused without using up a try.
-    if (!isCodeShaped(code)) throw errors.validation('A delivery code is 4 digits.', [{ field: 'code', issue: 'must be 4 digits' }]);
+    if (!isCodeShaped(code))
+      throw errors.validation('A delivery code is 4 digits.', [
+        { field: 'code', issue: 'must be 4 digits' },
+      ]);
     const outcome = await this.deps.db.transaction(async (tx) => {
       const row = await repo.lockCode(tx, orderId);
       if (!row) return { kind: 'missing' as const };
       if (row.failed_attempts >= MAX_CODE_ATTEMPTS) return { kind: 'locked' as const };
-      if (!codeMatches(this.codeKey, orderId, code, row.code_hash)) return { kind: 'wrong' as const, failed: await repo.countFailure(tx, orderId) };
+      if (!codeMatches(this.codeKey, orderId, code, row.code_hash))
+        return { kind: 'wrong' as const, failed: await repo.countFailure(tx, orderId) };
       if (!row.verified_at) {
         const now = this.now();
         await repo.markVerified(tx, orderId, now);
-        await repo.insertCodeProof(tx, { id: newId('prf'), orderId, courierId: courierId ?? null, now });
+        await repo.insertCodeProof(tx, {
+          id: newId('prf'),
+          orderId,
+          courierId: courierId ?? null,
+          now,
+        });
       }
       return { kind: 'ok' as const };
     });
     // The wrong try is committed above; the error is raised outside the transaction so it stays counted.
-    if (outcome.kind === 'missing') throw errors.deliveryCodeNotFound(`No delivery code was issued for order ${orderId}.`);
+    if (outcome.kind === 'missing')
+      throw errors.deliveryCodeNotFound(`No delivery code was issued for order ${orderId}.`);
     if (outcome.kind === 'locked') throw this.locked();
     if (outcome.kind === 'wrong') {
       const left = MAX_CODE_ATTEMPTS - outcome.failed;
       if (left <= 0) throw this.locked();
-      throw errors.invalidDeliveryCode(`That is not the recipient's delivery code. ${left} ${left === 1 ? 'try' : 'tries'} left.`, [{ field: 'code', issue: `wrong code; ${left} left` }]);
+      throw errors.invalidDeliveryCode(
+        `That is not the recipient's delivery code. ${left} ${left === 1 ? 'try' : 'tries'} left.`,
+        [{ field: 'code', issue: `wrong code; ${left} left` }],
+      );
     }
   }
 
   private locked() {
-    return errors.deliveryCodeLocked(`Too many wrong delivery codes for this order: take a photo of the delivery as proof instead.`);
+    return errors.deliveryCodeLocked(
+      `Too many wrong delivery codes for this order: take a photo of the delivery as proof instead.`,
+    );
   }
 
   /**
@@ -133,27 +163,58 @@ export class ProofService implements ProofReader {
     requireOrderId(input.orderId);
     const clientId = input.clientId ?? null;
     if (clientId !== null) {
-      if (!CLIENT_ID.test(clientId)) throw errors.validation('client_id must be 8 to 64 letters, digits, - or _.', [{ field: 'client_id', issue: 'must be 8 to 64 letters, digits, - or _' }]);
+      if (!CLIENT_ID.test(clientId))
+        throw errors.validation('client_id must be 8 to 64 letters, digits, - or _.', [
+          { field: 'client_id', issue: 'must be 8 to 64 letters, digits, - or _' },
+        ]);
       const stored = await repo.byClientId(this.deps.db, input.orderId, clientId);
       if (stored) return stored;
     }
     // A cheap early answer for an order already full; the insert below is what holds the cap.
-    if ((await repo.countMedia(this.deps.db, input.orderId)) >= MAX_MEDIA_PER_ORDER) throw limitReached(input.orderId);
-    if (input.bytes.length > MAX_PROOF_BYTES) throw errors.payloadTooLarge(`A proof image must be at most ${MAX_PROOF_BYTES / 1024 / 1024} MB.`);
+    if ((await repo.countMedia(this.deps.db, input.orderId)) >= MAX_MEDIA_PER_ORDER)
+      throw limitReached(input.orderId);
+    if (input.bytes.length > MAX_PROOF_BYTES)
+      throw errors.payloadTooLarge(
+        `A proof image must be at most ${MAX_PROOF_BYTES / 1024 / 1024} MB.`,
+      );
     const contentType = sniffImage(input.bytes);
-    if (!contentType) throw errors.unsupportedMediaType('A proof image must be a JPEG, PNG or WebP picture.');
+    if (!contentType)
+      throw errors.unsupportedMediaType('A proof image must be a JPEG, PNG or WebP picture.');
     const now = this.now();
     const takenAt = input.takenAt ?? now;
     if (Number.isNaN(takenAt.getTime()) || takenAt.getTime() > now.getTime() + 60_000) {
-      throw errors.validation('taken_at must be a valid time, not in the future.', [{ field: 'taken_at', issue: 'must be a valid time, not in the future' }]);
+      throw errors.validation('taken_at must be a valid time, not in the future.', [
+        { field: 'taken_at', issue: 'must be a valid time, not in the future' },
+      ]);
     }
     const storageKey = `proofs/${input.orderId}/${randomToken(24)}.${EXTENSIONS[contentType]}`;
     await this.deps.storage.put(storageKey, input.bytes, contentType);
-    const removeObject = () => this.deps.storage.delete(storageKey).catch((e: unknown) => this.deps.log.warn({ err: e, storageKey }, 'could not remove a proof image whose record failed'));
+    const removeObject = () =>
+      this.deps.storage
+        .delete(storageKey)
+        .catch((e: unknown) =>
+          this.deps.log.warn(
+            { err: e, storageKey },
+            'could not remove a proof image whose record failed',
+          ),
+        );
     let row: ProofRow | undefined;
     try {
-      const media = { id: newId('prf'), orderId: input.orderId, kind: input.kind, storageKey, contentType, size: input.bytes.length, courierId: input.courierId ?? null, clientId, takenAt, now };
-      row = await this.deps.db.transaction((tx) => repo.insertMediaCapped(tx, media, MAX_MEDIA_PER_ORDER));
+      const media = {
+        id: newId('prf'),
+        orderId: input.orderId,
+        kind: input.kind,
+        storageKey,
+        contentType,
+        size: input.bytes.length,
+        courierId: input.courierId ?? null,
+        clientId,
+        takenAt,
+        now,
+      };
+      row = await this.deps.db.transaction((tx) =>
+        repo.insertMediaCapped(tx, media, MAX_MEDIA_PER_ORDER),
+      );
     } catch (err) {
       await removeObject();
       throw err;
@@ -162,7 +223,8 @@ export class ProofService implements ProofReader {
     // Not inserted: the same upload arrived twice at once and the other one was recorded first (keep
     // only that one), or the order reached the cap meanwhile.
     await removeObject();
-    const same = clientId === null ? undefined : await repo.byClientId(this.deps.db, input.orderId, clientId);
+    const same =
+      clientId === null ? undefined : await repo.byClientId(this.deps.db, input.orderId, clientId);
     if (same) return same;
     throw limitReached(input.orderId);
   }
@@ -175,7 +237,8 @@ export class ProofService implements ProofReader {
   /** The order's proofs as partners see them, photo links signed for 15 minutes. */
   async forOrder(orderId: string): Promise<ProofOfDelivery | undefined> {
     const rows = await repo.forOrder(this.deps.db, orderId);
-    const proving = rows.find((r) => r.kind === 'code') ?? rows.find((r) => r.kind === 'photo') ?? rows[0];
+    const proving =
+      rows.find((r) => r.kind === 'code') ?? rows.find((r) => r.kind === 'photo') ?? rows[0];
     if (!proving) return undefined;
     const expires = Math.floor(this.deps.clock() / 1000) + LINK_TTL_SECONDS;
     return {
@@ -195,7 +258,8 @@ export class ProofService implements ProofReader {
 
   /** The image behind a signed link, or undefined for anything else (bad, expired, another proof's, missing). */
   async openSigned(proofId: string, exp: unknown, sig: unknown): Promise<StoredObject | undefined> {
-    if (!PROOF_ID.test(proofId) || !linkIsValid(this.linkKey, proofId, exp, sig, this.deps.clock())) return undefined;
+    if (!PROOF_ID.test(proofId) || !linkIsValid(this.linkKey, proofId, exp, sig, this.deps.clock()))
+      return undefined;
     const row = await repo.get(this.deps.db, proofId);
     if (!row?.storage_key) return undefined;
     const stored = await this.deps.storage.get(row.storage_key);

@@ -17,10 +17,20 @@ interface Needs {
 /** Gateways' reports, transfer statements and couriers' cash reconciled with the ledger, day by day. */
 export const reconciliationModule = defineModule({
   name: 'reconciliation',
-  tables: ['gateway_report_lines', 'reconciliations', 'reconciliation_differences', 'report_line_versions', 'transfer_statement_lines', 'settlement_approvals'],
+  tables: [
+    'gateway_report_lines',
+    'reconciliations',
+    'reconciliation_differences',
+    'report_line_versions',
+    'transfer_statement_lines',
+    'settlement_approvals',
+  ],
   needs: ['cash', 'gatewayReferences', 'transferBooks'],
   build: ({ db, clock, cash, gatewayReferences, transferBooks, transfers }: Needs) => {
-    const reconciliation = new ReconciliationService(db, clock, gatewayReferences, cash, { provider: transfers.name, books: transferBooks });
+    const reconciliation = new ReconciliationService(db, clock, gatewayReferences, cash, {
+      provider: transfers.name,
+      books: transferBooks,
+    });
     return { face: { reconciliation }, adminRoutes: reconciliationAdminRoutes(reconciliation) };
   },
 });

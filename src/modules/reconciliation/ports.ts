@@ -18,5 +18,11 @@ export interface TransferBooks {
    * no fee: the module's own fee journal, once. False when the reference is not its own, not paid,
    * or already has a fee.
    */
-  bookFee(tx: Queryable, provider: string, reference: string, feePesewas: number, at: Date): Promise<boolean>;
+  bookFee(
+    tx: Queryable,
+    provider: string,
+    reference: string,
+    feePesewas: number,
+    at: Date,
+  ): Promise<boolean>;
 }

@@ -35,20 +35,51 @@ export const reconciliationRepository = {
     const rows = await tx.query(
       `insert into gateway_report_lines (gateway, kind, reference, amount_pesewas, fee_pesewas, status, succeeded, occurred_at, day, settlement_id, imported_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) on conflict (gateway, kind, reference) do nothing returning 1`,
-      [gateway, l.kind, l.reference, l.amountPesewas, l.feePesewas, l.status, l.succeeded, l.occurredAt, l.day, l.settlementId, at],
+      [
+        gateway,
+        l.kind,
+        l.reference,
+        l.amountPesewas,
+        l.feePesewas,
+        l.status,
+        l.succeeded,
+        l.occurredAt,
+        l.day,
+        l.settlementId,
+        at,
+      ],
     );
     return rows.length > 0;
   },
 
   /** The line held for this gateway, type and reference, locked until the import commits. */
-  async heldLine(tx: Queryable, gateway: string, kind: string, reference: string): Promise<HeldLine> {
-    const rows = await tx.query<{ amount_pesewas: number; fee_pesewas: number; status: string; succeeded: boolean; settlement_id: string | null; day: string }>(
+  async heldLine(
+    tx: Queryable,
+    gateway: string,
+    kind: string,
+    reference: string,
+  ): Promise<HeldLine> {
+    const rows = await tx.query<{
+      amount_pesewas: number;
+      fee_pesewas: number;
+      status: string;
+      succeeded: boolean;
+      settlement_id: string | null;
+      day: string;
+    }>(
       `select amount_pesewas, fee_pesewas, status, succeeded, settlement_id, to_char(day, 'YYYY-MM-DD') as day from gateway_report_lines
         where gateway = $1 and kind = $2 and reference = $3 for update`,
       [gateway, kind, reference],
     );
     const r = rows[0]!;
-    return { amountPesewas: Number(r.amount_pesewas), feePesewas: Number(r.fee_pesewas), status: r.status, succeeded: r.succeeded, settlementId: r.settlement_id, day: r.day };
+    return {
+      amountPesewas: Number(r.amount_pesewas),
+      feePesewas: Number(r.fee_pesewas),
+      status: r.status,
+      succeeded: r.succeeded,
+      settlementId: r.settlement_id,
+      day: r.day,
+    };
   },
 
   /** Replaces a held line by the one that moved on since (succeeded, settled, or a corrected settlement). */
@@ -56,23 +87,56 @@ export const reconciliationRepository = {
     await tx.query(
       `update gateway_report_lines set amount_pesewas = $4, fee_pesewas = $5, status = $6, succeeded = $7, occurred_at = $8, day = $9, settlement_id = $10, imported_at = $11
         where gateway = $1 and kind = $2 and reference = $3`,
-      [gateway, l.kind, l.reference, l.amountPesewas, l.feePesewas, l.status, l.succeeded, l.occurredAt, l.day, l.settlementId, at],
+      [
+        gateway,
+        l.kind,
+        l.reference,
+        l.amountPesewas,
+        l.feePesewas,
+        l.status,
+        l.succeeded,
+        l.occurredAt,
+        l.day,
+        l.settlementId,
+        at,
+      ],
     );
   },
 
   /** The day's payments and refunds in the gateway's reports. */
   async reportDay(db: Queryable, gateway: string, day: string): Promise<ReportSide[]> {
-    const rows = await db.query<{ kind: 'payment' | 'refund'; reference: string; amount_pesewas: number; status: string; succeeded: boolean; settlement_id: string | null }>(
+    const rows = await db.query<{
+      kind: 'payment' | 'refund';
+      reference: string;
+      amount_pesewas: number;
+      status: string;
+      succeeded: boolean;
+      settlement_id: string | null;
+    }>(
       `select kind, reference, amount_pesewas, status, succeeded, settlement_id from gateway_report_lines
         where gateway = $1 and day = $2::date and kind <> 'settlement' order by reference collate "C", kind`,
       [gateway, day],
     );
-    return rows.map((r) => ({ kind: r.kind, reference: r.reference, amountPesewas: Number(r.amount_pesewas), status: r.status, succeeded: r.succeeded, settlementId: r.settlement_id }));
+    return rows.map((r) => ({
+      kind: r.kind,
+      reference: r.reference,
+      amountPesewas: Number(r.amount_pesewas),
+      status: r.status,
+      succeeded: r.succeeded,
+      settlementId: r.settlement_id,
+    }));
   },
 
   /** Settlements paid on the day (succeeded), each with what the lines it pays add up to. */
   async settlementsDay(db: Queryable, gateway: string, day: string): Promise<SettlementSide[]> {
-    const rows = await db.query<{ reference: string; amount_pesewas: number; fee_pesewas: number; lines_pesewas: number; lines_fee_pesewas: number; approval: SettlementSide['approval'] }>(
+    const rows = await db.query<{
+      reference: string;
+      amount_pesewas: number;
+      fee_pesewas: number;
+      lines_pesewas: number;
+      lines_fee_pesewas: number;
+      approval: SettlementSide['approval'];
+    }>(
       `select s.reference, s.amount_pesewas, s.fee_pesewas,
               (select a.status from settlement_approvals a where a.gateway = s.gateway and a.settlement_id = s.reference order by a.proposed_at desc, a.id desc limit 1) as approval,
               coalesce(sum(case when l.kind = 'payment' then l.amount_pesewas else -l.amount_pesewas end), 0)::bigint as lines_pesewas,
@@ -113,11 +177,26 @@ export const reconciliationRepository = {
   },
 
   /** Replaces the source's result for the day (its differences go with it). */
-  async replace(tx: Queryable, r: { id: string; source: string; day: string; result: DayResult; runBy: string; at: Date }): Promise<void> {
-    await tx.query('delete from reconciliations where source = $1 and day = $2::date', [r.source, r.day]);
+  async replace(
+    tx: Queryable,
+    r: { id: string; source: string; day: string; result: DayResult; runBy: string; at: Date },
+  ): Promise<void> {
+    await tx.query('delete from reconciliations where source = $1 and day = $2::date', [
+      r.source,
+      r.day,
+    ]);
     await tx.query(
       `insert into reconciliations (id, source, day, status, matched_count, residue_pesewas, run_by, run_at) values ($1, $2, $3::date, $4, $5, $6, $7, $8)`,
-      [r.id, r.source, r.day, r.result.status, r.result.matched, r.result.residuePesewas, r.runBy, r.at],
+      [
+        r.id,
+        r.source,
+        r.day,
+        r.result.status,
+        r.result.matched,
+        r.result.residuePesewas,
+        r.runBy,
+        r.at,
+      ],
     );
     for (const [i, d] of r.result.differences.entries()) {
       await tx.query(
@@ -137,15 +216,27 @@ export const reconciliationRepository = {
   },
 
   async find(db: Queryable, source: string, day: string): Promise<ReconciliationRow | undefined> {
-    return (await db.query<ReconciliationRow>(`select ${ROW} from reconciliations r where r.source = $1 and r.day = $2::date`, [source, day]))[0];
+    return (
+      await db.query<ReconciliationRow>(
+        `select ${ROW} from reconciliations r where r.source = $1 and r.day = $2::date`,
+        [source, day],
+      )
+    )[0];
   },
 
   async differences(db: Queryable, id: string): Promise<DifferenceRow[]> {
-    return db.query<DifferenceRow>('select kind, reference, ledger_pesewas, report_pesewas, note from reconciliation_differences where reconciliation_id = $1 order by position', [id]);
+    return db.query<DifferenceRow>(
+      'select kind, reference, ledger_pesewas, report_pesewas, note from reconciliation_differences where reconciliation_id = $1 order by position',
+      [id],
+    );
   },
 
   /** The newest days first, optionally of one source. */
-  async list(db: Queryable, source: string | undefined, limit: number): Promise<ReconciliationRow[]> {
+  async list(
+    db: Queryable,
+    source: string | undefined,
+    limit: number,
+  ): Promise<ReconciliationRow[]> {
     return db.query<ReconciliationRow>(
       `select ${ROW} from reconciliations r where ($1::text is null or r.source = $1) order by r.day desc, r.source limit $2`,
       [source ?? null, limit],

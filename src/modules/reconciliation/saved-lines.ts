@@ -20,7 +20,12 @@ export type SecondVersion = Parameters<typeof versions.add>[1];
  * (`classify`): the same changes nothing, one that moved on replaces it, any other is kept as a
  * second version (once). Answers the days whose result it changes.
  */
-export async function saveLine<H extends Version & { day: string }>(tx: Queryable, store: LineStore<H>, classify: (held: H) => Promise<Reimport>, second: SecondVersion): Promise<{ saved: Saved; days: string[] }> {
+export async function saveLine<H extends Version & { day: string }>(
+  tx: Queryable,
+  store: LineStore<H>,
+  classify: (held: H) => Promise<Reimport>,
+  second: SecondVersion,
+): Promise<{ saved: Saved; days: string[] }> {
   if (await store.insert()) return { saved: 'inserted', days: [second.day] };
   const held = await store.held();
   const how = await classify(held);
@@ -44,6 +49,12 @@ export class Tally {
   }
 
   answer(lines: number) {
-    return { lines, inserted: this.counts.inserted, updated: this.counts.updated, already_imported: this.counts.same, reimported_differently: this.counts.reimported };
+    return {
+      lines,
+      inserted: this.counts.inserted,
+      updated: this.counts.updated,
+      already_imported: this.counts.same,
+      reimported_differently: this.counts.reimported,
+    };
   }
 }

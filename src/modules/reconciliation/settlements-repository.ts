@@ -19,12 +19,25 @@ export interface SettlementRow {
   reason: string | null;
 }
 
-const COLUMNS = 'id, gateway, settlement_id, amount_pesewas, fee_pesewas, settled_at, status, proposed_by, proposed_at, decided_by, decided_at, reason';
+const COLUMNS =
+  'id, gateway, settlement_id, amount_pesewas, fee_pesewas, settled_at, status, proposed_by, proposed_at, decided_by, decided_at, reason';
 
 /** Settlements' maker-checker (settlement_approvals). */
 export const settlementsRepository = {
   /** Proposes a settlement; false when it is already proposed or approved (its live unique index). */
-  async propose(tx: Queryable, s: { id: string; gateway: string; settlementId: string; amountPesewas: number; feePesewas: number; settledAt: Date; by: string; at: Date }): Promise<boolean> {
+  async propose(
+    tx: Queryable,
+    s: {
+      id: string;
+      gateway: string;
+      settlementId: string;
+      amountPesewas: number;
+      feePesewas: number;
+      settledAt: Date;
+      by: string;
+      at: Date;
+    },
+  ): Promise<boolean> {
     const rows = await tx.query(
       `insert into settlement_approvals (id, gateway, settlement_id, amount_pesewas, fee_pesewas, settled_at, status, proposed_by, proposed_at)
        values ($1, $2, $3, $4, $5, $6, 'proposed', $7, $8) on conflict (gateway, settlement_id) where status <> 'rejected' do nothing returning 1`,
@@ -43,11 +56,19 @@ export const settlementsRepository = {
   },
 
   async find(db: Queryable, id: string): Promise<SettlementRow | undefined> {
-    return (await db.query<SettlementRow>(`select ${COLUMNS} from settlement_approvals where id = $1`, [id]))[0];
+    return (
+      await db.query<SettlementRow>(`select ${COLUMNS} from settlement_approvals where id = $1`, [
+        id,
+      ])
+    )[0];
   },
 
   /** Newest first, optionally of one status and gateway. */
-  async list(db: Queryable, f: { status?: SettlementStatus | undefined; gateway?: string | undefined }, limit: number): Promise<SettlementRow[]> {
+  async list(
+    db: Queryable,
+    f: { status?: SettlementStatus | undefined; gateway?: string | undefined },
+    limit: number,
+  ): Promise<SettlementRow[]> {
     return db.query<SettlementRow>(
       `select ${COLUMNS} from settlement_approvals where ($1::text is null or status = $1) and ($2::text is null or gateway = $2) order by proposed_at desc, id desc limit $3`,
       [f.status ?? null, f.gateway ?? null, limit],
@@ -55,7 +76,14 @@ export const settlementsRepository = {
   },
 
   /** Decides a proposed settlement (compare-and-set): undefined when it was no longer proposed. */
-  async decide(tx: Queryable, id: string, status: 'approved' | 'rejected', by: string, at: Date, reason: string | null): Promise<SettlementRow | undefined> {
+  async decide(
+    tx: Queryable,
+    id: string,
+    status: 'approved' | 'rejected',
+    by: string,
+    at: Date,
+    reason: string | null,
+  ): Promise<SettlementRow | undefined> {
     const rows = await tx.query<SettlementRow>(
       `update settlement_approvals set status = $2, decided_by = $3, decided_at = $4, reason = $5 where id = $1 and status = 'proposed' returning ${COLUMNS}`,
       [id, status, by, at, reason],

@@ -13,7 +13,11 @@ export function readOr400<T>(what: string, read: () => T): T {
   try {
     return read();
   } catch (err) {
-    if (err instanceof ReportProblem) throw errors.validation(`The ${what} cannot be imported, nothing was: ${err.message}.`, err.problems.map((issue) => ({ field: 'csv', issue })));
+    if (err instanceof ReportProblem)
+      throw errors.validation(
+        `The ${what} cannot be imported, nothing was: ${err.message}.`,
+        err.problems.map((issue) => ({ field: 'csv', issue })),
+      );
     throw err;
   }
 }
@@ -27,8 +31,14 @@ export function isGateway(value: string): value is ReportGateway {
 /** A real calendar day, YYYY-MM-DD, or a 400. */
 export function checkedDay(day: string): string {
   const parsed = new Date(`${day}T00:00:00Z`);
-  if (!DAY.test(day) || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== day) {
-    throw errors.validation('Invalid date: must be a real day, YYYY-MM-DD.', [{ field: 'date', issue: 'must be a real day, YYYY-MM-DD' }]);
+  if (
+    !DAY.test(day) ||
+    Number.isNaN(parsed.getTime()) ||
+    parsed.toISOString().slice(0, 10) !== day
+  ) {
+    throw errors.validation('Invalid date: must be a real day, YYYY-MM-DD.', [
+      { field: 'date', issue: 'must be a real day, YYYY-MM-DD' },
+    ]);
   }
   return day;
 }

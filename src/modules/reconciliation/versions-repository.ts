@@ -27,8 +27,19 @@ interface Row {
 const asVersion = (r: Row): VersionRow => ({
   kind: r.kind,
   reference: r.reference,
-  held: { amountPesewas: Number(r.held_amount), feePesewas: Number(r.held_fee), status: r.held_status, imported_at: r.held_at },
-  other: { amountPesewas: Number(r.amount_pesewas), feePesewas: Number(r.fee_pesewas), status: r.status, imported_at: r.imported_at, imported_by: r.imported_by },
+  held: {
+    amountPesewas: Number(r.held_amount),
+    feePesewas: Number(r.held_fee),
+    status: r.held_status,
+    imported_at: r.held_at,
+  },
+  other: {
+    amountPesewas: Number(r.amount_pesewas),
+    feePesewas: Number(r.fee_pesewas),
+    status: r.status,
+    imported_at: r.imported_at,
+    imported_by: r.imported_by,
+  },
 });
 
 // The version's own day or its held line's: a corrected date must not hide it from either day.
@@ -38,11 +49,34 @@ const OF_DAY = `select v.kind, v.reference, v.amount_pesewas, v.fee_pesewas, v.s
 /** Lines imported again with another amount, fee or status (report_line_versions), beside the held ones. */
 export const versionsRepository = {
   /** Keeps a second version once (the same one again is a no-op): true when it is new. */
-  async add(tx: Queryable, v: { source: string; kind: string; reference: string; version: Version; occurredAt: Date; day: string; by: string; at: Date }): Promise<boolean> {
+  async add(
+    tx: Queryable,
+    v: {
+      source: string;
+      kind: string;
+      reference: string;
+      version: Version;
+      occurredAt: Date;
+      day: string;
+      by: string;
+      at: Date;
+    },
+  ): Promise<boolean> {
     const rows = await tx.query(
       `insert into report_line_versions (source, kind, reference, amount_pesewas, fee_pesewas, status, occurred_at, day, imported_by, imported_at)
        values ($1, $2, $3, $4, $5, lower($6), $7, $8, $9, $10) on conflict do nothing returning 1`,
-      [v.source, v.kind, v.reference, v.version.amountPesewas, v.version.feePesewas, v.version.status, v.occurredAt, v.day, v.by, v.at],
+      [
+        v.source,
+        v.kind,
+        v.reference,
+        v.version.amountPesewas,
+        v.version.feePesewas,
+        v.version.status,
+        v.occurredAt,
+        v.day,
+        v.by,
+        v.at,
+      ],
     );
     return rows.length > 0;
   },
@@ -68,4 +102,5 @@ export const versionsRepository = {
   },
 };
 
-export const asReimported = (rows: readonly VersionRow[]): ReimportedSide[] => rows.map((r) => ({ kind: r.kind, reference: r.reference, held: r.held, other: r.other }));
+export const asReimported = (rows: readonly VersionRow[]): ReimportedSide[] =>
+  rows.map((r) => ({ kind: r.kind, reference: r.reference, held: r.held, other: r.other }));

@@ -7,5 +7,7 @@ export const sessionsModule = defineModule({
   name: 'sessions',
   tables: ['web_sessions'],
   needs: [],
-  build: ({ db, clock }: { db: Db; clock: () => number }) => ({ face: { sessions: new SessionStore(db, clock) } }),
+  build: ({ db, clock }: { db: Db; clock: () => number }) => ({
+    face: { sessions: new SessionStore(db, clock) },
+  }),
 });

@@ -28,8 +28,16 @@ export const sessionsRepository = {
   },
 
   /** The session if it has neither passed its absolute end nor been idle since `idleSince`. */
-  async findLive(db: Queryable, idHash: string, now: Date, idleSince: Date): Promise<SessionRow | undefined> {
-    const rows = await db.query<SessionRow>(`select ${COLS} from web_sessions where id_hash = $1 and expires_at > $2 and last_seen_at > $3`, [idHash, now, idleSince]);
+  async findLive(
+    db: Queryable,
+    idHash: string,
+    now: Date,
+    idleSince: Date,
+  ): Promise<SessionRow | undefined> {
+    const rows = await db.query<SessionRow>(
+      `select ${COLS} from web_sessions where id_hash = $1 and expires_at > $2 and last_seen_at > $3`,
+      [idHash, now, idleSince],
+    );
     return rows[0];
   },
 
@@ -42,7 +50,12 @@ export const sessionsRepository = {
   },
 
   async deleteForSubject(db: Queryable, kind: SubjectKind, subjectId: string): Promise<number> {
-    return (await db.query('delete from web_sessions where subject_kind = $1 and subject_id = $2 returning id_hash', [kind, subjectId])).length;
+    return (
+      await db.query(
+        'delete from web_sessions where subject_kind = $1 and subject_id = $2 returning id_hash',
+        [kind, subjectId],
+      )
+    ).length;
   },
 
   /** Sessions past their end, removed a batch at a time by whoever starts a session. */

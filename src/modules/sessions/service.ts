@@ -22,7 +22,10 @@ export interface SessionTimeouts {
   absoluteMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: SessionTimeouts = { idleMs: 2 * 3_600_000, absoluteMs: 7 * 24 * 3_600_000 };
+export const DEFAULT_TIMEOUTS: SessionTimeouts = {
+  idleMs: 2 * 3_600_000,
+  absoluteMs: 7 * 24 * 3_600_000,
+};
 
 // last_seen_at is written at most this often, so reading pages costs no write each time.
 const TOUCH_EVERY_MS = 60_000;
@@ -64,9 +67,15 @@ export class SessionStore {
   async find(id: string): Promise<Session | undefined> {
     const now = new Date(this.clock());
     const idHash = hashSessionId(id);
-    const row = await repo.findLive(this.db, idHash, now, new Date(now.getTime() - this.timeouts.idleMs));
+    const row = await repo.findLive(
+      this.db,
+      idHash,
+      now,
+      new Date(now.getTime() - this.timeouts.idleMs),
+    );
     if (!row) return undefined;
-    if (now.getTime() - new Date(row.last_seen_at).getTime() > TOUCH_EVERY_MS) await repo.touch(this.db, idHash, now);
+    if (now.getTime() - new Date(row.last_seen_at).getTime() > TOUCH_EVERY_MS)
+      await repo.touch(this.db, idHash, now);
     return toSession(row);
   }
 

@@ -1,8 +1,20 @@
 /** The wallet's journals: top-ups, and the fees of wallet-funded orders, their refunds and return fees. */
-import { assertBalanced, DELIVERY_REVENUE, gatewayClearing, positive, walletAccount, type Journal } from '../ledger/index.ts';
+import {
+  assertBalanced,
+  DELIVERY_REVENUE,
+  gatewayClearing,
+  positive,
+  walletAccount,
+  type Journal,
+} from '../ledger/index.ts';
 
 /** Money confirmed by a gateway lands in the partner's wallet. */
-export function topupJournal(partnerId: string, topupId: string, gateway: string, amount: number): Journal {
+export function topupJournal(
+  partnerId: string,
+  topupId: string,
+  gateway: string,
+  amount: number,
+): Journal {
   positive(amount);
   return assertBalanced({
     kind: 'wallet_topup',
@@ -56,4 +68,3 @@ export function orderFeeRefundJournal(partnerId: string, orderId: string, fee: n
     ],
   });
 }
-

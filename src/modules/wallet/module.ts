@@ -34,8 +34,23 @@ export interface WalletModuleDeps {
  * The partner wallet. It exists on every instance: top-up callbacks may reach any of them, and the
  * delivery service debits and refunds order fees through it.
  */
-export function createWalletModule({ db, clock, log, accounts, gateways, publicBaseUrl }: WalletModuleDeps): WalletModule {
-  const service = new WalletService({ db, gateways, clock, log, publicBaseUrl, appReturnUrl: (appId) => accounts.returnUrl(appId), productionActive: async (partnerId) => (await accounts.getPartner(partnerId)).production_active });
+export function createWalletModule({
+  db,
+  clock,
+  log,
+  accounts,
+  gateways,
+  publicBaseUrl,
+}: WalletModuleDeps): WalletModule {
+  const service = new WalletService({
+    db,
+    gateways,
+    clock,
+    log,
+    publicBaseUrl,
+    appReturnUrl: (appId) => accounts.returnUrl(appId),
+    productionActive: async (partnerId) => (await accounts.getPartner(partnerId)).production_active,
+  });
   return {
     service,
     operations: [walletBalance(service), walletTopupInitiate(service), walletTopupVerify(service)],
@@ -51,6 +66,10 @@ export const walletModule = defineModule({
   needs: ['accounts'],
   build: (deps: WalletModuleDeps) => {
     const wallet = createWalletModule(deps);
-    return { face: { wallet, topups: new TopupReads(deps.db) }, adminRoutes: wallet.adminRoutes, paymentCallback: wallet.handlePaymentCallback };
+    return {
+      face: { wallet, topups: new TopupReads(deps.db) },
+      adminRoutes: wallet.adminRoutes,
+      paymentCallback: wallet.handlePaymentCallback,
+    };
   },
 });

@@ -7,11 +7,20 @@ import { errors } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { ghsToPesewas, pesewasToGhs } from '../../platform/money.ts';
 import { processMetrics } from '../../platform/metrics/registry.ts';
-import { GatewayError, type Checkout, type PaymentStatus } from '../../integrations/payments/gateway.ts';
+import {
+  GatewayError,
+  type Checkout,
+  type PaymentStatus,
+} from '../../integrations/payments/gateway.ts';
 import type { PaymentGateways } from '../../integrations/payments/index.ts';
 import { appendEvent } from '../webhooks/index.ts';
 import { ledger, type EntryRow, type StatementRow, type WalletDay } from '../ledger/index.ts';
-import { orderFeeJournal, orderFeeRefundJournal, orderReturnFeeJournal, topupJournal } from './journals.ts';
+import {
+  orderFeeJournal,
+  orderFeeRefundJournal,
+  orderReturnFeeJournal,
+  topupJournal,
+} from './journals.ts';
 import { walletRepository as repo, type TopupRow } from './repository.ts';
 
 export const TOPUP_REFERENCE = /^serviceD_WA[0-9a-f]{16}$/;
@@ -48,7 +57,10 @@ const topups = new Counter({
 const counted = (outcome: TopupOutcome) => topups.inc({ outcome });
 
 function gatewayFailure(err: unknown): never {
-  if (err instanceof GatewayError) throw errors.gateway('The payment gateway did not answer properly; nothing was charged or credited. Retry shortly.');
+  if (err instanceof GatewayError)
+    throw errors.gateway(
+      'The payment gateway did not answer properly; nothing was charged or credited. Retry shortly.',
+    );
   throw err;
 }
 
@@ -66,10 +78,23 @@ export class WalletService {
    */
   async initiateTopup(auth: AuthContext, amountGhs: number) {
     const amount = ghsToPesewas(amountGhs);
-    if (amount === null) throw errors.validation('amount_ghs must have at most 2 decimals.', [{ field: 'amount_ghs', issue: 'must have at most 2 decimals' }]);
-    if (amount < MINIMUM_TOPUP_PESEWAS) throw errors.validation('The minimum top-up is GHS 30.', [{ field: 'amount_ghs', issue: 'must be at least 30' }]);
-    const back = (await this.deps.appReturnUrl(auth.appId)) ?? `${this.deps.publicBaseUrl}/checkout/complete`;
-    return this.startTopup({ partnerId: auth.partnerId, appId: auth.appId, environment: auth.environment, amountPesewas: amount, returnUrl: () => back });
+    if (amount === null)
+      throw errors.validation('amount_ghs must have at most 2 decimals.', [
+        { field: 'amount_ghs', issue: 'must have at most 2 decimals' },
+      ]);
+    if (amount < MINIMUM_TOPUP_PESEWAS)
+      throw errors.validation('The minimum top-up is GHS 30.', [
+        { field: 'amount_ghs', issue: 'must be at least 30' },
+      ]);
+    const back =
+      (await this.deps.appReturnUrl(auth.appId)) ?? `${this.deps.publicBaseUrl}/checkout/complete`;
+    return this.startTopup({
+      partnerId: auth.partnerId,
+      appId: auth.appId,
+      environment: auth.environment,
+      amountPesewas: amount,
+      returnUrl: () => back,
+    });
   }
 
   /**
@@ -77,19 +102,47 @@ export class WalletService {
    * the new client reference, so the browser comes back to that top-up's page. The caller checks
    * the amount's range first (MINIMUM_TOPUP_PESEWAS is checked again here).
    */
-  async initiateDashboardTopup(partnerId: string, appId: string, amountPesewas: number, returnUrl: (clientReference: string) => string) {
-    if (!Number.isSafeInteger(amountPesewas) || amountPesewas < MINIMUM_TOPUP_PESEWAS) throw errors.validation('The minimum top-up is GHS 30.', [{ field: 'amount_ghs', issue: 'must be at least 30' }]);
-    if (!(await this.deps.productionActive(partnerId))) throw errors.productionNotActive(TOPUP_NEEDS_PRODUCTION);
-    return this.startTopup({ partnerId, appId, environment: 'production', amountPesewas, returnUrl });
+  async initiateDashboardTopup(
+    partnerId: string,
+    appId: string,
+    amountPesewas: number,
+    returnUrl: (clientReference: string) => string,
+  ) {
+    if (!Number.isSafeInteger(amountPesewas) || amountPesewas < MINIMUM_TOPUP_PESEWAS)
+      throw errors.validation('The minimum top-up is GHS 30.', [
+        { field: 'amount_ghs', issue: 'must be at least 30' },
+      ]);
+    if (!(await this.deps.productionActive(partnerId)))
+      throw errors.productionNotActive(TOPUP_NEEDS_PRODUCTION);
+    return this.startTopup({
+      partnerId,
+      appId,
+      environment: 'production',
+      amountPesewas,
+      returnUrl,
+    });
   }
 
-  private async startTopup(t: { partnerId: string; appId: string; environment: AuthContext['environment']; amountPesewas: number; returnUrl: (clientReference: string) => string }) {
+  private async startTopup(t: {
+    partnerId: string;
+    appId: string;
+    environment: AuthContext['environment'];
+    amountPesewas: number;
+    returnUrl: (clientReference: string) => string;
+  }) {
     const amount = t.amountPesewas;
     const gateway = this.deps.gateways.forPayment(t.environment);
     const id = newId('top');
     const clientReference = `serviceD_WA${randomBytes(8).toString('hex')}`;
     const { db, publicBaseUrl } = this.deps;
-    await repo.insertTopup(db, { id, partnerId: t.partnerId, appId: t.appId, clientReference, amountPesewas: amount, gateway: gateway.name });
+    await repo.insertTopup(db, {
+      id,
+      partnerId: t.partnerId,
+      appId: t.appId,
+      clientReference,
+      amountPesewas: amount,
+      gateway: gateway.name,
+    });
     const back = t.returnUrl(clientReference);
     let checkout: Checkout;
     try {
@@ -112,9 +165,19 @@ export class WalletService {
   }
 
   /** Checks the gateway and credits a paid top-up exactly once, however many verifies and callbacks race. */
-  async verifyTopup(auth: Pick<AuthContext, 'partnerId'>, clientReference: string): Promise<TopupCheck> {
-    const topup = TOPUP_REFERENCE.test(clientReference) ? await repo.findTopup(this.deps.db, clientReference) : undefined;
-    if (!topup || topup.partner_id !== auth.partnerId || topup.status === 'initiating' || topup.status === 'failed') {
+  async verifyTopup(
+    auth: Pick<AuthContext, 'partnerId'>,
+    clientReference: string,
+  ): Promise<TopupCheck> {
+    const topup = TOPUP_REFERENCE.test(clientReference)
+      ? await repo.findTopup(this.deps.db, clientReference)
+      : undefined;
+    if (
+      !topup ||
+      topup.partner_id !== auth.partnerId ||
+      topup.status === 'initiating' ||
+      topup.status === 'failed'
+    ) {
       throw errors.topupNotFound('No top-up with this client_reference exists for this partner.');
     }
     return this.settle(topup);
@@ -122,15 +185,20 @@ export class WalletService {
 
   /** A gateway callback: a hint to check now. Unknown references are ignored. */
   async handleCallback(clientReference: string): Promise<void> {
-    const topup = TOPUP_REFERENCE.test(clientReference) ? await repo.findTopup(this.deps.db, clientReference) : undefined;
+    const topup = TOPUP_REFERENCE.test(clientReference)
+      ? await repo.findTopup(this.deps.db, clientReference)
+      : undefined;
     if (topup && topup.status === 'pending') await this.settle(topup);
   }
 
   private async settle(topup: TopupRow): Promise<TopupCheck> {
-    if (topup.status === 'credited') return this.alreadyCredited(topup.partner_id, topup.credited_pesewas!);
+    if (topup.status === 'credited')
+      return this.alreadyCredited(topup.partner_id, topup.credited_pesewas!);
     let status: PaymentStatus;
     try {
-      status = await this.deps.gateways.recorded(topup.gateway).checkStatus({ clientReference: topup.client_reference, checkoutId: topup.checkout_id });
+      status = await this.deps.gateways
+        .recorded(topup.gateway)
+        .checkStatus({ clientReference: topup.client_reference, checkoutId: topup.checkout_id });
     } catch (err) {
       counted('check_failed');
       gatewayFailure(err);
@@ -142,12 +210,19 @@ export class WalletService {
     }
     const confirmed = status.amountPesewas;
     if (confirmed !== topup.amount_pesewas) {
-      this.deps.log.warn({ topup: topup.id, asked: topup.amount_pesewas, confirmed }, 'gateway confirmed a different amount; crediting what it confirmed');
+      this.deps.log.warn(
+        { topup: topup.id, asked: topup.amount_pesewas, confirmed },
+        'gateway confirmed a different amount; crediting what it confirmed',
+      );
     }
     const now = new Date(this.deps.clock());
     const won = await this.deps.db.transaction(async (tx) => {
       if (!(await repo.markCredited(tx, topup.id, confirmed, status.rawStatus, now))) return false;
-      await ledger.postJournal(tx, topupJournal(topup.partner_id, topup.id, topup.gateway, confirmed), now);
+      await ledger.postJournal(
+        tx,
+        topupJournal(topup.partner_id, topup.id, topup.gateway, confirmed),
+        now,
+      );
       const balance = await ledger.balance(tx, topup.partner_id);
       await appendEvent(tx, {
         appId: topup.app_id,
@@ -157,7 +232,12 @@ export class WalletService {
         sequence: 1,
         destinationUrl: null,
         at: now,
-        data: { client_reference: topup.client_reference, amount_ghs: pesewasToGhs(confirmed), balance_ghs: pesewasToGhs(balance), timestamp: now.toISOString() },
+        data: {
+          client_reference: topup.client_reference,
+          amount_ghs: pesewasToGhs(confirmed),
+          balance_ghs: pesewasToGhs(balance),
+          timestamp: now.toISOString(),
+        },
       });
       return true;
     });
@@ -171,17 +251,36 @@ export class WalletService {
   }
 
   private async alreadyCredited(partnerId: string, credited: number): Promise<TopupCheck> {
-    return { state: 'already_credited', creditedPesewas: credited, balancePesewas: await ledger.balance(this.deps.db, partnerId) };
+    return {
+      state: 'already_credited',
+      creditedPesewas: credited,
+      balancePesewas: await ledger.balance(this.deps.db, partnerId),
+    };
   }
 
   // Delivery's order wallet: called inside the order's own transaction.
 
-  async debitOrderFee(tx: Queryable, order: { partnerId: string; orderId: string; feePesewas: number; at: Date }): Promise<void> {
-    await ledger.postJournal(tx, orderFeeJournal(order.partnerId, order.orderId, order.feePesewas), order.at, { floorOf: order.partnerId });
+  async debitOrderFee(
+    tx: Queryable,
+    order: { partnerId: string; orderId: string; feePesewas: number; at: Date },
+  ): Promise<void> {
+    await ledger.postJournal(
+      tx,
+      orderFeeJournal(order.partnerId, order.orderId, order.feePesewas),
+      order.at,
+      { floorOf: order.partnerId },
+    );
   }
 
-  async refundOrderFee(tx: Queryable, order: { partnerId: string; orderId: string; feePesewas: number; at: Date }): Promise<number> {
-    await ledger.postJournal(tx, orderFeeRefundJournal(order.partnerId, order.orderId, order.feePesewas), order.at);
+  async refundOrderFee(
+    tx: Queryable,
+    order: { partnerId: string; orderId: string; feePesewas: number; at: Date },
+  ): Promise<number> {
+    await ledger.postJournal(
+      tx,
+      orderFeeRefundJournal(order.partnerId, order.orderId, order.feePesewas),
+      order.at,
+    );
     return ledger.balance(tx, order.partnerId);
   }
 
@@ -189,18 +288,33 @@ export class WalletService {
    * A returned order's return fee: charged even past the credit limit (the trip was made), so a
    * wallet may go further below zero; later orders are refused until it is topped up.
    */
-  async chargeReturnFee(tx: Queryable, order: { partnerId: string; orderId: string; feePesewas: number; at: Date }): Promise<void> {
-    await ledger.postJournal(tx, orderReturnFeeJournal(order.partnerId, order.orderId, order.feePesewas), order.at);
+  async chargeReturnFee(
+    tx: Queryable,
+    order: { partnerId: string; orderId: string; feePesewas: number; at: Date },
+  ): Promise<void> {
+    await ledger.postJournal(
+      tx,
+      orderReturnFeeJournal(order.partnerId, order.orderId, order.feePesewas),
+      order.at,
+    );
   }
 
   /** A partner's wallet entries with the running balance after each, newest first (the dashboard's statement). */
-  async statement(partnerId: string, opts: { limit: number; beforeJournalId?: string }): Promise<StatementRow[]> {
+  async statement(
+    partnerId: string,
+    opts: { limit: number; beforeJournalId?: string },
+  ): Promise<StatementRow[]> {
     return ledger.statement(this.deps.db, partnerId, opts);
   }
 
   /** The last `days` days (UTC, Ghana's time) of the wallet: closing balance and fees spent each day. */
   async daily(partnerId: string, days: number): Promise<WalletDay[]> {
-    return ledger.dailyWallet(this.deps.db, partnerId, new Date(this.deps.clock()).toISOString().slice(0, 10), days);
+    return ledger.dailyWallet(
+      this.deps.db,
+      partnerId,
+      new Date(this.deps.clock()).toISOString().slice(0, 10),
+      days,
+    );
   }
 
   /** A partner's latest top-ups with their state and the gateway's last raw status. */
@@ -210,8 +324,10 @@ export class WalletService {
 
   /** A partner's balance and latest ledger entries, for operators. */
   async ledgerOf(partnerId: string): Promise<{ balancePesewas: number; entries: EntryRow[] }> {
-    const [balancePesewas, entries] = await Promise.all([ledger.balance(this.deps.db, partnerId), ledger.entries(this.deps.db, partnerId, 100)]);
+    const [balancePesewas, entries] = await Promise.all([
+      ledger.balance(this.deps.db, partnerId),
+      ledger.entries(this.deps.db, partnerId, 100),
+    ]);
     return { balancePesewas, entries };
   }
-
 }

@@ -7,7 +7,12 @@ export const TOPUP_STATES = ['initiating', 'pending', 'credited', 'failed'] as c
 export class TopupReads {
   constructor(private readonly db: Queryable) {}
 
-  async list(f: { limit: number; status?: string; partnerId?: string; beforeId?: string }): Promise<TopupRow[]> {
+  async list(f: {
+    limit: number;
+    status?: string;
+    partnerId?: string;
+    beforeId?: string;
+  }): Promise<TopupRow[]> {
     return this.db.query<TopupRow>(
       `select t.id, t.partner_id, t.app_id, t.client_reference, t.amount_pesewas, t.gateway, t.checkout_id, t.checkout_url,
               t.status, t.credited_pesewas, t.last_gateway_status, t.created_at
@@ -23,7 +28,10 @@ export class TopupReads {
 
   /** The references the gateways saw for these top-ups (reconciliation matches reports by them), by top-up id. */
   async references(ids: readonly string[]): Promise<Map<string, string>> {
-    const rows = await this.db.query<{ id: string; client_reference: string }>('select id, client_reference from wallet_topups where id = any($1::text[])', [ids]);
+    const rows = await this.db.query<{ id: string; client_reference: string }>(
+      'select id, client_reference from wallet_topups where id = any($1::text[])',
+      [ids],
+    );
     return new Map(rows.map((r) => [r.id, r.client_reference]));
   }
 }

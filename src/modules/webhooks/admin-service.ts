@@ -12,7 +12,13 @@ export class WebhookAdminService {
     private readonly clock: () => number,
   ) {}
 
-  async list(q: { appId?: string; status?: EventRow['delivery_status']; type?: string; limit: number; before?: string }): Promise<{ deliveries: EventRow[]; nextBefore: string | null }> {
+  async list(q: {
+    appId?: string;
+    status?: EventRow['delivery_status'];
+    type?: string;
+    limit: number;
+    before?: string;
+  }): Promise<{ deliveries: EventRow[]; nextBefore: string | null }> {
     const rows = await repo.list(this.db, q);
     return { deliveries: rows, nextBefore: rows.length === q.limit ? rows.at(-1)!.id : null };
   }
@@ -26,7 +32,8 @@ export class WebhookAdminService {
   async replay(deliveryId: string): Promise<string[]> {
     const replayed = await this.resend({ id: deliveryId });
     if (replayed.length > 0) return replayed;
-    if (!(await repo.get(this.db, deliveryId))) throw errors.notFound(`There is no webhook delivery ${deliveryId}.`);
+    if (!(await repo.get(this.db, deliveryId)))
+      throw errors.notFound(`There is no webhook delivery ${deliveryId}.`);
     throw errors.validation('This delivery is still pending; it will be sent on its schedule.');
   }
 
@@ -46,7 +53,10 @@ export class WebhookAdminService {
   async enable(appId: string, url: string | undefined): Promise<{ url: string; enabled: boolean }> {
     const target = url ?? (await this.app(appId)).webhook_url;
     if (url !== undefined) await this.app(appId);
-    if (!target) throw errors.validation('The app has no webhook URL; name the url to enable.', [{ field: 'url', issue: 'is required' }]);
+    if (!target)
+      throw errors.validation('The app has no webhook URL; name the url to enable.', [
+        { field: 'url', issue: 'is required' },
+      ]);
     const enabled = await repo.enable(this.db, appId, target);
     if (enabled) eventsWritten(this.db);
     return { url: target, enabled };

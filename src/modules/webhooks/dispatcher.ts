@@ -19,7 +19,12 @@ export interface DispatcherSettings {
   retentionDays?: number;
 }
 
-type Outcome = { status: 'delivered' | 'dead' | 'pending'; nextAttemptAt?: Date; error: string | null; disable?: boolean };
+type Outcome = {
+  status: 'delivered' | 'dead' | 'pending';
+  nextAttemptAt?: Date;
+  error: string | null;
+  disable?: boolean;
+};
 
 /** Outcomes recorded in one statement at most; more wait for the next. */
 const SETTLE_BATCH = 100;
@@ -85,7 +90,12 @@ export class WebhookDispatcher {
       minGapMs: MIN_ROUND_GAP_MS,
       round: async () => (await this.dispatchDue(false)) > 0,
     });
-    this.retention = WorkerLoop.every('webhook-retention', RETENTION_EVERY_MS, () => this.prune(), log);
+    this.retention = WorkerLoop.every(
+      'webhook-retention',
+      RETENTION_EVERY_MS,
+      () => this.prune(),
+      log,
+    );
   }
 
   start(): void {
@@ -103,8 +113,10 @@ export class WebhookDispatcher {
   async prune(): Promise<number> {
     const before = new Date(this.clock() - (this.settings.retentionDays ?? 30) * 86_400_000);
     let total = 0;
-    for (let n = RETENTION_BATCH; n === RETENTION_BATCH; total += n) n = await repo.prune(this.db, before, RETENTION_BATCH);
-    if (total) this.log.info({ deleted: total }, 'delivered webhook events past their retention deleted');
+    for (let n = RETENTION_BATCH; n === RETENTION_BATCH; total += n)
+      n = await repo.prune(this.db, before, RETENTION_BATCH);
+    if (total)
+      this.log.info({ deleted: total }, 'delivered webhook events past their retention deleted');
     return total;
   }
 
@@ -114,7 +126,13 @@ export class WebhookDispatcher {
     if (free <= 0) return 0;
     const now = new Date(this.clock());
     const lease = new Date(now.getTime() + this.leaseMs());
-    const { events, unaddressed } = await repo.claim(this.db, now, lease, free, this.saturatedApps());
+    const { events, unaddressed } = await repo.claim(
+      this.db,
+      now,
+      lease,
+      free,
+      this.saturatedApps(),
+    );
     const sends = events.map((e) => this.deliver(e, lease));
     if (wait) await Promise.all(sends);
     return events.length + unaddressed;
@@ -175,10 +193,18 @@ export class WebhookDispatcher {
     this.inflight++;
     try {
       const { url } = event;
-      if (event.disabled) return await this.finish(event, null, { status: 'dead', error: 'endpoint disabled after it answered 410 Gone' });
+      if (event.disabled)
+        return await this.finish(event, null, {
+          status: 'dead',
+          error: 'endpoint disabled after it answered 410 Gone',
+        });
       // The rules may have changed since the URL was set; its DNS answers are checked as it connects.
       const problem = this.destinations.urlProblem(url, event.environment);
-      if (problem) return await this.finish(event, null, { status: 'dead', error: `destination refused: ${problem}` });
+      if (problem)
+        return await this.finish(event, null, {
+          status: 'dead',
+          error: `destination refused: ${problem}`,
+        });
 
       const origin = new URL(url).origin;
       if (!event.destination_url) this.appOrigins.set(event.app_id, origin);
@@ -198,7 +224,10 @@ export class WebhookDispatcher {
       }
       await this.finish(event, result, this.outcome(event, result));
     } catch (err) {
-      this.log.warn({ err, event: event.id }, 'webhook delivery could not be recorded; its lease will lapse and it will be retried');
+      this.log.warn(
+        { err, event: event.id },
+        'webhook delivery could not be recorded; its lease will lapse and it will be retried',
+      );
     } finally {
       this.inflight--;
     }
@@ -215,7 +244,11 @@ export class WebhookDispatcher {
 
   private send(event: ClaimedDelivery, url: string): Promise<SendResult> {
     const secrets = [this.box.open(event.webhook_secret_sealed)];
-    if (event.previous_webhook_secret_sealed && event.previous_webhook_secret_expires_at && event.previous_webhook_secret_expires_at.getTime() > this.clock()) {
+    if (
+      event.previous_webhook_secret_sealed &&
+      event.previous_webhook_secret_expires_at &&
+      event.previous_webhook_secret_expires_at.getTime() > this.clock()
+    ) {
       secrets.push(this.box.open(event.previous_webhook_secret_sealed));
     }
     const body = JSON.stringify(event.payload);
@@ -223,24 +256,43 @@ export class WebhookDispatcher {
     const headers = {
       'webhook-id': event.id,
       'webhook-timestamp': String(timestamp),
-      'webhook-signature': signatureHeader(secrets.filter((s): s is string => s !== null), event.id, timestamp, body),
+      'webhook-signature': signatureHeader(
+        secrets.filter((s): s is string => s !== null),
+        event.id,
+        timestamp,
+        body,
+      ),
     };
-    return sendWebhook(url, headers, body, { timeoutMs: this.settings.timeoutMs, gate: this.destinations.gate(event.environment), traceparent: event.traceparent });
+    return sendWebhook(url, headers, body, {
+      timeoutMs: this.settings.timeoutMs,
+      gate: this.destinations.gate(event.environment),
+      traceparent: event.traceparent,
+    });
   }
 
   private outcome(event: ClaimedDelivery, r: SendResult): Outcome {
     const code = r.statusCode;
     if (code !== null && code >= 200 && code < 300) return { status: 'delivered', error: null };
-    if (code === 410) return { status: 'dead', error: 'endpoint answered 410 Gone; disabled', disable: true };
+    if (code === 410)
+      return { status: 'dead', error: 'endpoint answered 410 Gone; disabled', disable: true };
     const attempt = event.attempts + 1;
     const error = r.error ?? `HTTP ${code}`;
     const delay = this.settings.retryScheduleMs[attempt - 1];
     if (delay === undefined) return { status: 'dead', error };
-    const honoured = (code === 429 || code === 503) && r.retryAfterSeconds ? r.retryAfterSeconds * 1000 : 0;
-    return { status: 'pending', error, nextAttemptAt: new Date(this.clock() + Math.max(withJitter(delay), honoured)) };
+    const honoured =
+      (code === 429 || code === 503) && r.retryAfterSeconds ? r.retryAfterSeconds * 1000 : 0;
+    return {
+      status: 'pending',
+      error,
+      nextAttemptAt: new Date(this.clock() + Math.max(withJitter(delay), honoured)),
+    };
   }
 
-  private finish(event: ClaimedDelivery, result: SendResult | null, outcome: Outcome): Promise<void> {
+  private finish(
+    event: ClaimedDelivery,
+    result: SendResult | null,
+    outcome: Outcome,
+  ): Promise<void> {
     return this.settle({
       id: event.id,
       appId: event.app_id,
@@ -250,7 +302,15 @@ export class WebhookDispatcher {
       error: outcome.error,
       at: new Date(this.clock()),
       disable: outcome.disable === true,
-      ...(result ? { url: event.url, statusCode: result.statusCode, latencyMs: result.latencyMs, attemptError: result.error, excerpt: result.excerpt } : {}),
+      ...(result
+        ? {
+            url: event.url,
+            statusCode: result.statusCode,
+            latencyMs: result.latencyMs,
+            attemptError: result.error,
+            excerpt: result.excerpt,
+          }
+        : {}),
     });
   }
 }

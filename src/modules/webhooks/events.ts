@@ -24,33 +24,63 @@ const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union(
 const Timestamp = DateTime('When the change happened: the same instant as created_at');
 
 const balanceChange = (subject: TProperties, summary: string) =>
-  Type.Object({ ...subject, amount_ghs: Ghs(summary), balance_ghs: Ghs('The wallet balance after it'), timestamp: Timestamp });
+  Type.Object({
+    ...subject,
+    amount_ghs: Ghs(summary),
+    balance_ghs: Ghs('The wallet balance after it'),
+    timestamp: Timestamp,
+  });
 
 /**
  * Every event type's documentation, keyed by the outbox's EventType so a new type cannot go
  * undocumented. The app passes the value sets in: webhooks imports neither delivery nor catalog,
  * which both write to its outbox.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the list of documented events, one entry per type
 export function webhookEvents(values: EventValues): Record<EventType, WebhookEventDoc> {
   const DeliveryStatus = StringEnum(values.deliveryStatuses);
   // Present once a delivery attempt has failed, on every later status event of the order.
   const failure = {
-    delivery_attempts: Type.Optional(Type.Integer({ minimum: 0, description: 'Trips to the recipient so far; present once a delivery attempt failed' })),
-    failure_reason: Type.Optional(StringEnum(values.failureReasons, 'Why the latest attempt failed; present once a delivery attempt failed')),
-    failure_note: Type.Optional(Nullable(Type.String({ description: "The courier's or operator's note on the failure" }))),
+    delivery_attempts: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description: 'Trips to the recipient so far; present once a delivery attempt failed',
+      }),
+    ),
+    failure_reason: Type.Optional(
+      StringEnum(
+        values.failureReasons,
+        'Why the latest attempt failed; present once a delivery attempt failed',
+      ),
+    ),
+    failure_note: Type.Optional(
+      Nullable(Type.String({ description: "The courier's or operator's note on the failure" })),
+    ),
   };
   const deliveryOrder = (extra: TProperties = {}) =>
     Type.Object({
       order_id: Type.String(),
       order_reference: Type.String(),
       status: DeliveryStatus,
-      previous_status: Type.Union([DeliveryStatus, Type.Null()], { description: 'null on delivery.order.created' }),
+      previous_status: Type.Union([DeliveryStatus, Type.Null()], {
+        description: 'null on delivery.order.created',
+      }),
       timestamp: Timestamp,
-      sequence: Type.Integer({ minimum: 1, description: 'Per order, increasing: an event with a lower sequence than one already handled is stale' }),
+      sequence: Type.Integer({
+        minimum: 1,
+        description:
+          'Per order, increasing: an event with a lower sequence than one already handled is stale',
+      }),
       ...failure,
       ...extra,
     });
-  const sale = (extra: TProperties = { gateway_amount_ghs: Type.Optional(Ghs('What the gateway collected, once it reported a payment')) }) =>
+  const sale = (
+    extra: TProperties = {
+      gateway_amount_ghs: Type.Optional(
+        Ghs('What the gateway collected, once it reported a payment'),
+      ),
+    },
+  ) =>
     Type.Object({
       sale_id: Type.String(),
       reference: Type.String(),
@@ -72,9 +102,20 @@ export function webhookEvents(values: EventValues): Record<EventType, WebhookEve
       failure_reason: Nullable(Type.String({ description: 'Why it failed (payout.failed)' })),
       timestamp: Timestamp,
     });
-  const RefundMethod = StringEnum(['gateway_refund', 'mobile_money'] as const, "gateway_refund: back through the payment's own channel; mobile_money: a transfer to the buyer's wallet");
-  const delivery = (summary: string, data: TSchema = deliveryOrder()): WebhookEventDoc => ({ service: 'delivery', summary, data });
-  const safe = (summary: string, data: TSchema = sale()): WebhookEventDoc => ({ service: 'safe-catalog', summary, data });
+  const RefundMethod = StringEnum(
+    ['gateway_refund', 'mobile_money'] as const,
+    "gateway_refund: back through the payment's own channel; mobile_money: a transfer to the buyer's wallet",
+  );
+  const delivery = (summary: string, data: TSchema = deliveryOrder()): WebhookEventDoc => ({
+    service: 'delivery',
+    summary,
+    data,
+  });
+  const safe = (summary: string, data: TSchema = sale()): WebhookEventDoc => ({
+    service: 'safe-catalog',
+    summary,
+    data,
+  });
 
   return {
     'delivery.order.created': delivery('A delivery order was created'),
@@ -83,40 +124,69 @@ export function webhookEvents(values: EventValues): Record<EventType, WebhookEve
     ),
     'delivery.order.cancelled': delivery(
       'A delivery order was cancelled',
-      deliveryOrder({ cancellation_reason: Nullable(Type.String({ description: 'The reason given at cancel, if any' })) }),
+      deliveryOrder({
+        cancellation_reason: Nullable(
+          Type.String({ description: 'The reason given at cancel, if any' }),
+        ),
+      }),
     ),
-    'delivery.order.returning': delivery('A delivery order could not be delivered and is going back to its pickup point (failure_reason says why)'),
+    'delivery.order.returning': delivery(
+      'A delivery order could not be delivered and is going back to its pickup point (failure_reason says why)',
+    ),
     'delivery.order.returned': delivery(
       'A delivery order was returned to its pickup point. A wallet-funded order keeps its delivery fee and is charged the return fee',
-      deliveryOrder({ return_fee_ghs: Type.Optional(Ghs('The return fee charged to the wallet (wallet-funded orders only, once)')) }),
+      deliveryOrder({
+        return_fee_ghs: Type.Optional(
+          Ghs('The return fee charged to the wallet (wallet-funded orders only, once)'),
+        ),
+      }),
     ),
     'delivery.courier.location': delivery(
-      "Where the courier on a production order is, while on the job (at most one per order every 20 seconds; none once the order is delivered, returned, failed or cancelled)",
+      'Where the courier on a production order is, while on the job (at most one per order every 20 seconds; none once the order is delivered, returned, failed or cancelled)',
       Type.Object({
         order_id: Type.String(),
         order_reference: Type.String(),
         courier: Type.Object({ position: Type.Object({ lat: Type.Number(), lng: Type.Number() }) }),
-        next_stop: StringEnum(['pickup', 'dropoff'] as const, 'The pickup point until the parcel is picked up, then the drop-off'),
-        eta: Type.Union([DateTime('When the courier is expected at the next stop'), Type.Null()], { description: 'null when the next stop has no coordinates' }),
+        next_stop: StringEnum(
+          ['pickup', 'dropoff'] as const,
+          'The pickup point until the parcel is picked up, then the drop-off',
+        ),
+        eta: Type.Union([DateTime('When the courier is expected at the next stop'), Type.Null()], {
+          description: 'null when the next stop has no coordinates',
+        }),
         recorded_at: DateTime('When the courier reported the position'),
       }),
     ),
     'wallet.topup.credited': delivery(
       'A wallet top-up was credited (production only)',
-      balanceChange({ client_reference: Type.String() }, 'The amount the gateway confirmed, credited'),
+      balanceChange(
+        { client_reference: Type.String() },
+        'The amount the gateway confirmed, credited',
+      ),
     ),
     'wallet.refund.completed': delivery(
       "A cancelled wallet-funded order's fee was refunded to the wallet",
-      balanceChange({ order_id: Type.String(), order_reference: Type.String() }, 'The fee refunded'),
+      balanceChange(
+        { order_id: Type.String(), order_reference: Type.String() },
+        'The fee refunded',
+      ),
     ),
     'safe.order.paid': safe('An online sale was paid at the gateway'),
-    'safe.order.confirmed': safe('A sale was confirmed: paid online, or delivered and collected (cod)'),
+    'safe.order.confirmed': safe(
+      'A sale was confirmed: paid online, or delivered and collected (cod)',
+    ),
     'safe.order.failed': safe(
       'A sale failed (declined, expired, not collected, or its delivery ended without it)',
-      sale({ failure_reason: Type.Optional(Type.String({ description: 'Why, e.g. delivery_cancelled' })) }),
+      sale({
+        failure_reason: Type.Optional(Type.String({ description: 'Why, e.g. delivery_cancelled' })),
+      }),
     ),
-    'safe.order.on_hold': safe('The gateway collected another amount than the sale total: the sale is held for review'),
-    'safe.order.refund_due': safe('The gateway collected a payment for a sale that had already failed: it is owed back'),
+    'safe.order.on_hold': safe(
+      'The gateway collected another amount than the sale total: the sale is held for review',
+    ),
+    'safe.order.refund_due': safe(
+      'The gateway collected a payment for a sale that had already failed: it is owed back',
+    ),
     'safe.order.refunded': safe(
       'What the buyer was owed (refund_due_ghs) went back to them: through the gateway that collected it, or to their mobile money wallet (payment_status refunded)',
       sale({
@@ -140,7 +210,10 @@ export function webhookEvents(values: EventValues): Record<EventType, WebhookEve
         }),
       }),
     ),
-    'payout.paid': safe("A payout of your markup reached your destination (production only; sent to each app with a live production key)", payout()),
+    'payout.paid': safe(
+      'A payout of your markup reached your destination (production only; sent to each app with a live production key)',
+      payout(),
+    ),
     'payout.failed': safe(
       'A payout of your markup failed at the transfer provider: the amount is owed to you again and goes out with the next run (production only)',
       payout(),

@@ -1,5 +1,12 @@
 /** Webhooks' public face: the outbox other modules write events to, and what the app wires. */
-export { appendEvent, eventStatement, eventsWritten, type EventStatement, type EventType, type OutboxEvent } from './outbox.ts';
+export {
+  appendEvent,
+  eventStatement,
+  eventsWritten,
+  type EventStatement,
+  type EventType,
+  type OutboxEvent,
+} from './outbox.ts';
 export { WebhookDispatcher } from './dispatcher.ts';
 export { WebhookAdminService } from './admin-service.ts';
 export { webhookAdminRoutes } from './routes/admin-webhooks.ts';

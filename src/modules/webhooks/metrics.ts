@@ -38,7 +38,11 @@ export function registerBacklogGauges(registry: Registry, db: Db, clock: () => n
       this.reset();
       const backlog = await read();
       if (!backlog) return;
-      this.set(backlog.oldestPendingAt ? Math.max(0, (clock() - backlog.oldestPendingAt.getTime()) / 1000) : 0);
+      this.set(
+        backlog.oldestPendingAt
+          ? Math.max(0, (clock() - backlog.oldestPendingAt.getTime()) / 1000)
+          : 0,
+      );
     },
   });
 }

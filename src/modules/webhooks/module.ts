@@ -27,7 +27,9 @@ export const webhooksModule = defineModule({
   needs: ['accounts'],
   build: ({ db, box, clock, log, accounts, destinations, config }: Needs) => {
     const webhookAdmin = new WebhookAdminService(db, accounts, clock);
-    const dispatcher = config.webhooks.dispatcher ? new WebhookDispatcher(db, box, config.webhooks, destinations, clock, log) : undefined;
+    const dispatcher = config.webhooks.dispatcher
+      ? new WebhookDispatcher(db, box, config.webhooks, destinations, clock, log)
+      : undefined;
     return {
       face: { webhookAdmin, dispatcher },
       adminRoutes: webhookAdminRoutes(webhookAdmin),

@@ -55,7 +55,18 @@ export function eventStatement(event: OutboxEvent, firstParam = 1): EventStateme
     environment: event.environment,
     data: event.data,
   };
-  const params = [id, event.appId, event.environment, event.type, event.subjectId, event.sequence, event.destinationUrl, JSON.stringify(payload), event.at, currentTraceparent()];
+  const params = [
+    id,
+    event.appId,
+    event.environment,
+    event.type,
+    event.subjectId,
+    event.sequence,
+    event.destinationUrl,
+    JSON.stringify(payload),
+    event.at,
+    currentTraceparent(),
+  ];
   return {
     id,
     sql: `insert into outbox_events (id, app_id, environment, type, subject_id, sequence, destination_url, payload, created_at, traceparent)

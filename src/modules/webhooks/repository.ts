@@ -86,7 +86,13 @@ export const webhooksRepository = {
    * changed URL or secret applies from then on. SKIP LOCKED lets several dispatchers claim at once
    * without waiting on each other or taking the same event.
    */
-  async claim(db: Queryable, now: Date, leaseUntil: Date, limit: number, saturatedApps: readonly string[] = []): Promise<{ events: ClaimedDelivery[]; unaddressed: number }> {
+  async claim(
+    db: Queryable,
+    now: Date,
+    leaseUntil: Date,
+    limit: number,
+    saturatedApps: readonly string[] = [],
+  ): Promise<{ events: ClaimedDelivery[]; unaddressed: number }> {
     const rows = await db.query<ClaimedDelivery & { unaddressed: number }>(
       `with due as (
          select e.id, e.destination_url is null and a.webhook_url is null as unaddressed
@@ -115,13 +121,19 @@ export const webhooksRepository = {
 
   /** Extends a lease that is still exactly ours (compare-and-set on its expiry). */
   async renewLease(db: Queryable, id: string, current: Date, next: Date): Promise<boolean> {
-    const rows = await db.query('update outbox_events set lease_until = $3 where id = $1 and lease_until = $2 returning id', [id, current, next]);
+    const rows = await db.query(
+      'update outbox_events set lease_until = $3 where id = $1 and lease_until = $2 returning id',
+      [id, current, next],
+    );
     return rows.length > 0;
   },
 
   /** Hands a claimed event back untried, to be claimed again from `retryAt`. */
   async release(db: Queryable, id: string, retryAt: Date): Promise<void> {
-    await db.query('update outbox_events set lease_until = null, next_attempt_at = $2 where id = $1', [id, retryAt]);
+    await db.query(
+      'update outbox_events set lease_until = null, next_attempt_at = $2 where id = $1',
+      [id, retryAt],
+    );
   },
 
   /**
@@ -143,17 +155,40 @@ export const webhooksRepository = {
               last_status_code = s.status_code, last_error = s.error, lease_until = null,
               delivered_at = case when s.status = 'delivered' then s.at else e.delivered_at end
          from s where e.id = s.id`,
-      [col('id'), col('appId'), col('status'), col('attempts'), col('nextAttemptAt'), col('error'), col('at'),
-        col('url'), col('statusCode'), col('latencyMs'), col('attemptError'), col('excerpt'), col('disable')],
+      [
+        col('id'),
+        col('appId'),
+        col('status'),
+        col('attempts'),
+        col('nextAttemptAt'),
+        col('error'),
+        col('at'),
+        col('url'),
+        col('statusCode'),
+        col('latencyMs'),
+        col('attemptError'),
+        col('excerpt'),
+        col('disable'),
+      ],
     );
   },
 
   async enable(db: Queryable, appId: string, url: string): Promise<boolean> {
-    return (await db.query('delete from webhook_disabled_endpoints where app_id = $1 and url = $2 returning url', [appId, url])).length > 0;
+    return (
+      (
+        await db.query(
+          'delete from webhook_disabled_endpoints where app_id = $1 and url = $2 returning url',
+          [appId, url],
+        )
+      ).length > 0
+    );
   },
 
   /** Newest first; `type` matches the event type's start (`delivery.order` finds every order event). */
-  async list(db: Queryable, f: { appId?: string; status?: DeliveryStatus; type?: string; limit: number; before?: string }): Promise<EventRow[]> {
+  async list(
+    db: Queryable,
+    f: { appId?: string; status?: DeliveryStatus; type?: string; limit: number; before?: string },
+  ): Promise<EventRow[]> {
     return db.query<EventRow>(
       `select ${EVENT_COLS} from outbox_events
         where ($1::text is null or app_id = $1) and ($2::text is null or delivery_status = $2) and ($3::text is null or id < $3)
@@ -164,11 +199,16 @@ export const webhooksRepository = {
   },
 
   async get(db: Queryable, id: string): Promise<EventRow | undefined> {
-    return (await db.query<EventRow>(`select ${EVENT_COLS} from outbox_events where id = $1`, [id]))[0];
+    return (
+      await db.query<EventRow>(`select ${EVENT_COLS} from outbox_events where id = $1`, [id])
+    )[0];
   },
 
   async attempts(db: Queryable, eventId: string): Promise<AttemptRow[]> {
-    return db.query<AttemptRow>('select attempt, url, status_code, latency_ms, error, response_excerpt, at from webhook_attempts where event_id = $1 order by id', [eventId]);
+    return db.query<AttemptRow>(
+      'select attempt, url, status_code, latency_ms, error, response_excerpt, at from webhook_attempts where event_id = $1 order by id',
+      [eventId],
+    );
   },
 
   /** Counts from the backlog index, which holds only pending and dead events. */
@@ -178,11 +218,19 @@ export const webhooksRepository = {
         where delivery_status in ('pending', 'dead') group by delivery_status`,
     );
     const of = (status: string) => rows.find((r) => r.delivery_status === status);
-    return { pending: of('pending')?.n ?? 0, dead: of('dead')?.n ?? 0, oldestPendingAt: of('pending')?.oldest ?? null };
+    return {
+      pending: of('pending')?.n ?? 0,
+      dead: of('dead')?.n ?? 0,
+      oldestPendingAt: of('pending')?.oldest ?? null,
+    };
   },
 
   /** Sends again from the first attempt of the schedule; answers the events it reset. */
-  async replay(db: Queryable, f: { id?: string; appId?: string; since?: Date }, now: Date): Promise<string[]> {
+  async replay(
+    db: Queryable,
+    f: { id?: string; appId?: string; since?: Date },
+    now: Date,
+  ): Promise<string[]> {
     const rows = await db.query<{ id: string }>(
       `update outbox_events set delivery_status = 'pending', attempts = 0, next_attempt_at = $4, lease_until = null, last_error = null
         where delivery_status <> 'pending' and ($1::text is null or id = $1)

@@ -3,7 +3,13 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import type { AddressGate } from '../../platform/outbound/destinations.ts';
-import { contextFromTraceparent, injectTraceHeaders, inSpan, recordHttpStatus, SpanKind } from '../../platform/tracing.ts';
+import {
+  contextFromTraceparent,
+  injectTraceHeaders,
+  inSpan,
+  recordHttpStatus,
+  SpanKind,
+} from '../../platform/tracing.ts';
 
 const EXCERPT_BYTES = 1024;
 const MAX_READ_BYTES = 64 * 1024;
@@ -25,7 +31,12 @@ export interface SendResult {
 }
 
 /** Standard Webhooks signature: `v1,<base64 HMAC-SHA256>` per secret, space-separated during a rotation. */
-export function signatureHeader(secrets: readonly string[], id: string, timestamp: number, body: string): string {
+export function signatureHeader(
+  secrets: readonly string[],
+  id: string,
+  timestamp: number,
+  body: string,
+): string {
   return secrets
     .map((secret) => `v1,${webhookSignature(secret, id, timestamp, body).toString('base64')}`)
     .join(' ');
@@ -34,7 +45,9 @@ export function signatureHeader(secrets: readonly string[], id: string, timestam
 function retryAfter(value: string | string[] | undefined): number | null {
   const raw = Array.isArray(value) ? value[0] : value;
   if (!raw) return null;
-  const seconds = /^\d+$/.test(raw) ? Number(raw) : Math.ceil((Date.parse(raw) - Date.now()) / 1000);
+  const seconds = /^\d+$/.test(raw)
+    ? Number(raw)
+    : Math.ceil((Date.parse(raw) - Date.now()) / 1000);
   return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 86_400) : null;
 }
 
@@ -45,7 +58,12 @@ type Finish = (partial: Partial<SendResult>) => SendResult;
  * bounded size, and the whole exchange has one deadline. With tracing on it is a client span of
  * the event's trace, and the partner receives its `traceparent`.
  */
-export async function sendWebhook(url: string, headers: Record<string, string>, body: string, opts: SendOptions): Promise<SendResult> {
+export async function sendWebhook(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  opts: SendOptions,
+): Promise<SendResult> {
   const started = performance.now();
   const done: Finish = (partial) => ({
     statusCode: null,
@@ -65,13 +83,17 @@ export async function sendWebhook(url: string, headers: Record<string, string>, 
   const refused = isIP(host) ? opts.gate.problem(host) : null;
   if (refused) return done({ error: `${host} ${refused}` });
   const attributes = { 'http.request.method': 'POST', 'server.address': host };
-  return inSpan('webhook.deliver', { kind: SpanKind.CLIENT, parent: contextFromTraceparent(opts.traceparent ?? null), attributes }, async (span) => {
-    const traced = { ...headers };
-    injectTraceHeaders(traced);
-    const result = await post(target, traced, body, opts, done);
-    recordHttpStatus(span, result.statusCode, 400);
-    return result;
-  });
+  return inSpan(
+    'webhook.deliver',
+    { kind: SpanKind.CLIENT, parent: contextFromTraceparent(opts.traceparent ?? null), attributes },
+    async (span) => {
+      const traced = { ...headers };
+      injectTraceHeaders(traced);
+      const result = await post(target, traced, body, opts, done);
+      recordHttpStatus(span, result.statusCode, 400);
+      return result;
+    },
+  );
 }
 
 /**
@@ -82,11 +104,24 @@ const agents = new WeakMap<AddressGate, { http: http.Agent; https: https.Agent }
 
 function agentFor(gate: AddressGate, protocol: string): http.Agent {
   let pair = agents.get(gate);
-  if (!pair) agents.set(gate, (pair = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) }));
+  if (!pair)
+    agents.set(
+      gate,
+      (pair = {
+        http: new http.Agent({ keepAlive: true }),
+        https: new https.Agent({ keepAlive: true }),
+      }),
+    );
   return protocol === 'https:' ? pair.https : pair.http;
 }
 
-function post(target: URL, headers: Record<string, string>, body: string, opts: SendOptions, done: Finish): Promise<SendResult> {
+function post(
+  target: URL,
+  headers: Record<string, string>,
+  body: string,
+  opts: SendOptions,
+  done: Finish,
+): Promise<SendResult> {
   const client = target.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
     const req = client.request(
@@ -94,7 +129,12 @@ function post(target: URL, headers: Record<string, string>, body: string, opts: 
       {
         method: 'POST',
         agent: agentFor(opts.gate, target.protocol),
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'PartnerPlatform-Webhooks/1.0', ...headers },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'user-agent': 'PartnerPlatform-Webhooks/1.0',
+          ...headers,
+        },
         lookup: opts.gate.lookup,
         signal: AbortSignal.timeout(opts.timeoutMs),
       },
@@ -119,7 +159,16 @@ function post(target: URL, headers: Record<string, string>, body: string, opts: 
         res.on('error', finish);
       },
     );
-    req.on('error', (err) => resolve(done({ error: err.name === 'AbortError' || err.name === 'TimeoutError' ? `timed out after ${opts.timeoutMs} ms` : err.message })));
+    req.on('error', (err) =>
+      resolve(
+        done({
+          error:
+            err.name === 'AbortError' || err.name === 'TimeoutError'
+              ? `timed out after ${opts.timeoutMs} ms`
+              : err.message,
+        }),
+      ),
+    );
     req.end(body);
   });
 }

@@ -21,7 +21,8 @@ export function webhookSettings(env: Env, problems: string[]): WebhookSettings {
   let schedule = DEFAULT_RETRY_SCHEDULE_S;
   if (env.WEBHOOK_RETRY_SCHEDULE) {
     const parsed = env.WEBHOOK_RETRY_SCHEDULE.split(',').map((x) => Number(x.trim()));
-    if (parsed.some((x) => !Number.isFinite(x) || x < 0)) problems.push('WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds, e.g. 5,300,1800');
+    if (parsed.some((x) => !Number.isFinite(x) || x < 0))
+      problems.push('WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds, e.g. 5,300,1800');
     else schedule = parsed;
   }
   return {
@@ -35,4 +36,3 @@ export function webhookSettings(env: Env, problems: string[]): WebhookSettings {
     retentionDays: int(env, 'WEBHOOK_RETENTION_DAYS', 30, 1, 3650, problems),
   };
 }
-

@@ -16,7 +16,11 @@ export interface AdminActor extends Actor {
 }
 
 /** The ADMIN_TOKEN: a superuser with every role, recorded as `admin_token`. */
-export const ADMIN_TOKEN_ACTOR: AdminActor = Object.freeze({ kind: 'admin_token', id: 'admin_token', roles: OPERATOR_ROLES });
+export const ADMIN_TOKEN_ACTOR: AdminActor = Object.freeze({
+  kind: 'admin_token',
+  id: 'admin_token',
+  roles: OPERATOR_ROLES,
+});
 
 /** Where a request came from, for the audit log. */
 export interface RequestOrigin {

@@ -11,7 +11,10 @@ describe('password hashing', () => {
   });
 
   it('salts every hash, so one password never hashes twice the same', async () => {
-    const [a, b] = await Promise.all([hashPassword('same password 1'), hashPassword('same password 1')]);
+    const [a, b] = await Promise.all([
+      hashPassword('same password 1'),
+      hashPassword('same password 1'),
+    ]);
     expect(a).not.toBe(b);
   });
 
@@ -21,7 +24,14 @@ describe('password hashing', () => {
   });
 
   it('answers false, never throws, for malformed or foreign hashes', async () => {
-    for (const bad of ['', 'scrypt', 'bcrypt$2b$10$abc', 'scrypt$0$8$1$AA$AA', 'scrypt$x$8$1$AA$AA', 'scrypt$16$8$1$$']) {
+    for (const bad of [
+      '',
+      'scrypt',
+      'bcrypt$2b$10$abc',
+      'scrypt$0$8$1$AA$AA',
+      'scrypt$x$8$1$AA$AA',
+      'scrypt$16$8$1$$',
+    ]) {
       expect(await verifyPassword('whatever password', bad)).toBe(false);
     }
   });

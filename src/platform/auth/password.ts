@@ -14,20 +14,35 @@ const MAX_MEMORY = 64 * 1024 * 1024;
 export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 256;
 
-function derive(password: string, salt: Buffer, cost: { N: number; r: number; p: number }): Promise<Buffer> {
+function derive(
+  password: string,
+  salt: Buffer,
+  cost: { N: number; r: number; p: number },
+): Promise<Buffer> {
   const options: ScryptOptions = { ...cost, maxmem: MAX_MEMORY };
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key)));
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) =>
+      err ? reject(err) : resolve(key),
+    );
   });
 }
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const key = await derive(password, salt, COST);
-  return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  return [
+    'scrypt',
+    COST.N,
+    COST.r,
+    COST.p,
+    salt.toString('base64url'),
+    key.toString('base64url'),
+  ].join('$');
 }
 
-function parse(stored: string): { cost: { N: number; r: number; p: number }; salt: Buffer; key: Buffer } | undefined {
+function parse(
+  stored: string,
+): { cost: { N: number; r: number; p: number }; salt: Buffer; key: Buffer } | undefined {
   const [scheme, n, r, p, salt, key] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !key) return undefined;
   const cost = { N: Number(n), r: Number(r), p: Number(p) };

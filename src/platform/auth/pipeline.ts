@@ -1,4 +1,9 @@
-import { canonicalRequest, sha256Hex, signCanonical, SIGNED_REQUEST_HEADERS as H } from '@partner-platform/protocol';
+import {
+  canonicalRequest,
+  sha256Hex,
+  signCanonical,
+  SIGNED_REQUEST_HEADERS as H,
+} from '@partner-platform/protocol';
 import { Counter } from 'prom-client';
 import { AppError, errors } from '../errors.ts';
 import { timingSafeEqual } from 'node:crypto';
@@ -65,12 +70,17 @@ function header(req: IncomingSignedRequest, name: string): string | undefined {
 function presentedKey(req: IncomingSignedRequest): string {
   const xKey = header(req, H.apiKey);
   const authz = header(req, 'authorization');
-  const bearer = authz && /^Bearer\s+/i.test(authz) ? authz.replace(/^Bearer\s+/i, '').trim() : undefined;
+  const bearer =
+    authz && /^Bearer\s+/i.test(authz) ? authz.replace(/^Bearer\s+/i, '').trim() : undefined;
   if (!xKey && !bearer) {
-    throw errors.missingApiKey('Send your API key in the X-API-Key header (or Authorization: Bearer <key>).');
+    throw errors.missingApiKey(
+      'Send your API key in the X-API-Key header (or Authorization: Bearer <key>).',
+    );
   }
   if (xKey && bearer && xKey !== bearer) {
-    throw errors.invalidApiKey('X-API-Key and Authorization: Bearer carry different keys; send one key.');
+    throw errors.invalidApiKey(
+      'X-API-Key and Authorization: Bearer carry different keys; send one key.',
+    );
   }
   return (xKey ?? bearer)!;
 }
@@ -78,7 +88,8 @@ function presentedKey(req: IncomingSignedRequest): string {
 async function resolveKey(deps: PipelineDeps, req: IncomingSignedRequest): Promise<ResolvedKey> {
   const apiKey = presentedKey(req);
   const key = KEY_FORM.test(apiKey) ? await deps.keys.resolve(apiKey) : null;
-  if (!key || key.revoked) throw errors.invalidApiKey('The API key is unknown or has been revoked.');
+  if (!key || key.revoked)
+    throw errors.invalidApiKey('The API key is unknown or has been revoked.');
   return key;
 }
 
@@ -89,12 +100,15 @@ function checkScope(key: ResolvedKey, op: GuardedOperation): void {
     );
   }
   if (!scopeCovers(key.scopes, op.scope)) {
-    throw errors.insufficientScope(`This API key lacks the scope ${op.scope}, which this operation needs: ask the platform's operations team for a key that holds it.`);
+    throw errors.insufficientScope(
+      `This API key lacks the scope ${op.scope}, which this operation needs: ask the platform's operations team for a key that holds it.`,
+    );
   }
 }
 
 function checkPartner(key: ResolvedKey): void {
-  if (!key.partnerActive) throw errors.partnerInactive('The partner account is suspended; contact support.');
+  if (!key.partnerActive)
+    throw errors.partnerInactive('The partner account is suspended; contact support.');
   if (key.environment === 'production' && !key.productionActive) {
     throw errors.environmentNotActive(
       "Production access is not active for this partner account yet: ask the platform's operations team to activate it; until then, use a staging key.",
@@ -107,7 +121,9 @@ function checkSignature(deps: PipelineDeps, key: ResolvedKey, req: IncomingSigne
   const timestamp = header(req, H.timestamp);
   const nonce = header(req, H.nonce);
   if (!signature || !timestamp || !nonce) {
-    throw errors.missingSignature('Every request needs the X-Signature, X-Timestamp and X-Nonce headers.');
+    throw errors.missingSignature(
+      'Every request needs the X-Signature, X-Timestamp and X-Nonce headers.',
+    );
   }
   if (!/^\d{1,12}$/.test(timestamp)) {
     throw errors.invalidTimestamp(
@@ -117,21 +133,32 @@ function checkSignature(deps: PipelineDeps, key: ResolvedKey, req: IncomingSigne
     );
   }
   if (Math.abs(deps.clock() / 1000 - Number(timestamp)) > deps.clockSkewSeconds) {
-    throw errors.staleRequest('X-Timestamp is more than 5 minutes away from the server clock; check your clock and sign again.');
+    throw errors.staleRequest(
+      'X-Timestamp is more than 5 minutes away from the server clock; check your clock and sign again.',
+    );
   }
   if (!NONCE_FORM.test(nonce)) {
-    throw errors.invalidNonce('X-Nonce must be 16 to 128 characters of A-Z a-z 0-9 . _ ~ - (a UUID works).');
+    throw errors.invalidNonce(
+      'X-Nonce must be 16 to 128 characters of A-Z a-z 0-9 . _ ~ - (a UUID works).',
+    );
   }
   if (key.signingSecret === null) {
-    throw errors.signingNotConfigured('This API key has no usable signing secret; ask for a new key.');
+    throw errors.signingNotConfigured(
+      'This API key has no usable signing secret; ask for a new key.',
+    );
   }
   const canonical = canonicalRequest(
     { timestamp, nonce, method: req.method, url: req.url },
     req.rawBody && req.rawBody.length > 0 ? sha256Hex(req.rawBody) : EMPTY_BODY_SHA256,
   );
   const expected = Buffer.from(signCanonical(key.signingSecret, canonical), 'hex');
-  if (!SIGNATURE_FORM.test(signature) || !timingSafeEqual(expected, Buffer.from(signature, 'hex'))) {
-    throw errors.invalidSignature('X-Signature does not match the request; sign the exact method, path, query and body you send.');
+  if (
+    !SIGNATURE_FORM.test(signature) ||
+    !timingSafeEqual(expected, Buffer.from(signature, 'hex'))
+  ) {
+    throw errors.invalidSignature(
+      'X-Signature does not match the request; sign the exact method, path, query and body you send.',
+    );
   }
   return nonce;
 }
@@ -155,7 +182,11 @@ export async function authenticate(
   }
 }
 
-async function runChecks(deps: PipelineDeps, op: GuardedOperation, req: IncomingSignedRequest): Promise<{ auth: AuthContext; rate: RateState }> {
+async function runChecks(
+  deps: PipelineDeps,
+  op: GuardedOperation,
+  req: IncomingSignedRequest,
+): Promise<{ auth: AuthContext; rate: RateState }> {
   const key = await resolveKey(deps, req);
   checkScope(key, op);
   checkPartner(key);
@@ -168,17 +199,24 @@ async function runChecks(deps: PipelineDeps, op: GuardedOperation, req: Incoming
     verdict = await deps.guard.admit({ keyId: key.keyId, nonce, access: op.access, limit });
   } catch {
     // Fail closed: without the shared store a replay could pass unnoticed.
-    throw errors.serviceUnavailable('Replay protection is unavailable right now; nothing was changed. Retry shortly.');
+    throw errors.serviceUnavailable(
+      'Replay protection is unavailable right now; nothing was changed. Retry shortly.',
+    );
   }
   if (verdict.kind === 'replayed') {
-    throw errors.nonceReplayed('This X-Nonce was already used with this key; send a fresh nonce with every request.');
+    throw errors.nonceReplayed(
+      'This X-Nonce was already used with this key; send a fresh nonce with every request.',
+    );
   }
   if (verdict.kind === 'limited') {
     rejected[op.access].inc();
-    throw errors.rateLimited(`Too many ${op.access} requests for this key; retry after ${verdict.resetSeconds} s.`, {
-      ...rateHeaders({ limit: verdict.limit, remaining: 0, resetSeconds: verdict.resetSeconds }),
-      'retry-after': String(verdict.resetSeconds),
-    });
+    throw errors.rateLimited(
+      `Too many ${op.access} requests for this key; retry after ${verdict.resetSeconds} s.`,
+      {
+        ...rateHeaders({ limit: verdict.limit, remaining: 0, resetSeconds: verdict.resetSeconds }),
+        'retry-after': String(verdict.resetSeconds),
+      },
+    );
   }
   const { keyId, appId, partnerId, environment, scopes } = key;
   return { auth: { keyId, appId, partnerId, environment, scopes }, rate: verdict };

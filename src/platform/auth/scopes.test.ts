@@ -37,7 +37,9 @@ describe('scopeGrantProblem', () => {
   });
 
   it('refuses unknown and empty scope lists', () => {
-    expect(scopeGrantProblem('staging', ['delivery:admin'])).toMatch(/unknown scope "delivery:admin"/);
+    expect(scopeGrantProblem('staging', ['delivery:admin'])).toMatch(
+      /unknown scope "delivery:admin"/,
+    );
     expect(scopeGrantProblem('staging', [])).toMatch(/at least one/);
     expect(scopeGrantProblem('staging', ['*', 'delivery:*'])).toBeNull();
   });

@@ -59,7 +59,12 @@ export function totpStep(nowMs: number): number {
 }
 
 /** The code of one step (RFC 4226 dynamic truncation); `digits` and the hash only vary for the RFC vectors. */
-export function totpCode(key: Buffer, step: number, digits = TOTP_DIGITS, algorithm: 'sha1' | 'sha256' | 'sha512' = 'sha1'): string {
+export function totpCode(
+  key: Buffer,
+  step: number,
+  digits = TOTP_DIGITS,
+  algorithm: 'sha1' | 'sha256' | 'sha512' = 'sha1',
+): string {
   const counter = Buffer.alloc(8);
   counter.writeBigUInt64BE(BigInt(step));
   const mac = createHmac(algorithm, key).update(counter).digest();
@@ -72,7 +77,12 @@ export function totpCode(key: Buffer, step: number, digits = TOTP_DIGITS, algori
  * The step `code` belongs to, within the window around `nowMs`, if it is later than `lastStep` (the step
  * of the last code accepted for this secret); undefined otherwise (wrong, expired, or replayed).
  */
-export function verifyTotp(secret: string, code: string, nowMs: number, lastStep: number | null = null): number | undefined {
+export function verifyTotp(
+  secret: string,
+  code: string,
+  nowMs: number,
+  lastStep: number | null = null,
+): number | undefined {
   const key = base32Decode(secret);
   if (!key || key.length === 0 || !/^\d{6}$/.test(code)) return undefined;
   const current = totpStep(nowMs);
@@ -88,6 +98,12 @@ export function verifyTotp(secret: string, code: string, nowMs: number, lastStep
 /** The `otpauth://` URI authenticator apps scan (as a QR code) to add the account. */
 export function otpauthUri(secret: string, account: string, issuer: string): string {
   const label = `${encodeURIComponent(issuer)}:${encodeURIComponent(account)}`;
-  const query = new URLSearchParams({ secret, issuer, algorithm: 'SHA1', digits: String(TOTP_DIGITS), period: String(TOTP_STEP_SECONDS) });
+  const query = new URLSearchParams({
+    secret,
+    issuer,
+    algorithm: 'SHA1',
+    digits: String(TOTP_DIGITS),
+    period: String(TOTP_STEP_SECONDS),
+  });
   return `otpauth://totp/${label}?${query.toString()}`;
 }

@@ -18,7 +18,16 @@ function needsQuotes(s: string): boolean {
   if (s.length === 0 || (s.length === 4 && s.toLowerCase() === 'null')) return true;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c === 34 || c === 44 || c === 92 || c === 123 || c === 125 || c === 32 || (c >= 9 && c <= 13)) return true;
+    if (
+      c === 34 ||
+      c === 44 ||
+      c === 92 ||
+      c === 123 ||
+      c === 125 ||
+      c === 32 ||
+      (c >= 9 && c <= 13)
+    )
+      return true;
   }
   return false;
 }

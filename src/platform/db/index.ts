@@ -61,7 +61,11 @@ const rethrow = (err: unknown): never => {
 };
 
 // Transactions are traced inside a request or a delivery; background jobs' would each be a lone trace.
-const TRANSACTION_SPAN: SpanOptions = { kind: SpanKind.CLIENT, onlyInTrace: true, attributes: { 'db.system.name': 'postgresql' } };
+const TRANSACTION_SPAN: SpanOptions = {
+  kind: SpanKind.CLIENT,
+  onlyInTrace: true,
+  attributes: { 'db.system.name': 'postgresql' },
+};
 
 /**
  * Database failures leave every query and transaction as application errors, so a service raises
@@ -73,6 +77,7 @@ function translating(db: DriverDb): DriverDb {
     ...db,
     query: <T>(sql: string, params?: readonly unknown[]) => db.query<T>(sql, params).catch(rethrow),
     exec: (sql) => db.exec(sql).catch(rethrow),
-    transaction: (fn) => inSpan('db.transaction', TRANSACTION_SPAN, () => db.transaction(fn)).catch(rethrow),
+    transaction: (fn) =>
+      inSpan('db.transaction', TRANSACTION_SPAN, () => db.transaction(fn)).catch(rethrow),
   };
 }

@@ -45,5 +45,7 @@ export function lockDataDir(dir: string): () => void {
     }
     rmSync(file, { force: true });
   }
-  throw new DataDirLockedError(`Could not take the lock on ${dir}; another process keeps racing for it.`);
+  throw new DataDirLockedError(
+    `Could not take the lock on ${dir}; another process keeps racing for it.`,
+  );
 }

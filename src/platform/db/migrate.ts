@@ -45,16 +45,24 @@ export async function migrate(db: DriverDb, migrations = readMigrations()): Prom
   for (const m of migrations) {
     const done = await db.transaction(async (tx) => {
       await tx.query('select pg_advisory_xact_lock(72707369)');
-      const rows = await tx.query<{ checksum: string }>('select checksum from schema_migrations where version = $1', [m.version]);
+      const rows = await tx.query<{ checksum: string }>(
+        'select checksum from schema_migrations where version = $1',
+        [m.version],
+      );
       if (rows[0]) {
         if (rows[0].checksum !== m.checksum) {
-          throw new MigrationChangedError(`migration ${m.name} was changed after it was applied; add a new migration instead`);
+          throw new MigrationChangedError(
+            `migration ${m.name} was changed after it was applied; add a new migration instead`,
+          );
         }
         return false;
       }
       // The file runs as written, as one script: no splitting to misread quotes or comments.
       await tx.exec(m.sql);
-      await tx.query('insert into schema_migrations (version, name, checksum) values ($1, $2, $3)', [m.version, m.name, m.checksum]);
+      await tx.query(
+        'insert into schema_migrations (version, name, checksum) values ($1, $2, $3)',
+        [m.version, m.name, m.checksum],
+      );
       return true;
     });
     if (done) applied.push(m.version);
@@ -70,9 +78,22 @@ export interface MigrationState {
 }
 
 /** Every migration file with when it was applied, read without applying anything. */
-export async function migrationStatus(db: DriverDb, migrations = readMigrations()): Promise<MigrationState[]> {
-  const [table] = await db.query<{ name: string | null }>(`select to_regclass('schema_migrations')::text as name`);
-  const rows = table?.name ? await db.query<{ version: number; applied_at: Date }>('select version, applied_at from schema_migrations') : [];
+export async function migrationStatus(
+  db: DriverDb,
+  migrations = readMigrations(),
+): Promise<MigrationState[]> {
+  const [table] = await db.query<{ name: string | null }>(
+    `select to_regclass('schema_migrations')::text as name`,
+  );
+  const rows = table?.name
+    ? await db.query<{ version: number; applied_at: Date }>(
+        'select version, applied_at from schema_migrations',
+      )
+    : [];
   const applied = new Map(rows.map((r) => [r.version, r.applied_at]));
-  return migrations.map((m) => ({ version: m.version, name: m.name, appliedAt: applied.get(m.version) ?? null }));
+  return migrations.map((m) => ({
+    version: m.version,
+    name: m.name,
+    appliedAt: applied.get(m.version) ?? null,
+  }));
 }

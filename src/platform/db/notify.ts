@@ -14,7 +14,11 @@ export function coalescing(send: () => Promise<void>, gapMs: number): () => void
     while (wanted) {
       // Timers may fire a fraction of a millisecond early (whole-ms rounding, a stale loop clock):
       // re-check so the gap is a floor, not an approximation.
-      for (let wait = lastStart + gapMs - performance.now(); wait > 0; wait = lastStart + gapMs - performance.now()) {
+      for (
+        let wait = lastStart + gapMs - performance.now();
+        wait > 0;
+        wait = lastStart + gapMs - performance.now()
+      ) {
         await sleep(Math.ceil(wait), undefined, { ref: false });
       }
       wanted = false;
@@ -30,7 +34,10 @@ export function coalescing(send: () => Promise<void>, gapMs: number): () => void
 }
 
 /** One coalescing sender per channel. */
-export function notifier(send: (channel: string) => Promise<void>, gapMs: number): (channel: string) => void {
+export function notifier(
+  send: (channel: string) => Promise<void>,
+  gapMs: number,
+): (channel: string) => void {
   const channels = new Map<string, () => void>();
   return (channel) => {
     let wake = channels.get(channel);

@@ -6,7 +6,11 @@ import { parseInt8 } from './types.ts';
 
 const parsers = { [types.INT8]: parseInt8 };
 
-function wrap(q: { query: PGlite['query']; exec: PGlite['exec'] }, afterCommit: Queryable['afterCommit'], notify: Queryable['notify']): Queryable {
+function wrap(
+  q: { query: PGlite['query']; exec: PGlite['exec'] },
+  afterCommit: Queryable['afterCommit'],
+  notify: Queryable['notify'],
+): Queryable {
   return {
     async query<T = Row>(sql: string, params?: readonly unknown[]) {
       const res = await q.query<T>(sql, params as unknown[] | undefined);
@@ -31,7 +35,10 @@ export interface PgliteDb extends DriverDb {
   dump(): Promise<Blob>;
 }
 
-export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob): Promise<PgliteDb> {
+export async function openPglite(
+  dataDir: string | undefined,
+  loadDataDir?: Blob,
+): Promise<PgliteDb> {
   const pg = new PGlite({ dataDir, parsers, ...(loadDataDir ? { loadDataDir } : {}) });
   await pg.waitReady;
   // The data directory is this process's alone, so every listener is in it: wake-ups stay in memory.
@@ -46,7 +53,8 @@ export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob
   };
   return {
     kind: 'pglite',
-    query: <T = Row>(sql: string, params?: readonly unknown[]) => counted(() => direct.query<T>(sql, params)),
+    query: <T = Row>(sql: string, params?: readonly unknown[]) =>
+      counted(() => direct.query<T>(sql, params)),
     exec: (sql) => counted(() => direct.exec(sql)),
     afterCommit: runNow,
     notify,
@@ -54,7 +62,9 @@ export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob
       counted(async () => {
         const committed: Array<() => void> = [];
         const later = (effect: () => void) => committed.push(effect);
-        const result = await pg.transaction((tx) => fn(wrap(tx, later, (channel) => later(() => notify(channel)))));
+        const result = await pg.transaction((tx) =>
+          fn(wrap(tx, later, (channel) => later(() => notify(channel)))),
+        );
         committed.forEach(runNow);
         return result;
       }),
@@ -65,7 +75,12 @@ export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob
     async ping() {
       await pg.query('select 1');
     },
-    poolStats: () => ({ max: 1, open: 1, idle: active === 0 ? 1 : 0, waiting: Math.max(0, active - 1) }),
+    poolStats: () => ({
+      max: 1,
+      open: 1,
+      idle: active === 0 ? 1 : 0,
+      waiting: Math.max(0, active - 1),
+    }),
     dump: async () => (await pg.dumpDataDir('none')) as Blob,
     async close() {
       if (pg.closed) return;

@@ -21,7 +21,8 @@ function statementNamer() {
   return (text: string, params: readonly unknown[] | undefined): pg.QueryConfig => {
     if (!params || params.length === 0) return { text };
     let name = names.get(text);
-    if (name === undefined && names.size < MAX_PREPARED) names.set(text, (name = `pp${names.size}`));
+    if (name === undefined && names.size < MAX_PREPARED)
+      names.set(text, (name = `pp${names.size}`));
     return { name, text, values: withArrayLiterals(params) };
   };
 }
@@ -64,7 +65,10 @@ export async function openPostgres(opts: PostgresOptions): Promise<DriverDb> {
 
   const runNow = (effect: () => void) => effect();
   const channelOf = (channel: string) => `${channel}_${opts.schema ?? 'public'}`;
-  const notify = notifier(async (channel) => void (await query('select pg_notify($1, $2)', [channelOf(channel), ''])), NOTIFY_GAP_MS);
+  const notify = notifier(
+    async (channel) => void (await query('select pg_notify($1, $2)', [channelOf(channel), ''])),
+    NOTIFY_GAP_MS,
+  );
 
   return {
     kind: 'postgres',
@@ -80,7 +84,8 @@ export async function openPostgres(opts: PostgresOptions): Promise<DriverDb> {
         try {
           await client.query('BEGIN');
           const result = await fn({
-            query: async <T = Row>(sql: string, params?: readonly unknown[]) => (await client.query(statement(sql, params))).rows as T[],
+            query: async <T = Row>(sql: string, params?: readonly unknown[]) =>
+              (await client.query(statement(sql, params))).rows as T[],
             exec: async (sql: string) => void (await client.query(sql)),
             afterCommit: (effect) => committed.push(effect),
             notify: (channel) => committed.push(() => notify(channel)),
@@ -108,7 +113,12 @@ export async function openPostgres(opts: PostgresOptions): Promise<DriverDb> {
     async ping() {
       await pool.query('select 1');
     },
-    poolStats: () => ({ max: opts.poolSize, open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    poolStats: () => ({
+      max: opts.poolSize,
+      open: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
     close: () => pool.end(),
   };
 }
@@ -116,7 +126,11 @@ export async function openPostgres(opts: PostgresOptions): Promise<DriverDb> {
 const RELISTEN_DELAY_MS = 1000;
 
 /** A dedicated connection (LISTEN holds its session) that reconnects until stopped. */
-async function listenOn(url: string, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+async function listenOn(
+  url: string,
+  channel: string,
+  onNotify: () => void,
+): Promise<() => Promise<void>> {
   let client: pg.Client | undefined;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;

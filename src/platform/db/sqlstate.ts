@@ -9,15 +9,30 @@ interface PgLikeError {
 /** Unique constraints whose violation is a partner-facing answer, by constraint name. */
 const UNIQUE_VIOLATIONS: Record<string, () => AppError> = {
   delivery_orders_reference_key: () =>
-    errors.duplicateOrderReference('An order with this order_reference already exists for this app; fetch it with orders.get.'),
+    errors.duplicateOrderReference(
+      'An order with this order_reference already exists for this app; fetch it with orders.get.',
+    ),
   sales_reference_key: () =>
-    errors.duplicateReference('An order with this external_reference was already created; fetch it with orders.get.'),
-  operators_email_key: () => errors.operatorEmailTaken('An operator with this email already exists (emails compare without case).'),
-  couriers_phone_key: () => errors.courierPhoneTaken('A courier with this phone number already exists.'),
+    errors.duplicateReference(
+      'An order with this external_reference was already created; fetch it with orders.get.',
+    ),
+  operators_email_key: () =>
+    errors.operatorEmailTaken(
+      'An operator with this email already exists (emails compare without case).',
+    ),
+  couriers_phone_key: () =>
+    errors.courierPhoneTaken('A courier with this phone number already exists.'),
   dispatch_assignments_active_key: () => errors.jobTaken('Another courier already holds this job.'),
 };
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'EPIPE',
+]);
 
 function constraintName(err: PgLikeError): string | undefined {
   if (err.constraint) return err.constraint;
@@ -28,11 +43,19 @@ function constraintName(err: PgLikeError): string | undefined {
 /** True when the database cannot be reached or dropped the connection: nothing was changed. */
 export function isConnectionError(err: unknown): boolean {
   const e = err as PgLikeError;
-  if (typeof e?.code === 'string' && (CONNECTION_CODES.has(e.code) || e.code.startsWith('08') || e.code === '57P01' || e.code === '57P03')) {
+  if (
+    typeof e?.code === 'string' &&
+    (CONNECTION_CODES.has(e.code) ||
+      e.code.startsWith('08') ||
+      e.code === '57P01' ||
+      e.code === '57P03')
+  ) {
     return true;
   }
   const msg = e?.message ?? '';
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED/.test(msg);
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED/.test(
+    msg,
+  );
 }
 
 export function isRetryableTransactionError(err: unknown): boolean {
@@ -52,14 +75,23 @@ export function translateDbError(err: unknown): unknown {
   // Data exceptions (a NUL byte, an unencodable character, a value out of range): the input was
   // bad, whatever let it through, and nothing was written.
   if (typeof e?.code === 'string' && e.code.startsWith('22')) {
-    return errors.validation('A value in the request cannot be stored (invalid characters or out of range); nothing was changed.');
+    return errors.validation(
+      'A value in the request cannot be stored (invalid characters or out of range); nothing was changed.',
+    );
   }
   if (isConnectionError(err)) {
     // The driver's error stays as the cause, for logs and for a process that cannot start.
-    return Object.assign(errors.serviceUnavailable('The database is unreachable right now; nothing was changed. Retry shortly.'), { cause: err });
+    return Object.assign(
+      errors.serviceUnavailable(
+        'The database is unreachable right now; nothing was changed. Retry shortly.',
+      ),
+      { cause: err },
+    );
   }
   if (isRetryableTransactionError(err)) {
-    return errors.serviceUnavailable('The request conflicted with concurrent work and was not applied; retry it.');
+    return errors.serviceUnavailable(
+      'The request conflicted with concurrent work and was not applied; retry it.',
+    );
   }
   return err;
 }

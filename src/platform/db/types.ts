@@ -62,6 +62,7 @@ export type DriverDb = Omit<Db, 'unitOfWork'>;
 /** int8 columns hold pesewas and counters; refuse to hand out a silently rounded number. */
 export function parseInt8(value: string): number {
   const n = Number(value);
-  if (!Number.isSafeInteger(n)) throw new Error(`int8 value ${value} is outside the safe integer range`);
+  if (!Number.isSafeInteger(n))
+    throw new Error(`int8 value ${value} is outside the safe integer range`);
   return n;
 }

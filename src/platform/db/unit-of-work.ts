@@ -15,7 +15,11 @@ interface Scope {
  * (as its own transaction would have) and leaves the unit usable; its after-commit effects wait for
  * the unit's commit and are dropped with a rollback.
  */
-function inSavepoint<T>(scope: Scope, current: AsyncLocalStorage<Scope>, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+function inSavepoint<T>(
+  scope: Scope,
+  current: AsyncLocalStorage<Scope>,
+  fn: (tx: Queryable) => Promise<T>,
+): Promise<T> {
   const run = async (): Promise<T> => {
     const name = `uow_${++scope.unit.savepoints}`;
     const effects: Array<() => void> = [];
@@ -25,7 +29,8 @@ function inSavepoint<T>(scope: Scope, current: AsyncLocalStorage<Scope>, fn: (tx
     try {
       const result = await current.run(inner, () =>
         fn({
-          query: <R = Row>(sql: string, params?: readonly unknown[]) => scope.tx.query<R>(sql, params),
+          query: <R = Row>(sql: string, params?: readonly unknown[]) =>
+            scope.tx.query<R>(sql, params),
           exec: (sql) => scope.tx.exec(sql),
           afterCommit: (effect) => effects.push(effect),
           notify: (channel) => void channels.push(channel),
@@ -63,7 +68,9 @@ export function withUnitsOfWork(db: DriverDb): Db {
     ...db,
     query: <T = Row>(sql: string, params?: readonly unknown[]) => {
       const scope = joined();
-      return scope ? inSavepoint(scope, current, (tx) => tx.query<T>(sql, params)) : db.query<T>(sql, params);
+      return scope
+        ? inSavepoint(scope, current, (tx) => tx.query<T>(sql, params))
+        : db.query<T>(sql, params);
     },
     exec: (sql) => {
       const scope = joined();

@@ -12,7 +12,12 @@ afterEach(async () => {
   for (const s of stores.splice(0)) await s.close();
 });
 
-const req = (nonce: string, access: 'read' | 'write' = 'write', limit = 3) => ({ keyId: 'key_1', nonce, access, limit });
+const req = (nonce: string, access: 'read' | 'write' = 'write', limit = 3) => ({
+  keyId: 'key_1',
+  nonce,
+  access,
+  limit,
+});
 
 describe('MemoryGuardStore', () => {
   it('refuses a nonce seen before for the same key, not for another key', async () => {
@@ -34,7 +39,12 @@ describe('MemoryGuardStore', () => {
   it('accepts a burst of limit, then answers limited until the oldest leaves the 60 s window', async () => {
     const s = store();
     const start = now;
-    expect(await s.admit(req('a'))).toEqual({ kind: 'ok', limit: 3, remaining: 2, resetSeconds: 60 });
+    expect(await s.admit(req('a'))).toEqual({
+      kind: 'ok',
+      limit: 3,
+      remaining: 2,
+      resetSeconds: 60,
+    });
     now += 10_000;
     await s.admit(req('b'));
     await s.admit(req('c'));

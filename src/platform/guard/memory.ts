@@ -63,10 +63,19 @@ export class MemoryGuardStore implements GuardStore {
     if (!log) this.logs.set(logKey, (log = new SlidingLog()));
     const count = log.count(now);
     if (count >= limit) {
-      return { kind: 'limited', limit, resetSeconds: secondsUntil(log.oldest()! + RATE_WINDOW_MS - now) };
+      return {
+        kind: 'limited',
+        limit,
+        resetSeconds: secondsUntil(log.oldest()! + RATE_WINDOW_MS - now),
+      };
     }
     log.add(now);
-    return { kind: 'ok', limit, remaining: limit - count - 1, resetSeconds: secondsUntil(log.oldest()! + RATE_WINDOW_MS - now) };
+    return {
+      kind: 'ok',
+      limit,
+      remaining: limit - count - 1,
+      resetSeconds: secondsUntil(log.oldest()! + RATE_WINDOW_MS - now),
+    };
   }
 
   private sweep(): void {

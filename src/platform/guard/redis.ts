@@ -94,7 +94,11 @@ export class RedisGuardStore implements GuardStore {
   }
 
   /** Admissions of one key share a script run; the hash tag keeps all of a key's keys in one cluster slot. */
-  readonly admit: (input: AdmitInput) => Promise<AdmitResult> = batchingBy((input) => input.keyId, (batch) => this.admitTogether(batch), ADMIT_BATCH);
+  readonly admit: (input: AdmitInput) => Promise<AdmitResult> = batchingBy(
+    (input) => input.keyId,
+    (batch) => this.admitTogether(batch),
+    ADMIT_BATCH,
+  );
 
   private async admitTogether(batch: AdmitInput[]): Promise<AdmitResult[]> {
     const { keyId } = batch[0]!;

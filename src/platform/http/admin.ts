@@ -1,6 +1,11 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ADMIN_TOKEN_ACTOR, type AdminActor, type OperatorRole, type RequestOrigin } from '../auth/actor.ts';
+import {
+  ADMIN_TOKEN_ACTOR,
+  type AdminActor,
+  type OperatorRole,
+  type RequestOrigin,
+} from '../auth/actor.ts';
 import type { Db, Queryable } from '../db/index.ts';
 import { errors } from '../errors.ts';
 import { constantTimeEqual } from '../secrets.ts';
@@ -19,7 +24,11 @@ export interface AdminInput<B, P, Q> {
 }
 
 /** One operator API route: `/admin/v1` + url, behind the operator bearer token. */
-export interface AdminRoute<B extends TSchema | undefined = TSchema | undefined, P extends TSchema | undefined = TSchema | undefined, Q extends TSchema | undefined = TSchema | undefined> {
+export interface AdminRoute<
+  B extends TSchema | undefined = TSchema | undefined,
+  P extends TSchema | undefined = TSchema | undefined,
+  Q extends TSchema | undefined = TSchema | undefined,
+> {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   url: string;
   summary: string;
@@ -50,25 +59,41 @@ export interface AdminRoute<B extends TSchema | undefined = TSchema | undefined,
      */
     outsideTransaction?: string;
   };
-  handler: (input: AdminInput<StaticOr<B, undefined>, StaticOr<P, Record<string, string>>, StaticOr<Q, undefined>>) => Promise<OperationResult>;
+  handler: (
+    input: AdminInput<
+      StaticOr<B, undefined>,
+      StaticOr<P, Record<string, string>>,
+      StaticOr<Q, undefined>
+    >,
+  ) => Promise<OperationResult>;
 }
 
-export function defineAdminRoute<B extends TSchema | undefined = undefined, P extends TSchema | undefined = undefined, Q extends TSchema | undefined = undefined>(
-  route: AdminRoute<B, P, Q>,
-): AdminRoute<B, P, Q> {
+export function defineAdminRoute<
+  B extends TSchema | undefined = undefined,
+  P extends TSchema | undefined = undefined,
+  Q extends TSchema | undefined = undefined,
+>(route: AdminRoute<B, P, Q>): AdminRoute<B, P, Q> {
   return route;
 }
 
 /** Reads are open to every role; changes to support and admin unless the route says otherwise (docs/operators.md). */
 export function rolesOf(route: Pick<AdminRoute, 'method' | 'roles'>): readonly OperatorRole[] {
-  return route.roles ?? (route.method === 'GET' ? ['support', 'finance', 'admin'] : ['support', 'admin']);
+  return (
+    route.roles ?? (route.method === 'GET' ? ['support', 'finance', 'admin'] : ['support', 'admin'])
+  );
 }
 
 /** Refuses (403 FORBIDDEN) an operator holding none of `roles` (the ADMIN_TOKEN passes every check); handlers use it for checks that depend on the body. */
-export function requireRoles(actor: AdminActor, roles: readonly OperatorRole[], what = 'this operation'): void {
+export function requireRoles(
+  actor: AdminActor,
+  roles: readonly OperatorRole[],
+  what = 'this operation',
+): void {
   if (actor.kind === 'admin_token') return;
   if (!actor.roles.some((r) => roles.includes(r))) {
-    throw errors.forbidden(`Your operator roles (${actor.roles.join(', ')}) do not allow ${what}; it needs one of: ${roles.join(', ')}.`);
+    throw errors.forbidden(
+      `Your operator roles (${actor.roles.join(', ')}) do not allow ${what}; it needs one of: ${roles.join(', ')}.`,
+    );
   }
 }
 
@@ -116,33 +141,50 @@ export function adminTokenCheck(adminToken: string): (request: FastifyRequest) =
 }
 
 /** Resolves the caller: the ADMIN_TOKEN, else an operator token; 401 INVALID_ADMIN_TOKEN for anything else. */
-export function adminActorResolver(auth: AdminAuth): (request: FastifyRequest) => Promise<AdminActor> {
+export function adminActorResolver(
+  auth: AdminAuth,
+): (request: FastifyRequest) => Promise<AdminActor> {
   const expected = `Bearer ${auth.adminToken}`;
   return async (request) => {
     const header = request.headers.authorization ?? '';
     if (constantTimeEqual(header, expected)) return ADMIN_TOKEN_ACTOR;
     const bearer = /^Bearer (\S{1,200})$/.exec(header)?.[1];
     const actor = bearer && auth.resolveToken ? await auth.resolveToken(bearer) : undefined;
-    if (!actor) throw errors.invalidAdminToken('The operator API needs Authorization: Bearer <ADMIN_TOKEN> or the token of an active operator.');
+    if (!actor)
+      throw errors.invalidAdminToken(
+        'The operator API needs Authorization: Bearer <ADMIN_TOKEN> or the token of an active operator.',
+      );
     return actor;
   };
 }
 
 /** The audit target: what a 201 created (its answer's first `*_id`), else the route's last path parameter. */
-function targetOf(url: string, params: Record<string, string>, result: OperationResult): AdminChange['target'] {
+function targetOf(
+  url: string,
+  params: Record<string, string>,
+  result: OperationResult,
+): AdminChange['target'] {
   const answer = result.body;
   if (result.statusCode === 201 && answer && typeof answer === 'object') {
-    const key = Object.keys(answer).find((k) => k.endsWith('_id') && typeof (answer as Record<string, unknown>)[k] === 'string');
+    const key = Object.keys(answer).find(
+      (k) => k.endsWith('_id') && typeof (answer as Record<string, unknown>)[k] === 'string',
+    );
     if (key) return { type: key.replace(/_id$/, ''), id: (answer as Record<string, string>)[key]! };
   }
   const name = [...url.matchAll(/:(\w+)/g)].at(-1)?.[1];
   return name && params[name] ? { type: name.replace(/_id$/, ''), id: params[name] } : null;
 }
 
-const answer = (reply: FastifyReply, result: OperationResult) => reply.code(result.statusCode ?? 200).send(result.body ?? undefined);
+const answer = (reply: FastifyReply, result: OperationResult) =>
+  reply.code(result.statusCode ?? 200).send(result.body ?? undefined);
 
 /** Mounts the operator API; without an ADMIN_TOKEN it is not mounted at all (404). */
-export function registerAdminRoutes(app: FastifyInstance, settings: AdminAuth, routes: readonly AdminRoute[]): void {
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the operator API's one pipeline (token, actor, audit, errors) is read in the order a request meets it
+export function registerAdminRoutes(
+  app: FastifyInstance,
+  settings: AdminAuth,
+  routes: readonly AdminRoute[],
+): void {
   const resolveActor = adminActorResolver(settings);
   const actors = new WeakMap<FastifyRequest, AdminActor>();
   for (const route of routes) {
@@ -160,34 +202,62 @@ export function registerAdminRoutes(app: FastifyInstance, settings: AdminAuth, r
       preValidation: async (request) => {
         const actor = await resolveActor(request);
         const params = request.params as Record<string, string>;
-        const onSelf = route.self !== undefined && actor.kind === 'operator' && params[route.self] === actor.id;
+        const onSelf =
+          route.self !== undefined && actor.kind === 'operator' && params[route.self] === actor.id;
         if (!onSelf) requireRoles(actor, roles, `${route.method} /admin/v1${route.url}`);
         if (route.approval && actor.kind === 'admin_token') {
-          throw errors.forbidden('An approval of a money action needs an operator\'s own token (partner-admin operators tokens create); the shared ADMIN_TOKEN may propose, never approve.');
+          throw errors.forbidden(
+            "An approval of a money action needs an operator's own token (partner-admin operators tokens create); the shared ADMIN_TOKEN may propose, never approve.",
+          );
         }
         actors.set(request, actor);
-        if (route.body) request.body = parseJsonObject(request.body, request.headers['content-type']);
+        if (route.body)
+          request.body = parseJsonObject(request.body, request.headers['content-type']);
       },
       handler: async (request, reply) => {
         const actor = actors.get(request)!;
-        const origin: RequestOrigin = { ip: request.ip ?? null, userAgent: request.headers['user-agent']?.slice(0, 500) ?? null };
+        const origin: RequestOrigin = {
+          ip: request.ip ?? null,
+          userAgent: request.headers['user-agent']?.slice(0, 500) ?? null,
+        };
         const params = request.params as Record<string, string>;
-        const changes = route.method !== 'GET' && !route.audit?.recordedByService ? settings.changes : undefined;
-        const run = (): Promise<OperationResult> => route.handler({ body: request.body as never, params: params as never, query: request.query as never, actor, origin });
+        const changes =
+          route.method !== 'GET' && !route.audit?.recordedByService ? settings.changes : undefined;
+        const run = (): Promise<OperationResult> =>
+          route.handler({
+            body: request.body as never,
+            params: params as never,
+            query: request.query as never,
+            actor,
+            origin,
+          });
         if (!changes) return answer(reply, await run());
         const change = async (tx: Queryable, before: unknown, result: OperationResult) =>
           changes.record(
-            { actor, action: auditAction(route), target: targetOf(route.url, params, result), before, after: { request: request.body ?? null, response: result.body ?? null }, origin },
+            {
+              actor,
+              action: auditAction(route),
+              target: targetOf(route.url, params, result),
+              before,
+              after: { request: request.body ?? null, response: result.body ?? null },
+              origin,
+            },
             tx,
           );
-        const beforeOf = async () => (route.audit?.before ? await route.audit.before({ params: params as never }) : null);
+        const beforeOf = async () =>
+          route.audit?.before ? await route.audit.before({ params: params as never }) : null;
         if (route.audit?.outsideTransaction) {
           const before = await beforeOf();
           const result = await run();
-          await changes.db.transaction((tx) => change(tx, before, result)).catch((err: unknown) => {
-            // The change has committed: answering an error would invite a retry that repeats it.
-            request.log.error({ err, action: auditAction(route) }, 'audit entry not written for a change that succeeded');
-          });
+          await changes.db
+            .transaction((tx) => change(tx, before, result))
+            .catch((err: unknown) => {
+              // The change has committed: answering an error would invite a retry that repeats it.
+              request.log.error(
+                { err, action: auditAction(route) },
+                'audit entry not written for a change that succeeded',
+              );
+            });
           return answer(reply, result);
         }
         // The handler's services join this transaction; the change commits only with its audit entry.

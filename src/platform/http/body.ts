@@ -8,7 +8,9 @@ import { errors } from '../errors.ts';
  */
 export function keepRawBodies(app: FastifyInstance, bodyLimit: number): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_req, body, done) =>
+    done(null, body),
+  );
 }
 
 export const MEDIA_TYPE_HINT = 'Send the body as Content-Type: application/json (UTF-8).';
@@ -20,14 +22,21 @@ export const MEDIA_TYPE_HINT = 'Send the body as Content-Type: application/json 
 function isJsonMediaType(contentType: string | undefined): boolean {
   if (contentType === undefined) return true;
   const [type, ...params] = contentType.split(';').map((part) => part.trim().toLowerCase());
-  return type === 'application/json' && params.every((param) => param === '' || /^charset="?utf-8"?$/.test(param));
+  return (
+    type === 'application/json' &&
+    params.every((param) => param === '' || /^charset="?utf-8"?$/.test(param))
+  );
 }
 
 /** Parses a raw body that must be a JSON object sent as JSON. */
-export function parseJsonObject(raw: unknown, contentType: string | undefined): Record<string, unknown> {
+export function parseJsonObject(
+  raw: unknown,
+  contentType: string | undefined,
+): Record<string, unknown> {
   if (!isJsonMediaType(contentType)) throw errors.unsupportedMediaType(MEDIA_TYPE_HINT);
   const text = Buffer.isBuffer(raw) ? raw.toString('utf8') : '';
-  if (text.trim() === '') throw errors.invalidJson('The request body is empty; send a JSON object.');
+  if (text.trim() === '')
+    throw errors.invalidJson('The request body is empty; send a JSON object.');
   let value: unknown;
   try {
     value = sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });

@@ -5,7 +5,8 @@ import { MEDIA_TYPE_HINT } from './body.ts';
 import type { Operation } from './operation.ts';
 import { summarize, toIssues } from './validation.ts';
 
-const notFound = (request: FastifyRequest) => errors.notFound(`There is no operation ${request.method} ${request.url.split('?')[0]}.`);
+const notFound = (request: FastifyRequest) =>
+  errors.notFound(`There is no operation ${request.method} ${request.url.split('?')[0]}.`);
 
 function operationOf(request: FastifyRequest): Operation | undefined {
   return (request.routeOptions.config as { operation?: Operation } | undefined)?.operation;
@@ -18,7 +19,8 @@ function toAppError(err: unknown, request: FastifyRequest): AppError {
   const fe = err as FastifyError;
   if (fe.validation) {
     const issues = toIssues(fe.validation as never);
-    const custom = fe.validationContext === 'body' ? operationOf(request)?.validationError?.(issues) : undefined;
+    const custom =
+      fe.validationContext === 'body' ? operationOf(request)?.validationError?.(issues) : undefined;
     const details = issues.map(({ field, issue }) => ({ field, issue }));
     if (custom) return new AppError(400, custom.code, custom.message, details);
     return errors.validation(summarize(issues), details);
@@ -42,7 +44,9 @@ function toAppError(err: unknown, request: FastifyRequest): AppError {
     return errors.badRequest('The request could not be read.');
   }
   request.log.error({ err }, 'unexpected error');
-  return errors.internal('Something went wrong on our side; the request id helps support find out what.');
+  return errors.internal(
+    'Something went wrong on our side; the request id helps support find out what.',
+  );
 }
 
 /** The one error body. */
@@ -64,14 +68,21 @@ export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
 }
 
 /** Answers anything thrown, and Fastify's own errors before routing (bad URL encoding, over-long path parameters). */
-export function handleError(err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function handleError(
+  err: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
   const error = toAppError(err, request);
   if (error.statusCode >= 500) request.log.warn({ code: error.code }, error.message);
   return sendError(reply, error);
 }
 
 /** `unmatched` times the requests no route matches (the 404 handler has no onResponse hook of its own). */
-export function installErrorHandling(app: FastifyInstance, unmatched: (status: number, seconds: number) => void): void {
+export function installErrorHandling(
+  app: FastifyInstance,
+  unmatched: (status: number, seconds: number) => void,
+): void {
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {
     sendError(reply, notFound(request));

@@ -24,7 +24,8 @@ export interface EventStreamsOptions<K> {
   log: Logger;
 }
 
-const frame = (m: StreamMessage) => `id: ${m.id}\nevent: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`;
+const frame = (m: StreamMessage) =>
+  `id: ${m.id}\nevent: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`;
 
 /** Ids we send are short digests; anything else in Last-Event-ID (garbage, huge) is ignored, never an error. */
 const EVENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -103,7 +104,10 @@ export class EventStreams<K> {
     try {
       this.deliver(stream, (await this.opts.load([key])).get(key));
     } catch (err) {
-      this.opts.log.warn({ err, streams: this.opts.name }, 'could not send a stream its first event');
+      this.opts.log.warn(
+        { err, streams: this.opts.name },
+        'could not send a stream its first event',
+      );
       stream.end();
     }
   }
@@ -126,7 +130,8 @@ export class EventStreams<K> {
         for (const s of [...this.streams]) {
           const message = messages.get(s.key);
           let chunk = chunks.get(s.key);
-          if (message && chunk === undefined && s.lastId !== message.id) chunks.set(s.key, (chunk = frame(message)));
+          if (message && chunk === undefined && s.lastId !== message.id)
+            chunks.set(s.key, (chunk = frame(message)));
           this.deliver(s, message, chunk);
         }
       } while (this.again);
@@ -142,7 +147,11 @@ export class EventStreams<K> {
     for (const s of [...this.streams]) s.end();
   }
 
-  private deliver(stream: Stream<K>, message: (StreamMessage & { last?: boolean }) | undefined, chunk?: string): void {
+  private deliver(
+    stream: Stream<K>,
+    message: (StreamMessage & { last?: boolean }) | undefined,
+    chunk?: string,
+  ): void {
     if (!message) return stream.end();
     if (stream.lastId !== message.id) {
       stream.lastId = message.id;

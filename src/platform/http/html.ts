@@ -1,6 +1,9 @@
 /** Escapes text for HTML content and attribute values. */
 export function escapeHtml(value: unknown): string {
-  return String(value).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return String(value).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 /**
@@ -48,7 +51,10 @@ export function pageStylesheet(style: string): string {
 export function htmlPage(parts: PageParts): string {
   const files = parts.files;
   const styles = files
-    ? [...files.css.map((u) => `<link rel="stylesheet" href="${escapeHtml(u)}">`), ...files.js.map((u) => `<script src="${escapeHtml(u)}" defer></script>`)].join('')
+    ? [
+        ...files.css.map((u) => `<link rel="stylesheet" href="${escapeHtml(u)}">`),
+        ...files.js.map((u) => `<script src="${escapeHtml(u)}" defer></script>`),
+      ].join('')
     : `<style>${BASE_STYLE}\n${parts.style}</style>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">${parts.head ?? ''}

@@ -31,14 +31,16 @@ function textProblem(value: string, multiline: boolean): string | undefined {
 /** Dates (and the date part of date-times) a request may carry: wide, and far from overflow. */
 export const DATE_RANGE = { min: '2000-01-01', max: '2100-12-31' } as const;
 
-const inDateRange = (value: string) => value.slice(0, 10) >= DATE_RANGE.min && value.slice(0, 10) <= DATE_RANGE.max;
+const inDateRange = (value: string) =>
+  value.slice(0, 10) >= DATE_RANGE.min && value.slice(0, 10) <= DATE_RANGE.max;
 
 const FORMAT_ISSUES: Record<string, string> = {
   date: `must be a real date from ${DATE_RANGE.min} to ${DATE_RANGE.max}, written YYYY-MM-DD`,
   'date-time': `must be an RFC 3339 date-time with a time zone, from ${DATE_RANGE.min} to ${DATE_RANGE.max}`,
 };
 
-export const formatIssue = (format: string): string => FORMAT_ISSUES[format] ?? `must be a valid ${format}`;
+export const formatIssue = (format: string): string =>
+  FORMAT_ISSUES[format] ?? `must be a valid ${format}`;
 
 /** The text keyword and range-checked date formats, on an Ajv instance that has ajv-formats. */
 export function addInputRules(ajv: Ajv): void {
@@ -47,17 +49,36 @@ export function addInputRules(ajv: Ajv): void {
     text.errors = issue ? [{ keyword: MULTILINE, message: issue, params: {} }] : [];
     return issue === undefined;
   };
-  ajv.addKeyword({ keyword: MULTILINE, type: 'string', schemaType: 'boolean', errors: true, validate: text });
+  ajv.addKeyword({
+    keyword: MULTILINE,
+    type: 'string',
+    schemaType: 'boolean',
+    errors: true,
+    validate: text,
+  });
   for (const name of ['date', 'date-time'] as const) {
-    const base = fullFormats[name] as { validate: (s: string) => boolean; compare: (a: string, b: string) => number | undefined };
-    ajv.addFormat(name, { type: 'string', validate: (s: string) => base.validate(s) && inDateRange(s), compare: base.compare });
+    const base = fullFormats[name] as {
+      validate: (s: string) => boolean;
+      compare: (a: string, b: string) => number | undefined;
+    };
+    ajv.addFormat(name, {
+      type: 'string',
+      validate: (s: string) => base.validate(s) && inDateRange(s),
+      compare: base.compare,
+    });
   }
 }
 
 /** Keywords whose values are data, not schemas: never rewritten. */
 const DATA_KEYWORDS = new Set(['const', 'default', 'enum', 'examples']);
 /** Keywords whose values map names to schemas. */
-const SCHEMA_MAPS = new Set(['$defs', 'definitions', 'dependentSchemas', 'patternProperties', 'properties']);
+const SCHEMA_MAPS = new Set([
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+  'patternProperties',
+  'properties',
+]);
 
 /** A copy of a schema in which every string schema carries the text keyword (default: one line). */
 export function withInputRules(schema: unknown): unknown {
@@ -67,7 +88,9 @@ export function withInputRules(schema: unknown): unknown {
   for (const [key, value] of Object.entries(schema)) {
     if (DATA_KEYWORDS.has(key)) out[key] = value;
     else if (SCHEMA_MAPS.has(key) && value && typeof value === 'object') {
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, withInputRules(sub)]));
+      out[key] = Object.fromEntries(
+        Object.entries(value).map(([name, sub]) => [name, withInputRules(sub)]),
+      );
     } else out[key] = withInputRules(value);
   }
   if ([out.type].flat().includes('string') && !(MULTILINE in out)) out[MULTILINE] = false;

@@ -79,8 +79,12 @@ const SCRIPT = `(() => {
 })();
 `;
 
-export const DOCS_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+export const DOCS_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 export function docsAssets(): Assets {
-  return new Assets({ 'docs.css': Buffer.from(pageStylesheet(STYLE)), 'docs.js': Buffer.from(SCRIPT) });
+  return new Assets({
+    'docs.css': Buffer.from(pageStylesheet(STYLE)),
+    'docs.js': Buffer.from(SCRIPT),
+  });
 }

@@ -20,23 +20,28 @@ export const STATUS_OF_CODE: ReadonlyMap<string, number> = new Map(
 export function statusOf(code: string): number {
   const status = STATUS_OF_CODE.get(code);
   // A code the server cannot answer with is a documentation bug: fail the build of the document.
-  if (status === undefined) throw new Error(`unknown error code ${code}: it has no factory in src/platform/errors.ts`);
+  if (status === undefined)
+    throw new Error(`unknown error code ${code}: it has no factory in src/platform/errors.ts`);
   return status;
 }
 
 /** When each code is answered: the one-line meaning shown in the reference (design: Errors, and the contract). */
 export const CODE_HINTS: Readonly<Record<string, string>> = {
-  BAD_REQUEST: 'The request is not well-formed HTTP (request line, headers, body framing, path encoding) or lacks a Host header.',
+  BAD_REQUEST:
+    'The request is not well-formed HTTP (request line, headers, body framing, path encoding) or lacks a Host header.',
   INVALID_JSON: 'The body is not JSON, or not a JSON object.',
-  VALIDATION_ERROR: 'A request field is missing or invalid (a GET with a body too); `details` names each field.',
+  VALIDATION_ERROR:
+    'A request field is missing or invalid (a GET with a body too); `details` names each field.',
   MISSING_REQUIRED_FIELD: 'The order lacks a required field; `details` names it.',
   INVALID_ORDER_PAYLOAD: 'An order field has an invalid value, or an unknown property was sent.',
-  INVALID_ORDER_STATUS: 'The order is already delivered or cancelled, or is being returned or was returned to its pickup point.',
+  INVALID_ORDER_STATUS:
+    'The order is already delivered or cancelled, or is being returned or was returned to its pickup point.',
   BATCH_EMPTY: '`orders` is an empty array.',
   BATCH_TOO_LARGE: '`orders` is missing, not an array, or has more than 100 items.',
   OUT_OF_STOCK: 'An item asks for more than is available; `details` names the variant.',
   MARKUP_NOT_SUPPORTED_FOR_COD: 'A reseller markup above 0 was sent with cash on delivery.',
-  CONFLICTING_COORDINATES: '`delivery.coordinates` and `delivery.lat`/`lng` were both sent and name different points.',
+  CONFLICTING_COORDINATES:
+    '`delivery.coordinates` and `delivery.lat`/`lng` were both sent and name different points.',
   MISSING_API_KEY: 'No X-API-Key header (nor Authorization: Bearer).',
   INVALID_API_KEY: 'The API key is unknown or revoked.',
   MISSING_SIGNATURE: 'X-Signature, X-Timestamp or X-Nonce is absent.',
@@ -50,7 +55,8 @@ export const CODE_HINTS: Readonly<Record<string, string>> = {
   INSUFFICIENT_SCOPE: 'The key lacks the scope the operation needs; the message names it.',
   PRODUCTION_KEY_REQUIRED: 'A staging key was used on a production-only operation.',
   PARTNER_INACTIVE: 'The partner account is suspended.',
-  ENVIRONMENT_NOT_ACTIVE: "A production key was used while the partner's production access is not active.",
+  ENVIRONMENT_NOT_ACTIVE:
+    "A production key was used while the partner's production access is not active.",
   NOT_FOUND: 'There is no such operation (wrong path or method).',
   ORDER_NOT_FOUND: 'The order does not exist or belongs to another app.',
   PRODUCT_NOT_FOUND: 'The product does not exist, is inactive, or its vendor is not syndicated.',
@@ -59,17 +65,21 @@ export const CODE_HINTS: Readonly<Record<string, string>> = {
   TOPUP_NOT_FOUND: 'The top-up does not exist or belongs to another partner.',
   REQUEST_TIMEOUT: 'The request did not arrive in full in time.',
   NONCE_REPLAYED: 'This X-Nonce was already used with this key.',
-  DUPLICATE_ORDER_REFERENCE: 'The order_reference was already used: confirm with orders.get, never create again.',
+  DUPLICATE_ORDER_REFERENCE:
+    'The order_reference was already used: confirm with orders.get, never create again.',
   DUPLICATE_REFERENCE: 'The external_reference already holds an order: use orders.get.',
   INVALID_TRANSITION: 'The state machine forbids this status move.',
   PAYLOAD_TOO_LARGE: 'The body is larger than 1 MiB.',
-  UNSUPPORTED_MEDIA_TYPE: 'The body is not sent as Content-Type: application/json (UTF-8), or that header is malformed.',
+  UNSUPPORTED_MEDIA_TYPE:
+    'The body is not sent as Content-Type: application/json (UTF-8), or that header is malformed.',
   HEADERS_TOO_LARGE: 'The request line and headers are larger than 16 KiB.',
   RATE_LIMITED: "Over the key's limit; retry after the Retry-After seconds.",
   INTERNAL_ERROR: 'Something unexpected failed; the request_id helps support.',
   GATEWAY_ERROR: 'The payment gateway failed or timed out; nothing was charged or credited.',
-  SERVICE_UNAVAILABLE: 'The database or shared store is unreachable; nothing was changed. Retry shortly.',
-  PAYMENTS_NOT_CONFIGURED: 'This deployment has no payment gateway for production; nothing was created or charged. Retrying does not help: the operator must configure one.',
+  SERVICE_UNAVAILABLE:
+    'The database or shared store is unreachable; nothing was changed. Retry shortly.',
+  PAYMENTS_NOT_CONFIGURED:
+    'This deployment has no payment gateway for production; nothing was created or charged. Retrying does not help: the operator must configure one.',
 };
 
 export const hintOf = (code: string): string => CODE_HINTS[code] ?? code;
@@ -105,7 +115,8 @@ export function errorCodesByStatus(op: Operation): Map<number, string[]> {
   }
   // A custom body validation answer lists its own codes in errorCodes; the query, and a body sent
   // with a GET, always use the default.
-  if ((op.body && !op.validationError) || op.querystring || op.method === 'GET') codes.add('VALIDATION_ERROR');
+  if ((op.body && !op.validationError) || op.querystring || op.method === 'GET')
+    codes.add('VALIDATION_ERROR');
   for (const code of op.errorCodes ?? []) codes.add(code);
   const byStatus = new Map<number, string[]>();
   for (const code of codes) {
@@ -137,13 +148,21 @@ export const statusText = (status: number): string => STATUS_TEXT[status] ?? 'Er
 /** Errors (design): the one error body of every route. */
 export const ERROR_SCHEMA = {
   type: 'object',
-  description: 'The error body of every route. Every response also carries X-Request-Id equal to request_id.',
+  description:
+    'The error body of every route. Every response also carries X-Request-Id equal to request_id.',
   required: ['status', 'code', 'message', 'request_id'],
   properties: {
     status: { const: 'error', type: 'string' },
-    code: { type: 'string', description: 'Machine-readable code; branch on it, never on the message.' },
+    code: {
+      type: 'string',
+      description: 'Machine-readable code; branch on it, never on the message.',
+    },
     message: { type: 'string', description: 'One plain sentence a partner can act on.' },
-    request_id: { type: 'string', pattern: '^req_', description: 'Equal to the X-Request-Id header; quote it to support.' },
+    request_id: {
+      type: 'string',
+      pattern: '^req_',
+      description: 'Equal to the X-Request-Id header; quote it to support.',
+    },
     details: {
       type: 'array',
       description: 'Present for validation failures: one entry per field.',
@@ -161,7 +180,12 @@ export const ERROR_DETAIL_SCHEMA = {
   },
 } as const;
 
-const DETAILED = new Set(['VALIDATION_ERROR', 'MISSING_REQUIRED_FIELD', 'INVALID_ORDER_PAYLOAD', 'OUT_OF_STOCK']);
+const DETAILED = new Set([
+  'VALIDATION_ERROR',
+  'MISSING_REQUIRED_FIELD',
+  'INVALID_ORDER_PAYLOAD',
+  'OUT_OF_STOCK',
+]);
 
 /** A plausible error body for one code (an example in the document; it validates against ERROR_SCHEMA). */
 export function errorExample(code: string): Record<string, unknown> {

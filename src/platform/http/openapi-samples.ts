@@ -35,13 +35,19 @@ interface Call {
 const none: Args = () => [];
 const body: Args = (x) => [x.body];
 const query: Args = (x) => [x.query];
-const field = (name: string): Args => (x) => [(x.body ?? x.query)[name]];
+const field =
+  (name: string): Args =>
+  (x) => [(x.body ?? x.query)[name]];
 const flags = (x: Record<string, unknown>, map: Record<string, string>) =>
-  Object.entries(map).flatMap(([key, flag]) => (x[key] === undefined ? [] : [`--${flag}`, String(x[key])]));
+  Object.entries(map).flatMap(([key, flag]) =>
+    x[key] === undefined ? [] : [`--${flag}`, String(x[key])],
+  );
 /** `orders get ID` or `--reference REF`, by which the example looks the record up. */
 const idOrRef = (words: string[], id: string, ref: string) => (x: SampleInput) => {
   const input = x.body ?? x.query;
-  return input[id] !== undefined ? [...words, String(input[id])] : [...words, '--reference', String(input[ref])];
+  return input[id] !== undefined
+    ? [...words, String(input[id])]
+    : [...words, '--reference', String(input[ref])];
 };
 const point = (c: unknown) => {
   const p = c as { lat: number; lng: number } | undefined;
@@ -50,16 +56,33 @@ const point = (c: unknown) => {
 
 const CALLS: Record<string, Call> = {
   'delivery.health': { sdk: ['delivery.health', none], ppctl: () => ['health'] },
-  'delivery.orders.create': { sdk: ['delivery.orders.create', body], ppctl: () => ({ words: ['orders', 'create'], file: 'order.json' }) },
-  'delivery.orders.create_bulk': { sdk: ['delivery.orders.createBulk', (x) => [x.body?.orders]], ppctl: () => ({ words: ['orders', 'bulk'], file: 'orders.json' }) },
+  'delivery.orders.create': {
+    sdk: ['delivery.orders.create', body],
+    ppctl: () => ({ words: ['orders', 'create'], file: 'order.json' }),
+  },
+  'delivery.orders.create_bulk': {
+    sdk: ['delivery.orders.createBulk', (x) => [x.body?.orders]],
+    ppctl: () => ({ words: ['orders', 'bulk'], file: 'orders.json' }),
+  },
   'delivery.orders.get': {
     sdk: ['delivery.orders.get', field('order_id')],
     ppctl: idOrRef(['orders', 'get'], 'order_id', 'order_reference'),
   },
-  'delivery.orders.track': { sdk: ['delivery.orders.track', field('order_id')], ppctl: (x) => ['orders', 'track', String(x.body?.order_id)] },
+  'delivery.orders.track': {
+    sdk: ['delivery.orders.track', field('order_id')],
+    ppctl: (x) => ['orders', 'track', String(x.body?.order_id)],
+  },
   'delivery.orders.cancel': {
-    sdk: ['delivery.orders.cancel', (x) => [x.body?.order_id, ...(x.body?.reason === undefined ? [] : [x.body.reason])]],
-    ppctl: (x) => ['orders', 'cancel', String(x.body?.order_id), ...flags(x.body ?? {}, { reason: 'reason' })],
+    sdk: [
+      'delivery.orders.cancel',
+      (x) => [x.body?.order_id, ...(x.body?.reason === undefined ? [] : [x.body.reason])],
+    ],
+    ppctl: (x) => [
+      'orders',
+      'cancel',
+      String(x.body?.order_id),
+      ...flags(x.body ?? {}, { reason: 'reason' }),
+    ],
   },
   'delivery.orders.estimate': {
     sdk: ['delivery.orders.estimate', body],
@@ -67,36 +90,97 @@ const CALLS: Record<string, Call> = {
       const b = (x.body ?? {}) as Record<string, any>;
       const to = point(b.delivery_location?.coordinates);
       const from = point(b.pickup_location?.coordinates);
-      return ['estimate', '--to', String(to), ...(from ? ['--from', from] : []), ...flags(b, { priority: 'priority', order_date: 'date' })];
+      return [
+        'estimate',
+        '--to',
+        String(to),
+        ...(from ? ['--from', from] : []),
+        ...flags(b, { priority: 'priority', order_date: 'date' }),
+      ];
     },
     ppctlOmits: (x) => {
-      const { delivery_location: to, pickup_location: from, ...rest } = (x.body ?? {}) as Record<string, any>;
+      const {
+        delivery_location: to,
+        pickup_location: from,
+        ...rest
+      } = (x.body ?? {}) as Record<string, any>;
       const points = (l: any) => (l?.coordinates ? { coordinates: l.coordinates } : undefined);
-      return { body: { ...rest, delivery_location: points(to), ...(from ? { pickup_location: points(from) } : {}) }, note: 'ppctl estimates between points: it sends no addresses.' };
+      return {
+        body: {
+          ...rest,
+          delivery_location: points(to),
+          ...(from ? { pickup_location: points(from) } : {}),
+        },
+        note: 'ppctl estimates between points: it sends no addresses.',
+      };
     },
   },
   'delivery.locations.list': {
     sdk: ['delivery.locations.list', body],
-    ppctl: (x) => ['locations', ...flags(x.body ?? {}, { region: 'region', zone: 'zone' }), ...(x.body?.include_coordinates ? ['--coordinates'] : [])],
+    ppctl: (x) => [
+      'locations',
+      ...flags(x.body ?? {}, { region: 'region', zone: 'zone' }),
+      ...(x.body?.include_coordinates ? ['--coordinates'] : []),
+    ],
   },
-  'delivery.wallet.balance': { sdk: ['delivery.wallet.balance', none], ppctl: () => ['wallet', 'balance'] },
-  'delivery.wallet.topup.initiate': { sdk: ['delivery.wallet.topup.initiate', field('amount_ghs')], ppctl: (x) => ['wallet', 'topup', String(x.body?.amount_ghs)] },
-  'delivery.wallet.topup.verify': { sdk: ['delivery.wallet.topup.verify', field('client_reference')], ppctl: (x) => ['wallet', 'verify', String(x.body?.client_reference)] },
+  'delivery.wallet.balance': {
+    sdk: ['delivery.wallet.balance', none],
+    ppctl: () => ['wallet', 'balance'],
+  },
+  'delivery.wallet.topup.initiate': {
+    sdk: ['delivery.wallet.topup.initiate', field('amount_ghs')],
+    ppctl: (x) => ['wallet', 'topup', String(x.body?.amount_ghs)],
+  },
+  'delivery.wallet.topup.verify': {
+    sdk: ['delivery.wallet.topup.verify', field('client_reference')],
+    ppctl: (x) => ['wallet', 'verify', String(x.body?.client_reference)],
+  },
   'safe-catalog.health': { sdk: ['catalog.health', none], ppctl: () => ['health'] },
-  'safe-catalog.catalog.list': { sdk: ['catalog.list', query], ppctl: (x) => ['catalog', 'list', ...flags(x.query, { vendor_id: 'vendor', limit: 'limit', cursor: 'cursor' })] },
-  'safe-catalog.catalog.get': { sdk: ['catalog.get', field('product_id')], ppctl: (x) => ['catalog', 'get', String(x.query.product_id)] },
-  'safe-catalog.orders.create': { sdk: ['catalog.orders.create', body], ppctl: () => ({ words: ['catalog', 'orders', 'create'], file: 'sale.json' }) },
-  'safe-catalog.orders.verify': { sdk: ['catalog.orders.verify', field('sale_id')], ppctl: (x) => ['catalog', 'orders', 'verify', String(x.body?.sale_id)] },
-  'safe-catalog.orders.get': { sdk: ['catalog.orders.get', query], ppctl: idOrRef(['catalog', 'orders', 'get'], 'sale_id', 'external_reference') },
-  'safe-catalog.payouts.list': { sdk: ['catalog.payouts.list', query], ppctl: (x) => ['catalog', 'payouts', 'list', ...flags(x.query, { status: 'status', limit: 'limit', cursor: 'cursor' })] },
-  'safe-catalog.payouts.get': { sdk: ['catalog.payouts.get', field('payout_id')], ppctl: (x) => ['catalog', 'payouts', 'get', String(x.query.payout_id)] },
+  'safe-catalog.catalog.list': {
+    sdk: ['catalog.list', query],
+    ppctl: (x) => [
+      'catalog',
+      'list',
+      ...flags(x.query, { vendor_id: 'vendor', limit: 'limit', cursor: 'cursor' }),
+    ],
+  },
+  'safe-catalog.catalog.get': {
+    sdk: ['catalog.get', field('product_id')],
+    ppctl: (x) => ['catalog', 'get', String(x.query.product_id)],
+  },
+  'safe-catalog.orders.create': {
+    sdk: ['catalog.orders.create', body],
+    ppctl: () => ({ words: ['catalog', 'orders', 'create'], file: 'sale.json' }),
+  },
+  'safe-catalog.orders.verify': {
+    sdk: ['catalog.orders.verify', field('sale_id')],
+    ppctl: (x) => ['catalog', 'orders', 'verify', String(x.body?.sale_id)],
+  },
+  'safe-catalog.orders.get': {
+    sdk: ['catalog.orders.get', query],
+    ppctl: idOrRef(['catalog', 'orders', 'get'], 'sale_id', 'external_reference'),
+  },
+  'safe-catalog.payouts.list': {
+    sdk: ['catalog.payouts.list', query],
+    ppctl: (x) => [
+      'catalog',
+      'payouts',
+      'list',
+      ...flags(x.query, { status: 'status', limit: 'limit', cursor: 'cursor' }),
+    ],
+  },
+  'safe-catalog.payouts.get': {
+    sdk: ['catalog.payouts.get', field('payout_id')],
+    ppctl: (x) => ['catalog', 'payouts', 'get', String(x.query.payout_id)],
+  },
 };
 
 /** Operations the samples know; the docs test holds this against the document's operations. */
 export const SAMPLED_OPERATIONS = Object.keys(CALLS);
 
 /** POSIX shell quoting: bare when safe, else single quotes. */
-export const shellQuote = (s: string) => (/^[A-Za-z0-9_./:,@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+export const shellQuote = (s: string) =>
+  /^[A-Za-z0-9_./:,@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 
 const queryString = (q: Record<string, unknown>) =>
   Object.entries(q)
@@ -138,14 +222,18 @@ export function samplesFor(operationId: string, x: SampleInput): Samples | undef
   const call = CALLS[operationId];
   if (!call) return undefined;
   const [method, args] = call.sdk;
-  const sdkArgs = args(x).map((a) => JSON.stringify(a, null, 2)).join(', ');
+  const sdkArgs = args(x)
+    .map((a) => JSON.stringify(a, null, 2))
+    .join(', ');
   const cli = call.ppctl(x);
   const words = Array.isArray(cli) ? cli : [...cli.words, '-f', cli.file];
   return {
     curl: curlSample(x),
     sdk: `${SDK_SETUP}\nconst result = await client.${method}(${sdkArgs});`,
     ppctl: `ppctl ${words.map(shellQuote).join(' ')}`,
-    ...(Array.isArray(cli) ? {} : { ppctlFile: { name: cli.file, content: JSON.stringify(x.body, null, 2) } }),
+    ...(Array.isArray(cli)
+      ? {}
+      : { ppctlFile: { name: cli.file, content: JSON.stringify(x.body, null, 2) } }),
     ...(call.ppctlOmits ? { ppctlOmits: call.ppctlOmits(x) } : {}),
   };
 }

@@ -21,7 +21,15 @@ export function toJsonSchema(schema: TSchema): JsonSchema {
 const SAMPLE_TIME = '2025-11-21T09:30:00.000Z';
 
 /** Candidates tried, in order, for a string with a pattern and no example (first match wins). */
-const STRING_CANDIDATES = ['example', 'example_1', '2025-11-21', SAMPLE_TIME, 'https://example.com/hook', '0241234567', 'abc'];
+const STRING_CANDIDATES = [
+  'example',
+  'example_1',
+  '2025-11-21',
+  SAMPLE_TIME,
+  'https://example.com/hook',
+  '0241234567',
+  'abc',
+];
 
 function sampleString(s: JsonSchema): string {
   const min = typeof s.minLength === 'number' ? s.minLength : 0;
@@ -37,7 +45,9 @@ function sampleString(s: JsonSchema): string {
   const pattern = typeof s.pattern === 'string' ? new RegExp(s.pattern, 'u') : undefined;
   const fits = (v: string) => v.length >= min && v.length <= max && (!pattern || pattern.test(v));
   const padded = (v: string) => (v.length < min ? v + 'x'.repeat(min - v.length) : v);
-  for (const candidate of [formatted, ...STRING_CANDIDATES].filter((v): v is string => v !== undefined)) {
+  for (const candidate of [formatted, ...STRING_CANDIDATES].filter(
+    (v): v is string => v !== undefined,
+  )) {
     if (fits(padded(candidate))) return padded(candidate);
   }
   // No candidate fits: the docs test reports the example as invalid, asking for a hand-written one.
@@ -45,7 +55,12 @@ function sampleString(s: JsonSchema): string {
 }
 
 function sampleNumber(s: JsonSchema, integer: boolean): number {
-  let n = typeof s.minimum === 'number' ? s.minimum : typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + 1 : 1;
+  let n =
+    typeof s.minimum === 'number'
+      ? s.minimum
+      : typeof s.exclusiveMinimum === 'number'
+        ? s.exclusiveMinimum + 1
+        : 1;
   if (typeof s.maximum === 'number' && n > s.maximum) n = s.maximum;
   return integer ? Math.ceil(n) : n;
 }
@@ -63,12 +78,18 @@ export function sampleOf(schema: JsonSchema, depth = 0): unknown {
   if (Array.isArray(schema.enum)) return schema.enum[0];
   for (const key of ['anyOf', 'oneOf'] as const) {
     const branches = schema[key] as JsonSchema[] | undefined;
-    if (branches?.length) return sampleOf(branches.find((b) => b.type !== 'null') ?? branches[0]!, depth + 1);
+    if (branches?.length)
+      return sampleOf(branches.find((b) => b.type !== 'null') ?? branches[0]!, depth + 1);
   }
   if (Array.isArray(schema.allOf)) {
-    return Object.assign({}, ...schema.allOf.map((s) => sampleOf(s as JsonSchema, depth + 1) as object));
+    return Object.assign(
+      {},
+      ...schema.allOf.map((s) => sampleOf(s as JsonSchema, depth + 1) as object),
+    );
   }
-  const type = Array.isArray(schema.type) ? (schema.type.find((t) => t !== 'null') as string) : (schema.type as string | undefined);
+  const type = Array.isArray(schema.type)
+    ? (schema.type.find((t) => t !== 'null') as string)
+    : (schema.type as string | undefined);
   switch (type) {
     case 'string':
       return sampleString(schema);
@@ -82,12 +103,18 @@ export function sampleOf(schema: JsonSchema, depth = 0): unknown {
       return null;
     case 'array': {
       const count = Math.max(1, typeof schema.minItems === 'number' ? schema.minItems : 1);
-      return Array.from({ length: count }, () => sampleOf((schema.items as JsonSchema) ?? {}, depth + 1));
+      return Array.from({ length: count }, () =>
+        sampleOf((schema.items as JsonSchema) ?? {}, depth + 1),
+      );
     }
     default: {
       const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
       const required = new Set((schema.required as string[] | undefined) ?? []);
-      return Object.fromEntries(Object.entries(props).filter(([k]) => required.has(k)).map(([k, v]) => [k, sampleOf(v, depth + 1)]));
+      return Object.fromEntries(
+        Object.entries(props)
+          .filter(([k]) => required.has(k))
+          .map(([k, v]) => [k, sampleOf(v, depth + 1)]),
+      );
     }
   }
 }
@@ -113,7 +140,8 @@ function typeLabel(s: JsonSchema): string {
 
 function constraints(s: JsonSchema): string[] {
   const out: string[] = [];
-  const say = (key: string, label: string) => s[key] !== undefined && out.push(`${label} ${JSON.stringify(s[key])}`);
+  const say = (key: string, label: string) =>
+    s[key] !== undefined && out.push(`${label} ${JSON.stringify(s[key])}`);
   say('minLength', 'min length');
   say('maxLength', 'max length');
   say('minimum', 'min');
@@ -133,7 +161,12 @@ export function fieldRows(schema: JsonSchema, prefix = '', depth = 0): FieldRow[
   const alternatives = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
   if (!schema.properties && alternatives && depth < 6) {
     return alternatives.flatMap((alt, i) =>
-      fieldRows(alt, prefix, depth + 1).map((r) => ({ ...r, description: [`alternative ${i + 1} of ${alternatives.length}`, r.description].filter(Boolean).join('; ') })),
+      fieldRows(alt, prefix, depth + 1).map((r) => ({
+        ...r,
+        description: [`alternative ${i + 1} of ${alternatives.length}`, r.description]
+          .filter(Boolean)
+          .join('; '),
+      })),
     );
   }
   const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
@@ -144,12 +177,20 @@ export function fieldRows(schema: JsonSchema, prefix = '', depth = 0): FieldRow[
     // A nullable object (anyOf [object, null]) documents its members like a plain object.
     const branches = (raw.anyOf ?? raw.oneOf) as JsonSchema[] | undefined;
     const inner = branches?.find((b) => b.type === 'object') ?? raw;
-    const description = [raw.description ?? inner.description, ...constraints(raw)].filter(Boolean).join('; ');
-    rows.push({ name, type: typeLabel(raw), required: required.has(key), description: String(description) });
+    const description = [raw.description ?? inner.description, ...constraints(raw)]
+      .filter(Boolean)
+      .join('; ');
+    rows.push({
+      name,
+      type: typeLabel(raw),
+      required: required.has(key),
+      description: String(description),
+    });
     if (depth > 6) continue;
     if (inner.type === 'object') rows.push(...fieldRows(inner, name, depth + 1));
     const items = inner.items as JsonSchema | undefined;
-    if (inner.type === 'array' && items?.type === 'object') rows.push(...fieldRows(items, `${name}[]`, depth + 1));
+    if (inner.type === 'array' && items?.type === 'object')
+      rows.push(...fieldRows(items, `${name}[]`, depth + 1));
   }
   return rows;
 }

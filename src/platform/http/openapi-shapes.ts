@@ -9,17 +9,21 @@ import { Type, type TSchema } from '@sinclair/typebox';
 const Message = Type.String({ description: 'One plain sentence' });
 
 /** Delivery success body: `{status: "success", message, data}`. */
-export const DeliverySuccess = <T extends TSchema>(data: T) => Type.Object({ status: Type.Literal('success'), message: Message, data });
+export const DeliverySuccess = <T extends TSchema>(data: T) =>
+  Type.Object({ status: Type.Literal('success'), message: Message, data });
 
 /** Safe-catalog success body: `{status: "success", data}`. */
-export const SafeSuccess = <T extends TSchema>(data: T) => Type.Object({ status: Type.Literal('success'), data });
+export const SafeSuccess = <T extends TSchema>(data: T) =>
+  Type.Object({ status: Type.Literal('success'), data });
 
 /** Both health operations answer `{status: "ok"}`. */
 export const HealthOk = Type.Object({ status: Type.Literal('ok') });
 
-export const DateTime = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) });
+export const DateTime = (description?: string) =>
+  Type.String({ format: 'date-time', ...(description ? { description } : {}) });
 
-export const IsoDate = (description?: string) => Type.String({ format: 'date', ...(description ? { description } : {}) });
+export const IsoDate = (description?: string) =>
+  Type.String({ format: 'date', ...(description ? { description } : {}) });
 
 /** An amount in GHS: a number with at most two decimals (pesewas are storage). */
 export const Ghs = (description: string) => Type.Number({ description });
@@ -29,13 +33,19 @@ export const Ghs = (description: string) => Type.Number({ description });
  * `withGhs` adds), with one description; `nullable` when it may be unknown (null in both).
  */
 export function PesewasAndGhs<N extends string>(name: N, description: string, nullable = false) {
-  const orNull = <T extends TSchema>(t: T) => (nullable ? Type.Union([t, Type.Null()], { description: t.description }) : t);
+  const orNull = <T extends TSchema>(t: T) =>
+    nullable ? Type.Union([t, Type.Null()], { description: t.description }) : t;
   return {
     [`${name}_pesewas`]: orNull(Type.Integer({ description: `${description} (integer pesewas)` })),
     [`${name}_ghs`]: orNull(Ghs(`${description} (GHS, the same amount)`)),
   } as unknown as Record<`${N}_pesewas` | `${N}_ghs`, TSchema>;
 }
 
-export const LatLngOut = Type.Object({ lat: Type.Number(), lng: Type.Number() }, { description: 'WGS84 decimal degrees' });
+export const LatLngOut = Type.Object(
+  { lat: Type.Number(), lng: Type.Number() },
+  { description: 'WGS84 decimal degrees' },
+);
 
-export const HEALTH_EXAMPLES = [{ name: 'ok', summary: 'The service and its database answer', response: { status: 'ok' } }] as const;
+export const HEALTH_EXAMPLES = [
+  { name: 'ok', summary: 'The service and its database answer', response: { status: 'ok' } },
+] as const;

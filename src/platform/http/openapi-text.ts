@@ -57,8 +57,10 @@ export function overview(f: DocFacts): string {
 }
 
 export const TAG_TEXT: Readonly<Record<string, string>> = {
-  delivery: 'Same-day delivery orders in Ghana: price, create, track and cancel them; list delivery areas. Success bodies are `{status: "success", message, data}`.',
-  'safe-catalog': 'Products of vendors that opted into syndication, and single-vendor orders against them. Success bodies are `{status: "success", data}`.',
+  delivery:
+    'Same-day delivery orders in Ghana: price, create, track and cancel them; list delivery areas. Success bodies are `{status: "success", message, data}`.',
+  'safe-catalog':
+    'Products of vendors that opted into syndication, and single-vendor orders against them. Success bodies are `{status: "success", data}`.',
 };
 
 export const ADMIN_OVERVIEW = `The operator API (\`/admin/v1\`), for the people who run the platform: partner accounts, apps, keys, vendors, delivery areas and order moves, operators, the audit log and the production activation queue. Authenticate with \`Authorization: Bearer <ADMIN_TOKEN>\` (every role) or \`Bearer <operator token>\` (\`opt_...\`, held to the operator's roles: 403 \`FORBIDDEN\` otherwise); without an ADMIN_TOKEN configured the operator API (and this document) is off. Every successful change is written to the audit log. Same error body as the partner API.`;

@@ -37,7 +37,8 @@ export function registerApiDocs(app: FastifyInstance, events: WebhookEventDocs):
   });
   const operations = (): Operation[] => {
     const byId = new Map<string, Operation>();
-    for (const op of [...app.platform.operations, ...later]) if (!byId.has(op.id)) byId.set(op.id, op);
+    for (const op of [...app.platform.operations, ...later])
+      if (!byId.has(op.id)) byId.set(op.id, op);
     return [...byId.values()];
   };
   const opts: DocOptions = {
@@ -48,24 +49,36 @@ export function registerApiDocs(app: FastifyInstance, events: WebhookEventDocs):
   };
   const partnerDoc = lazy<OpenApiDocument>(() => buildPartnerDocument(operations(), opts, events));
   const assets = docsAssets();
-  const pages = lazy(() => new ReferencePages(partnerDoc(), { css: assets.url('docs.css'), js: assets.url('docs.js') }));
+  const pages = lazy(
+    () =>
+      new ReferencePages(partnerDoc(), { css: assets.url('docs.css'), js: assets.url('docs.js') }),
+  );
   const landing = lazy(() => renderLandingPage(partnerDoc()));
 
   app.get('/openapi.json', async (_request, reply) =>
     // Public and static: other origins (API explorers, code generators) may read it.
-    reply.headers({ 'cache-control': 'no-cache', 'access-control-allow-origin': '*' }).send(partnerDoc()),
+    reply
+      .headers({ 'cache-control': 'no-cache', 'access-control-allow-origin': '*' })
+      .send(partnerDoc()),
   );
   assets.registerEach(app);
   app.get<{ Querystring: { q?: unknown } }>('/docs', async (request, reply) => {
     const q = typeof request.query.q === 'string' ? request.query.q.trim().slice(0, 200) : '';
     return reply.headers(DOCS_HEADERS).send(pages().index(q || undefined));
   });
-  app.get('/docs/authentication', async (_request, reply) => reply.headers(DOCS_HEADERS).send(pages().authentication()));
-  app.get('/docs/errors', async (_request, reply) => reply.headers(DOCS_HEADERS).send(pages().errors()));
+  app.get('/docs/authentication', async (_request, reply) =>
+    reply.headers(DOCS_HEADERS).send(pages().authentication()),
+  );
+  app.get('/docs/errors', async (_request, reply) =>
+    reply.headers(DOCS_HEADERS).send(pages().errors()),
+  );
   app.get<{ Params: { id: string } }>('/docs/:id', async (request, reply) => {
     if (request.params.id === '') return reply.redirect('/docs', 301);
     const html = pages().operation(request.params.id);
-    if (html === undefined) throw errors.notFound(`No operation ${request.params.id}: the reference at /docs lists them all.`);
+    if (html === undefined)
+      throw errors.notFound(
+        `No operation ${request.params.id}: the reference at /docs lists them all.`,
+      );
     return reply.headers(DOCS_HEADERS).send(html);
   });
   app.get('/', async (_request, reply) => reply.headers(PAGE_HEADERS).send(landing()));
@@ -77,7 +90,9 @@ export function registerApiDocs(app: FastifyInstance, events: WebhookEventDocs):
     const expected = `Bearer ${adminToken}`;
     app.get('/admin/openapi.json', async (request, reply) => {
       if (!constantTimeEqual(request.headers.authorization ?? '', expected)) {
-        throw errors.invalidAdminToken('The operator API needs Authorization: Bearer <ADMIN_TOKEN>.');
+        throw errors.invalidAdminToken(
+          'The operator API needs Authorization: Bearer <ADMIN_TOKEN>.',
+        );
       }
       return reply.header('cache-control', 'no-store').send(adminDoc());
     });

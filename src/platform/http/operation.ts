@@ -41,7 +41,10 @@ export interface OperationExample {
 }
 
 /** One partner operation: its contract (path, scope, schemas, errors) and its handler. */
-export interface Operation<B extends TSchema | undefined = TSchema | undefined, Q extends TSchema | undefined = TSchema | undefined> {
+export interface Operation<
+  B extends TSchema | undefined = TSchema | undefined,
+  Q extends TSchema | undefined = TSchema | undefined,
+> {
   /** e.g. `delivery.orders.get`. */
   id: string;
   service: ServiceName;
@@ -72,14 +75,18 @@ export interface Operation<B extends TSchema | undefined = TSchema | undefined, 
   /** Examples for the documentation; operations without them get examples generated from their schemas. */
   examples?: readonly OperationExample[];
   handler: (
-    input: OperationInput<B extends TSchema ? Static<B> : undefined, Q extends TSchema ? Static<Q> : undefined>,
+    input: OperationInput<
+      B extends TSchema ? Static<B> : undefined,
+      Q extends TSchema ? Static<Q> : undefined
+    >,
   ) => Promise<OperationResult>;
 }
 
 /** Identity function that keeps the operation's schema types attached to its handler. */
-export function defineOperation<B extends TSchema | undefined = undefined, Q extends TSchema | undefined = undefined>(
-  op: Operation<B, Q>,
-): Operation<B, Q> {
+export function defineOperation<
+  B extends TSchema | undefined = undefined,
+  Q extends TSchema | undefined = undefined,
+>(op: Operation<B, Q>): Operation<B, Q> {
   return op;
 }
 
@@ -87,7 +94,11 @@ export function defineOperation<B extends TSchema | undefined = undefined, Q ext
  * What metrics and traces call a route: its partner operation's id, else its method and route
  * pattern; never the raw URL, whose ids would make a series per order.
  */
-export function routeName(route: { method: string | string[]; url: string; config?: unknown }): string {
+export function routeName(route: {
+  method: string | string[];
+  url: string;
+  config?: unknown;
+}): string {
   const operation = (route.config as { operation?: Operation } | undefined)?.operation;
   return operation?.id ?? `${[route.method].flat().join(',')} ${route.url}`;
 }

@@ -18,11 +18,15 @@ export const newRequestId = (): string => `req_${ulid()}`;
 function parserError(err: ConnectionError): AppError {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return errors.headersTooLarge('The request line and headers are larger than 16 KiB; send a shorter URL or fewer headers.');
+      return errors.headersTooLarge(
+        'The request line and headers are larger than 16 KiB; send a shorter URL or fewer headers.',
+      );
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return errors.requestTimeout('The request did not arrive in full in time; send it again.');
     default:
-      return errors.badRequest('The request is not well-formed HTTP (request line, headers or body framing).');
+      return errors.badRequest(
+        'The request is not well-formed HTTP (request line, headers or body framing).',
+      );
   }
 }
 
@@ -39,16 +43,22 @@ function writeError(app: FastifyInstance, socket: Socket, error: AppError, cause
 }
 
 /** Fastify's clientErrorHandler: the parser's refusals, answered on the socket. */
-export function answerClientError(this: FastifyInstance, err: ConnectionError, socket: Socket): void {
+export function answerClientError(
+  this: FastifyInstance,
+  err: ConnectionError,
+  socket: Socket,
+): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   // A response already under way on this connection cannot be followed by another one.
   const current = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
-  if (socket.writable && !current?.headersSent) writeError(this, socket, parserError(err), err.code);
+  if (socket.writable && !current?.headersSent)
+    writeError(this, socket, parserError(err), err.code);
   socket.destroy(err);
 }
 
 const hasBody = (headers: IncomingHttpHeaders) =>
-  headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
+  headers['transfer-encoding'] !== undefined ||
+  (headers['content-length'] !== undefined && headers['content-length'] !== '0');
 
 /** Framing problems of a routed request, answered before authentication as the body size is. */
 export function framingProblem(request: FastifyRequest): AppError | undefined {
@@ -57,8 +67,14 @@ export function framingProblem(request: FastifyRequest): AppError | undefined {
     return errors.badRequest('HTTP/1.1 requests need a Host header.');
   }
   // Fastify never reads a GET body, so the signature could not cover it: refuse rather than ignore it.
-  if ((request.method === 'GET' || request.method === 'HEAD') && hasBody(request.headers) && !request.is404) {
-    return errors.validation('GET requests carry no body; send parameters in the query string.', [{ field: '(body)', issue: 'must be empty on GET' }]);
+  if (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    hasBody(request.headers) &&
+    !request.is404
+  ) {
+    return errors.validation('GET requests carry no body; send parameters in the query string.', [
+      { field: '(body)', issue: 'must be empty on GET' },
+    ]);
   }
   return undefined;
 }
@@ -70,7 +86,12 @@ export function answerOutsideRoutes(app: FastifyInstance): void {
   app.server.on('checkExpectation', (req, res) => app.routing(req, res));
   // CONNECT would be dropped without an answer: it is a method no route defines.
   app.server.on('connect', (req: IncomingMessage, socket: Socket) => {
-    writeError(app, socket, errors.notFound(`There is no operation CONNECT ${req.url ?? ''}.`), 'CONNECT');
+    writeError(
+      app,
+      socket,
+      errors.notFound(`There is no operation CONNECT ${req.url ?? ''}.`),
+      'CONNECT',
+    );
     socket.end();
   });
 }

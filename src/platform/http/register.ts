@@ -14,7 +14,11 @@ declare module 'fastify' {
 }
 
 /** Mounts partner operations behind the signed-request pipeline. */
-export function registerOperations(app: FastifyInstance, operations: readonly Operation[], deps: PipelineDeps): void {
+export function registerOperations(
+  app: FastifyInstance,
+  operations: readonly Operation[],
+  deps: PipelineDeps,
+): void {
   for (const op of operations) {
     app.route({
       method: op.method,
@@ -30,7 +34,12 @@ export function registerOperations(app: FastifyInstance, operations: readonly Op
         const { auth, rate } = await authenticate(
           deps,
           { scope: op.scope, productionOnly: op.productionOnly ?? false, access: op.access },
-          { headers: request.headers, method: request.method, url: request.raw.url ?? request.url, rawBody: request.body as Buffer | undefined },
+          {
+            headers: request.headers,
+            method: request.method,
+            url: request.raw.url ?? request.url,
+            rawBody: request.body as Buffer | undefined,
+          },
         );
         request.auth = auth;
         reply.headers(rateHeaders(rate));

@@ -17,7 +17,11 @@ export const HttpUrl = Type.String({ format: 'uri', pattern: '^https?://', maxLe
 
 /** A string enum that validates (and documents) as `enum`, so errors list the allowed values. */
 export const StringEnum = <const T extends readonly string[]>(values: T, description?: string) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
+  Type.Unsafe<T[number]>({
+    type: 'string',
+    enum: [...values],
+    ...(description ? { description } : {}),
+  });
 
 /** A point as partners send it (`coordinates: {lat, lng}`), the canonical form on every request body. */
 export const Coordinates = strictObject(

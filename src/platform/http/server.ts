@@ -18,11 +18,18 @@ export interface HttpServerSettings {
 }
 
 /** The Fastify instance every process that serves HTTP starts from: logging, limits, timeouts, the one error body. */
-export function createHttpServer(settings: HttpServerSettings, logStream?: NodeJS.WritableStream): FastifyInstance {
+export function createHttpServer(
+  settings: HttpServerSettings,
+  logStream?: NodeJS.WritableStream,
+): FastifyInstance {
   return Fastify({
     logger: {
       level: settings.logLevel,
-      redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-signature"]'],
+      redact: [
+        'req.headers.authorization',
+        'req.headers["x-api-key"]',
+        'req.headers["x-signature"]',
+      ],
       serializers: { err: serializeError },
       stream: logStream ?? logDestination(settings.logFormat),
     },
@@ -53,7 +60,10 @@ export function createHttpServer(settings: HttpServerSettings, logStream?: NodeJ
  * validation and the error body installed, one log line per response, and while closing a 503
  * for new requests and `connection: close` on every answer. Returns the request histogram.
  */
-export function installRequestHandling(app: FastifyInstance, bodyLimitBytes: number): RequestHistogram {
+export function installRequestHandling(
+  app: FastifyInstance,
+  bodyLimitBytes: number,
+): RequestHistogram {
   const requests = new RequestHistogram();
   timeRoutes(app, requests);
   if (tracingActive()) traceRoutes(app);
@@ -64,13 +74,23 @@ export function installRequestHandling(app: FastifyInstance, bodyLimitBytes: num
   let closing = false;
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    if (closing) return sendError(reply, errors.serviceUnavailable('The server is restarting; retry in a moment.'));
+    if (closing)
+      return sendError(
+        reply,
+        errors.serviceUnavailable('The server is restarting; retry in a moment.'),
+      );
     const problem = framingProblem(request);
     if (problem) return sendError(reply, problem);
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
-      { method: request.method, route: request.routeOptions.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, key: request.auth?.keyId },
+      {
+        method: request.method,
+        route: request.routeOptions.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        key: request.auth?.keyId,
+      },
       'request',
     );
   });

@@ -1,4 +1,10 @@
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler, onResponseHookHandler, preHandlerHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyRequest,
+  onRequestHookHandler,
+  onResponseHookHandler,
+  preHandlerHookHandler,
+} from 'fastify';
 import type { Span } from '@opentelemetry/api';
 import { contextFromHeaders, recordHttpStatus, SpanKind, startSpan, withSpan } from '../tracing.ts';
 import { routeName } from './operation.ts';
@@ -19,7 +25,11 @@ export function traceRoutes(app: FastifyInstance): void {
       const span = startSpan(name, {
         kind: SpanKind.SERVER,
         parent: contextFromHeaders(request.headers),
-        attributes: { 'http.request.method': request.method, 'http.route': route.url, 'partner_platform.request_id': request.id },
+        attributes: {
+          'http.request.method': request.method,
+          'http.route': route.url,
+          'partner_platform.request_id': request.id,
+        },
       });
       spans.set(request, span);
       withSpan(span, done);

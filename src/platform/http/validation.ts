@@ -12,7 +12,14 @@ function makeAjv(coerceTypes: boolean): Ajv {
   // Bodies are taken as sent (no coercion, nothing removed: unknown properties are refused);
   // query strings are text, so their numbers and booleans are coerced. Numbers must be finite
   // (JSON's 1e400 parses as Infinity).
-  const ajv = new Ajv({ allErrors: true, coerceTypes, removeAdditional: false, useDefaults: true, strict: false, strictNumbers: true });
+  const ajv = new Ajv({
+    allErrors: true,
+    coerceTypes,
+    removeAdditional: false,
+    useDefaults: true,
+    strict: false,
+    strictNumbers: true,
+  });
   (addFormats as unknown as (a: Ajv) => void)(ajv);
   addInputRules(ajv);
   return ajv;
@@ -21,7 +28,8 @@ function makeAjv(coerceTypes: boolean): Ajv {
 export function validatorCompiler(): FastifySchemaCompiler<unknown> {
   const bodyAjv = makeAjv(false);
   const queryAjv = makeAjv(true);
-  return ({ schema, httpPart }) => (httpPart === 'querystring' ? queryAjv : bodyAjv).compile(withInputRules(schema) as object);
+  return ({ schema, httpPart }) =>
+    (httpPart === 'querystring' ? queryAjv : bodyAjv).compile(withInputRules(schema) as object);
 }
 
 /** Every route's body, query and path parameters are validated by the same rules. */
@@ -32,7 +40,10 @@ export function installValidation(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const names = [...route.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
     if (names.length === 0 || route.schema?.params) return;
-    route.schema = { ...route.schema, params: strictObject(Object.fromEntries(names.map((name) => [name, Type.String()]))) };
+    route.schema = {
+      ...route.schema,
+      params: strictObject(Object.fromEntries(names.map((name) => [name, Type.String()]))),
+    };
   });
 }
 
@@ -45,13 +56,29 @@ function issueOf(e: ErrorObject): ValidationIssue {
   const params = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case 'required':
-      return { field: joinPath(base, String(params.missingProperty)), issue: 'is required', keyword: e.keyword };
+      return {
+        field: joinPath(base, String(params.missingProperty)),
+        issue: 'is required',
+        keyword: e.keyword,
+      };
     case 'additionalProperties':
-      return { field: joinPath(base, String(params.additionalProperty)), issue: 'is not an accepted property', keyword: e.keyword };
+      return {
+        field: joinPath(base, String(params.additionalProperty)),
+        issue: 'is not an accepted property',
+        keyword: e.keyword,
+      };
     case 'type':
-      return { field: base || '(body)', issue: `must be ${String(params.type).replace(',', ' or ')}`, keyword: e.keyword };
+      return {
+        field: base || '(body)',
+        issue: `must be ${String(params.type).replace(',', ' or ')}`,
+        keyword: e.keyword,
+      };
     case 'enum':
-      return { field: base, issue: `must be one of ${(params.allowedValues as unknown[]).join(', ')}`, keyword: e.keyword };
+      return {
+        field: base,
+        issue: `must be one of ${(params.allowedValues as unknown[]).join(', ')}`,
+        keyword: e.keyword,
+      };
     case 'format':
       return { field: base, issue: formatIssue(String(params.format)), keyword: e.keyword };
     default:
@@ -106,7 +133,10 @@ export function toIssues(errs: readonly ErrorObject[]): ValidationIssue[] {
 export function summarize(issues: readonly ValidationIssue[]): string {
   const first = issues[0];
   if (!first) return 'The request is invalid.';
-  const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
+  const more =
+    issues.length > 1
+      ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})`
+      : '';
   return `${first.field} ${first.issue}${more}.`;
 }
 

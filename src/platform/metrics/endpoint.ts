@@ -16,7 +16,11 @@ export interface MetricsExposure {
  * Serves the process's and this app's metrics in the Prometheus text format: on METRICS_PORT
  * when set, else at /metrics with the operator token; with neither, nowhere.
  */
-export function exposeMetrics(app: FastifyInstance, appMetrics: Registry, opts: MetricsExposure): void {
+export function exposeMetrics(
+  app: FastifyInstance,
+  appMetrics: Registry,
+  opts: MetricsExposure,
+): void {
   const { checkAdminToken, port, host } = opts;
   if (port === undefined && checkAdminToken === undefined) return;
   collectNodeMetrics();
@@ -38,7 +42,12 @@ export function exposeMetrics(app: FastifyInstance, appMetrics: Registry, opts: 
 }
 
 /** A bare HTTP server for GET /metrics on a port of its own (the server's METRICS_PORT, and the worker's, which has no app). */
-export function metricsServer(appMetrics: Registry, port: number, host: string, log: Pick<Logger, 'error'>): { listen(): Promise<void>; close(): Promise<void> } {
+export function metricsServer(
+  appMetrics: Registry,
+  port: number,
+  host: string,
+  log: Pick<Logger, 'error'>,
+): { listen(): Promise<void>; close(): Promise<void> } {
   collectNodeMetrics();
   const scrape = () => Registry.merge([processMetrics, appMetrics]).metrics();
   const server = createServer((req, res) => {

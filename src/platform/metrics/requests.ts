@@ -1,11 +1,18 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onResponseHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+  onResponseHookHandler,
+} from 'fastify';
 import type { Metric, Registry } from 'prom-client';
 import { routeName } from '../http/operation.ts';
 
 /** Upper bounds in seconds: fine below 100 ms, where signed requests answer. */
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const NAME = 'http_request_duration_seconds';
-const HELP = 'Requests by operation (partner operation id, or method and route) and status code, with their duration';
+const HELP =
+  'Requests by operation (partner operation id, or method and route) and status code, with their duration';
 
 /** Observations of one operation and status code; the last count is above every bound. */
 class Series {
@@ -66,9 +73,17 @@ export class RequestHistogram {
         let cumulative = 0;
         BUCKETS.forEach((le, i) => {
           cumulative += s.counts[i]!;
-          values.push({ metricName: `${NAME}_bucket`, labels: { ...labels, le }, value: cumulative });
+          values.push({
+            metricName: `${NAME}_bucket`,
+            labels: { ...labels, le },
+            value: cumulative,
+          });
         });
-        values.push({ metricName: `${NAME}_bucket`, labels: { ...labels, le: '+Inf' }, value: s.count });
+        values.push({
+          metricName: `${NAME}_bucket`,
+          labels: { ...labels, le: '+Inf' },
+          value: s.count,
+        });
         values.push({ metricName: `${NAME}_sum`, labels, value: s.sum });
         values.push({ metricName: `${NAME}_count`, labels, value: s.count });
       }

@@ -18,7 +18,8 @@ const table: Record<string, string[]> = {
 };
 const resolve: Resolver = async (host) => {
   const answer = table[host.replace(/\.$/, '')];
-  if (!answer) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+  if (!answer)
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
   return answer;
 };
 
@@ -35,15 +36,24 @@ describe('destinations, checked with DNS when a URL is set', () => {
     expect(await strict.problem('http://hooks.example.com./x', 'staging')).toBeNull();
   });
 
-  it.each(['rebind', 'mixed', 'metadata', 'nat64', 'mapped', 'six-to-four'])('refuses %s.example.com, which resolves to a refused address', async (name) => {
-    for (const env of ['production', 'staging'] as const) {
-      expect(await strict.problem(`https://${name}.example.com/x`, env)).toMatch(/^must point to a public address: .* resolves to /);
-    }
-  });
+  it.each(['rebind', 'mixed', 'metadata', 'nat64', 'mapped', 'six-to-four'])(
+    'refuses %s.example.com, which resolves to a refused address',
+    async (name) => {
+      for (const env of ['production', 'staging'] as const) {
+        expect(await strict.problem(`https://${name}.example.com/x`, env)).toMatch(
+          /^must point to a public address: .* resolves to /,
+        );
+      }
+    },
+  );
 
   it('refuses a name that does not resolve, or resolves to nothing', async () => {
-    expect(await strict.problem('https://nowhere.example.com/x', 'production')).toMatch(/could not be resolved \(ENOTFOUND\)/);
-    expect(await strict.problem('https://empty.example.com/x', 'staging')).toMatch(/has no addresses/);
+    expect(await strict.problem('https://nowhere.example.com/x', 'production')).toMatch(
+      /could not be resolved \(ENOTFOUND\)/,
+    );
+    expect(await strict.problem('https://empty.example.com/x', 'staging')).toMatch(
+      /has no addresses/,
+    );
   });
 
   it('refuses a name whose resolver does not answer in time, without holding the request', async () => {
@@ -57,24 +67,49 @@ describe('destinations, checked with DNS when a URL is set', () => {
   it('with local destinations on, lets staging (only) reach names that resolve to loopback, never to metadata', async () => {
     expect(await local.problem('http://localhost:4000/x', 'staging')).toBeNull();
     expect(await local.problem('http://rebind.example.com:4000/x', 'staging')).toBeNull();
-    expect(await local.problem('https://rebind.example.com/x', 'production')).toMatch(/loopback or private/);
-    expect(await local.problem('https://localhost/x', 'production')).toMatch(/localhost is under \.localhost/);
-    expect(await local.problem('http://metadata.example.com/x', 'staging')).toMatch(/not a globally routable address/);
-    expect(await strict.problem('http://localhost:4000/x', 'staging')).toMatch(/WEBHOOK_LOCAL_DESTINATIONS=on/);
+    expect(await local.problem('https://rebind.example.com/x', 'production')).toMatch(
+      /loopback or private/,
+    );
+    expect(await local.problem('https://localhost/x', 'production')).toMatch(
+      /localhost is under \.localhost/,
+    );
+    expect(await local.problem('http://metadata.example.com/x', 'staging')).toMatch(
+      /not a globally routable address/,
+    );
+    expect(await strict.problem('http://localhost:4000/x', 'staging')).toMatch(
+      /WEBHOOK_LOCAL_DESTINATIONS=on/,
+    );
   });
 
   it("answers 400 VALIDATION_ERROR for an app's URL that is refused for the environment its keys serve", async () => {
-    await expect(strict.requireAppUrl('http://hooks.example.com/x', 'staging')).resolves.toBeUndefined();
+    await expect(
+      strict.requireAppUrl('http://hooks.example.com/x', 'staging'),
+    ).resolves.toBeUndefined();
     await expect(strict.requireAppUrl(null, 'production')).resolves.toBeUndefined();
-    const err = await strict.requireAppUrl('http://[::ffff:a9fe:a9fe]/x', 'staging').catch((e: unknown) => e);
+    const err = await strict
+      .requireAppUrl('http://[::ffff:a9fe:a9fe]/x', 'staging')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
-    expect(err).toMatchObject({ statusCode: 400, code: 'VALIDATION_ERROR', details: [{ field: 'webhook_url' }] });
-    await expect(local.requireAppUrl('http://127.0.0.1:4000/x', 'staging')).resolves.toBeUndefined();
+    expect(err).toMatchObject({
+      statusCode: 400,
+      code: 'VALIDATION_ERROR',
+      details: [{ field: 'webhook_url' }],
+    });
+    await expect(
+      local.requireAppUrl('http://127.0.0.1:4000/x', 'staging'),
+    ).resolves.toBeUndefined();
     // An app with a production key: https and public addresses only, local receivers or not.
-    await expect(strict.requireAppUrl('https://hooks.example.com/x', 'production')).resolves.toBeUndefined();
+    await expect(
+      strict.requireAppUrl('https://hooks.example.com/x', 'production'),
+    ).resolves.toBeUndefined();
     for (const url of ['http://hooks.example.com/x', 'https://127.0.0.1:4000/x']) {
       const refused = await local.requireAppUrl(url, 'production').catch((e: unknown) => e);
-      expect(refused, url).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/\(the app has a production key; http and local receivers suit apps with staging keys alone\)\.$/) });
+      expect(refused, url).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        message: expect.stringMatching(
+          /\(the app has a production key; http and local receivers suit apps with staging keys alone\)\.$/,
+        ),
+      });
     }
   });
 });
@@ -88,22 +123,40 @@ describe('the gate a connection resolves through when an event is sent', () => {
   it('answers like dns.lookup for acceptable names', async () => {
     expect(await lookup(strict, 'production', 'hooks.example.com', true)).toEqual({
       err: null,
-      address: [{ address: PUBLIC[0], family: 4 }, { address: PUBLIC[1], family: 6 }],
+      address: [
+        { address: PUBLIC[0], family: 4 },
+        { address: PUBLIC[1], family: 6 },
+      ],
     });
-    expect((await lookup(strict, 'production', 'hooks.example.com', false)).address).toBe(PUBLIC[0]);
+    expect((await lookup(strict, 'production', 'hooks.example.com', false)).address).toBe(
+      PUBLIC[0],
+    );
   });
 
   it('fails the lookup when any answer is refused, so nothing is dialled', async () => {
-    for (const host of ['rebind.example.com', 'mixed.example.com', 'nat64.example.com', 'empty.example.com']) {
-      expect((await lookup(strict, 'staging', host, true)).err?.message, host).toMatch(/resolves to|no addresses/);
+    for (const host of [
+      'rebind.example.com',
+      'mixed.example.com',
+      'nat64.example.com',
+      'empty.example.com',
+    ]) {
+      expect((await lookup(strict, 'staging', host, true)).err?.message, host).toMatch(
+        /resolves to|no addresses/,
+      );
     }
-    expect((await lookup(strict, 'production', 'nowhere.example.com', false)).err?.message).toMatch(/ENOTFOUND/);
-    expect((await lookup(local, 'production', 'rebind.example.com', true)).err?.message).toMatch(/loopback or private/);
+    expect((await lookup(strict, 'production', 'nowhere.example.com', false)).err?.message).toMatch(
+      /ENOTFOUND/,
+    );
+    expect((await lookup(local, 'production', 'rebind.example.com', true)).err?.message).toMatch(
+      /loopback or private/,
+    );
     expect((await lookup(local, 'staging', 'rebind.example.com', true)).err).toBeNull();
   });
 
   it('checks literal addresses with the same rule', () => {
-    expect(strict.gate('production').problem('::ffff:a9fe:a9fe')).toMatch(/not a globally routable/);
+    expect(strict.gate('production').problem('::ffff:a9fe:a9fe')).toMatch(
+      /not a globally routable/,
+    );
     expect(local.gate('production').problem('127.0.0.1')).toMatch(/loopback or private/);
     expect(local.gate('staging').problem('127.0.0.1')).toBeNull();
     expect(strict.gate('staging').problem('8.8.8.8')).toBeNull();

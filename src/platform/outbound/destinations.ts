@@ -7,7 +7,8 @@ import { addressProblem, hostOf, webhookUrlProblem } from './url-policy.ts';
 /** Every address a name resolves to; rejects when it does not resolve. */
 export type Resolver = (hostname: string) => Promise<string[]>;
 
-export const systemResolver: Resolver = async (hostname) => (await dnsLookup(hostname, { all: true })).map((a) => a.address);
+export const systemResolver: Resolver = async (hostname) =>
+  (await dnsLookup(hostname, { all: true })).map((a) => a.address);
 
 /** A URL is set inside a request: a resolver that does not answer must not hold the request long. */
 const RESOLVE_TIMEOUT_MS = 3000;
@@ -26,7 +27,10 @@ class RefusedDestination extends Error {
 function resolveWithin(resolve: Resolver, host: string, ms: number): Promise<string[]> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error('timed out'), { code: 'ETIMEOUT' })), ms);
+    timer = setTimeout(
+      () => reject(Object.assign(new Error('timed out'), { code: 'ETIMEOUT' })),
+      ms,
+    );
   });
   return Promise.race([resolve(host), timeout]).finally(() => clearTimeout(timer));
 }
@@ -68,7 +72,8 @@ export class Destinations {
     if (addresses.length === 0) return `must name a host that resolves: ${host} has no addresses`;
     for (const address of addresses) {
       const refused = addressProblem(address, environment, this.localForStaging);
-      if (refused) return `must point to a public address: ${host} resolves to ${address}, which ${refused}`;
+      if (refused)
+        return `must point to a public address: ${host} resolves to ${address}, which ${refused}`;
     }
     return null;
   }
@@ -82,8 +87,13 @@ export class Destinations {
   async requireAppUrl(url: string | null | undefined, environment: Environment): Promise<void> {
     const problem = url ? await this.problem(url, environment) : null;
     if (!problem) return;
-    const why = environment === 'production' ? ' (the app has a production key; http and local receivers suit apps with staging keys alone)' : '';
-    throw errors.validation(`webhook_url ${problem}${why}.`, [{ field: 'webhook_url', issue: problem }]);
+    const why =
+      environment === 'production'
+        ? ' (the app has a production key; http and local receivers suit apps with staging keys alone)'
+        : '';
+    throw errors.validation(`webhook_url ${problem}${why}.`, [
+      { field: 'webhook_url', issue: problem },
+    ]);
   }
 
   /**
@@ -105,9 +115,16 @@ export class Destinations {
     const lookup: LookupFunction = (hostname, options, callback) => {
       this.resolve(hostname).then(
         (addresses) => {
-          if (addresses.length === 0) return callback(new RefusedDestination(`${hostname} has no addresses`), '');
+          if (addresses.length === 0)
+            return callback(new RefusedDestination(`${hostname} has no addresses`), '');
           const refused = addresses.find((address) => problem(address) !== null);
-          if (refused) return callback(new RefusedDestination(`${hostname} resolves to ${refused}, which ${problem(refused)}`), '');
+          if (refused)
+            return callback(
+              new RefusedDestination(
+                `${hostname} resolves to ${refused}, which ${problem(refused)}`,
+              ),
+              '',
+            );
           const answers = addresses.map((address) => ({ address, family: isIP(address) }));
           if (options.all) return callback(null, answers);
           return callback(null, answers[0]!.address, answers[0]!.family);

@@ -25,7 +25,8 @@ function ipv4Kind(address: ipaddr.IPv4): AddressKind {
 function ipv6Kind(address: ipaddr.IPv6): AddressKind {
   const range = address.range();
   if (range === 'loopback' || range === 'uniqueLocal') return 'local';
-  if (EMBEDS_IPV4.some((prefix) => address.match(prefix))) return ipv4Kind(new ipaddr.IPv4(address.toByteArray().slice(12)));
+  if (EMBEDS_IPV4.some((prefix) => address.match(prefix)))
+    return ipv4Kind(new ipaddr.IPv4(address.toByteArray().slice(12)));
   // An allow-list: native global unicast only. Other IPv4-carrying forms (6to4, Teredo, NAT64
   // local-use 64:ff9b:1::/48, IPv4-translated) are refused outright rather than decoded: where their
   // IPv4 address sits depends on relays and site prefixes, and no partner receiver needs them.
@@ -40,14 +41,19 @@ export function addressKind(address: string): AddressKind {
   return 'refused';
 }
 
-const LOCAL_HINT = ' (a development server sends staging events to local receivers only with WEBHOOK_LOCAL_DESTINATIONS=on)';
+const LOCAL_HINT =
+  ' (a development server sends staging events to local receivers only with WEBHOOK_LOCAL_DESTINATIONS=on)';
 
 /**
  * Why an address may not receive an environment's events, or null, as the end of a sentence ("is
  * not ..."). `localForStaging` (WEBHOOK_LOCAL_DESTINATIONS=on) admits loopback and private
  * addresses for staging events; production events never reach them.
  */
-export function addressProblem(address: string, environment: Environment, localForStaging: boolean): string | null {
+export function addressProblem(
+  address: string,
+  environment: Environment,
+  localForStaging: boolean,
+): string | null {
   const kind = addressKind(address);
   if (kind === 'public') return null;
   if (kind === 'refused') return 'is not a globally routable address';
@@ -57,18 +63,39 @@ export function addressProblem(address: string, environment: Environment, localF
 
 // Names that mean something only on this machine or a local network (RFC 6761, 6762, 8375, 9476,
 // ICANN's .internal, common private zones, reverse-lookup zones under .arpa, home.arpa among them).
-const LOCAL_SUFFIXES = ['localhost', 'local', 'localdomain', 'internal', 'intranet', 'lan', 'home', 'corp', 'private', 'arpa', 'test', 'invalid', 'example', 'onion', 'alt'];
+const LOCAL_SUFFIXES = [
+  'localhost',
+  'local',
+  'localdomain',
+  'internal',
+  'intranet',
+  'lan',
+  'home',
+  'corp',
+  'private',
+  'arpa',
+  'test',
+  'invalid',
+  'example',
+  'onion',
+  'alt',
+];
 
 /** Why a host name cannot be a public destination, or null. */
 function nameProblem(host: string): string | null {
   const suffix = LOCAL_SUFFIXES.find((s) => host === s || host.endsWith(`.${s}`));
   if (suffix) return `${host} is under .${suffix}, which is not a public domain`;
-  return host.includes('.') ? null : `${host} is a single-label name, which only resolves on a local network`;
+  return host.includes('.')
+    ? null
+    : `${host} is a single-label name, which only resolves on a local network`;
 }
 
 /** The host as it is resolved and dialled: no IPv6 brackets, no trailing dots, lower case. */
 export function hostOf(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '').toLowerCase();
+  return url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.+$/, '')
+    .toLowerCase();
 }
 
 /**
@@ -78,16 +105,22 @@ export function hostOf(url: URL): string {
  * checked against DNS by the caller; local-only names are refused here unless local receivers are
  * allowed (see addressProblem).
  */
-export function webhookUrlProblem(raw: string, environment: Environment, localForStaging: boolean): string | null {
+export function webhookUrlProblem(
+  raw: string,
+  environment: Environment,
+  localForStaging: boolean,
+): string | null {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     return 'must be an absolute http(s) URL';
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an absolute http(s) URL';
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return 'must be an absolute http(s) URL';
   if (url.username || url.password) return 'must not carry credentials';
-  if (environment === 'production' && url.protocol !== 'https:') return 'must use https for production keys';
+  if (environment === 'production' && url.protocol !== 'https:')
+    return 'must use https for production keys';
   const host = hostOf(url);
   if (isIP(host)) {
     const problem = addressProblem(host, environment, localForStaging);

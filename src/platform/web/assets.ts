@@ -42,7 +42,14 @@ export class Assets {
 
   /** A directory's files, plus `extra` single files (name → absolute path). */
   static fromDirectory(dir: string, extra: Record<string, string> = {}): Assets {
-    return new Assets({ ...Object.fromEntries(readdirSync(dir).filter((f) => TYPES[extname(f)]).map((f) => [f, join(dir, f)])), ...extra });
+    return new Assets({
+      ...Object.fromEntries(
+        readdirSync(dir)
+          .filter((f) => TYPES[extname(f)])
+          .map((f) => [f, join(dir, f)]),
+      ),
+      ...extra,
+    });
   }
 
   /** The fingerprinted URL of an asset by its file name. */
@@ -53,7 +60,9 @@ export class Assets {
   }
 
   register(app: FastifyInstance): void {
-    app.get<{ Params: { file: string } }>('/assets/:file', async (request, reply) => this.send(reply, this.byUrl.get(`/assets/${request.params.file}`)));
+    app.get<{ Params: { file: string } }>('/assets/:file', async (request, reply) =>
+      this.send(reply, this.byUrl.get(`/assets/${request.params.file}`)),
+    );
   }
 
   /**
@@ -61,12 +70,16 @@ export class Assets {
    * beside the catch-all that `register` adds, whichever is registered first.
    */
   registerEach(app: FastifyInstance): void {
-    for (const [url, asset] of this.byUrl) app.get(url, async (_request, reply) => this.send(reply, asset));
+    for (const [url, asset] of this.byUrl)
+      app.get(url, async (_request, reply) => this.send(reply, asset));
   }
 
   private send(reply: FastifyReply, asset: Asset | undefined): FastifyReply {
     reply.header('x-content-type-options', 'nosniff');
     if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
-    return reply.header('cache-control', 'public, max-age=31536000, immutable').type(asset.type).send(asset.body);
+    return reply
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .type(asset.type)
+      .send(asset.body);
   }
 }

@@ -3,8 +3,12 @@ import { readCookie, serializeCookie } from './cookies.ts';
 
 describe('cookies', () => {
   it('are HttpOnly, SameSite=Lax, whole-site, and Secure only when asked', () => {
-    expect(serializeCookie('pp_session', 'abc', { secure: false, maxAge: 60 })).toBe('pp_session=abc; Path=/; HttpOnly; SameSite=Lax; Max-Age=60');
-    expect(serializeCookie('pp_session', 'abc', { secure: true })).toBe('pp_session=abc; Path=/; HttpOnly; SameSite=Lax; Secure');
+    expect(serializeCookie('pp_session', 'abc', { secure: false, maxAge: 60 })).toBe(
+      'pp_session=abc; Path=/; HttpOnly; SameSite=Lax; Max-Age=60',
+    );
+    expect(serializeCookie('pp_session', 'abc', { secure: true })).toBe(
+      'pp_session=abc; Path=/; HttpOnly; SameSite=Lax; Secure',
+    );
   });
 
   it('reads only well-formed values of the named cookie', () => {

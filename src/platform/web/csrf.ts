@@ -17,7 +17,10 @@ export function tokensMatch(submitted: string | undefined, expected: string | un
  * referrer, so browsers send `Origin: null` on their own form posts: null passes only when
  * Sec-Fetch-Site vouches for it. A request with neither header (old browsers, tests) still needs its token.
  */
-export function crossSiteProblem(headers: { origin?: string | undefined; 'sec-fetch-site'?: string | undefined }, publicOrigin: string): string | undefined {
+export function crossSiteProblem(
+  headers: { origin?: string | undefined; 'sec-fetch-site'?: string | undefined },
+  publicOrigin: string,
+): string | undefined {
   const site = headers['sec-fetch-site'];
   if (site && site !== 'same-origin' && site !== 'none') return `Sec-Fetch-Site is ${site}`;
   const origin = headers.origin;

@@ -8,7 +8,10 @@ const body = (s: string) => Buffer.from(s);
 
 describe('parseForm', () => {
   it('reads declared fields, missing ones empty, others ignored', () => {
-    expect(parseForm(body('email=a%40b.gh&x=1'), FORM, rules)).toEqual({ email: 'a@b.gh', note: '' });
+    expect(parseForm(body('email=a%40b.gh&x=1'), FORM, rules)).toEqual({
+      email: 'a@b.gh',
+      note: '',
+    });
     expect(parseForm(body('note=a%0Ab'), `${FORM}; charset=UTF-8`, rules).note).toBe('a\nb');
   });
 
@@ -35,7 +38,10 @@ describe('parseForm', () => {
 });
 
 describe('parseForm: declared repeated fields', () => {
-  const listRules = { event: { max: 30, label: 'Event', repeated: { maxCount: 3 } }, note: { max: 10 } };
+  const listRules = {
+    event: { max: 30, label: 'Event', repeated: { maxCount: 3 } },
+    note: { max: 10 },
+  };
 
   it('answers a repeated field as a list (empty when not sent), other fields as strings', () => {
     const f = parseForm(body('event=evt_1&note=hi&event=evt_2'), FORM, listRules);
@@ -70,7 +76,11 @@ describe('CSRF checks', () => {
     expect(crossSiteProblem({ origin: 'https://evil.example' }, me)).toMatch(/evil/);
     expect(crossSiteProblem({ origin: 'null' }, me)).toMatch(/null/);
     // A no-referrer page's own form post: Origin null, vouched for by Sec-Fetch-Site.
-    expect(crossSiteProblem({ origin: 'null', 'sec-fetch-site': 'same-origin' }, me)).toBeUndefined();
-    expect(crossSiteProblem({ origin: 'https://evil.example', 'sec-fetch-site': 'same-origin' }, me)).toMatch(/evil/);
+    expect(
+      crossSiteProblem({ origin: 'null', 'sec-fetch-site': 'same-origin' }, me),
+    ).toBeUndefined();
+    expect(
+      crossSiteProblem({ origin: 'https://evil.example', 'sec-fetch-site': 'same-origin' }, me),
+    ).toMatch(/evil/);
   });
 });

@@ -32,7 +32,9 @@ export interface FieldRule {
 }
 
 /** The answer for a set of rules: a string per field, a string array per repeated field. */
-export type FormFields<R extends Record<string, FieldRule>> = { [P in keyof R]: R[P] extends { repeated: object } ? string[] : string };
+export type FormFields<R extends Record<string, FieldRule>> = {
+  [P in keyof R]: R[P] extends { repeated: object } ? string[] : string;
+};
 
 /**
  * Whether text holds a C0 control (NUL included), DEL or a C1 control; tab, line feed and carriage
@@ -50,21 +52,33 @@ export function hasControlCharacters(text: string, allowLines = false): boolean 
 function isFormMediaType(contentType: string | undefined): boolean {
   if (!contentType) return false;
   const [type, ...params] = contentType.split(';').map((p) => p.trim().toLowerCase());
-  return type === 'application/x-www-form-urlencoded' && params.every((p) => p === '' || /^charset="?utf-8"?$/.test(p));
+  return (
+    type === 'application/x-www-form-urlencoded' &&
+    params.every((p) => p === '' || /^charset="?utf-8"?$/.test(p))
+  );
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function checkValue(value: string, rule: FieldRule, label: string): void {
-  if (value.length > rule.max) throw new FormProblem(400, `“${label}” is too long (at most ${rule.max} characters).`);
+  if (value.length > rule.max)
+    throw new FormProblem(400, `“${label}” is too long (at most ${rule.max} characters).`);
   if (hasControlCharacters(value, rule.multiline)) {
-    throw new FormProblem(400, `“${label}” contains characters that are not allowed (control characters or line breaks).`);
+    throw new FormProblem(
+      400,
+      `“${label}” contains characters that are not allowed (control characters or line breaks).`,
+    );
   }
 }
 
 /** The declared fields of a form (missing ones as '', or [] when repeated); undeclared fields are ignored. */
-export function parseForm<R extends Record<string, FieldRule>>(raw: unknown, contentType: string | undefined, rules: R): FormFields<R> {
-  if (!isFormMediaType(contentType)) throw new FormProblem(415, 'This page accepts forms only (application/x-www-form-urlencoded).');
+export function parseForm<R extends Record<string, FieldRule>>(
+  raw: unknown,
+  contentType: string | undefined,
+  rules: R,
+): FormFields<R> {
+  if (!isFormMediaType(contentType))
+    throw new FormProblem(415, 'This page accepts forms only (application/x-www-form-urlencoded).');
   let text: string;
   try {
     text = Buffer.isBuffer(raw) ? utf8.decode(raw) : '';
@@ -77,12 +91,17 @@ export function parseForm<R extends Record<string, FieldRule>>(raw: unknown, con
     const values = params.getAll(name);
     const label = rule.label ?? name;
     if (rule.repeated) {
-      if (values.length > rule.repeated.maxCount) throw new FormProblem(400, `“${label}” was sent ${values.length} times; at most ${rule.repeated.maxCount} at once.`);
+      if (values.length > rule.repeated.maxCount)
+        throw new FormProblem(
+          400,
+          `“${label}” was sent ${values.length} times; at most ${rule.repeated.maxCount} at once.`,
+        );
       for (const value of values) checkValue(value, rule, label);
       out[name] = values;
       continue;
     }
-    if (values.length > 1) throw new FormProblem(400, `The field “${label}” was sent more than once.`);
+    if (values.length > 1)
+      throw new FormProblem(400, `The field “${label}” was sent more than once.`);
     const value = values[0] ?? '';
     checkValue(value, rule, label);
     out[name] = value;

@@ -24,7 +24,11 @@ export const OWN_CHECK: ParamRule = { missing: '' };
  * check): no session sends them to `signInPath`, forgetting the cookie it had.
  */
 export function signedInGate<V>(
-  kit: Pick<PageGate<V, never>, 'form'> & { current(request: FastifyRequest): Promise<V | undefined>; redirect(reply: FastifyReply, to: string): unknown; signOutCookie(reply: FastifyReply): void },
+  kit: Pick<PageGate<V, never>, 'form'> & {
+    current(request: FastifyRequest): Promise<V | undefined>;
+    redirect(reply: FastifyReply, to: string): unknown;
+    signOutCookie(reply: FastifyReply): void;
+  },
   signInPath: string,
 ): PageGate<V, 'signed-in'> {
   return {
@@ -67,7 +71,11 @@ export interface PageGate<Actor, Need> {
    */
   admit(request: FastifyRequest, reply: FastifyReply, need: Need): Promise<Actor | undefined>;
   /** Same-site and token check (the actor's session's, or without one the signed-out form cookie's), then the fields. */
-  form<R extends Record<string, FieldRule>>(request: FastifyRequest, rules: R, actor?: NoInfer<Actor>): FormFields<R>;
+  form<R extends Record<string, FieldRule>>(
+    request: FastifyRequest,
+    rules: R,
+    actor?: NoInfer<Actor>,
+  ): FormFields<R>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: read back from a gate's own types
@@ -76,7 +84,12 @@ type NeedOf<G> = G extends PageGate<any, infer Need> ? Need : never;
 // biome-ignore lint/suspicious/noExplicitAny: read back from a gate's own types
 type WhoFor<G, N> = [N] extends [Public] ? undefined : G extends PageGate<infer A, any> ? A : never;
 
-export interface PageSpec<N, P extends Record<string, ParamRule>, F extends Record<string, FieldRule>, Q extends Record<string, QueryRule>> {
+export interface PageSpec<
+  N,
+  P extends Record<string, ParamRule>,
+  F extends Record<string, FieldRule>,
+  Q extends Record<string, QueryRule>,
+> {
   method: 'GET' | 'POST';
   path: string;
   /** The role(s) or permission the page needs, or 'public'. */
@@ -91,7 +104,10 @@ export interface PageSpec<N, P extends Record<string, ParamRule>, F extends Reco
 
 export interface PageContext<A, P, F extends Record<string, FieldRule>, Q> {
   /** Its params are the checked ones; its query is still raw (values may be arrays): read it through `query`. */
-  request: FastifyRequest<{ Params: { [K in keyof P]: string }; Querystring: Record<string, unknown> }>;
+  request: FastifyRequest<{
+    Params: { [K in keyof P]: string };
+    Querystring: Record<string, unknown>;
+  }>;
   reply: FastifyReply;
   actor: A;
   params: { [K in keyof P]: string };
@@ -103,19 +119,29 @@ function checkParams(rules: Record<string, ParamRule>, raw: unknown): Record<str
   const values = (raw ?? {}) as Record<string, string>;
   for (const [name, rule] of Object.entries(rules)) {
     const v = values[name] ?? '';
-    const ok = (!rule.prefix || isId(rule.prefix, v)) && (!rule.oneOf || rule.oneOf.includes(v)) && (!rule.test || rule.test(v));
+    const ok =
+      (!rule.prefix || isId(rule.prefix, v)) &&
+      (!rule.oneOf || rule.oneOf.includes(v)) &&
+      (!rule.test || rule.test(v));
     if (!ok) throw new WebRefusal(rule.status ?? 404, rule.missing);
   }
   return values;
 }
 
-function checkQuery(rules: Record<string, QueryRule>, raw: unknown): Record<string, string | undefined> {
+function checkQuery(
+  rules: Record<string, QueryRule>,
+  raw: unknown,
+): Record<string, string | undefined> {
   const values = (raw ?? {}) as Record<string, unknown>;
   const out: Record<string, string | undefined> = {};
   for (const [name, rule] of Object.entries(rules)) {
     const v = values[name];
     if (v === undefined || v === '') continue;
-    const ok = typeof v === 'string' && v.length <= (rule.max ?? 100) && (!rule.prefix || isId(rule.prefix, v)) && (!rule.oneOf || rule.oneOf.includes(v));
+    const ok =
+      typeof v === 'string' &&
+      v.length <= (rule.max ?? 100) &&
+      (!rule.prefix || isId(rule.prefix, v)) &&
+      (!rule.oneOf || rule.oneOf.includes(v));
     if (!ok) throw new WebRefusal(400, rule.invalid);
     out[name] = v;
   }
@@ -130,7 +156,13 @@ function checkQuery(rules: Record<string, QueryRule>, raw: unknown): Record<stri
  */
 type None = Record<never, never>;
 
-export function definePage<G extends PageGate<unknown, unknown>, N extends NeedOf<G> | Public, P extends Record<string, ParamRule> = None, F extends Record<string, FieldRule> = None, Q extends Record<string, QueryRule> = None>(
+export function definePage<
+  G extends PageGate<unknown, unknown>,
+  N extends NeedOf<G> | Public,
+  P extends Record<string, ParamRule> = None,
+  F extends Record<string, FieldRule> = None,
+  Q extends Record<string, QueryRule> = None,
+>(
   app: FastifyInstance,
   gate: G,
   spec: PageSpec<N, P, F, Q>,
@@ -145,10 +177,20 @@ export function definePage<G extends PageGate<unknown, unknown>, N extends NeedO
       const actor = open ? undefined : await gate.admit(request, reply, spec.need);
       if (!open && actor === undefined) return reply;
       // A public form carries the signed-out token (the form cookie) even when someone is signed in.
-      const form = spec.method === 'POST' ? gate.form(request, spec.form ?? ({} as F), open ? undefined : actor) : ({} as FormFields<F>);
+      const form =
+        spec.method === 'POST'
+          ? gate.form(request, spec.form ?? ({} as F), open ? undefined : actor)
+          : ({} as FormFields<F>);
       const params = checkParams(spec.params ?? {}, request.params) as { [K in keyof P]: string };
       const query = checkQuery(spec.query ?? {}, request.query) as { [K in keyof Q]?: string };
-      return handler({ request: request as PageContext<WhoFor<G, N>, P, F, Q>['request'], reply, actor: actor as WhoFor<G, N>, params, form, query });
+      return handler({
+        request: request as PageContext<WhoFor<G, N>, P, F, Q>['request'],
+        reply,
+        actor: actor as WhoFor<G, N>,
+        params,
+        form,
+        query,
+      });
     },
   });
 }

@@ -8,7 +8,12 @@ export class Views {
   private readonly eta: Eta;
 
   constructor(dir: string, opts: { cache?: boolean } = {}) {
-    this.eta = new Eta({ views: dir, cache: opts.cache ?? true, autoEscape: true, autoTrim: [false, 'nl'] });
+    this.eta = new Eta({
+      views: dir,
+      cache: opts.cache ?? true,
+      autoEscape: true,
+      autoTrim: [false, 'nl'],
+    });
   }
 
   render(name: string, data: object): string {

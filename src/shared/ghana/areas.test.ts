@@ -12,7 +12,9 @@ describe('resolveArea', () => {
       serviceArea: 'Osu',
       areaId: 'loc_accra_osu',
     });
-    expect(resolveArea({ lat: 6.6885, lng: -1.6244 }, GHANA_AREAS, GHANA_REGIONS)?.areaId).toBe('loc_kumasi_adum');
+    expect(resolveArea({ lat: 6.6885, lng: -1.6244 }, GHANA_AREAS, GHANA_REGIONS)?.areaId).toBe(
+      'loc_kumasi_adum',
+    );
     expect(resolveArea({ lat: 9.4008, lng: -0.8393 }, GHANA_AREAS, GHANA_REGIONS)).toEqual({
       region: 'Northern',
       serviceArea: 'Tamale',
@@ -51,18 +53,26 @@ describe('resolveArea', () => {
       coordinates: { lat: 5.6, lng: -0.08 },
     };
     const merged = [...GHANA_AREAS, live];
-    expect(resolveArea({ lat: 5.6, lng: -0.08 }, merged, GHANA_REGIONS)?.areaId).toBe('loc_live_mall');
+    expect(resolveArea({ lat: 5.6, lng: -0.08 }, merged, GHANA_REGIONS)?.areaId).toBe(
+      'loc_live_mall',
+    );
     const twin: Area = { ...live, id: 'loc_live_twin' };
-    expect(resolveArea({ lat: 5.6, lng: -0.08 }, [...merged, twin], GHANA_REGIONS)?.areaId).toBe('loc_live_mall');
+    expect(resolveArea({ lat: 5.6, lng: -0.08 }, [...merged, twin], GHANA_REGIONS)?.areaId).toBe(
+      'loc_live_mall',
+    );
   });
 
   it('agrees with a brute-force scan (pre-filter never drops a candidate)', () => {
-    const pt = fc.record({ lat: fc.double({ min: 4.8, max: 11, noNaN: true }), lng: fc.double({ min: -3, max: 1, noNaN: true }) });
+    const pt = fc.record({
+      lat: fc.double({ min: 4.8, max: 11, noNaN: true }),
+      lng: fc.double({ min: -3, max: 1, noNaN: true }),
+    });
     fc.assert(
       fc.property(pt, fc.integer({ min: 1, max: 60 }), (p, radius) => {
         const got = resolveArea(p, GHANA_AREAS, GHANA_REGIONS, radius);
         if (got === null || got.areaId === null) {
-          if (got !== null) expect(GHANA_AREAS.every((a) => haversineKm(p, a.coordinates) > radius)).toBe(true);
+          if (got !== null)
+            expect(GHANA_AREAS.every((a) => haversineKm(p, a.coordinates) > radius)).toBe(true);
           return;
         }
         const best = Math.min(...GHANA_AREAS.map((a) => haversineKm(p, a.coordinates)));
@@ -82,7 +92,8 @@ describe('resolveArea', () => {
       coordinates: { lat: 5 + ((i * 37) % 600) / 100, lng: -3 + ((i * 53) % 400) / 100 },
     }));
     const t0 = performance.now();
-    for (let i = 0; i < 1000; i++) resolveArea({ lat: 5.6 + i / 1000, lng: -0.2 }, many, GHANA_REGIONS);
+    for (let i = 0; i < 1000; i++)
+      resolveArea({ lat: 5.6 + i / 1000, lng: -0.2 }, many, GHANA_REGIONS);
     // 1000 lookups over 1000 areas; generous bound to stay stable on slow CI.
     expect(performance.now() - t0).toBeLessThan(2000);
   });

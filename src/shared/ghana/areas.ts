@@ -96,7 +96,9 @@ export function filterAreas(
   const region = filters.region?.trim().toLowerCase() || null;
   const zone = filters.zone?.trim().toLowerCase() || null;
   return areas.filter(
-    (a) => (region === null || a.region.toLowerCase() === region) && (zone === null || a.zone.toLowerCase() === zone),
+    (a) =>
+      (region === null || a.region.toLowerCase() === region) &&
+      (zone === null || a.zone.toLowerCase() === zone),
   );
 }
 

@@ -15,7 +15,10 @@ describe('haversineKm', () => {
     // One degree of latitude is about 111.2 km.
     expect(haversineKm({ lat: 0, lng: 0 }, { lat: 1, lng: 0 })).toBeCloseTo(111.19, 1);
     // Half the equator.
-    expect(haversineKm({ lat: 0, lng: 0 }, { lat: 0, lng: 180 })).toBeCloseTo(Math.PI * 6371.0088, 3);
+    expect(haversineKm({ lat: 0, lng: 0 }, { lat: 0, lng: 180 })).toBeCloseTo(
+      Math.PI * 6371.0088,
+      3,
+    );
   });
 
   it('is symmetric and non-negative', () => {

@@ -123,7 +123,11 @@ function insidePolygon(p: LatLng, ring: ReadonlyArray<readonly [number, number]>
  * count so the buffer never spills round the land borders (Lomé sits just past
  * the eastern end of the coast).
  */
-function perpendicularKm(p: LatLng, a: readonly [number, number], b: readonly [number, number]): number {
+function perpendicularKm(
+  p: LatLng,
+  a: readonly [number, number],
+  b: readonly [number, number],
+): number {
   // Local equirectangular projection around p, km.
   const kx = 111.32 * Math.cos(p.lat * RAD);
   const ky = 110.57;
@@ -150,7 +154,8 @@ export function isInGhana(p: LatLng): boolean {
   }
   if (insidePolygon(p, GHANA_BORDER)) return true;
   for (let i = 0; i < COAST_LAST; i++) {
-    if (perpendicularKm(p, GHANA_BORDER[i]!, GHANA_BORDER[i + 1]!) <= COASTAL_BUFFER_KM) return true;
+    if (perpendicularKm(p, GHANA_BORDER[i]!, GHANA_BORDER[i + 1]!) <= COASTAL_BUFFER_KM)
+      return true;
   }
   return false;
 }

@@ -9,8 +9,22 @@ describe('GHANA_REGIONS', () => {
     expect(new Set(GHANA_REGIONS.map((r) => r.id)).size).toBe(16);
     expect(GHANA_REGIONS.map((r) => r.name)).toEqual(
       expect.arrayContaining([
-        'Greater Accra', 'Ashanti', 'Western', 'Western North', 'Central', 'Eastern', 'Volta', 'Oti',
-        'Northern', 'Savannah', 'North East', 'Upper East', 'Upper West', 'Bono', 'Bono East', 'Ahafo',
+        'Greater Accra',
+        'Ashanti',
+        'Western',
+        'Western North',
+        'Central',
+        'Eastern',
+        'Volta',
+        'Oti',
+        'Northern',
+        'Savannah',
+        'North East',
+        'Upper East',
+        'Upper West',
+        'Bono',
+        'Bono East',
+        'Ahafo',
       ]),
     );
   });
@@ -37,7 +51,10 @@ describe('GHANA_AREAS', () => {
     const names = new Set(GHANA_REGIONS.map((r) => r.name));
     for (const a of GHANA_AREAS) expect(names.has(a.region), `${a.id}: ${a.region}`).toBe(true);
     for (const r of GHANA_REGIONS) {
-      expect(GHANA_AREAS.some((a) => a.region === r.name), r.name).toBe(true);
+      expect(
+        GHANA_AREAS.some((a) => a.region === r.name),
+        r.name,
+      ).toBe(true);
     }
   });
 
@@ -47,7 +64,11 @@ describe('GHANA_AREAS', () => {
 
   it('has an area for every region capital', () => {
     for (const r of GHANA_REGIONS) {
-      const capital = GHANA_AREAS.find((a) => a.region === r.name && [a.name, a.zone].some((n) => r.capital.includes(n) || n.includes(r.capital)));
+      const capital = GHANA_AREAS.find(
+        (a) =>
+          a.region === r.name &&
+          [a.name, a.zone].some((n) => r.capital.includes(n) || n.includes(r.capital)),
+      );
       expect(capital, r.capital).toBeDefined();
     }
   });
@@ -55,12 +76,54 @@ describe('GHANA_AREAS', () => {
   it('covers the major zones partners ask for', () => {
     const names = new Set(GHANA_AREAS.map((a) => a.name));
     for (const n of [
-      'Accra Central', 'Osu', 'East Legon', 'Madina', 'Adenta', 'Spintex', 'Airport Residential', 'Achimota',
-      'Dansoman', 'Kaneshie', 'Lapaz', 'Teshie', 'Nungua', 'Tema Community 1', 'Ashaiman', 'Kasoa', 'Weija',
-      'Dodowa', 'Adum', 'Asokwa', 'Bantama', 'Suame', 'KNUST', 'Ejisu', 'Obuasi', 'Takoradi', 'Sekondi', 'Tarkwa',
-      'Cape Coast', 'Elmina', 'Winneba', 'Tamale', 'Bolgatanga', 'Wa', 'Ho', 'Hohoe', 'Keta', 'Aflao',
-      'Koforidua', 'Nkawkaw', 'Akosombo', 'Sunyani', 'Techiman', 'Dambai', 'Damongo', 'Nalerigu',
-      'Sefwi Wiawso', 'Goaso',
+      'Accra Central',
+      'Osu',
+      'East Legon',
+      'Madina',
+      'Adenta',
+      'Spintex',
+      'Airport Residential',
+      'Achimota',
+      'Dansoman',
+      'Kaneshie',
+      'Lapaz',
+      'Teshie',
+      'Nungua',
+      'Tema Community 1',
+      'Ashaiman',
+      'Kasoa',
+      'Weija',
+      'Dodowa',
+      'Adum',
+      'Asokwa',
+      'Bantama',
+      'Suame',
+      'KNUST',
+      'Ejisu',
+      'Obuasi',
+      'Takoradi',
+      'Sekondi',
+      'Tarkwa',
+      'Cape Coast',
+      'Elmina',
+      'Winneba',
+      'Tamale',
+      'Bolgatanga',
+      'Wa',
+      'Ho',
+      'Hohoe',
+      'Keta',
+      'Aflao',
+      'Koforidua',
+      'Nkawkaw',
+      'Akosombo',
+      'Sunyani',
+      'Techiman',
+      'Dambai',
+      'Damongo',
+      'Nalerigu',
+      'Sefwi Wiawso',
+      'Goaso',
     ]) {
       expect(names.has(n), n).toBe(true);
     }

@@ -30,7 +30,14 @@ export const GHANA_REGIONS: readonly Region[] = Object.freeze([
   region('reg_ahafo', 'Ahafo', 'Goaso', 6.9, -2.45),
 ]);
 
-type Row = readonly [id: string, name: string, region: string, zone: string, lat: number, lng: number];
+type Row = readonly [
+  id: string,
+  name: string,
+  region: string,
+  zone: string,
+  lat: number,
+  lng: number,
+];
 
 // Compact rows keep the list reviewable; mapped to Area objects below.
 const ROWS: readonly Row[] = [
@@ -43,7 +50,14 @@ const ROWS: readonly Row[] = [
   ['loc_accra_labone', 'Labone', 'Greater Accra', 'Accra Metro', 5.565, -0.17],
   ['loc_accra_cantonments', 'Cantonments', 'Greater Accra', 'Accra Metro', 5.578, -0.17],
   ['loc_accra_labadi', 'La (Labadi)', 'Greater Accra', 'Accra Metro', 5.56, -0.145],
-  ['loc_accra_airport_residential', 'Airport Residential', 'Greater Accra', 'Accra Metro', 5.603, -0.178],
+  [
+    'loc_accra_airport_residential',
+    'Airport Residential',
+    'Greater Accra',
+    'Accra Metro',
+    5.603,
+    -0.178,
+  ],
   ['loc_accra_dzorwulu', 'Dzorwulu', 'Greater Accra', 'Accra Metro', 5.61, -0.2],
   ['loc_accra_east_legon', 'East Legon', 'Greater Accra', 'Accra Metro', 5.635, -0.161],
   ['loc_accra_legon', 'Legon', 'Greater Accra', 'Accra Metro', 5.651, -0.187],

@@ -73,7 +73,14 @@ describe('moving holidays', () => {
 
 describe('fixed holidays and the 2019 / 2025 amendments', () => {
   it('has the fixed statutory days', () => {
-    for (const d of ['2026-01-01', '2026-01-07', '2026-03-06', '2026-05-01', '2026-09-21', '2026-12-25']) {
+    for (const d of [
+      '2026-01-01',
+      '2026-01-07',
+      '2026-03-06',
+      '2026-05-01',
+      '2026-09-21',
+      '2026-12-25',
+    ]) {
       expect(isHoliday(d), d).toBe(true);
     }
   });
@@ -108,7 +115,9 @@ describe('fixed holidays and the 2019 / 2025 amendments', () => {
     expect(isHoliday('2025-06-06')).toBe(true);
     const noEid = { eidDates: [], extraHolidays: [] };
     expect(isHoliday('2025-03-31', noEid)).toBe(false);
-    expect(isHoliday('2025-10-15', { ...DEFAULT_HOLIDAYS, extraHolidays: ['2025-10-15'] })).toBe(true);
+    expect(isHoliday('2025-10-15', { ...DEFAULT_HOLIDAYS, extraHolidays: ['2025-10-15'] })).toBe(
+      true,
+    );
   });
 
   it('lists a year sorted without duplicates', () => {
@@ -117,8 +126,20 @@ describe('fixed holidays and the 2019 / 2025 amendments', () => {
     expect(dates).toEqual([...dates].sort());
     expect(new Set(dates).size).toBe(dates.length);
     expect(dates).toEqual([
-      '2025-01-01', '2025-01-07', '2025-03-06', '2025-03-31', '2025-04-18', '2025-04-21', '2025-05-01',
-      '2025-06-06', '2025-07-01', '2025-09-21', '2025-09-22', '2025-12-05', '2025-12-25', '2025-12-26',
+      '2025-01-01',
+      '2025-01-07',
+      '2025-03-06',
+      '2025-03-31',
+      '2025-04-18',
+      '2025-04-21',
+      '2025-05-01',
+      '2025-06-06',
+      '2025-07-01',
+      '2025-09-21',
+      '2025-09-22',
+      '2025-12-05',
+      '2025-12-25',
+      '2025-12-26',
     ]);
   });
 

@@ -44,7 +44,10 @@ export function isIsoDate(s: unknown): s is string {
 
 export function toDayNumber(date: string): number {
   if (!isIsoDate(date)) throw new RangeError(`expected a date as YYYY-MM-DD, got ${String(date)}`);
-  return Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
+  return (
+    Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) /
+    DAY_MS
+  );
 }
 
 export function fromDayNumber(day: number): string {
@@ -121,7 +124,11 @@ function fixedHolidays(year: number): Holiday[] {
   if (year >= 2025) list.push({ date: y('07-01'), name: 'Republic Day' });
   else list.push({ date: y('08-04'), name: "Founders' Day" });
   list.push(
-    { date: y('09-21'), name: year >= 2025 ? "Founders' Day (Kwame Nkrumah's birthday)" : 'Kwame Nkrumah Memorial Day' },
+    {
+      date: y('09-21'),
+      name:
+        year >= 2025 ? "Founders' Day (Kwame Nkrumah's birthday)" : 'Kwame Nkrumah Memorial Day',
+    },
     { date: y('12-25'), name: 'Christmas Day' },
     { date: y('12-26'), name: 'Boxing Day' },
   );
@@ -133,7 +140,10 @@ function fixedHolidays(year: number): Holiday[] {
  * or Sunday is also observed on the next weekday that is not already a holiday
  * (e.g. Sat 25 + Sun 26 Dec 2027 → Mon 27 + Tue 28), as Ghana announces each time.
  */
-export function ghanaPublicHolidays(year: number, cfg: HolidayConfig = DEFAULT_HOLIDAYS): Holiday[] {
+export function ghanaPublicHolidays(
+  year: number,
+  cfg: HolidayConfig = DEFAULT_HOLIDAYS,
+): Holiday[] {
   const easter = easterSunday(year);
   const byDate = new Map<string, string>();
   const add = (date: string, name: string) => {
@@ -154,7 +164,9 @@ export function ghanaPublicHolidays(year: number, cfg: HolidayConfig = DEFAULT_H
     while (byDate.has(sub) || weekday(sub) === 0 || weekday(sub) === 6) sub = addDays(sub, 1);
     byDate.set(sub, `${h.name} (observed)`);
   }
-  return [...byDate].map(([date, name]) => ({ date, name })).sort((a, b) => (a.date < b.date ? -1 : 1));
+  return [...byDate]
+    .map(([date, name]) => ({ date, name }))
+    .sort((a, b) => (a.date < b.date ? -1 : 1));
 }
 
 /** Name of the holiday on that date, or null. */

@@ -4,7 +4,16 @@
  * functions, no I/O.
  */
 export { haversineKm, isInGhana, isValidLatLng, type LatLng } from './geo.ts';
-export { DEFAULT_AREA_RADIUS_KM, filterAreas, findAreaById, nearestRegion, resolveArea, type Area, type Region, type ResolvedArea } from './areas.ts';
+export {
+  DEFAULT_AREA_RADIUS_KM,
+  filterAreas,
+  findAreaById,
+  nearestRegion,
+  resolveArea,
+  type Area,
+  type Region,
+  type ResolvedArea,
+} from './areas.ts';
 export { CENTRAL_ACCRA, GHANA_AREAS, GHANA_REGIONS } from './ghana-areas.ts';
 export { maskPhoneLast4, normalizeGhanaPhone } from './phone.ts';
 export {

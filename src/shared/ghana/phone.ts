@@ -27,7 +27,10 @@ export function normalizeGhanaPhone(input: string): string | null {
     national = compact.slice(4);
   } else if (compact.startsWith('00233')) {
     national = compact.slice(5);
-  } else if (compact.startsWith('233') && (compact.length === 12 || (compact.length === 13 && compact[3] === '0'))) {
+  } else if (
+    compact.startsWith('233') &&
+    (compact.length === 12 || (compact.length === 13 && compact[3] === '0'))
+  ) {
     national = compact.slice(3);
   } else if (compact.startsWith('0') && compact.length === 10) {
     national = compact.slice(1);

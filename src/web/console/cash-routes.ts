@@ -16,43 +16,84 @@ export function registerConsoleCashRoutes(app: FastifyInstance, kit: ConsoleKit)
   if (!cash) return;
 
   async function page(reply: FastifyReply, extra: Record<string, unknown> = {}, status = 200) {
-    const [balances, handovers, known] = await Promise.all([cash!.balances(), cash!.handovers(undefined, 50), couriers.service.list({ limit: 500 })]);
+    const [balances, handovers, known] = await Promise.all([
+      cash!.balances(),
+      cash!.handovers(undefined, 50),
+      couriers.service.list({ limit: 500 }),
+    ]);
     const names = new Map(known.map((c) => [c.id, c.name]));
     return kit.page(
       reply,
       'cash',
       {
         title: 'Courier cash',
-        balances: balances.map((b) => ({ id: b.courier_id, name: names.get(b.courier_id) ?? b.courier_id, balance: formatGhs(Number(b.balance_pesewas)), holds: Number(b.balance_pesewas) > 0 })),
-        handovers: handovers.map((h) => ({ ...h, name: names.get(h.courier_id) ?? h.courier_id, amount: formatGhs(Number(h.amount_pesewas)), when: utc(h.created_at) })),
+        balances: balances.map((b) => ({
+          id: b.courier_id,
+          name: names.get(b.courier_id) ?? b.courier_id,
+          balance: formatGhs(Number(b.balance_pesewas)),
+          holds: Number(b.balance_pesewas) > 0,
+        })),
+        handovers: handovers.map((h) => ({
+          ...h,
+          name: names.get(h.courier_id) ?? h.courier_id,
+          amount: formatGhs(Number(h.amount_pesewas)),
+          when: utc(h.created_at),
+        })),
         ...extra,
       },
       status,
     );
   }
 
-  definePage(app, kit, { method: 'GET', path: '/console/cash', need: FINANCE_ROLES }, async ({ reply }) => {
-    return page(reply);
-  });
+  definePage(
+    app,
+    kit,
+    { method: 'GET', path: '/console/cash', need: FINANCE_ROLES },
+    async ({ reply }) => {
+      return page(reply);
+    },
+  );
 
-  definePage(app, kit, { method: 'POST', path: '/console/cash/:id/handover', params: { id: idParam('cou', 'There is no such courier.') }, need: FINANCE_ROLES, form: { amount_ghs: { max: 12, label: 'Amount' } } }, async ({ request, reply, actor: current, form: f }) => {
-    const id = request.params.id;
-    const pesewas = AMOUNT.test(f.amount_ghs) ? ghsToPesewas(Number(f.amount_ghs)) : null;
-    if (!pesewas) return page(reply, { error: 'Enter the amount handed in, in GHS, like 120 or 120.50.' }, 400);
-    try {
-      const done = await cash.handover(id, pesewas, current.operator.id);
-      await audit.record({
-        actor: kit.actor(current),
-        action: 'courier_cash.handover',
-        target: { type: 'courier', id },
-        before: null,
-        after: { handover_id: done.handover.id, amount_pesewas: pesewas, balance_pesewas: done.balance_pesewas },
-        origin: kit.origin(request),
-      });
-      return page(reply, { notice: `Recorded ${formatGhs(pesewas)} handed in; ${formatGhs(done.balance_pesewas)} still to hand in.` });
-    } catch (err) {
-      if (!isAppError(err) || err.statusCode >= 500) throw err;
-      return page(reply, { error: `Not recorded: ${err.message}` }, err.statusCode);
-    }
-  });
+  definePage(
+    app,
+    kit,
+    {
+      method: 'POST',
+      path: '/console/cash/:id/handover',
+      params: { id: idParam('cou', 'There is no such courier.') },
+      need: FINANCE_ROLES,
+      form: { amount_ghs: { max: 12, label: 'Amount' } },
+    },
+    async ({ request, reply, actor: current, form: f }) => {
+      const id = request.params.id;
+      const pesewas = AMOUNT.test(f.amount_ghs) ? ghsToPesewas(Number(f.amount_ghs)) : null;
+      if (!pesewas)
+        return page(
+          reply,
+          { error: 'Enter the amount handed in, in GHS, like 120 or 120.50.' },
+          400,
+        );
+      try {
+        const done = await cash.handover(id, pesewas, current.operator.id);
+        await audit.record({
+          actor: kit.actor(current),
+          action: 'courier_cash.handover',
+          target: { type: 'courier', id },
+          before: null,
+          after: {
+            handover_id: done.handover.id,
+            amount_pesewas: pesewas,
+            balance_pesewas: done.balance_pesewas,
+          },
+          origin: kit.origin(request),
+        });
+        return page(reply, {
+          notice: `Recorded ${formatGhs(pesewas)} handed in; ${formatGhs(done.balance_pesewas)} still to hand in.`,
+        });
+      } catch (err) {
+        if (!isAppError(err) || err.statusCode >= 500) throw err;
+        return page(reply, { error: `Not recorded: ${err.message}` }, err.statusCode);
+      }
+    },
+  );
 }

@@ -2,10 +2,16 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { BoardColumn } from '../../modules/dispatch/index.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
-import { utc, holds, ALL_ROLES, CHANGE_ROLES, type ConsoleKit, type OperatorCurrent } from './kit.ts';
+import {
+  utc,
+  holds,
+  ALL_ROLES,
+  CHANGE_ROLES,
+  type ConsoleKit,
+  type OperatorCurrent,
+} from './kit.ts';
 import { definePage, idParam } from '../../platform/web/page.ts';
 import { isId } from '../../platform/ids.ts';
-
 
 const COLUMNS: ReadonlyArray<{ column: BoardColumn; title: string; empty: string }> = [
   { column: 'late', title: 'Late: nobody accepted in time', empty: 'No order is late.' },
@@ -23,7 +29,12 @@ export function registerConsoleDispatchRoutes(app: FastifyInstance, kit: Console
   const { dispatch, audit } = kit.deps;
   if (!dispatch) return;
 
-  async function board(reply: FastifyReply, current: OperatorCurrent, extra: Record<string, unknown> = {}, status = 200) {
+  async function board(
+    reply: FastifyReply,
+    current: OperatorCurrent,
+    extra: Record<string, unknown> = {},
+    status = 200,
+  ) {
     const [entries, couriers] = await Promise.all([dispatch!.board(), dispatch!.assignable()]);
     const canAssign = holds(current, CHANGE_ROLES);
     const names = new Map(couriers.map((c) => [c.id, `${c.name} (${c.vehicle})`]));
@@ -36,35 +47,68 @@ export function registerConsoleDispatchRoutes(app: FastifyInstance, kit: Console
           since: utc(e.late_at ?? e.created_at).slice(11),
           expires: e.offer_expires_at ? utc(e.offer_expires_at).slice(11) : undefined,
           holder: e.courier_id ?? e.offer_courier_id,
-          holderName: names.get(e.courier_id ?? e.offer_courier_id ?? '') ?? e.courier_id ?? e.offer_courier_id,
+          holderName:
+            names.get(e.courier_id ?? e.offer_courier_id ?? '') ??
+            e.courier_id ??
+            e.offer_courier_id,
           // Anyone on duty but the courier who holds the job.
-          choices: canAssign ? couriers.filter((k) => k.id !== e.courier_id).map((k) => ({ id: k.id, label: names.get(k.id)! })) : [],
+          choices: canAssign
+            ? couriers
+                .filter((k) => k.id !== e.courier_id)
+                .map((k) => ({ id: k.id, label: names.get(k.id)! }))
+            : [],
         })),
     }));
-    return kit.page(reply, 'dispatch', { title: 'Dispatch', columns, late: entries.filter((e) => e.column === 'late').length, ...extra }, status);
+    return kit.page(
+      reply,
+      'dispatch',
+      {
+        title: 'Dispatch',
+        columns,
+        late: entries.filter((e) => e.column === 'late').length,
+        ...extra,
+      },
+      status,
+    );
   }
 
-  definePage(app, kit, { method: 'GET', path: '/console/dispatch', need: ALL_ROLES }, async ({ reply, actor: current }) => {
-    return board(reply, current);
-  });
+  definePage(
+    app,
+    kit,
+    { method: 'GET', path: '/console/dispatch', need: ALL_ROLES },
+    async ({ reply, actor: current }) => {
+      return board(reply, current);
+    },
+  );
 
-  definePage(app, kit, { method: 'POST', path: '/console/dispatch/:id/assign', params: { id: idParam('dlv', 'There is no such order.') }, need: CHANGE_ROLES, form: { courier_id: { max: 40, label: 'Courier' } } }, async ({ request, reply, actor: current, form: f }) => {
-    const id = request.params.id;
-    if (!isId('cou', f.courier_id)) throw new WebRefusal(400, 'Pick a courier from the list.');
-    try {
-      const done = await dispatch.assign(id, f.courier_id);
-      await audit.record({
-        actor: kit.actor(current),
-        action: 'dispatch_order.assign',
-        target: { type: 'order', id },
-        before: { courier_id: done.previous_courier_id },
-        after: { courier_id: done.courier_id, stage: done.stage, status: done.status },
-        origin: kit.origin(request),
-      });
-    } catch (err) {
-      if (!isAppError(err) || err.statusCode >= 500) throw err;
-      return board(reply, current, { error: `Not assigned: ${err.message}` }, err.statusCode);
-    }
-    return board(reply, current, { notice: 'Assigned.' });
-  });
+  definePage(
+    app,
+    kit,
+    {
+      method: 'POST',
+      path: '/console/dispatch/:id/assign',
+      params: { id: idParam('dlv', 'There is no such order.') },
+      need: CHANGE_ROLES,
+      form: { courier_id: { max: 40, label: 'Courier' } },
+    },
+    async ({ request, reply, actor: current, form: f }) => {
+      const id = request.params.id;
+      if (!isId('cou', f.courier_id)) throw new WebRefusal(400, 'Pick a courier from the list.');
+      try {
+        const done = await dispatch.assign(id, f.courier_id);
+        await audit.record({
+          actor: kit.actor(current),
+          action: 'dispatch_order.assign',
+          target: { type: 'order', id },
+          before: { courier_id: done.previous_courier_id },
+          after: { courier_id: done.courier_id, stage: done.stage, status: done.status },
+          origin: kit.origin(request),
+        });
+      } catch (err) {
+        if (!isAppError(err) || err.statusCode >= 500) throw err;
+        return board(reply, current, { error: `Not assigned: ${err.message}` }, err.statusCode);
+      }
+      return board(reply, current, { notice: 'Assigned.' });
+    },
+  );
 }

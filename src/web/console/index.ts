@@ -30,23 +30,47 @@ import { registerConsoleWebhookRoutes } from './webhook-routes.ts';
 export { OPERATOR_SESSION_TIMEOUTS, type ConsoleDeps } from './kit.ts';
 
 // Read from the source tree like the dashboard's (see TEMPLATES_DIR there).
-const TEMPLATES_DIR = fileURLToPath(new URL('../../../src/web/console/templates/', import.meta.url));
+const TEMPLATES_DIR = fileURLToPath(
+  new URL('../../../src/web/console/templates/', import.meta.url),
+);
 
 /**
  * The operator console at /console: server-rendered pages over the operator services, signed in with
  * email, password and TOTP code, every page checked against the operator's roles. Its own Fastify
  * scope (error pages, form body limit); the dashboard's WebKit does the rendering and form checks.
  */
-export function registerConsole(app: FastifyInstance, deps: ConsoleDeps, dashboard: DashboardDeps): void {
+export function registerConsole(
+  app: FastifyInstance,
+  deps: ConsoleDeps,
+  dashboard: DashboardDeps,
+): void {
   // The dashboard registers the asset routes; these are the same files, so the same URLs.
   const assets = Assets.fromDirectory(STATIC_DIR);
-  const kit = new ConsoleKit(deps, new WebKit(dashboard, new Views(TEMPLATES_DIR), assets), assets.url('console.css'));
+  const kit = new ConsoleKit(
+    deps,
+    new WebKit(dashboard, new Views(TEMPLATES_DIR), assets),
+    assets.url('console.css'),
+  );
   app.register(async (scope) => {
     scope.setErrorHandler((err, request, reply) => {
       const known = refusal(err, request);
       if (!known) request.log.error({ err }, 'unexpected error on a console page');
-      const { status, message } = known ?? { status: 500, message: 'Something went wrong on our side. Try again in a moment.' };
-      return kit.page(reply, 'error', { title: status === 403 ? 'Not allowed' : status === 404 ? 'Not found' : 'Something is wrong', status, message, requestId: request.id }, status);
+      const { status, message } = known ?? {
+        status: 500,
+        message: 'Something went wrong on our side. Try again in a moment.',
+      };
+      return kit.page(
+        reply,
+        'error',
+        {
+          title:
+            status === 403 ? 'Not allowed' : status === 404 ? 'Not found' : 'Something is wrong',
+          status,
+          message,
+          requestId: request.id,
+        },
+        status,
+      );
     });
     // Every form gets the small limit; a route that declares its own (the report upload) keeps it.
     scope.addHook('onRoute', (route) => {

@@ -11,7 +11,12 @@ import type { AuditLog } from '../../modules/audit/index.ts';
 import type { PayoutsModule } from '../../modules/payouts/index.ts';
 import type { ReconciliationService } from '../../modules/reconciliation/index.ts';
 import type { OperatorSignIn, OperatorsService } from '../../modules/operators/index.ts';
-import { DEFAULT_TIMEOUTS, type Session, type SessionStore, type SessionTimeouts } from '../../modules/sessions/index.ts';
+import {
+  DEFAULT_TIMEOUTS,
+  type Session,
+  type SessionStore,
+  type SessionTimeouts,
+} from '../../modules/sessions/index.ts';
 import type { TopupReads, WalletService } from '../../modules/wallet/index.ts';
 import type { WebhookAdminService } from '../../modules/webhooks/index.ts';
 import type { Actor, OperatorRole, RequestOrigin } from '../../platform/auth/actor.ts';
@@ -27,7 +32,10 @@ import { WebRefusal, type WebKit } from '../dashboard/kit.ts';
  * session can change any partner. The idle limit stays the store's default, since the store prunes
  * idle rows of every kind with its own.
  */
-export const OPERATOR_SESSION_TIMEOUTS: SessionTimeouts = { ...DEFAULT_TIMEOUTS, absoluteMs: 12 * 3_600_000 };
+export const OPERATOR_SESSION_TIMEOUTS: SessionTimeouts = {
+  ...DEFAULT_TIMEOUTS,
+  absoluteMs: 12 * 3_600_000,
+};
 
 /** Operators' own cookie: a browser signed in to the dashboard and the console keeps two separate sessions. */
 export const CONSOLE_COOKIE = 'pp_console';
@@ -85,18 +93,26 @@ export async function unlessMissing<T>(lookup: Promise<T>): Promise<T | undefine
 }
 
 /** A time as operators read it everywhere in the console: UTC to the minute (`.slice(11)` for the clock alone). */
-export const utc = (d: Date | string) => `${new Date(d).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+export const utc = (d: Date | string) =>
+  `${new Date(d).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 /** One optional query value: one of our ids by prefix, or matching `pattern`; a repeated, malformed or too long value is a 400. */
-export function optional(value: unknown, check: IdPrefix | RegExp | ((v: string) => boolean), what: string): string | undefined {
+export function optional(
+  value: unknown,
+  check: IdPrefix | RegExp | ((v: string) => boolean),
+  what: string,
+): string | undefined {
   if (value === undefined || value === '') return undefined;
-  const ok = (v: string) => (typeof check === 'string' ? isId(check, v) : check instanceof RegExp ? check.test(v) : check(v));
-  if (typeof value !== 'string' || value.length > 100 || !ok(value)) throw new WebRefusal(400, `The ${what} filter is not valid.`);
+  const ok = (v: string) =>
+    typeof check === 'string' ? isId(check, v) : check instanceof RegExp ? check.test(v) : check(v);
+  if (typeof value !== 'string' || value.length > 100 || !ok(value))
+    throw new WebRefusal(400, `The ${what} filter is not valid.`);
   return value;
 }
 
 /** Whether the operator holds one of `roles`: what a page offers beyond what its need already allows. */
-export const holds = (current: OperatorCurrent, roles: readonly OperatorRole[]) => current.operator.roles.some((r) => roles.includes(r));
+export const holds = (current: OperatorCurrent, roles: readonly OperatorRole[]) =>
+  current.operator.roles.some((r) => roles.includes(r));
 
 /** Whether `day` is a real calendar day written YYYY-MM-DD (not 2026-02-30). */
 export function isRealDay(day: string): boolean {
@@ -129,9 +145,32 @@ export class ConsoleKit implements PageGate<OperatorCurrent, readonly OperatorRo
     private readonly css: string,
   ) {}
 
-  page(reply: FastifyReply, name: string, data: Record<string, unknown>, status = 200): FastifyReply {
+  page(
+    reply: FastifyReply,
+    name: string,
+    data: Record<string, unknown>,
+    status = 200,
+  ): FastifyReply {
     const current = (reply.request as FastifyRequest & { operator?: OperatorCurrent }).operator;
-    return this.web.page(reply, name, { ...data, consoleCss: this.css, ordersBoard: this.deps.orders !== undefined, dispatchBoard: this.deps.dispatch !== undefined, catalogPages: this.deps.catalog !== undefined, salesPages: this.deps.sales !== undefined, refundPages: this.deps.refunds !== undefined, cashPages: this.deps.cash !== undefined, payoutPages: this.deps.payouts !== undefined, reconciliationPages: this.deps.reconciliation !== undefined, operator: current?.operator, csrf: data.csrf ?? current?.session.csrfToken }, status);
+    return this.web.page(
+      reply,
+      name,
+      {
+        ...data,
+        consoleCss: this.css,
+        ordersBoard: this.deps.orders !== undefined,
+        dispatchBoard: this.deps.dispatch !== undefined,
+        catalogPages: this.deps.catalog !== undefined,
+        salesPages: this.deps.sales !== undefined,
+        refundPages: this.deps.refunds !== undefined,
+        cashPages: this.deps.cash !== undefined,
+        payoutPages: this.deps.payouts !== undefined,
+        reconciliationPages: this.deps.reconciliation !== undefined,
+        operator: current?.operator,
+        csrf: data.csrf ?? current?.session.csrfToken,
+      },
+      status,
+    );
   }
 
   redirect(reply: FastifyReply, to: string): FastifyReply {
@@ -154,19 +193,30 @@ export class ConsoleKit implements PageGate<OperatorCurrent, readonly OperatorRo
   }
 
   /** The signed-in operator holding one of `roles`; otherwise the sign-in page (redirect) or a 403 page. */
-  async admit(request: FastifyRequest, reply: FastifyReply, roles: readonly OperatorRole[]): Promise<OperatorCurrent | undefined> {
+  async admit(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    roles: readonly OperatorRole[],
+  ): Promise<OperatorCurrent | undefined> {
     const current = await this.current(request);
     if (!current) {
       this.redirect(reply, '/console/sign-in');
       return undefined;
     }
     if (!holds(current, roles)) {
-      throw new WebRefusal(403, `Your roles (${current.operator.roles.join(', ')}) do not allow this; it needs ${roles.join(' or ')}.`);
+      throw new WebRefusal(
+        403,
+        `Your roles (${current.operator.roles.join(', ')}) do not allow this; it needs ${roles.join(' or ')}.`,
+      );
     }
     return current;
   }
 
-  form<R extends Record<string, FieldRule>>(request: FastifyRequest, rules: R, current?: OperatorCurrent): FormFields<R> {
+  form<R extends Record<string, FieldRule>>(
+    request: FastifyRequest,
+    rules: R,
+    current?: OperatorCurrent,
+  ): FormFields<R> {
     return this.web.form(request, rules, current);
   }
 
@@ -182,10 +232,16 @@ export class ConsoleKit implements PageGate<OperatorCurrent, readonly OperatorRo
   async signIn(reply: FastifyReply, operatorId: string): Promise<void> {
     const { id } = await this.deps.sessions.start({ kind: 'operator', id: operatorId });
     const maxAge = Math.floor(this.deps.sessions.timeouts.absoluteMs / 1000);
-    reply.header('set-cookie', serializeCookie(CONSOLE_COOKIE, id, { secure: this.web.secure, maxAge }));
+    reply.header(
+      'set-cookie',
+      serializeCookie(CONSOLE_COOKIE, id, { secure: this.web.secure, maxAge }),
+    );
   }
 
   signOutCookie(reply: FastifyReply): void {
-    reply.header('set-cookie', serializeCookie(CONSOLE_COOKIE, '', { secure: this.web.secure, maxAge: 0 }));
+    reply.header(
+      'set-cookie',
+      serializeCookie(CONSOLE_COOKIE, '', { secure: this.web.secure, maxAge: 0 }),
+    );
   }
 }

@@ -3,16 +3,29 @@ import { formatGhs } from '../../platform/money.ts';
 import { utc } from './kit.ts';
 
 /** Where money goes, as operators see it: the network or bank and the number's last four digits only. */
-export function masked(d: { kind: 'mobile_money' | 'bank'; network?: string | null; number?: string; bank_code?: string | null; bankCode?: string; accountNumber?: string }): string {
+export function masked(d: {
+  kind: 'mobile_money' | 'bank';
+  network?: string | null;
+  number?: string;
+  bank_code?: string | null;
+  bankCode?: string;
+  accountNumber?: string;
+}): string {
   const number = d.kind === 'bank' ? (d.accountNumber ?? d.number ?? '') : (d.number ?? '');
-  const where = d.kind === 'bank' ? `Bank ${d.bankCode ?? d.bank_code ?? ''}` : `${(d.network ?? '').toUpperCase()} mobile money`;
+  const where =
+    d.kind === 'bank'
+      ? `Bank ${d.bankCode ?? d.bank_code ?? ''}`
+      : `${(d.network ?? '').toUpperCase()} mobile money`;
   return `${where} ••• ${number.slice(-4)}`;
 }
 
 /** The console page of a payee key (vendor:ven_… or partner:ptn_…). */
 export const payeeLink = (payee: string) => `/console/payees/${payee.replace(':', '/')}`;
 
-const REASONS: Record<string, string> = { amount: 'above the approval amount', destination_changed: 'destination changed recently' };
+const REASONS: Record<string, string> = {
+  amount: 'above the approval amount',
+  destination_changed: 'destination changed recently',
+};
 
 /** A payout row as the console's tables show it. */
 export const payoutView = (p: PayoutRow) => ({

@@ -14,29 +14,63 @@ import { json, registerCourierRoutes } from './routes.ts';
 export type { CourierAppDeps } from './kit.ts';
 
 // Read from the source tree like the dashboard's (see TEMPLATES_DIR there).
-const TEMPLATES_DIR = fileURLToPath(new URL('../../../src/web/courier/templates/', import.meta.url));
+const TEMPLATES_DIR = fileURLToPath(
+  new URL('../../../src/web/courier/templates/', import.meta.url),
+);
 
 /**
  * The courier app at /courier/: a small installable web app for a courier's phone (sign-in with a
  * code by text message, duty, position), its actions queued on the phone and sent to one endpoint.
  * Its own Fastify scope (error pages, body limit); the dashboard's WebKit does the form checks.
  */
-export function registerCourierApp(app: FastifyInstance, deps: CourierAppDeps, dashboard: DashboardDeps): void {
+export function registerCourierApp(
+  app: FastifyInstance,
+  deps: CourierAppDeps,
+  dashboard: DashboardDeps,
+): void {
   // The dashboard registers the asset routes; these are the same files, so the same URLs.
   const assets = Assets.fromDirectory(STATIC_DIR);
   const views = new Views(TEMPLATES_DIR);
-  const kit = new CourierKit(deps, new WebKit(dashboard, views, assets), views, { css: assets.url('courier.css'), js: assets.url('courier.js'), proof: assets.url('courier-proof.js'), live: assets.url('courier-live.js') });
+  const kit = new CourierKit(deps, new WebKit(dashboard, views, assets), views, {
+    css: assets.url('courier.css'),
+    js: assets.url('courier.js'),
+    proof: assets.url('courier-proof.js'),
+    live: assets.url('courier-live.js'),
+  });
   app.register(async (scope) => {
     scope.setErrorHandler((err, request, reply) => {
       const known = refusal(err);
       // The upload is the app script's: a body refused before its handler (too large) is answered in JSON too.
       if (known && request.routeOptions.url === PROOF_UPLOAD_URL) {
         const tooLarge = known.status === 413;
-        return json(reply, known.status, tooLarge ? { error: `A proof image must be at most ${MAX_PROOF_BYTES / 1024 / 1024} MB.`, code: 'PAYLOAD_TOO_LARGE' } : { error: known.message, code: 'BAD_REQUEST' });
+        return json(
+          reply,
+          known.status,
+          tooLarge
+            ? {
+                error: `A proof image must be at most ${MAX_PROOF_BYTES / 1024 / 1024} MB.`,
+                code: 'PAYLOAD_TOO_LARGE',
+              }
+            : { error: known.message, code: 'BAD_REQUEST' },
+        );
       }
       if (!known) request.log.error({ err }, 'unexpected error on a courier page');
-      const { status, message } = known ?? { status: 500, message: 'Something went wrong on our side. Try again in a moment.' };
-      return kit.page(reply, 'error', { title: status === 403 ? 'Not allowed' : status === 404 ? 'Not found' : 'Something is wrong', status, message, requestId: request.id }, status);
+      const { status, message } = known ?? {
+        status: 500,
+        message: 'Something went wrong on our side. Try again in a moment.',
+      };
+      return kit.page(
+        reply,
+        'error',
+        {
+          title:
+            status === 403 ? 'Not allowed' : status === 404 ? 'Not found' : 'Something is wrong',
+          status,
+          message,
+          requestId: request.id,
+        },
+        status,
+      );
     });
     scope.addHook('onRoute', (route) => {
       route.bodyLimit ??= FORM_BODY_LIMIT;

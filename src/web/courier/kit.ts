@@ -1,5 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Courier, CourierActions, CourierSignIn, CouriersService } from '../../modules/couriers/index.ts';
+import type {
+  Courier,
+  CourierActions,
+  CourierSignIn,
+  CouriersService,
+} from '../../modules/couriers/index.ts';
 import type { MediaInput } from '../../modules/proof/index.ts';
 import type { Session, SessionStore } from '../../modules/sessions/index.ts';
 import { readCookie, serializeCookie } from '../../platform/web/cookies.ts';
@@ -18,7 +23,17 @@ export interface CourierJobView {
   kind: 'offer' | 'job';
   order_id: string;
   stage: string | undefined;
-  sheet: { item: string; fee_pesewas: number | null; pickup_contact_person: string; pickup_contact_phone: string; pickup_address: string | null; customer_name: string; customer_phone: string; delivery_address: string; delivery_city: string };
+  sheet: {
+    item: string;
+    fee_pesewas: number | null;
+    pickup_contact_person: string;
+    pickup_contact_phone: string;
+    pickup_address: string | null;
+    customer_name: string;
+    customer_phone: string;
+    delivery_address: string;
+    delivery_city: string;
+  };
   distance_km: number | undefined;
   navigation: { geo: string; maps: string } | undefined;
   next: Array<{ kind: string; label: string }>;
@@ -31,7 +46,12 @@ export interface CourierAppDeps {
   /** The courier's current offer or job; absent when dispatch is off. */
   job?: ((courierId: string) => Promise<CourierJobView | undefined>) | undefined;
   /** Stores a photo or signature for the job the courier holds; absent when dispatch is off. */
-  proof?: ((courierId: string, input: Omit<MediaInput, 'courierId'>) => Promise<{ id: string; kind: string }>) | undefined;
+  proof?:
+    | ((
+        courierId: string,
+        input: Omit<MediaInput, 'courierId'>,
+      ) => Promise<{ id: string; kind: string }>)
+    | undefined;
   /** Calls back after any committed change to couriers' offers or jobs, on any instance; answers a stop. Absent when dispatch is off. */
   jobChanges?: ((onChange: () => void) => Promise<() => Promise<void>>) | undefined;
   couriers: CouriersService;
@@ -57,9 +77,17 @@ export class CourierKit {
     readonly assets: { css: string; js: string; proof: string; live: string },
   ) {}
 
-  page(reply: FastifyReply, name: string, data: Record<string, unknown>, status = 200): FastifyReply {
+  page(
+    reply: FastifyReply,
+    name: string,
+    data: Record<string, unknown>,
+    status = 200,
+  ): FastifyReply {
     const html = this.views.render(name, { ...data, assets: this.assets });
-    return reply.code(status).headers({ ...webPageHeaders(), 'content-security-policy': COURIER_CSP }).send(html);
+    return reply
+      .code(status)
+      .headers({ ...webPageHeaders(), 'content-security-policy': COURIER_CSP })
+      .send(html);
   }
 
   /** The signed-in, active courier, or undefined (a deactivated courier's session is worth nothing). */
@@ -81,10 +109,16 @@ export class CourierKit {
     const { id } = await this.deps.sessions.start({ kind: 'courier', id: courierId });
     const maxAge = Math.floor(this.deps.sessions.timeouts.absoluteMs / 1000);
     const secure = this.web.secure;
-    reply.header('set-cookie', [serializeCookie(COURIER_COOKIE, id, { secure, maxAge }), serializeCookie(FORM_COOKIE, '', { secure, maxAge: 0 })]);
+    reply.header('set-cookie', [
+      serializeCookie(COURIER_COOKIE, id, { secure, maxAge }),
+      serializeCookie(FORM_COOKIE, '', { secure, maxAge: 0 }),
+    ]);
   }
 
   signOutCookie(reply: FastifyReply): void {
-    reply.header('set-cookie', serializeCookie(COURIER_COOKIE, '', { secure: this.web.secure, maxAge: 0 }));
+    reply.header(
+      'set-cookie',
+      serializeCookie(COURIER_COOKIE, '', { secure: this.web.secure, maxAge: 0 }),
+    );
   }
 }

@@ -39,7 +39,10 @@ export function liveJob(job: CourierJobView | undefined): { id: string; data: Li
         distance_km: job.distance_km ?? null,
       }
     : { kind: 'none' };
-  const shown = data.kind === 'none' ? 'none' : `${data.kind}|${data.order_id}|${data.stage}|${data.expires_at}`;
+  const shown =
+    data.kind === 'none'
+      ? 'none'
+      : `${data.kind}|${data.order_id}|${data.stage}|${data.expires_at}`;
   return { id: createHash('sha256').update(shown).digest('base64url').slice(0, 22), data };
 }
 
@@ -58,11 +61,16 @@ export function registerCourierLive(app: FastifyInstance, kit: CourierKit): void
     log: app.log,
     load: async (couriers) => {
       const messages = new Map<string, StreamMessage>();
-      for (const courierId of couriers) messages.set(courierId, { ...liveJob(await job(courierId)), event: 'job' });
+      for (const courierId of couriers)
+        messages.set(courierId, { ...liveJob(await job(courierId)), event: 'job' });
       return messages;
     },
     // The session is checked again at each heartbeat: a signed-out or deactivated courier's stream ends.
-    stillAllowed: async (sessionId, courierId) => Boolean((await kit.deps.sessions.find(sessionId)) && (await kit.deps.couriers.get(courierId)).active),
+    stillAllowed: async (sessionId, courierId) =>
+      Boolean(
+        (await kit.deps.sessions.find(sessionId)) &&
+          (await kit.deps.couriers.get(courierId)).active,
+      ),
   });
   let listening: Promise<() => Promise<void>> | undefined;
 
@@ -77,7 +85,10 @@ export function registerCourierLive(app: FastifyInstance, kit: CourierKit): void
     const current = await kit.current(request);
     if (!current) return json(reply, 401, { error: 'Sign in again.', code: 'SIGNED_OUT' });
     if (streams.openBy(current.sessionId) >= STREAMS_PER_SESSION) {
-      return json(reply.header('retry-after', '30'), 429, { error: `At most ${STREAMS_PER_SESSION} live connections per session: close another tab of the courier app.`, code: 'TOO_MANY_STREAMS' });
+      return json(reply.header('retry-after', '30'), 429, {
+        error: `At most ${STREAMS_PER_SESSION} live connections per session: close another tab of the courier app.`,
+        code: 'TOO_MANY_STREAMS',
+      });
     }
     listening ??= jobChanges(() => void streams.refresh());
     await listening;

@@ -14,16 +14,29 @@ const KINDS = new Set(['photo', 'signature']);
  * once) and when it was taken (an upload queued offline arrives late). What the bytes are is
  * decided by their magic numbers in the proof module, never by the content-type header.
  */
-export function registerProofUpload(app: FastifyInstance, kit: CourierKit, publicOrigin: string): void {
+export function registerProofUpload(
+  app: FastifyInstance,
+  kit: CourierKit,
+  publicOrigin: string,
+): void {
   app.post(PROOF_UPLOAD_URL, { bodyLimit: MAX_PROOF_BYTES }, async (request, reply) => {
     const checked = await appRequest(kit, request, publicOrigin);
     if ('refused' in checked) return json(reply, checked.refused.status, checked.refused.body);
     const store = kit.deps.proof;
-    if (!store) return json(reply, 404, { error: 'Jobs are not available here.', code: 'NOT_FOUND' });
+    if (!store)
+      return json(reply, 404, { error: 'Jobs are not available here.', code: 'NOT_FOUND' });
     const { orderId } = request.params as { orderId: string };
     const query = request.query as Record<string, unknown>;
-    if (typeof query.kind !== 'string' || !KINDS.has(query.kind)) return json(reply, 400, { error: 'kind must be photo or signature.', code: 'VALIDATION_ERROR' });
-    if (!Buffer.isBuffer(request.body) || request.body.length === 0) return json(reply, 400, { error: 'Send the image itself as the body.', code: 'VALIDATION_ERROR' });
+    if (typeof query.kind !== 'string' || !KINDS.has(query.kind))
+      return json(reply, 400, {
+        error: 'kind must be photo or signature.',
+        code: 'VALIDATION_ERROR',
+      });
+    if (!Buffer.isBuffer(request.body) || request.body.length === 0)
+      return json(reply, 400, {
+        error: 'Send the image itself as the body.',
+        code: 'VALIDATION_ERROR',
+      });
     const takenAt = typeof query.taken_at === 'string' ? new Date(query.taken_at) : undefined;
     try {
       const proof = await store(checked.current.courier.id, {

@@ -23,7 +23,10 @@ export const ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 51
  * keeps them.
  */
 export function serviceWorker(shell: readonly string[]): string {
-  const version = shell.join('|').replace(/[^A-Za-z0-9]/g, '').slice(-24);
+  const version = shell
+    .join('|')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .slice(-24);
   return `'use strict';
 const CACHE = 'courier-${version}';
 const SHELL = ${JSON.stringify(shell)};

@@ -6,25 +6,50 @@ import { crossSiteProblem, tokensMatch } from '../../platform/web/csrf.ts';
 import type { CourierCurrent, CourierKit } from './kit.ts';
 import { ICON_SVG, manifest, serviceWorker } from './pwa.ts';
 
-export const json = (reply: FastifyReply, status: number, body: unknown) => reply.code(status).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(JSON.stringify(body));
+export const json = (reply: FastifyReply, status: number, body: unknown) =>
+  reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify(body));
 
 /** A request from the courier app's script: a signed-in courier, sent from our origin with the session's CSRF token. */
 export async function appRequest(
   kit: CourierKit,
   request: FastifyRequest,
   publicOrigin: string,
-): Promise<{ current: CourierCurrent } | { refused: { status: number; body: { error: string; code: string } } }> {
+): Promise<
+  | { current: CourierCurrent }
+  | { refused: { status: number; body: { error: string; code: string } } }
+> {
   const current = await kit.current(request);
-  if (!current) return { refused: { status: 401, body: { error: 'Sign in again.', code: 'SIGNED_OUT' } } };
+  if (!current)
+    return { refused: { status: 401, body: { error: 'Sign in again.', code: 'SIGNED_OUT' } } };
   const headers = request.headers as Record<string, string | undefined>;
-  if (crossSiteProblem(headers, publicOrigin) || !tokensMatch(headers['x-csrf-token'], current.session.csrfToken)) {
-    return { refused: { status: 403, body: { error: 'This request was not sent by the courier app. Reload the page.', code: 'CSRF_FAILED' } } };
+  if (
+    crossSiteProblem(headers, publicOrigin) ||
+    !tokensMatch(headers['x-csrf-token'], current.session.csrfToken)
+  ) {
+    return {
+      refused: {
+        status: 403,
+        body: {
+          error: 'This request was not sent by the courier app. Reload the page.',
+          code: 'CSRF_FAILED',
+        },
+      },
+    };
   }
   return { current };
 }
 
 /** Sign-in with a code by text message, sign-out, the home page, the action endpoint, the PWA files. */
-export function registerCourierRoutes(app: FastifyInstance, kit: CourierKit, publicOrigin: string): void {
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a list of declarations, one per page or operation, each handler a few lines
+export function registerCourierRoutes(
+  app: FastifyInstance,
+  kit: CourierKit,
+  publicOrigin: string,
+): void {
   const { signIn, sessions, actions } = kit.deps;
 
   app.get('/courier', async (_request, reply) => kit.web.redirect(reply, '/courier/'));
@@ -33,13 +58,28 @@ export function registerCourierRoutes(app: FastifyInstance, kit: CourierKit, pub
     const current = await kit.current(request);
     if (!current) return kit.web.redirect(reply, '/courier/sign-in');
     const job = await kit.deps.job?.(current.courier.id);
-    const fee = job?.sheet.fee_pesewas == null ? undefined : `GH₵ ${(job.sheet.fee_pesewas / 100).toFixed(2)}`;
-    return kit.page(reply, 'home', { title: 'Home', app: true, courier: current.courier, csrf: current.session.csrfToken, job, fee, maxProofBytes: MAX_PROOF_BYTES, live: Boolean(kit.deps.jobChanges) });
+    const fee =
+      job?.sheet.fee_pesewas == null
+        ? undefined
+        : `GH₵ ${(job.sheet.fee_pesewas / 100).toFixed(2)}`;
+    return kit.page(reply, 'home', {
+      title: 'Home',
+      app: true,
+      courier: current.courier,
+      csrf: current.session.csrfToken,
+      job,
+      fee,
+      maxProofBytes: MAX_PROOF_BYTES,
+      live: Boolean(kit.deps.jobChanges),
+    });
   });
 
   app.get('/courier/sign-in', async (request, reply) => {
     if (await kit.current(request)) return kit.web.redirect(reply, '/courier/');
-    return kit.page(reply, 'sign-in', { title: 'Sign in', csrf: kit.web.formToken(request, reply) });
+    return kit.page(reply, 'sign-in', {
+      title: 'Sign in',
+      csrf: kit.web.formToken(request, reply),
+    });
   });
 
   app.post('/courier/sign-in', async (request, reply) => {
@@ -51,12 +91,20 @@ export function registerCourierRoutes(app: FastifyInstance, kit: CourierKit, pub
     } catch (err) {
       if (!isAppError(err) || err.statusCode >= 500) throw err;
       if (err.headers) reply.headers(err.headers);
-      return kit.page(reply, 'sign-in', { title: 'Sign in', csrf, error: err.message, phone: f.phone }, err.statusCode);
+      return kit.page(
+        reply,
+        'sign-in',
+        { title: 'Sign in', csrf, error: err.message, phone: f.phone },
+        err.statusCode,
+      );
     }
   });
 
   app.post('/courier/sign-in/code', async (request, reply) => {
-    const f = kit.web.form(request, { phone: { max: 20, label: 'Phone' }, code: { max: 10, label: 'Code' } });
+    const f = kit.web.form(request, {
+      phone: { max: 20, label: 'Phone' },
+      code: { max: 10, label: 'Code' },
+    });
     try {
       const courier = await signIn.verify(f.phone, f.code);
       await kit.signIn(reply, courier.id);
@@ -64,7 +112,17 @@ export function registerCourierRoutes(app: FastifyInstance, kit: CourierKit, pub
       return kit.web.redirect(reply, '/courier/');
     } catch (err) {
       if (!isAppError(err) || err.statusCode >= 500) throw err;
-      return kit.page(reply, 'code', { title: 'Enter your code', csrf: kit.web.formToken(request, reply), phone: f.phone, error: err.message }, err.statusCode);
+      return kit.page(
+        reply,
+        'code',
+        {
+          title: 'Enter your code',
+          csrf: kit.web.formToken(request, reply),
+          phone: f.phone,
+          error: err.message,
+        },
+        err.statusCode,
+      );
     }
   });
 
@@ -83,7 +141,8 @@ export function registerCourierRoutes(app: FastifyInstance, kit: CourierKit, pub
     if ('refused' in checked) return json(reply, checked.refused.status, checked.refused.body);
     const { current } = checked;
     const headers = request.headers as Record<string, string | undefined>;
-    if (!/^application\/json\s*(;|$)/i.test(headers['content-type'] ?? '')) return json(reply, 415, { error: 'Actions are JSON.' });
+    if (!/^application\/json\s*(;|$)/i.test(headers['content-type'] ?? ''))
+      return json(reply, 415, { error: 'Actions are JSON.' });
     let body: unknown;
     try {
       body = JSON.parse(Buffer.isBuffer(request.body) ? request.body.toString('utf8') : '');
@@ -96,11 +155,34 @@ export function registerCourierRoutes(app: FastifyInstance, kit: CourierKit, pub
   });
 
   app.get('/courier/manifest.webmanifest', async (_request, reply) =>
-    reply.header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').type('application/manifest+json').send(manifest()),
+    reply
+      .header('cache-control', 'no-cache')
+      .header('x-content-type-options', 'nosniff')
+      .type('application/manifest+json')
+      .send(manifest()),
   );
-  app.get('/courier/icon.svg', async (_request, reply) => reply.header('cache-control', 'public, max-age=86400').header('x-content-type-options', 'nosniff').type('image/svg+xml').send(ICON_SVG));
-  const sw = serviceWorker(['/courier/', kit.assets.css, kit.assets.js, kit.assets.proof, kit.assets.live, '/courier/manifest.webmanifest', '/courier/icon.svg']);
+  app.get('/courier/icon.svg', async (_request, reply) =>
+    reply
+      .header('cache-control', 'public, max-age=86400')
+      .header('x-content-type-options', 'nosniff')
+      .type('image/svg+xml')
+      .send(ICON_SVG),
+  );
+  const sw = serviceWorker([
+    '/courier/',
+    kit.assets.css,
+    kit.assets.js,
+    kit.assets.proof,
+    kit.assets.live,
+    '/courier/manifest.webmanifest',
+    '/courier/icon.svg',
+  ]);
   app.get('/courier/sw.js', async (_request, reply) =>
-    reply.header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').header('service-worker-allowed', '/courier/').type('text/javascript; charset=utf-8').send(sw),
+    reply
+      .header('cache-control', 'no-cache')
+      .header('x-content-type-options', 'nosniff')
+      .header('service-worker-allowed', '/courier/')
+      .type('text/javascript; charset=utf-8')
+      .send(sw),
   );
 }

@@ -30,15 +30,26 @@ const VENDOR_ASSETS = {
 };
 
 /** What a failed request shows: a page with a sentence, never a stack trace or JSON. */
-export function refusal(err: unknown, request?: FastifyRequest): { status: number; message: string } | undefined {
-  if (err instanceof WebRefusal || err instanceof FormProblem) return { status: err.statusCode, message: err.message };
+export function refusal(
+  err: unknown,
+  request?: FastifyRequest,
+): { status: number; message: string } | undefined {
+  if (err instanceof WebRefusal || err instanceof FormProblem)
+    return { status: err.statusCode, message: err.message };
   const fe = err as FastifyError;
   if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     // A route with its own limit (the CSV upload) says so in its own words.
     const own = (request?.routeOptions.config as { tooLarge?: unknown } | undefined)?.tooLarge;
-    return { status: 413, message: typeof own === 'string' ? own : `The form is too large (at most ${FORM_BODY_LIMIT / 1024} KiB).` };
+    return {
+      status: 413,
+      message:
+        typeof own === 'string'
+          ? own
+          : `The form is too large (at most ${FORM_BODY_LIMIT / 1024} KiB).`,
+    };
   }
-  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) return { status: fe.statusCode, message: 'The request could not be read.' };
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500)
+    return { status: fe.statusCode, message: 'The request could not be read.' };
   return undefined;
 }
 
@@ -55,8 +66,22 @@ export function registerDashboard(app: FastifyInstance, deps: DashboardDeps): vo
     scope.setErrorHandler((err, request, reply) => {
       const known = refusal(err, request);
       if (!known) request.log.error({ err }, 'unexpected error on a web page');
-      const { status, message } = known ?? { status: 500, message: 'Something went wrong on our side. Try again in a moment.' };
-      return web.page(reply, 'error', { title: status === 403 ? 'Not allowed' : status === 404 ? 'Not found' : 'Something is wrong', status, message, requestId: request.id }, status);
+      const { status, message } = known ?? {
+        status: 500,
+        message: 'Something went wrong on our side. Try again in a moment.',
+      };
+      return web.page(
+        reply,
+        'error',
+        {
+          title:
+            status === 403 ? 'Not allowed' : status === 404 ? 'Not found' : 'Something is wrong',
+          status,
+          message,
+          requestId: request.id,
+        },
+        status,
+      );
     });
     // Every form gets the small limit; a route that declares its own (the CSV upload) keeps it.
     scope.addHook('onRoute', (route) => {

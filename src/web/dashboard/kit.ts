@@ -5,7 +5,14 @@ import type { AuditLog } from '../../modules/audit/index.ts';
 import type { PartnerSales } from '../../modules/catalog/index.ts';
 import type { WebhookAdminService } from '../../modules/webhooks/index.ts';
 import type { BulkOrders, PartnerOrders, ProofReader } from '../../modules/delivery/index.ts';
-import { can, type MailSender, type MemberRow, type MembershipRow, type MembersService, type Permission } from '../../modules/members/index.ts';
+import {
+  can,
+  type MailSender,
+  type MemberRow,
+  type MembershipRow,
+  type MembersService,
+  type Permission,
+} from '../../modules/members/index.ts';
 import type { PayoutsModule } from '../../modules/payouts/index.ts';
 import type { Session, SessionStore } from '../../modules/sessions/index.ts';
 import type { WalletService } from '../../modules/wallet/index.ts';
@@ -88,14 +95,28 @@ export class WebKit implements PageGate<Member, Permission> {
   }
 
   /** Renders a page template inside the layout with the headers every web page gets. */
-  page(reply: FastifyReply, name: string, data: Record<string, unknown>, status = 200): FastifyReply {
+  page(
+    reply: FastifyReply,
+    name: string,
+    data: Record<string, unknown>,
+    status = 200,
+  ): FastifyReply {
     const current = currentOf.get(reply.request);
     const role = current?.membership?.role;
     const html = this.views.render(name, {
       ...data,
       assets: { css: this.assets.url('dashboard.css'), js: this.assets.url('dashboard.js') },
       me: current?.member.email_verified_at ? current : undefined,
-      nav: role ? { orders: can(role, 'view'), upload: !!this.deps.orderUpload && can(role, 'create_orders'), sales: !!this.deps.partnerSales && can(role, 'view_sales'), wallet: can(role, 'view_wallet'), payouts: !!this.deps.payouts && can(role, 'view_payouts'), team: can(role, 'manage_team') } : undefined,
+      nav: role
+        ? {
+            orders: can(role, 'view'),
+            upload: !!this.deps.orderUpload && can(role, 'create_orders'),
+            sales: !!this.deps.partnerSales && can(role, 'view_sales'),
+            wallet: can(role, 'view_wallet'),
+            payouts: !!this.deps.payouts && can(role, 'view_payouts'),
+            team: can(role, 'manage_team'),
+          }
+        : undefined,
       csrf: data.csrf ?? current?.session.csrfToken,
       path: reply.request.url.split('?')[0],
     });
@@ -120,7 +141,12 @@ export class WebKit implements PageGate<Member, Permission> {
     if (!sessionId || session?.subject.kind !== 'member') return undefined;
     const member = await this.deps.members.getMember(session.subject.id);
     if (!member) return undefined;
-    const current = { sessionId, session, member, membership: await this.deps.members.membershipOf(member.id) };
+    const current = {
+      sessionId,
+      session,
+      member,
+      membership: await this.deps.members.membershipOf(member.id),
+    };
     currentOf.set(request, current);
     return current;
   }
@@ -129,18 +155,38 @@ export class WebKit implements PageGate<Member, Permission> {
    * The signed-in, verified team member allowed `permission`; otherwise the answer is sent (sign-in
    * page, the verify-your-email page, 403) and undefined returned.
    */
-  async admit(request: FastifyRequest, reply: FastifyReply, permission: Permission): Promise<Member | undefined> {
+  async admit(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    permission: Permission,
+  ): Promise<Member | undefined> {
     const current = await this.current(request);
     if (!current) {
-      this.redirect(reply, request.method === 'GET' ? `/sign-in?next=${encodeURIComponent(request.url)}` : '/sign-in');
+      this.redirect(
+        reply,
+        request.method === 'GET' ? `/sign-in?next=${encodeURIComponent(request.url)}` : '/sign-in',
+      );
       return undefined;
     }
     if (!current.member.email_verified_at) {
-      this.page(reply, 'verify-email', { title: 'Verify your email', email: current.member.email }, request.method === 'GET' ? 200 : 403);
+      this.page(
+        reply,
+        'verify-email',
+        { title: 'Verify your email', email: current.member.email },
+        request.method === 'GET' ? 200 : 403,
+      );
       return undefined;
     }
-    if (!current.membership) throw new WebRefusal(403, 'Your account is not part of a partner team any more. Ask a team owner to invite you again.');
-    if (!can(current.membership.role, permission)) throw new WebRefusal(403, `Your role (${current.membership.role}) does not allow this. Ask a team owner.`);
+    if (!current.membership)
+      throw new WebRefusal(
+        403,
+        'Your account is not part of a partner team any more. Ask a team owner to invite you again.',
+      );
+    if (!can(current.membership.role, permission))
+      throw new WebRefusal(
+        403,
+        `Your role (${current.membership.role}) does not allow this. Ask a team owner.`,
+      );
     return current as Member;
   }
 
@@ -148,13 +194,31 @@ export class WebKit implements PageGate<Member, Permission> {
    * A state-changing form from our own pages: same-site by Origin and Sec-Fetch-Site, and carrying
    * the session's token (or, before sign-in, the form cookie's). Answers the declared fields.
    */
-  form<R extends Record<string, FieldRule>>(request: FastifyRequest, rules: R, current?: { session: Pick<Session, 'csrfToken'> }): FormFields<R> {
-    const crossSite = crossSiteProblem(request.headers as Record<string, string | undefined>, this.origin);
-    if (crossSite) throw new WebRefusal(403, 'This form was sent from another site, so it was refused. Open the page here and send it again.');
-    const { [CSRF_FIELD]: token } = parseForm(request.body, request.headers['content-type'], { [CSRF_FIELD]: { max: 128 } });
-    const expected = current ? current.session.csrfToken : readCookie(request.headers.cookie, FORM_COOKIE);
+  form<R extends Record<string, FieldRule>>(
+    request: FastifyRequest,
+    rules: R,
+    current?: { session: Pick<Session, 'csrfToken'> },
+  ): FormFields<R> {
+    const crossSite = crossSiteProblem(
+      request.headers as Record<string, string | undefined>,
+      this.origin,
+    );
+    if (crossSite)
+      throw new WebRefusal(
+        403,
+        'This form was sent from another site, so it was refused. Open the page here and send it again.',
+      );
+    const { [CSRF_FIELD]: token } = parseForm(request.body, request.headers['content-type'], {
+      [CSRF_FIELD]: { max: 128 },
+    });
+    const expected = current
+      ? current.session.csrfToken
+      : readCookie(request.headers.cookie, FORM_COOKIE);
     if (!tokensMatch(token, expected)) {
-      throw new WebRefusal(403, 'This form has expired or was not sent from this site. Reload the page and send it again.');
+      throw new WebRefusal(
+        403,
+        'This form has expired or was not sent from this site. Reload the page and send it again.',
+      );
     }
     return parseForm(request.body, request.headers['content-type'], rules);
   }
@@ -172,10 +236,16 @@ export class WebKit implements PageGate<Member, Permission> {
   async signIn(reply: FastifyReply, memberId: string): Promise<void> {
     const { id } = await this.deps.sessions.start({ kind: 'member', id: memberId });
     const maxAge = Math.floor(this.deps.sessions.timeouts.absoluteMs / 1000);
-    reply.header('set-cookie', [serializeCookie(SESSION_COOKIE, id, { secure: this.secure, maxAge }), serializeCookie(FORM_COOKIE, '', { secure: this.secure, maxAge: 0 })]);
+    reply.header('set-cookie', [
+      serializeCookie(SESSION_COOKIE, id, { secure: this.secure, maxAge }),
+      serializeCookie(FORM_COOKIE, '', { secure: this.secure, maxAge: 0 }),
+    ]);
   }
 
   signOutCookie(reply: FastifyReply): void {
-    reply.header('set-cookie', serializeCookie(SESSION_COOKIE, '', { secure: this.secure, maxAge: 0 }));
+    reply.header(
+      'set-cookie',
+      serializeCookie(SESSION_COOKIE, '', { secure: this.secure, maxAge: 0 }),
+    );
   }
 }

@@ -27,9 +27,15 @@ function filters(query: ListQuery['Querystring']) {
   const status = pick(query.status);
   const type = pick(query.type);
   const before = pick(query.before);
-  if (status && !(STATUSES as readonly string[]).includes(status)) throw new WebRefusal(400, 'Unknown delivery status.');
-  if (type && !EVENT_TYPE.test(type)) throw new WebRefusal(400, 'The event type is lower-case letters, dots and underscores (at most 100).');
-  if (before && !isId('evt', before)) throw new WebRefusal(400, 'That page link is not valid; start from the first page.');
+  if (status && !(STATUSES as readonly string[]).includes(status))
+    throw new WebRefusal(400, 'Unknown delivery status.');
+  if (type && !EVENT_TYPE.test(type))
+    throw new WebRefusal(
+      400,
+      'The event type is lower-case letters, dots and underscores (at most 100).',
+    );
+  if (before && !isId('evt', before))
+    throw new WebRefusal(400, 'That page link is not valid; start from the first page.');
   return { status: status as Status | undefined, type, before };
 }
 
@@ -38,7 +44,12 @@ function filters(query: ListQuery['Querystring']) {
  * (one, or every dead one of an app) through the webhooks module's WebhookAdminService, the same
  * calls as the console's dead letters. Replays are audited with the member as actor.
  */
-export function registerWebhookRoutes(app: FastifyInstance, web: WebKit, deps: WebhookPageDeps | undefined): void {
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a list of declarations, one per page or operation, each handler a few lines
+export function registerWebhookRoutes(
+  app: FastifyInstance,
+  web: WebKit,
+  deps: WebhookPageDeps | undefined,
+): void {
   if (!deps) return;
   const { webhooks, audit } = deps;
   const { accounts } = web.deps;
@@ -46,7 +57,8 @@ export function registerWebhookRoutes(app: FastifyInstance, web: WebKit, deps: W
   /** The app if it belongs to the member's partner; any other app answers exactly like a missing one. */
   async function ownApp(m: Member, appId: string) {
     const found = isId('app', appId) ? await accounts.getApp(appId) : undefined;
-    if (!found || found.partner_id !== m.membership.partner_id) throw new WebRefusal(404, 'There is no such app in your account.');
+    if (!found || found.partner_id !== m.membership.partner_id)
+      throw new WebRefusal(404, 'There is no such app in your account.');
     return found;
   }
 
@@ -73,12 +85,28 @@ export function registerWebhookRoutes(app: FastifyInstance, web: WebKit, deps: W
     return { app: found, events };
   }
 
-  async function listPage(reply: FastifyReply, m: Member, appId: string, query: ListQuery['Querystring'], extra: Record<string, unknown> = {}, status = 200) {
+  async function listPage(
+    reply: FastifyReply,
+    m: Member,
+    appId: string,
+    query: ListQuery['Querystring'],
+    extra: Record<string, unknown> = {},
+    status = 200,
+  ) {
     const found = await ownApp(m, appId);
     const filter = filters(query);
-    const { deliveries, nextBefore } = await webhooks.list({ appId: found.id, status: filter.status, type: filter.type, before: filter.before, limit: PAGE });
+    const { deliveries, nextBefore } = await webhooks.list({
+      appId: found.id,
+      status: filter.status,
+      type: filter.type,
+      before: filter.before,
+      limit: PAGE,
+    });
     const base = `/dashboard/apps/${found.id}/webhooks`;
-    const keep = { ...(filter.status ? { status: filter.status } : {}), ...(filter.type ? { type: filter.type } : {}) };
+    const keep = {
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.type ? { type: filter.type } : {}),
+    };
     return web.page(
       reply,
       'webhooks',
@@ -89,7 +117,9 @@ export function registerWebhookRoutes(app: FastifyInstance, web: WebKit, deps: W
         filter,
         statuses: STATUSES,
         base,
-        next: nextBefore ? `${base}?${new URLSearchParams({ ...keep, before: nextBefore })}` : undefined,
+        next: nextBefore
+          ? `${base}?${new URLSearchParams({ ...keep, before: nextBefore })}`
+          : undefined,
         firstPage: !filter.before,
         canReplay: m.membership.role !== 'finance',
         replayMax: REPLAY_MAX,
@@ -104,61 +134,169 @@ export function registerWebhookRoutes(app: FastifyInstance, web: WebKit, deps: W
     return { ip: request.ip, userAgent: typeof ua === 'string' ? ua.slice(0, 512) : null };
   }
 
-  definePage(app, web, { method: 'GET', path: '/dashboard/apps/:appId/webhooks', params: { appId: idParam('app', 'There is no such app in your account.') }, need: 'view' }, async ({ request, reply, actor: m }) => {
-    return listPage(reply, m, request.params.appId, request.query);
-  });
+  definePage(
+    app,
+    web,
+    {
+      method: 'GET',
+      path: '/dashboard/apps/:appId/webhooks',
+      params: { appId: idParam('app', 'There is no such app in your account.') },
+      need: 'view',
+    },
+    async ({ request, reply, actor: m }) => {
+      return listPage(reply, m, request.params.appId, request.query);
+    },
+  );
 
-  definePage(app, web, { method: 'GET', path: '/dashboard/apps/:appId/webhooks/:eventId', params: { appId: idParam('app', 'There is no such app in your account.'), eventId: idParam('evt', 'There is no such webhook delivery in your account.') }, need: 'view' }, async ({ request, reply, actor: m }) => {
-    const { app: found, delivery, attempts } = await ownEvent(m, request.params.appId, request.params.eventId);
-    return web.page(reply, 'webhook', {
-      title: `Webhook ${delivery.type}`,
-      app: found,
-      delivery,
-      created: accraTime(delivery.created_at),
-      delivered: delivery.delivered_at ? accraTime(delivery.delivered_at) : undefined,
-      attempts: attempts.map((a) => ({ ...a, when: accraTime(a.at) })),
-      payload: JSON.stringify(delivery.payload, null, 2),
-      canReplay: m.membership.role !== 'finance' && delivery.delivery_status !== 'pending',
-    });
-  });
+  definePage(
+    app,
+    web,
+    {
+      method: 'GET',
+      path: '/dashboard/apps/:appId/webhooks/:eventId',
+      params: {
+        appId: idParam('app', 'There is no such app in your account.'),
+        eventId: idParam('evt', 'There is no such webhook delivery in your account.'),
+      },
+      need: 'view',
+    },
+    async ({ request, reply, actor: m }) => {
+      const {
+        app: found,
+        delivery,
+        attempts,
+      } = await ownEvent(m, request.params.appId, request.params.eventId);
+      return web.page(reply, 'webhook', {
+        title: `Webhook ${delivery.type}`,
+        app: found,
+        delivery,
+        created: accraTime(delivery.created_at),
+        delivered: delivery.delivered_at ? accraTime(delivery.delivered_at) : undefined,
+        attempts: attempts.map((a) => ({ ...a, when: accraTime(a.at) })),
+        payload: JSON.stringify(delivery.payload, null, 2),
+        canReplay: m.membership.role !== 'finance' && delivery.delivery_status !== 'pending',
+      });
+    },
+  );
 
-  definePage(app, web, { method: 'POST', path: '/dashboard/apps/:appId/webhooks/:eventId/replay', params: { appId: idParam('app', 'There is no such app in your account.'), eventId: idParam('evt', 'There is no such webhook delivery in your account.') }, need: 'manage_apps' }, async ({ request, reply, actor: m }) => {
-    const { app: found, delivery } = await ownEvent(m, request.params.appId, request.params.eventId);
-    try {
-      const replayed = await webhooks.replay(delivery.id);
-      await audit.record({ actor: { kind: 'member', id: m.member.id }, action: 'webhook_delivery.replay', target: { type: 'delivery', id: delivery.id }, after: { replayed }, origin: origin(request) });
-    } catch (err) {
-      if (!isAppError(err) || err.statusCode >= 500) throw err;
-      return listPage(reply, m, found.id, {}, { error: err.message }, err.statusCode);
-    }
-    return listPage(reply, m, found.id, {}, { notice: `Delivery ${delivery.id} queued again: it is sent now, with fresh retries.` });
-  });
-
-  definePage(app, web, { method: 'POST', path: '/dashboard/apps/:appId/webhooks/replay-selected', params: { appId: idParam('app', 'There is no such app in your account.') }, need: 'manage_apps', form: { event: { max: 40, label: 'Delivery', repeated: { maxCount: REPLAY_MAX } } } }, async ({ request, reply, actor: m, form: f }) => {
-    if (f.event.length === 0) return listPage(reply, m, request.params.appId, {}, { error: 'Choose at least one delivery to replay.' }, 400);
-    const { app: found, events } = await ownEvents(m, request.params.appId, f.event);
-    const replayed: string[] = [];
-    const pending: string[] = [];
-    for (const event of events) {
+  definePage(
+    app,
+    web,
+    {
+      method: 'POST',
+      path: '/dashboard/apps/:appId/webhooks/:eventId/replay',
+      params: {
+        appId: idParam('app', 'There is no such app in your account.'),
+        eventId: idParam('evt', 'There is no such webhook delivery in your account.'),
+      },
+      need: 'manage_apps',
+    },
+    async ({ request, reply, actor: m }) => {
+      const { app: found, delivery } = await ownEvent(
+        m,
+        request.params.appId,
+        request.params.eventId,
+      );
       try {
-        replayed.push(...(await webhooks.replay(event.id)));
+        const replayed = await webhooks.replay(delivery.id);
+        await audit.record({
+          actor: { kind: 'member', id: m.member.id },
+          action: 'webhook_delivery.replay',
+          target: { type: 'delivery', id: delivery.id },
+          after: { replayed },
+          origin: origin(request),
+        });
       } catch (err) {
-        // Still pending (the one refusal replay has): left on its schedule.
         if (!isAppError(err) || err.statusCode >= 500) throw err;
-        pending.push(event.id);
+        return listPage(reply, m, found.id, {}, { error: err.message }, err.statusCode);
       }
-    }
-    if (replayed.length > 0) await audit.record({ actor: { kind: 'member', id: m.member.id }, action: 'webhook_delivery.replay', target: { type: 'app', id: found.id }, after: { replayed }, origin: origin(request) });
-    const queued = replayed.length === 0 ? 'No delivery queued again.' : `${replayed.length} ${replayed.length === 1 ? 'delivery' : 'deliveries'} queued again: sent now, with fresh retries.`;
-    const skipped = pending.length === 0 ? '' : ` ${pending.length} still pending (left on ${pending.length === 1 ? 'its' : 'their'} schedule): ${pending.join(', ')}.`;
-    return listPage(reply, m, found.id, {}, { notice: `${queued}${skipped}` });
-  });
+      return listPage(
+        reply,
+        m,
+        found.id,
+        {},
+        { notice: `Delivery ${delivery.id} queued again: it is sent now, with fresh retries.` },
+      );
+    },
+  );
 
-  definePage(app, web, { method: 'POST', path: '/dashboard/apps/:appId/webhooks/replay-dead', params: { appId: idParam('app', 'There is no such app in your account.') }, need: 'manage_apps' }, async ({ request, reply, actor: m }) => {
-    const found = await ownApp(m, request.params.appId);
-    const replayed = await webhooks.replaySince(found.id, new Date(0));
-    if (replayed.length > 0) await audit.record({ actor: { kind: 'member', id: m.member.id }, action: 'webhook_delivery.replay', target: { type: 'app', id: found.id }, after: { replayed }, origin: origin(request) });
-    const notice = replayed.length === 0 ? 'No dead delivery to replay.' : `${replayed.length} dead ${replayed.length === 1 ? 'delivery' : 'deliveries'} queued again.`;
-    return listPage(reply, m, found.id, {}, { notice });
-  });
+  definePage(
+    app,
+    web,
+    {
+      method: 'POST',
+      path: '/dashboard/apps/:appId/webhooks/replay-selected',
+      params: { appId: idParam('app', 'There is no such app in your account.') },
+      need: 'manage_apps',
+      form: { event: { max: 40, label: 'Delivery', repeated: { maxCount: REPLAY_MAX } } },
+    },
+    async ({ request, reply, actor: m, form: f }) => {
+      if (f.event.length === 0)
+        return listPage(
+          reply,
+          m,
+          request.params.appId,
+          {},
+          { error: 'Choose at least one delivery to replay.' },
+          400,
+        );
+      const { app: found, events } = await ownEvents(m, request.params.appId, f.event);
+      const replayed: string[] = [];
+      const pending: string[] = [];
+      for (const event of events) {
+        try {
+          replayed.push(...(await webhooks.replay(event.id)));
+        } catch (err) {
+          // Still pending (the one refusal replay has): left on its schedule.
+          if (!isAppError(err) || err.statusCode >= 500) throw err;
+          pending.push(event.id);
+        }
+      }
+      if (replayed.length > 0)
+        await audit.record({
+          actor: { kind: 'member', id: m.member.id },
+          action: 'webhook_delivery.replay',
+          target: { type: 'app', id: found.id },
+          after: { replayed },
+          origin: origin(request),
+        });
+      const queued =
+        replayed.length === 0
+          ? 'No delivery queued again.'
+          : `${replayed.length} ${replayed.length === 1 ? 'delivery' : 'deliveries'} queued again: sent now, with fresh retries.`;
+      const skipped =
+        pending.length === 0
+          ? ''
+          : ` ${pending.length} still pending (left on ${pending.length === 1 ? 'its' : 'their'} schedule): ${pending.join(', ')}.`;
+      return listPage(reply, m, found.id, {}, { notice: `${queued}${skipped}` });
+    },
+  );
+
+  definePage(
+    app,
+    web,
+    {
+      method: 'POST',
+      path: '/dashboard/apps/:appId/webhooks/replay-dead',
+      params: { appId: idParam('app', 'There is no such app in your account.') },
+      need: 'manage_apps',
+    },
+    async ({ request, reply, actor: m }) => {
+      const found = await ownApp(m, request.params.appId);
+      const replayed = await webhooks.replaySince(found.id, new Date(0));
+      if (replayed.length > 0)
+        await audit.record({
+          actor: { kind: 'member', id: m.member.id },
+          action: 'webhook_delivery.replay',
+          target: { type: 'app', id: found.id },
+          after: { replayed },
+          origin: origin(request),
+        });
+      const notice =
+        replayed.length === 0
+          ? 'No dead delivery to replay.'
+          : `${replayed.length} dead ${replayed.length === 1 ? 'delivery' : 'deliveries'} queued again.`;
+      return listPage(reply, m, found.id, {}, { notice });
+    },
+  );
 }

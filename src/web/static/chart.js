@@ -25,7 +25,14 @@
       const color = s.color ?? COLORS[i % COLORS.length];
       const value = (_, v) => (v == null ? '' : fmt(v));
       return s.bars
-        ? { label: s.label, stroke: color, fill: `${color}33`, width: 1, paths: uPlot.paths.bars({ size: [0.6, 40] }), value }
+        ? {
+            label: s.label,
+            stroke: color,
+            fill: `${color}33`,
+            width: 1,
+            paths: uPlot.paths.bars({ size: [0.6, 40] }),
+            value,
+          }
         : { label: s.label, stroke: color, width: 2, spanGaps: false, value };
     });
     const chart = new uPlot(
@@ -33,14 +40,24 @@
         ...size(),
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'UTC'),
         series: [{}, ...series],
-        axes: [{}, { values: (_, ticks) => ticks.map((t) => (Number.isInteger(t) ? String(t) : t.toFixed(1))), size: 60 }],
+        axes: [
+          {},
+          {
+            values: (_, ticks) =>
+              ticks.map((t) => (Number.isInteger(t) ? String(t) : t.toFixed(1))),
+            size: 60,
+          },
+        ],
       },
       [xs, ...data.series.map((s) => s.values)],
       el,
     );
     el.removeAttribute('aria-hidden');
     el.setAttribute('role', 'img');
-    el.setAttribute('aria-label', `${data.label ?? 'Chart'}; the same figures are in the table below.`);
+    el.setAttribute(
+      'aria-label',
+      `${data.label ?? 'Chart'}; the same figures are in the table below.`,
+    );
     let pending;
     window.addEventListener('resize', () => {
       clearTimeout(pending);

@@ -53,18 +53,39 @@
   };
 
   function drawOffer(d) {
-    const section = el('section', { class: 'job', 'aria-labelledby': 'job-title', 'data-order': d.order_id, 'data-kind': 'offer', 'data-stage': '', 'data-expires': d.expires_at || '' });
+    const section = el('section', {
+      class: 'job',
+      'aria-labelledby': 'job-title',
+      'data-order': d.order_id,
+      'data-kind': 'offer',
+      'data-stage': '',
+      'data-expires': d.expires_at || '',
+    });
     section.append(el('h2', { id: 'job-title' }, 'New job offered'));
     const dl = el('dl', {});
-    const rows = [['Item', d.item], ['Pickup', d.pickup], ['Drop-off', d.dropoff]];
+    const rows = [
+      ['Item', d.item],
+      ['Pickup', d.pickup],
+      ['Drop-off', d.dropoff],
+    ];
     if (d.fee_pesewas !== null) rows.push(['Fee', `GH₵ ${(d.fee_pesewas / 100).toFixed(2)}`]);
     if (d.distance_km !== null) rows.push(['Distance to pickup', `${d.distance_km} km`]);
     for (const [dt, dd] of rows) dl.append(el('dt', {}, dt), el('dd', {}, dd));
     section.append(dl, el('p', { id: 'countdown', class: 'countdown', 'aria-live': 'off' }));
     const actions = el('p', { class: 'actions' });
-    for (const [kind, label, cls] of [['accept', 'Accept', 'primary'], ['decline', 'Decline', '']]) {
+    for (const [kind, label, cls] of [
+      ['accept', 'Accept', 'primary'],
+      ['decline', 'Decline', ''],
+    ]) {
       const b = el('button', { type: 'button', 'data-kind': kind, class: cls }, label);
-      b.addEventListener('click', () => root.dispatchEvent(new CustomEvent('courier-queue', { detail: [{ kind, payload: { order_id: d.order_id } }], cancelable: true })));
+      b.addEventListener('click', () =>
+        root.dispatchEvent(
+          new CustomEvent('courier-queue', {
+            detail: [{ kind, payload: { order_id: d.order_id } }],
+            cancelable: true,
+          }),
+        ),
+      );
       actions.append(b);
     }
     section.append(actions);
@@ -92,7 +113,10 @@
     if (polling) return;
     polling = setInterval(async () => {
       try {
-        const res = await fetch('/courier/job', { credentials: 'same-origin', headers: { accept: 'application/json' } });
+        const res = await fetch('/courier/job', {
+          credentials: 'same-origin',
+          headers: { accept: 'application/json' },
+        });
         if (res.ok) seen(await res.json());
       } catch {}
     }, POLL_MS);

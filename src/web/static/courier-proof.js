@@ -20,10 +20,12 @@
   const base64 = async (blob) => {
     const bytes = new Uint8Array(await blob.arrayBuffer());
     let s = '';
-    for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    for (let i = 0; i < bytes.length; i += 0x8000)
+      s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
     return btoa(s);
   };
-  const toBlob = (canvas, type, quality) => new Promise((resolve) => canvas.toBlob(resolve, type, quality));
+  const toBlob = (canvas, type, quality) =>
+    new Promise((resolve) => canvas.toBlob(resolve, type, quality));
 
   // The picture redrawn at most 1600 px on its longest side as a JPEG; shown in the preview canvas.
   async function downscale(file) {
@@ -67,7 +69,10 @@
   let drawing = false;
   const at = (e) => {
     const r = pad.getBoundingClientRect();
-    return [((e.clientX - r.left) * pad.width) / r.width, ((e.clientY - r.top) * pad.height) / r.height];
+    return [
+      ((e.clientX - r.left) * pad.width) / r.width,
+      ((e.clientY - r.top) * pad.height) / r.height,
+    ];
   };
   pad.addEventListener('pointerdown', (e) => {
     drawing = true;
@@ -100,10 +105,22 @@
       return;
     }
     const entries = [{ kind: 'proof', payload: { order_id: order, kind: 'photo', ...photo } }];
-    if (signed) entries.push({ kind: 'proof', payload: { order_id: order, kind: 'signature', type: 'image/png', data: await base64(await toBlob(pad, 'image/png')) } });
+    if (signed)
+      entries.push({
+        kind: 'proof',
+        payload: {
+          order_id: order,
+          kind: 'signature',
+          type: 'image/png',
+          data: await base64(await toBlob(pad, 'image/png')),
+        },
+      });
     entries.push({ kind: 'delivered', payload: { order_id: order } });
     // courier.js keeps them (or cancels the event when the phone has no room for them).
-    if (!root.dispatchEvent(new CustomEvent('courier-queue', { detail: entries, cancelable: true }))) return;
+    if (
+      !root.dispatchEvent(new CustomEvent('courier-queue', { detail: entries, cancelable: true }))
+    )
+      return;
     form.querySelector('button[type=submit]').disabled = true;
     status.textContent = 'Proof kept: it is sent before the delivery.';
   });

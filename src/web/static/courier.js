@@ -32,13 +32,23 @@
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
   }
 
-  const JOB_KINDS = new Set(['accept', 'decline', 'arrived_at_pickup', 'picked_up', 'arrived', 'delivered', 'could_not_deliver', 'returned']);
+  const JOB_KINDS = new Set([
+    'accept',
+    'decline',
+    'arrived_at_pickup',
+    'picked_up',
+    'arrived',
+    'delivered',
+    'could_not_deliver',
+    'returned',
+  ]);
   let note = '';
   function showSync() {
     const waiting = load().length;
     if (note) syncLine.textContent = note;
     else if (waiting === 0) syncLine.textContent = 'All sent.';
-    else syncLine.textContent = `${waiting} action${waiting === 1 ? '' : 's'} waiting to be sent${navigator.onLine ? '…' : ' (offline: they will be sent when the connection returns).'}`;
+    else
+      syncLine.textContent = `${waiting} action${waiting === 1 ? '' : 's'} waiting to be sent${navigator.onLine ? '…' : ' (offline: they will be sent when the connection returns).'}`;
   }
 
   // What became of the courier's last job action: kept for this tab (sessionStorage), so the reload
@@ -70,8 +80,10 @@
   // A could-not-deliver's outcome depends on the attempts left: the courier is told which one it was.
   function appliedText(kind, stage) {
     if (kind !== 'could_not_deliver') return DONE[kind];
-    if (stage === 'picked_up') return 'Could not deliver: recorded as a failed attempt. The order goes out again: tap "I am at the drop-off" when you are back at the door.';
-    if (stage === 'returning') return 'Could not deliver: recorded. No attempt is left: take the goods back to the pickup.';
+    if (stage === 'picked_up')
+      return 'Could not deliver: recorded as a failed attempt. The order goes out again: tap "I am at the drop-off" when you are back at the door.';
+    if (stage === 'returning')
+      return 'Could not deliver: recorded. No attempt is left: take the goods back to the pickup.';
     // A replay answered already_applied carries no stage: the reloaded page shows where the job is.
     return stage ? 'Could not deliver: recorded. The job is over.' : 'Could not deliver: recorded.';
   }
@@ -112,7 +124,9 @@
     if (res.status === 401 || body.code === 'CSRF_FAILED') return 'signed-out';
     if (res.ok) return { result: 'applied' };
     // Refused for good (not an image, too large, not this courier's job); a server fault is retried.
-    return res.status < 500 ? { result: 'refused', reason: body.error || 'the picture was not accepted.' } : undefined;
+    return res.status < 500
+      ? { result: 'refused', reason: body.error || 'the picture was not accepted.' }
+      : undefined;
   }
 
   let jobChanged = false;
@@ -140,11 +154,21 @@
         note = '';
         // A refusal stays on screen, with what to do, until the courier acts on the job again: a later
         // position report or duty change going through does not clear it (it used to, leaving "All sent.").
-        if (answer.result === 'refused') setOutcome(`Not done: ${answer.reason} ${action.kind === 'proof' ? 'Take another picture, or enter the code.' : 'The screen shows the job as it is now: check it, then try again or call operations.'}`, true);
-        else if (JOB_KINDS.has(action.kind)) setOutcome(appliedText(action.kind, answer.stage), false);
+        if (answer.result === 'refused')
+          setOutcome(
+            `Not done: ${answer.reason} ${action.kind === 'proof' ? 'Take another picture, or enter the code.' : 'The screen shows the job as it is now: check it, then try again or call operations.'}`,
+            true,
+          );
+        else if (JOB_KINDS.has(action.kind))
+          setOutcome(appliedText(action.kind, answer.stage), false);
         // A refused photo leaves its delivery unproved: the delivery queued behind it waits for another photo.
-        const unproved = answer.result === 'refused' && action.kind === 'proof' && action.payload.kind === 'photo';
-        const behind = (a) => unproved && a.kind === 'delivered' && a.payload.order_id === action.payload.order_id && !a.payload.code;
+        const unproved =
+          answer.result === 'refused' && action.kind === 'proof' && action.payload.kind === 'photo';
+        const behind = (a) =>
+          unproved &&
+          a.kind === 'delivered' &&
+          a.payload.order_id === action.payload.order_id &&
+          !a.payload.code;
         save(load().filter((a) => a.id !== action.id && !behind(a)));
         // Any answer to a job action (a replay the server had already applied included) means the
         // screen may be out of date: it is reloaded once the queue is empty.
@@ -175,7 +199,10 @@
   }
 
   // Duty: the courier's last choice on this phone wins until the server has it.
-  let onDuty = localStorage.getItem(DUTY_KEY) === null ? root.dataset.onDuty === 'true' : localStorage.getItem(DUTY_KEY) === 'true';
+  let onDuty =
+    localStorage.getItem(DUTY_KEY) === null
+      ? root.dataset.onDuty === 'true'
+      : localStorage.getItem(DUTY_KEY) === 'true';
   function showDuty() {
     dutyButton.setAttribute('aria-pressed', String(onDuty));
     dutyButton.textContent = onDuty ? 'On duty' : 'Off duty';
@@ -238,17 +265,20 @@
     // "Other" needs a note saying what happened.
     const reason = job.querySelector('#reason');
     const why = job.querySelector('#note');
-    if (reason && why) reason.addEventListener('change', () => (why.required = reason.value === 'other'));
+    if (reason && why)
+      reason.addEventListener('change', () => (why.required = reason.value === 'other'));
   }
 
   // Other scripts of the app (the proof of delivery) queue their entries here, in order, all or none.
   root.addEventListener('courier-queue', (e) => {
     const queue = load();
-    for (const { kind, payload } of e.detail) queue.push({ id: uuid(), kind, at: new Date().toISOString(), payload });
+    for (const { kind, payload } of e.detail)
+      queue.push({ id: uuid(), kind, at: new Date().toISOString(), payload });
     try {
       save(queue);
     } catch {
-      note = 'This phone has no room to keep the photo: send what is waiting first, then try again.';
+      note =
+        'This phone has no room to keep the photo: send what is waiting first, then try again.';
       e.preventDefault();
     }
     showSync();
@@ -273,5 +303,6 @@
   showOutcome();
   showSync();
   flush();
-  if ('serviceWorker' in navigator) navigator.serviceWorker.register('/courier/sw.js', { scope: '/courier/' }).catch(() => {});
+  if ('serviceWorker' in navigator)
+    navigator.serviceWorker.register('/courier/sw.js', { scope: '/courier/' }).catch(() => {});
 })();

@@ -36,14 +36,20 @@ document.querySelectorAll('input[type=file][data-read-into]').forEach((input) =>
       return;
     }
     target.value = await file.text();
-    note.textContent = target.value.length > max ? `${file.name} is too large to upload: split it into files of at most 100 orders.` : `${file.name} read: check the text below, then upload.`;
+    note.textContent =
+      target.value.length > max
+        ? `${file.name} is too large to upload: split it into files of at most 100 orders.`
+        : `${file.name} read: check the text below, then upload.`;
   });
 });
 
 // A choice that decides which fieldset applies shows only that one (without script, both show).
 document.querySelectorAll('select[data-shows-fieldset]').forEach((select) => {
   const sets = select.form.querySelectorAll('fieldset[data-for]');
-  const show = () => sets.forEach((set) => { set.hidden = set.dataset.for !== select.value; });
+  const show = () =>
+    sets.forEach((set) => {
+      set.hidden = set.dataset.for !== select.value;
+    });
   select.addEventListener('change', show);
   show();
 });
@@ -59,11 +65,17 @@ document.querySelectorAll('[data-progress-url]').forEach((section) => {
       if (el.tagName === 'PROGRESS') el.value = Number(value);
       else el.textContent = String(value);
     });
-    if (body.max !== undefined) section.querySelectorAll('progress').forEach((bar) => { bar.max = Math.max(1, Number(body.max)); });
+    if (body.max !== undefined)
+      section.querySelectorAll('progress').forEach((bar) => {
+        bar.max = Math.max(1, Number(body.max));
+      });
   };
   const poll = async () => {
     try {
-      const res = await fetch(section.dataset.progressUrl, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
+      const res = await fetch(section.dataset.progressUrl, {
+        headers: { accept: 'application/json' },
+        credentials: 'same-origin',
+      });
       if (!res.ok) return setTimeout(poll, 5000);
       const body = await res.json();
       put(body);

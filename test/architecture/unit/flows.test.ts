@@ -25,7 +25,9 @@ const moduleOf = (path: string) => /^modules\/([^/]+)\//.exec(path)?.[1];
 /** Hook registrars: methods of a module's classes that take a listener and return nothing. */
 const HOOK_DECLARATION = /^\s+(on[A-Z]\w*|proveWith|register)\(([^)]*)\): void \{/gm;
 
-export function hooksDeclared(files: ReadonlyArray<{ path: string; text: string }>): Map<string, string> {
+export function hooksDeclared(
+  files: ReadonlyArray<{ path: string; text: string }>,
+): Map<string, string> {
   const hooks = new Map<string, string>();
   for (const { path, text } of files) {
     const module = moduleOf(path);
@@ -40,14 +42,19 @@ export function hooksDeclared(files: ReadonlyArray<{ path: string; text: string 
 }
 
 /** Calls of a hook outside src/flows/ and outside the module that declares it. */
-export function strayRegistrations(files: ReadonlyArray<{ path: string; text: string }>, hooks: Map<string, string>): string[] {
+export function strayRegistrations(
+  files: ReadonlyArray<{ path: string; text: string }>,
+  hooks: Map<string, string>,
+): string[] {
   const out: string[] = [];
   for (const { path, text } of files) {
     if (path.startsWith('flows/')) continue;
     for (const [name, owner] of hooks) {
       // Fastify's own `app.register(plugin)` is no hook: only the courier app's actions are.
-      const call = name === 'register' ? /\b\w*[aA]ctions\.register\(/g : new RegExp(`\\.${name}\\(`, 'g');
-      if (call.test(text) && moduleOf(path) !== owner) out.push(`${path} registers on ${owner}'s ${name} (move it to a file in src/flows/)`);
+      const call =
+        name === 'register' ? /\b\w*[aA]ctions\.register\(/g : new RegExp(`\\.${name}\\(`, 'g');
+      if (call.test(text) && moduleOf(path) !== owner)
+        out.push(`${path} registers on ${owner}'s ${name} (move it to a file in src/flows/)`);
     }
   }
   return out;
@@ -58,8 +65,17 @@ const files = sourceFiles(SRC).map((p) => ({ path: rel(p), text: readFileSync(p,
 describe('cross-module flows', () => {
   const hooks = hooksDeclared(files);
 
-  it('finds the modules\' hooks (a sanity check on the reader)', () => {
-    expect(Object.fromEntries(hooks)).toMatchObject({ onMove: 'delivery', onPlace: 'delivery', onDeliver: 'dispatch', onAssign: 'dispatch', proveWith: 'dispatch', onHandover: 'cash', onPosition: 'couriers', register: 'couriers' });
+  it("finds the modules' hooks (a sanity check on the reader)", () => {
+    expect(Object.fromEntries(hooks)).toMatchObject({
+      onMove: 'delivery',
+      onPlace: 'delivery',
+      onDeliver: 'dispatch',
+      onAssign: 'dispatch',
+      proveWith: 'dispatch',
+      onHandover: 'cash',
+      onPosition: 'couriers',
+      register: 'couriers',
+    });
   });
 
   it('registers every hook on another module in src/flows/ only', () => {
@@ -69,14 +85,24 @@ describe('cross-module flows', () => {
   it('gives each flow a test of its own under test/flows/', () => {
     const flows = readdirSync(join(SRC, 'flows')).filter((f) => f.endsWith('.ts'));
     expect(flows.length).toBeGreaterThan(10);
-    const tests = ['unit', 'module', 'contract'].flatMap((tier) => (existsSync(join(ROOT, 'test', 'flows', tier)) ? readdirSync(join(ROOT, 'test', 'flows', tier)) : []));
+    const tests = ['unit', 'module', 'contract'].flatMap((tier) =>
+      existsSync(join(ROOT, 'test', 'flows', tier))
+        ? readdirSync(join(ROOT, 'test', 'flows', tier))
+        : [],
+    );
     expect(flows.filter((f) => !tests.includes(f.replace(/\.ts$/, '.test.ts')))).toEqual([]);
   });
 
   it('would catch a hook registered in a module or in the app', () => {
     const stray = [
-      { path: 'modules/catalog/module.ts', text: 'delivery?.orders.onMove((tx, order) => sales.onDeliveryMove(tx, order));' },
-      { path: 'app.ts', text: 'cash?.onHandover((tx, h) => payouts.runRequests.request(tx, h));\ncourierActions.register("accept", accept);' },
+      {
+        path: 'modules/catalog/module.ts',
+        text: 'delivery?.orders.onMove((tx, order) => sales.onDeliveryMove(tx, order));',
+      },
+      {
+        path: 'app.ts',
+        text: 'cash?.onHandover((tx, h) => payouts.runRequests.request(tx, h));\ncourierActions.register("accept", accept);',
+      },
       { path: 'modules/couriers/actions.ts', text: 'actions.register("duty", duty);' },
       { path: 'flows/sale-settles-on-delivery.ts', text: 'delivery.orders.onMove(listener);' },
     ];

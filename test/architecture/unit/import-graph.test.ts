@@ -24,7 +24,8 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const SPECIFIER = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm;
+const SPECIFIER =
+  /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm;
 
 /** Every relative import of a file, resolved to a path under the repository. */
 function importsOf(file: string): string[] {
@@ -54,15 +55,20 @@ export function violations(all: Edge[]): string[] {
   const out: string[] = [];
   for (const { from, to } of all) {
     const [a, b] = [moduleOf(from), moduleOf(to)];
-    if (a && b && a !== b && rel(to) !== `modules/${b}/index.ts`) out.push(`${rel(from)} reaches into ${rel(to)} (use modules/${b}/index.ts)`);
+    if (a && b && a !== b && rel(to) !== `modules/${b}/index.ts`)
+      out.push(`${rel(from)} reaches into ${rel(to)} (use modules/${b}/index.ts)`);
     const layer = layerOf(from);
     if (layer === 'platform' || layer === 'shared') {
-      if (b || layerOf(to) === 'integrations' || rel(to) === 'config.ts' || rel(to) === 'app.ts') out.push(`${rel(from)} (${layer}) imports ${rel(to)}`);
+      if (b || layerOf(to) === 'integrations' || rel(to) === 'config.ts' || rel(to) === 'app.ts')
+        out.push(`${rel(from)} (${layer}) imports ${rel(to)}`);
     }
     if (layer === 'integrations' && b) out.push(`${rel(from)} (integrations) imports ${rel(to)}`);
-    if ((layer === 'web' || layer === 'flows') && b && rel(to) !== `modules/${b}/index.ts`) out.push(`${rel(from)} (${layer}) reaches into ${rel(to)} (use modules/${b}/index.ts)`);
-    if (a && (layerOf(to) === 'flows' || ['composition.ts', 'context.ts'].includes(rel(to)))) out.push(`${rel(from)} (a module) imports the app's ${rel(to)}`);
-    if (layerOf(to) === 'web' && layer !== 'web' && rel(from) !== 'app.ts') out.push(`${rel(from)} (${layer}) imports the presentation layer ${rel(to)}`);
+    if ((layer === 'web' || layer === 'flows') && b && rel(to) !== `modules/${b}/index.ts`)
+      out.push(`${rel(from)} (${layer}) reaches into ${rel(to)} (use modules/${b}/index.ts)`);
+    if (a && (layerOf(to) === 'flows' || ['composition.ts', 'context.ts'].includes(rel(to))))
+      out.push(`${rel(from)} (a module) imports the app's ${rel(to)}`);
+    if (layerOf(to) === 'web' && layer !== 'web' && rel(from) !== 'app.ts')
+      out.push(`${rel(from)} (${layer}) imports the presentation layer ${rel(to)}`);
   }
   return out;
 }
@@ -93,7 +99,8 @@ export function moduleCycles(all: Edge[]): string[][] {
 export function fileCycles(all: Edge[], layer: string): string[][] {
   const graph = new Map<string, Set<string>>();
   for (const { from, to } of all) {
-    if (layerOf(from) === layer && layerOf(to) === layer) graph.set(rel(from), (graph.get(rel(from)) ?? new Set()).add(rel(to)));
+    if (layerOf(from) === layer && layerOf(to) === layer)
+      graph.set(rel(from), (graph.get(rel(from)) ?? new Set()).add(rel(to)));
   }
   return cyclesOf(graph);
 }
@@ -158,15 +165,29 @@ describe('the import graph', () => {
       { from: f('modules/dispatch/module.ts'), to: f('flows/courier-delivers-order.ts') },
     ];
     expect(violations(breaches)).toHaveLength(9);
-    expect(moduleCycles([
-      { from: f('modules/a/x.ts'), to: f('modules/b/index.ts') },
-      { from: f('modules/b/y.ts'), to: f('modules/a/index.ts') },
-    ])).toEqual([['a', 'b', 'a']]);
+    expect(
+      moduleCycles([
+        { from: f('modules/a/x.ts'), to: f('modules/b/index.ts') },
+        { from: f('modules/b/y.ts'), to: f('modules/a/index.ts') },
+      ]),
+    ).toEqual([['a', 'b', 'a']]);
     // The circle the dashboard once had: kit → payouts → order-routes → kit.
-    expect(fileCycles([
-      { from: f('web/dashboard/kit.ts'), to: f('web/dashboard/payouts.ts') },
-      { from: f('web/dashboard/payouts.ts'), to: f('web/dashboard/order-routes.ts') },
-      { from: f('web/dashboard/order-routes.ts'), to: f('web/dashboard/kit.ts') },
-    ], 'web')).toEqual([['web/dashboard/kit.ts', 'web/dashboard/payouts.ts', 'web/dashboard/order-routes.ts', 'web/dashboard/kit.ts']]);
+    expect(
+      fileCycles(
+        [
+          { from: f('web/dashboard/kit.ts'), to: f('web/dashboard/payouts.ts') },
+          { from: f('web/dashboard/payouts.ts'), to: f('web/dashboard/order-routes.ts') },
+          { from: f('web/dashboard/order-routes.ts'), to: f('web/dashboard/kit.ts') },
+        ],
+        'web',
+      ),
+    ).toEqual([
+      [
+        'web/dashboard/kit.ts',
+        'web/dashboard/payouts.ts',
+        'web/dashboard/order-routes.ts',
+        'web/dashboard/kit.ts',
+      ],
+    ]);
   });
 });

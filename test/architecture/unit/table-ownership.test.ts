@@ -24,9 +24,14 @@ const EXCEPTIONS = new Set([
 
 /** The owner of each table named in the owners tables: a module, or an integration (`integrations/<name>`). */
 function owners(): Map<string, string> {
-  const section = DOC.slice(DOC.indexOf('## What each module owns'), DOC.indexOf('## What may import what'));
+  const section = DOC.slice(
+    DOC.indexOf('## What each module owns'),
+    DOC.indexOf('## What may import what'),
+  );
   const map = new Map<string, string>();
-  for (const [, module, tables] of section.matchAll(/^\| ((?:integrations\/)?\w+) \| ([^|]+) \|/gm)) {
+  for (const [, module, tables] of section.matchAll(
+    /^\| ((?:integrations\/)?\w+) \| ([^|]+) \|/gm,
+  )) {
     if (module === 'module' || module === 'integration') continue;
     for (const t of tables!.replace(/\([^)]*\)/g, '').split(',')) {
       const name = t.trim();
@@ -40,9 +45,12 @@ function owners(): Map<string, string> {
 function migratedTables(): string[] {
   const dir = join(ROOT, 'migrations');
   const tables = new Set<string>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.sql')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()) {
     const sql = readFileSync(join(dir, file), 'utf8').toLowerCase();
-    const statements = /\b(create|drop) table (?:if (?:not )?exists )?([a-z_][a-z0-9_]*)|\balter table (?:if exists )?([a-z_][a-z0-9_]*) rename to ([a-z_][a-z0-9_]*)/g;
+    const statements =
+      /\b(create|drop) table (?:if (?:not )?exists )?([a-z_][a-z0-9_]*)|\balter table (?:if exists )?([a-z_][a-z0-9_]*) rename to ([a-z_][a-z0-9_]*)/g;
     for (const [, verb, table, from, to] of sql.matchAll(statements)) {
       if (verb === 'create') tables.add(table!);
       else if (verb === 'drop') tables.delete(table!);
@@ -77,7 +85,8 @@ export function crossings(owner: Map<string, string>, allowed = EXCEPTIONS): str
       for (const text of literals) {
         for (const [, table] of text.matchAll(TABLE_REF)) {
           const by = owner.get(table!.toLowerCase());
-          if (by && by !== module && !allowed.has(`${module} → ${table}`)) out.add(`${module} → ${table} (owned by ${by}) in ${relative(ROOT, file)}`);
+          if (by && by !== module && !allowed.has(`${module} → ${table}`))
+            out.add(`${module} → ${table} (owned by ${by}) in ${relative(ROOT, file)}`);
         }
       }
     }
@@ -99,9 +108,13 @@ function declaredTables(): Map<string, string> {
 }
 
 describe('table ownership', () => {
-  it('is the same in each module\'s definition as in docs/architecture.md', () => {
-    const documented = new Map([...owners()].filter(([, owner]) => !owner.startsWith('integrations/')));
-    expect(Object.fromEntries([...declaredTables()].sort())).toEqual(Object.fromEntries([...documented].sort()));
+  it("is the same in each module's definition as in docs/architecture.md", () => {
+    const documented = new Map(
+      [...owners()].filter(([, owner]) => !owner.startsWith('integrations/')),
+    );
+    expect(Object.fromEntries([...declaredTables()].sort())).toEqual(
+      Object.fromEntries([...documented].sort()),
+    );
   });
 
   it('reads the owners of the tables from docs/architecture.md', () => {
@@ -134,13 +147,18 @@ describe('table ownership', () => {
       const [module, table] = e.split(' → ') as [string, string];
       expect(section, e).toContain(`\`${table}\``);
       const lone = new Set([...EXCEPTIONS].filter((x) => x !== e));
-      expect(crossings(owner, lone).some((c) => c.startsWith(`${module} → ${table} `)), `${e} no longer happens: remove it`).toBe(true);
+      expect(
+        crossings(owner, lone).some((c) => c.startsWith(`${module} → ${table} `)),
+        `${e} no longer happens: remove it`,
+      ).toBe(true);
     }
   });
 
   it('would catch a module reading another module’s table', () => {
     // Pretend the ledger owned the payouts table: the payouts module's own SQL must then be caught.
     const owner = new Map([...owners(), ['payouts', 'ledger']]);
-    expect(crossings(owner).some((c) => c.startsWith('payouts → payouts (owned by ledger)'))).toBe(true);
+    expect(crossings(owner).some((c) => c.startsWith('payouts → payouts (owned by ledger)'))).toBe(
+      true,
+    );
   });
 });

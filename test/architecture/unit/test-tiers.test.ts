@@ -8,7 +8,9 @@ import { ROOT } from '../../helpers/process.ts';
  * test:unit` stays free of databases and servers and each tier's folder says what its tests do.
  * scripts/tier-tests.mjs reads each file and moves those out of place; this test fails while any is.
  */
-const script: { plan(): Map<string, string>; tierOf(file: string): string } = await import(pathToFileURL(join(ROOT, 'scripts', 'tier-tests.mjs')).href);
+const script: { plan(): Map<string, string>; tierOf(file: string): string } = await import(
+  pathToFileURL(join(ROOT, 'scripts', 'tier-tests.mjs')).href
+);
 
 describe('test tiers', () => {
   it('has every test file in its tier (run `node scripts/tier-tests.mjs` to move the others)', () => {

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  createPartner,
+  startPlatform,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 import { createProduct, createVendor, shop } from '../helpers.ts';
 
 let p: TestPlatform;
@@ -11,8 +16,10 @@ beforeAll(async () => {
 });
 afterAll(() => p.close());
 
-const list = (query: Record<string, string | number> = {}) => staging.client.send<any>('GET', '/api/v1/safe-catalog/catalog.list', { query });
-const get = (product_id: string) => staging.client.send<any>('GET', '/api/v1/safe-catalog/catalog.get', { query: { product_id } });
+const list = (query: Record<string, string | number> = {}) =>
+  staging.client.send<any>('GET', '/api/v1/safe-catalog/catalog.list', { query });
+const get = (product_id: string) =>
+  staging.client.send<any>('GET', '/api/v1/safe-catalog/catalog.get', { query: { product_id } });
 const withoutRequestId = (b: any) => ({ ...b, request_id: undefined });
 
 describe('catalog.get', () => {
@@ -33,7 +40,12 @@ describe('catalog.get', () => {
         currency: 'GHS',
         variants: [
           { variant_id: s.variantId, label: 'Gold and green', price_ghs: 180, in_stock: true },
-          { variant_id: expect.any(String), label: 'Blue and silver', price_ghs: 195.5, in_stock: true },
+          {
+            variant_id: expect.any(String),
+            label: 'Blue and silver',
+            price_ghs: 195.5,
+            in_stock: true,
+          },
         ],
       },
     });
@@ -44,16 +56,31 @@ describe('catalog.get', () => {
     const hidden = await shop(p, { vendor: { syndicatable: false } });
     const missing = await get('prd_00000000000000000000000000');
     expect([missing.status, missing.body.code]).toEqual([404, 'PRODUCT_NOT_FOUND']);
-    for (const id of [inactive.productId, hidden.productId]) expect(withoutRequestId((await get(id)).body)).toEqual(withoutRequestId(missing.body));
+    for (const id of [inactive.productId, hidden.productId])
+      expect(withoutRequestId((await get(id)).body)).toEqual(withoutRequestId(missing.body));
     expect((await get('')).body.code).toBe('VALIDATION_ERROR');
   });
 
   it('shows in_stock false when every unit is reserved or the operator switched the variant off', async () => {
-    const s = await shop(p, { product: { variants: [{ label: 'One', price_ghs: 10, stock: 1 }, { label: 'Two', price_ghs: 10, stock: 5 }] } });
+    const s = await shop(p, {
+      product: {
+        variants: [
+          { label: 'One', price_ghs: 10, stock: 1 },
+          { label: 'Two', price_ghs: 10, stock: 5 },
+        ],
+      },
+    });
     const [, two] = (await get(s.productId)).body.data.variants;
-    await p.app.platform.db.query('update product_variants set reserved = 1 where id = $1', [s.variantId]);
-    await p.admin('PATCH', `/products/${s.productId}`, { variants: [{ variant_id: two.variant_id, in_stock: false }] });
-    expect((await get(s.productId)).body.data.variants.map((v: any) => v.in_stock)).toEqual([false, false]);
+    await p.app.platform.db.query('update product_variants set reserved = 1 where id = $1', [
+      s.variantId,
+    ]);
+    await p.admin('PATCH', `/products/${s.productId}`, {
+      variants: [{ variant_id: two.variant_id, in_stock: false }],
+    });
+    expect((await get(s.productId)).body.data.variants.map((v: any) => v.in_stock)).toEqual([
+      false,
+      false,
+    ]);
   });
 });
 
@@ -65,9 +92,16 @@ describe('catalog.list', () => {
     const hidden = await shop(p, { vendor: { syndicatable: false } });
     const res = await list({ vendor_id: a.vendorId });
     expect(res.status).toBe(200);
-    expect(res.body.data.products.map((x: any) => x.product_id)).toEqual([a.productId, second.product_id]);
+    expect(res.body.data.products.map((x: any) => x.product_id)).toEqual([
+      a.productId,
+      second.product_id,
+    ]);
     expect(res.body.data).toMatchObject({ count: 2, next_cursor: null });
-    expect((await list({ vendor_id: hidden.vendorId })).body.data).toEqual({ products: [], count: 0, next_cursor: null });
+    expect((await list({ vendor_id: hidden.vendorId })).body.data).toEqual({
+      products: [],
+      count: 0,
+      next_cursor: null,
+    });
     expect((await list({ vendor_id: 'ven_unknown' })).body.data.count).toBe(0);
   });
 
@@ -86,7 +120,11 @@ describe('catalog.list', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: any = await list({ vendor_id: vendor.vendor_id, limit: 60, ...(cursor ? { cursor } : {}) });
+      const page: any = await list({
+        vendor_id: vendor.vendor_id,
+        limit: 60,
+        ...(cursor ? { cursor } : {}),
+      });
       seen.push(...page.body.data.products.map((x: any) => x.product_id));
       cursor = page.body.data.next_cursor;
     } while (cursor);
@@ -97,7 +135,13 @@ describe('catalog.list', () => {
   });
 
   it('refuses a limit below 1 or not whole, a foreign cursor and unknown parameters', async () => {
-    for (const query of [{ limit: 0 }, { limit: 2.5 }, { limit: 'ten' }, { cursor: 'not-ours' }, { colour: 'red' }]) {
+    for (const query of [
+      { limit: 0 },
+      { limit: 2.5 },
+      { limit: 'ten' },
+      { cursor: 'not-ours' },
+      { colour: 'red' },
+    ]) {
       const res = await list(query as unknown as Record<string, string | number>);
       expect([res.status, res.body.code], JSON.stringify(query)).toEqual([400, 'VALIDATION_ERROR']);
     }
@@ -123,25 +167,40 @@ describe('catalog.list at scale', () => {
     );
     await db.query('analyze products');
     await db.query('analyze product_variants');
-    const plan = (await db.query<Record<string, string>>(
-      `explain select p.id from products p join vendors v on v.id = p.vendor_id where ($1::text is null or p.vendor_id = $1) and ($2::text is null or p.id > $2) and p.listed order by p.id limit 51`,
-      [null, 'prd_scale_050000'],
-    )).map((r) => Object.values(r)[0]).join('\n');
+    const plan = (
+      await db.query<Record<string, string>>(
+        `explain select p.id from products p join vendors v on v.id = p.vendor_id where ($1::text is null or p.vendor_id = $1) and ($2::text is null or p.id > $2) and p.listed order by p.id limit 51`,
+        [null, 'prd_scale_050000'],
+      )
+    )
+      .map((r) => Object.values(r)[0])
+      .join('\n');
     expect(plan).toMatch(/Index (Only )?Scan using products_listed_idx/);
-    const vendorPlan = (await db.query<Record<string, string>>(
-      `explain select p.id from products p where p.vendor_id = 'ven_scale_0007' and p.listed order by p.id limit 51`,
-    )).map((r) => Object.values(r)[0]).join('\n');
+    const vendorPlan = (
+      await db.query<Record<string, string>>(
+        `explain select p.id from products p where p.vendor_id = 'ven_scale_0007' and p.listed order by p.id limit 51`,
+      )
+    )
+      .map((r) => Object.values(r)[0])
+      .join('\n');
     expect(vendorPlan).toMatch(/products_vendor_listed_idx/);
     // The seeding took seconds: the server may have closed the idle keep-alive connection meanwhile.
     await list({ limit: 1 }).catch(() => undefined);
     const started = performance.now();
     const res = await list({ limit: 50 });
     // A page from the middle of the 100k (the cursor format is opaque to partners, known here).
-    const page = await list({ limit: 50, cursor: Buffer.from('p1:prd_scale_050000').toString('base64url') });
+    const page = await list({
+      limit: 50,
+      cursor: Buffer.from('p1:prd_scale_050000').toString('base64url'),
+    });
     const ms = performance.now() - started;
     expect(res.body.data.count).toBe(50);
     expect(page.body.data.count).toBe(50);
-    expect(page.body.data.products.every((x: any) => x.product_id > 'prd_scale_050000' && x.variants.length === 1)).toBe(true);
+    expect(
+      page.body.data.products.every(
+        (x: any) => x.product_id > 'prd_scale_050000' && x.variants.length === 1,
+      ),
+    ).toBe(true);
     // Two signed round trips; generous for slow CI machines, far below a scan of 100k rows on PGlite.
     expect(ms).toBeLessThan(1500);
   }, 120_000);

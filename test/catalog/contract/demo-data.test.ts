@@ -15,9 +15,13 @@ describe('demo catalog', () => {
     expect(await loadDemoCatalog(catalog)).toEqual({ vendors: 12, products: 60 });
     await expect(loadDemoCatalog(catalog)).rejects.toThrow(/empty catalog/);
     const s = await createPartner(p, { scopes: ['safe:read'] });
-    const listed = await s.client.send<any>('GET', '/api/v1/safe-catalog/catalog.list', { query: { limit: 200 } });
+    const listed = await s.client.send<any>('GET', '/api/v1/safe-catalog/catalog.list', {
+      query: { limit: 200 },
+    });
     // One vendor is not syndicated (5 products) and one product is inactive.
     expect(listed.body.data.count).toBe(60 - 5 - 1);
-    expect(new Set(listed.body.data.products.map((x: any) => x.vendor_name)).size).toBe(DEMO_VENDORS.length - 1);
+    expect(new Set(listed.body.data.products.map((x: any) => x.vendor_name)).size).toBe(
+      DEMO_VENDORS.length - 1,
+    );
   });
 });

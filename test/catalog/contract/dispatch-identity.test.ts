@@ -2,7 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/platform/errors.ts';
 import { startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
 import { orderBody as deliveryOrderBody } from '../../delivery/fixtures.ts';
-import { decide, expectLedgerBalanced, getSale, orderBody, placed, salesPartner, shop, stockOf, verifySale } from '../helpers.ts';
+import {
+  decide,
+  expectLedgerBalanced,
+  getSale,
+  orderBody,
+  placed,
+  salesPartner,
+  shop,
+  stockOf,
+  verifySale,
+} from '../helpers.ts';
 
 /**
  * A sale's delivery order is created by the platform and tied to the sale by identity: a partner
@@ -18,13 +28,22 @@ beforeAll(async () => {
 afterAll(() => p.close());
 
 const db = () => p.app.platform.db;
-const createDelivery = (reference: string) => s.client.send<any>('POST', '/api/v1/delivery/orders.create', { body: { ...deliveryOrderBody(), order_reference: reference } });
+const createDelivery = (reference: string) =>
+  s.client.send<any>('POST', '/api/v1/delivery/orders.create', {
+    body: { ...deliveryOrderBody(), order_reference: reference },
+  });
 
 describe("a partner cannot pre-empt a sale's delivery order", () => {
   it('orders created with every reference a partner could derive from the sale are never linked, and do not block its dispatch', async () => {
     const b = await shop(p);
     const sale = await placed(s, orderBody(b, { payment_method: 'online' }));
-    const guesses = [`safe-${sale.sale_id}`, `safe-${sale.reference}`, sale.sale_id, sale.reference, `sale-${sale.sale_id}`];
+    const guesses = [
+      `safe-${sale.sale_id}`,
+      `safe-${sale.reference}`,
+      sale.sale_id,
+      sale.reference,
+      `sale-${sale.sale_id}`,
+    ];
     const theirs: string[] = [];
     for (const reference of guesses) {
       const res = await createDelivery(reference);
@@ -33,10 +52,16 @@ describe("a partner cannot pre-empt a sale's delivery order", () => {
     }
     expect(await decide(sale.checkout_url, 'pay')).toBe(200);
     const got = (await getSale(s, { sale_id: sale.sale_id })).body.data;
-    expect(got).toMatchObject({ state: 'confirmed', delivery: { order_id: expect.stringMatching(/^dlv_/), status: 'placed' } });
+    expect(got).toMatchObject({
+      state: 'confirmed',
+      delivery: { order_id: expect.stringMatching(/^dlv_/), status: 'placed' },
+    });
     expect(theirs).not.toContain(got.delivery.order_id);
     // The platform's order carries the sale's own, unguessable reference.
-    const [row] = await db().query<{ order_reference: string }>('select order_reference from delivery_orders where id = $1', [got.delivery.order_id]);
+    const [row] = await db().query<{ order_reference: string }>(
+      'select order_reference from delivery_orders where id = $1',
+      [got.delivery.order_id],
+    );
     expect(guesses).not.toContain(row!.order_reference);
     expect(row!.order_reference).toMatch(/^safe-[A-Za-z0-9_-]{16}$/);
   });
@@ -46,7 +71,10 @@ describe("a partner cannot pre-empt a sale's delivery order", () => {
     // The partner cannot know the next sale id; even a matching one would not collide.
     const sale = await placed(s, orderBody(b));
     expect((await createDelivery(`safe-${sale.sale_id}`)).status).toBe(201);
-    expect((await verifySale(s, sale.sale_id)).body.data).toMatchObject({ state: 'awaiting_delivery', delivery_status: 'placed' });
+    expect((await verifySale(s, sale.sale_id)).body.data).toMatchObject({
+      state: 'awaiting_delivery',
+      delivery_status: 'placed',
+    });
   });
 });
 
@@ -63,11 +91,15 @@ describe('services raise application errors whoever calls them', () => {
 
   it('a database query outside any route answers an application error for data the database refuses', async () => {
     for (const value of ['a\u0000b']) {
-      const err = await db().query('select $1::text', [value]).catch((e: unknown) => e);
+      const err = await db()
+        .query('select $1::text', [value])
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(AppError);
       expect(err).toMatchObject({ statusCode: 400, code: 'VALIDATION_ERROR' });
     }
-    const inTx = await db().transaction((tx) => tx.query("select '2024-02-30'::date")).catch((e: unknown) => e);
+    const inTx = await db()
+      .transaction((tx) => tx.query("select '2024-02-30'::date"))
+      .catch((e: unknown) => e);
     expect(inTx).toMatchObject({ statusCode: 400, code: 'VALIDATION_ERROR' });
   });
 });
@@ -77,15 +109,31 @@ describe('a sale whose delivery order is refused for good', () => {
     const b = await shop(p);
     const sale = await placed(s, orderBody(b, { payment_method: 'online' }));
     // The vendor's pickup phone became unusable after the sale: delivery refuses the order.
-    await db().query("update vendors set pickup_contact_phone = 'not a phone' where id = $1", [b.vendorId]);
+    await db().query("update vendors set pickup_contact_phone = 'not a phone' where id = $1", [
+      b.vendorId,
+    ]);
     expect(await decide(sale.checkout_url, 'pay')).toBe(200);
-    expect((await getSale(s, { sale_id: sale.sale_id })).body.data).toMatchObject({ state: 'confirmed', delivery: null });
-    await db().query("update sales set created_at = created_at - interval '1 minute' where id = $1", [sale.sale_id]);
+    expect((await getSale(s, { sale_id: sale.sale_id })).body.data).toMatchObject({
+      state: 'confirmed',
+      delivery: null,
+    });
+    await db().query(
+      "update sales set created_at = created_at - interval '1 minute' where id = $1",
+      [sale.sale_id],
+    );
     await p.app.platform.catalog!.jobs.tick();
     const got = (await getSale(s, { sale_id: sale.sale_id })).body.data;
-    expect(got).toMatchObject({ state: 'failed', payment_status: 'refund_due', refund_due_ghs: sale.total_ghs, delivery: null });
+    expect(got).toMatchObject({
+      state: 'failed',
+      payment_status: 'refund_due',
+      refund_due_ghs: sale.total_ghs,
+      delivery: null,
+    });
     expect(await stockOf(p, b.variantId)).toEqual({ stock: 10, reserved: 0 });
-    const failed = await db().query<{ failure_reason: string }>('select failure_reason from sales where id = $1', [sale.sale_id]);
+    const failed = await db().query<{ failure_reason: string }>(
+      'select failure_reason from sales where id = $1',
+      [sale.sale_id],
+    );
     expect(failed[0]!.failure_reason).toBe('delivery_refused');
     // The next run leaves it alone.
     expect((await p.app.platform.catalog!.jobs.tick()).dispatched).toBe(0);

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hubtelEnv, startFakeHubtel, type FakeHubtel } from '../../fakes/hubtel.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';
 import { startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
-import { BUYER_WALLET, expectLedgerBalanced, getSale, hubtelOwedSale, journals, salesPartner } from '../helpers.ts';
+import {
+  BUYER_WALLET,
+  expectLedgerBalanced,
+  getSale,
+  hubtelOwedSale,
+  journals,
+  salesPartner,
+} from '../helpers.ts';
 
 // Hubtel's checkout cannot refund: what a Hubtel-paid sale owes goes back by a mobile money transfer
 // to a wallet an operator confirms.
@@ -23,7 +30,11 @@ afterAll(async () => {
 
 const db = () => p.app.platform.db;
 const refunds = () => p.app.platform.catalog!.refunds;
-const age = (saleId: string) => db().query("update sale_refunds set processing_since = processing_since - interval '1 hour' where sale_id = $1", [saleId]);
+const age = (saleId: string) =>
+  db().query(
+    "update sale_refunds set processing_since = processing_since - interval '1 hour' where sale_id = $1",
+    [saleId],
+  );
 const wallet = BUYER_WALLET;
 const owedSale = () => hubtelOwedSale(p, s, hubtel);
 
@@ -33,19 +44,53 @@ describe('a gateway that cannot refund its charge', () => {
     await refunds().tick();
     await refunds().tick();
     // A number does not fix its network: the refund waits for an operator.
-    expect(await refunds().forSale(saleId)).toMatchObject({ status: 'pending', method: 'mobile_money', provider: 'fake', destination: null });
-    await expect(refunds().sendTo(saleId, { ...wallet, network: 'glo' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect(await refunds().forSale(saleId)).toMatchObject({
+      status: 'pending',
+      method: 'mobile_money',
+      provider: 'fake',
+      destination: null,
+    });
+    await expect(refunds().sendTo(saleId, { ...wallet, network: 'glo' })).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+    });
     const sent = await refunds().sendTo(saleId, wallet);
-    expect(sent).toMatchObject({ status: 'succeeded', destination: { kind: 'mobile_money', network: 'mtn', number: '0245550101', name: 'Ama Mensah' } });
-    expect(transfers.transfers.get(sent.reference)).toMatchObject({ amountPesewas: total, calls: 1 });
-    expect((await getSale(s, { sale_id: saleId })).body.data).toMatchObject({ payment_status: 'refunded', refund: { status: 'succeeded', method: 'mobile_money' } });
+    expect(sent).toMatchObject({
+      status: 'succeeded',
+      destination: {
+        kind: 'mobile_money',
+        network: 'mtn',
+        number: '0245550101',
+        name: 'Ama Mensah',
+      },
+    });
+    expect(transfers.transfers.get(sent.reference)).toMatchObject({
+      amountPesewas: total,
+      calls: 1,
+    });
+    expect((await getSale(s, { sale_id: saleId })).body.data).toMatchObject({
+      payment_status: 'refunded',
+      refund: { status: 'succeeded', method: 'mobile_money' },
+    });
     // Both journals are written in one transaction at one time: compared by kind, not by random id.
-    const refundJournals = (await journals(p, saleId)).filter((j) => j.kind.startsWith('sale_refund_'));
+    const refundJournals = (await journals(p, saleId)).filter((j) =>
+      j.kind.startsWith('sale_refund_'),
+    );
     expect(refundJournals.sort((a, b) => a.kind.localeCompare(b.kind))).toEqual([
-      { kind: 'sale_refund_fee', entries: { 'transfer_clearing:fake': transfers.feePesewas, transfer_fees: -transfers.feePesewas } },
-      { kind: 'sale_refund_paid', entries: { 'transfer_clearing:fake': total, sale_refunds_payable: -total } },
+      {
+        kind: 'sale_refund_fee',
+        entries: {
+          'transfer_clearing:fake': transfers.feePesewas,
+          transfer_fees: -transfers.feePesewas,
+        },
+      },
+      {
+        kind: 'sale_refund_paid',
+        entries: { 'transfer_clearing:fake': total, sale_refunds_payable: -total },
+      },
     ]);
-    await expect(refunds().sendTo(saleId, wallet)).rejects.toMatchObject({ code: 'INVALID_TRANSITION' });
+    await expect(refunds().sendTo(saleId, wallet)).rejects.toMatchObject({
+      code: 'INVALID_TRANSITION',
+    });
     await expectLedgerBalanced(p);
   });
 
@@ -69,7 +114,10 @@ describe('a gateway that cannot refund its charge', () => {
     transfers.knobs.push('fail');
     const failed = await refunds().sendTo(saleId, wallet);
     expect(failed).toMatchObject({ status: 'failed' });
-    expect((await getSale(s, { sale_id: saleId })).body.data).toMatchObject({ payment_status: 'refund_due', refund: { status: 'failed' } });
+    expect((await getSale(s, { sale_id: saleId })).body.data).toMatchObject({
+      payment_status: 'refund_due',
+      refund: { status: 'failed' },
+    });
     const retried = await refunds().retry(saleId);
     expect(retried).toMatchObject({ status: 'succeeded', attempts: 2 });
     expect(retried.reference).not.toBe(failed!.reference);

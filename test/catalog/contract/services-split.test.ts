@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countRows, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  countRows,
+  startPlatform,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 import { createOrder, getSale, orderBody, salesPartner, shop, stockOf } from '../helpers.ts';
 
 describe('SERVICES=safe-catalog (delivery served by other instances)', () => {
@@ -13,7 +18,9 @@ describe('SERVICES=safe-catalog (delivery served by other instances)', () => {
 
   it('serves the catalog, the operator catalog routes and orders.get', async () => {
     const b = await shop(p);
-    const list = await s.client.send<any>('GET', '/api/v1/safe-catalog/catalog.list', { query: { vendor_id: b.vendorId } });
+    const list = await s.client.send<any>('GET', '/api/v1/safe-catalog/catalog.list', {
+      query: { vendor_id: b.vendorId },
+    });
     expect([list.status, list.body.data.count]).toEqual([200, 1]);
     expect((await getSale(s, { sale_id: 'sale_x' })).body.code).toBe('SALE_NOT_FOUND');
     expect(p.app.platform.catalog).toBeDefined();

@@ -10,22 +10,47 @@ import { ADMIN_TOKEN, onPostgres, SECRETS_KEY } from '../../helpers/harness.ts';
 import { adminCall, spawnServer, type ServerProcess } from '../../helpers/process.ts';
 import { orderBody, productBody, SALE_SCOPES, vendorBody } from '../helpers.ts';
 
-const admin = (url: string, method: string, path: string, body?: unknown) => adminCall(url, ADMIN_TOKEN, method, path, body);
+const admin = (url: string, method: string, path: string, body?: unknown) =>
+  adminCall(url, ADMIN_TOKEN, method, path, body);
 
 async function setUp(server: ServerProcess) {
   const partner = await admin(server.url, 'POST', '/partners', { name: 'Crash shop' });
-  await admin(server.url, 'PATCH', `/partners/${partner.partner_id}`, { production_active: true, rate_limits: { reads_per_minute: 100000, writes_per_minute: 100000 } });
-  const app = await admin(server.url, 'POST', `/partners/${partner.partner_id}/apps`, { name: 'App' });
-  const key = await admin(server.url, 'POST', `/apps/${app.app_id}/keys`, { environment: 'production', scopes: SALE_SCOPES });
+  await admin(server.url, 'PATCH', `/partners/${partner.partner_id}`, {
+    production_active: true,
+    rate_limits: { reads_per_minute: 100000, writes_per_minute: 100000 },
+  });
+  const app = await admin(server.url, 'POST', `/partners/${partner.partner_id}/apps`, {
+    name: 'App',
+  });
+  const key = await admin(server.url, 'POST', `/apps/${app.app_id}/keys`, {
+    environment: 'production',
+    scopes: SALE_SCOPES,
+  });
   const vendor = await admin(server.url, 'POST', '/vendors', vendorBody());
-  const product = await admin(server.url, 'POST', '/products', productBody(vendor.vendor_id, { variants: [{ label: 'One', price_ghs: 50, stock: 100_000 }] }));
-  const shop = { vendorId: vendor.vendor_id as string, productId: product.product_id as string, variantId: product.variants[0].variant_id as string };
+  const product = await admin(
+    server.url,
+    'POST',
+    '/products',
+    productBody(vendor.vendor_id, { variants: [{ label: 'One', price_ghs: 50, stock: 100_000 }] }),
+  );
+  const shop = {
+    vendorId: vendor.vendor_id as string,
+    productId: product.product_id as string,
+    variantId: product.variants[0].variant_id as string,
+  };
   return { key, shop };
 }
 
 /** The storage of this run: the machine's PostgreSQL in a schema of its own, or an embedded directory. */
 function storage(): { env: Record<string, string>; cleanup: () => void } {
-  if (onPostgres) return { env: { DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA: `t_${randomBytes(6).toString('hex')}` }, cleanup: () => {} };
+  if (onPostgres)
+    return {
+      env: {
+        DATABASE_URL: process.env.DATABASE_URL!,
+        DATABASE_SCHEMA: `t_${randomBytes(6).toString('hex')}`,
+      },
+      cleanup: () => {},
+    };
   const dir = mkdtempSync(join(tmpdir(), 'pp-sale-crash-'));
   return { env: { DATA_DIR: dir }, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
@@ -34,16 +59,28 @@ describe('a SIGKILL in the middle of concurrent cash-on-delivery sales', () => {
   it('leaves every acknowledged sale with exactly one linked delivery order, settleable on verify, and no order without its sale', async () => {
     const store = storage();
     try {
-      const env = { ...store.env, ADMIN_TOKEN, SECRETS_KEY, SANDBOX_QUICKSTART: 'off', SANDBOX_COURIER_STEP_SECONDS: '0' };
+      const env = {
+        ...store.env,
+        ADMIN_TOKEN,
+        SECRETS_KEY,
+        SANDBOX_QUICKSTART: 'off',
+        SANDBOX_COURIER_STEP_SECONDS: '0',
+      };
       const server = await spawnServer(env);
       const { key, shop } = await setUp(server);
-      const client = new PartnerClient({ apiKey: key.api_key, signingSecret: key.signing_secret, baseUrl: server.url });
+      const client = new PartnerClient({
+        apiKey: key.api_key,
+        signingSecret: key.signing_secret,
+        baseUrl: server.url,
+      });
       const acknowledged: string[] = [];
       let stop = false;
       const worker = async () => {
         while (!stop) {
           try {
-            const res = await client.send<any>('POST', '/api/v1/safe-catalog/orders.create', { body: orderBody(shop) });
+            const res = await client.send<any>('POST', '/api/v1/safe-catalog/orders.create', {
+              body: orderBody(shop),
+            });
             if (res.status === 201) acknowledged.push(res.body.data.sale_id);
           } catch {
             return; // the server is gone
@@ -60,8 +97,17 @@ describe('a SIGKILL in the middle of concurrent cash-on-delivery sales', () => {
       // After the restart, the sales job gives every sale that lost its dispatch an order.
       const restarted = await spawnServer(env);
       const restartedAt = Date.now();
-      const again = new PartnerClient({ apiKey: key.api_key, signingSecret: key.signing_secret, baseUrl: restarted.url });
-      const deliveryOf = async (saleId: string) => (await again.send<any>('GET', '/api/v1/safe-catalog/orders.get', { query: { sale_id: saleId } })).body.data;
+      const again = new PartnerClient({
+        apiKey: key.api_key,
+        signingSecret: key.signing_secret,
+        baseUrl: restarted.url,
+      });
+      const deliveryOf = async (saleId: string) =>
+        (
+          await again.send<any>('GET', '/api/v1/safe-catalog/orders.get', {
+            query: { sale_id: saleId },
+          })
+        ).body.data;
       const deadline = Date.now() + 60_000;
       let pending = [...acknowledged];
       while (pending.length > 0 && Date.now() < deadline) {
@@ -74,17 +120,33 @@ describe('a SIGKILL in the middle of concurrent cash-on-delivery sales', () => {
       // Each one settles once its delivery is delivered.
       for (const saleId of acknowledged) {
         const { delivery } = await deliveryOf(saleId);
-        expect(delivery).toMatchObject({ order_id: expect.stringMatching(/^dlv_/), status: 'placed' });
+        expect(delivery).toMatchObject({
+          order_id: expect.stringMatching(/^dlv_/),
+          status: 'placed',
+        });
         for (const status of ['accepted', 'pickedUp', 'in_transit', 'delivered']) {
-          const moved = await fetch(`${restarted.url}/admin/v1/delivery/orders/${delivery.order_id}/status`, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ status }),
-          });
+          const moved = await fetch(
+            `${restarted.url}/admin/v1/delivery/orders/${delivery.order_id}/status`,
+            {
+              method: 'POST',
+              headers: {
+                authorization: `Bearer ${ADMIN_TOKEN}`,
+                'content-type': 'application/json',
+              },
+              body: JSON.stringify({ status }),
+            },
+          );
           expect(moved.status).toBe(200);
         }
-        const verified = await again.send<any>('POST', '/api/v1/safe-catalog/orders.verify', { body: { sale_id: saleId } });
-        expect(verified.body.data).toMatchObject({ state: 'confirmed', settled: true, payment_status: 'collected', delivery_status: 'delivered' });
+        const verified = await again.send<any>('POST', '/api/v1/safe-catalog/orders.verify', {
+          body: { sale_id: saleId },
+        });
+        expect(verified.body.data).toMatchObject({
+          state: 'confirmed',
+          settled: true,
+          payment_status: 'collected',
+          delivery_status: 'delivered',
+        });
       }
       // Sales written but never acknowledged are picked up too: give the job (5 s grace, 5 s period) a full turn.
       await new Promise((r) => setTimeout(r, Math.max(0, restartedAt + 12_000 - Date.now())));
@@ -94,9 +156,21 @@ describe('a SIGKILL in the middle of concurrent cash-on-delivery sales', () => {
       const db = await openDatabase(loadConfig(store.env).database);
       try {
         // Every sale written (acknowledged or not) that still wants goods delivered has its one order, and every platform order its sale.
-        expect(await db.query("select id from sales where state in ('awaiting_delivery', 'confirmed') and delivery_order_id is null")).toEqual([]);
-        expect(await db.query('select s.id from sales s join delivery_orders d on d.order_reference = s.delivery_reference group by s.id having count(*) <> 1')).toEqual([]);
-        expect(await db.query("select d.id from delivery_orders d where d.order_reference like 'safe-%' and not exists (select 1 from sales s where s.delivery_order_id = d.id)")).toEqual([]);
+        expect(
+          await db.query(
+            "select id from sales where state in ('awaiting_delivery', 'confirmed') and delivery_order_id is null",
+          ),
+        ).toEqual([]);
+        expect(
+          await db.query(
+            'select s.id from sales s join delivery_orders d on d.order_reference = s.delivery_reference group by s.id having count(*) <> 1',
+          ),
+        ).toEqual([]);
+        expect(
+          await db.query(
+            "select d.id from delivery_orders d where d.order_reference like 'safe-%' and not exists (select 1 from sales s where s.delivery_order_id = d.id)",
+          ),
+        ).toEqual([]);
         // Stock still held equals what open sales hold.
         const [held] = await db.query<{ reserved: number; open: number }>(
           `select (select reserved from product_variants where id = $1) as reserved,
@@ -104,7 +178,11 @@ describe('a SIGKILL in the middle of concurrent cash-on-delivery sales', () => {
           [shop.variantId],
         );
         expect(held!.reserved).toBe(held!.open);
-        expect(await db.query('select journal_id from ledger_entries group by journal_id having sum(amount_pesewas) <> 0')).toEqual([]);
+        expect(
+          await db.query(
+            'select journal_id from ledger_entries group by journal_id having sum(amount_pesewas) <> 0',
+          ),
+        ).toEqual([]);
       } finally {
         await db.close();
       }

@@ -31,8 +31,21 @@ afterAll(() => p.close());
 
 describe('partner-admin covers the operator API', () => {
   it('reads the route tree (a check on the reader)', () => {
-    const tree = ['└── /admin/v1/a (GET, POST)', '    ├── /:id (PATCH)', '    │   └── /x (POST)', '    └── b (DELETE)', '├── /other (GET)'].join('\n');
-    expect(routesOf(tree)).toEqual(['GET /admin/v1/a', 'POST /admin/v1/a', 'PATCH /admin/v1/a/:id', 'POST /admin/v1/a/:id/x', 'DELETE /admin/v1/ab', 'GET /other']);
+    const tree = [
+      '└── /admin/v1/a (GET, POST)',
+      '    ├── /:id (PATCH)',
+      '    │   └── /x (POST)',
+      '    └── b (DELETE)',
+      '├── /other (GET)',
+    ].join('\n');
+    expect(routesOf(tree)).toEqual([
+      'GET /admin/v1/a',
+      'POST /admin/v1/a',
+      'PATCH /admin/v1/a/:id',
+      'POST /admin/v1/a/:id/x',
+      'DELETE /admin/v1/ab',
+      'GET /other',
+    ]);
   });
 
   it('has a command for every /admin/v1 route the server registers, and none for a route it lacks', () => {
@@ -40,11 +53,19 @@ describe('partner-admin covers the operator API', () => {
       .filter((r) => r.split(' ')[1]!.startsWith('/admin/v1/'))
       .map((r) => r.replace(' /admin/v1', ' '));
     // The tree and the app's own registry agree, so neither can hide a route.
-    expect(new Set(served)).toEqual(new Set(p.app.platform.adminRoutes.map((r) => `${r.method} ${r.url}`)));
+    expect(new Set(served)).toEqual(
+      new Set(p.app.platform.adminRoutes.map((r) => `${r.method} ${r.url}`)),
+    );
     expect(served.length).toBeGreaterThan(25);
     const mapped = new Set<string>(commands.map((c) => c.route));
-    expect(served.filter((route) => !mapped.has(route)), 'routes without a partner-admin command').toEqual([]);
-    expect([...mapped].filter((route) => !served.includes(route)), 'commands for routes the server does not have').toEqual([]);
+    expect(
+      served.filter((route) => !mapped.has(route)),
+      'routes without a partner-admin command',
+    ).toEqual([]);
+    expect(
+      [...mapped].filter((route) => !served.includes(route)),
+      'commands for routes the server does not have',
+    ).toEqual([]);
   });
 
   it('fills every path parameter from a positional of the same name, and reads every usage line', () => {
@@ -56,14 +77,18 @@ describe('partner-admin covers the operator API', () => {
       const positionals = spec.positionals.map((x) => x.name);
       const params = [...c.route.matchAll(/:(\w+)/g)].map((m) => m[1]!.toUpperCase());
       expect(positionals.slice(0, params.length), c.name).toEqual(params);
-      for (const name of Object.keys(c.help ?? {})) expect([...positionals, ...spec.options.map((o) => o.flag)], c.name).toContain(name);
+      for (const name of Object.keys(c.help ?? {}))
+        expect([...positionals, ...spec.options.map((o) => o.flag)], c.name).toContain(name);
       // The global options belong to the program: a command of its own by that name would never see its value.
-      for (const o of spec.options) expect(['url', 'token', 'json', 'help', 'version'], c.name).not.toContain(o.flag);
+      for (const o of spec.options)
+        expect(['url', 'token', 'json', 'help', 'version'], c.name).not.toContain(o.flag);
     }
   });
 
   it('is listed in the operator docs, each command with its route', () => {
-    const rows = readFileSync(new URL('../../../docs/operations.md', import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('| `'));
+    const rows = readFileSync(new URL('../../../docs/operations.md', import.meta.url), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('| `'));
     for (const c of commands) {
       const row = rows.find((r) => r.includes(`\`${c.name} `) || r.includes(`\`${c.name}\``));
       expect(row, c.name).toBeDefined();

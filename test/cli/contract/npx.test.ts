@@ -20,9 +20,20 @@ describe('the repository commands through npx', () => {
     ['ppctl', 'Usage: ppctl <command>'],
     ['partner-admin', 'Usage: partner-admin [options] [command]'],
   ])('npx --no-install %s --help runs the linked command, offline', (name, usage) => {
-    const env = { ...process.env, npm_config_cache: cache, npm_config_registry: 'http://127.0.0.1:9/', npm_config_fetch_retries: '0', npm_config_update_notifier: 'false' };
+    const env = {
+      ...process.env,
+      npm_config_cache: cache,
+      npm_config_registry: 'http://127.0.0.1:9/',
+      npm_config_fetch_retries: '0',
+      npm_config_update_notifier: 'false',
+    };
     const started = Date.now();
-    const r = spawnSync('npx', ['--no-install', name, '--help'], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync('npx', ['--no-install', name, '--help'], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     console.log(`npx ${name} --help: ${Date.now() - started} ms`);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain(usage);

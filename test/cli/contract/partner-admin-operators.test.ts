@@ -17,25 +17,65 @@ afterAll(async () => {
 });
 
 describe('partner-admin: operators, their tokens, TOTP, the audit log and the activation queue', () => {
-  it('bootstraps an operator with the ADMIN_TOKEN, then works with the operator token', { timeout: SLOW }, async () => {
-    const created = await adminCli(p.url, ['operators', 'create', '--email', 'esi@example.com', '--name', 'Esi', '--roles', 'admin,support', '--password-file', passwordFile(dir)]);
+  it('bootstraps an operator with the ADMIN_TOKEN, then works with the operator token', {
+    timeout: SLOW,
+  }, async () => {
+    const created = await adminCli(p.url, [
+      'operators',
+      'create',
+      '--email',
+      'esi@example.com',
+      '--name',
+      'Esi',
+      '--roles',
+      'admin,support',
+      '--password-file',
+      passwordFile(dir),
+    ]);
     expect(created.code, created.stderr).toBe(0);
     const operatorId = field(created, 'operator id');
     expect(operatorId).toMatch(/^opr_/);
-    const token = json(await adminCli(p.url, ['operator-tokens', 'create', operatorId, '--name', 'laptop', '--json'])).token as string;
+    const token = json(
+      await adminCli(p.url, [
+        'operator-tokens',
+        'create',
+        operatorId,
+        '--name',
+        'laptop',
+        '--json',
+      ]),
+    ).token as string;
     expect(token).toMatch(/^opt_/);
     const asOperator = (...args: string[]) => adminCli(p.url, args, { ADMIN_TOKEN: token });
     const enrol = json(await asOperator('totp', 'enrol', operatorId, '--json'));
-    const confirm = await asOperator('totp', 'confirm', operatorId, '--code', codeFor(enrol.totp_secret, Date.now()));
+    const confirm = await asOperator(
+      'totp',
+      'confirm',
+      operatorId,
+      '--code',
+      codeFor(enrol.totp_secret, Date.now()),
+    );
     expect(confirm.code, confirm.stderr).toBe(0);
     expect(field(confirm, 'totp')).toBe('yes');
     const list = await asOperator('operators', 'list');
     expect(list.stdout).toContain('esi@example.com');
     const audit = json(await asOperator('audit', 'search', '--actor', operatorId, '--json'));
-    expect(audit.entries.map((e: { action: string }) => e.action)).toEqual(['operator.totp_confirm', 'operator.totp_enrol']);
-    expect((await asOperator('activation', 'list', '--state', 'submitted')).stdout).toContain('(no activation requests)');
-    expect((await asOperator('operators', 'update', operatorId, '--roles', 'support')).code).toBe(1);
-    const revoked = await adminCli(p.url, ['operator-tokens', 'revoke', json(await adminCli(p.url, ['operator-tokens', 'list', operatorId, '--json'])).tokens[0].token_id]);
+    expect(audit.entries.map((e: { action: string }) => e.action)).toEqual([
+      'operator.totp_confirm',
+      'operator.totp_enrol',
+    ]);
+    expect((await asOperator('activation', 'list', '--state', 'submitted')).stdout).toContain(
+      '(no activation requests)',
+    );
+    expect((await asOperator('operators', 'update', operatorId, '--roles', 'support')).code).toBe(
+      1,
+    );
+    const revoked = await adminCli(p.url, [
+      'operator-tokens',
+      'revoke',
+      json(await adminCli(p.url, ['operator-tokens', 'list', operatorId, '--json'])).tokens[0]
+        .token_id,
+    ]);
     expect(revoked.code).toBe(0);
     const refused = await asOperator('partners', 'list');
     expect(refused.code).toBe(1);

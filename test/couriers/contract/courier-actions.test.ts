@@ -10,13 +10,28 @@ beforeAll(async () => {
 });
 afterAll(() => p.close());
 
-const send = (web: WebClient, csrf: string | undefined, action: unknown, headers: Record<string, string> = {}) =>
+const send = (
+  web: WebClient,
+  csrf: string | undefined,
+  action: unknown,
+  headers: Record<string, string> = {},
+) =>
   web.request('POST', '/courier/actions', {
     body: JSON.stringify(action),
-    headers: { 'content-type': 'application/json', origin: web.base, ...(csrf ? { 'x-csrf-token': csrf } : {}), ...headers },
+    headers: {
+      'content-type': 'application/json',
+      origin: web.base,
+      ...(csrf ? { 'x-csrf-token': csrf } : {}),
+      ...headers,
+    },
   });
 const ACCRA = { lat: 5.6037, lng: -0.187 };
-const duty = (on: boolean) => ({ id: randomUUID(), kind: 'duty', at: new Date().toISOString(), payload: { on_duty: on } });
+const duty = (on: boolean) => ({
+  id: randomUUID(),
+  kind: 'duty',
+  at: new Date().toISOString(),
+  payload: { on_duty: on },
+});
 
 describe('the courier app action endpoint', () => {
   it('applies an action once: a replay is answered already_applied and changes nothing more', async () => {
@@ -27,16 +42,32 @@ describe('the courier app action endpoint', () => {
     const off = duty(false);
     await send(web, csrf, off);
     // The first action replayed (from the phone's queue) does not turn duty back on.
-    expect(JSON.parse((await send(web, csrf, on)).text)).toEqual({ id: on.id, result: 'already_applied' });
+    expect(JSON.parse((await send(web, csrf, on)).text)).toEqual({
+      id: on.id,
+      result: 'already_applied',
+    });
     expect((await p.app.platform.couriers.get(id)).on_duty).toBe(false);
-    const rows = await p.app.platform.db.query('select id from courier_actions where courier_id = $1', [id]);
+    const rows = await p.app.platform.db.query(
+      'select id from courier_actions where courier_id = $1',
+      [id],
+    );
     expect(rows).toHaveLength(2);
   });
 
   it('keeps the newest position when an older report arrives late', async () => {
     const { web, id, csrf } = await signedInCourier(p);
-    const newer = { id: randomUUID(), kind: 'position', at: new Date(Date.now() - 1000).toISOString(), payload: ACCRA };
-    const older = { id: randomUUID(), kind: 'position', at: new Date(Date.now() - 60_000).toISOString(), payload: { lat: 5.55, lng: -0.2 } };
+    const newer = {
+      id: randomUUID(),
+      kind: 'position',
+      at: new Date(Date.now() - 1000).toISOString(),
+      payload: ACCRA,
+    };
+    const older = {
+      id: randomUUID(),
+      kind: 'position',
+      at: new Date(Date.now() - 60_000).toISOString(),
+      payload: { lat: 5.55, lng: -0.2 },
+    };
     expect(JSON.parse((await send(web, csrf, newer)).text).result).toBe('applied');
     expect(JSON.parse((await send(web, csrf, older)).text).result).toBe('applied');
     const row = await p.app.platform.couriers.get(id);
@@ -44,16 +75,40 @@ describe('the courier app action endpoint', () => {
     // A replayed report changes nothing, and position reports are never kept as action records
     // (one every 15 s per courier would grow the table without end).
     expect(JSON.parse((await send(web, csrf, newer)).text).result).toBe('applied');
-    expect(await p.app.platform.db.query('select id from courier_actions where courier_id = $1', [id])).toEqual([]);
+    expect(
+      await p.app.platform.db.query('select id from courier_actions where courier_id = $1', [id]),
+    ).toEqual([]);
   });
 
   it('refuses, with a reason, an unknown kind, a bad payload and a position outside Ghana; a replay gets the same answer', async () => {
     const { web, csrf } = await signedInCourier(p);
-    const unknown = { id: randomUUID(), kind: 'teleport', at: new Date().toISOString(), payload: {} };
-    expect(JSON.parse((await send(web, csrf, unknown)).text)).toEqual({ id: unknown.id, result: 'refused', reason: 'There is no action teleport.' });
-    const bad = { id: randomUUID(), kind: 'duty', at: new Date().toISOString(), payload: { on_duty: 'yes' } };
-    expect(JSON.parse((await send(web, csrf, bad)).text)).toMatchObject({ result: 'refused', reason: expect.stringContaining('on_duty') });
-    const abroad = { id: randomUUID(), kind: 'position', at: new Date().toISOString(), payload: { lat: 51.5, lng: -0.12 } };
+    const unknown = {
+      id: randomUUID(),
+      kind: 'teleport',
+      at: new Date().toISOString(),
+      payload: {},
+    };
+    expect(JSON.parse((await send(web, csrf, unknown)).text)).toEqual({
+      id: unknown.id,
+      result: 'refused',
+      reason: 'There is no action teleport.',
+    });
+    const bad = {
+      id: randomUUID(),
+      kind: 'duty',
+      at: new Date().toISOString(),
+      payload: { on_duty: 'yes' },
+    };
+    expect(JSON.parse((await send(web, csrf, bad)).text)).toMatchObject({
+      result: 'refused',
+      reason: expect.stringContaining('on_duty'),
+    });
+    const abroad = {
+      id: randomUUID(),
+      kind: 'position',
+      at: new Date().toISOString(),
+      payload: { lat: 51.5, lng: -0.12 },
+    };
     const first = JSON.parse((await send(web, csrf, abroad)).text);
     expect(first).toMatchObject({ result: 'refused', reason: expect.stringContaining('Ghana') });
     expect(JSON.parse((await send(web, csrf, abroad)).text)).toEqual(first);
@@ -61,20 +116,50 @@ describe('the courier app action endpoint', () => {
 
   it('answers malformed requests with a 4xx and records nothing', async () => {
     const { web, id, csrf } = await signedInCourier(p);
-    expect((await send(web, csrf, { id: 'not-a-uuid', kind: 'duty', at: new Date().toISOString() })).status).toBe(400);
+    expect(
+      (await send(web, csrf, { id: 'not-a-uuid', kind: 'duty', at: new Date().toISOString() }))
+        .status,
+    ).toBe(400);
     expect((await send(web, csrf, { ...duty(true), at: 'soon' })).status).toBe(400);
-    expect((await web.request('POST', '/courier/actions', { body: '{"id":', headers: { 'content-type': 'application/json', 'x-csrf-token': csrf } })).status).toBe(400);
-    expect((await web.request('POST', '/courier/actions', { body: 'id=1', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-csrf-token': csrf } })).status).toBe(415);
-    expect((await web.request('POST', '/courier/actions', { body: 'x'.repeat(40_000), headers: { 'content-type': 'application/json', 'x-csrf-token': csrf } })).status).toBe(413);
-    expect(await p.app.platform.db.query('select id from courier_actions where courier_id = $1', [id])).toHaveLength(0);
+    expect(
+      (
+        await web.request('POST', '/courier/actions', {
+          body: '{"id":',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await web.request('POST', '/courier/actions', {
+          body: 'id=1',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-csrf-token': csrf },
+        })
+      ).status,
+    ).toBe(415);
+    expect(
+      (
+        await web.request('POST', '/courier/actions', {
+          body: 'x'.repeat(40_000),
+          headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+        })
+      ).status,
+    ).toBe(413);
+    expect(
+      await p.app.platform.db.query('select id from courier_actions where courier_id = $1', [id]),
+    ).toHaveLength(0);
   });
 
   it('needs the session and its CSRF token, from our own origin', async () => {
     const { web, id, csrf } = await signedInCourier(p);
     expect((await send(web, undefined, duty(true))).status).toBe(403);
     expect((await send(web, 'wrong-token', duty(true))).status).toBe(403);
-    expect((await send(web, csrf, duty(true), { origin: 'https://evil.example' })).status).toBe(403);
-    expect((await send(web, csrf, duty(true), { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await send(web, csrf, duty(true), { origin: 'https://evil.example' })).status).toBe(
+      403,
+    );
+    expect((await send(web, csrf, duty(true), { 'sec-fetch-site': 'cross-site' })).status).toBe(
+      403,
+    );
     const stranger = await signedInCourier(p, 'Other Courier');
     expect((await send(web, stranger.csrf, duty(true))).status).toBe(403);
     web.cookies.delete('pp_courier');
@@ -84,33 +169,56 @@ describe('the courier app action endpoint', () => {
 
   it('lets another module register a kind that receives the action id, without changing the endpoint', async () => {
     const seen: string[] = [];
-    p.app.platform.courierActions.register('test_ping', async ({ actionId }) => void seen.push(actionId));
+    p.app.platform.courierActions.register(
+      'test_ping',
+      async ({ actionId }) => void seen.push(actionId),
+    );
     const { web, csrf } = await signedInCourier(p);
     const ping = { id: randomUUID(), kind: 'test_ping', at: new Date().toISOString(), payload: {} };
     await send(web, csrf, ping);
     await send(web, csrf, ping);
     expect(seen).toEqual([ping.id]);
-    expect(() => p.app.platform.courierActions.register('duty', async () => {})).toThrow(/already registered/);
+    expect(() => p.app.platform.courierActions.register('duty', async () => {})).toThrow(
+      /already registered/,
+    );
   });
 
-  it('forgets a courier\'s actions older than a week when they sign in again', async () => {
+  it("forgets a courier's actions older than a week when they sign in again", async () => {
     const { web, id, phone, csrf } = await signedInCourier(p);
     const old = duty(true);
     await send(web, csrf, old);
     await send(web, csrf, duty(false));
-    await p.app.platform.db.query("update courier_actions set received_at = received_at - interval '8 days' where courier_id = $1 and id = $2", [id, old.id]);
+    await p.app.platform.db.query(
+      "update courier_actions set received_at = received_at - interval '8 days' where courier_id = $1 and id = $2",
+      [id, old.id],
+    );
     const again = new WebClient(p.url);
     await requestCode(again, phone);
     expect((await enterCode(again, phone, (await smsCode(p, phone))!)).status).toBe(303);
-    expect((await p.app.platform.db.query<{ id: string }>('select id from courier_actions where courier_id = $1', [id])).map((r) => r.id)).not.toContain(old.id);
-    expect(await p.app.platform.db.query('select id from courier_actions where courier_id = $1', [id])).toHaveLength(1);
+    expect(
+      (
+        await p.app.platform.db.query<{ id: string }>(
+          'select id from courier_actions where courier_id = $1',
+          [id],
+        )
+      ).map((r) => r.id),
+    ).not.toContain(old.id);
+    expect(
+      await p.app.platform.db.query('select id from courier_actions where courier_id = $1', [id]),
+    ).toHaveLength(1);
   });
 
   it('serves the PWA files: manifest, icon and the service worker with the app shell', async () => {
     const manifest = await fetch(`${p.url}/courier/manifest.webmanifest`);
     expect(manifest.headers.get('content-type')).toContain('application/manifest+json');
-    expect(await manifest.json()).toMatchObject({ start_url: '/courier/', scope: '/courier/', display: 'standalone' });
-    expect((await fetch(`${p.url}/courier/icon.svg`)).headers.get('content-type')).toContain('image/svg+xml');
+    expect(await manifest.json()).toMatchObject({
+      start_url: '/courier/',
+      scope: '/courier/',
+      display: 'standalone',
+    });
+    expect((await fetch(`${p.url}/courier/icon.svg`)).headers.get('content-type')).toContain(
+      'image/svg+xml',
+    );
     const sw = await (await fetch(`${p.url}/courier/sw.js`)).text();
     expect(sw).toContain('"/courier/"');
     expect(sw).toMatch(/\/assets\/courier\.[0-9a-f]{12}\.js/);

@@ -17,13 +17,27 @@ beforeEach(() => {
 
 const courier = async (active = true) => {
   const phone = newPhone();
-  const row = await p.app.platform.couriers.create({ name: 'Abena Darko', phone, vehicle: 'motorbike' });
+  const row = await p.app.platform.couriers.create({
+    name: 'Abena Darko',
+    phone,
+    vehicle: 'motorbike',
+  });
   if (!active) await p.app.platform.couriers.update(row.id, { active: false });
   return { id: row.id, phone };
 };
-const sessionsOf = async (id: string) => (await p.app.platform.db.query('select id_hash from web_sessions where subject_kind = $1 and subject_id = $2', ['courier', id])).length;
+const sessionsOf = async (id: string) =>
+  (
+    await p.app.platform.db.query(
+      'select id_hash from web_sessions where subject_kind = $1 and subject_id = $2',
+      ['courier', id],
+    )
+  ).length;
 /** The page's text without what differs between any two requests (token, number). */
-const shape = (html: string, phone: string) => html.replace(/value="[^"]*"/g, '').split(phone).join('PHONE');
+const shape = (html: string, phone: string) =>
+  html
+    .replace(/value="[^"]*"/g, '')
+    .split(phone)
+    .join('PHONE');
 
 describe('courier sign-in with a one-time code', () => {
   it('sends a 6-digit code by SMS, stores only its hash, and signs in with a fresh HttpOnly Lax session', async () => {
@@ -35,7 +49,10 @@ describe('courier sign-in with a one-time code', () => {
     expect(asked.text).toContain('a 6-digit code is on its way');
     const code = (await smsCode(p, phone))!;
     expect(code).toMatch(/^\d{6}$/);
-    const stored = await p.app.platform.db.query<{ code_hash: string }>('select code_hash from courier_sign_in_codes where phone = $1', [phone]);
+    const stored = await p.app.platform.db.query<{ code_hash: string }>(
+      'select code_hash from courier_sign_in_codes where phone = $1',
+      [phone],
+    );
     expect(stored[0]!.code_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(stored)).not.toContain(code);
 
@@ -50,7 +67,9 @@ describe('courier sign-in with a one-time code', () => {
     const home = await web.get('/courier/');
     expect(home.text).toContain('Hello, Abena Darko');
 
-    const out = await web.post('/courier/sign-out', { _csrf: /data-csrf="([^"]+)"/.exec(home.text)![1]! });
+    const out = await web.post('/courier/sign-out', {
+      _csrf: /data-csrf="([^"]+)"/.exec(home.text)![1]!,
+    });
     expect(out.location).toBe('/courier/sign-in');
     expect(await sessionsOf(id)).toBe(0);
     expect((await web.get('/courier/')).location).toBe('/courier/sign-in');
@@ -111,27 +130,40 @@ describe('courier sign-in with a one-time code', () => {
     const { phone } = await courier();
     const stranger = newPhone();
     for (const number of [phone, stranger]) {
-      for (let i = 0; i < 3; i++) expect((await requestCode(new WebClient(p.url), number)).status).toBe(200);
+      for (let i = 0; i < 3; i++)
+        expect((await requestCode(new WebClient(p.url), number)).status).toBe(200);
       const limited = await requestCode(new WebClient(p.url), number);
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(limited.text).toContain('Too many codes');
     }
     now += 16 * 60_000;
-    for (let i = 0; i < 20; i++) expect((await requestCode(new WebClient(p.url), newPhone())).status).toBe(200);
+    for (let i = 0; i < 20; i++)
+      expect((await requestCode(new WebClient(p.url), newPhone())).status).toBe(200);
     expect((await requestCode(new WebClient(p.url), newPhone())).status).toBe(429);
   });
 
   it('refuses bad numbers and forged forms without recording anything', async () => {
     const before = (await p.app.platform.db.query('select id from courier_sign_in_codes')).length;
     const web = new WebClient(p.url);
-    for (const phone of ['12345', '024\u00001234567', '9'.repeat(20)]) expect((await requestCode(web, phone)).status).toBe(400);
+    for (const phone of ['12345', '024\u00001234567', '9'.repeat(20)])
+      expect((await requestCode(web, phone)).status).toBe(400);
     expect((await web.post('/courier/sign-in', { phone: newPhone() })).status).toBe(403);
-    expect((await web.post('/courier/sign-in', { _csrf: web.cookies.get('pp_form')!, phone: newPhone() }, { origin: 'https://evil.example' })).status).toBe(403);
-    expect((await p.app.platform.db.query('select id from courier_sign_in_codes')).length).toBe(before);
+    expect(
+      (
+        await web.post(
+          '/courier/sign-in',
+          { _csrf: web.cookies.get('pp_form')!, phone: newPhone() },
+          { origin: 'https://evil.example' },
+        )
+      ).status,
+    ).toBe(403);
+    expect((await p.app.platform.db.query('select id from courier_sign_in_codes')).length).toBe(
+      before,
+    );
   });
 
-  it('ends a courier\'s sessions when an operator deactivates them, and a deactivated courier cannot use a code sent before', async () => {
+  it("ends a courier's sessions when an operator deactivates them, and a deactivated courier cannot use a code sent before", async () => {
     const { id, phone } = await courier();
     const web = new WebClient(p.url);
     await requestCode(web, phone);
@@ -155,7 +187,15 @@ describe('courier sign-in through Hubtel SMS', () => {
   let hp: TestPlatform;
   beforeAll(async () => {
     fake = await startFakeHubtelSms();
-    hp = await startPlatform({ env: { SMS_PROVIDER: 'hubtel', HUBTEL_SMS_CLIENT_ID: fake.clientId, HUBTEL_SMS_CLIENT_SECRET: fake.clientSecret, SMS_SENDER_ID: 'Couriers', HUBTEL_SMS_URL: fake.url } });
+    hp = await startPlatform({
+      env: {
+        SMS_PROVIDER: 'hubtel',
+        HUBTEL_SMS_CLIENT_ID: fake.clientId,
+        HUBTEL_SMS_CLIENT_SECRET: fake.clientSecret,
+        SMS_SENDER_ID: 'Couriers',
+        HUBTEL_SMS_URL: fake.url,
+      },
+    });
   });
   afterAll(async () => {
     await hp?.close();
@@ -200,8 +240,14 @@ describe('courier sign-in behind https', () => {
     const web = new WebClient(sp.url);
     await web.get('/courier/sign-in');
     const token = web.cookies.get('pp_form')!;
-    expect((await web.post('/courier/sign-in', { _csrf: token, phone }, { origin: ORIGIN })).status).toBe(200);
-    const res = await web.post('/courier/sign-in/code', { _csrf: token, phone, code: (await smsCode(sp, phone))! }, { origin: ORIGIN });
+    expect(
+      (await web.post('/courier/sign-in', { _csrf: token, phone }, { origin: ORIGIN })).status,
+    ).toBe(200);
+    const res = await web.post(
+      '/courier/sign-in/code',
+      { _csrf: token, phone, code: (await smsCode(sp, phone))! },
+      { origin: ORIGIN },
+    );
     expect(res.status).toBe(303);
     expect(res.headers.getSetCookie().find((c) => c.startsWith('pp_courier='))).toMatch(/; Secure/);
   });

@@ -7,7 +7,12 @@ import { CENTRAL_ACCRA } from '../../../src/shared/ghana/index.ts';
 import { feeFor } from '../../../src/modules/delivery/domain/index.ts';
 import { EstimateData } from '../../../src/modules/delivery/estimate/routes/orders-estimate.ts';
 import { pesewasToGhs } from '../../../src/platform/money.ts';
-import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  createPartner,
+  startPlatform,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 
 const ESTIMATE = '/api/v1/delivery/orders.estimate';
 const KUMASI = { lat: 6.688, lng: -1.624 };
@@ -25,7 +30,12 @@ let client: PartnerClient;
 beforeAll(async () => {
   p = await startPlatform({ clock });
   const s: PartnerSetup = await createPartner(p, { scopes: ['delivery:read'] });
-  client = new PartnerClient({ apiKey: s.apiKey, signingSecret: s.signingSecret, baseUrl: p.url, now: clock });
+  client = new PartnerClient({
+    apiKey: s.apiKey,
+    signingSecret: s.signingSecret,
+    baseUrl: p.url,
+    now: clock,
+  });
 });
 afterAll(() => p.close());
 
@@ -57,14 +67,29 @@ describe('delivery.orders.estimate', () => {
     expect(checkData(data), JSON.stringify(checkData.errors)).toBe(true);
     expect(Object.keys(data).sort()).toEqual(
       [
-        'estimated_price', 'estimated_delivery_time', 'pickup_time', 'delivery_time', 'pickup_region', 'dropoff_region',
-        'pickup_description', 'dropoff_description', 'delivery_window', 'priority_level', 'service_type', 'available_options',
-        'location_coverage', 'additional_info',
+        'estimated_price',
+        'estimated_delivery_time',
+        'pickup_time',
+        'delivery_time',
+        'pickup_region',
+        'dropoff_region',
+        'pickup_description',
+        'dropoff_description',
+        'delivery_window',
+        'priority_level',
+        'service_type',
+        'available_options',
+        'location_coverage',
+        'additional_info',
       ].sort(),
     );
-    expect(Object.keys(data.additional_info).sort()).toEqual(
-      ['delivery_description', 'holiday_delivery', 'pickup_description', 'tracking_available', 'weekend_delivery'],
-    );
+    expect(Object.keys(data.additional_info).sort()).toEqual([
+      'delivery_description',
+      'holiday_delivery',
+      'pickup_description',
+      'tracking_available',
+      'weekend_delivery',
+    ]);
     expect(data).toMatchObject({
       priority_level: 'standard',
       service_type: 'same_day',
@@ -73,13 +98,23 @@ describe('delivery.orders.estimate', () => {
       dropoff_description: 'Adum, Kumasi',
       location_coverage: { delivery_available: true, service_area: 'Adum' },
     });
-    expect(data.available_options.map((o: { priority: string }) => o.priority)).toEqual(['standard', 'economy', 'cargo']);
+    expect(data.available_options.map((o: { priority: string }) => o.priority)).toEqual([
+      'standard',
+      'economy',
+      'cargo',
+    ]);
   });
 
   it('quotes standard exactly as feeFor (what orders.create charges), from central Accra by default', async () => {
     const byDefault = await ok({ delivery_location: { coordinates: KUMASI } });
-    expect(byDefault.estimated_price).toBe(pesewasToGhs(feeFor(CENTRAL_ACCRA, KUMASI, DEFAULT_PRICING)));
-    const withPickup = await ok({ delivery_location: { coordinates: OSU }, pickup_location: { coordinates: TEMA }, priority: 'standard' });
+    expect(byDefault.estimated_price).toBe(
+      pesewasToGhs(feeFor(CENTRAL_ACCRA, KUMASI, DEFAULT_PRICING)),
+    );
+    const withPickup = await ok({
+      delivery_location: { coordinates: OSU },
+      pickup_location: { coordinates: TEMA },
+      priority: 'standard',
+    });
     const fee = pesewasToGhs(feeFor(TEMA, OSU, DEFAULT_PRICING));
     expect(withPickup.estimated_price).toBe(fee);
     expect(withPickup.available_options[0]).toMatchObject({ priority: 'standard', price: fee });
@@ -88,18 +123,25 @@ describe('delivery.orders.estimate', () => {
   it('prices economy < standard < cargo and quotes the priority asked', async () => {
     for (const priority of ['economy', 'cargo'] as const) {
       const data = await ok({ delivery_location: { coordinates: KUMASI }, priority });
-      const [standard, economy, cargo] = data.available_options.map((o: { price: number }) => o.price);
+      const [standard, economy, cargo] = data.available_options.map(
+        (o: { price: number }) => o.price,
+      );
       expect(economy).toBeLessThan(standard);
       expect(standard).toBeLessThan(cargo);
       expect(data.priority_level).toBe(priority);
-      expect(data.estimated_price).toBe(pesewasToGhs(priceFee(CENTRAL_ACCRA, KUMASI, priority, DEFAULT_PRICING)));
+      expect(data.estimated_price).toBe(
+        pesewasToGhs(priceFee(CENTRAL_ACCRA, KUMASI, priority, DEFAULT_PRICING)),
+      );
     }
   });
 
   it('answers 200 with delivery_available false and prices 0 outside Ghana (either end)', async () => {
     for (const body of [
       { delivery_location: { coordinates: LOME } },
-      { delivery_location: { coordinates: OSU }, pickup_location: { coordinates: { lat: 51.5, lng: -0.12 } } },
+      {
+        delivery_location: { coordinates: OSU },
+        pickup_location: { coordinates: { lat: 51.5, lng: -0.12 } },
+      },
     ]) {
       const data = await ok(body);
       expect(checkData(data), JSON.stringify(checkData.errors)).toBe(true);
@@ -114,13 +156,22 @@ describe('delivery.orders.estimate', () => {
     const sunday = await ok({ delivery_location: { coordinates: OSU }, order_date: '2026-04-12' });
     expect(sunday.pickup_time).toBe('2026-04-13T08:00:00.000Z');
     expect(sunday.delivery_window.earliest.slice(0, 10)).toBe('2026-04-13');
-    expect(sunday.additional_info).toMatchObject({ weekend_delivery: false, holiday_delivery: false });
+    expect(sunday.additional_info).toMatchObject({
+      weekend_delivery: false,
+      holiday_delivery: false,
+    });
     expect(sunday.additional_info.pickup_description).toContain('Sunday 12 April 2026 is a Sunday');
 
-    const goodFriday = await ok({ delivery_location: { coordinates: OSU }, order_date: '2026-04-03' });
+    const goodFriday = await ok({
+      delivery_location: { coordinates: OSU },
+      order_date: '2026-04-03',
+    });
     expect(goodFriday.pickup_time).toBe('2026-04-04T08:00:00.000Z');
     expect(goodFriday.estimated_delivery_time.slice(0, 10)).toBe('2026-04-04');
-    expect(goodFriday.additional_info).toMatchObject({ weekend_delivery: true, holiday_delivery: false });
+    expect(goodFriday.additional_info).toMatchObject({
+      weekend_delivery: true,
+      holiday_delivery: false,
+    });
     expect(goodFriday.additional_info.pickup_description).toContain('Good Friday');
 
     const today = await ok({ delivery_location: { coordinates: OSU } });
@@ -129,15 +180,22 @@ describe('delivery.orders.estimate', () => {
   });
 
   it('names the missing delivery_location.coordinates', async () => {
-    expect(await invalid({ delivery_location: { address: 'Osu' } })).toEqual([{ field: 'delivery_location.coordinates', issue: 'is required' }]);
+    expect(await invalid({ delivery_location: { address: 'Osu' } })).toEqual([
+      { field: 'delivery_location.coordinates', issue: 'is required' },
+    ]);
     expect(await invalid({})).toEqual([{ field: 'delivery_location', issue: 'is required' }]);
   });
 
   it('refuses half coordinates and out-of-range values', async () => {
-    expect(await invalid({ delivery_location: { coordinates: { lat: 5.6 } } })).toEqual([{ field: 'delivery_location.coordinates.lng', issue: 'is required' }]);
-    expect(await invalid({ delivery_location: { coordinates: OSU }, pickup_location: { coordinates: { lng: 0.1 } } })).toEqual([
-      { field: 'pickup_location.coordinates.lat', issue: 'is required' },
+    expect(await invalid({ delivery_location: { coordinates: { lat: 5.6 } } })).toEqual([
+      { field: 'delivery_location.coordinates.lng', issue: 'is required' },
     ]);
+    expect(
+      await invalid({
+        delivery_location: { coordinates: OSU },
+        pickup_location: { coordinates: { lng: 0.1 } },
+      }),
+    ).toEqual([{ field: 'pickup_location.coordinates.lat', issue: 'is required' }]);
     const [lat] = await invalid({ delivery_location: { coordinates: { lat: 95, lng: 0 } } });
     expect(lat!.field).toBe('delivery_location.coordinates.lat');
     const [lng] = await invalid({ delivery_location: { coordinates: { lat: 5, lng: -181 } } });
@@ -147,15 +205,18 @@ describe('delivery.orders.estimate', () => {
   });
 
   it('refuses an unknown priority', async () => {
-    expect(await invalid({ delivery_location: { coordinates: OSU }, priority: 'express' })).toEqual([
-      { field: 'priority', issue: 'must be one of standard, economy, cargo' },
-    ]);
+    expect(await invalid({ delivery_location: { coordinates: OSU }, priority: 'express' })).toEqual(
+      [{ field: 'priority', issue: 'must be one of standard, economy, cargo' }],
+    );
   });
 
-  it.each(['2026-02-30', '2026-13-01', '03/04/2026', '2026-04-03T10:00:00Z', 'tomorrow'])('refuses order_date %j', async (order_date) => {
-    const details = await invalid({ delivery_location: { coordinates: OSU }, order_date });
-    expect(details.map((d) => d.field)).toEqual(['order_date']);
-  });
+  it.each(['2026-02-30', '2026-13-01', '03/04/2026', '2026-04-03T10:00:00Z', 'tomorrow'])(
+    'refuses order_date %j',
+    async (order_date) => {
+      const details = await invalid({ delivery_location: { coordinates: OSU }, order_date });
+      expect(details.map((d) => d.field)).toEqual(['order_date']);
+    },
+  );
 
   it('refuses unknown properties at any level', async () => {
     const details = await invalid({
@@ -175,8 +236,15 @@ describe('delivery.orders.estimate', () => {
 
   it('answers 403 INSUFFICIENT_SCOPE to a key without delivery:read', async () => {
     const writer = await createPartner(p, { scopes: ['delivery:write'] });
-    const c = new PartnerClient({ apiKey: writer.apiKey, signingSecret: writer.signingSecret, baseUrl: p.url, now: clock });
-    const res = await c.send<any>('POST', ESTIMATE, { body: { delivery_location: { coordinates: OSU } } });
+    const c = new PartnerClient({
+      apiKey: writer.apiKey,
+      signingSecret: writer.signingSecret,
+      baseUrl: p.url,
+      now: clock,
+    });
+    const res = await c.send<any>('POST', ESTIMATE, {
+      body: { delivery_location: { coordinates: OSU } },
+    });
     expect([res.status, res.body.code]).toEqual([403, 'INSUFFICIENT_SCOPE']);
   });
 });

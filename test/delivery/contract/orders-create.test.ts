@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addKey, countRows, createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  addKey,
+  countRows,
+  createPartner,
+  startPlatform,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 import { ACCRA_CENTRAL, EAST_LEGON, orderBody } from '../fixtures.ts';
 
 const CREATE = '/api/v1/delivery/orders.create';
@@ -14,18 +21,33 @@ beforeAll(async () => {
 afterAll(() => p.close());
 
 type Res = { status: number; body: any; headers: Record<string, string> };
-const create = (body: unknown, who: PartnerSetup = s): Promise<Res> => who.client.send('POST', CREATE, { body });
-const get = async (orderId: string, who: PartnerSetup = s) => (await who.client.send<any>('POST', GET, { body: { order_id: orderId } })).body.data;
+const create = (body: unknown, who: PartnerSetup = s): Promise<Res> =>
+  who.client.send('POST', CREATE, { body });
+const get = async (orderId: string, who: PartnerSetup = s) =>
+  (await who.client.send<any>('POST', GET, { body: { order_id: orderId } })).body.data;
 
 describe('orders.create', () => {
   it('creates an order and answers 201 with its id and estimated delivery', async () => {
     const res = await create(orderBody());
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ status: 'success', message: expect.any(String), data: { status: 'order_created' } });
+    expect(res.body).toMatchObject({
+      status: 'success',
+      message: expect.any(String),
+      data: { status: 'order_created' },
+    });
     expect(res.body.data.order_details.order_id).toMatch(/^dlv_/);
-    expect(new Date(res.body.data.order_details.estimated_delivery).toISOString()).toBe(res.body.data.order_details.estimated_delivery);
+    expect(new Date(res.body.data.order_details.estimated_delivery).toISOString()).toBe(
+      res.body.data.order_details.estimated_delivery,
+    );
     const details = await get(res.body.data.order_details.order_id);
-    expect(details).toMatchObject({ status: 'placed', order_info: { recipient_name: 'Ama Mensah', recipient_phone: '+233241234567', payment_status: 'pending' } });
+    expect(details).toMatchObject({
+      status: 'placed',
+      order_info: {
+        recipient_name: 'Ama Mensah',
+        recipient_phone: '+233241234567',
+        payment_status: 'pending',
+      },
+    });
   });
 
   it('prices from coordinates exactly as orders.estimate does, ignoring payment.amount and location_id', async () => {
@@ -35,7 +57,10 @@ describe('orders.create', () => {
     body.delivery.location_id = 'loc_kumasi_adum';
     const created = await create(body);
     const estimate = await s.client.send<any>('POST', '/api/v1/delivery/orders.estimate', {
-      body: { pickup_location: { coordinates: ACCRA_CENTRAL }, delivery_location: { coordinates: EAST_LEGON } },
+      body: {
+        pickup_location: { coordinates: ACCRA_CENTRAL },
+        delivery_location: { coordinates: EAST_LEGON },
+      },
     });
     const details = await get(created.body.data.order_details.order_id);
     expect(details.order_info.amount).toBe(estimate.body.data.estimated_price);
@@ -45,17 +70,23 @@ describe('orders.create', () => {
   it('falls back to payment.amount without coordinates, else records no amount', async () => {
     const withAmount = orderBody({ payment: { amount: 25.5, method: 'mobile_money' } });
     delete withAmount.delivery.coordinates;
-    expect((await get((await create(withAmount)).body.data.order_details.order_id)).order_info.amount).toBe(25.5);
+    expect(
+      (await get((await create(withAmount)).body.data.order_details.order_id)).order_info.amount,
+    ).toBe(25.5);
     const none = orderBody();
     delete none.pickup.coordinates;
-    expect((await get((await create(none)).body.data.order_details.order_id)).order_info).not.toHaveProperty('amount');
+    expect(
+      (await get((await create(none)).body.data.order_details.order_id)).order_info,
+    ).not.toHaveProperty('amount');
   });
 
   it('accepts Ghana phone numbers in their common forms and stores them as E.164', async () => {
     for (const phone of ['024 123 4567', '0241234567', '+233241234567', '233241234567']) {
       const res = await create(orderBody({ customer: { name: 'A', phone } }));
       expect(res.status, phone).toBe(201);
-      expect((await get(res.body.data.order_details.order_id)).order_info.recipient_phone).toBe('+233241234567');
+      expect((await get(res.body.data.order_details.order_id)).order_info.recipient_phone).toBe(
+        '+233241234567',
+      );
     }
   });
 
@@ -90,7 +121,13 @@ describe('orders.create', () => {
       ['customer.phone', (b) => (b.customer.phone = '+2348012345678')],
       ['customer.phone', (b) => (b.customer.phone = '12345')],
       ['delivery.coordinates', (b) => (b.delivery.coordinates = { lat: 6.1375, lng: 1.2123 })], // Lomé
-      ['payment.amount', (b) => { delete b.delivery.coordinates; b.payment = { amount: 10.001 }; }],
+      [
+        'payment.amount',
+        (b) => {
+          delete b.delivery.coordinates;
+          b.payment = { amount: 10.001 };
+        },
+      ],
       ['webhook_url', (b) => (b.webhook_url = 'not a url')],
     ];
     for (const [field, mutate] of cases) {
@@ -98,17 +135,28 @@ describe('orders.create', () => {
       mutate(body);
       const res = await create(body);
       expect([res.status, res.body.code], field).toEqual([400, 'INVALID_ORDER_PAYLOAD']);
-      expect(res.body.details.map((d: { field: string }) => d.field), field).toContain(field);
+      expect(
+        res.body.details.map((d: { field: string }) => d.field),
+        field,
+      ).toContain(field);
     }
   });
 
   it('refuses http webhook URLs for production keys only, and private ones for both', async () => {
-    expect((await create(orderBody({ webhook_url: 'http://hooks.example.com/x' }))).status).toBe(201);
+    expect((await create(orderBody({ webhook_url: 'http://hooks.example.com/x' }))).status).toBe(
+      201,
+    );
     const local = await create(orderBody({ webhook_url: 'http://localhost:4000/hooks' }));
     expect([local.status, local.body.code]).toEqual([400, 'INVALID_ORDER_PAYLOAD']);
     const prod = await createPartner(p, { environment: 'production' });
-    expect((await create(orderBody({ webhook_url: 'https://hooks.example.com/x' }), prod)).status).toBe(201);
-    for (const url of ['http://hooks.example.com/x', 'https://192.168.1.10/x', 'https://localhost/x']) {
+    expect(
+      (await create(orderBody({ webhook_url: 'https://hooks.example.com/x' }), prod)).status,
+    ).toBe(201);
+    for (const url of [
+      'http://hooks.example.com/x',
+      'https://192.168.1.10/x',
+      'https://localhost/x',
+    ]) {
       const res = await create(orderBody({ webhook_url: url }), prod);
       expect([res.status, res.body.code], url).toEqual([400, 'INVALID_ORDER_PAYLOAD']);
     }
@@ -121,7 +169,11 @@ describe('orders.create', () => {
     const dup = results.filter((r) => r.status === 409);
     expect(dup).toHaveLength(19);
     expect(dup.every((r) => r.body.code === 'DUPLICATE_ORDER_REFERENCE')).toBe(true);
-    const n = await countRows(p, 'select count(*)::int as n from delivery_orders where order_reference = $1', [body.order_reference]);
+    const n = await countRows(
+      p,
+      'select count(*)::int as n from delivery_orders where order_reference = $1',
+      [body.order_reference],
+    );
     expect(n).toBe(1);
   });
 
@@ -140,44 +192,86 @@ describe('orders.create', () => {
     const res = await create({ payment: { payer: 'partner' }, nonsense: true });
     expect([res.status, res.body.code]).toEqual([403, 'INSUFFICIENT_SCOPE']);
     // A staging key can never hold the scope: the answer points to a production key instead.
-    expect(res.body.message).toMatch(/need a production key with the scope delivery:wallet:spend, which staging keys never hold/);
+    expect(res.body.message).toMatch(
+      /need a production key with the scope delivery:wallet:spend, which staging keys never hold/,
+    );
     await p.admin('PATCH', `/partners/${s.partnerId}`, { production_active: true });
-    const unscoped = await create({ payment: { payer: 'partner' } }, await addKey(p, s, { environment: 'production', scopes: ['delivery:write'] }));
+    const unscoped = await create(
+      { payment: { payer: 'partner' } },
+      await addKey(p, s, { environment: 'production', scopes: ['delivery:write'] }),
+    );
     expect([unscoped.status, unscoped.body.code]).toEqual([403, 'INSUFFICIENT_SCOPE']);
-    expect(unscoped.body.message).toMatch(/need the scope delivery:wallet:spend: ask the platform's operations team for a production key that names it/);
+    expect(unscoped.body.message).toMatch(
+      /need the scope delivery:wallet:spend: ask the platform's operations team for a production key that names it/,
+    );
   });
 
   it('requires both coordinates on a wallet-funded order, then the wallet balance (402, nothing written)', async () => {
     await p.admin('PATCH', `/partners/${s.partnerId}`, { production_active: true });
-    const spender = await addKey(p, s, { environment: 'production', scopes: ['delivery:write', 'delivery:wallet:spend'] });
+    const spender = await addKey(p, s, {
+      environment: 'production',
+      scopes: ['delivery:write', 'delivery:wallet:spend'],
+    });
     const noCoords = orderBody({ payment: { payer: 'partner' } });
     delete noCoords.pickup.coordinates;
     const res = await create(noCoords, spender);
     expect([res.status, res.body.code]).toEqual([400, 'INVALID_ORDER_PAYLOAD']);
-    expect(res.body.details).toContainEqual({ field: 'pickup.coordinates', issue: 'is required when payment.payer is partner' });
+    expect(res.body.details).toContainEqual({
+      field: 'pickup.coordinates',
+      issue: 'is required when payment.payer is partner',
+    });
     const body = orderBody({ payment: { payer: 'partner', amount: 1 } });
     const refused = await create(body, spender);
     expect([refused.status, refused.body.code]).toEqual([402, 'INSUFFICIENT_WALLET_BALANCE']);
-    const n = await countRows(p, 'select count(*)::int as n from delivery_orders where order_reference = $1', [body.order_reference]);
+    const n = await countRows(
+      p,
+      'select count(*)::int as n from delivery_orders where order_reference = $1',
+      [body.order_reference],
+    );
     expect(n).toBe(0);
   });
 
   it('writes the order, its first timeline entry and a delivery.order.created event together', async () => {
     const res = await create(orderBody({ webhook_url: 'https://example.com/order-hook' }));
     const id = res.body.data.order_details.order_id;
-    const events = await p.app.platform.db.query<any>('select type, sequence, destination_url, payload from outbox_events where subject_id = $1', [id]);
+    const events = await p.app.platform.db.query<any>(
+      'select type, sequence, destination_url, payload from outbox_events where subject_id = $1',
+      [id],
+    );
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ type: 'delivery.order.created', sequence: 1, destination_url: 'https://example.com/order-hook' });
-    expect(events[0].payload).toMatchObject({ type: 'delivery.order.created', environment: 'staging', data: { order_id: id, status: 'placed', sequence: 1 } });
+    expect(events[0]).toMatchObject({
+      type: 'delivery.order.created',
+      sequence: 1,
+      destination_url: 'https://example.com/order-hook',
+    });
+    expect(events[0].payload).toMatchObject({
+      type: 'delivery.order.created',
+      environment: 'staging',
+      data: { order_id: id, status: 'placed', sequence: 1 },
+    });
   });
 
   it('reads the first timeline entry from the order itself: placed, at its creation, with nothing stored for it', async () => {
     const res = await create(orderBody());
     const id = res.body.data.order_details.order_id;
-    expect(await countRows(p, 'select count(*)::int as n from delivery_order_events where order_id = $1', [id])).toBe(0);
-    const [row] = await p.app.platform.db.query<any>('select created_at from delivery_orders where id = $1', [id]);
-    const tracked = await s.client.send<any>('POST', '/api/v1/delivery/orders.track', { body: { order_id: id } });
-    expect(tracked.body.data.timeline[0]).toMatchObject({ status: 'placed', timestamp: row.created_at.toISOString() });
+    expect(
+      await countRows(
+        p,
+        'select count(*)::int as n from delivery_order_events where order_id = $1',
+        [id],
+      ),
+    ).toBe(0);
+    const [row] = await p.app.platform.db.query<any>(
+      'select created_at from delivery_orders where id = $1',
+      [id],
+    );
+    const tracked = await s.client.send<any>('POST', '/api/v1/delivery/orders.track', {
+      body: { order_id: id },
+    });
+    expect(tracked.body.data.timeline[0]).toMatchObject({
+      status: 'placed',
+      timestamp: row.created_at.toISOString(),
+    });
   });
 
   it('writes an order and its event atomically: when the event cannot be written, neither is, and the reference stays free', async () => {
@@ -189,7 +283,13 @@ describe('orders.create', () => {
     try {
       const refused = await create(body);
       expect(refused.status).toBe(500);
-      expect(await countRows(p, 'select count(*)::int as n from delivery_orders where order_reference = $1', [body.order_reference])).toBe(0);
+      expect(
+        await countRows(
+          p,
+          'select count(*)::int as n from delivery_orders where order_reference = $1',
+          [body.order_reference],
+        ),
+      ).toBe(0);
     } finally {
       await db.exec('drop trigger refuse_outbox on outbox_events; drop function refuse_outbox();');
     }
@@ -208,6 +308,12 @@ describe('orders.create', () => {
       [refs],
     );
     expect(orphans).toBe(0);
-    expect(await countRows(p, `select count(*)::int as n from outbox_events where type = 'delivery.order.created' and payload->'data'->>'order_reference' = any($1)`, [refs])).toBe(6);
+    expect(
+      await countRows(
+        p,
+        `select count(*)::int as n from outbox_events where type = 'delivery.order.created' and payload->'data'->>'order_reference' = any($1)`,
+        [refs],
+      ),
+    ).toBe(6);
   });
 });

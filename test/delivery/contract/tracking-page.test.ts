@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  createPartner,
+  startPlatform,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 import { orderBody } from '../fixtures.ts';
 
 let p: TestPlatform;
@@ -15,7 +20,9 @@ async function trackingUrl(reference = 'TRK-1001'): Promise<{ url: string; id: s
     body: orderBody({ order_reference: reference, item: 'Kente cloth <b>bundle</b>' }),
   });
   const id = created.body.data.order_details.order_id;
-  const details = await s.client.send<any>('POST', '/api/v1/delivery/orders.get', { body: { order_id: id } });
+  const details = await s.client.send<any>('POST', '/api/v1/delivery/orders.get', {
+    body: { order_id: id },
+  });
   // The link carries the configured public base URL; the test server listens elsewhere.
   return { url: p.url + new URL(details.body.data.tracking_url).pathname, id };
 }
@@ -37,14 +44,16 @@ describe('public tracking page', () => {
     expect(html).not.toMatch(/241234567|0241234567|Oxford Street/);
     // Only our own files (the live script and stylesheet), nothing from elsewhere.
     expect(html).not.toMatch(/https?:\/\//);
-    for (const [, src] of html.matchAll(/(?:src|href)="([^"]+)"/g)) expect(src).toMatch(/^\/(assets|track)\//);
+    for (const [, src] of html.matchAll(/(?:src|href)="([^"]+)"/g))
+      expect(src).toMatch(/^\/(assets|track)\//);
   });
 
   it('reloads itself every 30 seconds without script while the delivery is under way, and stops once it has ended', async () => {
     const { url, id } = await trackingUrl('TRK-1002');
     const refresh = /<noscript><meta http-equiv="refresh" content="30"><\/noscript>/;
     expect(await (await fetch(url)).text()).toMatch(refresh);
-    for (const status of ['accepted', 'pickedUp', 'in_transit', 'delivered']) await p.admin('POST', `/delivery/orders/${id}/status`, { status });
+    for (const status of ['accepted', 'pickedUp', 'in_transit', 'delivered'])
+      await p.admin('POST', `/delivery/orders/${id}/status`, { status });
     const ended = await (await fetch(url)).text();
     expect(ended).toContain('Delivered');
     expect(ended).not.toMatch(/http-equiv="refresh"|updates itself|<script|data-events/);

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STREAMS_PER_LINK } from '../../../src/modules/delivery/tracking/live.ts';
 import { courierNear, PICKUP, productionOrder } from '../../dispatch/helpers.ts';
-import { createPartner, onPostgres, startPlatform, useTwoInstances, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  createPartner,
+  onPostgres,
+  startPlatform,
+  useTwoInstances,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 import { openStream, type SseStream } from '../../helpers/sse.ts';
 import type { WebClient } from '../../helpers/web.ts';
 
@@ -14,10 +21,13 @@ beforeAll(async () => {
 afterAll(() => p?.close());
 
 const anonymous = () => ({ base: p.url, cookies: new Map() }) as unknown as WebClient;
-const open = (path: string, headers?: Record<string, string>) => openStream(anonymous(), path, headers);
+const open = (path: string, headers?: Record<string, string>) =>
+  openStream(anonymous(), path, headers);
 
 async function trackingPath(id: string): Promise<string> {
-  const res = await s.client.send<any>('POST', '/api/v1/delivery/orders.get', { body: { order_id: id } });
+  const res = await s.client.send<any>('POST', '/api/v1/delivery/orders.get', {
+    body: { order_id: id },
+  });
   return new URL(res.body.data.tracking_url).pathname;
 }
 
@@ -30,14 +40,24 @@ describe('the tracking page event stream', () => {
       expect(stream.status).toBe(200);
       expect(stream.contentType).toBe('text/event-stream; charset=utf-8');
       const first = await stream.next((e) => e.event === 'state');
-      expect(first.data).toMatchObject({ status: 'placed', moving: true, courier: false, position: null, pickup: PICKUP });
+      expect(first.data).toMatchObject({
+        status: 'placed',
+        moving: true,
+        courier: false,
+        position: null,
+        pickup: PICKUP,
+      });
       // Before a courier carries the parcel, the promised time is the page's one ETA.
       expect(first.data.text.eta).toMatch(/^Expected by .* \(Accra time\)$/);
 
       const now = Date.now();
       const courier = await courierNear(p, 2, now);
       await p.app.platform.dispatch!.service.assign(id, courier.id);
-      await p.app.platform.couriers.reportPosition(courier.id, { lat: PICKUP.lat + 0.01, lng: PICKUP.lng, at: new Date(now + 1000) });
+      await p.app.platform.couriers.reportPosition(courier.id, {
+        lat: PICKUP.lat + 0.01,
+        lng: PICKUP.lng,
+        at: new Date(now + 1000),
+      });
       const carried = await stream.next((e) => e.data.courier === true);
       expect(carried.data.text.who).toBe(`${courier.name.split(' ')[0]}, on a motorbike`);
       expect(carried.data.position).toEqual({ lat: PICKUP.lat + 0.01, lng: PICKUP.lng });
@@ -46,7 +66,11 @@ describe('the tracking page event stream', () => {
       const svc = p.app.platform.dispatch!.service;
       await svc.arrivedAtPickup(courier.id, id, `${id}-1`);
       await svc.pickedUp(courier.id, id, `${id}-2`);
-      await p.app.platform.couriers.reportPosition(courier.id, { lat: PICKUP.lat + 0.004, lng: PICKUP.lng + 0.01, at: new Date(now + 2000) });
+      await p.app.platform.couriers.reportPosition(courier.id, {
+        lat: PICKUP.lat + 0.004,
+        lng: PICKUP.lng + 0.01,
+        at: new Date(now + 2000),
+      });
       // On the way to the drop-off, the courier's live ETA replaces the promised time.
       const live = await stream.next((e) => e.data.position?.lng === PICKUP.lng + 0.01, 15_000);
       expect(live.data.text.eta).toMatch(/^Expected around .* \(Accra time\)$/);
@@ -56,7 +80,13 @@ describe('the tracking page event stream', () => {
       await p.app.platform.proofs.verifyCode(id, code!, courier.id);
       expect((await svc.delivered(courier.id, id, `${id}-4`)).status).toBe('delivered');
       const ended = await stream.next((e) => e.data.moving === false);
-      expect(ended.data).toMatchObject({ status: 'delivered', courier: false, position: null, pickup: null, dropoff: null });
+      expect(ended.data).toMatchObject({
+        status: 'delivered',
+        courier: false,
+        position: null,
+        pickup: null,
+        dropoff: null,
+      });
       const ids = stream.events.map((e) => e.id);
       expect(new Set(ids).size).toBe(ids.length);
     } finally {
@@ -107,11 +137,13 @@ describe('the tracking page event stream', () => {
       expect(await refused.json()).toMatchObject({ code: 'TOO_MANY_STREAMS' });
       // A stream closed makes room again.
       streams.pop()!.close();
-      await expect.poll(async () => {
-        const again = await open(`${path}/events`);
-        streams.push(again);
-        return again.status;
-      }).toBe(200);
+      await expect
+        .poll(async () => {
+          const again = await open(`${path}/events`);
+          streams.push(again);
+          return again.status;
+        })
+        .toBe(200);
     } finally {
       for (const st of streams) st.close();
     }
@@ -125,8 +157,13 @@ describe.runIf(onPostgres)('the tracking stream across two instances (PostgreSQL
     const { a, b } = two;
     const partner = await createPartner(a, { environment: 'production' });
     const id = await productionOrder(partner);
-    const got = await partner.client.send<any>('POST', '/api/v1/delivery/orders.get', { body: { order_id: id } });
-    const stream = await openStream({ base: b.url, cookies: new Map() } as unknown as WebClient, `${new URL(got.body.data.tracking_url).pathname}/events`);
+    const got = await partner.client.send<any>('POST', '/api/v1/delivery/orders.get', {
+      body: { order_id: id },
+    });
+    const stream = await openStream(
+      { base: b.url, cookies: new Map() } as unknown as WebClient,
+      `${new URL(got.body.data.tracking_url).pathname}/events`,
+    );
     try {
       await stream.next((e) => e.data.status === 'placed');
       const made = Date.now();

@@ -9,14 +9,21 @@ describe.runIf(browserAvailable)('tracking page in headless Chromium', () => {
 
   it('renders on a phone-sized screen with JavaScript off and no outside requests', async () => {
     const s = await createPartner(ctx.p);
-    const created = await s.client.send<any>('POST', '/api/v1/delivery/orders.create', { body: orderBody({ item: 'Box of shea butter' }) });
+    const created = await s.client.send<any>('POST', '/api/v1/delivery/orders.create', {
+      body: orderBody({ item: 'Box of shea butter' }),
+    });
     const id = created.body.data.order_details.order_id;
     await ctx.p.admin('POST', `/delivery/orders/${id}/status`, { status: 'accepted' });
     await ctx.p.admin('POST', `/delivery/orders/${id}/status`, { status: 'pickedUp' });
-    const details = await s.client.send<any>('POST', '/api/v1/delivery/orders.get', { body: { order_id: id } });
+    const details = await s.client.send<any>('POST', '/api/v1/delivery/orders.get', {
+      body: { order_id: id },
+    });
     const url = ctx.p.url + new URL(details.body.data.tracking_url).pathname;
 
-    const context = await ctx.browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    const context = await ctx.browser.newContext({
+      javaScriptEnabled: false,
+      viewport: { width: 390, height: 844 },
+    });
     const page = await context.newPage();
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
@@ -29,7 +36,9 @@ describe.runIf(browserAvailable)('tracking page in headless Chromium', () => {
     expect(text).not.toContain('Oxford Street');
     expect(await page.locator('li.done').count()).toBe(3);
     // The page and its own stylesheet only: no script runs, nothing from elsewhere.
-    expect(requests.filter((r) => r !== url).map((r) => new URL(r).pathname)).toEqual([expect.stringMatching(/^\/assets\/tracking\.[0-9a-f]{12}\.css$/)]);
+    expect(requests.filter((r) => r !== url).map((r) => new URL(r).pathname)).toEqual([
+      expect.stringMatching(/^\/assets\/tracking\.[0-9a-f]{12}\.css$/),
+    ]);
     expect(await page.locator('noscript').count()).toBe(1);
     mkdirSync('test-results', { recursive: true });
     await page.screenshot({ path: 'test-results/tracking-page.png', fullPage: true });

@@ -29,7 +29,10 @@ async function planOf(run: (q: Queryable) => Promise<unknown>): Promise<PlanNode
   const explaining = {
     ...db,
     query: async <T>(sql: string, params?: readonly unknown[]) => {
-      const rows = await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] | string }>(`explain (format json) ${sql}`, params);
+      const rows = await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] | string }>(
+        `explain (format json) ${sql}`,
+        params,
+      );
       const raw = rows[0]!['QUERY PLAN'];
       plan = (typeof raw === 'string' ? JSON.parse(raw) : raw)[0].Plan;
       return [] as T[];
@@ -43,12 +46,18 @@ function expectIndexPage(plan: PlanNode[]): void {
   const kinds = plan.map((n) => n['Node Type']);
   expect(kinds).not.toContain('Sort');
   expect(kinds).not.toContain('Incremental Sort');
-  expect(plan.filter((n) => n['Relation Name'] === 'delivery_orders' && /Seq Scan|Bitmap/.test(n['Node Type']))).toEqual([]);
+  expect(
+    plan.filter(
+      (n) => n['Relation Name'] === 'delivery_orders' && /Seq Scan|Bitmap/.test(n['Node Type']),
+    ),
+  ).toEqual([]);
 }
 
 beforeAll(async () => {
   schema = onPostgres ? `t_${randomBytes(6).toString('hex')}` : undefined;
-  db = onPostgres ? await openPostgres({ url: process.env.DATABASE_URL!, poolSize: 1, schema }) : await openPglite(undefined);
+  db = onPostgres
+    ? await openPostgres({ url: process.env.DATABASE_URL!, poolSize: 1, schema })
+    : await openPglite(undefined);
   await migrate(db);
   // 30 partners' orders over 20,000 seconds; foreign keys off for the seed (the rows only need to exist).
   await db.transaction(async (tx) => {
@@ -87,10 +96,18 @@ describe('orders lists read one page from an index', () => {
   });
 
   it("a partner's orders filtered by a status none of them has", async () => {
-    expectIndexPage(await planOf((q) => ordersRepository.listForPartner(q, 'ptn_seed7', { status: 'cancelled' }, 50)));
+    expectIndexPage(
+      await planOf((q) =>
+        ordersRepository.listForPartner(q, 'ptn_seed7', { status: 'cancelled' }, 50),
+      ),
+    );
   });
 
   it("a partner's next page, after an order", async () => {
-    expectIndexPage(await planOf((q) => ordersRepository.listForPartner(q, 'ptn_seed7', { afterId: 'dlv_seed907' }, 50)));
+    expectIndexPage(
+      await planOf((q) =>
+        ordersRepository.listForPartner(q, 'ptn_seed7', { afterId: 'dlv_seed907' }, 50),
+      ),
+    );
   });
 });

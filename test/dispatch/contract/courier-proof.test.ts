@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ObjectStorage } from '../../../src/integrations/storage/index.ts';
 import { signedInCourier } from '../../helpers/courier.ts';
-import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  createPartner,
+  startPlatform,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 import { solidPng } from '../../helpers/png.ts';
 import { productionOrder } from '../helpers.ts';
 
@@ -15,10 +20,20 @@ beforeAll(async () => {
 afterAll(() => p.close());
 
 type Courier = Awaited<ReturnType<typeof signedInCourier>>;
-const PHOTO = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]), Buffer.from('JFIF a doorstep')]);
+const PHOTO = Buffer.concat([
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]),
+  Buffer.from('JFIF a doorstep'),
+]);
 const SIGNATURE = solidPng(4, 2);
-const order = (id: string) => s.client.send<any>('POST', '/api/v1/delivery/orders.get', { body: { order_id: id } }).then((r) => r.body.data);
-const proofRows = (id: string) => p.app.platform.db.query<{ kind: string; client_id: string | null }>('select kind, client_id from delivery_proofs where order_id = $1 order by kind', [id]);
+const order = (id: string) =>
+  s.client
+    .send<any>('POST', '/api/v1/delivery/orders.get', { body: { order_id: id } })
+    .then((r) => r.body.data);
+const proofRows = (id: string) =>
+  p.app.platform.db.query<{ kind: string; client_id: string | null }>(
+    'select kind, client_id from delivery_proofs where order_id = $1 order by kind',
+    [id],
+  );
 
 /** An order whose job `c` holds at the drop-off, no code given. */
 async function atDropoff(c: Courier): Promise<string> {
@@ -30,11 +45,29 @@ async function atDropoff(c: Courier): Promise<string> {
   return id;
 }
 
-function upload(c: Courier, orderId: string, bytes: Uint8Array, opts: { kind?: string; clientId?: string; headers?: Record<string, string>; takenAt?: string } = {}) {
-  const query = new URLSearchParams({ kind: opts.kind ?? 'photo', client_id: opts.clientId ?? randomUUID(), ...(opts.takenAt ? { taken_at: opts.takenAt } : {}) });
+function upload(
+  c: Courier,
+  orderId: string,
+  bytes: Uint8Array,
+  opts: {
+    kind?: string;
+    clientId?: string;
+    headers?: Record<string, string>;
+    takenAt?: string;
+  } = {},
+) {
+  const query = new URLSearchParams({
+    kind: opts.kind ?? 'photo',
+    client_id: opts.clientId ?? randomUUID(),
+    ...(opts.takenAt ? { taken_at: opts.takenAt } : {}),
+  });
   return c.web.request('POST', `/courier/jobs/${orderId}/proofs?${query}`, {
     body: bytes,
-    headers: opts.headers ?? { 'content-type': 'image/jpeg', origin: c.web.base, 'x-csrf-token': c.csrf },
+    headers: opts.headers ?? {
+      'content-type': 'image/jpeg',
+      origin: c.web.base,
+      'x-csrf-token': c.csrf,
+    },
   });
 }
 
@@ -47,7 +80,11 @@ async function act(c: Courier, kind: string, payload: Record<string, unknown>) {
   return JSON.parse(res.text) as { result: string; reason?: string };
 }
 
-const body = (res: { status: number; text: string; headers: Headers }) => [res.status, res.headers.get('content-type'), JSON.parse(res.text)];
+const body = (res: { status: number; text: string; headers: Headers }) => [
+  res.status,
+  res.headers.get('content-type'),
+  JSON.parse(res.text),
+];
 
 describe('proof photos and signatures uploaded from the courier app', () => {
   it('stores a photo and a signature once however often replayed, and then "delivered" needs no code', async () => {
@@ -55,22 +92,39 @@ describe('proof photos and signatures uploaded from the courier app', () => {
     const id = await atDropoff(c);
     const page = (await c.web.get('/courier/')).text;
     expect(page).toContain('The recipient cannot give the code');
-    expect(page).toMatch(/<input id="proof-photo" name="photo" type="file" accept="image\/\*" capture="environment"/);
+    expect(page).toMatch(
+      /<input id="proof-photo" name="photo" type="file" accept="image\/\*" capture="environment"/,
+    );
 
-    const storage = (p.app.platform.proofs as unknown as { deps: { storage: ObjectStorage } }).deps.storage;
+    const storage = (p.app.platform.proofs as unknown as { deps: { storage: ObjectStorage } }).deps
+      .storage;
     const puts = vi.spyOn(storage, 'put');
     const deletes = vi.spyOn(storage, 'delete');
     const clientId = randomUUID();
     const first = await upload(c, id, PHOTO, { clientId });
     expect(first.status, first.text).toBe(200);
-    expect(JSON.parse(first.text)).toMatchObject({ result: 'stored', proof: { id: expect.stringMatching(/^prf_/), kind: 'photo' } });
+    expect(JSON.parse(first.text)).toMatchObject({
+      result: 'stored',
+      proof: { id: expect.stringMatching(/^prf_/), kind: 'photo' },
+    });
     // The answer was lost and the phone sends it again, twice at once: the same proof, stored once.
-    const replays = await Promise.all([upload(c, id, PHOTO, { clientId }), upload(c, id, PHOTO, { clientId })]);
-    for (const r of replays) expect(JSON.parse(r.text).proof.id).toBe(JSON.parse(first.text).proof.id);
+    const replays = await Promise.all([
+      upload(c, id, PHOTO, { clientId }),
+      upload(c, id, PHOTO, { clientId }),
+    ]);
+    for (const r of replays)
+      expect(JSON.parse(r.text).proof.id).toBe(JSON.parse(first.text).proof.id);
     // A first upload sent twice at once: whichever is recorded second removes its own stored copy.
     const sigId = randomUUID();
-    const octets = { 'content-type': 'application/octet-stream', origin: c.web.base, 'x-csrf-token': c.csrf };
-    const signed = await Promise.all([upload(c, id, SIGNATURE, { kind: 'signature', clientId: sigId, headers: octets }), upload(c, id, SIGNATURE, { kind: 'signature', clientId: sigId, headers: octets })]);
+    const octets = {
+      'content-type': 'application/octet-stream',
+      origin: c.web.base,
+      'x-csrf-token': c.csrf,
+    };
+    const signed = await Promise.all([
+      upload(c, id, SIGNATURE, { kind: 'signature', clientId: sigId, headers: octets }),
+      upload(c, id, SIGNATURE, { kind: 'signature', clientId: sigId, headers: octets }),
+    ]);
     expect(signed.map((r) => r.status)).toEqual([200, 200]);
     expect(JSON.parse(signed[0]!.text).proof.id).toBe(JSON.parse(signed[1]!.text).proof.id);
     expect(await proofRows(id)).toEqual([
@@ -97,28 +151,67 @@ describe('proof photos and signatures uploaded from the courier app', () => {
     const other = await signedInCourier(p, 'Ama Mensah');
     const id = await atDropoff(c);
 
-    expect(body(await upload(other, id, PHOTO))).toEqual([403, expect.stringMatching(/^application\/json/), { error: expect.stringContaining('holding this job'), code: 'NOT_YOUR_JOB' }]);
+    expect(body(await upload(other, id, PHOTO))).toEqual([
+      403,
+      expect.stringMatching(/^application\/json/),
+      { error: expect.stringContaining('holding this job'), code: 'NOT_YOUR_JOB' },
+    ]);
     // Declared a JPEG, but the bytes are a GIF, an SVG, HTML.
-    for (const bytes of [Buffer.from('GIF89a\x01\x00\x01\x00'), Buffer.from('<svg onload="alert(1)"/>'), Buffer.from('<html>')]) {
-      expect(body(await upload(c, id, bytes))).toEqual([415, expect.stringMatching(/^application\/json/), { error: expect.stringContaining('JPEG, PNG or WebP'), code: 'UNSUPPORTED_MEDIA_TYPE' }]);
+    for (const bytes of [
+      Buffer.from('GIF89a\x01\x00\x01\x00'),
+      Buffer.from('<svg onload="alert(1)"/>'),
+      Buffer.from('<html>'),
+    ]) {
+      expect(body(await upload(c, id, bytes))).toEqual([
+        415,
+        expect.stringMatching(/^application\/json/),
+        { error: expect.stringContaining('JPEG, PNG or WebP'), code: 'UNSUPPORTED_MEDIA_TYPE' },
+      ]);
     }
     const huge = Buffer.concat([PHOTO, Buffer.alloc(5 * 1024 * 1024)]);
-    expect(body(await upload(c, id, huge))).toEqual([413, expect.stringMatching(/^application\/json/), { error: 'A proof image must be at most 5 MB.', code: 'PAYLOAD_TOO_LARGE' }]);
-    const noToken = await upload(c, id, PHOTO, { headers: { 'content-type': 'image/jpeg', origin: c.web.base } });
-    expect(body(noToken)).toEqual([403, expect.stringMatching(/^application\/json/), { error: expect.any(String), code: 'CSRF_FAILED' }]);
-    const crossSite = await upload(c, id, PHOTO, { headers: { 'content-type': 'image/jpeg', origin: 'https://evil.example', 'x-csrf-token': c.csrf } });
+    expect(body(await upload(c, id, huge))).toEqual([
+      413,
+      expect.stringMatching(/^application\/json/),
+      { error: 'A proof image must be at most 5 MB.', code: 'PAYLOAD_TOO_LARGE' },
+    ]);
+    const noToken = await upload(c, id, PHOTO, {
+      headers: { 'content-type': 'image/jpeg', origin: c.web.base },
+    });
+    expect(body(noToken)).toEqual([
+      403,
+      expect.stringMatching(/^application\/json/),
+      { error: expect.any(String), code: 'CSRF_FAILED' },
+    ]);
+    const crossSite = await upload(c, id, PHOTO, {
+      headers: {
+        'content-type': 'image/jpeg',
+        origin: 'https://evil.example',
+        'x-csrf-token': c.csrf,
+      },
+    });
     expect(JSON.parse(crossSite.text).code).toBe('CSRF_FAILED');
-    const stranger = await fetch(`${p.url}/courier/jobs/${id}/proofs?kind=photo`, { method: 'POST', body: PHOTO, headers: { 'content-type': 'image/jpeg' } });
+    const stranger = await fetch(`${p.url}/courier/jobs/${id}/proofs?kind=photo`, {
+      method: 'POST',
+      body: PHOTO,
+      headers: { 'content-type': 'image/jpeg' },
+    });
     expect([stranger.status, (await stranger.json()).code]).toEqual([401, 'SIGNED_OUT']);
     expect((await upload(c, id, PHOTO, { kind: 'video' })).status).toBe(400);
-    expect(JSON.parse((await upload(c, id, PHOTO, { clientId: "x'; drop" })).text).code).toBe('VALIDATION_ERROR');
-    expect(JSON.parse((await upload(c, id, PHOTO, { takenAt: '2999-01-01T00:00:00Z' })).text).code).toBe('VALIDATION_ERROR');
+    expect(JSON.parse((await upload(c, id, PHOTO, { clientId: "x'; drop" })).text).code).toBe(
+      'VALIDATION_ERROR',
+    );
+    expect(
+      JSON.parse((await upload(c, id, PHOTO, { takenAt: '2999-01-01T00:00:00Z' })).text).code,
+    ).toBe('VALIDATION_ERROR');
     expect((await upload(c, id, new Uint8Array(0))).status).toBe(400);
     expect((await upload(c, 'dlv_nope', PHOTO)).status).toBe(403);
     expect(await proofRows(id)).toEqual([]);
 
     // Without any proof the delivery is still refused.
-    expect(await act(c, 'delivered', { order_id: id })).toMatchObject({ result: 'refused', reason: expect.stringContaining('take a photo') });
+    expect(await act(c, 'delivered', { order_id: id })).toMatchObject({
+      result: 'refused',
+      reason: expect.stringContaining('take a photo'),
+    });
     expect((await order(id)).status).toBe('in_transit');
   });
 });

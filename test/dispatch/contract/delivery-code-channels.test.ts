@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderBody } from '../../delivery/fixtures.ts';
 import { startFakeWhatsApp, type FakeWhatsApp } from '../../fakes/whatsapp.ts';
-import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  createPartner,
+  startPlatform,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 import { courierNear } from '../helpers.ts';
 
 // The recipient's delivery code at dispatch: by SMS always (the development outbox here), and by
@@ -17,7 +22,14 @@ beforeAll(async () => {
   fake = await startFakeWhatsApp();
   p = await startPlatform({
     clock: () => now,
-    env: { WHATSAPP_PROVIDER: 'meta', WHATSAPP_API_URL: fake.url, WHATSAPP_PHONE_NUMBER_ID: fake.phoneNumberId, WHATSAPP_ACCESS_TOKEN: fake.accessToken, WHATSAPP_TEMPLATE: fake.template, WHATSAPP_TIMEOUT_MS: '300' },
+    env: {
+      WHATSAPP_PROVIDER: 'meta',
+      WHATSAPP_API_URL: fake.url,
+      WHATSAPP_PHONE_NUMBER_ID: fake.phoneNumberId,
+      WHATSAPP_ACCESS_TOKEN: fake.accessToken,
+      WHATSAPP_TEMPLATE: fake.template,
+      WHATSAPP_TIMEOUT_MS: '300',
+    },
   });
   production = await createPartner(p, { environment: 'production' });
   staging = await createPartner(p);
@@ -34,14 +46,19 @@ function recipient(): { local: string; digits: string } {
 }
 
 async function orderFor(s: PartnerSetup, phone: string): Promise<string> {
-  const res = await s.client.send<any>('POST', '/api/v1/delivery/orders.create', { body: orderBody({ customer: { name: 'Ama Mensah', phone } }) });
+  const res = await s.client.send<any>('POST', '/api/v1/delivery/orders.create', {
+    body: orderBody({ customer: { name: 'Ama Mensah', phone } }),
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data.order_details.order_id;
 }
 
 /** The delivery codes texted to `digits`. */
 async function textedCodes(platform: TestPlatform, digits: string): Promise<string[]> {
-  const rows = await platform.app.platform.db.query<{ body: string }>('select body from dev_sms_outbox where to_number = $1', [`+${digits}`]);
+  const rows = await platform.app.platform.db.query<{ body: string }>(
+    'select body from dev_sms_outbox where to_number = $1',
+    [`+${digits}`],
+  );
   return rows.map((r) => /Delivery code: (\d{4})\./.exec(r.body)![1]!);
 }
 
@@ -59,10 +76,25 @@ describe('the delivery code at dispatch, by SMS and WhatsApp', () => {
     await dispatchTo(id);
     const [code] = await textedCodes(p, to.digits);
     expect(code).toMatch(/^\d{4}$/);
-    const { tracking_url } = (await production.client.send<any>('POST', '/api/v1/delivery/orders.get', { body: { order_id: id } })).body.data;
-    const [sms] = await p.app.platform.db.query<{ body: string }>('select body from dev_sms_outbox where to_number = $1', [`+${to.digits}`]);
+    const { tracking_url } = (
+      await production.client.send<any>('POST', '/api/v1/delivery/orders.get', {
+        body: { order_id: id },
+      })
+    ).body.data;
+    const [sms] = await p.app.platform.db.query<{ body: string }>(
+      'select body from dev_sms_outbox where to_number = $1',
+      [`+${to.digits}`],
+    );
     expect(sms!.body).toContain(tracking_url);
-    expect(fake.messages.filter((m) => m.to === to.digits)).toEqual([{ id: expect.stringMatching(/^wamid\./), to: to.digits, template: 'delivery_code', language: 'en', code }]);
+    expect(fake.messages.filter((m) => m.to === to.digits)).toEqual([
+      {
+        id: expect.stringMatching(/^wamid\./),
+        to: to.digits,
+        template: 'delivery_code',
+        language: 'en',
+        code,
+      },
+    ]);
     expect(sentTo(to.digits)).toHaveLength(1);
   });
 
@@ -74,24 +106,32 @@ describe('the delivery code at dispatch, by SMS and WhatsApp', () => {
     expect(await textedCodes(p, to.digits)).toHaveLength(1);
     expect(sentTo(to.digits)).toHaveLength(1);
     expect(fake.messages.some((m) => m.to === to.digits)).toBe(false);
-    expect(await p.app.platform.proofs.verifyCode(id, (await textedCodes(p, to.digits))[0]!)).toBeUndefined();
+    expect(
+      await p.app.platform.proofs.verifyCode(id, (await textedCodes(p, to.digits))[0]!),
+    ).toBeUndefined();
   });
 
-  it.each(['timeout', '500', 'rate_limit'] as const)('still texts after a WhatsApp %s, tried once', async (kind) => {
-    const to = recipient();
-    const id = await orderFor(production, to.local);
-    fake.failNext(kind);
-    expect(await dispatchTo(id)).toMatchObject({ status: 'accepted' });
-    expect(await textedCodes(p, to.digits)).toHaveLength(1);
-    expect(sentTo(to.digits)).toHaveLength(1);
-  });
+  it.each(['timeout', '500', 'rate_limit'] as const)(
+    'still texts after a WhatsApp %s, tried once',
+    async (kind) => {
+      const to = recipient();
+      const id = await orderFor(production, to.local);
+      fake.failNext(kind);
+      expect(await dispatchTo(id)).toMatchObject({ status: 'accepted' });
+      expect(await textedCodes(p, to.digits)).toHaveLength(1);
+      expect(sentTo(to.digits)).toHaveLength(1);
+    },
+  );
 
   it('never messages a staging recipient, by either channel', async () => {
     const to = recipient();
     const id = await orderFor(staging, to.local);
     now += 31_000;
     await p.app.platform.dispatch!.sandbox.tick();
-    const held = await p.app.platform.db.query('select 1 from dispatch_assignments where order_id = $1', [id]);
+    const held = await p.app.platform.db.query(
+      'select 1 from dispatch_assignments where order_id = $1',
+      [id],
+    );
     expect(held).toHaveLength(1);
     expect(await textedCodes(p, to.digits)).toEqual([]);
     expect(sentTo(to.digits)).toEqual([]);
@@ -108,9 +148,14 @@ describe('the delivery code without WHATSAPP_PROVIDER', () => {
   it('goes by SMS only', async () => {
     const s = await createPartner(plain, { environment: 'production' });
     const to = recipient();
-    const res = await s.client.send<any>('POST', '/api/v1/delivery/orders.create', { body: orderBody({ customer: { name: 'Ama Mensah', phone: to.local } }) });
+    const res = await s.client.send<any>('POST', '/api/v1/delivery/orders.create', {
+      body: orderBody({ customer: { name: 'Ama Mensah', phone: to.local } }),
+    });
     const courier = await courierNear(plain, 0, Date.now());
-    await plain.app.platform.dispatch!.service.assign(res.body.data.order_details.order_id, courier.id);
+    await plain.app.platform.dispatch!.service.assign(
+      res.body.data.order_details.order_id,
+      courier.id,
+    );
     expect(await textedCodes(plain, to.digits)).toHaveLength(1);
     expect(sentTo(to.digits)).toEqual([]);
   });

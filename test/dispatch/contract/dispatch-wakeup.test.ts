@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPartner, startPlatform, useTwoInstances, onPostgres, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  createPartner,
+  startPlatform,
+  useTwoInstances,
+  onPostgres,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 import { courierNear, offeredTo, productionOrder } from '../helpers.ts';
 
 // The dispatch worker is woken by a new order's commit, not by its poll: with the poll an hour away,
@@ -40,6 +47,8 @@ describe.runIf(onPostgres)('dispatch woken by a commit on another instance (Post
     await courierNear(a, 1, Date.now());
     const started = Date.now();
     const id = await productionOrder(partner);
-    console.info(`orders.create on one instance → offer by the other in ${await offerIn(a, id, started)} ms`);
+    console.info(
+      `orders.create on one instance → offer by the other in ${await offerIn(a, id, started)} ms`,
+    );
   });
 });

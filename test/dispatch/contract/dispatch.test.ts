@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DispatchModule } from '../../../src/modules/dispatch/index.ts';
-import { ADMIN_TOKEN, countRows, createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  ADMIN_TOKEN,
+  countRows,
+  createPartner,
+  startPlatform,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 import { Scrape } from '../../helpers/prometheus.ts';
 import { operatorWithToken } from '../../operators/helpers.ts';
 import { allOffDuty, codeOf, courierNear, offeredTo, productionOrder } from '../helpers.ts';
@@ -16,19 +23,31 @@ beforeAll(async () => {
 });
 afterAll(() => p.close());
 
-const order = (id: string) => s.client.send<any>('POST', '/api/v1/delivery/orders.get', { body: { order_id: id } }).then((r) => r.body.data);
-const track = (id: string) => s.client.send<any>('POST', '/api/v1/delivery/orders.track', { body: { order_id: id } }).then((r) => r.body.data);
+const order = (id: string) =>
+  s.client
+    .send<any>('POST', '/api/v1/delivery/orders.get', { body: { order_id: id } })
+    .then((r) => r.body.data);
+const track = (id: string) =>
+  s.client
+    .send<any>('POST', '/api/v1/delivery/orders.track', { body: { order_id: id } })
+    .then((r) => r.body.data);
 const events = (id: string) =>
-  p.app.platform.db.query<{ type: string; status: string }>(`select type, payload->'data'->>'status' as status from outbox_events where subject_id = $1 order by sequence`, [id]);
+  p.app.platform.db.query<{ type: string; status: string }>(
+    `select type, payload->'data'->>'status' as status from outbox_events where subject_id = $1 order by sequence`,
+    [id],
+  );
 
 /** Leaves earlier tests' jobs and couriers out of the way: open jobs are cancelled, couriers off duty. */
 async function clearBoard(): Promise<void> {
   await allOffDuty(p);
-  for (const e of (await p.admin('GET', '/dispatch/board')).body.data) await p.admin('POST', `/delivery/orders/${e.order_id}/status`, { status: 'cancelled' });
+  for (const e of (await p.admin('GET', '/dispatch/board')).body.data)
+    await p.admin('POST', `/delivery/orders/${e.order_id}/status`, { status: 'cancelled' });
 }
 
 /** A clear board, free couriers at these distances (km) from the pickup, and a new production order offered once. */
-async function jobNear<const K extends readonly number[]>(kms: K): Promise<{ couriers: { [I in keyof K]: Courier }; id: string }> {
+async function jobNear<const K extends readonly number[]>(
+  kms: K,
+): Promise<{ couriers: { [I in keyof K]: Courier }; id: string }> {
   await clearBoard();
   const couriers: Courier[] = [];
   for (const km of kms) couriers.push(await courierNear(p, km, now));
@@ -50,19 +69,38 @@ describe('offers', () => {
     expect(far.id).not.toBe(near.id);
 
     const svc = dispatch.service;
-    expect(await svc.accept(near.id, id, 'a1')).toEqual({ order_id: id, action: 'accept', stage: 'accepted', status: 'accepted', replayed: false });
+    expect(await svc.accept(near.id, id, 'a1')).toEqual({
+      order_id: id,
+      action: 'accept',
+      stage: 'accepted',
+      status: 'accepted',
+      replayed: false,
+    });
     expect((await svc.arrivedAtPickup(near.id, id, 'a2')).stage).toBe('at_pickup');
     expect((await svc.pickedUp(near.id, id, 'a3')).status).toBe('in_transit');
     expect((await svc.arrived(near.id, id, 'a4')).stage).toBe('at_dropoff');
     // Proof first: the delivery code (its text went to the recipient at accept; a fresh one stands in here).
     const { code } = await p.app.platform.proofs.issueCode(id, { rotate: true });
     await p.app.platform.proofs.verifyCode(id, code!, near.id);
-    expect(await svc.delivered(near.id, id, 'a5')).toMatchObject({ stage: 'delivered', status: 'delivered' });
+    expect(await svc.delivered(near.id, id, 'a5')).toMatchObject({
+      stage: 'delivered',
+      status: 'delivered',
+    });
 
     expect((await order(id)).status).toBe('delivered');
-    expect((await track(id)).timeline.filter((t: any) => t.completed).map((t: any) => t.status)).toEqual(['placed', 'accepted', 'pickedUp', 'in_transit', 'delivered']);
-    expect((await events(id)).map((e) => e.status)).toEqual(['placed', 'accepted', 'pickedUp', 'in_transit', 'delivered']);
-    expect((await p.admin('GET', '/dispatch/board')).body.data.find((e: any) => e.order_id === id)).toBeUndefined();
+    expect(
+      (await track(id)).timeline.filter((t: any) => t.completed).map((t: any) => t.status),
+    ).toEqual(['placed', 'accepted', 'pickedUp', 'in_transit', 'delivered']);
+    expect((await events(id)).map((e) => e.status)).toEqual([
+      'placed',
+      'accepted',
+      'pickedUp',
+      'in_transit',
+      'delivered',
+    ]);
+    expect(
+      (await p.admin('GET', '/dispatch/board')).body.data.find((e: any) => e.order_id === id),
+    ).toBeUndefined();
   });
 
   it('prefers a free courier to a busy one nearby, and leaves staging orders to the sandbox courier', async () => {
@@ -78,12 +116,23 @@ describe('offers', () => {
     expect(await offeredTo(p, second)).toBe(free.id);
 
     const staging = await createPartner(p);
-    const res = await staging.client.send<any>('POST', '/api/v1/delivery/orders.create', { body: (await import('../../delivery/fixtures.ts')).orderBody() });
+    const res = await staging.client.send<any>('POST', '/api/v1/delivery/orders.create', {
+      body: (await import('../../delivery/fixtures.ts')).orderBody(),
+    });
     const stagingId = res.body.data.order_details.order_id;
     await dispatch.offers.tick();
     // The staging job waits for the sandbox courier: the dispatcher never offers it to the free courier.
-    expect(await p.app.platform.db.query('select environment, state from dispatch_jobs where order_id = $1', [stagingId])).toEqual([{ environment: 'staging', state: 'waiting' }]);
-    expect(await countRows(p, 'select count(*)::int as n from dispatch_offers where order_id = $1', [stagingId])).toBe(0);
+    expect(
+      await p.app.platform.db.query(
+        'select environment, state from dispatch_jobs where order_id = $1',
+        [stagingId],
+      ),
+    ).toEqual([{ environment: 'staging', state: 'waiting' }]);
+    expect(
+      await countRows(p, 'select count(*)::int as n from dispatch_offers where order_id = $1', [
+        stagingId,
+      ]),
+    ).toBe(0);
   });
 
   it('finds the nearest among many through the box around the pickup, and a courier outside the box when the box has too few', async () => {
@@ -102,7 +151,10 @@ describe('offers', () => {
   });
 
   it('moves a declined offer to the next courier and never back to the one who declined', async () => {
-    const { couriers: [a, b], id } = await jobNear([0.5, 1.5]);
+    const {
+      couriers: [a, b],
+      id,
+    } = await jobNear([0.5, 1.5]);
     expect(await offeredTo(p, id)).toBe(a.id);
     expect((await dispatch.service.decline(a.id, id, 'd1')).stage).toBeNull();
     expect(await offeredTo(p, id)).toBe(b.id);
@@ -113,7 +165,10 @@ describe('offers', () => {
   });
 
   it('moves an offer not accepted in time to the next courier', async () => {
-    const { couriers: [a, b], id } = await jobNear([0.5, 1.5]);
+    const {
+      couriers: [a, b],
+      id,
+    } = await jobNear([0.5, 1.5]);
     expect(await offeredTo(p, id)).toBe(a.id);
     now += 30_000;
     await dispatch.offers.tick();
@@ -129,33 +184,64 @@ describe('offers', () => {
 describe('one job, one courier', () => {
   it('lets exactly one of 20 concurrent accepts win; the others are told it is taken', async () => {
     await clearBoard();
-    const couriers = await Promise.all(Array.from({ length: 5 }, (_, i) => courierNear(p, 0.3 + i, now)));
+    const couriers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => courierNear(p, 0.3 + i, now)),
+    );
     const id = await productionOrder(s);
     await dispatch.offers.tick();
     const holder = (await offeredTo(p, id))!;
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => codeOf(dispatch.service.accept(i % 2 ? holder : couriers[i % 5]!.id, id, `race-${i}`))),
+      Array.from({ length: 20 }, (_, i) =>
+        codeOf(dispatch.service.accept(i % 2 ? holder : couriers[i % 5]!.id, id, `race-${i}`)),
+      ),
     );
     expect(results.filter((r) => r === 'OK')).toHaveLength(1);
-    expect(results.filter((r) => r !== 'OK').every((r) => r === 'JOB_TAKEN' || r === 'OFFER_NOT_OPEN')).toBe(true);
+    expect(
+      results.filter((r) => r !== 'OK').every((r) => r === 'JOB_TAKEN' || r === 'OFFER_NOT_OPEN'),
+    ).toBe(true);
     expect(results.filter((r) => r === 'JOB_TAKEN').length).toBeGreaterThan(0);
-    expect(await countRows(p, 'select count(*)::int as n from dispatch_assignments where order_id = $1', [id])).toBe(1);
+    expect(
+      await countRows(
+        p,
+        'select count(*)::int as n from dispatch_assignments where order_id = $1',
+        [id],
+      ),
+    ).toBe(1);
     expect((await events(id)).filter((e) => e.status === 'accepted')).toHaveLength(1);
   });
 
   it('applies a replayed action id once and answers the first result; another job or action with it is refused', async () => {
-    const { couriers: [c], id } = await jobNear([0.5]);
+    const {
+      couriers: [c],
+      id,
+    } = await jobNear([0.5]);
     await dispatch.service.accept(c.id, id, 'acc');
     const first = await dispatch.service.pickedUp(c.id, id, 'pick');
-    const replays = await Promise.all([dispatch.service.pickedUp(c.id, id, 'pick'), dispatch.service.pickedUp(c.id, id, 'pick')]);
-    expect(replays).toEqual([{ ...first, replayed: true }, { ...first, replayed: true }]);
-    expect((await events(id)).map((e) => e.status)).toEqual(['placed', 'accepted', 'pickedUp', 'in_transit']);
+    const replays = await Promise.all([
+      dispatch.service.pickedUp(c.id, id, 'pick'),
+      dispatch.service.pickedUp(c.id, id, 'pick'),
+    ]);
+    expect(replays).toEqual([
+      { ...first, replayed: true },
+      { ...first, replayed: true },
+    ]);
+    expect((await events(id)).map((e) => e.status)).toEqual([
+      'placed',
+      'accepted',
+      'pickedUp',
+      'in_transit',
+    ]);
     expect(await codeOf(dispatch.service.arrived(c.id, id, 'pick'))).toBe('ACTION_ID_REUSED');
-    expect(await codeOf(dispatch.service.pickedUp(c.id, id, 'pick-again'))).toBe('INVALID_TRANSITION');
+    expect(await codeOf(dispatch.service.pickedUp(c.id, id, 'pick-again'))).toBe(
+      'INVALID_TRANSITION',
+    );
   });
 
   it('refuses a courier who does not hold the job, and bad action ids and reasons', async () => {
-    const { couriers: [holder, other], id } = await jobNear([0.5, 3]);
+    const {
+      couriers: [holder, other],
+      id,
+    } = await jobNear([0.5, 3]);
     await dispatch.service.accept(holder.id, id, 'h1');
     const refused = await Promise.all(
       [
@@ -166,26 +252,59 @@ describe('one job, one courier', () => {
     );
     expect(refused).toEqual(['NOT_YOUR_JOB', 'NOT_YOUR_JOB', 'NOT_YOUR_JOB']);
     expect(await codeOf(dispatch.service.accept(other.id, id, 'o4'))).toBe('JOB_TAKEN');
-    expect(await codeOf(dispatch.service.pickedUp(holder.id, id, 'bad\u0000id'))).toBe('VALIDATION_ERROR');
-    expect(await codeOf(dispatch.service.pickedUp(holder.id, id, 'x'.repeat(101)))).toBe('VALIDATION_ERROR');
-    expect(await codeOf(dispatch.service.couldNotDeliver(holder.id, id, 'h2', 'refused', 'gone\u0007'))).toBe('VALIDATION_ERROR');
+    expect(await codeOf(dispatch.service.pickedUp(holder.id, id, 'bad\u0000id'))).toBe(
+      'VALIDATION_ERROR',
+    );
+    expect(await codeOf(dispatch.service.pickedUp(holder.id, id, 'x'.repeat(101)))).toBe(
+      'VALIDATION_ERROR',
+    );
+    expect(
+      await codeOf(dispatch.service.couldNotDeliver(holder.id, id, 'h2', 'refused', 'gone\u0007')),
+    ).toBe('VALIDATION_ERROR');
     expect((await order(id)).status).toBe('accepted');
     // Before the goods left the pickup, could-not-deliver fails the order, with its reason.
-    expect(await dispatch.service.couldNotDeliver(holder.id, id, 'h3', 'wrong_address', 'No such street')).toMatchObject({ stage: 'failed', status: 'failed' });
-    expect((await p.app.platform.delivery!.orders.history(id)).at(-1)).toMatchObject({ status: 'failed', note: 'No such street' });
-    expect(await order(id)).toMatchObject({ failure: { reason: 'wrong_address', note: 'No such street' } });
+    expect(
+      await dispatch.service.couldNotDeliver(
+        holder.id,
+        id,
+        'h3',
+        'wrong_address',
+        'No such street',
+      ),
+    ).toMatchObject({ stage: 'failed', status: 'failed' });
+    expect((await p.app.platform.delivery!.orders.history(id)).at(-1)).toMatchObject({
+      status: 'failed',
+      note: 'No such street',
+    });
+    expect(await order(id)).toMatchObject({
+      failure: { reason: 'wrong_address', note: 'No such street' },
+    });
   });
 });
 
 describe('operators', () => {
   it('assign and reassign by hand (audited); the old courier can no longer act, the new one carries on', async () => {
-    const { couriers: [a, b], id } = await jobNear([0.5, 5]);
+    const {
+      couriers: [a, b],
+      id,
+    } = await jobNear([0.5, 5]);
     const assigned = await p.admin('POST', `/dispatch/orders/${id}/assign`, { courier_id: b.id });
-    expect(assigned.body).toEqual({ order_id: id, courier_id: b.id, previous_courier_id: null, stage: 'accepted', status: 'accepted' });
+    expect(assigned.body).toEqual({
+      order_id: id,
+      courier_id: b.id,
+      previous_courier_id: null,
+      stage: 'accepted',
+      status: 'accepted',
+    });
     expect(await codeOf(dispatch.service.accept(a.id, id, 'x1'))).toBe('JOB_TAKEN');
     await dispatch.service.pickedUp(b.id, id, 'b1');
     const re = await p.admin('POST', `/dispatch/orders/${id}/assign`, { courier_id: a.id });
-    expect(re.body).toMatchObject({ previous_courier_id: b.id, courier_id: a.id, stage: 'picked_up', status: 'in_transit' });
+    expect(re.body).toMatchObject({
+      previous_courier_id: b.id,
+      courier_id: a.id,
+      stage: 'picked_up',
+      status: 'in_transit',
+    });
     expect(await codeOf(dispatch.service.delivered(b.id, id, 'b2'))).toBe('NOT_YOUR_JOB');
     expect(await codeOf(dispatch.service.delivered(a.id, id, 'a2'))).toBe('VALIDATION_ERROR');
     const { code } = await p.app.platform.proofs.issueCode(id, { rotate: true });
@@ -196,31 +315,62 @@ describe('operators', () => {
 
     const again = await p.admin('POST', `/dispatch/orders/${id}/assign`, { courier_id: b.id });
     expect([again.status, again.body.code]).toEqual([409, 'INVALID_TRANSITION']);
-    expect((await p.admin('POST', `/dispatch/orders/dlv_nope/assign`, { courier_id: a.id })).body.code).toBe('ORDER_NOT_FOUND');
-    expect((await p.admin('POST', `/dispatch/orders/${id}/assign`, { courier_id: 'cou_nope' })).body.code).toBe('COURIER_NOT_FOUND');
-    expect((await p.admin('POST', `/dispatch/orders/${id}/assign`, { courier_id: 'a\u0000b' })).status).toBe(400);
+    expect(
+      (await p.admin('POST', `/dispatch/orders/dlv_nope/assign`, { courier_id: a.id })).body.code,
+    ).toBe('ORDER_NOT_FOUND');
+    expect(
+      (await p.admin('POST', `/dispatch/orders/${id}/assign`, { courier_id: 'cou_nope' })).body
+        .code,
+    ).toBe('COURIER_NOT_FOUND');
+    expect(
+      (await p.admin('POST', `/dispatch/orders/${id}/assign`, { courier_id: 'a\u0000b' })).status,
+    ).toBe(400);
     const finance = await operatorWithToken(p, ['finance']);
-    expect((await p.admin('POST', `/dispatch/orders/${id}/assign`, { courier_id: b.id }, finance.token)).status).toBe(403);
+    expect(
+      (await p.admin('POST', `/dispatch/orders/${id}/assign`, { courier_id: b.id }, finance.token))
+        .status,
+    ).toBe(403);
     expect((await p.admin('GET', '/dispatch/board', undefined, finance.token)).status).toBe(200);
   });
 
   it('an operator cancel ends the assignment and the offers; the courier can no longer act', async () => {
-    const { couriers: [c], id } = await jobNear([0.5]);
+    const {
+      couriers: [c],
+      id,
+    } = await jobNear([0.5]);
     await dispatch.service.accept(c.id, id, 'c1');
-    expect((await p.admin('POST', `/delivery/orders/${id}/status`, { status: 'cancelled' })).status).toBe(200);
+    expect(
+      (await p.admin('POST', `/delivery/orders/${id}/status`, { status: 'cancelled' })).status,
+    ).toBe(200);
     expect(await codeOf(dispatch.service.pickedUp(c.id, id, 'c2'))).toBe('NOT_YOUR_JOB');
-    expect(await countRows(p, `select count(*)::int as n from dispatch_assignments where order_id = $1 and end_reason = 'cancelled'`, [id])).toBe(1);
+    expect(
+      await countRows(
+        p,
+        `select count(*)::int as n from dispatch_assignments where order_id = $1 and end_reason = 'cancelled'`,
+        [id],
+      ),
+    ).toBe(1);
     const offered = await productionOrder(s);
     await dispatch.offers.tick();
-    expect((await p.admin('POST', `/delivery/orders/${offered}/status`, { status: 'accepted' })).status).toBe(200);
-    expect(await countRows(p, `select count(*)::int as n from dispatch_offers where order_id = $1 and state = 'withdrawn'`, [offered])).toBe(1);
+    expect(
+      (await p.admin('POST', `/delivery/orders/${offered}/status`, { status: 'accepted' })).status,
+    ).toBe(200);
+    expect(
+      await countRows(
+        p,
+        `select count(*)::int as n from dispatch_offers where order_id = $1 and state = 'withdrawn'`,
+        [offered],
+      ),
+    ).toBe(1);
     expect((await p.admin('GET', '/dispatch/board')).body.data).toEqual([]);
   });
 
   it('raises the unaccepted gauge and shows the order late once nobody took it in time', async () => {
     await clearBoard();
     const scrape = async () => {
-      const res = await fetch(`${p.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      const res = await fetch(`${p.url}/metrics`, {
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
       return (await Scrape.parse(await res.text())).series('dispatch_unaccepted_orders')[0]?.value;
     };
     const id = await productionOrder(s);
@@ -229,7 +379,9 @@ describe('operators', () => {
     now += 11 * 60_000;
     expect((await dispatch.offers.tick()).late).toEqual([id]);
     expect(await scrape()).toBe(1);
-    expect((await p.admin('GET', '/dispatch/board')).body.data).toEqual([expect.objectContaining({ order_id: id, column: 'late' })]);
+    expect((await p.admin('GET', '/dispatch/board')).body.data).toEqual([
+      expect.objectContaining({ order_id: id, column: 'late' }),
+    ]);
     const c = await courierNear(p, 1, now);
     await dispatch.offers.tick();
     expect(await offeredTo(p, id)).toBe(c.id);

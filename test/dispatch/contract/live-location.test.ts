@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countRows, createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  countRows,
+  createPartner,
+  startPlatform,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 import { courierNear, PICKUP, productionOrder } from '../helpers.ts';
 
 let p: TestPlatform;
@@ -11,14 +17,24 @@ beforeAll(async () => {
 });
 afterAll(() => p.close());
 
-const track = (id: string) => s.client.send<any>('POST', '/api/v1/delivery/orders.track', { body: { order_id: id } }).then((r) => r.body.data);
-const report = (courierId: string, lat: number) => p.app.platform.couriers.reportPosition(courierId, { lat, lng: PICKUP.lng, at: new Date(now) });
+const track = (id: string) =>
+  s.client
+    .send<any>('POST', '/api/v1/delivery/orders.track', { body: { order_id: id } })
+    .then((r) => r.body.data);
+const report = (courierId: string, lat: number) =>
+  p.app.platform.couriers.reportPosition(courierId, { lat, lng: PICKUP.lng, at: new Date(now) });
 const locationEvents = (id: string) =>
-  p.app.platform.db.query<{ data: any }>(`select payload->'data' as data from outbox_events where subject_id = $1 and type = 'delivery.courier.location' order by created_at`, [id]);
-const trail = (id: string) => countRows(p, 'select count(*)::int as n from dispatch_trail where order_id = $1', [id]);
+  p.app.platform.db.query<{ data: any }>(
+    `select payload->'data' as data from outbox_events where subject_id = $1 and type = 'delivery.courier.location' order by created_at`,
+    [id],
+  );
+const trail = (id: string) =>
+  countRows(p, 'select count(*)::int as n from dispatch_trail where order_id = $1', [id]);
 
 async function trackingPage(id: string): Promise<string> {
-  const res = await s.client.send<any>('POST', '/api/v1/delivery/orders.get', { body: { order_id: id } });
+  const res = await s.client.send<any>('POST', '/api/v1/delivery/orders.get', {
+    body: { order_id: id },
+  });
   return (await fetch(p.url + new URL(res.body.data.tracking_url).pathname)).text();
 }
 
@@ -41,14 +57,25 @@ describe('live location', () => {
     expect(await trail(id)).toBe(5);
     const first = await locationEvents(id);
     expect(first).toHaveLength(1);
-    expect(first[0]!.data).toMatchObject({ order_id: id, order_reference: expect.any(String), courier: { position: { lat: PICKUP.lat + 0.01, lng: PICKUP.lng } }, next_stop: 'pickup', eta: expect.any(String), recorded_at: expect.any(String) });
+    expect(first[0]!.data).toMatchObject({
+      order_id: id,
+      order_reference: expect.any(String),
+      courier: { position: { lat: PICKUP.lat + 0.01, lng: PICKUP.lng } },
+      next_stop: 'pickup',
+      eta: expect.any(String),
+      recorded_at: expect.any(String),
+    });
 
     now += 20_000;
     await report(courierId, PICKUP.lat + 0.003);
     expect(await locationEvents(id)).toHaveLength(2);
 
     const { courier } = await track(id);
-    expect(courier).toMatchObject({ position: { lat: PICKUP.lat + 0.003, lng: PICKUP.lng }, updated_at: new Date(now).toISOString(), next_stop: 'pickup' });
+    expect(courier).toMatchObject({
+      position: { lat: PICKUP.lat + 0.003, lng: PICKUP.lng },
+      updated_at: new Date(now).toISOString(),
+      next_stop: 'pickup',
+    });
     // 0.33 km by motorbike plus the stop time: a few minutes from now.
     expect(Date.parse(courier.eta) - now).toBeGreaterThan(3 * 60_000);
     expect(Date.parse(courier.eta) - now).toBeLessThan(5 * 60_000);
@@ -100,14 +127,35 @@ describe('live location', () => {
     now = Date.now();
   });
 
-  it('takes reports through the courier app\'s position action, and refuses bad input without keeping it', async () => {
+  it("takes reports through the courier app's position action, and refuses bad input without keeping it", async () => {
     const { id, courierId } = await onTheJob();
     const actions = p.app.platform.courierActions;
     now += 1_000;
-    expect(await actions.apply(courierId, { id: crypto.randomUUID(), kind: 'position', at: new Date(now), payload: { lat: PICKUP.lat, lng: PICKUP.lng } })).toMatchObject({ result: 'applied' });
+    expect(
+      await actions.apply(courierId, {
+        id: crypto.randomUUID(),
+        kind: 'position',
+        at: new Date(now),
+        payload: { lat: PICKUP.lat, lng: PICKUP.lng },
+      }),
+    ).toMatchObject({ result: 'applied' });
     expect(await trail(id)).toBe(1);
-    expect(await actions.apply(courierId, { id: crypto.randomUUID(), kind: 'position', at: new Date(now + 1), payload: { lat: 1e308, lng: PICKUP.lng } })).toMatchObject({ result: 'refused' });
-    expect(await actions.apply(courierId, { id: crypto.randomUUID(), kind: 'position', at: new Date(now + 1), payload: { lat: 'x\u0000', lng: PICKUP.lng } })).toMatchObject({ result: 'refused' });
+    expect(
+      await actions.apply(courierId, {
+        id: crypto.randomUUID(),
+        kind: 'position',
+        at: new Date(now + 1),
+        payload: { lat: 1e308, lng: PICKUP.lng },
+      }),
+    ).toMatchObject({ result: 'refused' });
+    expect(
+      await actions.apply(courierId, {
+        id: crypto.randomUUID(),
+        kind: 'position',
+        at: new Date(now + 1),
+        payload: { lat: 'x\u0000', lng: PICKUP.lng },
+      }),
+    ).toMatchObject({ result: 'refused' });
     expect(await trail(id)).toBe(1);
   });
 

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DispatchService } from '../../../src/modules/dispatch/index.ts';
 import { ACCRA_CENTRAL, EAST_LEGON, orderBody } from '../../delivery/fixtures.ts';
-import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  createPartner,
+  startPlatform,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 import { balance, expectLedgerConsistent, topUp, walletPartner } from '../../wallet/helpers.ts';
 import { codeOf, courierNear, productionOrder, toDropoff } from '../helpers.ts';
 
@@ -18,11 +23,28 @@ afterAll(() => p.close());
 
 const db = () => p.app.platform.db;
 const row = async (id: string) =>
-  (await db().query<any>('select status, version, delivery_attempts, failure_reason, failure_note, return_fee_pesewas from delivery_orders where id = $1', [id]))[0];
+  (
+    await db().query<any>(
+      'select status, version, delivery_attempts, failure_reason, failure_note, return_fee_pesewas from delivery_orders where id = $1',
+      [id],
+    )
+  )[0];
 const assignment = async (id: string) =>
-  (await db().query<any>('select courier_id, stage, ended_at, end_reason from dispatch_assignments where order_id = $1 order by started_at desc limit 1', [id]))[0];
-const jobState = async (id: string) => (await db().query<{ state: string }>('select state from dispatch_jobs where order_id = $1', [id]))[0]!.state;
-const outbox = (id: string) => db().query<any>('select type, payload from outbox_events where subject_id = $1 order by sequence', [id]);
+  (
+    await db().query<any>(
+      'select courier_id, stage, ended_at, end_reason from dispatch_assignments where order_id = $1 order by started_at desc limit 1',
+      [id],
+    )
+  )[0];
+const jobState = async (id: string) =>
+  (
+    await db().query<{ state: string }>('select state from dispatch_jobs where order_id = $1', [id])
+  )[0]!.state;
+const outbox = (id: string) =>
+  db().query<any>(
+    'select type, payload from outbox_events where subject_id = $1 order by sequence',
+    [id],
+  );
 
 /** An order at the drop-off with its courier, the recipient's code already given. */
 async function atDropoff(orderId?: string) {
@@ -46,37 +68,76 @@ async function refusal(promise: Promise<unknown>): Promise<[number, string]> {
 describe("a courier's could-not-deliver", () => {
   it('sends the order out again, then back to the pickup, and "returned" ends the job, with timeline and events', async () => {
     const { id, courier } = await atDropoff();
-    expect(await svc.couldNotDeliver(courier, id, 'cnd-1', 'recipient_absent', ' Nobody at the gate ')).toEqual({
+    expect(
+      await svc.couldNotDeliver(courier, id, 'cnd-1', 'recipient_absent', ' Nobody at the gate '),
+    ).toEqual({
       order_id: id,
       action: 'could_not_deliver',
       stage: 'picked_up',
       status: 'in_transit',
       replayed: false,
     });
-    expect(await row(id)).toMatchObject({ status: 'in_transit', delivery_attempts: 2, failure_reason: 'recipient_absent', failure_note: 'Nobody at the gate' });
+    expect(await row(id)).toMatchObject({
+      status: 'in_transit',
+      delivery_attempts: 2,
+      failure_reason: 'recipient_absent',
+      failure_note: 'Nobody at the gate',
+    });
     // The courier keeps the job and arrives again for the second attempt.
-    expect(await svc.currentJob(courier)).toEqual({ kind: 'job', order_id: id, stage: 'picked_up' });
+    expect(await svc.currentJob(courier)).toEqual({
+      kind: 'job',
+      order_id: id,
+      stage: 'picked_up',
+    });
     expect((await svc.arrived(courier, id, 'arrive-2')).stage).toBe('at_dropoff');
 
-    expect(await svc.couldNotDeliver(courier, id, 'cnd-2', 'refused')).toMatchObject({ stage: 'returning', status: 'returning' });
-    expect(await row(id)).toMatchObject({ status: 'returning', delivery_attempts: 2, failure_reason: 'refused', failure_note: null });
+    expect(await svc.couldNotDeliver(courier, id, 'cnd-2', 'refused')).toMatchObject({
+      stage: 'returning',
+      status: 'returning',
+    });
+    expect(await row(id)).toMatchObject({
+      status: 'returning',
+      delivery_attempts: 2,
+      failure_reason: 'refused',
+      failure_note: null,
+    });
     expect(await codeOf(svc.delivered(courier, id, 'deliver-late'))).toBe('INVALID_TRANSITION');
-    expect(await codeOf(svc.couldNotDeliver(courier, id, 'cnd-3', 'refused'))).toBe('INVALID_TRANSITION');
-    expect(await svc.currentJob(courier)).toEqual({ kind: 'job', order_id: id, stage: 'returning' });
+    expect(await codeOf(svc.couldNotDeliver(courier, id, 'cnd-3', 'refused'))).toBe(
+      'INVALID_TRANSITION',
+    );
+    expect(await svc.currentJob(courier)).toEqual({
+      kind: 'job',
+      order_id: id,
+      stage: 'returning',
+    });
     expect(await jobState(id)).toBe('assigned');
 
-    expect(await svc.returned(courier, id, 'ret-1')).toMatchObject({ action: 'returned', stage: 'returned', status: 'returned', replayed: false });
-    expect(await assignment(id)).toMatchObject({ stage: 'returned', ended_at: expect.any(Date), end_reason: 'finished' });
+    expect(await svc.returned(courier, id, 'ret-1')).toMatchObject({
+      action: 'returned',
+      stage: 'returned',
+      status: 'returned',
+      replayed: false,
+    });
+    expect(await assignment(id)).toMatchObject({
+      stage: 'returned',
+      ended_at: expect.any(Date),
+      end_reason: 'finished',
+    });
     expect(await jobState(id)).toBe('closed');
     expect(await svc.currentJob(courier)).toBeUndefined();
 
     const events = await outbox(id);
-    expect(events.slice(-3).map((e) => [e.type, e.payload.data.previous_status, e.payload.data.status])).toEqual([
+    expect(
+      events.slice(-3).map((e) => [e.type, e.payload.data.previous_status, e.payload.data.status]),
+    ).toEqual([
       ['delivery.order.status_changed', 'in_transit', 'in_transit'],
       ['delivery.order.returning', 'in_transit', 'returning'],
       ['delivery.order.returned', 'returning', 'returned'],
     ]);
-    expect(events.at(-2).payload.data).toMatchObject({ failure_reason: 'refused', delivery_attempts: 2 });
+    expect(events.at(-2).payload.data).toMatchObject({
+      failure_reason: 'refused',
+      delivery_attempts: 2,
+    });
     const history = await p.app.platform.delivery!.orders.history(id);
     expect(history.slice(-3).map((h: any) => [h.status, h.note])).toEqual([
       ['in_transit', 'Nobody at the gate'],
@@ -103,49 +164,91 @@ describe("a courier's could-not-deliver", () => {
         await svc.couldNotDeliver(courier, id, 'cnd-bad', reason, note);
         expect.unreachable(`${String(reason)} ${String(note)} was accepted`);
       } catch (err: any) {
-        expect([err.statusCode, err.code, err.details?.[0]?.field], `${String(reason)} ${String(note).slice(0, 20)}`).toEqual([400, 'VALIDATION_ERROR', field]);
+        expect(
+          [err.statusCode, err.code, err.details?.[0]?.field],
+          `${String(reason)} ${String(note).slice(0, 20)}`,
+        ).toEqual([400, 'VALIDATION_ERROR', field]);
       }
     }
     expect([await row(id), await assignment(id)]).toEqual(before);
-    expect(await db().query("select 1 from dispatch_actions where action_id = 'cnd-bad'")).toEqual([]);
-    expect(await refusal(svc.returned(courier, id, 'ret-early'))).toEqual([409, 'INVALID_TRANSITION']);
+    expect(await db().query("select 1 from dispatch_actions where action_id = 'cnd-bad'")).toEqual(
+      [],
+    );
+    expect(await refusal(svc.returned(courier, id, 'ret-early'))).toEqual([
+      409,
+      'INVALID_TRANSITION',
+    ]);
     // The refused action id was not used up: the good reason goes through with it.
-    expect(await svc.couldNotDeliver(courier, id, 'cnd-bad', 'other', 'Gate locked, phone off')).toMatchObject({ status: 'in_transit' });
-    expect(await row(id)).toMatchObject({ failure_reason: 'other', failure_note: 'Gate locked, phone off' });
+    expect(
+      await svc.couldNotDeliver(courier, id, 'cnd-bad', 'other', 'Gate locked, phone off'),
+    ).toMatchObject({ status: 'in_transit' });
+    expect(await row(id)).toMatchObject({
+      failure_reason: 'other',
+      failure_note: 'Gate locked, phone off',
+    });
   });
 
   it('applies a replayed action id once, sent again or twice at once', async () => {
     const { id, courier } = await atDropoff();
-    const [a, b] = await Promise.all([0, 1].map(() => svc.couldNotDeliver(courier, id, 'cnd-same', 'wrong_address')));
+    const [a, b] = await Promise.all(
+      [0, 1].map(() => svc.couldNotDeliver(courier, id, 'cnd-same', 'wrong_address')),
+    );
     expect([a!.replayed, b!.replayed].sort()).toEqual([false, true]);
     expect({ ...a, replayed: false }).toEqual({ ...b, replayed: false });
-    expect(await svc.couldNotDeliver(courier, id, 'cnd-same', 'wrong_address')).toMatchObject({ stage: 'picked_up', status: 'in_transit', replayed: true });
+    expect(await svc.couldNotDeliver(courier, id, 'cnd-same', 'wrong_address')).toMatchObject({
+      stage: 'picked_up',
+      status: 'in_transit',
+      replayed: true,
+    });
     expect(await row(id)).toMatchObject({ delivery_attempts: 2, version: 5 });
-    expect((await outbox(id)).filter((e) => e.payload.data.previous_status === 'in_transit')).toHaveLength(1);
+    expect(
+      (await outbox(id)).filter((e) => e.payload.data.previous_status === 'in_transit'),
+    ).toHaveLength(1);
     // The same id for another action is refused.
     expect(await codeOf(svc.returned(courier, id, 'cnd-same'))).toBe('ACTION_ID_REUSED');
 
     await svc.couldNotDeliver(courier, id, 'cnd-second', 'wrong_address');
     expect((await svc.returned(courier, id, 'ret-same')).replayed).toBe(false);
-    expect(await svc.returned(courier, id, 'ret-same')).toMatchObject({ status: 'returned', replayed: true });
+    expect(await svc.returned(courier, id, 'ret-same')).toMatchObject({
+      status: 'returned',
+      replayed: true,
+    });
     expect((await outbox(id)).filter((e) => e.type === 'delivery.order.returned')).toHaveLength(1);
   });
 
   it('lets no other courier act on the job, before or during the return', async () => {
     const { id, courier } = await atDropoff();
     const other = (await courierNear(p, 2, Date.now())).id;
-    expect(await refusal(svc.couldNotDeliver(other, id, 'o-1', 'refused'))).toEqual([403, 'NOT_YOUR_JOB']);
+    expect(await refusal(svc.couldNotDeliver(other, id, 'o-1', 'refused'))).toEqual([
+      403,
+      'NOT_YOUR_JOB',
+    ]);
     await svc.couldNotDeliver(courier, id, 'h-1', 'refused');
     await svc.couldNotDeliver(courier, id, 'h-2', 'refused');
     expect(await refusal(svc.returned(other, id, 'o-2'))).toEqual([403, 'NOT_YOUR_JOB']);
     expect(await row(id)).toMatchObject({ status: 'returning' });
-    expect(await assignment(id)).toMatchObject({ courier_id: courier, stage: 'returning', ended_at: null });
+    expect(await assignment(id)).toMatchObject({
+      courier_id: courier,
+      stage: 'returning',
+      ended_at: null,
+    });
   });
 
   it("puts the courier's job on the return when an operator starts it", async () => {
     const { id, courier } = await atDropoff();
-    expect((await p.admin('POST', `/delivery/orders/${id}/status`, { status: 'returning', failure_reason: 'refused' })).status).toBe(200);
-    expect(await svc.currentJob(courier)).toEqual({ kind: 'job', order_id: id, stage: 'returning' });
+    expect(
+      (
+        await p.admin('POST', `/delivery/orders/${id}/status`, {
+          status: 'returning',
+          failure_reason: 'refused',
+        })
+      ).status,
+    ).toBe(200);
+    expect(await svc.currentJob(courier)).toEqual({
+      kind: 'job',
+      order_id: id,
+      stage: 'returning',
+    });
     expect(await svc.returned(courier, id, 'op-ret')).toMatchObject({ status: 'returned' });
     expect(await jobState(id)).toBe('closed');
   });
@@ -161,7 +264,9 @@ describe('the return fee of a wallet-funded order returned by its courier', () =
     const created = await w.client.send<any>('POST', '/api/v1/delivery/orders.create', { body });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const { id, courier } = await atDropoff(created.body.data.order_details.order_id);
-    const fee = (await w.client.send<any>('POST', '/api/v1/delivery/orders.get', { body: { order_id: id } })).body.data.order_info.amount as number;
+    const fee = (
+      await w.client.send<any>('POST', '/api/v1/delivery/orders.get', { body: { order_id: id } })
+    ).body.data.order_info.amount as number;
     const returnFee = Math.round(fee * 50) / 100;
 
     await svc.couldNotDeliver(courier, id, 'w-1', 'recipient_absent');
@@ -171,9 +276,15 @@ describe('the return fee of a wallet-funded order returned by its courier', () =
     expect(await svc.returned(courier, id, 'w-3')).toMatchObject({ replayed: true });
     expect(await codeOf(svc.returned(courier, id, 'w-4'))).toBe('NOT_YOUR_JOB');
 
-    const journals = await db().query<any>('select kind from ledger_journals where subject_id = $1 order by created_at', [id]);
+    const journals = await db().query<any>(
+      'select kind from ledger_journals where subject_id = $1 order by created_at',
+      [id],
+    );
     expect(journals.map((j) => j.kind)).toEqual(['order_fee', 'order_return_fee']);
-    expect(await row(id)).toMatchObject({ status: 'returned', return_fee_pesewas: Math.round(returnFee * 100) });
+    expect(await row(id)).toMatchObject({
+      status: 'returned',
+      return_fee_pesewas: Math.round(returnFee * 100),
+    });
     await p.app.platform.delivery!.refunds.tick();
     expect(await balance(w)).toBeCloseTo(100 - fee - returnFee, 2);
     await expectLedgerConsistent(p);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { countRows, createPartner, onPostgres, onRedis, useTwoInstances } from '../../helpers/harness.ts';
+import {
+  countRows,
+  createPartner,
+  onPostgres,
+  onRedis,
+  useTwoInstances,
+} from '../../helpers/harness.ts';
 import { codeOf, courierNear, offeredTo, productionOrder } from '../helpers.ts';
 
 // Two instances on one PostgreSQL schema dispatch as one.
@@ -11,20 +17,50 @@ describe.runIf(onPostgres && onRedis)('dispatch across two instances', () => {
     const s = await createPartner(a, { environment: 'production' });
     const couriers = await Promise.all([0.5, 1, 2].map((km) => courierNear(a, km, Date.now())));
     const id = await productionOrder(s);
-    await Promise.all([a.app.platform.dispatch!.offers.tick(), b.app.platform.dispatch!.offers.tick(), a.app.platform.dispatch!.offers.tick()]);
-    expect(await countRows(a, 'select count(*)::int as n from dispatch_offers where order_id = $1', [id])).toBe(1);
+    await Promise.all([
+      a.app.platform.dispatch!.offers.tick(),
+      b.app.platform.dispatch!.offers.tick(),
+      a.app.platform.dispatch!.offers.tick(),
+    ]);
+    expect(
+      await countRows(a, 'select count(*)::int as n from dispatch_offers where order_id = $1', [
+        id,
+      ]),
+    ).toBe(1);
     const holder = (await offeredTo(b, id))!;
     expect(holder).toBe(couriers[0]!.id);
 
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => codeOf((i % 2 ? a : b).app.platform.dispatch!.service.accept(i % 4 < 2 ? holder : couriers[1]!.id, id, `two-${i}`))),
+      Array.from({ length: 20 }, (_, i) =>
+        codeOf(
+          (i % 2 ? a : b).app.platform.dispatch!.service.accept(
+            i % 4 < 2 ? holder : couriers[1]!.id,
+            id,
+            `two-${i}`,
+          ),
+        ),
+      ),
     );
     expect(results.filter((r) => r === 'OK')).toHaveLength(1);
-    expect(await countRows(a, 'select count(*)::int as n from dispatch_assignments where order_id = $1', [id])).toBe(1);
+    expect(
+      await countRows(
+        a,
+        'select count(*)::int as n from dispatch_assignments where order_id = $1',
+        [id],
+      ),
+    ).toBe(1);
 
-    const picks = await Promise.all([a, b, a, b].map((x) => x.app.platform.dispatch!.service.pickedUp(holder, id, 'pick-once')));
+    const picks = await Promise.all(
+      [a, b, a, b].map((x) => x.app.platform.dispatch!.service.pickedUp(holder, id, 'pick-once')),
+    );
     expect(picks.filter((r) => !r.replayed)).toHaveLength(1);
     expect(new Set(picks.map((r) => r.status))).toEqual(new Set(['in_transit']));
-    expect(await countRows(a, `select count(*)::int as n from delivery_order_events where order_id = $1 and status = 'pickedUp'`, [id])).toBe(1);
+    expect(
+      await countRows(
+        a,
+        `select count(*)::int as n from delivery_order_events where order_id = $1 and status = 'pickedUp'`,
+        [id],
+      ),
+    ).toBe(1);
   });
 });

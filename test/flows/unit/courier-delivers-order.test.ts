@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { courierDeliversOrder, courierProofUpload } from '../../../src/flows/courier-delivers-order.ts';
+import {
+  courierDeliversOrder,
+  courierProofUpload,
+} from '../../../src/flows/courier-delivers-order.ts';
 import { as, hooks, TX } from '../faces.ts';
 
-type Handler = (input: { courierId: string; actionId: string; at: Date; payload: Record<string, unknown> }) => Promise<unknown>;
+type Handler = (input: {
+  courierId: string;
+  actionId: string;
+  at: Date;
+  payload: Record<string, unknown>;
+}) => Promise<unknown>;
 type Check = (tx: unknown, job: { orderId: string; courierId: string }) => Promise<void>;
 
 /** A courier holding ord_1, a proof module that knows which orders are proven, a cash module that records collections. */
@@ -23,7 +31,8 @@ function wired(opts: { proven?: boolean; cash?: boolean } = {}) {
     },
   };
   const service = {
-    holds: async (courierId: string, orderId: string) => courierId === 'cou_1' && orderId === 'ord_1',
+    holds: async (courierId: string, orderId: string) =>
+      courierId === 'cou_1' && orderId === 'ord_1',
     delivered: async (...args: unknown[]) => {
       log.push(['delivered', ...args]);
       return { stage: 'delivered', status: 'delivered' };
@@ -31,23 +40,47 @@ function wired(opts: { proven?: boolean; cash?: boolean } = {}) {
     onDeliver: h.add('onDeliver'),
   };
   const collect = async () => void log.push(['collect']);
-  courierDeliversOrder.wire(as({ courierActions: { register: h.add('register') }, dispatch: { service, sandbox: { proveWith: h.add('proveWith') } }, proofs, cash: opts.cash === false ? undefined : { collect } }));
-  const deliver = (payload: Record<string, unknown>, courierId = 'cou_1') => (h.on('register:delivered')[0] as Handler)({ courierId, actionId: 'act_9', at: new Date(), payload });
+  courierDeliversOrder.wire(
+    as({
+      courierActions: { register: h.add('register') },
+      dispatch: { service, sandbox: { proveWith: h.add('proveWith') } },
+      proofs,
+      cash: opts.cash === false ? undefined : { collect },
+    }),
+  );
+  const deliver = (payload: Record<string, unknown>, courierId = 'cou_1') =>
+    (h.on('register:delivered')[0] as Handler)({
+      courierId,
+      actionId: 'act_9',
+      at: new Date(),
+      payload,
+    });
   return { h, log, deliver, collect, proofs, service };
 }
 
 describe('a courier delivers an order', () => {
   it('checks the code, then has dispatch deliver with the cash the courier says they took', async () => {
     const { log, deliver } = wired();
-    expect(await deliver({ order_id: 'ord_1', code: '1234', cash_collected_pesewas: 12_000 })).toEqual({ stage: 'delivered', status: 'delivered' });
-    expect(log).toEqual([['verifyCode', 'ord_1', '1234', 'cou_1'], ['delivered', 'cou_1', 'ord_1', 'act_9', { cashCollectedPesewas: 12_000 }]]);
+    expect(
+      await deliver({ order_id: 'ord_1', code: '1234', cash_collected_pesewas: 12_000 }),
+    ).toEqual({ stage: 'delivered', status: 'delivered' });
+    expect(log).toEqual([
+      ['verifyCode', 'ord_1', '1234', 'cou_1'],
+      ['delivered', 'cou_1', 'ord_1', 'act_9', { cashCollectedPesewas: 12_000 }],
+    ]);
   });
 
   it("lets only the job's courier try a code, and refuses a code or cash of the wrong type", async () => {
     const { log, deliver } = wired();
-    await expect(deliver({ order_id: 'ord_1', code: '1234' }, 'cou_2')).rejects.toMatchObject({ statusCode: 403 });
-    await expect(deliver({ order_id: 'ord_1', code: 1234 })).rejects.toMatchObject({ statusCode: 400 });
-    await expect(deliver({ order_id: 'ord_1', cash_collected_pesewas: '120' })).rejects.toMatchObject({ statusCode: 400 });
+    await expect(deliver({ order_id: 'ord_1', code: '1234' }, 'cou_2')).rejects.toMatchObject({
+      statusCode: 403,
+    });
+    await expect(deliver({ order_id: 'ord_1', code: 1234 })).rejects.toMatchObject({
+      statusCode: 400,
+    });
+    await expect(
+      deliver({ order_id: 'ord_1', cash_collected_pesewas: '120' }),
+    ).rejects.toMatchObject({ statusCode: 400 });
     expect(log).toEqual([]);
   });
 
@@ -55,7 +88,10 @@ describe('a courier delivers an order', () => {
     const { h, log, collect } = wired();
     const [proofCheck, cashCheck] = h.on('onDeliver') as Check[];
     expect(cashCheck).toBe(collect);
-    await expect(proofCheck!(TX, { orderId: 'ord_1', courierId: 'cou_1' })).rejects.toMatchObject({ statusCode: 400, message: expect.stringContaining('delivery code') });
+    await expect(proofCheck!(TX, { orderId: 'ord_1', courierId: 'cou_1' })).rejects.toMatchObject({
+      statusCode: 400,
+      message: expect.stringContaining('delivery code'),
+    });
     const proven = wired({ proven: true });
     await (proven.h.on('onDeliver')[0] as Check)(TX, { orderId: 'ord_1', courierId: 'cou_1' });
     expect(log).toEqual([]);
@@ -67,15 +103,23 @@ describe('a courier delivers an order', () => {
 
   it("proves the sandbox courier's deliveries with a fresh code, entered like a courier's", async () => {
     const { h, log } = wired();
-    await (h.on('proveWith')[0] as (orderId: string, courierId: string) => Promise<void>)('ord_1', 'cou_sandbox');
+    await (h.on('proveWith')[0] as (orderId: string, courierId: string) => Promise<void>)(
+      'ord_1',
+      'cou_sandbox',
+    );
     expect(log).toEqual([['verifyCode', 'ord_1', '4321', 'cou_sandbox']]);
   });
 
   it("takes a proof upload only from the job's courier", async () => {
     const { log, proofs, service } = wired();
     const upload = courierProofUpload(as(service), as(proofs));
-    expect(await upload('cou_1', as({ orderId: 'ord_1', kind: 'photo' }))).toEqual({ id: 'prf_1', kind: 'photo' });
-    await expect(upload('cou_2', as({ orderId: 'ord_1', kind: 'photo' }))).rejects.toMatchObject({ statusCode: 403 });
+    expect(await upload('cou_1', as({ orderId: 'ord_1', kind: 'photo' }))).toEqual({
+      id: 'prf_1',
+      kind: 'photo',
+    });
+    await expect(upload('cou_2', as({ orderId: 'ord_1', kind: 'photo' }))).rejects.toMatchObject({
+      statusCode: 403,
+    });
     expect(log).toEqual([['recordMedia', 'ord_1', 'cou_1']]);
   });
 });

@@ -6,13 +6,17 @@ describe("a courier's position extends their jobs' trails", () => {
   it("gives each newest position to dispatch's trail", () => {
     const h = hooks();
     const onPosition = async () => {};
-    courierPositionExtendsTrail.wire(as({ couriers: { onPosition: h.add('onPosition') }, dispatch: { trail: { onPosition } } }));
+    courierPositionExtendsTrail.wire(
+      as({ couriers: { onPosition: h.add('onPosition') }, dispatch: { trail: { onPosition } } }),
+    );
     expect(h.on('onPosition')).toEqual([onPosition]);
   });
 
   it('keeps positions to the couriers module without dispatch', () => {
     const h = hooks();
-    courierPositionExtendsTrail.wire(as({ couriers: { onPosition: h.add('onPosition') }, dispatch: undefined }));
+    courierPositionExtendsTrail.wire(
+      as({ couriers: { onPosition: h.add('onPosition') }, dispatch: undefined }),
+    );
     expect(h.registered.size).toBe(0);
   });
 });

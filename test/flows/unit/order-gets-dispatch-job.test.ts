@@ -6,13 +6,20 @@ describe('an order gets its dispatch job', () => {
   it("adds dispatch's placement statement to delivery's insert", () => {
     const h = hooks();
     const onPlace = () => ({ sql: 'insert into dispatch_jobs', params: [] });
-    orderGetsDispatchJob.wire(as({ delivery: { orders: { onPlace: h.add('onPlace') } }, dispatch: { offers: { onPlace } } }));
+    orderGetsDispatchJob.wire(
+      as({
+        delivery: { orders: { onPlace: h.add('onPlace') } },
+        dispatch: { offers: { onPlace } },
+      }),
+    );
     expect(h.on('onPlace')).toEqual([onPlace]);
   });
 
   it('adds nothing where this instance dispatches no orders', () => {
     const h = hooks();
-    orderGetsDispatchJob.wire(as({ delivery: { orders: { onPlace: h.add('onPlace') } }, dispatch: undefined }));
+    orderGetsDispatchJob.wire(
+      as({ delivery: { orders: { onPlace: h.add('onPlace') } }, dispatch: undefined }),
+    );
     expect(h.registered.size).toBe(0);
   });
 });

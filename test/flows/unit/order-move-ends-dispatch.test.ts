@@ -9,14 +9,18 @@ describe("an order's move ends or updates its dispatch job", () => {
     const onMove = async () => {};
     const delivery = { orders: { onMove: h.add('onMove') } };
     orderMoveEndsDispatch.wire(as({ delivery, dispatch: { offers: { onMove } } }));
-    saleSettlesOnDelivery.wire(as({ delivery, catalog: { sales: { onDeliveryMove: async () => {} } } }));
+    saleSettlesOnDelivery.wire(
+      as({ delivery, catalog: { sales: { onDeliveryMove: async () => {} } } }),
+    );
     expect(h.on('onMove')).toHaveLength(2);
     expect(h.on('onMove')[0]).toBe(onMove);
   });
 
   it('tells nobody where this instance dispatches no orders', () => {
     const h = hooks();
-    orderMoveEndsDispatch.wire(as({ delivery: { orders: { onMove: h.add('onMove') } }, dispatch: undefined }));
+    orderMoveEndsDispatch.wire(
+      as({ delivery: { orders: { onMove: h.add('onMove') } }, dispatch: undefined }),
+    );
     expect(h.registered.size).toBe(0);
   });
 });

@@ -6,7 +6,16 @@ describe("a sale's delivery settles it", () => {
   it("hands each move of a delivery order to the sales, in the move's transaction", async () => {
     const h = hooks();
     const seen: unknown[] = [];
-    saleSettlesOnDelivery.wire(as({ delivery: { orders: { onMove: h.add('onMove') } }, catalog: { sales: { onDeliveryMove: async (tx: unknown, order: unknown) => void seen.push([tx, order]) } } }));
+    saleSettlesOnDelivery.wire(
+      as({
+        delivery: { orders: { onMove: h.add('onMove') } },
+        catalog: {
+          sales: {
+            onDeliveryMove: async (tx: unknown, order: unknown) => void seen.push([tx, order]),
+          },
+        },
+      }),
+    );
     const order = { id: 'ord_1', status: 'delivered' };
     await (h.on('onMove')[0] as (tx: unknown, order: unknown) => Promise<void>)(TX, order);
     expect(seen).toEqual([[TX, order]]);
@@ -14,7 +23,9 @@ describe("a sale's delivery settles it", () => {
 
   it('listens to nothing without a catalog or without delivery here (the sales job follows deliveries then)', () => {
     const h = hooks();
-    saleSettlesOnDelivery.wire(as({ delivery: { orders: { onMove: h.add('onMove') } }, catalog: undefined }));
+    saleSettlesOnDelivery.wire(
+      as({ delivery: { orders: { onMove: h.add('onMove') } }, catalog: undefined }),
+    );
     saleSettlesOnDelivery.wire(as({ delivery: undefined, catalog: { sales: {} } }));
     expect(h.registered.size).toBe(0);
   });

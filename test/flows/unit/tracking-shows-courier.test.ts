@@ -9,7 +9,12 @@ describe("delivery's tracker asks dispatch's trail", () => {
     expect(await tracker.forOrder('ord_1')).toBeUndefined();
     expect(await tracker.forOrders(['ord_1'])).toEqual(new Map());
     const many = new Map([['ord_1', { order: 'ord_1' }]]);
-    ctx.dispatch = { trail: { forOrder: async (id: string) => ({ order: id, lat: 5.6, lng: -0.19 }), forOrders: async () => many } };
+    ctx.dispatch = {
+      trail: {
+        forOrder: async (id: string) => ({ order: id, lat: 5.6, lng: -0.19 }),
+        forOrders: async () => many,
+      },
+    };
     expect(await tracker.forOrder('ord_1')).toEqual({ order: 'ord_1', lat: 5.6, lng: -0.19 });
     expect(await tracker.forOrders(['ord_1'])).toBe(many);
   });

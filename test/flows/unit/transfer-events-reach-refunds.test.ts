@@ -30,6 +30,8 @@ describe("the transfer provider's events reach payouts, then buyer refunds", () 
 
   it("asks the catalog's refunds, or answers false without a catalog here", async () => {
     expect(await refundHints(as({ catalog: undefined }))('{}', {})).toBe(false);
-    expect(await refundHints(as({ catalog: { refunds: { hint: async () => true } } }))('{}', {})).toBe(true);
+    expect(
+      await refundHints(as({ catalog: { refunds: { hint: async () => true } } }))('{}', {}),
+    ).toBe(true);
   });
 });

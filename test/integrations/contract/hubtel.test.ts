@@ -64,7 +64,9 @@ describe('HubtelGateway.createCheckout', () => {
     const received = fake.requests.at(-1);
     expect(received?.method).toBe('POST');
     expect(received?.path).toBe('/items/initiate');
-    expect(received?.headers.authorization).toBe(`Basic ${Buffer.from(`${fake.apiId}:${fake.apiKey}`).toString('base64')}`);
+    expect(received?.headers.authorization).toBe(
+      `Basic ${Buffer.from(`${fake.apiId}:${fake.apiKey}`).toString('base64')}`,
+    );
     expect(received?.headers['content-type']).toBe('application/json');
     expect(JSON.parse(received?.body ?? '')).toEqual({
       totalAmount: 19.99,
@@ -79,12 +81,19 @@ describe('HubtelGateway.createCheckout', () => {
 
     const stored = fake.payments.get(req.clientReference);
     expect(stored?.amountPesewas).toBe(1999);
-    expect(checkout).toEqual({ checkoutId: stored?.checkoutId, checkoutUrl: `${fake.url}/pay/${stored?.checkoutId}` });
+    expect(checkout).toEqual({
+      checkoutId: stored?.checkoutId,
+      checkoutUrl: `${fake.url}/pay/${stored?.checkoutId}`,
+    });
   });
 
   it('refuses references over 32 characters and non-positive amounts before sending', async () => {
-    await expect(gateway.createCheckout(checkoutRequest({ clientReference: 'x'.repeat(33) }))).rejects.toBeInstanceOf(RangeError);
-    await expect(gateway.createCheckout(checkoutRequest({ amountPesewas: 0 }))).rejects.toBeInstanceOf(RangeError);
+    await expect(
+      gateway.createCheckout(checkoutRequest({ clientReference: 'x'.repeat(33) })),
+    ).rejects.toBeInstanceOf(RangeError);
+    await expect(
+      gateway.createCheckout(checkoutRequest({ amountPesewas: 0 })),
+    ).rejects.toBeInstanceOf(RangeError);
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -104,7 +113,9 @@ describe('HubtelGateway.createCheckout', () => {
 });
 
 describe('HubtelGateway.checkStatus', () => {
-  async function started(amountPesewas = 1999): Promise<{ clientReference: string; checkoutId: string }> {
+  async function started(
+    amountPesewas = 1999,
+  ): Promise<{ clientReference: string; checkoutId: string }> {
     const req = checkoutRequest({ amountPesewas });
     const { checkoutId } = await gateway.createCheckout(req);
     return { clientReference: req.clientReference, checkoutId };
@@ -112,20 +123,34 @@ describe('HubtelGateway.checkStatus', () => {
 
   it('maps Unpaid to pending and queries by clientReference with Basic credentials', async () => {
     const ref = await started();
-    expect(await gateway.checkStatus(ref)).toEqual({ state: 'pending', rawStatus: 'Unpaid', amountPesewas: null });
+    expect(await gateway.checkStatus(ref)).toEqual({
+      state: 'pending',
+      rawStatus: 'Unpaid',
+      amountPesewas: null,
+    });
     const received = fake.requests.at(-1);
     expect(received?.method).toBe('GET');
-    expect(received?.path).toBe(`/transactions/${fake.merchantAccountNumber}/status?clientReference=${ref.clientReference}`);
+    expect(received?.path).toBe(
+      `/transactions/${fake.merchantAccountNumber}/status?clientReference=${ref.clientReference}`,
+    );
     expect(received?.headers.authorization).toMatch(/^Basic /);
   });
 
   it('maps Paid to paid with the gross amount Hubtel confirms, converted exactly', async () => {
     const ref = await started(3000);
     fake.pay(ref.clientReference);
-    expect(await gateway.checkStatus(ref)).toEqual({ state: 'paid', rawStatus: 'Paid', amountPesewas: 3000 });
+    expect(await gateway.checkStatus(ref)).toEqual({
+      state: 'paid',
+      rawStatus: 'Paid',
+      amountPesewas: 3000,
+    });
     // The confirmed amount wins over the amount asked for (D7 credits what the gateway confirmed).
     fake.pay(ref.clientReference, 1999);
-    expect(await gateway.checkStatus(ref)).toEqual({ state: 'paid', rawStatus: 'Paid', amountPesewas: 1999 });
+    expect(await gateway.checkStatus(ref)).toEqual({
+      state: 'paid',
+      rawStatus: 'Paid',
+      amountPesewas: 1999,
+    });
   });
 
   it('keeps a declined checkout pending, maps Refunded to failed, and keeps unknown words', async () => {
@@ -133,10 +158,18 @@ describe('HubtelGateway.checkStatus', () => {
     fake.decline(ref.clientReference);
     expect(await gateway.checkStatus(ref)).toMatchObject({ state: 'pending', rawStatus: 'Unpaid' });
     fake.refund(ref.clientReference);
-    expect(await gateway.checkStatus(ref)).toEqual({ state: 'failed', rawStatus: 'Refunded', amountPesewas: null });
+    expect(await gateway.checkStatus(ref)).toEqual({
+      state: 'failed',
+      rawStatus: 'Refunded',
+      amountPesewas: null,
+    });
     const p = fake.payments.get(ref.clientReference);
     if (p) p.status = 'Expired';
-    expect(await gateway.checkStatus(ref)).toEqual({ state: 'pending', rawStatus: 'Expired', amountPesewas: null });
+    expect(await gateway.checkStatus(ref)).toEqual({
+      state: 'pending',
+      rawStatus: 'Expired',
+      amountPesewas: null,
+    });
   });
 
   it('answers GatewayError within timeoutMs when Hubtel does not answer', async () => {
@@ -154,7 +187,9 @@ describe('HubtelGateway.checkStatus', () => {
     expect((await gatewayError(gateway.checkStatus(ref))).message).toMatch(/HTTP 500/);
     fake.failNext('garbage');
     expect((await gatewayError(gateway.checkStatus(ref))).message).toMatch(/unreadable/);
-    await gatewayError(gateway.checkStatus({ clientReference: 'serviceD_WA0000000000000000', checkoutId: null }));
+    await gatewayError(
+      gateway.checkStatus({ clientReference: 'serviceD_WA0000000000000000', checkoutId: null }),
+    );
   });
 
   it('answers GatewayError on wrong credentials and when Hubtel is unreachable', async () => {
@@ -178,7 +213,8 @@ describe('HubtelGateway.checkStatus', () => {
 });
 
 describe('HubtelGateway.parseCallback', () => {
-  const body = (value: unknown): Buffer => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));
+  const body = (value: unknown): Buffer =>
+    Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));
   const documented = {
     ResponseCode: '0000',
     Status: 'Success',
@@ -189,20 +225,37 @@ describe('HubtelGateway.parseCallback', () => {
       Status: 'Success',
       Amount: 0.5,
       CustomerPhoneNumber: '233242825109',
-      PaymentDetails: { MobileMoneyNumber: '233242825109', PaymentType: 'mobilemoney', Channel: 'mtn-gh' },
+      PaymentDetails: {
+        MobileMoneyNumber: '233242825109',
+        PaymentType: 'mobilemoney',
+        Channel: 'mtn-gh',
+      },
       Description: 'The MTN Mobile Money payment has been approved and processed successfully.',
     },
   };
 
   it('reads the documented body', () => {
-    expect(gateway.parseCallback({}, body(documented))).toEqual({ clientReference: 'serviceD_WA0123456789abcdef', rawStatus: 'Success' });
+    expect(gateway.parseCallback({}, body(documented))).toEqual({
+      clientReference: 'serviceD_WA0123456789abcdef',
+      rawStatus: 'Success',
+    });
   });
 
   it('returns null for non-JSON, non-objects and a missing or foreign ClientReference', () => {
     expect(gateway.parseCallback({}, body('not json'))).toBeNull();
     expect(gateway.parseCallback({}, body('[1,2]'))).toBeNull();
-    expect(gateway.parseCallback({}, body({ ...documented, Data: { ...documented.Data, ClientReference: undefined } }))).toBeNull();
-    expect(gateway.parseCallback({}, body({ ...documented, Data: { ...documented.Data, ClientReference: 'x'.repeat(33) } }))).toBeNull();
+    expect(
+      gateway.parseCallback(
+        {},
+        body({ ...documented, Data: { ...documented.Data, ClientReference: undefined } }),
+      ),
+    ).toBeNull();
+    expect(
+      gateway.parseCallback(
+        {},
+        body({ ...documented, Data: { ...documented.Data, ClientReference: 'x'.repeat(33) } }),
+      ),
+    ).toBeNull();
     expect(gateway.parseCallback({}, body({ ResponseCode: '0000' }))).toBeNull();
   });
 
@@ -222,7 +275,10 @@ describe('HubtelGateway.parseCallback', () => {
       const { checkoutId } = await gateway.createCheckout(req);
       fake.pay(req.clientReference);
       const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/hubtel`;
-      expect(await fake.sendCallback(req.clientReference, callbackUrl)).toEqual({ status: 200, body: 'ok' });
+      expect(await fake.sendCallback(req.clientReference, callbackUrl)).toEqual({
+        status: 200,
+        body: 'ok',
+      });
 
       expect(received).toHaveLength(1);
       const got = received[0];
@@ -230,8 +286,20 @@ describe('HubtelGateway.parseCallback', () => {
       const json = JSON.parse(got?.body.toString() ?? '') as typeof documented;
       expect(Object.keys(json)).toEqual(['ResponseCode', 'Status', 'Data']);
       expect(Object.keys(json.Data)).toEqual(Object.keys(documented.Data));
-      expect(json).toMatchObject({ ResponseCode: '0000', Status: 'Success', Data: { CheckoutId: checkoutId, ClientReference: req.clientReference, Status: 'Success', Amount: 50 } });
-      expect(gateway.parseCallback(got?.headers ?? {}, got?.body ?? Buffer.alloc(0))).toEqual({ clientReference: req.clientReference, rawStatus: 'Success' });
+      expect(json).toMatchObject({
+        ResponseCode: '0000',
+        Status: 'Success',
+        Data: {
+          CheckoutId: checkoutId,
+          ClientReference: req.clientReference,
+          Status: 'Success',
+          Amount: 50,
+        },
+      });
+      expect(gateway.parseCallback(got?.headers ?? {}, got?.body ?? Buffer.alloc(0))).toEqual({
+        clientReference: req.clientReference,
+        rawStatus: 'Success',
+      });
     } finally {
       await new Promise<void>((resolve) => receiver.close(() => resolve()));
     }
@@ -240,15 +308,40 @@ describe('HubtelGateway.parseCallback', () => {
 
 describe('fake Hubtel', () => {
   it('validates initiate like Hubtel would and requires Basic credentials', async () => {
-    const post = (body: unknown, auth = `Basic ${Buffer.from(`${fake.apiId}:${fake.apiKey}`).toString('base64')}`) =>
-      fetch(`${fake.url}/items/initiate`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-    const good = { totalAmount: 30, description: 'top-up', callbackUrl: 'https://a.test/cb', returnUrl: 'https://a.test/r', cancellationUrl: 'https://a.test/c', merchantAccountNumber: fake.merchantAccountNumber, clientReference: 'ref-1' };
+    const post = (
+      body: unknown,
+      auth = `Basic ${Buffer.from(`${fake.apiId}:${fake.apiKey}`).toString('base64')}`,
+    ) =>
+      fetch(`${fake.url}/items/initiate`, {
+        method: 'POST',
+        headers: { Authorization: auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const good = {
+      totalAmount: 30,
+      description: 'top-up',
+      callbackUrl: 'https://a.test/cb',
+      returnUrl: 'https://a.test/r',
+      cancellationUrl: 'https://a.test/c',
+      merchantAccountNumber: fake.merchantAccountNumber,
+      clientReference: 'ref-1',
+    };
     expect((await post(good, 'Basic d3Jvbmc6d3Jvbmc=')).status).toBe(401);
-    for (const bad of [{ totalAmount: 1.234 }, { totalAmount: 0 }, { clientReference: 'x'.repeat(33) }, { returnUrl: '' }, { description: '' }]) {
+    for (const bad of [
+      { totalAmount: 1.234 },
+      { totalAmount: 0 },
+      { clientReference: 'x'.repeat(33) },
+      { returnUrl: '' },
+      { description: '' },
+    ]) {
       const res = await post({ ...good, ...bad });
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ responseCode: '4000' });
     }
-    expect(await (await post(good)).json()).toMatchObject({ responseCode: '0000', status: 'Success', data: { clientReference: 'ref-1', message: '' } });
+    expect(await (await post(good)).json()).toMatchObject({
+      responseCode: '0000',
+      status: 'Success',
+      data: { clientReference: 'ref-1', message: '' },
+    });
   });
 });

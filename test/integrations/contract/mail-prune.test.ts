@@ -8,12 +8,19 @@ const now = Date.now();
 let p: TestPlatform;
 beforeAll(async () => {
   // No worker: the test calls prune itself, then runs the worker's loop.
-  p = await startPlatform({ clock: () => now, env: { MAIL_POLL_MS: '0', MAIL_RETENTION_DAYS: '30' } });
+  p = await startPlatform({
+    clock: () => now,
+    env: { MAIL_POLL_MS: '0', MAIL_RETENTION_DAYS: '30' },
+  });
 });
 afterAll(() => p.close());
 
 /** `n` messages of one status, finished (sent, or last tried) `daysAgo` days ago; answers their subject. */
-async function messages(n: number, status: 'pending' | 'sent' | 'dead', daysAgo: number): Promise<string> {
+async function messages(
+  n: number,
+  status: 'pending' | 'sent' | 'dead',
+  daysAgo: number,
+): Promise<string> {
   const subject = `${status} ${daysAgo}d ${Math.random()}`;
   const at = new Date(now - daysAgo * DAY);
   await p.app.platform.db.query(
@@ -24,13 +31,15 @@ async function messages(n: number, status: 'pending' | 'sent' | 'dead', daysAgo:
   );
   return subject;
 }
-const left = (subject: string) => countRows(p, 'select count(*)::int as n from mail_queue where subject = $1', [subject]);
+const left = (subject: string) =>
+  countRows(p, 'select count(*)::int as n from mail_queue where subject = $1', [subject]);
 
 describe('mail_queue retention', () => {
   it('reads MAIL_RETENTION_DAYS (30 by default) and refuses values outside 1..3650', () => {
     expect(loadConfig({}).mail.retentionDays).toBe(30);
     expect(loadConfig({ MAIL_RETENTION_DAYS: '7' }).mail.retentionDays).toBe(7);
-    for (const bad of ['0', '-1', '3651', '1.5', 'week']) expect(() => loadConfig({ MAIL_RETENTION_DAYS: bad }), bad).toThrow(/MAIL_RETENTION_DAYS/);
+    for (const bad of ['0', '-1', '3651', '1.5', 'week'])
+      expect(() => loadConfig({ MAIL_RETENTION_DAYS: bad }), bad).toThrow(/MAIL_RETENTION_DAYS/);
   });
 
   it('deletes sent and dead messages past the retention in bounded batches, and keeps pending and recent ones', async () => {
@@ -44,7 +53,9 @@ describe('mail_queue retention', () => {
     expect(await queue.prune()).toBe(30);
     expect(await queue.prune()).toBe(0);
     expect([await left(oldSent), await left(oldDead)]).toEqual([0, 0]);
-    expect([await left(recentSent), await left(recentDead), await left(oldPending)]).toEqual([5, 5, 5]);
+    expect([await left(recentSent), await left(recentDead), await left(oldPending)]).toEqual([
+      5, 5, 5,
+    ]);
   });
 });
 
@@ -52,7 +63,10 @@ describe("the mail worker's loop", () => {
   let w: TestPlatform;
   let at = Date.now();
   beforeAll(async () => {
-    w = await startPlatform({ clock: () => at, env: { MAIL_POLL_MS: '20', MAIL_RETENTION_DAYS: '30' } });
+    w = await startPlatform({
+      clock: () => at,
+      env: { MAIL_POLL_MS: '20', MAIL_RETENTION_DAYS: '30' },
+    });
   });
   afterAll(() => w.close());
 
@@ -65,7 +79,8 @@ describe("the mail worker's loop", () => {
     );
     return subject;
   };
-  const count = (subject: string) => countRows(w, 'select count(*)::int as n from mail_queue where subject = $1', [subject]);
+  const count = (subject: string) =>
+    countRows(w, 'select count(*)::int as n from mail_queue where subject = $1', [subject]);
   const aWhile = () => new Promise((r) => setTimeout(r, 300));
 
   it('prunes every ten minutes, and again at once after a full batch', async () => {

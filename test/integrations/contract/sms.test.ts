@@ -9,7 +9,13 @@ describe('Hubtel SMS adapter against the fake', () => {
   let sms: HubtelSms;
   beforeAll(async () => {
     fake = await startFakeHubtelSms();
-    sms = new HubtelSms({ clientId: fake.clientId, clientSecret: fake.clientSecret, senderId: 'PartnerGH', baseUrl: fake.url, timeoutMs: 500 });
+    sms = new HubtelSms({
+      clientId: fake.clientId,
+      clientSecret: fake.clientSecret,
+      senderId: 'PartnerGH',
+      baseUrl: fake.url,
+      timeoutMs: 500,
+    });
   });
   afterAll(() => fake.close());
 
@@ -18,14 +24,29 @@ describe('Hubtel SMS adapter against the fake', () => {
     const req = fake.requests.at(-1)!;
     expect(req.method).toBe('POST');
     expect(req.path).toBe('/v1/messages/send');
-    expect(req.headers.authorization).toBe(`Basic ${Buffer.from(`${fake.clientId}:${fake.clientSecret}`).toString('base64')}`);
+    expect(req.headers.authorization).toBe(
+      `Basic ${Buffer.from(`${fake.clientId}:${fake.clientSecret}`).toString('base64')}`,
+    );
     expect(req.headers['content-type']).toBe('application/json');
-    expect(JSON.parse(req.body)).toEqual({ From: 'PartnerGH', To: '233241234567', Content: 'Your code is 123456' });
-    expect(fake.messages.at(-1)).toMatchObject({ to: '233241234567', content: 'Your code is 123456' });
+    expect(JSON.parse(req.body)).toEqual({
+      From: 'PartnerGH',
+      To: '233241234567',
+      Content: 'Your code is 123456',
+    });
+    expect(fake.messages.at(-1)).toMatchObject({
+      to: '233241234567',
+      content: 'Your code is 123456',
+    });
   });
 
   it('reports bad credentials (401) without the secret', async () => {
-    const wrong = new HubtelSms({ clientId: fake.clientId, clientSecret: 'not-the-secret', senderId: 'PartnerGH', baseUrl: fake.url, timeoutMs: 500 });
+    const wrong = new HubtelSms({
+      clientId: fake.clientId,
+      clientSecret: 'not-the-secret',
+      senderId: 'PartnerGH',
+      baseUrl: fake.url,
+      timeoutMs: 500,
+    });
     const err = await wrong.send({ to: '+233241234567', body: 'x' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SmsError);
     expect((err as Error).message).toMatch(/HTTP 401/);
@@ -46,7 +67,13 @@ describe('Hubtel SMS adapter against the fake', () => {
   });
 
   it('reports a refused connection as a network failure', async () => {
-    const down = new HubtelSms({ clientId: 'a', clientSecret: 'b', senderId: 'PartnerGH', baseUrl: 'http://127.0.0.1:1', timeoutMs: 500 });
+    const down = new HubtelSms({
+      clientId: 'a',
+      clientSecret: 'b',
+      senderId: 'PartnerGH',
+      baseUrl: 'http://127.0.0.1:1',
+      timeoutMs: 500,
+    });
     await expect(down.send({ to: '+233241234567', body: 'x' })).rejects.toThrow(/network failure/);
   });
 });
@@ -54,10 +81,28 @@ describe('Hubtel SMS adapter against the fake', () => {
 describe('SMS settings', () => {
   const base = { ADMIN_TOKEN: 'x'.repeat(24) };
   it('need the client id, secret and a sender id with SMS_PROVIDER=hubtel', () => {
-    expect(() => loadConfig({ ...base, SMS_PROVIDER: 'hubtel' })).toThrow(/HUBTEL_SMS_CLIENT_ID and HUBTEL_SMS_CLIENT_SECRET.*SMS_SENDER_ID/);
-    expect(() => loadConfig({ ...base, SMS_PROVIDER: 'hubtel', HUBTEL_SMS_CLIENT_ID: 'a', HUBTEL_SMS_CLIENT_SECRET: 'b', SMS_SENDER_ID: 'Far too long a name' })).toThrow(/SMS_SENDER_ID/);
+    expect(() => loadConfig({ ...base, SMS_PROVIDER: 'hubtel' })).toThrow(
+      /HUBTEL_SMS_CLIENT_ID and HUBTEL_SMS_CLIENT_SECRET.*SMS_SENDER_ID/,
+    );
+    expect(() =>
+      loadConfig({
+        ...base,
+        SMS_PROVIDER: 'hubtel',
+        HUBTEL_SMS_CLIENT_ID: 'a',
+        HUBTEL_SMS_CLIENT_SECRET: 'b',
+        SMS_SENDER_ID: 'Far too long a name',
+      }),
+    ).toThrow(/SMS_SENDER_ID/);
     expect(() => loadConfig({ ...base, SMS_PROVIDER: 'twilio' })).toThrow(/SMS_PROVIDER/);
-    expect(loadConfig({ ...base, SMS_PROVIDER: 'hubtel', HUBTEL_SMS_CLIENT_ID: 'a', HUBTEL_SMS_CLIENT_SECRET: 'b', SMS_SENDER_ID: 'PartnerGH' }).sms.hubtel?.baseUrl).toBe('https://smsc.hubtel.com');
+    expect(
+      loadConfig({
+        ...base,
+        SMS_PROVIDER: 'hubtel',
+        HUBTEL_SMS_CLIENT_ID: 'a',
+        HUBTEL_SMS_CLIENT_SECRET: 'b',
+        SMS_SENDER_ID: 'PartnerGH',
+      }).sms.hubtel?.baseUrl,
+    ).toBe('https://smsc.hubtel.com');
   });
 });
 
@@ -66,7 +111,10 @@ describe('the development SMS outbox', () => {
   let remote: TestPlatform;
   beforeAll(async () => {
     local = await startPlatform();
-    remote = await startPlatform({ env: { PUBLIC_BASE_URL: 'https://couriers.example.gh' }, listenHost: '0.0.0.0' });
+    remote = await startPlatform({
+      env: { PUBLIC_BASE_URL: 'https://couriers.example.gh' },
+      listenHost: '0.0.0.0',
+    });
   });
   afterAll(async () => {
     await local?.close();
@@ -88,8 +136,17 @@ describe('the development SMS outbox', () => {
   it('answers only this machine (the socket, never a header), whatever the public address', async () => {
     const port = new URL(remote.url).port;
     expect((await fetch(`http://${networkAddress()}:${port}/dev/sms`)).status).toBe(404);
-    expect((await fetch(`http://${networkAddress()}:${port}/dev/sms`, { headers: { 'x-forwarded-for': '127.0.0.1' } })).status).toBe(404);
-    expect((await fetch(`http://127.0.0.1:${port}/dev/sms`, { headers: { 'x-real-ip': '203.0.113.9' } })).status).toBe(404);
+    expect(
+      (
+        await fetch(`http://${networkAddress()}:${port}/dev/sms`, {
+          headers: { 'x-forwarded-for': '127.0.0.1' },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await fetch(`http://127.0.0.1:${port}/dev/sms`, { headers: { 'x-real-ip': '203.0.113.9' } }))
+        .status,
+    ).toBe(404);
     expect((await fetch(`http://127.0.0.1:${port}/dev/sms`)).status).toBe(200);
   });
 });

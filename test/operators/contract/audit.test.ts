@@ -20,7 +20,11 @@ describe('the audit log', () => {
     const partner = await createPartner(p);
     const res = await fetch(`${p.url}/admin/v1/partners/${partner.partnerId}`, {
       method: 'PATCH',
-      headers: { authorization: `Bearer ${op.token}`, 'content-type': 'application/json', 'user-agent': 'audit-test/1.0' },
+      headers: {
+        authorization: `Bearer ${op.token}`,
+        'content-type': 'application/json',
+        'user-agent': 'audit-test/1.0',
+      },
       body: JSON.stringify({ status: 'suspended' }),
     });
     expect(res.status).toBe(200);
@@ -36,18 +40,26 @@ describe('the audit log', () => {
       ip: '127.0.0.1',
       user_agent: 'audit-test/1.0',
     });
-    expect((await search(`actor_id=${op.id}`)).entries.map((e) => e.action)).toEqual(['partner.update']);
+    expect((await search(`actor_id=${op.id}`)).entries.map((e) => e.action)).toEqual([
+      'partner.update',
+    ]);
   });
 
   it('records the ADMIN_TOKEN as admin_token, and creations with the new resource as target', async () => {
     const created = await p.admin('POST', '/partners', { name: 'Audited Ltd' });
     const { entries } = await search(`target_id=${created.body.partner_id}`);
-    expect(entries[0]).toMatchObject({ actor: { kind: 'admin_token', id: 'admin_token' }, action: 'partner.create', target: { type: 'partner', id: created.body.partner_id } });
+    expect(entries[0]).toMatchObject({
+      actor: { kind: 'admin_token', id: 'admin_token' },
+      action: 'partner.create',
+      target: { type: 'partner', id: created.body.partner_id },
+    });
   });
 
   it('does not record failed calls', async () => {
     const before = (await search('action=partner.update&limit=200')).entries.length;
-    expect((await p.admin('PATCH', '/partners/ptn_nope', { status: 'suspended' })).status).toBe(404);
+    expect((await p.admin('PATCH', '/partners/ptn_nope', { status: 'suspended' })).status).toBe(
+      404,
+    );
     expect((await p.admin('PATCH', '/partners/ptn_nope', { status: 'gone' })).status).toBe(400);
     expect((await search('action=partner.update&limit=200')).entries.length).toBe(before);
   });
@@ -56,13 +68,26 @@ describe('the audit log', () => {
     const partner = await createPartner(p);
     const op = await operatorWithToken(p, ['support']);
     const totp = await p.admin('POST', `/operators/${op.id}/totp`);
-    const rows = await p.app.platform.db.query<{ doc: string }>(`select coalesce(before::text, '') || coalesce(after::text, '') as doc from audit_log`);
+    const rows = await p.app.platform.db.query<{ doc: string }>(
+      `select coalesce(before::text, '') || coalesce(after::text, '') as doc from audit_log`,
+    );
     const all = rows.map((r) => r.doc).join('\n');
-    for (const secret of [PASSWORD, op.token, partner.apiKey, partner.signingSecret, totp.body.totp_secret]) expect(all).not.toContain(secret);
+    for (const secret of [
+      PASSWORD,
+      op.token,
+      partner.apiKey,
+      partner.signingSecret,
+      totp.body.totp_secret,
+    ])
+      expect(all).not.toContain(secret);
     expect(all).toContain('[redacted]');
     const keyEntry = (await search(`target_id=${partner.keyId}&action=key.create`)).entries[0];
     expect(keyEntry.target).toEqual({ type: 'key', id: partner.keyId });
-    expect(keyEntry.after.response).toMatchObject({ api_key: '[redacted]', signing_secret: '[redacted]', key_id: partner.keyId });
+    expect(keyEntry.after.response).toMatchObject({
+      api_key: '[redacted]',
+      signing_secret: '[redacted]',
+      key_id: partner.keyId,
+    });
   });
 
   it('pages newest first with a cursor and filters by date range', async () => {
@@ -75,14 +100,19 @@ describe('the audit log', () => {
     const future = new Date(Date.now() + 3_600_000).toISOString();
     expect((await search(`from=${encodeURIComponent(future)}`)).entries).toEqual([]);
     expect((await search(`to=${encodeURIComponent(future)}&limit=1`)).entries).toHaveLength(1);
-    expect((await p.admin('GET', '/audit?cursor=bm90LWEtY3Vyc29y')).body.code).toBe('VALIDATION_ERROR');
+    expect((await p.admin('GET', '/audit?cursor=bm90LWEtY3Vyc29y')).body.code).toBe(
+      'VALIDATION_ERROR',
+    );
     expect((await p.admin('GET', '/audit?from=yesterday')).status).toBe(400);
   });
 
   it('names the action of every change an operator route makes', () => {
-    const unnamed = p.app.platform.adminRoutes.filter((r) => r.method !== 'GET' && !r.audit?.action && !r.audit?.recordedByService);
+    const unnamed = p.app.platform.adminRoutes.filter(
+      (r) => r.method !== 'GET' && !r.audit?.action && !r.audit?.recordedByService,
+    );
     expect(unnamed.map((r) => `${r.method} ${r.url}`)).toEqual([]);
-    for (const r of p.app.platform.adminRoutes) if (r.audit?.action) expect(r.audit.action, r.url).toMatch(/^[a-z_]+\.[a-z_]+$/);
+    for (const r of p.app.platform.adminRoutes)
+      if (r.audit?.action) expect(r.audit.action, r.url).toMatch(/^[a-z_]+\.[a-z_]+$/);
   });
 
   it('is append-only: the database refuses updates, deletes and truncation', async () => {

@@ -15,10 +15,24 @@ afterAll(() => p.close());
 
 /** A fresh instance of the module on the same database and provider: the process after a restart. */
 const restarted = (): PayoutsModule =>
-  createPayoutsModule({ db: p.app.platform.db, clock: () => now, log: p.app.log, provider: fake, settings: p.app.platform.config.payouts, directory: payeeDirectory(p.app.platform.accounts, p.app.platform.catalog?.catalog) });
+  createPayoutsModule({
+    db: p.app.platform.db,
+    clock: () => now,
+    log: p.app.log,
+    provider: fake,
+    settings: p.app.platform.config.payouts,
+    directory: payeeDirectory(p.app.platform.accounts, p.app.platform.catalog?.catalog),
+  });
 
 const statuses = async (ids: string[]) =>
-  (await p.app.platform.db.query<{ id: string; status: string }>('select id, status from payouts where id = any($1::text[])', [ids])).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id)).map((r) => r.status);
+  (
+    await p.app.platform.db.query<{ id: string; status: string }>(
+      'select id, status from payouts where id = any($1::text[])',
+      [ids],
+    )
+  )
+    .sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id))
+    .map((r) => r.status);
 
 /**
  * Six payees; the first sends of the run meet `knob`. Where the knob makes the call hang, the run
@@ -37,11 +51,25 @@ async function crashAndRecover(knob: SendKnob): Promise<void> {
   if (!hangs) await ran;
   const payee = vendors.map((v) => `vendor:${v.id}`);
   const open = async () =>
-    (await p.app.platform.db.query<{ status: string; n: number }>('select status, count(*)::int as n from payouts where payee = any($1::text[]) group by status order by status', [payee])).map((r) => `${r.status}:${r.n}`);
-  await expect.poll(open, { timeout: 10_000 }).toEqual(hangs ? ['created:2', 'sending:4'] : ['paid:5', 'sending:1']);
+    (
+      await p.app.platform.db.query<{ status: string; n: number }>(
+        'select status, count(*)::int as n from payouts where payee = any($1::text[]) group by status order by status',
+        [payee],
+      )
+    ).map((r) => `${r.status}:${r.n}`);
+  await expect
+    .poll(open, { timeout: 10_000 })
+    .toEqual(hangs ? ['created:2', 'sending:4'] : ['paid:5', 'sending:1']);
   // In the payees' order, to match each payout with its amount.
   const ids = [];
-  for (const v of vendors) ids.push((await p.app.platform.db.query<{ id: string }>('select id from payouts where payee = $1', [`vendor:${v.id}`]))[0]!.id);
+  for (const v of vendors)
+    ids.push(
+      (
+        await p.app.platform.db.query<{ id: string }>('select id from payouts where payee = $1', [
+          `vendor:${v.id}`,
+        ])
+      )[0]!.id,
+    );
   now += 61_000;
   await restarted().sender.recover();
   await restarted().sender.recover();
@@ -57,17 +85,24 @@ async function crashAndRecover(knob: SendKnob): Promise<void> {
 }
 
 describe('exactly once across crashes and provider failures', () => {
-  it('a timeout after the provider accepted: resolved by its status, never sent twice', () => crashAndRecover('timeout_after_accept'));
-  it('a 5xx before the provider recorded it: sent again under the same reference', () => crashAndRecover('error_before'));
-  it('killed during the calls, after the provider accepted them; the rest of the run unsent', () => crashAndRecover('hang_after_accept'));
-  it('killed during the calls, before the provider recorded them; the rest of the run unsent', () => crashAndRecover('hang_before'));
+  it('a timeout after the provider accepted: resolved by its status, never sent twice', () =>
+    crashAndRecover('timeout_after_accept'));
+  it('a 5xx before the provider recorded it: sent again under the same reference', () =>
+    crashAndRecover('error_before'));
+  it('killed during the calls, after the provider accepted them; the rest of the run unsent', () =>
+    crashAndRecover('hang_after_accept'));
+  it('killed during the calls, before the provider recorded them; the rest of the run unsent', () =>
+    crashAndRecover('hang_before'));
 
   it('leaves a payout whose status cannot be asked in sending, and changes nothing until it can', async () => {
     const v = await vendorPayee(p);
     await settleSale(p, v.account, 4100, now - 30 * HOUR);
     fake.knobs.push('timeout_after_accept');
     await restarted().service.run('manual', 'opr_maker');
-    const [row] = await p.app.platform.db.query<{ id: string; status: string }>('select id, status from payouts where payee = $1', [`vendor:${v.id}`]);
+    const [row] = await p.app.platform.db.query<{ id: string; status: string }>(
+      'select id, status from payouts where payee = $1',
+      [`vendor:${v.id}`],
+    );
     expect(row!.status).toBe('sending');
     const status = fake.status.bind(fake);
     fake.status = async () => Promise.reject(new Error('provider down'));

@@ -22,20 +22,42 @@ const run = async () => {
   expect(r.status).toBe(202);
   return r.body.run_id as string;
 };
-const payoutOf = async (runId: string, vendorId: string) => ((await p.admin('GET', `/payouts?run_id=${runId}&payee=vendor:${vendorId}`)).body.data as Array<Record<string, any>>)[0];
+const payoutOf = async (runId: string, vendorId: string) =>
+  (
+    (await p.admin('GET', `/payouts?run_id=${runId}&payee=vendor:${vendorId}`)).body.data as Array<
+      Record<string, any>
+    >
+  )[0];
 
-async function paidSale(s: Awaited<ReturnType<typeof shop>>): Promise<{ saleId: string; orderId: string; total: number }> {
+async function paidSale(
+  s: Awaited<ReturnType<typeof shop>>,
+): Promise<{ saleId: string; orderId: string; total: number }> {
   const sale = await placed(sp, orderBody(s, { payment_method: 'online' }));
   expect(await decide(sale.checkout_url, 'pay')).toBe(200);
-  const [row] = await db().query<{ delivery_order_id: string }>('select delivery_order_id from sales where id = $1', [sale.sale_id]);
-  return { saleId: sale.sale_id, orderId: row!.delivery_order_id, total: Math.round(sale.total_ghs * 100) };
+  const [row] = await db().query<{ delivery_order_id: string }>(
+    'select delivery_order_id from sales where id = $1',
+    [sale.sale_id],
+  );
+  return {
+    saleId: sale.sale_id,
+    orderId: row!.delivery_order_id,
+    total: Math.round(sale.total_ghs * 100),
+  };
 }
 
 describe('the payout hold of a prepaid sale', () => {
   it('counts from delivery: paid long ago and delivered now is pending; never delivered is never paid; delivered past the hold is paid', async () => {
     const v = await shop(p);
-    await setDestination(p, 'vendor', v.vendorId, { kind: 'mobile_money', network: 'mtn', number: '024 555 0177', name: 'Kofi Boateng' });
-    await db().query("update payout_destinations set changed_at = changed_at - interval '30 days' where payee = $1", [`vendor:${v.vendorId}`]);
+    await setDestination(p, 'vendor', v.vendorId, {
+      kind: 'mobile_money',
+      network: 'mtn',
+      number: '024 555 0177',
+      name: 'Kofi Boateng',
+    });
+    await db().query(
+      "update payout_destinations set changed_at = changed_at - interval '30 days' where payee = $1",
+      [`vendor:${v.vendorId}`],
+    );
     const delivered = await paidSale(v);
     const undelivered = await paidSale(v);
     const payable = `vendor_payable:${v.vendorId}`;
@@ -43,18 +65,29 @@ describe('the payout hold of a prepaid sale', () => {
 
     // Two days after the payments, the first delivery is delivered.
     offset = 48 * HOUR;
-    for (const status of ['accepted', 'pickedUp', 'in_transit', 'delivered']) expect((await p.admin('POST', `/delivery/orders/${delivered.orderId}/status`, { status })).status).toBe(200);
+    for (const status of ['accepted', 'pickedUp', 'in_transit', 'delivered'])
+      expect(
+        (await p.admin('POST', `/delivery/orders/${delivered.orderId}/status`, { status })).status,
+      ).toBe(200);
     const share = await balanceOf(p, payable);
     expect(share).toBeGreaterThan(0);
-    expect((await p.admin('GET', `/payees/vendor/${v.vendorId}`)).body).toMatchObject({ available_pesewas: 0, pending_pesewas: share });
+    expect((await p.admin('GET', `/payees/vendor/${v.vendorId}`)).body).toMatchObject({
+      available_pesewas: 0,
+      pending_pesewas: share,
+    });
     expect(await payoutOf(await run(), v.vendorId)).toBeUndefined();
 
     // Past the hold from its delivery: paid, and only the delivered sale's share.
     offset = (48 + 25) * HOUR;
-    expect((await p.admin('GET', `/payees/vendor/${v.vendorId}`)).body).toMatchObject({ available_pesewas: share, pending_pesewas: 0 });
+    expect((await p.admin('GET', `/payees/vendor/${v.vendorId}`)).body).toMatchObject({
+      available_pesewas: share,
+      pending_pesewas: 0,
+    });
     const payout = await payoutOf(await run(), v.vendorId);
     expect(payout).toMatchObject({ amount_pesewas: share, status: 'paid' });
-    const lines = (await p.admin('GET', `/payouts/${payout!.id}`)).body.lines.map((l: Record<string, unknown>) => [l.kind, l.subject_id]);
+    const lines = (await p.admin('GET', `/payouts/${payout!.id}`)).body.lines.map(
+      (l: Record<string, unknown>) => [l.kind, l.subject_id],
+    );
     expect(lines).toEqual([['sale_settlement', delivered.saleId]]);
 
     // Never delivered: its money is still held for it, and no later run pays it.

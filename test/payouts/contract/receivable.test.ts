@@ -12,31 +12,63 @@ let sp: PartnerSetup;
 const fake = new FakeTransfers();
 beforeAll(async () => {
   // No hold: a delivered sale is available at once, so the test needs no clock travel (the partner API signs in real time).
-  p = await startPlatform({ transfers: fake, env: { PAYOUT_INTERVAL_MS: '0', PAYOUT_HOLD_HOURS: '0' } });
+  p = await startPlatform({
+    transfers: fake,
+    env: { PAYOUT_INTERVAL_MS: '0', PAYOUT_HOLD_HOURS: '0' },
+  });
   sp = await salesPartner(p);
 });
 afterAll(() => p.close());
 
 async function payee() {
   const s = await shop(p);
-  await setDestination(p, 'vendor', s.vendorId, { kind: 'mobile_money', network: 'mtn', number: '024 555 0199', name: 'Kofi Boateng' });
-  await p.app.platform.db.query("update payout_destinations set changed_at = changed_at - interval '30 days' where payee = $1", [`vendor:${s.vendorId}`]);
-  return { ...s, payable: `vendor_payable:${s.vendorId}`, receivable: `vendor_receivable:${s.vendorId}` };
+  await setDestination(p, 'vendor', s.vendorId, {
+    kind: 'mobile_money',
+    network: 'mtn',
+    number: '024 555 0199',
+    name: 'Kofi Boateng',
+  });
+  await p.app.platform.db.query(
+    "update payout_destinations set changed_at = changed_at - interval '30 days' where payee = $1",
+    [`vendor:${s.vendorId}`],
+  );
+  return {
+    ...s,
+    payable: `vendor_payable:${s.vendorId}`,
+    receivable: `vendor_receivable:${s.vendorId}`,
+  };
 }
 
 /** A prepaid sale, paid and delivered: its shares earned. */
 async function deliveredSale(s: Awaited<ReturnType<typeof shop>>, quantity = 1): Promise<string> {
-  const sale = await placed(sp, orderBody(s, { payment_method: 'online', reseller_markup_ghs: 5, items: [{ product_id: s.productId, variant_id: s.variantId, quantity }] }));
+  const sale = await placed(
+    sp,
+    orderBody(s, {
+      payment_method: 'online',
+      reseller_markup_ghs: 5,
+      items: [{ product_id: s.productId, variant_id: s.variantId, quantity }],
+    }),
+  );
   expect(await decide(sale.checkout_url, 'pay')).toBe(200);
-  const [row] = await p.app.platform.db.query<{ delivery_order_id: string }>('select delivery_order_id from sales where id = $1', [sale.sale_id]);
-  for (const status of ['accepted', 'pickedUp', 'in_transit', 'delivered']) expect((await p.admin('POST', `/delivery/orders/${row!.delivery_order_id}/status`, { status })).status).toBe(200);
+  const [row] = await p.app.platform.db.query<{ delivery_order_id: string }>(
+    'select delivery_order_id from sales where id = $1',
+    [sale.sale_id],
+  );
+  for (const status of ['accepted', 'pickedUp', 'in_transit', 'delivered'])
+    expect(
+      (await p.admin('POST', `/delivery/orders/${row!.delivery_order_id}/status`, { status }))
+        .status,
+    ).toBe(200);
   return sale.sale_id;
 }
 
 const runFor = async (vendorId: string) => {
   const r = await runPayouts(p);
   expect(r.status).toBe(202);
-  return ((await p.admin('GET', `/payouts?run_id=${r.body.run_id}&payee=vendor:${vendorId}`)).body.data as Array<Record<string, any>>)[0];
+  return (
+    (await p.admin('GET', `/payouts?run_id=${r.body.run_id}&payee=vendor:${vendorId}`)).body
+      .data as Array<Record<string, any>>
+  )[0];
 };
 
 describe('a share owed back on the receivable', () => {
@@ -48,7 +80,10 @@ describe('a share owed back on the receivable', () => {
     expect(await balanceOf(p, v.payable)).toBe(0);
 
     const early = await owedBack(p, v.receivable, share);
-    expect((await p.admin('GET', `/payees/vendor/${v.vendorId}`)).body).toMatchObject({ available_pesewas: -share, receivable_pesewas: share });
+    expect((await p.admin('GET', `/payees/vendor/${v.vendorId}`)).body).toMatchObject({
+      available_pesewas: -share,
+      receivable_pesewas: share,
+    });
     // Owed back more than is owed: no payout.
     expect(await runFor(v.vendorId)).toBeUndefined();
 
@@ -56,14 +91,27 @@ describe('a share owed back on the receivable', () => {
     const earned = await balanceOf(p, v.payable);
     const next = await runFor(v.vendorId);
     expect(next).toMatchObject({ amount_pesewas: earned - share, status: 'paid' });
-    const lines = (await p.admin('GET', `/payouts/${next!.id}`)).body.lines.map((l: Record<string, unknown>) => [l.kind, l.subject_id, l.amount_pesewas, l.account]);
-    expect(lines.sort()).toEqual([['sale_settlement', second, earned, v.payable], ['sale_settlement_deferred', early, -share, v.receivable]]);
+    const lines = (await p.admin('GET', `/payouts/${next!.id}`)).body.lines.map(
+      (l: Record<string, unknown>) => [l.kind, l.subject_id, l.amount_pesewas, l.account],
+    );
+    expect(lines.sort()).toEqual([
+      ['sale_settlement', second, earned, v.payable],
+      ['sale_settlement_deferred', early, -share, v.receivable],
+    ]);
     const created = await p.app.platform.db.query<{ account: string; amount_pesewas: number }>(
       "select e.account, e.amount_pesewas from ledger_journals j join ledger_entries e on e.journal_id = j.id where j.kind = 'payout_created' and j.subject_id = $1 order by e.account",
       [next!.id],
     );
-    expect(created.map((e) => [e.account, Number(e.amount_pesewas)])).toEqual([['payouts_in_transit', earned - share], [v.payable, -earned], [v.receivable, share]]);
-    expect([await balanceOf(p, v.payable), await balanceOf(p, v.receivable), await balanceOf(p, 'payouts_in_transit')]).toEqual([0, 0, 0]);
+    expect(created.map((e) => [e.account, Number(e.amount_pesewas)])).toEqual([
+      ['payouts_in_transit', earned - share],
+      [v.payable, -earned],
+      [v.receivable, share],
+    ]);
+    expect([
+      await balanceOf(p, v.payable),
+      await balanceOf(p, v.receivable),
+      await balanceOf(p, 'payouts_in_transit'),
+    ]).toEqual([0, 0, 0]);
     await expectBalanced(p);
   });
 
@@ -74,9 +122,18 @@ describe('a share owed back on the receivable', () => {
     await deliveredSale(v, 3);
     const earned = await balanceOf(p, v.payable);
     fake.knobs.push('fail');
-    expect(await runFor(v.vendorId)).toMatchObject({ amount_pesewas: earned - share, status: 'failed' });
-    expect([await balanceOf(p, v.payable), await balanceOf(p, v.receivable)]).toEqual([earned, -share]);
-    expect(await runFor(v.vendorId)).toMatchObject({ amount_pesewas: earned - share, status: 'paid' });
+    expect(await runFor(v.vendorId)).toMatchObject({
+      amount_pesewas: earned - share,
+      status: 'failed',
+    });
+    expect([await balanceOf(p, v.payable), await balanceOf(p, v.receivable)]).toEqual([
+      earned,
+      -share,
+    ]);
+    expect(await runFor(v.vendorId)).toMatchObject({
+      amount_pesewas: earned - share,
+      status: 'paid',
+    });
     expect([await balanceOf(p, v.payable), await balanceOf(p, v.receivable)]).toEqual([0, 0]);
     await expectBalanced(p);
   });

@@ -13,12 +13,21 @@ afterAll(() => p.close());
 
 const db = () => p.app.platform.db;
 const GRACE_MS = 60_000;
-const statusOf = async (ids: string[]) => (await db().query<{ status: string }>('select status from payouts where id = any($1::text[]) order by id', [ids])).map((r) => r.status);
+const statusOf = async (ids: string[]) =>
+  (
+    await db().query<{ status: string }>(
+      'select status from payouts where id = any($1::text[]) order by id',
+      [ids],
+    )
+  ).map((r) => r.status);
 
 /** `n` payouts pending at the provider since long before `at`, each due for a check before anything else. */
 async function longPending(n: number, at: number): Promise<string[]> {
   const runId = `prun_pending${n}`;
-  await db().query('insert into payout_runs (id, trigger, started_by, cutoff, created_at) values ($1, $2, $3, $4, $4)', [runId, 'manual', 'opr_bench', new Date(at)]);
+  await db().query(
+    'insert into payout_runs (id, trigger, started_by, cutoff, created_at) values ($1, $2, $3, $4, $4)',
+    [runId, 'manual', 'opr_bench', new Date(at)],
+  );
   const rows = await db().query<{ id: string }>(
     `insert into payouts (id, run_id, payee, account, amount_pesewas, provider, destination, destination_version, status, created_by, attempts, sending_since, next_check_at, created_at, updated_at)
      select 'pout_pending' || lpad(g::text, 14, '0'), $1, 'vendor:ven_pending' || g, 'vendor_payable:ven_pending' || g, 1000, 'fake',
@@ -26,7 +35,18 @@ async function longPending(n: number, at: number): Promise<string[]> {
        from generate_series(1, $3::int) g returning id`,
     [runId, new Date(at), n],
   );
-  for (const r of rows) fake.transfers.set(r.id, { amountPesewas: 1000, destination: { kind: 'mobile_money', network: 'mtn', number: '0241234567', name: 'Kofi Boateng' }, state: 'pending', calls: 1 });
+  for (const r of rows)
+    fake.transfers.set(r.id, {
+      amountPesewas: 1000,
+      destination: {
+        kind: 'mobile_money',
+        network: 'mtn',
+        number: '0241234567',
+        name: 'Kofi Boateng',
+      },
+      state: 'pending',
+      calls: 1,
+    });
   return rows.map((r) => r.id);
 }
 
@@ -36,9 +56,17 @@ describe('the recovery of open payouts', () => {
     await settleSale(p, v.account, 4000, now - 30 * HOUR);
     fake.knobs.push('pending');
     await runPayouts(p);
-    const [row] = await db().query<{ id: string }>('select id from payouts where payee = $1', [`vendor:${v.id}`]);
+    const [row] = await db().query<{ id: string }>('select id from payouts where payee = $1', [
+      `vendor:${v.id}`,
+    ]);
     const id = row!.id;
-    const nextCheck = async () => (await db().query<{ next_check_at: Date; checks: number }>('select next_check_at, checks from payouts where id = $1', [id]))[0]!;
+    const nextCheck = async () =>
+      (
+        await db().query<{ next_check_at: Date; checks: number }>(
+          'select next_check_at, checks from payouts where id = $1',
+          [id],
+        )
+      )[0]!;
     expect((await nextCheck()).next_check_at.getTime()).toBe(now + GRACE_MS);
     const waits: number[] = [];
     for (let i = 0; i < 8; i++) {
@@ -65,7 +93,11 @@ describe('the recovery of open payouts', () => {
     // Lost sends: a 5xx before the provider recorded anything leaves each in `sending`.
     fake.knobs.push(...Array<SendKnob>(5).fill('error_before'));
     expect((await runPayouts(p)).status).toBe(202);
-    const lost = (await db().query<{ id: string }>("select id from payouts where status = 'sending' order by id")).map((r) => r.id);
+    const lost = (
+      await db().query<{ id: string }>(
+        "select id from payouts where status = 'sending' order by id",
+      )
+    ).map((r) => r.id);
     expect(lost).toHaveLength(5);
     for (const id of lost) expect(fake.transfers.has(id)).toBe(false);
     // 600 transfers pending at the provider for a day, every one due before the lost sends.

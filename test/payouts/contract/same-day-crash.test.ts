@@ -5,9 +5,20 @@ import { payeeDirectory } from '../../../src/flows/payouts-find-payees.ts';
 import { salesPartner } from '../../catalog/helpers.ts';
 import { courierNear } from '../../dispatch/helpers.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';
-import { countRows, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  countRows,
+  startPlatform,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 import { balanceOf, expectBalanced, HOUR, payouts } from '../helpers.ts';
-import { cashHeld, deliveredBy, payoutsOf, requestOf, scheduledVendor } from '../same-day-helpers.ts';
+import {
+  cashHeld,
+  deliveredBy,
+  payoutsOf,
+  requestOf,
+  scheduledVendor,
+} from '../same-day-helpers.ts';
 
 let p: TestPlatform;
 let sp: PartnerSetup;
@@ -19,7 +30,11 @@ beforeEach(() => {
   later = 0;
 });
 beforeAll(async () => {
-  p = await startPlatform({ clock: now, transfers: fake, env: { PAYOUT_INTERVAL_MS: '0', PAYOUT_SAME_DAY_HOLD_HOURS: '2' } });
+  p = await startPlatform({
+    clock: now,
+    transfers: fake,
+    env: { PAYOUT_INTERVAL_MS: '0', PAYOUT_SAME_DAY_HOLD_HOURS: '2' },
+  });
   sp = await salesPartner(p);
 });
 afterAll(() => p.close());
@@ -27,8 +42,13 @@ afterAll(() => p.close());
 /** A fresh instance of the module on the same database and provider: the process after a restart. */
 const restarted = (): PayoutsModule =>
   createPayoutsModule({
-    db: p.app.platform.db, clock: now, log: p.app.log, provider: fake, settings: p.app.platform.config.payouts,
-    directory: payeeDirectory(p.app.platform.accounts, p.app.platform.catalog?.catalog), codVendorsOf: (orders) => p.app.platform.catalog!.operatorSales.codVendorsOf(orders),
+    db: p.app.platform.db,
+    clock: now,
+    log: p.app.log,
+    provider: fake,
+    settings: p.app.platform.config.payouts,
+    directory: payeeDirectory(p.app.platform.accounts, p.app.platform.catalog?.catalog),
+    codVendorsOf: (orders) => p.app.platform.catalog!.operatorSales.codVendorsOf(orders),
   });
 
 /**
@@ -44,8 +64,13 @@ async function crashAndRecover(step: 'before the run' | 'before sending'): Promi
   const first = payouts(p);
   let die!: (err: Error) => void;
   const dead = new Promise<never>((_, reject) => (die = reject));
-  const hang = step === 'before the run' ? vi.spyOn(first.service, 'afterHandover').mockReturnValueOnce(dead) : vi.spyOn(RunSender.prototype, 'sendRun').mockReturnValueOnce(dead);
-  const r = await p.admin('POST', `/cash/couriers/${c.id}/handovers`, { amount_pesewas: await cashHeld(p, c.id) });
+  const hang =
+    step === 'before the run'
+      ? vi.spyOn(first.service, 'afterHandover').mockReturnValueOnce(dead)
+      : vi.spyOn(RunSender.prototype, 'sendRun').mockReturnValueOnce(dead);
+  const r = await p.admin('POST', `/cash/couriers/${c.id}/handovers`, {
+    amount_pesewas: await cashHeld(p, c.id),
+  });
   expect(r.status).toBe(201);
   const handoverId = r.body.handover.id as string;
   await expect.poll(() => hang.mock.calls.length).toBe(1);
@@ -54,7 +79,11 @@ async function crashAndRecover(step: 'before the run' | 'before sending'): Promi
   // What the kill left: the handover and its request (leased by the dead process), and no run, or a run whose payouts were never sent.
   expect(await cashHeld(p, c.id)).toBe(0);
   expect(await requestOf(p, handoverId)).toMatchObject({ attempts: 1, done_at: null });
-  expect(await payoutsOf(p, v.vendorId)).toEqual(step === 'before the run' ? [] : [expect.objectContaining({ status: 'created', handover_id: handoverId })]);
+  expect(await payoutsOf(p, v.vendorId)).toEqual(
+    step === 'before the run'
+      ? []
+      : [expect.objectContaining({ status: 'created', handover_id: handoverId })],
+  );
   expect(fake.transfers.size).toBe(0);
 
   const second = restarted();
@@ -65,11 +94,26 @@ async function crashAndRecover(step: 'before the run' | 'before sending'): Promi
   // A run made before the kill is the recovery's to send.
   await second.sender.recover();
   const paid = await payoutsOf(p, v.vendorId);
-  expect(paid).toEqual([expect.objectContaining({ amount_pesewas: owed, status: 'paid', handover_id: handoverId })]);
+  expect(paid).toEqual([
+    expect.objectContaining({ amount_pesewas: owed, status: 'paid', handover_id: handoverId }),
+  ]);
   expect(fake.transfers.get(paid[0]!.id)).toMatchObject({ amountPesewas: owed, calls: 1 });
-  expect(await countRows(p, 'select count(*)::int as n from payout_runs where handover_id = $1', [handoverId])).toBe(1);
-  const run = (await p.app.platform.db.query<{ id: string }>('select id from payout_runs where handover_id = $1', [handoverId]))[0]!.id;
-  expect(await requestOf(p, handoverId)).toMatchObject({ attempts: 2, done_at: expect.any(Date), run_id: run });
+  expect(
+    await countRows(p, 'select count(*)::int as n from payout_runs where handover_id = $1', [
+      handoverId,
+    ]),
+  ).toBe(1);
+  const run = (
+    await p.app.platform.db.query<{ id: string }>(
+      'select id from payout_runs where handover_id = $1',
+      [handoverId],
+    )
+  )[0]!.id;
+  expect(await requestOf(p, handoverId)).toMatchObject({
+    attempts: 2,
+    done_at: expect.any(Date),
+    run_id: run,
+  });
 
   // The dead process's call returning late changes nothing: the request stays done.
   die(new Error('killed'));
@@ -83,6 +127,8 @@ async function crashAndRecover(step: 'before the run' | 'before sending'): Promi
 }
 
 describe('the same-day run after a handover across a crash', () => {
-  it('killed after the handover committed, before its run started: the restarted job makes the run and pays once', () => crashAndRecover('before the run'));
-  it('killed after the run made its payouts, before sending them: the request is done, the payouts sent once', () => crashAndRecover('before sending'));
+  it('killed after the handover committed, before its run started: the restarted job makes the run and pays once', () =>
+    crashAndRecover('before the run'));
+  it('killed after the run made its payouts, before sending them: the request is done, the payouts sent once', () =>
+    crashAndRecover('before sending'));
 });

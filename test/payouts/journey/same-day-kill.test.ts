@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { salesPartner } from '../../catalog/helpers.ts';
 import { courierNear } from '../../dispatch/helpers.ts';
-import { ADMIN_TOKEN, countRows, onPostgres, SECRETS_KEY, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  ADMIN_TOKEN,
+  countRows,
+  onPostgres,
+  SECRETS_KEY,
+  startPlatform,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 import { spawnServer, type ServerProcess } from '../../helpers/process.ts';
 import { balanceOf, expectBalanced } from '../helpers.ts';
 import { cashHeld, deliveredBy, payoutsOf, scheduledVendor } from '../same-day-helpers.ts';
@@ -18,7 +26,9 @@ describe('the same-day run after a handover across a kill -9 of the server, then
   });
   // The test (its own app sells and delivers, and reads the books) and the servers it kills share one
   // database: only PostgreSQL is shared by processes; the embedded database belongs to one.
-  beforeEach((ctx) => ctx.skip(!onPostgres, 'PostgreSQL only: the test and the server it kills share one database'));
+  beforeEach((ctx) =>
+    ctx.skip(!onPostgres, 'PostgreSQL only: the test and the server it kills share one database'),
+  );
   afterAll(async () => {
     for (const c of children) c.child.kill('SIGKILL');
     await p?.close();
@@ -67,7 +77,11 @@ describe('the same-day run after a handover across a kill -9 of the server, then
     });
     expect(r.status).toBe(201);
     const handoverId = ((await r.json()) as { handover: { id: string } }).handover.id;
-    const waiting = () => countRows(p, "select count(*)::int as n from pg_locks where not granted and relation = to_regclass('payout_runs')");
+    const waiting = () =>
+      countRows(
+        p,
+        "select count(*)::int as n from pg_locks where not granted and relation = to_regclass('payout_runs')",
+      );
     await expect.poll(waiting, { timeout: 30_000, interval: 50 }).toBe(1);
     first.child.kill('SIGKILL');
     await first.exited;
@@ -76,18 +90,50 @@ describe('the same-day run after a handover across a kill -9 of the server, then
 
     // The handover and its request are committed; no run was made.
     expect(await cashHeld(p, c.id)).toBe(0);
-    expect(await countRows(p, 'select count(*)::int as n from payout_run_requests where handover_id = $1 and done_at is null', [handoverId])).toBe(1);
-    expect(await countRows(p, 'select count(*)::int as n from payout_runs where handover_id = $1', [handoverId])).toBe(0);
+    expect(
+      await countRows(
+        p,
+        'select count(*)::int as n from payout_run_requests where handover_id = $1 and done_at is null',
+        [handoverId],
+      ),
+    ).toBe(1);
+    expect(
+      await countRows(p, 'select count(*)::int as n from payout_runs where handover_id = $1', [
+        handoverId,
+      ]),
+    ).toBe(0);
 
     // A new server's payouts job runs the request once the dead one's lease has passed.
     const second = await server({ PAYOUT_INTERVAL_MS: '100' });
-    await expect.poll(async () => (await payoutsOf(p, v.vendorId)).map((x) => x.status), { timeout: 45_000, interval: 100 }).toEqual(['paid']);
+    await expect
+      .poll(async () => (await payoutsOf(p, v.vendorId)).map((x) => x.status), {
+        timeout: 45_000,
+        interval: 100,
+      })
+      .toEqual(['paid']);
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
 
-    expect(await payoutsOf(p, v.vendorId)).toEqual([expect.objectContaining({ amount_pesewas: owed, status: 'paid', trigger: 'handover', handover_id: handoverId })]);
-    expect(await countRows(p, 'select count(*)::int as n from payout_runs where handover_id = $1', [handoverId])).toBe(1);
-    expect(await countRows(p, 'select count(*)::int as n from payout_run_requests where handover_id = $1 and done_at is not null and run_id is not null', [handoverId])).toBe(1);
+    expect(await payoutsOf(p, v.vendorId)).toEqual([
+      expect.objectContaining({
+        amount_pesewas: owed,
+        status: 'paid',
+        trigger: 'handover',
+        handover_id: handoverId,
+      }),
+    ]);
+    expect(
+      await countRows(p, 'select count(*)::int as n from payout_runs where handover_id = $1', [
+        handoverId,
+      ]),
+    ).toBe(1);
+    expect(
+      await countRows(
+        p,
+        'select count(*)::int as n from payout_run_requests where handover_id = $1 and done_at is not null and run_id is not null',
+        [handoverId],
+      ),
+    ).toBe(1);
     expect(await balanceOf(p, `vendor_payable:${v.vendorId}`)).toBe(0);
     expect(await balanceOf(p, 'payouts_in_transit')).toBe(0);
     await expectBalanced(p);

@@ -1,6 +1,11 @@
 import { signRequest } from '@partner-platform/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  createPartner,
+  startPlatform,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 import { mountTestOperations, TEST_PATHS } from '../../helpers/test-operations.ts';
 
 const HEALTH = '/api/v1/delivery/health';
@@ -19,15 +24,37 @@ beforeAll(async () => {
 afterAll(() => p.close());
 
 /** Sends a request with hand-made headers, signed with `secret` unless `signature` is given. */
-async function raw(
-  opts: { method?: string; url?: string; body?: string; secret?: string; key?: string | null; timestamp?: string; nonce?: string; signature?: string; omit?: string[]; headers?: Record<string, string> },
-) {
+async function raw(opts: {
+  method?: string;
+  url?: string;
+  body?: string;
+  secret?: string;
+  key?: string | null;
+  timestamp?: string;
+  nonce?: string;
+  signature?: string;
+  omit?: string[];
+  headers?: Record<string, string>;
+}) {
   const method = opts.method ?? 'GET';
   const url = opts.url ?? HEALTH;
   const timestamp = opts.timestamp ?? String(Math.floor(Date.now() / 1000));
   const nonce = opts.nonce ?? crypto.randomUUID();
-  const signature = opts.signature ?? signRequest(opts.secret ?? staging.signingSecret, { timestamp, nonce, method, url, body: opts.body ?? '' });
-  const headers: Record<string, string> = { 'x-timestamp': timestamp, 'x-nonce': nonce, 'x-signature': signature, ...opts.headers };
+  const signature =
+    opts.signature ??
+    signRequest(opts.secret ?? staging.signingSecret, {
+      timestamp,
+      nonce,
+      method,
+      url,
+      body: opts.body ?? '',
+    });
+  const headers: Record<string, string> = {
+    'x-timestamp': timestamp,
+    'x-nonce': nonce,
+    'x-signature': signature,
+    ...opts.headers,
+  };
   if (opts.key !== null) headers['x-api-key'] = opts.key ?? staging.apiKey;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   for (const h of opts.omit ?? []) delete headers[h];
@@ -45,9 +72,13 @@ describe('signed request pipeline', () => {
 
   it('answers MISSING_API_KEY and INVALID_API_KEY', async () => {
     expect((await raw({ key: null })).code).toBe('MISSING_API_KEY');
-    expect((await raw({ key: 'pk_staging_doesnotexistdoesnotexist' })).code).toBe('INVALID_API_KEY');
+    expect((await raw({ key: 'pk_staging_doesnotexistdoesnotexist' })).code).toBe(
+      'INVALID_API_KEY',
+    );
     expect((await raw({ key: 'not-a-key' })).code).toBe('INVALID_API_KEY');
-    const mismatch = await raw({ headers: { authorization: 'Bearer pk_staging_somebodyelsesomebodyelse' } });
+    const mismatch = await raw({
+      headers: { authorization: 'Bearer pk_staging_somebodyelsesomebodyelse' },
+    });
     expect([mismatch.status, mismatch.code]).toEqual([401, 'INVALID_API_KEY']);
   });
 
@@ -60,7 +91,10 @@ describe('signed request pipeline', () => {
 
   it('answers INVALID_TIMESTAMP for milliseconds or non-numeric values, STALE_REQUEST past 5 minutes', async () => {
     const ms = await raw({ timestamp: String(Date.now()) });
-    expect([ms.code, ms.body.message]).toEqual(['INVALID_TIMESTAMP', expect.stringMatching(/milliseconds/)]);
+    expect([ms.code, ms.body.message]).toEqual([
+      'INVALID_TIMESTAMP',
+      expect.stringMatching(/milliseconds/),
+    ]);
     expect((await raw({ timestamp: '2026-11-21T10:00:00Z' })).code).toBe('INVALID_TIMESTAMP');
     const now = Math.floor(Date.now() / 1000);
     expect((await raw({ timestamp: String(now - 301) })).code).toBe('STALE_REQUEST');
@@ -79,7 +113,12 @@ describe('signed request pipeline', () => {
     expect((await raw({ signature: 'zz' })).code).toBe('INVALID_SIGNATURE');
     const timestamp = String(Math.floor(Date.now() / 1000));
     const nonce = crypto.randomUUID();
-    const sig = signRequest(staging.signingSecret, { timestamp, nonce, method: 'GET', url: HEALTH });
+    const sig = signRequest(staging.signingSecret, {
+      timestamp,
+      nonce,
+      method: 'GET',
+      url: HEALTH,
+    });
     expect((await raw({ timestamp, nonce, signature: sig.toUpperCase() })).status).toBe(200);
   });
 
@@ -88,10 +127,19 @@ describe('signed request pipeline', () => {
     expect((await raw({ url })).status).toBe(200);
     // Signed for one target, sent to another: one byte of query or path differs.
     const signedFor = `${HEALTH}?b=2&a=2`;
-    for (const sent of [`${HEALTH}?b=2&a=3`, `${HEALTH}?b=2&a=2&c`, `/api/v1/delivery/healtH?b=2&a=2`]) {
+    for (const sent of [
+      `${HEALTH}?b=2&a=3`,
+      `${HEALTH}?b=2&a=2&c`,
+      `/api/v1/delivery/healtH?b=2&a=2`,
+    ]) {
       const timestamp = String(Math.floor(Date.now() / 1000));
       const nonce = crypto.randomUUID();
-      const signature = signRequest(staging.signingSecret, { timestamp, nonce, method: 'GET', url: signedFor });
+      const signature = signRequest(staging.signingSecret, {
+        timestamp,
+        nonce,
+        method: 'GET',
+        url: signedFor,
+      });
       const res = await raw({ url: sent, timestamp, nonce, signature });
       expect(res.status).not.toBe(200);
       expect(['INVALID_SIGNATURE', 'NOT_FOUND']).toContain(res.code);
@@ -109,8 +157,15 @@ describe('signed request pipeline', () => {
   it('lets exactly one of 50 concurrent requests with one nonce pass', async () => {
     const timestamp = String(Math.floor(Date.now() / 1000));
     const nonce = crypto.randomUUID();
-    const signature = signRequest(staging.signingSecret, { timestamp, nonce, method: 'GET', url: HEALTH });
-    const results = await Promise.all(Array.from({ length: 50 }, () => raw({ timestamp, nonce, signature })));
+    const signature = signRequest(staging.signingSecret, {
+      timestamp,
+      nonce,
+      method: 'GET',
+      url: HEALTH,
+    });
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => raw({ timestamp, nonce, signature })),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.code === 'NONCE_REPLAYED')).toHaveLength(49);
   });
@@ -127,7 +182,9 @@ describe('signed request pipeline', () => {
     const res = await raw({ method: 'POST', url: PROD_ONLY, body: '{}' });
     expect([res.status, res.code]).toEqual([403, 'PRODUCTION_KEY_REQUIRED']);
     // The next step, not only the refusal: how production access is obtained.
-    expect(res.body.message).toMatch(/ask the platform's operations team for production access .*pk_production_ key/);
+    expect(res.body.message).toMatch(
+      /ask the platform's operations team for production access .*pk_production_ key/,
+    );
   });
 
   it('answers PARTNER_INACTIVE for a suspended partner (bad signature or not), and recovers on reactivation', async () => {
@@ -145,12 +202,17 @@ describe('signed request pipeline', () => {
     await p.admin('PATCH', `/partners/${prod.partnerId}`, { production_active: false });
     const res = await prod.client.send<{ code: string; message: string }>('GET', HEALTH);
     expect([res.status, res.body.code]).toEqual([403, 'ENVIRONMENT_NOT_ACTIVE']);
-    expect(res.body.message).toMatch(/ask the platform's operations team to activate it; until then, use a staging key/);
+    expect(res.body.message).toMatch(
+      /ask the platform's operations team to activate it; until then, use a staging key/,
+    );
   });
 
   it('answers SIGNING_NOT_CONFIGURED when the stored secret cannot be opened', async () => {
     const s = await createPartner(p, { scopes: ['delivery:read'] });
-    await p.app.platform.db.query(`update api_keys set signing_secret_sealed = 'v1:AAAA' where id = $1`, [s.keyId]);
+    await p.app.platform.db.query(
+      `update api_keys set signing_secret_sealed = 'v1:AAAA' where id = $1`,
+      [s.keyId],
+    );
     await p.admin('PATCH', `/partners/${s.partnerId}`, {}); // drops this instance's key cache
     const res = await s.client.send<{ code: string }>('GET', HEALTH);
     expect([res.status, res.body.code]).toEqual([401, 'SIGNING_NOT_CONFIGURED']);

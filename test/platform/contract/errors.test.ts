@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  createPartner,
+  startPlatform,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 import { mountTestOperations, TEST_PATHS } from '../../helpers/test-operations.ts';
 
 const ECHO = TEST_PATHS.echo;
@@ -15,9 +20,19 @@ beforeAll(async () => {
 });
 afterAll(() => p.close());
 
-type ErrorBody = { status: string; code: string; message: string; request_id: string; details?: { field: string; issue: string }[] };
+type ErrorBody = {
+  status: string;
+  code: string;
+  message: string;
+  request_id: string;
+  details?: { field: string; issue: string }[];
+};
 
-function expectErrorBody(res: { status: number; headers: Record<string, string>; body: unknown }, status: number, code: string): ErrorBody {
+function expectErrorBody(
+  res: { status: number; headers: Record<string, string>; body: unknown },
+  status: number,
+  code: string,
+): ErrorBody {
   const body = res.body as ErrorBody;
   expect(res.status).toBe(status);
   expect(body).toMatchObject({ status: 'error', code, message: expect.any(String) });
@@ -28,24 +43,50 @@ function expectErrorBody(res: { status: number; headers: Record<string, string>;
 
 describe('error bodies', () => {
   it('answers an unknown operation or method with 404 NOT_FOUND (never 405)', async () => {
-    expectErrorBody(await s.client.send('POST', '/api/v1/delivery/nope', { body: {} }), 404, 'NOT_FOUND');
-    expectErrorBody(await s.client.send('POST', '/api/v1/delivery/health', { body: {} }), 404, 'NOT_FOUND');
+    expectErrorBody(
+      await s.client.send('POST', '/api/v1/delivery/nope', { body: {} }),
+      404,
+      'NOT_FOUND',
+    );
+    expectErrorBody(
+      await s.client.send('POST', '/api/v1/delivery/health', { body: {} }),
+      404,
+      'NOT_FOUND',
+    );
     expectErrorBody(await s.client.send('GET', '/nowhere'), 404, 'NOT_FOUND');
   });
 
   it('answers INVALID_JSON for malformed JSON, a non-object, or an empty body, after authentication', async () => {
-    expectErrorBody(await s.client.send('POST', ECHO, { rawBody: '{"name": ' }), 400, 'INVALID_JSON');
+    expectErrorBody(
+      await s.client.send('POST', ECHO, { rawBody: '{"name": ' }),
+      400,
+      'INVALID_JSON',
+    );
     expectErrorBody(await s.client.send('POST', ECHO, { rawBody: '[1,2]' }), 400, 'INVALID_JSON');
     expectErrorBody(await s.client.send('POST', ECHO, { rawBody: '"text"' }), 400, 'INVALID_JSON');
-    expectErrorBody(await s.client.send('POST', ECHO, { rawBody: '{"__proto__": {"x": 1}}' }), 400, 'INVALID_JSON');
+    expectErrorBody(
+      await s.client.send('POST', ECHO, { rawBody: '{"__proto__": {"x": 1}}' }),
+      400,
+      'INVALID_JSON',
+    );
     expectErrorBody(await s.client.send('POST', ECHO), 400, 'INVALID_JSON');
     // A bad key wins over bad JSON.
-    const unsigned = await fetch(p.url + ECHO, { method: 'POST', body: '{oops', headers: { 'content-type': 'application/json' } });
+    const unsigned = await fetch(p.url + ECHO, {
+      method: 'POST',
+      body: '{oops',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(((await unsigned.json()) as ErrorBody).code).toBe('MISSING_API_KEY');
   });
 
   it('answers VALIDATION_ERROR with details for unknown properties at any level and wrong types', async () => {
-    const body = expectErrorBody(await s.client.send('POST', ECHO, { body: { name: 'x', extra: true, nested: { n: 'one', m: 2 } } }), 400, 'VALIDATION_ERROR');
+    const body = expectErrorBody(
+      await s.client.send('POST', ECHO, {
+        body: { name: 'x', extra: true, nested: { n: 'one', m: 2 } },
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expect(body.details).toEqual(
       expect.arrayContaining([
         { field: 'extra', issue: 'is not an accepted property' },
@@ -53,7 +94,11 @@ describe('error bodies', () => {
         { field: 'nested.n', issue: 'must be integer' },
       ]),
     );
-    const missing = expectErrorBody(await s.client.send('POST', ECHO, { body: {} }), 400, 'VALIDATION_ERROR');
+    const missing = expectErrorBody(
+      await s.client.send('POST', ECHO, { body: {} }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expect(missing.details).toEqual([{ field: 'name', issue: 'is required' }]);
   });
 

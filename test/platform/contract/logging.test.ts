@@ -21,9 +21,20 @@ describe('structured logs', () => {
   it('write one JSON line per request with its request id, and never a key, secret, signature or full phone', async () => {
     lines = [];
     const s = await createPartner(p);
-    const created = await s.client.send<any>('POST', '/api/v1/delivery/orders.create', { body: orderBody() });
-    const duplicate = await s.client.send<any>('POST', '/api/v1/delivery/orders.create', { body: { ...orderBody(), item: 5 } });
-    const badSig = await fetch(`${p.url}/api/v1/delivery/health`, { headers: { 'x-api-key': s.apiKey, 'x-timestamp': String(Math.floor(Date.now() / 1000)), 'x-nonce': crypto.randomUUID(), 'x-signature': 'f'.repeat(64) } });
+    const created = await s.client.send<any>('POST', '/api/v1/delivery/orders.create', {
+      body: orderBody(),
+    });
+    const duplicate = await s.client.send<any>('POST', '/api/v1/delivery/orders.create', {
+      body: { ...orderBody(), item: 5 },
+    });
+    const badSig = await fetch(`${p.url}/api/v1/delivery/health`, {
+      headers: {
+        'x-api-key': s.apiKey,
+        'x-timestamp': String(Math.floor(Date.now() / 1000)),
+        'x-nonce': crypto.randomUUID(),
+        'x-signature': 'f'.repeat(64),
+      },
+    });
     expect([created.status, duplicate.status, badSig.status]).toEqual([201, 400, 401]);
 
     const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -31,7 +42,14 @@ describe('structured logs', () => {
     expect(requestLines.length).toBeGreaterThanOrEqual(3);
     expect(requestLines.map((l) => l.reqId)).toContain(created.headers['x-request-id']);
     const text = lines.join('\n');
-    for (const secret of [s.apiKey, s.signingSecret, 'f'.repeat(64), '241234567', '0201234567', '201234567']) {
+    for (const secret of [
+      s.apiKey,
+      s.signingSecret,
+      'f'.repeat(64),
+      '241234567',
+      '0201234567',
+      '201234567',
+    ]) {
       expect(text, secret).not.toContain(secret);
     }
   });
@@ -40,7 +58,10 @@ describe('structured logs', () => {
 describe('an unreachable dependency', () => {
   it('is logged with its reason, and /readyz names it while the others answer ok', async () => {
     const healthy = await fetch(`${p.url}/readyz`);
-    expect([healthy.status, await healthy.json()]).toEqual([200, { status: 'ok', checks: { database: 'ok', ...(onRedis ? { redis: 'ok' } : {}) } }]);
+    expect([healthy.status, await healthy.json()]).toEqual([
+      200,
+      { status: 'ok', checks: { database: 'ok', ...(onRedis ? { redis: 'ok' } : {}) } },
+    ]);
 
     const own: string[] = [];
     const q = await startPlatform({
@@ -54,7 +75,11 @@ describe('an unreachable dependency', () => {
     });
     try {
       const warning = own.map((l) => JSON.parse(l)).find((l) => /redis unreachable/.test(l.msg));
-      expect(warning?.err).toMatchObject({ type: 'Error', code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:1' });
+      expect(warning?.err).toMatchObject({
+        type: 'Error',
+        code: 'ECONNREFUSED',
+        message: 'connect ECONNREFUSED 127.0.0.1:1',
+      });
       const res = await fetch(`${q.url}/readyz`);
       const body = await res.json();
       expect([res.status, body.status, body.checks.database]).toEqual([503, 'unavailable', 'ok']);

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, createPartner, onPostgres, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  ADMIN_TOKEN,
+  createPartner,
+  onPostgres,
+  startPlatform,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 import { freePort } from '../../helpers/process.ts';
 import type { PromHistogramData } from 'prom2javascript';
 import { Scrape } from '../../helpers/prometheus.ts';
@@ -15,7 +22,10 @@ beforeAll(async () => {
 });
 afterAll(() => p.close());
 
-async function scrape(url = `${p.url}/metrics`, headers: Record<string, string> = { authorization: `Bearer ${ADMIN_TOKEN}` }): Promise<Scrape> {
+async function scrape(
+  url = `${p.url}/metrics`,
+  headers: Record<string, string> = { authorization: `Bearer ${ADMIN_TOKEN}` },
+): Promise<Scrape> {
   const res = await fetch(url, { headers });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -23,40 +33,68 @@ async function scrape(url = `${p.url}/metrics`, headers: Record<string, string> 
 }
 
 const badlySigned = () =>
-  fetch(`${p.url}${HEALTH}`, { headers: { 'x-api-key': s.apiKey, 'x-timestamp': String(Math.floor(Date.now() / 1000)), 'x-nonce': crypto.randomUUID(), 'x-signature': 'f'.repeat(64) } });
+  fetch(`${p.url}${HEALTH}`, {
+    headers: {
+      'x-api-key': s.apiKey,
+      'x-timestamp': String(Math.floor(Date.now() / 1000)),
+      'x-nonce': crypto.randomUUID(),
+      'x-signature': 'f'.repeat(64),
+    },
+  });
 
 describe('/metrics', () => {
   it('needs the operator token when METRICS_PORT is not set', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong-token-0123456789' }] as Record<string, string>[]) {
+    for (const headers of [{}, { authorization: 'Bearer wrong-token-0123456789' }] as Record<
+      string,
+      string
+    >[]) {
       const res = await fetch(`${p.url}/metrics`, { headers });
       expect([res.status, (await res.json()).code]).toEqual([401, 'INVALID_ADMIN_TOKEN']);
     }
   });
 
-  it("times a signed call under its operation id and status, and other routes by pattern, never by raw URL", async () => {
+  it('times a signed call under its operation id and status, and other routes by pattern, never by raw URL', async () => {
     expect((await s.client.send('GET', HEALTH)).status).toBe(200);
     expect((await fetch(`${p.url}/no/such/route`)).status).toBe(404);
     const m = await scrape();
     expect(m.type('http_request_duration_seconds')).toBe('histogram');
-    const health = m.histogram('http_request_duration_seconds', { operation: 'delivery.health', status_code: '200' });
+    const health = m.histogram('http_request_duration_seconds', {
+      operation: 'delivery.health',
+      status_code: '200',
+    });
     expect(health?.count).toBeGreaterThanOrEqual(1);
     expect(health?.sum).toBeGreaterThan(0);
-    const counts = Object.entries(health!.buckets).sort(([a], [b]) => Number(a) - Number(b)).map(([, c]) => c);
+    const counts = Object.entries(health!.buckets)
+      .sort(([a], [b]) => Number(a) - Number(b))
+      .map(([, c]) => c);
     expect(counts).toEqual([...counts].sort((a, b) => a - b));
-    expect(m.histogram('http_request_duration_seconds', { operation: 'POST /admin/v1/partners/:partner_id/apps', status_code: '201' })?.count).toBeGreaterThanOrEqual(1);
-    expect(m.histogram('http_request_duration_seconds', { operation: 'unmatched', status_code: '404' })?.count).toBeGreaterThanOrEqual(1);
-    const operations = m.series<PromHistogramData>('http_request_duration_seconds').map((x) => x.labels.operation!);
+    expect(
+      m.histogram('http_request_duration_seconds', {
+        operation: 'POST /admin/v1/partners/:partner_id/apps',
+        status_code: '201',
+      })?.count,
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      m.histogram('http_request_duration_seconds', { operation: 'unmatched', status_code: '404' })
+        ?.count,
+    ).toBeGreaterThanOrEqual(1);
+    const operations = m
+      .series<PromHistogramData>('http_request_duration_seconds')
+      .map((x) => x.labels.operation!);
     expect(operations.filter((o) => o.includes(s.partnerId) || o.includes('/no/such'))).toEqual([]);
   });
 
   it('counts auth pipeline outcomes by error code, and rate-limit rejections by access kind', async () => {
     const before = await scrape();
     expect((await badlySigned()).status).toBe(401);
-    const other = await createPartner(p, { rateLimits: { reads_per_minute: 1, writes_per_minute: 1 } });
+    const other = await createPartner(p, {
+      rateLimits: { reads_per_minute: 1, writes_per_minute: 1 },
+    });
     expect((await other.client.send('GET', HEALTH)).status).toBe(200);
     expect((await other.client.send('GET', HEALTH)).status).toBe(429);
     const after = await scrape();
-    const delta = (name: string, labels: Record<string, string>) => after.value(name, labels) - before.value(name, labels);
+    const delta = (name: string, labels: Record<string, string>) =>
+      after.value(name, labels) - before.value(name, labels);
     expect(delta('auth_outcomes_total', { outcome: 'INVALID_SIGNATURE' })).toBe(1);
     expect(delta('auth_outcomes_total', { outcome: 'RATE_LIMITED' })).toBe(1);
     expect(delta('auth_outcomes_total', { outcome: 'ok' })).toBe(1);
@@ -94,7 +132,8 @@ describe('/metrics', () => {
     expect(m.value('job_interval_seconds', { job: 'safe-catalog-sales' })).toBeGreaterThan(0);
     expect(m.find('job_lag_seconds', { job: 'safe-catalog-sales' })).toBeDefined();
     expect(m.value('nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
-    const delta = (name: string, labels: Record<string, string>) => m.value(name, labels) - before.value(name, labels);
+    const delta = (name: string, labels: Record<string, string>) =>
+      m.value(name, labels) - before.value(name, labels);
     expect(delta('wallet_topups_total', { outcome: 'initiated' })).toBe(1);
     expect(delta('wallet_topups_total', { outcome: 'credited' })).toBe(1);
     expect(delta('ledger_journals_posted_total', { kind: 'wallet_topup' })).toBe(1);
@@ -106,7 +145,10 @@ describe('/metrics on METRICS_PORT', () => {
     const port = await freePort();
     const q = await startPlatform({ env: { METRICS_PORT: String(port) } });
     try {
-      expect((await fetch(`${q.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).status).toBe(404);
+      expect(
+        (await fetch(`${q.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }))
+          .status,
+      ).toBe(404);
       const m = await scrape(`http://127.0.0.1:${port}/metrics`, {});
       expect(m.type('http_request_duration_seconds')).toBe('histogram');
       expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);

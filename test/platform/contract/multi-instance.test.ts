@@ -1,6 +1,12 @@
 import { signRequest } from '@partner-platform/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPartner, onPostgres, onRedis, startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  createPartner,
+  onPostgres,
+  onRedis,
+  startPlatform,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 import { mountTestOperations, TEST_PATHS } from '../../helpers/test-operations.ts';
 
 const WRITE = TEST_PATHS.write;
@@ -24,18 +30,31 @@ describe.runIf(onPostgres && onRedis)('two instances on one PostgreSQL and one R
     const s = await createPartner(a, { scopes: ['delivery:read'] });
     const timestamp = String(Math.floor(Date.now() / 1000));
     const nonce = crypto.randomUUID();
-    const headers = { 'x-api-key': s.apiKey, 'x-timestamp': timestamp, 'x-nonce': nonce, 'x-signature': signRequest(s.signingSecret, { timestamp, nonce, method: 'GET', url: HEALTH }) };
+    const headers = {
+      'x-api-key': s.apiKey,
+      'x-timestamp': timestamp,
+      'x-nonce': nonce,
+      'x-signature': signRequest(s.signingSecret, { timestamp, nonce, method: 'GET', url: HEALTH }),
+    };
     const statuses = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => fetch(((i % 2 === 0) ? a : b).url + HEALTH, { headers }).then((r) => r.status)),
+      Array.from({ length: 50 }, (_, i) =>
+        fetch((i % 2 === 0 ? a : b).url + HEALTH, { headers }).then((r) => r.status),
+      ),
     );
     expect(statuses.filter((st) => st === 200)).toHaveLength(1);
     expect(statuses.filter((st) => st === 409)).toHaveLength(49);
   });
 
   it('holds one write limit across both instances', async () => {
-    const s = await createPartner(a, { rateLimits: { reads_per_minute: 600, writes_per_minute: 30 } });
+    const s = await createPartner(a, {
+      rateLimits: { reads_per_minute: 600, writes_per_minute: 30 },
+    });
     const statuses = await Promise.all(
-      Array.from({ length: 35 }, (_, i) => s.client.send('POST', WRITE, { body: {}, baseUrl: (i % 2 === 0 ? a : b).url }).then((r) => r.status)),
+      Array.from({ length: 35 }, (_, i) =>
+        s.client
+          .send('POST', WRITE, { body: {}, baseUrl: (i % 2 === 0 ? a : b).url })
+          .then((r) => r.status),
+      ),
     );
     expect(statuses.filter((st) => st === 201)).toHaveLength(30);
     expect(statuses.filter((st) => st === 429)).toHaveLength(5);

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPartner, onPostgres, onRedis, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  createPartner,
+  onPostgres,
+  onRedis,
+  startPlatform,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 import { TcpProxy } from '../../helpers/tcp-proxy.ts';
 import { orderBody } from '../../delivery/fixtures.ts';
 import { until } from '../../webhooks/receiver.ts';
@@ -17,7 +24,13 @@ describe.runIf(onPostgres && onRedis)('outages of PostgreSQL and Redis', () => {
     redisProxy = await new TcpProxy(redisUrl.hostname, Number(redisUrl.port || 6379)).start();
     pgUrl.port = String(pgProxy.port);
     redisUrl.port = String(redisProxy.port);
-    p = await startPlatform({ env: { DATABASE_URL: pgUrl.toString(), REDIS_URL: redisUrl.toString(), AUTH_CACHE_TTL_MS: '0' } });
+    p = await startPlatform({
+      env: {
+        DATABASE_URL: pgUrl.toString(),
+        REDIS_URL: redisUrl.toString(),
+        AUTH_CACHE_TTL_MS: '0',
+      },
+    });
     s = await createPartner(p);
   });
   afterAll(async () => {
@@ -26,7 +39,8 @@ describe.runIf(onPostgres && onRedis)('outages of PostgreSQL and Redis', () => {
     await redisProxy?.close();
   });
 
-  const create = () => s.client.send<any>('POST', '/api/v1/delivery/orders.create', { body: orderBody() });
+  const create = () =>
+    s.client.send<any>('POST', '/api/v1/delivery/orders.create', { body: orderBody() });
 
   it('answers 503 SERVICE_UNAVAILABLE while PostgreSQL is away, stays up, and recovers by itself', async () => {
     expect((await create()).status).toBe(201);
@@ -49,6 +63,9 @@ describe.runIf(onPostgres && onRedis)('outages of PostgreSQL and Redis', () => {
     const during = await s.client.send<any>('GET', '/api/v1/delivery/health');
     expect([during.status, during.body.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
     await redisProxy.restore();
-    await until(async () => (await s.client.send('GET', '/api/v1/delivery/health')).status === 200, 15_000);
+    await until(
+      async () => (await s.client.send('GET', '/api/v1/delivery/health')).status === 200,
+      15_000,
+    );
   });
 });

@@ -16,7 +16,9 @@ afterAll(() => p.close());
 describe('rate limits', () => {
   it('accepts a burst of exactly the default 120 writes, then answers 429 with headers; reads keep their budget', async () => {
     const { client } = await createPartner(p);
-    const results = await Promise.all(Array.from({ length: 125 }, () => client.send('POST', WRITE, { body: {} })));
+    const results = await Promise.all(
+      Array.from({ length: 125 }, () => client.send('POST', WRITE, { body: {} })),
+    );
     const accepted = results.filter((r) => r.status === 201);
     const limited = results.filter((r) => r.status === 429);
     expect(accepted).toHaveLength(120);
@@ -46,7 +48,9 @@ describe('rate limits', () => {
 
   it("applies a partner's own limits instead of the defaults, per key", async () => {
     const s = await createPartner(p, { rateLimits: { reads_per_minute: 3, writes_per_minute: 2 } });
-    const writes = await Promise.all(Array.from({ length: 4 }, () => s.client.send('POST', WRITE, { body: {} })));
+    const writes = await Promise.all(
+      Array.from({ length: 4 }, () => s.client.send('POST', WRITE, { body: {} })),
+    );
     expect(writes.map((r) => r.status).sort()).toEqual([201, 201, 429, 429]);
     const reads = await Promise.all(Array.from({ length: 5 }, () => s.client.send('GET', READ)));
     expect(reads.filter((r) => r.status === 200)).toHaveLength(3);
@@ -56,7 +60,9 @@ describe('rate limits', () => {
     const s = await createPartner(p, { rateLimits: { reads_per_minute: 1, writes_per_minute: 1 } });
     expect((await s.client.send('GET', READ)).status).toBe(200);
     expect((await s.client.send('GET', READ)).status).toBe(429);
-    await p.admin('PATCH', `/partners/${s.partnerId}`, { rate_limits: { reads_per_minute: 5, writes_per_minute: 5 } });
+    await p.admin('PATCH', `/partners/${s.partnerId}`, {
+      rate_limits: { reads_per_minute: 5, writes_per_minute: 5 },
+    });
     expect((await s.client.send('GET', READ)).status).toBe(200);
     await p.admin('PATCH', `/partners/${s.partnerId}`, { rate_limits: null });
     expect((await s.client.send('GET', READ)).headers['ratelimit-limit']).toBe('600');

@@ -7,15 +7,27 @@ describe('tracing configured by OTEL_EXPORTER_OTLP_ENDPOINT', () => {
   it('loads the SDK and sends the spans as OTLP/HTTP JSON to <endpoint>/v1/traces, flushed at close', async () => {
     const collector = await new Receiver().start();
     try {
-      const p = await startPlatform({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: `${collector.url}/otlp/`, OTEL_SERVICE_NAME: 'pp-under-test' } });
+      const p = await startPlatform({
+        env: {
+          OTEL_EXPORTER_OTLP_ENDPOINT: `${collector.url}/otlp/`,
+          OTEL_SERVICE_NAME: 'pp-under-test',
+        },
+      });
       expect((await fetch(`${p.url}/healthz`)).status).toBe(200);
       await p.close();
       await until(() => collector.on('/otlp/v1/traces').length > 0);
       const [sent] = collector.on('/otlp/v1/traces');
       expect(sent!.headers['content-type']).toBe('application/json');
       const [batch] = JSON.parse(sent!.body).resourceSpans;
-      expect(batch.resource.attributes).toContainEqual({ key: 'service.name', value: { stringValue: 'pp-under-test' } });
-      expect(batch.scopeSpans.flatMap((s: { spans: Array<{ name: string }> }) => s.spans.map((x) => x.name))).toContain('GET /healthz');
+      expect(batch.resource.attributes).toContainEqual({
+        key: 'service.name',
+        value: { stringValue: 'pp-under-test' },
+      });
+      expect(
+        batch.scopeSpans.flatMap((s: { spans: Array<{ name: string }> }) =>
+          s.spans.map((x) => x.name),
+        ),
+      ).toContain('GET /healthz');
     } finally {
       await collector.close();
     }

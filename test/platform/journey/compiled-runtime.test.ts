@@ -21,7 +21,10 @@ const start = (command: string[], env: Record<string, string>, cwd?: string) =>
 function serverProcess(output: string): { pid: number; cmdline: string } {
   const line = output.split('\n').find((l) => l.includes('partner platform ready'));
   const pid = JSON.parse(line!).pid as number;
-  return { pid, cmdline: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim() };
+  return {
+    pid,
+    cmdline: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim(),
+  };
 }
 
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -55,10 +58,19 @@ describe('the compiled runtime', () => {
 
   it('reads settings from ./.env, where variables already set win', async () => {
     const cwd = tempDir();
-    writeFileSync(join(cwd, '.env'), `DATA_DIR=${join(cwd, 'data')}\nADMIN_TOKEN=from-dotenv-token-0123456789\nLOG_LEVEL=debug\n`);
-    const server = await start([process.execPath, join(ROOT, 'dist/server.js')], { LOG_LEVEL: 'info' }, cwd);
+    writeFileSync(
+      join(cwd, '.env'),
+      `DATA_DIR=${join(cwd, 'data')}\nADMIN_TOKEN=from-dotenv-token-0123456789\nLOG_LEVEL=debug\n`,
+    );
+    const server = await start(
+      [process.execPath, join(ROOT, 'dist/server.js')],
+      { LOG_LEVEL: 'info' },
+      cwd,
+    );
     try {
-      const res = await fetch(`${server.url}/admin/v1/partners`, { headers: { authorization: 'Bearer from-dotenv-token-0123456789' } });
+      const res = await fetch(`${server.url}/admin/v1/partners`, {
+        headers: { authorization: 'Bearer from-dotenv-token-0123456789' },
+      });
       expect(res.status).toBe(200);
       expect(existsSync(join(cwd, 'data', 'LOCK'))).toBe(true);
       expect(server.output()).not.toMatch(/"level":20/); // LOG_LEVEL from the environment, not .env
@@ -71,12 +83,25 @@ describe('the compiled runtime', () => {
   it('the worker stops on SIGTERM and leaves no lock', async () => {
     const dataDir = tempDir();
     const port = await freePort();
-    const child = spawn(process.execPath, ['dist/worker.js'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['dist/worker.js'], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    await expect.poll(() => out.includes('worker running'), { timeout: 90_000, interval: 100 }).toBe(true);
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('exit', (code) => resolve(code)),
+    );
+    await expect
+      .poll(() => out.includes('worker running'), { timeout: 90_000, interval: 100 })
+      .toBe(true);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(existsSync(join(dataDir, 'LOCK'))).toBe(false);

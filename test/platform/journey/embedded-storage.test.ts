@@ -29,7 +29,11 @@ describe('embedded PostgreSQL (PGlite) in a data directory', () => {
 
     const second = await startPlatform(embedded(dir));
     try {
-      const client = new PartnerClient({ apiKey: s.apiKey, signingSecret: s.signingSecret, baseUrl: second.url });
+      const client = new PartnerClient({
+        apiKey: s.apiKey,
+        signingSecret: s.signingSecret,
+        baseUrl: second.url,
+      });
       expect(await client.delivery.health()).toEqual({ status: 'ok' });
       expect((await second.admin('GET', `/partners/${s.partnerId}`)).status).toBe(200);
     } finally {
@@ -41,8 +45,13 @@ describe('embedded PostgreSQL (PGlite) in a data directory', () => {
     const dir = dataDir();
     const first = await startPlatform(embedded(dir));
     try {
-      await expect(startPlatform(embedded(dir))).rejects.toThrow(/data directory .* is in use by process \d+/);
-      const second = await spawnServer({ DATA_DIR: dir, ADMIN_TOKEN, SECRETS_KEY }, { waitReady: false });
+      await expect(startPlatform(embedded(dir))).rejects.toThrow(
+        /data directory .* is in use by process \d+/,
+      );
+      const second = await spawnServer(
+        { DATA_DIR: dir, ADMIN_TOKEN, SECRETS_KEY },
+        { waitReady: false },
+      );
       expect(await second.exited).toBe(1);
       expect(second.output()).toMatch(/is in use by process \d+/);
     } finally {
@@ -64,7 +73,8 @@ describe('embedded PostgreSQL (PGlite) in a data directory', () => {
             headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
             body: JSON.stringify({ name: 'crash test' }),
           });
-          if (res.status === 201) acknowledged.push(((await res.json()) as { partner_id: string }).partner_id);
+          if (res.status === 201)
+            acknowledged.push(((await res.json()) as { partner_id: string }).partner_id);
         } catch {
           return; // the server is gone
         }
@@ -81,7 +91,9 @@ describe('embedded PostgreSQL (PGlite) in a data directory', () => {
     const restarted = await spawnServer(env);
     try {
       for (const id of acknowledged) {
-        const res = await fetch(`${restarted.url}/admin/v1/partners/${id}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+        const res = await fetch(`${restarted.url}/admin/v1/partners/${id}`, {
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        });
         expect(res.status, `partner ${id} acknowledged before the crash`).toBe(200);
       }
       const more = await fetch(`${restarted.url}/admin/v1/partners`, {

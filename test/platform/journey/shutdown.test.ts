@@ -7,7 +7,11 @@ import { spawnServer } from '../../helpers/process.ts';
 import { orderBody } from '../../delivery/fixtures.ts';
 
 async function admin(url: string, path: string, body: unknown) {
-  const res = await fetch(`${url}/admin/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${url}/admin/v1${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return (await res.json()) as any;
 }
 
@@ -17,10 +21,19 @@ describe('graceful shutdown', () => {
     try {
       const partner = await admin(server.url, '/partners', { name: 'Shutdown' });
       const app = await admin(server.url, `/partners/${partner.partner_id}/apps`, { name: 'App' });
-      const key = await admin(server.url, `/apps/${app.app_id}/keys`, { environment: 'staging', scopes: ['*'] });
-      const client = new PartnerClient({ apiKey: key.api_key, signingSecret: key.signing_secret, baseUrl: server.url });
+      const key = await admin(server.url, `/apps/${app.app_id}/keys`, {
+        environment: 'staging',
+        scopes: ['*'],
+      });
+      const client = new PartnerClient({
+        apiKey: key.api_key,
+        signingSecret: key.signing_secret,
+        baseUrl: server.url,
+      });
       // A bulk of 100 orders takes a few hundred milliseconds: long enough to be in flight.
-      const inFlight = client.send<any>('POST', '/api/v1/delivery/orders.create_bulk', { body: { orders: Array.from({ length: 100 }, () => orderBody()) } });
+      const inFlight = client.send<any>('POST', '/api/v1/delivery/orders.create_bulk', {
+        body: { orders: Array.from({ length: 100 }, () => orderBody()) },
+      });
       await new Promise((r) => setTimeout(r, 60));
       server.child.kill('SIGTERM');
       const res = await inFlight;
@@ -43,12 +56,26 @@ describe('shutdown with keep-alive clients', () => {
       // A client that keeps its connection open, idle, after an answer.
       const first = await call(idleAgent, port, 'GET', '/healthz');
       expect(first.headers.connection).toBe('keep-alive');
-      const idleClosed = new Promise<void>((resolve) => first.socket.once('close', () => resolve()));
+      const idleClosed = new Promise<void>((resolve) =>
+        first.socket.once('close', () => resolve()),
+      );
       // A request in flight across the signal, on a keep-alive connection of its own: the server has
       // taken it (its 100 Continue says so), and its body is sent only after SIGTERM.
       const body = JSON.stringify({ name: 'In flight' });
-      const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), expect: '100-continue' };
-      const inFlight = request({ host: '127.0.0.1', port, method: 'POST', path: '/admin/v1/partners', agent: busyAgent, headers });
+      const headers = {
+        authorization: `Bearer ${ADMIN_TOKEN}`,
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        expect: '100-continue',
+      };
+      const inFlight = request({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/admin/v1/partners',
+        agent: busyAgent,
+        headers,
+      });
       const answered = answer(inFlight);
       await new Promise((resolve) => inFlight.once('continue', resolve));
 
@@ -81,7 +108,9 @@ function answer(req: ClientRequest): Promise<Answer> {
     req.once('error', reject);
     req.once('response', (res) => {
       res.resume();
-      res.once('end', () => resolve({ status: res.statusCode!, headers: res.headers, socket: req.socket! }));
+      res.once('end', () =>
+        resolve({ status: res.statusCode!, headers: res.headers, socket: req.socket! }),
+      );
     });
   });
 }

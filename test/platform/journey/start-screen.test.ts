@@ -12,17 +12,31 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 /** A server on an in-memory database whose quick start writes its credentials to a directory of its own. */
-async function start(env: Record<string, string>, opts: { terminal?: boolean } = {}): Promise<{ server: ServerProcess; dir: string; port: string }> {
+async function start(
+  env: Record<string, string>,
+  opts: { terminal?: boolean } = {},
+): Promise<{ server: ServerProcess; dir: string; port: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'pp-screen-'));
   dirs.push(dir);
   const port = String(await freePort());
-  const all = { DATABASE_URL: 'memory:', SANDBOX_QUICKSTART: 'on', DATA_DIR: dir, ADMIN_TOKEN, LOG_LEVEL: 'info', PORT: port, PUBLIC_BASE_URL: `http://localhost:${port}`, ...env };
+  const all = {
+    DATABASE_URL: 'memory:',
+    SANDBOX_QUICKSTART: 'on',
+    DATA_DIR: dir,
+    ADMIN_TOKEN,
+    LOG_LEVEL: 'info',
+    PORT: port,
+    PUBLIC_BASE_URL: `http://localhost:${port}`,
+    ...env,
+  };
   const node = `${process.execPath} --import tsx src/server.ts`;
   // util-linux's script(1) runs the server on a pseudo-terminal, as a person's shell would.
   const command = opts.terminal ? ['script', '-qec', node, '/dev/null'] : undefined;
   const server = await spawnServer(all, { command, detached: true });
   // The banner follows the ready line; a terminal's output arrives a little after the port answers.
-  await expect.poll(() => server.output().includes('partner platform ready'), { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(() => server.output().includes('partner platform ready'), { timeout: 10_000 })
+    .toBe(true);
   return { server, dir, port };
 }
 
@@ -33,21 +47,40 @@ async function stop(server: ServerProcess): Promise<string> {
 }
 
 const ESC = String.fromCharCode(27);
-const plain = (text: string) => text.split(ESC).map((part, i) => (i === 0 ? part : part.replace(/^\[[0-9;]*m/, ''))).join('');
+const plain = (text: string) =>
+  text
+    .split(ESC)
+    .map((part, i) => (i === 0 ? part : part.replace(/^\[[0-9;]*m/, '')))
+    .join('');
 
 function expectBanner(out: string, dir: string, port: string): void {
   const text = plain(out);
   expect(text).toContain('Partner Platform is ready');
-  for (const [label, url] of [['Dashboard', '/'], ['API docs', '/docs'], ['Console', '/console'], ['Dev mail', '/dev/mail'], ['Dev SMS', '/dev/sms']]) {
+  for (const [label, url] of [
+    ['Dashboard', '/'],
+    ['API docs', '/docs'],
+    ['Console', '/console'],
+    ['Dev mail', '/dev/mail'],
+    ['Dev SMS', '/dev/sms'],
+  ]) {
     expect(text).toMatch(new RegExp(`^  ${label} +http://localhost:${port}${url}`, 'm'));
   }
-  expect(text).toMatch(new RegExp(`^  Credentials +${join(dir, 'sandbox-credentials.json')}  \\(readable only by you\\)$`, 'm'));
+  expect(text).toMatch(
+    new RegExp(
+      `^  Credentials +${join(dir, 'sandbox-credentials.json')}  \\(readable only by you\\)$`,
+      'm',
+    ),
+  );
   const creds = JSON.parse(readFileSync(join(dir, 'sandbox-credentials.json'), 'utf8'));
   expect(out).not.toContain(creds.signing_secret);
   expect(out).not.toContain(creds.api_key);
   // Readable lines, the quick start's and the ready line at info: nothing here is wrong.
-  expect(text).toMatch(/^\d\d:\d\d:\d\d INFO {2}sandbox quick start: a demo partner with a staging key was created/m);
-  expect(text).toMatch(/^\d\d:\d\d:\d\d INFO {2}partner platform ready {2}services=\["delivery","safe-catalog"\]/m);
+  expect(text).toMatch(
+    /^\d\d:\d\d:\d\d INFO {2}sandbox quick start: a demo partner with a staging key was created/m,
+  );
+  expect(text).toMatch(
+    /^\d\d:\d\d:\d\d INFO {2}partner platform ready {2}services=\["delivery","safe-catalog"\]/m,
+  );
   expect(text).not.toMatch(/^\{"level"/m);
 }
 
@@ -56,8 +89,14 @@ describe('the first screen', () => {
     const { server, port } = await start({});
     const out = await stop(server);
     const lines = out.split('\n').filter(Boolean);
-    const records = lines.map((l) => JSON.parse(l) as { level: number; msg: string; dashboard?: string; docs?: string });
-    expect(records.find((r) => r.msg === 'partner platform ready')).toMatchObject({ level: 30, dashboard: `http://localhost:${port}/`, docs: `http://localhost:${port}/docs` });
+    const records = lines.map(
+      (l) => JSON.parse(l) as { level: number; msg: string; dashboard?: string; docs?: string },
+    );
+    expect(records.find((r) => r.msg === 'partner platform ready')).toMatchObject({
+      level: 30,
+      dashboard: `http://localhost:${port}/`,
+      docs: `http://localhost:${port}/docs`,
+    });
     expect(records.find((r) => r.msg.startsWith('sandbox quick start'))?.level).toBe(30);
     expect(out).not.toContain('Partner Platform is ready');
   }, 60_000);
@@ -78,9 +117,10 @@ describe('the first screen', () => {
 
     const json = await start({ LOG_FORMAT: 'json' }, { terminal: true });
     // script(1) says so itself when the terminal goes: that line is not the server's.
-    const lines = (await stop(json.server)).split('\n').filter((l) => l && !l.startsWith('Session terminated'));
+    const lines = (await stop(json.server))
+      .split('\n')
+      .filter((l) => l && !l.startsWith('Session terminated'));
     expect(lines.length).toBeGreaterThan(3);
     for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
   }, 90_000);
-
 });

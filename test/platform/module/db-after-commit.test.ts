@@ -18,7 +18,8 @@ async function runsOnlyForTheCommit(db: DriverDb) {
     tx.afterCommit(() => effects.push(`attempt ${attempts}`));
     expect(effects).toEqual([]);
     // A serialization failure on the first attempt: PostgreSQL's helper retries, PGlite has none to retry.
-    if (db.kind === 'postgres' && attempts === 1) throw Object.assign(new Error('could not serialize'), { code: '40001' });
+    if (db.kind === 'postgres' && attempts === 1)
+      throw Object.assign(new Error('could not serialize'), { code: '40001' });
     return 'done';
   });
   expect(result).toBe('done');
@@ -37,14 +38,17 @@ describe('afterCommit', () => {
     }
   });
 
-  it.runIf(process.env.DATABASE_URL?.startsWith('postgres'))('runs an effect once, for the retried attempt that commits (PostgreSQL)', async () => {
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    const db = await openPostgres({ url: process.env.DATABASE_URL!, poolSize: 2, schema });
-    try {
-      await runsOnlyForTheCommit(db);
-    } finally {
-      await db.query(`drop schema ${schema} cascade`);
-      await db.close();
-    }
-  });
+  it.runIf(process.env.DATABASE_URL?.startsWith('postgres'))(
+    'runs an effect once, for the retried attempt that commits (PostgreSQL)',
+    async () => {
+      const schema = `t_${randomBytes(6).toString('hex')}`;
+      const db = await openPostgres({ url: process.env.DATABASE_URL!, poolSize: 2, schema });
+      try {
+        await runsOnlyForTheCommit(db);
+      } finally {
+        await db.query(`drop schema ${schema} cascade`);
+        await db.close();
+      }
+    },
+  );
 });

@@ -7,7 +7,12 @@ const schema = `t_${randomBytes(6).toString('hex')}`;
 let db: Db;
 
 beforeAll(async () => {
-  db = await openDatabase(onPostgres ? { kind: 'postgres', url: process.env.DATABASE_URL!, poolSize: 2, schema } : { kind: 'memory' }, { migrate: false });
+  db = await openDatabase(
+    onPostgres
+      ? { kind: 'postgres', url: process.env.DATABASE_URL!, poolSize: 2, schema }
+      : { kind: 'memory' },
+    { migrate: false },
+  );
 });
 afterAll(async () => {
   if (onPostgres) await db.exec(`drop schema ${schema} cascade`);
@@ -15,15 +20,36 @@ afterAll(async () => {
 });
 
 // Elements PostgreSQL reads specially unless quoted, and some it reads as they are.
-const TEXTS = ['plain', 'vendor:ven_000001', '', 'NULL', 'null', 'a,b', '{x}', 'x}', ' lead', 'trail ', 'tab\there', 'line\nbreak', 'say "hi"', 'back\\slash', '\\"', 'ünïcödé', '{"network":"mtn","number":"024"}'];
+const TEXTS = [
+  'plain',
+  'vendor:ven_000001',
+  '',
+  'NULL',
+  'null',
+  'a,b',
+  '{x}',
+  'x}',
+  ' lead',
+  'trail ',
+  'tab\there',
+  'line\nbreak',
+  'say "hi"',
+  'back\\slash',
+  '\\"',
+  'ünïcödé',
+  '{"network":"mtn","number":"024"}',
+];
 
 describe(`array parameters (${onPostgres ? 'PostgreSQL' : 'embedded'})`, () => {
   it('reach the database element for element, whatever the elements hold', async () => {
-    const [row] = await db.query<{ t: string[]; n: number[]; b: boolean[] }>('select $1::text[] as t, $2::bigint[] as n, $3::boolean[] as b', [
-      [...TEXTS, null],
-      [1500, -42, 0, null],
-      [true, false],
-    ]);
+    const [row] = await db.query<{ t: string[]; n: number[]; b: boolean[] }>(
+      'select $1::text[] as t, $2::bigint[] as n, $3::boolean[] as b',
+      [
+        [...TEXTS, null],
+        [1500, -42, 0, null],
+        [true, false],
+      ],
+    );
     expect(row!.t).toEqual([...TEXTS, null]);
     // int8 arrays come back as strings from pg, as numbers from PGlite: the values are what counts.
     expect(row!.n.map((v) => (v === null ? null : Number(v)))).toEqual([1500, -42, 0, null]);
@@ -33,7 +59,10 @@ describe(`array parameters (${onPostgres ? 'PostgreSQL' : 'embedded'})`, () => {
   it('work in the set-based statements a payout run sends (unnest of a thousand rows)', async () => {
     const ids = Array.from({ length: 1000 }, (_, i) => `pout_${i}`);
     const json = ids.map((id) => JSON.stringify({ id, name: `Kofi "K" Boateng, ${id}` }));
-    const rows = await db.query<{ id: string; doc: { id: string; name: string } }>('select id, doc from unnest($1::text[], $2::jsonb[]) as x(id, doc) order by id', [ids, json]);
+    const rows = await db.query<{ id: string; doc: { id: string; name: string } }>(
+      'select id, doc from unnest($1::text[], $2::jsonb[]) as x(id, doc) order by id',
+      [ids, json],
+    );
     expect(rows).toHaveLength(1000);
     for (const r of rows) expect(r.doc).toEqual({ id: r.id, name: `Kofi "K" Boateng, ${r.id}` });
   });

@@ -31,16 +31,19 @@ describe('migrations', () => {
     }
   });
 
-  it.runIf(process.env.DATABASE_URL?.startsWith('postgres'))('run each file whole on PostgreSQL', async () => {
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    const db = await openPostgres({ url: process.env.DATABASE_URL!, poolSize: 2, schema });
-    try {
-      await appliesWhole(db);
-    } finally {
-      await db.query(`drop schema ${schema} cascade`);
-      await db.close();
-    }
-  });
+  it.runIf(process.env.DATABASE_URL?.startsWith('postgres'))(
+    'run each file whole on PostgreSQL',
+    async () => {
+      const schema = `t_${randomBytes(6).toString('hex')}`;
+      const db = await openPostgres({ url: process.env.DATABASE_URL!, poolSize: 2, schema });
+      try {
+        await appliesWhole(db);
+      } finally {
+        await db.query(`drop schema ${schema} cascade`);
+        await db.close();
+      }
+    },
+  );
 
   it('are read as numbered files, in order', () => {
     const versions = readMigrations().map((m) => m.version);

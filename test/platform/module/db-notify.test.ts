@@ -87,14 +87,17 @@ describe('notify', () => {
     }
   });
 
-  it.runIf(process.env.DATABASE_URL?.startsWith('postgres'))('wakes listeners once the transaction commits (PostgreSQL)', async () => {
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    const db = await openPostgres({ url: process.env.DATABASE_URL!, poolSize: 2, schema });
-    try {
-      await wakesAfterCommit(db);
-    } finally {
-      await db.query(`drop schema ${schema} cascade`);
-      await db.close();
-    }
-  });
+  it.runIf(process.env.DATABASE_URL?.startsWith('postgres'))(
+    'wakes listeners once the transaction commits (PostgreSQL)',
+    async () => {
+      const schema = `t_${randomBytes(6).toString('hex')}`;
+      const db = await openPostgres({ url: process.env.DATABASE_URL!, poolSize: 2, schema });
+      try {
+        await wakesAfterCommit(db);
+      } finally {
+        await db.query(`drop schema ${schema} cascade`);
+        await db.close();
+      }
+    },
+  );
 });

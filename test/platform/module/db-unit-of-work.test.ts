@@ -7,7 +7,12 @@ const schema = `t_${randomBytes(6).toString('hex')}`;
 let db: Db;
 
 beforeAll(async () => {
-  db = await openDatabase(onPostgres ? { kind: 'postgres', url: process.env.DATABASE_URL!, poolSize: 3, schema } : { kind: 'memory' }, { migrate: false });
+  db = await openDatabase(
+    onPostgres
+      ? { kind: 'postgres', url: process.env.DATABASE_URL!, poolSize: 3, schema }
+      : { kind: 'memory' },
+    { migrate: false },
+  );
   await db.exec('create table uow_t (v text primary key)');
 });
 afterAll(async () => {
@@ -15,8 +20,10 @@ afterAll(async () => {
   await db.close();
 });
 
-const values = async () => (await db.query<{ v: string }>('select v from uow_t order by v')).map((r) => r.v);
-const insert = (v: string) => db.transaction((tx) => tx.query('insert into uow_t values ($1)', [v]));
+const values = async () =>
+  (await db.query<{ v: string }>('select v from uow_t order by v')).map((r) => r.v);
+const insert = (v: string) =>
+  db.transaction((tx) => tx.query('insert into uow_t values ($1)', [v]));
 
 describe(`a unit of work (${onPostgres ? 'PostgreSQL' : 'embedded'})`, () => {
   it('commits what every transaction and statement inside it wrote, together', async () => {

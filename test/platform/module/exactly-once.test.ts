@@ -30,7 +30,9 @@ class FakeProvider {
   async send(id: string): Promise<Answer> {
     this.calls++;
     // The claim was committed before the call: another connection sees it.
-    this.claimedDuringCall.push((await db.query<Row>('select status from eo_sends where id = $1', [id]))[0]!.status);
+    this.claimedDuringCall.push(
+      (await db.query<Row>('select status from eo_sends where id = $1', [id]))[0]!.status,
+    );
     const how = this.next.shift();
     if (how === '500') throw new Error('500 Internal Server Error');
     if (how === 'die-before') return new Promise(() => {});
@@ -54,18 +56,34 @@ function sender(provider: FakeProvider): ExactlyOnceSender<Row, Answer> {
     logKey: (r) => ({ id: r.id }),
     keyOf: (r) => r.id,
     claim: async (tx, id, t) =>
-      (await tx.query<Row>("update eo_sends set status = 'sending', sending_since = $2, next_check_at = $3 where id = $1 and status = 'created' returning *", [id, t, at(t)]))[0],
+      (
+        await tx.query<Row>(
+          "update eo_sends set status = 'sending', sending_since = $2, next_check_at = $3 where id = $1 and status = 'created' returning *",
+          [id, t, at(t)],
+        )
+      )[0],
     call: (r) => provider.send(r.id),
     apply: async (tx, r, a) => {
-      const done = await tx.query("update eo_sends set status = 'done', provider_ref = $2 where id = $1 and status = 'sending' returning id", [r.id, a.ref]);
+      const done = await tx.query(
+        "update eo_sends set status = 'done', provider_ref = $2 where id = $1 and status = 'sending' returning id",
+        [r.id, a.ref],
+      );
       if (done.length > 0) await tx.query('insert into eo_ledger (send_id) values ($1)', [r.id]);
     },
     status: (r) => provider.status(r.id),
     reclaim: async (tx, r, t) =>
-      (await tx.query<Row>('update eo_sends set sending_since = $3, next_check_at = $4 where id = $1 and status = \'sending\' and sending_since = $2 returning *', [r.id, r.sending_since, t, at(t)]))[0],
+      (
+        await tx.query<Row>(
+          "update eo_sends set sending_since = $3, next_check_at = $4 where id = $1 and status = 'sending' and sending_since = $2 returning *",
+          [r.id, r.sending_since, t, at(t)],
+        )
+      )[0],
     due: [
       (d, t, limit) =>
-        d.query<Row>("select * from eo_sends where status in ('created', 'sending') and next_check_at <= $1 order by id limit $2", [t, limit]),
+        d.query<Row>(
+          "select * from eo_sends where status in ('created', 'sending') and next_check_at <= $1 order by id limit $2",
+          [t, limit],
+        ),
     ],
     unsent: (r) => r.status === 'created',
   };
@@ -73,12 +91,20 @@ function sender(provider: FakeProvider): ExactlyOnceSender<Row, Answer> {
 }
 
 const state = async (id: string) => {
-  const [row] = await db.query<{ status: string; ledger: number }>('select status, (select count(*)::int from eo_ledger l where l.send_id = s.id) as ledger from eo_sends s where id = $1', [id]);
+  const [row] = await db.query<{ status: string; ledger: number }>(
+    'select status, (select count(*)::int from eo_ledger l where l.send_id = s.id) as ledger from eo_sends s where id = $1',
+    [id],
+  );
   return row;
 };
 
 beforeAll(async () => {
-  db = await openDatabase(onPostgres ? { kind: 'postgres', url: process.env.DATABASE_URL!, poolSize: 3, schema } : { kind: 'memory' }, { migrate: false });
+  db = await openDatabase(
+    onPostgres
+      ? { kind: 'postgres', url: process.env.DATABASE_URL!, poolSize: 3, schema }
+      : { kind: 'memory' },
+    { migrate: false },
+  );
   await db.exec(`create table eo_sends (id text primary key, status text not null, sending_since timestamptz, next_check_at timestamptz, provider_ref text);
     create table eo_ledger (send_id text not null)`);
 });
@@ -87,7 +113,9 @@ afterAll(async () => {
   await db.close();
 });
 beforeEach(async () => {
-  await db.exec("truncate eo_sends, eo_ledger; insert into eo_sends (id, status, next_check_at) values ('s1', 'created', '2026-01-01T00:00:00Z')");
+  await db.exec(
+    "truncate eo_sends, eo_ledger; insert into eo_sends (id, status, next_check_at) values ('s1', 'created', '2026-01-01T00:00:00Z')",
+  );
 });
 
 describe(`the platform's exactly-once sender (${onPostgres ? 'PostgreSQL' : 'embedded'})`, () => {
@@ -129,18 +157,21 @@ describe(`the platform's exactly-once sender (${onPostgres ? 'PostgreSQL' : 'emb
     expect(provider.calls).toBe(2);
   });
 
-  it.each(['die-after', 'die-before'] as const)('a crash between claim and apply (%s the provider recorded it): another instance recovers it once', async (how) => {
-    const provider = new FakeProvider();
-    provider.next = [how];
-    void sender(provider).send('s1'); // this instance dies in the call: its answer never comes
-    await expect.poll(() => provider.calls).toBe(1);
-    now += GRACE_MS;
-    const restarted = sender(provider);
-    await restarted.recover(10);
-    expect(await state('s1')).toEqual({ status: 'done', ledger: 1 });
-    expect(provider.received.get('s1')).toBe(1);
-    expect(provider.calls).toBe(how === 'die-after' ? 1 : 2);
-  });
+  it.each(['die-after', 'die-before'] as const)(
+    'a crash between claim and apply (%s the provider recorded it): another instance recovers it once',
+    async (how) => {
+      const provider = new FakeProvider();
+      provider.next = [how];
+      void sender(provider).send('s1'); // this instance dies in the call: its answer never comes
+      await expect.poll(() => provider.calls).toBe(1);
+      now += GRACE_MS;
+      const restarted = sender(provider);
+      await restarted.recover(10);
+      expect(await state('s1')).toEqual({ status: 'done', ledger: 1 });
+      expect(provider.received.get('s1')).toBe(1);
+      expect(provider.calls).toBe(how === 'die-after' ? 1 : 2);
+    },
+  );
 
   it('two instances recovering the same lost send at once call the provider again only once', async () => {
     const provider = new FakeProvider();

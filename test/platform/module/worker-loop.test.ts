@@ -13,7 +13,8 @@ describe('WorkerLoop', () => {
   });
   afterAll(() => db.close());
 
-  const loop = (round: WorkerLoopOptions['round'], pollMs = 60_000) => new WorkerLoop(db, quiet, { name: 't', channel: 't_work', pollMs, round });
+  const loop = (round: WorkerLoopOptions['round'], pollMs = 60_000) =>
+    new WorkerLoop(db, quiet, { name: 't', channel: 't_work', pollMs, round });
 
   it('runs a round at start, then on each notification, not before the poll otherwise', async () => {
     let rounds = 0;
@@ -80,18 +81,23 @@ describe('WorkerLoop', () => {
     let most = 0;
     let firstAt = 0;
     const started = Date.now();
-    const job = WorkerLoop.every('t-every', 20, async () => {
-      runs++;
-      firstAt ||= Date.now();
-      active++;
-      most = Math.max(most, active);
-      try {
-        if (runs === 1) throw new Error('connection lost');
-        await sleep(30); // longer than the interval: the next round still waits for this one
-      } finally {
-        active--;
-      }
-    }, quiet);
+    const job = WorkerLoop.every(
+      't-every',
+      20,
+      async () => {
+        runs++;
+        firstAt ||= Date.now();
+        active++;
+        most = Math.max(most, active);
+        try {
+          if (runs === 1) throw new Error('connection lost');
+          await sleep(30); // longer than the interval: the next round still waits for this one
+        } finally {
+          active--;
+        }
+      },
+      quiet,
+    );
     job.start();
     await expect.poll(() => runs).toBeGreaterThanOrEqual(4);
     await job.stop();

@@ -3,25 +3,48 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_MEDIA_PER_ORDER, type ProofService } from '../../../src/modules/proof/index.ts';
 import { orderBody } from '../../delivery/fixtures.ts';
 import { startFakeS3, s3Env, type FakeS3 } from '../../fakes/s3.ts';
-import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  createPartner,
+  startPlatform,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 import { dashboardKey, verifiedOwner, type WebClient } from '../../helpers/web.ts';
 
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]), Buffer.from('JFIF proof photo bytes')]);
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('signature strokes')]);
+const JPEG = Buffer.concat([
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]),
+  Buffer.from('JFIF proof photo bytes'),
+]);
+const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.from('signature strokes'),
+]);
 
 let now = Date.now();
 const clock = () => now;
 
 async function newOrder(client: PartnerClient): Promise<{ id: string; trackingUrl: string }> {
-  const res = await client.send<any>('POST', '/api/v1/delivery/orders.create', { body: orderBody() });
+  const res = await client.send<any>('POST', '/api/v1/delivery/orders.create', {
+    body: orderBody(),
+  });
   expect(res.status).toBe(201);
-  return { id: res.body.data.order_details.order_id, trackingUrl: res.body.data.order_details.tracking_url };
+  return {
+    id: res.body.data.order_details.order_id,
+    trackingUrl: res.body.data.order_details.tracking_url,
+  };
 }
-const orderGet = async (client: PartnerClient, id: string) => (await client.send<any>('POST', '/api/v1/delivery/orders.get', { body: { order_id: id } })).body.data;
+const orderGet = async (client: PartnerClient, id: string) =>
+  (await client.send<any>('POST', '/api/v1/delivery/orders.get', { body: { order_id: id } })).body
+    .data;
 /** The link's parts, to tamper with. */
 const parts = (url: string) => {
   const u = new URL(url);
-  return { id: u.pathname.split('/').at(-1)!, exp: u.searchParams.get('exp')!, sig: u.searchParams.get('sig')!, base: `${u.origin}/media/proofs` };
+  return {
+    id: u.pathname.split('/').at(-1)!,
+    exp: u.searchParams.get('exp')!,
+    sig: u.searchParams.get('sig')!,
+    base: `${u.origin}/media/proofs`,
+  };
 };
 
 describe('proof of delivery (files beside the database)', () => {
@@ -42,10 +65,16 @@ describe('proof of delivery (files beside the database)', () => {
     expect(await proofs.issueCode(id)).toEqual({ code: undefined });
     const rotated = await proofs.issueCode(id, { rotate: true });
     expect(rotated.code).toMatch(/^\d{4}$/);
-    if (rotated.code !== first.code) await expect(proofs.verifyCode(id, first.code!)).rejects.toMatchObject({ code: 'INVALID_DELIVERY_CODE' });
+    if (rotated.code !== first.code)
+      await expect(proofs.verifyCode(id, first.code!)).rejects.toMatchObject({
+        code: 'INVALID_DELIVERY_CODE',
+      });
     await proofs.verifyCode(id, rotated.code!);
     // The code is kept only as a keyed hash.
-    const [row] = await p.app.platform.db.query<{ code_hash: string }>('select code_hash from delivery_codes where order_id = $1', [id]);
+    const [row] = await p.app.platform.db.query<{ code_hash: string }>(
+      'select code_hash from delivery_codes where order_id = $1',
+      [id],
+    );
     expect(row!.code_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(row!.code_hash).not.toContain(rotated.code);
   });
@@ -55,13 +84,26 @@ describe('proof of delivery (files beside the database)', () => {
     const { code } = await proofs.issueCode(id);
     const wrong = code === '0000' ? '0001' : '0000';
     for (const left of [4, 3, 2, 1]) {
-      await expect(proofs.verifyCode(id, wrong, 'cou_X')).rejects.toMatchObject({ statusCode: 422, code: 'INVALID_DELIVERY_CODE', message: expect.stringContaining(`${left} ${left === 1 ? 'try' : 'tries'} left`) });
+      await expect(proofs.verifyCode(id, wrong, 'cou_X')).rejects.toMatchObject({
+        statusCode: 422,
+        code: 'INVALID_DELIVERY_CODE',
+        message: expect.stringContaining(`${left} ${left === 1 ? 'try' : 'tries'} left`),
+      });
     }
     // Input that is not a code is refused without using up a try.
-    for (const bad of ['abcd', '123', '12345', '12\u00003', ' 1234', '١٢٣٤']) await expect(proofs.verifyCode(id, bad)).rejects.toMatchObject({ statusCode: 400, code: 'VALIDATION_ERROR' });
-    await expect(proofs.verifyCode(id, wrong)).rejects.toMatchObject({ code: 'DELIVERY_CODE_LOCKED', statusCode: 409 });
+    for (const bad of ['abcd', '123', '12345', '12\u00003', ' 1234', '١٢٣٤'])
+      await expect(proofs.verifyCode(id, bad)).rejects.toMatchObject({
+        statusCode: 400,
+        code: 'VALIDATION_ERROR',
+      });
+    await expect(proofs.verifyCode(id, wrong)).rejects.toMatchObject({
+      code: 'DELIVERY_CODE_LOCKED',
+      statusCode: 409,
+    });
     // Locked: even the right code is refused now, and nothing is recorded.
-    await expect(proofs.verifyCode(id, code!)).rejects.toMatchObject({ code: 'DELIVERY_CODE_LOCKED' });
+    await expect(proofs.verifyCode(id, code!)).rejects.toMatchObject({
+      code: 'DELIVERY_CODE_LOCKED',
+    });
     expect((await orderGet(s.client, id)).proof_of_delivery).toBeUndefined();
     await proofs.recordMedia({ orderId: id, kind: 'photo', bytes: JPEG, courierId: 'cou_X' });
     expect((await orderGet(s.client, id)).proof_of_delivery.method).toBe('photo');
@@ -69,9 +111,17 @@ describe('proof of delivery (files beside the database)', () => {
 
   it('answers DELIVERY_CODE_NOT_FOUND when no code was issued, and refuses a malformed order id', async () => {
     const { id } = await newOrder(s.client);
-    await expect(proofs.verifyCode(id, '1234')).rejects.toMatchObject({ statusCode: 404, code: 'DELIVERY_CODE_NOT_FOUND' });
-    await expect(proofs.issueCode("dlv_x' or 1=1")).rejects.toMatchObject({ statusCode: 400, code: 'VALIDATION_ERROR' });
-    await expect(proofs.recordMedia({ orderId: 'dlv_\u0000', kind: 'photo', bytes: JPEG })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    await expect(proofs.verifyCode(id, '1234')).rejects.toMatchObject({
+      statusCode: 404,
+      code: 'DELIVERY_CODE_NOT_FOUND',
+    });
+    await expect(proofs.issueCode("dlv_x' or 1=1")).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'VALIDATION_ERROR',
+    });
+    await expect(
+      proofs.recordMedia({ orderId: 'dlv_\u0000', kind: 'photo', bytes: JPEG }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
   });
 
   it('shows a code proof in orders.get, once however often the right code is replayed', async () => {
@@ -82,21 +132,38 @@ describe('proof of delivery (files beside the database)', () => {
     await proofs.verifyCode(id, code!, 'cou_A');
     const proof = (await orderGet(s.client, id)).proof_of_delivery;
     expect(proof).toEqual({ method: 'code', recorded_at: new Date(now).toISOString(), media: [] });
-    const rows = await p.app.platform.db.query('select kind, courier_id from delivery_proofs where order_id = $1', [id]);
+    const rows = await p.app.platform.db.query(
+      'select kind, courier_id from delivery_proofs where order_id = $1',
+      [id],
+    );
     expect(rows).toEqual([{ kind: 'code', courier_id: 'cou_A' }]);
   });
 
   it('serves a photo and a signature through signed links in orders.get, with safe headers', async () => {
     const { id } = await newOrder(s.client);
     const takenAt = new Date(now - 30_000);
-    const photo = await proofs.recordMedia({ orderId: id, kind: 'photo', bytes: JPEG, courierId: 'cou_A', takenAt });
+    const photo = await proofs.recordMedia({
+      orderId: id,
+      kind: 'photo',
+      bytes: JPEG,
+      courierId: 'cou_A',
+      takenAt,
+    });
     await proofs.recordMedia({ orderId: id, kind: 'signature', bytes: PNG, courierId: 'cou_A' });
-    expect(photo).toMatchObject({ kind: 'photo', content_type: 'image/jpeg', size_bytes: JPEG.length, courier_id: 'cou_A' });
+    expect(photo).toMatchObject({
+      kind: 'photo',
+      content_type: 'image/jpeg',
+      size_bytes: JPEG.length,
+      courier_id: 'cou_A',
+    });
     expect(photo.storage_key).toMatch(new RegExp(`^proofs/${id}/[A-Za-z0-9_-]{32}\\.jpg$`));
     const proof = (await orderGet(s.client, id)).proof_of_delivery;
     expect(proof.method).toBe('photo');
     expect(proof.recorded_at).toBe(takenAt.toISOString());
-    expect(proof.media.map((m: any) => [m.kind, m.content_type])).toEqual([['photo', 'image/jpeg'], ['signature', 'image/png']]);
+    expect(proof.media.map((m: any) => [m.kind, m.content_type])).toEqual([
+      ['photo', 'image/jpeg'],
+      ['signature', 'image/png'],
+    ]);
     expect(Date.parse(proof.media[0].expires_at) - now).toBeGreaterThan(14 * 60_000);
     expect(Date.parse(proof.media[0].expires_at) - now).toBeLessThanOrEqual(15 * 60_000);
     const res = await fetch(proof.media[0].url);
@@ -114,7 +181,9 @@ describe('proof of delivery (files beside the database)', () => {
     const { id } = await newOrder(s.client);
     await proofs.recordMedia({ orderId: id, kind: 'photo', bytes: JPEG });
     await proofs.recordMedia({ orderId: id, kind: 'photo', bytes: JPEG });
-    const [a, b] = (await orderGet(s.client, id)).proof_of_delivery.media.map((m: any) => parts(m.url));
+    const [a, b] = (await orderGet(s.client, id)).proof_of_delivery.media.map((m: any) =>
+      parts(m.url),
+    );
     const flip = (sig: string) => (sig[5] === 'A' ? 'B' : 'A') + sig.slice(1, 5) + sig.slice(6);
     const bad = [
       `${a.base}/${a.id}?exp=${a.exp}&sig=${flip(a.sig)}`,
@@ -128,11 +197,19 @@ describe('proof of delivery (files beside the database)', () => {
       `${a.base}/${a.id}?exp=${a.exp}&sig=${a.sig.slice(0, 20)}%00${a.sig.slice(21)}`,
       `${a.base}/${a.id}?exp=99999999999999999999&sig=${a.sig}`,
     ];
-    const answers = await Promise.all(bad.map(async (url) => fetch(url).then(async (r) => [r.status, await r.text(), r.headers.get('content-type')])));
-    for (const [i, answer] of answers.entries()) expect(answer, bad[i]).toEqual([404, 'Not found.\n', 'text/plain; charset=utf-8']);
+    const answers = await Promise.all(
+      bad.map(async (url) =>
+        fetch(url).then(async (r) => [r.status, await r.text(), r.headers.get('content-type')]),
+      ),
+    );
+    for (const [i, answer] of answers.entries())
+      expect(answer, bad[i]).toEqual([404, 'Not found.\n', 'text/plain; charset=utf-8']);
     // NUL in the path is refused before any route, as on every public page.
     const nul = await fetch(`${a.base}/${a.id}%00?exp=${a.exp}&sig=${a.sig}`);
-    expect([nul.status, nul.headers.get('content-type')]).toEqual([400, expect.stringMatching(/^application\/json/)]);
+    expect([nul.status, nul.headers.get('content-type')]).toEqual([
+      400,
+      expect.stringMatching(/^application\/json/),
+    ]);
     expect((await fetch(`${a.base}/${a.id}?exp=${a.exp}&sig=${a.sig}`)).status).toBe(200);
     now += 15 * 60_000 + 1000;
     try {
@@ -144,32 +221,80 @@ describe('proof of delivery (files beside the database)', () => {
 
   it('refuses anything but JPEG, PNG or WebP, and more than 5 MB, storing and recording nothing', async () => {
     const { id } = await newOrder(s.client);
-    for (const bytes of [Buffer.from('GIF89a...'), Buffer.from('<svg onload="alert(1)"/>'), Buffer.from('<html>'), Buffer.alloc(0)]) {
-      await expect(proofs.recordMedia({ orderId: id, kind: 'photo', bytes })).rejects.toMatchObject({ statusCode: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
+    for (const bytes of [
+      Buffer.from('GIF89a...'),
+      Buffer.from('<svg onload="alert(1)"/>'),
+      Buffer.from('<html>'),
+      Buffer.alloc(0),
+    ]) {
+      await expect(proofs.recordMedia({ orderId: id, kind: 'photo', bytes })).rejects.toMatchObject(
+        { statusCode: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
+      );
     }
     const huge = Buffer.concat([JPEG, Buffer.alloc(5 * 1024 * 1024)]);
-    await expect(proofs.recordMedia({ orderId: id, kind: 'photo', bytes: huge })).rejects.toMatchObject({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE' });
-    await expect(proofs.recordMedia({ orderId: id, kind: 'photo', bytes: JPEG, takenAt: new Date(now + 3_600_000) })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
-    expect(await p.app.platform.db.query('select id from delivery_proofs where order_id = $1', [id])).toEqual([]);
+    await expect(
+      proofs.recordMedia({ orderId: id, kind: 'photo', bytes: huge }),
+    ).rejects.toMatchObject({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE' });
+    await expect(
+      proofs.recordMedia({
+        orderId: id,
+        kind: 'photo',
+        bytes: JPEG,
+        takenAt: new Date(now + 3_600_000),
+      }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect(
+      await p.app.platform.db.query('select id from delivery_proofs where order_id = $1', [id]),
+    ).toEqual([]);
   });
 
   it('holds at most 10 photos and signatures per order; a replay of a stored one still answers it', async () => {
     const { id } = await newOrder(s.client);
-    const first = await proofs.recordMedia({ orderId: id, kind: 'photo', bytes: JPEG, clientId: 'cap-photo-0' });
-    for (let i = 1; i < MAX_MEDIA_PER_ORDER; i++) await proofs.recordMedia({ orderId: id, kind: i % 2 ? 'signature' : 'photo', bytes: i % 2 ? PNG : JPEG });
-    await expect(proofs.recordMedia({ orderId: id, kind: 'photo', bytes: JPEG })).rejects.toMatchObject({ statusCode: 409, code: 'PROOF_LIMIT_REACHED' });
-    await expect(proofs.recordMedia({ orderId: id, kind: 'photo', bytes: JPEG, clientId: 'cap-photo-0' })).resolves.toMatchObject({ id: first.id });
-    expect(await p.app.platform.db.query('select id from delivery_proofs where order_id = $1', [id])).toHaveLength(MAX_MEDIA_PER_ORDER);
+    const first = await proofs.recordMedia({
+      orderId: id,
+      kind: 'photo',
+      bytes: JPEG,
+      clientId: 'cap-photo-0',
+    });
+    for (let i = 1; i < MAX_MEDIA_PER_ORDER; i++)
+      await proofs.recordMedia({
+        orderId: id,
+        kind: i % 2 ? 'signature' : 'photo',
+        bytes: i % 2 ? PNG : JPEG,
+      });
+    await expect(
+      proofs.recordMedia({ orderId: id, kind: 'photo', bytes: JPEG }),
+    ).rejects.toMatchObject({ statusCode: 409, code: 'PROOF_LIMIT_REACHED' });
+    await expect(
+      proofs.recordMedia({ orderId: id, kind: 'photo', bytes: JPEG, clientId: 'cap-photo-0' }),
+    ).resolves.toMatchObject({ id: first.id });
+    expect(
+      await p.app.platform.db.query('select id from delivery_proofs where order_id = $1', [id]),
+    ).toHaveLength(MAX_MEDIA_PER_ORDER);
   });
 
   it('holds the cap under 40 concurrent uploads of one order: exactly 10 stored, the rest refused', async () => {
     const { id } = await newOrder(s.client);
     const answers = await Promise.allSettled(
-      Array.from({ length: 40 }, (_, i) => proofs.recordMedia({ orderId: id, kind: i % 2 ? 'signature' : 'photo', bytes: i % 2 ? PNG : JPEG, clientId: `burst-${id.slice(-8)}-${i}` })),
+      Array.from({ length: 40 }, (_, i) =>
+        proofs.recordMedia({
+          orderId: id,
+          kind: i % 2 ? 'signature' : 'photo',
+          bytes: i % 2 ? PNG : JPEG,
+          clientId: `burst-${id.slice(-8)}-${i}`,
+        }),
+      ),
     );
     expect(answers.filter((a) => a.status === 'fulfilled')).toHaveLength(MAX_MEDIA_PER_ORDER);
-    for (const a of answers) if (a.status === 'rejected') expect(a.reason).toMatchObject({ statusCode: 409, code: 'PROOF_LIMIT_REACHED' });
-    expect(await p.app.platform.db.query(`select id from delivery_proofs where order_id = $1 and kind <> 'code'`, [id])).toHaveLength(MAX_MEDIA_PER_ORDER);
+    for (const a of answers)
+      if (a.status === 'rejected')
+        expect(a.reason).toMatchObject({ statusCode: 409, code: 'PROOF_LIMIT_REACHED' });
+    expect(
+      await p.app.platform.db.query(
+        `select id from delivery_proofs where order_id = $1 and kind <> 'code'`,
+        [id],
+      ),
+    ).toHaveLength(MAX_MEDIA_PER_ORDER);
   });
 
   it('never shows the proof on the public tracking page or in orders.track', async () => {
@@ -181,7 +306,9 @@ describe('proof of delivery (files beside the database)', () => {
     expect(page).toContain('Two pairs of sandals');
     expect(page).not.toMatch(/media\/proofs|prf_|proof|signature|photo/i);
     expect(page).not.toMatch(/delivery code/i);
-    const track = await s.client.send<any>('POST', '/api/v1/delivery/orders.track', { body: { order_id: id } });
+    const track = await s.client.send<any>('POST', '/api/v1/delivery/orders.track', {
+      body: { order_id: id },
+    });
     expect(JSON.stringify(track.body)).not.toMatch(/proof|media/);
   });
 
@@ -189,7 +316,9 @@ describe('proof of delivery (files beside the database)', () => {
     const { id } = await newOrder(s.client);
     await proofs.recordMedia({ orderId: id, kind: 'photo', bytes: JPEG });
     const other = await createPartner(p);
-    const res = await other.client.send<any>('POST', '/api/v1/delivery/orders.get', { body: { order_id: id } });
+    const res = await other.client.send<any>('POST', '/api/v1/delivery/orders.get', {
+      body: { order_id: id },
+    });
     expect([res.status, res.body.code]).toEqual([404, 'ORDER_NOT_FOUND']);
   });
 });
@@ -202,7 +331,11 @@ describe('proof of delivery on the dashboard', () => {
     p = await startPlatform();
     ({ web } = await verifiedOwner(p));
     const key = await dashboardKey(web);
-    client = new PartnerClient({ apiKey: key.apiKey, signingSecret: key.signingSecret, baseUrl: p.url });
+    client = new PartnerClient({
+      apiKey: key.apiKey,
+      signingSecret: key.signingSecret,
+      baseUrl: p.url,
+    });
   });
   afterAll(() => p.close());
 
@@ -213,7 +346,9 @@ describe('proof of delivery on the dashboard', () => {
     const page = await web.get(`/dashboard/orders/${id}`);
     expect(page.text).toContain('Proof of delivery');
     expect(page.text).toContain('A photo');
-    const src = /<img class="proof-image" src="([^"]+)"/.exec(page.text)![1]!.replace(/&amp;/g, '&');
+    const src = /<img class="proof-image" src="([^"]+)"/
+      .exec(page.text)![1]!
+      .replace(/&amp;/g, '&');
     expect(src).toMatch(/\/media\/proofs\/prf_[0-9A-Z]{26}\?exp=\d+&sig=/);
     const img = await fetch(src);
     expect([img.status, img.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
@@ -242,8 +377,15 @@ describe('proof of delivery in an S3-compatible store', () => {
 
   it('puts the photo in the bucket (signature checked by the store) and serves it by signed link', async () => {
     const { id } = await newOrder(s.client);
-    const photo = await p.app.platform.proofs.recordMedia({ orderId: id, kind: 'photo', bytes: JPEG });
-    expect(fake.objects.get(photo.storage_key!)).toEqual({ bytes: JPEG, contentType: 'image/jpeg' });
+    const photo = await p.app.platform.proofs.recordMedia({
+      orderId: id,
+      kind: 'photo',
+      bytes: JPEG,
+    });
+    expect(fake.objects.get(photo.storage_key!)).toEqual({
+      bytes: JPEG,
+      contentType: 'image/jpeg',
+    });
     const url = (await orderGet(s.client, id)).proof_of_delivery.media[0].url;
     const res = await fetch(url);
     expect([res.status, Buffer.from(await res.arrayBuffer()).equals(JPEG)]).toEqual([200, true]);
@@ -255,9 +397,13 @@ describe('proof of delivery in an S3-compatible store', () => {
     const before = fake.objects.size;
     const db = p.app.platform.db;
     // Reads still work; only the new row is refused (NOT VALID leaves the existing rows alone).
-    await db.query('alter table delivery_proofs add constraint refuse_new_rows check (false) not valid');
+    await db.query(
+      'alter table delivery_proofs add constraint refuse_new_rows check (false) not valid',
+    );
     try {
-      await expect(p.app.platform.proofs.recordMedia({ orderId: id, kind: 'photo', bytes: JPEG })).rejects.toThrow();
+      await expect(
+        p.app.platform.proofs.recordMedia({ orderId: id, kind: 'photo', bytes: JPEG }),
+      ).rejects.toThrow();
     } finally {
       await db.query('alter table delivery_proofs drop constraint refuse_new_rows');
     }

@@ -1,8 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectLedgerBalanced, getSale, orderBody, placed, salesPartner, shop, verifySale } from '../../catalog/helpers.ts';
+import {
+  expectLedgerBalanced,
+  getSale,
+  orderBody,
+  placed,
+  salesPartner,
+  shop,
+  verifySale,
+} from '../../catalog/helpers.ts';
 import { hubtelEnv, startFakeHubtel, type FakeHubtel } from '../../fakes/hubtel.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';
-import { countRows, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  countRows,
+  startPlatform,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 import { balanceOf } from '../../payouts/helpers.ts';
 import { paidPayout, statementLine, STATEMENT_HEADER } from '../helpers.ts';
 
@@ -25,14 +38,23 @@ afterAll(async () => {
   await hubtel.close();
 });
 
-const importStatement = (csv: string) => p.admin('POST', '/reconciliation/transfer-statements', { csv });
+const importStatement = (csv: string) =>
+  p.admin('POST', '/reconciliation/transfer-statements', { csv });
 const run = async (date = today) => {
   const r = await p.admin('POST', '/reconciliation/days', { source: 'transfers', date });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   return r.body;
 };
-const kinds = (body: any) => body.difference_list.map((d: any) => [d.kind, d.reference]).sort((x: string[], y: string[]) => x.join().localeCompare(y.join()));
-const journalCount = (kind: string, subject: string) => countRows(p, 'select count(*)::int as n from ledger_journals where kind = $1 and subject_id = $2', [kind, subject]);
+const kinds = (body: any) =>
+  body.difference_list
+    .map((d: any) => [d.kind, d.reference])
+    .sort((x: string[], y: string[]) => x.join().localeCompare(y.join()));
+const journalCount = (kind: string, subject: string) =>
+  countRows(
+    p,
+    'select count(*)::int as n from ledger_journals where kind = $1 and subject_id = $2',
+    [kind, subject],
+  );
 /** The fake answers without a fee while `fn` runs, as a provider whose transfer answer leaves it out. */
 async function withoutFee<T>(fn: () => Promise<T>): Promise<T> {
   const fee = fake.feePesewas;
@@ -45,16 +67,29 @@ async function withoutFee<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /** A buyer refunded by mobile money transfer (Hubtel's checkout cannot refund), as the catalog does it. */
-async function refundedByTransfer(): Promise<{ saleId: string; reference: string; amount: number }> {
+async function refundedByTransfer(): Promise<{
+  saleId: string;
+  reference: string;
+  amount: number;
+}> {
   const sale = await placed(s, orderBody(await shop(p), { payment_method: 'online' }));
-  const [row] = await p.app.platform.db.query<{ client_reference: string }>('select client_reference from sales where id = $1', [sale.sale_id]);
+  const [row] = await p.app.platform.db.query<{ client_reference: string }>(
+    'select client_reference from sales where id = $1',
+    [sale.sale_id],
+  );
   hubtel.pay(row!.client_reference);
   expect((await verifySale(s, sale.sale_id)).body.data).toMatchObject({ state: 'confirmed' });
   const orderId = (await getSale(s, { sale_id: sale.sale_id })).body.data.delivery.order_id;
-  expect((await p.admin('POST', `/delivery/orders/${orderId}/status`, { status: 'cancelled' })).status).toBe(200);
+  expect(
+    (await p.admin('POST', `/delivery/orders/${orderId}/status`, { status: 'cancelled' })).status,
+  ).toBe(200);
   const refunds = p.app.platform.catalog!.refunds;
   await refunds.tick();
-  const sent = await refunds.sendTo(sale.sale_id, { network: 'mtn', number: '024 555 0101', name: 'Ama Mensah' });
+  const sent = await refunds.sendTo(sale.sale_id, {
+    network: 'mtn',
+    number: '024 555 0101',
+    name: 'Ama Mensah',
+  });
   expect(sent.status).toBe('succeeded');
   return { saleId: sale.sale_id, reference: sent.reference, amount: Number(sent.amount_pesewas) };
 }
@@ -69,7 +104,8 @@ describe('reconciling money out', () => {
     const refund = await withoutFee(refundedByTransfer);
     const statusDiffers = await paidPayout(p, 1_500, now);
     // That run paid the failed payout's vendor again: a payout the statement below leaves out.
-    const [unlisted] = (await p.admin('GET', `/payouts?payee=${failed.payee}&status=paid`)).body.data;
+    const [unlisted] = (await p.admin('GET', `/payouts?payee=${failed.payee}&status=paid`)).body
+      .data;
     expect(noFee.fee_pesewas).toBeNull();
     const fees = await balanceOf(p, 'transfer_fees');
 
@@ -84,23 +120,43 @@ describe('reconciling money out', () => {
     ].join('\n');
     const first = await importStatement(csv);
     expect(first.status, JSON.stringify(first.body)).toBe(201);
-    expect(first.body).toEqual({ provider: 'fake', lines: 6, inserted: 6, updated: 0, already_imported: 0, reimported_differently: 0, fees_booked: 2 });
+    expect(first.body).toEqual({
+      provider: 'fake',
+      lines: 6,
+      inserted: 6,
+      updated: 0,
+      already_imported: 0,
+      reimported_differently: 0,
+      fees_booked: 2,
+    });
     // Each fee is the sending module's own journal, once: a second import books nothing.
     expect(await journalCount('payout_fee', noFee.id)).toBe(1);
     expect(await journalCount('sale_refund_fee', refund.saleId)).toBe(1);
-    expect((await importStatement(csv)).body).toMatchObject({ inserted: 0, already_imported: 6, fees_booked: 0 });
+    expect((await importStatement(csv)).body).toMatchObject({
+      inserted: 0,
+      already_imported: 6,
+      fees_booked: 0,
+    });
     expect(await journalCount('payout_fee', noFee.id)).toBe(1);
     expect(await balanceOf(p, 'transfer_fees')).toBe(fees - 150);
     expect((await p.admin('GET', `/payouts/${noFee.id}`)).body).toMatchObject({ fee_pesewas: 100 });
 
     const day = await run();
-    expect(day).toMatchObject({ source: 'transfers', date: today, status: 'differences', matched: 4, residue_pesewas: 0 });
+    expect(day).toMatchObject({
+      source: 'transfers',
+      date: today,
+      status: 'differences',
+      matched: 4,
+      residue_pesewas: 0,
+    });
     expect(kinds(day)).toEqual([
       ['missing_in_ledger', 'trf_not_ours_0001'],
       ['missing_in_statement', unlisted.id],
       ['status_differs', statusDiffers.id],
     ]);
-    expect(day.difference_list.find((d: any) => d.kind === 'status_differs').note).toBe('the statement says reversed; the payout is paid');
+    expect(day.difference_list.find((d: any) => d.kind === 'status_differs').note).toBe(
+      'the statement says reversed; the payout is paid',
+    );
     await expectLedgerBalanced(p);
   });
 
@@ -108,11 +164,24 @@ describe('reconciling money out', () => {
     const a = await paidPayout(p, 6_000, now);
     const b = await paidPayout(p, 7_000, now);
     await run();
-    const csv = [STATEMENT_HEADER, statementLine(a.id, 6_100, 100, 'success', today), statementLine(b.id, 7_000, 120, 'success', today)].join('\n');
+    const csv = [
+      STATEMENT_HEADER,
+      statementLine(a.id, 6_100, 100, 'success', today),
+      statementLine(b.id, 7_000, 120, 'success', today),
+    ].join('\n');
     expect((await importStatement(csv)).body).toMatchObject({ inserted: 2, fees_booked: 0 });
-    const changed = [STATEMENT_HEADER, statementLine(a.id, 6_000, 100, 'success', today)].join('\n');
-    expect((await importStatement(changed)).body).toMatchObject({ inserted: 0, already_imported: 0, reimported_differently: 1 });
-    expect((await importStatement(changed)).body).toMatchObject({ already_imported: 1, reimported_differently: 0 });
+    const changed = [STATEMENT_HEADER, statementLine(a.id, 6_000, 100, 'success', today)].join(
+      '\n',
+    );
+    expect((await importStatement(changed)).body).toMatchObject({
+      inserted: 0,
+      already_imported: 0,
+      reimported_differently: 1,
+    });
+    expect((await importStatement(changed)).body).toMatchObject({
+      already_imported: 1,
+      reimported_differently: 0,
+    });
     // The day already reconciled is run again by the import: no stored result hides the second version.
     const day = (await p.admin('GET', `/reconciliation/days/transfers/${today}`)).body;
     expect(kinds(day).filter((k: string[]) => k[1] === a.id || k[1] === b.id)).toEqual([
@@ -124,18 +193,53 @@ describe('reconciling money out', () => {
       {
         kind: 'transfer',
         reference: a.id,
-        held: { amount_pesewas: 6_100, fee_pesewas: 100, status: 'success', imported_at: expect.any(String) },
-        reimported: { amount_pesewas: 6_000, fee_pesewas: 100, status: 'success', imported_at: expect.any(String), imported_by: 'admin_token' },
+        held: {
+          amount_pesewas: 6_100,
+          fee_pesewas: 100,
+          status: 'success',
+          imported_at: expect.any(String),
+        },
+        reimported: {
+          amount_pesewas: 6_000,
+          fee_pesewas: 100,
+          status: 'success',
+          imported_at: expect.any(String),
+          imported_by: 'admin_token',
+        },
       },
     ]);
   });
 
   it('brings a transfer up to date when it moved on (pending, then paid; paid, then reversed), without a second version', async () => {
     const a = await paidPayout(p, 2_500, now);
-    expect((await importStatement([STATEMENT_HEADER, statementLine(a.id, 2_500, 0, 'pending', today)].join('\n'))).body).toMatchObject({ inserted: 1 });
-    expect((await importStatement([STATEMENT_HEADER, statementLine(a.id, 2_500, 100, 'success', today)].join('\n'))).body).toMatchObject({ updated: 1, reimported_differently: 0 });
-    expect((await importStatement([STATEMENT_HEADER, statementLine(a.id, 2_500, 100, 'reversed', today)].join('\n'))).body).toMatchObject({ updated: 1, reimported_differently: 0 });
-    expect((await importStatement([STATEMENT_HEADER, statementLine(a.id, 2_500, 100, 'success', today)].join('\n'))).body).toMatchObject({ updated: 0, reimported_differently: 1 });
+    expect(
+      (
+        await importStatement(
+          [STATEMENT_HEADER, statementLine(a.id, 2_500, 0, 'pending', today)].join('\n'),
+        )
+      ).body,
+    ).toMatchObject({ inserted: 1 });
+    expect(
+      (
+        await importStatement(
+          [STATEMENT_HEADER, statementLine(a.id, 2_500, 100, 'success', today)].join('\n'),
+        )
+      ).body,
+    ).toMatchObject({ updated: 1, reimported_differently: 0 });
+    expect(
+      (
+        await importStatement(
+          [STATEMENT_HEADER, statementLine(a.id, 2_500, 100, 'reversed', today)].join('\n'),
+        )
+      ).body,
+    ).toMatchObject({ updated: 1, reimported_differently: 0 });
+    expect(
+      (
+        await importStatement(
+          [STATEMENT_HEADER, statementLine(a.id, 2_500, 100, 'success', today)].join('\n'),
+        )
+      ).body,
+    ).toMatchObject({ updated: 0, reimported_differently: 1 });
   });
 
   it('refuses a hostile statement whole, naming each line, and changes nothing', async () => {
@@ -143,7 +247,13 @@ describe('reconciling money out', () => {
     const lines = await countRows(p, 'select count(*)::int as n from transfer_statement_lines');
     const journals = await countRows(p, 'select count(*)::int as n from ledger_journals');
     const bad = await importStatement(
-      [STATEMENT_HEADER, statementLine(noFee.id, 1_200, 100, 'success', today), 'r2,,1,0,GHS,success,2026-02-30', `r3,,99999999999,0,GHS,success,${today}`, `r4,,1,0,GHS,paid,${today}`].join('\n'),
+      [
+        STATEMENT_HEADER,
+        statementLine(noFee.id, 1_200, 100, 'success', today),
+        'r2,,1,0,GHS,success,2026-02-30',
+        `r3,,99999999999,0,GHS,success,${today}`,
+        `r4,,1,0,GHS,paid,${today}`,
+      ].join('\n'),
     );
     expect([bad.status, bad.body.code]).toEqual([400, 'VALIDATION_ERROR']);
     expect(bad.body.details.map((d: { issue: string }) => d.issue)).toEqual([
@@ -151,17 +261,39 @@ describe('reconciling money out', () => {
       'line 4: the amount must be in GHS with at most two decimals, like 120.50',
       'line 5: the status must be one of success, reversed, failed, abandoned, pending, otp, queued, received',
     ]);
-    for (const csv of [`${STATEMENT_HEADER}\nr1,,1,0,GHS,success,2026-05-12\u0000`, `${STATEMENT_HEADER}\nr1,,1,0,GHS,success,2026-05-12\u001b[2J`, 'a,b\n1,2']) {
+    for (const csv of [
+      `${STATEMENT_HEADER}\nr1,,1,0,GHS,success,2026-05-12\u0000`,
+      `${STATEMENT_HEADER}\nr1,,1,0,GHS,success,2026-05-12\u001b[2J`,
+      'a,b\n1,2',
+    ]) {
       const refused = await importStatement(csv);
       expect([refused.status, refused.body.code], csv).toEqual([400, 'VALIDATION_ERROR']);
     }
     expect((await importStatement('')).status).toBe(400);
-    expect((await p.admin('POST', '/reconciliation/transfer-statements', { csv: 'x'.repeat(300 * 1024) })).status).toBe(400);
-    expect((await p.admin('POST', '/reconciliation/transfer-statements', { csv: STATEMENT_HEADER, provider: 'paystack' })).status).toBe(400);
+    expect(
+      (
+        await p.admin('POST', '/reconciliation/transfer-statements', {
+          csv: 'x'.repeat(300 * 1024),
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await p.admin('POST', '/reconciliation/transfer-statements', {
+          csv: STATEMENT_HEADER,
+          provider: 'paystack',
+        })
+      ).status,
+    ).toBe(400);
     expect((await p.admin('POST', '/reconciliation/transfer-statements', {})).status).toBe(400);
-    expect(await countRows(p, 'select count(*)::int as n from transfer_statement_lines')).toBe(lines);
+    expect(await countRows(p, 'select count(*)::int as n from transfer_statement_lines')).toBe(
+      lines,
+    );
     expect(await countRows(p, 'select count(*)::int as n from ledger_journals')).toBe(journals);
     expect((await p.admin('GET', `/payouts/${noFee.id}`)).body.fee_pesewas).toBeNull();
-    expect((await p.admin('POST', '/reconciliation/days', { source: 'transfers', date: '2026-13-01' })).status).toBe(400);
+    expect(
+      (await p.admin('POST', '/reconciliation/days', { source: 'transfers', date: '2026-13-01' }))
+        .status,
+    ).toBe(400);
   });
 });

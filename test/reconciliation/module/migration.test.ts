@@ -9,7 +9,10 @@ import type { DriverDb } from '../../../src/platform/db/types.ts';
 
 async function settlementsBefore045StandApproved(db: DriverDb) {
   const all = readMigrations();
-  await migrate(db, all.filter((m) => m.version < 45));
+  await migrate(
+    db,
+    all.filter((m) => m.version < 45),
+  );
   const line = (kind: string, reference: string, amount: number, succeeded: boolean) =>
     db.query(
       `insert into gateway_report_lines (gateway, kind, reference, amount_pesewas, fee_pesewas, status, succeeded, occurred_at, day, settlement_id, imported_at)
@@ -20,8 +23,19 @@ async function settlementsBefore045StandApproved(db: DriverDb) {
   await line('settlement', 'OLD_PENDING', 4_000, false);
   await line('payment', 'serviceD_WAold', 5_000, true);
   expect(await migrate(db, all)).toContain(45);
-  expect(await db.query('select gateway, settlement_id, amount_pesewas::int as amount, status, proposed_by, decided_by from settlement_approvals')).toEqual([
-    { gateway: 'paystack', settlement_id: 'OLD_1', amount: 5_000, status: 'approved', proposed_by: 'migration 045', decided_by: 'migration 045' },
+  expect(
+    await db.query(
+      'select gateway, settlement_id, amount_pesewas::int as amount, status, proposed_by, decided_by from settlement_approvals',
+    ),
+  ).toEqual([
+    {
+      gateway: 'paystack',
+      settlement_id: 'OLD_1',
+      amount: 5_000,
+      status: 'approved',
+      proposed_by: 'migration 045',
+      decided_by: 'migration 045',
+    },
   ]);
 }
 
@@ -35,14 +49,17 @@ describe('migration 045', () => {
     }
   });
 
-  it.runIf(process.env.DATABASE_URL?.startsWith('postgres'))('records the settlements posted before it as approved (PostgreSQL)', async () => {
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    const db = await openPostgres({ url: process.env.DATABASE_URL!, poolSize: 2, schema });
-    try {
-      await settlementsBefore045StandApproved(db);
-    } finally {
-      await db.query(`drop schema ${schema} cascade`);
-      await db.close();
-    }
-  });
+  it.runIf(process.env.DATABASE_URL?.startsWith('postgres'))(
+    'records the settlements posted before it as approved (PostgreSQL)',
+    async () => {
+      const schema = `t_${randomBytes(6).toString('hex')}`;
+      const db = await openPostgres({ url: process.env.DATABASE_URL!, poolSize: 2, schema });
+      try {
+        await settlementsBefore045StandApproved(db);
+      } finally {
+        await db.query(`drop schema ${schema} cascade`);
+        await db.close();
+      }
+    },
+  );
 });

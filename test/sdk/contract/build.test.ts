@@ -5,7 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureSandboxQuickstart } from '../../../src/modules/accounts/quickstart.ts';
-import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  createPartner,
+  startPlatform,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 import { ROOT } from '../../helpers/process.ts';
 
 // The package as a consumer gets it: packed with `npm pack` (its prepack builds it, ESM and
@@ -25,11 +30,21 @@ const npmAvailable = (() => {
 
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 
-function run(args: string[], cwd: string, env: Record<string, string> = {}, command = process.execPath): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  command = process.execPath,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(command, args, { cwd, env: { ...process.env, ...env }, timeout: 90_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      command,
+      args,
+      { cwd, env: { ...process.env, ...env }, timeout: 90_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -47,15 +62,35 @@ let pkg: string;
 async function packAndInstall(): Promise<void> {
   const repo = join(tmp, 'repo');
   const sources = (path: string) => !/[\\/](dist|node_modules)$/.test(path);
-  await Promise.all(['sdk', 'protocol'].map((name) => cp(join(ROOT, 'packages', name), join(repo, 'packages', name), { recursive: true, filter: sources })));
+  await Promise.all(
+    ['sdk', 'protocol'].map((name) =>
+      cp(join(ROOT, 'packages', name), join(repo, 'packages', name), {
+        recursive: true,
+        filter: sources,
+      }),
+    ),
+  );
   await cp(join(ROOT, 'scripts/commonjs-dist.mjs'), join(repo, 'scripts/commonjs-dist.mjs'));
   await symlink(join(ROOT, 'node_modules'), join(repo, 'node_modules'), 'junction');
-  const pack = await run(['pack', '--pack-destination', tmp], join(repo, 'packages/sdk'), {}, 'npm');
+  const pack = await run(
+    ['pack', '--pack-destination', tmp],
+    join(repo, 'packages/sdk'),
+    {},
+    'npm',
+  );
   expect(pack, pack.stdout + pack.stderr).toMatchObject({ code: 0 });
   const tarball = (await readdir(tmp)).find((f) => f.endsWith('.tgz'))!;
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
-  const install = await run(['install', '--offline', '--no-audit', '--no-fund', join(tmp, tarball)], dir, {}, 'npm');
+  await writeFile(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }),
+  );
+  const install = await run(
+    ['install', '--offline', '--no-audit', '--no-fund', join(tmp, tarball)],
+    dir,
+    {},
+    'npm',
+  );
   expect(install, install.stdout + install.stderr).toMatchObject({ code: 0 });
 }
 
@@ -70,7 +105,11 @@ beforeAll(async () => {
       p = await startPlatform();
       // What `npm start` writes on an empty database, where the repository README's example reads it.
       const { db, accounts, config } = p.app.platform;
-      if ((await ensureSandboxQuickstart(db, accounts, join(dir, 'data'), config.publicBaseUrl)).length === 0) throw new Error('no sandbox quick start');
+      if (
+        (await ensureSandboxQuickstart(db, accounts, join(dir, 'data'), config.publicBaseUrl))
+          .length === 0
+      )
+        throw new Error('no sandbox quick start');
       s = await createPartner(p);
     })(),
   ]);
@@ -147,7 +186,10 @@ function firstExample(readme: string): string {
 
 /** The same example through require(): its imports become requires, its top-level awaits an async function's. */
 function asCommonJs(code: string): string {
-  const body = code.replace(/^import \{([^}]+)\} from '([^']+)';$/gm, (_, names: string, from: string) => `const {${names}} = require('${from}');`);
+  const body = code.replace(
+    /^import \{([^}]+)\} from '([^']+)';$/gm,
+    (_, names: string, from: string) => `const {${names}} = require('${from}');`,
+  );
   expect(body).not.toMatch(/^import /m);
   return `(async () => {\n${body}})().catch((err) => {\n  console.error(err);\n  process.exitCode = 1;\n});\n`;
 }
@@ -155,29 +197,63 @@ function asCommonJs(code: string): string {
 describe.runIf(npmAvailable)('the built package', () => {
   it('emits ESM and CommonJS with declarations for every module, the import paths rewritten to .js', async () => {
     const files = await readdir(join(pkg, 'dist'), { recursive: true });
-    for (const name of ['index.js', 'index.d.ts', 'client.js', 'types.d.ts', 'version.js', 'cli/main.js', 'cli/run.js']) expect(files).toContain(name);
-    for (const name of ['index.js', 'index.d.ts', 'client.js', 'version.js', 'package.json']) expect(files).toContain(`cjs/${name}`);
+    for (const name of [
+      'index.js',
+      'index.d.ts',
+      'client.js',
+      'types.d.ts',
+      'version.js',
+      'cli/main.js',
+      'cli/run.js',
+    ])
+      expect(files).toContain(name);
+    for (const name of ['index.js', 'index.d.ts', 'client.js', 'version.js', 'package.json'])
+      expect(files).toContain(`cjs/${name}`);
     expect(files.filter((f) => f.startsWith('cjs/cli/'))).toEqual([]);
     const index = await readFile(join(pkg, 'dist/index.js'), 'utf8');
     expect(index).toMatch(/from "\.\/client\.js"/);
     expect(index).not.toMatch(/\.ts"/);
-    expect(await readFile(join(pkg, 'dist/cjs/index.js'), 'utf8')).toMatch(/require\("\.\/client\.js"\)/);
-    expect(JSON.parse(await readFile(join(pkg, 'dist/cjs/package.json'), 'utf8'))).toEqual({ type: 'commonjs' });
+    expect(await readFile(join(pkg, 'dist/cjs/index.js'), 'utf8')).toMatch(
+      /require\("\.\/client\.js"\)/,
+    );
+    expect(JSON.parse(await readFile(join(pkg, 'dist/cjs/package.json'), 'utf8'))).toEqual({
+      type: 'commonjs',
+    });
     const manifest = JSON.parse(await readFile(join(pkg, 'package.json'), 'utf8'));
-    expect(manifest).toMatchObject({ license: 'MIT', repository: { type: 'git', directory: 'packages/sdk' } });
+    expect(manifest).toMatchObject({
+      license: 'MIT',
+      repository: { type: 'git', directory: 'packages/sdk' },
+    });
     const { import: esm, require: cjs } = manifest.exports['.'];
-    for (const target of [esm.types, esm.default, cjs.types, cjs.default, manifest.bin.ppctl, manifest.main, manifest.types]) {
+    for (const target of [
+      esm.types,
+      esm.default,
+      cjs.types,
+      cjs.default,
+      manifest.bin.ppctl,
+      manifest.main,
+      manifest.types,
+    ]) {
       expect(existsSync(join(pkg, target)), target).toBe(true);
     }
-    expect((await readFile(join(pkg, manifest.bin.ppctl), 'utf8')).startsWith('#!/usr/bin/env node\n')).toBe(true);
+    expect(
+      (await readFile(join(pkg, manifest.bin.ppctl), 'utf8')).startsWith('#!/usr/bin/env node\n'),
+    ).toBe(true);
     // The protocol package travels inside the tarball, in both forms: nothing else is installed.
-    for (const form of ['dist/index.js', 'dist/cjs/index.js']) expect(existsSync(join(pkg, 'node_modules/@partner-platform/protocol', form)), form).toBe(true);
+    for (const form of ['dist/index.js', 'dist/cjs/index.js'])
+      expect(existsSync(join(pkg, 'node_modules/@partner-platform/protocol', form)), form).toBe(
+        true,
+      );
     expect(await readdir(join(dir, 'node_modules/@partner-platform'))).toEqual(['sdk']);
   });
 
   it('is imported by name from a plain .mjs script in another process, and calls the real server', async () => {
     await writeFile(join(dir, 'consumer.mjs'), CONSUMER_MJS);
-    const res = await run(['consumer.mjs'], dir, { KEY: s.apiKey, SECRET: s.signingSecret, URL: p.url });
+    const res = await run(['consumer.mjs'], dir, {
+      KEY: s.apiKey,
+      SECRET: s.signingSecret,
+      URL: p.url,
+    });
     expect(res.stderr).toBe('');
     expect(JSON.parse(res.stdout)).toEqual({
       health: { status: 'ok' },
@@ -191,7 +267,11 @@ describe.runIf(npmAvailable)('the built package', () => {
 
   it('is required by name from a CommonJS script, with the same classes and errors', async () => {
     await writeFile(join(dir, 'consumer.cjs'), CONSUMER_CJS);
-    const res = await run(['consumer.cjs'], dir, { KEY: s.apiKey, SECRET: s.signingSecret, URL: p.url });
+    const res = await run(['consumer.cjs'], dir, {
+      KEY: s.apiKey,
+      SECRET: s.signingSecret,
+      URL: p.url,
+    });
     expect(res.stderr).toBe('');
     const version = JSON.parse(await readFile(join(pkg, 'package.json'), 'utf8')).version;
     expect(JSON.parse(res.stdout)).toEqual({
@@ -207,7 +287,16 @@ describe.runIf(npmAvailable)('the built package', () => {
     await writeFile(join(dir, 'consumer.mts'), CONSUMER_TS);
     await writeFile(join(dir, 'consumer.cts'), CONSUMER_CTS);
     const tsconfig = {
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')] },
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: ['node'],
+        typeRoots: [join(ROOT, 'node_modules/@types')],
+      },
       files: ['consumer.mts', 'consumer.cts'],
     };
     // skipLibCheck keeps it quick; the @ts-expect-error lines fail if the declarations resolved to any.
@@ -221,7 +310,11 @@ describe.runIf(npmAvailable)('the built package', () => {
     const code = firstExample(await readFile(join(ROOT, 'packages/sdk/README.md'), 'utf8'));
     await writeFile(join(dir, 'sdk-readme.mjs'), code);
     await writeFile(join(dir, 'sdk-readme.cjs'), asCommonJs(code));
-    const env = { PARTNER_API_KEY: s.apiKey, PARTNER_SIGNING_SECRET: s.signingSecret, PARTNER_BASE_URL: p.url };
+    const env = {
+      PARTNER_API_KEY: s.apiKey,
+      PARTNER_SIGNING_SECRET: s.signingSecret,
+      PARTNER_BASE_URL: p.url,
+    };
     const [esm, cjs, unset] = await Promise.all([
       run(['sdk-readme.mjs'], dir, env),
       run(['sdk-readme.cjs'], dir, env),
@@ -232,7 +325,9 @@ describe.runIf(npmAvailable)('the built package', () => {
       expect(res.stdout).toMatch(/^\{ status: 'ok' \}\nfee \d+(\.\d+)?\n$/);
     }
     expect(unset.code).toBe(1);
-    expect(unset.stderr).toMatch(/PartnerConfigError: signingSecret is required \(sk_staging_\.\.\. from data\/sandbox-credentials\.json/);
+    expect(unset.stderr).toMatch(
+      /PartnerConfigError: signingSecret is required \(sk_staging_\.\.\. from data\/sandbox-credentials\.json/,
+    );
     expect(unset.stdout).toBe('');
   });
 

@@ -10,9 +10,17 @@ import { ROOT } from '../../helpers/process.ts';
 describe('SDK types generated from the OpenAPI document', () => {
   it('match the committed docs/openapi.json (regenerate with `npm run sdk:types`)', async () => {
     const res = await new Promise<{ code: number; output: string }>((resolve) => {
-      execFile('npm', ['run', '--silent', 'sdk:types', '--', '--check'], { cwd: ROOT, timeout: 60_000 }, (err, stdout, stderr) => {
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, output: stdout + stderr });
-      });
+      execFile(
+        'npm',
+        ['run', '--silent', 'sdk:types', '--', '--check'],
+        { cwd: ROOT, timeout: 60_000 },
+        (err, stdout, stderr) => {
+          resolve({
+            code: err ? (typeof err.code === 'number' ? err.code : -1) : 0,
+            output: stdout + stderr,
+          });
+        },
+      );
     });
     expect(res.code, res.output).toBe(0);
   }, 60_000);

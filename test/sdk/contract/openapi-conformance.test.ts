@@ -3,7 +3,12 @@ import addFormats from 'ajv-formats';
 import { OPERATIONS, PartnerClient, type CreateOrderRequest } from '@partner-platform/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EAST_LEGON, orderBody } from '../../delivery/fixtures.ts';
-import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  createPartner,
+  startPlatform,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 import { decide } from '../../wallet/helpers.ts';
 import { createShop, saleBody } from '../support.ts';
 
@@ -43,14 +48,30 @@ function recording(setup: PartnerSetup): PartnerClient {
     });
     return res;
   };
-  return new PartnerClient({ apiKey: setup.apiKey, signingSecret: setup.signingSecret, baseUrl: p.url, fetch: fetchImpl });
+  return new PartnerClient({
+    apiKey: setup.apiKey,
+    signingSecret: setup.signingSecret,
+    baseUrl: p.url,
+    fetch: fetchImpl,
+  });
 }
 
 beforeAll(async () => {
   p = await startPlatform();
   doc = await (await fetch(`${p.url}/openapi.json`)).json();
-  const scopes = ['delivery:read', 'delivery:write', 'delivery:wallet:topup', 'delivery:wallet:spend', 'safe:read', 'safe:write', 'payouts:read'];
-  const [s, prod] = await Promise.all([createPartner(p), createPartner(p, { environment: 'production', scopes })]);
+  const scopes = [
+    'delivery:read',
+    'delivery:write',
+    'delivery:wallet:topup',
+    'delivery:wallet:spend',
+    'safe:read',
+    'safe:write',
+    'payouts:read',
+  ];
+  const [s, prod] = await Promise.all([
+    createPartner(p),
+    createPartner(p, { environment: 'production', scopes }),
+  ]);
   staging = recording(s);
   production = recording(prod);
 });
@@ -63,17 +84,24 @@ const documented = () =>
 
 /** The client method at a dotted path, e.g. `delivery.orders.create`. */
 const methodAt = (client: PartnerClient, dotted: string): unknown =>
-  dotted.split('.').reduce<any>((node, key) => (node === undefined ? undefined : node[key]), client);
+  dotted
+    .split('.')
+    .reduce<any>((node, key) => (node === undefined ? undefined : node[key]), client);
 
 describe('SDK ↔ /openapi.json', () => {
   it('every documented operation has an OPERATIONS entry with the same method and path, and a client method', () => {
     const ops = documented();
     expect(ops.length).toBeGreaterThanOrEqual(17);
     for (const { path, method, op } of ops) {
-      const known = (OPERATIONS as Record<string, (typeof OPERATIONS)[keyof typeof OPERATIONS]>)[op.operationId];
+      const known = (OPERATIONS as Record<string, (typeof OPERATIONS)[keyof typeof OPERATIONS]>)[
+        op.operationId
+      ];
       expect(known, `no SDK entry for ${op.operationId}`).toBeDefined();
       expect({ method: known!.method, path: known!.path }).toEqual({ method, path });
-      expect(typeof methodAt(staging, known!.sdkMethod), `${known!.sdkMethod} for ${op.operationId}`).toBe('function');
+      expect(
+        typeof methodAt(staging, known!.sdkMethod),
+        `${known!.sdkMethod} for ${op.operationId}`,
+      ).toBe('function');
     }
     // And the other way: the SDK calls nothing the server does not document.
     expect(Object.keys(OPERATIONS).sort()).toEqual(ops.map((o) => o.op.operationId).sort());
@@ -84,7 +112,11 @@ describe('SDK ↔ /openapi.json', () => {
     // One call (or more) per operation, successes and a few errors.
     const order = orderBody() as CreateOrderRequest;
     await staging.delivery.health();
-    await staging.delivery.orders.estimate({ delivery_location: { coordinates: EAST_LEGON }, priority: 'cargo', order_date: '2030-03-05' });
+    await staging.delivery.orders.estimate({
+      delivery_location: { coordinates: EAST_LEGON },
+      priority: 'cargo',
+      order_date: '2030-03-05',
+    });
     const id = (await staging.delivery.orders.create(order)).data.order_details.order_id;
     await staging.delivery.orders.create(order).catch(() => undefined); // 409
     await staging.delivery.orders.createBulk([orderBody() as CreateOrderRequest, order]); // the second item fails: duplicate
@@ -101,14 +133,20 @@ describe('SDK ↔ /openapi.json', () => {
     await decide(topup.checkout_url, 'pay');
     await production.delivery.wallet.topup.verify(topup.client_reference);
     await production.delivery.wallet.balance();
-    await production.delivery.orders.create(orderBody({ payment: { payer: 'partner' } }) as CreateOrderRequest);
+    await production.delivery.orders.create(
+      orderBody({ payment: { payer: 'partner' } }) as CreateOrderRequest,
+    );
 
     const shop = await createShop(p);
     await staging.catalog.health();
     await staging.catalog.list({ vendor_id: shop.vendorId, limit: 5 });
     await staging.catalog.get(shop.productId);
     const cod = (await production.catalog.orders.create(saleBody(shop))).data;
-    const online = (await production.catalog.orders.create(saleBody(shop, { payment_method: 'online', reseller_markup_ghs: 10 }))).data;
+    const online = (
+      await production.catalog.orders.create(
+        saleBody(shop, { payment_method: 'online', reseller_markup_ghs: 10 }),
+      )
+    ).data;
     await production.catalog.orders.verify(cod.sale_id);
     await production.catalog.orders.verify(online.sale_id);
     await production.catalog.orders.get({ sale_id: online.sale_id });
@@ -130,10 +168,14 @@ describe('SDK ↔ /openapi.json', () => {
       const label = `${op!.operationId} ${x.status}`;
       const requestSchema = op!.requestBody?.content['application/json'].schema;
       // 400s here answer requests made invalid on purpose.
-      if (requestSchema && x.request !== undefined && x.status !== 400) expect(check(requestSchema, x.request), `request of ${label}`).toBeNull();
+      if (requestSchema && x.request !== undefined && x.status !== 400)
+        expect(check(requestSchema, x.request), `request of ${label}`).toBeNull();
       const responseSchema = op!.responses[String(x.status)]?.content?.['application/json']?.schema;
       expect(responseSchema, `${label} is not a documented answer`).toBeDefined();
-      expect(check(responseSchema!, x.response), `answer of ${label}: ${JSON.stringify(x.response)}`).toBeNull();
+      expect(
+        check(responseSchema!, x.response),
+        `answer of ${label}: ${JSON.stringify(x.response)}`,
+      ).toBeNull();
     }
     expect([...seen].sort()).toEqual(Object.keys(OPERATIONS).sort());
     expect(exchanged.some((x) => x.status >= 400)).toBe(true);

@@ -13,8 +13,20 @@ import { backoffMs } from '../../../packages/sdk/src/retry.ts';
 import { parseRetryAfter } from '../../../packages/sdk/src/errors.ts';
 import { orderBody } from '../../delivery/fixtures.ts';
 import { freePort } from '../../helpers/process.ts';
-import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
-import { answer, landThenLose, netError, rejection, scripted as scriptedWith, type Step } from '../support.ts';
+import {
+  createPartner,
+  startPlatform,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
+import {
+  answer,
+  landThenLose,
+  netError,
+  rejection,
+  scripted as scriptedWith,
+  type Step,
+} from '../support.ts';
 
 let p: TestPlatform;
 let s: PartnerSetup;
@@ -24,15 +36,27 @@ beforeAll(async () => {
 });
 afterAll(() => p.close());
 
-const unavailable = answer(503, { status: 'error', code: 'SERVICE_UNAVAILABLE', message: 'down', request_id: 'req_x' });
+const unavailable = answer(503, {
+  status: 'error',
+  code: 'SERVICE_UNAVAILABLE',
+  message: 'down',
+  request_id: 'req_x',
+});
 const scripted = (steps: Step[], options: Partial<ClientOptions> = {}) =>
-  scriptedWith({ apiKey: s.apiKey, signingSecret: s.signingSecret, baseUrl: p.url }, steps, options);
+  scriptedWith(
+    { apiKey: s.apiKey, signingSecret: s.signingSecret, baseUrl: p.url },
+    steps,
+    options,
+  );
 
 const order = () => orderBody() as CreateOrderRequest;
 
 describe('SDK retries', () => {
   it('retries a read after a network error and a 500, each attempt with a fresh nonce and timestamp', async () => {
-    const { client, seen } = scripted([netError('ECONNRESET'), answer(500, { status: 'error', code: 'INTERNAL_ERROR', message: 'x', request_id: 'req_1' })]);
+    const { client, seen } = scripted([
+      netError('ECONNRESET'),
+      answer(500, { status: 'error', code: 'INTERNAL_ERROR', message: 'x', request_id: 'req_1' }),
+    ]);
     expect(await client.delivery.health()).toEqual({ status: 'ok' });
     expect(seen).toHaveLength(3);
     expect(new Set(seen.map((x) => x.nonce)).size).toBe(3);
@@ -46,12 +70,20 @@ describe('SDK retries', () => {
     expect(err).toBeInstanceOf(ServerError);
     expect(err).toMatchObject({ status: 502, code: 'UNKNOWN_ERROR', attempts: 3 });
     const once = scripted([down()], { maxRetries: 0 });
-    expect(await rejection(once.client.delivery.health())).toMatchObject({ status: 502, attempts: 1 });
+    expect(await rejection(once.client.delivery.health())).toMatchObject({
+      status: 502,
+      attempts: 1,
+    });
     expect(once.seen).toHaveLength(1);
   });
 
   it('honours Retry-After on 429, and throws at once when it is longer than maxRetryAfterSeconds', async () => {
-    const limited = (seconds: string) => answer(429, { status: 'error', code: 'RATE_LIMITED', message: 'slow down', request_id: 'req_2' }, { 'retry-after': seconds });
+    const limited = (seconds: string) =>
+      answer(
+        429,
+        { status: 'error', code: 'RATE_LIMITED', message: 'slow down', request_id: 'req_2' },
+        { 'retry-after': seconds },
+      );
     const short = scripted([limited('1')]);
     const started = Date.now();
     expect(await short.client.delivery.health()).toEqual({ status: 'ok' });
@@ -64,8 +96,15 @@ describe('SDK retries', () => {
   });
 
   it("the server's own 429 is a RateLimitError carrying Retry-After", async () => {
-    const tight = await createPartner(p, { rateLimits: { reads_per_minute: 1, writes_per_minute: 1 } });
-    const client = new PartnerClient({ apiKey: tight.apiKey, signingSecret: tight.signingSecret, baseUrl: p.url, maxRetryAfterSeconds: 0 });
+    const tight = await createPartner(p, {
+      rateLimits: { reads_per_minute: 1, writes_per_minute: 1 },
+    });
+    const client = new PartnerClient({
+      apiKey: tight.apiKey,
+      signingSecret: tight.signingSecret,
+      baseUrl: p.url,
+      maxRetryAfterSeconds: 0,
+    });
     await client.delivery.health();
     const err = await rejection(client.delivery.health());
     expect(err).toBeInstanceOf(RateLimitError);
@@ -91,13 +130,21 @@ describe('SDK retries', () => {
       },
     });
     // create (lost), create (409), orders.get by reference, orders.track.
-    expect(seen.map((x) => x.path.split('/').at(-1))).toEqual(['orders.create', 'orders.create', 'orders.get', 'orders.track']);
+    expect(seen.map((x) => x.path.split('/').at(-1))).toEqual([
+      'orders.create',
+      'orders.create',
+      'orders.get',
+      'orders.track',
+    ]);
   });
 
   it('create: a 409 after attempts that provably changed nothing (429, 503 SERVICE_UNAVAILABLE) is a real duplicate', async () => {
     const body = order();
     await s.client.delivery.orders.create(body);
-    const { client, seen } = scripted([answer(429, { code: 'RATE_LIMITED' }, { 'retry-after': '0' }), unavailable]);
+    const { client, seen } = scripted([
+      answer(429, { code: 'RATE_LIMITED' }, { 'retry-after': '0' }),
+      unavailable,
+    ]);
     const err = await rejection(client.delivery.orders.create(body));
     expect(err).toBeInstanceOf(ConflictError);
     expect(err).toMatchObject({ code: 'DUPLICATE_ORDER_REFERENCE', attempts: 3 });
@@ -105,19 +152,30 @@ describe('SDK retries', () => {
   });
 
   it('createBulk: a lost answer is retried and the landed items are reported created, with their ids', async () => {
-    const orders = [order(), order(), { ...order(), item: undefined } as unknown as CreateOrderRequest];
+    const orders = [
+      order(),
+      order(),
+      { ...order(), item: undefined } as unknown as CreateOrderRequest,
+    ];
     const { client } = scripted([landThenLose]);
     const res = await client.delivery.orders.createBulk(orders);
     expect(res.summary).toEqual({ total: 3, created: 2, failed: 1 });
     for (const [i, o] of orders.slice(0, 2).entries()) {
-      const id = (await s.client.delivery.orders.getByReference(o.order_reference)).data.internal_order_id;
-      expect(res.results[i]).toEqual({ order_reference: o.order_reference, ok: true, status_code: 201, order_id: id });
+      const id = (await s.client.delivery.orders.getByReference(o.order_reference)).data
+        .internal_order_id;
+      expect(res.results[i]).toEqual({
+        order_reference: o.order_reference,
+        ok: true,
+        status_code: 201,
+        order_id: id,
+      });
     }
     expect(res.results[2]).toMatchObject({ ok: false, code: 'MISSING_REQUIRED_FIELD' });
   });
 
   it('cancel is not repeated after a failure that may have landed, only after ones that prove nothing ran', async () => {
-    const id = async () => (await s.client.delivery.orders.create(order())).data.order_details.order_id;
+    const id = async () =>
+      (await s.client.delivery.orders.create(order())).data.order_details.order_id;
     const lost = await id();
     const a = scripted([landThenLose]);
     const err = await rejection(a.client.delivery.orders.cancel(lost));
@@ -126,11 +184,16 @@ describe('SDK retries', () => {
     expect((await s.client.delivery.orders.get(lost)).data.status).toBe('cancelled');
 
     const b = scripted([netError('ECONNREFUSED'), unavailable]);
-    expect((await b.client.delivery.orders.cancel(await id(), 'retry me')).data.status).toBe('cancelled');
+    expect((await b.client.delivery.orders.cancel(await id(), 'retry me')).data.status).toBe(
+      'cancelled',
+    );
     expect(b.seen).toHaveLength(3);
 
     const c = scripted([answer(500, { code: 'INTERNAL_ERROR' })]);
-    expect(await rejection(c.client.delivery.orders.cancel(await id()))).toMatchObject({ status: 500, attempts: 1 });
+    expect(await rejection(c.client.delivery.orders.cancel(await id()))).toMatchObject({
+      status: 500,
+      attempts: 1,
+    });
   });
 
   it('timeouts: each attempt is cut at timeoutMs; reads are retried, unsafe writes are not', async () => {
@@ -140,14 +203,24 @@ describe('SDK retries', () => {
     await new Promise<void>((r) => held.listen(0, '127.0.0.1', r));
     const baseUrl = `http://127.0.0.1:${(held.address() as { port: number }).port}`;
     try {
-      const client = new PartnerClient({ apiKey: s.apiKey, signingSecret: s.signingSecret, baseUrl, timeoutMs: 150, maxRetries: 1, retryBaseDelayMs: 5 });
+      const client = new PartnerClient({
+        apiKey: s.apiKey,
+        signingSecret: s.signingSecret,
+        baseUrl,
+        timeoutMs: 150,
+        maxRetries: 1,
+        retryBaseDelayMs: 5,
+      });
       const started = Date.now();
       const read = await rejection(client.delivery.health());
       expect(read).toBeInstanceOf(PartnerNetworkError);
       expect(read).toMatchObject({ timedOut: true, attempts: 2 });
       expect(read.message).toMatch(/timed out after 150 ms/);
       expect(Date.now() - started).toBeLessThan(3000);
-      expect(await rejection(client.delivery.wallet.topup.initiate(50))).toMatchObject({ timedOut: true, attempts: 1 });
+      expect(await rejection(client.delivery.wallet.topup.initiate(50))).toMatchObject({
+        timedOut: true,
+        attempts: 1,
+      });
     } finally {
       held.closeAllConnections();
       held.close();
@@ -156,7 +229,12 @@ describe('SDK retries', () => {
 
   it('a refused connection is retried even for an unsafe write (the request never left)', async () => {
     const baseUrl = `http://127.0.0.1:${await freePort()}`;
-    const client = new PartnerClient({ apiKey: s.apiKey, signingSecret: s.signingSecret, baseUrl, retryBaseDelayMs: 5 });
+    const client = new PartnerClient({
+      apiKey: s.apiKey,
+      signingSecret: s.signingSecret,
+      baseUrl,
+      retryBaseDelayMs: 5,
+    });
     const err = await rejection(client.delivery.orders.cancel('dlv_x'));
     expect(err).toBeInstanceOf(PartnerNetworkError);
     expect(err).toMatchObject({ attempts: 3, timedOut: false });

@@ -25,7 +25,9 @@ describe('server limits', () => {
       clearInterval(drip);
       expect(after).toBeLessThan(6000);
       // With the one error body, even though no request was ever read.
-      expect(received()).toMatch(/^HTTP\/1\.1 408 [\s\S]*\r\nX-Request-Id: req_\w+\r\n[\s\S]*"code":"REQUEST_TIMEOUT"/);
+      expect(received()).toMatch(
+        /^HTTP\/1\.1 408 [\s\S]*\r\nX-Request-Id: req_\w+\r\n[\s\S]*"code":"REQUEST_TIMEOUT"/,
+      );
       // The server still answers others.
       expect((await fetch(`${p.url}/healthz`)).status).toBe(200);
     } finally {

@@ -23,19 +23,30 @@ describe('wallet top-ups through Hubtel', () => {
   it('initiates a Hubtel checkout, credits on Paid through its callback, once', async () => {
     const t = await initiate(s, 75.25);
     expect(t.checkout_url).toContain(hubtel.url);
-    expect((await verify(s, t.client_reference)).body.data).toEqual({ credited: false, state: 'pending', verification_status: 'Unpaid' });
+    expect((await verify(s, t.client_reference)).body.data).toEqual({
+      credited: false,
+      state: 'pending',
+      verification_status: 'Unpaid',
+    });
     hubtel.pay(t.client_reference);
     const cb = await hubtel.sendCallback(t.client_reference);
     expect(cb.status).toBe(200);
     expect(await balance(s)).toBe(75.25);
-    expect((await verify(s, t.client_reference)).body.data).toMatchObject({ credited: true, state: 'already_credited', amount_ghs: 75.25 });
+    expect((await verify(s, t.client_reference)).body.data).toMatchObject({
+      credited: true,
+      state: 'already_credited',
+      amount_ghs: 75.25,
+    });
   });
 
   it('credits the amount the gateway confirms when it differs from the one asked', async () => {
     const before = await balance(s);
     const t = await initiate(s, 50);
     hubtel.pay(t.client_reference, 4000);
-    expect((await verify(s, t.client_reference)).body.data).toMatchObject({ state: 'credited', amount_ghs: 40 });
+    expect((await verify(s, t.client_reference)).body.data).toMatchObject({
+      state: 'credited',
+      amount_ghs: 40,
+    });
     expect(await balance(s)).toBeCloseTo(before + 40, 2);
   });
 
@@ -43,7 +54,9 @@ describe('wallet top-ups through Hubtel', () => {
     const before = await balance(s);
     for (const kind of ['500', 'timeout', 'garbage'] as const) {
       hubtel.failNext(kind);
-      const res = await s.client.send<any>('POST', '/api/v1/delivery/wallet.topup.initiate', { body: { amount_ghs: 30 } });
+      const res = await s.client.send<any>('POST', '/api/v1/delivery/wallet.topup.initiate', {
+        body: { amount_ghs: 30 },
+      });
       expect([res.status, res.body.code], kind).toEqual([502, 'GATEWAY_ERROR']);
     }
     const t = await initiate(s, 30);
@@ -58,12 +71,19 @@ describe('wallet top-ups through Hubtel', () => {
   });
 
   it('ignores callbacks it cannot read or for references it does not know', async () => {
-    const bad = await fetch(`${p.url}/webhooks/payments/hubtel`, { method: 'POST', body: 'garbage' });
+    const bad = await fetch(`${p.url}/webhooks/payments/hubtel`, {
+      method: 'POST',
+      body: 'garbage',
+    });
     expect(bad.status).toBe(400);
     const unknown = await fetch(`${p.url}/webhooks/payments/hubtel`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ResponseCode: '0000', Status: 'Success', Data: { ClientReference: 'serviceD_WAffffffffffffffff', Status: 'Success', Amount: 100 } }),
+      body: JSON.stringify({
+        ResponseCode: '0000',
+        Status: 'Success',
+        Data: { ClientReference: 'serviceD_WAffffffffffffffff', Status: 'Success', Amount: 100 },
+      }),
     });
     expect(unknown.status).toBe(200);
   });

@@ -24,7 +24,15 @@ describe('the wallet statement', () => {
       await db.transaction(async (tx) => {
         for (let i = batch; i < Math.min(batch + 40, ENTRIES); i++) {
           const amount = i % 3 === 2 ? -(1_000 + i) : 5_000 + i * 7;
-          const journal = { kind: 'statement_test', subjectId: `s_${i}`, memo: 'test', entries: [{ account: walletAccount(partnerId), amountPesewas: amount, walletOf: partnerId }, { account: 'statement_test', amountPesewas: -amount }] };
+          const journal = {
+            kind: 'statement_test',
+            subjectId: `s_${i}`,
+            memo: 'test',
+            entries: [
+              { account: walletAccount(partnerId), amountPesewas: amount, walletOf: partnerId },
+              { account: 'statement_test', amountPesewas: -amount },
+            ],
+          };
           await ledger.postJournal(tx, journal, new Date(start + Math.floor(i / 4) * 60_000));
         }
       });
@@ -36,15 +44,28 @@ describe('the wallet statement', () => {
     );
     expect(history).toHaveLength(ENTRIES);
     let running = 0;
-    const expected = history.map((e) => ({ journal_id: e.journal_id, balance_after_pesewas: (running += e.amount_pesewas) })).reverse();
+    const expected = history
+      .map((e) => ({
+        journal_id: e.journal_id,
+        balance_after_pesewas: (running += e.amount_pesewas),
+      }))
+      .reverse();
     expect(running).toBe(await ledger.balance(db, partnerId));
 
     for (const limit of [7, 25, 500]) {
       const paged: Array<{ journal_id: string; balance_after_pesewas: number }> = [];
       let before: string | undefined;
       for (;;) {
-        const page = await ledger.statement(db, partnerId, { limit, ...(before ? { beforeJournalId: before } : {}) });
-        paged.push(...page.map((e) => ({ journal_id: e.journal_id, balance_after_pesewas: e.balance_after_pesewas })));
+        const page = await ledger.statement(db, partnerId, {
+          limit,
+          ...(before ? { beforeJournalId: before } : {}),
+        });
+        paged.push(
+          ...page.map((e) => ({
+            journal_id: e.journal_id,
+            balance_after_pesewas: e.balance_after_pesewas,
+          })),
+        );
         if (page.length < limit) break;
         before = page.at(-1)!.journal_id;
       }

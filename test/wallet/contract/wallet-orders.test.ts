@@ -10,7 +10,10 @@ beforeAll(async () => {
   p = await startPlatform();
   const s = await walletPartner(p);
   const estimate = await s.client.send<any>('POST', '/api/v1/delivery/orders.estimate', {
-    body: { pickup_location: { coordinates: ACCRA_CENTRAL }, delivery_location: { coordinates: EAST_LEGON } },
+    body: {
+      pickup_location: { coordinates: ACCRA_CENTRAL },
+      delivery_location: { coordinates: EAST_LEGON },
+    },
   });
   FEE = estimate.body.data.estimated_price;
 });
@@ -22,7 +25,8 @@ const paidOrder = (overrides: Record<string, unknown> = {}) => {
   body.delivery.coordinates = EAST_LEGON;
   return body;
 };
-const create = (s: PartnerSetup, body: unknown) => s.client.send<any>('POST', '/api/v1/delivery/orders.create', { body });
+const create = (s: PartnerSetup, body: unknown) =>
+  s.client.send<any>('POST', '/api/v1/delivery/orders.create', { body });
 
 describe('wallet-funded orders', () => {
   it('debits the server-priced fee with the order, ignoring payment.amount', async () => {
@@ -30,7 +34,11 @@ describe('wallet-funded orders', () => {
     await topUp(s, 100);
     const res = await create(s, paidOrder());
     expect(res.status).toBe(201);
-    const details = (await s.client.send<any>('POST', '/api/v1/delivery/orders.get', { body: { order_id: res.body.data.order_details.order_id } })).body.data;
+    const details = (
+      await s.client.send<any>('POST', '/api/v1/delivery/orders.get', {
+        body: { order_id: res.body.data.order_details.order_id },
+      })
+    ).body.data;
     expect(details.order_info).toMatchObject({ amount: FEE, payment_status: 'wallet_debited' });
     expect(await balance(s)).toBe(100 - FEE);
     await expectLedgerConsistent(p);
@@ -65,27 +73,42 @@ describe('wallet-funded orders', () => {
     const id = (await create(s, paidOrder())).body.data.order_details.order_id;
     await p.admin('POST', `/delivery/orders/${id}/status`, { status: 'accepted' });
     await p.admin('POST', `/delivery/orders/${id}/status`, { status: 'failed' });
-    const cancelled = await s.client.send<any>('POST', '/api/v1/delivery/orders.cancel', { body: { order_id: id } });
+    const cancelled = await s.client.send<any>('POST', '/api/v1/delivery/orders.cancel', {
+      body: { order_id: id },
+    });
     expect(cancelled.body.data.refund_status).toBe('pending');
     expect(await balance(s)).toBe(5);
     const refunds = p.app.platform.delivery!.refunds;
     expect(await refunds.tick()).toBeGreaterThanOrEqual(1);
     expect(await refunds.tick()).toBe(0);
     expect(await balance(s)).toBe(FEE + 5);
-    const details = (await s.client.send<any>('POST', '/api/v1/delivery/orders.get', { body: { order_id: id } })).body.data;
+    const details = (
+      await s.client.send<any>('POST', '/api/v1/delivery/orders.get', { body: { order_id: id } })
+    ).body.data;
     expect(details.order_info.payment_status).toBe('refunded');
-    const events = await p.app.platform.db.query<any>("select app_id, payload from outbox_events where type = 'wallet.refund.completed' and subject_id = $1", [id]);
+    const events = await p.app.platform.db.query<any>(
+      "select app_id, payload from outbox_events where type = 'wallet.refund.completed' and subject_id = $1",
+      [id],
+    );
     expect(events).toHaveLength(1);
-    expect(events[0].payload.data).toMatchObject({ order_id: id, amount_ghs: FEE, balance_ghs: FEE + 5 });
+    expect(events[0].payload.data).toMatchObject({
+      order_id: id,
+      amount_ghs: FEE,
+      balance_ghs: FEE + 5,
+    });
     await expectLedgerConsistent(p);
   });
 
   it('debits bulk items one by one; an item the wallet cannot cover fails alone', async () => {
     const s = await walletPartner(p);
     await topUp(s, 2 * FEE);
-    const res = await s.client.send<any>('POST', '/api/v1/delivery/orders.create_bulk', { body: { orders: [paidOrder(), paidOrder(), paidOrder(), orderBody()] } });
+    const res = await s.client.send<any>('POST', '/api/v1/delivery/orders.create_bulk', {
+      body: { orders: [paidOrder(), paidOrder(), paidOrder(), orderBody()] },
+    });
     expect(res.body.summary).toEqual({ total: 4, created: 3, failed: 1 });
-    expect(res.body.results.filter((r: any) => r.code === 'INSUFFICIENT_WALLET_BALANCE')).toHaveLength(1);
+    expect(
+      res.body.results.filter((r: any) => r.code === 'INSUFFICIENT_WALLET_BALANCE'),
+    ).toHaveLength(1);
     expect(res.body.results.find((r: any) => !r.ok).status_code).toBe(402);
     expect(await balance(s)).toBe(0);
     await expectLedgerConsistent(p);

@@ -26,7 +26,11 @@ describe.runIf(browserAvailable)('sandbox checkout page in headless Chromium', (
     const page = await ctx.browser.newPage();
     await page.goto(t.checkout_url);
     await Promise.all([page.waitForURL(/\/checkout\/complete/), page.click('#decline')]);
-    expect((await verify(s, t.client_reference)).body.data).toEqual({ credited: false, state: 'pending', verification_status: 'Declined' });
+    expect((await verify(s, t.client_reference)).body.data).toEqual({
+      credited: false,
+      state: 'pending',
+      verification_status: 'Declined',
+    });
     expect(await balance(s)).toBe(0);
     await page.close();
   });

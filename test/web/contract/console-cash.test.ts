@@ -14,10 +14,16 @@ describe('the console courier cash page', () => {
     const orderId = await productionOrder(env.s);
     await toDropoff(env.p, orderId, c.id);
     await env.p.app.platform.dispatch!.service.delivered(c.id, orderId, `${orderId}-4`);
-    const fee = (await env.p.app.platform.db.query<{ fee_pesewas: number }>('select fee_pesewas from delivery_orders where id = $1', [orderId]))[0]!.fee_pesewas;
+    const fee = (
+      await env.p.app.platform.db.query<{ fee_pesewas: number }>(
+        'select fee_pesewas from delivery_orders where id = $1',
+        [orderId],
+      )
+    )[0]!.fee_pesewas;
     return { id: c.id, fee: Number(fee) };
   }
-  const ghs = (pesewas: number) => `GHS ${Math.floor(pesewas / 100)}.${String(pesewas % 100).padStart(2, '0')}`;
+  const ghs = (pesewas: number) =>
+    `GHS ${Math.floor(pesewas / 100)}.${String(pesewas % 100).padStart(2, '0')}`;
 
   it('shows what each courier holds; finance records a handover (audited) and one above the balance is refused', async () => {
     const c = await courierHolding();
@@ -28,20 +34,57 @@ describe('the console courier cash page', () => {
     expect(page.text).toContain(`action="/console/cash/${c.id}/handover"`);
     expect(page.text).toContain(ghs(c.fee));
 
-    const over = await web.post(`/console/cash/${c.id}/handover`, { _csrf: csrfOf(page.text), amount_ghs: String(c.fee / 100 + 1) });
+    const over = await web.post(`/console/cash/${c.id}/handover`, {
+      _csrf: csrfOf(page.text),
+      amount_ghs: String(c.fee / 100 + 1),
+    });
     expect(over.status).toBe(409);
     expect(over.text).toContain('Not recorded');
-    const done = await web.post(`/console/cash/${c.id}/handover`, { _csrf: csrfOf(page.text), amount_ghs: '1.00' });
+    const done = await web.post(`/console/cash/${c.id}/handover`, {
+      _csrf: csrfOf(page.text),
+      amount_ghs: '1.00',
+    });
     expect(done.status).toBe(200);
-    expect(done.text).toContain(`Recorded GHS 1.00 handed in; ${ghs(c.fee - 100)} still to hand in.`);
-    expect(await countRows(env.p, "select count(*)::int as n from audit_log where action = 'courier_cash.handover' and target_id = $1", [c.id])).toBe(1);
+    expect(done.text).toContain(
+      `Recorded GHS 1.00 handed in; ${ghs(c.fee - 100)} still to hand in.`,
+    );
+    expect(
+      await countRows(
+        env.p,
+        "select count(*)::int as n from audit_log where action = 'courier_cash.handover' and target_id = $1",
+        [c.id],
+      ),
+    ).toBe(1);
 
     for (const bad of ['0', '-1', '1.234', 'abc', '1e5', 'a\u0000b', '9'.repeat(13)]) {
-      expect((await web.post(`/console/cash/${c.id}/handover`, { _csrf: csrfOf(page.text), amount_ghs: bad })).status, bad).toBe(400);
+      expect(
+        (
+          await web.post(`/console/cash/${c.id}/handover`, {
+            _csrf: csrfOf(page.text),
+            amount_ghs: bad,
+          })
+        ).status,
+        bad,
+      ).toBe(400);
     }
-    expect((await web.post('/console/cash/cou_nope/handover', { _csrf: csrfOf(page.text), amount_ghs: '1' })).status).toBe(404);
-    expect((await web.post(`/console/cash/${c.id}/handover`, { amount_ghs: '1' })).status).toBe(403);
-    expect(await countRows(env.p, 'select count(*)::int as n from courier_cash_handovers where courier_id = $1', [c.id])).toBe(1);
+    expect(
+      (
+        await web.post('/console/cash/cou_nope/handover', {
+          _csrf: csrfOf(page.text),
+          amount_ghs: '1',
+        })
+      ).status,
+    ).toBe(404);
+    expect((await web.post(`/console/cash/${c.id}/handover`, { amount_ghs: '1' })).status).toBe(
+      403,
+    );
+    expect(
+      await countRows(
+        env.p,
+        'select count(*)::int as n from courier_cash_handovers where courier_id = $1',
+        [c.id],
+      ),
+    ).toBe(1);
   });
 
   it('is not for support', async () => {
@@ -50,6 +93,13 @@ describe('the console courier cash page', () => {
     expect((await web.get('/console/cash')).status).toBe(403);
     const page = await web.get('/console/dispatch');
     expect(page.text).not.toContain('/console/cash');
-    expect((await web.post(`/console/cash/${c.id}/handover`, { _csrf: csrfOf(page.text), amount_ghs: '1' })).status).toBe(403);
+    expect(
+      (
+        await web.post(`/console/cash/${c.id}/handover`, {
+          _csrf: csrfOf(page.text),
+          amount_ghs: '1',
+        })
+      ).status,
+    ).toBe(403);
   });
 });

@@ -5,7 +5,6 @@ import { signedInOperator, TOTP_STEP_MS } from '../../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { csrfOf } from '../../helpers/web.ts';
 
-
 describe('the catalog in the console: vendors’ syndication, products’ active flag and stock', () => {
   let p: TestPlatform;
   let now = Date.now();
@@ -24,9 +23,22 @@ describe('the catalog in the console: vendors’ syndication, products’ active
     await p?.close();
   });
 
-  const signedIn = (roles: OperatorRole[]) => signedInOperator(p, roles, () => (now += TOTP_STEP_MS));
-  const listed = async () => (await p.app.platform.db.query<{ listed: boolean; active: boolean }>('select listed, active from products where id = $1', [productId]))[0]!;
-  const stock = async () => (await p.app.platform.db.query<{ stock: number }>('select stock from product_variants where id = $1', [variantId]))[0]!.stock;
+  const signedIn = (roles: OperatorRole[]) =>
+    signedInOperator(p, roles, () => (now += TOTP_STEP_MS));
+  const listed = async () =>
+    (
+      await p.app.platform.db.query<{ listed: boolean; active: boolean }>(
+        'select listed, active from products where id = $1',
+        [productId],
+      )
+    )[0]!;
+  const stock = async () =>
+    (
+      await p.app.platform.db.query<{ stock: number }>(
+        'select stock from product_variants where id = $1',
+        [variantId],
+      )
+    )[0]!.stock;
 
   it('lists vendors (escaped) and products; support turns syndication off and on through CatalogService, audited', async () => {
     const { web, op } = await signedIn(['support']);
@@ -34,13 +46,28 @@ describe('the catalog in the console: vendors’ syndication, products’ active
     expect(page.status).toBe(200);
     expect(page.text).toContain('Kente &lt;House&gt;');
     expect(page.text).toContain('10.00 %');
-    expect((await web.get(`/console/catalog/products?vendor=${vendorId}`)).text).toContain('Handwoven kente stole');
-    const off = await web.post(`/console/catalog/vendors/${vendorId}/syndication`, { _csrf: csrfOf(page.text), syndicatable: 'false' });
+    expect((await web.get(`/console/catalog/products?vendor=${vendorId}`)).text).toContain(
+      'Handwoven kente stole',
+    );
+    const off = await web.post(`/console/catalog/vendors/${vendorId}/syndication`, {
+      _csrf: csrfOf(page.text),
+      syndicatable: 'false',
+    });
     expect(off.status).toBe(200);
     expect((await listed()).listed).toBe(false);
-    expect((await web.post(`/console/catalog/vendors/${vendorId}/syndication`, { _csrf: csrfOf(page.text), syndicatable: 'true' })).status).toBe(200);
+    expect(
+      (
+        await web.post(`/console/catalog/vendors/${vendorId}/syndication`, {
+          _csrf: csrfOf(page.text),
+          syndicatable: 'true',
+        })
+      ).status,
+    ).toBe(200);
     expect((await listed()).listed).toBe(true);
-    const audit = await p.app.platform.db.query<{ actor_id: string }>("select actor_id from audit_log where action = 'vendor.update' and target_id = $1", [vendorId]);
+    const audit = await p.app.platform.db.query<{ actor_id: string }>(
+      "select actor_id from audit_log where action = 'vendor.update' and target_id = $1",
+      [vendorId],
+    );
     expect(audit).toEqual([{ actor_id: op.id }, { actor_id: op.id }]);
   });
 
@@ -48,22 +75,64 @@ describe('the catalog in the console: vendors’ syndication, products’ active
     const { web, op } = await signedIn(['admin']);
     const page = await web.get(`/console/catalog/products/${productId}`);
     const csrf = csrfOf(page.text);
-    const set = await web.post(`/console/catalog/products/${productId}/variants/${variantId}/stock`, { _csrf: csrf, stock: '42' });
+    const set = await web.post(
+      `/console/catalog/products/${productId}/variants/${variantId}/stock`,
+      { _csrf: csrf, stock: '42' },
+    );
     expect(set.status).toBe(200);
     expect(await stock()).toBe(42);
     for (const bad of ['-1', '1.5', '', '1e3', '<b>', '1000001']) {
-      expect((await web.post(`/console/catalog/products/${productId}/variants/${variantId}/stock`, { _csrf: csrf, stock: bad })).status, bad).toBe(400);
+      expect(
+        (
+          await web.post(`/console/catalog/products/${productId}/variants/${variantId}/stock`, {
+            _csrf: csrf,
+            stock: bad,
+          })
+        ).status,
+        bad,
+      ).toBe(400);
     }
     expect(await stock()).toBe(42);
-    expect((await web.post(`/console/catalog/products/${productId}/variants/var_00000000000000000000000000/stock`, { _csrf: csrf, stock: '1' })).status).toBe(404);
-    expect((await web.post(`/console/catalog/products/prd_00000000000000000000000000/active`, { _csrf: csrf, active: 'false' })).status).toBe(404);
-    expect((await web.post(`/console/catalog/products/${productId}/active`, { _csrf: csrf, active: 'maybe' })).status).toBe(400);
-    expect((await web.post(`/console/catalog/products/${productId}/active`, { _csrf: csrf, active: 'false' })).status).toBe(200);
+    expect(
+      (
+        await web.post(
+          `/console/catalog/products/${productId}/variants/var_00000000000000000000000000/stock`,
+          { _csrf: csrf, stock: '1' },
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await web.post(`/console/catalog/products/prd_00000000000000000000000000/active`, {
+          _csrf: csrf,
+          active: 'false',
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await web.post(`/console/catalog/products/${productId}/active`, {
+          _csrf: csrf,
+          active: 'maybe',
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await web.post(`/console/catalog/products/${productId}/active`, {
+          _csrf: csrf,
+          active: 'false',
+        })
+      ).status,
+    ).toBe(200);
     expect(await listed()).toEqual({ listed: false, active: false });
     expect((await web.get('/console/catalog?after=x%27')).status).toBe(400);
     expect((await web.get('/console/catalog/products?vendor=%00')).status).toBe(400);
     expect((await web.get('/console/catalog/products/prd_x')).status).toBe(404);
-    const audit = await p.app.platform.db.query<{ actor_id: string }>("select actor_id from audit_log where action = 'product.update' and target_id = $1", [productId]);
+    const audit = await p.app.platform.db.query<{ actor_id: string }>(
+      "select actor_id from audit_log where action = 'product.update' and target_id = $1",
+      [productId],
+    );
     expect(audit).toEqual([{ actor_id: op.id }, { actor_id: op.id }]);
   });
 
@@ -73,10 +142,31 @@ describe('the catalog in the console: vendors’ syndication, products’ active
     expect(page.status).toBe(200);
     expect(page.text).not.toContain('/stock"');
     const csrf = csrfOf(page.text);
-    expect((await web.post(`/console/catalog/products/${productId}/variants/${variantId}/stock`, { _csrf: csrf, stock: '1' })).status).toBe(403);
-    expect((await web.post(`/console/catalog/vendors/${vendorId}/syndication`, { _csrf: csrf, syndicatable: 'false' })).status).toBe(403);
+    expect(
+      (
+        await web.post(`/console/catalog/products/${productId}/variants/${variantId}/stock`, {
+          _csrf: csrf,
+          stock: '1',
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await web.post(`/console/catalog/vendors/${vendorId}/syndication`, {
+          _csrf: csrf,
+          syndicatable: 'false',
+        })
+      ).status,
+    ).toBe(403);
     const support = await signedIn(['support']);
-    expect((await support.web.post(`/console/catalog/products/${productId}/variants/${variantId}/stock`, { stock: '1' })).status).toBe(403);
+    expect(
+      (
+        await support.web.post(
+          `/console/catalog/products/${productId}/variants/${variantId}/stock`,
+          { stock: '1' },
+        )
+      ).status,
+    ).toBe(403);
     expect(await stock()).toBe(42);
   });
 });

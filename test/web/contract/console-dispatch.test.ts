@@ -6,7 +6,8 @@ import { csrfOf } from '../../helpers/web.ts';
 describe('the console dispatch board', () => {
   const env = useConsoleWithPartner();
   const { signedIn } = env;
-  const assignForm = (html: string, orderId: string) => new RegExp(`action="/console/dispatch/${orderId}/assign"`).test(html);
+  const assignForm = (html: string, orderId: string) =>
+    new RegExp(`action="/console/dispatch/${orderId}/assign"`).test(html);
 
   it('shows late, offered and in-progress orders; support assigns and reassigns by hand (audited); finance only reads', async () => {
     const { web } = await signedIn(['support']);
@@ -21,32 +22,67 @@ describe('the console dispatch board', () => {
     expect(assignForm(page.text, late)).toBe(true);
     expect(page.text).toContain(`value="${a.id}"`);
 
-    const assigned = await web.post(`/console/dispatch/${late}/assign`, { _csrf: csrfOf(page.text), courier_id: a.id });
+    const assigned = await web.post(`/console/dispatch/${late}/assign`, {
+      _csrf: csrfOf(page.text),
+      courier_id: a.id,
+    });
     expect(assigned.status).toBe(200);
     expect(assigned.text).toContain('Assigned.');
     expect(assigned.text).toContain('No order is late.');
     // The holder is not offered as their own reassignment.
     const row = assigned.text.slice(assigned.text.indexOf(`/console/dispatch/${late}/assign`));
     expect(row.slice(0, row.indexOf('</select>'))).not.toContain(`value="${a.id}"`);
-    const again = await web.post(`/console/dispatch/${late}/assign`, { _csrf: csrfOf(assigned.text), courier_id: b.id });
+    const again = await web.post(`/console/dispatch/${late}/assign`, {
+      _csrf: csrfOf(assigned.text),
+      courier_id: b.id,
+    });
     expect(again.text).toContain('Assigned.');
-    const audit = await env.p.app.platform.db.query<{ n: number }>(`select count(*)::int as n from audit_log where action = 'dispatch_order.assign' and target_id = $1`, [late]);
+    const audit = await env.p.app.platform.db.query<{ n: number }>(
+      `select count(*)::int as n from audit_log where action = 'dispatch_order.assign' and target_id = $1`,
+      [late],
+    );
     expect(audit[0]!.n).toBe(2);
 
-    const same = await web.post(`/console/dispatch/${late}/assign`, { _csrf: csrfOf(again.text), courier_id: b.id });
+    const same = await web.post(`/console/dispatch/${late}/assign`, {
+      _csrf: csrfOf(again.text),
+      courier_id: b.id,
+    });
     expect(same.status).toBe(409);
     expect(same.text).toContain('Not assigned');
     for (const bad of ['cou_nope', 'a\u0000b', 'x'.repeat(41)]) {
-      expect((await web.post(`/console/dispatch/${late}/assign`, { _csrf: csrfOf(again.text), courier_id: bad })).status).toBe(400);
+      expect(
+        (
+          await web.post(`/console/dispatch/${late}/assign`, {
+            _csrf: csrfOf(again.text),
+            courier_id: bad,
+          })
+        ).status,
+      ).toBe(400);
     }
-    expect((await web.post(`/console/dispatch/dlv_nope/assign`, { _csrf: csrfOf(again.text), courier_id: a.id })).status).toBe(404);
-    expect((await web.post(`/console/dispatch/${late}/assign`, { courier_id: a.id })).status).toBe(403);
+    expect(
+      (
+        await web.post(`/console/dispatch/dlv_nope/assign`, {
+          _csrf: csrfOf(again.text),
+          courier_id: a.id,
+        })
+      ).status,
+    ).toBe(404);
+    expect((await web.post(`/console/dispatch/${late}/assign`, { courier_id: a.id })).status).toBe(
+      403,
+    );
 
     const finance = (await signedIn(['finance'])).web;
     const read = await finance.get('/console/dispatch');
     expect(read.status).toBe(200);
     expect(read.text).toContain(late);
     expect(assignForm(read.text, late)).toBe(false);
-    expect((await finance.post(`/console/dispatch/${late}/assign`, { _csrf: csrfOf(read.text), courier_id: a.id })).status).toBe(403);
+    expect(
+      (
+        await finance.post(`/console/dispatch/${late}/assign`, {
+          _csrf: csrfOf(read.text),
+          courier_id: a.id,
+        })
+      ).status,
+    ).toBe(403);
   });
 });

@@ -7,9 +7,14 @@ import { signedInOperator, TOTP_STEP_MS } from '../../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { newEmail, verifiedOwner } from '../../helpers/web.ts';
 
-const listed = (html: string) => [...html.matchAll(/<a href="\/console\/journals\/(jrn_[0-9A-Z]{26})">/g)].map((m) => m[1]!);
+const listed = (html: string) =>
+  [...html.matchAll(/<a href="\/console\/journals\/(jrn_[0-9A-Z]{26})">/g)].map((m) => m[1]!);
 const legs = (html: string) =>
-  [...html.matchAll(/<tr class="leg"><td><code>([^<]+)<\/code><\/td><td>([^<]*)<\/td><td>([^<]*)<\/td><\/tr>/g)].map((m) => ({ account: m[1], debit: m[2], credit: m[3] }));
+  [
+    ...html.matchAll(
+      /<tr class="leg"><td><code>([^<]+)<\/code><\/td><td>([^<]*)<\/td><td>([^<]*)<\/td><\/tr>/g,
+    ),
+  ].map((m) => ({ account: m[1], debit: m[2], credit: m[3] }));
 
 describe('ledger journals in the console (finance, admin; read-only)', () => {
   let p: TestPlatform;
@@ -17,28 +22,58 @@ describe('ledger journals in the console (finance, admin; read-only)', () => {
   let partnerId: string;
   let otherId: string;
   const topupId = newId('top');
-  const journalOf = async (subject: string) => (await p.app.platform.db.query<{ id: string }>('select id from ledger_journals where subject_id = $1', [subject]))[0]!.id;
+  const journalOf = async (subject: string) =>
+    (
+      await p.app.platform.db.query<{ id: string }>(
+        'select id from ledger_journals where subject_id = $1',
+        [subject],
+      )
+    )[0]!.id;
 
   beforeAll(async () => {
     p = await startPlatform({ clock: () => now });
     const partnerOf = async (name: string) => {
       const { email } = await verifiedOwner(p, newEmail('owner'), name);
-      return (await p.app.platform.db.query<{ partner_id: string }>('select s.partner_id from memberships s join members m on m.id = s.member_id where m.email = $1', [email]))[0]!.partner_id;
+      return (
+        await p.app.platform.db.query<{ partner_id: string }>(
+          'select s.partner_id from memberships s join members m on m.id = s.member_id where m.email = $1',
+          [email],
+        )
+      )[0]!.partner_id;
     };
     partnerId = await partnerOf('Ama Ledger Shop');
     otherId = await partnerOf('Kofi Other Shop');
     const db = p.app.platform.db;
-    await db.transaction((tx) => ledger.postJournal(tx, topupJournal(partnerId, topupId, 'sandbox', 123456), new Date('2026-03-01T10:00:00Z')));
+    await db.transaction((tx) =>
+      ledger.postJournal(
+        tx,
+        topupJournal(partnerId, topupId, 'sandbox', 123456),
+        new Date('2026-03-01T10:00:00Z'),
+      ),
+    );
     for (let i = 0; i < 52; i++) {
-      await db.transaction((tx) => ledger.postJournal(tx, orderFeeJournal(partnerId, `dlv_fee_${i}`, 250), new Date(Date.parse('2026-03-02T10:00:00Z') + i * 1000)));
+      await db.transaction((tx) =>
+        ledger.postJournal(
+          tx,
+          orderFeeJournal(partnerId, `dlv_fee_${i}`, 250),
+          new Date(Date.parse('2026-03-02T10:00:00Z') + i * 1000),
+        ),
+      );
     }
-    await db.transaction((tx) => ledger.postJournal(tx, topupJournal(otherId, newId('top'), 'sandbox', 5000), new Date('2026-03-05T10:00:00Z')));
+    await db.transaction((tx) =>
+      ledger.postJournal(
+        tx,
+        topupJournal(otherId, newId('top'), 'sandbox', 5000),
+        new Date('2026-03-05T10:00:00Z'),
+      ),
+    );
   });
   afterAll(async () => {
     await p?.close();
   });
 
-  const signedIn = (roles: OperatorRole[]) => signedInOperator(p, roles, () => (now += TOTP_STEP_MS));
+  const signedIn = (roles: OperatorRole[]) =>
+    signedInOperator(p, roles, () => (now += TOTP_STEP_MS));
 
   it('shows a journal’s exact legs as debits and credits in GHS, and that they balance', async () => {
     const { web } = await signedIn(['finance']);
@@ -67,10 +102,24 @@ describe('ledger journals in the console (finance, admin; read-only)', () => {
     expect(first.status).toBe(200);
     const ids = listed(first.text);
     expect(ids).toHaveLength(50);
-    expect(ids[0]).toBe(await journalOf((await p.app.platform.db.query<{ subject_id: string }>("select subject_id from ledger_journals order by created_at desc limit 1"))[0]!.subject_id));
+    expect(ids[0]).toBe(
+      await journalOf(
+        (
+          await p.app.platform.db.query<{ subject_id: string }>(
+            'select subject_id from ledger_journals order by created_at desc limit 1',
+          )
+        )[0]!.subject_id,
+      ),
+    );
     const next = /href="([^"]*before=jrn_[^"]+)">Older journals/.exec(first.text)![1]!;
     const older = listed((await web.get(next.replaceAll('&amp;', '&'))).text);
-    const total = Number((await p.app.platform.db.query<{ n: number }>('select count(*)::int as n from ledger_journals'))[0]!.n);
+    const total = Number(
+      (
+        await p.app.platform.db.query<{ n: number }>(
+          'select count(*)::int as n from ledger_journals',
+        )
+      )[0]!.n,
+    );
     expect(new Set([...ids, ...older]).size).toBe(Math.min(total, 100));
 
     const topups = listed((await web.get('/console/journals?kind=wallet_topup')).text);
@@ -90,12 +139,24 @@ describe('ledger journals in the console (finance, admin; read-only)', () => {
   it('gives support a 403 and answers hostile ids and filters with 4xx', async () => {
     const support = await signedIn(['support']);
     expect((await support.web.get('/console/journals')).status).toBe(403);
-    expect((await support.web.get(`/console/journals/${await journalOf(topupId)}`)).status).toBe(403);
-    expect((await support.web.get('/console/partners')).text).not.toContain('href="/console/journals"');
+    expect((await support.web.get(`/console/journals/${await journalOf(topupId)}`)).status).toBe(
+      403,
+    );
+    expect((await support.web.get('/console/partners')).text).not.toContain(
+      'href="/console/journals"',
+    );
     const { web } = await signedIn(['finance']);
     expect((await web.get('/console/journals/jrn_00000000000000000000000000')).status).toBe(404);
     expect((await web.get('/console/journals/%27%3B--')).status).toBe(404);
-    for (const q of ['kind=%27%20or%201%3D1', 'partner=ptn_x', 'until=2026-02-30', 'until=yesterday', 'before=1%27or%271', 'kind=a&kind=b', `partner=${'A'.repeat(5000)}`]) {
+    for (const q of [
+      'kind=%27%20or%201%3D1',
+      'partner=ptn_x',
+      'until=2026-02-30',
+      'until=yesterday',
+      'before=1%27or%271',
+      'kind=a&kind=b',
+      `partner=${'A'.repeat(5000)}`,
+    ]) {
       const res = await web.get(`/console/journals?${q}`);
       expect(res.status, q).toBe(400);
     }

@@ -7,7 +7,12 @@ import { signedInOperator, TOTP_STEP_MS } from '../../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { dashboardKey, newEmail, verifiedOwner } from '../../helpers/web.ts';
 
-const journals = (html: string) => [...html.matchAll(/<td><a href="\/console\/journals\/(jrn_[0-9A-Z]{26})"><code>\1<\/code><\/a><\/td><\/tr>/g)].map((m) => m[1]!);
+const journals = (html: string) =>
+  [
+    ...html.matchAll(
+      /<td><a href="\/console\/journals\/(jrn_[0-9A-Z]{26})"><code>\1<\/code><\/a><\/td><\/tr>/g,
+    ),
+  ].map((m) => m[1]!);
 
 describe('a partner’s wallet in the console (finance, admin; read-only)', () => {
   let p: TestPlatform;
@@ -17,7 +22,12 @@ describe('a partner’s wallet in the console (finance, admin; read-only)', () =
     p = await startPlatform({ clock: () => now });
     const { web, email } = await verifiedOwner(p, newEmail('owner'), 'Ama Wallet Shop');
     const { appId } = await dashboardKey(web);
-    partnerId = (await p.app.platform.db.query<{ partner_id: string }>('select s.partner_id from memberships s join members m on m.id = s.member_id where m.email = $1', [email]))[0]!.partner_id;
+    partnerId = (
+      await p.app.platform.db.query<{ partner_id: string }>(
+        'select s.partner_id from memberships s join members m on m.id = s.member_id where m.email = $1',
+        [email],
+      )
+    )[0]!.partner_id;
     const db = p.app.platform.db;
     const topupId = newId('top');
     await db.query(
@@ -25,16 +35,25 @@ describe('a partner’s wallet in the console (finance, admin; read-only)', () =
        values ($1, $2, $3, 'REF<script>1', 100000, 'sandbox', 'credited', 'Paid <ok>', 100000)`,
       [topupId, partnerId, appId],
     );
-    await db.transaction((tx) => ledger.postJournal(tx, topupJournal(partnerId, topupId, 'sandbox', 100000), new Date(now)));
+    await db.transaction((tx) =>
+      ledger.postJournal(tx, topupJournal(partnerId, topupId, 'sandbox', 100000), new Date(now)),
+    );
     for (let i = 0; i < 55; i++) {
-      await db.transaction((tx) => ledger.postJournal(tx, orderFeeJournal(partnerId, newId('dlv'), 100), new Date(now + i + 1)));
+      await db.transaction((tx) =>
+        ledger.postJournal(
+          tx,
+          orderFeeJournal(partnerId, newId('dlv'), 100),
+          new Date(now + i + 1),
+        ),
+      );
     }
   });
   afterAll(async () => {
     await p?.close();
   });
 
-  const signedIn = (roles: OperatorRole[]) => signedInOperator(p, roles, () => (now += TOTP_STEP_MS));
+  const signedIn = (roles: OperatorRole[]) =>
+    signedInOperator(p, roles, () => (now += TOTP_STEP_MS));
 
   it('shows the balance, the entries with the running balance in pages, and top-ups with the gateway status (escaped)', async () => {
     const { web } = await signedIn(['finance']);
@@ -60,11 +79,19 @@ describe('a partner’s wallet in the console (finance, admin; read-only)', () =
   it('gives support a 403 (money is finance and admin), and hostile ids or cursors 4xx', async () => {
     const support = await signedIn(['support']);
     expect((await support.web.get(`/console/partners/${partnerId}/wallet`)).status).toBe(403);
-    expect((await support.web.get(`/console/partners/${partnerId}`)).text).not.toContain('Wallet and ledger');
+    expect((await support.web.get(`/console/partners/${partnerId}`)).text).not.toContain(
+      'Wallet and ledger',
+    );
     const { web } = await signedIn(['admin']);
-    expect((await web.get('/console/partners/ptn_00000000000000000000000000/wallet')).status).toBe(404);
+    expect((await web.get('/console/partners/ptn_00000000000000000000000000/wallet')).status).toBe(
+      404,
+    );
     expect((await web.get('/console/partners/%27%3B--/wallet')).status).toBe(404);
-    expect((await web.get(`/console/partners/${partnerId}/wallet?before=1%27or%271`)).status).toBe(400);
-    expect((await web.get(`/console/partners/${partnerId}/wallet?before=a&before=b`)).status).toBe(400);
+    expect((await web.get(`/console/partners/${partnerId}/wallet?before=1%27or%271`)).status).toBe(
+      400,
+    );
+    expect((await web.get(`/console/partners/${partnerId}/wallet?before=a&before=b`)).status).toBe(
+      400,
+    );
   });
 });

@@ -4,7 +4,6 @@ import { signedInOperator, TOTP_STEP_MS } from '../../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { csrfOf, dashboardKey, newEmail, verifiedOwner } from '../../helpers/web.ts';
 
-
 describe('partners in the console: search, a partner page, suspend and reactivate, credit limit', () => {
   let p: TestPlatform;
   let now = Date.now();
@@ -13,19 +12,31 @@ describe('partners in the console: search, a partner page, suspend and reactivat
     p = await startPlatform({ clock: () => now });
     const { web: owner, email } = await verifiedOwner(p, newEmail('owner'), 'Efua 100% Juice_Bar');
     await dashboardKey(owner, 'Juice app');
-    partnerId = (await p.app.platform.db.query<{ partner_id: string }>('select s.partner_id from memberships s join members m on m.id = s.member_id where m.email = $1', [email]))[0]!.partner_id;
+    partnerId = (
+      await p.app.platform.db.query<{ partner_id: string }>(
+        'select s.partner_id from memberships s join members m on m.id = s.member_id where m.email = $1',
+        [email],
+      )
+    )[0]!.partner_id;
   });
   afterAll(async () => {
     await p?.close();
   });
 
-  const signedIn = (roles: OperatorRole[]) => signedInOperator(p, roles, () => (now += TOTP_STEP_MS));
+  const signedIn = (roles: OperatorRole[]) =>
+    signedInOperator(p, roles, () => (now += TOTP_STEP_MS));
 
   it('finds partners by a part of the name (LIKE characters taken literally) or by id, and shows keys without secrets', async () => {
     const { web } = await signedIn(['support']);
-    expect((await web.get(`/console/partners?q=${encodeURIComponent('100% juice_')}`)).text).toContain(partnerId);
-    expect((await web.get(`/console/partners?q=${encodeURIComponent('100_ juice')}`)).text).not.toContain(partnerId);
-    expect((await web.get(`/console/partners?q=${partnerId}`)).text).toContain('Efua 100% Juice_Bar');
+    expect(
+      (await web.get(`/console/partners?q=${encodeURIComponent('100% juice_')}`)).text,
+    ).toContain(partnerId);
+    expect(
+      (await web.get(`/console/partners?q=${encodeURIComponent('100_ juice')}`)).text,
+    ).not.toContain(partnerId);
+    expect((await web.get(`/console/partners?q=${partnerId}`)).text).toContain(
+      'Efua 100% Juice_Bar',
+    );
     expect((await web.get('/console/partners?q=%00%07')).status).toBe(200);
     const page = await web.get(`/console/partners/${partnerId}`);
     expect(page.text).toContain('Juice app');
@@ -38,29 +49,74 @@ describe('partners in the console: search, a partner page, suspend and reactivat
     const support = await signedIn(['support']);
     const page = await support.web.get(`/console/partners/${partnerId}`);
     expect(page.text).not.toContain('Set the credit limit');
-    const refused = await support.web.post(`/console/partners/${partnerId}/credit-limit`, { _csrf: csrfOf(page.text), credit_limit_ghs: '5000' });
+    const refused = await support.web.post(`/console/partners/${partnerId}/credit-limit`, {
+      _csrf: csrfOf(page.text),
+      credit_limit_ghs: '5000',
+    });
     expect(refused.status).toBe(403);
     const finance = await signedIn(['finance']);
     const fpage = await finance.web.get(`/console/partners/${partnerId}`);
-    expect((await finance.web.post(`/console/partners/${partnerId}/credit-limit`, { _csrf: csrfOf(fpage.text), credit_limit_ghs: '-1' })).status).toBe(400);
-    const set = await finance.web.post(`/console/partners/${partnerId}/credit-limit`, { _csrf: csrfOf(fpage.text), credit_limit_ghs: '1250.50' });
+    expect(
+      (
+        await finance.web.post(`/console/partners/${partnerId}/credit-limit`, {
+          _csrf: csrfOf(fpage.text),
+          credit_limit_ghs: '-1',
+        })
+      ).status,
+    ).toBe(400);
+    const set = await finance.web.post(`/console/partners/${partnerId}/credit-limit`, {
+      _csrf: csrfOf(fpage.text),
+      credit_limit_ghs: '1250.50',
+    });
     expect(set.status).toBe(200);
     expect(set.text).toMatch(/id="credit-limit">GH₵ 1250.50[ <]/);
-    const entries = await p.app.platform.db.query<{ actor_id: string; before: any; after: any }>("select actor_id, before, after from audit_log where action = 'partner.update' and target_id = $1", [partnerId]);
-    expect(entries).toEqual([expect.objectContaining({ actor_id: finance.op.id, before: expect.objectContaining({ credit_limit_ghs: 0 }), after: expect.objectContaining({ credit_limit_ghs: 1250.5 }) })]);
+    const entries = await p.app.platform.db.query<{ actor_id: string; before: any; after: any }>(
+      "select actor_id, before, after from audit_log where action = 'partner.update' and target_id = $1",
+      [partnerId],
+    );
+    expect(entries).toEqual([
+      expect.objectContaining({
+        actor_id: finance.op.id,
+        before: expect.objectContaining({ credit_limit_ghs: 0 }),
+        after: expect.objectContaining({ credit_limit_ghs: 1250.5 }),
+      }),
+    ]);
     // Finance may not suspend.
-    expect((await finance.web.post(`/console/partners/${partnerId}/status`, { _csrf: csrfOf(fpage.text), status: 'suspended' })).status).toBe(403);
+    expect(
+      (
+        await finance.web.post(`/console/partners/${partnerId}/status`, {
+          _csrf: csrfOf(fpage.text),
+          status: 'suspended',
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('suspends and reactivates (support), each change audited', async () => {
     const { web, op } = await signedIn(['support']);
     const page = await web.get(`/console/partners/${partnerId}`);
-    const suspended = await web.post(`/console/partners/${partnerId}/status`, { _csrf: csrfOf(page.text), status: 'suspended' });
+    const suspended = await web.post(`/console/partners/${partnerId}/status`, {
+      _csrf: csrfOf(page.text),
+      status: 'suspended',
+    });
     expect(suspended.text).toMatch(/id="partner-status">suspended</);
-    const back = await web.post(`/console/partners/${partnerId}/status`, { _csrf: csrfOf(page.text), status: 'active' });
+    const back = await web.post(`/console/partners/${partnerId}/status`, {
+      _csrf: csrfOf(page.text),
+      status: 'active',
+    });
     expect(back.text).toMatch(/id="partner-status">active</);
-    expect((await web.post(`/console/partners/${partnerId}/status`, { _csrf: csrfOf(page.text), status: 'deleted' })).status).toBe(400);
-    const rows = await p.app.platform.db.query<{ after: { status: string } }>("select after from audit_log where action = 'partner.update' and actor_id = $1 order by at, id", [op.id]);
+    expect(
+      (
+        await web.post(`/console/partners/${partnerId}/status`, {
+          _csrf: csrfOf(page.text),
+          status: 'deleted',
+        })
+      ).status,
+    ).toBe(400);
+    const rows = await p.app.platform.db.query<{ after: { status: string } }>(
+      "select after from audit_log where action = 'partner.update' and actor_id = $1 order by at, id",
+      [op.id],
+    );
     expect(rows.map((r) => r.after.status)).toEqual(['suspended', 'active']);
   });
 });

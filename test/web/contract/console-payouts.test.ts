@@ -15,7 +15,11 @@ describe('the console payouts pages', () => {
   let checker: { op: { id: string }; web: WebClient };
   let reviewer: { op: { id: string }; web: WebClient };
   beforeAll(async () => {
-    p = await startPlatform({ clock: () => now, transfers: fake, env: { PAYOUT_INTERVAL_MS: '0' } });
+    p = await startPlatform({
+      clock: () => now,
+      transfers: fake,
+      env: { PAYOUT_INTERVAL_MS: '0' },
+    });
     maker = await signedIn(['finance']);
     checker = await signedIn(['finance']);
     reviewer = await signedIn(['finance']);
@@ -23,18 +27,40 @@ describe('the console payouts pages', () => {
   afterAll(async () => {
     await p?.close();
   });
-  const signedIn = (roles: OperatorRole[]) => signedInOperator(p, roles, () => (now += TOTP_STEP_MS));
-  const statusOf = async (id: string) => (await p.app.platform.db.query<{ status: string }>('select status from payouts where id = $1', [id]))[0]!.status;
-  const audited = (action: string, target: string) => countRows(p, 'select count(*)::int as n from audit_log where action = $1 and target_id = $2', [action, target]);
+  const signedIn = (roles: OperatorRole[]) =>
+    signedInOperator(p, roles, () => (now += TOTP_STEP_MS));
+  const statusOf = async (id: string) =>
+    (
+      await p.app.platform.db.query<{ status: string }>(
+        'select status from payouts where id = $1',
+        [id],
+      )
+    )[0]!.status;
+  const audited = (action: string, target: string) =>
+    countRows(p, 'select count(*)::int as n from audit_log where action = $1 and target_id = $2', [
+      action,
+      target,
+    ]);
 
   /** Proposes a destination as `web`; answers the page and the change waiting for approval. */
   async function propose(web: WebClient, id: string, number: string) {
     const page = await web.get(`/console/payees/vendor/${id}`);
     expect(page.status).toBe(200);
-    const proposed = await web.post(`/console/payees/vendor/${id}/destination`, { _csrf: csrfOf(page.text), kind: 'mobile_money', network: 'mtn', number, bank_code: '', account_number: '', name: 'Kofi Boateng' });
+    const proposed = await web.post(`/console/payees/vendor/${id}/destination`, {
+      _csrf: csrfOf(page.text),
+      kind: 'mobile_money',
+      network: 'mtn',
+      number,
+      bank_code: '',
+      account_number: '',
+      name: 'Kofi Boateng',
+    });
     expect(proposed.status).toBe(200);
     expect(proposed.text).toContain('Change proposed: a second operator must approve it');
-    return { page: proposed, changeId: /name="change_id" value="(pdc_\w+)"/.exec(proposed.text)![1]! };
+    return {
+      page: proposed,
+      changeId: /name="change_id" value="(pdc_\w+)"/.exec(proposed.text)![1]!,
+    };
   }
 
   /** A vendor whose destination the maker proposed and the checker approved in the console (so it is cooling), owed `amount` past the hold. */
@@ -42,7 +68,10 @@ describe('the console payouts pages', () => {
     const id = (await createVendor(p)).vendor_id as string;
     const { changeId } = await propose(web, id, number);
     const seen = await checker.web.get(`/console/payees/vendor/${id}`);
-    const approved = await checker.web.post(`/console/payees/vendor/${id}/destination/approve`, { _csrf: csrfOf(seen.text), change_id: changeId });
+    const approved = await checker.web.post(`/console/payees/vendor/${id}/destination/approve`, {
+      _csrf: csrfOf(seen.text),
+      change_id: changeId,
+    });
     expect(approved.status).toBe(200);
     expect(approved.text).toContain('Approved: the destination is changed');
     await settleSale(p, `vendor_payable:${id}`, amount, now - 30 * HOUR);
@@ -61,9 +90,20 @@ describe('the console payouts pages', () => {
     expect(run.text).toContain(`data-progress-url="${ran.location}/progress"`);
     expect(run.text).toMatch(/data-field="status" role="status">done</);
     const progress = JSON.parse((await web.get(`${ran.location}/progress`)).text);
-    expect(progress).toMatchObject({ status: 'done', created: expect.any(Number), sent: expect.any(Number), paid: expect.any(Number), failed: expect.any(Number) });
+    expect(progress).toMatchObject({
+      status: 'done',
+      created: expect.any(Number),
+      sent: expect.any(Number),
+      paid: expect.any(Number),
+      failed: expect.any(Number),
+    });
     expect((await web.get('/console/payouts/runs/prun_nope')).status).toBe(404);
-    return (await p.app.platform.db.query<{ id: string }>('select id from payouts where payee = $1 order by created_at desc limit 1', [`vendor:${vendorId}`]))[0]!.id;
+    return (
+      await p.app.platform.db.query<{ id: string }>(
+        'select id from payouts where payee = $1 order by created_at desc limit 1',
+        [`vendor:${vendorId}`],
+      )
+    )[0]!.id;
   }
 
   it('sets a destination (audited, masked, cooling, name mismatch shown), runs, refuses the maker as checker, and a second operator approves', async () => {
@@ -79,21 +119,39 @@ describe('the console payouts pages', () => {
     expect(payee.text).toContain('GHS 50.00');
     // The provider's name differs: nothing is paid until a finance operator who did not set it accepts it, seeing both names.
     expect(payee.text).toContain('Needs review: nothing is paid to it');
-    expect(payee.text).toMatch(/Name given<\/dt><dd>Kofi Boateng<\/dd>\s*<dt>Name the provider holds<\/dt><dd>AMA SERWAA MENSAH<\/dd>/);
+    expect(payee.text).toMatch(
+      /Name given<\/dt><dd>Kofi Boateng<\/dd>\s*<dt>Name the provider holds<\/dt><dd>AMA SERWAA MENSAH<\/dd>/,
+    );
     const acceptPath = `/console/payees/vendor/${vendor}/destination/accept`;
     expect(payee.text).toContain(`action="${acceptPath}"`);
     for (const [who, version, status, words] of [
-      [maker, '1', 409, 'Not accepted: A destination that needs review is accepted by a finance operator who neither proposed nor approved it.'],
+      [
+        maker,
+        '1',
+        409,
+        'Not accepted: A destination that needs review is accepted by a finance operator who neither proposed nor approved it.',
+      ],
       [checker, '1', 409, 'neither proposed nor approved it'],
-      [reviewer, 'one', 400, 'Not accepted: The version must be the destination version shown on this page.'],
+      [
+        reviewer,
+        'one',
+        400,
+        'Not accepted: The version must be the destination version shown on this page.',
+      ],
       [reviewer, '2', 409, 'is no longer the destination'],
     ] as const) {
-      const refused = await who.web.post(acceptPath, { _csrf: csrfOf((await who.web.get(`/console/payees/vendor/${vendor}`)).text), version });
+      const refused = await who.web.post(acceptPath, {
+        _csrf: csrfOf((await who.web.get(`/console/payees/vendor/${vendor}`)).text),
+        version,
+      });
       expect([refused.status, refused.text.includes(words)], version).toEqual([status, true]);
     }
     expect(await audited('payout_destination.accept', vendor)).toBe(0);
     const seenByReviewer = await reviewer.web.get(`/console/payees/vendor/${vendor}`);
-    const accepted = await reviewer.web.post(acceptPath, { _csrf: csrfOf(seenByReviewer.text), version: '1' });
+    const accepted = await reviewer.web.post(acceptPath, {
+      _csrf: csrfOf(seenByReviewer.text),
+      version: '1',
+    });
     expect(accepted.status).toBe(200);
     expect(accepted.text).toContain('Accepted: payouts now go to this destination.');
     expect(accepted.text).toContain(`accepted after review by <code>${reviewer.op.id}</code>`);
@@ -101,12 +159,26 @@ describe('the console payouts pages', () => {
     expect(await audited('payout_destination.accept', vendor)).toBe(1);
 
     const id = await runFor(maker.web, vendor);
-    expect(await audited('payout_run.create', (await p.app.platform.db.query<{ run_id: string }>('select run_id from payouts where id = $1', [id]))[0]!.run_id)).toBe(1);
+    expect(
+      await audited(
+        'payout_run.create',
+        (
+          await p.app.platform.db.query<{ run_id: string }>(
+            'select run_id from payouts where id = $1',
+            [id],
+          )
+        )[0]!.run_id,
+      ),
+    ).toBe(1);
     const list = await maker.web.get('/console/payouts');
     expect(list.text).toContain(`/console/payouts/${id}`);
     expect(list.text).toContain('destination changed recently');
     // Awaiting approval is listed before every other state.
-    const states = [...list.text.matchAll(/<td>(?:<strong>)?(awaiting_approval|created|sending|pending|paid|failed|reversed|rejected)(?:<\/strong>)?<\/td>/g)].map((m) => m[1]);
+    const states = [
+      ...list.text.matchAll(
+        /<td>(?:<strong>)?(awaiting_approval|created|sending|pending|paid|failed|reversed|rejected)(?:<\/strong>)?<\/td>/g,
+      ),
+    ].map((m) => m[1]);
     expect(states[0]).toBe('awaiting_approval');
     const firstOther = states.findIndex((s) => s !== 'awaiting_approval');
     expect(firstOther === -1 ? [] : states.slice(firstOther)).not.toContain('awaiting_approval');
@@ -114,22 +186,31 @@ describe('the console payouts pages', () => {
     const detail = await maker.web.get(`/console/payouts/${id}`);
     expect(detail.text).toContain(`action="/console/payouts/${id}/approve"`);
     expect(detail.text).toContain('sale_settlement');
-    const own = await maker.web.post(`/console/payouts/${id}/approve`, { _csrf: csrfOf(detail.text) });
+    const own = await maker.web.post(`/console/payouts/${id}/approve`, {
+      _csrf: csrfOf(detail.text),
+    });
     expect(own.status).toBe(409);
-    expect(own.text).toContain('Not approved: A payout is approved by a second finance operator, not the one who created it.');
+    expect(own.text).toContain(
+      'Not approved: A payout is approved by a second finance operator, not the one who created it.',
+    );
     expect(await statusOf(id)).toBe('awaiting_approval');
     expect(await audited('payout.approve', id)).toBe(0);
 
     const seen = await checker.web.get(`/console/payouts/${id}`);
-    const approved = await checker.web.post(`/console/payouts/${id}/approve`, { _csrf: csrfOf(seen.text) });
+    const approved = await checker.web.post(`/console/payouts/${id}/approve`, {
+      _csrf: csrfOf(seen.text),
+    });
     expect(approved.status).toBe(200);
     expect(approved.text).toContain('Approved and sent: the payout is paid.');
     expect(await statusOf(id)).toBe('paid');
     expect(await audited('payout.approve', id)).toBe(1);
-    for (const kind of ['payout_created', 'payout_paid', 'payout_fee']) expect(approved.text).toContain(`>${kind}</a>`);
+    for (const kind of ['payout_created', 'payout_paid', 'payout_fee'])
+      expect(approved.text).toContain(`>${kind}</a>`);
     expect(approved.text).not.toContain(`action="/console/payouts/${id}/approve"`);
     // Deciding twice is a 409 shown on the page; the payout stays paid.
-    const again = await checker.web.post(`/console/payouts/${id}/reject`, { _csrf: csrfOf(seen.text) });
+    const again = await checker.web.post(`/console/payouts/${id}/reject`, {
+      _csrf: csrfOf(seen.text),
+    });
     expect(again.status).toBe(409);
     expect(again.text).toContain('not awaiting approval');
     expect(await statusOf(id)).toBe('paid');
@@ -139,13 +220,17 @@ describe('the console payouts pages', () => {
     const vendor = await owedVendor(maker.web, '024 222 3344', 3000);
     const id = await runFor(maker.web, vendor);
     const page = await checker.web.get(`/console/payouts/${id}`);
-    const rejected = await checker.web.post(`/console/payouts/${id}/reject`, { _csrf: csrfOf(page.text) });
+    const rejected = await checker.web.post(`/console/payouts/${id}/reject`, {
+      _csrf: csrfOf(page.text),
+    });
     expect(rejected.status).toBe(200);
     expect(rejected.text).toContain('Rejected: the money is owed to the payee again');
     expect(rejected.text).toContain('>payout_returned</a>');
     expect(await statusOf(id)).toBe('rejected');
     expect(await audited('payout.reject', id)).toBe(1);
-    expect((await checker.web.get(`/console/payees/vendor/${vendor}`)).text).toMatch(/Available<\/dt><dd>GHS 30\.00/);
+    expect((await checker.web.get(`/console/payees/vendor/${vendor}`)).text).toMatch(
+      /Available<\/dt><dd>GHS 30\.00/,
+    );
   });
 
   it("on an approved change, shows the payee's unsent payout cancelled and replaced by one for the new destination", async () => {
@@ -154,15 +239,27 @@ describe('the console payouts pages', () => {
     expect(await statusOf(id)).toBe('awaiting_approval');
     const { changeId } = await propose(maker.web, vendor, '054 555 6688');
     const seen = await checker.web.get(`/console/payees/vendor/${vendor}`);
-    const approved = await checker.web.post(`/console/payees/vendor/${vendor}/destination/approve`, { _csrf: csrfOf(seen.text), change_id: changeId });
+    const approved = await checker.web.post(
+      `/console/payees/vendor/${vendor}/destination/approve`,
+      { _csrf: csrfOf(seen.text), change_id: changeId },
+    );
     expect(approved.status).toBe(200);
-    const replacement = (await p.app.platform.db.query<{ replaced_by: string }>('select replaced_by from payouts where id = $1', [id]))[0]!.replaced_by;
-    expect(approved.text).toContain(`1 unsent payout(s) were cancelled and made again for it: ${id} → ${replacement}.`);
+    const replacement = (
+      await p.app.platform.db.query<{ replaced_by: string }>(
+        'select replaced_by from payouts where id = $1',
+        [id],
+      )
+    )[0]!.replaced_by;
+    expect(approved.text).toContain(
+      `1 unsent payout(s) were cancelled and made again for it: ${id} → ${replacement}.`,
+    );
     const shown = `cancelled, replaced by <a href="/console/payouts/${replacement}"><code>${replacement}</code></a>`;
     expect(approved.text).toContain(shown);
     expect((await checker.web.get('/console/payouts')).text).toContain(shown);
     const old = await checker.web.get(`/console/payouts/${id}`);
-    expect(old.text).toContain(`<dt>State</dt><dd id="state"><strong>cancelled</strong>, replaced by <a href="/console/payouts/${replacement}">`);
+    expect(old.text).toContain(
+      `<dt>State</dt><dd id="state"><strong>cancelled</strong>, replaced by <a href="/console/payouts/${replacement}">`,
+    );
     expect(old.text).toContain('payout cancelled before it was sent: its destination was replaced');
     expect(old.text).not.toContain(`action="/console/payouts/${id}/approve"`);
     const made = await checker.web.get(`/console/payouts/${replacement}`);
@@ -176,19 +273,42 @@ describe('the console payouts pages', () => {
     expect(page.text).toContain('Change waiting for approval');
     expect(page.text).toContain('MTN mobile money ••• 4466');
     expect(page.text).not.toContain('0543334466');
-    const own = await maker.web.post(`/console/payees/vendor/${vendor}/destination/approve`, { _csrf: csrfOf(page.text), change_id: changeId });
+    const own = await maker.web.post(`/console/payees/vendor/${vendor}/destination/approve`, {
+      _csrf: csrfOf(page.text),
+      change_id: changeId,
+    });
     expect(own.status).toBe(409);
-    expect(own.text).toContain('Not approved: A destination change is approved by a second operator, not the one who proposed it.');
+    expect(own.text).toContain(
+      'Not approved: A destination change is approved by a second operator, not the one who proposed it.',
+    );
     expect(own.text).toContain('MTN mobile money ••• 4455 · Kofi Boateng');
     // Another proposal waits until this one is decided.
-    const second = await maker.web.post(`/console/payees/vendor/${vendor}/destination`, { _csrf: csrfOf(page.text), kind: 'bank', network: '', number: '', bank_code: '280100', account_number: '1234567890', name: 'Kofi Boateng' });
+    const second = await maker.web.post(`/console/payees/vendor/${vendor}/destination`, {
+      _csrf: csrfOf(page.text),
+      kind: 'bank',
+      network: '',
+      number: '',
+      bank_code: '280100',
+      account_number: '1234567890',
+      name: 'Kofi Boateng',
+    });
     expect(second.status).toBe(409);
     const seen = await checker.web.get(`/console/payees/vendor/${vendor}`);
-    const rejected = await checker.web.post(`/console/payees/vendor/${vendor}/destination/reject`, { _csrf: csrfOf(seen.text), change_id: changeId });
+    const rejected = await checker.web.post(`/console/payees/vendor/${vendor}/destination/reject`, {
+      _csrf: csrfOf(seen.text),
+      change_id: changeId,
+    });
     expect(rejected.status).toBe(200);
     expect(rejected.text).toContain('Rejected: the destination stays as it was.');
     expect(rejected.text).not.toContain('Change waiting for approval');
-    expect((await p.app.platform.db.query<{ number: string }>('select number from payout_destinations where payee = $1', [`vendor:${vendor}`]))[0]!.number).toBe('0243334455');
+    expect(
+      (
+        await p.app.platform.db.query<{ number: string }>(
+          'select number from payout_destinations where payee = $1',
+          [`vendor:${vendor}`],
+        )
+      )[0]!.number,
+    ).toBe('0243334455');
     expect(await audited('payout_destination.reject', vendor)).toBe(1);
   });
 
@@ -197,9 +317,14 @@ describe('the console payouts pages', () => {
     const page = await maker.web.get(`/console/payees/vendor/${vendor}`);
     expect(page.text).toContain('<dd id="schedule">Daily</dd>');
     expect(page.text).toMatch(/<dd id="receivable">GHS 0\.00/);
-    const saved = await maker.web.post(`/console/payees/vendor/${vendor}/schedule`, { _csrf: csrfOf(page.text), schedule: 'same_day' });
+    const saved = await maker.web.post(`/console/payees/vendor/${vendor}/schedule`, {
+      _csrf: csrfOf(page.text),
+      schedule: 'same_day',
+    });
     expect(saved.status).toBe(200);
-    expect(saved.text).toContain('Saved: this vendor is also paid after each courier cash handover');
+    expect(saved.text).toContain(
+      'Saved: this vendor is also paid after each courier cash handover',
+    );
     expect(saved.text).toContain('Same day: also paid after each courier cash handover');
     expect(await audited('payout_schedule.set', vendor)).toBe(1);
   });
@@ -208,32 +333,111 @@ describe('the console payouts pages', () => {
     const vendor = (await createVendor(p)).vendor_id as string;
     const page = await maker.web.get(`/console/payees/vendor/${vendor}`);
     const csrf = csrfOf(page.text);
-    const form = { _csrf: csrf, kind: 'mobile_money', network: 'mtn', number: '030 221 1234', bank_code: '', account_number: '', name: 'K' };
+    const form = {
+      _csrf: csrf,
+      kind: 'mobile_money',
+      network: 'mtn',
+      number: '030 221 1234',
+      bank_code: '',
+      account_number: '',
+      name: 'K',
+    };
     const bad = await maker.web.post(`/console/payees/vendor/${vendor}/destination`, form);
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('Not proposed: Invalid destination');
     expect(bad.text).toContain('value="030 221 1234"');
-    for (const body of [{ ...form, kind: 'cash' }, { ...form, kind: 'bank', bank_code: '!', account_number: '12', name: 'Kofi Boateng' }, { ...form, name: 'a\u0000b' }, { ...form, name: 'x'.repeat(121) }]) {
-      expect((await maker.web.post(`/console/payees/vendor/${vendor}/destination`, body)).status, JSON.stringify(body)).toBe(400);
+    for (const body of [
+      { ...form, kind: 'cash' },
+      { ...form, kind: 'bank', bank_code: '!', account_number: '12', name: 'Kofi Boateng' },
+      { ...form, name: 'a\u0000b' },
+      { ...form, name: 'x'.repeat(121) },
+    ]) {
+      expect(
+        (await maker.web.post(`/console/payees/vendor/${vendor}/destination`, body)).status,
+        JSON.stringify(body),
+      ).toBe(400);
     }
-    expect(await countRows(p, 'select count(*)::int as n from payout_destinations where payee = $1', [`vendor:${vendor}`])).toBe(0);
-    expect(await countRows(p, 'select count(*)::int as n from payout_destination_changes where payee = $1', [`vendor:${vendor}`])).toBe(0);
-    expect((await maker.web.post(`/console/payees/vendor/${vendor}/schedule`, { _csrf: csrf, schedule: 'hourly' })).status).toBe(400);
-    expect((await maker.web.post(`/console/payees/vendor/${vendor}/destination/approve`, { _csrf: csrf, change_id: 'pdc_01ARZ3NDEKTSV4RRFFQ69G5FAV' })).status).toBe(404);
-    for (const version of ['-1', '0', '1.5', '12345678901', '']) expect((await maker.web.post(`/console/payees/vendor/${vendor}/destination/accept`, { _csrf: csrf, version })).status, version).toBe(400);
-    expect((await maker.web.post(`/console/payees/vendor/${vendor}/destination/accept`, { _csrf: csrf, version: '1' })).status).toBe(404);
+    expect(
+      await countRows(p, 'select count(*)::int as n from payout_destinations where payee = $1', [
+        `vendor:${vendor}`,
+      ]),
+    ).toBe(0);
+    expect(
+      await countRows(
+        p,
+        'select count(*)::int as n from payout_destination_changes where payee = $1',
+        [`vendor:${vendor}`],
+      ),
+    ).toBe(0);
+    expect(
+      (
+        await maker.web.post(`/console/payees/vendor/${vendor}/schedule`, {
+          _csrf: csrf,
+          schedule: 'hourly',
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await maker.web.post(`/console/payees/vendor/${vendor}/destination/approve`, {
+          _csrf: csrf,
+          change_id: 'pdc_01ARZ3NDEKTSV4RRFFQ69G5FAV',
+        })
+      ).status,
+    ).toBe(404);
+    for (const version of ['-1', '0', '1.5', '12345678901', ''])
+      expect(
+        (
+          await maker.web.post(`/console/payees/vendor/${vendor}/destination/accept`, {
+            _csrf: csrf,
+            version,
+          })
+        ).status,
+        version,
+      ).toBe(400);
+    expect(
+      (
+        await maker.web.post(`/console/payees/vendor/${vendor}/destination/accept`, {
+          _csrf: csrf,
+          version: '1',
+        })
+      ).status,
+    ).toBe(404);
     const good = { ...form, number: '024 123 4567', name: 'Kofi Boateng' };
-    expect((await maker.web.post('/console/payees/vendor/ven_01ARZ3NDEKTSV4RRFFQ69G5FAV/destination', good)).status).toBe(404);
-    expect((await maker.web.post(`/console/payees/shop/${vendor}/destination`, good)).status).toBe(404);
+    expect(
+      (
+        await maker.web.post(
+          '/console/payees/vendor/ven_01ARZ3NDEKTSV4RRFFQ69G5FAV/destination',
+          good,
+        )
+      ).status,
+    ).toBe(404);
+    expect((await maker.web.post(`/console/payees/shop/${vendor}/destination`, good)).status).toBe(
+      404,
+    );
     expect((await maker.web.get('/console/payees/vendor/nope')).status).toBe(404);
     expect((await maker.web.get('/console/payouts/pout_nope')).status).toBe(404);
-    expect((await maker.web.get('/console/payouts/pout_01ARZ3NDEKTSV4RRFFQ69G5FAV')).status).toBe(404);
-    expect((await maker.web.post('/console/payouts/pout_01ARZ3NDEKTSV4RRFFQ69G5FAV/approve', { _csrf: csrf })).status).toBe(404);
+    expect((await maker.web.get('/console/payouts/pout_01ARZ3NDEKTSV4RRFFQ69G5FAV')).status).toBe(
+      404,
+    );
+    expect(
+      (
+        await maker.web.post('/console/payouts/pout_01ARZ3NDEKTSV4RRFFQ69G5FAV/approve', {
+          _csrf: csrf,
+        })
+      ).status,
+    ).toBe(404);
     // Without the form token nothing runs.
     const runs = await countRows(p, 'select count(*)::int as n from payout_runs');
     expect((await maker.web.post('/console/payouts/run', {})).status).toBe(403);
     expect(await countRows(p, 'select count(*)::int as n from payout_runs')).toBe(runs);
-    expect(await countRows(p, "select count(*)::int as n from audit_log where action like 'payout%' and target_id = $1", [vendor])).toBe(0);
+    expect(
+      await countRows(
+        p,
+        "select count(*)::int as n from audit_log where action like 'payout%' and target_id = $1",
+        [vendor],
+      ),
+    ).toBe(0);
   });
 
   it('is for finance and admin only, with the navigation link for them', async () => {
@@ -248,7 +452,9 @@ describe('the console payouts pages', () => {
     const vendor = (await createVendor(p)).vendor_id as string;
     expect((await support.web.get(`/console/payees/vendor/${vendor}`)).status).toBe(403);
     const runs = await countRows(p, 'select count(*)::int as n from payout_runs');
-    expect((await support.web.post('/console/payouts/run', { _csrf: csrfOf(other.text) })).status).toBe(403);
+    expect(
+      (await support.web.post('/console/payouts/run', { _csrf: csrfOf(other.text) })).status,
+    ).toBe(403);
     expect(await countRows(p, 'select count(*)::int as n from payout_runs')).toBe(runs);
   });
 });

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperatorRole } from '../../../src/platform/auth/actor.ts';
-import { getSale, orderBody, placed, reversalCheckDue, salesPartner, shop, verifySale } from '../../catalog/helpers.ts';
+import {
+  getSale,
+  orderBody,
+  placed,
+  reversalCheckDue,
+  salesPartner,
+  shop,
+  verifySale,
+} from '../../catalog/helpers.ts';
 import { hubtelEnv, startFakeHubtel, type FakeHubtel } from '../../fakes/hubtel.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';
 import { signedInOperator, TOTP_STEP_MS } from '../../helpers/console.ts';
@@ -17,9 +25,20 @@ describe('buyer refunds in the console (finance, admin)', () => {
   let finance: WebClient;
   let saleId = '';
   const transfers = new FakeTransfers();
-  const signedIn = async (roles: OperatorRole[]) => (await signedInOperator(p, roles, () => (now += TOTP_STEP_MS))).web;
-  const audited = (action: string) => countRows(p, 'select count(*)::int as n from audit_log where action = $1 and target_id = $2', [action, saleId]);
-  const refundState = async () => (await p.app.platform.db.query<{ status: string }>('select status from sale_refunds where sale_id = $1', [saleId]))[0]?.status;
+  const signedIn = async (roles: OperatorRole[]) =>
+    (await signedInOperator(p, roles, () => (now += TOTP_STEP_MS))).web;
+  const audited = (action: string) =>
+    countRows(p, 'select count(*)::int as n from audit_log where action = $1 and target_id = $2', [
+      action,
+      saleId,
+    ]);
+  const refundState = async () =>
+    (
+      await p.app.platform.db.query<{ status: string }>(
+        'select status from sale_refunds where sale_id = $1',
+        [saleId],
+      )
+    )[0]?.status;
 
   beforeAll(async () => {
     hubtel = await startFakeHubtel();
@@ -29,7 +48,14 @@ describe('buyer refunds in the console (finance, admin)', () => {
     const s = await salesPartner(p);
     const sale = await placed(s, orderBody(await shop(p), { payment_method: 'online' }));
     saleId = sale.sale_id;
-    hubtel.pay((await p.app.platform.db.query<{ client_reference: string }>('select client_reference from sales where id = $1', [saleId]))[0]!.client_reference);
+    hubtel.pay(
+      (
+        await p.app.platform.db.query<{ client_reference: string }>(
+          'select client_reference from sales where id = $1',
+          [saleId],
+        )
+      )[0]!.client_reference,
+    );
     await verifySale(s, saleId);
     const orderId = (await getSale(s, { sale_id: saleId })).body.data.delivery.order_id;
     await p.admin('POST', `/delivery/orders/${orderId}/status`, { status: 'cancelled' });
@@ -56,34 +82,53 @@ describe('buyer refunds in the console (finance, admin)', () => {
     expect(page.text).toContain('Refund to the buyer');
     expect(page.text).toContain(`action="/console/sales/${saleId}/refund/wallet"`);
     expect(page.text).not.toContain('/refund/retry');
-    const bad = await finance.post(`/console/sales/${saleId}/refund/wallet`, { _csrf: csrfOf(page.text), network: 'glo', number: '024 555 0101', name: 'Ama Mensah' });
+    const bad = await finance.post(`/console/sales/${saleId}/refund/wallet`, {
+      _csrf: csrfOf(page.text),
+      network: 'glo',
+      number: '024 555 0101',
+      name: 'Ama Mensah',
+    });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('Nothing was sent');
     expect(await audited('sale_refund.wallet')).toBe(0);
     expect(await refundState()).toBe('pending');
 
     transfers.knobs.push('fail');
-    const failed = await finance.post(`/console/sales/${saleId}/refund/wallet`, { _csrf: csrfOf(page.text), network: 'mtn', number: '024 555 0101', name: 'Ama Mensah' });
+    const failed = await finance.post(`/console/sales/${saleId}/refund/wallet`, {
+      _csrf: csrfOf(page.text),
+      network: 'mtn',
+      number: '024 555 0101',
+      name: 'Ama Mensah',
+    });
     expect(failed.status).toBe(200);
     expect(failed.text).toContain('Refund failed');
     expect(await audited('sale_refund.wallet')).toBe(1);
     expect(failed.text).toContain(`action="/console/sales/${saleId}/refund/retry"`);
 
-    const retried = await finance.post(`/console/sales/${saleId}/refund/retry`, { _csrf: csrfOf(failed.text) });
+    const retried = await finance.post(`/console/sales/${saleId}/refund/retry`, {
+      _csrf: csrfOf(failed.text),
+    });
     expect(retried.status).toBe(200);
     expect(retried.text).toContain('Refund succeeded.');
     expect(await audited('sale_refund.retry')).toBe(1);
     expect(await refundState()).toBe('succeeded');
     expect(retried.text).toContain('mtn 0245550101 (Ama Mensah)');
     expect(retried.text).toContain('Refunded to the buyer');
-    const again = await finance.post(`/console/sales/${saleId}/refund/retry`, { _csrf: csrfOf(retried.text) });
+    const again = await finance.post(`/console/sales/${saleId}/refund/retry`, {
+      _csrf: csrfOf(retried.text),
+    });
     expect(again.status).toBe(409);
     expect(await audited('sale_refund.retry')).toBe(1);
     expect((await finance.get('/console/refunds?status=succeeded')).text).toContain(saleId);
   });
 
   it('shows a refund the provider reversed after success, and sends it again from the sale page', async () => {
-    const reference = (await p.app.platform.db.query<{ reference: string }>('select reference from sale_refunds where sale_id = $1', [saleId]))[0]!.reference;
+    const reference = (
+      await p.app.platform.db.query<{ reference: string }>(
+        'select reference from sale_refunds where sale_id = $1',
+        [saleId],
+      )
+    )[0]!.reference;
     transfers.settle(reference, 'reversed');
     await reversalCheckDue(p, saleId);
     await p.app.platform.catalog!.refunds.tick();
@@ -96,7 +141,9 @@ describe('buyer refunds in the console (finance, admin)', () => {
     expect(page.text).toContain('the provider returned it');
     expect(page.text).toContain(`action="/console/sales/${saleId}/refund/retry"`);
     expect(page.text).toContain(`action="/console/sales/${saleId}/refund/wallet"`);
-    const retried = await finance.post(`/console/sales/${saleId}/refund/retry`, { _csrf: csrfOf(page.text) });
+    const retried = await finance.post(`/console/sales/${saleId}/refund/retry`, {
+      _csrf: csrfOf(page.text),
+    });
     expect(retried.status).toBe(200);
     expect(retried.text).toContain('Refund succeeded.');
     expect(await audited('sale_refund.retry')).toBe(2);

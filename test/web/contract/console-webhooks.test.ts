@@ -5,7 +5,6 @@ import { signedInOperator, TOTP_STEP_MS } from '../../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { csrfOf, dashboardKey, verifiedOwner } from '../../helpers/web.ts';
 
-
 describe('webhook dead letters in the console', () => {
   let p: TestPlatform;
   let now = Date.now();
@@ -26,7 +25,8 @@ describe('webhook dead letters in the console', () => {
     await p?.close();
   });
 
-  const signedIn = (roles: OperatorRole[]) => signedInOperator(p, roles, () => (now += TOTP_STEP_MS));
+  const signedIn = (roles: OperatorRole[]) =>
+    signedInOperator(p, roles, () => (now += TOTP_STEP_MS));
 
   it('lists dead letters across partners; finance reads but gets 403 on replay', async () => {
     const { web } = await signedIn(['finance']);
@@ -35,23 +35,39 @@ describe('webhook dead letters in the console', () => {
     expect(page.text).toContain(deadId);
     expect(page.text).toContain('Service &lt;Unavailable&gt;');
     expect(page.text).not.toContain('>Replay<');
-    expect((await web.post(`/console/webhooks/${deadId}/replay`, { _csrf: csrfOf(page.text) })).status).toBe(403);
+    expect(
+      (await web.post(`/console/webhooks/${deadId}/replay`, { _csrf: csrfOf(page.text) })).status,
+    ).toBe(403);
   });
 
   it('replays one (support): pending again, audited as the operator; an unknown one is a 404 page', async () => {
     const { web, op } = await signedIn(['support']);
     const page = await web.get('/console/webhooks');
-    const replayed = await web.post(`/console/webhooks/${deadId}/replay`, { _csrf: csrfOf(page.text) });
+    const replayed = await web.post(`/console/webhooks/${deadId}/replay`, {
+      _csrf: csrfOf(page.text),
+    });
     expect(replayed.status).toBe(200);
     expect(replayed.text).toContain(`Delivery ${deadId} queued again`);
     expect(replayed.text).not.toContain(`<code>${deadId}</code>`);
-    const row = await p.app.platform.db.query<{ delivery_status: string }>('select delivery_status from outbox_events where id = $1', [deadId]);
+    const row = await p.app.platform.db.query<{ delivery_status: string }>(
+      'select delivery_status from outbox_events where id = $1',
+      [deadId],
+    );
     expect(row[0]!.delivery_status).toBe('pending');
-    expect(await p.app.platform.db.query("select actor_id, target_id from audit_log where action = 'webhook_delivery.replay'")).toEqual([{ actor_id: op.id, target_id: deadId }]);
+    expect(
+      await p.app.platform.db.query(
+        "select actor_id, target_id from audit_log where action = 'webhook_delivery.replay'",
+      ),
+    ).toEqual([{ actor_id: op.id, target_id: deadId }]);
     // Pending now: replaying again is refused with the service's message, not an error page.
-    const again = await web.post(`/console/webhooks/${deadId}/replay`, { _csrf: csrfOf(page.text) });
+    const again = await web.post(`/console/webhooks/${deadId}/replay`, {
+      _csrf: csrfOf(page.text),
+    });
     expect(again.status).toBe(400);
     expect(again.text).toContain('still pending');
-    expect((await web.post(`/console/webhooks/${newId('evt')}/replay`, { _csrf: csrfOf(page.text) })).status).toBe(404);
+    expect(
+      (await web.post(`/console/webhooks/${newId('evt')}/replay`, { _csrf: csrfOf(page.text) }))
+        .status,
+    ).toBe(404);
   });
 });

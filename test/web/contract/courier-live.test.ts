@@ -2,11 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STREAMS_PER_SESSION } from '../../../src/web/courier/live.ts';
 import { productionOrder } from '../../dispatch/helpers.ts';
 import { signedInCourier } from '../../helpers/courier.ts';
-import { createPartner, onPostgres, startPlatform, useTwoInstances, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  createPartner,
+  onPostgres,
+  startPlatform,
+  useTwoInstances,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 import { openStream, type SseStream } from '../../helpers/sse.ts';
 import { WebClient } from '../../helpers/web.ts';
 
-describe('the courier app\'s live channel (server-sent events)', () => {
+describe("the courier app's live channel (server-sent events)", () => {
   let p: TestPlatform;
   let s: PartnerSetup;
   const open: SseStream[] = [];
@@ -31,7 +38,7 @@ describe('the courier app\'s live channel (server-sent events)', () => {
     expect((await anon.get('/courier/job')).status).toBe(401);
   });
 
-  it('sends a courier their own offers only, never another courier\'s', async () => {
+  it("sends a courier their own offers only, never another courier's", async () => {
     const mine = await signedInCourier(p, 'Abena Stream');
     const theirs = await signedInCourier(p, 'Kwame Other');
     const st = await stream(mine.web);
@@ -43,7 +50,11 @@ describe('the courier app\'s live channel (server-sent events)', () => {
     const own = await productionOrder(s);
     expect(await p.app.platform.dispatch!.offers.offerTo(own, mine.id)).toBe(true);
     const offer = await st.next((e) => e.data.kind === 'offer');
-    expect(offer.data).toMatchObject({ kind: 'offer', order_id: own, item: 'Two pairs of sandals' });
+    expect(offer.data).toMatchObject({
+      kind: 'offer',
+      order_id: own,
+      item: 'Two pairs of sandals',
+    });
     expect(Date.parse(offer.data.expires_at)).toBeGreaterThan(Date.now());
     expect(JSON.stringify(st.events)).not.toContain(other);
     const polled = await mine.web.get('/courier/job');
@@ -67,7 +78,9 @@ describe('the courier app\'s live channel (server-sent events)', () => {
       expect((await st.next(() => true)).data).toMatchObject({ kind: 'offer', order_id: order });
       st.close();
     }
-    const tooBig = await openStream(c.web, '/courier/events', { 'last-event-id': 'y'.repeat(40_000) });
+    const tooBig = await openStream(c.web, '/courier/events', {
+      'last-event-id': 'y'.repeat(40_000),
+    });
     expect(tooBig.status).toBeGreaterThanOrEqual(400);
     expect(tooBig.status).toBeLessThan(500);
   });
@@ -84,11 +97,13 @@ describe('the courier app\'s live channel (server-sent events)', () => {
     expect(extra.status).toBe(429);
     streams[0]!.close();
     // The closed one frees its place once the server has seen it go.
-    await expect.poll(async () => {
-      const again = await openStream(c.web, '/courier/events');
-      again.close();
-      return again.status;
-    }).toBe(200);
+    await expect
+      .poll(async () => {
+        const again = await openStream(c.web, '/courier/events');
+        again.close();
+        return again.status;
+      })
+      .toBe(200);
   });
 });
 

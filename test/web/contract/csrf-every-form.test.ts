@@ -36,8 +36,14 @@ describe('CSRF on every web form', () => {
     const key = await dashboardKey(owner);
     ids.appId = key.appId;
     ids.keyId = key.keyId;
-    ids.memberId = (await p.app.platform.db.query<{ id: string }>('select id from members order by created_at limit 1'))[0]!.id;
-    operator = (await signedInOperator(p, ['admin', 'finance', 'support'], () => (now += TOTP_STEP_MS))).web;
+    ids.memberId = (
+      await p.app.platform.db.query<{ id: string }>(
+        'select id from members order by created_at limit 1',
+      )
+    )[0]!.id;
+    operator = (
+      await signedInOperator(p, ['admin', 'finance', 'support'], () => (now += TOTP_STEP_MS))
+    ).web;
     courier = (await signedInCourier(p)).web;
   });
   afterAll(async () => {
@@ -47,23 +53,62 @@ describe('CSRF on every web form', () => {
   it('refuses a signed-in POST without the form token, on every route, and changes nothing', async () => {
     const routes = postRoutes(p).filter((r) => WEB_FORM.test(r));
     // The route tree is read right: the forms the other tests use are all here.
-    expect(routes).toEqual(expect.arrayContaining(['/sign-up', '/dashboard/apps', '/dashboard/apps/:appId/keys', '/console/sign-in', '/console/orders/:id/status', '/courier/sign-in', '/courier/actions']));
     expect(routes).toEqual(
-      expect.arrayContaining(['/sign-up', '/dashboard/apps', '/dashboard/apps/:appId/keys', '/dashboard/orders/upload', '/dashboard/apps/:appId/webhooks/replay-selected', '/console/sign-in', '/console/orders/:id/status']),
+      expect.arrayContaining([
+        '/sign-up',
+        '/dashboard/apps',
+        '/dashboard/apps/:appId/keys',
+        '/console/sign-in',
+        '/console/orders/:id/status',
+        '/courier/sign-in',
+        '/courier/actions',
+      ]),
     );
-    const audited = async () => (await p.app.platform.db.query<{ n: number }>('select count(*)::int as n from audit_log'))[0]!.n;
-    const before = { audit: await audited(), apps: (await p.app.platform.db.query('select id from apps')).length };
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        '/sign-up',
+        '/dashboard/apps',
+        '/dashboard/apps/:appId/keys',
+        '/dashboard/orders/upload',
+        '/dashboard/apps/:appId/webhooks/replay-selected',
+        '/console/sign-in',
+        '/console/orders/:id/status',
+      ]),
+    );
+    const audited = async () =>
+      (await p.app.platform.db.query<{ n: number }>('select count(*)::int as n from audit_log'))[0]!
+        .n;
+    const before = {
+      audit: await audited(),
+      apps: (await p.app.platform.db.query('select id from apps')).length,
+    };
     const answers: string[] = [];
     for (const route of routes) {
-      const path = route.replace(/:(\w+)/g, (_, name: string) => ids[name] ?? 'x_01ARZ3NDEKTSV4RRFFQ69G5FAV');
-      const as = route.startsWith('/console') ? operator : route.startsWith('/courier') ? courier : owner;
-      const res = await as.post(path, { name: 'forged', status: 'suspended', amount_ghs: '100', email: 'forged@example.com', reason: 'forged' });
+      const path = route.replace(
+        /:(\w+)/g,
+        (_, name: string) => ids[name] ?? 'x_01ARZ3NDEKTSV4RRFFQ69G5FAV',
+      );
+      const as = route.startsWith('/console')
+        ? operator
+        : route.startsWith('/courier')
+          ? courier
+          : owner;
+      const res = await as.post(path, {
+        name: 'forged',
+        status: 'suspended',
+        amount_ghs: '100',
+        email: 'forged@example.com',
+        reason: 'forged',
+      });
       answers.push(`${res.status} ${route}${res.location ? ` → ${res.location}` : ''}`);
     }
     // 403: the token is checked; 404 only where a made-up id is refused first; a redirect only to
     // where the session that step needs begins (the enrolment's confirm step has its own cookie).
     const unexpected = answers.filter(
-      (a) => !a.startsWith('403 ') && !(a.startsWith('404 ') && /:(?!appId|keyId|memberId)\w+/.test(a)) && !/^303 \S+ → \/console\/(enrol|sign-in)$/.test(a),
+      (a) =>
+        !a.startsWith('403 ') &&
+        !(a.startsWith('404 ') && /:(?!appId|keyId|memberId)\w+/.test(a)) &&
+        !/^303 \S+ → \/console\/(enrol|sign-in)$/.test(a),
     );
     expect(unexpected).toEqual([]);
     expect(await audited()).toBe(before.audit);

@@ -4,8 +4,12 @@ import { orderBody } from '../../delivery/fixtures.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { dashboardKey, verifiedOwner, type WebClient } from '../../helpers/web.ts';
 
-const orderIds = (html: string) => [...html.matchAll(/href="\/dashboard\/orders\/(dlv_[0-9A-Z]{26})"/g)].map((m) => m[1]!);
-const nextLink = (html: string) => /href="(\/dashboard\/orders\?[^"]*after=[^"]+)">Older orders/.exec(html)?.[1]?.replace(/&amp;/g, '&');
+const orderIds = (html: string) =>
+  [...html.matchAll(/href="\/dashboard\/orders\/(dlv_[0-9A-Z]{26})"/g)].map((m) => m[1]!);
+const nextLink = (html: string) =>
+  /href="(\/dashboard\/orders\?[^"]*after=[^"]+)">Older orders/
+    .exec(html)?.[1]
+    ?.replace(/&amp;/g, '&');
 
 describe('dashboard orders: keyset pages, filters, the order page', () => {
   let p: TestPlatform;
@@ -17,9 +21,15 @@ describe('dashboard orders: keyset pages, filters, the order page', () => {
     p = await startPlatform();
     ({ web } = await verifiedOwner(p));
     const key = await dashboardKey(web);
-    client = new PartnerClient({ apiKey: key.apiKey, signingSecret: key.signingSecret, baseUrl: p.url });
+    client = new PartnerClient({
+      apiKey: key.apiKey,
+      signingSecret: key.signingSecret,
+      baseUrl: p.url,
+    });
     for (let i = 0; i < 30; i++) {
-      const res = await client.send<any>('POST', '/api/v1/delivery/orders.create', { body: orderBody({ order_reference: `INV-${String(i).padStart(3, '0')}` }) });
+      const res = await client.send<any>('POST', '/api/v1/delivery/orders.create', {
+        body: orderBody({ order_reference: `INV-${String(i).padStart(3, '0')}` }),
+      });
       created.push(res.body.data.order_details.order_id);
     }
     await p.admin('POST', `/delivery/orders/${created[3]}/status`, { status: 'accepted' });
@@ -35,16 +45,22 @@ describe('dashboard orders: keyset pages, filters, the order page', () => {
     const next = nextLink(first.text)!;
     expect(next).toContain(`after=${page1.at(-1)}`);
     // A new order after page 1 was read does not shift page 2 (OFFSET would repeat a row).
-    await client.send('POST', '/api/v1/delivery/orders.create', { body: orderBody({ order_reference: 'LATE-1' }) });
+    await client.send('POST', '/api/v1/delivery/orders.create', {
+      body: orderBody({ order_reference: 'LATE-1' }),
+    });
     const page2 = orderIds((await web.get(next)).text);
     expect(page2).toEqual(created.slice(0, 5).reverse());
     expect(nextLink((await web.get(next)).text)).toBeUndefined();
   });
 
   it('filters by status, environment and part of the reference, and refuses values no form offers', async () => {
-    expect(orderIds((await web.get('/dashboard/orders?status=accepted')).text)).toEqual([created[3]]);
+    expect(orderIds((await web.get('/dashboard/orders?status=accepted')).text)).toEqual([
+      created[3],
+    ]);
     expect(orderIds((await web.get('/dashboard/orders?environment=production')).text)).toEqual([]);
-    expect(orderIds((await web.get('/dashboard/orders?q=inv-01')).text)).toEqual(created.slice(10, 20).reverse());
+    expect(orderIds((await web.get('/dashboard/orders?q=inv-01')).text)).toEqual(
+      created.slice(10, 20).reverse(),
+    );
     // LIKE wildcards are searched for literally.
     expect(orderIds((await web.get('/dashboard/orders?q=%25')).text)).toEqual([]);
     expect((await web.get('/dashboard/orders?status=lost')).status).toBe(400);
@@ -65,8 +81,13 @@ describe('dashboard orders: keyset pages, filters, the order page', () => {
 
   it('shows a returned order with why it could not be delivered, its attempts, and the return in the timeline', async () => {
     const id = created[5]!;
-    for (const st of ['accepted', 'pickedUp', 'in_transit']) await p.admin('POST', `/delivery/orders/${id}/status`, { status: st });
-    await p.admin('POST', `/delivery/orders/${id}/status`, { status: 'returning', failure_reason: 'wrong_address', note: 'No such house <number>' });
+    for (const st of ['accepted', 'pickedUp', 'in_transit'])
+      await p.admin('POST', `/delivery/orders/${id}/status`, { status: st });
+    await p.admin('POST', `/delivery/orders/${id}/status`, {
+      status: 'returning',
+      failure_reason: 'wrong_address',
+      note: 'No such house <number>',
+    });
     await p.admin('POST', `/delivery/orders/${id}/status`, { status: 'returned' });
     const page = await web.get(`/dashboard/orders/${id}`);
     expect(page.status).toBe(200);
@@ -91,16 +112,31 @@ describe('dashboard orders: the created date filter (UTC days, which are Accra d
     p = await startPlatform();
     ({ web } = await verifiedOwner(p));
     const key = await dashboardKey(web);
-    const client = new PartnerClient({ apiKey: key.apiKey, signingSecret: key.signingSecret, baseUrl: p.url });
+    const client = new PartnerClient({
+      apiKey: key.apiKey,
+      signingSecret: key.signingSecret,
+      baseUrl: p.url,
+    });
     const make = async (ref: string, createdAt: string) => {
-      const res = await client.send<any>('POST', '/api/v1/delivery/orders.create', { body: orderBody({ order_reference: ref }) });
+      const res = await client.send<any>('POST', '/api/v1/delivery/orders.create', {
+        body: orderBody({ order_reference: ref }),
+      });
       const id = res.body.data.order_details.order_id as string;
-      await p.app.platform.db.query('update delivery_orders set created_at = $2 where id = $1', [id, createdAt]);
+      await p.app.platform.db.query('update delivery_orders set created_at = $2 where id = $1', [
+        id,
+        createdAt,
+      ]);
       return id;
     };
     // The edges: the last second before the first day and the first instant after the last day.
     outside.push(await make('EDGE-BEFORE', '2026-03-09T23:59:59.999Z'));
-    for (let i = 0; i < 30; i++) inside.push(await make(`IN-${i}`, new Date(Date.parse('2026-03-10T00:00:00Z') + i * 90 * 60_000).toISOString()));
+    for (let i = 0; i < 30; i++)
+      inside.push(
+        await make(
+          `IN-${i}`,
+          new Date(Date.parse('2026-03-10T00:00:00Z') + i * 90 * 60_000).toISOString(),
+        ),
+      );
     outside.push(await make('EDGE-AFTER', '2026-03-12T00:00:00Z'));
   });
   afterAll(async () => {
@@ -118,17 +154,30 @@ describe('dashboard orders: the created date filter (UTC days, which are Accra d
     expect(next).toContain('to=2026-03-11');
     const second = await web.get(next);
     expect(orderIds(second.text)).toEqual(inside.slice(0, 5).reverse());
-    expect(second.text).toContain('href="/dashboard/orders?from=2026-03-10&amp;to=2026-03-11">First page');
+    expect(second.text).toContain(
+      'href="/dashboard/orders?from=2026-03-10&amp;to=2026-03-11">First page',
+    );
     // The form shows the chosen dates.
     expect(first.text).toContain('name="from" type="date" value="2026-03-10"');
     // One side only; a single day.
-    expect(orderIds((await web.get('/dashboard/orders?from=2026-03-12')).text)).toEqual([outside[1]]);
+    expect(orderIds((await web.get('/dashboard/orders?from=2026-03-12')).text)).toEqual([
+      outside[1],
+    ]);
     expect(orderIds((await web.get('/dashboard/orders?to=2026-03-09')).text)).toEqual([outside[0]]);
-    expect(orderIds((await web.get('/dashboard/orders?from=2026-03-11&to=2026-03-11')).text)).toEqual(inside.slice(16).reverse());
+    expect(
+      orderIds((await web.get('/dashboard/orders?from=2026-03-11&to=2026-03-11')).text),
+    ).toEqual(inside.slice(16).reverse());
   });
 
   it('refuses dates no date field sends, and a range that ends before it starts', async () => {
-    for (const q of ['from=2026-02-30', 'to=yesterday', 'from=2026-3-1', "from=2026-03-10'--", 'from=0001-01-01', 'to=2026-03-10%00']) {
+    for (const q of [
+      'from=2026-02-30',
+      'to=yesterday',
+      'from=2026-3-1',
+      "from=2026-03-10'--",
+      'from=0001-01-01',
+      'to=2026-03-10%00',
+    ]) {
       const res = await web.get(`/dashboard/orders?${q}`);
       expect(res.status, q).toBe(400);
       expect(res.text).toContain('must be a day like');

@@ -12,9 +12,16 @@ function tableRows(html: string, id: string): string[][] {
   const table = new RegExp(`<table id="${id}">([\\s\\S]*?)</table>`).exec(html)?.[1];
   if (!table) return [];
   const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(table)![1]!;
-  return [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((r) => [...r[1]!.matchAll(/<td>([^<]*)<\/td>/g)].map((c) => c[1]!));
+  return [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((r) =>
+    [...r[1]!.matchAll(/<td>([^<]*)<\/td>/g)].map((c) => c[1]!),
+  );
 }
-const chartData = (html: string, id: string) => JSON.parse(new RegExp(`id="${id}" class="daily-chart" data-chart="([^"]*)"`).exec(html)![1]!.replace(/&quot;|&#34;/g, '"'));
+const chartData = (html: string, id: string) =>
+  JSON.parse(
+    new RegExp(`id="${id}" class="daily-chart" data-chart="([^"]*)"`)
+      .exec(html)![1]!
+      .replace(/&quot;|&#34;/g, '"'),
+  );
 
 describe('dashboard overview: the 30-day charts and their tables', () => {
   let p: TestPlatform;
@@ -28,17 +35,32 @@ describe('dashboard overview: the 30-day charts and their tables', () => {
     ({ web } = await verifiedOwner(p));
     ({ web: other } = await verifiedOwner(p, newEmail('other'), 'Kofi Hardware'));
     const key = await dashboardKey(web);
-    const client = new PartnerClient({ apiKey: key.apiKey, signingSecret: key.signingSecret, baseUrl: p.url });
+    const client = new PartnerClient({
+      apiKey: key.apiKey,
+      signingSecret: key.signingSecret,
+      baseUrl: p.url,
+    });
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) {
-      const res = await client.send<any>('POST', '/api/v1/delivery/orders.create', { body: orderBody({ order_reference: `OV-${i}` }) });
+      const res = await client.send<any>('POST', '/api/v1/delivery/orders.create', {
+        body: orderBody({ order_reference: `OV-${i}` }),
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       ids.push(res.body.data.order_details.order_id);
     }
     const db = p.app.platform.db;
     const at = (ms: number) => new Date(ms).toISOString();
-    const set = (id: string, status: string, created: number) => db.query('update delivery_orders set status = $2, created_at = $3 where id = $1', [id, status, at(created)]);
-    const event = (id: string, status: string, when: number) => db.query('insert into delivery_order_events (order_id, version, status, at) values ($1, 99, $2, $3)', [id, status, at(when)]);
+    const set = (id: string, status: string, created: number) =>
+      db.query('update delivery_orders set status = $2, created_at = $3 where id = $1', [
+        id,
+        status,
+        at(created),
+      ]);
+    const event = (id: string, status: string, when: number) =>
+      db.query(
+        'insert into delivery_order_events (order_id, version, status, at) values ($1, 99, $2, $3)',
+        [id, status, at(when)],
+      );
     // Two days ago: two delivered (30 and 90 minutes), one failed.
     const morning = today - 2 * DAY + 8 * 3_600_000;
     await set(ids[0]!, 'delivered', morning);
@@ -65,9 +87,23 @@ describe('dashboard overview: the 30-day charts and their tables', () => {
     expect(orders.at(-1)).toEqual([dayOf(today), '2']);
     expect(orders.find((r) => r[0] === twoDaysAgo)).toEqual([twoDaysAgo, '3']);
     expect(orders.reduce((n, r) => n + Number(r[1]), 0)).toBe(5);
-    expect(tableRows(page.text, 'success-chart-table').find((r) => r[0] === twoDaysAgo)).toEqual([twoDaysAgo, '2', '3', '66.7%']);
-    expect(tableRows(page.text, 'success-chart-table').at(-1)).toEqual([dayOf(today), '0', '0', '—']);
-    expect(tableRows(page.text, 'time-chart-table').find((r) => r[0] === twoDaysAgo)).toEqual([twoDaysAgo, '2', '60 min']);
+    expect(tableRows(page.text, 'success-chart-table').find((r) => r[0] === twoDaysAgo)).toEqual([
+      twoDaysAgo,
+      '2',
+      '3',
+      '66.7%',
+    ]);
+    expect(tableRows(page.text, 'success-chart-table').at(-1)).toEqual([
+      dayOf(today),
+      '0',
+      '0',
+      '—',
+    ]);
+    expect(tableRows(page.text, 'time-chart-table').find((r) => r[0] === twoDaysAgo)).toEqual([
+      twoDaysAgo,
+      '2',
+      '60 min',
+    ]);
     expect(tableRows(page.text, 'fees-chart-table')).toHaveLength(30);
     const data = chartData(page.text, 'success-chart');
     expect(data.days).toHaveLength(30);

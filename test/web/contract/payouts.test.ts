@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeTransfers } from '../../fakes/transfers.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
-import { invitedMember, mailSettled, newEmail, PASSWORD, verifiedOwner, type WebClient } from '../../helpers/web.ts';
+import {
+  invitedMember,
+  mailSettled,
+  newEmail,
+  PASSWORD,
+  verifiedOwner,
+  type WebClient,
+} from '../../helpers/web.ts';
 import { HOUR, payouts, returnSale, settleSale } from '../../payouts/helpers.ts';
 
 let p: TestPlatform;
@@ -12,16 +19,31 @@ beforeAll(async () => {
 });
 afterAll(() => p.close());
 
-async function partner(name: string): Promise<{ owner: WebClient; email: string; partnerId: string }> {
+async function partner(
+  name: string,
+): Promise<{ owner: WebClient; email: string; partnerId: string }> {
   const { web, email } = await verifiedOwner(p, newEmail('owner'), name);
-  const [row] = await p.app.platform.db.query<{ partner_id: string }>('select s.partner_id from memberships s join members m on m.id = s.member_id where m.email = $1', [email]);
+  const [row] = await p.app.platform.db.query<{ partner_id: string }>(
+    'select s.partner_id from memberships s join members m on m.id = s.member_id where m.email = $1',
+    [email],
+  );
   return { owner: web, email, partnerId: row!.partner_id };
 }
 
 const destinationOf = async (partnerId: string) =>
-  (await p.app.platform.db.query<{ number: string; name: string }>('select number, name from payout_destinations where payee = $1', [`partner:${partnerId}`]))[0];
+  (
+    await p.app.platform.db.query<{ number: string; name: string }>(
+      'select number, name from payout_destinations where payee = $1',
+      [`partner:${partnerId}`],
+    )
+  )[0];
 const noticesTo = async (email: string) =>
-  (await p.app.platform.db.query<{ subject: string; body: string }>("select subject, body from mail_queue where to_address = $1 and subject like '%payout destination%'", [email])).length;
+  (
+    await p.app.platform.db.query<{ subject: string; body: string }>(
+      "select subject, body from mail_queue where to_address = $1 and subject like '%payout destination%'",
+      [email],
+    )
+  ).length;
 const MOMO = { kind: 'mobile_money', network: 'mtn', number: '024 555 0101', name: 'Adwoa Mensah' };
 
 describe('dashboard payouts: money, payouts and their remittance advice', () => {
@@ -32,7 +54,10 @@ describe('dashboard payouts: money, payouts and their remittance advice', () => 
     await returnSale(p, account, 1200, now - 29 * HOUR);
     await settleSale(p, account, 700, now - 2 * HOUR);
     await payouts(p).payees.setDestination('partner', a.partnerId, { ...MOMO }, 'test');
-    await p.app.platform.db.query("update payout_destinations set changed_at = changed_at - interval '2 days' where payee = $1", [`partner:${a.partnerId}`]);
+    await p.app.platform.db.query(
+      "update payout_destinations set changed_at = changed_at - interval '2 days' where payee = $1",
+      [`partner:${a.partnerId}`],
+    );
     await payouts(p).service.run('manual', 'test');
     const [payout] = await payouts(p).service.list({ payee: `partner:${a.partnerId}` });
     expect(payout).toMatchObject({ amount_pesewas: 3800, status: 'paid' });
@@ -65,26 +90,52 @@ describe('dashboard payouts: changing the destination', () => {
   it('lets finance see and change it with a fresh password, mails the owners in the same change, and shows a name mismatch and the cooling period', async () => {
     const a = await partner('Ama Textiles');
     const finance = await invitedMember(p, a.owner, 'finance');
-    const financeEmail = (await p.app.platform.db.query<{ email: string }>("select m.email from members m join memberships s on s.member_id = m.id where s.partner_id = $1 and s.role = 'finance'", [a.partnerId]))[0]!.email;
+    const financeEmail = (
+      await p.app.platform.db.query<{ email: string }>(
+        "select m.email from members m join memberships s on s.member_id = m.id where s.partner_id = $1 and s.role = 'finance'",
+        [a.partnerId],
+      )
+    )[0]!.email;
     expect(financeEmail).toMatch(/^finance\./);
     expect((await finance.get('/dashboard')).text).toContain('href="/dashboard/payouts"');
     fake.registeredNames.set('0245550199', 'YAW OWUSU');
-    const saved = await finance.submit('/dashboard/payouts', '/dashboard/payouts/destination', { ...MOMO, number: '024 555 0199', password: PASSWORD });
+    const saved = await finance.submit('/dashboard/payouts', '/dashboard/payouts/destination', {
+      ...MOMO,
+      number: '024 555 0199',
+      password: PASSWORD,
+    });
     expect(saved.status).toBe(200);
     expect(saved.text).toContain('YAW OWUSU');
     expect(saved.text).toContain('Our finance team is reviewing it');
     expect(saved.text).toMatch(/wait for our approval during the first 24 hours/);
-    const [audit] = await p.app.platform.db.query<{ actor_kind: string; action: string }>("select actor_kind, action from audit_log where target_id = $1 and action like 'payout_destination.%'", [a.partnerId]);
+    const [audit] = await p.app.platform.db.query<{ actor_kind: string; action: string }>(
+      "select actor_kind, action from audit_log where target_id = $1 and action like 'payout_destination.%'",
+      [a.partnerId],
+    );
     expect(audit).toEqual({ actor_kind: 'member', action: 'payout_destination.set' });
-    expect(await destinationOf(a.partnerId)).toEqual({ number: '0245550199', name: 'Adwoa Mensah' });
+    expect(await destinationOf(a.partnerId)).toEqual({
+      number: '0245550199',
+      name: 'Adwoa Mensah',
+    });
     await mailSettled(p);
     expect(await noticesTo(a.email)).toBe(1);
     expect(await noticesTo(financeEmail)).toBe(0);
-    const [notice] = await p.app.platform.db.query<{ body: string }>('select body from dev_mail_outbox where to_address = $1 order by id desc', [a.email]);
-    expect(notice!.body).toContain(`${financeEmail} changed where your markup is paid to: MTN mobile money •••199`);
+    const [notice] = await p.app.platform.db.query<{ body: string }>(
+      'select body from dev_mail_outbox where to_address = $1 order by id desc',
+      [a.email],
+    );
+    expect(notice!.body).toContain(
+      `${financeEmail} changed where your markup is paid to: MTN mobile money •••199`,
+    );
     expect(notice!.body).not.toContain('0245550199');
 
-    const bank = await a.owner.submit('/dashboard/payouts', '/dashboard/payouts/destination', { kind: 'bank', bank_code: '280100', account_number: '1234567890', name: 'Ama Textiles Ltd', password: PASSWORD });
+    const bank = await a.owner.submit('/dashboard/payouts', '/dashboard/payouts/destination', {
+      kind: 'bank',
+      bank_code: '280100',
+      account_number: '1234567890',
+      name: 'Ama Textiles Ltd',
+      password: PASSWORD,
+    });
     expect(bank.status).toBe(200);
     expect(bank.text).toContain('Bank 280100');
     expect(bank.text).toContain('•••890');
@@ -95,18 +146,34 @@ describe('dashboard payouts: changing the destination', () => {
   it('makes the payouts not yet sent again for the new destination, and says so', async () => {
     const a = await partner('Efua Beads');
     const account = `partner_markup_payable:${a.partnerId}`;
-    await payouts(p).payees.setDestination('partner', a.partnerId, { ...MOMO, number: '024 555 0301' }, 'test');
+    await payouts(p).payees.setDestination(
+      'partner',
+      a.partnerId,
+      { ...MOMO, number: '024 555 0301' },
+      'test',
+    );
     await settleSale(p, account, 2500, now - 30 * HOUR);
     await payouts(p).service.run('manual', 'test');
     const [held] = await payouts(p).service.list({ payee: `partner:${a.partnerId}` });
-    expect(held).toMatchObject({ status: 'awaiting_approval', approval_reasons: ['destination_changed'] });
-    const saved = await a.owner.submit('/dashboard/payouts', '/dashboard/payouts/destination', { ...MOMO, number: '024 555 0302', password: PASSWORD });
+    expect(held).toMatchObject({
+      status: 'awaiting_approval',
+      approval_reasons: ['destination_changed'],
+    });
+    const saved = await a.owner.submit('/dashboard/payouts', '/dashboard/payouts/destination', {
+      ...MOMO,
+      number: '024 555 0302',
+      password: PASSWORD,
+    });
     expect(saved.status).toBe(200);
     expect(saved.text).toContain('1 payout(s) not yet sent were made again for it.');
     expect(saved.text).toContain('cancelled: made again for your new destination');
     const [made, old] = await payouts(p).service.list({ payee: `partner:${a.partnerId}` });
     expect(old).toMatchObject({ id: held!.id, status: 'cancelled', replaced_by: made!.id });
-    expect(made).toMatchObject({ status: 'awaiting_approval', destination: { number: '0245550302' }, destination_version: 2 });
+    expect(made).toMatchObject({
+      status: 'awaiting_approval',
+      destination: { number: '0245550302' },
+      destination_version: 2,
+    });
   });
 
   it('refuses developers (no link, no page, no change)', async () => {
@@ -115,14 +182,30 @@ describe('dashboard payouts: changing the destination', () => {
     expect((await dev.get('/dashboard')).text).not.toContain('href="/dashboard/payouts"');
     expect((await dev.get('/dashboard/payouts')).status).toBe(403);
     const token = /name="_csrf" value="([^"]+)"/.exec((await dev.get('/dashboard')).text)![1]!;
-    expect((await dev.post('/dashboard/payouts/destination', { _csrf: token, ...MOMO, password: PASSWORD })).status).toBe(403);
+    expect(
+      (
+        await dev.post('/dashboard/payouts/destination', {
+          _csrf: token,
+          ...MOMO,
+          password: PASSWORD,
+        })
+      ).status,
+    ).toBe(403);
     expect(await destinationOf(a.partnerId)).toBeUndefined();
   });
 
   it('refuses a missing CSRF token and bad input with a 4xx page, changing nothing and mailing nobody', async () => {
     const a = await partner('Kwame Foods');
-    expect((await a.owner.post('/dashboard/payouts/destination', { ...MOMO, password: PASSWORD })).status).toBe(403);
-    const bad = await a.owner.submit('/dashboard/payouts', '/dashboard/payouts/destination', { ...MOMO, number: '030 221 1234', network: 'vodafone', password: PASSWORD });
+    expect(
+      (await a.owner.post('/dashboard/payouts/destination', { ...MOMO, password: PASSWORD }))
+        .status,
+    ).toBe(403);
+    const bad = await a.owner.submit('/dashboard/payouts', '/dashboard/payouts/destination', {
+      ...MOMO,
+      number: '030 221 1234',
+      network: 'vodafone',
+      password: PASSWORD,
+    });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('network: must be one of mtn, telecel, airteltigo');
     expect(bad.text).toContain('value="030 221 1234"');
@@ -134,11 +217,17 @@ describe('dashboard payouts: changing the destination', () => {
   it('refuses a wrong password, then throttles like the sign-in, changing nothing', async () => {
     const a = await partner('Abena Prints');
     for (let i = 0; i < 5; i++) {
-      const wrong = await a.owner.submit('/dashboard/payouts', '/dashboard/payouts/destination', { ...MOMO, password: 'not my password' });
+      const wrong = await a.owner.submit('/dashboard/payouts', '/dashboard/payouts/destination', {
+        ...MOMO,
+        password: 'not my password',
+      });
       expect(wrong.status).toBe(403);
       expect(wrong.text).toContain('Your password was not right');
     }
-    const locked = await a.owner.submit('/dashboard/payouts', '/dashboard/payouts/destination', { ...MOMO, password: PASSWORD });
+    const locked = await a.owner.submit('/dashboard/payouts', '/dashboard/payouts/destination', {
+      ...MOMO,
+      password: PASSWORD,
+    });
     expect(locked.status).toBe(429);
     expect(locked.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(await destinationOf(a.partnerId)).toBeUndefined();
@@ -147,13 +236,21 @@ describe('dashboard payouts: changing the destination', () => {
 
   it("mails the partner's owners when operators change its destination, once a second operator approves", async () => {
     const a = await partner('Kwame Crafts');
-    const { change } = await payouts(p).changes.propose('partner', a.partnerId, { ...MOMO }, 'opr_maker');
+    const { change } = await payouts(p).changes.propose(
+      'partner',
+      a.partnerId,
+      { ...MOMO },
+      'opr_maker',
+    );
     expect(await noticesTo(a.email)).toBe(0);
     await payouts(p).changes.approve('partner', a.partnerId, change.id, 'opr_checker');
     expect(await destinationOf(a.partnerId)).toMatchObject({ number: '0245550101' });
     await mailSettled(p);
     expect(await noticesTo(a.email)).toBe(1);
-    const [mail] = await p.app.platform.db.query<{ body: string }>('select body from dev_mail_outbox where to_address = $1 order by id desc', [a.email]);
+    const [mail] = await p.app.platform.db.query<{ body: string }>(
+      'select body from dev_mail_outbox where to_address = $1 order by id desc',
+      [a.email],
+    );
     expect(mail!.body).toContain('to MTN mobile money •••101 (Adwoa Mensah)');
     expect(mail!.body).not.toContain('0245550101');
   });

@@ -3,7 +3,14 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderBody } from '../../delivery/fixtures.ts';
 import { countRows, startPlatform, type TestPlatform } from '../../helpers/harness.ts';
-import { csrfOf, dashboardKey, newEmail, PASSWORD, verifiedOwner, WebClient } from '../../helpers/web.ts';
+import {
+  csrfOf,
+  dashboardKey,
+  newEmail,
+  PASSWORD,
+  verifiedOwner,
+  WebClient,
+} from '../../helpers/web.ts';
 
 describe('dashboard security: CSRF, partners kept apart, hostile forms', () => {
   let p: TestPlatform;
@@ -18,7 +25,11 @@ describe('dashboard security: CSRF, partners kept apart, hostile forms', () => {
     ({ web: a } = await verifiedOwner(p, newEmail('a'), 'Partner A'));
     ({ web: b } = await verifiedOwner(p, newEmail('b'), 'Partner B'));
     aKey = await dashboardKey(a, 'A app');
-    const client = new PartnerClient({ apiKey: aKey.apiKey, signingSecret: aKey.signingSecret, baseUrl: p.url });
+    const client = new PartnerClient({
+      apiKey: aKey.apiKey,
+      signingSecret: aKey.signingSecret,
+      baseUrl: p.url,
+    });
     const body = orderBody();
     aReference = body.order_reference;
     const created = await client.send<any>('POST', '/api/v1/delivery/orders.create', { body });
@@ -36,10 +47,21 @@ describe('dashboard security: CSRF, partners kept apart, hostile forms', () => {
     const attempts = [
       await a.post('/dashboard/apps', { name: 'no token' }),
       await a.post('/dashboard/apps', { name: 'wrong token', _csrf: `${token.slice(0, -2)}xx` }),
-      await a.post('/dashboard/apps', { name: 'other site', _csrf: token }, { origin: 'https://evil.example' }),
-      await a.post('/dashboard/apps', { name: 'other site', _csrf: token }, { 'sec-fetch-site': 'cross-site' }),
+      await a.post(
+        '/dashboard/apps',
+        { name: 'other site', _csrf: token },
+        { origin: 'https://evil.example' },
+      ),
+      await a.post(
+        '/dashboard/apps',
+        { name: 'other site', _csrf: token },
+        { 'sec-fetch-site': 'cross-site' },
+      ),
       // Another member's token is not this session's.
-      await a.post('/dashboard/apps', { name: 'borrowed', _csrf: csrfOf((await b.get('/dashboard/apps')).text) }),
+      await a.post('/dashboard/apps', {
+        name: 'borrowed',
+        _csrf: csrfOf((await b.get('/dashboard/apps')).text),
+      }),
     ];
     for (const res of attempts) {
       expect(res.status).toBe(403);
@@ -47,16 +69,31 @@ describe('dashboard security: CSRF, partners kept apart, hostile forms', () => {
     }
     expect(await apps()).toBe(before);
     // Signed-out forms too: sign-in without the form cookie's token.
-    expect((await new WebClient(p.url).post('/sign-in', { email: 'x@example.com', password: PASSWORD })).status).toBe(403);
+    expect(
+      (await new WebClient(p.url).post('/sign-in', { email: 'x@example.com', password: PASSWORD }))
+        .status,
+    ).toBe(403);
   });
 
   it('never shows or changes partner A’s app, key or order to partner B, whatever the URL', async () => {
     const token = csrfOf((await b.get('/dashboard/apps')).text);
     expect((await b.get(`/dashboard/apps/${aKey.appId}`)).status).toBe(404);
     expect((await b.post(`/dashboard/apps/${aKey.appId}/keys`, { _csrf: token })).status).toBe(404);
-    expect((await b.post(`/dashboard/apps/${aKey.appId}/keys/${aKey.keyId}/revoke`, { _csrf: token })).status).toBe(404);
-    expect((await b.post(`/dashboard/apps/${aKey.appId}/webhook`, { _csrf: token, webhook_url: 'https://evil.example/hook' })).status).toBe(404);
-    expect((await b.post(`/dashboard/apps/${aKey.appId}/webhook-secret`, { _csrf: token })).status).toBe(404);
+    expect(
+      (await b.post(`/dashboard/apps/${aKey.appId}/keys/${aKey.keyId}/revoke`, { _csrf: token }))
+        .status,
+    ).toBe(404);
+    expect(
+      (
+        await b.post(`/dashboard/apps/${aKey.appId}/webhook`, {
+          _csrf: token,
+          webhook_url: 'https://evil.example/hook',
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await b.post(`/dashboard/apps/${aKey.appId}/webhook-secret`, { _csrf: token })).status,
+    ).toBe(404);
     const order = await b.get(`/dashboard/orders/${aOrderId}`);
     expect(order.status).toBe(404);
     expect(order.text).not.toContain(aReference);
@@ -64,9 +101,15 @@ describe('dashboard security: CSRF, partners kept apart, hostile forms', () => {
     expect(search).toContain('No order matches');
     expect(search).not.toContain(aOrderId);
     expect((await b.get('/dashboard/apps')).text).not.toContain(aKey.appId);
-    expect(await countRows(p, 'select count(*)::int as n from api_keys where app_id = $1', [aKey.appId])).toBe(1);
-    expect(await countRows(p, 'select count(*)::int as n from api_keys where revoked_at is not null')).toBe(0);
-    expect(await countRows(p, 'select count(*)::int as n from apps where webhook_url is not null')).toBe(0);
+    expect(
+      await countRows(p, 'select count(*)::int as n from api_keys where app_id = $1', [aKey.appId]),
+    ).toBe(1);
+    expect(
+      await countRows(p, 'select count(*)::int as n from api_keys where revoked_at is not null'),
+    ).toBe(0);
+    expect(
+      await countRows(p, 'select count(*)::int as n from apps where webhook_url is not null'),
+    ).toBe(0);
     // Partner A sees its own.
     expect((await a.get(`/dashboard/orders/${aOrderId}`)).text).toContain(aReference);
   });
@@ -76,17 +119,46 @@ describe('dashboard security: CSRF, partners kept apart, hostile forms', () => {
     const token = csrfOf((await web.get('/sign-up')).text);
     const partners = await countRows(p, 'select count(*)::int as n from partners');
     const cases: Array<[Record<string, string> | Buffer, string, number]> = [
-      [{ partner_name: 'Nul\u0000Foods', email: newEmail(), password: PASSWORD }, 'application/x-www-form-urlencoded', 400],
-      [{ partner_name: 'Bell\u0007', email: newEmail(), password: PASSWORD }, 'application/x-www-form-urlencoded', 400],
-      [{ partner_name: 'Line\nBreak', email: newEmail(), password: PASSWORD }, 'application/x-www-form-urlencoded', 400],
-      [{ partner_name: 'x'.repeat(5000), email: newEmail(), password: PASSWORD }, 'application/x-www-form-urlencoded', 400],
-      [{ partner_name: 'Huge', email: newEmail(), password: 'p'.repeat(40_000) }, 'application/x-www-form-urlencoded', 413],
+      [
+        { partner_name: 'Nul\u0000Foods', email: newEmail(), password: PASSWORD },
+        'application/x-www-form-urlencoded',
+        400,
+      ],
+      [
+        { partner_name: 'Bell\u0007', email: newEmail(), password: PASSWORD },
+        'application/x-www-form-urlencoded',
+        400,
+      ],
+      [
+        { partner_name: 'Line\nBreak', email: newEmail(), password: PASSWORD },
+        'application/x-www-form-urlencoded',
+        400,
+      ],
+      [
+        { partner_name: 'x'.repeat(5000), email: newEmail(), password: PASSWORD },
+        'application/x-www-form-urlencoded',
+        400,
+      ],
+      [
+        { partner_name: 'Huge', email: newEmail(), password: 'p'.repeat(40_000) },
+        'application/x-www-form-urlencoded',
+        413,
+      ],
       [{ partner_name: 'Json', email: newEmail(), password: PASSWORD }, 'application/json', 415],
-      [Buffer.from([0x5f, 0x63, 0x73, 0x72, 0x66, 0x3d, 0xc3, 0x28]), 'application/x-www-form-urlencoded', 400],
+      [
+        Buffer.from([0x5f, 0x63, 0x73, 0x72, 0x66, 0x3d, 0xc3, 0x28]),
+        'application/x-www-form-urlencoded',
+        400,
+      ],
     ];
     for (const [fields, type, status] of cases) {
-      const body = Buffer.isBuffer(fields) ? fields : new URLSearchParams({ _csrf: token, ...fields }).toString();
-      const res = await web.request('POST', '/sign-up', { body, headers: { 'content-type': type, origin: p.url } });
+      const body = Buffer.isBuffer(fields)
+        ? fields
+        : new URLSearchParams({ _csrf: token, ...fields }).toString();
+      const res = await web.request('POST', '/sign-up', {
+        body,
+        headers: { 'content-type': type, origin: p.url },
+      });
       expect(res.status, JSON.stringify(fields).slice(0, 80)).toBe(status);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
       expect(res.text).toMatch(/class="error"/);
@@ -100,7 +172,12 @@ describe('dashboard security: CSRF, partners kept apart, hostile forms', () => {
       fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 120 }), async (name) => {
         const res = await a.post('/dashboard/apps', { _csrf: token, name });
         expect(res.status).toBeLessThan(500);
-        if (res.status === 200) expect(await countRows(p, 'select count(*)::int as n from apps where name = $1', [name.trim()])).toBeGreaterThan(0);
+        if (res.status === 200)
+          expect(
+            await countRows(p, 'select count(*)::int as n from apps where name = $1', [
+              name.trim(),
+            ]),
+          ).toBeGreaterThan(0);
       }),
       { numRuns: 40 },
     );

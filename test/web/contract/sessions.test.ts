@@ -10,7 +10,10 @@ describe('web sessions: idle and absolute ends, sign-out everywhere', () => {
   let store: SessionStore;
   beforeAll(async () => {
     p = await startPlatform();
-    store = new SessionStore(p.app.platform.db, () => now, { idleMs: 30 * MINUTE, absoluteMs: 120 * MINUTE });
+    store = new SessionStore(p.app.platform.db, () => now, {
+      idleMs: 30 * MINUTE,
+      absoluteMs: 120 * MINUTE,
+    });
   });
   afterAll(async () => {
     await p?.close();
@@ -52,6 +55,11 @@ describe('web sessions: idle and absolute ends, sign-out everywhere', () => {
   it('sweeps ended sessions when new ones start', async () => {
     now += 24 * 60 * MINUTE;
     await store.start({ kind: 'member', id: 'mbr_new' });
-    expect(await countRows(p, "select count(*)::int as n from web_sessions where subject_id <> 'mbr_new'")).toBe(0);
+    expect(
+      await countRows(
+        p,
+        "select count(*)::int as n from web_sessions where subject_id <> 'mbr_new'",
+      ),
+    ).toBe(0);
   });
 });

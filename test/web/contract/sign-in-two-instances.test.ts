@@ -13,10 +13,15 @@ describe.runIf(onPostgres)('dashboard sign-in throttling across two instances', 
     await verifiedOwner(a, email);
     for (let i = 0; i < 5; i++) {
       const via = new WebClient((i % 2 ? a : b).url);
-      expect((await via.submit('/sign-in', '/sign-in', { email, password: `wrong guess ${i}` })).status).toBe(400);
+      expect(
+        (await via.submit('/sign-in', '/sign-in', { email, password: `wrong guess ${i}` })).status,
+      ).toBe(400);
     }
     for (const p of [a, b]) {
-      const locked = await new WebClient(p.url).submit('/sign-in', '/sign-in', { email, password: PASSWORD });
+      const locked = await new WebClient(p.url).submit('/sign-in', '/sign-in', {
+        email,
+        password: PASSWORD,
+      });
       expect(locked.status).toBe(429);
       expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
     }

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSessionId } from '../../../src/modules/sessions/index.ts';
 import { countRows, startPlatform, type TestPlatform } from '../../helpers/harness.ts';
-import { csrfOf, mailedLink, mailSettled, newEmail, PASSWORD, verifiedOwner, WebClient } from '../../helpers/web.ts';
+import {
+  csrfOf,
+  mailedLink,
+  mailSettled,
+  newEmail,
+  PASSWORD,
+  verifiedOwner,
+  WebClient,
+} from '../../helpers/web.ts';
 
 describe('dashboard accounts: sign-up, verification, sign-in, reset, sign-out', () => {
   let p: TestPlatform;
@@ -15,17 +23,30 @@ describe('dashboard accounts: sign-up, verification, sign-in, reset, sign-out', 
   it('signs up a partner and its owner, who must verify the email before using the dashboard', async () => {
     const email = newEmail('ama');
     const web = new WebClient(p.url);
-    const done = await web.submit('/sign-up', '/sign-up', { email: email.toUpperCase(), password: PASSWORD, partner_name: 'Ama Foods' });
+    const done = await web.submit('/sign-up', '/sign-up', {
+      email: email.toUpperCase(),
+      password: PASSWORD,
+      partner_name: 'Ama Foods',
+    });
     expect(done.status).toBe(200);
     expect(done.text).toContain('Check your mail');
-    const member = await p.app.platform.db.query<{ partner_id: string; role: string; name: string; production_active: boolean }>(
+    const member = await p.app.platform.db.query<{
+      partner_id: string;
+      role: string;
+      name: string;
+      production_active: boolean;
+    }>(
       'select s.partner_id, s.role, p.name, p.production_active from members m join memberships s on s.member_id = m.id join partners p on p.id = s.partner_id where m.email = $1',
       [email],
     );
-    expect(member).toEqual([expect.objectContaining({ role: 'owner', name: 'Ama Foods', production_active: false })]);
+    expect(member).toEqual([
+      expect.objectContaining({ role: 'owner', name: 'Ama Foods', production_active: false }),
+    ]);
 
     // Unverified: signed in, but only the verify page (and its resend) are there.
-    expect((await web.submit('/sign-in', '/sign-in', { email, password: PASSWORD })).status).toBe(303);
+    expect((await web.submit('/sign-in', '/sign-in', { email, password: PASSWORD })).status).toBe(
+      303,
+    );
     const gated = await web.get('/dashboard/apps');
     expect(gated.text).toContain('Verify your email');
     expect(gated.text).not.toContain('New app');
@@ -43,18 +64,30 @@ describe('dashboard accounts: sign-up, verification, sign-in, reset, sign-out', 
 
   it('answers the same for an unknown email and a wrong password', async () => {
     const { email } = await verifiedOwner(p);
-    const a = await new WebClient(p.url).submit('/sign-in', '/sign-in', { email, password: 'wrong password!' });
-    const b = await new WebClient(p.url).submit('/sign-in', '/sign-in', { email: newEmail('nobody'), password: 'wrong password!' });
+    const a = await new WebClient(p.url).submit('/sign-in', '/sign-in', {
+      email,
+      password: 'wrong password!',
+    });
+    const b = await new WebClient(p.url).submit('/sign-in', '/sign-in', {
+      email: newEmail('nobody'),
+      password: 'wrong password!',
+    });
     expect(a.status).toBe(400);
     expect(b.status).toBe(400);
     const message = (t: string) => /<p class="error" role="alert">([^<]+)</.exec(t)?.[1];
     expect(message(a.text)).toBe('The email or password is not right.');
     expect(message(b.text)).toBe(message(a.text));
     // Sign-up with a taken email looks like any sign-up (the owner is mailed instead).
-    const again = await new WebClient(p.url).submit('/sign-up', '/sign-up', { email, password: PASSWORD, partner_name: 'Copycat' });
+    const again = await new WebClient(p.url).submit('/sign-up', '/sign-up', {
+      email,
+      password: PASSWORD,
+      partner_name: 'Copycat',
+    });
     expect(again.status).toBe(200);
     expect(again.text).toContain('Check your mail');
-    expect(await countRows(p, "select count(*)::int as n from partners where name = 'Copycat'")).toBe(0);
+    expect(
+      await countRows(p, "select count(*)::int as n from partners where name = 'Copycat'"),
+    ).toBe(0);
   });
 
   it('gives a new session id at sign-in (no fixation) and stores only its hash', async () => {
@@ -64,15 +97,25 @@ describe('dashboard accounts: sign-up, verification, sign-in, reset, sign-out', 
     web.cookies.set('pp_session', 'attacker-chosen-session-id-0123456789abcdef');
     await web.get('/sign-in');
     const before = new Map(web.cookies);
-    expect((await web.submit('/sign-in', '/sign-in', { email, password: PASSWORD })).status).toBe(303);
+    expect((await web.submit('/sign-in', '/sign-in', { email, password: PASSWORD })).status).toBe(
+      303,
+    );
     const session = web.cookies.get('pp_session')!;
     expect(session).not.toBe(before.get('pp_session'));
     expect(session).not.toBe(before.get('pp_form'));
     expect(session).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // The pre-sign-in form cookie is gone.
     expect(web.cookies.has('pp_form')).toBe(false);
-    expect(await countRows(p, 'select count(*)::int as n from web_sessions where id_hash = $1', [session])).toBe(0);
-    expect(await countRows(p, 'select count(*)::int as n from web_sessions where id_hash = $1', [hashSessionId(session)])).toBe(1);
+    expect(
+      await countRows(p, 'select count(*)::int as n from web_sessions where id_hash = $1', [
+        session,
+      ]),
+    ).toBe(0);
+    expect(
+      await countRows(p, 'select count(*)::int as n from web_sessions where id_hash = $1', [
+        hashSessionId(session),
+      ]),
+    ).toBe(1);
     const hostile = new WebClient(p.url);
     hostile.cookies.set('pp_session', 'attacker-chosen-session-id-0123456789abcdef');
     expect((await hostile.get('/dashboard')).status).toBe(303);
@@ -99,9 +142,14 @@ describe('dashboard accounts: sign-up, verification, sign-in, reset, sign-out', 
   it('resets a forgotten password by mail, with the same answer for unknown emails, and signs out everywhere', async () => {
     const email = newEmail();
     const { web: old } = await verifiedOwner(p, email);
-    const stranger = await new WebClient(p.url).submit('/forgot-password', '/forgot-password', { email: newEmail('ghost') });
-    const known = await new WebClient(p.url).submit('/forgot-password', '/forgot-password', { email });
-    const body = (t: string) => t.replace(/<strong>[^<]*<\/strong>/, '').replace(/value="[^"]*"/g, '');
+    const stranger = await new WebClient(p.url).submit('/forgot-password', '/forgot-password', {
+      email: newEmail('ghost'),
+    });
+    const known = await new WebClient(p.url).submit('/forgot-password', '/forgot-password', {
+      email,
+    });
+    const body = (t: string) =>
+      t.replace(/<strong>[^<]*<\/strong>/, '').replace(/value="[^"]*"/g, '');
     expect(body(stranger.text)).toBe(body(known.text));
 
     const link = await mailedLink(p, email, '/reset-password');
@@ -111,23 +159,34 @@ describe('dashboard accounts: sign-up, verification, sign-in, reset, sign-out', 
     expect(reset.location).toBe('/sign-in?reset=1');
     expect((await web.get(link)).status).toBe(400);
     expect((await old.get('/dashboard')).status).toBe(303);
-    expect((await web.submit('/sign-in', '/sign-in', { email, password: PASSWORD })).status).toBe(400);
-    expect((await web.submit('/sign-in', '/sign-in', { email, password: 'a brand new passphrase' })).status).toBe(303);
+    expect((await web.submit('/sign-in', '/sign-in', { email, password: PASSWORD })).status).toBe(
+      400,
+    );
+    expect(
+      (await web.submit('/sign-in', '/sign-in', { email, password: 'a brand new passphrase' }))
+        .status,
+    ).toBe(303);
   });
 
   it('slows brute force: the sixth try on an account within 15 minutes is refused, even with the right password', async () => {
     const email = newEmail();
     await verifiedOwner(p, email);
     const web = new WebClient(p.url);
-    for (let i = 0; i < 5; i++) expect((await web.submit('/sign-in', '/sign-in', { email, password: `wrong guess ${i}` })).status).toBe(400);
+    for (let i = 0; i < 5; i++)
+      expect(
+        (await web.submit('/sign-in', '/sign-in', { email, password: `wrong guess ${i}` })).status,
+      ).toBe(400);
     const locked = await web.submit('/sign-in', '/sign-in', { email, password: PASSWORD });
     expect(locked.status).toBe(429);
     expect(locked.text).toContain('Too many failed sign-ins');
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
     // Unknown emails lock the same way, so a lock reveals nothing.
     const ghost = newEmail('ghost');
-    for (let i = 0; i < 5; i++) await web.submit('/sign-in', '/sign-in', { email: ghost, password: `wrong guess ${i}` });
-    expect((await web.submit('/sign-in', '/sign-in', { email: ghost, password: PASSWORD })).status).toBe(429);
+    for (let i = 0; i < 5; i++)
+      await web.submit('/sign-in', '/sign-in', { email: ghost, password: `wrong guess ${i}` });
+    expect(
+      (await web.submit('/sign-in', '/sign-in', { email: ghost, password: PASSWORD })).status,
+    ).toBe(429);
   });
 });
 
@@ -143,11 +202,29 @@ describe('sign-in throttling per client address', () => {
   it('refuses every account from an address after 30 failures in 15 minutes, across emails', async () => {
     const { email } = await verifiedOwner(p);
     const web = new WebClient(p.url);
-    for (let i = 0; i < 30; i++) expect((await web.submit('/sign-in', '/sign-in', { email: newEmail(`spray${i}`), password: 'Summer2026!!' })).status).toBe(400);
-    expect((await web.submit('/sign-in', '/sign-in', { email, password: PASSWORD })).status).toBe(429);
+    for (let i = 0; i < 30; i++)
+      expect(
+        (
+          await web.submit('/sign-in', '/sign-in', {
+            email: newEmail(`spray${i}`),
+            password: 'Summer2026!!',
+          })
+        ).status,
+      ).toBe(400);
+    expect((await web.submit('/sign-in', '/sign-in', { email, password: PASSWORD })).status).toBe(
+      429,
+    );
     // Without TRUST_PROXY, a forged X-Forwarded-For changes nothing.
     const token = csrfOf((await web.get('/sign-in')).text);
-    expect((await web.post('/sign-in', { _csrf: token, email, password: PASSWORD }, { 'x-forwarded-for': '198.51.100.9' })).status).toBe(429);
+    expect(
+      (
+        await web.post(
+          '/sign-in',
+          { _csrf: token, email, password: PASSWORD },
+          { 'x-forwarded-for': '198.51.100.9' },
+        )
+      ).status,
+    ).toBe(429);
   });
 
   it('counts the client behind a trusted proxy (TRUST_PROXY), not the proxy', async () => {
@@ -159,7 +236,11 @@ describe('sign-in throttling per client address', () => {
         const token = csrfOf((await web.get('/sign-in')).text);
         return web.post('/sign-in', { _csrf: token, ...fields }, { 'x-forwarded-for': address });
       };
-      for (let i = 0; i < 30; i++) expect((await from('203.0.113.7', { email: newEmail(`spray${i}`), password: 'Summer2026!!' })).status).toBe(400);
+      for (let i = 0; i < 30; i++)
+        expect(
+          (await from('203.0.113.7', { email: newEmail(`spray${i}`), password: 'Summer2026!!' }))
+            .status,
+        ).toBe(400);
       expect((await from('203.0.113.7', { email, password: PASSWORD })).status).toBe(429);
       expect((await from('198.51.100.9', { email, password: PASSWORD })).status).toBe(303);
     } finally {
@@ -181,20 +262,35 @@ describe('dashboard mail is capped per address', () => {
     const { email } = await verifiedOwner(p);
     const answers = new Set<string>();
     for (let i = 0; i < 7; i++) {
-      const res = await new WebClient(p.url).submit('/forgot-password', '/forgot-password', { email });
+      const res = await new WebClient(p.url).submit('/forgot-password', '/forgot-password', {
+        email,
+      });
       answers.add(res.text.replace(/value="[^"]*"/g, ''));
     }
     expect(answers.size).toBe(1);
     await mailSettled(p);
-    expect(await countRows(p, "select count(*)::int as n from dev_mail_outbox where to_address = $1 and subject like 'Reset%'", [email])).toBe(5);
+    expect(
+      await countRows(
+        p,
+        "select count(*)::int as n from dev_mail_outbox where to_address = $1 and subject like 'Reset%'",
+        [email],
+      ),
+    ).toBe(5);
   });
 
   it('refuses a sixth verification resend within the hour with a clear message', async () => {
     const email = newEmail();
     const web = new WebClient(p.url);
-    await web.submit('/sign-up', '/sign-up', { email, password: PASSWORD, partner_name: 'Resend Ltd' });
+    await web.submit('/sign-up', '/sign-up', {
+      email,
+      password: PASSWORD,
+      partner_name: 'Resend Ltd',
+    });
     await web.submit('/sign-in', '/sign-in', { email, password: PASSWORD });
-    for (let i = 0; i < 4; i++) expect((await web.submit('/dashboard', '/dashboard/verify-email/resend', {})).status).toBe(200);
+    for (let i = 0; i < 4; i++)
+      expect((await web.submit('/dashboard', '/dashboard/verify-email/resend', {})).status).toBe(
+        200,
+      );
     const capped = await web.submit('/dashboard', '/dashboard/verify-email/resend', {});
     expect(capped.status).toBe(429);
     expect(capped.text).toContain('several links this hour');

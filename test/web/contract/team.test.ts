@@ -3,7 +3,12 @@ import { countRows, startPlatform, type TestPlatform } from '../../helpers/harne
 import { mailedLink, newEmail, PASSWORD, verifiedOwner, WebClient } from '../../helpers/web.ts';
 
 /** The owner invites `email` with `role`; the invitee accepts with a new password and is signed in. */
-async function invited(p: TestPlatform, owner: WebClient, role: string, email = newEmail(role)): Promise<WebClient> {
+async function invited(
+  p: TestPlatform,
+  owner: WebClient,
+  role: string,
+  email = newEmail(role),
+): Promise<WebClient> {
   const sent = await owner.submit('/dashboard/team', '/dashboard/team/invite', { email, role });
   expect(sent.text).toContain(`Invitation sent to ${email}`);
   const link = await mailedLink(p, email, '/invitations');
@@ -15,7 +20,10 @@ async function invited(p: TestPlatform, owner: WebClient, role: string, email = 
   return web;
 }
 
-const memberIdOf = (html: string, email: string) => new RegExp(`${email.replace(/[.]/g, '\\.')}</strong>[\\s\\S]*?/dashboard/team/(mbr_[0-9A-Z]{26})/role`).exec(html)?.[1];
+const memberIdOf = (html: string, email: string) =>
+  new RegExp(
+    `${email.replace(/[.]/g, '\\.')}</strong>[\\s\\S]*?/dashboard/team/(mbr_[0-9A-Z]{26})/role`,
+  ).exec(html)?.[1];
 
 describe('dashboard team: invitations and what each role may do', () => {
   let p: TestPlatform;
@@ -47,9 +55,22 @@ describe('dashboard team: invitations and what each role may do', () => {
   it('refuses owner actions to developers and finance with 403, changing nothing', async () => {
     for (const web of [developer, finance]) {
       const csrf = /name="_csrf" value="([^"]+)"/.exec((await web.get('/dashboard')).text)![1]!;
-      expect((await web.post('/dashboard/team/invite', { _csrf: csrf, email: newEmail('x'), role: 'owner' })).status).toBe(403);
+      expect(
+        (
+          await web.post('/dashboard/team/invite', {
+            _csrf: csrf,
+            email: newEmail('x'),
+            role: 'owner',
+          })
+        ).status,
+      ).toBe(403);
     }
-    expect(await countRows(p, "select count(*)::int as n from member_email_tokens where purpose = 'invite' and role = 'owner'")).toBe(0);
+    expect(
+      await countRows(
+        p,
+        "select count(*)::int as n from member_email_tokens where purpose = 'invite' and role = 'owner'",
+      ),
+    ).toBe(0);
   });
 
   it('lets developers manage apps and keys; finance reads them and sees the wallet, developers do not', async () => {
@@ -60,10 +81,16 @@ describe('dashboard team: invitations and what each role may do', () => {
     expect(apps.text).toContain('Dev app');
     expect(apps.text).not.toContain('New app');
     const csrf = /name="_csrf" value="([^"]+)"/.exec(apps.text)![1]!;
-    expect((await finance.post('/dashboard/apps', { _csrf: csrf, name: 'Finance app' })).status).toBe(403);
+    expect(
+      (await finance.post('/dashboard/apps', { _csrf: csrf, name: 'Finance app' })).status,
+    ).toBe(403);
     expect((await finance.post(`/dashboard/apps/${appId}/keys`, { _csrf: csrf })).status).toBe(403);
-    expect(await countRows(p, "select count(*)::int as n from apps where name = 'Finance app'")).toBe(0);
-    expect(await countRows(p, 'select count(*)::int as n from api_keys where app_id = $1', [appId])).toBe(0);
+    expect(
+      await countRows(p, "select count(*)::int as n from apps where name = 'Finance app'"),
+    ).toBe(0);
+    expect(
+      await countRows(p, 'select count(*)::int as n from api_keys where app_id = $1', [appId]),
+    ).toBe(0);
     expect((await finance.get('/dashboard/wallet')).text).toContain('GHS 0.00');
     expect((await developer.get('/dashboard/wallet')).status).toBe(403);
   });
@@ -72,12 +99,20 @@ describe('dashboard team: invitations and what each role may do', () => {
     const team = (await owner.get('/dashboard/team')).text;
     const ownerEmail = /<strong>([^<]+)<\/strong> <span class="muted">\(you\)/.exec(team)![1]!;
     const ownerId = memberIdOf(team, ownerEmail)!;
-    const demote = await owner.submit('/dashboard/team', `/dashboard/team/${ownerId}/role`, { role: 'developer' });
+    const demote = await owner.submit('/dashboard/team', `/dashboard/team/${ownerId}/role`, {
+      role: 'developer',
+    });
     expect(demote.status).toBe(400);
     expect(demote.text).toContain('at least one owner');
     const leave = await owner.submit('/dashboard/team', `/dashboard/team/${ownerId}/remove`, {});
     expect(leave.status).toBe(400);
-    expect(await countRows(p, "select count(*)::int as n from memberships where member_id = $1 and role = 'owner'", [ownerId])).toBe(1);
+    expect(
+      await countRows(
+        p,
+        "select count(*)::int as n from memberships where member_id = $1 and role = 'owner'",
+        [ownerId],
+      ),
+    ).toBe(1);
   });
 
   it('removes a member, whose sessions end with it', async () => {
@@ -85,7 +120,9 @@ describe('dashboard team: invitations and what each role may do', () => {
     const leaver = await invited(p, owner, 'developer', email);
     expect((await leaver.get('/dashboard/apps')).status).toBe(200);
     const id = memberIdOf((await owner.get('/dashboard/team')).text, email)!;
-    expect((await owner.submit('/dashboard/team', `/dashboard/team/${id}/remove`, {})).text).toContain('Removed from the team');
+    expect(
+      (await owner.submit('/dashboard/team', `/dashboard/team/${id}/remove`, {})).text,
+    ).toContain('Removed from the team');
     expect((await leaver.get('/dashboard/apps')).status).toBe(303);
     // Signing in again finds no team.
     const again = new WebClient(p.url);
@@ -104,7 +141,10 @@ describe('dashboard team: invitations and what each role may do', () => {
 
   it('refuses to invite someone who already belongs to another team', async () => {
     const { email } = await verifiedOwner(p, newEmail('other'), 'Other Partner');
-    const res = await owner.submit('/dashboard/team', '/dashboard/team/invite', { email, role: 'developer' });
+    const res = await owner.submit('/dashboard/team', '/dashboard/team/invite', {
+      email,
+      role: 'developer',
+    });
     expect(res.status).toBe(400);
     expect(res.text).toContain('already belongs to a partner team');
   });

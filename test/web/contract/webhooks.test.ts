@@ -15,19 +15,40 @@ describe('dashboard webhook deliveries', () => {
   let pending: string;
   let foreign: string;
 
-  async function event(app: string, status: string, type = 'delivery.order.created', extra: { code?: number; error?: string } = {}): Promise<string> {
+  async function event(
+    app: string,
+    status: string,
+    type = 'delivery.order.created',
+    extra: { code?: number; error?: string } = {},
+  ): Promise<string> {
     const id = newId('evt');
     await p.app.platform.db.query(
       `insert into outbox_events (id, app_id, environment, type, subject_id, sequence, payload, delivery_status, attempts, last_status_code, last_error)
        values ($1, $2, 'staging', $3, 'dlv_TEST', $9, $4::jsonb, $5, $6, $7, $8)`,
-      [id, app, type, JSON.stringify({ order_reference: `ref-${id}`, note: '<b>bold</b>' }), status, status === 'pending' ? 0 : 3, extra.code ?? null, extra.error ?? null, ++sequence],
+      [
+        id,
+        app,
+        type,
+        JSON.stringify({ order_reference: `ref-${id}`, note: '<b>bold</b>' }),
+        status,
+        status === 'pending' ? 0 : 3,
+        extra.code ?? null,
+        extra.error ?? null,
+        ++sequence,
+      ],
     );
     if (status !== 'pending') {
       for (let n = 1; n <= 3; n++) {
         await p.app.platform.db.query(
           `insert into webhook_attempts (event_id, attempt, url, status_code, latency_ms, error, response_excerpt, at)
            values ($1, $2, 'https://hooks.example.com/in', $3, 42, $4, $5, now())`,
-          [id, n, status === 'dead' ? 500 : n === 3 ? 204 : 503, status === 'dead' ? 'HTTP 500' : null, status === 'dead' ? 'Internal <Error> excerpt' : ''],
+          [
+            id,
+            n,
+            status === 'dead' ? 500 : n === 3 ? 204 : 503,
+            status === 'dead' ? 'HTTP 500' : null,
+            status === 'dead' ? 'Internal <Error> excerpt' : '',
+          ],
         );
       }
     }
@@ -38,8 +59,12 @@ describe('dashboard webhook deliveries', () => {
     p = await startPlatform();
     ({ web: owner, appId } = await partnerDashboard(p));
     ({ web: other, appId: otherAppId } = await partnerDashboard(p, 'Kofi Foods', 'Kofi app'));
-    dead.push(await event(appId, 'dead', 'delivery.order.created', { code: 500, error: 'HTTP 500' }));
-    dead.push(await event(appId, 'dead', 'delivery.order.cancelled', { code: 500, error: 'HTTP 500' }));
+    dead.push(
+      await event(appId, 'dead', 'delivery.order.created', { code: 500, error: 'HTTP 500' }),
+    );
+    dead.push(
+      await event(appId, 'dead', 'delivery.order.cancelled', { code: 500, error: 'HTTP 500' }),
+    );
     delivered = await event(appId, 'delivered', 'delivery.order.status_changed', { code: 204 });
     pending = await event(appId, 'pending');
     foreign = await event(otherAppId, 'dead', 'delivery.order.created', { code: 500 });
@@ -49,7 +74,13 @@ describe('dashboard webhook deliveries', () => {
   });
 
   const base = () => `/dashboard/apps/${appId}/webhooks`;
-  const status = async (id: string) => (await p.app.platform.db.query<{ delivery_status: string }>('select delivery_status from outbox_events where id = $1', [id]))[0]!.delivery_status;
+  const status = async (id: string) =>
+    (
+      await p.app.platform.db.query<{ delivery_status: string }>(
+        'select delivery_status from outbox_events where id = $1',
+        [id],
+      )
+    )[0]!.delivery_status;
 
   it('lists the app’s deliveries, filters by status and type, pages by keyset', async () => {
     expect((await owner.get(`/dashboard/apps/${appId}`)).text).toContain(`href="${base()}"`);
@@ -70,7 +101,9 @@ describe('dashboard webhook deliveries', () => {
     // Keyset paging: 30 more events make a second page whose link keeps the filter.
     for (let i = 0; i < 30; i++) await event(appId, 'delivered', 'safe.order.paid');
     const first = await owner.get(`${base()}?status=delivered`);
-    const next = /href="([^"]+before=evt_[0-9A-Z]{26})"/.exec(first.text)?.[1]?.replace(/&amp;/g, '&');
+    const next = /href="([^"]+before=evt_[0-9A-Z]{26})"/
+      .exec(first.text)?.[1]
+      ?.replace(/&amp;/g, '&');
     expect(next).toContain('status=delivered');
     const second = await owner.get(next!);
     expect(second.status).toBe(200);
@@ -96,7 +129,9 @@ describe('dashboard webhook deliveries', () => {
     expect(res.status).toBe(200);
     expect(res.text).toContain(`Delivery ${dead[0]} queued again`);
     expect(await status(dead[0]!)).toBe('pending');
-    const audit = await p.app.platform.db.query<{ actor_kind: string; target_id: string }>("select actor_kind, target_id from audit_log where action = 'webhook_delivery.replay'");
+    const audit = await p.app.platform.db.query<{ actor_kind: string; target_id: string }>(
+      "select actor_kind, target_id from audit_log where action = 'webhook_delivery.replay'",
+    );
     expect(audit).toEqual([{ actor_kind: 'member', target_id: dead[0] }]);
     const again = await owner.post(`${base()}/${pending}/replay`, { _csrf: csrfOf(page.text) });
     expect(again.status).toBe(400);
@@ -110,13 +145,19 @@ describe('dashboard webhook deliveries', () => {
     expect(seen.status).toBe(200);
     expect(seen.text).not.toContain('Replay this delivery');
     expect((await finance.get(base())).text).not.toContain('replay-dead');
-    expect((await finance.post(`${base()}/${dead[1]}/replay`, { _csrf: csrfOf(seen.text) })).status).toBe(403);
-    expect((await finance.post(`${base()}/replay-dead`, { _csrf: csrfOf(seen.text) })).status).toBe(403);
+    expect(
+      (await finance.post(`${base()}/${dead[1]}/replay`, { _csrf: csrfOf(seen.text) })).status,
+    ).toBe(403);
+    expect((await finance.post(`${base()}/replay-dead`, { _csrf: csrfOf(seen.text) })).status).toBe(
+      403,
+    );
     expect(await status(dead[1]!)).toBe('dead');
 
     const list = await developer.get(base());
     const one = await event(appId, 'dead', 'wallet.topup.credited', { code: 500 });
-    expect((await developer.post(`${base()}/${one}/replay`, { _csrf: csrfOf(list.text) })).status).toBe(200);
+    expect(
+      (await developer.post(`${base()}/${one}/replay`, { _csrf: csrfOf(list.text) })).status,
+    ).toBe(200);
     expect(await status(one)).toBe('pending');
     const res = await developer.post(`${base()}/replay-dead`, { _csrf: csrfOf(list.text) });
     expect(res.status).toBe(200);
@@ -125,7 +166,11 @@ describe('dashboard webhook deliveries', () => {
     const none = await developer.post(`${base()}/replay-dead`, { _csrf: csrfOf(list.text) });
     expect(none.text).toContain('No dead delivery to replay.');
     expect(await status(foreign)).toBe('dead');
-    expect(await p.app.platform.db.query("select target_type, target_id from audit_log where action = 'webhook_delivery.replay' and target_type = 'app'")).toEqual([{ target_type: 'app', target_id: appId }]);
+    expect(
+      await p.app.platform.db.query(
+        "select target_type, target_id from audit_log where action = 'webhook_delivery.replay' and target_type = 'app'",
+      ),
+    ).toEqual([{ target_type: 'app', target_id: appId }]);
   });
 
   it('keeps partners apart: another partner’s app or event answers 404, and replay changes nothing', async () => {
@@ -134,10 +179,22 @@ describe('dashboard webhook deliveries', () => {
     expect((await other.get(base())).status).toBe(404);
     expect((await other.get(`${base()}/${delivered}`)).status).toBe(404);
     // Its own app in the URL with partner A's event id: still 404.
-    expect((await other.get(`/dashboard/apps/${otherAppId}/webhooks/${delivered}`)).status).toBe(404);
-    expect((await other.post(`/dashboard/apps/${otherAppId}/webhooks/${delivered}/replay`, { _csrf: csrfOf(page.text) })).status).toBe(404);
-    expect((await other.post(`${base()}/${delivered}/replay`, { _csrf: csrfOf(page.text) })).status).toBe(404);
-    expect((await other.post(`${base()}/replay-dead`, { _csrf: csrfOf(page.text) })).status).toBe(404);
+    expect((await other.get(`/dashboard/apps/${otherAppId}/webhooks/${delivered}`)).status).toBe(
+      404,
+    );
+    expect(
+      (
+        await other.post(`/dashboard/apps/${otherAppId}/webhooks/${delivered}/replay`, {
+          _csrf: csrfOf(page.text),
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await other.post(`${base()}/${delivered}/replay`, { _csrf: csrfOf(page.text) })).status,
+    ).toBe(404);
+    expect((await other.post(`${base()}/replay-dead`, { _csrf: csrfOf(page.text) })).status).toBe(
+      404,
+    );
     expect(await status(delivered)).toBe('delivered');
     expect((await owner.get(`${base()}/${newId('evt')}`)).status).toBe(404);
     // Signed out: the sign-in page, nothing shown.
@@ -147,14 +204,25 @@ describe('dashboard webhook deliveries', () => {
   });
 
   it('replays the chosen deliveries in one submit: checkboxes, a limit, only the partner’s own, audited once', async () => {
-    const chosen = [await event(appId, 'dead', 'delivery.order.created', { code: 500 }), await event(appId, 'delivered', 'delivery.order.created', { code: 204 })];
+    const chosen = [
+      await event(appId, 'dead', 'delivery.order.created', { code: 500 }),
+      await event(appId, 'delivered', 'delivery.order.created', { code: 204 }),
+    ];
     const stillPending = await event(appId, 'pending');
     const page = await owner.get(`${base()}?status=dead`);
     expect(page.text).toContain(`name="event" value="${chosen[0]}"`);
     expect(page.text).toContain(`action="${base()}/replay-selected"`);
     const token = csrfOf(page.text);
-    const picks = (ids: string[]): Array<[string, string]> => [['_csrf', token], ...ids.map((id): [string, string] => ['event', id])];
-    const audits = async () => (await p.app.platform.db.query<{ n: number }>("select count(*)::int as n from audit_log where action = 'webhook_delivery.replay'"))[0]!.n;
+    const picks = (ids: string[]): Array<[string, string]> => [
+      ['_csrf', token],
+      ...ids.map((id): [string, string] => ['event', id]),
+    ];
+    const audits = async () =>
+      (
+        await p.app.platform.db.query<{ n: number }>(
+          "select count(*)::int as n from audit_log where action = 'webhook_delivery.replay'",
+        )
+      )[0]!.n;
     const before = await audits();
 
     // Another partner's event among the chosen ones: 404 as if missing, and none of them is replayed.
@@ -163,26 +231,45 @@ describe('dashboard webhook deliveries', () => {
     expect(await status(chosen[0]!)).toBe('dead');
     expect(await status(foreign)).toBe('dead');
     // Through the other partner's own app URL: the same.
-    expect((await other.post(`/dashboard/apps/${otherAppId}/webhooks/replay-selected`, [['_csrf', csrfOf((await other.get(`/dashboard/apps/${otherAppId}/webhooks`)).text)], ['event', chosen[0]!]])).status).toBe(404);
+    expect(
+      (
+        await other.post(`/dashboard/apps/${otherAppId}/webhooks/replay-selected`, [
+          ['_csrf', csrfOf((await other.get(`/dashboard/apps/${otherAppId}/webhooks`)).text)],
+          ['event', chosen[0]!],
+        ])
+      ).status,
+    ).toBe(404);
     expect(await status(chosen[0]!)).toBe('dead');
     // Nothing chosen; more than a page's worth; a malformed id.
     const none = await owner.post(`${base()}/replay-selected`, picks([]));
     expect(none.status).toBe(400);
     expect(none.text).toContain('Choose at least one delivery');
-    const tooMany = await owner.post(`${base()}/replay-selected`, picks(Array.from({ length: 26 }, () => chosen[0]!)));
+    const tooMany = await owner.post(
+      `${base()}/replay-selected`,
+      picks(Array.from({ length: 26 }, () => chosen[0]!)),
+    );
     expect(tooMany.status).toBe(400);
     expect(tooMany.text).toContain('at most 25 at once');
     expect((await owner.post(`${base()}/replay-selected`, picks(['evt_%00']))).status).toBe(404);
-    expect((await owner.post(`${base()}/replay-selected`, picks([`${chosen[0]}\u0000`]))).status).toBe(400);
+    expect(
+      (await owner.post(`${base()}/replay-selected`, picks([`${chosen[0]}\u0000`]))).status,
+    ).toBe(400);
     expect(await audits()).toBe(before);
 
-    const res = await owner.post(`${base()}/replay-selected`, picks([...chosen, stillPending, chosen[0]!]));
+    const res = await owner.post(
+      `${base()}/replay-selected`,
+      picks([...chosen, stillPending, chosen[0]!]),
+    );
     expect(res.status).toBe(200);
     expect(res.text).toContain('2 deliveries queued again');
     expect(res.text).toContain(`1 still pending (left on its schedule): ${stillPending}`);
     expect(await status(chosen[0]!)).toBe('pending');
     expect(await status(chosen[1]!)).toBe('pending');
-    const [entry] = await p.app.platform.db.query<{ actor_kind: string; target_id: string; after: { replayed: string[] } }>(
+    const [entry] = await p.app.platform.db.query<{
+      actor_kind: string;
+      target_id: string;
+      after: { replayed: string[] };
+    }>(
       "select actor_kind, target_id, after from audit_log where action = 'webhook_delivery.replay' order by at desc, id desc limit 1",
     );
     expect(entry).toMatchObject({ actor_kind: 'member', target_id: appId });
@@ -192,19 +279,45 @@ describe('dashboard webhook deliveries', () => {
     const finance = await invitedMember(p, owner, 'finance');
     const seen = await finance.get(base());
     expect(seen.text).not.toContain('replay-selected');
-    expect((await finance.post(`${base()}/replay-selected`, [['_csrf', csrfOf(seen.text)], ['event', chosen[0]!]])).status).toBe(403);
+    expect(
+      (
+        await finance.post(`${base()}/replay-selected`, [
+          ['_csrf', csrfOf(seen.text)],
+          ['event', chosen[0]!],
+        ])
+      ).status,
+    ).toBe(403);
   });
 
   it('refuses a replay without the CSRF token or from another site', async () => {
     const page = await owner.get(`${base()}/${delivered}`);
     expect((await owner.post(`${base()}/${delivered}/replay`, {})).status).toBe(403);
-    expect((await owner.post(`${base()}/${delivered}/replay`, { _csrf: 'x'.repeat(43) })).status).toBe(403);
-    expect((await owner.post(`${base()}/${delivered}/replay`, { _csrf: csrfOf(page.text) }, { origin: 'https://evil.example' })).status).toBe(403);
+    expect(
+      (await owner.post(`${base()}/${delivered}/replay`, { _csrf: 'x'.repeat(43) })).status,
+    ).toBe(403);
+    expect(
+      (
+        await owner.post(
+          `${base()}/${delivered}/replay`,
+          { _csrf: csrfOf(page.text) },
+          { origin: 'https://evil.example' },
+        )
+      ).status,
+    ).toBe(403);
     expect(await status(delivered)).toBe('delivered');
   });
 
   it('answers hostile query values and ids with 4xx, never 5xx', async () => {
-    const hostile = ['\u0000', '%00', '\u0001\u001f', 'x'.repeat(20_000), "' or 1=1 --", '\u202e', '%ZZ', `evt_${'A'.repeat(26)}\u0000`];
+    const hostile = [
+      '\u0000',
+      '%00',
+      '\u0001\u001f',
+      'x'.repeat(20_000),
+      "' or 1=1 --",
+      '\u202e',
+      '%ZZ',
+      `evt_${'A'.repeat(26)}\u0000`,
+    ];
     for (const v of hostile) {
       const enc = v.startsWith('%') ? v : encodeURIComponent(v);
       for (const q of ['status', 'type', 'before']) {

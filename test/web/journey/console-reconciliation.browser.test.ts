@@ -2,7 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, horizontalOverflow, launchBrowser, VIEWPORTS } from '../../helpers/browser.ts';
+import {
+  browserAvailable,
+  horizontalOverflow,
+  launchBrowser,
+  VIEWPORTS,
+} from '../../helpers/browser.ts';
 import { signedInOperator, TOTP_STEP_MS } from '../../helpers/console.ts';
 import { createPartner, startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { ROOT } from '../../helpers/process.ts';
@@ -27,16 +32,23 @@ describe.runIf(browserAvailable)('console reconciliation in headless Chromium at
     const ref = await creditedTopup(p, s, 'paystack', 8_000, new Date('2026-08-03T10:00:00Z'));
     const { web } = await signedInOperator(p, ['finance'], () => (now += TOTP_STEP_MS));
     const context = await browser.newContext({ viewport: VIEWPORTS[0] });
-    await context.addCookies([{ name: 'pp_console', value: web.cookies.get('pp_console')!, url: p.url }]);
+    await context.addCookies([
+      { name: 'pp_console', value: web.cookies.get('pp_console')!, url: p.url },
+    ]);
     const page = await context.newPage();
     const violations: string[] = [];
-    page.on('console', (m) => m.text().includes('Content Security Policy') && violations.push(m.text()));
+    page.on(
+      'console',
+      (m) => m.text().includes('Content Security Policy') && violations.push(m.text()),
+    );
     page.on('pageerror', (e) => violations.push(e.message));
 
     await page.goto(`${p.url}/console/reconciliation`);
     await page.getByRole('heading', { name: 'Reconciliation', level: 1 }).waitFor();
     const csv = `${PAYSTACK_HEADER}\ntransaction,${ref.replaceAll('_', '-')},80.00,1.56,success,2026-08-03T10:00:00Z,BR_SET\ntransaction,serviceD-WAextra,9.00,0.18,success,2026-08-03T11:00:00Z,BR_SET\n`;
-    await page.getByLabel('CSV file').setInputFiles({ name: 'paystack.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page
+      .getByLabel('CSV file')
+      .setInputFiles({ name: 'paystack.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await expect.poll(() => page.getByLabel('Report (CSV text)').inputValue()).toBe(csv);
     await page.getByRole('button', { name: 'Import report' }).click();
     await page.getByText('Imported 2 of 2 lines from Paystack').waitFor();
@@ -48,7 +60,9 @@ describe.runIf(browserAvailable)('console reconciliation in headless Chromium at
     await page.getByLabel('Day (YYYY-MM-DD)').fill('2026-08-03');
     await page.getByLabel('Day (YYYY-MM-DD)').press('Enter');
     await page.getByRole('heading', { name: 'Paystack, 2026-08-03' }).waitFor();
-    expect(await page.getByRole('row', { name: /missing_in_ledger serviceD_WAextra/ }).isVisible()).toBe(true);
+    expect(
+      await page.getByRole('row', { name: /missing_in_ledger serviceD_WAextra/ }).isVisible(),
+    ).toBe(true);
     expect(await horizontalOverflow(page)).toBe(0);
     await page.screenshot({ path: join(SHOTS, 'reconciliation-day-390.png'), fullPage: true });
     expect(violations).toEqual([]);
@@ -58,20 +72,30 @@ describe.runIf(browserAvailable)('console reconciliation in headless Chromium at
     const s = await createPartner(p, { environment: 'production' });
     const ref = await creditedTopup(p, s, 'paystack', 6_000, new Date('2026-08-10T10:00:00Z'));
     const report = `${PAYSTACK_HEADER}\ntransaction,${ref},60.00,1.17,success,2026-08-10T10:00:00Z,KB_SET\nsettlement,,60.00,1.17,success,2026-08-11,KB_SET\nsettlement,,9.00,0.18,success,2026-08-11,KB_ODD\n`;
-    expect((await p.admin('POST', '/reconciliation/imports', { gateway: 'paystack', csv: report })).body).toMatchObject({ settlements_proposed: 2 });
+    expect(
+      (await p.admin('POST', '/reconciliation/imports', { gateway: 'paystack', csv: report })).body,
+    ).toMatchObject({ settlements_proposed: 2 });
     const { web } = await signedInOperator(p, ['finance'], () => (now += TOTP_STEP_MS));
     const context = await browser.newContext({ viewport: VIEWPORTS[0] });
-    await context.addCookies([{ name: 'pp_console', value: web.cookies.get('pp_console')!, url: p.url }]);
+    await context.addCookies([
+      { name: 'pp_console', value: web.cookies.get('pp_console')!, url: p.url },
+    ]);
     const page = await context.newPage();
     const violations: string[] = [];
-    page.on('console', (m) => m.text().includes('Content Security Policy') && violations.push(m.text()));
+    page.on(
+      'console',
+      (m) => m.text().includes('Content Security Policy') && violations.push(m.text()),
+    );
     page.on('pageerror', (e) => violations.push(e.message));
 
     await page.goto(`${p.url}/console/reconciliation`);
     await page.getByRole('heading', { name: 'Settlements awaiting approval' }).waitFor();
     expect(await horizontalOverflow(page)).toBe(0);
     mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: join(SHOTS, 'reconciliation-settlements-390.png'), fullPage: true });
+    await page.screenshot({
+      path: join(SHOTS, 'reconciliation-settlements-390.png'),
+      fullPage: true,
+    });
     // By keyboard: focus the approve button and press Enter; type a reason and press Enter to reject the other.
     await page.getByRole('button', { name: 'Approve settlement KB_SET' }).focus();
     await page.keyboard.press('Enter');
@@ -83,8 +107,13 @@ describe.runIf(browserAvailable)('console reconciliation in headless Chromium at
     await page.getByText('No settlement waits for approval.').waitFor();
     expect(await horizontalOverflow(page)).toBe(0);
 
-    const statement = 'reference,transfer_code,amount,fee_charged,currency,status,updated_at\ntrf_unknown_001,,5.00,0.10,GHS,success,2026-08-10T11:00:00Z\n';
-    await page.getByLabel('Statement file').setInputFiles({ name: 'transfers.csv', mimeType: 'text/csv', buffer: Buffer.from(statement) });
+    const statement =
+      'reference,transfer_code,amount,fee_charged,currency,status,updated_at\ntrf_unknown_001,,5.00,0.10,GHS,success,2026-08-10T11:00:00Z\n';
+    await page.getByLabel('Statement file').setInputFiles({
+      name: 'transfers.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(statement),
+    });
     await expect.poll(() => page.getByLabel('Statement (CSV text)').inputValue()).toBe(statement);
     await page.getByRole('button', { name: 'Import statement' }).focus();
     await page.keyboard.press('Enter');
@@ -93,14 +122,25 @@ describe.runIf(browserAvailable)('console reconciliation in headless Chromium at
     await page.getByLabel('Day (YYYY-MM-DD)').fill('2026-08-10');
     await page.getByLabel('Day (YYYY-MM-DD)').press('Enter');
     await page.getByRole('heading', { name: 'Money out (transfers), 2026-08-10' }).waitFor();
-    expect(await page.getByRole('row', { name: /missing_in_ledger trf_unknown_001/ }).isVisible()).toBe(true);
+    expect(
+      await page.getByRole('row', { name: /missing_in_ledger trf_unknown_001/ }).isVisible(),
+    ).toBe(true);
     expect(await horizontalOverflow(page)).toBe(0);
 
     await p.admin('POST', '/reconciliation/days', { source: 'paystack', date: '2026-08-10' });
-    await p.admin('POST', '/reconciliation/imports', { gateway: 'paystack', csv: `${PAYSTACK_HEADER}\ntransaction,${ref},65.00,1.17,success,2026-08-10T10:00:00Z,KB_SET\n` });
+    await p.admin('POST', '/reconciliation/imports', {
+      gateway: 'paystack',
+      csv: `${PAYSTACK_HEADER}\ntransaction,${ref},65.00,1.17,success,2026-08-10T10:00:00Z,KB_SET\n`,
+    });
     await page.goto(`${p.url}/console/reconciliation/paystack/2026-08-10`);
     await page.getByRole('heading', { name: 'Imported again differently' }).waitFor();
-    expect(await page.getByRole('row', { name: /payment .* GHS 60\.00, fee GHS 1\.17, success .* GHS 65\.00, fee GHS 1\.17, success/ }).isVisible()).toBe(true);
+    expect(
+      await page
+        .getByRole('row', {
+          name: /payment .* GHS 60\.00, fee GHS 1\.17, success .* GHS 65\.00, fee GHS 1\.17, success/,
+        })
+        .isVisible(),
+    ).toBe(true);
     expect(await horizontalOverflow(page)).toBe(0);
     await page.screenshot({ path: join(SHOTS, 'reconciliation-versions-390.png'), fullPage: true });
     expect(violations).toEqual([]);

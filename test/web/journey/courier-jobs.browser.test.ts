@@ -5,60 +5,87 @@ import { newPhone } from '../../helpers/courier.ts';
 import { createPartner, type PartnerSetup } from '../../helpers/harness.ts';
 import { checkPhonePage, phonePage, signInOnPhone } from '../../helpers/courier-browser.ts';
 
-describe.runIf(browserAvailable)('a courier job in the courier app, headless Chromium at 390 px', () => {
-  const env = usePlatformAndBrowser();
-  let s: PartnerSetup;
-  beforeAll(async () => {
-    s = await createPartner(env.p, { environment: 'production' });
-  });
+describe.runIf(browserAvailable)(
+  'a courier job in the courier app, headless Chromium at 390 px',
+  () => {
+    const env = usePlatformAndBrowser();
+    let s: PartnerSetup;
+    beforeAll(async () => {
+      s = await createPartner(env.p, { environment: 'production' });
+    });
 
-  it('takes an offer through pickup to a delivery whose code is entered offline and applied once back online', async () => {
-    const { p, browser } = env;
-    await allOffDuty(p);
-    const phone = newPhone();
-    const { couriers } = p.app.platform;
-    const courier = await couriers.create({ name: 'Yaw Darko', phone, vehicle: 'motorbike', zones: [ZONE] });
-    await couriers.setDuty(courier.id, true);
-    await couriers.reportPosition(courier.id, { ...PICKUP, at: new Date() });
-    const { context, page, violations } = await phonePage(browser, { permissions: ['geolocation'], geolocation: { latitude: PICKUP.lat, longitude: PICKUP.lng } });
-    await signInOnPhone(page, p, phone);
-    await page.getByText('No job for you right now.').waitFor();
+    it('takes an offer through pickup to a delivery whose code is entered offline and applied once back online', async () => {
+      const { p, browser } = env;
+      await allOffDuty(p);
+      const phone = newPhone();
+      const { couriers } = p.app.platform;
+      const courier = await couriers.create({
+        name: 'Yaw Darko',
+        phone,
+        vehicle: 'motorbike',
+        zones: [ZONE],
+      });
+      await couriers.setDuty(courier.id, true);
+      await couriers.reportPosition(courier.id, { ...PICKUP, at: new Date() });
+      const { context, page, violations } = await phonePage(browser, {
+        permissions: ['geolocation'],
+        geolocation: { latitude: PICKUP.lat, longitude: PICKUP.lng },
+      });
+      await signInOnPhone(page, p, phone);
+      await page.getByText('No job for you right now.').waitFor();
 
-    const id = await productionOrder(s);
-    await p.app.platform.dispatch!.offers.tick();
-    await page.reload();
-    await page.getByRole('heading', { name: 'New job offered' }).waitFor();
-    await checkPhonePage(page, 'job-offer');
+      const id = await productionOrder(s);
+      await p.app.platform.dispatch!.offers.tick();
+      await page.reload();
+      await page.getByRole('heading', { name: 'New job offered' }).waitFor();
+      await checkPhonePage(page, 'job-offer');
 
-    await page.getByRole('button', { name: 'Accept' }).click();
-    await page.getByRole('heading', { name: 'Your job' }).waitFor();
-    await expect(page.getByRole('link', { name: 'Directions (Google Maps)' }).getAttribute('href')).resolves.toBe('https://www.google.com/maps/dir/?api=1&destination=5.549,-0.209');
-    await checkPhonePage(page, 'job-accepted');
-    const [sms] = await p.app.platform.db.query<{ body: string }>(`select body from dev_sms_outbox where to_number = '+233241234567' and body like '%Delivery code%' order by id desc limit 1`);
-    const code = /Delivery code: (\d{4})\./.exec(sms!.body)![1]!;
+      await page.getByRole('button', { name: 'Accept' }).click();
+      await page.getByRole('heading', { name: 'Your job' }).waitFor();
+      await expect(
+        page.getByRole('link', { name: 'Directions (Google Maps)' }).getAttribute('href'),
+      ).resolves.toBe('https://www.google.com/maps/dir/?api=1&destination=5.549,-0.209');
+      await checkPhonePage(page, 'job-accepted');
+      const [sms] = await p.app.platform.db.query<{ body: string }>(
+        `select body from dev_sms_outbox where to_number = '+233241234567' and body like '%Delivery code%' order by id desc limit 1`,
+      );
+      const code = /Delivery code: (\d{4})\./.exec(sms!.body)![1]!;
 
-    await page.getByRole('button', { name: 'Picked up' }).click();
-    await page.getByLabel("Recipient's 4-digit delivery code").waitFor();
-    await checkPhonePage(page, 'job-picked-up');
+      await page.getByRole('button', { name: 'Picked up' }).click();
+      await page.getByLabel("Recipient's 4-digit delivery code").waitFor();
+      await checkPhonePage(page, 'job-picked-up');
 
-    // Offline at the door: the delivery waits on the phone.
-    await context.setOffline(true);
-    await page.getByLabel("Recipient's 4-digit delivery code").fill(code);
-    await page.getByRole('button', { name: 'Delivered' }).click();
-    await expect.poll(() => page.locator('#sync').textContent()).toMatch(/waiting to be sent/);
-    await checkPhonePage(page, 'job-delivered-offline');
-    const status = async () => (await p.app.platform.db.query<{ status: string }>('select status from delivery_orders where id = $1', [id]))[0]!.status;
-    expect(await status()).toBe('in_transit');
+      // Offline at the door: the delivery waits on the phone.
+      await context.setOffline(true);
+      await page.getByLabel("Recipient's 4-digit delivery code").fill(code);
+      await page.getByRole('button', { name: 'Delivered' }).click();
+      await expect.poll(() => page.locator('#sync').textContent()).toMatch(/waiting to be sent/);
+      await checkPhonePage(page, 'job-delivered-offline');
+      const status = async () =>
+        (
+          await p.app.platform.db.query<{ status: string }>(
+            'select status from delivery_orders where id = $1',
+            [id],
+          )
+        )[0]!.status;
+      expect(await status()).toBe('in_transit');
 
-    await context.setOffline(false);
-    await expect.poll(status, { timeout: 15_000 }).toBe('delivered');
-    await page.getByText('No job for you right now.').waitFor({ timeout: 15_000 });
-    await checkPhonePage(page, 'job-done');
-    const delivered = await p.app.platform.db.query(`select 1 from courier_actions where courier_id = $1 and kind = 'delivered'`, [courier.id]);
-    expect(delivered).toHaveLength(1);
-    const moves = await p.app.platform.db.query(`select 1 from outbox_events where subject_id = $1 and payload->'data'->>'status' = 'delivered'`, [id]);
-    expect(moves).toHaveLength(1);
-    expect(violations).toEqual([]);
-    await context.close();
-  });
-});
+      await context.setOffline(false);
+      await expect.poll(status, { timeout: 15_000 }).toBe('delivered');
+      await page.getByText('No job for you right now.').waitFor({ timeout: 15_000 });
+      await checkPhonePage(page, 'job-done');
+      const delivered = await p.app.platform.db.query(
+        `select 1 from courier_actions where courier_id = $1 and kind = 'delivered'`,
+        [courier.id],
+      );
+      expect(delivered).toHaveLength(1);
+      const moves = await p.app.platform.db.query(
+        `select 1 from outbox_events where subject_id = $1 and payload->'data'->>'status' = 'delivered'`,
+        [id],
+      );
+      expect(moves).toHaveLength(1);
+      expect(violations).toEqual([]);
+      await context.close();
+    });
+  },
+);

@@ -17,10 +17,17 @@ describe.runIf(browserAvailable)('a live offer in the courier app, headless Chro
       const { p, browser } = env;
       await allOffDuty(p);
       const phone = newPhone();
-      const courier = await p.app.platform.couriers.create({ name: 'Akosua Live', phone, vehicle: 'motorbike', zones: [ZONE] });
+      const courier = await p.app.platform.couriers.create({
+        name: 'Akosua Live',
+        phone,
+        vehicle: 'motorbike',
+        zones: [ZONE],
+      });
       await p.app.platform.couriers.setDuty(courier.id, true);
       await p.app.platform.couriers.reportPosition(courier.id, { ...PICKUP, at: new Date() });
-      const { context, page, violations } = await phonePage(browser, { viewport: { width, height: 800 } });
+      const { context, page, violations } = await phonePage(browser, {
+        viewport: { width, height: 800 },
+      });
       // Records the vibration the page asks for (headless Chromium has no motor).
       await context.addInitScript(() => {
         (window as any).vibrations = [];
@@ -47,7 +54,9 @@ describe.runIf(browserAvailable)('a live offer in the courier app, headless Chro
       console.info(`offer on screen ${shownAfter} ms after dispatch (${width} px)`);
       expect(navigations).toBe(0);
       await expect(page.locator('.job').getAttribute('data-order')).resolves.toBe(order);
-      await expect.poll(() => page.locator('#countdown').textContent()).toMatch(/^Answer within \d+ s$/);
+      await expect
+        .poll(() => page.locator('#countdown').textContent())
+        .toMatch(/^Answer within \d+ s$/);
       await expect(page.evaluate(() => (window as any).vibrations.length)).resolves.toBe(1);
       await checkPhonePage(page, `live-offer-${width}`);
 

@@ -12,8 +12,15 @@ describe.runIf(browserAvailable)('the courier app in headless Chromium at 390 px
   it('signs in with the texted code, goes on duty, queues actions offline and applies each once back online', async () => {
     const { p, browser } = env;
     const phone = newPhone();
-    const courier = await p.app.platform.couriers.create({ name: 'Nana Yeboah', phone, vehicle: 'motorbike' });
-    const { context, page, violations } = await phonePage(browser, { permissions: ['geolocation'], geolocation: ACCRA });
+    const courier = await p.app.platform.couriers.create({
+      name: 'Nana Yeboah',
+      phone,
+      vehicle: 'motorbike',
+    });
+    const { context, page, violations } = await phonePage(browser, {
+      permissions: ['geolocation'],
+      geolocation: ACCRA,
+    });
 
     await page.goto(`${p.url}/courier`);
     expect(new URL(page.url()).pathname).toBe('/courier/sign-in');
@@ -29,30 +36,44 @@ describe.runIf(browserAvailable)('the courier app in headless Chromium at 390 px
 
     // On duty: the duty action and the first position are sent at once.
     await page.getByRole('button', { name: 'Off duty' }).click();
-    await expect.poll(async () => (await p.app.platform.couriers.get(courier.id)).on_duty).toBe(true);
-    await expect.poll(async () => (await p.app.platform.couriers.get(courier.id)).last_lat).toBe(ACCRA.latitude);
+    await expect
+      .poll(async () => (await p.app.platform.couriers.get(courier.id)).on_duty)
+      .toBe(true);
+    await expect
+      .poll(async () => (await p.app.platform.couriers.get(courier.id)).last_lat)
+      .toBe(ACCRA.latitude);
     await expect.poll(() => page.locator('#sync').textContent()).toBe('All sent.');
     await checkPhonePage(page, 'home-on-duty');
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
 
     // Offline: off duty, on duty again (which reports the position at once), all kept on the phone.
-    const actions = async () => p.app.platform.db.query<{ id: string; outcome: string }>('select id, outcome from courier_actions where courier_id = $1', [courier.id]);
+    const actions = async () =>
+      p.app.platform.db.query<{ id: string; outcome: string }>(
+        'select id, outcome from courier_actions where courier_id = $1',
+        [courier.id],
+      );
     const sentBefore = (await actions()).length;
     await context.setOffline(true);
     await context.setGeolocation(OSU);
     await page.getByRole('button', { name: 'On duty' }).click();
     await page.getByRole('button', { name: 'Off duty' }).click();
-    await expect.poll(() => page.locator('#sync').textContent()).toMatch(/^3 actions waiting to be sent/);
+    await expect
+      .poll(() => page.locator('#sync').textContent())
+      .toMatch(/^3 actions waiting to be sent/);
     expect((await actions()).length).toBe(sentBefore);
     // The app opens offline (the service worker's shell), its queue still there, and being on duty
     // it reports the position again as it opens.
     await page.reload();
     await page.getByRole('heading', { name: 'Hello, Nana Yeboah' }).waitFor();
-    await expect.poll(() => page.locator('#sync').textContent()).toMatch(/^4 actions waiting to be sent/);
+    await expect
+      .poll(() => page.locator('#sync').textContent())
+      .toMatch(/^4 actions waiting to be sent/);
     await checkPhonePage(page, 'home-offline');
 
     await context.setOffline(false);
-    await expect.poll(() => page.locator('#sync').textContent(), { timeout: 15_000 }).toBe('All sent.');
+    await expect
+      .poll(() => page.locator('#sync').textContent(), { timeout: 15_000 })
+      .toBe('All sent.');
     const after = await actions();
     expect(after.length).toBe(sentBefore + 4);
     expect(new Set(after.map((a) => a.id)).size).toBe(after.length);

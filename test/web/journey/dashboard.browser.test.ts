@@ -4,7 +4,13 @@ import { PartnerClient } from '@partner-platform/sdk';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { orderBody } from '../../delivery/fixtures.ts';
-import { browserAvailable, contrastRatios, horizontalOverflow, usePlatformAndBrowser, VIEWPORTS } from '../../helpers/browser.ts';
+import {
+  browserAvailable,
+  contrastRatios,
+  horizontalOverflow,
+  usePlatformAndBrowser,
+  VIEWPORTS,
+} from '../../helpers/browser.ts';
 import { ROOT } from '../../helpers/process.ts';
 import { mailSettled, newEmail, PASSWORD } from '../../helpers/web.ts';
 
@@ -15,7 +21,10 @@ const SHOTS = process.env.SCREENSHOT_DIR ?? join(ROOT, 'test-results', 'dashboar
 function watch(page: Page, origin: string) {
   const violations: string[] = [];
   const foreign: string[] = [];
-  page.on('console', (m) => m.text().includes('Content Security Policy') && violations.push(m.text()));
+  page.on(
+    'console',
+    (m) => m.text().includes('Content Security Policy') && violations.push(m.text()),
+  );
   page.on('request', (r) => !r.url().startsWith(origin) && foreign.push(r.url()));
   return { violations, foreign };
 }
@@ -23,7 +32,10 @@ function watch(page: Page, origin: string) {
 async function check(page: Page, name: string, width: number): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  expect(await horizontalOverflow(page), `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
+  expect(
+    await horizontalOverflow(page),
+    `${name} at ${width} px scrolls sideways`,
+  ).toBeLessThanOrEqual(0);
   const unreadable = (await contrastRatios(page, 'body *')).filter((t) => t.ratio < 4.5);
   expect(unreadable, name).toEqual([]);
 }
@@ -51,7 +63,10 @@ describe.runIf(browserAvailable)('the partner dashboard in headless Chromium', (
 
     await mailSettled(p);
     await page.goto(`${p.url}/dev/mail`);
-    await page.getByRole('link', { name: /Verify your email/ }).first().click();
+    await page
+      .getByRole('link', { name: /Verify your email/ })
+      .first()
+      .click();
     await page.getByRole('link', { name: /verify-email/ }).click();
     await page.getByRole('heading', { name: 'Email verified' }).waitFor();
     await page.getByRole('link', { name: 'Sign in' }).click();
@@ -81,7 +96,9 @@ describe.runIf(browserAvailable)('the partner dashboard in headless Chromium', (
     expect(await page.locator('button[data-copy="api-key"]').textContent()).toBe('Copied');
 
     const client = new PartnerClient({ apiKey, signingSecret, baseUrl: p.url });
-    const created = await client.send<any>('POST', '/api/v1/delivery/orders.create', { body: orderBody({ order_reference: 'ESI-0001' }) });
+    const created = await client.send<any>('POST', '/api/v1/delivery/orders.create', {
+      body: orderBody({ order_reference: 'ESI-0001' }),
+    });
     expect(created.status).toBe(201);
     const orderId = created.body.data.order_details.order_id;
     await p.admin('POST', `/delivery/orders/${orderId}/status`, { status: 'accepted' });
@@ -98,7 +115,14 @@ describe.runIf(browserAvailable)('the partner dashboard in headless Chromium', (
     // The same pages at laptop width, in the same session.
     const desktop = VIEWPORTS[1];
     await page.setViewportSize(desktop);
-    for (const [name, path] of [['overview', '/dashboard'], ['apps', '/dashboard/apps'], ['orders', '/dashboard/orders'], ['order', `/dashboard/orders/${orderId}`], ['team', '/dashboard/team'], ['wallet', '/dashboard/wallet']] as const) {
+    for (const [name, path] of [
+      ['overview', '/dashboard'],
+      ['apps', '/dashboard/apps'],
+      ['orders', '/dashboard/orders'],
+      ['order', `/dashboard/orders/${orderId}`],
+      ['team', '/dashboard/team'],
+      ['wallet', '/dashboard/wallet'],
+    ] as const) {
       expect((await page.goto(`${p.url}${path}`))?.status()).toBe(200);
       await check(page, name, desktop.width);
     }
@@ -124,7 +148,10 @@ describe.runIf(browserAvailable)('the partner dashboard in headless Chromium', (
     await page.getByRole('heading', { name: 'Check your mail' }).waitFor();
     await mailSettled(p);
     await page.goto(`${p.url}/dev/mail`);
-    await page.getByRole('link', { name: /Verify your email/ }).first().click();
+    await page
+      .getByRole('link', { name: /Verify your email/ })
+      .first()
+      .click();
     await page.getByRole('link', { name: /verify-email/ }).click();
     await page.goto(`${p.url}/sign-in`);
     await page.getByLabel('Email').fill(email);

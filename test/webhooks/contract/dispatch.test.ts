@@ -1,7 +1,12 @@
 import { PartnerClient, verifyWebhook } from '@partner-platform/sdk';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  createPartner,
+  startPlatform,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 import { orderBody } from '../../delivery/fixtures.ts';
 import { Receiver, until } from '../receiver.ts';
 
@@ -10,7 +15,14 @@ let rx: Receiver;
 beforeAll(async () => {
   rx = await new Receiver().start();
   // A shrunk schedule: retries after 50 ms and 100 ms, then the dead letter.
-  p = await startPlatform({ env: { WEBHOOK_DISPATCHER: 'on', WEBHOOK_RETRY_SCHEDULE: '0.05,0.1', WEBHOOK_POLL_MS: '20', WEBHOOK_LOCAL_DESTINATIONS: 'on' } });
+  p = await startPlatform({
+    env: {
+      WEBHOOK_DISPATCHER: 'on',
+      WEBHOOK_RETRY_SCHEDULE: '0.05,0.1',
+      WEBHOOK_POLL_MS: '20',
+      WEBHOOK_LOCAL_DESTINATIONS: 'on',
+    },
+  });
 });
 afterAll(async () => {
   await p.close();
@@ -20,14 +32,34 @@ afterAll(async () => {
 /** A staging app whose webhook URL is the receiver's `path`. */
 async function appWith(path: string): Promise<PartnerSetup & { secret: string }> {
   const partner = (await p.admin('POST', '/partners', { name: 'Hooks' })).body;
-  const app = (await p.admin('POST', `/partners/${partner.partner_id}/apps`, { name: 'App', webhook_url: rx.url + path })).body;
-  const key = (await p.admin('POST', `/apps/${app.app_id}/keys`, { environment: 'staging', scopes: ['*'] })).body;
-  const client = new PartnerClient({ apiKey: key.api_key, signingSecret: key.signing_secret, baseUrl: p.url });
-  return { partnerId: partner.partner_id, appId: app.app_id, keyId: key.key_id, apiKey: key.api_key, signingSecret: key.signing_secret, client, secret: app.webhook_secret };
+  const app = (
+    await p.admin('POST', `/partners/${partner.partner_id}/apps`, {
+      name: 'App',
+      webhook_url: rx.url + path,
+    })
+  ).body;
+  const key = (
+    await p.admin('POST', `/apps/${app.app_id}/keys`, { environment: 'staging', scopes: ['*'] })
+  ).body;
+  const client = new PartnerClient({
+    apiKey: key.api_key,
+    signingSecret: key.signing_secret,
+    baseUrl: p.url,
+  });
+  return {
+    partnerId: partner.partner_id,
+    appId: app.app_id,
+    keyId: key.key_id,
+    apiKey: key.api_key,
+    signingSecret: key.signing_secret,
+    client,
+    secret: app.webhook_secret,
+  };
 }
 
 const createOrder = async (s: PartnerSetup, extra: Record<string, unknown> = {}) =>
-  (await s.client.send<any>('POST', '/api/v1/delivery/orders.create', { body: orderBody(extra) })).body.data.order_details.order_id as string;
+  (await s.client.send<any>('POST', '/api/v1/delivery/orders.create', { body: orderBody(extra) }))
+    .body.data.order_details.order_id as string;
 
 describe('webhook delivery', () => {
   it('signs per Standard Webhooks: an independent implementation and the SDK both verify it', async () => {
@@ -35,14 +67,25 @@ describe('webhook delivery', () => {
     const orderId = await createOrder(s);
     await until(() => rx.on('/signed').length >= 1);
     const [hit] = rx.on('/signed');
-    const event = new Webhook(s.secret).verify(hit!.body, hit!.headers as Record<string, string>) as any;
-    expect(event).toMatchObject({ type: 'delivery.order.created', environment: 'staging', data: { order_id: orderId, status: 'placed', sequence: 1 } });
+    const event = new Webhook(s.secret).verify(
+      hit!.body,
+      hit!.headers as Record<string, string>,
+    ) as any;
+    expect(event).toMatchObject({
+      type: 'delivery.order.created',
+      environment: 'staging',
+      data: { order_id: orderId, status: 'placed', sequence: 1 },
+    });
     expect(event.id).toBe(hit!.headers['webhook-id']);
     // Tracing is off unless configured: no trace context goes out.
     expect(hit!.headers.traceparent).toBeUndefined();
     expect(verifyWebhook(s.secret, hit!.headers, hit!.body).id).toBe(event.id);
-    expect(() => verifyWebhook(s.secret, hit!.headers, hit!.body.replace('placed', 'delivered'))).toThrow();
-    expect(() => verifyWebhook(s.secret, hit!.headers, hit!.body, { now: () => Date.now() + 301_000 })).toThrow(/too far/);
+    expect(() =>
+      verifyWebhook(s.secret, hit!.headers, hit!.body.replace('placed', 'delivered')),
+    ).toThrow();
+    expect(() =>
+      verifyWebhook(s.secret, hit!.headers, hit!.body, { now: () => Date.now() + 301_000 }),
+    ).toThrow(/too far/);
   });
 
   it('retries on the schedule (fail, fail, succeed) and records every attempt', async () => {
@@ -50,11 +93,21 @@ describe('webhook delivery', () => {
     rx.script.set('/flaky', [500, 503]);
     const orderId = await createOrder(s);
     await until(() => rx.on('/flaky').length >= 3);
-    const [event] = await p.app.platform.db.query<{ id: string }>("select id from outbox_events where subject_id = $1", [orderId]);
-    await until(async () => (await p.admin('GET', `/webhooks/deliveries/${event!.id}`)).body.status === 'delivered');
+    const [event] = await p.app.platform.db.query<{ id: string }>(
+      'select id from outbox_events where subject_id = $1',
+      [orderId],
+    );
+    await until(
+      async () =>
+        (await p.admin('GET', `/webhooks/deliveries/${event!.id}`)).body.status === 'delivered',
+    );
     const detail = (await p.admin('GET', `/webhooks/deliveries/${event!.id}`)).body;
     expect(detail.attempts.map((a: any) => a.status_code)).toEqual([500, 503, 200]);
-    expect(detail.attempts.every((a: any) => typeof a.latency_ms === 'number' && a.response_excerpt === 'ok')).toBe(true);
+    expect(
+      detail.attempts.every(
+        (a: any) => typeof a.latency_ms === 'number' && a.response_excerpt === 'ok',
+      ),
+    ).toBe(true);
     expect(new Set(rx.on('/flaky').map((r) => r.headers['webhook-id'])).size).toBe(1);
   });
 
@@ -62,17 +115,29 @@ describe('webhook delivery', () => {
     const s = await appWith('/down');
     rx.script.set('/down', [500, 500, 500]);
     const orderId = await createOrder(s);
-    const [event] = await p.app.platform.db.query<{ id: string }>("select id from outbox_events where subject_id = $1", [orderId]);
-    await until(async () => (await p.admin('GET', `/webhooks/deliveries/${event!.id}`)).body.status === 'dead');
-    const dead = (await p.admin('GET', `/webhooks/deliveries?status=dead&app_id=${s.appId}`)).body.deliveries;
+    const [event] = await p.app.platform.db.query<{ id: string }>(
+      'select id from outbox_events where subject_id = $1',
+      [orderId],
+    );
+    await until(
+      async () =>
+        (await p.admin('GET', `/webhooks/deliveries/${event!.id}`)).body.status === 'dead',
+    );
+    const dead = (await p.admin('GET', `/webhooks/deliveries?status=dead&app_id=${s.appId}`)).body
+      .deliveries;
     expect(dead.map((d: any) => d.delivery_id)).toEqual([event!.id]);
     expect(dead[0]).toMatchObject({ attempts: 3, last_status_code: 500 });
     const replay = await p.admin('POST', `/webhooks/deliveries/${event!.id}/replay`);
     expect(replay.status).toBe(202);
-    await until(async () => (await p.admin('GET', `/webhooks/deliveries/${event!.id}`)).body.status === 'delivered');
+    await until(
+      async () =>
+        (await p.admin('GET', `/webhooks/deliveries/${event!.id}`)).body.status === 'delivered',
+    );
     expect(rx.on('/down')).toHaveLength(4);
     const since = new Date(Date.now() - 60_000).toISOString();
-    expect((await p.admin('POST', `/apps/${s.appId}/webhooks/replay`, { since })).body.replayed).toEqual([]);
+    expect(
+      (await p.admin('POST', `/apps/${s.appId}/webhooks/replay`, { since })).body.replayed,
+    ).toEqual([]);
   });
 
   it("disables an endpoint that answers 410 until an operator enables it; a per-order URL's 410 stops only that URL", async () => {
@@ -81,7 +146,13 @@ describe('webhook delivery', () => {
     const first = await createOrder(s);
     await until(() => rx.on('/gone').length === 1);
     const second = await createOrder(s);
-    const events = async (id: string) => (await p.app.platform.db.query<any>("select id, delivery_status, last_error from outbox_events where subject_id = $1", [id]))[0];
+    const events = async (id: string) =>
+      (
+        await p.app.platform.db.query<any>(
+          'select id, delivery_status, last_error from outbox_events where subject_id = $1',
+          [id],
+        )
+      )[0];
     await until(async () => (await events(second)).delivery_status === 'dead');
     expect((await events(second)).last_error).toMatch(/disabled/);
     expect(rx.on('/gone')).toHaveLength(1);
@@ -91,7 +162,10 @@ describe('webhook delivery', () => {
     rx.script.set('/order-only', [410]);
     await createOrder(s, { webhook_url: perOrderUrl });
     await until(() => rx.on('/order-only').length === 1);
-    expect((await p.admin('POST', `/apps/${s.appId}/webhooks/enable`, {})).body).toEqual({ url: `${rx.url}/gone`, enabled: true });
+    expect((await p.admin('POST', `/apps/${s.appId}/webhooks/enable`, {})).body).toEqual({
+      url: `${rx.url}/gone`,
+      enabled: true,
+    });
     await p.admin('POST', `/webhooks/deliveries/${(await events(second)).id}/replay`);
     await until(() => rx.on('/gone').length === 2);
     const third = await createOrder(s, { webhook_url: perOrderUrl });
@@ -103,36 +177,63 @@ describe('webhook delivery', () => {
     const s = await appWith('/gone-burst');
     rx.fallback = 410;
     try {
-      const res = await s.client.send<any>('POST', '/api/v1/delivery/orders.create_bulk', { body: { orders: Array.from({ length: 12 }, () => orderBody()) } });
+      const res = await s.client.send<any>('POST', '/api/v1/delivery/orders.create_bulk', {
+        body: { orders: Array.from({ length: 12 }, () => orderBody()) },
+      });
       expect(res.status).toBe(200);
-      const dead = async () => (await p.app.platform.db.query<{ n: number }>("select count(*)::int as n from outbox_events where app_id = $1 and delivery_status = 'dead'", [s.appId]))[0]!.n;
+      const dead = async () =>
+        (
+          await p.app.platform.db.query<{ n: number }>(
+            "select count(*)::int as n from outbox_events where app_id = $1 and delivery_status = 'dead'",
+            [s.appId],
+          )
+        )[0]!.n;
       await until(async () => (await dead()) === 12);
     } finally {
       rx.fallback = 200;
     }
     const [attempts] = await p.app.platform.db.query<{ n: number; events: number }>(
-      'select count(*)::int as n, count(distinct a.event_id)::int as events from webhook_attempts a join outbox_events e on e.id = a.event_id where e.app_id = $1', [s.appId]);
+      'select count(*)::int as n, count(distinct a.event_id)::int as events from webhook_attempts a join outbox_events e on e.id = a.event_id where e.app_id = $1',
+      [s.appId],
+    );
     // Events claimed before the first 410 was recorded were sent; the rest were stopped unsent.
     expect(attempts!.n).toBe(rx.on('/gone-burst').length);
     expect(attempts!.events).toBe(attempts!.n);
-    expect(await p.app.platform.db.query('select url from webhook_disabled_endpoints where app_id = $1', [s.appId])).toEqual([{ url: `${rx.url}/gone-burst` }]);
+    expect(
+      await p.app.platform.db.query(
+        'select url from webhook_disabled_endpoints where app_id = $1',
+        [s.appId],
+      ),
+    ).toEqual([{ url: `${rx.url}/gone-burst` }]);
   });
 
   it('signs with both secrets during a rotation', async () => {
     const s = await appWith('/rotating');
-    const rotated = (await p.admin('POST', `/apps/${s.appId}/webhook-secret/rotate`, { overlap_hours: 1 })).body;
+    const rotated = (
+      await p.admin('POST', `/apps/${s.appId}/webhook-secret/rotate`, { overlap_hours: 1 })
+    ).body;
     expect(rotated.webhook_secret).toMatch(/^whsec_/);
     await createOrder(s);
     await until(() => rx.on('/rotating').length >= 1);
     const [hit] = rx.on('/rotating');
     expect(String(hit!.headers['webhook-signature']).split(' ')).toHaveLength(2);
     expect(verifyWebhook(s.secret, hit!.headers, hit!.body).type).toBe('delivery.order.created');
-    expect(verifyWebhook(rotated.webhook_secret, hit!.headers, hit!.body).type).toBe('delivery.order.created');
+    expect(verifyWebhook(rotated.webhook_secret, hit!.headers, hit!.body).type).toBe(
+      'delivery.order.created',
+    );
   });
 
   it('marks events of an app without a webhook URL as having no destination', async () => {
     const s = await createPartner(p);
     const orderId = await createOrder(s);
-    await until(async () => (await p.app.platform.db.query<any>('select delivery_status from outbox_events where subject_id = $1', [orderId]))[0].delivery_status === 'no_destination');
+    await until(
+      async () =>
+        (
+          await p.app.platform.db.query<any>(
+            'select delivery_status from outbox_events where subject_id = $1',
+            [orderId],
+          )
+        )[0].delivery_status === 'no_destination',
+    );
   });
 });

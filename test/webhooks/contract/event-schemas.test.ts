@@ -1,7 +1,17 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUYER_WALLET, decide, getSale, orderBody as saleBody, placed, reversalCheckDue, salesPartner, shop, verifySale } from '../../catalog/helpers.ts';
+import {
+  BUYER_WALLET,
+  decide,
+  getSale,
+  orderBody as saleBody,
+  placed,
+  reversalCheckDue,
+  salesPartner,
+  shop,
+  verifySale,
+} from '../../catalog/helpers.ts';
 import { ACCRA_CENTRAL, EAST_LEGON, orderBody } from '../../delivery/fixtures.ts';
 import { courierNear, PICKUP, productionOrder } from '../../dispatch/helpers.ts';
 import { createPartner, startPlatform, type TestPlatform } from '../../helpers/harness.ts';
@@ -24,10 +34,14 @@ beforeAll(async () => {
 afterAll(() => p.close());
 
 const db = () => p.app.platform.db;
-const move = (orderId: string, status: string, extra: Record<string, unknown> = {}) => p.admin('POST', `/delivery/orders/${orderId}/status`, { status, ...extra });
+const move = (orderId: string, status: string, extra: Record<string, unknown> = {}) =>
+  p.admin('POST', `/delivery/orders/${orderId}/status`, { status, ...extra });
 /** What the sandbox gateway reports for a sale's checkout, as a real gateway would. */
 const gatewayCollects = (saleId: string, set: string, value: number | string) =>
-  db().query(`update sandbox_checkouts set ${set} = $2 where client_reference = (select client_reference from sales where id = $1)`, [saleId, value]);
+  db().query(
+    `update sandbox_checkouts set ${set} = $2 where client_reference = (select client_reference from sales where id = $1)`,
+    [saleId, value],
+  );
 
 /**
  * A top-up credited, then a wallet-funded order created, accepted, cancelled and its fee refunded;
@@ -43,12 +57,22 @@ async function deliveryAndWallet(): Promise<void> {
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const id = created.body.data.order_details.order_id;
   await move(id, 'accepted');
-  await s.client.send('POST', '/api/v1/delivery/orders.cancel', { body: { order_id: id, reason: 'Buyer unreachable' } });
+  await s.client.send('POST', '/api/v1/delivery/orders.cancel', {
+    body: { order_id: id, reason: 'Buyer unreachable' },
+  });
   expect(await p.app.platform.delivery!.refunds.tick()).toBeGreaterThanOrEqual(1);
-  const returned = (await s.client.send<any>('POST', '/api/v1/delivery/orders.create', { body: { ...body, order_reference: `${body.order_reference}-r` } })).body.data.order_details.order_id;
+  const returned = (
+    await s.client.send<any>('POST', '/api/v1/delivery/orders.create', {
+      body: { ...body, order_reference: `${body.order_reference}-r` },
+    })
+  ).body.data.order_details.order_id;
   for (const st of ['accepted', 'pickedUp', 'in_transit']) await move(returned, st);
-  expect((await move(returned, 'in_transit', { failure_reason: 'recipient_absent' })).status).toBe(200);
-  expect((await move(returned, 'returning', { failure_reason: 'other', note: 'Gate locked' })).status).toBe(200);
+  expect((await move(returned, 'in_transit', { failure_reason: 'recipient_absent' })).status).toBe(
+    200,
+  );
+  expect(
+    (await move(returned, 'returning', { failure_reason: 'other', note: 'Gate locked' })).status,
+  ).toBe(200);
   expect((await move(returned, 'returned')).status).toBe(200);
 }
 
@@ -79,7 +103,10 @@ async function sales(): Promise<void> {
   await decide(reversed.checkout_url, 'pay');
   await verifySale(s, reversed.sale_id);
   await db().query("update sales set gateway = 'hubtel' where id = $1", [reversed.sale_id]);
-  await move((await getSale(s, { sale_id: reversed.sale_id })).body.data.delivery.order_id, 'cancelled');
+  await move(
+    (await getSale(s, { sale_id: reversed.sale_id })).body.data.delivery.order_id,
+    'cancelled',
+  );
   await refunds.tick();
   transfers.settle((await refunds.sendTo(reversed.sale_id, BUYER_WALLET)).reference, 'reversed');
   await reversalCheckDue(p, reversed.sale_id);
@@ -98,8 +125,16 @@ async function liveLocation(): Promise<void> {
 /** A partner's markup paid out, then another payout of it failed (payout.paid, payout.failed). */
 async function payouts(): Promise<void> {
   const s = await createPartner(p, { environment: 'production' });
-  await setDestination(p, 'partner', s.partnerId, { kind: 'mobile_money', network: 'mtn', number: '024 765 4321', name: 'Test Partner Ltd' });
-  await db().query("update payout_destinations set changed_at = changed_at - interval '30 days' where payee = $1", [`partner:${s.partnerId}`]);
+  await setDestination(p, 'partner', s.partnerId, {
+    kind: 'mobile_money',
+    network: 'mtn',
+    number: '024 765 4321',
+    name: 'Test Partner Ltd',
+  });
+  await db().query(
+    "update payout_destinations set changed_at = changed_at - interval '30 days' where payee = $1",
+    [`partner:${s.partnerId}`],
+  );
   const account = `partner_markup_payable:${s.partnerId}`;
   await settleSale(p, account, 2000, Date.now() - 30 * HOUR);
   await runPayouts(p);
@@ -120,13 +155,28 @@ describe('webhook events ↔ /openapi.json', () => {
     const validatorOf = (type: string) => {
       const hook = doc.webhooks[type]?.post;
       expect(hook, `${type} is not documented`).toBeDefined();
-      return validators.get(type) ?? validators.set(type, ajv.compile(closed(deref(doc, hook.requestBody.content['application/json'].schema)))).get(type)!;
+      return (
+        validators.get(type) ??
+        validators
+          .set(
+            type,
+            ajv.compile(closed(deref(doc, hook.requestBody.content['application/json'].schema))),
+          )
+          .get(type)!
+      );
     };
-    const events = await db().query<{ type: string; payload: unknown }>('select type, payload from outbox_events');
+    const events = await db().query<{ type: string; payload: unknown }>(
+      'select type, payload from outbox_events',
+    );
     for (const { type, payload } of events) {
       const validate = validatorOf(type);
-      expect(validate(payload) ? null : validate.errors, `${type}: ${JSON.stringify(payload)}`).toBeNull();
+      expect(
+        validate(payload) ? null : validate.errors,
+        `${type}: ${JSON.stringify(payload)}`,
+      ).toBeNull();
     }
-    expect([...new Set(events.map((e) => e.type))].sort()).toEqual(Object.keys(doc.webhooks).sort());
+    expect([...new Set(events.map((e) => e.type))].sort()).toEqual(
+      Object.keys(doc.webhooks).sort(),
+    );
   });
 });

@@ -9,7 +9,9 @@ let p: TestPlatform;
 let rx: Receiver;
 beforeAll(async () => {
   rx = await new Receiver().start();
-  p = await startPlatform({ env: { WEBHOOK_DISPATCHER: 'on', WEBHOOK_POLL_MS: '60000', WEBHOOK_LOCAL_DESTINATIONS: 'on' } });
+  p = await startPlatform({
+    env: { WEBHOOK_DISPATCHER: 'on', WEBHOOK_POLL_MS: '60000', WEBHOOK_LOCAL_DESTINATIONS: 'on' },
+  });
   // The dispatcher's first round runs at start; let it go to sleep before measuring.
   await new Promise((r) => setTimeout(r, 300));
 });
@@ -20,9 +22,23 @@ afterAll(async () => {
 
 async function staging(webhookUrl?: string) {
   const partner = (await p.admin('POST', '/partners', { name: 'Wake' })).body;
-  const app = (await p.admin('POST', `/partners/${partner.partner_id}/apps`, { name: 'App', ...(webhookUrl ? { webhook_url: webhookUrl } : {}) })).body;
-  const key = (await p.admin('POST', `/apps/${app.app_id}/keys`, { environment: 'staging', scopes: ['*'] })).body;
-  return { appId: app.app_id as string, client: new PartnerClient({ apiKey: key.api_key, signingSecret: key.signing_secret, baseUrl: p.url }) };
+  const app = (
+    await p.admin('POST', `/partners/${partner.partner_id}/apps`, {
+      name: 'App',
+      ...(webhookUrl ? { webhook_url: webhookUrl } : {}),
+    })
+  ).body;
+  const key = (
+    await p.admin('POST', `/apps/${app.app_id}/keys`, { environment: 'staging', scopes: ['*'] })
+  ).body;
+  return {
+    appId: app.app_id as string,
+    client: new PartnerClient({
+      apiKey: key.api_key,
+      signingSecret: key.signing_secret,
+      baseUrl: p.url,
+    }),
+  };
 }
 
 describe('the webhook dispatcher is woken by commits', () => {
@@ -36,26 +52,60 @@ describe('the webhook dispatcher is woken by commits', () => {
 
   it('sends a status change and an operator replay long before the next poll', async () => {
     const { client, appId } = await staging(`${rx.url}/moves`);
-    const created = await client.send('POST', '/api/v1/delivery/orders.create', { body: orderBody() });
+    const created = await client.send('POST', '/api/v1/delivery/orders.create', {
+      body: orderBody(),
+    });
     await until(() => rx.on('/moves').length >= 1, 5_000);
-    await client.send('POST', '/api/v1/delivery/orders.cancel', { body: { order_id: (created.body as { data: { order_details: { order_id: string } } }).data.order_details.order_id, reason: 'changed my mind' } });
+    await client.send('POST', '/api/v1/delivery/orders.cancel', {
+      body: {
+        order_id: (created.body as { data: { order_details: { order_id: string } } }).data
+          .order_details.order_id,
+        reason: 'changed my mind',
+      },
+    });
     await until(() => rx.on('/moves').length >= 2, 5_000);
-    const [first] = await p.app.platform.db.query<{ id: string }>("select id from outbox_events where app_id = $1 and type = 'delivery.order.created'", [appId]);
+    const [first] = await p.app.platform.db.query<{ id: string }>(
+      "select id from outbox_events where app_id = $1 and type = 'delivery.order.created'",
+      [appId],
+    );
     expect((await p.admin('POST', `/webhooks/deliveries/${first!.id}/replay`)).status).toBe(202);
     await until(() => rx.on('/moves').length >= 3, 5_000);
   });
 
   it('finishes events nobody is to receive in one batch, without a transaction each', async () => {
     const { client, appId } = await staging();
-    await Promise.all(Array.from({ length: 12 }, () => client.send('POST', '/api/v1/delivery/orders.create', { body: orderBody() })));
-    await until(async () => (await countRows(p, "select count(*)::int as n from outbox_events where app_id = $1 and delivery_status = 'no_destination'", [appId])) === 12, 5_000);
-    expect(await countRows(p, 'select count(*)::int as n from webhook_attempts a join outbox_events e on e.id = a.event_id where e.app_id = $1', [appId])).toBe(0);
+    await Promise.all(
+      Array.from({ length: 12 }, () =>
+        client.send('POST', '/api/v1/delivery/orders.create', { body: orderBody() }),
+      ),
+    );
+    await until(
+      async () =>
+        (await countRows(
+          p,
+          "select count(*)::int as n from outbox_events where app_id = $1 and delivery_status = 'no_destination'",
+          [appId],
+        )) === 12,
+      5_000,
+    );
+    expect(
+      await countRows(
+        p,
+        'select count(*)::int as n from webhook_attempts a join outbox_events e on e.id = a.event_id where e.app_id = $1',
+        [appId],
+      ),
+    ).toBe(0);
   });
 
-  it('keeps sending a burst bigger than one endpoint\'s queue without waiting for a poll', async () => {
+  it("keeps sending a burst bigger than one endpoint's queue without waiting for a poll", async () => {
     const { client } = await staging(`${rx.url}/burst`);
     // 60 events for one endpoint: more than its 4 turns and 16 places in the queue at once.
-    for (let i = 0; i < 6; i++) await Promise.all(Array.from({ length: 10 }, () => client.send('POST', '/api/v1/delivery/orders.create', { body: orderBody() })));
+    for (let i = 0; i < 6; i++)
+      await Promise.all(
+        Array.from({ length: 10 }, () =>
+          client.send('POST', '/api/v1/delivery/orders.create', { body: orderBody() }),
+        ),
+      );
     await until(() => rx.on('/burst').length >= 60, 15_000);
   });
 });

@@ -17,9 +17,15 @@ const schema = onPostgres ? `t_${randomBytes(6).toString('hex')}` : undefined;
 let db: Db;
 
 beforeAll(async () => {
-  db = await openDatabase(onPostgres ? { kind: 'postgres', url: process.env.DATABASE_URL!, poolSize: 2, schema } : { kind: 'memory' });
+  db = await openDatabase(
+    onPostgres
+      ? { kind: 'postgres', url: process.env.DATABASE_URL!, poolSize: 2, schema }
+      : { kind: 'memory' },
+  );
   await db.query(`insert into partners (id, name) values ('par_ret', 'Retention')`);
-  await db.query(`insert into apps (id, partner_id, name, webhook_secret_sealed) values ('app_ret', 'par_ret', 'Retention', 'x')`);
+  await db.query(
+    `insert into apps (id, partner_id, name, webhook_secret_sealed) values ('app_ret', 'par_ret', 'Retention', 'x')`,
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -46,8 +52,22 @@ async function seed(prefix: string, status: string, ageDays: number, count: numb
 }
 
 const left = async (prefix: string) => ({
-  events: Number((await db.query<{ n: string }>(`select count(*) as n from outbox_events where id like $1 || '%'`, [prefix]))[0]!.n),
-  attempts: Number((await db.query<{ n: string }>(`select count(*) as n from webhook_attempts where event_id like $1 || '%'`, [prefix]))[0]!.n),
+  events: Number(
+    (
+      await db.query<{ n: string }>(
+        `select count(*) as n from outbox_events where id like $1 || '%'`,
+        [prefix],
+      )
+    )[0]!.n,
+  ),
+  attempts: Number(
+    (
+      await db.query<{ n: string }>(
+        `select count(*) as n from webhook_attempts where event_id like $1 || '%'`,
+        [prefix],
+      )
+    )[0]!.n,
+  ),
 });
 
 describe(`webhook retention (${onPostgres ? 'PostgreSQL' : 'embedded'})`, () => {
@@ -57,8 +77,22 @@ describe(`webhook retention (${onPostgres ? 'PostgreSQL' : 'embedded'})`, () => 
     await seed('new_delivered_', 'delivered', 29, 4);
     await seed('old_pending_', 'pending', 60, 2);
     await seed('old_dead_', 'dead', 90, 2);
-    const settings = { retryScheduleMs: [1000], timeoutMs: 1000, concurrency: 1, perEndpointConcurrency: 1, pollMs: 1000, retentionDays: 30 };
-    const dispatcher = new WebhookDispatcher(db, new SecretBox(Buffer.alloc(32, 7)), settings, new Destinations(false), () => NOW, silent);
+    const settings = {
+      retryScheduleMs: [1000],
+      timeoutMs: 1000,
+      concurrency: 1,
+      perEndpointConcurrency: 1,
+      pollMs: 1000,
+      retentionDays: 30,
+    };
+    const dispatcher = new WebhookDispatcher(
+      db,
+      new SecretBox(Buffer.alloc(32, 7)),
+      settings,
+      new Destinations(false),
+      () => NOW,
+      silent,
+    );
 
     expect(await dispatcher.prune()).toBe(1208);
     expect(await left('old_delivered_')).toEqual({ events: 0, attempts: 0 });

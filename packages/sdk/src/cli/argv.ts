@@ -23,11 +23,19 @@ export interface Line {
  * name is found, so their values count as words here (`-f order.json`); the name comes before them.
  */
 export function readLine(argv: string[]): Line {
-  const { values, positionals, tokens } = parseArgs({ args: argv, options: GLOBAL_OPTIONS, strict: false, allowPositionals: true, tokens: true });
+  const { values, positionals, tokens } = parseArgs({
+    args: argv,
+    options: GLOBAL_OPTIONS,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   const wordAt = tokens.flatMap((t) => (t.kind === 'positional' ? [t.index] : []));
   return {
     // Unknown options are in `values` too (as switches): the command's parse judges those.
-    globals: Object.fromEntries(Object.entries(values).filter(([name]) => name in GLOBAL_OPTIONS)) as Line['globals'],
+    globals: Object.fromEntries(
+      Object.entries(values).filter(([name]) => name in GLOBAL_OPTIONS),
+    ) as Line['globals'],
     words: positionals,
     without: (n) => {
       const taken = new Set(wordAt.slice(0, n));
@@ -49,12 +57,15 @@ export function closest(typed: string, candidates: Iterable<string>): string | u
 
 /** Edits (insert, delete, replace, swap two neighbours) that turn `a` into `b`. */
 function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
     }
   }
   return d[a.length]![b.length]!;

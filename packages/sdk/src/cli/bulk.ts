@@ -1,6 +1,19 @@
-import { CsvProblem, ORDER_CSV_COLUMNS, ordersFromCsv as csvOrders, type CsvOrderRow } from '@partner-platform/protocol';
+import {
+  CsvProblem,
+  ORDER_CSV_COLUMNS,
+  ordersFromCsv as csvOrders,
+  type CsvOrderRow,
+} from '@partner-platform/protocol';
 import type { BulkItemResult, CreateOrderRequest } from '../types.ts';
-import { CLI, parseJsonInput, parseNumber, readInput, str, UsageError, type Command } from './command.ts';
+import {
+  CLI,
+  parseJsonInput,
+  parseNumber,
+  readInput,
+  str,
+  UsageError,
+  type Command,
+} from './command.ts';
 import { block, json, progressBar, table } from './output.ts';
 
 /** Orders from a CSV file with a header row of ORDER_CSV_COLUMNS names (read by the protocol package, as the dashboard does). */
@@ -9,7 +22,12 @@ export function ordersFromCsv(text: string): CreateOrderRequest[] {
   try {
     rows = csvOrders(text);
   } catch (err) {
-    if (err instanceof CsvProblem) throw new UsageError(err.message.startsWith('unknown CSV column') ? `${err.message}; see ${CLI} orders bulk --help` : err.message);
+    if (err instanceof CsvProblem)
+      throw new UsageError(
+        err.message.startsWith('unknown CSV column')
+          ? `${err.message}; see ${CLI} orders bulk --help`
+          : err.message,
+      );
     throw err;
   }
   const bad = rows.find((r) => r.problems.length > 0);
@@ -21,14 +39,16 @@ function loadOrders(file: string): CreateOrderRequest[] {
   if (/\.csv$/i.test(file)) return ordersFromCsv(readInput(file));
   const parsed = parseJsonInput(file) as unknown;
   const list = Array.isArray(parsed) ? parsed : (parsed as { orders?: unknown } | null)?.orders;
-  if (!Array.isArray(list)) throw new UsageError(`${file} must hold a JSON array of orders or {"orders": [...]}`);
+  if (!Array.isArray(list))
+    throw new UsageError(`${file} must hold a JSON array of orders or {"orders": [...]}`);
   return list as CreateOrderRequest[];
 }
 
 export const bulkCommand: Command = {
   name: 'orders bulk',
   usage: '-f FILE.csv|FILE.json [--chunk N]',
-  summary: 'Create many orders through orders.create_bulk, N (default 100) per call; exit 1 if any failed',
+  summary:
+    'Create many orders through orders.create_bulk, N (default 100) per call; exit 1 if any failed',
   help: [
     'JSON: an array of orders.create bodies, or {"orders": [...]}.',
     'CSV: a header row naming some of these columns (empty cells are left out):',
@@ -58,7 +78,8 @@ export const bulkCommand: Command = {
       const summary = { total: orders.length, sent: results.length, ...counts() };
       if (ctx.json) return ctx.io.out(json({ summary, results }));
       const failures = results.filter(failed);
-      const optional = (label: string, value: number, shown: boolean): Array<[string, unknown]> => (shown ? [[label, value]] : []);
+      const optional = (label: string, value: number, shown: boolean): Array<[string, unknown]> =>
+        shown ? [[label, value]] : [];
       ctx.io.out(
         block([
           ['total', summary.total],
@@ -68,13 +89,22 @@ export const bulkCommand: Command = {
           ['failed', summary.failed],
         ]),
       );
-      if (failures.length > 0) ctx.io.out(`\n${table(['row', 'reference', 'status', 'code', 'message'], failures.map((f) => [f.row, f.order_reference, f.status_code, f.code, f.message]))}`);
+      if (failures.length > 0)
+        ctx.io.out(
+          `\n${table(
+            ['row', 'reference', 'status', 'code', 'message'],
+            failures.map((f) => [f.row, f.order_reference, f.status_code, f.code, f.message]),
+          )}`,
+        );
     };
-    const progress = (extra: string) => ctx.io.progress?.(progressBar(results.length, orders.length, extra));
+    const progress = (extra: string) =>
+      ctx.io.progress?.(progressBar(results.length, orders.length, extra));
     progress('starting');
     for (let start = 0; start < orders.length; start += chunk) {
       try {
-        const res = await client.delivery.orders.createBulk(orders.slice(start, start + chunk), { findExisting: true });
+        const res = await client.delivery.orders.createBulk(orders.slice(start, start + chunk), {
+          findExisting: true,
+        });
         res.results.forEach((r, i) => results.push({ row: start + i + 1, ...r }));
       } catch (err) {
         // Earlier chunks were created: say so before the error line.
@@ -92,5 +122,7 @@ export const bulkCommand: Command = {
 };
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
-  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size));
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) =>
+    items.slice(i * size, i * size + size),
+  );
 }

@@ -61,10 +61,14 @@ export function checkUrl(value: string, flag: string): string {
 }
 
 /** A command's subject, by its id (the positional) or by `--reference`: exactly one of them. */
-export function idOrReference(ctx: Ctx, usage: string): { id: string; reference?: undefined } | { id?: undefined; reference: string } {
+export function idOrReference(
+  ctx: Ctx,
+  usage: string,
+): { id: string; reference?: undefined } | { id?: undefined; reference: string } {
   const reference = str(ctx, 'reference');
   const [id] = ctx.positionals;
-  if ((id === undefined) === (reference === undefined)) throw new UsageError(`give either ${usage}`);
+  if ((id === undefined) === (reference === undefined))
+    throw new UsageError(`give either ${usage}`);
   return id !== undefined ? { id } : { reference: reference! };
 }
 
@@ -73,7 +77,11 @@ export function idOrReference(ctx: Ctx, usage: string): { id: string; reference?
  * is not shaped like such an id, it was most likely the partner's own reference, which `lookup`
  * finds with `--reference`.
  */
-export function referenceHint(prefix: string, notFound: string, lookup: string): NonNullable<Command['hint']> {
+export function referenceHint(
+  prefix: string,
+  notFound: string,
+  lookup: string,
+): NonNullable<Command['hint']> {
   return (err, ctx) => {
     const [value] = ctx.positionals;
     if (err.code !== notFound || value === undefined || value.startsWith(prefix)) return undefined;
@@ -89,10 +97,21 @@ export function parseLatLng(text: string, flag: string): LatLng {
   return { lat: Number(m[1]), lng: Number(m[2]) };
 }
 
-export function parseNumber(text: string, flag: string, opts: { integer?: boolean; min?: number } = {}): number {
+export function parseNumber(
+  text: string,
+  flag: string,
+  opts: { integer?: boolean; min?: number } = {},
+): number {
   const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n) || (opts.integer && !Number.isInteger(n)) || (opts.min !== undefined && n < opts.min)) {
-    throw new UsageError(`${flag} must be ${opts.integer ? 'a whole number' : 'a number'}${opts.min !== undefined ? ` of at least ${opts.min}` : ''}`);
+  if (
+    text.trim() === '' ||
+    !Number.isFinite(n) ||
+    (opts.integer && !Number.isInteger(n)) ||
+    (opts.min !== undefined && n < opts.min)
+  ) {
+    throw new UsageError(
+      `${flag} must be ${opts.integer ? 'a whole number' : 'a number'}${opts.min !== undefined ? ` of at least ${opts.min}` : ''}`,
+    );
   }
   return n;
 }
@@ -102,7 +121,9 @@ export function readInput(path: string): string {
   try {
     return readFileSync(path === '-' ? 0 : path, 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
 }
 
@@ -120,6 +141,7 @@ export function requestBodyFile(ctx: Ctx, what: string): object {
   const file = str(ctx, 'file');
   if (!file) throw new UsageError('-f FILE is required');
   const body = parseJsonInput(file);
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new UsageError(`${file} must hold ${what}`);
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new UsageError(`${file} must hold ${what}`);
   return body;
 }

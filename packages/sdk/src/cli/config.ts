@@ -14,14 +14,21 @@ export interface StoredConfig {
 export const DEFAULT_BASE_URL = 'http://localhost:8080';
 
 /** The user's config directory for the CLI, per platform conventions; PARTNER_CONFIG_DIR wins. */
-export function configDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home = homedir()): string {
+export function configDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home = homedir(),
+): string {
   if (env.PARTNER_CONFIG_DIR) return env.PARTNER_CONFIG_DIR;
-  if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'partner-platform');
-  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'partner-platform');
+  if (platform === 'win32')
+    return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'partner-platform');
+  if (platform === 'darwin')
+    return join(home, 'Library', 'Application Support', 'partner-platform');
   return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'partner-platform');
 }
 
-export const configFile = (env: NodeJS.ProcessEnv = process.env) => join(configDir(env), 'config.json');
+export const configFile = (env: NodeJS.ProcessEnv = process.env) =>
+  join(configDir(env), 'config.json');
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): StoredConfig {
   const file = configFile(env);
@@ -51,7 +58,9 @@ export interface Credentials {
 }
 
 /** Environment variables override the stored config, so CI can run without `ppctl configure`. */
-export function resolveCredentials(env: NodeJS.ProcessEnv = process.env): Credentials | { missing: string[] } {
+export function resolveCredentials(
+  env: NodeJS.ProcessEnv = process.env,
+): Credentials | { missing: string[] } {
   const stored = readConfig(env);
   const apiKey = env.PARTNER_API_KEY || stored.api_key;
   const signingSecret = env.PARTNER_SIGNING_SECRET || stored.signing_secret;

@@ -1,7 +1,17 @@
 import type { CreateOrderRequest, OrderDetailsResponse, Priority, Tracking } from '../types.ts';
 import { sleep } from '../retry.ts';
 import { bulkCommand } from './bulk.ts';
-import { idOrReference, parseLatLng, parseNumber, referenceHint, requestBodyFile, str, UsageError, type Command, type Ctx } from './command.ts';
+import {
+  idOrReference,
+  parseLatLng,
+  parseNumber,
+  referenceHint,
+  requestBodyFile,
+  str,
+  UsageError,
+  type Command,
+  type Ctx,
+} from './command.ts';
 import { block, ghs, json, table } from './output.ts';
 
 const PRIORITIES: readonly Priority[] = ['standard', 'economy', 'cargo'];
@@ -13,7 +23,12 @@ function trackingText(t: Tracking): string {
     ['order id', t.order_id],
     ['reference', t.order_reference],
     ['status', t.current_status],
-    ['recipient', t.recipient_name ? `${t.recipient_name} (phone …${t.recipient_phone_last4})` : `phone …${t.recipient_phone_last4}`],
+    [
+      'recipient',
+      t.recipient_name
+        ? `${t.recipient_name} (phone …${t.recipient_phone_last4})`
+        : `phone …${t.recipient_phone_last4}`,
+    ],
     ['estimated delivery', t.estimated_delivery_time],
   ]);
   const rows = t.timeline.map((s) => [s.completed ? '[x]' : '[ ]', s.status, s.title, s.timestamp]);
@@ -43,7 +58,11 @@ async function watch(ctx: Ctx, orderId: string, intervalMs: number): Promise<voi
     const t = (await ctx.client().delivery.orders.track(orderId)).data;
     if (t.current_status !== last) {
       last = t.current_status;
-      ctx.io.out(ctx.json ? JSON.stringify(t) : `${new Date().toISOString()}  ${t.order_id}  ${t.current_status}`);
+      ctx.io.out(
+        ctx.json
+          ? JSON.stringify(t)
+          : `${new Date().toISOString()}  ${t.order_id}  ${t.current_status}`,
+      );
     }
     if (FINAL.has(t.current_status)) return;
     await sleep(intervalMs);
@@ -57,20 +76,36 @@ export const deliveryCommands: Command[] = [
     summary: 'Check that both services answer',
     async run(ctx) {
       const client = ctx.client();
-      const [delivery, catalog] = await Promise.all([client.delivery.health(), client.catalog.health()]);
-      ctx.io.out(ctx.json ? json({ delivery, 'safe-catalog': catalog }) : block([['delivery', delivery.status], ['safe-catalog', catalog.status]]));
+      const [delivery, catalog] = await Promise.all([
+        client.delivery.health(),
+        client.catalog.health(),
+      ]);
+      ctx.io.out(
+        ctx.json
+          ? json({ delivery, 'safe-catalog': catalog })
+          : block([
+              ['delivery', delivery.status],
+              ['safe-catalog', catalog.status],
+            ]),
+      );
     },
   },
   {
     name: 'estimate',
     usage: '--to LAT,LNG [--from LAT,LNG] [--priority standard|economy|cargo] [--date YYYY-MM-DD]',
     summary: 'Price a delivery (creates nothing); pickup defaults to central Accra',
-    options: { to: { type: 'string' }, from: { type: 'string' }, priority: { type: 'string' }, date: { type: 'string' } },
+    options: {
+      to: { type: 'string' },
+      from: { type: 'string' },
+      priority: { type: 'string' },
+      date: { type: 'string' },
+    },
     async run(ctx) {
       const to = str(ctx, 'to');
       if (!to) throw new UsageError('--to LAT,LNG is required');
       const priority = str(ctx, 'priority');
-      if (priority !== undefined && !PRIORITIES.includes(priority as Priority)) throw new UsageError('--priority must be standard, economy or cargo');
+      if (priority !== undefined && !PRIORITIES.includes(priority as Priority))
+        throw new UsageError('--priority must be standard, economy or cargo');
       const from = str(ctx, 'from');
       const res = await ctx.client().delivery.orders.estimate({
         delivery_location: { coordinates: parseLatLng(to, 'to') },
@@ -85,11 +120,19 @@ export const deliveryCommands: Command[] = [
           ['price', ghs(e.estimated_price)],
           ['priority', e.priority_level],
           ['service', e.service_type],
-          ['available', e.location_coverage.delivery_available ? `yes (${e.location_coverage.service_area})` : 'no: outside our service area'],
+          [
+            'available',
+            e.location_coverage.delivery_available
+              ? `yes (${e.location_coverage.service_area})`
+              : 'no: outside our service area',
+          ],
           ['route', `${e.pickup_description} → ${e.dropoff_description}`],
           ['pickup', e.additional_info.pickup_description],
           ['delivery', e.additional_info.delivery_description],
-        ])}\n\n${table(['priority', 'price', 'description'], e.available_options.map((o) => [o.priority, ghs(o.price), o.description]))}`,
+        ])}\n\n${table(
+          ['priority', 'price', 'description'],
+          e.available_options.map((o) => [o.priority, ghs(o.price), o.description]),
+        )}`,
       );
     },
   },
@@ -99,7 +142,10 @@ export const deliveryCommands: Command[] = [
     summary: 'Create an order from a JSON file (an orders.create body; - reads stdin)',
     options: { file: { type: 'string', short: 'f' } },
     async run(ctx) {
-      const order = requestBodyFile(ctx, 'one order object (use orders bulk for a list)') as CreateOrderRequest;
+      const order = requestBodyFile(
+        ctx,
+        'one order object (use orders bulk for a list)',
+      ) as CreateOrderRequest;
       const res = await ctx.client().delivery.orders.create(order);
       if (ctx.json) return ctx.io.out(json(res));
       const o = res.data.order_details;
@@ -111,7 +157,10 @@ export const deliveryCommands: Command[] = [
           ['estimated delivery', o.estimated_delivery],
           ['fee', o.amount === undefined ? undefined : ghs(o.amount)],
           ['tracking', o.tracking_url],
-          ['note', res.recovered ? 'an earlier attempt had created it; this is that order' : undefined],
+          [
+            'note',
+            res.recovered ? 'an earlier attempt had created it; this is that order' : undefined,
+          ],
         ]),
       );
     },
@@ -140,7 +189,12 @@ export const deliveryCommands: Command[] = [
     hint: orderHint,
     async run(ctx) {
       const id = ctx.positionals[0]!;
-      if (ctx.values.watch) return watch(ctx, id, parseNumber(str(ctx, 'interval') ?? '5', '--interval', { min: 0.1 }) * 1000);
+      if (ctx.values.watch)
+        return watch(
+          ctx,
+          id,
+          parseNumber(str(ctx, 'interval') ?? '5', '--interval', { min: 0.1 }) * 1000,
+        );
       const res = await ctx.client().delivery.orders.track(id);
       ctx.io.out(ctx.json ? json(res) : trackingText(res.data));
     },
@@ -153,17 +207,32 @@ export const deliveryCommands: Command[] = [
     args: [1, 1],
     hint: orderHint,
     async run(ctx) {
-      const res = await ctx.client().delivery.orders.cancel(ctx.positionals[0]!, str(ctx, 'reason'));
+      const res = await ctx
+        .client()
+        .delivery.orders.cancel(ctx.positionals[0]!, str(ctx, 'reason'));
       if (ctx.json) return ctx.io.out(json(res));
       const c = res.data;
-      ctx.io.out(block([['order id', c.internal_order_id], ['reference', c.order_reference], ['status', c.status], ['cancelled at', c.cancelled_at], ['reason', c.cancellation_reason], ['refund', c.refund_status]]));
+      ctx.io.out(
+        block([
+          ['order id', c.internal_order_id],
+          ['reference', c.order_reference],
+          ['status', c.status],
+          ['cancelled at', c.cancelled_at],
+          ['reason', c.cancellation_reason],
+          ['refund', c.refund_status],
+        ]),
+      );
     },
   },
   {
     name: 'locations',
     usage: '[--region R] [--zone Z] [--coordinates]',
     summary: 'Supported delivery areas (filters are case-insensitive)',
-    options: { region: { type: 'string' }, zone: { type: 'string' }, coordinates: { type: 'boolean' } },
+    options: {
+      region: { type: 'string' },
+      zone: { type: 'string' },
+      coordinates: { type: 'boolean' },
+    },
     async run(ctx) {
       const withCoordinates = ctx.values.coordinates === true;
       const res = await ctx.client().delivery.locations.list({
@@ -173,8 +242,18 @@ export const deliveryCommands: Command[] = [
       });
       if (ctx.json) return ctx.io.out(json(res));
       const headers = ['id', 'name', 'region', 'zone', ...(withCoordinates ? ['coordinates'] : [])];
-      const rows = res.data.locations.map((l) => [l.id, l.name, l.region, l.zone, ...(withCoordinates ? [l.coordinates ? `${l.coordinates.lat},${l.coordinates.lng}` : undefined] : [])]);
-      ctx.io.out(`${table(headers, rows)}\n\n${res.data.total} location${res.data.total === 1 ? '' : 's'}`);
+      const rows = res.data.locations.map((l) => [
+        l.id,
+        l.name,
+        l.region,
+        l.zone,
+        ...(withCoordinates
+          ? [l.coordinates ? `${l.coordinates.lat},${l.coordinates.lng}` : undefined]
+          : []),
+      ]);
+      ctx.io.out(
+        `${table(headers, rows)}\n\n${res.data.total} location${res.data.total === 1 ? '' : 's'}`,
+      );
     },
   },
 ];

@@ -5,7 +5,11 @@ import { CLI, parseNumber, str, UsageError, type Command } from './command.ts';
 import { webhookSecret } from './config.ts';
 
 function describe(event: AnyWebhookEvent): string {
-  if (event.type === 'delivery.order.created' || event.type === 'delivery.order.status_changed' || event.type === 'delivery.order.cancelled') {
+  if (
+    event.type === 'delivery.order.created' ||
+    event.type === 'delivery.order.status_changed' ||
+    event.type === 'delivery.order.cancelled'
+  ) {
     const d = event.data;
     return `order ${d.order_id} (${d.order_reference}) ${d.previous_status ? `${d.previous_status} → ${d.status}` : d.status}`;
   }
@@ -28,14 +32,25 @@ export const listenCommand: Command = {
     'Stops after --count verified events, or on Ctrl-C. With --json, one event per line (NDJSON).',
     'The platform must run with WEBHOOK_LOCAL_DESTINATIONS=on to send here; only staging events are sent to local receivers.',
   ],
-  options: { port: { type: 'string' }, host: { type: 'string' }, secret: { type: 'string' }, count: { type: 'string' } },
+  options: {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    secret: { type: 'string' },
+    count: { type: 'string' },
+  },
   async run(ctx) {
     const secret = str(ctx, 'secret') ?? webhookSecret(ctx.io.env);
-    if (!secret) throw new UsageError(`give --secret whsec_... (the app webhook secret), or store it with ${CLI} configure --webhook-secret`);
+    if (!secret)
+      throw new UsageError(
+        `give --secret whsec_... (the app webhook secret), or store it with ${CLI} configure --webhook-secret`,
+      );
     if (!secret.startsWith('whsec_')) throw new UsageError('--secret must start with whsec_');
     const port = parseNumber(str(ctx, 'port') ?? '4000', '--port', { integer: true, min: 0 });
     const host = str(ctx, 'host') ?? '127.0.0.1';
-    const count = str(ctx, 'count') === undefined ? Infinity : parseNumber(str(ctx, 'count')!, '--count', { integer: true, min: 1 });
+    const count =
+      str(ctx, 'count') === undefined
+        ? Infinity
+        : parseNumber(str(ctx, 'count')!, '--count', { integer: true, min: 1 });
     let seen = 0;
     // After the last counted event: let answers in flight finish. On a signal: drop every connection.
     const stop = (force = false) => {
@@ -55,13 +70,19 @@ export const listenCommand: Command = {
           // The raw bytes, exactly as received: re-serialised JSON would not verify.
           const event = verifyWebhook(secret, req.headers, Buffer.concat(chunks));
           const id = req.headers['webhook-id'];
-          ctx.io.out(ctx.json ? JSON.stringify({ webhook_id: id, ...event }) : `${event.created_at}  ${event.type.padEnd(29)}  ${event.id}  ${describe(event)}`);
+          ctx.io.out(
+            ctx.json
+              ? JSON.stringify({ webhook_id: id, ...event })
+              : `${event.created_at}  ${event.type.padEnd(29)}  ${event.id}  ${describe(event)}`,
+          );
           const last = ++seen >= count;
           // Stop once the answer is out, dropping idle keep-alive connections so close completes.
           if (last) res.once('finish', () => stop());
           res.writeHead(204).end();
         } catch (err) {
-          res.writeHead(400, { 'content-type': 'text/plain' }).end('signature verification failed\n');
+          res
+            .writeHead(400, { 'content-type': 'text/plain' })
+            .end('signature verification failed\n');
           ctx.io.err(`rejected ${req.method} ${req.url}: ${(err as Error).message}`);
         }
       });

@@ -9,7 +9,8 @@ export interface Io {
   env: NodeJS.ProcessEnv;
 }
 
-export const ghs = (n: number | undefined | null) => (typeof n === 'number' ? `GHS ${n.toFixed(2)}` : '-');
+export const ghs = (n: number | undefined | null) =>
+  typeof n === 'number' ? `GHS ${n.toFixed(2)}` : '-';
 
 const cell = (v: unknown) => (v === undefined || v === null || v === '' ? '-' : String(v));
 
@@ -24,7 +25,8 @@ export function block(rows: Array<[string, unknown]>): string {
 export function table(headers: string[], rows: unknown[][]): string {
   const text = rows.map((r) => r.map(cell));
   const widths = headers.map((h, i) => Math.max(h.length, ...text.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
   return [line(headers.map((h) => h.toUpperCase())), ...text.map(line)].join('\n');
 }
 

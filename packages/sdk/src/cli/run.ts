@@ -11,7 +11,13 @@ import { deliveryCommands } from './delivery-commands.ts';
 import { listenCommand } from './listen.ts';
 import type { Io } from './output.ts';
 
-export const commands: Command[] = [configureCommand, ...deliveryCommands, ...walletCommands, ...catalogCommands, listenCommand];
+export const commands: Command[] = [
+  configureCommand,
+  ...deliveryCommands,
+  ...walletCommands,
+  ...catalogCommands,
+  listenCommand,
+];
 
 const GLOBAL = `Anywhere on the line: --json for machine-readable output, --base-url URL for another server, --help for a command's options, --version.`;
 
@@ -32,7 +38,12 @@ function topHelp(): string {
 const usageLine = (c: Command) => `${CLI} ${c.name}${c.usage ? ` ${c.usage}` : ''}`;
 
 function commandHelp(c: Command): string {
-  return [`Usage: ${usageLine(c)} [--json] [--base-url URL]`, '', c.summary, ...(c.help ? ['', ...c.help] : [])].join('\n');
+  return [
+    `Usage: ${usageLine(c)} [--json] [--base-url URL]`,
+    '',
+    c.summary,
+    ...(c.help ? ['', ...c.help] : []),
+  ].join('\n');
 }
 
 const MOST_WORDS = Math.max(...commands.map((c) => c.name.split(' ').length));
@@ -50,7 +61,9 @@ function find(words: string[]): { command: Command; length: number } | undefined
 function group(argv: string[]): { name: string; next: string[] } | undefined {
   for (let n = Math.min(argv.length, MOST_WORDS - 1); n >= 1; n--) {
     const name = argv.slice(0, n).join(' ');
-    const next = commands.filter((c) => c.name.startsWith(`${name} `)).map((c) => c.name.slice(name.length + 1).split(' ')[0]!);
+    const next = commands
+      .filter((c) => c.name.startsWith(`${name} `))
+      .map((c) => c.name.slice(name.length + 1).split(' ')[0]!);
     if (next.length > 0) return { name, next: [...new Set(next)] };
   }
   return undefined;
@@ -62,7 +75,9 @@ function unknownCommand(words: string[]): string {
   if (partial) {
     const typed = words[partial.name.split(' ').length];
     const guess = typed === undefined ? undefined : closest(typed, partial.next);
-    return guess ? `error: unknown command "${partial.name} ${typed}" (did you mean "${partial.name} ${guess}"?)` : `error: ${partial.name} needs a subcommand: ${partial.next.join(', ')}`;
+    return guess
+      ? `error: unknown command "${partial.name} ${typed}" (did you mean "${partial.name} ${guess}"?)`
+      : `error: ${partial.name} needs a subcommand: ${partial.next.join(', ')}`;
   }
   const guess = closest(words[0]!, new Set(commands.map((c) => c.name.split(' ')[0]!)));
   return `error: unknown command "${words[0]}"${guess ? ` (did you mean "${guess}"?)` : ''}; see ${CLI} --help`;
@@ -71,7 +86,9 @@ function unknownCommand(words: string[]): string {
 /** parseArgs' message for an option the command does not take, with the option it probably meant. */
 function unknownOption(err: Error, options: object): string {
   const given = /'(-[^']*)'/.exec(err.message)?.[1] ?? '';
-  const guess = given.startsWith('--') ? closest(given.slice(2).split('=')[0]!, Object.keys(options)) : undefined;
+  const guess = given.startsWith('--')
+    ? closest(given.slice(2).split('=')[0]!, Object.keys(options))
+    : undefined;
   return `unknown option ${given}${guess ? ` (did you mean --${guess}?)` : ''}`;
 }
 
@@ -106,14 +123,21 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const options = { ...GLOBAL_OPTIONS, ...command.options };
   let ctx: Ctx | undefined;
   try {
-    const { values, positionals } = parseArgs({ args: line.without(length), options, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({
+      args: line.without(length),
+      options,
+      allowPositionals: true,
+      strict: true,
+    });
     if (values.help) {
       io.out(commandHelp(command));
       return 0;
     }
     const [min, max] = command.args ?? [0, 0];
     if (positionals.length < min || positionals.length > max) {
-      throw new UsageError(positionals.length < min ? 'missing argument' : `unexpected argument "${positionals[max]}"`);
+      throw new UsageError(
+        positionals.length < min ? 'missing argument' : `unexpected argument "${positionals[max]}"`,
+      );
     }
     ctx = {
       values: values as Ctx['values'],
@@ -123,10 +147,14 @@ export async function run(argv: string[], io: Io): Promise<number> {
       client: () => {
         const creds = resolveCredentials(io.env);
         if ('missing' in creds) {
-          throw new UsageError(`no ${creds.missing.join(' or ')} configured: run ${CLI} configure --api-key ... --signing-secret ... (or --from data/sandbox-credentials.json), or set PARTNER_API_KEY and PARTNER_SIGNING_SECRET`);
+          throw new UsageError(
+            `no ${creds.missing.join(' or ')} configured: run ${CLI} configure --api-key ... --signing-secret ... (or --from data/sandbox-credentials.json), or set PARTNER_API_KEY and PARTNER_SIGNING_SECRET`,
+          );
         }
         const baseUrl = values['base-url'] as string | undefined;
-        return new PartnerClient(baseUrl === undefined ? creds : { ...creds, baseUrl: checkUrl(baseUrl, '--base-url') });
+        return new PartnerClient(
+          baseUrl === undefined ? creds : { ...creds, baseUrl: checkUrl(baseUrl, '--base-url') },
+        );
       },
     };
     const code = await command.run(ctx);
@@ -134,8 +162,14 @@ export async function run(argv: string[], io: Io): Promise<number> {
   } catch (err) {
     // parseArgs reports missing values and the like with codes of its own.
     const code = (err as { code?: unknown }).code;
-    if (err instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
-      const message = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? unknownOption(err as Error, options) : (err as Error).message;
+    if (
+      err instanceof UsageError ||
+      (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))
+    ) {
+      const message =
+        code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+          ? unknownOption(err as Error, options)
+          : (err as Error).message;
       io.err(`error: ${message}\nusage: ${usageLine(command)}`);
       return 2;
     }

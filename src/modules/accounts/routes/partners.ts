@@ -18,7 +18,10 @@ export const partnerRoutes = (accounts: AccountsService) => [
     summary: 'Create a partner account',
     body: strictObject({ name: NonEmptyString() }),
     audit: { action: 'partner.create' },
-    handler: async ({ body }) => ({ statusCode: 201, body: partnerView(await accounts.createPartner(body.name)) }),
+    handler: async ({ body }) => ({
+      statusCode: 201,
+      body: partnerView(await accounts.createPartner(body.name)),
+    }),
   }),
   defineAdminRoute({
     method: 'GET',
@@ -30,7 +33,12 @@ export const partnerRoutes = (accounts: AccountsService) => [
     }),
     handler: async ({ query }) => {
       const partners = await accounts.listPartners(query.limit ?? 50, query.after);
-      return { body: { partners: partners.map(partnerView), next_after: partners.length === (query.limit ?? 50) ? partners.at(-1)!.id : null } };
+      return {
+        body: {
+          partners: partners.map(partnerView),
+          next_after: partners.length === (query.limit ?? 50) ? partners.at(-1)!.id : null,
+        },
+      };
     },
   }),
   defineAdminRoute({
@@ -38,12 +46,15 @@ export const partnerRoutes = (accounts: AccountsService) => [
     url: '/partners/:partner_id',
     summary: 'Get a partner account',
     params: PartnerParams,
-    handler: async ({ params }) => ({ body: partnerView(await accounts.getPartner(params.partner_id)) }),
+    handler: async ({ params }) => ({
+      body: partnerView(await accounts.getPartner(params.partner_id)),
+    }),
   }),
   defineAdminRoute({
     method: 'PATCH',
     url: '/partners/:partner_id',
-    summary: 'Suspend or reactivate a partner, switch production access, set the credit limit or own rate limits',
+    summary:
+      'Suspend or reactivate a partner, switch production access, set the credit limit or own rate limits',
     // The credit limit is money (finance, admin); every other field is support's (support, admin).
     roles: ['support', 'finance', 'admin'],
     params: PartnerParams,
@@ -53,11 +64,20 @@ export const partnerRoutes = (accounts: AccountsService) => [
       credit_limit_ghs: Type.Optional(Type.Number({ minimum: 0 })),
       rate_limits: Type.Optional(Type.Union([RateLimits, Type.Null()])),
     }),
-    audit: { action: 'partner.update', before: async ({ params }) => partnerView(await accounts.getPartner(params.partner_id)) },
+    audit: {
+      action: 'partner.update',
+      before: async ({ params }) => partnerView(await accounts.getPartner(params.partner_id)),
+    },
     handler: async ({ params, body, actor }) => {
-      if (body.credit_limit_ghs !== undefined) requireRoles(actor, ['finance', 'admin'], 'changing a credit limit');
+      if (body.credit_limit_ghs !== undefined)
+        requireRoles(actor, ['finance', 'admin'], 'changing a credit limit');
       const { credit_limit_ghs: _, ...rest } = body;
-      if (Object.values(rest).some((v) => v !== undefined)) requireRoles(actor, ['support', 'admin'], 'changing status, production access or rate limits');
+      if (Object.values(rest).some((v) => v !== undefined))
+        requireRoles(
+          actor,
+          ['support', 'admin'],
+          'changing status, production access or rate limits',
+        );
       return { body: partnerView(await accounts.updatePartner(params.partner_id, body)) };
     },
   }),

@@ -12,10 +12,19 @@ describe('activation request states', () => {
   });
 
   it('refuses every other move; approved is final', () => {
-    const allowed = new Set(['draft:edit', 'draft:submit', 'submitted:approve', 'submitted:reject', 'rejected:edit', 'rejected:submit']);
+    const allowed = new Set([
+      'draft:edit',
+      'draft:submit',
+      'submitted:approve',
+      'submitted:reject',
+      'rejected:edit',
+      'rejected:submit',
+    ]);
     for (const from of ACTIVATION_STATES) {
       for (const event of ['edit', 'submit', 'approve', 'reject'] as const) {
-        expect(nextState(from, event) !== undefined, `${from}:${event}`).toBe(allowed.has(`${from}:${event}`));
+        expect(nextState(from, event) !== undefined, `${from}:${event}`).toBe(
+          allowed.has(`${from}:${event}`),
+        );
       }
     }
     expect(allowedFrom('approve')).toEqual(['submitted']);

@@ -15,7 +15,10 @@ const MOVES: Record<ActivationEvent, Partial<Record<ActivationState, ActivationS
 };
 
 /** The state `event` leads to from `from`, or undefined when the move is not allowed. */
-export function nextState(from: ActivationState, event: ActivationEvent): ActivationState | undefined {
+export function nextState(
+  from: ActivationState,
+  event: ActivationEvent,
+): ActivationState | undefined {
   return MOVES[event][from];
 }
 

@@ -41,7 +41,12 @@ export const activationRoutes = (activation: ActivationService) => [
     handler: async ({ query }) => {
       const limit = query.limit ?? 50;
       const rows = await activation.list({ state: query.state, limit, after: query.after });
-      return { body: { requests: rows.map(activationView), next_after: rows.length === limit ? rows.at(-1)!.id : null } };
+      return {
+        body: {
+          requests: rows.map(activationView),
+          next_after: rows.length === limit ? rows.at(-1)!.id : null,
+        },
+      };
     },
   }),
   defineAdminRoute({
@@ -49,23 +54,31 @@ export const activationRoutes = (activation: ActivationService) => [
     url: '/activation-requests/:request_id',
     summary: 'One production activation request',
     params: RequestParams,
-    handler: async ({ params }) => ({ body: activationView(await activation.get(params.request_id)) }),
+    handler: async ({ params }) => ({
+      body: activationView(await activation.get(params.request_id)),
+    }),
   }),
   defineAdminRoute({
     method: 'POST',
     url: '/activation-requests/:request_id/approve',
-    summary: "Approve a submitted request: the partner's production access is turned on in the same transaction",
+    summary:
+      "Approve a submitted request: the partner's production access is turned on in the same transaction",
     params: RequestParams,
     audit: { recordedByService: true },
-    handler: async ({ params, actor, origin }) => ({ body: activationView(await activation.approve(params.request_id, actor, origin)) }),
+    handler: async ({ params, actor, origin }) => ({
+      body: activationView(await activation.approve(params.request_id, actor, origin)),
+    }),
   }),
   defineAdminRoute({
     method: 'POST',
     url: '/activation-requests/:request_id/reject',
-    summary: 'Reject a submitted request with a reason the partner sees; they may edit it and submit again',
+    summary:
+      'Reject a submitted request with a reason the partner sees; they may edit it and submit again',
     params: RequestParams,
     body: strictObject({ reason: FreeText(1000) }),
     audit: { recordedByService: true },
-    handler: async ({ params, body, actor, origin }) => ({ body: activationView(await activation.reject(params.request_id, body.reason, actor, origin)) }),
+    handler: async ({ params, body, actor, origin }) => ({
+      body: activationView(await activation.reject(params.request_id, body.reason, actor, origin)),
+    }),
   }),
 ];

@@ -10,7 +10,8 @@ const NUL = String.fromCharCode(0);
 export function redactSecrets(value: unknown, depth = 0): unknown {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return depth >= MAX_DEPTH ? REDACTED : value.map((v) => redactSecrets(v, depth + 1));
+  if (Array.isArray(value))
+    return depth >= MAX_DEPTH ? REDACTED : value.map((v) => redactSecrets(v, depth + 1));
   if (typeof value === 'object') {
     if (depth >= MAX_DEPTH) return REDACTED;
     const out: Record<string, unknown> = {};

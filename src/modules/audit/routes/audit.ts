@@ -34,7 +34,9 @@ export const auditRoutes = (audit: AuditLog) => [
       target_id: Type.Optional(Id),
       from: Type.Optional(DateTime),
       to: Type.Optional(DateTime),
-      cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' })),
+      cursor: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' }),
+      ),
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
     }),
     handler: async ({ query }) => {
@@ -53,4 +55,3 @@ export const auditRoutes = (audit: AuditLog) => [
     },
   }),
 ];
-

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { cashCollectedJournal, cashDue, cashHandoverJournal } from './journals.ts';
 
-const sum = (j: { entries: Array<{ amountPesewas: number }> }) => j.entries.reduce((n, e) => n + e.amountPesewas, 0);
+const sum = (j: { entries: Array<{ amountPesewas: number }> }) =>
+  j.entries.reduce((n, e) => n + e.amountPesewas, 0);
 
 describe('courier cash journals', () => {
   it('debits the courier with the fee and the cod total, crediting revenue and the riders clearing', () => {
@@ -16,8 +17,12 @@ describe('courier cash journals', () => {
   });
 
   it('leaves out a zero part and refuses nothing to collect', () => {
-    expect(cashCollectedJournal('dlv_2', 'cou_1', { feePesewas: 900, codPesewas: 0 }).entries).toHaveLength(2);
-    expect(() => cashCollectedJournal('dlv_3', 'cou_1', { feePesewas: 0, codPesewas: 0 })).toThrow(/positive/);
+    expect(
+      cashCollectedJournal('dlv_2', 'cou_1', { feePesewas: 900, codPesewas: 0 }).entries,
+    ).toHaveLength(2);
+    expect(() => cashCollectedJournal('dlv_3', 'cou_1', { feePesewas: 0, codPesewas: 0 })).toThrow(
+      /positive/,
+    );
   });
 
   it('moves a handover from the courier to the platform cash, balanced', () => {
@@ -37,7 +42,9 @@ describe('cash due at the door', () => {
     expect(cashDue(order, { codPesewas: 9000 })).toEqual({ feePesewas: 0, codPesewas: 9000 });
     expect(cashDue(order, { codPesewas: 0 })).toEqual({ feePesewas: 0, codPesewas: 0 });
     expect(cashDue(order, undefined)).toEqual({ feePesewas: 1500, codPesewas: 0 });
-    expect(cashDue({ ...order, payer: 'partner', payment_status: 'wallet_debited' }, undefined)).toEqual({ feePesewas: 0, codPesewas: 0 });
+    expect(
+      cashDue({ ...order, payer: 'partner', payment_status: 'wallet_debited' }, undefined),
+    ).toEqual({ feePesewas: 0, codPesewas: 0 });
     expect(cashDue(undefined, undefined)).toEqual({ feePesewas: 0, codPesewas: 0 });
   });
 });

@@ -1,4 +1,13 @@
-import { assertBalanced, courierCash, DELIVERY_REVENUE, PLATFORM_CASH, positive, RIDER_CASH_CLEARING, type Journal, type LedgerEntry } from '../../ledger/index.ts';
+import {
+  assertBalanced,
+  courierCash,
+  DELIVERY_REVENUE,
+  PLATFORM_CASH,
+  positive,
+  RIDER_CASH_CLEARING,
+  type Journal,
+  type LedgerEntry,
+} from '../../ledger/index.ts';
 
 /** What the recipient pays the courier at the door, in pesewas: a recipient-paid delivery fee and a cod sale's total. */
 export interface CashDue {
@@ -10,9 +19,15 @@ export interface CashDue {
  * What is due at the door for an order: a safe-catalog sale's cod total (its delivery fee is inside
  * it; a prepaid sale owes nothing), else the fee of an order the recipient pays and has not paid.
  */
-export function cashDue(order: { payer: string; payment_status: string; fee_pesewas: number | null } | undefined, sale: { codPesewas: number } | undefined): CashDue {
+export function cashDue(
+  order: { payer: string; payment_status: string; fee_pesewas: number | null } | undefined,
+  sale: { codPesewas: number } | undefined,
+): CashDue {
   if (sale) return { feePesewas: 0, codPesewas: sale.codPesewas };
-  const fee = order?.payer === 'recipient' && order.payment_status === 'pending' ? (order.fee_pesewas ?? 0) : 0;
+  const fee =
+    order?.payer === 'recipient' && order.payment_status === 'pending'
+      ? (order.fee_pesewas ?? 0)
+      : 0;
   return { feePesewas: fee, codPesewas: 0 };
 }
 
@@ -25,18 +40,27 @@ export const totalDue = (due: CashDue): number => due.feePesewas + due.codPesewa
  */
 export function cashCollectedJournal(orderId: string, courierId: string, due: CashDue): Journal {
   const credits: LedgerEntry[] = [];
-  if (due.codPesewas > 0) credits.push({ account: RIDER_CASH_CLEARING, amountPesewas: due.codPesewas });
-  if (due.feePesewas > 0) credits.push({ account: DELIVERY_REVENUE, amountPesewas: due.feePesewas });
+  if (due.codPesewas > 0)
+    credits.push({ account: RIDER_CASH_CLEARING, amountPesewas: due.codPesewas });
+  if (due.feePesewas > 0)
+    credits.push({ account: DELIVERY_REVENUE, amountPesewas: due.feePesewas });
   return assertBalanced({
     kind: 'courier_cash_collected',
     subjectId: orderId,
     memo: `cash collected on delivery by ${courierId}`,
-    entries: [{ account: courierCash(courierId), amountPesewas: -positive(totalDue(due)) }, ...credits],
+    entries: [
+      { account: courierCash(courierId), amountPesewas: -positive(totalDue(due)) },
+      ...credits,
+    ],
   });
 }
 
 /** A courier hands cash in: it leaves the courier's account for the platform's cash. */
-export function cashHandoverJournal(handoverId: string, courierId: string, amount: number): Journal {
+export function cashHandoverJournal(
+  handoverId: string,
+  courierId: string,
+  amount: number,
+): Journal {
   return assertBalanced({
     kind: 'courier_cash_handover',
     subjectId: handoverId,

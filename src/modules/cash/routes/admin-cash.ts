@@ -21,7 +21,13 @@ export const cashAdminRoutes = (cash: CashService) => [
     roles: FINANCE,
     summary: "Couriers' cash collected on delivery and not yet handed in, the largest first",
     handler: async () => ({
-      body: { data: (await cash.balances()).map((b) => ({ courier_id: b.courier_id, balance_pesewas: b.balance_pesewas, updated_at: b.updated_at.toISOString() })) },
+      body: {
+        data: (await cash.balances()).map((b) => ({
+          courier_id: b.courier_id,
+          balance_pesewas: b.balance_pesewas,
+          updated_at: b.updated_at.toISOString(),
+        })),
+      },
     }),
   }),
   defineAdminRoute({
@@ -31,7 +37,11 @@ export const cashAdminRoutes = (cash: CashService) => [
     summary: "One courier's cash to hand in and their handovers, newest first",
     params: strictObject({ courier_id: Id }),
     handler: async ({ params }) => ({
-      body: { courier_id: params.courier_id, balance_pesewas: await cash.balance(params.courier_id), handovers: (await cash.handovers(params.courier_id)).map(handoverView) },
+      body: {
+        courier_id: params.courier_id,
+        balance_pesewas: await cash.balance(params.courier_id),
+        handovers: (await cash.handovers(params.courier_id)).map(handoverView),
+      },
     }),
   }),
   defineAdminRoute({
@@ -39,12 +49,16 @@ export const cashAdminRoutes = (cash: CashService) => [
     url: '/cash/couriers/:courier_id/handovers',
     roles: FINANCE,
     audit: { action: 'courier_cash.handover' },
-    summary: 'Record cash a courier handed in (posted from their cash account to the platform cash); more than they hold is refused',
+    summary:
+      'Record cash a courier handed in (posted from their cash account to the platform cash); more than they hold is refused',
     params: strictObject({ courier_id: Id }),
     body: strictObject({ amount_pesewas: Type.Integer({ minimum: 1, maximum: 10_000_000_000 }) }),
     handler: async ({ params, body, actor }) => {
       const done = await cash.handover(params.courier_id, body.amount_pesewas, actor.id);
-      return { statusCode: 201, body: { handover: handoverView(done.handover), balance_pesewas: done.balance_pesewas } };
+      return {
+        statusCode: 201,
+        body: { handover: handoverView(done.handover), balance_pesewas: done.balance_pesewas },
+      };
     },
   }),
 ];

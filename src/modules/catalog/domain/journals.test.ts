@@ -9,8 +9,17 @@ import {
   saleUndeliveredRefundJournal,
 } from './journals.ts';
 
-const legs = (j: { entries: Array<{ account: string; amountPesewas: number }> }) => Object.fromEntries(j.entries.map((e) => [e.account, e.amountPesewas]));
-const amounts = { saleId: 'sale_1', vendorId: 'ven_1', partnerId: 'ptn_1', vendorPayable: 9000, commission: 1000, deliveryFee: 1500, markup: 500 };
+const legs = (j: { entries: Array<{ account: string; amountPesewas: number }> }) =>
+  Object.fromEntries(j.entries.map((e) => [e.account, e.amountPesewas]));
+const amounts = {
+  saleId: 'sale_1',
+  vendorId: 'ven_1',
+  partnerId: 'ptn_1',
+  vendorPayable: 9000,
+  commission: 1000,
+  deliveryFee: 1500,
+  markup: 500,
+};
 
 describe('a prepaid sale on the ledger', () => {
   it('holds the buyer money for the undelivered sale at payment, touching no payable', () => {
@@ -31,7 +40,9 @@ describe('a prepaid sale on the ledger', () => {
     });
     expect(legs(saleSettlementJournal(amounts, 'cash')).rider_cash_clearing).toBe(-12000);
     // A sale settled at payment before migration 044 keeps one journal per kind: its delivery has its own.
-    expect(saleSettlementJournal(amounts, 'undelivered', 'sale_settlement_at_delivery').kind).toBe('sale_settlement_at_delivery');
+    expect(saleSettlementJournal(amounts, 'undelivered', 'sale_settlement_at_delivery').kind).toBe(
+      'sale_settlement_at_delivery',
+    );
   });
 
   it('owes what it held back to the buyer when it fails before delivery', () => {
@@ -43,13 +54,21 @@ describe('a prepaid sale on the ledger', () => {
 
 describe('buyer refund journals', () => {
   it('pays what is owed out of the gateway clearing for a gateway refund, the transfer clearing for mobile money, keyed by the attempt', () => {
-    const paid = saleRefundPaidJournal('srf_1', { method: 'gateway_refund', provider: 'paystack' }, 4850);
+    const paid = saleRefundPaidJournal(
+      'srf_1',
+      { method: 'gateway_refund', provider: 'paystack' },
+      4850,
+    );
     expect(paid.subjectId).toBe('srf_1');
     expect(paid.entries).toEqual([
       { account: 'sale_refunds_payable', amountPesewas: -4850 },
       { account: 'gateway_clearing:paystack', amountPesewas: 4850 },
     ]);
-    const mm = saleRefundPaidJournal('srf_1', { method: 'mobile_money', provider: 'paystack' }, 4850);
+    const mm = saleRefundPaidJournal(
+      'srf_1',
+      { method: 'mobile_money', provider: 'paystack' },
+      4850,
+    );
     expect(mm.entries[1]).toEqual({ account: 'transfer_clearing:paystack', amountPesewas: 4850 });
     expect(() => assertBalanced(mm)).not.toThrow();
     expect(saleRefundFeeJournal('srf_1', 'paystack', 100).entries).toEqual([
@@ -59,13 +78,28 @@ describe('buyer refund journals', () => {
   });
 
   it('books a reversed refund back to what is owed to the buyer, from where it had left', () => {
-    const reversed = saleRefundReversedJournal('srf_1', { method: 'mobile_money', provider: 'fake' }, 4850);
+    const reversed = saleRefundReversedJournal(
+      'srf_1',
+      { method: 'mobile_money', provider: 'fake' },
+      4850,
+    );
     expect([reversed.kind, reversed.subjectId]).toEqual(['sale_refund_reversed', 'srf_1']);
     expect(legs(reversed)).toEqual({ 'transfer_clearing:fake': -4850, sale_refunds_payable: 4850 });
-    expect(legs(saleRefundReversedJournal('srf_2', { method: 'gateway_refund', provider: 'paystack' }, 4850))['gateway_clearing:paystack']).toBe(-4850);
+    expect(
+      legs(
+        saleRefundReversedJournal(
+          'srf_2',
+          { method: 'gateway_refund', provider: 'paystack' },
+          4850,
+        ),
+      )['gateway_clearing:paystack'],
+    ).toBe(-4850);
   });
 
   it('refuses a refund of nothing or of a fraction of a pesewa', () => {
-    for (const amount of [0, -1, 1.5]) expect(() => saleRefundPaidJournal('srf_1', { method: 'gateway_refund', provider: 'sandbox' }, amount)).toThrow();
+    for (const amount of [0, -1, 1.5])
+      expect(() =>
+        saleRefundPaidJournal('srf_1', { method: 'gateway_refund', provider: 'sandbox' }, amount),
+      ).toThrow();
   });
 });

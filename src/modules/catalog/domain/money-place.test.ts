@@ -2,8 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { saleMoneyPlace } from './money-place.ts';
 
 const at = new Date('2026-11-26T10:00:00Z');
-const where = (state: Parameters<typeof saleMoneyPlace>[0]['state'], payment_status: string, earned_at: Date | null = null, payment_method: 'online' | 'cod' = 'online') =>
-  saleMoneyPlace({ payment_method, state, payment_status, earned_at }).account;
+const where = (
+  state: Parameters<typeof saleMoneyPlace>[0]['state'],
+  payment_status: string,
+  earned_at: Date | null = null,
+  payment_method: 'online' | 'cod' = 'online',
+) => saleMoneyPlace({ payment_method, state, payment_status, earned_at }).account;
 
 describe("where a sale's money is", () => {
   it('follows a prepaid sale from payment to delivery, or to its refund', () => {

@@ -24,12 +24,23 @@ export function saleMoneyPlace(s: SaleMoneyState): MoneyPlace {
     case 'awaiting_delivery':
       return { account: null, text: 'Nothing yet: the courier collects the total at the door' };
     case 'on_hold':
-      return { account: SALE_PAYMENTS_HELD, text: 'Held for review: the gateway collected another amount than the total' };
+      return {
+        account: SALE_PAYMENTS_HELD,
+        text: 'Held for review: the gateway collected another amount than the total',
+      };
     case 'confirmed':
-      if (s.earned_at === null) return { account: SALES_UNDELIVERED, text: 'Paid, held for the sale until its delivery is delivered' };
-      return { account: EARNED, text: "Earned at delivery: the vendor's and partner's shares are payable, the commission and fee are revenue" };
+      if (s.earned_at === null)
+        return {
+          account: SALES_UNDELIVERED,
+          text: 'Paid, held for the sale until its delivery is delivered',
+        };
+      return {
+        account: EARNED,
+        text: "Earned at delivery: the vendor's and partner's shares are payable, the commission and fee are revenue",
+      };
     case 'failed':
-      if (s.payment_status === 'refund_due') return { account: SALE_REFUNDS_PAYABLE, text: 'Owed back to the buyer' };
+      if (s.payment_status === 'refund_due')
+        return { account: SALE_REFUNDS_PAYABLE, text: 'Owed back to the buyer' };
       if (s.payment_status === 'refunded') return { account: null, text: 'Refunded to the buyer' };
       return { account: null, text: 'No money was taken' };
   }

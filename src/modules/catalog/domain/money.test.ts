@@ -8,8 +8,16 @@ const pesewas = (max = 1e12) => fc.integer({ min: 0, max });
 
 describe('rateToBps', () => {
   it('reads rates with up to 4 decimals exactly and refuses the rest', () => {
-    expect([0, 0.07, 0.1, 0.125, 0.1234, 1].map(rateToBps)).toEqual([0, 700, 1000, 1250, 1234, 10000]);
-    expect([0.12345, -0.1, 1.01, Number.NaN, 1e-7].map(rateToBps)).toEqual([null, null, null, null, null]);
+    expect([0, 0.07, 0.1, 0.125, 0.1234, 1].map(rateToBps)).toEqual([
+      0, 700, 1000, 1250, 1234, 10000,
+    ]);
+    expect([0.12345, -0.1, 1.01, Number.NaN, 1e-7].map(rateToBps)).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 });
 
@@ -29,7 +37,9 @@ describe('commissionOf', () => {
         expect(Number.isSafeInteger(c)).toBe(true);
         expect(c).toBeGreaterThanOrEqual(0);
         expect(c).toBeLessThanOrEqual(subtotal);
-        expect(Math.abs(c - (subtotal * bps) / 10_000)).toBeLessThanOrEqual(0.5 + 1e-6 * Math.max(1, subtotal / 1e6));
+        expect(Math.abs(c - (subtotal * bps) / 10_000)).toBeLessThanOrEqual(
+          0.5 + 1e-6 * Math.max(1, subtotal / 1e6),
+        );
       }),
     );
   });
@@ -37,7 +47,12 @@ describe('commissionOf', () => {
 
 describe('settlement decomposition', () => {
   const sale = fc
-    .record({ subtotal: fc.integer({ min: 1, max: 1e12 }), bps: fc.integer({ min: 0, max: 10_000 }), deliveryFee: pesewas(1e7), markupShare: fc.double({ min: 0, max: 1, noNaN: true }) })
+    .record({
+      subtotal: fc.integer({ min: 1, max: 1e12 }),
+      bps: fc.integer({ min: 0, max: 10_000 }),
+      deliveryFee: pesewas(1e7),
+      markupShare: fc.double({ min: 0, max: 1, noNaN: true }),
+    })
     .map(({ subtotal, bps, deliveryFee, markupShare }) => ({
       subtotal,
       commission: commissionOf(subtotal, bps),
@@ -49,7 +64,9 @@ describe('settlement decomposition', () => {
     fc.assert(
       fc.property(sale, (m) => {
         const d = decompose(m);
-        expect(d.vendorPayable + d.commission + d.deliveryRevenue + d.partnerMarkup).toBe(d.buyerPays);
+        expect(d.vendorPayable + d.commission + d.deliveryRevenue + d.partnerMarkup).toBe(
+          d.buyerPays,
+        );
         expect(d.buyerPays).toBe(m.subtotal + m.deliveryFee + m.markup);
         expect(d.vendorPayable).toBeGreaterThanOrEqual(0);
       }),
@@ -60,17 +77,32 @@ describe('settlement decomposition', () => {
     fc.assert(
       fc.property(sale, fc.boolean(), (m, prepaid) => {
         const d = decompose(m);
-        const amounts = { saleId: 'sale_1', vendorId: 'ven_1', partnerId: 'ptn_1', vendorPayable: d.vendorPayable, commission: d.commission, deliveryFee: d.deliveryRevenue, markup: d.partnerMarkup };
+        const amounts = {
+          saleId: 'sale_1',
+          vendorId: 'ven_1',
+          partnerId: 'ptn_1',
+          vendorPayable: d.vendorPayable,
+          commission: d.commission,
+          deliveryFee: d.deliveryRevenue,
+          markup: d.partnerMarkup,
+        };
         const settlement = saleSettlementJournal(amounts, prepaid ? 'undelivered' : 'cash');
         expect(() => assertBalanced(settlement)).not.toThrow();
         expect(settlement.entries.every((e) => e.amountPesewas !== 0 && !e.walletOf)).toBe(true);
-        expect(settlement.entries[0]).toEqual({ account: prepaid ? 'sales_undelivered' : 'rider_cash_clearing', amountPesewas: -d.buyerPays });
+        expect(settlement.entries[0]).toEqual({
+          account: prepaid ? 'sales_undelivered' : 'rider_cash_clearing',
+          amountPesewas: -d.buyerPays,
+        });
       }),
     );
   });
 
   it('refuses amounts that are not whole pesewas or a commission above the subtotal', () => {
-    expect(() => decompose({ subtotal: 100, commission: 101, deliveryFee: 0, markup: 0 })).toThrow(RangeError);
-    expect(() => decompose({ subtotal: 100.5, commission: 1, deliveryFee: 0, markup: 0 })).toThrow(RangeError);
+    expect(() => decompose({ subtotal: 100, commission: 101, deliveryFee: 0, markup: 0 })).toThrow(
+      RangeError,
+    );
+    expect(() => decompose({ subtotal: 100.5, commission: 1, deliveryFee: 0, markup: 0 })).toThrow(
+      RangeError,
+    );
   });
 });

@@ -27,8 +27,10 @@ export const bpsToRate = (bps: number): number => bps / BPS_PER_UNIT;
  * rest, so rounding never unbalances a settlement: it only decides which side gets the odd pesewa.
  */
 export function commissionOf(subtotalPesewas: number, bps: number): number {
-  if (!Number.isSafeInteger(subtotalPesewas) || subtotalPesewas < 0) throw new RangeError(`subtotal must be whole pesewas >= 0, got ${subtotalPesewas}`);
-  if (!Number.isInteger(bps) || bps < 0 || bps > BPS_PER_UNIT) throw new RangeError(`commission must be 0..${BPS_PER_UNIT} bps, got ${bps}`);
+  if (!Number.isSafeInteger(subtotalPesewas) || subtotalPesewas < 0)
+    throw new RangeError(`subtotal must be whole pesewas >= 0, got ${subtotalPesewas}`);
+  if (!Number.isInteger(bps) || bps < 0 || bps > BPS_PER_UNIT)
+    throw new RangeError(`commission must be 0..${BPS_PER_UNIT} bps, got ${bps}`);
   const scaled = BigInt(subtotalPesewas) * BigInt(bps);
   return Number((scaled * 2n + BigInt(BPS_PER_UNIT)) / BigInt(2 * BPS_PER_UNIT));
 }
@@ -52,7 +54,8 @@ export interface Decomposition {
 /** The safe-catalog orders design's decomposition: buyerPays = vendorPayable + commission + deliveryRevenue + partnerMarkup, always. */
 export function decompose(m: SaleMoney): Decomposition {
   for (const [name, v] of Object.entries(m)) {
-    if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`${name} must be whole pesewas >= 0, got ${v}`);
+    if (!Number.isSafeInteger(v) || v < 0)
+      throw new RangeError(`${name} must be whole pesewas >= 0, got ${v}`);
   }
   if (m.commission > m.subtotal) throw new RangeError('commission cannot exceed the subtotal');
   return {

@@ -27,10 +27,17 @@ describe('areaNamedIn', () => {
 
 describe('catalog cursors', () => {
   it('round-trip any id and refuse anything else', () => {
-    fc.assert(fc.property(fc.stringMatching(/^[A-Za-z0-9_]{1,64}$/), (id) => {
-      expect(decodeCursor(encodeCursor(id))).toBe(id);
-    }));
-    for (const bad of ['', 'not a cursor', Buffer.from('p1:a b').toString('base64url'), Buffer.from('x:prd_1').toString('base64url')]) {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Za-z0-9_]{1,64}$/), (id) => {
+        expect(decodeCursor(encodeCursor(id))).toBe(id);
+      }),
+    );
+    for (const bad of [
+      '',
+      'not a cursor',
+      Buffer.from('p1:a b').toString('base64url'),
+      Buffer.from('x:prd_1').toString('base64url'),
+    ]) {
       expect(decodeCursor(bad)).toBeNull();
     }
   });

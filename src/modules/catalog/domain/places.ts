@@ -27,7 +27,10 @@ export function areaNamedIn(address: string, areas: readonly NamedPoint[]): Name
   let bestLength = 0;
   for (const area of areas) {
     for (const alias of aliases(area.name)) {
-      const words = alias.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+      const words = alias
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim();
       if (words.length <= bestLength) continue;
       if (new RegExp(` ${escapeRegExp(words)} `, 'u').test(text)) {
         best = area;

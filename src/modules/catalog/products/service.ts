@@ -2,10 +2,21 @@ import type { Db, Queryable } from '../../../platform/db/index.ts';
 import { errors, type ErrorDetail } from '../../../platform/errors.ts';
 import { newId } from '../../../platform/ids.ts';
 import { ghsToPesewas } from '../../../platform/money.ts';
-import { isInGhana, isValidLatLng, normalizeGhanaPhone, type LatLng } from '../../../shared/ghana/index.ts';
+import {
+  isInGhana,
+  isValidLatLng,
+  normalizeGhanaPhone,
+  type LatLng,
+} from '../../../shared/ghana/index.ts';
 import { decodeCursor, encodeCursor } from '../domain/places.ts';
 import { rateToBps } from '../domain/money.ts';
-import { catalogRepository as repo, type ProductRow, type ProductValues, type VendorRow, type VendorValues } from './repository.ts';
+import {
+  catalogRepository as repo,
+  type ProductRow,
+  type ProductValues,
+  type VendorRow,
+  type VendorValues,
+} from './repository.ts';
 import { groupVariants, type ProductWithVariants } from './views.ts';
 
 export const DEFAULT_PAGE = 50;
@@ -49,7 +60,8 @@ function invalid(details: ErrorDetail[]): never {
   throw errors.validation(`${details[0]!.field} ${details[0]!.issue}.`, details);
 }
 
-const productNotFound = () => errors.productNotFound('No product with this product_id is in the catalog.');
+const productNotFound = () =>
+  errors.productNotFound('No product with this product_id is in the catalog.');
 
 /** Trimmed text, or undefined with a detail when it is blank. */
 function text(value: string, field: string, details: ErrorDetail[]): string | undefined {
@@ -61,7 +73,8 @@ function text(value: string, field: string, details: ErrorDetail[]): string | un
 /** Price in GHS → pesewas, or a detail explaining why not. */
 function price(ghs: number, field: string, details: ErrorDetail[]): number {
   const p = ghsToPesewas(ghs);
-  if (p === null || p <= 0) details.push({ field, issue: 'must be an amount above 0 with at most 2 decimals' });
+  if (p === null || p <= 0)
+    details.push({ field, issue: 'must be an amount above 0 with at most 2 decimals' });
   return p ?? 0;
 }
 
@@ -77,11 +90,20 @@ export class CatalogService {
   async list(q: { vendorId?: string; limit?: number; cursor?: string }) {
     const limit = Math.min(q.limit ?? DEFAULT_PAGE, MAX_PAGE);
     const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
-    if (after === null) invalid([{ field: 'cursor', issue: 'is not a cursor this service issued' }]);
+    if (after === null)
+      invalid([{ field: 'cursor', issue: 'is not a cursor this service issued' }]);
     // One extra row says whether another page exists, so next_cursor is null on the last page.
-    const rows = await repo.page(this.db, { vendorId: q.vendorId, after, limit: limit + 1, listedOnly: true });
+    const rows = await repo.page(this.db, {
+      vendorId: q.vendorId,
+      after,
+      limit: limit + 1,
+      listedOnly: true,
+    });
     const page = rows.slice(0, limit);
-    return { products: await this.withVariants(page), nextCursor: rows.length > limit ? encodeCursor(page.at(-1)!.id) : null };
+    return {
+      products: await this.withVariants(page),
+      nextCursor: rows.length > limit ? encodeCursor(page.at(-1)!.id) : null,
+    };
   }
 
   async get(productId: string) {
@@ -92,7 +114,9 @@ export class CatalogService {
 
   // Operator API.
 
-  async createVendor(input: Required<Omit<VendorInput, 'pickup'>> & { pickup: Required<PickupInput> }) {
+  async createVendor(
+    input: Required<Omit<VendorInput, 'pickup'>> & { pickup: Required<PickupInput> },
+  ) {
     const values = this.vendorValues(input) as VendorValues;
     return repo.insertVendor(this.db, newId('ven'), values, this.now());
   }
@@ -101,13 +125,18 @@ export class CatalogService {
    * `changed`, when given, runs in the change's own transaction with the vendor as it was (row
    * locked) and as it is now: the console writes its audit entry there, so both commit or neither.
    */
-  async updateVendor(vendorId: string, patch: VendorInput, changed?: (tx: Queryable, before: VendorRow, after: VendorRow) => Promise<void>) {
+  async updateVendor(
+    vendorId: string,
+    patch: VendorInput,
+    changed?: (tx: Queryable, before: VendorRow, after: VendorRow) => Promise<void>,
+  ) {
     const values = this.vendorValues(patch);
     const row = await this.db.transaction(async (tx) => {
       const before = changed ? await repo.getVendor(tx, vendorId, 'update') : undefined;
       if (changed && !before) return undefined;
       const updated = await repo.updateVendor(tx, vendorId, values, this.now());
-      if (updated && values.syndicatable !== undefined) await repo.relistVendorProducts(tx, vendorId, this.now());
+      if (updated && values.syndicatable !== undefined)
+        await repo.relistVendorProducts(tx, vendorId, this.now());
       if (updated && before) await changed!(tx, before, updated);
       return updated;
     });
@@ -158,7 +187,10 @@ export class CatalogService {
     const changes = (patch.variants ?? []).map((v, i) => ({
       ...v,
       index: i,
-      pricePesewas: v.price_ghs === undefined ? undefined : price(v.price_ghs, `variants.${i}.price_ghs`, details),
+      pricePesewas:
+        v.price_ghs === undefined
+          ? undefined
+          : price(v.price_ghs, `variants.${i}.price_ghs`, details),
     }));
     if (details.length > 0) invalid(details);
     const product = await repo.getProduct(this.db, productId, { listedOnly: false });
@@ -170,12 +202,25 @@ export class CatalogService {
       await repo.updateProduct(tx, productId, values, vendor.syndicatable, this.now());
       for (const c of changes) {
         const variant = await repo.lockVariant(tx, productId, c.variant_id);
-        if (!variant) invalid([{ field: `variants.${c.index}.variant_id`, issue: 'is not a variant of this product' }]);
+        if (!variant)
+          invalid([
+            { field: `variants.${c.index}.variant_id`, issue: 'is not a variant of this product' },
+          ]);
         // Units held by open sales are part of the stock: it cannot drop below them.
         if (c.stock !== undefined && c.stock < variant.reserved) {
-          invalid([{ field: `variants.${c.index}.stock`, issue: `cannot be below the ${variant.reserved} units reserved by open orders` }]);
+          invalid([
+            {
+              field: `variants.${c.index}.stock`,
+              issue: `cannot be below the ${variant.reserved} units reserved by open orders`,
+            },
+          ]);
         }
-        await repo.updateVariant(tx, variant.id, { stock: c.stock, price_pesewas: c.pricePesewas, sellable: c.in_stock }, this.now());
+        await repo.updateVariant(
+          tx,
+          variant.id,
+          { stock: c.stock, price_pesewas: c.pricePesewas, sellable: c.in_stock },
+          this.now(),
+        );
       }
     });
     return this.getProductAdmin(productId);
@@ -188,12 +233,25 @@ export class CatalogService {
   }
 
   async listProductsAdmin(q: { vendorId?: string; limit: number; after?: string }) {
-    const rows = await repo.page(this.db, { vendorId: q.vendorId, after: q.after, limit: q.limit, listedOnly: false });
-    return { products: await this.withVariants(rows), nextAfter: rows.length === q.limit ? rows.at(-1)!.id : null };
+    const rows = await repo.page(this.db, {
+      vendorId: q.vendorId,
+      after: q.after,
+      limit: q.limit,
+      listedOnly: false,
+    });
+    return {
+      products: await this.withVariants(rows),
+      nextAfter: rows.length === q.limit ? rows.at(-1)!.id : null,
+    };
   }
 
   private async withVariants(products: readonly ProductRow[]): Promise<ProductWithVariants[]> {
-    const variants = groupVariants(await repo.variantsOf(this.db, products.map((p) => p.id)));
+    const variants = groupVariants(
+      await repo.variantsOf(
+        this.db,
+        products.map((p) => p.id),
+      ),
+    );
     return products.map((product) => ({ product, variants: variants.get(product.id) ?? [] }));
   }
 
@@ -212,27 +270,40 @@ export class CatalogService {
     if (input.name !== undefined) out.name = text(input.name, 'name', details);
     if (input.commission_rate !== undefined) {
       const bps = rateToBps(input.commission_rate);
-      if (bps === null) details.push({ field: 'commission_rate', issue: 'must be from 0 to 1 with at most 4 decimals (0.125 = 12.5%)' });
+      if (bps === null)
+        details.push({
+          field: 'commission_rate',
+          issue: 'must be from 0 to 1 with at most 4 decimals (0.125 = 12.5%)',
+        });
       else out.commission_bps = bps;
     }
     const p = input.pickup ?? {};
-    if (p.contact_person !== undefined) out.pickup_contact_person = text(p.contact_person, 'pickup.contact_person', details);
+    if (p.contact_person !== undefined)
+      out.pickup_contact_person = text(p.contact_person, 'pickup.contact_person', details);
     if (p.address !== undefined) out.pickup_address = text(p.address, 'pickup.address', details);
     if (p.contact_phone !== undefined) {
       const phone = normalizeGhanaPhone(p.contact_phone);
-      if (!phone) details.push({ field: 'pickup.contact_phone', issue: 'must be a Ghana phone number, e.g. 024 123 4567' });
+      if (!phone)
+        details.push({
+          field: 'pickup.contact_phone',
+          issue: 'must be a Ghana phone number, e.g. 024 123 4567',
+        });
       else out.pickup_contact_phone = phone;
     }
     if (p.coordinates !== undefined) {
       // Deliveries start here and are priced from here: the point must be one we serve.
-      if (!isValidLatLng(p.coordinates) || !isInGhana(p.coordinates)) details.push({ field: 'pickup.coordinates', issue: 'must be a point inside Ghana' });
+      if (!isValidLatLng(p.coordinates) || !isInGhana(p.coordinates))
+        details.push({ field: 'pickup.coordinates', issue: 'must be a point inside Ghana' });
       else Object.assign(out, { pickup_lat: p.coordinates.lat, pickup_lng: p.coordinates.lng });
     }
     if (details.length > 0) invalid(details);
     return out;
   }
 
-  private productValues(input: Partial<ProductValues>, details: ErrorDetail[]): Partial<ProductValues> {
+  private productValues(
+    input: Partial<ProductValues>,
+    details: ErrorDetail[],
+  ): Partial<ProductValues> {
     const out: Partial<ProductValues> = { active: input.active, images: input.images };
     if (input.title !== undefined) out.title = text(input.title, 'title', details);
     if (input.description !== undefined) out.description = input.description.trim();

@@ -20,22 +20,34 @@ export const stockRepository = {
   },
 
   async available(db: Queryable, variantId: string): Promise<number> {
-    const rows = await db.query<{ n: number }>('select case when sellable then stock - reserved else 0 end as n from product_variants where id = $1', [variantId]);
+    const rows = await db.query<{ n: number }>(
+      'select case when sellable then stock - reserved else 0 end as n from product_variants where id = $1',
+      [variantId],
+    );
     return rows[0]?.n ?? 0;
   },
 
   /** An open sale failed: its units are free again. */
   async release(tx: Queryable, variantId: string, quantity: number, at: Date): Promise<void> {
-    await tx.query('update product_variants set reserved = reserved - $2, updated_at = $3 where id = $1', [variantId, quantity, at]);
+    await tx.query(
+      'update product_variants set reserved = reserved - $2, updated_at = $3 where id = $1',
+      [variantId, quantity, at],
+    );
   },
 
   /** A sale was confirmed: its units leave the vendor's stock. */
   async commit(tx: Queryable, variantId: string, quantity: number, at: Date): Promise<void> {
-    await tx.query('update product_variants set stock = stock - $2, reserved = reserved - $2, updated_at = $3 where id = $1', [variantId, quantity, at]);
+    await tx.query(
+      'update product_variants set stock = stock - $2, reserved = reserved - $2, updated_at = $3 where id = $1',
+      [variantId, quantity, at],
+    );
   },
 
   /** A confirmed sale failed afterwards (its delivery was cancelled): the units are back on the shelf. */
   async restock(tx: Queryable, variantId: string, quantity: number, at: Date): Promise<void> {
-    await tx.query('update product_variants set stock = stock + $2, updated_at = $3 where id = $1', [variantId, quantity, at]);
+    await tx.query(
+      'update product_variants set stock = stock + $2, updated_at = $3 where id = $1',
+      [variantId, quantity, at],
+    );
   },
 };

@@ -21,7 +21,12 @@ export function productView({ product: p, variants }: ProductWithVariants) {
     images: p.images,
     category: p.category,
     currency: 'GHS' as const,
-    variants: variants.map((v) => ({ variant_id: v.id, label: v.label, price_ghs: pesewasToGhs(v.price_pesewas), in_stock: inStock(v) })),
+    variants: variants.map((v) => ({
+      variant_id: v.id,
+      label: v.label,
+      price_ghs: pesewasToGhs(v.price_pesewas),
+      in_stock: inStock(v),
+    })),
   };
 }
 
@@ -35,7 +40,13 @@ export function adminProductView(pv: ProductWithVariants) {
     listed: p.listed,
     variants: base.variants.map((view, i) => {
       const v = variants[i]!;
-      return { ...view, stock: v.stock, reserved: v.reserved, available: v.stock - v.reserved, sellable: v.sellable };
+      return {
+        ...view,
+        stock: v.stock,
+        reserved: v.reserved,
+        available: v.stock - v.reserved,
+        sellable: v.sellable,
+      };
     }),
     created_at: p.created_at.toISOString(),
     updated_at: p.updated_at.toISOString(),

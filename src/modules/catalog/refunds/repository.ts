@@ -1,7 +1,13 @@
 import type { PayoutDestination } from '../../../integrations/transfers/types.ts';
 import type { Queryable } from '../../../platform/db/index.ts';
 
-export const REFUND_STATUSES = ['pending', 'processing', 'succeeded', 'failed', 'reversed'] as const;
+export const REFUND_STATUSES = [
+  'pending',
+  'processing',
+  'succeeded',
+  'failed',
+  'reversed',
+] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 export type RefundMethod = 'gateway_refund' | 'mobile_money';
 
@@ -54,7 +60,11 @@ export interface RefundChange {
 
 export const refundsRepository = {
   /** The sale's refund, once: a second insert (another worker, a repeated tick) is a no-op. */
-  async create(tx: Queryable, r: Pick<RefundRow, 'sale_id' | 'reference' | 'amount_pesewas' | 'method' | 'provider'>, at: Date): Promise<RefundRow | undefined> {
+  async create(
+    tx: Queryable,
+    r: Pick<RefundRow, 'sale_id' | 'reference' | 'amount_pesewas' | 'method' | 'provider'>,
+    at: Date,
+  ): Promise<RefundRow | undefined> {
     const rows = await tx.query<RefundRow>(
       `insert into sale_refunds as r (sale_id, reference, amount_pesewas, method, provider, status, created_at, updated_at)
        values ($1, $2, $3, $4, $5, 'pending', $6, $6) on conflict (sale_id) do nothing returning ${COLS}`,
@@ -64,7 +74,9 @@ export const refundsRepository = {
   },
 
   async find(db: Queryable, saleId: string): Promise<RefundRow | undefined> {
-    return (await db.query<RefundRow>(`select ${COLS} from sale_refunds r where r.sale_id = $1`, [saleId]))[0];
+    return (
+      await db.query<RefundRow>(`select ${COLS} from sale_refunds r where r.sale_id = $1`, [saleId])
+    )[0];
   },
 
   /**
@@ -73,7 +85,15 @@ export const refundsRepository = {
    * attempt; `attempt` names the reference the caller's answer is about (an answer about an earlier
    * attempt changes nothing). Leaving `succeeded` ends the reversal watch.
    */
-  async transition(tx: Queryable, saleId: string, from: readonly RefundStatus[], to: RefundStatus, at: Date, set: RefundChange = {}, attempt?: string): Promise<RefundRow | undefined> {
+  async transition(
+    tx: Queryable,
+    saleId: string,
+    from: readonly RefundStatus[],
+    to: RefundStatus,
+    at: Date,
+    set: RefundChange = {},
+    attempt?: string,
+  ): Promise<RefundRow | undefined> {
     const rows = await tx.query<RefundRow>(
       `update sale_refunds as r set status = $3, updated_at = $4,
               processing_since = case when $3 = 'processing' and r.status <> 'processing' then $4 else r.processing_since end,
@@ -106,7 +126,12 @@ export const refundsRepository = {
   },
 
   /** A `processing` refund whose call left no answer, claimed again for a resend under the same reference. */
-  async reclaim(tx: Queryable, saleId: string, since: Date, at: Date): Promise<RefundRow | undefined> {
+  async reclaim(
+    tx: Queryable,
+    saleId: string,
+    since: Date,
+    at: Date,
+  ): Promise<RefundRow | undefined> {
     const rows = await tx.query<RefundRow>(
       `update sale_refunds as r set processing_since = $3, attempts = r.attempts + 1, updated_at = $3
         where r.sale_id = $1 and r.status = 'processing' and r.processing_since = $2 returning ${COLS}`,
@@ -124,16 +149,31 @@ export const refundsRepository = {
   },
 
   /** The next reversal check of a succeeded attempt, or none (null: past the watch window). */
-  async scheduleCheck(db: Queryable, saleId: string, reference: string, next: Date | null): Promise<void> {
-    await db.query(`update sale_refunds set next_check_at = $3 where sale_id = $1 and reference = $2 and status = 'succeeded'`, [saleId, reference, next]);
+  async scheduleCheck(
+    db: Queryable,
+    saleId: string,
+    reference: string,
+    next: Date | null,
+  ): Promise<void> {
+    await db.query(
+      `update sale_refunds set next_check_at = $3 where sale_id = $1 and reference = $2 and status = 'succeeded'`,
+      [saleId, reference, next],
+    );
   },
 
   async findByReference(db: Queryable, reference: string): Promise<RefundRow | undefined> {
-    return (await db.query<RefundRow>(`select ${COLS} from sale_refunds r where r.reference = $1`, [reference]))[0];
+    return (
+      await db.query<RefundRow>(`select ${COLS} from sale_refunds r where r.reference = $1`, [
+        reference,
+      ])
+    )[0];
   },
 
   /** Every attempt reference of these refunds' attempts that is one of `ids`, with its sale's gateway reference. */
-  async clientReferences(db: Queryable, ids: readonly string[]): Promise<Array<{ id: string; client_reference: string }>> {
+  async clientReferences(
+    db: Queryable,
+    ids: readonly string[],
+  ): Promise<Array<{ id: string; client_reference: string }>> {
     return db.query(
       `select x.ref as id, s.client_reference from sale_refunds r join sales s on s.id = r.sale_id
          cross join lateral unnest(array_append(r.earlier_references, r.reference)) as x(ref)
@@ -162,7 +202,11 @@ export const refundsRepository = {
   },
 
   /** Newest first, optionally one status; `beforeId` is the last refund of the previous page. */
-  async list(db: Queryable, f: { status?: RefundStatus | undefined; beforeId?: string | undefined }, limit: number): Promise<RefundListRow[]> {
+  async list(
+    db: Queryable,
+    f: { status?: RefundStatus | undefined; beforeId?: string | undefined },
+    limit: number,
+  ): Promise<RefundListRow[]> {
     return db.query<RefundListRow>(
       `select ${COLS}, s.reference as sale_reference, s.partner_id, s.environment, s.buyer_name, s.buyer_phone
          from sale_refunds r join sales s on s.id = r.sale_id

@@ -39,7 +39,8 @@ export class RefundReversals {
     const now = this.deps.clock();
     const due = await repo.dueChecks(this.deps.db, new Date(now), limit);
     for (const r of due) {
-      if (!this.watched(r, now)) await repo.scheduleCheck(this.deps.db, r.sale_id, r.reference, null);
+      if (!this.watched(r, now))
+        await repo.scheduleCheck(this.deps.db, r.sale_id, r.reference, null);
       else await this.check(r);
     }
     return due.length;
@@ -51,7 +52,10 @@ export class RefundReversals {
     try {
       reason = await this.reversal(r);
     } catch (err) {
-      this.deps.log.warn({ err, sale: r.sale_id }, 'could not ask whether a refund was reversed; asking again later');
+      this.deps.log.warn(
+        { err, sale: r.sale_id },
+        'could not ask whether a refund was reversed; asking again later',
+      );
       reason = null;
     }
     if (reason === null) return this.scheduleNext(r);
@@ -67,25 +71,54 @@ export class RefundReversals {
     const sale = await sales.findById(this.deps.db, r.sale_id);
     const status = await this.deps.providers.gateway(r).refundStatus(sale!.client_reference);
     // The payment's latest refund, which is this attempt's unless another was made since.
-    const ours = status.state !== 'unknown' && (r.provider_reference === null || status.providerReference === r.provider_reference);
-    return ours && status.state === 'reversed' ? `the gateway reversed the refund (${status.rawStatus})` : null;
+    const ours =
+      status.state !== 'unknown' &&
+      (r.provider_reference === null || status.providerReference === r.provider_reference);
+    return ours && status.state === 'reversed'
+      ? `the gateway reversed the refund (${status.rawStatus})`
+      : null;
   }
 
   private async apply(r: RefundRow, reason: string): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
       const at = new Date(this.deps.clock());
       const sale = await sales.lock(tx, r.sale_id);
-      const done = await repo.transition(tx, r.sale_id, ['succeeded'], 'reversed', at, { failure_reason: reason }, r.reference);
+      const done = await repo.transition(
+        tx,
+        r.sale_id,
+        ['succeeded'],
+        'reversed',
+        at,
+        { failure_reason: reason },
+        r.reference,
+      );
       if (!done || !sale) return;
-      await ledger.postJournal(tx, saleRefundReversedJournal(done.reference, done, done.amount_pesewas), at);
-      await markRefundReversed(tx, sale, { method: done.method, amountPesewas: done.amount_pesewas, reversedAt: at, reason }, at);
+      await ledger.postJournal(
+        tx,
+        saleRefundReversedJournal(done.reference, done, done.amount_pesewas),
+        at,
+      );
+      await markRefundReversed(
+        tx,
+        sale,
+        { method: done.method, amountPesewas: done.amount_pesewas, reversedAt: at, reason },
+        at,
+      );
     });
-    this.deps.log.warn({ sale: r.sale_id, reference: r.reference, reason }, 'a buyer refund was reversed by the provider: owed again, for an operator to retry');
+    this.deps.log.warn(
+      { sale: r.sale_id, reference: r.reference, reason },
+      'a buyer refund was reversed by the provider: owed again, for an operator to retry',
+    );
   }
 
   private async scheduleNext(r: RefundRow): Promise<void> {
     const next = this.deps.clock() + this.deps.recheckMs;
-    await repo.scheduleCheck(this.deps.db, r.sale_id, r.reference, this.watched(r, next) ? new Date(next) : null);
+    await repo.scheduleCheck(
+      this.deps.db,
+      r.sale_id,
+      r.reference,
+      this.watched(r, next) ? new Date(next) : null,
+    );
   }
 
   private watched(r: RefundRow, at: number): boolean {

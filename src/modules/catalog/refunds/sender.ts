@@ -21,10 +21,18 @@ interface Answer {
 
 // A refund reversed before we saw it processed never reached the buyer: it failed, and the money is still owed.
 const fromGateway = (o: RefundOutcome): Answer => ({
-  state: o.state === 'processed' ? 'succeeded' : o.state === 'failed' || o.state === 'reversed' ? 'failed' : 'processing',
+  state:
+    o.state === 'processed'
+      ? 'succeeded'
+      : o.state === 'failed' || o.state === 'reversed'
+        ? 'failed'
+        : 'processing',
   providerReference: o.providerReference,
   feePesewas: null,
-  reason: o.state === 'failed' || o.state === 'reversed' ? `the gateway ${o.state === 'failed' ? 'refused' : 'reversed'} the refund (${o.rawStatus})` : null,
+  reason:
+    o.state === 'failed' || o.state === 'reversed'
+      ? `the gateway ${o.state === 'failed' ? 'refused' : 'reversed'} the refund (${o.rawStatus})`
+      : null,
 });
 
 // Likewise a transfer reversed before we saw it paid.
@@ -32,11 +40,19 @@ const fromTransfer = (o: TransferOutcome): Answer => ({
   state: o.state === 'paid' ? 'succeeded' : o.state === 'pending' ? 'processing' : 'failed',
   providerReference: o.providerReference,
   feePesewas: o.state === 'paid' ? o.feePesewas : null,
-  reason: o.state === 'failed' || o.state === 'reversed' ? (o.reason ?? `the transfer was ${o.state}`) : null,
+  reason:
+    o.state === 'failed' || o.state === 'reversed'
+      ? (o.reason ?? `the transfer was ${o.state}`)
+      : null,
 });
 
 /** A gateway refund the gateway never received: it fails for an operator to retry, never risking a second refund. */
-const NEVER_RECEIVED: Answer = { state: 'failed', providerReference: null, feePesewas: null, reason: 'the gateway never received the refund' };
+const NEVER_RECEIVED: Answer = {
+  state: 'failed',
+  providerReference: null,
+  feePesewas: null,
+  reason: 'the gateway never received the refund',
+};
 
 /** A refund an operator may send again under a new reference: its last attempt failed, or succeeded and was reversed. */
 const RETRYABLE: readonly RefundStatus[] = ['failed', 'reversed'];
@@ -79,7 +95,10 @@ export class RefundSender {
       neverReceived: (r) => (r.method === 'gateway_refund' ? { answer: NEVER_RECEIVED } : 'resend'),
       reclaim: (tx, r, at) => repo.reclaim(tx, r.sale_id, r.processing_since!, at),
       // Pending refunds with somewhere to go, and those processing past the grace.
-      due: [(db, now, limit) => repo.open(db, new Date(now.getTime() - deps.graceSeconds * 1000), limit)],
+      due: [
+        (db, now, limit) =>
+          repo.open(db, new Date(now.getTime() - deps.graceSeconds * 1000), limit),
+      ],
       unsent: (r) => r.status === 'pending',
     });
   }
@@ -94,7 +113,17 @@ export class RefundSender {
       const provider = byGateway ? gateway.name : this.deps.providers.transfers?.name;
       if (!provider) return undefined;
       const method = byGateway ? 'gateway_refund' : 'mobile_money';
-      return repo.create(tx, { sale_id: sale.id, reference: newId('srf'), amount_pesewas: sale.refund_due_pesewas, method, provider }, this.now());
+      return repo.create(
+        tx,
+        {
+          sale_id: sale.id,
+          reference: newId('srf'),
+          amount_pesewas: sale.refund_due_pesewas,
+          method,
+          provider,
+        },
+        this.now(),
+      );
     });
   }
 
@@ -107,9 +136,16 @@ export class RefundSender {
   private async call(r: RefundRow): Promise<Answer> {
     if (r.method === 'gateway_refund') {
       const sale = await sales.findById(this.deps.db, r.sale_id);
-      return fromGateway(await this.deps.providers.gateway(r).refund(sale!.client_reference, r.amount_pesewas));
+      return fromGateway(
+        await this.deps.providers.gateway(r).refund(sale!.client_reference, r.amount_pesewas),
+      );
     }
-    const outcome = await this.deps.providers.transfer().send({ reference: r.reference, amountPesewas: r.amount_pesewas, destination: r.destination!, reason: `Refund ${r.sale_id}` });
+    const outcome = await this.deps.providers.transfer().send({
+      reference: r.reference,
+      amountPesewas: r.amount_pesewas,
+      destination: r.destination!,
+      reason: `Refund ${r.sale_id}`,
+    });
     return fromTransfer(outcome);
   }
 
@@ -141,26 +177,61 @@ export class RefundSender {
    */
   private async apply(tx: Queryable, r: RefundRow, a: Answer, at: Date): Promise<void> {
     const sale = await sales.lock(tx, r.sale_id);
-    const set = { provider_reference: a.providerReference, fee_pesewas: a.feePesewas, failure_reason: a.reason, next_check_at: new Date(at.getTime() + this.deps.recheckMs) };
-    const done = await repo.transition(tx, r.sale_id, ['processing'], a.state, at, set, r.reference);
+    const set = {
+      provider_reference: a.providerReference,
+      fee_pesewas: a.feePesewas,
+      failure_reason: a.reason,
+      next_check_at: new Date(at.getTime() + this.deps.recheckMs),
+    };
+    const done = await repo.transition(
+      tx,
+      r.sale_id,
+      ['processing'],
+      a.state,
+      at,
+      set,
+      r.reference,
+    );
     if (!done || a.state !== 'succeeded' || !sale) return;
-    await ledger.postJournal(tx, saleRefundPaidJournal(done.reference, done, done.amount_pesewas), at);
-    if (done.fee_pesewas) await ledger.postJournal(tx, saleRefundFeeJournal(done.reference, done.provider, done.fee_pesewas), at);
-    await markRefunded(tx, sale, { method: done.method, amountPesewas: done.amount_pesewas, refundedAt: at }, at);
+    await ledger.postJournal(
+      tx,
+      saleRefundPaidJournal(done.reference, done, done.amount_pesewas),
+      at,
+    );
+    if (done.fee_pesewas)
+      await ledger.postJournal(
+        tx,
+        saleRefundFeeJournal(done.reference, done.provider, done.fee_pesewas),
+        at,
+      );
+    await markRefunded(
+      tx,
+      sale,
+      { method: done.method, amountPesewas: done.amount_pesewas, refundedAt: at },
+      at,
+    );
   }
 
   /** A failed or reversed refund tried again under a new reference (the provider has seen the old one). */
   async retry(saleId: string): Promise<RefundRow | undefined> {
-    const again = await this.deps.db.transaction((tx) => repo.transition(tx, saleId, RETRYABLE, 'pending', this.now(), { reference: newId('srf') }));
+    const again = await this.deps.db.transaction((tx) =>
+      repo.transition(tx, saleId, RETRYABLE, 'pending', this.now(), { reference: newId('srf') }),
+    );
     return again && this.send(saleId);
   }
 
   /** Where a mobile money refund goes, as an operator gives it: a pending one, or a failed or reversed one (then tried again). */
-  async sendTo(saleId: string, destination: NonNullable<RefundRow['destination']>): Promise<RefundRow | undefined> {
+  async sendTo(
+    saleId: string,
+    destination: NonNullable<RefundRow['destination']>,
+  ): Promise<RefundRow | undefined> {
     const set = await this.deps.db.transaction(async (tx) => {
       const r = await repo.find(tx, saleId);
       if (r?.method !== 'mobile_money') return undefined;
-      return repo.transition(tx, saleId, ['pending', ...RETRYABLE], 'pending', this.now(), { destination, ...(r.status === 'pending' ? {} : { reference: newId('srf') }) });
+      return repo.transition(tx, saleId, ['pending', ...RETRYABLE], 'pending', this.now(), {
+        destination,
+        ...(r.status === 'pending' ? {} : { reference: newId('srf') }),
+      });
     });
     return set && this.send(saleId);
   }

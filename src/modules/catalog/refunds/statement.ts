@@ -1,7 +1,10 @@
 import type { Db, Queryable } from '../../../platform/db/index.ts';
 import { ledger } from '../../ledger/index.ts';
 import { saleRefundFeeJournal } from '../domain/journals.ts';
-import { refundStatementRepository as repo, type RefundTransferRow } from './statement-repository.ts';
+import {
+  refundStatementRepository as repo,
+  type RefundTransferRow,
+} from './statement-repository.ts';
 
 /** A buyer refund as reconciliation's statement matching reads it (its journals' subject is its sale). */
 export interface RefundTransfer {
@@ -39,7 +42,13 @@ export class RefundStatement {
     return (await repo.bySales(this.db, provider, saleIds)).map(asTransfer);
   }
 
-  async bookFee(tx: Queryable, provider: string, reference: string, feePesewas: number, at: Date): Promise<boolean> {
+  async bookFee(
+    tx: Queryable,
+    provider: string,
+    reference: string,
+    feePesewas: number,
+    at: Date,
+  ): Promise<boolean> {
     const saleId = await repo.setMissingFee(tx, provider, reference, feePesewas);
     if (!saleId) return false;
     await ledger.postJournal(tx, saleRefundFeeJournal(saleId, provider, feePesewas), at);

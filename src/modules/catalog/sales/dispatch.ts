@@ -33,7 +33,12 @@ export const newDeliveryReference = () => `safe-${randomBytes(12).toString('base
  * delivery service prices the same points to the same fee). What the rider collects is said in
  * `special_instructions`: the sale total for cash on delivery, nothing for a prepaid sale.
  */
-export function deliveryInput(sale: SaleRow, vendor: VendorRow, items: readonly SaleItemRow[], place: { region: string; city: string }): CreateOrderInput {
+export function deliveryInput(
+  sale: SaleRow,
+  vendor: VendorRow,
+  items: readonly SaleItemRow[],
+  place: { region: string; city: string },
+): CreateOrderInput {
   const collect =
     sale.payment_method === 'cod'
       ? `Cash on delivery: collect ${formatGhs(sale.total_pesewas)} from the buyer (goods ${formatGhs(sale.subtotal_pesewas)} + delivery ${formatGhs(sale.delivery_fee_pesewas)}).`
@@ -45,7 +50,9 @@ export function deliveryInput(sale: SaleRow, vendor: VendorRow, items: readonly 
       address: sale.delivery_address,
       city: place.city,
       region: place.region,
-      ...(sale.delivery_lat !== null && sale.delivery_lng !== null ? { coordinates: { lat: sale.delivery_lat, lng: sale.delivery_lng } } : {}),
+      ...(sale.delivery_lat !== null && sale.delivery_lng !== null
+        ? { coordinates: { lat: sale.delivery_lat, lng: sale.delivery_lng } }
+        : {}),
       ...(sale.delivery_area_id ? { location_id: sale.delivery_area_id } : {}),
     },
     item: clip(items.map((i) => `${i.quantity} x ${i.title} (${i.label})`).join('; '), 500),
@@ -68,7 +75,10 @@ export function deliveryInput(sale: SaleRow, vendor: VendorRow, items: readonly 
 /** Refused by delivery for good (its input is wrong), as opposed to a failure worth retrying. */
 export const isRefusal = (err: unknown): err is AppError => isAppError(err) && err.statusCode < 500;
 
-const owed = (sale: SaleRow) => sale.delivery_order_id === null && (sale.state === 'awaiting_delivery' || (sale.state === 'confirmed' && sale.payment_method === 'online'));
+const owed = (sale: SaleRow) =>
+  sale.delivery_order_id === null &&
+  (sale.state === 'awaiting_delivery' ||
+    (sale.state === 'confirmed' && sale.payment_method === 'online'));
 
 /**
  * Creates sales' delivery orders. The order is placed and linked in one transaction that holds
@@ -77,7 +87,13 @@ const owed = (sale: SaleRow) => sale.delivery_order_id === null && (sale.state =
  */
 export class Dispatcher {
   constructor(
-    private readonly deps: { db: Db; clock: () => number; log: Logger; delivery: DeliveryPort | undefined; quoter: DeliveryQuoter },
+    private readonly deps: {
+      db: Db;
+      clock: () => number;
+      log: Logger;
+      delivery: DeliveryPort | undefined;
+      quoter: DeliveryQuoter;
+    },
   ) {}
 
   get available(): boolean {
@@ -89,9 +105,17 @@ export class Dispatcher {
     const { db, delivery } = this.deps;
     if (!delivery || !owed(sale)) return false;
     const vendor = (await catalogRepository.getVendor(db, sale.vendor_id))!;
-    const input = deliveryInput(sale, vendor, await repo.items(db, sale.id), await this.deps.quoter.describe({ lat: sale.quote_lat, lng: sale.quote_lng }));
+    const input = deliveryInput(
+      sale,
+      vendor,
+      await repo.items(db, sale.id),
+      await this.deps.quoter.describe({ lat: sale.quote_lat, lng: sale.quote_lng }),
+    );
     // The order belongs to the sale's app and environment, whoever triggers the dispatch (a callback has no key).
-    const prepared = await delivery.prepare({ partnerId: sale.partner_id, appId: sale.app_id, environment: sale.environment }, input);
+    const prepared = await delivery.prepare(
+      { partnerId: sale.partner_id, appId: sale.app_id, environment: sale.environment },
+      input,
+    );
     return db.transaction(async (tx) => {
       const locked = await repo.lock(tx, sale.id);
       if (!locked || !owed(locked)) return false;
@@ -106,7 +130,10 @@ export class Dispatcher {
     try {
       await this.dispatch(sale);
     } catch (err) {
-      this.deps.log.warn({ err, sale: sale.id }, 'could not create the delivery order of a sale; the sales job retries');
+      this.deps.log.warn(
+        { err, sale: sale.id },
+        'could not create the delivery order of a sale; the sales job retries',
+      );
     }
   }
 }

@@ -20,7 +20,13 @@ const DISPATCH_GRACE_MS = 5_000;
  */
 export class SalesJobs {
   constructor(
-    private readonly deps: { db: Db; clock: () => number; log: Logger; sales: SalesService; dispatcher: Dispatcher },
+    private readonly deps: {
+      db: Db;
+      clock: () => number;
+      log: Logger;
+      sales: SalesService;
+      dispatcher: Dispatcher;
+    },
   ) {}
 
   async tick(): Promise<{ expired: number; dispatched: number; followed: number }> {
@@ -33,12 +39,20 @@ export class SalesJobs {
       // A gateway outage leaves the sale for the next run rather than failing a sale that may be paid.
       await sales.checkPayment(sale).then(
         () => expired++,
-        (err: unknown) => this.deps.log.warn({ err, sale: id }, 'could not check an expired checkout; retrying on the next run'),
+        (err: unknown) =>
+          this.deps.log.warn(
+            { err, sale: id },
+            'could not check an expired checkout; retrying on the next run',
+          ),
       );
     }
     let dispatched = 0;
     if (dispatcher.available) {
-      for (const id of await repo.undispatched(db, new Date(now.getTime() - DISPATCH_GRACE_MS), BATCH)) {
+      for (const id of await repo.undispatched(
+        db,
+        new Date(now.getTime() - DISPATCH_GRACE_MS),
+        BATCH,
+      )) {
         const sale = await repo.findById(db, id);
         if (!sale) continue;
         try {

@@ -3,7 +3,12 @@ import { ledger } from '../../ledger/index.ts';
 import { saleMoneyPlace, type MoneyPlace } from '../domain/money-place.ts';
 import { refundsRepository as refunds } from '../refunds/repository.ts';
 import { journalsOfSale, type SaleJournalBreakdown } from './partner-sales.ts';
-import { salesRepository as repo, type OperatorSaleFilter, type SaleItemRow, type SaleWithDelivery } from './repository.ts';
+import {
+  salesRepository as repo,
+  type OperatorSaleFilter,
+  type SaleItemRow,
+  type SaleWithDelivery,
+} from './repository.ts';
 
 export type { OperatorSaleFilter };
 
@@ -57,13 +62,21 @@ export class OperatorSales {
     // Each such journal has two legs; the credit is where the money went.
     const receipts = moved
       .filter((r) => Number(r.amount_pesewas) > 0)
-      .map((r) => ({ journalId: r.journal_id, kind: r.kind as SaleReceipt['kind'], postedAt: r.created_at, amount: Number(r.amount_pesewas) }));
+      .map((r) => ({
+        journalId: r.journal_id,
+        kind: r.kind as SaleReceipt['kind'],
+        postedAt: r.created_at,
+        amount: Number(r.amount_pesewas),
+      }));
     return { sale, items, money: saleMoneyPlace(sale), journals, receipts };
   }
 
   /** The references the gateways saw for these sales and refund attempts (reconciliation matches reports by them), by sale or attempt id. */
   async references(ids: readonly string[]): Promise<Map<string, string>> {
-    const rows = [...(await repo.references(this.db, ids)), ...(await refunds.clientReferences(this.db, ids))];
+    const rows = [
+      ...(await repo.references(this.db, ids)),
+      ...(await refunds.clientReferences(this.db, ids)),
+    ];
     return new Map(rows.map((r) => [r.id, r.client_reference]));
   }
 

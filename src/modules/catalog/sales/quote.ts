@@ -46,18 +46,28 @@ export class DeliveryQuoter {
     return { region: area?.region ?? 'Greater Accra', city: area?.serviceArea ?? 'Accra' };
   }
 
-  private async dropoff(place: BuyerPlace, pickup: LatLng): Promise<{ point: LatLng; source: QuoteSource }> {
-    if (place.lat !== undefined && place.lng !== undefined) return { point: { lat: place.lat, lng: place.lng }, source: 'coordinates' };
+  private async dropoff(
+    place: BuyerPlace,
+    pickup: LatLng,
+  ): Promise<{ point: LatLng; source: QuoteSource }> {
+    if (place.lat !== undefined && place.lng !== undefined)
+      return { point: { lat: place.lat, lng: place.lng }, source: 'coordinates' };
     if (place.area_id !== undefined) {
       const area = await this.locations.findById(place.area_id);
       if (!area) {
-        throw errors.validation('delivery.area_id is not a known area; take one from locations.list.', [{ field: 'delivery.area_id', issue: 'is not a known area' }]);
+        throw errors.validation(
+          'delivery.area_id is not a known area; take one from locations.list.',
+          [{ field: 'delivery.area_id', issue: 'is not a known area' }],
+        );
       }
       // An operator-added area may have no coordinates: it labels the place, the address may still price it.
       if (area.coordinates) return { point: area.coordinates, source: 'area' };
     }
     const { locations } = await this.locations.list({ includeCoordinates: true });
-    const named = areaNamedIn(place.address, locations.filter((l): l is NamedPoint & typeof l => l.coordinates !== undefined));
+    const named = areaNamedIn(
+      place.address,
+      locations.filter((l): l is NamedPoint & typeof l => l.coordinates !== undefined),
+    );
     if (named) return { point: named.coordinates, source: 'address' };
     return { point: await this.zoneCentre(pickup), source: 'default' };
   }

@@ -2,8 +2,23 @@ import type { Environment } from '../../../platform/auth/scopes.ts';
 import type { Queryable } from '../../../platform/db/index.ts';
 import type { DeliveryStatus } from '../../delivery/index.ts';
 
-export type SaleState = 'awaiting_payment' | 'awaiting_delivery' | 'confirmed' | 'failed' | 'on_hold';
-export type SalePaymentStatus = 'pending' | 'paid' | 'collected' | 'declined' | 'expired' | 'not_collected' | 'refund_due' | 'not_started' | 'amount_mismatch' | 'refunded';
+export type SaleState =
+  | 'awaiting_payment'
+  | 'awaiting_delivery'
+  | 'confirmed'
+  | 'failed'
+  | 'on_hold';
+export type SalePaymentStatus =
+  | 'pending'
+  | 'paid'
+  | 'collected'
+  | 'declined'
+  | 'expired'
+  | 'not_collected'
+  | 'refund_due'
+  | 'not_started'
+  | 'amount_mismatch'
+  | 'refunded';
 export type QuoteSource = 'coordinates' | 'area' | 'address' | 'default';
 
 export interface SaleRow {
@@ -73,7 +88,18 @@ export interface SaleItemRow {
 
 export type NewSale = Omit<
   SaleRow,
-  'version' | 'released_reference' | 'failure_reason' | 'checkout_id' | 'checkout_url' | 'delivery_order_id' | 'gateway_amount_pesewas' | 'refund_due_pesewas' | 'settled_at' | 'earned_at' | 'failed_at' | 'updated_at'
+  | 'version'
+  | 'released_reference'
+  | 'failure_reason'
+  | 'checkout_id'
+  | 'checkout_url'
+  | 'delivery_order_id'
+  | 'gateway_amount_pesewas'
+  | 'refund_due_pesewas'
+  | 'settled_at'
+  | 'earned_at'
+  | 'failed_at'
+  | 'updated_at'
 >;
 
 /** What operators filter every partner's sales by (days are YYYY-MM-DD, UTC). */
@@ -110,49 +136,100 @@ export const salesRepository = {
     return rows[0]!;
   },
 
-  async insertItems(tx: Queryable, saleId: string, items: readonly Omit<SaleItemRow, 'line'>[]): Promise<void> {
-    const values = items.map((_, i) => `($1, ${i + 1}, $${i * 6 + 2}, $${i * 6 + 3}, $${i * 6 + 4}, $${i * 6 + 5}, $${i * 6 + 6}, $${i * 6 + 7})`);
+  async insertItems(
+    tx: Queryable,
+    saleId: string,
+    items: readonly Omit<SaleItemRow, 'line'>[],
+  ): Promise<void> {
+    const values = items.map(
+      (_, i) =>
+        `($1, ${i + 1}, $${i * 6 + 2}, $${i * 6 + 3}, $${i * 6 + 4}, $${i * 6 + 5}, $${i * 6 + 6}, $${i * 6 + 7})`,
+    );
     await tx.query(
       `insert into sale_items (sale_id, line, product_id, variant_id, title, label, quantity, unit_price_pesewas) values ${values.join(', ')}`,
-      [saleId, ...items.flatMap((it) => [it.product_id, it.variant_id, it.title, it.label, it.quantity, it.unit_price_pesewas])],
+      [
+        saleId,
+        ...items.flatMap((it) => [
+          it.product_id,
+          it.variant_id,
+          it.title,
+          it.label,
+          it.quantity,
+          it.unit_price_pesewas,
+        ]),
+      ],
     );
   },
 
   async items(db: Queryable, saleId: string): Promise<SaleItemRow[]> {
-    return db.query<SaleItemRow>('select line, product_id, variant_id, title, label, quantity, unit_price_pesewas from sale_items where sale_id = $1 order by line', [saleId]);
+    return db.query<SaleItemRow>(
+      'select line, product_id, variant_id, title, label, quantity, unit_price_pesewas from sale_items where sale_id = $1 order by line',
+      [saleId],
+    );
   },
 
   /** Owned sales only: another app's or environment's answers undefined, like a missing one. */
-  async findOwned(db: Queryable, key: { saleId: string } | { externalReference: string }, owner: Owner): Promise<SaleWithDelivery | undefined> {
-    const [column, value] = 'saleId' in key ? ['s.id', key.saleId] : ['s.external_reference', key.externalReference];
-    const rows = await db.query<SaleWithDelivery>(`${WITH_DELIVERY} where ${column} = $1 and s.app_id = $2 and s.environment = $3`, [value, owner.appId, owner.environment]);
+  async findOwned(
+    db: Queryable,
+    key: { saleId: string } | { externalReference: string },
+    owner: Owner,
+  ): Promise<SaleWithDelivery | undefined> {
+    const [column, value] =
+      'saleId' in key ? ['s.id', key.saleId] : ['s.external_reference', key.externalReference];
+    const rows = await db.query<SaleWithDelivery>(
+      `${WITH_DELIVERY} where ${column} = $1 and s.app_id = $2 and s.environment = $3`,
+      [value, owner.appId, owner.environment],
+    );
     return rows[0];
   },
 
   /** The client reference of each of these sales, by sale id. */
-  async references(db: Queryable, ids: readonly string[]): Promise<Array<{ id: string; client_reference: string }>> {
+  async references(
+    db: Queryable,
+    ids: readonly string[],
+  ): Promise<Array<{ id: string; client_reference: string }>> {
     return db.query('select id, client_reference from sales where id = any($1::text[])', [ids]);
   },
 
-  async codVendorsOf(db: Queryable, orderIds: readonly string[]): Promise<Array<{ vendor_id: string }>> {
-    return db.query(`select distinct vendor_id from sales where delivery_order_id = any($1::text[]) and payment_method = 'cod'`, [orderIds]);
+  async codVendorsOf(
+    db: Queryable,
+    orderIds: readonly string[],
+  ): Promise<Array<{ vendor_id: string }>> {
+    return db.query(
+      `select distinct vendor_id from sales where delivery_order_id = any($1::text[]) and payment_method = 'cod'`,
+      [orderIds],
+    );
   },
 
   async findById(db: Queryable, id: string): Promise<SaleWithDelivery | undefined> {
     return (await db.query<SaleWithDelivery>(`${WITH_DELIVERY} where s.id = $1`, [id]))[0];
   },
 
-  async findByClientReference(db: Queryable, clientReference: string): Promise<SaleWithDelivery | undefined> {
-    return (await db.query<SaleWithDelivery>(`${WITH_DELIVERY} where s.client_reference = $1`, [clientReference]))[0];
+  async findByClientReference(
+    db: Queryable,
+    clientReference: string,
+  ): Promise<SaleWithDelivery | undefined> {
+    return (
+      await db.query<SaleWithDelivery>(`${WITH_DELIVERY} where s.client_reference = $1`, [
+        clientReference,
+      ])
+    )[0];
   },
 
   /** Locks the sale row for the rest of the transaction: state checks after it are compare-and-set. */
   async lock(tx: Queryable, id: string): Promise<SaleRow | undefined> {
-    return (await tx.query<SaleRow>(`select ${COLS} from sales s where s.id = $1 for update`, [id]))[0];
+    return (
+      await tx.query<SaleRow>(`select ${COLS} from sales s where s.id = $1 for update`, [id])
+    )[0];
   },
 
   async lockByDeliveryOrder(tx: Queryable, orderId: string): Promise<SaleRow | undefined> {
-    return (await tx.query<SaleRow>(`select ${COLS} from sales s where s.delivery_order_id = $1 for update`, [orderId]))[0];
+    return (
+      await tx.query<SaleRow>(
+        `select ${COLS} from sales s where s.delivery_order_id = $1 for update`,
+        [orderId],
+      )
+    )[0];
   },
 
   async transition(
@@ -177,27 +254,58 @@ export const salesRepository = {
               gateway_amount_pesewas = coalesce($7, gateway_amount_pesewas),
               refund_due_pesewas = coalesce($8, refund_due_pesewas)
         where id = $1 returning ${COLS}`,
-      [id, to.state, to.paymentStatus, to.failureReason ?? null, at, to.releaseReference ?? false, to.gatewayAmountPesewas ?? null, to.refundDuePesewas ?? null],
+      [
+        id,
+        to.state,
+        to.paymentStatus,
+        to.failureReason ?? null,
+        at,
+        to.releaseReference ?? false,
+        to.gatewayAmountPesewas ?? null,
+        to.refundDuePesewas ?? null,
+      ],
     );
     return rows[0]!;
   },
 
   /** Its shares were recognised now (delivered): the partner's view of the sale does not change. */
   async earn(tx: Queryable, id: string, at: Date): Promise<SaleRow> {
-    return (await tx.query<SaleRow>(`update sales as s set earned_at = $2 where id = $1 and earned_at is null returning ${COLS}`, [id, at]))[0]!;
+    return (
+      await tx.query<SaleRow>(
+        `update sales as s set earned_at = $2 where id = $1 and earned_at is null returning ${COLS}`,
+        [id, at],
+      )
+    )[0]!;
   },
 
-  async setCheckout(db: Queryable, id: string, checkout: { checkoutId: string; checkoutUrl: string }, expiresAt: Date, at: Date): Promise<void> {
-    await db.query('update sales set checkout_id = $2, checkout_url = $3, expires_at = $4, updated_at = $5 where id = $1', [id, checkout.checkoutId, checkout.checkoutUrl, expiresAt, at]);
+  async setCheckout(
+    db: Queryable,
+    id: string,
+    checkout: { checkoutId: string; checkoutUrl: string },
+    expiresAt: Date,
+    at: Date,
+  ): Promise<void> {
+    await db.query(
+      'update sales set checkout_id = $2, checkout_url = $3, expires_at = $4, updated_at = $5 where id = $1',
+      [id, checkout.checkoutId, checkout.checkoutUrl, expiresAt, at],
+    );
   },
 
   /** Links the delivery order created in the same transaction, under the sale's row lock. */
   async linkDelivery(tx: Queryable, id: string, orderId: string, at: Date): Promise<void> {
-    await tx.query('update sales set delivery_order_id = $2, updated_at = $3 where id = $1 and delivery_order_id is null', [id, orderId, at]);
+    await tx.query(
+      'update sales set delivery_order_id = $2, updated_at = $3 where id = $1 and delivery_order_id is null',
+      [id, orderId, at],
+    );
   },
 
   /** A partner's sales, newest first; `afterId` is the last sale of the previous page (another partner's id matches nothing). */
-  async listForPartner(db: Queryable, partnerId: string, afterId: string | undefined, limit: number): Promise<SaleWithDelivery[]> {
+  async listForPartner(
+    db: Queryable,
+    partnerId: string,
+    afterId: string | undefined,
+    limit: number,
+  ): Promise<SaleWithDelivery[]> {
     return db.query<SaleWithDelivery>(
       `${WITH_DELIVERY} where s.partner_id = $1
           and ($2::text is null or (s.created_at, s.id) < (select a.created_at, a.id from sales a where a.id = $2 and a.partner_id = $1))
@@ -210,19 +318,36 @@ export const salesRepository = {
    * Every partner's sales for operators, newest first (keyset on created_at, id: `beforeId` is the
    * last sale of the previous page); `from`/`until` are UTC days, both included.
    */
-  async listNewest(db: Queryable, f: OperatorSaleFilter, limit: number): Promise<SaleWithDelivery[]> {
+  async listNewest(
+    db: Queryable,
+    f: OperatorSaleFilter,
+    limit: number,
+  ): Promise<SaleWithDelivery[]> {
     return db.query<SaleWithDelivery>(
       `${WITH_DELIVERY} where ($1::text is null or s.state = $1) and ($2::text is null or s.payment_status = $2) and ($3::text is null or s.partner_id = $3)
           and ($4::date is null or s.created_at >= ($4::date::timestamp at time zone 'UTC'))
           and ($5::date is null or s.created_at < (($5::date + 1)::timestamp at time zone 'UTC'))
           and ($6::text is null or (s.created_at, s.id) < (select b.created_at, b.id from sales b where b.id = $6))
         order by s.created_at desc, s.id desc limit $7`,
-      [f.state ?? null, f.paymentStatus ?? null, f.partnerId ?? null, f.from ?? null, f.until ?? null, f.beforeId ?? null, limit],
+      [
+        f.state ?? null,
+        f.paymentStatus ?? null,
+        f.partnerId ?? null,
+        f.from ?? null,
+        f.until ?? null,
+        f.beforeId ?? null,
+        limit,
+      ],
     );
   },
 
   /** The operator's list, oldest first, paged by id. */
-  async list(db: Queryable, filter: { state?: SaleState; paymentStatus?: SalePaymentStatus }, limit: number, after: string | undefined): Promise<SaleRow[]> {
+  async list(
+    db: Queryable,
+    filter: { state?: SaleState; paymentStatus?: SalePaymentStatus },
+    limit: number,
+    after: string | undefined,
+  ): Promise<SaleRow[]> {
     return db.query<SaleRow>(
       `select ${COLS} from sales s where ($1::text is null or s.state = $1) and ($2::text is null or s.payment_status = $2)
           and ($3::text is null or s.id > $3) order by s.id limit $4`,
@@ -231,7 +356,10 @@ export const salesRepository = {
   },
 
   async dueExpiries(db: Queryable, now: Date, limit: number): Promise<string[]> {
-    const rows = await db.query<{ id: string }>(`select id from sales where state = 'awaiting_payment' and expires_at < $1 order by expires_at limit $2`, [now, limit]);
+    const rows = await db.query<{ id: string }>(
+      `select id from sales where state = 'awaiting_payment' and expires_at < $1 order by expires_at limit $2`,
+      [now, limit],
+    );
     return rows.map((r) => r.id);
   },
 
@@ -248,7 +376,10 @@ export const salesRepository = {
    * Sales still waiting for their delivery's outcome (an open cod sale, a paid prepaid one not yet
    * earned) whose delivery ended (on any instance) without the sale following yet.
    */
-  async endedDeliveries(db: Queryable, limit: number): Promise<Array<{ id: string; delivery_status: DeliveryStatus }>> {
+  async endedDeliveries(
+    db: Queryable,
+    limit: number,
+  ): Promise<Array<{ id: string; delivery_status: DeliveryStatus }>> {
     return db.query(
       `select s.id, d.status as delivery_status from sales s join delivery_orders d on d.id = s.delivery_order_id
         where (s.state = 'awaiting_delivery' or (s.state = 'confirmed' and s.payment_method = 'online' and s.earned_at is null))

@@ -14,10 +14,24 @@ import { buyerPoint } from '../domain/buyer-point.ts';
 import { commissionOf } from '../domain/money.ts';
 import { stockRepository as stock } from '../products/stock.ts';
 import { isRefusal, newDeliveryReference, type Dispatcher } from './dispatch.ts';
-import { confirmSale, failSale, failUndelivered, followDelivery, holdSale, owePaymentBack } from './lifecycle.ts';
+import {
+  confirmSale,
+  failSale,
+  failUndelivered,
+  followDelivery,
+  holdSale,
+  owePaymentBack,
+} from './lifecycle.ts';
 import { checkoutLines, priceLines, type Line } from './lines.ts';
 import type { DeliveryQuoter } from './quote.ts';
-import { salesRepository as repo, type Owner, type SalePaymentStatus, type SaleRow, type SaleState, type SaleWithDelivery } from './repository.ts';
+import {
+  salesRepository as repo,
+  type Owner,
+  type SalePaymentStatus,
+  type SaleRow,
+  type SaleState,
+  type SaleWithDelivery,
+} from './repository.ts';
 import type { CreateSaleInput } from './schema.ts';
 
 /** The gateway's client reference of a sale: a neutral service token, like the wallet's serviceD_WA. */
@@ -37,17 +51,23 @@ export interface SalesServiceDeps {
 }
 
 const owner = (auth: AuthContext): Owner => ({ appId: auth.appId, environment: auth.environment });
-const notFound = () => errors.saleNotFound('No sale with this id or reference exists for this app.');
+const notFound = () =>
+  errors.saleNotFound('No sale with this id or reference exists for this app.');
 /** A prepaid sale that failed before any payment was booked for it: a payment may still arrive. */
-const mayBePaidLate = (s: SaleRow) => s.payment_method === 'online' && s.state === 'failed' && s.gateway_amount_pesewas === null;
-const isEnded = (s: DeliveryStatus | null): s is DeliveryStatus => s === 'delivered' || s === 'returned' || s === 'cancelled' || s === 'failed';
+const mayBePaidLate = (s: SaleRow) =>
+  s.payment_method === 'online' && s.state === 'failed' && s.gateway_amount_pesewas === null;
+const isEnded = (s: DeliveryStatus | null): s is DeliveryStatus =>
+  s === 'delivered' || s === 'returned' || s === 'cancelled' || s === 'failed';
 
 function invalid(details: ErrorDetail[]): never {
   throw errors.validation(`${details[0]!.field} ${details[0]!.issue}.`, details);
 }
 
 function gatewayFailure(err: unknown): never {
-  if (err instanceof GatewayError) throw errors.gateway('The payment gateway did not answer properly; nothing was charged. Retry shortly.');
+  if (err instanceof GatewayError)
+    throw errors.gateway(
+      'The payment gateway did not answer properly; nothing was charged. Retry shortly.',
+    );
   throw err;
 }
 
@@ -61,16 +81,27 @@ export class SalesService {
   async create(auth: AuthContext, input: CreateSaleInput) {
     const { db, dispatcher } = this.deps;
     if (!dispatcher.available) {
-      throw errors.serviceUnavailable('This instance does not serve the delivery service, which every safe-catalog order needs; nothing was reserved. Send orders.create to an instance serving both services.');
+      throw errors.serviceUnavailable(
+        'This instance does not serve the delivery service, which every safe-catalog order needs; nothing was reserved. Send orders.create to an instance serving both services.',
+      );
     }
     if (input.payment_method === 'cod' && (input.reseller_markup_ghs ?? 0) > 0) {
-      throw errors.markupNotSupportedForCod('reseller_markup_ghs must be 0 or absent with cod: a reseller markup needs payment_method online.');
+      throw errors.markupNotSupportedForCod(
+        'reseller_markup_ghs must be 0 or absent with cod: a reseller markup needs payment_method online.',
+      );
     }
     const { phone, markup, point } = this.checkInput(input);
-    const gateway = input.payment_method === 'online' ? this.deps.gateways.forPayment(auth.environment) : undefined;
+    const gateway =
+      input.payment_method === 'online'
+        ? this.deps.gateways.forPayment(auth.environment)
+        : undefined;
     const { vendor, lines, subtotal } = await priceLines(db, input.vendor_id, input.items);
-    if (markup > subtotal) invalid([{ field: 'reseller_markup_ghs', issue: 'must not exceed the order subtotal' }]);
-    const quote = await this.deps.quoter.quote({ ...input.delivery, lat: point?.lat, lng: point?.lng }, { lat: vendor.pickup_lat, lng: vendor.pickup_lng });
+    if (markup > subtotal)
+      invalid([{ field: 'reseller_markup_ghs', issue: 'must not exceed the order subtotal' }]);
+    const quote = await this.deps.quoter.quote(
+      { ...input.delivery, lat: point?.lat, lng: point?.lng },
+      { lat: vendor.pickup_lat, lng: vendor.pickup_lng },
+    );
     const now = new Date(this.deps.clock());
     const online = input.payment_method === 'online';
     const sale = await db.transaction(async (tx) => {
@@ -128,7 +159,11 @@ export class SalesService {
   }
 
   /** Operators: sales by state and payment status (held payments, refunds owed), oldest first. */
-  async operatorList(filter: { state?: SaleState; paymentStatus?: SalePaymentStatus }, limit: number, after: string | undefined) {
+  async operatorList(
+    filter: { state?: SaleState; paymentStatus?: SalePaymentStatus },
+    limit: number,
+    after: string | undefined,
+  ) {
     const sales = await repo.list(this.deps.db, filter, limit, after);
     return { sales, nextAfter: sales.length === limit ? sales.at(-1)!.id : null };
   }
@@ -137,13 +172,15 @@ export class SalesService {
   async handleCallback(clientReference: string): Promise<void> {
     if (!SALE_CLIENT_REFERENCE.test(clientReference)) return;
     const sale = await repo.findByClientReference(this.deps.db, clientReference);
-    if (sale && (sale.state === 'awaiting_payment' || mayBePaidLate(sale))) await this.refresh(sale);
+    if (sale && (sale.state === 'awaiting_payment' || mayBePaidLate(sale)))
+      await this.refresh(sale);
   }
 
   /** The job's answer to a sale whose delivery order is refused for good: it fails (and restocks) instead of retrying forever. */
   async failUndeliverable(saleId: string, reason: string): Promise<void> {
     await this.inTransaction(saleId, async (tx, sale) => {
-      if (sale.delivery_order_id === null) await failUndelivered(tx, sale, reason, new Date(this.deps.clock()));
+      if (sale.delivery_order_id === null)
+        await failUndelivered(tx, sale, reason, new Date(this.deps.clock()));
     });
   }
 
@@ -155,20 +192,37 @@ export class SalesService {
   }
 
   /** For the courier's cash check: the delivery order's sale, if it has one, and what the courier collects for it (a cod sale still awaiting delivery). */
-  async cashOnDelivery(tx: Queryable, deliveryOrderId: string): Promise<{ codPesewas: number } | undefined> {
+  async cashOnDelivery(
+    tx: Queryable,
+    deliveryOrderId: string,
+  ): Promise<{ codPesewas: number } | undefined> {
     const sale = await repo.lockByDeliveryOrder(tx, deliveryOrderId);
     if (!sale) return undefined;
-    return { codPesewas: sale.payment_method === 'cod' && sale.state === 'awaiting_delivery' ? sale.total_pesewas : 0 };
+    return {
+      codPesewas:
+        sale.payment_method === 'cod' && sale.state === 'awaiting_delivery'
+          ? sale.total_pesewas
+          : 0,
+    };
   }
 
   /** Brings a sale up to date with the gateway and its delivery; every change is a compare-and-set. */
   async refresh(sale: SaleWithDelivery): Promise<SaleWithDelivery> {
     if (sale.state === 'awaiting_payment') await this.checkPayment(sale);
     // A failed prepaid sale may still be paid at the gateway; an outage must not fail the read.
-    else if (mayBePaidLate(sale)) await this.checkPayment(sale).catch((err: unknown) => this.deps.log.warn({ err, sale: sale.id }, 'could not check a failed sale with the gateway'));
+    else if (mayBePaidLate(sale))
+      await this.checkPayment(sale).catch((err: unknown) =>
+        this.deps.log.warn(
+          { err, sale: sale.id },
+          'could not check a failed sale with the gateway',
+        ),
+      );
     else if (isEnded(sale.delivery_status)) await this.follow(sale.id, sale.delivery_status);
     let fresh = (await repo.findById(this.deps.db, sale.id))!;
-    const owed = fresh.delivery_order_id === null && (fresh.state === 'awaiting_delivery' || (fresh.state === 'confirmed' && fresh.payment_method === 'online'));
+    const owed =
+      fresh.delivery_order_id === null &&
+      (fresh.state === 'awaiting_delivery' ||
+        (fresh.state === 'confirmed' && fresh.payment_method === 'online'));
     if (owed) {
       // Paid just now (or an earlier dispatch failed): the delivery order is created at once.
       await this.deps.dispatcher.tryDispatch(fresh);
@@ -181,7 +235,9 @@ export class SalesService {
   async checkPayment(sale: SaleRow): Promise<void> {
     let status: PaymentStatus;
     try {
-      status = await this.deps.gateways.recorded(sale.gateway).checkStatus({ clientReference: sale.client_reference, checkoutId: sale.checkout_id });
+      status = await this.deps.gateways
+        .recorded(sale.gateway)
+        .checkStatus({ clientReference: sale.client_reference, checkoutId: sale.checkout_id });
     } catch (err) {
       gatewayFailure(err);
     }
@@ -199,16 +255,28 @@ export class SalesService {
         else await confirmSale(tx, locked, 'paid', now);
       } else if (status.state === 'failed' || expired) {
         const lapsed = expired || status.rawStatus === 'Expired';
-        await failSale(tx, locked, lapsed ? { paymentStatus: 'expired', reason: 'checkout_expired' } : { paymentStatus: 'declined', reason: 'payment_declined' }, now);
+        await failSale(
+          tx,
+          locked,
+          lapsed
+            ? { paymentStatus: 'expired', reason: 'checkout_expired' }
+            : { paymentStatus: 'declined', reason: 'payment_declined' },
+          now,
+        );
       }
     });
   }
 
   async follow(saleId: string, status: DeliveryStatus): Promise<void> {
-    await this.inTransaction(saleId, (tx, sale) => followDelivery(tx, sale, status, new Date(this.deps.clock())));
+    await this.inTransaction(saleId, (tx, sale) =>
+      followDelivery(tx, sale, status, new Date(this.deps.clock())),
+    );
   }
 
-  private async inTransaction(saleId: string, fn: (tx: Queryable, sale: SaleRow) => Promise<unknown>): Promise<void> {
+  private async inTransaction(
+    saleId: string,
+    fn: (tx: Queryable, sale: SaleRow) => Promise<unknown>,
+  ): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
       const sale = await repo.lock(tx, saleId);
       if (sale) await fn(tx, sale);
@@ -216,25 +284,47 @@ export class SalesService {
   }
 
   /** Checks a schema cannot express; answers the buyer's phone in E.164, the markup in pesewas and the buyer's point. */
-  private checkInput(input: CreateSaleInput): { phone: string; markup: number; point: LatLng | undefined } {
+  private checkInput(input: CreateSaleInput): {
+    phone: string;
+    markup: number;
+    point: LatLng | undefined;
+  } {
     const details: ErrorDetail[] = [];
     const phone = normalizeGhanaPhone(input.buyer.phone);
-    if (!phone) details.push({ field: 'buyer.phone', issue: 'must be a Ghana phone number, e.g. 024 123 4567 or +233241234567' });
+    if (!phone)
+      details.push({
+        field: 'buyer.phone',
+        issue: 'must be a Ghana phone number, e.g. 024 123 4567 or +233241234567',
+      });
     if (!input.buyer.name.trim()) details.push({ field: 'buyer.name', issue: 'must not be blank' });
-    if (!input.delivery.address.trim()) details.push({ field: 'delivery.address', issue: 'must not be blank' });
+    if (!input.delivery.address.trim())
+      details.push({ field: 'delivery.address', issue: 'must not be blank' });
     const markup = ghsToPesewas(input.reseller_markup_ghs ?? 0);
-    if (markup === null) details.push({ field: 'reseller_markup_ghs', issue: 'must have at most 2 decimals' });
+    if (markup === null)
+      details.push({ field: 'reseller_markup_ghs', issue: 'must have at most 2 decimals' });
     const { lat, lng, coordinates } = input.delivery;
     const found = buyerPoint(input.delivery);
-    if ((lat === undefined) !== (lng === undefined)) details.push({ field: lat === undefined ? 'delivery.lat' : 'delivery.lng', issue: 'is required when the other coordinate is given' });
+    if ((lat === undefined) !== (lng === undefined))
+      details.push({
+        field: lat === undefined ? 'delivery.lat' : 'delivery.lng',
+        issue: 'is required when the other coordinate is given',
+      });
     else if ('point' in found && found.point && !isInGhana(found.point)) {
-      details.push(coordinates ? { field: 'delivery.coordinates', issue: 'is outside Ghana, where we do not deliver' } : { field: 'delivery.lat', issue: 'with delivery.lng is outside Ghana, where we do not deliver' });
+      details.push(
+        coordinates
+          ? { field: 'delivery.coordinates', issue: 'is outside Ghana, where we do not deliver' }
+          : {
+              field: 'delivery.lat',
+              issue: 'with delivery.lng is outside Ghana, where we do not deliver',
+            },
+      );
     }
     if (details.length > 0) invalid(details);
     if ('conflict' in found) {
-      throw errors.conflictingCoordinates('delivery.coordinates and delivery.lat/lng name different points: send delivery.coordinates alone (the canonical form), or both with the same values.', [
-        { field: 'delivery.coordinates', issue: 'differs from delivery.lat/lng' },
-      ]);
+      throw errors.conflictingCoordinates(
+        'delivery.coordinates and delivery.lat/lng name different points: send delivery.coordinates alone (the canonical form), or both with the same values.',
+        [{ field: 'delivery.coordinates', issue: 'differs from delivery.lat/lng' }],
+      );
     }
     return { phone: phone!, markup: markup!, point: found.point };
   }
@@ -244,14 +334,22 @@ export class SalesService {
     const wanted = new Map<string, { quantity: number; line: Line }>();
     for (const line of lines) {
       const w = wanted.get(line.variant_id);
-      wanted.set(line.variant_id, { quantity: (w?.quantity ?? 0) + line.quantity, line: w?.line ?? line });
+      wanted.set(line.variant_id, {
+        quantity: (w?.quantity ?? 0) + line.quantity,
+        line: w?.line ?? line,
+      });
     }
     const short: ErrorDetail[] = [];
     // Variant id order: concurrent orders lock shared variants in one order, so they cannot deadlock.
-    for (const [variantId, { quantity, line }] of [...wanted].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    for (const [variantId, { quantity, line }] of [...wanted].sort(([a], [b]) =>
+      a < b ? -1 : 1,
+    )) {
       if (await stock.reserve(tx, variantId, quantity, at)) continue;
       const left = await stock.available(tx, variantId);
-      short.push({ field: `items.${line.index}.variant_id`, issue: `${variantId} (${line.title}, ${line.label}) has ${left} available; ${quantity} asked` });
+      short.push({
+        field: `items.${line.index}.variant_id`,
+        issue: `${variantId} (${line.title}, ${line.label}) has ${left} available; ${quantity} asked`,
+      });
     }
     if (short.length > 0) throw errors.outOfStock(`Not enough stock: ${short[0]!.issue}.`, short);
   }
@@ -260,7 +358,9 @@ export class SalesService {
   private async openCheckout(sale: SaleRow, lines: readonly Line[]): Promise<SaleRow> {
     const { publicBaseUrl, db } = this.deps;
     const gateway = this.deps.gateways.recorded(sale.gateway);
-    const back = new URL((await this.deps.appReturnUrl(sale.app_id)) ?? `${publicBaseUrl}/checkout/complete`);
+    const back = new URL(
+      (await this.deps.appReturnUrl(sale.app_id)) ?? `${publicBaseUrl}/checkout/complete`,
+    );
     back.searchParams.set('sale_id', sale.id);
     try {
       const checkout = await gateway.createCheckout({
@@ -275,7 +375,12 @@ export class SalesService {
       // The deadline runs from the checkout's opening, so the sale never expires while the gateway still takes payment.
       const expiresAt = new Date(this.deps.clock() + this.deps.checkoutExpiryMs);
       await repo.setCheckout(db, sale.id, checkout, expiresAt, new Date(this.deps.clock()));
-      return { ...sale, checkout_id: checkout.checkoutId, checkout_url: checkout.checkoutUrl, expires_at: expiresAt };
+      return {
+        ...sale,
+        checkout_id: checkout.checkoutId,
+        checkout_url: checkout.checkoutUrl,
+        expires_at: expiresAt,
+      };
     } catch (err) {
       await this.releaseAttempt(sale.id, 'gateway_error');
       gatewayFailure(err);
@@ -288,11 +393,17 @@ export class SalesService {
       await this.deps.dispatcher.dispatch(sale);
     } catch (err) {
       if (!isRefusal(err)) {
-        this.deps.log.warn({ err, sale: sale.id }, 'delivery order not created yet; the sales job retries');
+        this.deps.log.warn(
+          { err, sale: sale.id },
+          'delivery order not created yet; the sales job retries',
+        );
         return;
       }
       await this.releaseAttempt(sale.id, 'delivery_refused');
-      throw errors.validation(`The delivery order could not be created: ${err.message}`, err.details);
+      throw errors.validation(
+        `The delivery order could not be created: ${err.message}`,
+        err.details,
+      );
     }
   }
 
@@ -300,7 +411,12 @@ export class SalesService {
   private async releaseAttempt(saleId: string, reason: string): Promise<void> {
     await this.inTransaction(saleId, async (tx, sale) => {
       if (sale.state === 'failed' || sale.delivery_order_id !== null) return;
-      await failSale(tx, sale, { paymentStatus: 'not_started', reason, releaseReference: true }, new Date(this.deps.clock()));
+      await failSale(
+        tx,
+        sale,
+        { paymentStatus: 'not_started', reason, releaseReference: true },
+        new Date(this.deps.clock()),
+      );
     });
   }
 }

@@ -21,11 +21,21 @@ export function createdView(s: SaleRow) {
 
 /** orders.verify's `data` (design: Safe-catalog orders). `settled` is true once the buyer's money was booked (paid, or collected), even if the sale failed later. */
 export function verifyView(s: SaleWithDelivery) {
-  return { sale_id: s.id, state: s.state, settled: s.settled_at !== null, payment_status: s.payment_status, delivery_status: s.delivery_status };
+  return {
+    sale_id: s.id,
+    state: s.state,
+    settled: s.settled_at !== null,
+    payment_status: s.payment_status,
+    delivery_status: s.delivery_status,
+  };
 }
 
 /** orders.get's `data` (design: Safe-catalog orders), plus `checkout_url` while a prepaid sale awaits payment (additive). */
-export function saleView(s: SaleWithDelivery, items: readonly SaleItemRow[], publicBaseUrl: string) {
+export function saleView(
+  s: SaleWithDelivery,
+  items: readonly SaleItemRow[],
+  publicBaseUrl: string,
+) {
   return {
     sale_id: s.id,
     reference: s.reference,
@@ -35,11 +45,16 @@ export function saleView(s: SaleWithDelivery, items: readonly SaleItemRow[], pub
     state: s.state,
     payment_status: s.payment_status,
     checkout_url: s.state === 'awaiting_payment' ? s.checkout_url : null,
-    gateway_amount_ghs: s.gateway_amount_pesewas === null ? null : pesewasToGhs(s.gateway_amount_pesewas),
+    gateway_amount_ghs:
+      s.gateway_amount_pesewas === null ? null : pesewasToGhs(s.gateway_amount_pesewas),
     refund_due_ghs: s.refund_due_pesewas === null ? null : pesewasToGhs(s.refund_due_pesewas),
     delivery:
       s.delivery_order_id && s.delivery_status
-        ? { order_id: s.delivery_order_id, status: s.delivery_status, tracking_url: `${publicBaseUrl}/track/${s.tracking_token}` }
+        ? {
+            order_id: s.delivery_order_id,
+            status: s.delivery_status,
+            tracking_url: `${publicBaseUrl}/track/${s.tracking_token}`,
+          }
         : null,
     items: items.map((i) => ({
       product_id: i.product_id,
@@ -71,7 +86,8 @@ export function operatorSaleView(s: SaleRow) {
     failure_reason: s.failure_reason,
     gateway: s.gateway,
     total_ghs: pesewasToGhs(s.total_pesewas),
-    gateway_amount_ghs: s.gateway_amount_pesewas === null ? null : pesewasToGhs(s.gateway_amount_pesewas),
+    gateway_amount_ghs:
+      s.gateway_amount_pesewas === null ? null : pesewasToGhs(s.gateway_amount_pesewas),
     refund_due_ghs: s.refund_due_pesewas === null ? null : pesewasToGhs(s.refund_due_pesewas),
     delivery_order_id: s.delivery_order_id,
     // When its shares were credited (delivered); null while a paid prepaid sale's money is held.

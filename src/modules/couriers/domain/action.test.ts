@@ -6,7 +6,9 @@ const ID = '0b7c3a52-5f0e-4c8e-9d7a-6f1b2c3d4e5f';
 describe('readAction', () => {
   it('reads a well-formed action (id lower-cased, payload defaulting to {})', () => {
     const read = readAction({ id: ID.toUpperCase(), kind: 'duty', at: '2026-11-24T10:00:00Z' });
-    expect(read).toEqual({ action: { id: ID, kind: 'duty', at: new Date('2026-11-24T10:00:00Z'), payload: {} } });
+    expect(read).toEqual({
+      action: { id: ID, kind: 'duty', at: new Date('2026-11-24T10:00:00Z'), payload: {} },
+    });
   });
 
   it.each([

@@ -24,13 +24,23 @@ const KIND = /^[a-z][a-z_]{0,39}$/;
 
 /** The action in a request body, or the sentence saying what is wrong with it. */
 export function readAction(body: unknown): { action: CourierAction } | { problem: string } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { problem: 'The body must be a JSON object.' };
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return { problem: 'The body must be a JSON object.' };
   const b = body as Record<string, unknown>;
   if (typeof b.id !== 'string' || !UUID.test(b.id)) return { problem: 'id must be a UUID.' };
-  if (typeof b.kind !== 'string' || !KIND.test(b.kind)) return { problem: 'kind must be a lower-case action name.' };
+  if (typeof b.kind !== 'string' || !KIND.test(b.kind))
+    return { problem: 'kind must be a lower-case action name.' };
   const at = typeof b.at === 'string' && b.at.length <= 40 ? new Date(b.at) : new Date(Number.NaN);
   if (Number.isNaN(at.getTime())) return { problem: 'at must be an ISO 8601 time.' };
   const payload = b.payload ?? {};
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return { problem: 'payload must be a JSON object.' };
-  return { action: { id: b.id.toLowerCase(), kind: b.kind, at, payload: payload as Record<string, unknown> } };
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
+    return { problem: 'payload must be a JSON object.' };
+  return {
+    action: {
+      id: b.id.toLowerCase(),
+      kind: b.kind,
+      at,
+      payload: payload as Record<string, unknown>,
+    },
+  };
 }

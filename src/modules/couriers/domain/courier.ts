@@ -29,18 +29,29 @@ export function isVehicle(v: unknown): v is Vehicle {
 }
 
 /** Normalises what is present (phone to E.164, zones lower-cased and unique) and lists every problem. */
-export function cleanCourierInput(input: CourierInput): { value: CleanCourierInput; problems: ErrorDetail[] } {
+export function cleanCourierInput(input: CourierInput): {
+  value: CleanCourierInput;
+  problems: ErrorDetail[];
+} {
   const problems: ErrorDetail[] = [];
   const value: CleanCourierInput = {};
   if (input.name !== undefined) {
     const name = input.name.trim().replace(/ {2,}/g, ' ');
     if (NAME.test(name)) value.name = name;
-    else problems.push({ field: 'name', issue: 'must be 1 to 120 letters, spaces, dots, apostrophes or hyphens' });
+    else
+      problems.push({
+        field: 'name',
+        issue: 'must be 1 to 120 letters, spaces, dots, apostrophes or hyphens',
+      });
   }
   if (input.phone !== undefined) {
     const phone = normalizeGhanaPhone(input.phone);
     if (phone) value.phone = phone;
-    else problems.push({ field: 'phone', issue: 'must be a Ghana mobile number, e.g. 0241234567 or +233241234567' });
+    else
+      problems.push({
+        field: 'phone',
+        issue: 'must be a Ghana mobile number, e.g. 0241234567 or +233241234567',
+      });
   }
   if (input.vehicle !== undefined) {
     if (isVehicle(input.vehicle)) value.vehicle = input.vehicle;
@@ -49,7 +60,11 @@ export function cleanCourierInput(input: CourierInput): { value: CleanCourierInp
   if (input.zones !== undefined) {
     const zones = [...new Set(input.zones.map((z) => z.trim().toLowerCase()))];
     if (zones.length <= MAX_ZONES && zones.every((z) => ZONE.test(z))) value.zones = zones;
-    else problems.push({ field: 'zones', issue: `must be at most ${MAX_ZONES} zone ids (lower-case letters, digits, - and _)` });
+    else
+      problems.push({
+        field: 'zones',
+        issue: `must be at most ${MAX_ZONES} zone ids (lower-case letters, digits, - and _)`,
+      });
   }
   return { value, problems };
 }
@@ -57,6 +72,7 @@ export function cleanCourierInput(input: CourierInput): { value: CleanCourierInp
 /** A reported position: finite coordinates inside Ghana. */
 export function positionProblem(lat: unknown, lng: unknown): ErrorDetail | undefined {
   const p = { lat, lng };
-  if (!isValidLatLng(p) || !isInGhana(p)) return { field: 'position', issue: 'must be a latitude and longitude inside Ghana' };
+  if (!isValidLatLng(p) || !isInGhana(p))
+    return { field: 'position', issue: 'must be a latitude and longitude inside Ghana' };
   return undefined;
 }

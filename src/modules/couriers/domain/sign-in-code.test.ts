@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { codeMatches, codeMessage, hashCode, newCode, throttleWaitSeconds } from './sign-in-code.ts';
+import {
+  codeMatches,
+  codeMessage,
+  hashCode,
+  newCode,
+  throttleWaitSeconds,
+} from './sign-in-code.ts';
 
 describe('sign-in codes', () => {
   it('are six digits, leading zeros kept, and vary', () => {

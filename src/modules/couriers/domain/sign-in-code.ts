@@ -32,8 +32,16 @@ export function codeMatches(rowId: string, typed: string, storedHash: string): b
  * Seconds until one more request fits in the window, given the times of earlier requests (any order);
  * 0 when it fits now.
  */
-export function throttleWaitSeconds(times: readonly Date[], limit: number, windowMs: number, now: number): number {
-  const recent = times.map((t) => t.getTime()).filter((t) => t > now - windowMs).sort((a, b) => b - a);
+export function throttleWaitSeconds(
+  times: readonly Date[],
+  limit: number,
+  windowMs: number,
+  now: number,
+): number {
+  const recent = times
+    .map((t) => t.getTime())
+    .filter((t) => t > now - windowMs)
+    .sort((a, b) => b - a);
   if (recent.length < limit) return 0;
   // The request that must leave the window before another fits.
   const leaving = recent[limit - 1]!;

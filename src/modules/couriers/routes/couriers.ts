@@ -14,7 +14,10 @@ export function courierView(c: CourierRow) {
     zones: c.zones,
     active: c.active,
     on_duty: c.on_duty,
-    last_position: c.last_lat === null || c.last_lng === null ? null : { lat: c.last_lat, lng: c.last_lng, at: c.last_position_at?.toISOString() ?? null },
+    last_position:
+      c.last_lat === null || c.last_lng === null
+        ? null
+        : { lat: c.last_lat, lng: c.last_lng, at: c.last_position_at?.toISOString() ?? null },
     created_at: c.created_at.toISOString(),
     updated_at: c.updated_at.toISOString(),
   };
@@ -34,9 +37,17 @@ export const courierRoutes = (couriers: CouriersService, hooks: CourierRouteHook
     method: 'POST',
     url: '/couriers',
     summary: 'Create a courier account (they sign in to the courier app with this phone number)',
-    body: strictObject({ name: NonEmptyString(120), phone: NonEmptyString(20), vehicle: StringEnum(VEHICLES), zones: Type.Optional(Zones) }),
+    body: strictObject({
+      name: NonEmptyString(120),
+      phone: NonEmptyString(20),
+      vehicle: StringEnum(VEHICLES),
+      zones: Type.Optional(Zones),
+    }),
     audit: { action: 'courier.create' },
-    handler: async ({ body }) => ({ statusCode: 201, body: courierView(await couriers.create(body)) }),
+    handler: async ({ body }) => ({
+      statusCode: 201,
+      body: courierView(await couriers.create(body)),
+    }),
   }),
   defineAdminRoute({
     method: 'GET',
@@ -50,8 +61,18 @@ export const courierRoutes = (couriers: CouriersService, hooks: CourierRouteHook
     }),
     handler: async ({ query }) => {
       const limit = query.limit ?? COURIERS_PAGE;
-      const rows = await couriers.list({ search: query.q, active: query.active, after: query.after, limit });
-      return { body: { couriers: rows.map(courierView), next_after: rows.length === limit ? rows.at(-1)!.id : null } };
+      const rows = await couriers.list({
+        search: query.q,
+        active: query.active,
+        after: query.after,
+        limit,
+      });
+      return {
+        body: {
+          couriers: rows.map(courierView),
+          next_after: rows.length === limit ? rows.at(-1)!.id : null,
+        },
+      };
     },
   }),
   defineAdminRoute({
@@ -64,7 +85,8 @@ export const courierRoutes = (couriers: CouriersService, hooks: CourierRouteHook
   defineAdminRoute({
     method: 'PATCH',
     url: '/couriers/:courier_id',
-    summary: 'Change a courier (name, phone, vehicle, zones), deactivate them (off duty, signed out) or reactivate them',
+    summary:
+      'Change a courier (name, phone, vehicle, zones), deactivate them (off duty, signed out) or reactivate them',
     params: CourierParams,
     body: strictObject({
       name: Type.Optional(NonEmptyString(120)),
@@ -73,7 +95,10 @@ export const courierRoutes = (couriers: CouriersService, hooks: CourierRouteHook
       zones: Type.Optional(Zones),
       active: Type.Optional(Type.Boolean()),
     }),
-    audit: { action: 'courier.update', before: async ({ params }) => courierView(await couriers.get(params.courier_id)) },
+    audit: {
+      action: 'courier.update',
+      before: async ({ params }) => courierView(await couriers.get(params.courier_id)),
+    },
     handler: async ({ params, body }) => {
       const row = await couriers.update(params.courier_id, body);
       if (body.active === false) await hooks.onDeactivated(row.id);

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ACCRA_UTC_OFFSET_MINUTES, DEFAULT_CALENDAR, accraDate, isDeliveryDay, nextDeliveryDay, planWindows, validateCalendarConfig } from './calendar.ts';
+import {
+  ACCRA_UTC_OFFSET_MINUTES,
+  DEFAULT_CALENDAR,
+  accraDate,
+  isDeliveryDay,
+  nextDeliveryDay,
+  planWindows,
+  validateCalendarConfig,
+} from './calendar.ts';
 import { isHoliday, isSunday } from '../../../shared/ghana/index.ts';
 import type { CalendarConfig } from './calendar.ts';
 import { PRIORITIES } from './pricing.ts';
@@ -11,7 +19,12 @@ describe('Accra time', () => {
   it('is UTC+0 all year', () => {
     expect(ACCRA_UTC_OFFSET_MINUTES).toBe(0);
     // Cross-check with the IANA zone when the runtime has it.
-    const fmt = new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Accra', dateStyle: 'short', timeStyle: 'short', hourCycle: 'h23' });
+    const fmt = new Intl.DateTimeFormat('en-CA', {
+      timeZone: 'Africa/Accra',
+      dateStyle: 'short',
+      timeStyle: 'short',
+      hourCycle: 'h23',
+    });
     expect(fmt.format(at('2025-01-15T23:30:00Z'))).toBe('2025-01-15, 23:30');
     expect(fmt.format(at('2025-07-15T23:30:00Z'))).toBe('2025-07-15, 23:30');
     expect(accraDate(at('2025-07-15T23:59:59Z'))).toBe('2025-07-15');
@@ -36,7 +49,9 @@ describe('delivery days', () => {
   });
 
   it('fails loudly when configuration leaves no delivery day', () => {
-    const days = Array.from({ length: 400 }, (_, i) => new Date(Date.UTC(2030, 0, 1 + i)).toISOString().slice(0, 10));
+    const days = Array.from({ length: 400 }, (_, i) =>
+      new Date(Date.UTC(2030, 0, 1 + i)).toISOString().slice(0, 10),
+    );
     const cfg = { ...DEFAULT_CALENDAR, extraHolidays: days };
     expect(() => nextDeliveryDay('2030-01-01', cfg)).toThrow(/no delivery day/);
   });
@@ -64,7 +79,10 @@ describe('planWindows', () => {
   it('one minute before the cut-off is still same day', () => {
     const plan = planWindows(at('2025-06-02T14:59:00Z'), undefined, 'standard');
     expect(plan.pickupDate).toBe('2025-06-02');
-    expect(plan.deliveryWindow).toEqual({ earliest: '2025-06-02T16:00:00.000Z', latest: '2025-06-02T19:00:00.000Z' });
+    expect(plan.deliveryWindow).toEqual({
+      earliest: '2025-06-02T16:00:00.000Z',
+      latest: '2025-06-02T19:00:00.000Z',
+    });
   });
 
   it('at or after the cut-off moves to the next delivery day', () => {
@@ -72,7 +90,10 @@ describe('planWindows', () => {
       const plan = planWindows(at(t), undefined, 'standard');
       expect(plan.pickupDate, t).toBe('2025-06-03');
       expect(plan.pickupWindow.earliest).toBe('2025-06-03T08:00:00.000Z');
-      expect(plan.deliveryWindow).toEqual({ earliest: '2025-06-03T09:00:00.000Z', latest: '2025-06-03T12:00:00.000Z' });
+      expect(plan.deliveryWindow).toEqual({
+        earliest: '2025-06-03T09:00:00.000Z',
+        latest: '2025-06-03T12:00:00.000Z',
+      });
     }
   });
 
@@ -83,8 +104,12 @@ describe('planWindows', () => {
   });
 
   it('skips Sundays', () => {
-    expect(planWindows(at('2025-06-07T16:00:00Z'), undefined, 'standard').pickupDate).toBe('2025-06-09');
-    expect(planWindows(at('2025-06-08T09:00:00Z'), undefined, 'standard').pickupDate).toBe('2025-06-09');
+    expect(planWindows(at('2025-06-07T16:00:00Z'), undefined, 'standard').pickupDate).toBe(
+      '2025-06-09',
+    );
+    expect(planWindows(at('2025-06-08T09:00:00Z'), undefined, 'standard').pickupDate).toBe(
+      '2025-06-09',
+    );
   });
 
   it('skips holidays', () => {
@@ -94,28 +119,41 @@ describe('planWindows', () => {
     expect(plan.weekendDelivery).toBe(true);
     expect(plan.holidayDelivery).toBe(false);
     // Ordered on Farmers' Day morning: nothing until Saturday.
-    expect(planWindows(at('2025-12-05T09:00:00Z'), undefined, 'standard').pickupDate).toBe('2025-12-06');
+    expect(planWindows(at('2025-12-05T09:00:00Z'), undefined, 'standard').pickupDate).toBe(
+      '2025-12-06',
+    );
   });
 
   it('economy is delivered on the next delivery day', () => {
     const plan = planWindows(at('2025-06-02T10:00:00Z'), undefined, 'economy');
     expect(plan.pickupDate).toBe('2025-06-02');
     expect(plan.deliveryDate).toBe('2025-06-03');
-    expect(plan.deliveryWindow).toEqual({ earliest: '2025-06-03T08:00:00.000Z', latest: '2025-06-03T20:00:00.000Z' });
+    expect(plan.deliveryWindow).toEqual({
+      earliest: '2025-06-03T08:00:00.000Z',
+      latest: '2025-06-03T20:00:00.000Z',
+    });
     expect(plan.estimatedDelivery).toBe('2025-06-03T20:00:00.000Z');
     // Thursday before Farmers' Day → delivered Saturday.
-    expect(planWindows(at('2025-12-04T10:00:00Z'), undefined, 'economy').deliveryDate).toBe('2025-12-06');
+    expect(planWindows(at('2025-12-04T10:00:00Z'), undefined, 'economy').deliveryDate).toBe(
+      '2025-12-06',
+    );
   });
 
   it('cargo is same day before the cut-off but in a later window', () => {
     const morning = planWindows(at('2025-06-02T10:07:00Z'), undefined, 'cargo');
     expect(morning.deliveryDate).toBe('2025-06-02');
-    expect(morning.deliveryWindow).toEqual({ earliest: '2025-06-02T13:15:00.000Z', latest: '2025-06-02T17:15:00.000Z' });
+    expect(morning.deliveryWindow).toEqual({
+      earliest: '2025-06-02T13:15:00.000Z',
+      latest: '2025-06-02T17:15:00.000Z',
+    });
     const standard = planWindows(at('2025-06-02T10:07:00Z'), undefined, 'standard');
     expect(morning.deliveryWindow.earliest > standard.deliveryWindow.earliest).toBe(true);
     // Late orders are clamped to closing time.
     const late = planWindows(at('2025-06-02T14:00:00Z'), undefined, 'cargo');
-    expect(late.deliveryWindow).toEqual({ earliest: '2025-06-02T17:00:00.000Z', latest: '2025-06-02T20:00:00.000Z' });
+    expect(late.deliveryWindow).toEqual({
+      earliest: '2025-06-02T17:00:00.000Z',
+      latest: '2025-06-02T20:00:00.000Z',
+    });
   });
 
   it('honours a future requested date from opening time', () => {
@@ -126,8 +164,12 @@ describe('planWindows', () => {
   });
 
   it('moves a requested Sunday or holiday to the next delivery day', () => {
-    expect(planWindows(at('2025-06-02T10:00:00Z'), '2025-06-08', 'standard').pickupDate).toBe('2025-06-09');
-    expect(planWindows(at('2026-03-30T10:00:00Z'), '2026-04-03', 'standard').pickupDate).toBe('2026-04-04');
+    expect(planWindows(at('2025-06-02T10:00:00Z'), '2025-06-08', 'standard').pickupDate).toBe(
+      '2025-06-09',
+    );
+    expect(planWindows(at('2026-03-30T10:00:00Z'), '2026-04-03', 'standard').pickupDate).toBe(
+      '2026-04-04',
+    );
     expect(planWindows(at('2025-06-02T10:00:00Z'), '2025-12-25', 'economy')).toMatchObject({
       pickupDate: '2025-12-27',
       deliveryDate: '2025-12-29',
@@ -139,13 +181,19 @@ describe('planWindows', () => {
     const plain = planWindows(now, undefined, 'standard');
     expect(planWindows(now, '2025-05-01', 'standard')).toEqual(plain);
     expect(planWindows(now, '2025-06-02', 'standard')).toEqual(plain);
-    expect(planWindows(at('2025-06-02T16:00:00Z'), '2025-06-02', 'standard').pickupDate).toBe('2025-06-03');
+    expect(planWindows(at('2025-06-02T16:00:00Z'), '2025-06-02', 'standard').pickupDate).toBe(
+      '2025-06-03',
+    );
   });
 
   it('rejects malformed input', () => {
-    expect(() => planWindows(at('2025-06-02T10:00:00Z'), '2025-02-30', 'standard')).toThrow(RangeError);
+    expect(() => planWindows(at('2025-06-02T10:00:00Z'), '2025-02-30', 'standard')).toThrow(
+      RangeError,
+    );
     expect(() => planWindows(new Date(Number.NaN), undefined, 'standard')).toThrow(RangeError);
-    expect(() => planWindows(at('2025-06-02T10:00:00Z'), undefined, 'express' as never)).toThrow(RangeError);
+    expect(() => planWindows(at('2025-06-02T10:00:00Z'), undefined, 'express' as never)).toThrow(
+      RangeError,
+    );
   });
 
   it('always plans coherent windows on delivery days', () => {
@@ -155,7 +203,9 @@ describe('planWindows', () => {
       fc.property(instant, requested, fc.constantFrom(...PRIORITIES), (ms, offsetDays, pr) => {
         const now = new Date(ms);
         const req =
-          offsetDays === undefined ? undefined : new Date(ms + offsetDays * 86_400_000).toISOString().slice(0, 10);
+          offsetDays === undefined
+            ? undefined
+            : new Date(ms + offsetDays * 86_400_000).toISOString().slice(0, 10);
         const p = planWindows(now, req, pr);
         expect(isDeliveryDay(p.pickupDate)).toBe(true);
         expect(isDeliveryDay(p.deliveryDate)).toBe(true);
@@ -168,7 +218,9 @@ describe('planWindows', () => {
         expect(p.deliveryWindow.earliest <= p.deliveryWindow.latest).toBe(true);
         expect(p.pickupWindow.earliest <= p.deliveryWindow.latest).toBe(true);
         expect(p.estimatedDelivery).toBe(p.deliveryWindow.latest);
-        const hour = new Date(p.deliveryWindow.latest).getUTCHours() + new Date(p.deliveryWindow.latest).getUTCMinutes() / 60;
+        const hour =
+          new Date(p.deliveryWindow.latest).getUTCHours() +
+          new Date(p.deliveryWindow.latest).getUTCMinutes() / 60;
         expect(hour).toBeLessThanOrEqual(DEFAULT_CALENDAR.closingHour);
         if (req !== undefined && req > accraDate(now)) expect(p.pickupDate >= req).toBe(true);
       }),

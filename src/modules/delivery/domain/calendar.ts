@@ -51,7 +51,11 @@ export function isDeliveryDay(date: string, cfg: CalendarConfig = DEFAULT_CALEND
 }
 
 /** First delivery day on or after `date` (after it when `strictlyAfter`). */
-export function nextDeliveryDay(date: string, cfg: CalendarConfig = DEFAULT_CALENDAR, strictlyAfter = false): string {
+export function nextDeliveryDay(
+  date: string,
+  cfg: CalendarConfig = DEFAULT_CALENDAR,
+  strictlyAfter = false,
+): string {
   let d = strictlyAfter ? addDays(date, 1) : date;
   // Guard against a config that declares every day a holiday.
   for (let i = 0; i < 370; i++, d = addDays(d, 1)) if (isDeliveryDay(d, cfg)) return d;
@@ -61,14 +65,17 @@ export function nextDeliveryDay(date: string, cfg: CalendarConfig = DEFAULT_CALE
 export function validateCalendarConfig(cfg: CalendarConfig): CalendarConfig {
   const hour = (n: unknown) => typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= 24;
   for (const k of ['sameDayCutoffHour', 'openingHour', 'closingHour'] as const) {
-    if (!hour(cfg[k])) throw new Error(`calendar config: ${k} must be an integer hour 0..24, got ${String(cfg[k])}`);
+    if (!hour(cfg[k]))
+      throw new Error(`calendar config: ${k} must be an integer hour 0..24, got ${String(cfg[k])}`);
   }
   if (!(cfg.openingHour < cfg.sameDayCutoffHour && cfg.sameDayCutoffHour <= cfg.closingHour)) {
     throw new Error('calendar config: need openingHour < sameDayCutoffHour <= closingHour');
   }
   for (const k of ['eidDates', 'extraHolidays'] as const) {
-    if (!Array.isArray(cfg[k])) throw new Error(`calendar config: ${k} must be an array of YYYY-MM-DD dates`);
-    for (const d of cfg[k]) if (!isIsoDate(d)) throw new Error(`calendar config: ${k} has an invalid date ${String(d)}`);
+    if (!Array.isArray(cfg[k]))
+      throw new Error(`calendar config: ${k} must be an array of YYYY-MM-DD dates`);
+    for (const d of cfg[k])
+      if (!isIsoDate(d)) throw new Error(`calendar config: ${k} has an invalid date ${String(d)}`);
   }
   return cfg;
 }
@@ -95,7 +102,10 @@ export interface DeliveryPlan {
 }
 
 /** Window shapes in minutes from the pickup start; clamped to closing time. */
-const RULES: Record<Priority, { pickup: number; deliveryFrom: number; deliveryTo: number; nextDay: boolean }> = {
+const RULES: Record<
+  Priority,
+  { pickup: number; deliveryFrom: number; deliveryTo: number; nextDay: boolean }
+> = {
   standard: { pickup: 120, deliveryFrom: 60, deliveryTo: 240, nextDay: false },
   cargo: { pickup: 180, deliveryFrom: 180, deliveryTo: 420, nextDay: false }, // bigger loads, later window
   economy: { pickup: 360, deliveryFrom: 0, deliveryTo: 0, nextDay: true }, // batched: next delivery day

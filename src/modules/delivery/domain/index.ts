@@ -40,4 +40,10 @@ export {
   isStop,
   returnFee,
 } from './status.ts';
-export type { DeliveryStatus, FailureReason, StageStatus, TerminalStatus, TimelineEntry } from './status.ts';
+export type {
+  DeliveryStatus,
+  FailureReason,
+  StageStatus,
+  TerminalStatus,
+  TimelineEntry,
+} from './status.ts';

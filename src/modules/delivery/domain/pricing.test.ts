@@ -26,7 +26,12 @@ function destination(p: LatLng, bearingDeg: number, km: number): LatLng {
   const lat1 = p.lat * RAD;
   const lng1 = p.lng * RAD;
   const lat2 = Math.asin(Math.sin(lat1) * Math.cos(d) + Math.cos(lat1) * Math.sin(d) * Math.cos(b));
-  const lng2 = lng1 + Math.atan2(Math.sin(b) * Math.sin(d) * Math.cos(lat1), Math.cos(d) - Math.sin(lat1) * Math.sin(lat2));
+  const lng2 =
+    lng1 +
+    Math.atan2(
+      Math.sin(b) * Math.sin(d) * Math.cos(lat1),
+      Math.cos(d) - Math.sin(lat1) * Math.sin(lat2),
+    );
   return { lat: lat2 / RAD, lng: lng2 / RAD };
 }
 
@@ -60,7 +65,9 @@ describe('priceFee: known figures with DEFAULT_PRICING', () => {
   });
 
   it('orders priorities economy < standard < cargo', () => {
-    const [standard, economy, cargo] = priceAllPriorities(ACCRA_CENTRAL, EAST_LEGON).map((o) => o.feePesewas);
+    const [standard, economy, cargo] = priceAllPriorities(ACCRA_CENTRAL, EAST_LEGON).map(
+      (o) => o.feePesewas,
+    );
     expect(economy!).toBeLessThan(standard!);
     expect(standard!).toBeLessThan(cargo!);
   });
@@ -100,11 +107,17 @@ describe('priceFee: properties', () => {
       roundingPesewas: fc.integer({ min: 1, max: 1000 }),
     });
     fc.assert(
-      fc.property(config, fc.double({ min: 0, max: 1000, noNaN: true }), fc.double({ min: 0, max: 1000, noNaN: true }), priority, (c, a, b, pr) => {
-        validatePricingConfig(c);
-        const [lo, hi] = a <= b ? [a, b] : [b, a];
-        expect(feeForDistanceKm(lo, pr, c)).toBeLessThanOrEqual(feeForDistanceKm(hi, pr, c));
-      }),
+      fc.property(
+        config,
+        fc.double({ min: 0, max: 1000, noNaN: true }),
+        fc.double({ min: 0, max: 1000, noNaN: true }),
+        priority,
+        (c, a, b, pr) => {
+          validatePricingConfig(c);
+          const [lo, hi] = a <= b ? [a, b] : [b, a];
+          expect(feeForDistanceKm(lo, pr, c)).toBeLessThanOrEqual(feeForDistanceKm(hi, pr, c));
+        },
+      ),
     );
   });
 
@@ -121,17 +134,23 @@ describe('priceFee: properties', () => {
 
   it('depends only on the coordinates and the priority', () => {
     fc.assert(
-      fc.property(ghanaPoint, ghanaPoint, priority, fc.integer({ min: 0, max: 4e12 }), (a, b, pr, clock) => {
-        const first = priceFee(a, b, pr);
-        vi.useFakeTimers();
-        vi.setSystemTime(clock);
-        // Same inputs (fresh objects, any clock, other calls in between) give the same fee.
-        priceFee(b, ACCRA, 'cargo');
-        expect(priceFee({ lat: a.lat, lng: a.lng }, { lat: b.lat, lng: b.lng }, pr)).toBe(first);
-        vi.useRealTimers();
-        // Direction does not matter either.
-        expect(priceFee(b, a, pr)).toBe(first);
-      }),
+      fc.property(
+        ghanaPoint,
+        ghanaPoint,
+        priority,
+        fc.integer({ min: 0, max: 4e12 }),
+        (a, b, pr, clock) => {
+          const first = priceFee(a, b, pr);
+          vi.useFakeTimers();
+          vi.setSystemTime(clock);
+          // Same inputs (fresh objects, any clock, other calls in between) give the same fee.
+          priceFee(b, ACCRA, 'cargo');
+          expect(priceFee({ lat: a.lat, lng: a.lng }, { lat: b.lat, lng: b.lng }, pr)).toBe(first);
+          vi.useRealTimers();
+          // Direction does not matter either.
+          expect(priceFee(b, a, pr)).toBe(first);
+        },
+      ),
       { numRuns: 50 },
     );
   });
@@ -165,7 +184,11 @@ describe('validatePricingConfig', () => {
   it.each<[string, (c: PricingConfig) => void, RegExp]>([
     ['negative base', (c) => (c.basePesewas.standard = -1), /basePesewas\.standard/],
     ['fractional per-km', (c) => (c.perKmPesewas.cargo = 2.5), /perKmPesewas\.cargo/],
-    ['missing minimum', (c) => delete (c.minimumPesewas as Partial<Record<string, number>>).economy, /minimumPesewas\.economy/],
+    [
+      'missing minimum',
+      (c) => delete (c.minimumPesewas as Partial<Record<string, number>>).economy,
+      /minimumPesewas\.economy/,
+    ],
     ['road factor below 1', (c) => (c.roadFactor = 0.9), /roadFactor/],
     ['NaN road factor', (c) => (c.roadFactor = Number.NaN), /roadFactor/],
     ['zero rounding', (c) => (c.roundingPesewas = 0), /roundingPesewas/],

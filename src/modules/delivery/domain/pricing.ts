@@ -56,20 +56,28 @@ export function validatePricingConfig(c: PricingConfig): PricingConfig {
   for (const table of ['basePesewas', 'perKmPesewas', 'minimumPesewas'] as const) {
     const rec = c[table];
     if (typeof rec !== 'object' || rec === null) {
-      throw new Error(`pricing config: ${table} must be an object with standard, economy and cargo`);
+      throw new Error(
+        `pricing config: ${table} must be an object with standard, economy and cargo`,
+      );
     }
     for (const p of PRIORITIES) {
       const v = rec[p];
       if (!isNonNegativeInt(v)) {
-        throw new Error(`pricing config: ${table}.${p} must be a non-negative integer number of pesewas, got ${String(v)}`);
+        throw new Error(
+          `pricing config: ${table}.${p} must be a non-negative integer number of pesewas, got ${String(v)}`,
+        );
       }
     }
   }
   if (typeof c.roadFactor !== 'number' || !Number.isFinite(c.roadFactor) || c.roadFactor < 1) {
-    throw new Error(`pricing config: roadFactor must be a finite number >= 1, got ${String(c.roadFactor)}`);
+    throw new Error(
+      `pricing config: roadFactor must be a finite number >= 1, got ${String(c.roadFactor)}`,
+    );
   }
   if (!isNonNegativeInt(c.roundingPesewas) || c.roundingPesewas < 1) {
-    throw new Error(`pricing config: roundingPesewas must be a positive integer, got ${String(c.roundingPesewas)}`);
+    throw new Error(
+      `pricing config: roundingPesewas must be a positive integer, got ${String(c.roundingPesewas)}`,
+    );
   }
   return c;
 }
@@ -81,8 +89,13 @@ export function roundUpTo(amount: number, unit: number): number {
 }
 
 /** Fee for a straight-line distance in km. Non-decreasing in km by construction. */
-export function feeForDistanceKm(km: number, priority: Priority, config: PricingConfig = DEFAULT_PRICING): number {
-  if (!Number.isFinite(km) || km < 0) throw new RangeError(`distance must be a finite number >= 0, got ${km}`);
+export function feeForDistanceKm(
+  km: number,
+  priority: Priority,
+  config: PricingConfig = DEFAULT_PRICING,
+): number {
+  if (!Number.isFinite(km) || km < 0)
+    throw new RangeError(`distance must be a finite number >= 0, got ${km}`);
   if (!isPriority(priority)) throw new RangeError(`unknown priority: ${String(priority)}`);
   const raw = config.basePesewas[priority] + config.perKmPesewas[priority] * km * config.roadFactor;
   return roundUpTo(Math.max(config.minimumPesewas[priority], raw), config.roundingPesewas);
@@ -107,7 +120,10 @@ export function priceAllPriorities(
   dropoff: LatLng,
   config: PricingConfig = DEFAULT_PRICING,
 ): Array<{ priority: Priority; feePesewas: number }> {
-  return PRIORITIES.map((priority) => ({ priority, feePesewas: priceFee(pickup, dropoff, priority, config) }));
+  return PRIORITIES.map((priority) => ({
+    priority,
+    feePesewas: priceFee(pickup, dropoff, priority, config),
+  }));
 }
 
 /**

@@ -38,7 +38,9 @@ const ALLOWED: ReadonlyArray<readonly [DeliveryStatus, DeliveryStatus]> = [
 describe('allowedMoves', () => {
   it('lists exactly the allowed moves from each status, in state order', () => {
     for (const from of DELIVERY_STATUSES) {
-      expect(allowedMoves(from), from).toEqual(DELIVERY_STATUSES.filter((to) => ALLOWED.some(([f, t]) => f === from && t === to)));
+      expect(allowedMoves(from), from).toEqual(
+        DELIVERY_STATUSES.filter((to) => ALLOWED.some(([f, t]) => f === from && t === to)),
+      );
     }
     expect(allowedMoves('accepted')).toEqual(['pickedUp', 'cancelled', 'failed']);
     expect(allowedMoves('delivered')).toEqual([]);
@@ -46,7 +48,9 @@ describe('allowedMoves', () => {
 });
 
 describe('canTransition', () => {
-  const all = DELIVERY_STATUSES.flatMap((from) => DELIVERY_STATUSES.map((to) => [from, to] as const));
+  const all = DELIVERY_STATUSES.flatMap((from) =>
+    DELIVERY_STATUSES.map((to) => [from, to] as const),
+  );
   it('covers all 81 pairs', () => expect(all).toHaveLength(81));
 
   it.each(all)('%s → %s', (from, to) => {
@@ -67,7 +71,13 @@ describe('canTransition', () => {
     expect(canTransition('in_transit', 'in_transit', 0)).toBe(false);
     expect(canTransition('pickedUp', 'pickedUp', 3)).toBe(false);
     expect(canTransition('returning', 'in_transit', 3)).toBe(false);
-    expect(allowedMoves('in_transit', 1)).toEqual(['in_transit', 'delivered', 'returning', 'cancelled', 'failed']);
+    expect(allowedMoves('in_transit', 1)).toEqual([
+      'in_transit',
+      'delivered',
+      'returning',
+      'cancelled',
+      'failed',
+    ]);
     expect(allowedMoves('returning', 1)).toEqual(['returned', 'failed']);
   });
 });
@@ -92,7 +102,12 @@ describe('failed attempts', () => {
   });
 
   it('marks the statuses that did not reach the recipient as stops', () => {
-    expect(DELIVERY_STATUSES.filter(isStop)).toEqual(['returning', 'returned', 'cancelled', 'failed']);
+    expect(DELIVERY_STATUSES.filter(isStop)).toEqual([
+      'returning',
+      'returned',
+      'cancelled',
+      'failed',
+    ]);
   });
 
   it('prices the return fee as a share of the delivery fee, in whole pesewas', () => {
@@ -149,7 +164,12 @@ describe('buildTimeline', () => {
 
   it('lists all five stages for a new order', () => {
     expect(buildTimeline([{ status: 'placed', at: t(0) }])).toEqual([
-      { status: 'placed', title: 'Order placed', timestamp: '2025-06-02T10:00:00.000Z', completed: true },
+      {
+        status: 'placed',
+        title: 'Order placed',
+        timestamp: '2025-06-02T10:00:00.000Z',
+        completed: true,
+      },
       { status: 'accepted', title: 'Accepted by courier', completed: false },
       { status: 'pickedUp', title: 'Picked up', completed: false },
       { status: 'in_transit', title: 'In transit', completed: false },
@@ -165,7 +185,13 @@ describe('buildTimeline', () => {
       { status: 'accepted', at: t(10) },
       { status: 'pickedUp', at: t(20) },
     ]);
-    expect(tl.map((e) => e.status)).toEqual(['placed', 'accepted', 'pickedUp', 'in_transit', 'delivered']);
+    expect(tl.map((e) => e.status)).toEqual([
+      'placed',
+      'accepted',
+      'pickedUp',
+      'in_transit',
+      'delivered',
+    ]);
     expect(tl.every((e) => e.completed && e.timestamp)).toBe(true);
     expect(tl[4]!.timestamp).toBe('2025-06-02T10:40:00.000Z');
   });
@@ -177,8 +203,17 @@ describe('buildTimeline', () => {
       { status: 'cancelled', at: t(9) },
     ]);
     expect(tl).toHaveLength(6);
-    expect(tl.filter((e) => e.completed).map((e) => e.status)).toEqual(['placed', 'accepted', 'cancelled']);
-    expect(tl[5]).toEqual({ status: 'cancelled', title: 'Cancelled', timestamp: '2025-06-02T10:09:00.000Z', completed: true });
+    expect(tl.filter((e) => e.completed).map((e) => e.status)).toEqual([
+      'placed',
+      'accepted',
+      'cancelled',
+    ]);
+    expect(tl[5]).toEqual({
+      status: 'cancelled',
+      title: 'Cancelled',
+      timestamp: '2025-06-02T10:09:00.000Z',
+      completed: true,
+    });
   });
 
   it('appends failed, then cancelled when a failed order is cancelled', () => {
@@ -211,7 +246,12 @@ describe('buildTimeline', () => {
       ['returned', true],
     ]);
     expect(tl[3]!.timestamp).toBe('2025-06-02T10:15:00.000Z');
-    expect(tl[5]).toEqual({ status: 'returning', title: 'Returning to the pickup point', timestamp: '2025-06-02T10:45:00.000Z', completed: true });
+    expect(tl[5]).toEqual({
+      status: 'returning',
+      title: 'Returning to the pickup point',
+      timestamp: '2025-06-02T10:45:00.000Z',
+      completed: true,
+    });
     expect(tl[6]!.title).toBe('Returned to the pickup point');
   });
 

@@ -1,6 +1,15 @@
 /** Delivery order status machine (design: Delivery order states) and the partner-facing timeline. */
 
-export type DeliveryStatus = 'placed' | 'accepted' | 'pickedUp' | 'in_transit' | 'delivered' | 'returning' | 'returned' | 'cancelled' | 'failed';
+export type DeliveryStatus =
+  | 'placed'
+  | 'accepted'
+  | 'pickedUp'
+  | 'in_transit'
+  | 'delivered'
+  | 'returning'
+  | 'returned'
+  | 'cancelled'
+  | 'failed';
 
 export type StageStatus = 'placed' | 'accepted' | 'pickedUp' | 'in_transit' | 'delivered';
 /** Statuses outside the five stages: listed after them in the timeline, in the order they happened. */
@@ -8,7 +17,12 @@ export type TerminalStatus = 'returning' | 'returned' | 'cancelled' | 'failed';
 
 /** Why a courier could not deliver: `other` needs a note saying what happened. */
 export type FailureReason = 'recipient_absent' | 'refused' | 'wrong_address' | 'other';
-export const FAILURE_REASONS: readonly FailureReason[] = ['recipient_absent', 'refused', 'wrong_address', 'other'];
+export const FAILURE_REASONS: readonly FailureReason[] = [
+  'recipient_absent',
+  'refused',
+  'wrong_address',
+  'other',
+];
 
 /** How people read a failure reason (dashboard, console). */
 export const FAILURE_TITLES: Readonly<Record<FailureReason, string>> = Object.freeze({
@@ -20,7 +34,9 @@ export const FAILURE_TITLES: Readonly<Record<FailureReason, string>> = Object.fr
 
 /** Statuses shown as a stop in a timeline: the order did not, or will not, reach the recipient. */
 export function isStop(status: DeliveryStatus): boolean {
-  return status === 'returning' || status === 'returned' || status === 'cancelled' || status === 'failed';
+  return (
+    status === 'returning' || status === 'returned' || status === 'cancelled' || status === 'failed'
+  );
 }
 
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = [
@@ -69,7 +85,12 @@ const NEXT: Partial<Record<DeliveryStatus, DeliveryStatus>> = {
  * back (the return's fee policy applies instead of a refund).
  */
 export function canCancel(status: DeliveryStatus): boolean {
-  return status !== 'delivered' && status !== 'cancelled' && status !== 'returning' && status !== 'returned';
+  return (
+    status !== 'delivered' &&
+    status !== 'cancelled' &&
+    status !== 'returning' &&
+    status !== 'returned'
+  );
 }
 
 /** Operators may fail an order that is still moving (not delivered, returned, cancelled or failed), a return included. */
@@ -102,7 +123,11 @@ export function isFailedAttempt(from: DeliveryStatus, to: DeliveryStatus): boole
 }
 
 /** Attempts an in_transit order has left: the first trip counts as one (orders from before attempts were counted too). */
-export function attemptsLeft(status: DeliveryStatus, attemptsMade: number, maxAttempts: number): number {
+export function attemptsLeft(
+  status: DeliveryStatus,
+  attemptsMade: number,
+  maxAttempts: number,
+): number {
   return status === 'in_transit' ? Math.max(0, maxAttempts - Math.max(1, attemptsMade)) : 0;
 }
 
@@ -151,7 +176,9 @@ export interface TimelineEntry {
  * A stage is completed when it was reached or a later stage was (history may
  * skip a step, e.g. an operator fix); timestamp = the first time it was reached.
  */
-export function buildTimeline(history: ReadonlyArray<{ status: DeliveryStatus; at: Date }>): TimelineEntry[] {
+export function buildTimeline(
+  history: ReadonlyArray<{ status: DeliveryStatus; at: Date }>,
+): TimelineEntry[] {
   const sorted = [...history].sort((a, b) => a.at.getTime() - b.at.getTime());
   const firstAt = new Map<DeliveryStatus, Date>();
   for (const h of sorted) if (!firstAt.has(h.status)) firstAt.set(h.status, h.at);
@@ -172,7 +199,12 @@ export function buildTimeline(history: ReadonlyArray<{ status: DeliveryStatus; a
     .filter((t) => firstAt.has(t))
     .sort((a, b) => firstAt.get(a)!.getTime() - firstAt.get(b)!.getTime());
   for (const t of terminals) {
-    timeline.push({ status: t, title: TERMINAL_TITLES[t], timestamp: firstAt.get(t)!.toISOString(), completed: true });
+    timeline.push({
+      status: t,
+      title: TERMINAL_TITLES[t],
+      timestamp: firstAt.get(t)!.toISOString(),
+      completed: true,
+    });
   }
   return timeline;
 }

@@ -4,9 +4,26 @@
  */
 import { errors } from '../../../platform/errors.ts';
 import { pesewasToGhs } from '../../../platform/money.ts';
-import { ACCRA_UTC_OFFSET_MINUTES, accraDate, PRIORITIES, feeFor, planWindows, priceFee, type CalendarConfig, type DeliveryPlan, type Priority, type PricingConfig, type Window } from '../domain/index.ts';
+import {
+  ACCRA_UTC_OFFSET_MINUTES,
+  accraDate,
+  PRIORITIES,
+  feeFor,
+  planWindows,
+  priceFee,
+  type CalendarConfig,
+  type DeliveryPlan,
+  type Priority,
+  type PricingConfig,
+  type Window,
+} from '../domain/index.ts';
 import { holidayName, isIsoDate, isSunday } from '../../../shared/ghana/index.ts';
-import { CENTRAL_ACCRA, isValidLatLng, type LatLng, type ResolvedArea } from '../../../shared/ghana/index.ts';
+import {
+  CENTRAL_ACCRA,
+  isValidLatLng,
+  type LatLng,
+  type ResolvedArea,
+} from '../../../shared/ghana/index.ts';
 
 export interface EstimateInput {
   delivery_location: { coordinates: LatLng; address?: string };
@@ -50,8 +67,11 @@ export interface EstimateData {
 /** Label used for an end of the route that is outside Ghana (we only serve Ghana). */
 export const OUTSIDE_GHANA = 'Outside Ghana';
 
-
-const SERVICE_TYPE: Record<Priority, 'same_day' | 'next_day'> = { standard: 'same_day', cargo: 'same_day', economy: 'next_day' };
+const SERVICE_TYPE: Record<Priority, 'same_day' | 'next_day'> = {
+  standard: 'same_day',
+  cargo: 'same_day',
+  economy: 'next_day',
+};
 
 const OPTION_TEXT: Record<Priority, string> = {
   standard: 'Standard, same day',
@@ -60,7 +80,20 @@ const OPTION_TEXT: Record<Priority, string> = {
 };
 
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /** Accra wall-clock parts of an instant; written by hand so output never depends on the host's ICU. */
 function local(iso: string): { day: string; time: string } {
@@ -78,11 +111,18 @@ function dayText(date: string): string {
 function windowText(w: Window): string {
   const a = local(w.earliest);
   const b = local(w.latest);
-  return a.day === b.day ? `on ${a.day} between ${a.time} and ${b.time}` : `between ${a.day} ${a.time} and ${b.day} ${b.time}`;
+  return a.day === b.day
+    ? `on ${a.day} between ${a.time} and ${b.time}`
+    : `between ${a.day} ${a.time} and ${b.day} ${b.time}`;
 }
 
 /** Why a requested date is not the pickup day, or '' when it is (or none was asked). */
-function movedReason(requested: string | undefined, plan: DeliveryPlan, cfg: CalendarConfig, today: string): string {
+function movedReason(
+  requested: string | undefined,
+  plan: DeliveryPlan,
+  cfg: CalendarConfig,
+  today: string,
+): string {
   if (requested === undefined || requested === plan.pickupDate) return '';
   const holiday = holidayName(requested, cfg);
   const why =
@@ -99,7 +139,9 @@ function movedReason(requested: string | undefined, plan: DeliveryPlan, cfg: Cal
 function place(address: string | undefined, area: ResolvedArea | null, fallback: string): string {
   if (address?.trim()) return address.trim();
   if (!area) return fallback;
-  return area.serviceArea === area.region ? `${area.region} region` : `${area.serviceArea}, ${area.region}`;
+  return area.serviceArea === area.region
+    ? `${area.region} region`
+    : `${area.serviceArea}, ${area.region}`;
 }
 
 function invalid(field: string, issue: string): never {
@@ -112,23 +154,39 @@ function invalid(field: string, issue: string): never {
  * (orders.create refuses it), and a 0 cannot be mistaken for a real fee. The windows are still
  * planned so the shape never changes; `delivery_available` is the field to check.
  */
-export async function estimateDelivery(input: EstimateInput, deps: EstimateDeps): Promise<EstimateData> {
+export async function estimateDelivery(
+  input: EstimateInput,
+  deps: EstimateDeps,
+): Promise<EstimateData> {
   if (input.order_date !== undefined && !isIsoDate(input.order_date)) {
     invalid('order_date', 'must be a real calendar date written YYYY-MM-DD');
   }
   const dropoff = input.delivery_location.coordinates;
-  if (!isValidLatLng(dropoff)) invalid('delivery_location.coordinates', 'must be {lat, lng} in decimal degrees');
+  if (!isValidLatLng(dropoff))
+    invalid('delivery_location.coordinates', 'must be {lat, lng} in decimal degrees');
   const pickup = input.pickup_location?.coordinates ?? CENTRAL_ACCRA;
-  if (!isValidLatLng(pickup)) invalid('pickup_location.coordinates', 'must be {lat, lng} in decimal degrees');
+  if (!isValidLatLng(pickup))
+    invalid('pickup_location.coordinates', 'must be {lat, lng} in decimal degrees');
   const priority = input.priority ?? 'standard';
 
   const [from, to] = await Promise.all([deps.resolve(pickup), deps.resolve(dropoff)]);
   const available = from !== null && to !== null;
-  const outside = !from && !to ? 'the pickup and delivery points are' : !from ? 'the pickup point is' : 'the delivery point is';
+  const outside =
+    !from && !to
+      ? 'the pickup and delivery points are'
+      : !from
+        ? 'the pickup point is'
+        : 'the delivery point is';
 
-  const plans = new Map(PRIORITIES.map((p) => [p, planWindows(deps.now, input.order_date, p, deps.calendar)] as const));
+  const plans = new Map(
+    PRIORITIES.map((p) => [p, planWindows(deps.now, input.order_date, p, deps.calendar)] as const),
+  );
   const options = PRIORITIES.map((p) => {
-    const pesewas = !available ? 0 : p === 'standard' ? feeFor(pickup, dropoff, deps.pricing) : priceFee(pickup, dropoff, p, deps.pricing);
+    const pesewas = !available
+      ? 0
+      : p === 'standard'
+        ? feeFor(pickup, dropoff, deps.pricing)
+        : priceFee(pickup, dropoff, p, deps.pricing);
     const description = available
       ? `${OPTION_TEXT[p]}: delivered ${windowText(plans.get(p)!.deliveryWindow)} (Ghana time).`
       : `Not available: ${outside} outside Ghana.`;
@@ -157,7 +215,10 @@ export async function estimateDelivery(input: EstimateInput, deps: EstimateDeps)
     priority_level: priority,
     service_type: SERVICE_TYPE[priority],
     available_options: options,
-    location_coverage: { delivery_available: available, service_area: to?.serviceArea ?? OUTSIDE_GHANA },
+    location_coverage: {
+      delivery_available: available,
+      service_area: to?.serviceArea ?? OUTSIDE_GHANA,
+    },
     additional_info: {
       weekend_delivery: plan.weekendDelivery,
       holiday_delivery: plan.holidayDelivery,
@@ -165,7 +226,9 @@ export async function estimateDelivery(input: EstimateInput, deps: EstimateDeps)
       pickup_description: available
         ? `Pickup ${windowText(plan.pickupWindow)} (Ghana time).${movedReason(input.order_date, plan, deps.calendar, accraDate(deps.now))}`
         : unavailable,
-      delivery_description: available ? `Delivery ${windowText(plan.deliveryWindow)} (Ghana time).` : unavailable,
+      delivery_description: available
+        ? `Delivery ${windowText(plan.deliveryWindow)} (Ghana time).`
+        : unavailable,
     },
   };
 }

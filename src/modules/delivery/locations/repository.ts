@@ -15,7 +15,14 @@ const COLS = 'id, name, region, zone, lat, lng, created_at';
 export const locationsRepository = {
   async insert(
     db: Queryable,
-    loc: { id: string; name: string; region: string; zone: string; lat: number | null; lng: number | null },
+    loc: {
+      id: string;
+      name: string;
+      region: string;
+      zone: string;
+      lat: number | null;
+      lng: number | null;
+    },
   ): Promise<LocationRow> {
     const rows = await db.query<LocationRow>(
       `insert into delivery_locations (id, name, region, zone, lat, lng) values ($1, $2, $3, $4, $5, $6) returning ${COLS}`,
@@ -30,6 +37,8 @@ export const locationsRepository = {
   },
 
   async get(db: Queryable, id: string): Promise<LocationRow | undefined> {
-    return (await db.query<LocationRow>(`select ${COLS} from delivery_locations where id = $1`, [id]))[0];
+    return (
+      await db.query<LocationRow>(`select ${COLS} from delivery_locations where id = $1`, [id])
+    )[0];
   },
 };

@@ -1,7 +1,17 @@
 import type { Db } from '../../../platform/db/index.ts';
 import { errors, type ErrorDetail } from '../../../platform/errors.ts';
 import { newId } from '../../../platform/ids.ts';
-import { GHANA_AREAS, GHANA_REGIONS, filterAreas, isInGhana, isValidLatLng, resolveArea, type Area, type LatLng, type ResolvedArea } from '../../../shared/ghana/index.ts';
+import {
+  GHANA_AREAS,
+  GHANA_REGIONS,
+  filterAreas,
+  isInGhana,
+  isValidLatLng,
+  resolveArea,
+  type Area,
+  type LatLng,
+  type ResolvedArea,
+} from '../../../shared/ghana/index.ts';
 import { locationsRepository as repo, type LocationRow } from './repository.ts';
 
 /** The Location resource of the contract; `coordinates` only when asked for and known. */
@@ -61,7 +71,8 @@ function entryOf(row: LocationRow): Entry {
 
 function view(e: Entry, withCoordinates: boolean): Location {
   const loc: Location = { id: e.id, name: e.name, region: e.region, zone: e.zone };
-  if (withCoordinates && e.coordinates) loc.coordinates = { lat: e.coordinates.lat, lng: e.coordinates.lng };
+  if (withCoordinates && e.coordinates)
+    loc.coordinates = { lat: e.coordinates.lat, lng: e.coordinates.lng };
   return loc;
 }
 
@@ -95,7 +106,11 @@ export class LocationsService {
     // filterAreas reads only region and zone, which entries share with Area.
     const matched = filterAreas(entries as unknown as Area[], filters) as unknown as Entry[];
     const locations = matched.map((e) => view(e, filters.includeCoordinates === true));
-    return { locations, total: locations.length, filters: { region: filters.region ?? null, zone: filters.zone ?? null } };
+    return {
+      locations,
+      total: locations.length,
+      filters: { region: filters.region ?? null, zone: filters.zone ?? null },
+    };
   }
 
   /** Area (or at least region) of a point, live areas included; null outside Ghana. */
@@ -121,7 +136,11 @@ export class LocationsService {
     const region = canonicalRegion(input.region);
     if (!name) details.push({ field: 'name', issue: 'must not be blank' });
     if (!zone) details.push({ field: 'zone', issue: 'must not be blank' });
-    if (!region) details.push({ field: 'region', issue: `must be one of ${GHANA_REGIONS.map((r) => r.name).join(', ')}` });
+    if (!region)
+      details.push({
+        field: 'region',
+        issue: `must be one of ${GHANA_REGIONS.map((r) => r.name).join(', ')}`,
+      });
     const c = input.coordinates;
     if (c !== undefined && !(isValidLatLng(c) && isInGhana(c))) {
       details.push({ field: 'coordinates', issue: 'must be a point inside Ghana' });
@@ -129,7 +148,14 @@ export class LocationsService {
     if (details.length > 0 || !region) {
       throw errors.validation(`${details[0]!.field} ${details[0]!.issue}.`, details);
     }
-    const row = await repo.insert(this.db, { id: newId('loc'), name, region, zone, lat: c?.lat ?? null, lng: c?.lng ?? null });
+    const row = await repo.insert(this.db, {
+      id: newId('loc'),
+      name,
+      region,
+      zone,
+      lat: c?.lat ?? null,
+      lng: c?.lng ?? null,
+    });
     // The next read reloads, without joining a reload that began before the insert.
     this.generation++;
     this.loadedAt = -Infinity;
@@ -138,7 +164,8 @@ export class LocationsService {
   }
 
   private async snapshot(): Promise<Snapshot> {
-    if (this.snapshotCache && this.clock() - this.loadedAt < this.refreshMs) return this.snapshotCache;
+    if (this.snapshotCache && this.clock() - this.loadedAt < this.refreshMs)
+      return this.snapshotCache;
     if (!this.loading) {
       const loading: Promise<Snapshot> = this.reload().finally(() => {
         if (this.loading === loading) this.loading = null;

@@ -32,7 +32,10 @@ function isPartnerPaid(body: unknown): boolean {
 }
 
 /** The spend scope (design: Signing) depends on the body, so it is checked right after parsing, before validation. */
-export function requireSpendScope(body: unknown, caller: { scopes: readonly string[]; environment: Environment }): void {
+export function requireSpendScope(
+  body: unknown,
+  caller: { scopes: readonly string[]; environment: Environment },
+): void {
   if (!isPartnerPaid(body) || scopeCovers(caller.scopes, 'delivery:wallet:spend')) return;
   // A staging key can never hold the scope: its next step is a production key, not the scope.
   throw errors.insufficientScope(
@@ -57,7 +60,10 @@ export class BulkOrders {
 
   /** What orders.create checks before creating: an object, the spend scope, the schema. */
   check(item: unknown, caller: OrderCaller): CreateOrderInput {
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) throw errors.invalidOrderPayload('Each item must be a JSON object shaped like an orders.create body.');
+    if (item === null || typeof item !== 'object' || Array.isArray(item))
+      throw errors.invalidOrderPayload(
+        'Each item must be a JSON object shaped like an orders.create body.',
+      );
     requireSpendScope(item, caller);
     const issues = this.validateItem(item);
     if (issues.length > 0) {
@@ -68,8 +74,16 @@ export class BulkOrders {
   }
 
   /** One result per item, in the order given; the caller has checked the batch's size (1 to MAX_BULK_ORDERS). */
-  async create(caller: OrderCaller, items: readonly unknown[], log: Logger = this.log): Promise<BulkItemResult[]> {
-    const owner: OrderOwner = { partnerId: caller.partnerId, appId: caller.appId, environment: caller.environment };
+  async create(
+    caller: OrderCaller,
+    items: readonly unknown[],
+    log: Logger = this.log,
+  ): Promise<BulkItemResult[]> {
+    const owner: OrderOwner = {
+      partnerId: caller.partnerId,
+      appId: caller.appId,
+      environment: caller.environment,
+    };
     return mapLimited(items, CONCURRENCY, async (item) => {
       const ref = (item as { order_reference?: unknown } | null)?.order_reference;
       const order_reference = typeof ref === 'string' ? ref : null;
@@ -80,10 +94,19 @@ export class BulkOrders {
         let e = err;
         if (!(e instanceof AppError)) {
           log.error({ err }, 'bulk item failed unexpectedly');
-          e = errors.internal('This item failed on our side; retry it with the same order_reference.');
+          e = errors.internal(
+            'This item failed on our side; retry it with the same order_reference.',
+          );
         }
         const { statusCode, code, message } = e as AppError;
-        return { order_reference, ok: false, status_code: statusCode, order_id: null, code, message };
+        return {
+          order_reference,
+          ok: false,
+          status_code: statusCode,
+          order_id: null,
+          code,
+          message,
+        };
       }
     });
   }

@@ -39,19 +39,27 @@ export interface NormalizedOrder {
 function phone(value: string | undefined, field: string, issues: ErrorDetail[]): string | null {
   if (value === undefined) return null;
   const e164 = normalizeGhanaPhone(value);
-  if (!e164) issues.push({ field, issue: 'must be a Ghana phone number, e.g. 024 123 4567 or +233241234567' });
+  if (!e164)
+    issues.push({
+      field,
+      issue: 'must be a Ghana phone number, e.g. 024 123 4567 or +233241234567',
+    });
   return e164;
 }
 
 function inGhana(p: LatLng | undefined, field: string, issues: ErrorDetail[]): void {
-  if (p && !isInGhana(p)) issues.push({ field, issue: 'is outside Ghana, where we do not deliver' });
+  if (p && !isInGhana(p))
+    issues.push({ field, issue: 'is outside Ghana, where we do not deliver' });
 }
 
 /**
  * The checks a schema cannot express (phones, real dates, Ghana, webhook URL, amounts) and the
  * values the platform derives (fee, regions, windows). Throws INVALID_ORDER_PAYLOAD with details.
  */
-export async function normalizeOrder(input: CreateOrderInput, ctx: NormalizeContext): Promise<NormalizedOrder> {
+export async function normalizeOrder(
+  input: CreateOrderInput,
+  ctx: NormalizeContext,
+): Promise<NormalizedOrder> {
   const issues: ErrorDetail[] = [];
   const customerPhone = phone(input.customer.phone, 'customer.phone', issues);
   const customerWhatsapp = phone(input.customer.whatsapp, 'customer.whatsapp', issues);
@@ -71,11 +79,20 @@ export async function normalizeOrder(input: CreateOrderInput, ctx: NormalizeCont
   let feePesewas: number | null = null;
   if (payer === 'partner') {
     // Wallet-funded fees are always priced by the server, so both ends must be known.
-    if (!pickup) issues.push({ field: 'pickup.coordinates', issue: 'is required when payment.payer is partner' });
-    if (!dropoff) issues.push({ field: 'delivery.coordinates', issue: 'is required when payment.payer is partner' });
+    if (!pickup)
+      issues.push({
+        field: 'pickup.coordinates',
+        issue: 'is required when payment.payer is partner',
+      });
+    if (!dropoff)
+      issues.push({
+        field: 'delivery.coordinates',
+        issue: 'is required when payment.payer is partner',
+      });
   } else if (!(pickup && dropoff) && input.payment?.amount !== undefined) {
     feePesewas = ghsToPesewas(input.payment.amount);
-    if (feePesewas === null) issues.push({ field: 'payment.amount', issue: 'must have at most 2 decimals' });
+    if (feePesewas === null)
+      issues.push({ field: 'payment.amount', issue: 'must have at most 2 decimals' });
   }
   if (issues.length > 0) {
     throw errors.invalidOrderPayload(`${issues[0]!.field} ${issues[0]!.issue}.`, issues);

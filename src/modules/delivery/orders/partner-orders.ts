@@ -1,5 +1,11 @@
 import type { Db } from '../../../platform/db/index.ts';
-import { ordersRepository as repo, type OrderRow, type OrderWithTimeline, type PartnerOrderDay, type PartnerOrderFilter } from './repository.ts';
+import {
+  ordersRepository as repo,
+  type OrderRow,
+  type OrderWithTimeline,
+  type PartnerOrderDay,
+  type PartnerOrderFilter,
+} from './repository.ts';
 
 export const PARTNER_ORDERS_PAGE = 25;
 
@@ -11,7 +17,10 @@ export class PartnerOrders {
   constructor(private readonly db: Db) {}
 
   /** One page, newest first, and the cursor of the next page when there is one. */
-  async list(partnerId: string, filter: PartnerOrderFilter): Promise<{ orders: OrderRow[]; nextAfter: string | undefined }> {
+  async list(
+    partnerId: string,
+    filter: PartnerOrderFilter,
+  ): Promise<{ orders: OrderRow[]; nextAfter: string | undefined }> {
     const rows = await repo.listForPartner(this.db, partnerId, filter, PARTNER_ORDERS_PAGE + 1);
     const orders = rows.slice(0, PARTNER_ORDERS_PAGE);
     return { orders, nextAfter: rows.length > PARTNER_ORDERS_PAGE ? orders.at(-1)?.id : undefined };
@@ -37,10 +46,15 @@ export class OperatorOrders {
   constructor(private readonly db: Db) {}
 
   /** One page, newest first, and the cursor of the next page when there is one. */
-  async list(filter: OperatorOrderFilter): Promise<{ orders: OrderRow[]; nextAfter: string | undefined }> {
+  async list(
+    filter: OperatorOrderFilter,
+  ): Promise<{ orders: OrderRow[]; nextAfter: string | undefined }> {
     const rows = await repo.listAll(this.db, filter, OPERATOR_ORDERS_PAGE + 1);
     const orders = rows.slice(0, OPERATOR_ORDERS_PAGE);
-    return { orders, nextAfter: rows.length > OPERATOR_ORDERS_PAGE ? orders.at(-1)?.id : undefined };
+    return {
+      orders,
+      nextAfter: rows.length > OPERATOR_ORDERS_PAGE ? orders.at(-1)?.id : undefined,
+    };
   }
 
   async get(orderId: string): Promise<OrderWithTimeline | undefined> {

@@ -25,7 +25,12 @@ export class RefundWorker {
       const at = new Date(this.clock());
       const done = await this.db.transaction(async (tx) => {
         if (!(await repo.markRefunded(tx, order.id, at))) return false;
-        const balance = await this.wallet.refundOrderFee(tx, { partnerId: order.partner_id, orderId: order.id, feePesewas: order.fee_pesewas!, at });
+        const balance = await this.wallet.refundOrderFee(tx, {
+          partnerId: order.partner_id,
+          orderId: order.id,
+          feePesewas: order.fee_pesewas!,
+          at,
+        });
         await appendEvent(tx, {
           appId: order.app_id,
           environment: order.environment,
@@ -34,7 +39,13 @@ export class RefundWorker {
           sequence: 1,
           destinationUrl: null,
           at,
-          data: { order_id: order.id, order_reference: order.order_reference, amount_ghs: pesewasToGhs(order.fee_pesewas!), balance_ghs: pesewasToGhs(balance), timestamp: at.toISOString() },
+          data: {
+            order_id: order.id,
+            order_reference: order.order_reference,
+            amount_ghs: pesewasToGhs(order.fee_pesewas!),
+            balance_ghs: pesewasToGhs(balance),
+            timestamp: at.toISOString(),
+          },
         });
         return true;
       });

@@ -4,7 +4,12 @@ import type { EventStatement } from '../../webhooks/index.ts';
 import type { DeliveryStatus, FailureReason } from '../domain/index.ts';
 import { TRACKING_CHANNEL } from './courier-tracker.ts';
 
-export type PaymentStatus = 'pending' | 'collected' | 'wallet_debited' | 'refund_pending' | 'refunded';
+export type PaymentStatus =
+  | 'pending'
+  | 'collected'
+  | 'wallet_debited'
+  | 'refund_pending'
+  | 'refunded';
 
 export interface OrderRow {
   id: string;
@@ -79,7 +84,9 @@ export interface OrderWithTimeline {
 type MoveJson = { version: number; status: DeliveryStatus; note: string | null; at: string };
 
 /** The timeline: the order's placement (its own creation, never stored twice), then its moves. */
-function withTimeline(row: (OrderRow & { moves: MoveJson[] | string }) | undefined): OrderWithTimeline | undefined {
+function withTimeline(
+  row: (OrderRow & { moves: MoveJson[] | string }) | undefined,
+): OrderWithTimeline | undefined {
   if (!row) return undefined;
   const { moves, ...order } = row;
   const parsed: MoveJson[] = typeof moves === 'string' ? JSON.parse(moves) : moves;
@@ -137,7 +144,13 @@ export const ordersRepository = {
     alongside: Array<(firstParam: number) => { sql: string; params: unknown[] }> = [],
   ): Promise<OrderRow> {
     const cols = ['id', 'app_id', 'partner_id', 'environment', ...Object.keys(order.values)];
-    const params: unknown[] = [order.id, order.appId, order.partnerId, order.environment, ...Object.values(order.values)];
+    const params: unknown[] = [
+      order.id,
+      order.appId,
+      order.partnerId,
+      order.environment,
+      ...Object.values(order.values),
+    ];
     const announce = event(params.length + 1);
     params.push(...announce.params);
     // Other modules' statements about the new order run in the same statement, as CTEs of their own.
@@ -155,8 +168,18 @@ export const ordersRepository = {
     return rows[0]!;
   },
 
-  async insertEvent(tx: Queryable, orderId: string, version: number, status: DeliveryStatus, note: string | null, at: Date): Promise<void> {
-    await tx.query('insert into delivery_order_events (order_id, version, status, note, at) values ($1, $2, $3, $4, $5)', [orderId, version, status, note, at]);
+  async insertEvent(
+    tx: Queryable,
+    orderId: string,
+    version: number,
+    status: DeliveryStatus,
+    note: string | null,
+    at: Date,
+  ): Promise<void> {
+    await tx.query(
+      'insert into delivery_order_events (order_id, version, status, note, at) values ($1, $2, $3, $4, $5)',
+      [orderId, version, status, note, at],
+    );
     // Tracking pages watching the order are told after the commit.
     tx.notify(TRACKING_CHANNEL);
   },
@@ -165,11 +188,26 @@ export const ordersRepository = {
   async findOwned(db: Queryable, id: string, owner: Owner): Promise<OrderWithTimeline | undefined> {
     // By primary key alone, ownership checked here: with the owner in the WHERE clause a planner
     // without statistics may scan the app's orders through the reference index instead.
-    const found = withTimeline((await db.query<OrderRow & { moves: MoveJson[] }>(`select ${WITH_MOVES} from delivery_orders where id = $1`, [id]))[0]);
-    return found && found.order.app_id === owner.appId && found.order.environment === owner.environment ? found : undefined;
+    const found = withTimeline(
+      (
+        await db.query<OrderRow & { moves: MoveJson[] }>(
+          `select ${WITH_MOVES} from delivery_orders where id = $1`,
+          [id],
+        )
+      )[0],
+    );
+    return found &&
+      found.order.app_id === owner.appId &&
+      found.order.environment === owner.environment
+      ? found
+      : undefined;
   },
 
-  async findOwnedByReference(db: Queryable, reference: string, owner: Owner): Promise<OrderWithTimeline | undefined> {
+  async findOwnedByReference(
+    db: Queryable,
+    reference: string,
+    owner: Owner,
+  ): Promise<OrderWithTimeline | undefined> {
     const rows = await db.query<OrderRow & { moves: MoveJson[] }>(
       `select ${WITH_MOVES} from delivery_orders where app_id = $1 and environment = $2 and order_reference = $3`,
       [owner.appId, owner.environment, reference],
@@ -178,23 +216,42 @@ export const ordersRepository = {
   },
 
   async findWithTimeline(db: Queryable, id: string): Promise<OrderWithTimeline | undefined> {
-    return withTimeline((await db.query<OrderRow & { moves: MoveJson[] }>(`select ${WITH_MOVES} from delivery_orders where id = $1`, [id]))[0]);
+    return withTimeline(
+      (
+        await db.query<OrderRow & { moves: MoveJson[] }>(
+          `select ${WITH_MOVES} from delivery_orders where id = $1`,
+          [id],
+        )
+      )[0],
+    );
   },
 
   async findById(db: Queryable, id: string): Promise<OrderRow | undefined> {
-    return (await db.query<OrderRow>(`select ${ORDER_COLS} from delivery_orders where id = $1`, [id]))[0];
+    return (
+      await db.query<OrderRow>(`select ${ORDER_COLS} from delivery_orders where id = $1`, [id])
+    )[0];
   },
 
   /** The order, its row locked until the caller's transaction ends (a move inside another module's transaction). */
   async lockById(tx: Queryable, id: string): Promise<OrderRow | undefined> {
-    return (await tx.query<OrderRow>(`select ${ORDER_COLS} from delivery_orders where id = $1 for update`, [id]))[0];
+    return (
+      await tx.query<OrderRow>(
+        `select ${ORDER_COLS} from delivery_orders where id = $1 for update`,
+        [id],
+      )
+    )[0];
   },
 
   /**
    * A partner's orders newest first, a page at a time: keyset on (created_at, id), so a page costs
    * the same however deep it is, and rows added meanwhile never shift a page.
    */
-  async listForPartner(db: Queryable, partnerId: string, filter: PartnerOrderFilter, limit: number): Promise<OrderRow[]> {
+  async listForPartner(
+    db: Queryable,
+    partnerId: string,
+    filter: PartnerOrderFilter,
+    limit: number,
+  ): Promise<OrderRow[]> {
     return db.query<OrderRow>(
       `select ${ORDER_COLS} from delivery_orders
         where partner_id = $1 and ($2::text is null or status = $2) and ($3::text is null or environment = $3)
@@ -221,7 +278,12 @@ export const ordersRepository = {
    * environments: orders created, and of those, how many finished (delivered, returned or failed) and were
    * delivered, and the average created → delivered time in seconds. Days without orders are zeros.
    */
-  async dailyForPartner(db: Queryable, partnerId: string, today: string, days: number): Promise<PartnerOrderDay[]> {
+  async dailyForPartner(
+    db: Queryable,
+    partnerId: string,
+    today: string,
+    days: number,
+  ): Promise<PartnerOrderDay[]> {
     return db.query<PartnerOrderDay>(
       `with span as (select generate_series($2::date - ($3::int - 1), $2::date, interval '1 day')::date as day),
             o as (select (o.created_at at time zone 'UTC')::date as day, o.status,
@@ -243,14 +305,25 @@ export const ordersRepository = {
   },
 
   /** Every partner's orders newest first (operators), keyset on (created_at, id) like listForPartner. */
-  async listAll(db: Queryable, filter: PartnerOrderFilter & { partnerId?: string | undefined }, limit: number): Promise<OrderRow[]> {
+  async listAll(
+    db: Queryable,
+    filter: PartnerOrderFilter & { partnerId?: string | undefined },
+    limit: number,
+  ): Promise<OrderRow[]> {
     return db.query<OrderRow>(
       `select ${ORDER_COLS} from delivery_orders
         where ($1::text is null or partner_id = $1) and ($2::text is null or status = $2) and ($3::text is null or environment = $3)
           and ($4::text is null or order_reference ilike $4 escape '\\')
           and ($5::text is null or (created_at, id) < (select c.created_at, c.id from delivery_orders c where c.id = $5))
         order by created_at desc, id desc limit $6`,
-      [filter.partnerId ?? null, filter.status ?? null, filter.environment ?? null, filter.reference ? `%${filter.reference.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null, filter.afterId ?? null, limit],
+      [
+        filter.partnerId ?? null,
+        filter.status ?? null,
+        filter.environment ?? null,
+        filter.reference ? `%${filter.reference.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null,
+        filter.afterId ?? null,
+        limit,
+      ],
     );
   },
 
@@ -263,7 +336,14 @@ export const ordersRepository = {
   },
 
   async findByTrackingToken(db: Queryable, token: string): Promise<OrderWithTimeline | undefined> {
-    return withTimeline((await db.query<OrderRow & { moves: MoveJson[] }>(`select ${WITH_MOVES} from delivery_orders where tracking_token = $1`, [token]))[0]);
+    return withTimeline(
+      (
+        await db.query<OrderRow & { moves: MoveJson[] }>(
+          `select ${WITH_MOVES} from delivery_orders where tracking_token = $1`,
+          [token],
+        )
+      )[0],
+    );
   },
 
   /**
@@ -271,7 +351,13 @@ export const ordersRepository = {
    * status and the version, so even a repeated in_transit → in_transit attempt cannot apply twice
    * from one read), so concurrent moves cannot both win.
    */
-  async transition(tx: Queryable, current: Pick<OrderRow, 'id' | 'status' | 'version'>, to: DeliveryStatus, at: Date, extra: TransitionExtra = {}): Promise<OrderRow | undefined> {
+  async transition(
+    tx: Queryable,
+    current: Pick<OrderRow, 'id' | 'status' | 'version'>,
+    to: DeliveryStatus,
+    at: Date,
+    extra: TransitionExtra = {},
+  ): Promise<OrderRow | undefined> {
     const rows = await tx.query<OrderRow>(
       `update delivery_orders set status = $4, version = version + 1, updated_at = $5,
               cancelled_at = case when $4 = 'cancelled' then $5 else cancelled_at end,
@@ -299,11 +385,17 @@ export const ordersRepository = {
   },
 
   async pendingRefunds(db: Queryable, limit: number): Promise<OrderRow[]> {
-    return db.query<OrderRow>(`select ${ORDER_COLS} from delivery_orders where payment_status = 'refund_pending' order by updated_at limit $1`, [limit]);
+    return db.query<OrderRow>(
+      `select ${ORDER_COLS} from delivery_orders where payment_status = 'refund_pending' order by updated_at limit $1`,
+      [limit],
+    );
   },
 
   async markRefunded(tx: Queryable, id: string, at: Date): Promise<boolean> {
-    const rows = await tx.query(`update delivery_orders set payment_status = 'refunded', updated_at = $2 where id = $1 and payment_status = 'refund_pending' returning id`, [id, at]);
+    const rows = await tx.query(
+      `update delivery_orders set payment_status = 'refunded', updated_at = $2 where id = $1 and payment_status = 'refund_pending' returning id`,
+      [id, at],
+    );
     return rows.length > 0;
   },
 };

@@ -2,10 +2,14 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { ValidationIssue } from '../../../platform/http/operation.ts';
 import { Coordinates, FreeText, StringEnum, strictObject } from '../../../platform/http/schemas.ts';
 
-const text = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
+const text = (maxLength: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
 
 export const CreateOrderBody = strictObject({
-  order_reference: text(100, "Your unique reference for the order: the idempotency key, unique per app and environment"),
+  order_reference: text(
+    100,
+    'Your unique reference for the order: the idempotency key, unique per app and environment',
+  ),
   customer: strictObject({
     name: text(200),
     phone: text(32, 'Ghana phone number, e.g. 024 123 4567 or +233241234567'),
@@ -16,7 +20,9 @@ export const CreateOrderBody = strictObject({
     city: text(100),
     region: text(100),
     coordinates: Type.Optional(Coordinates),
-    location_id: Type.Optional(text(64, 'An id from locations.list; labels the area, never changes the fee')),
+    location_id: Type.Optional(
+      text(64, 'An id from locations.list; labels the area, never changes the fee'),
+    ),
     notes: Type.Optional(FreeText(1000)),
   }),
   item: text(500, 'What is being delivered'),
@@ -29,13 +35,26 @@ export const CreateOrderBody = strictObject({
   }),
   payment: Type.Optional(
     strictObject({
-      payer: Type.Optional(StringEnum(['partner', 'recipient'] as const, 'Who pays the delivery fee (default recipient)')),
+      payer: Type.Optional(
+        StringEnum(
+          ['partner', 'recipient'] as const,
+          'Who pays the delivery fee (default recipient)',
+        ),
+      ),
       method: Type.Optional(StringEnum(['cash', 'mobile_money', 'card', 'bank_transfer'] as const)),
-      amount: Type.Optional(Type.Number({ minimum: 0, maximum: 100_000, description: 'Fee in GHS when no coordinates are given (recipient pays only)' })),
+      amount: Type.Optional(
+        Type.Number({
+          minimum: 0,
+          maximum: 100_000,
+          description: 'Fee in GHS when no coordinates are given (recipient pays only)',
+        }),
+      ),
       is_paid: Type.Optional(Type.Boolean()),
     }),
   ),
-  delivery_date: Type.Optional(Type.String({ format: 'date', description: 'ISO date (YYYY-MM-DD)' })),
+  delivery_date: Type.Optional(
+    Type.String({ format: 'date', description: 'ISO date (YYYY-MM-DD)' }),
+  ),
   special_instructions: Type.Optional(FreeText(1000)),
   webhook_url: Type.Optional(
     Type.String({
@@ -51,9 +70,17 @@ export type CreateOrderInput = Static<typeof CreateOrderBody>;
  * A missing field answers MISSING_REQUIRED_FIELD; anything else INVALID_ORDER_PAYLOAD. Half a
  * coordinate pair is an invalid value, not a missing field.
  */
-export function orderValidationError(issues: readonly ValidationIssue[]): { code: string; message: string } {
-  const missing = issues.find((i) => i.keyword === 'required' && !/coordinates\.(lat|lng)$/.test(i.field));
+export function orderValidationError(issues: readonly ValidationIssue[]): {
+  code: string;
+  message: string;
+} {
+  const missing = issues.find(
+    (i) => i.keyword === 'required' && !/coordinates\.(lat|lng)$/.test(i.field),
+  );
   if (missing) return { code: 'MISSING_REQUIRED_FIELD', message: `${missing.field} is required.` };
   const first = issues[0];
-  return { code: 'INVALID_ORDER_PAYLOAD', message: first ? `${first.field} ${first.issue}.` : 'The order is invalid.' };
+  return {
+    code: 'INVALID_ORDER_PAYLOAD',
+    message: first ? `${first.field} ${first.issue}.` : 'The order is invalid.',
+  };
 }

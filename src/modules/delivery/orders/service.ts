@@ -4,12 +4,36 @@ import type { Environment } from '../../../platform/auth/scopes.ts';
 import type { Db, Queryable } from '../../../platform/db/index.ts';
 import { errors } from '../../../platform/errors.ts';
 import { newId, randomToken } from '../../../platform/ids.ts';
-import { appendEvent, eventStatement, eventsWritten, type OutboxEvent } from '../../webhooks/index.ts';
+import {
+  appendEvent,
+  eventStatement,
+  eventsWritten,
+  type OutboxEvent,
+} from '../../webhooks/index.ts';
 import { pesewasToGhs } from '../../../platform/money.ts';
-import { allowedMoves, attemptsLeft, canCancel, canTransition, returnFee, type DeliveryStatus, type FailureReason } from '../domain/index.ts';
-import { checkFailure, invalidTransition, type MoveActor, type MoveOptions } from './move-checks.ts';
+import {
+  allowedMoves,
+  attemptsLeft,
+  canCancel,
+  canTransition,
+  returnFee,
+  type DeliveryStatus,
+  type FailureReason,
+} from '../domain/index.ts';
+import {
+  checkFailure,
+  invalidTransition,
+  type MoveActor,
+  type MoveOptions,
+} from './move-checks.ts';
 import { normalizeOrder, type NormalizeContext, type NormalizedOrder } from './normalize.ts';
-import { ordersRepository as repo, type OrderRow, type OrderWithTimeline, type Owner, type PaymentStatus } from './repository.ts';
+import {
+  ordersRepository as repo,
+  type OrderRow,
+  type OrderWithTimeline,
+  type Owner,
+  type PaymentStatus,
+} from './repository.ts';
 import type { CreateOrderInput } from './schema.ts';
 import type { LatLng } from '../../../shared/ghana/index.ts';
 
@@ -50,7 +74,10 @@ export interface PlacedOrder {
  * Its parameters start at `firstParam`.
  */
 /** A statement joined to a new order's insert; `notify` names a channel woken after the commit (the work it queued). */
-export type PlaceStatement = (placed: PlacedOrder, firstParam: number) => { sql: string; params: unknown[]; notify?: string };
+export type PlaceStatement = (
+  placed: PlacedOrder,
+  firstParam: number,
+) => { sql: string; params: unknown[]; notify?: string };
 
 /** Who moves an order: the partner (cancel), an operator, or a courier through dispatch. */
 
@@ -84,7 +111,12 @@ export interface PreparedOrder {
   now: Date;
 }
 
-type OrderEventType = 'delivery.order.created' | 'delivery.order.status_changed' | 'delivery.order.cancelled' | 'delivery.order.returning' | 'delivery.order.returned';
+type OrderEventType =
+  | 'delivery.order.created'
+  | 'delivery.order.status_changed'
+  | 'delivery.order.cancelled'
+  | 'delivery.order.returning'
+  | 'delivery.order.returned';
 
 const EVENT_OF: Partial<Record<DeliveryStatus, OrderEventType>> = {
   cancelled: 'delivery.order.cancelled',
@@ -92,8 +124,20 @@ const EVENT_OF: Partial<Record<DeliveryStatus, OrderEventType>> = {
   returned: 'delivery.order.returned',
 };
 
-type EventSubject = Pick<OrderRow, 'id' | 'app_id' | 'environment' | 'version' | 'webhook_url' | 'order_reference' | 'status' | 'cancellation_reason'> &
-  Partial<Pick<OrderRow, 'delivery_attempts' | 'failure_reason' | 'failure_note' | 'return_fee_pesewas'>>;
+type EventSubject = Pick<
+  OrderRow,
+  | 'id'
+  | 'app_id'
+  | 'environment'
+  | 'version'
+  | 'webhook_url'
+  | 'order_reference'
+  | 'status'
+  | 'cancellation_reason'
+> &
+  Partial<
+    Pick<OrderRow, 'delivery_attempts' | 'failure_reason' | 'failure_note' | 'return_fee_pesewas'>
+  >;
 
 /** Additive event fields once a delivery has failed: the attempts made, the latest reason, and a return fee charged. */
 function failureData(row: EventSubject) {
@@ -102,7 +146,9 @@ function failureData(row: EventSubject) {
     delivery_attempts: row.delivery_attempts,
     failure_reason: row.failure_reason,
     failure_note: row.failure_note ?? null,
-    ...(row.return_fee_pesewas != null ? { return_fee_ghs: pesewasToGhs(row.return_fee_pesewas) } : {}),
+    ...(row.return_fee_pesewas != null
+      ? { return_fee_ghs: pesewasToGhs(row.return_fee_pesewas) }
+      : {}),
   };
 }
 
@@ -135,7 +181,11 @@ export class OrdersService {
   /** Validates and prices an order (INVALID_ORDER_PAYLOAD); touches nothing. */
   async prepare(owner: OrderOwner, input: CreateOrderInput): Promise<PreparedOrder> {
     const now = new Date(this.deps.clock());
-    const order = await normalizeOrder(input, { ...this.deps.normalize, environment: owner.environment, now });
+    const order = await normalizeOrder(input, {
+      ...this.deps.normalize,
+      environment: owner.environment,
+      now,
+    });
     return { owner, order, now };
   }
 
@@ -144,66 +194,101 @@ export class OrdersService {
    * transaction, so a caller can tie the order to its own state change atomically. The order's
    * first timeline entry is its own creation (see the repository).
    */
+  // biome-ignore lint/complexity/noExcessiveLinesPerFunction: the order's one insert lists each column beside its value; split, the two would drift apart
   async place(tx: Queryable, { owner, order, now }: PreparedOrder): Promise<OrderRow> {
     const { input } = order;
     const paymentStatus: PaymentStatus = order.payer === 'partner' ? 'wallet_debited' : 'pending';
     const id = newId('dlv');
     const webhookUrl = input.webhook_url ?? null;
     const created = (firstParam: number) =>
-      eventStatement(this.event('delivery.order.created', { id, app_id: owner.appId, environment: owner.environment, version: 1, webhook_url: webhookUrl, order_reference: input.order_reference, status: 'placed', cancellation_reason: null }, null, now), firstParam);
+      eventStatement(
+        this.event(
+          'delivery.order.created',
+          {
+            id,
+            app_id: owner.appId,
+            environment: owner.environment,
+            version: 1,
+            webhook_url: webhookUrl,
+            order_reference: input.order_reference,
+            status: 'placed',
+            cancellation_reason: null,
+          },
+          null,
+          now,
+        ),
+        firstParam,
+      );
     const wake: string[] = [];
-    const placed: PlacedOrder = { orderId: id, environment: owner.environment, at: now, pickup: input.pickup.coordinates ?? null, dropoff: input.delivery.coordinates ?? null, pickupRegion: order.pickupRegion };
-    const row = await repo.insertWithEvent(tx, {
-      id,
-      appId: owner.appId,
-      partnerId: owner.partnerId,
+    const placed: PlacedOrder = {
+      orderId: id,
       environment: owner.environment,
-      values: {
-        order_reference: input.order_reference,
-        customer_name: input.customer.name,
-        customer_phone: order.customerPhone,
-        customer_whatsapp: order.customerWhatsapp,
-        delivery_address: input.delivery.address,
-        delivery_city: input.delivery.city,
-        delivery_region: input.delivery.region,
-        delivery_lat: input.delivery.coordinates?.lat ?? null,
-        delivery_lng: input.delivery.coordinates?.lng ?? null,
-        delivery_location_id: input.delivery.location_id ?? null,
-        delivery_notes: input.delivery.notes ?? null,
-        item: input.item,
-        pickup_contact_person: input.pickup.contact_person,
-        pickup_contact_phone: order.pickupPhone,
-        pickup_address: input.pickup.address ?? null,
-        pickup_lat: input.pickup.coordinates?.lat ?? null,
-        pickup_lng: input.pickup.coordinates?.lng ?? null,
-        pickup_location_id: input.pickup.location_id ?? null,
-        pickup_region: order.pickupRegion,
-        dropoff_region: order.dropoffRegion,
-        service_area: order.serviceArea,
-        payer: order.payer,
-        payment_method: input.payment?.method ?? null,
-        payment_is_paid: input.payment?.is_paid ?? null,
-        payment_status: paymentStatus,
-        fee_pesewas: order.feePesewas,
-        requested_date: input.delivery_date ?? null,
-        pickup_date: order.pickupDate,
-        estimated_delivery: order.estimatedDelivery,
-        special_instructions: input.special_instructions ?? null,
-        webhook_url: webhookUrl,
-        tracking_token: randomToken(18),
-        created_at: now,
-        updated_at: now,
+      at: now,
+      pickup: input.pickup.coordinates ?? null,
+      dropoff: input.delivery.coordinates ?? null,
+      pickupRegion: order.pickupRegion,
+    };
+    const row = await repo.insertWithEvent(
+      tx,
+      {
+        id,
+        appId: owner.appId,
+        partnerId: owner.partnerId,
+        environment: owner.environment,
+        values: {
+          order_reference: input.order_reference,
+          customer_name: input.customer.name,
+          customer_phone: order.customerPhone,
+          customer_whatsapp: order.customerWhatsapp,
+          delivery_address: input.delivery.address,
+          delivery_city: input.delivery.city,
+          delivery_region: input.delivery.region,
+          delivery_lat: input.delivery.coordinates?.lat ?? null,
+          delivery_lng: input.delivery.coordinates?.lng ?? null,
+          delivery_location_id: input.delivery.location_id ?? null,
+          delivery_notes: input.delivery.notes ?? null,
+          item: input.item,
+          pickup_contact_person: input.pickup.contact_person,
+          pickup_contact_phone: order.pickupPhone,
+          pickup_address: input.pickup.address ?? null,
+          pickup_lat: input.pickup.coordinates?.lat ?? null,
+          pickup_lng: input.pickup.coordinates?.lng ?? null,
+          pickup_location_id: input.pickup.location_id ?? null,
+          pickup_region: order.pickupRegion,
+          dropoff_region: order.dropoffRegion,
+          service_area: order.serviceArea,
+          payer: order.payer,
+          payment_method: input.payment?.method ?? null,
+          payment_is_paid: input.payment?.is_paid ?? null,
+          payment_status: paymentStatus,
+          fee_pesewas: order.feePesewas,
+          requested_date: input.delivery_date ?? null,
+          pickup_date: order.pickupDate,
+          estimated_delivery: order.estimatedDelivery,
+          special_instructions: input.special_instructions ?? null,
+          webhook_url: webhookUrl,
+          tracking_token: randomToken(18),
+          created_at: now,
+          updated_at: now,
+        },
       },
-    }, created, this.placeStatements.map((statement) => (first: number) => {
-      const joined = statement(placed, first);
-      if (joined.notify) wake.push(joined.notify);
-      return joined;
-    }));
+      created,
+      this.placeStatements.map((statement) => (first: number) => {
+        const joined = statement(placed, first);
+        if (joined.notify) wake.push(joined.notify);
+        return joined;
+      }),
+    );
     eventsWritten(tx);
     // Whoever queued work with the order (dispatch's job) is woken by its commit, not by a poll.
     for (const channel of wake) tx.notify(channel);
     if (order.payer === 'partner') {
-      await this.deps.wallet.debitOrderFee(tx, { partnerId: owner.partnerId, orderId: row.id, feePesewas: order.feePesewas!, at: now });
+      await this.deps.wallet.debitOrderFee(tx, {
+        partnerId: owner.partnerId,
+        orderId: row.id,
+        feePesewas: order.feePesewas!,
+        at: now,
+      });
     }
     return row;
   }
@@ -217,7 +302,8 @@ export class OrdersService {
 
   async getByReference(auth: AuthContext, reference: string): Promise<OrderWithTimeline> {
     const found = await repo.findOwnedByReference(this.deps.db, reference, owner(auth));
-    if (!found) throw errors.orderNotFound('No order with this order_reference exists for this app.');
+    if (!found)
+      throw errors.orderNotFound('No order with this order_reference exists for this app.');
     return found;
   }
 
@@ -242,10 +328,19 @@ export class OrdersService {
   }
 
   /** An operator's move; 409 INVALID_TRANSITION when the status machine forbids it. */
-  async operatorMove(orderId: string, to: DeliveryStatus, note: string | undefined, failureReason?: FailureReason): Promise<OrderRow> {
+  async operatorMove(
+    orderId: string,
+    to: DeliveryStatus,
+    note: string | undefined,
+    failureReason?: FailureReason,
+  ): Promise<OrderRow> {
     const order = await repo.findById(this.deps.db, orderId);
     if (!order) throw errors.orderNotFound(`There is no order ${orderId}.`);
-    return this.move(order, to, { note: note ?? (to === 'cancelled' ? 'Cancelled by operations' : undefined), by: 'operator', failureReason });
+    return this.move(order, to, {
+      note: note ?? (to === 'cancelled' ? 'Cancelled by operations' : undefined),
+      by: 'operator',
+      failureReason,
+    });
   }
 
   /** The moves an order may make now (its delivery attempts counted), for the console. */
@@ -281,7 +376,12 @@ export class OrdersService {
    * The same move inside the caller's transaction (dispatch ties a courier's action to it). The
    * order is read again under a row lock; a move the machine forbids throws INVALID_TRANSITION.
    */
-  async moveIn(tx: Queryable, orderId: string, to: DeliveryStatus, opts: MoveOptions): Promise<OrderRow> {
+  async moveIn(
+    tx: Queryable,
+    orderId: string,
+    to: DeliveryStatus,
+    opts: MoveOptions,
+  ): Promise<OrderRow> {
     const current = await repo.lockById(tx, orderId);
     if (!current) throw notFound();
     this.checkMove(current, to, opts);
@@ -292,16 +392,28 @@ export class OrdersService {
     const left = this.attemptsLeft(current);
     if (to === 'cancelled' && !canCancel(current.status)) {
       if ((opts.by ?? 'partner') !== 'partner') throw invalidTransition(current.status, to, left);
-      throw errors.invalidOrderStatus(`The order is already ${current.status} and cannot be cancelled.`);
+      throw errors.invalidOrderStatus(
+        `The order is already ${current.status} and cannot be cancelled.`,
+      );
     }
-    if (to !== 'cancelled' && !canTransition(current.status, to, left)) throw invalidTransition(current.status, to, left);
+    if (to !== 'cancelled' && !canTransition(current.status, to, left))
+      throw invalidTransition(current.status, to, left);
     checkFailure(current.status, to, opts);
   }
 
   /** One compare-and-set move with its timeline entry, event, return fee and listeners; undefined when another move won. */
-  private async apply(tx: Queryable, from: OrderRow, to: DeliveryStatus, opts: MoveOptions, now: Date): Promise<OrderRow | undefined> {
+  private async apply(
+    tx: Queryable,
+    from: OrderRow,
+    to: DeliveryStatus,
+    opts: MoveOptions,
+    now: Date,
+  ): Promise<OrderRow | undefined> {
     const { note, failureReason } = opts;
-    const fee = to === 'returned' && from.payer === 'partner' ? returnFee(from.fee_pesewas ?? 0, this.deps.returnFeePercent) : 0;
+    const fee =
+      to === 'returned' && from.payer === 'partner'
+        ? returnFee(from.fee_pesewas ?? 0, this.deps.returnFeePercent)
+        : 0;
     const row = await repo.transition(tx, from, to, now, {
       cancellationReason: to === 'cancelled' ? note : undefined,
       paymentStatus: to === 'cancelled' && from.payer === 'partner' ? 'refund_pending' : undefined,
@@ -309,18 +421,35 @@ export class OrdersService {
       returnFeePesewas: fee > 0 ? fee : undefined,
     });
     if (!row) return undefined;
-    if (fee > 0) await this.deps.wallet.chargeReturnFee(tx, { partnerId: row.partner_id, orderId: row.id, feePesewas: fee, at: now });
+    if (fee > 0)
+      await this.deps.wallet.chargeReturnFee(tx, {
+        partnerId: row.partner_id,
+        orderId: row.id,
+        feePesewas: fee,
+        at: now,
+      });
     await repo.insertEvent(tx, row.id, row.version, to, note ?? null, now);
     await this.emit(tx, row, EVENT_OF[to] ?? 'delivery.order.status_changed', from.status, now);
     for (const listener of this.listeners) await listener(tx, row, from.status);
     return row;
   }
 
-  private async emit(tx: Queryable, row: OrderRow, type: OrderEventType, previous: DeliveryStatus | null, at: Date) {
+  private async emit(
+    tx: Queryable,
+    row: OrderRow,
+    type: OrderEventType,
+    previous: DeliveryStatus | null,
+    at: Date,
+  ) {
     await appendEvent(tx, this.event(type, row, previous, at));
   }
 
-  private event(type: OrderEventType, row: EventSubject, previous: DeliveryStatus | null, at: Date): OutboxEvent {
+  private event(
+    type: OrderEventType,
+    row: EventSubject,
+    previous: DeliveryStatus | null,
+    at: Date,
+  ): OutboxEvent {
     return {
       appId: row.app_id,
       environment: row.environment,
@@ -336,7 +465,9 @@ export class OrdersService {
         previous_status: previous,
         timestamp: at.toISOString(),
         sequence: row.version,
-        ...(type === 'delivery.order.cancelled' ? { cancellation_reason: row.cancellation_reason } : {}),
+        ...(type === 'delivery.order.cancelled'
+          ? { cancellation_reason: row.cancellation_reason }
+          : {}),
         ...failureData(row),
       },
     };

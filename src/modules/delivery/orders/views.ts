@@ -4,7 +4,8 @@ import { maskPhoneLast4 } from '../../../shared/ghana/index.ts';
 import type { ProofOfDelivery } from './proof.ts';
 import type { EventRow, OrderRow } from './repository.ts';
 
-export const trackingUrl = (publicBaseUrl: string, order: OrderRow) => `${publicBaseUrl}/track/${order.tracking_token}`;
+export const trackingUrl = (publicBaseUrl: string, order: OrderRow) =>
+  `${publicBaseUrl}/track/${order.tracking_token}`;
 
 function lastEventAt(order: OrderRow, events: readonly EventRow[]): string {
   return (events.at(-1)?.at ?? order.updated_at).toISOString();
@@ -13,7 +14,10 @@ function lastEventAt(order: OrderRow, events: readonly EventRow[]): string {
 /** Additive once a delivery attempt failed: the attempts made and the latest failure (never on a new order). */
 function failureView(order: OrderRow) {
   if (!order.failure_reason) return {};
-  return { delivery_attempts: order.delivery_attempts, failure: { reason: order.failure_reason, note: order.failure_note } };
+  return {
+    delivery_attempts: order.delivery_attempts,
+    failure: { reason: order.failure_reason, note: order.failure_note },
+  };
 }
 
 export function createdView(order: OrderRow, publicBaseUrl: string) {
@@ -30,12 +34,20 @@ export function createdView(order: OrderRow, publicBaseUrl: string) {
   };
 }
 
-export function detailsView(order: OrderRow, events: readonly EventRow[], publicBaseUrl: string, proof?: ProofOfDelivery) {
+export function detailsView(
+  order: OrderRow,
+  events: readonly EventRow[],
+  publicBaseUrl: string,
+  proof?: ProofOfDelivery,
+) {
   return {
     order_reference: order.order_reference,
     internal_order_id: order.id,
     status: order.status,
-    status_details: { description: describeStatus(order.status), timestamp: lastEventAt(order, events) },
+    status_details: {
+      description: describeStatus(order.status),
+      timestamp: lastEventAt(order, events),
+    },
     order_info: {
       recipient_name: order.customer_name,
       recipient_phone: order.customer_phone,
@@ -44,7 +56,9 @@ export function detailsView(order: OrderRow, events: readonly EventRow[], public
       pickup_date: order.requested_date ?? order.pickup_date,
       payment_status: order.payment_status,
       ...(order.fee_pesewas !== null ? { amount: pesewasToGhs(order.fee_pesewas) } : {}),
-      ...(order.return_fee_pesewas !== null ? { return_fee: pesewasToGhs(order.return_fee_pesewas) } : {}),
+      ...(order.return_fee_pesewas !== null
+        ? { return_fee: pesewasToGhs(order.return_fee_pesewas) }
+        : {}),
     },
     tracking_url: trackingUrl(publicBaseUrl, order),
     ...failureView(order),

@@ -3,7 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../../platform/db/index.ts';
 import { EventStreams, type StreamMessage } from '../../../platform/http/event-stream.ts';
 import { describeStatus } from '../domain/index.ts';
-import { TRACKING_CHANNEL, type CourierTracker, type TrackedCourier } from '../orders/courier-tracker.ts';
+import {
+  TRACKING_CHANNEL,
+  type CourierTracker,
+  type TrackedCourier,
+} from '../orders/courier-tracker.ts';
 import { ordersRepository, type TrackingRow } from '../orders/repository.ts';
 import { courierLines, courierWho, trackingEta, underWay } from './page.ts';
 
@@ -13,7 +17,8 @@ export const STREAMS_PER_LINK = 10;
 const HEARTBEAT_MS = 15_000;
 
 type Point = { lat: number; lng: number } | null;
-const point = (lat: number | null, lng: number | null): Point => (lat === null || lng === null ? null : { lat, lng });
+const point = (lat: number | null, lng: number | null): Point =>
+  lat === null || lng === null ? null : { lat, lng };
 
 /** What a tracking page is told when its delivery moves: the page's words (by data-field) and the map's points. */
 export interface TrackingState {
@@ -26,7 +31,10 @@ export interface TrackingState {
   dropoff: Point;
 }
 
-function stateOf(order: TrackingRow, courier: TrackedCourier | undefined): StreamMessage & { last: boolean } {
+function stateOf(
+  order: TrackingRow,
+  courier: TrackedCourier | undefined,
+): StreamMessage & { last: boolean } {
   const moving = underWay(order);
   const lines = moving && courier ? courierLines(courier) : undefined;
   const data: TrackingState = {
@@ -53,7 +61,12 @@ function stateOf(order: TrackingRow, courier: TrackedCourier | undefined): Strea
  * GET /track/{token}/events: the tracking page's server-sent events, one `state` each time what the
  * page shows changes (woken by committed status changes and courier positions, on any instance).
  */
-export function registerTrackingStream(app: FastifyInstance, db: Db, tracker: CourierTracker | undefined, find: (token: string) => Promise<{ order: { id: string } } | undefined>): EventStreams<string> {
+export function registerTrackingStream(
+  app: FastifyInstance,
+  db: Db,
+  tracker: CourierTracker | undefined,
+  find: (token: string) => Promise<{ order: { id: string } } | undefined>,
+): EventStreams<string> {
   const streams = new EventStreams<string>({
     name: 'tracking',
     heartbeatMs: HEARTBEAT_MS,
@@ -61,7 +74,10 @@ export function registerTrackingStream(app: FastifyInstance, db: Db, tracker: Co
     load: async (ids) => {
       const orders = await ordersRepository.trackingMany(db, ids);
       const moving = orders.filter(underWay).map((o) => o.id);
-      const couriers = moving.length && tracker ? await tracker.forOrders(moving) : new Map<string, TrackedCourier>();
+      const couriers =
+        moving.length && tracker
+          ? await tracker.forOrders(moving)
+          : new Map<string, TrackedCourier>();
       return new Map(orders.map((o) => [o.id, stateOf(o, couriers.get(o.id))]));
     },
   });
@@ -69,11 +85,21 @@ export function registerTrackingStream(app: FastifyInstance, db: Db, tracker: Co
 
   app.get<{ Params: { token: string } }>('/track/:token/events', async (request, reply) => {
     const found = await find(request.params.token);
-    reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').header('x-content-type-options', 'nosniff');
-    if (!found) return reply.code(404).send({ error: 'This tracking link is not valid.', code: 'NOT_FOUND' });
+    reply
+      .header('cache-control', 'no-store')
+      .header('referrer-policy', 'no-referrer')
+      .header('x-content-type-options', 'nosniff');
+    if (!found)
+      return reply.code(404).send({ error: 'This tracking link is not valid.', code: 'NOT_FOUND' });
     const orderId = found.order.id;
     if (streams.openBy(orderId) >= STREAMS_PER_LINK) {
-      return reply.code(429).header('retry-after', '30').send({ error: `At most ${STREAMS_PER_LINK} live connections per tracking link: close another tab.`, code: 'TOO_MANY_STREAMS' });
+      return reply
+        .code(429)
+        .header('retry-after', '30')
+        .send({
+          error: `At most ${STREAMS_PER_LINK} live connections per tracking link: close another tab.`,
+          code: 'TOO_MANY_STREAMS',
+        });
     }
     listening ??= db.listen(TRACKING_CHANNEL, () => void streams.refresh());
     await listening;

@@ -45,7 +45,11 @@ export function liveView(assets: Assets, withMap: boolean, eventsUrl: string): L
 /** What the map card draws with: the tiles and the marker images. */
 export function mapView(assets: Assets, tiles: { tilesUrl: string; attribution: string }): MapView {
   return {
-    icons: { icon: assets.url('marker-icon.png'), icon2x: assets.url('marker-icon-2x.png'), shadow: assets.url('marker-shadow.png') },
+    icons: {
+      icon: assets.url('marker-icon.png'),
+      icon2x: assets.url('marker-icon-2x.png'),
+      shadow: assets.url('marker-shadow.png'),
+    },
     tilesUrl: tiles.tilesUrl,
     attribution: tiles.attribution,
   };

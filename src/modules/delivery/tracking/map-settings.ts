@@ -19,14 +19,16 @@ export function trackingMapSettings(env: Env, problems: string[]): TrackingMapSe
   const raw = env.TRACKING_MAP_TILES_URL?.trim() ?? '';
   const attribution = env.TRACKING_MAP_ATTRIBUTION?.trim() ?? '';
   if (!raw) {
-    if (attribution) problems.push('TRACKING_MAP_ATTRIBUTION is set without TRACKING_MAP_TILES_URL');
+    if (attribution)
+      problems.push('TRACKING_MAP_ATTRIBUTION is set without TRACKING_MAP_TILES_URL');
     return undefined;
   }
   const bad = (why: string) => void problems.push(`TRACKING_MAP_TILES_URL ${why} (got "${raw}")`);
   const missing = ['{z}', '{x}', '{y}'].filter((p) => !raw.includes(p));
   if (missing.length) return bad(`must contain ${missing.join(', ')}`);
   // Only {z}, {x}, {y} and {r}: a {s} subdomain or any other placeholder could change the host.
-  if (/\{(?![zxyr]\})[^}]*\}/.test(raw)) return bad('may only use the placeholders {z}, {x}, {y} and {r}');
+  if (/\{(?![zxyr]\})[^}]*\}/.test(raw))
+    return bad('may only use the placeholders {z}, {x}, {y} and {r}');
   let url: URL;
   try {
     url = new URL(raw.replace(/\{[zxyr]\}/g, '0'));
@@ -35,11 +37,15 @@ export function trackingMapSettings(env: Env, problems: string[]): TrackingMapSe
   }
   if (url.username || url.password) return bad('must not carry credentials');
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname))) {
-    return bad('must be an https URL (plain http only for 127.0.0.1 or localhost, in development and tests)');
+    return bad(
+      'must be an https URL (plain http only for 127.0.0.1 or localhost, in development and tests)',
+    );
   }
   if ((raw.split('/')[2] ?? '').includes('{')) return bad('must have a fixed host');
   if (!attribution) {
-    problems.push('TRACKING_MAP_ATTRIBUTION is required with TRACKING_MAP_TILES_URL (the credit the tile provider asks for)');
+    problems.push(
+      'TRACKING_MAP_ATTRIBUTION is required with TRACKING_MAP_TILES_URL (the credit the tile provider asks for)',
+    );
     return undefined;
   }
   if (attribution.length > ATTRIBUTION_MAX) {

@@ -4,9 +4,15 @@ import { maskPhoneLast4 } from '../../../shared/ghana/index.ts';
 import type { CourierProgress, TrackedCourier } from '../orders/courier-tracker.ts';
 import type { EventRow, OrderRow } from '../orders/repository.ts';
 
-
 // One formatter made once: toLocaleString would build one per call, the slowest part of a stream refresh.
-const ACCRA_TIME = new Intl.DateTimeFormat('en-GB', { timeZone: 'Africa/Accra', weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+const ACCRA_TIME = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Africa/Accra',
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+});
 const accraTime = (d: Date | string) => ACCRA_TIME.format(new Date(d));
 
 /** Seconds between the page's own reloads while the delivery is under way (a meta refresh: no script). */
@@ -48,39 +54,67 @@ export interface MapView {
   attribution: string;
 }
 
-function page(title: string, body: string, refresh: false | 'meta' | 'script', live?: LiveView): string {
+function page(
+  title: string,
+  body: string,
+  refresh: false | 'meta' | 'script',
+  live?: LiveView,
+): string {
   const meta = `<meta http-equiv="refresh" content="${TRACKING_REFRESH_SECONDS}">`;
   // With script, the page's event stream updates it; a browser without script still reloads.
   const head = `<meta name="robots" content="noindex">${refresh === 'meta' ? meta : refresh === 'script' ? `<noscript>${meta}</noscript>` : ''}`;
-  return htmlPage({ title, style: STYLE, head, body: `<main>${body}</main>`, ...(live ? { files: live.files } : {}) });
+  return htmlPage({
+    title,
+    style: STYLE,
+    head,
+    body: `<main>${body}</main>`,
+    ...(live ? { files: live.files } : {}),
+  });
 }
 
-const VEHICLE_WORDS: Record<string, string> = { motorbike: 'a motorbike', car: 'a car', van: 'a van' };
+const VEHICLE_WORDS: Record<string, string> = {
+  motorbike: 'a motorbike',
+  car: 'a car',
+  van: 'a van',
+};
 
 /** The courier as the recipient is told: first name and vehicle. */
-export const courierWho = (c: TrackedCourier['courier']): string => `${c.first_name}, on ${VEHICLE_WORDS[c.vehicle] ?? c.vehicle}`;
+export const courierWho = (c: TrackedCourier['courier']): string =>
+  `${c.first_name}, on ${VEHICLE_WORDS[c.vehicle] ?? c.vehicle}`;
 
 /**
  * The page's one expected time: the courier's live ETA once they carry the parcel to the drop-off,
  * the promised time before that (the pickup leg's ETA is not a delivery time).
  */
-export function trackingEta(order: Pick<OrderRow, 'estimated_delivery'>, courier?: CourierProgress): string {
-  if (courier?.next_stop === 'dropoff' && courier.eta) return `Expected around ${accraTime(courier.eta)} (Accra time)`;
+export function trackingEta(
+  order: Pick<OrderRow, 'estimated_delivery'>,
+  courier?: CourierProgress,
+): string {
+  if (courier?.next_stop === 'dropoff' && courier.eta)
+    return `Expected around ${accraTime(courier.eta)} (Accra time)`;
   return `Expected by ${accraTime(order.estimated_delivery)} (Accra time)`;
 }
 
 /** The courier's progress in words: where they are headed and when they are expected (the map's text alternative). */
 export function courierLines(c: CourierProgress): { stop: string; eta: string; seen: string } {
   return {
-    stop: c.next_stop === 'pickup' ? 'Your courier is on the way to collect your parcel.' : 'Your courier is on the way to you.',
-    eta: c.eta ? `Expected ${c.next_stop === 'pickup' ? 'at the pickup around' : 'around'} ${accraTime(c.eta)}` : '',
+    stop:
+      c.next_stop === 'pickup'
+        ? 'Your courier is on the way to collect your parcel.'
+        : 'Your courier is on the way to you.',
+    eta: c.eta
+      ? `Expected ${c.next_stop === 'pickup' ? 'at the pickup around' : 'around'} ${accraTime(c.eta)}`
+      : '',
     seen: `Last seen ${accraTime(c.updated_at)} (Accra time)`,
   };
 }
 
 function courierCard(c: CourierProgress | TrackedCourier): string {
   const l = courierLines(c);
-  const who = 'courier' in c ? `<div class="status" data-field="who">${escapeHtml(courierWho(c.courier))}</div>` : '';
+  const who =
+    'courier' in c
+      ? `<div class="status" data-field="who">${escapeHtml(courierWho(c.courier))}</div>`
+      : '';
   return `<section class="card courier">${who}<div data-field="stop">${escapeHtml(l.stop)}</div><div class="muted" data-field="seen">${escapeHtml(l.seen)}</div></section>`;
 }
 
@@ -92,10 +126,17 @@ function mapCard(m: MapView): string {
 }
 
 /** Whether the delivery is still under way: the courier, the map and the refresh exist only then. */
-export const underWay = (order: Pick<OrderRow, 'status'>): boolean => order.status !== 'delivered' && !isStop(order.status);
+export const underWay = (order: Pick<OrderRow, 'status'>): boolean =>
+  order.status !== 'delivered' && !isStop(order.status);
 
 /** The recipient's tracking page: status, timeline and item, never the full phone or address; the map and live updates only while under way. */
-export function renderTrackingPage(order: OrderRow, events: readonly EventRow[], courier?: CourierProgress | TrackedCourier, live?: LiveView, mapView?: MapView): string {
+export function renderTrackingPage(
+  order: OrderRow,
+  events: readonly EventRow[],
+  courier?: CourierProgress | TrackedCourier,
+  live?: LiveView,
+  mapView?: MapView,
+): string {
   const timeline = buildTimeline(events.map((e) => ({ status: e.status, at: e.at })))
     .map((t) => {
       const cls = t.completed ? (isStop(t.status) ? 'stop' : 'done') : '';
@@ -104,7 +145,10 @@ export function renderTrackingPage(order: OrderRow, events: readonly EventRow[],
     .join('');
   const moving = underWay(order);
   const map = moving ? mapView : undefined;
-  const stream = moving && live ? ` data-events="${escapeHtml(live.eventsUrl)}" data-status="${escapeHtml(order.status)}"` : '';
+  const stream =
+    moving && live
+      ? ` data-events="${escapeHtml(live.eventsUrl)}" data-status="${escapeHtml(order.status)}"`
+      : '';
   return page(
     `Delivery ${order.order_reference}`,
     `<h1>Your delivery</h1>
@@ -122,5 +166,9 @@ ${moving ? `<p class="muted note">${live ? 'This page updates itself as your del
 }
 
 export function renderNotFoundPage(): string {
-  return page('Delivery not found', '<h1>Delivery not found</h1><section class="card">This tracking link is not valid. Check the link you were sent.</section>', false);
+  return page(
+    'Delivery not found',
+    '<h1>Delivery not found</h1><section class="card">This tracking link is not valid. Check the link you were sent.</section>',
+    false,
+  );
 }

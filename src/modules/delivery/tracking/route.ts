@@ -23,14 +23,22 @@ export function livePageHeaders(tileOrigin?: string): Record<string, string> {
   };
 }
 
-const JSON_HEADERS = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-content-type-options': 'nosniff' };
+const JSON_HEADERS = {
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+};
 
 type Point = { lat: number; lng: number } | null;
-const point = (lat: number | null, lng: number | null): Point => (lat === null || lng === null ? null : { lat, lng });
+const point = (lat: number | null, lng: number | null): Point =>
+  lat === null || lng === null ? null : { lat, lng };
 
 async function stopsOf(db: Db, orderId: string): Promise<{ pickup: Point; dropoff: Point }> {
   const [row] = await ordersRepository.trackingMany(db, [orderId]);
-  return { pickup: point(row?.pickup_lat ?? null, row?.pickup_lng ?? null), dropoff: point(row?.delivery_lat ?? null, row?.delivery_lng ?? null) };
+  return {
+    pickup: point(row?.pickup_lat ?? null, row?.pickup_lng ?? null),
+    dropoff: point(row?.delivery_lat ?? null, row?.delivery_lng ?? null),
+  };
 }
 
 /**
@@ -38,11 +46,19 @@ async function stopsOf(db: Db, orderId: string): Promise<{ pickup: Point; dropof
  * while under way by its event stream at `/track/{token}/events`. With a tile server configured, a
  * map (Leaflet, our own files) and its JSON at `/track/{token}/map.json`.
  */
-export function registerTrackingPage(app: FastifyInstance, db: Db, tracker?: CourierTracker, map?: TrackingMapSettings): void {
+export function registerTrackingPage(
+  app: FastifyInstance,
+  db: Db,
+  tracker?: CourierTracker,
+  map?: TrackingMapSettings,
+): void {
   const assets = trackingAssets(Boolean(map));
   assets.registerEach(app);
   const liveHeaders = livePageHeaders(map?.tileOrigin);
-  const find = (token: string) => (TOKEN.test(token) ? ordersRepository.findByTrackingToken(db, token) : Promise.resolve(undefined));
+  const find = (token: string) =>
+    TOKEN.test(token)
+      ? ordersRepository.findByTrackingToken(db, token)
+      : Promise.resolve(undefined);
   registerTrackingStream(app, db, tracker, find);
 
   app.get<{ Params: { token: string } }>('/track/:token', async (request, reply) => {
@@ -51,11 +67,21 @@ export function registerTrackingPage(app: FastifyInstance, db: Db, tracker?: Cou
     reply.headers(HEADERS);
     if (!found) return reply.code(404).send(renderNotFoundPage());
     const moving = underWay(found.order);
-    const courier = moving ? (await tracker?.forOrders([found.order.id]))?.get(found.order.id) : undefined;
+    const courier = moving
+      ? (await tracker?.forOrders([found.order.id]))?.get(found.order.id)
+      : undefined;
     // Location is never shown once the delivery has ended: no map, no stream then either.
     if (moving) reply.headers(liveHeaders);
     const live = moving ? liveView(assets, Boolean(map), `/track/${token}/events`) : undefined;
-    return reply.send(renderTrackingPage(found.order, found.events, courier, live, map && moving ? mapView(assets, map) : undefined));
+    return reply.send(
+      renderTrackingPage(
+        found.order,
+        found.events,
+        courier,
+        live,
+        map && moving ? mapView(assets, map) : undefined,
+      ),
+    );
   });
 
   if (!map) return;
@@ -67,6 +93,12 @@ export function registerTrackingPage(app: FastifyInstance, db: Db, tracker?: Cou
     const { order } = found;
     if (!underWay(order)) return { status: order.status, moving: false };
     const courier = await tracker?.forOrder(order.id);
-    return { status: order.status, moving: true, ...(await stopsOf(db, order.id)), courier: courier ?? null, courier_text: courier ? courierLines(courier) : null };
+    return {
+      status: order.status,
+      moving: true,
+      ...(await stopsOf(db, order.id)),
+      courier: courier ?? null,
+      courier_text: courier ? courierLines(courier) : null,
+    };
   });
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { allowsStep, endsJob, failedAttempt, movesFrom, stageAfterFailedAttempt, STEPS } from './actions.ts';
+import {
+  allowsStep,
+  endsJob,
+  failedAttempt,
+  movesFrom,
+  stageAfterFailedAttempt,
+  STEPS,
+} from './actions.ts';
 
 describe('movesFrom', () => {
   it('keeps the moves still ahead of the order and drops those it already reached', () => {
@@ -44,11 +51,18 @@ describe('failedAttempt', () => {
 
 describe('endsJob', () => {
   it('is true for delivered, cancelled and failed only', () => {
-    expect(['placed', 'accepted', 'pickedUp', 'in_transit', 'delivered', 'cancelled', 'failed', 'returning', 'returned'].filter((s) => endsJob(s as never))).toEqual([
-      'delivered',
-      'cancelled',
-      'failed',
-      'returned',
-    ]);
+    expect(
+      [
+        'placed',
+        'accepted',
+        'pickedUp',
+        'in_transit',
+        'delivered',
+        'cancelled',
+        'failed',
+        'returning',
+        'returned',
+      ].filter((s) => endsJob(s as never)),
+    ).toEqual(['delivered', 'cancelled', 'failed', 'returned']);
   });
 });

@@ -12,7 +12,8 @@ describe('etaAt', () => {
   });
 
   it('drives the road distance at the vehicle speed, plus the stop time', () => {
-    const minutes = (v: 'motorbike' | 'car' | 'van') => (etaAt(north, osu, v, now).getTime() - now.getTime() - STOP_MS) / 60_000;
+    const minutes = (v: 'motorbike' | 'car' | 'van') =>
+      (etaAt(north, osu, v, now).getTime() - now.getTime() - STOP_MS) / 60_000;
     expect(minutes('motorbike')).toBeCloseTo(((10 * ROAD_FACTOR) / SPEED_KMH.motorbike) * 60, 0);
     expect(minutes('car')).toBeCloseTo(((10 * ROAD_FACTOR) / 20) * 60, 0);
     expect(minutes('motorbike')).toBeLessThan(minutes('car'));

@@ -8,7 +8,10 @@ export function boardView(e: BoardEntry) {
     order_id: e.order_id,
     column: e.column,
     zone: e.zone,
-    pickup: e.pickup_lat !== null && e.pickup_lng !== null ? { lat: e.pickup_lat, lng: e.pickup_lng } : null,
+    pickup:
+      e.pickup_lat !== null && e.pickup_lng !== null
+        ? { lat: e.pickup_lat, lng: e.pickup_lng }
+        : null,
     offered_to: e.offer_courier_id,
     offer_expires_at: e.offer_expires_at?.toISOString() ?? null,
     courier_id: e.courier_id,
@@ -22,16 +25,20 @@ export const dispatchAdminRoutes = (dispatch: DispatchService) => [
   defineAdminRoute({
     method: 'GET',
     url: '/dispatch/board',
-    summary: 'The dispatch board: production orders waiting for a courier, offered, in progress and late',
+    summary:
+      'The dispatch board: production orders waiting for a courier, offered, in progress and late',
     handler: async () => ({ body: { data: (await dispatch.board()).map(boardView) } }),
   }),
   defineAdminRoute({
     method: 'POST',
     url: '/dispatch/orders/:order_id/assign',
     audit: { action: 'dispatch_order.assign' },
-    summary: 'Give an order to a courier by hand (or take it from one and give it to another); open offers are withdrawn',
+    summary:
+      'Give an order to a courier by hand (or take it from one and give it to another); open offers are withdrawn',
     params: strictObject({ order_id: Id }),
     body: strictObject({ courier_id: Id }),
-    handler: async ({ params, body }) => ({ body: await dispatch.assign(params.order_id, body.courier_id) }),
+    handler: async ({ params, body }) => ({
+      body: await dispatch.assign(params.order_id, body.courier_id),
+    }),
   }),
 ];

@@ -4,7 +4,19 @@ import { can, isRole } from './roles.ts';
 
 describe('roles', () => {
   it('lets owners do everything, developers integrate, finance read, see the wallet and top it up', () => {
-    expect(['view', 'manage_apps', 'create_orders', 'view_wallet', 'top_up_wallet', 'view_sales', 'view_payouts', 'set_payout_destination', 'manage_team'].every((p) => can('owner', p as never))).toBe(true);
+    expect(
+      [
+        'view',
+        'manage_apps',
+        'create_orders',
+        'view_wallet',
+        'top_up_wallet',
+        'view_sales',
+        'view_payouts',
+        'set_payout_destination',
+        'manage_team',
+      ].every((p) => can('owner', p as never)),
+    ).toBe(true);
     expect(can('developer', 'manage_apps')).toBe(true);
     expect(can('developer', 'create_orders')).toBe(true);
     expect(can('developer', 'manage_team')).toBe(false);

@@ -3,7 +3,16 @@ export const ROLES = ['owner', 'developer', 'finance'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** What a dashboard action needs. */
-export type Permission = 'view' | 'manage_apps' | 'create_orders' | 'view_wallet' | 'top_up_wallet' | 'view_sales' | 'view_payouts' | 'set_payout_destination' | 'manage_team';
+export type Permission =
+  | 'view'
+  | 'manage_apps'
+  | 'create_orders'
+  | 'view_wallet'
+  | 'top_up_wallet'
+  | 'view_sales'
+  | 'view_payouts'
+  | 'set_payout_destination'
+  | 'manage_team';
 
 /**
  * Owners may do everything; developers run the integration (apps, keys, webhooks), read orders and
@@ -13,9 +22,26 @@ export type Permission = 'view' | 'manage_apps' | 'create_orders' | 'view_wallet
  * and where the money goes: a change needs a fresh password too) are for owners and finance.
  */
 const GRANTS: Record<Role, readonly Permission[]> = {
-  owner: ['view', 'manage_apps', 'create_orders', 'view_wallet', 'top_up_wallet', 'view_sales', 'view_payouts', 'set_payout_destination', 'manage_team'],
+  owner: [
+    'view',
+    'manage_apps',
+    'create_orders',
+    'view_wallet',
+    'top_up_wallet',
+    'view_sales',
+    'view_payouts',
+    'set_payout_destination',
+    'manage_team',
+  ],
   developer: ['view', 'manage_apps', 'create_orders'],
-  finance: ['view', 'view_wallet', 'top_up_wallet', 'view_sales', 'view_payouts', 'set_payout_destination'],
+  finance: [
+    'view',
+    'view_wallet',
+    'top_up_wallet',
+    'view_sales',
+    'view_payouts',
+    'set_payout_destination',
+  ],
 };
 
 export function can(role: Role, permission: Permission): boolean {

@@ -6,20 +6,26 @@ import type { ErrorDetail } from '../../../platform/errors.ts';
 const EMAIL = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
 
 export function emailProblem(email: string): ErrorDetail | undefined {
-  if (email.length > 254 || !EMAIL.test(email)) return { field: 'email', issue: 'must be an email address' };
+  if (email.length > 254 || !EMAIL.test(email))
+    return { field: 'email', issue: 'must be an email address' };
   return undefined;
 }
 
 export function passwordProblem(password: string): ErrorDetail | undefined {
   if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
-    return { field: 'password', issue: `must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters` };
+    return {
+      field: 'password',
+      issue: `must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`,
+    };
   }
-  if (/\p{Cc}/u.test(password)) return { field: 'password', issue: 'must not contain control characters' };
+  if (/\p{Cc}/u.test(password))
+    return { field: 'password', issue: 'must not contain control characters' };
   return undefined;
 }
 
 /** Roles without repeats, in the canonical order; undefined when one is unknown or none is given. */
 export function normalizeRoles(roles: readonly string[]): OperatorRole[] | undefined {
-  if (roles.length === 0 || roles.some((r) => !(OPERATOR_ROLES as readonly string[]).includes(r))) return undefined;
+  if (roles.length === 0 || roles.some((r) => !(OPERATOR_ROLES as readonly string[]).includes(r)))
+    return undefined;
   return OPERATOR_ROLES.filter((r) => roles.includes(r));
 }

@@ -36,6 +36,7 @@ const Roles = Type.Array(StringEnum(OPERATOR_ROLES), { minItems: 1, maxItems: 3 
 const OperatorParams = strictObject({ operator_id: Id });
 
 /** Operator management is admin-only; an operator may manage their own tokens and authenticator (`self`). */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a list of declarations, one per page or operation, each handler a few lines
 export const operatorRoutes = (operators: OperatorsService, signIn: OperatorSignIn) => [
   defineAdminRoute({
     method: 'POST',
@@ -49,7 +50,10 @@ export const operatorRoutes = (operators: OperatorsService, signIn: OperatorSign
       roles: Roles,
     }),
     audit: { action: 'operator.create' },
-    handler: async ({ body }) => ({ statusCode: 201, body: operatorView(await operators.create(body)) }),
+    handler: async ({ body }) => ({
+      statusCode: 201,
+      body: operatorView(await operators.create(body)),
+    }),
   }),
   defineAdminRoute({
     method: 'GET',
@@ -65,29 +69,47 @@ export const operatorRoutes = (operators: OperatorsService, signIn: OperatorSign
     roles: ['admin'],
     self: 'operator_id',
     params: OperatorParams,
-    handler: async ({ params }) => ({ body: operatorView(await operators.get(params.operator_id)) }),
+    handler: async ({ params }) => ({
+      body: operatorView(await operators.get(params.operator_id)),
+    }),
   }),
   defineAdminRoute({
     method: 'PATCH',
     url: '/operators/:operator_id',
-    summary: 'Rename an operator, change their roles, deactivate or reactivate them (never the last active admin)',
+    summary:
+      'Rename an operator, change their roles, deactivate or reactivate them (never the last active admin)',
     roles: ['admin'],
     params: OperatorParams,
-    body: strictObject({ name: Type.Optional(NonEmptyString()), roles: Type.Optional(Roles), active: Type.Optional(Type.Boolean()) }),
-    audit: { action: 'operator.update', before: async ({ params }) => operatorView(await operators.get(params.operator_id)) },
-    handler: async ({ params, body }) => ({ body: operatorView(await operators.update(params.operator_id, body)) }),
+    body: strictObject({
+      name: Type.Optional(NonEmptyString()),
+      roles: Type.Optional(Roles),
+      active: Type.Optional(Type.Boolean()),
+    }),
+    audit: {
+      action: 'operator.update',
+      before: async ({ params }) => operatorView(await operators.get(params.operator_id)),
+    },
+    handler: async ({ params, body }) => ({
+      body: operatorView(await operators.update(params.operator_id, body)),
+    }),
   }),
   defineAdminRoute({
     method: 'POST',
     url: '/operators/:operator_id/tokens',
-    summary: "Create an operator API token (shown once); an operator may create their own",
+    summary: 'Create an operator API token (shown once); an operator may create their own',
     roles: ['admin'],
     self: 'operator_id',
     params: OperatorParams,
-    body: strictObject({ name: NonEmptyString(100), expires_at: Type.Optional(Type.String({ format: 'date-time' })) }),
+    body: strictObject({
+      name: NonEmptyString(100),
+      expires_at: Type.Optional(Type.String({ format: 'date-time' })),
+    }),
     audit: { action: 'operator_token.create' },
     handler: async ({ params, body }) => {
-      const { token, row } = await operators.createToken(params.operator_id, { name: body.name, expiresAt: body.expires_at ? new Date(body.expires_at) : undefined });
+      const { token, row } = await operators.createToken(params.operator_id, {
+        name: body.name,
+        expiresAt: body.expires_at ? new Date(body.expires_at) : undefined,
+      });
       return { statusCode: 201, body: { ...operatorTokenView(row), token } };
     },
   }),
@@ -98,7 +120,9 @@ export const operatorRoutes = (operators: OperatorsService, signIn: OperatorSign
     roles: ['admin'],
     self: 'operator_id',
     params: OperatorParams,
-    handler: async ({ params }) => ({ body: { tokens: (await operators.listTokens(params.operator_id)).map(operatorTokenView) } }),
+    handler: async ({ params }) => ({
+      body: { tokens: (await operators.listTokens(params.operator_id)).map(operatorTokenView) },
+    }),
   }),
   defineAdminRoute({
     method: 'DELETE',
@@ -116,14 +140,18 @@ export const operatorRoutes = (operators: OperatorsService, signIn: OperatorSign
   defineAdminRoute({
     method: 'POST',
     url: '/operators/:operator_id/totp',
-    summary: 'Start TOTP enrolment: the secret and otpauth URI, shown once (the operator themselves, or the ADMIN_TOKEN)',
+    summary:
+      'Start TOTP enrolment: the secret and otpauth URI, shown once (the operator themselves, or the ADMIN_TOKEN)',
     roles: [],
     self: 'operator_id',
     params: OperatorParams,
     audit: { action: 'operator.totp_enrol' },
     handler: async ({ params }) => {
       const { secret, otpauthUri } = await signIn.enrolTotp(params.operator_id);
-      return { statusCode: 201, body: { operator_id: params.operator_id, totp_secret: secret, otpauth_uri: otpauthUri } };
+      return {
+        statusCode: 201,
+        body: { operator_id: params.operator_id, totp_secret: secret, otpauth_uri: otpauthUri },
+      };
     },
   }),
   defineAdminRoute({
@@ -135,7 +163,9 @@ export const operatorRoutes = (operators: OperatorsService, signIn: OperatorSign
     params: OperatorParams,
     body: strictObject({ code: Type.String({ minLength: 1, maxLength: 10 }) }),
     audit: { action: 'operator.totp_confirm' },
-    handler: async ({ params, body }) => ({ body: operatorView(await signIn.confirmTotp(params.operator_id, body.code)) }),
+    handler: async ({ params, body }) => ({
+      body: operatorView(await signIn.confirmTotp(params.operator_id, body.code)),
+    }),
   }),
 ];
 

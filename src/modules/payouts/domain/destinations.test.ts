@@ -1,10 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { NAME_MATCH_THRESHOLD, nameWords, namesMatch, parseDestination, verdictOf } from './destinations.ts';
+import {
+  NAME_MATCH_THRESHOLD,
+  nameWords,
+  namesMatch,
+  parseDestination,
+  verdictOf,
+} from './destinations.ts';
 
 describe('parseDestination', () => {
   it('normalises a wallet number to the local form and tidies the name', () => {
-    expect(parseDestination({ kind: 'mobile_money', network: 'mtn', number: '+233 24 123 4567', name: '  Kofi   Boateng ' })).toEqual({
-      destination: { kind: 'mobile_money', network: 'mtn', number: '0241234567', name: 'Kofi Boateng' },
+    expect(
+      parseDestination({
+        kind: 'mobile_money',
+        network: 'mtn',
+        number: '+233 24 123 4567',
+        name: '  Kofi   Boateng ',
+      }),
+    ).toEqual({
+      destination: {
+        kind: 'mobile_money',
+        network: 'mtn',
+        number: '0241234567',
+        name: 'Kofi Boateng',
+      },
     });
   });
 
@@ -13,14 +31,30 @@ describe('parseDestination', () => {
       const r = parseDestination(input);
       return 'problems' in r ? r.problems.map((p) => p.field) : [];
     };
-    expect(fields({ kind: 'mobile_money', network: 'vodafone', number: '0302211234', name: 'Kofi' })).toEqual(['network', 'number']);
+    expect(
+      fields({ kind: 'mobile_money', network: 'vodafone', number: '0302211234', name: 'Kofi' }),
+    ).toEqual(['network', 'number']);
     expect(fields({ kind: 'cash', name: '' })).toEqual(['kind', 'name']);
-    expect(fields({ kind: 'bank', bank_code: 'gh-1', account_number: '12345', name: 'Kofi Boateng' })).toEqual(['bank_code', 'account_number']);
+    expect(
+      fields({ kind: 'bank', bank_code: 'gh-1', account_number: '12345', name: 'Kofi Boateng' }),
+    ).toEqual(['bank_code', 'account_number']);
   });
 
   it('accepts a GhIPSS bank account, spaces and dashes aside', () => {
-    expect(parseDestination({ kind: 'bank', bank_code: '280100', account_number: '1234-5678 90', name: 'Kofi Boateng' })).toEqual({
-      destination: { kind: 'bank', bankCode: '280100', accountNumber: '1234567890', name: 'Kofi Boateng' },
+    expect(
+      parseDestination({
+        kind: 'bank',
+        bank_code: '280100',
+        account_number: '1234-5678 90',
+        name: 'Kofi Boateng',
+      }),
+    ).toEqual({
+      destination: {
+        kind: 'bank',
+        bankCode: '280100',
+        accountNumber: '1234567890',
+        name: 'Kofi Boateng',
+      },
     });
   });
 });
@@ -57,15 +91,37 @@ describe('namesMatch', () => {
 });
 
 describe('verdictOf', () => {
-  const registered = (resolvedName: string | null) => ({ state: 'registered' as const, resolvedName, recipientCode: 'RCP_1' });
+  const registered = (resolvedName: string | null) => ({
+    state: 'registered' as const,
+    resolvedName,
+    recipientCode: 'RCP_1',
+  });
 
   it('verifies a destination the provider can pay whose registered name matches', () => {
-    expect(verdictOf('Kofi Boateng', registered('BOATENG KOFI'))).toEqual({ verification: 'verified', resolvedName: 'BOATENG KOFI', recipientCode: 'RCP_1', reviewReason: null });
+    expect(verdictOf('Kofi Boateng', registered('BOATENG KOFI'))).toEqual({
+      verification: 'verified',
+      resolvedName: 'BOATENG KOFI',
+      recipientCode: 'RCP_1',
+      reviewReason: null,
+    });
   });
 
   it('sends a mismatch, an unresolvable name or a refused account to review, saying why', () => {
-    expect(verdictOf('Kofi Boateng', registered('AMA MENSAH'))).toMatchObject({ verification: 'needs_review', resolvedName: 'AMA MENSAH', recipientCode: 'RCP_1', reviewReason: expect.stringContaining('registered to AMA MENSAH') });
-    expect(verdictOf('Kofi Boateng', registered(null))).toMatchObject({ verification: 'needs_review', reviewReason: expect.stringContaining('could not resolve') });
-    expect(verdictOf('Kofi Boateng', { state: 'refused', reason: 'no such account' })).toEqual({ verification: 'needs_review', resolvedName: null, recipientCode: null, reviewReason: 'The provider refused the account: no such account' });
+    expect(verdictOf('Kofi Boateng', registered('AMA MENSAH'))).toMatchObject({
+      verification: 'needs_review',
+      resolvedName: 'AMA MENSAH',
+      recipientCode: 'RCP_1',
+      reviewReason: expect.stringContaining('registered to AMA MENSAH'),
+    });
+    expect(verdictOf('Kofi Boateng', registered(null))).toMatchObject({
+      verification: 'needs_review',
+      reviewReason: expect.stringContaining('could not resolve'),
+    });
+    expect(verdictOf('Kofi Boateng', { state: 'refused', reason: 'no such account' })).toEqual({
+      verification: 'needs_review',
+      resolvedName: null,
+      recipientCode: null,
+      reviewReason: 'The provider refused the account: no such account',
+    });
   });
 });

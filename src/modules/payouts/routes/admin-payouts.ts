@@ -13,14 +13,31 @@ import type { DestinationVerifier } from '../verification.ts';
 
 const FINANCE = ['finance', 'admin'] as const;
 const NETWORK_CALL = 'calls the transfer provider, which no transaction may wait on';
-const STATUSES = ['awaiting_approval', 'created', 'sending', 'pending', 'paid', 'failed', 'reversed', 'rejected', 'cancelled'] as const;
-const PayeeParams = strictObject({ kind: Type.Union([Type.Literal('vendor'), Type.Literal('partner')]), id: Id });
+const STATUSES = [
+  'awaiting_approval',
+  'created',
+  'sending',
+  'pending',
+  'paid',
+  'failed',
+  'reversed',
+  'rejected',
+  'cancelled',
+] as const;
+const PayeeParams = strictObject({
+  kind: Type.Union([Type.Literal('vendor'), Type.Literal('partner')]),
+  id: Id,
+});
 
 export const payoutView = (p: PayoutRow) => ({
   id: p.id,
   run_id: p.run_id,
   payee: p.payee,
-  ...withGhs({ amount_pesewas: Number(p.amount_pesewas), fee_pesewas: p.fee_pesewas === null ? null : Number(p.fee_pesewas), payee_fee_pesewas: Number(p.payee_fee_pesewas) }),
+  ...withGhs({
+    amount_pesewas: Number(p.amount_pesewas),
+    fee_pesewas: p.fee_pesewas === null ? null : Number(p.fee_pesewas),
+    payee_fee_pesewas: Number(p.payee_fee_pesewas),
+  }),
   status: p.status,
   provider: p.provider,
   destination: p.destination,
@@ -36,7 +53,13 @@ export const payoutView = (p: PayoutRow) => ({
   updated_at: p.updated_at.toISOString(),
 });
 
-export const lineView = (l: LineRow) => ({ journal_id: l.journal_id, kind: l.kind, subject_id: l.subject_id, ...withGhs({ amount_pesewas: Number(l.amount_pesewas) }), account: l.account });
+export const lineView = (l: LineRow) => ({
+  journal_id: l.journal_id,
+  kind: l.kind,
+  subject_id: l.subject_id,
+  ...withGhs({ amount_pesewas: Number(l.amount_pesewas) }),
+  account: l.account,
+});
 
 const destinationView = (d: DestinationRow) => ({
   kind: d.kind,
@@ -54,7 +77,12 @@ const destinationView = (d: DestinationRow) => ({
   recipient_code: d.recipient_code,
 });
 
-const replacedView = (replaced: Switched['replaced']) => replaced.map((r) => ({ cancelled: r.cancelled, replaced_by: r.replacement.id, status: r.replacement.status }));
+const replacedView = (replaced: Switched['replaced']) =>
+  replaced.map((r) => ({
+    cancelled: r.cancelled,
+    replaced_by: r.replacement.id,
+    status: r.replacement.status,
+  }));
 
 const changeView = (c: DestinationChangeRow) => ({
   change_id: c.id,
@@ -95,16 +123,35 @@ export const runView = (r: RunProgress) => {
 
 const ChangeBody = strictObject({ change_id: Id });
 
-export const payoutAdminRoutes = (payouts: PayoutsService, payees: PayeesService, changes: DestinationChanges, verifier: DestinationVerifier) => [
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a list of declarations, one per page or operation, each handler a few lines
+export const payoutAdminRoutes = (
+  payouts: PayoutsService,
+  payees: PayeesService,
+  changes: DestinationChanges,
+  verifier: DestinationVerifier,
+) => [
   defineAdminRoute({
     method: 'POST',
     url: '/payouts/runs',
     roles: FINANCE,
-    audit: { action: 'payout_run.create', outsideTransaction: 'answers at once; a background worker makes and sends the payouts, calling the transfer provider' },
-    summary: "Start a payout run: answered at once (202) with its id; a background worker makes one payout per payee owed the minimum and sends those that need no approval (GET /payouts/runs/:run_id shows its progress)",
+    audit: {
+      action: 'payout_run.create',
+      outsideTransaction:
+        'answers at once; a background worker makes and sends the payouts, calling the transfer provider',
+    },
+    summary:
+      'Start a payout run: answered at once (202) with its id; a background worker makes one payout per payee owed the minimum and sends those that need no approval (GET /payouts/runs/:run_id shows its progress)',
     handler: async ({ actor }) => {
       const run = await payouts.start(actor.id);
-      return { statusCode: 202, body: { run_id: run.id, status: 'creating', cutoff: run.cutoff.toISOString(), created_at: run.created_at.toISOString() } };
+      return {
+        statusCode: 202,
+        body: {
+          run_id: run.id,
+          status: 'creating',
+          cutoff: run.cutoff.toISOString(),
+          created_at: run.created_at.toISOString(),
+        },
+      };
     },
   }),
   defineAdminRoute({
@@ -115,8 +162,15 @@ export const payoutAdminRoutes = (payouts: PayoutsService, payees: PayeesService
     handler: async () => ({
       body: {
         data: (await payouts.runs()).map((r) => ({
-          id: r.id, status: r.status, trigger: r.trigger, started_by: r.started_by, cutoff: r.cutoff.toISOString(), schedule_day: r.schedule_day, payouts: r.payouts,
-          ...withGhs({ total_pesewas: Number(r.total_pesewas) }), created_at: r.created_at.toISOString(),
+          id: r.id,
+          status: r.status,
+          trigger: r.trigger,
+          started_by: r.started_by,
+          cutoff: r.cutoff.toISOString(),
+          schedule_day: r.schedule_day,
+          payouts: r.payouts,
+          ...withGhs({ total_pesewas: Number(r.total_pesewas) }),
+          created_at: r.created_at.toISOString(),
         })),
       },
     }),
@@ -125,7 +179,8 @@ export const payoutAdminRoutes = (payouts: PayoutsService, payees: PayeesService
     method: 'GET',
     url: '/payouts/runs/:run_id',
     roles: FINANCE,
-    summary: 'One payout run and its progress: status (creating, sending, done), payouts created, sent, paid and failed, and the payees it skipped',
+    summary:
+      'One payout run and its progress: status (creating, sending, done), payouts created, sent, paid and failed, and the payees it skipped',
     params: strictObject({ run_id: Id }),
     handler: async ({ params }) => ({ body: runView(await payouts.progress(params.run_id)) }),
   }),
@@ -133,9 +188,20 @@ export const payoutAdminRoutes = (payouts: PayoutsService, payees: PayeesService
     method: 'GET',
     url: '/payouts',
     roles: FINANCE,
-    summary: 'Payouts, newest first, by status (awaiting_approval lists the approvals), payee or run',
-    querystring: strictObject({ status: Type.Optional(Type.Union(STATUSES.map((s) => Type.Literal(s)))), payee: Type.Optional(Type.String({ maxLength: 80 })), run_id: Type.Optional(Id) }),
-    handler: async ({ query }) => ({ body: { data: (await payouts.list({ status: query.status, payee: query.payee, runId: query.run_id })).map(payoutView) } }),
+    summary:
+      'Payouts, newest first, by status (awaiting_approval lists the approvals), payee or run',
+    querystring: strictObject({
+      status: Type.Optional(Type.Union(STATUSES.map((s) => Type.Literal(s)))),
+      payee: Type.Optional(Type.String({ maxLength: 80 })),
+      run_id: Type.Optional(Id),
+    }),
+    handler: async ({ query }) => ({
+      body: {
+        data: (
+          await payouts.list({ status: query.status, payee: query.payee, runId: query.run_id })
+        ).map(payoutView),
+      },
+    }),
   }),
   defineAdminRoute({
     method: 'GET',
@@ -154,18 +220,24 @@ export const payoutAdminRoutes = (payouts: PayoutsService, payees: PayeesService
     roles: FINANCE,
     approval: true,
     audit: { action: 'payout.approve', outsideTransaction: NETWORK_CALL },
-    summary: 'Approve a payout waiting for a second finance operator (not the one who created it); it is sent at once',
+    summary:
+      'Approve a payout waiting for a second finance operator (not the one who created it); it is sent at once',
     params: strictObject({ payout_id: Id }),
-    handler: async ({ params, actor }) => ({ body: payoutView((await payouts.approve(params.payout_id, actor.id))!) }),
+    handler: async ({ params, actor }) => ({
+      body: payoutView((await payouts.approve(params.payout_id, actor.id))!),
+    }),
   }),
   defineAdminRoute({
     method: 'POST',
     url: '/payouts/:payout_id/reject',
     roles: FINANCE,
     audit: { action: 'payout.reject' },
-    summary: 'Reject a payout waiting for approval; its money is owed to the payee again, for a later run',
+    summary:
+      'Reject a payout waiting for approval; its money is owed to the payee again, for a later run',
     params: strictObject({ payout_id: Id }),
-    handler: async ({ params, actor }) => ({ body: payoutView(await payouts.reject(params.payout_id, actor.id)) }),
+    handler: async ({ params, actor }) => ({
+      body: payoutView(await payouts.reject(params.payout_id, actor.id)),
+    }),
   }),
   defineAdminRoute({
     method: 'GET',
@@ -175,8 +247,17 @@ export const payoutAdminRoutes = (payouts: PayoutsService, payees: PayeesService
     params: PayeeParams,
     handler: async ({ params }) => {
       const kind = params.kind as PayeeKind;
-      const [destination, pending] = await Promise.all([payees.destination(kind, params.id), changes.pending(kind, params.id)]);
-      return { body: { ...withGhs(await payees.balance(kind, params.id)), destination: destination ? destinationView(destination) : null, pending_change: pending ? changeView(pending) : null } };
+      const [destination, pending] = await Promise.all([
+        payees.destination(kind, params.id),
+        changes.pending(kind, params.id),
+      ]);
+      return {
+        body: {
+          ...withGhs(await payees.balance(kind, params.id)),
+          destination: destination ? destinationView(destination) : null,
+          pending_change: pending ? changeView(pending) : null,
+        },
+      };
     },
   }),
   defineAdminRoute({
@@ -184,7 +265,8 @@ export const payoutAdminRoutes = (payouts: PayoutsService, payees: PayeesService
     url: '/payees/vendor/:id/schedule',
     roles: FINANCE,
     audit: { action: 'payout_schedule.set' },
-    summary: "Set a vendor's payout schedule: daily (the daily run) or same_day (also after each courier cash handover of its cod sales, with the shorter same-day hold)",
+    summary:
+      "Set a vendor's payout schedule: daily (the daily run) or same_day (also after each courier cash handover of its cod sales, with the shorter same-day hold)",
     params: strictObject({ id: Id }),
     body: strictObject({ schedule: Type.Union([Type.Literal('daily'), Type.Literal('same_day')]) }),
     handler: async ({ params, body, actor }) => {
@@ -196,8 +278,12 @@ export const payoutAdminRoutes = (payouts: PayoutsService, payees: PayeesService
     method: 'POST',
     url: '/payees/:kind/:id/destination',
     roles: FINANCE,
-    audit: { action: 'payout_destination.propose', outsideTransaction: 'looks the account name up at the transfer provider' },
-    summary: 'Propose where a vendor or partner is paid (mobile money or bank): it changes only when a second operator approves',
+    audit: {
+      action: 'payout_destination.propose',
+      outsideTransaction: 'looks the account name up at the transfer provider',
+    },
+    summary:
+      'Propose where a vendor or partner is paid (mobile money or bank): it changes only when a second operator approves',
     params: PayeeParams,
     body: strictObject({
       kind: Type.Union([Type.Literal('mobile_money'), Type.Literal('bank')]),
@@ -209,7 +295,10 @@ export const payoutAdminRoutes = (payouts: PayoutsService, payees: PayeesService
     }),
     handler: async ({ params, body, actor }) => {
       const proposed = await changes.propose(params.kind as PayeeKind, params.id, body, actor.id);
-      return { statusCode: 202, body: { pending_change: changeView(proposed.change), name_matches: proposed.name_matches } };
+      return {
+        statusCode: 202,
+        body: { pending_change: changeView(proposed.change), name_matches: proposed.name_matches },
+      };
     },
   }),
   defineAdminRoute({
@@ -217,13 +306,21 @@ export const payoutAdminRoutes = (payouts: PayoutsService, payees: PayeesService
     url: '/payees/:kind/:id/destination/approve',
     roles: FINANCE,
     approval: true,
-    audit: { action: 'payout_destination.approve', outsideTransaction: "texts the vendor's old contact once the change commits" },
+    audit: {
+      action: 'payout_destination.approve',
+      outsideTransaction: "texts the vendor's old contact once the change commits",
+    },
     summary:
       "Approve a proposed destination change (a second operator, not the proposer): it replaces the destination, cooling from now; the payee's unsent payouts are cancelled and made again for it (`replaced`); the provider verifies it; the old contact is told. 409 PAYOUT_SENDING while a payout to the payee is being sent",
     params: PayeeParams,
     body: ChangeBody,
     handler: async ({ params, body, actor }) => {
-      const { saved, replaced } = await changes.approve(params.kind as PayeeKind, params.id, body.change_id, actor.id);
+      const { saved, replaced } = await changes.approve(
+        params.kind as PayeeKind,
+        params.id,
+        body.change_id,
+        actor.id,
+      );
       return { body: { destination: destinationView(saved), replaced: replacedView(replaced) } };
     },
   }),
@@ -237,16 +334,27 @@ export const payoutAdminRoutes = (payouts: PayoutsService, payees: PayeesService
       "Accept a destination that needs review (the provider's registered name differs, or it could not resolve or refused the account), after checking both names: the version seen, by a finance operator who neither proposed nor approved it; payouts then go to it",
     params: PayeeParams,
     body: strictObject({ version: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }),
-    handler: async ({ params, body, actor }) => ({ body: { destination: destinationView(await verifier.accept(params.kind as PayeeKind, params.id, body.version, actor.id)) } }),
+    handler: async ({ params, body, actor }) => ({
+      body: {
+        destination: destinationView(
+          await verifier.accept(params.kind as PayeeKind, params.id, body.version, actor.id),
+        ),
+      },
+    }),
   }),
   defineAdminRoute({
     method: 'POST',
     url: '/payees/:kind/:id/destination/reject',
     roles: FINANCE,
     audit: { action: 'payout_destination.reject' },
-    summary: 'Reject (or, as its proposer, withdraw) a proposed destination change; the destination stays as it is',
+    summary:
+      'Reject (or, as its proposer, withdraw) a proposed destination change; the destination stays as it is',
     params: PayeeParams,
     body: ChangeBody,
-    handler: async ({ params, body, actor }) => ({ body: changeView(await changes.reject(params.kind as PayeeKind, params.id, body.change_id, actor.id)) }),
+    handler: async ({ params, body, actor }) => ({
+      body: changeView(
+        await changes.reject(params.kind as PayeeKind, params.id, body.change_id, actor.id),
+      ),
+    }),
   }),
 ];

@@ -26,7 +26,8 @@ describe('delivery codes', () => {
   it('match only the right code for the right order', () => {
     const h = hashCode(key, 'dlv_A', '0420');
     expect(codeMatches(key, 'dlv_A', '0420', h)).toBe(true);
-    for (const wrong of ['0421', '420', '04200', ' 0420', '0420\n', '٠٤٢٠', '']) expect(codeMatches(key, 'dlv_A', wrong, h), wrong).toBe(false);
+    for (const wrong of ['0421', '420', '04200', ' 0420', '0420\n', '٠٤٢٠', ''])
+      expect(codeMatches(key, 'dlv_A', wrong, h), wrong).toBe(false);
     expect(codeMatches(key, 'dlv_B', '0420', h)).toBe(false);
     expect(codeMatches(key, 'dlv_A', '0420', 'not-hex')).toBe(false);
     expect(isCodeShaped('12a4')).toBe(false);
@@ -35,14 +36,26 @@ describe('delivery codes', () => {
 
 describe('the recipient’s message', () => {
   it('gives the code, the advice and the tracking link', () => {
-    expect(deliveryCodeMessage({ code: '0420', trackingUrl: 'https://p.example/track/abc', sender: 'Kofi’s Shop' })).toBe(
+    expect(
+      deliveryCodeMessage({
+        code: '0420',
+        trackingUrl: 'https://p.example/track/abc',
+        sender: 'Kofi’s Shop',
+      }),
+    ).toBe(
       'Your parcel from Kofis Shop is on its way. Delivery code: 0420. Give it to the courier only when you receive the parcel.\nTrack it: https://p.example/track/abc',
     );
-    expect(deliveryCodeMessage({ code: '9999', trackingUrl: 'https://p.example/t' })).toMatch(/^Your parcel is on its way\. Delivery code: 9999\./);
+    expect(deliveryCodeMessage({ code: '9999', trackingUrl: 'https://p.example/t' })).toMatch(
+      /^Your parcel is on its way\. Delivery code: 9999\./,
+    );
   });
 
   it('keeps the sender to one short printable line and refuses a malformed code', () => {
-    const text = deliveryCodeMessage({ code: '1234', trackingUrl: 'https://p.example/t', sender: `A\nB\u0000C${'x'.repeat(100)}` });
+    const text = deliveryCodeMessage({
+      code: '1234',
+      trackingUrl: 'https://p.example/t',
+      sender: `A\nB\u0000C${'x'.repeat(100)}`,
+    });
     expect(text.split('\n')).toHaveLength(2);
     expect(text).toContain(`from ABC${'x'.repeat(37)} is`);
     expect(() => deliveryCodeMessage({ code: '12345', trackingUrl: 'x' })).toThrow();

@@ -18,7 +18,12 @@ export function hashCode(key: Buffer, orderId: string, code: string): string {
 }
 
 /** Whether `code` is the order's code, compared in constant time. */
-export function codeMatches(key: Buffer, orderId: string, code: string, storedHash: string): boolean {
+export function codeMatches(
+  key: Buffer,
+  orderId: string,
+  code: string,
+  storedHash: string,
+): boolean {
   if (!isCodeShaped(code)) return false;
   const given = Buffer.from(hashCode(key, orderId, code), 'hex');
   const stored = Buffer.from(storedHash, 'hex');
@@ -38,6 +43,11 @@ export interface CodeMessage {
  */
 export function deliveryCodeMessage({ code, trackingUrl, sender }: CodeMessage): string {
   if (!isCodeShaped(code)) throw new Error('a delivery code is 4 digits');
-  const from = sender ? `Your parcel from ${sender.replace(/[^\x20-\x7e]/g, '').trim().slice(0, 40)}` : 'Your parcel';
+  const from = sender
+    ? `Your parcel from ${sender
+        .replace(/[^\x20-\x7e]/g, '')
+        .trim()
+        .slice(0, 40)}`
+    : 'Your parcel';
   return `${from} is on its way. Delivery code: ${code}. Give it to the courier only when you receive the parcel.\nTrack it: ${trackingUrl}`;
 }

@@ -21,7 +21,16 @@ describe('signed media links', () => {
     expect(linkIsValid(key, 'prf_A', String(exp + 1), sig, now)).toBe(false);
     expect(linkIsValid(randomBytes(32), 'prf_A', String(exp), sig, now)).toBe(false);
     const flipped = (sig[0] === 'A' ? 'B' : 'A') + sig.slice(1);
-    for (const [e, s] of [[String(exp), flipped], [`${exp}.0`, sig], [`-${exp}`, sig], [String(exp), `${sig}=`], [undefined, sig], [String(exp), ['x']], ['1'.repeat(13), sig], [String(exp), '']] as const) {
+    for (const [e, s] of [
+      [String(exp), flipped],
+      [`${exp}.0`, sig],
+      [`-${exp}`, sig],
+      [String(exp), `${sig}=`],
+      [undefined, sig],
+      [String(exp), ['x']],
+      ['1'.repeat(13), sig],
+      [String(exp), ''],
+    ] as const) {
       expect(linkIsValid(key, 'prf_A', e, s, now), `${String(e)} ${String(s)}`).toBe(false);
     }
   });

@@ -81,7 +81,11 @@ export const reimportedDifferences = (versions: readonly ReimportedSide[]): Diff
     note: `the ${v.kind} was imported again as ${versionText(v.other)}; first as ${versionText(v.held)}`,
   }));
 
-export const result = (matched: number, residuePesewas: number, differences: Difference[]): DayResult => ({
+export const result = (
+  matched: number,
+  residuePesewas: number,
+  differences: Difference[],
+): DayResult => ({
   status: residuePesewas !== 0 ? 'flagged' : differences.length > 0 ? 'differences' : 'matched',
   matched,
   residuePesewas,
@@ -92,7 +96,14 @@ export const result = (matched: number, residuePesewas: number, differences: Dif
  * Matches by kind and reference, then amount. `settled` holds the settlement ids whose journal is
  * posted: a day's payments they cover have left the clearing account for the bank.
  */
-export function matchGatewayDay(ledger: LedgerSide[], report: ReportSide[], settlements: SettlementSide[], settled: ReadonlySet<string>, versions: readonly ReimportedSide[] = []): DayResult {
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one pass over both sides of a gateway's day: every case of a line's match is read in one place
+export function matchGatewayDay(
+  ledger: LedgerSide[],
+  report: ReportSide[],
+  settlements: SettlementSide[],
+  settled: ReadonlySet<string>,
+  versions: readonly ReimportedSide[] = [],
+): DayResult {
   const ours = new Map<string, number>();
   for (const e of ledger) {
     const key = `${e.amountPesewas < 0 ? 'payment' : 'refund'}:${e.reference}`;
@@ -106,26 +117,77 @@ export function matchGatewayDay(ledger: LedgerSide[], report: ReportSide[], sett
     const key = `${line.kind}:${line.reference}`;
     seen.add(key);
     const mine = ours.get(key);
-    if (line.succeeded && line.settlementId !== null && settled.has(line.settlementId)) residue += line.kind === 'payment' ? line.amountPesewas : -line.amountPesewas;
+    if (line.succeeded && line.settlementId !== null && settled.has(line.settlementId))
+      residue += line.kind === 'payment' ? line.amountPesewas : -line.amountPesewas;
     if (!line.succeeded) {
-      if (mine !== undefined) differences.push({ kind: 'missing_in_report', reference: line.reference, ledgerPesewas: mine, reportPesewas: null, note: `the ${line.kind} is in the ledger but the report says ${line.status}` });
+      if (mine !== undefined)
+        differences.push({
+          kind: 'missing_in_report',
+          reference: line.reference,
+          ledgerPesewas: mine,
+          reportPesewas: null,
+          note: `the ${line.kind} is in the ledger but the report says ${line.status}`,
+        });
       continue;
     }
-    if (mine === undefined) differences.push({ kind: 'missing_in_ledger', reference: line.reference, ledgerPesewas: null, reportPesewas: line.amountPesewas, note: `a ${line.kind} in the report the ledger does not hold for this day` });
-    else if (mine !== line.amountPesewas) differences.push({ kind: 'amount_differs', reference: line.reference, ledgerPesewas: mine, reportPesewas: line.amountPesewas, note: `the ${line.kind}'s amount differs` });
+    if (mine === undefined)
+      differences.push({
+        kind: 'missing_in_ledger',
+        reference: line.reference,
+        ledgerPesewas: null,
+        reportPesewas: line.amountPesewas,
+        note: `a ${line.kind} in the report the ledger does not hold for this day`,
+      });
+    else if (mine !== line.amountPesewas)
+      differences.push({
+        kind: 'amount_differs',
+        reference: line.reference,
+        ledgerPesewas: mine,
+        reportPesewas: line.amountPesewas,
+        note: `the ${line.kind}'s amount differs`,
+      });
     else matched++;
   }
   for (const [key, amount] of ours) {
     if (seen.has(key)) continue;
     const [kind, reference] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
-    differences.push({ kind: 'missing_in_report', reference, ledgerPesewas: amount, reportPesewas: null, note: `a ${kind} in the ledger the report does not hold for this day` });
+    differences.push({
+      kind: 'missing_in_report',
+      reference,
+      ledgerPesewas: amount,
+      reportPesewas: null,
+      note: `a ${kind} in the ledger the report does not hold for this day`,
+    });
   }
   for (const s of settlements) {
-    if (s.amountPesewas !== s.linesPesewas) differences.push({ kind: 'amount_differs', reference: s.settlementId, ledgerPesewas: s.linesPesewas, reportPesewas: s.amountPesewas, note: "the settlement's amount differs from the lines it pays" });
-    if (s.feePesewas !== s.linesFeePesewas) differences.push({ kind: 'fee_differs', reference: s.settlementId, ledgerPesewas: s.linesFeePesewas, reportPesewas: s.feePesewas, note: "the settlement's fee differs from the fees of the lines it pays" });
+    if (s.amountPesewas !== s.linesPesewas)
+      differences.push({
+        kind: 'amount_differs',
+        reference: s.settlementId,
+        ledgerPesewas: s.linesPesewas,
+        reportPesewas: s.amountPesewas,
+        note: "the settlement's amount differs from the lines it pays",
+      });
+    if (s.feePesewas !== s.linesFeePesewas)
+      differences.push({
+        kind: 'fee_differs',
+        reference: s.settlementId,
+        ledgerPesewas: s.linesFeePesewas,
+        reportPesewas: s.feePesewas,
+        note: "the settlement's fee differs from the fees of the lines it pays",
+      });
     if (s.approval === 'proposed' || s.approval === 'rejected') {
-      const why = s.approval === 'proposed' ? "waits for a second finance operator's approval" : 'was rejected';
-      differences.push({ kind: 'settlement_not_approved', reference: s.settlementId, ledgerPesewas: null, reportPesewas: s.amountPesewas, note: `the settlement ${why}: it is not posted to the bank` });
+      const why =
+        s.approval === 'proposed'
+          ? "waits for a second finance operator's approval"
+          : 'was rejected';
+      differences.push({
+        kind: 'settlement_not_approved',
+        reference: s.settlementId,
+        ledgerPesewas: null,
+        reportPesewas: s.amountPesewas,
+        note: `the settlement ${why}: it is not posted to the bank`,
+      });
     }
   }
   return result(matched, residue, [...differences, ...reimportedDifferences(versions)]);
@@ -145,8 +207,22 @@ export function matchCashDay(couriers: CourierDay[]): DayResult {
   for (const c of couriers) {
     residue += c.handedOverPesewas - c.collectedPesewas;
     if (c.collectedPesewas === c.handedOverPesewas) matched++;
-    else if (c.collectedPesewas > c.handedOverPesewas) differences.push({ kind: 'cash_not_handed_over', reference: c.courierId, ledgerPesewas: c.collectedPesewas, reportPesewas: c.handedOverPesewas, note: 'collected more than was handed over this day' });
-    else differences.push({ kind: 'handed_over_more', reference: c.courierId, ledgerPesewas: c.collectedPesewas, reportPesewas: c.handedOverPesewas, note: 'handed over more than was collected this day (cash from an earlier day)' });
+    else if (c.collectedPesewas > c.handedOverPesewas)
+      differences.push({
+        kind: 'cash_not_handed_over',
+        reference: c.courierId,
+        ledgerPesewas: c.collectedPesewas,
+        reportPesewas: c.handedOverPesewas,
+        note: 'collected more than was handed over this day',
+      });
+    else
+      differences.push({
+        kind: 'handed_over_more',
+        reference: c.courierId,
+        ledgerPesewas: c.collectedPesewas,
+        reportPesewas: c.handedOverPesewas,
+        note: 'handed over more than was collected this day (cash from an earlier day)',
+      });
   }
   return result(matched, residue, differences);
 }

@@ -19,15 +19,49 @@ describe("a gateway's report", () => {
       `\uFEFF${PAYSTACK}\r\ntransaction,serviceD_WA01,120.50,1.95,success,2026-11-24T23:59:00Z,SET_1\ntransaction,serviceD-WA02,10,0,failed,2026-11-24 08:00:00,\nsettlement,,120.5,1.95,success,2026-11-25,SET_1\n`,
     );
     expect(lines).toEqual([
-      expect.objectContaining({ kind: 'payment', reference: 'serviceD_WA01', amountPesewas: 12050, feePesewas: 195, succeeded: true, day: '2026-11-24', settlementId: 'SET_1' }),
-      expect.objectContaining({ kind: 'payment', reference: 'serviceD_WA02', amountPesewas: 1000, feePesewas: 0, succeeded: false, day: '2026-11-24', settlementId: null }),
-      expect.objectContaining({ kind: 'settlement', reference: 'SET_1', amountPesewas: 12050, feePesewas: 195, succeeded: true, day: '2026-11-25' }),
+      expect.objectContaining({
+        kind: 'payment',
+        reference: 'serviceD_WA01',
+        amountPesewas: 12050,
+        feePesewas: 195,
+        succeeded: true,
+        day: '2026-11-24',
+        settlementId: 'SET_1',
+      }),
+      expect.objectContaining({
+        kind: 'payment',
+        reference: 'serviceD_WA02',
+        amountPesewas: 1000,
+        feePesewas: 0,
+        succeeded: false,
+        day: '2026-11-24',
+        settlementId: null,
+      }),
+      expect.objectContaining({
+        kind: 'settlement',
+        reference: 'SET_1',
+        amountPesewas: 12050,
+        feePesewas: 195,
+        succeeded: true,
+        day: '2026-11-25',
+      }),
     ]);
   });
 
   it("reads Hubtel's columns and words, case aside, and an offset moves the day", () => {
-    const [line] = readReport('hubtel', 'Type,Client Reference,Amount,Charges,Status,Date,Settlement Id\nPayment,SC-1,5.00,0.10,Paid,2026-11-25T00:30:00+01:00,H9\n');
-    expect(line).toMatchObject({ kind: 'payment', reference: 'SC-1', amountPesewas: 500, feePesewas: 10, succeeded: true, day: '2026-11-24', settlementId: 'H9' });
+    const [line] = readReport(
+      'hubtel',
+      'Type,Client Reference,Amount,Charges,Status,Date,Settlement Id\nPayment,SC-1,5.00,0.10,Paid,2026-11-25T00:30:00+01:00,H9\n',
+    );
+    expect(line).toMatchObject({
+      kind: 'payment',
+      reference: 'SC-1',
+      amountPesewas: 500,
+      feePesewas: 10,
+      succeeded: true,
+      day: '2026-11-24',
+      settlementId: 'H9',
+    });
   });
 
   it('refuses hostile or broken files as a whole, naming each line', () => {
@@ -37,7 +71,9 @@ describe("a gateway's report", () => {
     expect(problems('paystack', `${PAYSTACK},extra\n`).join()).toContain('unknown column "extra"');
     expect(problems('paystack', `${PAYSTACK},type\n`).join()).toContain('appears twice');
     expect(problems('paystack', `${PAYSTACK}\ntransaction,"a\n`)[0]).toContain('never closed');
-    expect(problems('paystack', `${PAYSTACK}\ntransaction,a\u0000b,1,0,success,2026-11-24,\n`)[0]).toContain('control characters');
+    expect(
+      problems('paystack', `${PAYSTACK}\ntransaction,a\u0000b,1,0,success,2026-11-24,\n`)[0],
+    ).toContain('control characters');
     const bad = problems(
       'paystack',
       [

@@ -22,8 +22,28 @@ describe("a transfer provider's statement", () => {
       `\uFEFFReference,Transfer_Code,Amount,Fee_Charged,Currency,Status,Updated_At\r\npout_${ULID.toLowerCase()},TRF_1a2b,120.50,1.00,GHS,success,2026-11-24T23:59:00Z\nsrf_${ULID},,10,,ghs,Reversed,2026-11-25 08:00:00\npout_x1,TRF_9,5.00,0,GHS,abandoned,2026-11-25\n`,
     );
     expect(lines).toEqual<StatementLine[]>([
-      { line: 2, reference: `pout_${ULID}`, transferCode: 'TRF_1a2b', amountPesewas: 12050, feePesewas: 100, status: 'success', state: 'paid', occurredAt: new Date('2026-11-24T23:59:00Z'), day: '2026-11-24' },
-      { line: 3, reference: `srf_${ULID}`, transferCode: null, amountPesewas: 1000, feePesewas: 0, status: 'reversed', state: 'reversed', occurredAt: new Date('2026-11-25T08:00:00Z'), day: '2026-11-25' },
+      {
+        line: 2,
+        reference: `pout_${ULID}`,
+        transferCode: 'TRF_1a2b',
+        amountPesewas: 12050,
+        feePesewas: 100,
+        status: 'success',
+        state: 'paid',
+        occurredAt: new Date('2026-11-24T23:59:00Z'),
+        day: '2026-11-24',
+      },
+      {
+        line: 3,
+        reference: `srf_${ULID}`,
+        transferCode: null,
+        amountPesewas: 1000,
+        feePesewas: 0,
+        status: 'reversed',
+        state: 'reversed',
+        occurredAt: new Date('2026-11-25T08:00:00Z'),
+        day: '2026-11-25',
+      },
       expect.objectContaining({ reference: 'pout_x1', state: 'failed' }),
     ]);
     expect(readStatement(`${HEADER}\na_ref,,1,0,GHS,otp,2026-11-24\n`)[0]!.state).toBe('pending');
@@ -33,7 +53,9 @@ describe("a transfer provider's statement", () => {
     expect(problems('')[0]).toContain('the statement is empty');
     expect(problems(HEADER)[0]).toContain('no line');
     expect(problems('reference,amount\nx,1')).toContain('missing column "fee_charged"');
-    expect(problems(`${HEADER}\nr1,,1,0,GHS,success,2026-11-24,\u0000\n`)[0]).toContain('control characters');
+    expect(problems(`${HEADER}\nr1,,1,0,GHS,success,2026-11-24,\u0000\n`)[0]).toContain(
+      'control characters',
+    );
     const bad = problems(
       [
         HEADER,
@@ -64,7 +86,9 @@ describe("a transfer provider's statement", () => {
       'line 11: has 6 cells, the header 7',
       'line 13: transfer R11 appears twice in the statement',
     ]);
-    expect(problems(`${HEADER}\n${'r,,1,0,GHS,success,2026-11-24\n'.repeat(MAX_REPORT_LINES + 1)}`)[0]).toContain(`at most ${MAX_REPORT_LINES}`);
+    expect(
+      problems(`${HEADER}\n${'r,,1,0,GHS,success,2026-11-24\n'.repeat(MAX_REPORT_LINES + 1)}`)[0],
+    ).toContain(`at most ${MAX_REPORT_LINES}`);
     expect(problems('x'.repeat(300 * 1024))[0]).toContain('larger than');
     expect(problems(`${HEADER}\n"r1,,1,0,GHS,success,2026-11-24\n`)[0]).toContain('never closed');
   });
@@ -81,21 +105,71 @@ function random(seed: number): () => number {
   };
 }
 
-const NASTY = ['\u0000', '\u0007', '\u001b[31m', '\u007f', '\u0085', '\ud800', '\u2028', '"', '""', ',', '\r', '\n', '=cmd|', '9'.repeat(40), '-1', '1e309', 'NaN', '0x10', '1.999', '2026-02-30', '2026-11-24T25:00', '9999-01-01', '0000-00-00', ' ', '<script>', 'é', '\ufeff', '\t'];
+const NASTY = [
+  '\u0000',
+  '\u0007',
+  '\u001b[31m',
+  '\u007f',
+  '\u0085',
+  '\ud800',
+  '\u2028',
+  '"',
+  '""',
+  ',',
+  '\r',
+  '\n',
+  '=cmd|',
+  '9'.repeat(40),
+  '-1',
+  '1e309',
+  'NaN',
+  '0x10',
+  '1.999',
+  '2026-02-30',
+  '2026-11-24T25:00',
+  '9999-01-01',
+  '0000-00-00',
+  ' ',
+  '<script>',
+  'é',
+  '\ufeff',
+  '\t',
+];
 
 describe('the CSV readers, fuzzed', () => {
   it('either read a file whole or refuse it with problems naming lines: never anything else, never a line with a bad value', () => {
     const next = random(26);
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]!;
-    const good = { statement: ['pout_r1', 'TRF_1', '12.50', '0.10', 'GHS', 'success', '2026-11-24T10:00:00Z'], report: ['transaction', 'r1', '12.50', '0.10', 'success', '2026-11-24', 'S1'] };
+    const good = {
+      statement: ['pout_r1', 'TRF_1', '12.50', '0.10', 'GHS', 'success', '2026-11-24T10:00:00Z'],
+      report: ['transaction', 'r1', '12.50', '0.10', 'success', '2026-11-24', 'S1'],
+    };
     for (let i = 0; i < 2000; i++) {
       const kind = i % 2 === 0 ? 'statement' : 'report';
-      const rows = Array.from({ length: 1 + Math.floor(next() * 4) }, (_, r) => good[kind].map((cell, c) => (next() < 0.2 ? pick(NASTY) + (next() < 0.5 ? cell : '') : c === 1 ? `${cell}${r}` : cell)).join(','));
-      const text = [kind === 'statement' ? HEADER : 'type,reference,amount,fees,status,paid_at,settlement_id', ...rows].join('\n');
+      const rows = Array.from({ length: 1 + Math.floor(next() * 4) }, (_, r) =>
+        good[kind]
+          .map((cell, c) =>
+            next() < 0.2
+              ? pick(NASTY) + (next() < 0.5 ? cell : '')
+              : c === 1
+                ? `${cell}${r}`
+                : cell,
+          )
+          .join(','),
+      );
+      const text = [
+        kind === 'statement' ? HEADER : 'type,reference,amount,fees,status,paid_at,settlement_id',
+        ...rows,
+      ].join('\n');
       try {
         const lines = kind === 'statement' ? readStatement(text) : readReport('paystack', text);
         for (const l of lines) {
-          expect(Number.isSafeInteger(l.amountPesewas) && l.amountPesewas >= 0 && l.feePesewas <= l.amountPesewas, text).toBe(true);
+          expect(
+            Number.isSafeInteger(l.amountPesewas) &&
+              l.amountPesewas >= 0 &&
+              l.feePesewas <= l.amountPesewas,
+            text,
+          ).toBe(true);
           expect(l.reference, text).toMatch(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/);
           expect(l.day, text).toMatch(/^20\d\d-\d\d-\d\d$/);
         }

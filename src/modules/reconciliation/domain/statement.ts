@@ -4,7 +4,14 @@
  * amount, fee_charged, currency, status, updatedAt). Pure: a file reads whole or is refused with its problems.
  */
 import { fromPaystackReference } from '../../../integrations/transfers/paystack.ts';
-import { accraDay, amountAndFee, lineMoment, readTable, REFERENCE, ReportProblem } from './table.ts';
+import {
+  accraDay,
+  amountAndFee,
+  lineMoment,
+  readTable,
+  REFERENCE,
+  ReportProblem,
+} from './table.ts';
 
 /** Where a transfer stands: money left (paid), came back after leaving (reversed), never left (failed), or not yet known. */
 export type TransferLineState = 'pending' | 'paid' | 'failed' | 'reversed';
@@ -69,17 +76,32 @@ export function readStatement(text: string): StatementLine[] {
     const reference = cell('reference');
     const transferCode = cell('transferCode') || null;
     const status = cell('status').toLowerCase();
-    const state = Object.hasOwn(STATEMENT_STATUSES, status) ? STATEMENT_STATUSES[status] : undefined;
-    if (!REFERENCE.test(reference)) wrong('the reference must be letters, digits, _ . : - (at most 64)');
-    if (transferCode !== null && !REFERENCE.test(transferCode)) wrong('the transfer code must be letters, digits, _ . : - (at most 64)');
+    const state = Object.hasOwn(STATEMENT_STATUSES, status)
+      ? STATEMENT_STATUSES[status]
+      : undefined;
+    if (!REFERENCE.test(reference))
+      wrong('the reference must be letters, digits, _ . : - (at most 64)');
+    if (transferCode !== null && !REFERENCE.test(transferCode))
+      wrong('the transfer code must be letters, digits, _ . : - (at most 64)');
     const money = amountAndFee(cell('amount'), cell('fee'), wrong);
     if (cell('currency').toUpperCase() !== 'GHS') wrong('the currency must be GHS');
     if (!state) wrong(`the status must be one of ${Object.keys(STATEMENT_STATUSES).join(', ')}`);
     const at = lineMoment(cell('date'), wrong);
-    if (problems.length === before && seen.has(ours(reference))) wrong(`transfer ${reference} appears twice in the statement`);
+    if (problems.length === before && seen.has(ours(reference)))
+      wrong(`transfer ${reference} appears twice in the statement`);
     seen.add(ours(reference));
     if (problems.length > before || !money || !state || !at) continue;
-    lines.push({ line, reference: ours(reference), transferCode, amountPesewas: money.amount, feePesewas: money.fee, status, state, occurredAt: at, day: accraDay(at) });
+    lines.push({
+      line,
+      reference: ours(reference),
+      transferCode,
+      amountPesewas: money.amount,
+      feePesewas: money.fee,
+      status,
+      state,
+      occurredAt: at,
+      day: accraDay(at),
+    });
   }
   if (problems.length > 0) throw new ReportProblem(problems.slice(0, 20));
   return lines;

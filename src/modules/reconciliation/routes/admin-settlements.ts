@@ -7,7 +7,12 @@ import type { ReconciliationService } from '../service.ts';
 import { SETTLEMENT_STATUSES, type SettlementRow } from '../settlements-repository.ts';
 
 const FINANCE = ['finance', 'admin'] as const;
-const SettlementParams = strictObject({ settlement_id: Type.String({ pattern: '^stl_[0-9A-Za-z]{1,64}$', description: 'A settlement proposed by an import (stl_…)' }) });
+const SettlementParams = strictObject({
+  settlement_id: Type.String({
+    pattern: '^stl_[0-9A-Za-z]{1,64}$',
+    description: 'A settlement proposed by an import (stl_…)',
+  }),
+});
 
 export const settlementView = (s: SettlementRow) => ({
   settlement_id: s.id,
@@ -32,17 +37,34 @@ export const settlementAdminRoutes = (service: ReconciliationService) => [
     url: '/reconciliation/transfer-statements',
     roles: FINANCE,
     audit: { action: 'transfer_statement.import' },
-    summary: "Import the transfer provider's statement (normalised CSV of Paystack's transfers export, docs/operators.md); fees the transfers' answers left out are booked from it once",
-    body: strictObject({ csv: Type.String({ minLength: 1, maxLength: MAX_REPORT_CHARS, [MULTILINE]: true, description: 'The statement, as its CSV text' }) }),
-    handler: async ({ body, actor }) => ({ statusCode: 201, body: await service.statements.import(body.csv, actor.id) }),
+    summary:
+      "Import the transfer provider's statement (normalised CSV of Paystack's transfers export, docs/operators.md); fees the transfers' answers left out are booked from it once",
+    body: strictObject({
+      csv: Type.String({
+        minLength: 1,
+        maxLength: MAX_REPORT_CHARS,
+        [MULTILINE]: true,
+        description: 'The statement, as its CSV text',
+      }),
+    }),
+    handler: async ({ body, actor }) => ({
+      statusCode: 201,
+      body: await service.statements.import(body.csv, actor.id),
+    }),
   }),
   defineAdminRoute({
     method: 'GET',
     url: '/reconciliation/settlements',
     roles: FINANCE,
-    summary: 'Settlements imported from gateways’ reports, newest first: proposed (waiting for a second operator), approved (posted to the bank) or rejected',
-    querystring: strictObject({ status: Type.Optional(StringEnum(SETTLEMENT_STATUSES)), gateway: Type.Optional(StringEnum(GATEWAYS)) }),
-    handler: async ({ query }) => ({ body: { data: (await service.settlements.list(query)).map(settlementView) } }),
+    summary:
+      'Settlements imported from gateways’ reports, newest first: proposed (waiting for a second operator), approved (posted to the bank) or rejected',
+    querystring: strictObject({
+      status: Type.Optional(StringEnum(SETTLEMENT_STATUSES)),
+      gateway: Type.Optional(StringEnum(GATEWAYS)),
+    }),
+    handler: async ({ query }) => ({
+      body: { data: (await service.settlements.list(query)).map(settlementView) },
+    }),
   }),
   defineAdminRoute({
     method: 'GET',
@@ -50,7 +72,9 @@ export const settlementAdminRoutes = (service: ReconciliationService) => [
     roles: FINANCE,
     summary: 'One imported settlement and its decision',
     params: SettlementParams,
-    handler: async ({ params }) => ({ body: settlementView(await service.settlements.get(params.settlement_id)) }),
+    handler: async ({ params }) => ({
+      body: settlementView(await service.settlements.get(params.settlement_id)),
+    }),
   }),
   defineAdminRoute({
     method: 'POST',
@@ -58,18 +82,28 @@ export const settlementAdminRoutes = (service: ReconciliationService) => [
     roles: FINANCE,
     approval: true,
     audit: { action: 'gateway_settlement.approve' },
-    summary: 'Approve a proposed settlement (a second finance operator, not its importer, by their own token): its gateway_settlement journal posts, once',
+    summary:
+      'Approve a proposed settlement (a second finance operator, not its importer, by their own token): its gateway_settlement journal posts, once',
     params: SettlementParams,
-    handler: async ({ params, actor }) => ({ body: settlementView(await service.settlements.approve(params.settlement_id, actor.id)) }),
+    handler: async ({ params, actor }) => ({
+      body: settlementView(await service.settlements.approve(params.settlement_id, actor.id)),
+    }),
   }),
   defineAdminRoute({
     method: 'POST',
     url: '/reconciliation/settlements/:settlement_id/reject',
     roles: FINANCE,
     audit: { action: 'gateway_settlement.reject' },
-    summary: 'Reject a proposed settlement with a reason: nothing is posted; a corrected report may propose it again',
+    summary:
+      'Reject a proposed settlement with a reason: nothing is posted; a corrected report may propose it again',
     params: SettlementParams,
-    body: strictObject({ reason: Type.String({ minLength: 3, maxLength: 500, description: 'Why it is rejected' }) }),
-    handler: async ({ params, body, actor }) => ({ body: settlementView(await service.settlements.reject(params.settlement_id, actor.id, body.reason)) }),
+    body: strictObject({
+      reason: Type.String({ minLength: 3, maxLength: 500, description: 'Why it is rejected' }),
+    }),
+    handler: async ({ params, body, actor }) => ({
+      body: settlementView(
+        await service.settlements.reject(params.settlement_id, actor.id, body.reason),
+      ),
+    }),
   }),
 ];

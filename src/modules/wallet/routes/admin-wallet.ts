@@ -14,7 +14,13 @@ export const walletAdminRoutes = (wallet: WalletService, accounts: AccountsServi
     params: strictObject({ partner_id: Id }),
     handler: async ({ params }) => {
       const partner = await accounts.getPartner(params.partner_id);
-      return { body: walletLedgerView(partner.id, partner.credit_limit_pesewas, await wallet.ledgerOf(partner.id)) };
+      return {
+        body: walletLedgerView(
+          partner.id,
+          partner.credit_limit_pesewas,
+          await wallet.ledgerOf(partner.id),
+        ),
+      };
     },
   }),
 ];

@@ -5,10 +5,23 @@ import { pesewasToGhs } from '../../../platform/money.ts';
 import type { WalletService } from '../service.ts';
 
 /** The 200 body, for the reference and the docs tests. */
-const BalanceResponse = DeliverySuccess(Type.Object({ balance_ghs: Type.Number({ description: 'May be negative down to the credit limit' }), currency: Type.Literal('GHS') }));
+const BalanceResponse = DeliverySuccess(
+  Type.Object({
+    balance_ghs: Type.Number({ description: 'May be negative down to the credit limit' }),
+    currency: Type.Literal('GHS'),
+  }),
+);
 
 const BALANCE_EXAMPLES = [
-  { name: 'balance', summary: 'The wallet balance', response: { status: 'success', message: 'Wallet balance retrieved', data: { balance_ghs: 250.75, currency: 'GHS' } } },
+  {
+    name: 'balance',
+    summary: 'The wallet balance',
+    response: {
+      status: 'success',
+      message: 'Wallet balance retrieved',
+      data: { balance_ghs: 250.75, currency: 'GHS' },
+    },
+  },
 ];
 
 export const walletBalance = (wallet: WalletService) =>
@@ -24,6 +37,13 @@ export const walletBalance = (wallet: WalletService) =>
     response: BalanceResponse,
     examples: BALANCE_EXAMPLES,
     handler: async ({ auth }) => ({
-      body: { status: 'success', message: 'Wallet balance retrieved', data: { balance_ghs: pesewasToGhs(await wallet.balancePesewas(auth.partnerId)), currency: 'GHS' } },
+      body: {
+        status: 'success',
+        message: 'Wallet balance retrieved',
+        data: {
+          balance_ghs: pesewasToGhs(await wallet.balancePesewas(auth.partnerId)),
+          currency: 'GHS',
+        },
+      },
     }),
   });

@@ -9,7 +9,10 @@ import { initiatedView } from '../views.ts';
 const InitiatedResponse = DeliverySuccess(
   Type.Object({
     checkout_url: Type.String({ format: 'uri', description: 'Send the payer here to pay' }),
-    client_reference: Type.String({ pattern: '^serviceD_WA[0-9a-f]{16}$', description: 'The handle for wallet.topup.verify' }),
+    client_reference: Type.String({
+      pattern: '^serviceD_WA[0-9a-f]{16}$',
+      description: 'The handle for wallet.topup.verify',
+    }),
     amount_ghs: Type.Number(),
   }),
 );
@@ -22,7 +25,12 @@ const INITIATE_EXAMPLES = [
     response: {
       status: 'success',
       message: 'Top-up checkout created',
-      data: { checkout_url: 'https://partners.example.com/sandbox/checkout/chk_01JD2X5V8T3N0Q6W4RZK7B9MPE', client_reference: 'serviceD_WA9f3c2a1b7d4e6f80', amount_ghs: 100 },
+      data: {
+        checkout_url:
+          'https://partners.example.com/sandbox/checkout/chk_01JD2X5V8T3N0Q6W4RZK7B9MPE',
+        client_reference: 'serviceD_WA9f3c2a1b7d4e6f80',
+        amount_ghs: 100,
+      },
     },
   },
 ];
@@ -33,12 +41,17 @@ export const walletTopupInitiate = (wallet: WalletService) =>
     service: 'delivery',
     method: 'POST',
     path: '/api/v1/delivery/wallet.topup.initiate',
-    summary: 'Start a wallet top-up: answers a gateway checkout URL and the client_reference to verify with',
+    summary:
+      'Start a wallet top-up: answers a gateway checkout URL and the client_reference to verify with',
     scope: 'delivery:wallet:topup',
     productionOnly: true,
     access: 'write',
     body: strictObject({
-      amount_ghs: Type.Number({ minimum: 30, maximum: 1_000_000, description: 'GHS, at least 30, at most 2 decimals' }),
+      amount_ghs: Type.Number({
+        minimum: 30,
+        maximum: 1_000_000,
+        description: 'GHS, at least 30, at most 2 decimals',
+      }),
     }),
     errorCodes: ['VALIDATION_ERROR', 'GATEWAY_ERROR', 'PAYMENTS_NOT_CONFIGURED'],
     successStatus: 201,
@@ -46,6 +59,10 @@ export const walletTopupInitiate = (wallet: WalletService) =>
     examples: INITIATE_EXAMPLES,
     handler: async ({ body, auth }) => ({
       statusCode: 201,
-      body: { status: 'success', message: 'Top-up checkout created', data: initiatedView(await wallet.initiateTopup(auth, body.amount_ghs)) },
+      body: {
+        status: 'success',
+        message: 'Top-up checkout created',
+        data: initiatedView(await wallet.initiateTopup(auth, body.amount_ghs)),
+      },
     }),
   });

@@ -10,9 +10,13 @@ const VerifyResponse = DeliverySuccess(
   Type.Object({
     credited: Type.Boolean({ description: 'true for credited and already_credited' }),
     state: StringEnum(['credited', 'already_credited', 'pending'] as const),
-    amount_ghs: Type.Optional(Type.Number({ description: 'What the gateway confirmed; when credited or already_credited' })),
+    amount_ghs: Type.Optional(
+      Type.Number({ description: 'What the gateway confirmed; when credited or already_credited' }),
+    ),
     balance_ghs: Type.Optional(Type.Number({ description: 'Best effort; may be omitted' })),
-    verification_status: Type.Optional(Type.String({ description: "The gateway's raw status; when pending" })),
+    verification_status: Type.Optional(
+      Type.String({ description: "The gateway's raw status; when pending" }),
+    ),
   }),
 );
 
@@ -22,13 +26,21 @@ const VERIFY_EXAMPLES = [
     name: 'credited',
     summary: 'Paid: the wallet is credited, once',
     request: REFERENCE,
-    response: { status: 'success', message: 'Top-up credited', data: { credited: true, state: 'credited', amount_ghs: 100, balance_ghs: 350.75 } },
+    response: {
+      status: 'success',
+      message: 'Top-up credited',
+      data: { credited: true, state: 'credited', amount_ghs: 100, balance_ghs: 350.75 },
+    },
   },
   {
     name: 'pending',
     summary: 'Not paid yet: verify again shortly',
     request: REFERENCE,
-    response: { status: 'success', message: 'Payment not confirmed yet; verify again shortly', data: { credited: false, state: 'pending', verification_status: 'Unpaid' } },
+    response: {
+      status: 'success',
+      message: 'Payment not confirmed yet; verify again shortly',
+      data: { credited: false, state: 'pending', verification_status: 'Unpaid' },
+    },
   },
 ];
 
@@ -48,7 +60,9 @@ export const walletTopupVerify = (wallet: WalletService) =>
     examples: VERIFY_EXAMPLES,
     handler: async ({ body, auth }) => {
       const data = topupCheckView(await wallet.verifyTopup(auth, body.client_reference));
-      const message = data.credited ? 'Top-up credited' : 'Payment not confirmed yet; verify again shortly';
+      const message = data.credited
+        ? 'Top-up credited'
+        : 'Payment not confirmed yet; verify again shortly';
       return { body: { status: 'success', message, data } };
     },
   });

@@ -1,6 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { defineAdminRoute } from '../../../../platform/http/admin.ts';
-import { FreeText, HttpUrl, Id, NonEmptyString, strictObject } from '../../../../platform/http/schemas.ts';
+import {
+  FreeText,
+  HttpUrl,
+  Id,
+  NonEmptyString,
+  strictObject,
+} from '../../../../platform/http/schemas.ts';
 import type { CatalogService } from '../service.ts';
 import { adminProductView, vendorView } from '../views.ts';
 
@@ -16,9 +22,21 @@ const pickupFields = {
   address: NonEmptyString(500),
   coordinates: Coordinates,
 };
-const Rate = Type.Number({ minimum: 0, maximum: 1, description: "Platform's share of the subtotal, 0 to 1 (0.1 = 10%), at most 4 decimals" });
-const Price = Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, description: 'GHS, at most 2 decimals' });
-const Stock = Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Units the vendor holds, including those reserved by open orders' });
+const Rate = Type.Number({
+  minimum: 0,
+  maximum: 1,
+  description: "Platform's share of the subtotal, 0 to 1 (0.1 = 10%), at most 4 decimals",
+});
+const Price = Type.Number({
+  exclusiveMinimum: 0,
+  maximum: 1_000_000,
+  description: 'GHS, at most 2 decimals',
+});
+const Stock = Type.Integer({
+  minimum: 0,
+  maximum: 1_000_000,
+  description: 'Units the vendor holds, including those reserved by open orders',
+});
 const Category = Type.Union([NonEmptyString(100), Type.Null()]);
 const Images = Type.Array(HttpUrl, { maxItems: 20 });
 const Page = {
@@ -26,20 +44,30 @@ const Page = {
   after: Type.Optional(Id),
 };
 
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a list of declarations, one per page or operation, each handler a few lines
 export const catalogAdminRoutes = (catalog: CatalogService) => [
   defineAdminRoute({
     method: 'POST',
     url: '/vendors',
     audit: { action: 'vendor.create' },
     summary: 'Add a vendor with its pickup point and commission rate',
-    body: strictObject({ name: NonEmptyString(), syndicatable: Type.Boolean(), commission_rate: Rate, pickup: strictObject(pickupFields) }),
-    handler: async ({ body }) => ({ statusCode: 201, body: vendorView(await catalog.createVendor(body)) }),
+    body: strictObject({
+      name: NonEmptyString(),
+      syndicatable: Type.Boolean(),
+      commission_rate: Rate,
+      pickup: strictObject(pickupFields),
+    }),
+    handler: async ({ body }) => ({
+      statusCode: 201,
+      body: vendorView(await catalog.createVendor(body)),
+    }),
   }),
   defineAdminRoute({
     method: 'PATCH',
     url: '/vendors/:vendor_id',
     audit: { action: 'vendor.update' },
-    summary: 'Change any vendor field; turning syndication off takes its products out of the partner catalog at once',
+    summary:
+      'Change any vendor field; turning syndication off takes its products out of the partner catalog at once',
     params: strictObject({ vendor_id: Id }),
     body: strictObject({
       name: Type.Optional(NonEmptyString()),
@@ -54,7 +82,9 @@ export const catalogAdminRoutes = (catalog: CatalogService) => [
         }),
       ),
     }),
-    handler: async ({ params, body }) => ({ body: vendorView(await catalog.updateVendor(params.vendor_id, body)) }),
+    handler: async ({ params, body }) => ({
+      body: vendorView(await catalog.updateVendor(params.vendor_id, body)),
+    }),
   }),
   defineAdminRoute({
     method: 'GET',
@@ -71,13 +101,16 @@ export const catalogAdminRoutes = (catalog: CatalogService) => [
     url: '/vendors/:vendor_id',
     summary: 'Get a vendor',
     params: strictObject({ vendor_id: Id }),
-    handler: async ({ params }) => ({ body: vendorView(await catalog.getVendor(params.vendor_id)) }),
+    handler: async ({ params }) => ({
+      body: vendorView(await catalog.getVendor(params.vendor_id)),
+    }),
   }),
   defineAdminRoute({
     method: 'POST',
     url: '/products',
     audit: { action: 'product.create' },
-    summary: 'Add a product with its variants (prices in GHS); answers the catalog product plus stock per variant',
+    summary:
+      'Add a product with its variants (prices in GHS); answers the catalog product plus stock per variant',
     body: strictObject({
       vendor_id: Id,
       title: NonEmptyString(),
@@ -85,9 +118,15 @@ export const catalogAdminRoutes = (catalog: CatalogService) => [
       images: Images,
       category: Category,
       active: Type.Boolean(),
-      variants: Type.Array(strictObject({ label: NonEmptyString(100), price_ghs: Price, stock: Stock }), { minItems: 1, maxItems: 50 }),
+      variants: Type.Array(
+        strictObject({ label: NonEmptyString(100), price_ghs: Price, stock: Stock }),
+        { minItems: 1, maxItems: 50 },
+      ),
     }),
-    handler: async ({ body }) => ({ statusCode: 201, body: adminProductView(await catalog.createProduct(body)) }),
+    handler: async ({ body }) => ({
+      statusCode: 201,
+      body: adminProductView(await catalog.createProduct(body)),
+    }),
   }),
   defineAdminRoute({
     method: 'PATCH',
@@ -107,13 +146,20 @@ export const catalogAdminRoutes = (catalog: CatalogService) => [
             variant_id: Id,
             stock: Type.Optional(Stock),
             price_ghs: Type.Optional(Price),
-            in_stock: Type.Optional(Type.Boolean({ description: 'false stops sales of the variant whatever its stock; true allows them again' })),
+            in_stock: Type.Optional(
+              Type.Boolean({
+                description:
+                  'false stops sales of the variant whatever its stock; true allows them again',
+              }),
+            ),
           }),
           { maxItems: 50 },
         ),
       ),
     }),
-    handler: async ({ params, body }) => ({ body: adminProductView(await catalog.updateProduct(params.product_id, body)) }),
+    handler: async ({ params, body }) => ({
+      body: adminProductView(await catalog.updateProduct(params.product_id, body)),
+    }),
   }),
   defineAdminRoute({
     method: 'GET',
@@ -121,7 +167,11 @@ export const catalogAdminRoutes = (catalog: CatalogService) => [
     summary: 'List products, listed or not, with stock (oldest first, paged by `after`)',
     querystring: strictObject({ vendor_id: Type.Optional(Id), ...Page }),
     handler: async ({ query }) => {
-      const { products, nextAfter } = await catalog.listProductsAdmin({ vendorId: query.vendor_id, limit: query.limit ?? 50, after: query.after });
+      const { products, nextAfter } = await catalog.listProductsAdmin({
+        vendorId: query.vendor_id,
+        limit: query.limit ?? 50,
+        after: query.after,
+      });
       return { body: { products: products.map(adminProductView), next_after: nextAfter } };
     },
   }),
@@ -130,6 +180,8 @@ export const catalogAdminRoutes = (catalog: CatalogService) => [
     url: '/products/:product_id',
     summary: 'Get a product with its switches and stock',
     params: strictObject({ product_id: Id }),
-    handler: async ({ params }) => ({ body: adminProductView(await catalog.getProductAdmin(params.product_id)) }),
+    handler: async ({ params }) => ({
+      body: adminProductView(await catalog.getProductAdmin(params.product_id)),
+    }),
   }),
 ];

@@ -16,8 +16,18 @@ export const catalogGet = (catalog: CatalogService) =>
     access: 'read',
     querystring: strictObject({ product_id: Text() }),
     errorCodes: ['PRODUCT_NOT_FOUND'],
-    description: 'Answers 404 `PRODUCT_NOT_FOUND` unless the product exists, is active and its vendor is syndicatable.',
+    description:
+      'Answers 404 `PRODUCT_NOT_FOUND` unless the product exists, is active and its vendor is syndicatable.',
     response: SafeSuccess(CatalogProduct),
-    examples: [{ name: 'product', summary: 'A product with two variants', query: { product_id: PRODUCT_EXAMPLE.product_id }, response: { status: 'success', data: PRODUCT_EXAMPLE } }],
-    handler: async ({ query }) => ({ body: { status: 'success', data: productView(await catalog.get(query.product_id)) } }),
+    examples: [
+      {
+        name: 'product',
+        summary: 'A product with two variants',
+        query: { product_id: PRODUCT_EXAMPLE.product_id },
+        response: { status: 'success', data: PRODUCT_EXAMPLE },
+      },
+    ],
+    handler: async ({ query }) => ({
+      body: { status: 'success', data: productView(await catalog.get(query.product_id)) },
+    }),
   });

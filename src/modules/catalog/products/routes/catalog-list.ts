@@ -16,9 +16,20 @@ export const catalogList = (catalog: CatalogService) =>
     scope: 'safe:read',
     access: 'read',
     querystring: strictObject({
-      vendor_id: Type.Optional(Text('Only this vendor\'s products')),
-      limit: Type.Optional(Type.Integer({ minimum: 1, description: 'Page size: default 50; values above 200 are treated as 200' })),
-      cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'next_cursor of the previous page' })),
+      vendor_id: Type.Optional(Text("Only this vendor's products")),
+      limit: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          description: 'Page size: default 50; values above 200 are treated as 200',
+        }),
+      ),
+      cursor: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 200,
+          description: 'next_cursor of the previous page',
+        }),
+      ),
     }),
     description:
       'Only active products of vendors that opted into syndication, ordered by `product_id` (a stable order). `count` is the number of products in this page. Pass `next_cursor` back as `cursor` for the next page; it is null on the last page.',
@@ -26,7 +37,9 @@ export const catalogList = (catalog: CatalogService) =>
       Type.Object({
         products: Type.Array(CatalogProduct),
         count: Type.Integer({ description: 'Products in this page' }),
-        next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Cursor of the next page; null on the last one' }),
+        next_cursor: Type.Union([Type.String(), Type.Null()], {
+          description: 'Cursor of the next page; null on the last one',
+        }),
       }),
     ),
     examples: [
@@ -34,11 +47,31 @@ export const catalogList = (catalog: CatalogService) =>
         name: 'first_page',
         summary: 'A first page of one product',
         query: { limit: 1 },
-        response: { status: 'success', data: { products: [PRODUCT_EXAMPLE], count: 1, next_cursor: 'cDE6cHJkXzAxSkQyWDVWOFQzTjBRNlc0UlpLN0I5TVBF' } },
+        response: {
+          status: 'success',
+          data: {
+            products: [PRODUCT_EXAMPLE],
+            count: 1,
+            next_cursor: 'cDE6cHJkXzAxSkQyWDVWOFQzTjBRNlc0UlpLN0I5TVBF',
+          },
+        },
       },
     ],
     handler: async ({ query }) => {
-      const { products, nextCursor } = await catalog.list({ vendorId: query.vendor_id, limit: query.limit, cursor: query.cursor });
-      return { body: { status: 'success', data: { products: products.map(productView), count: products.length, next_cursor: nextCursor } } };
+      const { products, nextCursor } = await catalog.list({
+        vendorId: query.vendor_id,
+        limit: query.limit,
+        cursor: query.cursor,
+      });
+      return {
+        body: {
+          status: 'success',
+          data: {
+            products: products.map(productView),
+            count: products.length,
+            next_cursor: nextCursor,
+          },
+        },
+      };
     },
   });

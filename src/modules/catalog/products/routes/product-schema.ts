@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 
-export const Text = (description?: string) => Type.String({ minLength: 1, maxLength: 64, ...(description ? { description } : {}) });
+export const Text = (description?: string) =>
+  Type.String({ minLength: 1, maxLength: 64, ...(description ? { description } : {}) });
 
 /** The contract's Catalog product (documentation and docs tests). */
 export const CatalogProduct = Type.Object({
@@ -17,7 +18,9 @@ export const CatalogProduct = Type.Object({
       variant_id: Type.String(),
       label: Type.String(),
       price_ghs: Type.Number({ description: 'Unit price in GHS, at most 2 decimals' }),
-      in_stock: Type.Boolean({ description: 'At least one unit is free (stock minus units held by open orders)' }),
+      in_stock: Type.Boolean({
+        description: 'At least one unit is free (stock minus units held by open orders)',
+      }),
     }),
   ),
 });
@@ -32,8 +35,17 @@ export const PRODUCT_EXAMPLE = {
   category: 'Fashion',
   currency: 'GHS',
   variants: [
-    { variant_id: 'var_01JD2X5V8T3N0Q6W4RZK7B9MPF', label: 'Gold and green', price_ghs: 180, in_stock: true },
-    { variant_id: 'var_01JD2X5V8T3N0Q6W4RZK7B9MPG', label: 'Blue and silver', price_ghs: 195.5, in_stock: false },
+    {
+      variant_id: 'var_01JD2X5V8T3N0Q6W4RZK7B9MPF',
+      label: 'Gold and green',
+      price_ghs: 180,
+      in_stock: true,
+    },
+    {
+      variant_id: 'var_01JD2X5V8T3N0Q6W4RZK7B9MPG',
+      label: 'Blue and silver',
+      price_ghs: 195.5,
+      in_stock: false,
+    },
   ],
 };
-

@@ -6,7 +6,8 @@ import { REFUND_STATUSES, type RefundListRow, type RefundRow } from '../reposito
 import type { RefundsService } from '../service.ts';
 
 const FINANCE = ['finance', 'admin'] as const;
-const PROVIDER_CALL = 'sends the refund through the gateway or transfer provider, which no transaction may wait on';
+const PROVIDER_CALL =
+  'sends the refund through the gateway or transfer provider, which no transaction may wait on';
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** A refund as operators see it (the API speaks GHS). */
@@ -29,7 +30,12 @@ const refundView = (r: RefundRow) => ({
   updated_at: r.updated_at.toISOString(),
 });
 
-const listView = (r: RefundListRow) => ({ ...refundView(r), sale_reference: r.sale_reference, partner_id: r.partner_id, environment: r.environment });
+const listView = (r: RefundListRow) => ({
+  ...refundView(r),
+  sale_reference: r.sale_reference,
+  partner_id: r.partner_id,
+  environment: r.environment,
+});
 
 const SaleParams = strictObject({ sale_id: Id });
 
@@ -43,7 +49,8 @@ export const refundsAdminRoutes = (refunds: RefundsService) => [
     method: 'GET',
     url: '/refunds',
     roles: FINANCE,
-    summary: 'Buyer refunds, newest first, by state (failed and reversed ones wait for an operator); paged by `before`',
+    summary:
+      'Buyer refunds, newest first, by state (failed and reversed ones wait for an operator); paged by `before`',
     querystring: strictObject({
       status: Type.Optional(StringEnum(REFUND_STATUSES)),
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
@@ -53,7 +60,12 @@ export const refundsAdminRoutes = (refunds: RefundsService) => [
       const limit = query.limit ?? 50;
       const rows = await refunds.list({ status: query.status, beforeId: query.before }, limit + 1);
       const shown = rows.slice(0, limit);
-      return { body: { refunds: shown.map(listView), next_before: rows.length > limit ? shown.at(-1)!.sale_id : null } };
+      return {
+        body: {
+          refunds: shown.map(listView),
+          next_before: rows.length > limit ? shown.at(-1)!.sale_id : null,
+        },
+      };
     },
   }),
   defineAdminRoute({
@@ -61,7 +73,8 @@ export const refundsAdminRoutes = (refunds: RefundsService) => [
     url: '/sales/:sale_id/refund/retry',
     roles: FINANCE,
     audit: { action: 'sale_refund.retry', outsideTransaction: PROVIDER_CALL },
-    summary: 'Send a failed or reversed refund again, under a new reference (409 INVALID_TRANSITION in any other state)',
+    summary:
+      'Send a failed or reversed refund again, under a new reference (409 INVALID_TRANSITION in any other state)',
     params: SaleParams,
     handler: async ({ params }) => ({ body: refundView(await refunds.retry(params.sale_id)) }),
   }),
@@ -70,9 +83,16 @@ export const refundsAdminRoutes = (refunds: RefundsService) => [
     url: '/sales/:sale_id/refund/wallet',
     roles: FINANCE,
     audit: { action: 'sale_refund.wallet', outsideTransaction: PROVIDER_CALL },
-    summary: "Give the buyer's mobile money wallet for a mobile money refund waiting for it, failed or reversed; it is sent at once",
+    summary:
+      "Give the buyer's mobile money wallet for a mobile money refund waiting for it, failed or reversed; it is sent at once",
     params: SaleParams,
-    body: strictObject({ network: Type.String({ maxLength: 20 }), number: Type.String({ maxLength: 30 }), name: Type.String({ maxLength: 120 }) }),
-    handler: async ({ params, body }) => ({ body: refundView(await refunds.sendTo(params.sale_id, body)) }),
+    body: strictObject({
+      network: Type.String({ maxLength: 20 }),
+      number: Type.String({ maxLength: 30 }),
+      name: Type.String({ maxLength: 120 }),
+    }),
+    handler: async ({ params, body }) => ({
+      body: refundView(await refunds.sendTo(params.sale_id, body)),
+    }),
   }),
 ];

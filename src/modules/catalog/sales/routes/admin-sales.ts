@@ -9,7 +9,8 @@ export const salesAdminRoutes = (sales: SalesService) => [
   defineAdminRoute({
     method: 'GET',
     url: '/sales',
-    summary: 'List sales by state and payment status (e.g. state=on_hold, payment_status=refund_due), oldest first, paged by `after`',
+    summary:
+      'List sales by state and payment status (e.g. state=on_hold, payment_status=refund_due), oldest first, paged by `after`',
     querystring: strictObject({
       state: Type.Optional(StringEnum(STATES)),
       payment_status: Type.Optional(StringEnum(PAYMENT_STATUSES)),
@@ -17,7 +18,11 @@ export const salesAdminRoutes = (sales: SalesService) => [
       after: Type.Optional(Id),
     }),
     handler: async ({ query }) => {
-      const { sales: rows, nextAfter } = await sales.operatorList({ state: query.state, paymentStatus: query.payment_status }, query.limit ?? 50, query.after);
+      const { sales: rows, nextAfter } = await sales.operatorList(
+        { state: query.state, paymentStatus: query.payment_status },
+        query.limit ?? 50,
+        query.after,
+      );
       return { body: { sales: rows.map(operatorSaleView), next_after: nextAfter } };
     },
   }),

@@ -17,7 +17,16 @@ export const ordersCreate = (sales: SalesService) =>
     productionOnly: true,
     access: 'write',
     body: CreateSaleBody,
-    errorCodes: ['VALIDATION_ERROR', 'CONFLICTING_COORDINATES', 'MARKUP_NOT_SUPPORTED_FOR_COD', 'OUT_OF_STOCK', 'PRODUCT_NOT_FOUND', 'DUPLICATE_REFERENCE', 'GATEWAY_ERROR', 'PAYMENTS_NOT_CONFIGURED'],
+    errorCodes: [
+      'VALIDATION_ERROR',
+      'CONFLICTING_COORDINATES',
+      'MARKUP_NOT_SUPPORTED_FOR_COD',
+      'OUT_OF_STOCK',
+      'PRODUCT_NOT_FOUND',
+      'DUPLICATE_REFERENCE',
+      'GATEWAY_ERROR',
+      'PAYMENTS_NOT_CONFIGURED',
+    ],
     description:
       'Prices, stock and the delivery fee are read on the server. Stock is reserved atomically: an order asking for more than is free answers 400 `OUT_OF_STOCK` naming the variant. `online` opens a gateway checkout (send the buyer to `checkout_url`, then call orders.verify); `cod` creates the delivery order at once and answers `state` `awaiting_delivery`. A reused `external_reference` of a created order answers 409 `DUPLICATE_REFERENCE` (use orders.get); an attempt answered with 4xx or 502 holds no stock and no reference, so it may be retried. The point of delivery goes in `delivery.coordinates {lat, lng}`, the canonical form shared with delivery orders; the older `delivery.lat`/`lng` is still accepted, and both sent must agree (else 400 `CONFLICTING_COORDINATES`).',
     successStatus: 201,
@@ -25,8 +34,15 @@ export const ordersCreate = (sales: SalesService) =>
       Type.Object({
         sale_id: Type.String(),
         reference: Type.String({ description: 'Human-facing reference, e.g. for the buyer' }),
-        checkout_url: Nullable(Type.String({ format: 'uri', description: 'online: where to send the buyer; null for cod' })),
-        state: Type.Optional(Type.Literal('awaiting_delivery', { description: 'Present only for cod' })),
+        checkout_url: Nullable(
+          Type.String({
+            format: 'uri',
+            description: 'online: where to send the buyer; null for cod',
+          }),
+        ),
+        state: Type.Optional(
+          Type.Literal('awaiting_delivery', { description: 'Present only for cod' }),
+        ),
         ...Money,
       }),
     ),
@@ -35,14 +51,41 @@ export const ordersCreate = (sales: SalesService) =>
         name: 'online',
         summary: 'Prepaid with a reseller markup',
         request: EXAMPLE_ORDER,
-        response: { status: 'success', data: { sale_id: SALE_ID, reference: 'SC-7K3M9Q2PXD', checkout_url: 'https://partners.example.com/sandbox/checkout/chk_01JD2Y0A1B2C3D4E5F6G7H8J9M', subtotal_ghs: 360, delivery_fee_ghs: 28.5, markup_ghs: 20, total_ghs: 408.5 } },
+        response: {
+          status: 'success',
+          data: {
+            sale_id: SALE_ID,
+            reference: 'SC-7K3M9Q2PXD',
+            checkout_url:
+              'https://partners.example.com/sandbox/checkout/chk_01JD2Y0A1B2C3D4E5F6G7H8J9M',
+            subtotal_ghs: 360,
+            delivery_fee_ghs: 28.5,
+            markup_ghs: 20,
+            total_ghs: 408.5,
+          },
+        },
       },
       {
         name: 'cod',
         summary: 'Cash on delivery: no markup, no checkout',
         request: COD_ORDER,
-        response: { status: 'success', data: { sale_id: SALE_ID, reference: 'SC-7K3M9Q2PXE', checkout_url: null, state: 'awaiting_delivery', subtotal_ghs: 360, delivery_fee_ghs: 28.5, markup_ghs: 0, total_ghs: 388.5 } },
+        response: {
+          status: 'success',
+          data: {
+            sale_id: SALE_ID,
+            reference: 'SC-7K3M9Q2PXE',
+            checkout_url: null,
+            state: 'awaiting_delivery',
+            subtotal_ghs: 360,
+            delivery_fee_ghs: 28.5,
+            markup_ghs: 0,
+            total_ghs: 388.5,
+          },
+        },
       },
     ],
-    handler: async ({ body, auth }) => ({ statusCode: 201, body: { status: 'success', data: createdView(await sales.create(auth, body)) } }),
+    handler: async ({ body, auth }) => ({
+      statusCode: 201,
+      body: { status: 'success', data: createdView(await sales.create(auth, body)) },
+    }),
   });

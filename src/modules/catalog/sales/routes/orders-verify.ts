@@ -21,18 +21,39 @@ export const ordersVerify = (sales: SalesService) =>
     body: SaleIdBody,
     errorCodes: ['SALE_NOT_FOUND', 'GATEWAY_ERROR'],
     description:
-      'online: `awaiting_payment` until the gateway reports payment (`confirmed`, settled once, delivery dispatched) or failure or expiry (`failed`, stock restocked). cod: `awaiting_delivery` until the delivery is delivered (`confirmed`, settled once) or cancelled or failed (`failed`, restocked). A prepaid sale\'s money is held until its delivery is delivered, when the vendor\'s share and your markup are credited (D8); a delivery that fails first owes it back to the buyer. Safe to call any number of times: each is booked exactly once.',
+      "online: `awaiting_payment` until the gateway reports payment (`confirmed`, settled once, delivery dispatched) or failure or expiry (`failed`, stock restocked). cod: `awaiting_delivery` until the delivery is delivered (`confirmed`, settled once) or cancelled or failed (`failed`, restocked). A prepaid sale's money is held until its delivery is delivered, when the vendor's share and your markup are credited (D8); a delivery that fails first owes it back to the buyer. Safe to call any number of times: each is booked exactly once.",
     response: SafeSuccess(
       Type.Object({
         sale_id: Type.String(),
         state: StringEnum(STATES),
-        settled: Type.Boolean({ description: 'The buyer\'s money was booked once: paid at the gateway (online) or collected at delivery (cod)' }),
+        settled: Type.Boolean({
+          description:
+            "The buyer's money was booked once: paid at the gateway (online) or collected at delivery (cod)",
+        }),
         payment_status: PaymentStatus,
-        delivery_status: Type.Union([StringEnum(DELIVERY_STATUSES), Type.Null()], { description: "The delivery order's status; null until it exists" }),
+        delivery_status: Type.Union([StringEnum(DELIVERY_STATUSES), Type.Null()], {
+          description: "The delivery order's status; null until it exists",
+        }),
       }),
     ),
     examples: [
-      { name: 'confirmed', summary: 'Paid and settled; the delivery is on its way', request: { sale_id: SALE_ID }, response: { status: 'success', data: { sale_id: SALE_ID, state: 'confirmed', settled: true, payment_status: 'paid', delivery_status: 'placed' } } },
+      {
+        name: 'confirmed',
+        summary: 'Paid and settled; the delivery is on its way',
+        request: { sale_id: SALE_ID },
+        response: {
+          status: 'success',
+          data: {
+            sale_id: SALE_ID,
+            state: 'confirmed',
+            settled: true,
+            payment_status: 'paid',
+            delivery_status: 'placed',
+          },
+        },
+      },
     ],
-    handler: async ({ body, auth }) => ({ body: { status: 'success', data: verifyView(await sales.verify(auth, body.sale_id)) } }),
+    handler: async ({ body, auth }) => ({
+      body: { status: 'success', data: verifyView(await sales.verify(auth, body.sale_id)) },
+    }),
   });

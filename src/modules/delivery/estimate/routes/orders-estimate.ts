@@ -26,7 +26,13 @@ export const EstimateBody = strictObject({
   ),
   priority: Type.Optional(StringEnum(PRIORITIES, 'default standard')),
   // The pattern keeps the form strict (no date-times); `format: date` and the service refuse impossible days.
-  order_date: Type.Optional(Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD (Ghana); shapes the windows, never the price' })),
+  order_date: Type.Optional(
+    Type.String({
+      format: 'date',
+      pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+      description: 'YYYY-MM-DD (Ghana); shapes the windows, never the price',
+    }),
+  ),
 });
 
 const Iso = (description: string) => Type.String({ format: 'date-time', description });
@@ -36,7 +42,9 @@ const Text = (description: string) => Type.String({ description });
 /** Documents the answer (and lets tests check it); every field is always present. */
 export const EstimateData = Type.Object(
   {
-    estimated_price: Price('GHS for the priority asked (default standard); standard is exactly what orders.create charges. 0 when delivery_available is false'),
+    estimated_price: Price(
+      'GHS for the priority asked (default standard); standard is exactly what orders.create charges. 0 when delivery_available is false',
+    ),
     estimated_delivery_time: Iso('Time we commit to: the end of delivery_window'),
     pickup_time: Iso('Start of the pickup window'),
     delivery_time: Iso('Start of the delivery window'),
@@ -46,21 +54,39 @@ export const EstimateData = Type.Object(
     dropoff_description: Text('The delivery address given, else its area and region'),
     delivery_window: Type.Object({ earliest: Iso('window start'), latest: Iso('window end') }),
     priority_level: StringEnum(PRIORITIES),
-    service_type: StringEnum(['same_day', 'next_day'] as const, 'same_day (standard, cargo: delivered the pickup day) or next_day (economy)'),
+    service_type: StringEnum(
+      ['same_day', 'next_day'] as const,
+      'same_day (standard, cargo: delivered the pickup day) or next_day (economy)',
+    ),
     available_options: Type.Array(
-      Type.Object({ priority: StringEnum(PRIORITIES), price: Price('GHS; 0 when delivery_available is false'), description: Text('what the option means, with its window') }),
+      Type.Object({
+        priority: StringEnum(PRIORITIES),
+        price: Price('GHS; 0 when delivery_available is false'),
+        description: Text('what the option means, with its window'),
+      }),
       { description: 'All three priorities, standard, economy, cargo' },
     ),
     location_coverage: Type.Object({
-      delivery_available: Type.Boolean({ description: 'false when either point is outside Ghana (then every price is 0; windows are still planned)' }),
-      service_area: Text('Known area of the delivery point within the area radius, else its region, else "Outside Ghana"'),
+      delivery_available: Type.Boolean({
+        description:
+          'false when either point is outside Ghana (then every price is 0; windows are still planned)',
+      }),
+      service_area: Text(
+        'Known area of the delivery point within the area radius, else its region, else "Outside Ghana"',
+      ),
     }),
     additional_info: Type.Object({
-      weekend_delivery: Type.Boolean({ description: 'The delivery day is a Saturday (couriers run Monday to Saturday)' }),
-      holiday_delivery: Type.Boolean({
-        description: 'The delivery day is a public holiday: always false, since a Sunday or holiday moves pickup and delivery to the next delivery day',
+      weekend_delivery: Type.Boolean({
+        description: 'The delivery day is a Saturday (couriers run Monday to Saturday)',
       }),
-      tracking_available: Type.Boolean({ description: 'An order created for this route can be tracked (true whenever delivery is available)' }),
+      holiday_delivery: Type.Boolean({
+        description:
+          'The delivery day is a public holiday: always false, since a Sunday or holiday moves pickup and delivery to the next delivery day',
+      }),
+      tracking_available: Type.Boolean({
+        description:
+          'An order created for this route can be tracked (true whenever delivery is available)',
+      }),
       pickup_description: Text('Pickup window in words, and why a requested date moved'),
       delivery_description: Text('Delivery window in words'),
     }),
@@ -89,21 +115,41 @@ const ESTIMATE_EXAMPLES = [
         dropoff_region: 'Greater Accra',
         pickup_description: 'Makola Market',
         dropoff_description: 'East Legon',
-        delivery_window: { earliest: '2026-12-01T09:00:00.000Z', latest: '2026-12-01T12:00:00.000Z' },
+        delivery_window: {
+          earliest: '2026-12-01T09:00:00.000Z',
+          latest: '2026-12-01T12:00:00.000Z',
+        },
         priority_level: 'standard',
         service_type: 'same_day',
         available_options: [
-          { priority: 'standard', price: 46, description: 'Standard, same day: delivered on Tuesday 1 December 2026 between 09:00 and 12:00 (Ghana time).' },
-          { priority: 'economy', price: 36.5, description: 'Economy, batched for the next delivery day: delivered on Wednesday 2 December 2026 between 08:00 and 20:00 (Ghana time).' },
-          { priority: 'cargo', price: 82, description: 'Cargo, larger loads the same day in a later window: delivered on Tuesday 1 December 2026 between 11:00 and 15:00 (Ghana time).' },
+          {
+            priority: 'standard',
+            price: 46,
+            description:
+              'Standard, same day: delivered on Tuesday 1 December 2026 between 09:00 and 12:00 (Ghana time).',
+          },
+          {
+            priority: 'economy',
+            price: 36.5,
+            description:
+              'Economy, batched for the next delivery day: delivered on Wednesday 2 December 2026 between 08:00 and 20:00 (Ghana time).',
+          },
+          {
+            priority: 'cargo',
+            price: 82,
+            description:
+              'Cargo, larger loads the same day in a later window: delivered on Tuesday 1 December 2026 between 11:00 and 15:00 (Ghana time).',
+          },
         ],
         location_coverage: { delivery_available: true, service_area: 'East Legon' },
         additional_info: {
           weekend_delivery: false,
           holiday_delivery: false,
           tracking_available: true,
-          pickup_description: 'Pickup on Tuesday 1 December 2026 between 08:00 and 10:00 (Ghana time).',
-          delivery_description: 'Delivery on Tuesday 1 December 2026 between 09:00 and 12:00 (Ghana time).',
+          pickup_description:
+            'Pickup on Tuesday 1 December 2026 between 08:00 and 10:00 (Ghana time).',
+          delivery_description:
+            'Delivery on Tuesday 1 December 2026 between 09:00 and 12:00 (Ghana time).',
         },
       },
     },
@@ -125,7 +171,8 @@ export const ordersEstimate = (deps: OrdersEstimateDeps) =>
     service: 'delivery',
     method: 'POST',
     path: '/api/v1/delivery/orders.estimate',
-    summary: 'Price a delivery for every priority and plan its windows; creates nothing. Outside Ghana: 200 with delivery_available false and prices 0',
+    summary:
+      'Price a delivery for every priority and plan its windows; creates nothing. Outside Ghana: 200 with delivery_available false and prices 0',
     scope: 'delivery:read',
     access: 'read',
     body: EstimateBody,

@@ -33,7 +33,11 @@ export const locationAdminRoutes = (locations: LocationsService) => [
       zone: Type.Optional(NonEmptyString()),
     }),
     handler: async ({ query }) => ({
-      body: await locations.list({ region: query.region, zone: query.zone, includeCoordinates: true }),
+      body: await locations.list({
+        region: query.region,
+        zone: query.zone,
+        includeCoordinates: true,
+      }),
     }),
   }),
 ];

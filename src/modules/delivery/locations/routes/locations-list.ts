@@ -5,7 +5,13 @@ import { strictObject } from '../../../../platform/http/schemas.ts';
 import type { LocationsService } from '../service.ts';
 
 const Filter = (what: string) =>
-  Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: `${what}; case-insensitive exact match, echoed back as given` }));
+  Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: `${what}; case-insensitive exact match, echoed back as given`,
+    }),
+  );
 
 /** The 200 body, for the reference and the docs tests. */
 const LocationsResponse = DeliverySuccess(
@@ -20,7 +26,10 @@ const LocationsResponse = DeliverySuccess(
       }),
     ),
     total: Type.Integer({ minimum: 0 }),
-    filters: Type.Object({ region: Type.Union([Type.String(), Type.Null()]), zone: Type.Union([Type.String(), Type.Null()]) }),
+    filters: Type.Object({
+      region: Type.Union([Type.String(), Type.Null()]),
+      zone: Type.Union([Type.String(), Type.Null()]),
+    }),
   }),
 );
 
@@ -34,8 +43,20 @@ const LOCATIONS_EXAMPLES = [
       message: '2 delivery locations found.',
       data: {
         locations: [
-          { id: 'loc_accra_central', name: 'Accra Central', region: 'Greater Accra', zone: 'Accra Metro', coordinates: { lat: 5.549, lng: -0.205 } },
-          { id: 'loc_accra_jamestown', name: 'Jamestown', region: 'Greater Accra', zone: 'Accra Metro', coordinates: { lat: 5.533, lng: -0.212 } },
+          {
+            id: 'loc_accra_central',
+            name: 'Accra Central',
+            region: 'Greater Accra',
+            zone: 'Accra Metro',
+            coordinates: { lat: 5.549, lng: -0.205 },
+          },
+          {
+            id: 'loc_accra_jamestown',
+            name: 'Jamestown',
+            region: 'Greater Accra',
+            zone: 'Accra Metro',
+            coordinates: { lat: 5.533, lng: -0.212 },
+          },
         ],
         total: 2,
         filters: { region: 'Greater Accra', zone: null },
@@ -57,7 +78,9 @@ export const locationsList = (locations: LocationsService) =>
       region: Filter('Region name, e.g. "Greater Accra"'),
       zone: Filter('Zone name, e.g. "Accra Metro"'),
       include_coordinates: Type.Optional(
-        Type.Boolean({ description: 'Add {lat, lng} to each location that has them (default false)' }),
+        Type.Boolean({
+          description: 'Add {lat, lng} to each location that has them (default false)',
+        }),
       ),
     }),
     response: LocationsResponse,

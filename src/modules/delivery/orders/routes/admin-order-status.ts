@@ -18,12 +18,28 @@ export const orderAdminRoutes = (orders: OrdersService, publicBaseUrl: string) =
     body: strictObject({
       status: StringEnum(DELIVERY_STATUSES.filter((s) => s !== 'placed')),
       note: Type.Optional(FreeText(500)),
-      failure_reason: Type.Optional(StringEnum(FAILURE_REASONS, 'Why the courier could not deliver: required for another attempt (in_transit → in_transit) and for returning; allowed with failed')),
+      failure_reason: Type.Optional(
+        StringEnum(
+          FAILURE_REASONS,
+          'Why the courier could not deliver: required for another attempt (in_transit → in_transit) and for returning; allowed with failed',
+        ),
+      ),
     }),
     handler: async ({ params, body }) => {
-      const order = await orders.operatorMove(params.order_id, body.status, body.note, body.failure_reason);
+      const order = await orders.operatorMove(
+        params.order_id,
+        body.status,
+        body.note,
+        body.failure_reason,
+      );
       const events = await orders.history(order.id);
-      return { body: { ...detailsView(order, events, publicBaseUrl), app_id: order.app_id, environment: order.environment } };
+      return {
+        body: {
+          ...detailsView(order, events, publicBaseUrl),
+          app_id: order.app_id,
+          environment: order.environment,
+        },
+      };
     },
   }),
 ];

@@ -14,7 +14,10 @@ export const CancelledResponse = DeliverySuccess(
     status: Type.Literal('cancelled'),
     cancelled_at: DateTime(),
     cancellation_reason: Type.String({ description: 'The reason sent, else empty' }),
-    refund_status: StringEnum(['pending', 'not_applicable'] as const, 'pending for wallet-funded orders until the refund is posted'),
+    refund_status: StringEnum(
+      ['pending', 'not_applicable'] as const,
+      'pending for wallet-funded orders until the refund is posted',
+    ),
   }),
 );
 
@@ -44,7 +47,8 @@ export const ordersCancel = (orders: OrdersService) =>
     service: 'delivery',
     method: 'POST',
     path: '/api/v1/delivery/orders.cancel',
-    summary: 'Cancel an order that is not delivered, cancelled, returning or returned yet (a returned order keeps its fee and pays the return fee instead)',
+    summary:
+      'Cancel an order that is not delivered, cancelled, returning or returned yet (a returned order keeps its fee and pays the return fee instead)',
     scope: 'delivery:write',
     access: 'write',
     body: strictObject({
@@ -54,5 +58,9 @@ export const ordersCancel = (orders: OrdersService) =>
     errorCodes: ['ORDER_NOT_FOUND', 'INVALID_ORDER_STATUS'],
     response: CancelledResponse,
     examples: CANCEL_EXAMPLES,
-    handler: async ({ body, auth }) => success('Order cancelled', cancelledView(await orders.cancel(auth, body.order_id, body.reason))),
+    handler: async ({ body, auth }) =>
+      success(
+        'Order cancelled',
+        cancelledView(await orders.cancel(auth, body.order_id, body.reason)),
+      ),
   });

@@ -11,11 +11,18 @@ import { success } from './common.ts';
 export const CreatedResponse = DeliverySuccess(
   Type.Object({
     order_details: Type.Object({
-      order_id: Type.String({ description: 'The platform order id: use it for orders.get, orders.track and orders.cancel' }),
+      order_id: Type.String({
+        description: 'The platform order id: use it for orders.get, orders.track and orders.cancel',
+      }),
       estimated_delivery: DateTime('When the order is expected to be delivered'),
       order_reference: Type.String({ description: 'Your reference, echoed' }),
-      tracking_url: Type.String({ format: 'uri', description: 'Public tracking page for the recipient' }),
-      amount: Type.Optional(Type.Number({ description: 'Delivery fee in GHS; absent when no fee could be set' })),
+      tracking_url: Type.String({
+        format: 'uri',
+        description: 'Public tracking page for the recipient',
+      }),
+      amount: Type.Optional(
+        Type.Number({ description: 'Delivery fee in GHS; absent when no fee could be set' }),
+      ),
     }),
     status: Type.Literal('order_created'),
   }),
@@ -25,9 +32,20 @@ export const CreatedResponse = DeliverySuccess(
 export const ORDER_EXAMPLE = {
   order_reference: 'shop-10023',
   customer: { name: 'Ama Mensah', phone: '024 123 4567' },
-  delivery: { address: '12 Oxford Street', city: 'Accra', region: 'Greater Accra', coordinates: { lat: 5.556, lng: -0.182 }, notes: 'Blue gate' },
+  delivery: {
+    address: '12 Oxford Street',
+    city: 'Accra',
+    region: 'Greater Accra',
+    coordinates: { lat: 5.556, lng: -0.182 },
+    notes: 'Blue gate',
+  },
   item: 'Two pairs of sandals',
-  pickup: { contact_person: 'Kofi Boateng', contact_phone: '020 123 4567', address: 'Makola Market', coordinates: { lat: 5.549, lng: -0.209 } },
+  pickup: {
+    contact_person: 'Kofi Boateng',
+    contact_phone: '020 123 4567',
+    address: 'Makola Market',
+    coordinates: { lat: 5.549, lng: -0.209 },
+  },
 };
 
 const CREATE_EXAMPLES = [
@@ -52,8 +70,14 @@ const CREATE_EXAMPLES = [
   },
   {
     name: 'wallet_funded',
-    summary: 'The partner pays from its wallet: needs delivery:wallet:spend and coordinates at both ends',
-    request: { ...ORDER_EXAMPLE, order_reference: 'shop-10024', payment: { payer: 'partner' }, delivery_date: '2025-11-24' },
+    summary:
+      'The partner pays from its wallet: needs delivery:wallet:spend and coordinates at both ends',
+    request: {
+      ...ORDER_EXAMPLE,
+      order_reference: 'shop-10024',
+      payment: { payer: 'partner' },
+      delivery_date: '2025-11-24',
+    },
   },
 ];
 
@@ -63,11 +87,18 @@ export const ordersCreate = (orders: OrdersService, publicBaseUrl: string) =>
     service: 'delivery',
     method: 'POST',
     path: '/api/v1/delivery/orders.create',
-    summary: 'Create a delivery order (recipient pays on delivery by default, or debit the partner wallet)',
+    summary:
+      'Create a delivery order (recipient pays on delivery by default, or debit the partner wallet)',
     scope: 'delivery:write',
     access: 'write',
     body: CreateOrderBody,
-    errorCodes: ['MISSING_REQUIRED_FIELD', 'INVALID_ORDER_PAYLOAD', 'DUPLICATE_ORDER_REFERENCE', 'INSUFFICIENT_WALLET_BALANCE', 'INSUFFICIENT_SCOPE'],
+    errorCodes: [
+      'MISSING_REQUIRED_FIELD',
+      'INVALID_ORDER_PAYLOAD',
+      'DUPLICATE_ORDER_REFERENCE',
+      'INSUFFICIENT_WALLET_BALANCE',
+      'INSUFFICIENT_SCOPE',
+    ],
     validationError: orderValidationError,
     beforeValidation: requireSpendScope,
     description:
@@ -75,5 +106,6 @@ export const ordersCreate = (orders: OrdersService, publicBaseUrl: string) =>
     successStatus: 201,
     response: CreatedResponse,
     examples: CREATE_EXAMPLES,
-    handler: async ({ body, auth }) => success('Order created', createdView(await orders.create(auth, body), publicBaseUrl), 201),
+    handler: async ({ body, auth }) =>
+      success('Order created', createdView(await orders.create(auth, body), publicBaseUrl), 201),
   });

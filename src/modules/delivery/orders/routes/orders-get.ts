@@ -12,40 +12,70 @@ import { FailureFields, OrderLookupBody, success } from './common.ts';
 export const OrderDetailsResponse = DeliverySuccess(
   Type.Object({
     order_reference: Type.String(),
-    internal_order_id: Type.String({ description: 'The platform order id (the order_id of orders.get, orders.track, orders.cancel)' }),
+    internal_order_id: Type.String({
+      description:
+        'The platform order id (the order_id of orders.get, orders.track, orders.cancel)',
+    }),
     status: StringEnum(DELIVERY_STATUSES),
-    status_details: Type.Object({ description: Type.String({ description: 'One plain sentence' }), timestamp: Type.Optional(DateTime('Last status change')) }),
+    status_details: Type.Object({
+      description: Type.String({ description: 'One plain sentence' }),
+      timestamp: Type.Optional(DateTime('Last status change')),
+    }),
     order_info: Type.Object({
       recipient_name: Type.Optional(Type.String()),
       recipient_phone: Type.Optional(Type.String()),
       recipient_address: Type.Optional(Type.String()),
       delivery_date: Type.Optional(IsoDate()),
       pickup_date: Type.Optional(IsoDate('The requested date, else the pickup day')),
-      payment_status: Type.Optional(StringEnum(['pending', 'collected', 'wallet_debited', 'refund_pending', 'refunded'] as const, 'pending: the recipient pays on delivery')),
+      payment_status: Type.Optional(
+        StringEnum(
+          ['pending', 'collected', 'wallet_debited', 'refund_pending', 'refunded'] as const,
+          'pending: the recipient pays on delivery',
+        ),
+      ),
       amount: Type.Optional(Type.Number({ description: 'Delivery fee in GHS' })),
       return_fee: Type.Optional(
-        Type.Number({ description: 'Return fee in GHS charged to the wallet when a wallet-funded order was returned (the delivery fee is kept: the courier made the trip)' }),
+        Type.Number({
+          description:
+            'Return fee in GHS charged to the wallet when a wallet-funded order was returned (the delivery fee is kept: the courier made the trip)',
+        }),
       ),
     }),
-    tracking_url: Type.String({ format: 'uri', description: 'Public tracking page for the recipient' }),
+    tracking_url: Type.String({
+      format: 'uri',
+      description: 'Public tracking page for the recipient',
+    }),
     ...FailureFields,
     proof_of_delivery: Type.Optional(
       Type.Object(
         {
-          method: StringEnum(['code', 'photo', 'signature'] as const, "What proved the delivery: code (the recipient's delivery code), else photo, else signature"),
+          method: StringEnum(
+            ['code', 'photo', 'signature'] as const,
+            "What proved the delivery: code (the recipient's delivery code), else photo, else signature",
+          ),
           recorded_at: DateTime('When that proof was given'),
           media: Type.Array(
             Type.Object({
               kind: StringEnum(['photo', 'signature'] as const),
-              url: Type.String({ format: 'uri', description: 'Signed link to the image; it stops working at expires_at (call orders.get again for a fresh one)' }),
+              url: Type.String({
+                format: 'uri',
+                description:
+                  'Signed link to the image; it stops working at expires_at (call orders.get again for a fresh one)',
+              }),
               content_type: StringEnum(['image/jpeg', 'image/png', 'image/webp'] as const),
               taken_at: DateTime('When the courier took it'),
               expires_at: DateTime('When the link stops working (15 minutes after this answer)'),
             }),
-            { description: 'Photos and signatures the courier took, oldest first (empty when the code alone proved it)' },
+            {
+              description:
+                'Photos and signatures the courier took, oldest first (empty when the code alone proved it)',
+            },
           ),
         },
-        { description: 'Present once the courier has proved the delivery; never shown on the public tracking page' },
+        {
+          description:
+            'Present once the courier has proved the delivery; never shown on the public tracking page',
+        },
       ),
     ),
   }),
@@ -63,7 +93,10 @@ const GET_EXAMPLES = [
         order_reference: 'shop-10023',
         internal_order_id: 'dlv_01JD2X5V8T3N0Q6W4RZK7B9MPE',
         status: 'in_transit',
-        status_details: { description: 'The package is on its way to the recipient.', timestamp: '2025-11-21T13:05:00.000Z' },
+        status_details: {
+          description: 'The package is on its way to the recipient.',
+          timestamp: '2025-11-21T13:05:00.000Z',
+        },
         order_info: {
           recipient_name: 'Ama Mensah',
           recipient_phone: '+233241234567',
@@ -88,8 +121,17 @@ const GET_EXAMPLES = [
         order_reference: 'shop-10024',
         internal_order_id: 'dlv_01JD2X9C4H7K2M5P8R1T3V6W9Y',
         status: 'delivered',
-        status_details: { description: 'The package was delivered.', timestamp: '2025-11-21T15:42:10.000Z' },
-        order_info: { recipient_name: 'Yaw Boateng', delivery_date: '2025-11-21', pickup_date: '2025-11-21', payment_status: 'collected', amount: 25.5 },
+        status_details: {
+          description: 'The package was delivered.',
+          timestamp: '2025-11-21T15:42:10.000Z',
+        },
+        order_info: {
+          recipient_name: 'Yaw Boateng',
+          delivery_date: '2025-11-21',
+          pickup_date: '2025-11-21',
+          payment_status: 'collected',
+          amount: 25.5,
+        },
         tracking_url: 'https://partners.example.com/track/Zt6sP0aQ9wE3rY7uI1oP5aS8',
         proof_of_delivery: {
           method: 'photo',
@@ -123,7 +165,13 @@ export const ordersGet = (orders: OrdersService, publicBaseUrl: string, proofs?:
     response: OrderDetailsResponse,
     examples: GET_EXAMPLES,
     handler: async ({ body, auth }) => {
-      const { order, events } = 'order_id' in body ? await orders.get(auth, body.order_id) : await orders.getByReference(auth, body.order_reference);
-      return success('Order retrieved', detailsView(order, events, publicBaseUrl, await proofs?.forOrder(order.id)));
+      const { order, events } =
+        'order_id' in body
+          ? await orders.get(auth, body.order_id)
+          : await orders.getByReference(auth, body.order_reference);
+      return success(
+        'Order retrieved',
+        detailsView(order, events, publicBaseUrl, await proofs?.forOrder(order.id)),
+      );
     },
   });

@@ -14,12 +14,23 @@ export const TrackingResponse = DeliverySuccess(
     order_id: Type.String(),
     order_reference: Type.String(),
     recipient_name: Type.Optional(Type.String()),
-    recipient_phone_last4: Type.String({ pattern: '^\\d{4}$', description: 'The last four digits of the phone only' }),
+    recipient_phone_last4: Type.String({
+      pattern: '^\\d{4}$',
+      description: 'The last four digits of the phone only',
+    }),
     current_status: StringEnum(DELIVERY_STATUSES),
     estimated_delivery_time: Type.Optional(DateTime()),
     timeline: Type.Array(
-      Type.Object({ status: StringEnum(DELIVERY_STATUSES), title: Type.String(), timestamp: Type.Optional(DateTime('First time the stage was reached')), completed: Type.Boolean() }),
-      { description: 'The five stages in order, then returning, returned, failed and cancelled entries when they happened, in time order' },
+      Type.Object({
+        status: StringEnum(DELIVERY_STATUSES),
+        title: Type.String(),
+        timestamp: Type.Optional(DateTime('First time the stage was reached')),
+        completed: Type.Boolean(),
+      }),
+      {
+        description:
+          'The five stages in order, then returning, returned, failed and cancelled entries when they happened, in time order',
+      },
     ),
     ...FailureFields,
     courier: Type.Optional(
@@ -27,16 +38,30 @@ export const TrackingResponse = DeliverySuccess(
         {
           position: Type.Object({ lat: Type.Number(), lng: Type.Number() }),
           updated_at: DateTime('When the courier reported that position'),
-          eta: Type.Union([DateTime(), Type.Null()], { description: 'When the courier is expected at their next stop; null when its coordinates are unknown' }),
-          next_stop: StringEnum(['pickup', 'dropoff'] as const, 'The pickup point until the parcel is picked up, then the drop-off'),
+          eta: Type.Union([DateTime(), Type.Null()], {
+            description:
+              'When the courier is expected at their next stop; null when its coordinates are unknown',
+          }),
+          next_stop: StringEnum(
+            ['pickup', 'dropoff'] as const,
+            'The pickup point until the parcel is picked up, then the drop-off',
+          ),
         },
-        { description: 'Present only while a courier is on the job and has reported a position; never once the order is delivered, returned, failed or cancelled' },
+        {
+          description:
+            'Present only while a courier is on the job and has reported a position; never once the order is delivered, returned, failed or cancelled',
+        },
       ),
     ),
   }),
 );
 
-const stage = (status: string, title: string, timestamp?: string) => ({ status, title, ...(timestamp ? { timestamp } : {}), completed: Boolean(timestamp) });
+const stage = (status: string, title: string, timestamp?: string) => ({
+  status,
+  title,
+  ...(timestamp ? { timestamp } : {}),
+  completed: Boolean(timestamp),
+});
 
 const TRACK_EXAMPLES = [
   {
@@ -82,6 +107,9 @@ export const ordersTrack = (orders: OrdersService, tracker?: CourierTracker) =>
       const { order, events } = await orders.get(auth, body.order_id);
       const live = order.status !== 'delivered' && !isStop(order.status);
       const courier = live ? await tracker?.forOrder(order.id) : undefined;
-      return success('Tracking retrieved', { ...trackView(order, events), ...(courier ? { courier } : {}) });
+      return success('Tracking retrieved', {
+        ...trackView(order, events),
+        ...(courier ? { courier } : {}),
+      });
     },
   });

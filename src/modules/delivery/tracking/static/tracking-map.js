@@ -10,8 +10,22 @@
   const map = L.map(el, { attributionControl: false, scrollWheelZoom: false }).setView(ACCRA, 11);
   // The credit is shown as text under the map (Leaflet's attribution control takes HTML).
   L.tileLayer(d.tiles, { maxZoom: 19 }).addTo(map);
-  const icon = L.icon({ iconUrl: d.icon, iconRetinaUrl: d.icon2x, shadowUrl: d.shadow, iconSize: [25, 41], iconAnchor: [12, 41], shadowSize: [41, 41] });
-  const stop = (color, label) => L.circleMarker(ACCRA, { radius: 8, color: '#fff', weight: 2, fillColor: color, fillOpacity: 1 }).bindTooltip(label);
+  const icon = L.icon({
+    iconUrl: d.icon,
+    iconRetinaUrl: d.icon2x,
+    shadowUrl: d.shadow,
+    iconSize: [25, 41],
+    iconAnchor: [12, 41],
+    shadowSize: [41, 41],
+  });
+  const stop = (color, label) =>
+    L.circleMarker(ACCRA, {
+      radius: 8,
+      color: '#fff',
+      weight: 2,
+      fillColor: color,
+      fillOpacity: 1,
+    }).bindTooltip(label);
   const markers = {
     pickup: stop('#5b6572', 'Pickup'),
     dropoff: stop('#1a7f37', 'Drop-off'),
@@ -30,10 +44,13 @@
     place('pickup', data.pickup);
     place('dropoff', data.dropoff);
     place('courier', data.position);
-    const points = [data.pickup, data.dropoff, data.position].filter(Boolean).map((p) => [p.lat, p.lng]);
+    const points = [data.pickup, data.dropoff, data.position]
+      .filter(Boolean)
+      .map((p) => [p.lat, p.lng]);
     if (!points.length) return;
     if (!fitted) map.fitBounds(L.latLngBounds(points), { padding: [30, 30], maxZoom: 16 });
-    else if (data.position && !map.getBounds().contains(points[points.length - 1])) map.panTo(points[points.length - 1]);
+    else if (data.position && !map.getBounds().contains(points[points.length - 1]))
+      map.panTo(points[points.length - 1]);
     fitted = true;
     el.dataset.drawn = String(points.length);
   };
