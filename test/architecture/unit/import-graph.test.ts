@@ -10,7 +10,8 @@ import { ROOT } from '../../helpers/process.ts';
  * - `src/platform/` and `src/shared/` import no module, no integration, and neither the app nor its config;
  * - `src/integrations/` imports no module;
  * - `src/web/` (the presentation layer) and `src/flows/` (one module's reactions to another's events)
- *   reach modules only through their public faces, and nothing but the app imports `src/web/`;
+ *   reach modules only through their public faces, and nothing but the app (`app.ts`, and
+ *   `mount.ts`, which serves it over HTTP) imports `src/web/`;
  * - no module imports a flow or the app's composition (a module knows no app);
  * - files inside `src/web/` form no import cycle (a page's file never imports what imports it).
  */
@@ -67,7 +68,7 @@ export function violations(all: Edge[]): string[] {
       out.push(`${rel(from)} (${layer}) reaches into ${rel(to)} (use modules/${b}/index.ts)`);
     if (a && (layerOf(to) === 'flows' || ['composition.ts', 'context.ts'].includes(rel(to))))
       out.push(`${rel(from)} (a module) imports the app's ${rel(to)}`);
-    if (layerOf(to) === 'web' && layer !== 'web' && rel(from) !== 'app.ts')
+    if (layerOf(to) === 'web' && layer !== 'web' && !['app.ts', 'mount.ts'].includes(rel(from)))
       out.push(`${rel(from)} (${layer}) imports the presentation layer ${rel(to)}`);
   }
   return out;

@@ -1,0 +1,166 @@
+import type { FastifyInstance } from 'fastify';
+import { Registry } from 'prom-client';
+import type { Composition } from './composition.ts';
+import type { Context } from './context.ts';
+import { platformOf } from './platform-face.ts';
+import { courierProofUpload } from './flows/courier-delivers-order.ts';
+import { courierJobView } from './flows/courier-job-screen.ts';
+import { registerPaymentCallbacks } from './integrations/payments/callbacks.ts';
+import { registerSandboxCheckout } from './integrations/payments/sandbox-page.ts';
+import { SALE_PAYMENT_STATUSES, SALE_STATES } from './modules/catalog/index.ts';
+import { DELIVERY_STATUSES, FAILURE_REASONS } from './modules/delivery/index.ts';
+import { COURIER_JOBS_CHANNEL } from './modules/dispatch/index.ts';
+import { SessionStore } from './modules/sessions/index.ts';
+import { webhookEvents } from './modules/webhooks/index.ts';
+import { adminTokenCheck, registerAdminRoutes } from './platform/http/admin.ts';
+import { registerApiDocs } from './platform/http/openapi.ts';
+import { answerOutsideRoutes } from './platform/http/protocol.ts';
+import { registerOperations } from './platform/http/register.ts';
+import type { installRequestHandling } from './platform/http/server.ts';
+import { exposeMetrics } from './platform/metrics/endpoint.ts';
+import { registerCourierApp } from './web/courier/index.ts';
+import { OPERATOR_SESSION_TIMEOUTS, registerConsole } from './web/console/index.ts';
+import { registerDashboard, type DashboardDeps } from './web/dashboard/index.ts';
+
+// How the app is served over HTTP (app.ts says what it is made of): the partner operations,
+// callbacks and pages, the web, the operator API, metrics and the API documents.
+
+/** The presentation layer: the partner dashboard, the courier app and the operator console. */
+function mountWeb(app: FastifyInstance, c: Context): void {
+  const {
+    accounts,
+    activation,
+    members,
+    sessions,
+    delivery,
+    dispatch,
+    catalog,
+    proofs,
+    couriers,
+    audit,
+    webhookAdmin: webhooks,
+  } = c;
+  const dashboardDeps: DashboardDeps = {
+    accounts,
+    activation,
+    members,
+    sessions,
+    proofs,
+    publicBaseUrl: c.publicBaseUrl,
+    partnerOrders: delivery?.partnerOrders,
+    orderUpload: delivery && { bulk: delivery.bulkOrders, audit },
+    partnerSales: catalog?.partnerSales,
+    wallet: c.wallet.service,
+    payouts: {
+      module: c.payouts,
+      mail: c.mailQueue,
+      audit,
+      coolingHours: c.config.payouts.coolingHours,
+    },
+    webhooks: { webhooks, audit },
+  };
+  registerDashboard(app, dashboardDeps);
+  registerCourierApp(
+    app,
+    {
+      job:
+        dispatch && delivery
+          ? courierJobView(dispatch.service, delivery.orders, couriers)
+          : undefined,
+      jobChanges: dispatch && ((onChange) => c.db.listen(COURIER_JOBS_CHANNEL, onChange)),
+      proof: dispatch && courierProofUpload(dispatch.service, proofs),
+      couriers,
+      signIn: c.courierSignIn,
+      actions: c.courierActions,
+      sessions,
+    },
+    dashboardDeps,
+  );
+  registerConsole(
+    app,
+    {
+      couriers: { service: couriers, endSessions: c.endCourierSessions },
+      accounts,
+      activation,
+      audit,
+      operators: c.operators,
+      operatorSignIn: c.operatorSignIn,
+      sessions: new SessionStore(c.db, c.clock, OPERATOR_SESSION_TIMEOUTS),
+      webhooks,
+      wallet: c.wallet.service,
+      journals: c.journals,
+      topups: c.topups,
+      catalog: catalog?.catalog,
+      sales: catalog?.operatorSales,
+      refunds: catalog?.refunds,
+      orders: delivery && { read: delivery.operatorOrders, service: delivery.orders },
+      dispatch: dispatch?.service,
+      cash: c.cash,
+      payouts: c.payouts,
+      reconciliation: c.reconciliation,
+    },
+    dashboardDeps,
+  );
+}
+
+/** Mounts the composition over HTTP: partner operations, callbacks and pages, the web, the operator API, metrics, docs. */
+export function mount(
+  app: FastifyInstance,
+  composed: Composition,
+  requests: ReturnType<typeof installRequestHandling>,
+): void {
+  const { ctx: c, parts, operations, adminRoutes } = composed;
+  const { config } = c;
+  for (const part of parts) part.pages?.(app);
+  const pipeline = {
+    keys: c.keys,
+    guard: c.guard,
+    clock: c.clock,
+    defaultLimits: config.rateLimits,
+    clockSkewSeconds: config.clockSkewSeconds,
+  };
+  registerOperations(app, operations, pipeline);
+  // Gateway callbacks name a client reference; each module settles the ones that are its own.
+  registerPaymentCallbacks(
+    app,
+    c.gateways.all,
+    parts.flatMap((p) => p.paymentCallback ?? []),
+    c.transferEvents,
+  );
+  registerSandboxCheckout(app, c.gateways.sandbox);
+  c.mail.registerPages(app);
+  c.sms.registerPages(app);
+  mountWeb(app, c);
+  if (config.adminToken) {
+    registerAdminRoutes(
+      app,
+      {
+        adminToken: config.adminToken,
+        resolveToken: (bearer) => c.operators.actorForToken(bearer),
+        changes: { record: (change, tx) => c.audit.record(change, tx), db: c.db },
+      },
+      adminRoutes,
+    );
+  }
+  const appMetrics = new Registry();
+  requests.registerOn(appMetrics);
+  composed.registerGauges(appMetrics);
+  exposeMetrics(app, appMetrics, {
+    checkAdminToken: config.adminToken ? adminTokenCheck(config.adminToken) : undefined,
+    port: config.metricsPort,
+    host: config.host,
+  });
+  app.server.maxConnections = config.maxConnections;
+  app.server.headersTimeout = Math.min(config.requestTimeoutMs, 60_000);
+  answerOutsideRoutes(app);
+  app.decorate('platform', platformOf(composed, pipeline));
+  registerApiDocs(
+    app,
+    webhookEvents({
+      deliveryStatuses: DELIVERY_STATUSES,
+      failureReasons: FAILURE_REASONS,
+      saleStates: SALE_STATES,
+      salePaymentStatuses: SALE_PAYMENT_STATUSES,
+    }),
+  );
+}
