@@ -159,7 +159,7 @@ ${map ? mapCard(map) : ''}
 <section class="card"><dl><dt>Item</dt><dd>${escapeHtml(order.item)}</dd><dt>Reference</dt><dd>${escapeHtml(order.order_reference)}</dd>
 <dt>City</dt><dd>${escapeHtml(order.delivery_city)}</dd><dt>Phone</dt><dd>ending in ${escapeHtml(maskPhoneLast4(order.customer_phone))}</dd></dl></section>
 <section class="card"><ol>${timeline}</ol></section>
-${moving ? `<p class="muted note">${live ? 'This page updates itself as your delivery moves.' : `This page refreshes every ${TRACKING_REFRESH_SECONDS} seconds.`}</p>` : ''}`,
+${moving ? `<p class="muted note">${live ? `This page updates itself as your delivery moves.<noscript> It refreshes every ${TRACKING_REFRESH_SECONDS} seconds.</noscript>` : `This page refreshes every ${TRACKING_REFRESH_SECONDS} seconds.`}</p>` : ''}`,
     moving && (live ? 'script' : 'meta'),
     moving ? live : undefined,
   );
