@@ -86,8 +86,9 @@ describe.runIf(browserAvailable)(
       // Offline at the door: the photo, the signature and the delivery wait on the phone, in that order.
       await context.setOffline(true);
       await page.getByRole('button', { name: 'Finish with the photo' }).click();
+      // The photo is downscaled on the phone before it is queued: slow on a loaded machine.
       await expect
-        .poll(() => page.locator('#sync').textContent())
+        .poll(() => page.locator('#sync').textContent(), { timeout: 15_000 })
         .toMatch(/3 actions waiting to be sent/);
       await checkPhonePage(page, 'proof-offline');
       const status = async () =>
