@@ -96,10 +96,11 @@ describe('signed request pipeline', () => {
       expect.stringMatching(/milliseconds/),
     ]);
     expect((await raw({ timestamp: '2026-11-21T10:00:00Z' })).code).toBe('INVALID_TIMESTAMP');
-    const now = Math.floor(Date.now() / 1000);
-    expect((await raw({ timestamp: String(now - 301) })).code).toBe('STALE_REQUEST');
-    expect((await raw({ timestamp: String(now + 301) })).code).toBe('STALE_REQUEST');
-    expect((await raw({ timestamp: String(now - 290) })).status).toBe(200);
+    // A minute either side of the 5-minute edge: a loaded machine can take seconds to answer.
+    const seconds = () => Math.floor(Date.now() / 1000);
+    expect((await raw({ timestamp: String(seconds() - 360) })).code).toBe('STALE_REQUEST');
+    expect((await raw({ timestamp: String(seconds() + 360) })).code).toBe('STALE_REQUEST');
+    expect((await raw({ timestamp: String(seconds() - 240) })).status).toBe(200);
   });
 
   it('answers INVALID_NONCE for a nonce of the wrong form', async () => {
