@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { startPlatform, type TestPlatform } from './harness.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -94,4 +95,52 @@ export function contrastRatios(
     }
     return out.sort((x, y) => x.ratio - y.ratio);
   })()`);
+}
+
+/**
+ * What a page must never do, collected as it happens: break the Content Security Policy, throw,
+ * or (when `origin` is given) load anything from elsewhere.
+ */
+export function watchPage(
+  page: Page,
+  origin?: string,
+): { violations: string[]; foreign: string[] } {
+  const violations: string[] = [];
+  const foreign: string[] = [];
+  page.on(
+    'console',
+    (m) => m.text().includes('Content Security Policy') && violations.push(m.text()),
+  );
+  page.on('pageerror', (e) => violations.push(`page error: ${e.message}`));
+  if (origin) page.on('request', (r) => !r.url().startsWith(origin) && foreign.push(r.url()));
+  return { violations, foreign };
+}
+
+/**
+ * Saves a screenshot into `shots` (gitignored: a page can pass every assertion and still look
+ * wrong) and checks what every page holds at its current width: no sideways scrolling and no
+ * text below 4.5:1.
+ */
+export async function checkPage(page: Page, shots: string, name: string): Promise<void> {
+  const width = page.viewportSize()!.width;
+  mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: join(shots, `${name}-${width}.png`), fullPage: true });
+  expect(
+    await horizontalOverflow(page),
+    `${name} at ${width} px scrolls sideways`,
+  ).toBeLessThanOrEqual(0);
+  expect(
+    (await contrastRatios(page, 'body *')).filter((t) => t.ratio < 4.5),
+    `${name}: text below 4.5:1`,
+  ).toEqual([]);
+}
+
+/** checkPage at both widths (phone first, then laptop), back at the width the page had. */
+export async function checkBothWidths(page: Page, shots: string, name: string): Promise<void> {
+  const before = page.viewportSize()!;
+  for (const v of VIEWPORTS) {
+    await page.setViewportSize(v);
+    await checkPage(page, shots, name);
+  }
+  await page.setViewportSize(before);
 }

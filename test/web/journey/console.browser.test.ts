@@ -1,14 +1,13 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeFor } from '../../operators/helpers.ts';
 import {
   browserAvailable,
-  contrastRatios,
-  horizontalOverflow,
   launchBrowser,
   VIEWPORTS,
+  watchPage,
+  checkBothWidths,
 } from '../../helpers/browser.ts';
 import { enrolledOperator, OPERATOR_PASSWORD } from '../../helpers/console.ts';
 import { createPartner, startPlatform, type TestPlatform } from '../../helpers/harness.ts';
@@ -28,39 +27,6 @@ import { mailSettled, newEmail, PASSWORD } from '../../helpers/web.ts';
 
 /** Screenshots to look at (gitignored). */
 const SHOTS = process.env.SCREENSHOT_DIR ?? join(ROOT, 'test-results', 'console');
-
-function watchCsp(page: Page): string[] {
-  const violations: string[] = [];
-  page.on(
-    'console',
-    (m) => m.text().includes('Content Security Policy') && violations.push(m.text()),
-  );
-  return violations;
-}
-
-async function check(page: Page, name: string): Promise<void> {
-  const width = page.viewportSize()!.width;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  expect(
-    await horizontalOverflow(page),
-    `${name} at ${width} px scrolls sideways`,
-  ).toBeLessThanOrEqual(0);
-  expect(
-    (await contrastRatios(page, 'body *')).filter((t) => t.ratio < 4.5),
-    `${name}: text below 4.5:1`,
-  ).toEqual([]);
-}
-
-/** The page at both widths (phone first, then laptop), back at the width it had. */
-async function checkBoth(page: Page, name: string): Promise<void> {
-  const before = page.viewportSize()!;
-  for (const v of VIEWPORTS) {
-    await page.setViewportSize(v);
-    await check(page, name);
-  }
-  await page.setViewportSize(before);
-}
 
 describe.runIf(browserAvailable)(
   'activation end to end in headless Chromium: partner, operator console, production key',
@@ -83,7 +49,7 @@ describe.runIf(browserAvailable)(
 
     it('sign up → activation form submitted → operator signs in with a code and approves → production key with money scopes', async () => {
       const partner = await (await browser.newContext({ viewport: VIEWPORTS[0] })).newPage();
-      const partnerCsp = watchCsp(partner);
+      const partnerCsp = watchPage(partner).violations;
       const email = newEmail('journey');
       await partner.goto(`${p.url}/sign-up`);
       await partner.getByLabel('Business name').fill('Kofi Foods');
@@ -112,7 +78,7 @@ describe.runIf(browserAvailable)(
       await partner
         .getByText('Registration number must be two letters and 6 to 12 digits')
         .waitFor();
-      await checkBoth(partner, 'activation-problem');
+      await checkBothWidths(partner, SHOTS, 'activation-problem');
       await partner.getByLabel('Registration number').fill('CS123456789');
       await partner.getByLabel("Director's Ghana Card number").fill('GHA-123456789-0');
       await partner.getByLabel('Kind').selectOption('mobile_money');
@@ -127,32 +93,32 @@ describe.runIf(browserAvailable)(
       const op = await enrolledOperator(p, ['support'], now);
       now += 30_000;
       const console = await (await browser.newContext({ viewport: VIEWPORTS[0] })).newPage();
-      const consoleCsp = watchCsp(console);
+      const consoleCsp = watchPage(console).violations;
       await console.goto(`${p.url}/console`);
       await console.getByRole('heading', { name: 'Operator sign-in' }).waitFor();
-      await checkBoth(console, 'console-sign-in');
+      await checkBothWidths(console, SHOTS, 'console-sign-in');
       await console.getByLabel('Email').fill(op.email);
       await console.getByLabel('Password').fill(OPERATOR_PASSWORD);
       await console.getByLabel('Authenticator code').fill(codeFor(op.secret, now));
       await console.getByRole('button', { name: 'Sign in' }).click();
       await console.getByRole('heading', { name: 'Activation queue' }).waitFor();
-      await checkBoth(console, 'console-queue');
+      await checkBothWidths(console, SHOTS, 'console-queue');
       await console.getByRole('link', { name: /^act_/ }).first().click();
       await console.getByRole('heading', { name: 'Kofi Foods Ltd' }).waitFor();
       expect(await console.getByText('Mobile money, MTN +233244123456').isVisible()).toBe(true);
-      await checkBoth(console, 'console-request');
+      await checkBothWidths(console, SHOTS, 'console-request');
       await console.getByRole('button', { name: 'Approve production access' }).click();
       expect(await console.locator('#request-state').textContent()).toBe('approved');
-      await checkBoth(console, 'console-approved');
+      await checkBothWidths(console, SHOTS, 'console-approved');
       await console.getByRole('link', { name: 'Partners' }).click();
       await console.getByLabel('Name or partner id').fill('Kofi');
       await console.getByRole('button', { name: 'Search' }).click();
       await console.getByRole('link', { name: 'Kofi Foods' }).click();
       expect(await console.locator('#partner-status').textContent()).toBe('active');
-      await checkBoth(console, 'console-partner');
+      await checkBothWidths(console, SHOTS, 'console-partner');
       await console.getByRole('link', { name: 'Webhooks' }).click();
       await console.getByRole('heading', { name: 'Webhook dead letters' }).waitFor();
-      await checkBoth(console, 'console-webhooks');
+      await checkBothWidths(console, SHOTS, 'console-webhooks');
 
       await partner.goto(`${p.url}/dashboard/apps`);
       await partner.getByLabel('App name').fill('Kofi till');
@@ -163,7 +129,7 @@ describe.runIf(browserAvailable)(
       await partner.getByLabel('delivery:wallet:spend').check();
       await partner.getByRole('button', { name: 'Create a production key' }).click();
       expect(await partner.locator('#api-key').textContent()).toMatch(/^pk_production_/);
-      await checkBoth(partner, 'production-key');
+      await checkBothWidths(partner, SHOTS, 'production-key');
 
       expect(partnerCsp).toEqual([]);
       expect(consoleCsp).toEqual([]);
@@ -182,10 +148,10 @@ describe.runIf(browserAvailable)(
       const op = await enrolledOperator(p, ['admin'], now);
       now += 30_000;
       const page = await (await browser.newContext({ viewport: VIEWPORTS[0] })).newPage();
-      const csp = watchCsp(page);
+      const csp = watchPage(page).violations;
       await page.goto(`${p.url}/console/enrol`);
       await page.getByRole('heading', { name: 'Enrol an authenticator' }).waitFor();
-      await checkBoth(page, 'console-enrol');
+      await checkBothWidths(page, SHOTS, 'console-enrol');
       await page.goto(`${p.url}/console/sign-in`);
       await page.getByLabel('Email').fill(op.email);
       await page.getByLabel('Password').fill(OPERATOR_PASSWORD);
@@ -194,21 +160,21 @@ describe.runIf(browserAvailable)(
       await page.getByRole('heading', { name: 'Activation queue' }).waitFor();
       await page.getByRole('link', { name: 'Orders', exact: true }).click();
       await page.getByRole('heading', { name: 'Orders' }).waitFor();
-      await checkBoth(page, 'console-orders');
+      await checkBothWidths(page, SHOTS, 'console-orders');
       await page.getByRole('link', { name: 'BOARD-LONG-REFERENCE-0001' }).click();
       await page.getByLabel('Move to').selectOption('accepted');
       await page.getByRole('button', { name: 'Move' }).click();
       await page.getByText('Moved to accepted.').waitFor();
-      await checkBoth(page, 'console-order');
+      await checkBothWidths(page, SHOTS, 'console-order');
       await page.getByRole('link', { name: 'Catalog' }).click();
       await page.getByRole('heading', { name: 'Catalog: vendors' }).waitFor();
-      await checkBoth(page, 'console-catalog');
+      await checkBothWidths(page, SHOTS, 'console-catalog');
       await page.goto(`${p.url}/console/partners/${shop.partnerId}`);
       await page.getByRole('button', { name: 'Set the rate limits' }).waitFor();
-      await checkBoth(page, 'console-partner-limits');
+      await checkBothWidths(page, SHOTS, 'console-partner-limits');
       await page.goto(`${p.url}/console/partners/${shop.partnerId}/wallet`);
       await page.getByRole('heading', { name: /^Wallet of/ }).waitFor();
-      await checkBoth(page, 'console-wallet');
+      await checkBothWidths(page, SHOTS, 'console-wallet');
       expect(csp).toEqual([]);
     }, 120_000);
 
@@ -228,7 +194,7 @@ describe.runIf(browserAvailable)(
       const op = await enrolledOperator(p, ['admin'], now);
       now += 30_000;
       const page = await (await browser.newContext({ viewport: VIEWPORTS[0] })).newPage();
-      const csp = watchCsp(page);
+      const csp = watchPage(page).violations;
       await page.goto(`${p.url}/console/sign-in`);
       await page.getByLabel('Email').fill(op.email);
       await page.getByLabel('Password').fill(OPERATOR_PASSWORD);
@@ -243,7 +209,7 @@ describe.runIf(browserAvailable)(
       await page.getByRole('button', { name: 'Save the vendor' }).click();
       await page.getByText('commission_rate must be from 0 to 1').waitFor();
       expect(await page.getByLabel('Commission rate').inputValue()).toBe('1.25');
-      await checkBoth(page, 'console-vendor-problem');
+      await checkBothWidths(page, SHOTS, 'console-vendor-problem');
       await page.getByLabel('Commission rate').fill('0.125');
       await page.getByLabel('Pickup address').fill('Kejetia Market, Kumasi');
       await page.getByLabel('Pickup latitude').fill('6.6966');
@@ -251,15 +217,15 @@ describe.runIf(browserAvailable)(
       await page.getByRole('button', { name: 'Save the vendor' }).click();
       await page.getByText('Makola Kente House and Sons Trading Enterprise: saved.').waitFor();
       expect(await page.locator('#vendor-commission').textContent()).toBe('12.50 %');
-      await checkBoth(page, 'console-vendor');
+      await checkBothWidths(page, SHOTS, 'console-vendor');
       await page.getByRole('link', { name: 'Sales', exact: true }).click();
       await page.getByRole('heading', { name: 'Sales' }).waitFor();
       await page.getByLabel('State').selectOption('confirmed');
       await page.getByRole('button', { name: 'Filter' }).click();
-      await checkBoth(page, 'console-sales');
+      await checkBothWidths(page, SHOTS, 'console-sales');
       await page.getByRole('link', { name: sale.reference }).click();
       expect(await page.locator('#sale-state').textContent()).toBe('confirmed');
-      await checkBoth(page, 'console-sale');
+      await checkBothWidths(page, SHOTS, 'console-sale');
       await page.getByRole('link', { name: /^Journal jrn_/ }).click();
       await page.getByText('Balanced: debits equal credits.').waitFor();
       expect(csp).toEqual([]);
@@ -272,7 +238,7 @@ describe.runIf(browserAvailable)(
       const op = await enrolledOperator(p, ['finance'], now);
       now += 30_000;
       const page = await (await browser.newContext({ viewport: VIEWPORTS[0] })).newPage();
-      const csp = watchCsp(page);
+      const csp = watchPage(page).violations;
       await page.goto(`${p.url}/console/sign-in`);
       await page.getByLabel('Email').fill(op.email);
       await page.getByLabel('Password').fill(OPERATOR_PASSWORD);
@@ -289,7 +255,7 @@ describe.runIf(browserAvailable)(
       await page
         .getByText('Not approved: A destination change is approved by a second operator')
         .waitFor();
-      await checkBoth(page, 'console-payee');
+      await checkBothWidths(page, SHOTS, 'console-payee');
       const changeId = (await page
         .locator('input[name="change_id"]')
         .first()
@@ -309,9 +275,9 @@ describe.runIf(browserAvailable)(
       // The run's page follows the background worker until the run is done: one payout, waiting for a checker.
       await page.locator('[data-field="status"]', { hasText: 'done' }).waitFor();
       expect(await page.locator('[data-field="awaiting_approval"]').textContent()).toBe('1');
-      await checkBoth(page, 'console-payout-run');
+      await checkBothWidths(page, SHOTS, 'console-payout-run');
       await page.getByRole('link', { name: 'All payouts and runs' }).click();
-      await checkBoth(page, 'console-payouts');
+      await checkBothWidths(page, SHOTS, 'console-payouts');
       await page
         .getByRole('link', { name: `vendor:${vendor}` })
         .first()
@@ -327,7 +293,7 @@ describe.runIf(browserAvailable)(
       await page
         .getByText('Not approved: A payout is approved by a second finance operator')
         .waitFor();
-      await checkBoth(page, 'console-payout-refused');
+      await checkBothWidths(page, SHOTS, 'console-payout-refused');
 
       // A new wallet the provider holds under another name: approved (through the API), the waiting
       // payout is replaced, and the destination waits for a review that shows both names.
@@ -357,7 +323,7 @@ describe.runIf(browserAvailable)(
         0,
       );
       await page.getByText(`cancelled, replaced by`).first().waitFor();
-      await checkBoth(page, 'console-payee-review');
+      await checkBothWidths(page, SHOTS, 'console-payee-review');
       // This operator proposed it: the acceptance is refused on the page.
       await page.getByRole('button', { name: 'Accept this destination' }).click();
       await page
@@ -367,7 +333,7 @@ describe.runIf(browserAvailable)(
         .waitFor();
       await page.getByRole('link', { name: payoutId }).click();
       await page.locator('#state').getByText('cancelled').waitFor();
-      await checkBoth(page, 'console-payout-cancelled');
+      await checkBothWidths(page, SHOTS, 'console-payout-cancelled');
       expect(csp).toEqual([]);
     }, 120_000);
   },

@@ -1,44 +1,20 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PartnerClient } from '@partner-platform/sdk';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { orderBody } from '../../delivery/fixtures.ts';
 import {
   browserAvailable,
-  contrastRatios,
-  horizontalOverflow,
   usePlatformAndBrowser,
   VIEWPORTS,
+  watchPage,
+  checkPage,
 } from '../../helpers/browser.ts';
 import { ROOT } from '../../helpers/process.ts';
 import { mailSettled, newEmail, PASSWORD } from '../../helpers/web.ts';
 
 /** Screenshots to look at (gitignored): a page can pass every assertion and still look wrong. */
 const SHOTS = process.env.SCREENSHOT_DIR ?? join(ROOT, 'test-results', 'dashboard');
-
-/** Watches a page for what every dashboard page must never do: break the CSP or load from elsewhere. */
-function watch(page: Page, origin: string) {
-  const violations: string[] = [];
-  const foreign: string[] = [];
-  page.on(
-    'console',
-    (m) => m.text().includes('Content Security Policy') && violations.push(m.text()),
-  );
-  page.on('request', (r) => !r.url().startsWith(origin) && foreign.push(r.url()));
-  return { violations, foreign };
-}
-
-async function check(page: Page, name: string, width: number): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  expect(
-    await horizontalOverflow(page),
-    `${name} at ${width} px scrolls sideways`,
-  ).toBeLessThanOrEqual(0);
-  const unreadable = (await contrastRatios(page, 'body *')).filter((t) => t.ratio < 4.5);
-  expect(unreadable, name).toEqual([]);
-}
 
 describe.runIf(browserAvailable)('the partner dashboard in headless Chromium', () => {
   const ctx = usePlatformAndBrowser();
@@ -49,12 +25,12 @@ describe.runIf(browserAvailable)('the partner dashboard in headless Chromium', (
     const context: BrowserContext = await browser.newContext({ viewport: phone });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: p.url });
     const page = await context.newPage();
-    const seen = watch(page, p.url);
+    const seen = watchPage(page, p.url);
     const email = newEmail('journey');
 
     await page.goto(`${p.url}/`);
     await page.getByRole('link', { name: 'Sign up' }).click();
-    await check(page, 'sign-up', phone.width);
+    await checkPage(page, SHOTS, 'sign-up');
     await page.getByLabel('Business name').fill('Esi Crafts');
     await page.getByLabel('Work email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
@@ -70,7 +46,7 @@ describe.runIf(browserAvailable)('the partner dashboard in headless Chromium', (
     await page.getByRole('link', { name: /verify-email/ }).click();
     await page.getByRole('heading', { name: 'Email verified' }).waitFor();
     await page.getByRole('link', { name: 'Sign in' }).click();
-    await check(page, 'sign-in', phone.width);
+    await checkPage(page, SHOTS, 'sign-in');
     // Keyboard first: the first Tab reaches the skip link.
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
@@ -78,14 +54,14 @@ describe.runIf(browserAvailable)('the partner dashboard in headless Chromium', (
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Esi Crafts' }).waitFor();
-    await check(page, 'overview', phone.width);
+    await checkPage(page, SHOTS, 'overview');
 
     await page.getByRole('link', { name: 'Your apps' }).click();
     await page.getByLabel('App name').fill('Esi web shop');
     await page.getByRole('button', { name: 'Create app' }).click();
     await page.getByText('Webhook secret (verifies').waitFor();
     await page.getByRole('button', { name: 'Create a staging key' }).click();
-    await check(page, 'key-shown', phone.width);
+    await checkPage(page, SHOTS, 'key-shown');
     expect(await page.getByText('Shown once.').isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Copy API key' }).click();
     const apiKey = await page.evaluate(() => navigator.clipboard.readText());
@@ -104,13 +80,13 @@ describe.runIf(browserAvailable)('the partner dashboard in headless Chromium', (
     await p.admin('POST', `/delivery/orders/${orderId}/status`, { status: 'accepted' });
 
     await page.getByRole('link', { name: 'Orders' }).click();
-    await check(page, 'orders', phone.width);
+    await checkPage(page, SHOTS, 'orders');
     await page.getByRole('link', { name: 'ESI-0001' }).click();
     expect(page.url()).toBe(`${p.url}/dashboard/orders/${orderId}`);
     const timeline = await page.locator('ol.timeline li').allInnerTexts();
     expect(timeline[0]).toMatch(/^Order placed · /);
     expect(timeline[1]).toMatch(/^Accepted by courier · /);
-    await check(page, 'order', phone.width);
+    await checkPage(page, SHOTS, 'order');
 
     // The same pages at laptop width, in the same session.
     const desktop = VIEWPORTS[1];
@@ -124,11 +100,11 @@ describe.runIf(browserAvailable)('the partner dashboard in headless Chromium', (
       ['wallet', '/dashboard/wallet'],
     ] as const) {
       expect((await page.goto(`${p.url}${path}`))?.status()).toBe(200);
-      await check(page, name, desktop.width);
+      await checkPage(page, SHOTS, name);
     }
     await page.setViewportSize(phone);
     await page.goto(`${p.url}/dashboard/team`);
-    await check(page, 'team', phone.width);
+    await checkPage(page, SHOTS, 'team');
 
     expect(seen.violations).toEqual([]);
     expect(seen.foreign).toEqual([]);

@@ -1,13 +1,11 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   browserAvailable,
-  contrastRatios,
-  horizontalOverflow,
   usePlatformAndBrowser,
   VIEWPORTS,
+  checkPage,
 } from '../../helpers/browser.ts';
 import { ROOT } from '../../helpers/process.ts';
 import { SESSION_COOKIE as SESSION_COOKIE_NAME } from '../../../src/web/dashboard/kit.ts';
@@ -20,19 +18,6 @@ const HEADER =
   'order_reference,customer_name,customer_phone,delivery_address,delivery_city,delivery_region,delivery_lat,delivery_lng,item,pickup_contact_person,pickup_contact_phone,pickup_lat,pickup_lng';
 const row = (ref: string, phone = '024 123 4567', lat = '5.556') =>
   `${ref},Ama Mensah,${phone},"12 Oxford Street, Osu",Accra,Greater Accra,${lat},-0.182,A long description of two pairs of sandals,Kofi Boateng,0201234567,5.549,-0.209`;
-
-async function check(page: Page, name: string, width: number): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  expect(
-    await horizontalOverflow(page),
-    `${name} at ${width} px scrolls sideways`,
-  ).toBeLessThanOrEqual(0);
-  expect(
-    (await contrastRatios(page, 'body *')).filter((t) => t.ratio < 4.5),
-    name,
-  ).toEqual([]);
-}
 
 describe.runIf(browserAvailable)(
   'journey: upload a CSV of orders from the dashboard in Chromium',
@@ -80,7 +65,7 @@ describe.runIf(browserAvailable)(
           .setInputFiles({ name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
         await expect.poll(() => page.getByLabel('CSV text').inputValue()).toBe(csv);
         await page.getByText('orders.csv read').waitFor();
-        await check(page, 'upload-form', width);
+        await checkPage(page, SHOTS, 'upload-form');
         await page.getByRole('button', { name: 'Upload orders' }).click();
         await page.getByRole('heading', { name: 'Upload result' }).waitFor();
         expect(await page.locator('#upload-summary').innerText()).toMatch(
@@ -90,10 +75,10 @@ describe.runIf(browserAvailable)(
         expect(report).toHaveLength(4);
         expect(report[1]).toMatch(/MISSING_REQUIRED_FIELD/);
         expect(report[2]).toMatch(/INVALID_ORDER_PAYLOAD delivery_lat must be a number/);
-        await check(page, 'upload-report', width);
+        await checkPage(page, SHOTS, 'upload-report');
         await page.locator('#upload-report a').first().click();
         await page.getByRole('heading', { name: `Order B${width}-1` }).waitFor();
-        await check(page, 'upload-order', width);
+        await checkPage(page, SHOTS, 'upload-order');
         expect(csp).toEqual([]);
         await context.close();
       }

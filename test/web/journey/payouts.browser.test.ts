@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   browserAvailable,
   horizontalOverflow,
   usePlatformAndBrowser,
   VIEWPORTS,
+  watchPage,
 } from '../../helpers/browser.ts';
 import { ROOT } from '../../helpers/process.ts';
 import { newEmail, PASSWORD, verifiedOwner } from '../../helpers/web.ts';
@@ -14,16 +14,6 @@ import { HOUR, settleSale } from '../../payouts/helpers.ts';
 
 /** Screenshots to look at (gitignored). */
 const SHOTS = process.env.SCREENSHOT_DIR ?? join(ROOT, 'test-results', 'dashboard');
-
-function watchCsp(page: Page): string[] {
-  const violations: string[] = [];
-  page.on(
-    'console',
-    (m) => m.text().includes('Content Security Policy') && violations.push(m.text()),
-  );
-  page.on('pageerror', (e) => violations.push(`page error: ${e.message}`));
-  return violations;
-}
 
 describe.runIf(browserAvailable)(
   'dashboard payouts in headless Chromium at 390 and 1280 px',
@@ -43,7 +33,7 @@ describe.runIf(browserAvailable)(
       await settleSale(p, `partner_markup_payable:${partnerId}`, 4250, Date.now() - 2 * HOUR);
 
       const page = await (await browser.newContext({ viewport: VIEWPORTS[0] })).newPage();
-      const csp = watchCsp(page);
+      const csp = watchPage(page).violations;
       await page.goto(`${p.url}/sign-in`);
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Password').fill(PASSWORD);

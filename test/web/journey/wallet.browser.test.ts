@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ACCRA_CENTRAL, EAST_LEGON, orderBody } from '../../delivery/fixtures.ts';
 import {
@@ -8,6 +7,7 @@ import {
   horizontalOverflow,
   usePlatformAndBrowser,
   VIEWPORTS,
+  watchPage,
 } from '../../helpers/browser.ts';
 import { addKey } from '../../helpers/harness.ts';
 import { ROOT } from '../../helpers/process.ts';
@@ -15,16 +15,6 @@ import { newEmail, PASSWORD, verifiedOwner } from '../../helpers/web.ts';
 
 /** Screenshots to look at (gitignored). */
 const SHOTS = process.env.SCREENSHOT_DIR ?? join(ROOT, 'test-results', 'wallet');
-
-function watchCsp(page: Page): string[] {
-  const violations: string[] = [];
-  page.on(
-    'console',
-    (m) => m.text().includes('Content Security Policy') && violations.push(m.text()),
-  );
-  page.on('pageerror', (e) => violations.push(`page error: ${e.message}`));
-  return violations;
-}
 
 const ghs = (pesewas: number) =>
   `GHS ${pesewas < 0 ? '-' : ''}${Math.floor(Math.abs(pesewas) / 100)}.${String(Math.abs(pesewas) % 100).padStart(2, '0')}`;
@@ -58,7 +48,7 @@ describe.runIf(browserAvailable)(
       );
 
       const page = await (await browser.newContext({ viewport: VIEWPORTS[0] })).newPage();
-      const csp = watchCsp(page);
+      const csp = watchPage(page).violations;
       await page.goto(`${p.url}/sign-in`);
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Password').fill(PASSWORD);

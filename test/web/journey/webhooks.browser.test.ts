@@ -1,15 +1,14 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PartnerClient } from '@partner-platform/sdk';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderBody } from '../../delivery/fixtures.ts';
 import {
   browserAvailable,
-  contrastRatios,
-  horizontalOverflow,
   launchBrowser,
   VIEWPORTS,
+  watchPage,
+  checkPage,
 } from '../../helpers/browser.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { ROOT } from '../../helpers/process.ts';
@@ -18,28 +17,6 @@ import { Receiver, until } from '../../webhooks/receiver.ts';
 
 /** Screenshots to look at (gitignored). */
 const SHOTS = process.env.SCREENSHOT_DIR ?? join(ROOT, 'test-results', 'webhooks');
-
-function watch(page: Page, origin: string) {
-  const violations: string[] = [];
-  const foreign: string[] = [];
-  page.on(
-    'console',
-    (m) => m.text().includes('Content Security Policy') && violations.push(m.text()),
-  );
-  page.on('request', (r) => !r.url().startsWith(origin) && foreign.push(r.url()));
-  return { violations, foreign };
-}
-
-async function check(page: Page, name: string, width: number): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  expect(
-    await horizontalOverflow(page),
-    `${name} at ${width} px scrolls sideways`,
-  ).toBeLessThanOrEqual(0);
-  const unreadable = (await contrastRatios(page, 'body *')).filter((t) => t.ratio < 4.5);
-  expect(unreadable, name).toEqual([]);
-}
 
 describe.runIf(browserAvailable)(
   'journey 3: a failing webhook endpoint, dead-lettered, fixed and replayed from the dashboard',
@@ -82,7 +59,7 @@ describe.runIf(browserAvailable)(
       const phone = VIEWPORTS[0];
       const context = await browser.newContext({ viewport: phone });
       const page = await context.newPage();
-      const seen = watch(page, p.url);
+      const seen = watchPage(page, p.url);
       const email = newEmail('hooks');
 
       await page.goto(`${p.url}/sign-up`);
@@ -137,10 +114,10 @@ describe.runIf(browserAvailable)(
       expect(attempts).toHaveLength(3);
       expect(attempts.every((row) => row.includes('500'))).toBe(true);
       expect(await page.locator('pre').textContent()).toContain('AMA-0001');
-      await check(page, 'event-dead', phone.width);
+      await checkPage(page, SHOTS, 'event-dead');
       const eventUrl = page.url();
       await page.getByRole('link', { name: /Webhook deliveries of/ }).click();
-      await check(page, 'deliveries', phone.width);
+      await checkPage(page, SHOTS, 'deliveries');
       await page.goto(eventUrl);
 
       // The partner fixes the receiver, then replays from the dashboard.
@@ -156,13 +133,13 @@ describe.runIf(browserAvailable)(
       const after = await page.locator('table tbody tr').allInnerTexts();
       expect(after).toHaveLength(4);
       expect(after[3]).toContain('204');
-      await check(page, 'event-delivered', phone.width);
+      await checkPage(page, SHOTS, 'event-delivered');
 
       const desktop = VIEWPORTS[1];
       await page.setViewportSize(desktop);
-      await check(page, 'event-delivered', desktop.width);
+      await checkPage(page, SHOTS, 'event-delivered');
       await page.getByRole('link', { name: /Webhook deliveries of/ }).click();
-      await check(page, 'deliveries', desktop.width);
+      await checkPage(page, SHOTS, 'deliveries');
 
       expect(seen.violations).toEqual([]);
       expect(seen.foreign).toEqual([]);
