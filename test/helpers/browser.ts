@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startPlatform, type TestPlatform } from './harness.ts';
+import { mailSettled, PASSWORD } from './web.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -143,4 +144,51 @@ export async function checkBothWidths(page: Page, shots: string, name: string): 
     await checkPage(page, shots, name);
   }
   await page.setViewportSize(before);
+}
+
+/**
+ * Signs a new owner up in the browser, follows the verification link from the development
+ * mailbox and signs in with the email and password: every dashboard journey's first steps.
+ */
+export async function signUpInBrowser(
+  page: Page,
+  p: TestPlatform,
+  business: string,
+  email: string,
+): Promise<void> {
+  await page.goto(`${p.url}/sign-up`);
+  await page.getByLabel('Business name').fill(business);
+  await page.getByLabel('Work email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.getByRole('heading', { name: 'Check your mail' }).waitFor();
+  await mailSettled(p);
+  await page.goto(`${p.url}/dev/mail`);
+  await page
+    .getByRole('link', { name: /Verify your email/ })
+    .first()
+    .click();
+  await page.getByRole('link', { name: /verify-email/ }).click();
+  await page.getByRole('heading', { name: 'Email verified' }).waitFor();
+  await page.goto(`${p.url}/sign-in`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/sign-in'));
+}
+
+/**
+ * A page in a new browser context carrying the console session of `cookie` (an operator signed
+ * in over HTTP), with what it must never do watched from the start.
+ */
+export async function consolePage(
+  browser: Browser,
+  p: TestPlatform,
+  cookie: string,
+  viewport: { width: number; height: number } = VIEWPORTS[0],
+): Promise<{ page: Page; violations: string[] }> {
+  const context = await browser.newContext({ viewport });
+  await context.addCookies([{ name: 'pp_console', value: cookie, url: p.url }]);
+  const page = await context.newPage();
+  return { page, violations: watchPage(page).violations };
 }

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   browserAvailable,
   horizontalOverflow,
+  consolePage,
   launchBrowser,
-  VIEWPORTS,
 } from '../../helpers/browser.ts';
 import { signedInOperator, TOTP_STEP_MS } from '../../helpers/console.ts';
 import { createPartner, startPlatform, type TestPlatform } from '../../helpers/harness.ts';
@@ -31,17 +31,7 @@ describe.runIf(browserAvailable)('console reconciliation in headless Chromium at
     const s = await createPartner(p, { environment: 'production' });
     const ref = await creditedTopup(p, s, 'paystack', 8_000, new Date('2026-08-03T10:00:00Z'));
     const { web } = await signedInOperator(p, ['finance'], () => (now += TOTP_STEP_MS));
-    const context = await browser.newContext({ viewport: VIEWPORTS[0] });
-    await context.addCookies([
-      { name: 'pp_console', value: web.cookies.get('pp_console')!, url: p.url },
-    ]);
-    const page = await context.newPage();
-    const violations: string[] = [];
-    page.on(
-      'console',
-      (m) => m.text().includes('Content Security Policy') && violations.push(m.text()),
-    );
-    page.on('pageerror', (e) => violations.push(e.message));
+    const { page, violations } = await consolePage(browser, p, web.cookies.get('pp_console')!);
 
     await page.goto(`${p.url}/console/reconciliation`);
     await page.getByRole('heading', { name: 'Reconciliation', level: 1 }).waitFor();
@@ -76,17 +66,7 @@ describe.runIf(browserAvailable)('console reconciliation in headless Chromium at
       (await p.admin('POST', '/reconciliation/imports', { gateway: 'paystack', csv: report })).body,
     ).toMatchObject({ settlements_proposed: 2 });
     const { web } = await signedInOperator(p, ['finance'], () => (now += TOTP_STEP_MS));
-    const context = await browser.newContext({ viewport: VIEWPORTS[0] });
-    await context.addCookies([
-      { name: 'pp_console', value: web.cookies.get('pp_console')!, url: p.url },
-    ]);
-    const page = await context.newPage();
-    const violations: string[] = [];
-    page.on(
-      'console',
-      (m) => m.text().includes('Content Security Policy') && violations.push(m.text()),
-    );
-    page.on('pageerror', (e) => violations.push(e.message));
+    const { page, violations } = await consolePage(browser, p, web.cookies.get('pp_console')!);
 
     await page.goto(`${p.url}/console/reconciliation`);
     await page.getByRole('heading', { name: 'Settlements awaiting approval' }).waitFor();

@@ -8,6 +8,7 @@ import {
   VIEWPORTS,
   watchPage,
   checkBothWidths,
+  signUpInBrowser,
 } from '../../helpers/browser.ts';
 import { enrolledOperator, OPERATOR_PASSWORD } from '../../helpers/console.ts';
 import { createPartner, startPlatform, type TestPlatform } from '../../helpers/harness.ts';
@@ -23,7 +24,7 @@ import {
 import { checkerToken, HOUR, settleSale } from '../../payouts/helpers.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';
 import { ROOT } from '../../helpers/process.ts';
-import { mailSettled, newEmail, PASSWORD } from '../../helpers/web.ts';
+import { newEmail } from '../../helpers/web.ts';
 
 /** Screenshots to look at (gitignored). */
 const SHOTS = process.env.SCREENSHOT_DIR ?? join(ROOT, 'test-results', 'console');
@@ -51,24 +52,7 @@ describe.runIf(browserAvailable)(
       const partner = await (await browser.newContext({ viewport: VIEWPORTS[0] })).newPage();
       const partnerCsp = watchPage(partner).violations;
       const email = newEmail('journey');
-      await partner.goto(`${p.url}/sign-up`);
-      await partner.getByLabel('Business name').fill('Kofi Foods');
-      await partner.getByLabel('Work email').fill(email);
-      await partner.getByLabel('Password').fill(PASSWORD);
-      await partner.getByRole('button', { name: 'Sign up' }).click();
-      await partner.getByRole('heading', { name: 'Check your mail' }).waitFor();
-      await mailSettled(p);
-      await partner.goto(`${p.url}/dev/mail`);
-      await partner
-        .getByRole('link', { name: /Verify your email/ })
-        .first()
-        .click();
-      await partner.getByRole('link', { name: /verify-email/ }).click();
-      await partner.getByRole('heading', { name: 'Email verified' }).waitFor();
-      await partner.goto(`${p.url}/sign-in`);
-      await partner.getByLabel('Email').fill(email);
-      await partner.getByLabel('Password').fill(PASSWORD);
-      await partner.getByRole('button', { name: 'Sign in' }).click();
+      await signUpInBrowser(partner, p, 'Kofi Foods', email);
       await partner.getByRole('link', { name: 'Production activation' }).click();
 
       // A mistake first: the message sits under the field.

@@ -9,6 +9,7 @@ import {
   VIEWPORTS,
   watchPage,
   checkPage,
+  signUpInBrowser,
 } from '../../helpers/browser.ts';
 import { ROOT } from '../../helpers/process.ts';
 import { mailSettled, newEmail, PASSWORD } from '../../helpers/web.ts';
@@ -116,23 +117,7 @@ describe.runIf(browserAvailable)('the partner dashboard in headless Chromium', (
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: VIEWPORTS[0] });
     const page = await context.newPage();
     const email = newEmail('nojs');
-    await page.goto(`${p.url}/sign-up`);
-    await page.getByLabel('Business name').fill('Yaw Prints');
-    await page.getByLabel('Work email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.getByRole('heading', { name: 'Check your mail' }).waitFor();
-    await mailSettled(p);
-    await page.goto(`${p.url}/dev/mail`);
-    await page
-      .getByRole('link', { name: /Verify your email/ })
-      .first()
-      .click();
-    await page.getByRole('link', { name: /verify-email/ }).click();
-    await page.goto(`${p.url}/sign-in`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signUpInBrowser(page, p, 'Yaw Prints', email);
     await page.goto(`${p.url}/dashboard/apps`);
     await page.getByLabel('App name').fill('No script app');
     await page.getByRole('button', { name: 'Create app' }).click();

@@ -9,10 +9,11 @@ import {
   VIEWPORTS,
   watchPage,
   checkPage,
+  signUpInBrowser,
 } from '../../helpers/browser.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { ROOT } from '../../helpers/process.ts';
-import { mailSettled, newEmail, PASSWORD } from '../../helpers/web.ts';
+import { newEmail } from '../../helpers/web.ts';
 import { Receiver, until } from '../../webhooks/receiver.ts';
 
 /** Screenshots to look at (gitignored). */
@@ -62,24 +63,7 @@ describe.runIf(browserAvailable)(
       const seen = watchPage(page, p.url);
       const email = newEmail('hooks');
 
-      await page.goto(`${p.url}/sign-up`);
-      await page.getByLabel('Business name').fill('Ama Deliveries');
-      await page.getByLabel('Work email').fill(email);
-      await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign up' }).click();
-      await page.getByRole('heading', { name: 'Check your mail' }).waitFor();
-      await mailSettled(p);
-      await page.goto(`${p.url}/dev/mail`);
-      await page
-        .getByRole('link', { name: /Verify your email/ })
-        .first()
-        .click();
-      await page.getByRole('link', { name: /verify-email/ }).click();
-      await page.getByRole('heading', { name: 'Email verified' }).waitFor();
-      await page.goto(`${p.url}/sign-in`);
-      await page.getByLabel('Email').fill(email);
-      await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await signUpInBrowser(page, p, 'Ama Deliveries', email);
       await page.getByRole('heading', { name: 'Ama Deliveries' }).waitFor();
 
       await page.goto(`${p.url}/dashboard/apps`);
