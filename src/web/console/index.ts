@@ -1,9 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { Assets } from '../../platform/web/assets.ts';
-import { FORM_BODY_LIMIT } from '../../platform/web/form.ts';
 import { Views } from '../../platform/web/views.ts';
-import { refusal, STATIC_DIR, type DashboardDeps } from '../dashboard/index.ts';
+import { pageScope, STATIC_DIR, type DashboardDeps } from '../dashboard/index.ts';
 import { WebKit } from '../dashboard/kit.ts';
 import { registerConsoleActivationRoutes } from './activation-routes.ts';
 import { registerConsoleAuditRoutes } from './audit-routes.ts';
@@ -52,30 +51,7 @@ export function registerConsole(
     assets.url('console.css'),
   );
   app.register(async (scope) => {
-    scope.setErrorHandler((err, request, reply) => {
-      const known = refusal(err, request);
-      if (!known) request.log.error({ err }, 'unexpected error on a console page');
-      const { status, message } = known ?? {
-        status: 500,
-        message: 'Something went wrong on our side. Try again in a moment.',
-      };
-      return kit.page(
-        reply,
-        'error',
-        {
-          title:
-            status === 403 ? 'Not allowed' : status === 404 ? 'Not found' : 'Something is wrong',
-          status,
-          message,
-          requestId: request.id,
-        },
-        status,
-      );
-    });
-    // Every form gets the small limit; a route that declares its own (the report upload) keeps it.
-    scope.addHook('onRoute', (route) => {
-      route.bodyLimit ??= FORM_BODY_LIMIT;
-    });
+    pageScope(scope, kit, 'a console page');
     registerConsoleAuthRoutes(scope, kit);
     registerConsoleActivationRoutes(scope, kit);
     registerConsolePartnerRoutes(scope, kit);

@@ -2,9 +2,14 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { MAX_PROOF_BYTES } from '../../modules/proof/index.ts';
 import { Assets } from '../../platform/web/assets.ts';
-import { FORM_BODY_LIMIT } from '../../platform/web/form.ts';
 import { Views } from '../../platform/web/views.ts';
-import { refusal, STATIC_DIR, type DashboardDeps } from '../dashboard/index.ts';
+import {
+  errorPage,
+  pageScope,
+  refusal,
+  STATIC_DIR,
+  type DashboardDeps,
+} from '../dashboard/index.ts';
 import { WebKit } from '../dashboard/kit.ts';
 import { CourierKit, type CourierAppDeps } from './kit.ts';
 import { registerCourierLive } from './live.ts';
@@ -38,9 +43,10 @@ export function registerCourierApp(
     live: assets.url('courier-live.js'),
   });
   app.register(async (scope) => {
+    pageScope(scope, kit, 'a courier page');
+    // The upload is the app script's: a body refused before its handler (too large) is answered in JSON too.
     scope.setErrorHandler((err, request, reply) => {
-      const known = refusal(err);
-      // The upload is the app script's: a body refused before its handler (too large) is answered in JSON too.
+      const known = refusal(err, request);
       if (known && request.routeOptions.url === PROOF_UPLOAD_URL) {
         const tooLarge = known.status === 413;
         return json(
@@ -54,26 +60,7 @@ export function registerCourierApp(
             : { error: known.message, code: 'BAD_REQUEST' },
         );
       }
-      if (!known) request.log.error({ err }, 'unexpected error on a courier page');
-      const { status, message } = known ?? {
-        status: 500,
-        message: 'Something went wrong on our side. Try again in a moment.',
-      };
-      return kit.page(
-        reply,
-        'error',
-        {
-          title:
-            status === 403 ? 'Not allowed' : status === 404 ? 'Not found' : 'Something is wrong',
-          status,
-          message,
-          requestId: request.id,
-        },
-        status,
-      );
-    });
-    scope.addHook('onRoute', (route) => {
-      route.bodyLimit ??= FORM_BODY_LIMIT;
+      return errorPage(kit, 'a courier page', err, request, reply);
     });
     const origin = new URL(dashboard.publicBaseUrl).origin;
     registerCourierRoutes(scope, kit, origin);

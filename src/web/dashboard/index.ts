@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Assets } from '../../platform/web/assets.ts';
 import { FORM_BODY_LIMIT, FormProblem } from '../../platform/web/form.ts';
 import { Views } from '../../platform/web/views.ts';
@@ -28,6 +28,41 @@ const VENDOR_ASSETS = {
   'uplot.js': fileURLToPath(new URL('node_modules/uplot/dist/uPlot.iife.min.js', ROOT)),
   'uplot.css': fileURLToPath(new URL('node_modules/uplot/dist/uPlot.min.css', ROOT)),
 };
+
+/** Renders a page in a scope's layout (the dashboard's, the console's, the courier app's). */
+interface PageRenderer {
+  page(reply: FastifyReply, name: string, data: Record<string, unknown>, status: number): unknown;
+}
+
+/** The error page for a failed request in a scope of pages (`what` names them in the log). */
+export function errorPage(
+  kit: PageRenderer,
+  what: string,
+  err: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): unknown {
+  const known = refusal(err, request);
+  if (!known) request.log.error({ err }, `unexpected error on ${what}`);
+  const { status, message } = known ?? {
+    status: 500,
+    message: 'Something went wrong on our side. Try again in a moment.',
+  };
+  const title =
+    status === 403 ? 'Not allowed' : status === 404 ? 'Not found' : 'Something is wrong';
+  return kit.page(reply, 'error', { title, status, message, requestId: request.id }, status);
+}
+
+/**
+ * What every scope of pages shares: failures shown as the error page, and every form given the
+ * small body limit (a route that declares its own, such as an upload, keeps it).
+ */
+export function pageScope(scope: FastifyInstance, kit: PageRenderer, what: string): void {
+  scope.setErrorHandler((err, request, reply) => errorPage(kit, what, err, request, reply));
+  scope.addHook('onRoute', (route) => {
+    route.bodyLimit ??= FORM_BODY_LIMIT;
+  });
+}
 
 /** What a failed request shows: a page with a sentence, never a stack trace or JSON. */
 export function refusal(
@@ -63,30 +98,7 @@ export function registerDashboard(app: FastifyInstance, deps: DashboardDeps): vo
   const web = new WebKit(deps, new Views(TEMPLATES_DIR), assets);
   assets.register(app);
   app.register(async (scope) => {
-    scope.setErrorHandler((err, request, reply) => {
-      const known = refusal(err, request);
-      if (!known) request.log.error({ err }, 'unexpected error on a web page');
-      const { status, message } = known ?? {
-        status: 500,
-        message: 'Something went wrong on our side. Try again in a moment.',
-      };
-      return web.page(
-        reply,
-        'error',
-        {
-          title:
-            status === 403 ? 'Not allowed' : status === 404 ? 'Not found' : 'Something is wrong',
-          status,
-          message,
-          requestId: request.id,
-        },
-        status,
-      );
-    });
-    // Every form gets the small limit; a route that declares its own (the CSV upload) keeps it.
-    scope.addHook('onRoute', (route) => {
-      route.bodyLimit ??= FORM_BODY_LIMIT;
-    });
+    pageScope(scope, web, 'a web page');
     registerAuthRoutes(scope, web);
     registerTeamRoutes(scope, web);
     registerAppRoutes(scope, web);
