@@ -10,6 +10,14 @@ import { isId } from '../../platform/ids.ts';
 
 const PAYEE_KINDS = ['vendor', 'partner'] as const;
 const PAYEE_PREFIX = { vendor: 'ven', partner: 'ptn' } as const;
+/** Every payee page's path: /console/payees/:kind/:id, a vendor's or a partner's id. */
+const PAYEE_PARAMS = {
+  kind: { oneOf: PAYEE_KINDS, missing: 'There is no such payee.' },
+  id: {
+    test: (v: string) => isId('ven', v) || isId('ptn', v),
+    missing: 'There is no such payee.',
+  },
+};
 type PayeeParams = { Params: { kind: string; id: string } };
 const DESTINATION_FIELDS = {
   kind: { max: 20, label: 'Kind' },
@@ -163,13 +171,7 @@ export function registerConsolePayeeRoutes(app: FastifyInstance, kit: ConsoleKit
     {
       method: 'GET',
       path: '/console/payees/:kind/:id',
-      params: {
-        kind: { oneOf: PAYEE_KINDS, missing: 'There is no such payee.' },
-        id: {
-          test: (v: string) => isId('ven', v) || isId('ptn', v),
-          missing: 'There is no such payee.',
-        },
-      },
+      params: PAYEE_PARAMS,
       need: FINANCE_ROLES,
     },
     async ({ request, reply }) => {
@@ -221,13 +223,7 @@ export function registerConsolePayeeRoutes(app: FastifyInstance, kit: ConsoleKit
     {
       method: 'POST',
       path: '/console/payees/:kind/:id/destination',
-      params: {
-        kind: { oneOf: PAYEE_KINDS, missing: 'There is no such payee.' },
-        id: {
-          test: (v: string) => isId('ven', v) || isId('ptn', v),
-          missing: 'There is no such payee.',
-        },
-      },
+      params: PAYEE_PARAMS,
       need: FINANCE_ROLES,
       form: DESTINATION_FIELDS,
     },
@@ -271,13 +267,7 @@ export function registerConsolePayeeRoutes(app: FastifyInstance, kit: ConsoleKit
       {
         method: 'POST',
         path: `/console/payees/:kind/:id/destination/${decision}`,
-        params: {
-          kind: { oneOf: PAYEE_KINDS, missing: 'There is no such payee.' },
-          id: {
-            test: (v: string) => isId('ven', v) || isId('ptn', v),
-            missing: 'There is no such payee.',
-          },
-        },
+        params: PAYEE_PARAMS,
         need: FINANCE_ROLES,
         form: { change_id: { max: 64, label: 'Change' } },
       },
@@ -338,13 +328,7 @@ export function registerConsolePayeeRoutes(app: FastifyInstance, kit: ConsoleKit
     {
       method: 'POST',
       path: '/console/payees/:kind/:id/destination/accept',
-      params: {
-        kind: { oneOf: PAYEE_KINDS, missing: 'There is no such payee.' },
-        id: {
-          test: (v: string) => isId('ven', v) || isId('ptn', v),
-          missing: 'There is no such payee.',
-        },
-      },
+      params: PAYEE_PARAMS,
       need: FINANCE_ROLES,
       form: { version: { max: 10, label: 'Version' } },
     },
