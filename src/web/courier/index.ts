@@ -3,13 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { MAX_PROOF_BYTES } from '../../modules/proof/index.ts';
 import { Assets } from '../../platform/web/assets.ts';
 import { Views } from '../../platform/web/views.ts';
-import {
-  errorPage,
-  pageScope,
-  refusal,
-  STATIC_DIR,
-  type DashboardDeps,
-} from '../dashboard/index.ts';
+import { pageScope, refusal, STATIC_DIR, type DashboardDeps } from '../dashboard/index.ts';
 import { WebKit } from '../dashboard/kit.ts';
 import { CourierKit, type CourierAppDeps } from './kit.ts';
 import { registerCourierLive } from './live.ts';
@@ -43,24 +37,21 @@ export function registerCourierApp(
     live: assets.url('courier-live.js'),
   });
   app.register(async (scope) => {
-    pageScope(scope, kit, 'a courier page');
     // The upload is the app script's: a body refused before its handler (too large) is answered in JSON too.
-    scope.setErrorHandler((err, request, reply) => {
+    pageScope(scope, kit, 'a courier page', (err, request, reply) => {
       const known = refusal(err, request);
-      if (known && request.routeOptions.url === PROOF_UPLOAD_URL) {
-        const tooLarge = known.status === 413;
-        return json(
-          reply,
-          known.status,
-          tooLarge
-            ? {
-                error: `A proof image must be at most ${MAX_PROOF_BYTES / 1024 / 1024} MB.`,
-                code: 'PAYLOAD_TOO_LARGE',
-              }
-            : { error: known.message, code: 'BAD_REQUEST' },
-        );
-      }
-      return errorPage(kit, 'a courier page', err, request, reply);
+      if (!known || request.routeOptions.url !== PROOF_UPLOAD_URL) return undefined;
+      const tooLarge = known.status === 413;
+      return json(
+        reply,
+        known.status,
+        tooLarge
+          ? {
+              error: `A proof image must be at most ${MAX_PROOF_BYTES / 1024 / 1024} MB.`,
+              code: 'PAYLOAD_TOO_LARGE',
+            }
+          : { error: known.message, code: 'BAD_REQUEST' },
+      );
     });
     const origin = new URL(dashboard.publicBaseUrl).origin;
     registerCourierRoutes(scope, kit, origin);

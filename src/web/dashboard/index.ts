@@ -54,11 +54,20 @@ export function errorPage(
 }
 
 /**
- * What every scope of pages shares: failures shown as the error page, and every form given the
- * small body limit (a route that declares its own, such as an upload, keeps it).
+ * What every scope of pages shares: failures shown as the error page (after `own`, when given),
+ * and every form given the small body limit (a route that declares its own, such as an upload, keeps it).
  */
-export function pageScope(scope: FastifyInstance, kit: PageRenderer, what: string): void {
-  scope.setErrorHandler((err, request, reply) => errorPage(kit, what, err, request, reply));
+export function pageScope(
+  scope: FastifyInstance,
+  kit: PageRenderer,
+  what: string,
+  /** Answers a failure its own way first (a script's JSON endpoint), or leaves it to the error page. */
+  own?: (err: unknown, request: FastifyRequest, reply: FastifyReply) => unknown,
+): void {
+  scope.setErrorHandler(
+    (err, request, reply) =>
+      own?.(err, request, reply) ?? errorPage(kit, what, err, request, reply),
+  );
   scope.addHook('onRoute', (route) => {
     route.bodyLimit ??= FORM_BODY_LIMIT;
   });
