@@ -38,9 +38,11 @@ COPY --from=build /app/packages/protocol/package.json /app/packages/protocol/pac
 COPY --from=build /app/packages/protocol/dist /app/packages/protocol/dist
 COPY --from=build /app/dist /app/dist
 COPY --from=build /app/migrations /app/migrations
-# The dashboard's and the console's templates and static files are read from the source tree (tsc copies none).
+# The web pages' templates and static files are read from the source tree (tsc copies none);
+# scripts/image-dry-run.mjs opens a page of each to prove none is missing.
 COPY --from=build /app/src/web/dashboard/templates /app/src/web/dashboard/templates
 COPY --from=build /app/src/web/console/templates /app/src/web/console/templates
+COPY --from=build /app/src/web/courier/templates /app/src/web/courier/templates
 COPY --from=build /app/src/web/static /app/src/web/static
 COPY --from=build /app/src/modules/delivery/tracking/static /app/src/modules/delivery/tracking/static
 COPY --from=build --chown=node:node /app/data /app/data

@@ -159,6 +159,16 @@ console.log(
     ? `CMD ${stage.cmd.join(' ')}: ready in ${Date.now() - started} ms`
     : 'CMD never became ready',
 );
+// A page of each web app and a static file: a template or asset directory the image leaves out
+// answers 500 here, not on a courier's phone.
+const PAGES = ['/', '/sign-in', '/console/sign-in', '/courier/sign-in', '/docs', '/track/nope'];
+const broken = [];
+for (const path of ready ? PAGES : []) {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`).catch((err) => ({ status: err.message }));
+  if (res.status !== 200 && !(path.startsWith('/track/') && res.status === 404))
+    broken.push(`${path}: ${res.status}`);
+}
+console.log(broken.length ? `pages BROKEN: ${broken.join(', ')}` : `pages: ${PAGES.length} answered`);
 const healthy = ready && health() === 0;
 child.kill('SIGTERM');
 const code = await exited;
@@ -168,9 +178,9 @@ console.log(
 );
 if (!process.argv.includes('--keep')) rmSync(work, { recursive: true, force: true });
 else console.log(`kept ${work}`);
-if (!ready || !healthy || !unhealthyWhenStopped || code !== 0) {
+if (!ready || !healthy || !unhealthyWhenStopped || code !== 0 || broken.length) {
   console.error(
-    `image dry run failed (ready: ${ready}, healthy: ${healthy}, unhealthy once stopped: ${unhealthyWhenStopped}, exit code: ${code})`,
+    `image dry run failed (ready: ${ready}, pages broken: ${broken.length}, healthy: ${healthy}, unhealthy once stopped: ${unhealthyWhenStopped}, exit code: ${code})`,
   );
   process.exit(1);
 }
