@@ -44,6 +44,7 @@ COPY --from=build /app/src/web/dashboard/templates /app/src/web/dashboard/templa
 COPY --from=build /app/src/web/console/templates /app/src/web/console/templates
 COPY --from=build /app/src/web/courier/templates /app/src/web/courier/templates
 COPY --from=build /app/src/web/static /app/src/web/static
+COPY --from=build /app/src/modules/delivery/tracking/templates /app/src/modules/delivery/tracking/templates
 COPY --from=build /app/src/modules/delivery/tracking/static /app/src/modules/delivery/tracking/static
 COPY --from=build --chown=node:node /app/data /app/data
 USER node

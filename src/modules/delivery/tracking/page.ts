@@ -1,4 +1,6 @@
-import { escapeHtml, htmlPage, pageStylesheet } from '../../../platform/http/html.ts';
+import { fileURLToPath } from 'node:url';
+import { pageStylesheet } from '../../../platform/http/html.ts';
+import { Views } from '../../../platform/web/views.ts';
 import { describeStatus, buildTimeline, isStop } from '../domain/index.ts';
 import { maskPhoneLast4 } from '../../../shared/ghana/index.ts';
 import type { CourierProgress, TrackedCourier } from '../orders/courier-tracker.ts';
@@ -35,6 +37,27 @@ const MAP_STYLE = `.map{height:16rem;border-radius:.5rem;background:#e8ebef}.map
 .key{width:.85rem;height:.85rem;border-radius:50%;border:2px solid #fff;box-shadow:0 0 0 1px #b8c0cc}
 .key.pickup{background:#5b6572}.key.dropoff{background:#1a7f37}.key.courier{background:#2a81cb;border-radius:50% 50% 50% 0}`;
 
+// Read from the source tree, as the web apps' templates are (tsc copies no .eta; the Dockerfile does).
+const views = new Views(
+  fileURLToPath(new URL('../../../../src/modules/delivery/tracking/templates/', import.meta.url)),
+);
+
+/**
+ * The layout's part of a page: its title, how it refreshes (a meta refresh, one only for a browser
+ * without script while the stream updates it, or none once the delivery has ended) and its styles:
+ * inline on a page without files, the stylesheet file on the live page's strict CSP.
+ */
+function pageData(title: string, refresh: false | 'meta' | 'script', live?: LiveView) {
+  return live
+    ? { title, refresh, refreshSeconds: TRACKING_REFRESH_SECONDS, files: live.files }
+    : {
+        title,
+        refresh,
+        refreshSeconds: TRACKING_REFRESH_SECONDS,
+        inlineStyle: pageStylesheet(STYLE),
+      };
+}
+
 /** The tracking page's whole stylesheet when it loads files (the map page's strict CSP allows no inline style). */
 export const TRACKING_STYLESHEET = pageStylesheet(`${STYLE}\n${MAP_STYLE}`);
 
@@ -50,26 +73,8 @@ export interface MapView {
   /** The courier marker's images. */
   icons: { icon: string; icon2x: string; shadow: string };
   tilesUrl: string;
-  /** Plain text; escaped here, never handed to Leaflet (its attribution control takes HTML). */
+  /** Plain text; escaped by the template, never handed to Leaflet (its attribution control takes HTML). */
   attribution: string;
-}
-
-function page(
-  title: string,
-  body: string,
-  refresh: false | 'meta' | 'script',
-  live?: LiveView,
-): string {
-  const meta = `<meta http-equiv="refresh" content="${TRACKING_REFRESH_SECONDS}">`;
-  // With script, the page's event stream updates it; a browser without script still reloads.
-  const head = `<meta name="robots" content="noindex">${refresh === 'meta' ? meta : refresh === 'script' ? `<noscript>${meta}</noscript>` : ''}`;
-  return htmlPage({
-    title,
-    style: STYLE,
-    head,
-    body: `<main>${body}</main>`,
-    ...(live ? { files: live.files } : {}),
-  });
 }
 
 const VEHICLE_WORDS: Record<string, string> = {
@@ -109,22 +114,6 @@ export function courierLines(c: CourierProgress): { stop: string; eta: string; s
   };
 }
 
-function courierCard(c: CourierProgress | TrackedCourier): string {
-  const l = courierLines(c);
-  const who =
-    'courier' in c
-      ? `<div class="status" data-field="who">${escapeHtml(courierWho(c.courier))}</div>`
-      : '';
-  return `<section class="card courier">${who}<div data-field="stop">${escapeHtml(l.stop)}</div><div class="muted" data-field="seen">${escapeHtml(l.seen)}</div></section>`;
-}
-
-function mapCard(m: MapView): string {
-  const data = `data-tiles="${escapeHtml(m.tilesUrl)}" data-icon="${escapeHtml(m.icons.icon)}" data-icon2x="${escapeHtml(m.icons.icon2x)}" data-shadow="${escapeHtml(m.icons.shadow)}"`;
-  return `<section class="card map-card"><div id="map" class="map" ${data} role="region" aria-label="Map: pickup, drop-off and your courier (the same progress is given in words on this page)"></div>
-<ul class="legend" aria-hidden="true"><li><span class="key pickup"></span>Pickup</li><li><span class="key dropoff"></span>Drop-off</li><li><span class="key courier"></span>Your courier</li></ul>
-<p class="muted">Map: ${escapeHtml(m.attribution)}</p></section>`;
-}
-
 /** Whether the delivery is still under way: the courier, the map and the refresh exist only then. */
 export const underWay = (order: Pick<OrderRow, 'status'>): boolean =>
   order.status !== 'delivered' && !isStop(order.status);
@@ -137,38 +126,38 @@ export function renderTrackingPage(
   live?: LiveView,
   mapView?: MapView,
 ): string {
-  const timeline = buildTimeline(events.map((e) => ({ status: e.status, at: e.at })))
-    .map((t) => {
-      const cls = t.completed ? (isStop(t.status) ? 'stop' : 'done') : '';
-      return `<li class="${cls}"><span class="dot"></span><div><div>${escapeHtml(t.title)}</div>${t.timestamp ? `<div class="muted">${escapeHtml(accraTime(t.timestamp))}</div>` : ''}</div></li>`;
-    })
-    .join('');
+  const timeline = buildTimeline(events.map((e) => ({ status: e.status, at: e.at }))).map((t) => ({
+    cls: t.completed ? (isStop(t.status) ? 'stop' : 'done') : '',
+    title: t.title,
+    at: t.timestamp ? accraTime(t.timestamp) : '',
+  }));
   const moving = underWay(order);
-  const map = moving ? mapView : undefined;
-  const stream =
-    moving && live
-      ? ` data-events="${escapeHtml(live.eventsUrl)}" data-status="${escapeHtml(order.status)}"`
-      : '';
-  return page(
-    `Delivery ${order.order_reference}`,
-    `<h1>Your delivery</h1>
-<section class="card"${stream}><div class="status" data-field="status">${escapeHtml(describeStatus(order.status))}</div>
-${moving ? `<div class="muted" data-field="eta">${escapeHtml(trackingEta(order, courier))}</div>` : ''}</section>
-${moving && courier ? courierCard(courier) : ''}
-${map ? mapCard(map) : ''}
-<section class="card"><dl><dt>Item</dt><dd>${escapeHtml(order.item)}</dd><dt>Reference</dt><dd>${escapeHtml(order.order_reference)}</dd>
-<dt>City</dt><dd>${escapeHtml(order.delivery_city)}</dd><dt>Phone</dt><dd>ending in ${escapeHtml(maskPhoneLast4(order.customer_phone))}</dd></dl></section>
-<section class="card"><ol>${timeline}</ol></section>
-${moving ? `<p class="muted note">${live ? `This page updates itself as your delivery moves.<noscript> It refreshes every ${TRACKING_REFRESH_SECONDS} seconds.</noscript>` : `This page refreshes every ${TRACKING_REFRESH_SECONDS} seconds.`}</p>` : ''}`,
-    moving && (live ? 'script' : 'meta'),
-    moving ? live : undefined,
-  );
+  const lines = moving && courier ? courierLines(courier) : undefined;
+  return views.render('tracking', {
+    ...pageData(
+      `Delivery ${order.order_reference}`,
+      moving ? (live ? 'script' : 'meta') : false,
+      moving ? live : undefined,
+    ),
+    stream: moving && live ? { eventsUrl: live.eventsUrl, status: order.status } : undefined,
+    status: describeStatus(order.status),
+    eta: moving ? trackingEta(order, courier) : '',
+    courier: lines && {
+      who: courier && 'courier' in courier ? courierWho(courier.courier) : '',
+      stop: lines.stop,
+      seen: lines.seen,
+    },
+    map: moving ? mapView : undefined,
+    order: {
+      item: order.item,
+      reference: order.order_reference,
+      city: order.delivery_city,
+      phoneLast4: maskPhoneLast4(order.customer_phone),
+    },
+    timeline,
+  });
 }
 
 export function renderNotFoundPage(): string {
-  return page(
-    'Delivery not found',
-    '<h1>Delivery not found</h1><section class="card">This tracking link is not valid. Check the link you were sent.</section>',
-    false,
-  );
+  return views.render('not-found', pageData('Delivery not found', false));
 }
