@@ -164,11 +164,15 @@ console.log(
 const PAGES = ['/', '/sign-in', '/console/sign-in', '/courier/sign-in', '/docs', '/track/nope'];
 const broken = [];
 for (const path of ready ? PAGES : []) {
-  const res = await fetch(`http://127.0.0.1:${port}${path}`).catch((err) => ({ status: err.message }));
+  const res = await fetch(`http://127.0.0.1:${port}${path}`).catch((err) => ({
+    status: err.message,
+  }));
   if (res.status !== 200 && !(path.startsWith('/track/') && res.status === 404))
     broken.push(`${path}: ${res.status}`);
 }
-console.log(broken.length ? `pages BROKEN: ${broken.join(', ')}` : `pages: ${PAGES.length} answered`);
+console.log(
+  broken.length ? `pages BROKEN: ${broken.join(', ')}` : `pages: ${PAGES.length} answered`,
+);
 const healthy = ready && health() === 0;
 child.kill('SIGTERM');
 const code = await exited;
