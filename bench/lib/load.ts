@@ -2,6 +2,7 @@
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { PartnerClient } from '../../packages/sdk/src/index.ts';
+import { type GeneratorProcesses, sharedGenerators } from './generators.ts';
 import { percentile } from './stats.ts';
 
 /** What signs a request: a PartnerClient, or anything with its signHeaders (e.g. one rotating over several keys). */
@@ -36,7 +37,7 @@ export function signedRoute(
 }
 
 /** What one request sends: signed headers (none for the baseline) and, for a POST, its body. */
-interface Prepared {
+export interface Prepared {
   headers: Record<string, string> | undefined;
   /** The request target when the route has a per-request path or query. */
   path?: string;
@@ -72,6 +73,11 @@ class HeaderSource {
     this.next = 0;
     this.signedInline = 0;
     this.batch = this.needsBatch ? Array.from({ length: count }, () => this.make()) : [];
+  }
+
+  /** `count` requests for an external generator, or null when every request is the same unsigned GET. */
+  takeMany(count: number): Prepared[] | null {
+    return this.needsBatch ? Array.from({ length: count }, () => this.take()) : null;
   }
 
   take(): Prepared {
@@ -112,7 +118,7 @@ export class Failures {
   }
 }
 
-interface Target {
+export interface Target {
   port: number;
   agent: Agent;
 }
@@ -222,11 +228,13 @@ export class LoadGenerator {
   onSlice: ((route: Route | null) => void) | undefined;
 
   constructor(
-    port: number,
+    private readonly port: number,
     readonly concurrency: number,
     private readonly serverCpuMs: () => number | undefined,
     /** Length of one throughput slice. */
     private readonly sliceSeconds = 0.5,
+    /** Processes that send the throughput load (bench/lib/generators.ts); none: this process does. */
+    private readonly generators: GeneratorProcesses | undefined = sharedGenerators(),
   ) {
     this.sequential = { port, agent: new Agent({ keepAlive: true, maxSockets: 1 }) };
     this.concurrent = { port, agent: new Agent({ keepAlive: true, maxSockets: concurrency }) };
@@ -276,7 +284,7 @@ export class LoadGenerator {
     const slices = Math.max(1, Math.round(seconds / this.sliceSeconds));
     for (let i = 0; i < slices; i++) {
       for (const k of order(routes.length, i))
-        await this.slice(routes[k]!, sources[k]!, seconds / slices, tallies[k]!);
+        await this.slice(routes[k]!, sources[k]!, seconds / slices, expectedRps[k]!, tallies[k]!);
     }
     return tallies.map((t, k) => {
       const n = t.samples.length;
@@ -293,38 +301,71 @@ export class LoadGenerator {
     });
   }
 
-  /** Closed loop: `concurrency` workers each send the next request as soon as the last one answers. */
+  /**
+   * One slice of closed-loop load, from the generator processes when there are any (their CPU is
+   * theirs, not this process's), else from this process.
+   */
   private async slice(
     route: Route,
     src: HeaderSource,
     seconds: number,
+    expectedRps: number,
     tally: Tally,
   ): Promise<void> {
+    // Made before the slice starts: signing is the client's work, never the server's time.
+    const batches = this.generators
+      ? this.generators
+          .shares(this.concurrency)
+          .map((connections) =>
+            src.takeMany(
+              Math.ceil((expectedRps * seconds * 2 * connections) / this.concurrency) + 500,
+            ),
+          )
+      : undefined;
     const cpu0 = this.serverCpuMs();
     const client0 = process.cpuUsage();
-    const start = performance.now();
-    const deadline = start + seconds * 1000;
-    let last = start;
     this.onSlice?.(route);
-    const worker = async () => {
-      while (performance.now() < deadline) {
-        const prepared = src.take();
-        tally.samples.push(
-          await get(this.concurrent, prepared.path ?? route.path, prepared, this.failures),
+    let elapsedMs: number;
+    let generatorCpuUs = 0;
+    if (this.generators && batches) {
+      const out = await this.generators.slice(
+        this.port,
+        this.concurrency,
+        seconds,
+        route.path,
+        batches,
+      );
+      elapsedMs = out.elapsedMs;
+      generatorCpuUs = out.cpuUs;
+      for (const sample of out.samples) tally.samples.push(sample);
+      for (const failure of out.failures) this.failures.add(failure);
+      this.failures.count += out.failureCount - out.failures.length;
+      this.failures.resent += out.resent;
+      if (out.ranOut > 0)
+        this.failures.add(
+          `a generator process ran out of prepared requests ${out.ranOut} time(s): raise the expected rate`,
         );
-        last = performance.now();
-      }
-    };
-    await Promise.all(Array.from({ length: this.concurrency }, worker));
+    } else {
+      const take = () => src.take();
+      elapsedMs = await closedLoop(
+        this.concurrent,
+        this.concurrency,
+        seconds,
+        route.path,
+        take,
+        this.failures,
+        tally.samples,
+      );
+    }
     this.onSlice?.(null);
     const cpu1 = this.serverCpuMs();
     const client = process.cpuUsage(client0);
-    tally.seconds += (last - start) / 1000;
+    tally.seconds += elapsedMs / 1000;
     tally.serverCpuMs =
       cpu0 === undefined || cpu1 === undefined || tally.serverCpuMs === undefined
         ? undefined
         : tally.serverCpuMs + cpu1 - cpu0;
-    tally.clientCpuUs += client.user + client.system;
+    tally.clientCpuUs += client.user + client.system + generatorCpuUs;
   }
 
   close(): void {
@@ -343,4 +384,31 @@ const settle = () => new Promise<void>((r) => setTimeout(r, 20));
 function order(n: number, i: number): number[] {
   const forwards = Array.from({ length: n }, (_, k) => k);
   return i % 2 === 0 ? forwards : forwards.reverse();
+}
+
+/**
+ * Closed loop for `seconds`: `concurrency` workers each send the next request as soon as the last
+ * one answers, until the time is up or `take` has no more. Pushes each latency onto `samples` and
+ * answers the milliseconds from the start to the last answer.
+ */
+export async function closedLoop(
+  target: Target,
+  concurrency: number,
+  seconds: number,
+  defaultPath: string,
+  take: () => Prepared | undefined,
+  failures: Failures,
+  samples: number[],
+): Promise<number> {
+  const start = performance.now();
+  const deadline = start + seconds * 1000;
+  let last = start;
+  const worker = async () => {
+    for (let prepared = take(); prepared && performance.now() < deadline; prepared = take()) {
+      samples.push(await get(target, prepared.path ?? defaultPath, prepared, failures));
+      last = performance.now();
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return last - start;
 }

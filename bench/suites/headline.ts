@@ -48,6 +48,11 @@ import {
   type ThroughputResult,
 } from '../lib/load.ts';
 import { checkFailures } from '../lib/multi.ts';
+import {
+  checkGenerator,
+  describeGeneratorCheck,
+  type GeneratorCheck,
+} from '../lib/generator-check.ts';
 import { machine, positive, scenarios, writeResults, type SuiteOptions } from '../lib/options.ts';
 import { DELIVERY, orderBody, partnerPaidBody, pick } from '../lib/orders.ts';
 import {
@@ -900,12 +905,17 @@ export async function runHeadline(opts: SuiteOptions): Promise<number> {
   const prev = previousRun();
   const started = performance.now();
   const results: VariantResult[] = [];
+  let generator: GeneratorCheck | undefined;
   try {
     for (const db of ['postgres', 'embedded'] as const) {
       const group = toRun.filter((v) => v.db === db);
       if (group.length === 0) continue;
       const baseline = await startBaseline(db, cfg.baselinePool);
       try {
+        if (!generator) {
+          generator = await checkGenerator(baseline, cfg.connections, cfg.durationS);
+          console.log(`\n${describeGeneratorCheck(generator)}`);
+        }
         for (const v of group) {
           const r = await runVariant(v, baseline, cfg);
           results.push({ ...r, pairs: judge(v, r.pairs, results) });
@@ -922,6 +932,7 @@ export async function runHeadline(opts: SuiteOptions): Promise<number> {
   printWebhooks(results);
   printGlance(results);
   for (const s of skipped) console.log(`\nskipped: ${s.variant}: ${s.skipped}`);
+  if (generator) console.log(`\n${describeGeneratorCheck(generator)}`);
   console.log('');
   for (const n of NOTES) console.log(`note: ${n}`);
   if (prev)
@@ -941,6 +952,7 @@ export async function runHeadline(opts: SuiteOptions): Promise<number> {
       partnerRateLimitPerMinute: BENCH_RATE_LIMIT,
       variants: cfg.variants.map((v) => v.key),
     },
+    generator,
     variants: results,
     skipped,
     notes: NOTES,
