@@ -204,19 +204,9 @@ export class OrdersService {
       environment: owner.environment,
       now,
     });
-    if (input.quote_id !== undefined) {
-      // The quoted fee replaces the computed one, whoever pays (normalize has checked the rest).
-      order.feePesewas = await this.deps.quotes.redeemable(
-        owner,
-        {
-          quoteId: input.quote_id,
-          orderReference: input.order_reference,
-          pickup: input.pickup.coordinates,
-          dropoff: input.delivery.coordinates,
-        },
-        now,
-      );
-    }
+    // The quoted fee replaces the computed one, whoever pays (normalize has checked the rest).
+    if (input.quote_id !== undefined)
+      order.feePesewas = await this.deps.quotes.feeOf(owner, input, now);
     return { owner, order, now };
   }
 

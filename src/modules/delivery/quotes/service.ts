@@ -23,6 +23,14 @@ export interface QuoteClaim {
   dropoff: LatLng | undefined;
 }
 
+/** The parts of an orders.create body a quote is checked against. */
+interface QuotedOrder {
+  order_reference: string;
+  quote_id?: string | undefined;
+  pickup: { coordinates?: LatLng | undefined };
+  delivery: { coordinates?: LatLng | undefined };
+}
+
 // Coordinates travel as JSON numbers into double precision columns and back unchanged, so the
 // points an order gives must be the very numbers the estimate priced.
 const samePoint = (a: LatLng | undefined, lat: number, lng: number) =>
@@ -58,6 +66,17 @@ export class QuoteBook {
       expires_at: expiresAt,
     });
     return { quote_id: id, quote_expires_at: expiresAt.toISOString() };
+  }
+
+  /** The quoted fee of an order that names a quote (see redeemable). */
+  feeOf(owner: QuoteOwner, order: QuotedOrder, now: Date): Promise<number> {
+    const claim = {
+      quoteId: order.quote_id ?? '',
+      orderReference: order.order_reference,
+      pickup: order.pickup.coordinates,
+      dropoff: order.delivery.coordinates,
+    };
+    return this.redeemable(owner, claim, now);
   }
 
   /**
