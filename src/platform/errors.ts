@@ -35,6 +35,13 @@ export const errors = {
   markupNotSupportedForCod: make(400, 'MARKUP_NOT_SUPPORTED_FOR_COD'),
   /** An order sent its point twice (coordinates and lat/lng) with different values. */
   conflictingCoordinates: make(400, 'CONFLICTING_COORDINATES'),
+  /** orders.create: the quote_id is unknown, or was issued to another app or environment. */
+  quoteNotFound: make(400, 'QUOTE_NOT_FOUND'),
+  quoteExpired: make(400, 'QUOTE_EXPIRED'),
+  /** orders.create: another order already redeemed this quote (a quote prices one order). */
+  quoteAlreadyUsed: make(400, 'QUOTE_ALREADY_USED'),
+  /** orders.create: the order's pickup or drop-off is not the point the quote priced. */
+  quoteMismatch: make(400, 'QUOTE_MISMATCH'),
   missingApiKey: make(401, 'MISSING_API_KEY'),
   invalidApiKey: make(401, 'INVALID_API_KEY'),
   missingSignature: make(401, 'MISSING_SIGNATURE'),

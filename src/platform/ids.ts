@@ -79,7 +79,8 @@ export type IdPrefix =
   | 'prun'
   | 'srf'
   | 'rec'
-  | 'pdc';
+  | 'pdc'
+  | 'quo';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid()}`;

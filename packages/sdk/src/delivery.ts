@@ -53,6 +53,16 @@ async function findLanded(
   return undefined;
 }
 
+/** The named optional fields that are present, so a recovered answer has what the 201 had. */
+function pick<T extends object, K extends keyof T>(
+  from: T,
+  keys: readonly K[],
+): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const k of keys) if (from[k] !== undefined) out[k] = from[k];
+  return out;
+}
+
 /** Builds the create answer from the order that an earlier, unanswered attempt created. */
 async function recoveredCreate(
   client: PartnerClient,
@@ -74,6 +84,11 @@ async function recoveredCreate(
         order_reference: order.order_reference,
         tracking_url: order.tracking_url,
         ...(order.order_info.amount !== undefined ? { amount: order.order_info.amount } : {}),
+        ...pick(order.order_info, [
+          'pickup_digital_address',
+          'delivery_digital_address',
+          'quote_id',
+        ] as const),
       },
       status: 'order_created',
     },

@@ -23,6 +23,7 @@ import type { ProofReader } from './orders/proof.ts';
 import { OrdersService, type OrderWallet } from './orders/service.ts';
 import { deliveryHealth } from './routes/health.ts';
 import type { DeliverySettings } from './settings.ts';
+import { QuoteBook } from './quotes/service.ts';
 import { registerTrackingPage } from './tracking/route.ts';
 import { defineModule } from '../../platform/module.ts';
 
@@ -78,10 +79,12 @@ export function createDeliveryModule({
     returnFeePercent,
   } = settings;
   const locations = new LocationsService(db, areaRadiusKm);
+  const quotes = new QuoteBook(db, settings.quoteTtlMinutes * 60_000);
   const orders = new OrdersService({
     db,
     clock,
     wallet,
+    quotes,
     normalize: { pricing, calendar, areas: locations, destinations },
     maxAttempts: maxDeliveryAttempts,
     returnFeePercent,
@@ -103,7 +106,7 @@ export function createDeliveryModule({
       ordersGet(orders, base, proofs),
       ordersTrack(orders, tracker),
       ordersCancel(orders),
-      ordersEstimate({ pricing, calendar, locations, clock }),
+      ordersEstimate({ pricing, calendar, locations, clock, quotes }),
       locationsList(locations),
     ],
     adminRoutes: [...orderAdminRoutes(orders, base), ...locationAdminRoutes(locations)],
@@ -127,7 +130,7 @@ interface Needs {
 /** Delivery orders, their statuses and tracking; served when SERVICES names delivery. */
 export const deliveryModule = defineModule({
   name: 'delivery',
-  tables: ['delivery_orders', 'delivery_order_events', 'delivery_locations'],
+  tables: ['delivery_orders', 'delivery_order_events', 'delivery_locations', 'delivery_quotes'],
   needs: ['wallet', 'proofs', 'tracker'],
   enabled: ({ config }: Needs) => config.services.has('delivery'),
   settings: ({ config }: Needs) => config.delivery,

@@ -18,6 +18,8 @@ export interface DeliverySettings {
   maxDeliveryAttempts: number;
   /** The return fee of a returned wallet-funded order, as a percentage of its delivery fee (0: none). */
   returnFeePercent: number;
+  /** How long a quote from orders.estimate holds its price (QUOTE_TTL_MINUTES, default 15). */
+  quoteTtlMinutes: number;
   /** The tracking page's map; undefined (no map, no Leaflet) unless a tile server is configured. */
   trackingMap?: TrackingMapSettings | undefined;
 }
@@ -71,6 +73,7 @@ export function deliverySettings(env: Env, problems: string[]): DeliverySettings
     refundIntervalMs: int(env, 'REFUND_INTERVAL_MS', 2000, 0, 3_600_000, problems),
     maxDeliveryAttempts: int(env, 'DELIVERY_MAX_ATTEMPTS', 2, 1, 5, problems),
     returnFeePercent: int(env, 'RETURN_FEE_PERCENT', 50, 0, 100, problems),
+    quoteTtlMinutes: int(env, 'QUOTE_TTL_MINUTES', 15, 1, 1440, problems),
     trackingMap: trackingMapSettings(env, problems),
   };
 }

@@ -12,6 +12,10 @@ const UNIQUE_VIOLATIONS: Record<string, () => AppError> = {
     errors.duplicateOrderReference(
       'An order with this order_reference already exists for this app; fetch it with orders.get.',
     ),
+  delivery_orders_quote_key: () =>
+    errors.quoteAlreadyUsed(
+      'Another order already redeemed this quote_id; ask for a new estimate.',
+    ),
   sales_reference_key: () =>
     errors.duplicateReference(
       'An order with this external_reference was already created; fetch it with orders.get.',

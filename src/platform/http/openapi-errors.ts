@@ -42,6 +42,12 @@ export const CODE_HINTS: Readonly<Record<string, string>> = {
   MARKUP_NOT_SUPPORTED_FOR_COD: 'A reseller markup above 0 was sent with cash on delivery.',
   CONFLICTING_COORDINATES:
     '`delivery.coordinates` and `delivery.lat`/`lng` were both sent and name different points.',
+  QUOTE_NOT_FOUND:
+    'The quote_id is unknown, or was issued by orders.estimate to another app or environment.',
+  QUOTE_EXPIRED: 'The quote is past its quote_expires_at: ask orders.estimate for a new one.',
+  QUOTE_ALREADY_USED: 'Another order already redeemed this quote; each quote prices one order.',
+  QUOTE_MISMATCH:
+    "The order's pickup or delivery coordinates are not the points the quote priced (both are required with a quote).",
   MISSING_API_KEY: 'No X-API-Key header (nor Authorization: Bearer).',
   INVALID_API_KEY: 'The API key is unknown or revoked.',
   MISSING_SIGNATURE: 'X-Signature, X-Timestamp or X-Nonce is absent.',

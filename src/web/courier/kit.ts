@@ -33,6 +33,8 @@ export interface CourierJobView {
     customer_phone: string;
     delivery_address: string;
     delivery_city: string;
+    pickup_digital_address?: string | null;
+    delivery_digital_address?: string | null;
   };
   distance_km: number | undefined;
   navigation: { geo: string; maps: string } | undefined;

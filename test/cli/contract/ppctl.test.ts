@@ -299,6 +299,35 @@ describe('ppctl (the partner CLI)', () => {
     expect(data.priority_level).toBe('economy');
   });
 
+  it('estimate shows the quote it locks; orders create --quote redeems it, once', async () => {
+    const quoted = await cli(['estimate', '--to', '5.635,-0.161', '--from', '5.549,-0.209']);
+    expect(quoted.code, quoted.stderr).toBe(0);
+    const quoteId = /^quote: +(quo_[0-9A-Z]{26}) \(price held until \S+Z\)$/m.exec(
+      quoted.stdout,
+    )?.[1];
+    expect(quoteId, quoted.stdout).toBeDefined();
+    const order = orderBody();
+    order.pickup.coordinates = { lat: 5.549, lng: -0.209 };
+    order.delivery.coordinates = { lat: 5.635, lng: -0.161 };
+    order.delivery.digital_address = 'ga-183-8164';
+    const file = join(tmp, 'quoted-order.json');
+    await writeFile(file, JSON.stringify(order));
+    const created = await cli(['orders', 'create', '-f', file, '--quote', quoteId!]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toMatch(new RegExp(`^quote: +${quoteId}$`, 'm'));
+    const id = /^order id: +(dlv_\S+)$/m.exec(created.stdout)![1]!;
+    expect((await cli(['orders', 'get', id])).stdout).toMatch(
+      /^drop-off GhanaPostGPS: +GA-183-8164$/m,
+    );
+    await writeFile(
+      file,
+      JSON.stringify({ ...order, order_reference: `${order.order_reference}-2` }),
+    );
+    const again = await cli(['orders', 'create', '-f', file, '--quote', quoteId!]);
+    expect(again.code).toBe(1);
+    expect(REQUEST_ERROR.exec(again.stderr)?.[1]).toBe('QUOTE_ALREADY_USED');
+  });
+
   it('orders create, get (by id and reference), track, cancel; cancelling twice is INVALID_ORDER_STATUS', async () => {
     const order = orderBody();
     const file = join(tmp, 'order.json');

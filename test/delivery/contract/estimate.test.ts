@@ -81,6 +81,9 @@ describe('delivery.orders.estimate', () => {
         'available_options',
         'location_coverage',
         'additional_info',
+        // Additive (issue 31): the price lock a standard estimate answers with.
+        'quote_id',
+        'quote_expires_at',
       ].sort(),
     );
     expect(Object.keys(data.additional_info).sort()).toEqual([

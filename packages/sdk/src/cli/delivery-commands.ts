@@ -47,6 +47,9 @@ function detailsText(d: OrderDetailsResponse['data']): string {
     ['delivery date', d.order_info.delivery_date],
     ['payment', d.order_info.payment_status],
     ['fee', d.order_info.amount === undefined ? undefined : ghs(d.order_info.amount)],
+    ['quote', d.order_info.quote_id],
+    ['pickup GhanaPostGPS', d.order_info.pickup_digital_address],
+    ['drop-off GhanaPostGPS', d.order_info.delivery_digital_address],
     ['tracking', d.tracking_url],
   ]);
 }
@@ -129,6 +132,7 @@ export const deliveryCommands: Command[] = [
           ['route', `${e.pickup_description} → ${e.dropoff_description}`],
           ['pickup', e.additional_info.pickup_description],
           ['delivery', e.additional_info.delivery_description],
+          ['quote', e.quote_id && `${e.quote_id} (price held until ${e.quote_expires_at})`],
         ])}\n\n${table(
           ['priority', 'price', 'description'],
           e.available_options.map((o) => [o.priority, ghs(o.price), o.description]),
@@ -138,14 +142,17 @@ export const deliveryCommands: Command[] = [
   },
   {
     name: 'orders create',
-    usage: '-f FILE',
-    summary: 'Create an order from a JSON file (an orders.create body; - reads stdin)',
-    options: { file: { type: 'string', short: 'f' } },
+    usage: '-f FILE [--quote QUOTE_ID]',
+    summary:
+      'Create an order from a JSON file (an orders.create body; - reads stdin); --quote redeems a quote from estimate',
+    options: { file: { type: 'string', short: 'f' }, quote: { type: 'string' } },
     async run(ctx) {
       const order = requestBodyFile(
         ctx,
         'one order object (use orders bulk for a list)',
       ) as CreateOrderRequest;
+      const quote = str(ctx, 'quote');
+      if (quote !== undefined) order.quote_id = quote;
       const res = await ctx.client().delivery.orders.create(order);
       if (ctx.json) return ctx.io.out(json(res));
       const o = res.data.order_details;
@@ -156,6 +163,7 @@ export const deliveryCommands: Command[] = [
           ['status', res.data.status],
           ['estimated delivery', o.estimated_delivery],
           ['fee', o.amount === undefined ? undefined : ghs(o.amount)],
+          ['quote', o.quote_id],
           ['tracking', o.tracking_url],
           [
             'note',

@@ -47,3 +47,11 @@ export type {
   TerminalStatus,
   TimelineEntry,
 } from './status.ts';
+
+export {
+  DIGITAL_ADDRESS_ISSUE,
+  DIGITAL_ADDRESS_ZONES,
+  digitalAddressArea,
+  parseDigitalAddress,
+} from './digital-address.ts';
+export type { DigitalAddress } from './digital-address.ts';

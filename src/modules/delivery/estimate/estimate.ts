@@ -62,6 +62,9 @@ export interface EstimateData {
     pickup_description: string;
     delivery_description: string;
   };
+  /** The price lock of a standard estimate (added by the route, which knows the caller). */
+  quote_id?: string;
+  quote_expires_at?: string;
 }
 
 /** Label used for an end of the route that is outside Ghana (we only serve Ghana). */

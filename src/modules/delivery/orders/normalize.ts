@@ -5,7 +5,8 @@ import type { Destinations } from '../../../platform/outbound/destinations.ts';
 import { planWindows, type CalendarConfig, type PricingConfig } from '../domain/index.ts';
 import { isIsoDate } from '../../../shared/ghana/index.ts';
 import { isInGhana, normalizeGhanaPhone, type LatLng } from '../../../shared/ghana/index.ts';
-import { feeFor } from '../domain/index.ts';
+import { DIGITAL_ADDRESS_ISSUE, feeFor, parseDigitalAddress } from '../domain/index.ts';
+import type { DigitalAddress } from '../domain/index.ts';
 import type { CreateOrderInput } from './schema.ts';
 
 export interface AreaLookup {
@@ -34,6 +35,20 @@ export interface NormalizedOrder {
   serviceArea: string | null;
   pickupDate: string;
   estimatedDelivery: Date;
+  /** GhanaPostGPS addresses, upper case; labels only. */
+  pickupDigitalAddress: string | null;
+  deliveryDigitalAddress: string | null;
+}
+
+function digital(
+  value: string | undefined,
+  field: string,
+  issues: ErrorDetail[],
+): DigitalAddress | null {
+  if (value === undefined) return null;
+  const parsed = parseDigitalAddress(value);
+  if (!parsed) issues.push({ field, issue: DIGITAL_ADDRESS_ISSUE });
+  return parsed;
 }
 
 function phone(value: string | undefined, field: string, issues: ErrorDetail[]): string | null {
@@ -64,6 +79,12 @@ export async function normalizeOrder(
   const customerPhone = phone(input.customer.phone, 'customer.phone', issues);
   const customerWhatsapp = phone(input.customer.whatsapp, 'customer.whatsapp', issues);
   const pickupPhone = phone(input.pickup.contact_phone, 'pickup.contact_phone', issues);
+  const pickupDigital = digital(input.pickup.digital_address, 'pickup.digital_address', issues);
+  const dropoffDigital = digital(
+    input.delivery.digital_address,
+    'delivery.digital_address',
+    issues,
+  );
   const pickup = input.pickup.coordinates;
   const dropoff = input.delivery.coordinates;
   inGhana(pickup, 'pickup.coordinates', issues);
@@ -112,9 +133,12 @@ export async function normalizeOrder(
     pickupPhone: pickupPhone!,
     feePesewas,
     pickupRegion: pickupArea?.region ?? null,
-    dropoffRegion: dropoffArea?.region ?? null,
-    serviceArea: dropoffArea?.serviceArea ?? null,
+    // Without drop-off coordinates a digital address still names the area (labels, never the fee).
+    dropoffRegion: dropoffArea?.region ?? dropoffDigital?.region ?? null,
+    serviceArea: dropoffArea?.serviceArea ?? dropoffDigital?.zone ?? dropoffDigital?.region ?? null,
     pickupDate: plan.pickupDate,
     estimatedDelivery: new Date(plan.estimatedDelivery),
+    pickupDigitalAddress: pickupDigital?.value ?? null,
+    deliveryDigitalAddress: dropoffDigital?.value ?? null,
   };
 }

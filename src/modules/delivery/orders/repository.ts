@@ -41,6 +41,11 @@ export interface OrderRow {
   failure_note: string | null;
   /** Charged once when a wallet-funded order is returned. */
   return_fee_pesewas: number | null;
+  /** The quote from orders.estimate that priced the order, if one did. */
+  quote_id: string | null;
+  /** GhanaPostGPS digital addresses, upper case, when the partner gave them. */
+  pickup_digital_address: string | null;
+  delivery_digital_address: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -60,7 +65,8 @@ export interface Owner {
 const ORDER_COLS = `id, app_id, partner_id, environment, order_reference, status, version, customer_name, customer_phone,
   delivery_address, delivery_city, item, payer, payment_status, fee_pesewas, to_char(requested_date, 'YYYY-MM-DD') as requested_date,
   to_char(pickup_date, 'YYYY-MM-DD') as pickup_date, estimated_delivery, webhook_url, tracking_token, cancelled_at,
-  cancellation_reason, delivery_attempts, failure_reason, failure_note, return_fee_pesewas, created_at, updated_at`;
+  cancellation_reason, delivery_attempts, failure_reason, failure_note, return_fee_pesewas, quote_id,
+  pickup_digital_address, delivery_digital_address, created_at, updated_at`;
 
 /** The moves after placement, as JSON beside the order row, so a read with its timeline is one statement. */
 const WITH_MOVES = `${ORDER_COLS}, coalesce((select json_agg(json_build_object('version', e.version, 'status', e.status, 'note', e.note, 'at', e.at) order by e.version)

@@ -5,6 +5,14 @@ import { Coordinates, FreeText, StringEnum, strictObject } from '../../../platfo
 const text = (maxLength: number, description?: string) =>
   Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
 
+// The form is checked (with a sentence saying what is wrong) when the order is normalised.
+const DigitalAddress = (end: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength: 12,
+    description: `GhanaPostGPS digital address of the ${end}, e.g. GA-183-8164 (letters in any case, stored upper case). Shown to the courier and labels the area; never prices the order`,
+  });
+
 export const CreateOrderBody = strictObject({
   order_reference: text(
     100,
@@ -24,6 +32,7 @@ export const CreateOrderBody = strictObject({
       text(64, 'An id from locations.list; labels the area, never changes the fee'),
     ),
     notes: Type.Optional(FreeText(1000)),
+    digital_address: Type.Optional(DigitalAddress('drop-off')),
   }),
   item: text(500, 'What is being delivered'),
   pickup: strictObject({
@@ -32,6 +41,7 @@ export const CreateOrderBody = strictObject({
     address: Type.Optional(text(500)),
     coordinates: Type.Optional(Coordinates),
     location_id: Type.Optional(text(64)),
+    digital_address: Type.Optional(DigitalAddress('pickup')),
   }),
   payment: Type.Optional(
     strictObject({
@@ -56,6 +66,14 @@ export const CreateOrderBody = strictObject({
     Type.String({ format: 'date', description: 'ISO date (YYYY-MM-DD)' }),
   ),
   special_instructions: Type.Optional(FreeText(1000)),
+  quote_id: Type.Optional(
+    Type.String({
+      maxLength: 44,
+      pattern: '^quo_[0-9A-Za-z]{1,40}$',
+      description:
+        'A quote_id from orders.estimate (standard priority): the order is charged the quoted fee, whoever pays. Needs pickup and delivery coordinates equal to the points the quote priced; redeemable once, by the app and environment that asked, until quote_expires_at',
+    }),
+  ),
   webhook_url: Type.Optional(
     Type.String({
       maxLength: 2048,

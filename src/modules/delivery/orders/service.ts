@@ -36,6 +36,7 @@ import {
 } from './repository.ts';
 import type { CreateOrderInput } from './schema.ts';
 import type { LatLng } from '../../../shared/ghana/index.ts';
+import type { QuoteBook } from '../quotes/service.ts';
 
 /** The wallet side of partner-paid orders; the debit joins the order's own transaction. */
 export interface OrderWallet {
@@ -85,6 +86,8 @@ export interface OrdersServiceDeps {
   db: Db;
   clock: () => number;
   wallet: OrderWallet;
+  /** Price locks from orders.estimate, redeemed by an order that names one. */
+  quotes: QuoteBook;
   normalize: Omit<NormalizeContext, 'environment' | 'now'>;
   /** Delivery attempts before an order must be returned (the first trip counts). */
   maxAttempts: number;
@@ -172,10 +175,25 @@ export class OrdersService {
 
   async create(owner: OrderOwner, input: CreateOrderInput): Promise<OrderRow> {
     const prepared = await this.prepare(owner, input);
-    // A recipient-paid order is one statement (order, event, placement statements), atomic without
-    // a transaction; a wallet debit needs the transaction that ties it to the order.
-    if (prepared.order.payer !== 'partner') return this.place(this.deps.db, prepared);
-    return this.deps.db.transaction((tx) => this.place(tx, prepared));
+    try {
+      // A recipient-paid order is one statement (order, event, placement statements), atomic without
+      // a transaction; a wallet debit needs the transaction that ties it to the order.
+      if (prepared.order.payer !== 'partner') return await this.place(this.deps.db, prepared);
+      return await this.deps.db.transaction((tx) => this.place(tx, prepared));
+    } catch (err) {
+      throw await this.replayOfQuotedOrder(err, owner, input);
+    }
+  }
+
+  /** Two tries of one quoted order racing: the loser is a duplicate reference (409), as without a quote. */
+  private async replayOfQuotedOrder(err: unknown, owner: OrderOwner, input: CreateOrderInput) {
+    if ((err as { code?: string }).code !== 'QUOTE_ALREADY_USED') return err;
+    const existing = await repo.findOwnedByReference(this.deps.db, input.order_reference, owner);
+    return existing?.order.quote_id === input.quote_id
+      ? errors.duplicateOrderReference(
+          'An order with this order_reference already exists for this app; fetch it with orders.get.',
+        )
+      : err;
   }
 
   /** Validates and prices an order (INVALID_ORDER_PAYLOAD); touches nothing. */
@@ -186,6 +204,9 @@ export class OrdersService {
       environment: owner.environment,
       now,
     });
+    // The quoted fee replaces the computed one, whoever pays (normalize has checked the rest).
+    if (input.quote_id !== undefined)
+      order.feePesewas = await this.deps.quotes.feeOf(owner, input, now);
     return { owner, order, now };
   }
 
@@ -247,6 +268,7 @@ export class OrdersService {
           delivery_lng: input.delivery.coordinates?.lng ?? null,
           delivery_location_id: input.delivery.location_id ?? null,
           delivery_notes: input.delivery.notes ?? null,
+          delivery_digital_address: order.deliveryDigitalAddress,
           item: input.item,
           pickup_contact_person: input.pickup.contact_person,
           pickup_contact_phone: order.pickupPhone,
@@ -254,6 +276,7 @@ export class OrdersService {
           pickup_lat: input.pickup.coordinates?.lat ?? null,
           pickup_lng: input.pickup.coordinates?.lng ?? null,
           pickup_location_id: input.pickup.location_id ?? null,
+          pickup_digital_address: order.pickupDigitalAddress,
           pickup_region: order.pickupRegion,
           dropoff_region: order.dropoffRegion,
           service_area: order.serviceArea,
@@ -267,6 +290,7 @@ export class OrdersService {
           estimated_delivery: order.estimatedDelivery,
           special_instructions: input.special_instructions ?? null,
           webhook_url: webhookUrl,
+          quote_id: input.quote_id ?? null,
           tracking_token: randomToken(18),
           created_at: now,
           updated_at: now,

@@ -20,6 +20,19 @@ function failureView(order: OrderRow) {
   };
 }
 
+/** Additive: the GhanaPostGPS addresses and the quote an order was given, only when it was. */
+function extrasView(order: OrderRow) {
+  return {
+    ...(order.pickup_digital_address
+      ? { pickup_digital_address: order.pickup_digital_address }
+      : {}),
+    ...(order.delivery_digital_address
+      ? { delivery_digital_address: order.delivery_digital_address }
+      : {}),
+    ...(order.quote_id ? { quote_id: order.quote_id } : {}),
+  };
+}
+
 export function createdView(order: OrderRow, publicBaseUrl: string) {
   return {
     order_details: {
@@ -29,6 +42,7 @@ export function createdView(order: OrderRow, publicBaseUrl: string) {
       order_reference: order.order_reference,
       tracking_url: trackingUrl(publicBaseUrl, order),
       ...(order.fee_pesewas !== null ? { amount: pesewasToGhs(order.fee_pesewas) } : {}),
+      ...extrasView(order),
     },
     status: 'order_created' as const,
   };
@@ -59,6 +73,7 @@ export function detailsView(
       ...(order.return_fee_pesewas !== null
         ? { return_fee: pesewasToGhs(order.return_fee_pesewas) }
         : {}),
+      ...extrasView(order),
     },
     tracking_url: trackingUrl(publicBaseUrl, order),
     ...failureView(order),

@@ -3,7 +3,9 @@ import { defineOperation } from '../../../../platform/http/operation.ts';
 import { DeliverySuccess } from '../../../../platform/http/openapi-shapes.ts';
 import { StringEnum, strictObject } from '../../../../platform/http/schemas.ts';
 import { PRIORITIES, type CalendarConfig, type PricingConfig } from '../../domain/index.ts';
-import type { LatLng, ResolvedArea } from '../../../../shared/ghana/index.ts';
+import { feeFor } from '../../domain/index.ts';
+import { CENTRAL_ACCRA, type LatLng, type ResolvedArea } from '../../../../shared/ghana/index.ts';
+import type { QuoteBook } from '../../quotes/service.ts';
 import { estimateDelivery } from '../estimate.ts';
 
 const Coordinates = strictObject(
@@ -90,6 +92,16 @@ export const EstimateData = Type.Object(
       pickup_description: Text('Pickup window in words, and why a requested date moved'),
       delivery_description: Text('Delivery window in words'),
     }),
+    quote_id: Type.Optional(
+      Type.String({
+        pattern: '^quo_',
+        description:
+          'Locks the standard price for orders.create (send it as quote_id with the same coordinates). Present when priority is standard and delivery is available',
+      }),
+    ),
+    quote_expires_at: Type.Optional(
+      Iso('Until when quote_id holds its price (15 minutes after the estimate by default)'),
+    ),
   },
   { additionalProperties: false },
 );
@@ -151,6 +163,8 @@ const ESTIMATE_EXAMPLES = [
           delivery_description:
             'Delivery on Tuesday 1 December 2026 between 09:00 and 12:00 (Ghana time).',
         },
+        quote_id: 'quo_01KB3Z8M4Q2W7N5X9R0T6V1YCD',
+        quote_expires_at: '2026-11-30T10:15:00.000Z',
       },
     },
   },
@@ -163,6 +177,8 @@ export interface OrdersEstimateDeps {
   locations: { resolve(p: LatLng): Promise<ResolvedArea | null> };
   /** Milliseconds since the epoch. */
   clock: () => number;
+  /** Issues the price lock of a standard estimate. */
+  quotes: QuoteBook;
 }
 
 export const ordersEstimate = (deps: OrdersEstimateDeps) =>
@@ -172,19 +188,27 @@ export const ordersEstimate = (deps: OrdersEstimateDeps) =>
     method: 'POST',
     path: '/api/v1/delivery/orders.estimate',
     summary:
-      'Price a delivery for every priority and plan its windows; creates nothing. Outside Ghana: 200 with delivery_available false and prices 0',
+      'Price a delivery for every priority and plan its windows; creates no order. A standard estimate also locks its price as a quote for orders.create. Outside Ghana: 200 with delivery_available false and prices 0',
     scope: 'delivery:read',
     access: 'read',
     body: EstimateBody,
     response: DeliverySuccess(EstimateData),
     examples: ESTIMATE_EXAMPLES,
-    handler: async ({ body }) => {
+    handler: async ({ body, auth }) => {
+      const now = new Date(deps.clock());
       const data = await estimateDelivery(body, {
         pricing: deps.pricing,
         calendar: deps.calendar,
         resolve: (p) => deps.locations.resolve(p),
-        now: new Date(deps.clock()),
+        now,
       });
+      // orders.create prices at standard only, so only a standard price can be locked.
+      if (data.location_coverage.delivery_available && data.priority_level === 'standard') {
+        const pickup = body.pickup_location?.coordinates ?? CENTRAL_ACCRA;
+        const dropoff = body.delivery_location.coordinates;
+        const fee = feeFor(pickup, dropoff, deps.pricing);
+        Object.assign(data, await deps.quotes.issue(auth, pickup, dropoff, fee, now));
+      }
       const message = data.location_coverage.delivery_available
         ? 'Delivery estimate calculated.'
         : 'Delivery is not available for these coordinates: we deliver within Ghana only.';

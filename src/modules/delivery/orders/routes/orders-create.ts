@@ -21,7 +21,19 @@ export const CreatedResponse = DeliverySuccess(
         description: 'Public tracking page for the recipient',
       }),
       amount: Type.Optional(
-        Type.Number({ description: 'Delivery fee in GHS; absent when no fee could be set' }),
+        Type.Number({
+          description:
+            'Delivery fee in GHS (the quoted one when quote_id was sent); absent when no fee could be set',
+        }),
+      ),
+      pickup_digital_address: Type.Optional(
+        Type.String({ description: 'pickup.digital_address as stored (upper case), when given' }),
+      ),
+      delivery_digital_address: Type.Optional(
+        Type.String({ description: 'delivery.digital_address as stored (upper case), when given' }),
+      ),
+      quote_id: Type.Optional(
+        Type.String({ description: 'The quote that set the fee, when sent' }),
       ),
     }),
     status: Type.Literal('order_created'),
@@ -79,6 +91,17 @@ const CREATE_EXAMPLES = [
       delivery_date: '2025-11-24',
     },
   },
+  {
+    name: 'quoted',
+    summary:
+      'Redeems a quote from orders.estimate (same coordinates) and gives the drop-off GhanaPostGPS address',
+    request: {
+      ...ORDER_EXAMPLE,
+      order_reference: 'shop-10025',
+      delivery: { ...ORDER_EXAMPLE.delivery, digital_address: 'GA-183-8164' },
+      quote_id: 'quo_01KB3Z8M4Q2W7N5X9R0T6V1YCD',
+    },
+  },
 ];
 
 export const ordersCreate = (orders: OrdersService, publicBaseUrl: string) =>
@@ -98,11 +121,15 @@ export const ordersCreate = (orders: OrdersService, publicBaseUrl: string) =>
       'DUPLICATE_ORDER_REFERENCE',
       'INSUFFICIENT_WALLET_BALANCE',
       'INSUFFICIENT_SCOPE',
+      'QUOTE_NOT_FOUND',
+      'QUOTE_EXPIRED',
+      'QUOTE_ALREADY_USED',
+      'QUOTE_MISMATCH',
     ],
     validationError: orderValidationError,
     beforeValidation: requireSpendScope,
     description:
-      'Recipient pays cash on delivery unless `payment.payer` is `partner`: then the fee is debited from the wallet at creation, which needs the scope `delivery:wallet:spend` (403 `INSUFFICIENT_SCOPE`, checked right after the JSON parse), pickup and delivery coordinates (400) and a balance plus credit headroom that covers the fee (402 `INSUFFICIENT_WALLET_BALANCE`). A repeated `order_reference` answers 409 `DUPLICATE_ORDER_REFERENCE` and creates and charges nothing: after a timeout, retry with the same reference (409 means the first attempt landed; confirm with orders.get).',
+      'Recipient pays cash on delivery unless `payment.payer` is `partner`: then the fee is debited from the wallet at creation, which needs the scope `delivery:wallet:spend` (403 `INSUFFICIENT_SCOPE`, checked right after the JSON parse), pickup and delivery coordinates (400) and a balance plus credit headroom that covers the fee (402 `INSUFFICIENT_WALLET_BALANCE`). A repeated `order_reference` answers 409 `DUPLICATE_ORDER_REFERENCE` and creates and charges nothing: after a timeout, retry with the same reference (409 means the first attempt landed; confirm with orders.get). With `quote_id` (from a standard orders.estimate) the fee is the quoted one, wallet-funded or not: the quote must belong to this app and environment (else 400 `QUOTE_NOT_FOUND`), be unexpired (`QUOTE_EXPIRED`) and unused (`QUOTE_ALREADY_USED`; a retry of the order that used it still answers 409), and the order must carry the pickup and delivery coordinates it priced (`QUOTE_MISMATCH`). `pickup.digital_address` and `delivery.digital_address` take GhanaPostGPS addresses (e.g. GA-183-8164; a malformed one answers 400 `INVALID_ORDER_PAYLOAD` naming the field): they are stored and shown to the courier, and never set the fee.',
     successStatus: 201,
     response: CreatedResponse,
     examples: CREATE_EXAMPLES,

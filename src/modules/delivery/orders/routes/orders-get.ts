@@ -40,6 +40,15 @@ export const OrderDetailsResponse = DeliverySuccess(
             'Return fee in GHS charged to the wallet when a wallet-funded order was returned (the delivery fee is kept: the courier made the trip)',
         }),
       ),
+      pickup_digital_address: Type.Optional(
+        Type.String({ description: 'The GhanaPostGPS address given for the pickup, upper case' }),
+      ),
+      delivery_digital_address: Type.Optional(
+        Type.String({ description: 'The GhanaPostGPS address given for the drop-off, upper case' }),
+      ),
+      quote_id: Type.Optional(
+        Type.String({ description: 'The quote from orders.estimate that set the fee' }),
+      ),
     }),
     tracking_url: Type.String({
       format: 'uri',

@@ -1,0 +1,53 @@
+import type { Environment } from '../../../platform/auth/scopes.ts';
+import type { Queryable } from '../../../platform/db/index.ts';
+
+export interface QuoteRow {
+  id: string;
+  app_id: string;
+  environment: Environment;
+  pickup_lat: number;
+  pickup_lng: number;
+  dropoff_lat: number;
+  dropoff_lng: number;
+  fee_pesewas: number;
+  created_at: Date;
+  expires_at: Date;
+}
+
+/** A quote with the order that redeemed it, if any. */
+export interface QuoteWithUse extends QuoteRow {
+  used_by: string | null;
+  used_reference: string | null;
+}
+
+export const quotesRepository = {
+  async insert(q: Queryable, row: QuoteRow): Promise<void> {
+    await q.query(
+      `insert into delivery_quotes (id, app_id, environment, pickup_lat, pickup_lng, dropoff_lat, dropoff_lng, fee_pesewas, created_at, expires_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [
+        row.id,
+        row.app_id,
+        row.environment,
+        row.pickup_lat,
+        row.pickup_lng,
+        row.dropoff_lat,
+        row.dropoff_lng,
+        row.fee_pesewas,
+        row.created_at,
+        row.expires_at,
+      ],
+    );
+  },
+
+  async find(q: Queryable, id: string): Promise<QuoteWithUse | undefined> {
+    const rows = await q.query<QuoteWithUse>(
+      `select q.id, q.app_id, q.environment, q.pickup_lat, q.pickup_lng, q.dropoff_lat, q.dropoff_lng,
+              q.fee_pesewas, q.created_at, q.expires_at, o.id as used_by, o.order_reference as used_reference
+         from delivery_quotes q left join delivery_orders o on o.quote_id = q.id
+        where q.id = $1`,
+      [id],
+    );
+    return rows[0];
+  },
+};
