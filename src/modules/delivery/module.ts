@@ -23,7 +23,7 @@ import type { ProofReader } from './orders/proof.ts';
 import { OrdersService, type OrderWallet } from './orders/service.ts';
 import { deliveryHealth } from './routes/health.ts';
 import type { DeliverySettings } from './settings.ts';
-import { QuoteBook } from './quotes/service.ts';
+import { QUOTE_SWEEP_INTERVAL_MS, QuoteBook } from './quotes/service.ts';
 import { registerTrackingPage } from './tracking/route.ts';
 import { defineModule } from '../../platform/module.ts';
 
@@ -37,6 +37,8 @@ export interface DeliveryModule {
   operatorOrders: OperatorOrders;
   locations: LocationsService;
   refunds: RefundWorker;
+  /** Price-locked quotes: issued by orders.estimate, redeemed by orders.create, swept once long expired. */
+  quotes: QuoteBook;
   workers: WorkerLoop[];
   operations: Operation[];
   adminRoutes: AdminRoute[];
@@ -98,7 +100,16 @@ export function createDeliveryModule({
     operatorOrders: new OperatorOrders(db),
     locations,
     refunds,
-    workers: [WorkerLoop.every('wallet-refunds', refundIntervalMs, () => refunds.tick(), log)],
+    quotes,
+    workers: [
+      WorkerLoop.every('wallet-refunds', refundIntervalMs, () => refunds.tick(), log),
+      WorkerLoop.every(
+        'delivery-quotes-sweep',
+        QUOTE_SWEEP_INTERVAL_MS,
+        () => quotes.sweep(new Date(clock())),
+        log,
+      ),
+    ],
     operations: [
       deliveryHealth(db),
       ordersCreate(orders, base),

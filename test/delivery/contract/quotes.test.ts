@@ -271,3 +271,30 @@ describe('orders.create with quote_id', () => {
     expect(await ordersWith(q.quote_id!)).toBe(0);
   });
 });
+
+describe('the quote sweep', () => {
+  const MINUTE = 60_000;
+  const kept = (id: string) =>
+    countRows(p, 'select count(*)::int as n from delivery_quotes where id = $1', [id]);
+
+  it('deletes a quote nobody redeemed a day after it expired, keeping redeemed and younger ones', async () => {
+    const redeemed = await quote();
+    expect((await send(CREATE, quotedOrder(redeemed.quote_id!))).status).toBe(201);
+    const unused = await quote();
+    now += 16 * MINUTE;
+    const sweep = () => p.app.platform.delivery!.quotes.sweep(new Date(now));
+    await sweep();
+    expect([await kept(unused.quote_id!), await kept(redeemed.quote_id!)]).toEqual([1, 1]);
+    expect((await send(CREATE, quotedOrder(unused.quote_id!))).body.code).toBe('QUOTE_EXPIRED');
+
+    now += 24 * 60 * MINUTE;
+    const fresh = await quote();
+    expect(await sweep()).toBeGreaterThanOrEqual(1);
+    expect([
+      await kept(unused.quote_id!),
+      await kept(redeemed.quote_id!),
+      await kept(fresh.quote_id!),
+    ]).toEqual([0, 1, 1]);
+    expect(await ordersWith(redeemed.quote_id!)).toBe(1);
+  });
+});

@@ -50,4 +50,17 @@ export const quotesRepository = {
     );
     return rows[0];
   },
+
+  /** Deletes up to `limit` quotes that expired before `before` and no order redeemed; answers how many. */
+  async sweep(q: Queryable, before: Date, limit: number): Promise<number> {
+    const rows = await q.query<{ id: string }>(
+      `delete from delivery_quotes where id in (
+         select q.id from delivery_quotes q
+          where q.expires_at < $1 and not exists (select 1 from delivery_orders o where o.quote_id = q.id)
+          order by q.expires_at limit $2)
+       returning id`,
+      [before, limit],
+    );
+    return rows.length;
+  },
 };

@@ -37,11 +37,29 @@ const samePoint = (a: LatLng | undefined, lat: number, lng: number) =>
   a !== undefined && a.lat === lat && a.lng === lng;
 
 /** Price locks: orders.estimate issues them, orders.create redeems each at most once. */
+/** How long an expired, unredeemed quote is kept (so that a late create is told it expired). */
+const SWEEP_GRACE_MS = 24 * 3_600_000;
+const SWEEP_BATCH = 1_000;
+/** How often the sweep runs. */
+export const QUOTE_SWEEP_INTERVAL_MS = 15 * 60_000;
+
 export class QuoteBook {
   constructor(
     private readonly db: Db,
     private readonly ttlMs: number,
   ) {}
+
+  /**
+   * Deletes the quotes no order redeemed, a day after they expired (a create naming one until then
+   * is still told QUOTE_EXPIRED), in batches; a redeemed quote stays with its order.
+   */
+  async sweep(now: Date): Promise<number> {
+    const before = new Date(now.getTime() - SWEEP_GRACE_MS);
+    let deleted = 0;
+    for (let n = SWEEP_BATCH; n === SWEEP_BATCH; deleted += n)
+      n = await repo.sweep(this.db, before, SWEEP_BATCH);
+    return deleted;
+  }
 
   /** Records the standard fee of a route for the owner, valid for the configured time. */
   async issue(
