@@ -16,19 +16,24 @@ interface Needs {
 /**
  * A courier completes a delivery, top to bottom:
  * 1. (before, optional) the courier app uploads a photo or signature: `courierProofUpload` below;
- * 2. the app posts the `delivered` action (couriers' action endpoint; its action id applied once);
- * 3. the recipient's code, when given, is checked in its own transaction (a wrong one counted);
- * 4. dispatch's `delivered` moves the job and the order in one transaction, in which, in order:
+ * 2. the app posts the `delivered` action to `POST /courier/actions` (web/courier/routes.ts), and
+ *    `CourierActions.apply` (couriers/actions.ts) opens one unit of work and claims the action id in
+ *    `courier_actions`: a replay waits for the first sending's commit and is answered from its record;
+ * 3. the handler below runs inside that unit: the recipient's code, when given, is checked in a
+ *    savepoint of its own (a wrong one stays counted, as the refusal commits);
+ * 4. dispatch's `delivered` moves the job and the order in a savepoint of the same unit, in which:
  *    a. the delivery needs a proof (the code just verified, or a photo already recorded);
  *    b. the cash module checks and posts what the courier collected at the door;
- *    then delivery's move listeners run in it too (order-move-ends-dispatch, sale-settles-on-delivery).
+ *    then delivery's move listeners run in it too (order-move-ends-dispatch, sale-settles-on-delivery);
+ * 5. couriers stores the answer (the job's stage, the order's status) in the action's record and the
+ *    unit commits: the id, the delivery and the answer together, or none of them.
  * Staging's sandbox courier proves its deliveries with the same code check (a fresh code it enters).
  */
 export const courierDeliversOrder = defineFlow({
   name: 'a courier delivers an order',
   wire: ({ courierActions, dispatch, proofs, cash }: Needs) => {
     if (!dispatch) return;
-    courierActions.register('delivered', async ({ courierId, actionId, payload }) => {
+    courierActions.register('delivered', async ({ courierId, payload, afterCommit }) => {
       const orderId = orderIdOf(payload);
       if (payload.code !== undefined) {
         // Only by the courier holding the job, so nobody else can use up the recipient's tries.
@@ -48,9 +53,12 @@ export const courierDeliversOrder = defineFlow({
         ]);
       }
       return detail(
-        await dispatch.service.delivered(courierId, orderId, actionId, {
-          cashCollectedPesewas: collected,
-        }),
+        await dispatch.service.delivered(
+          courierId,
+          orderId,
+          { cashCollectedPesewas: collected },
+          { afterCommit },
+        ),
       );
     });
     dispatch.service.onDeliver(async (tx, { orderId }) => {

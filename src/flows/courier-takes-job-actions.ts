@@ -18,8 +18,9 @@ export function orderIdOf(payload: Record<string, unknown>): string {
 }
 
 /**
- * The courier app's job actions, between couriers (the action endpoint, each action id applied
- * once) and dispatch (the jobs), so that neither module knows the other's direction. "delivered"
+ * The courier app's job actions, between couriers (the action endpoint: each action id claimed in
+ * the unit of work its handler runs in, with the outcome kept there) and dispatch (the jobs, whose
+ * transaction joins that unit), so that neither module knows the other's direction. "delivered"
  * has a flow of its own (courier-delivers-order.ts).
  */
 export const courierTakesJobActions = defineFlow({
@@ -33,34 +34,30 @@ export const courierTakesJobActions = defineFlow({
   }) => {
     if (!dispatch) return;
     const jobs = dispatch.service;
-    actions.register('accept', async ({ courierId, actionId, payload }) =>
-      detail(await jobs.accept(courierId, orderIdOf(payload), actionId)),
+    actions.register('accept', async ({ courierId, payload, afterCommit }) =>
+      detail(await jobs.accept(courierId, orderIdOf(payload), { afterCommit })),
     );
-    actions.register('decline', async ({ courierId, actionId, payload }) =>
-      detail(await jobs.decline(courierId, orderIdOf(payload), actionId)),
+    actions.register('decline', async ({ courierId, payload, afterCommit }) =>
+      detail(await jobs.decline(courierId, orderIdOf(payload), { afterCommit })),
     );
-    actions.register('arrived_at_pickup', async ({ courierId, actionId, payload }) =>
-      detail(await jobs.arrivedAtPickup(courierId, orderIdOf(payload), actionId)),
+    actions.register('arrived_at_pickup', async ({ courierId, payload, afterCommit }) =>
+      detail(await jobs.arrivedAtPickup(courierId, orderIdOf(payload), { afterCommit })),
     );
-    actions.register('picked_up', async ({ courierId, actionId, payload }) =>
-      detail(await jobs.pickedUp(courierId, orderIdOf(payload), actionId)),
+    actions.register('picked_up', async ({ courierId, payload, afterCommit }) =>
+      detail(await jobs.pickedUp(courierId, orderIdOf(payload), { unit: { afterCommit } })),
     );
-    actions.register('arrived', async ({ courierId, actionId, payload }) =>
-      detail(await jobs.arrived(courierId, orderIdOf(payload), actionId)),
+    actions.register('arrived', async ({ courierId, payload, afterCommit }) =>
+      detail(await jobs.arrived(courierId, orderIdOf(payload), { afterCommit })),
     );
-    actions.register('could_not_deliver', async ({ courierId, actionId, payload }) =>
+    actions.register('could_not_deliver', async ({ courierId, payload, afterCommit }) =>
       detail(
-        await jobs.couldNotDeliver(
-          courierId,
-          orderIdOf(payload),
-          actionId,
-          payload.reason,
-          payload.note,
-        ),
+        await jobs.couldNotDeliver(courierId, orderIdOf(payload), payload.reason, payload.note, {
+          afterCommit,
+        }),
       ),
     );
-    actions.register('returned', async ({ courierId, actionId, payload }) =>
-      detail(await jobs.returned(courierId, orderIdOf(payload), actionId)),
+    actions.register('returned', async ({ courierId, payload, afterCommit }) =>
+      detail(await jobs.returned(courierId, orderIdOf(payload), { afterCommit })),
     );
   },
 });

@@ -75,9 +75,9 @@ export async function toDropoff(
 ): Promise<void> {
   const svc = p.app.platform.dispatch!.service;
   await svc.assign(orderId, courierId);
-  await svc.arrivedAtPickup(courierId, orderId, `${orderId}-1`);
-  await svc.pickedUp(courierId, orderId, `${orderId}-2`);
-  await svc.arrived(courierId, orderId, `${orderId}-3`);
+  await svc.arrivedAtPickup(courierId, orderId);
+  await svc.pickedUp(courierId, orderId);
+  await svc.arrived(courierId, orderId);
   const { code } = await p.app.platform.proofs.issueCode(orderId, { rotate: true });
   await p.app.platform.proofs.verifyCode(orderId, code!, courierId);
 }

@@ -38,7 +38,7 @@ export async function deliveredBy(
   const orderId = (await getSale(sp, { sale_id: sale.sale_id })).body.data.delivery
     .order_id as string;
   await toDropoff(p, orderId, courierId);
-  await p.app.platform.dispatch!.service.delivered(courierId, orderId, `d-${orderId}`);
+  await p.app.platform.dispatch!.service.delivered(courierId, orderId);
   return balanceOf(p, `vendor_payable:${s.vendorId}`);
 }
 

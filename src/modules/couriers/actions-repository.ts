@@ -1,44 +1,58 @@
 import type { Queryable } from '../../platform/db/index.ts';
+import type { ActionDetail } from './domain/action.ts';
 
 export interface ActionRecord {
+  kind: string;
   outcome: 'applied' | 'refused' | null;
   reason: string | null;
+  result: ActionDetail | null;
 }
 
 export const actionsRepository = {
-  /** Claims the action id for the courier; undefined when it is new (claimed now), else what became of it. */
+  /**
+   * Claims the action id for the courier in `tx`; undefined when it is new (claimed now), else what
+   * became of it. A replay sent while the first is being applied waits here (the primary key) for
+   * that transaction, then reads its outcome: applied or refused, never half-done.
+   */
   async claim(
-    db: Queryable,
+    tx: Queryable,
     courierId: string,
     id: string,
     kind: string,
     now: Date,
   ): Promise<ActionRecord | undefined> {
-    const claimed = await db.query(
+    const claimed = await tx.query(
       'insert into courier_actions (courier_id, id, kind, received_at) values ($1, $2, $3, $4) on conflict do nothing returning id',
       [courierId, id, kind, now],
     );
     if (claimed.length) return undefined;
     return (
       (
-        await db.query<ActionRecord>(
-          'select outcome, reason from courier_actions where courier_id = $1 and id = $2',
+        await tx.query<ActionRecord>(
+          'select kind, outcome, reason, result from courier_actions where courier_id = $1 and id = $2',
           [courierId, id],
         )
-      )[0] ?? { outcome: null, reason: null }
+      )[0] ?? { kind, outcome: null, reason: null, result: null }
     );
   },
 
   async settle(
-    db: Queryable,
+    tx: Queryable,
     courierId: string,
     id: string,
-    outcome: 'applied' | 'refused',
-    reason: string | null,
+    settled:
+      | { outcome: 'applied'; result: ActionDetail | undefined }
+      | { outcome: 'refused'; reason: string },
   ): Promise<void> {
-    await db.query(
-      'update courier_actions set outcome = $3, reason = $4 where courier_id = $1 and id = $2',
-      [courierId, id, outcome, reason],
+    await tx.query(
+      'update courier_actions set outcome = $3, reason = $4, result = $5 where courier_id = $1 and id = $2',
+      [
+        courierId,
+        id,
+        settled.outcome,
+        settled.outcome === 'refused' ? settled.reason : null,
+        settled.outcome === 'applied' && settled.result ? JSON.stringify(settled.result) : null,
+      ],
     );
   },
 
@@ -48,13 +62,5 @@ export const actionsRepository = {
       courierId,
       before,
     ]);
-  },
-
-  /** Gives the id back after a failure on our side, so the phone's next replay applies it. */
-  async release(db: Queryable, courierId: string, id: string): Promise<void> {
-    await db.query(
-      'delete from courier_actions where courier_id = $1 and id = $2 and outcome is null',
-      [courierId, id],
-    );
   },
 };

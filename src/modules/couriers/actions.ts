@@ -1,30 +1,55 @@
 import type { Db } from '../../platform/db/index.ts';
 import { errors, isAppError } from '../../platform/errors.ts';
-import { actionsRepository as repo } from './actions-repository.ts';
+import { actionsRepository as repo, type ActionRecord } from './actions-repository.ts';
 import type { ActionDetail, ActionResult, CourierAction } from './domain/action.ts';
 import type { CouriersService } from './service.ts';
 
-/**
- * Applies one action of a courier. It receives the action's id, so a kind that is not idempotent by
- * itself can make its own change unique on it. Throwing a 4xx AppError refuses the action (the
- * phone drops it and shows the reason); anything else is a failure on our side (the phone retries).
- */
 /** How long an action id is remembered: a phone's queue replays within hours, never weeks. */
 export const ACTION_RETENTION_MS = 7 * 24 * 3_600_000;
 
-/** A kind with nothing to tell the phone (duty, position) returns nothing; a job action where the job is now. */
+/** Work for after the action's commit: messages to send, the next courier to offer a job to. */
+export type AfterCommit = (work: () => Promise<void>) => void;
+
+/**
+ * Applies one action of a courier, inside the transaction that claimed its id: every
+ * `db.transaction` (and query) a handler's services run joins it, each in a savepoint of its own, so
+ * the effect and the action's record commit together. It receives the action's id (for a kind that
+ * wants it) and `afterCommit`, where it leaves work that must not run inside a transaction (a text
+ * message). Throwing a 4xx AppError refuses the action (the phone drops it and shows the reason);
+ * anything else is a failure on our side (nothing is kept, and the phone retries).
+ */
 export type ActionHandler = (input: {
   courierId: string;
   actionId: string;
   at: Date;
   payload: Record<string, unknown>;
+  afterCommit: AfterCommit;
   // biome-ignore lint/suspicious/noConfusingVoidType: handlers that have nothing to say simply return
 }) => Promise<ActionDetail | void>;
 
+/** What the first of an action id's sendings answered, told again to a replay. */
+function replayAnswer(action: CourierAction, earlier: ActionRecord): ActionResult {
+  if (earlier.kind !== action.kind)
+    return {
+      id: action.id,
+      result: 'refused',
+      reason: `This action id was already used for "${earlier.kind}".`,
+    };
+  if (earlier.outcome === 'refused')
+    return { id: action.id, result: 'refused', reason: earlier.reason ?? 'Refused.' };
+  // Null only for a claim left by code before migration 055 (its apply never settled).
+  if (earlier.outcome === null) return { id: action.id, result: 'pending' };
+  return { id: action.id, result: 'already_applied', ...detailOf(earlier.result ?? undefined) };
+}
+
+const detailOf = (detail: ActionDetail | undefined): ActionDetail =>
+  detail ? { stage: detail.stage, status: detail.status } : {};
+
 /**
- * The courier app's actions, by kind. Each action id is claimed before its handler runs, so a
- * replay from the phone's offline queue is answered ("already_applied") and never applied twice.
- * Other modules (dispatch) register their kinds; the endpoint does not change.
+ * The courier app's actions, by kind. Each action id is claimed in one transaction with its
+ * handler's effect and its outcome (courier_actions, the one record of it), so a replay from the
+ * phone's offline queue, sent again or twice at once, is answered from that record and never
+ * applied twice. Other modules' kinds are registered by src/flows/; the endpoint does not change.
  */
 export class CourierActions {
   private readonly handlers = new Map<string, ActionHandler>();
@@ -61,44 +86,36 @@ export class CourierActions {
     if (!handler)
       return { id: action.id, result: 'refused', reason: `There is no action ${action.kind}.` };
     if (this.unrecorded.has(action.kind)) return this.applyUnrecorded(courierId, action, handler);
-    const earlier = await repo.claim(
-      this.db,
-      courierId,
-      action.id,
-      action.kind,
-      new Date(this.clock()),
-    );
-    if (earlier) {
-      if (earlier.outcome === 'refused')
-        return { id: action.id, result: 'refused', reason: earlier.reason ?? 'Refused.' };
-      return {
-        id: action.id,
-        result: earlier.outcome === 'applied' ? 'already_applied' : 'pending',
-      };
-    }
-    let detail: ActionDetail | undefined;
-    try {
-      detail =
-        (await handler({
-          courierId,
-          actionId: action.id,
-          at: action.at,
-          payload: action.payload,
-        })) ?? undefined;
-    } catch (err) {
-      if (isAppError(err) && err.statusCode < 500) {
-        await repo.settle(this.db, courierId, action.id, 'refused', err.message);
+    let later: Array<() => Promise<void>> = [];
+    const answer = await this.db.unitOfWork(async (tx): Promise<ActionResult> => {
+      // A retried attempt (PostgreSQL's serialization failures) starts with no work of its own.
+      later = [];
+      const now = new Date(this.clock());
+      const earlier = await repo.claim(tx, courierId, action.id, action.kind, now);
+      if (earlier) return replayAnswer(action, earlier);
+      let detail: ActionDetail | undefined;
+      try {
+        detail =
+          (await handler({
+            courierId,
+            actionId: action.id,
+            at: action.at,
+            payload: action.payload,
+            afterCommit: (work) => void later.push(work),
+          })) ?? undefined;
+      } catch (err) {
+        // The refusing service's savepoint rolled back (a half-made step); what others finished stays
+        // with the refusal, as their own transactions did (a wrong delivery code stays counted).
+        if (!isAppError(err) || err.statusCode >= 500) throw err;
+        later = [];
+        await repo.settle(tx, courierId, action.id, { outcome: 'refused', reason: err.message });
         return { id: action.id, result: 'refused', reason: err.message };
       }
-      await repo.release(this.db, courierId, action.id);
-      throw err;
-    }
-    await repo.settle(this.db, courierId, action.id, 'applied', null);
-    return {
-      id: action.id,
-      result: 'applied',
-      ...(detail ? { stage: detail.stage, status: detail.status } : {}),
-    };
+      await repo.settle(tx, courierId, action.id, { outcome: 'applied', result: detail });
+      return { id: action.id, result: 'applied', ...detailOf(detail) };
+    });
+    for (const work of later) await work();
+    return answer;
   }
 
   /** An idempotent kind: applied each time it arrives (a replay changes nothing), refused the same way each time. */
@@ -107,13 +124,21 @@ export class CourierActions {
     action: CourierAction,
     handler: ActionHandler,
   ): Promise<ActionResult> {
+    const later: Array<() => Promise<void>> = [];
     try {
-      await handler({ courierId, actionId: action.id, at: action.at, payload: action.payload });
+      await handler({
+        courierId,
+        actionId: action.id,
+        at: action.at,
+        payload: action.payload,
+        afterCommit: (work) => void later.push(work),
+      });
     } catch (err) {
       if (isAppError(err) && err.statusCode < 500)
         return { id: action.id, result: 'refused', reason: err.message };
       throw err;
     }
+    for (const work of later) await work();
     return { id: action.id, result: 'applied' };
   }
 }

@@ -20,6 +20,11 @@ export {
 export type { CourierFilter, CourierRow as Courier } from './repository.ts';
 export { COURIERS_PAGE, CouriersService, type PositionListener } from './service.ts';
 export { CourierSignIn, type SendText } from './sign-in.ts';
-export { CourierActions, registerPresenceActions, type ActionHandler } from './actions.ts';
+export {
+  CourierActions,
+  registerPresenceActions,
+  type ActionHandler,
+  type AfterCommit,
+} from './actions.ts';
 export { courierRoutes, courierView, type CourierRouteHooks } from './routes/couriers.ts';
 export { couriersModule } from './module.ts';

@@ -6,6 +6,7 @@ export { dispatchModule, createDispatchModule, type DispatchModule } from './mod
 export type { SandboxCourier, SandboxProof } from './sandbox-courier.ts';
 export type {
   ActionResult,
+  ActionUnit,
   AssignHook,
   BoardColumn,
   BoardEntry,

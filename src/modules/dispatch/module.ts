@@ -113,13 +113,7 @@ type Needs = Omit<DispatchModuleDeps, 'delivery' | 'settings'> & {
 /** Dispatch's declaration: it exists where delivery does (it offers delivery's production orders). */
 export const dispatchModule = defineModule({
   name: 'dispatch',
-  tables: [
-    'dispatch_jobs',
-    'dispatch_offers',
-    'dispatch_assignments',
-    'dispatch_actions',
-    'dispatch_trail',
-  ],
+  tables: ['dispatch_jobs', 'dispatch_offers', 'dispatch_assignments', 'dispatch_trail'],
   needs: ['delivery', 'couriers'],
   enabled: ({ delivery }: Needs) => delivery !== undefined,
   settings: ({ config }: Needs) => config.dispatch,

@@ -31,12 +31,6 @@ export interface AssignmentRow {
   started_at: Date;
 }
 
-export interface ActionRow {
-  order_id: string;
-  kind: string;
-  result: Record<string, unknown>;
-}
-
 /** One line of the dispatch board: an open job with its open offer or active assignment. */
 export interface BoardRow extends JobRow {
   offer_courier_id: string | null;
@@ -308,40 +302,6 @@ export const dispatchRepository = {
         [courierId, now],
       )
     )[0];
-  },
-
-  /** Claims a client action id; false when this courier already used it (a replay). */
-  async claimAction(
-    tx: Queryable,
-    a: { courierId: string; actionId: string; orderId: string; kind: string; now: Date },
-  ): Promise<boolean> {
-    const rows = await tx.query(
-      `insert into dispatch_actions (courier_id, action_id, order_id, kind, result, at) values ($1, $2, $3, $4, '{}', $5)
-       on conflict do nothing returning action_id`,
-      [a.courierId, a.actionId, a.orderId, a.kind, a.now],
-    );
-    return rows.length > 0;
-  },
-
-  async action(q: Queryable, courierId: string, actionId: string): Promise<ActionRow | undefined> {
-    return (
-      await q.query<ActionRow>(
-        'select order_id, kind, result from dispatch_actions where courier_id = $1 and action_id = $2',
-        [courierId, actionId],
-      )
-    )[0];
-  },
-
-  async setActionResult(
-    tx: Queryable,
-    courierId: string,
-    actionId: string,
-    result: Record<string, unknown>,
-  ): Promise<void> {
-    await tx.query(
-      'update dispatch_actions set result = $3 where courier_id = $1 and action_id = $2',
-      [courierId, actionId, JSON.stringify(result)],
-    );
   },
 
   /** Open jobs with their open offer and active assignment, late ones first, then oldest. */

@@ -11,9 +11,6 @@ const BATCH = 100;
 /** Proves a delivery at the door for the sandbox courier (the app wires proof of delivery's real code check). */
 export type SandboxProof = (orderId: string, courierId: string) => Promise<void>;
 
-/** The courier's action ids: one per order and action, so a replay after a crash or by another instance applies once. */
-const actionId = (orderId: string, kind: string) => `sandbox.${orderId}.${kind}`;
-
 /**
  * The sandbox courier: a simulated courier (a couriers record marked simulated, one per deployment)
  * that takes staging orders (and, on a local playground, production's: Offers.sandboxEnvironments)
@@ -21,8 +18,9 @@ const actionId = (orderId: string, kind: string) => `sandbox.${orderId}.${kind}`
  * a step is offered to it through Offers and accepted; then each time its job has rested a step it
  * takes the next action (at pickup and picked up; at the drop-off; delivered with the recipient's
  * code), one order status per step: accepted, pickedUp, in_transit, delivered, each with its timeline
- * entry and webhook. Several instances may run it: the job has one holder, and every action id is
- * claimed once, so a move lost to another instance is a replay and skipped.
+ * entry and webhook. Several instances may run it: the job has one holder, and each action moves the
+ * job only from the stage before it (under the job's lock), so a move another instance made first is
+ * refused here and skipped. It has no phone, so no action records: the job's stage is its record.
  */
 export class SandboxCourier {
   private proof: SandboxProof | undefined;
@@ -68,9 +66,7 @@ export class SandboxCourier {
       await this.offers.offerTo(job.order_id, courier);
     // Every open offer to it (those of a tick cut short too) is accepted at once.
     for (const offer of await repo.openOffersTo(this.db, courier, BATCH)) {
-      moved += await this.attempt(() =>
-        this.service.accept(courier, offer.order_id, actionId(offer.order_id, 'accept')),
-      );
+      moved += await this.attempt(() => this.service.accept(courier, offer.order_id));
     }
     return moved;
   }
@@ -83,33 +79,24 @@ export class SandboxCourier {
   ): Promise<ActionResult | undefined> {
     switch (stage) {
       case 'accepted':
-        await this.service.arrivedAtPickup(
-          courier,
-          orderId,
-          actionId(orderId, 'arrived_at_pickup'),
-        );
-        return this.service.pickedUp(courier, orderId, actionId(orderId, 'picked_up'), {
-          leaving: false,
-        });
+        await this.service.arrivedAtPickup(courier, orderId);
+        return this.service.pickedUp(courier, orderId, { leaving: false });
       case 'at_pickup':
-        return this.service.pickedUp(courier, orderId, actionId(orderId, 'picked_up'), {
-          leaving: false,
-        });
+        return this.service.pickedUp(courier, orderId, { leaving: false });
       case 'picked_up':
-        return this.service.arrived(courier, orderId, actionId(orderId, 'arrived'));
+        return this.service.arrived(courier, orderId);
       case 'at_dropoff':
         await this.proof?.(orderId, courier);
-        return this.service.delivered(courier, orderId, actionId(orderId, 'delivered'));
+        return this.service.delivered(courier, orderId);
       default:
         return undefined;
     }
   }
 
-  /** 1 when the action moved the order now; 0 for a replay or a refusal (cancelled or moved meanwhile). */
+  /** 1 when the action moved the order now; 0 for a refusal (moved by another instance, or cancelled, meanwhile). */
   private async attempt(act: () => Promise<ActionResult | undefined>): Promise<number> {
     try {
-      const result = await act();
-      return result && !result.replayed ? 1 : 0;
+      return (await act()) ? 1 : 0;
     } catch (err) {
       if (!isAppError(err)) throw err;
       return 0;

@@ -33,7 +33,7 @@ export interface DispatchOrders {
 
 type DispatchOrder = { id: string; status: DeliveryStatus; delivery_attempts: number };
 
-/** What a courier action answers, stored with its action id and answered again to a replay. */
+/** What a courier action answers (the courier app's action record keeps its stage and status). */
 export interface ActionResult {
   order_id: string;
   action: CourierAction;
@@ -41,9 +41,21 @@ export interface ActionResult {
   stage: Stage | null;
   /** The order's delivery status after the action. */
   status: DeliveryStatus;
-  /** True when this answer is the stored one of an earlier call with the same action id. */
-  replayed: boolean;
 }
+
+/**
+ * Where a courier's job action runs. From the courier app: inside the unit of work in which couriers
+ * claimed the action's id (dispatch's transaction joins it as a savepoint, and the id, the effect
+ * and the answer commit together), whose `afterCommit` runs the work that must wait for that commit
+ * (texting the recipient their code, offering a declined job to the next courier). Without one (the
+ * sandbox courier, operators' tools), the action is its own transaction and that work runs after it;
+ * a repeat is then refused by the job's stage, under its lock, as any action out of turn.
+ */
+export interface ActionUnit {
+  afterCommit(work: () => Promise<void>): void;
+}
+
+type Later = Array<() => Promise<void>>;
 
 /**
  * Runs inside the transaction of a "delivered" action, before the order moves: where proof of
@@ -88,7 +100,6 @@ export interface BoardEntry extends BoardRow {
   column: BoardColumn;
 }
 
-const ACTION_ID = /^[A-Za-z0-9_.:-]{1,100}$/;
 const NOTE = /^[^\p{Cc}]{1,500}$/u;
 
 /** The courier's reason and note for a could-not-deliver, checked before anything is touched. */
@@ -126,9 +137,10 @@ function column(row: BoardRow): BoardColumn {
 }
 
 /**
- * Couriers' job actions and operators' control of dispatch. Every courier action carries a client
- * action id: the id is claimed in the same transaction as the action's effect, so a replay answers
- * the first result and never applies twice. Status moves go through delivery's state machine.
+ * Couriers' job actions and operators' control of dispatch. A courier action applies once: the
+ * courier app's action id is claimed by couriers in the unit its transaction joins (ActionUnit), and
+ * each step moves the job only from the stages before it, under the job's lock. Status moves go
+ * through delivery's state machine.
  */
 export class DispatchService {
   private readonly deliveryChecks: DeliveryCheck[] = [];
@@ -165,9 +177,8 @@ export class DispatchService {
     return (await repo.activeAssignment(this.db, orderId))?.courier_id === courierId;
   }
 
-  async accept(courierId: string, orderId: string, actionId: string): Promise<ActionResult> {
-    const later: Array<() => Promise<void>> = [];
-    const result = await this.act(courierId, orderId, actionId, 'accept', async (tx, now) => {
+  async accept(courierId: string, orderId: string, unit?: ActionUnit): Promise<ActionResult> {
+    return this.act(orderId, 'accept', unit, async (tx, now, later) => {
       const offer = await repo.openOffer(tx, orderId);
       if (!offer || offer.courier_id !== courierId || offer.expires_at <= now) {
         const held = await repo.activeAssignment(tx, orderId);
@@ -198,8 +209,6 @@ export class DispatchService {
       later.push(...(await this.runAssignHooks(tx, orderId, courierId)));
       return { stage: 'accepted', status: order.status };
     });
-    for (const work of later) await work();
-    return result;
   }
 
   private async runAssignHooks(
@@ -215,26 +224,25 @@ export class DispatchService {
     return later;
   }
 
-  async decline(courierId: string, orderId: string, actionId: string): Promise<ActionResult> {
-    const result = await this.act(courierId, orderId, actionId, 'decline', async (tx, now) => {
+  async decline(courierId: string, orderId: string, unit?: ActionUnit): Promise<ActionResult> {
+    return this.act(orderId, 'decline', unit, async (tx, now, later) => {
       const offer = await repo.openOffer(tx, orderId);
       if (!offer || offer.courier_id !== courierId)
         throw errors.offerNotOpen('This job is not offered to you now.');
       await repo.answerOffer(tx, offer.id, 'declined', now);
       await repo.setState(tx, orderId, ['offered'], 'waiting', now);
+      // The next courier hears of it now rather than on the next round.
+      later.push(async () => void (await this.offers.offerNow(orderId)));
       return { stage: null, status: (await this.orders.find(orderId, tx))!.status };
     });
-    // The next courier hears of it now rather than on the next round.
-    if (!result.replayed) await this.offers.offerNow(orderId);
-    return result;
   }
 
   async arrivedAtPickup(
     courierId: string,
     orderId: string,
-    actionId: string,
+    unit?: ActionUnit,
   ): Promise<ActionResult> {
-    return this.step(courierId, orderId, actionId, 'arrived_at_pickup', {
+    return this.step(courierId, orderId, 'arrived_at_pickup', unit, {
       move: { note: 'Courier at the pickup point', by: 'courier' },
     });
   }
@@ -246,10 +254,9 @@ export class DispatchService {
   async pickedUp(
     courierId: string,
     orderId: string,
-    actionId: string,
-    opts: { leaving?: boolean } = {},
+    opts: { leaving?: boolean; unit?: ActionUnit } = {},
   ): Promise<ActionResult> {
-    return this.step(courierId, orderId, actionId, 'picked_up', {
+    return this.step(courierId, orderId, 'picked_up', opts.unit, {
       move: { note: 'Picked up by the courier', by: 'courier' },
       route:
         opts.leaving === false
@@ -259,8 +266,8 @@ export class DispatchService {
   }
 
   /** At the drop-off; an order still at pickedUp (a pickup that did not leave at once) is in transit by now. */
-  async arrived(courierId: string, orderId: string, actionId: string): Promise<ActionResult> {
-    return this.step(courierId, orderId, actionId, 'arrived', {
+  async arrived(courierId: string, orderId: string, unit?: ActionUnit): Promise<ActionResult> {
+    return this.step(courierId, orderId, 'arrived', unit, {
       move: { note: 'Courier at the drop-off', by: 'courier' },
       route: (order) =>
         order.status === 'pickedUp' ? { to: 'at_dropoff', moves: ['in_transit'] } : undefined,
@@ -271,10 +278,10 @@ export class DispatchService {
   async delivered(
     courierId: string,
     orderId: string,
-    actionId: string,
     cash: DeliveredCash = {},
+    unit?: ActionUnit,
   ): Promise<ActionResult> {
-    return this.step(courierId, orderId, actionId, 'delivered', {
+    return this.step(courierId, orderId, 'delivered', unit, {
       move: { note: 'Delivered by the courier', by: 'courier' },
       before: async (tx) => {
         for (const check of this.deliveryChecks)
@@ -291,12 +298,12 @@ export class DispatchService {
   async couldNotDeliver(
     courierId: string,
     orderId: string,
-    actionId: string,
     reason: unknown,
     note?: unknown,
+    unit?: ActionUnit,
   ): Promise<ActionResult> {
     const why = failure(reason, note);
-    return this.step(courierId, orderId, actionId, 'could_not_deliver', {
+    return this.step(courierId, orderId, 'could_not_deliver', unit, {
       move: { note: why.note, by: 'courier', failureReason: why.reason },
       route: (order) =>
         failedAttempt(order.status, this.orders.allowedMoves(order).includes('in_transit')),
@@ -304,8 +311,8 @@ export class DispatchService {
   }
 
   /** The courier handed the goods of a returning order back at the pickup: returned ends the job. */
-  async returned(courierId: string, orderId: string, actionId: string): Promise<ActionResult> {
-    return this.step(courierId, orderId, actionId, 'returned', {
+  async returned(courierId: string, orderId: string, unit?: ActionUnit): Promise<ActionResult> {
+    return this.step(courierId, orderId, 'returned', unit, {
       move: { note: 'Returned to the pickup by the courier', by: 'courier' },
     });
   }
@@ -398,12 +405,12 @@ export class DispatchService {
   private async step(
     courierId: string,
     orderId: string,
-    actionId: string,
     kind: keyof typeof STEPS,
+    unit: ActionUnit | undefined,
     opts: StepOptions,
   ): Promise<ActionResult> {
     const rule = STEPS[kind];
-    return this.act(courierId, orderId, actionId, kind, async (tx, now) => {
+    return this.act(orderId, kind, unit, async (tx, now) => {
       const held = await repo.activeAssignment(tx, orderId);
       if (!held || held.courier_id !== courierId)
         throw errors.notYourJob('Only the courier holding this job may act on it.');
@@ -426,35 +433,30 @@ export class DispatchService {
     });
   }
 
-  /** Claims the action id with the effect in one transaction; a replay answers the stored result. */
+  /**
+   * Applies the action in one transaction (a savepoint of the courier app's unit, when given) and
+   * hands the work it leaves for after the commit to the unit, or runs it once its own has committed.
+   */
   private async act(
-    courierId: string,
     orderId: string,
-    actionId: string,
     kind: CourierAction,
-    apply: (tx: Queryable, now: Date) => Promise<{ stage: Stage | null; status: DeliveryStatus }>,
+    unit: ActionUnit | undefined,
+    apply: (
+      tx: Queryable,
+      now: Date,
+      later: Later,
+    ) => Promise<{ stage: Stage | null; status: DeliveryStatus }>,
   ): Promise<ActionResult> {
-    if (typeof actionId !== 'string' || !ACTION_ID.test(actionId)) {
-      throw errors.validation('Invalid action_id: must be 1 to 100 letters, digits, _ . : or -.', [
-        { field: 'action_id', issue: 'must be 1 to 100 letters, digits, _ . : or -' },
-      ]);
-    }
     const now = new Date(this.clock());
-    const applied = await this.db.transaction(async (tx) => {
-      if (!(await repo.claimAction(tx, { courierId, actionId, orderId, kind, now })))
-        return undefined;
-      const result = { order_id: orderId, action: kind, ...(await apply(tx, now)) };
-      await repo.setActionResult(tx, courierId, actionId, result);
+    let later: Later = [];
+    const result = await this.db.transaction(async (tx) => {
+      later = [];
+      const applied = { order_id: orderId, action: kind, ...(await apply(tx, now, later)) };
       tx.notify(COURIER_JOBS_CHANNEL);
-      return result;
+      return applied;
     });
-    if (applied) return { ...applied, replayed: false };
-    const first = (await repo.action(this.db, courierId, actionId))!;
-    if (first.order_id !== orderId || first.kind !== kind) {
-      throw errors.actionIdReused(
-        `Action id ${actionId} was already used for "${first.kind}" on order ${first.order_id}.`,
-      );
-    }
-    return { ...(first.result as Omit<ActionResult, 'replayed'>), replayed: true };
+    if (unit) for (const work of later) unit.afterCommit(work);
+    else for (const work of later) await work();
+    return result;
   }
 }

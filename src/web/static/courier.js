@@ -84,7 +84,8 @@
       return 'Could not deliver: recorded as a failed attempt. The order goes out again: tap "I am at the drop-off" when you are back at the door.';
     if (stage === 'returning')
       return 'Could not deliver: recorded. No attempt is left: take the goods back to the pickup.';
-    // A replay answered already_applied carries no stage: the reloaded page shows where the job is.
+    // A replay carries the first answer's stage, but one recorded before migration 055 may have none:
+    // the reloaded page shows where the job is.
     return stage ? 'Could not deliver: recorded. The job is over.' : 'Could not deliver: recorded.';
   }
 

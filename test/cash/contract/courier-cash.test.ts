@@ -53,17 +53,18 @@ describe('cash collected on delivery', () => {
     const id = await productionOrder(s);
     const fee = await feeOf(id);
     await atDropoff(id, c.id);
-    expect(
-      (await dispatch.service.delivered(c.id, id, 'd1', { cashCollectedPesewas: fee })).status,
-    ).toBe('delivered');
+    expect((await dispatch.service.delivered(c.id, id, { cashCollectedPesewas: fee })).status).toBe(
+      'delivered',
+    );
     expect(await legs(id, 'courier_cash_collected')).toEqual([
       { account: `courier_cash:${c.id}`, amount_pesewas: -fee },
       { account: 'delivery_revenue', amount_pesewas: fee },
     ]);
-    // A retried action answers the stored result and posts nothing more.
-    expect(
-      (await dispatch.service.delivered(c.id, id, 'd1', { cashCollectedPesewas: fee })).replayed,
-    ).toBe(true);
+    // A delivered job takes no second delivery, and posts nothing more (the courier app's replay
+    // of the same action is answered by its action record: test/couriers/contract/one-action-record).
+    expect(await codeOf(dispatch.service.delivered(c.id, id, { cashCollectedPesewas: fee }))).toBe(
+      'NOT_YOUR_JOB',
+    );
     expect(
       await countRows(
         p,
@@ -80,8 +81,8 @@ describe('cash collected on delivery', () => {
     const fee = await feeOf(id);
     await atDropoff(id, c.id);
     const results = await Promise.allSettled([
-      dispatch.service.delivered(c.id, id, 'r1'),
-      dispatch.service.delivered(c.id, id, 'r2'),
+      dispatch.service.delivered(c.id, id),
+      dispatch.service.delivered(c.id, id),
     ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(
@@ -100,13 +101,11 @@ describe('cash collected on delivery', () => {
     const fee = await feeOf(id);
     await atDropoff(id, c.id);
     expect(
-      await codeOf(dispatch.service.delivered(c.id, id, 'm1', { cashCollectedPesewas: fee - 1 })),
+      await codeOf(dispatch.service.delivered(c.id, id, { cashCollectedPesewas: fee - 1 })),
     ).toBe('CASH_AMOUNT_MISMATCH');
     for (const bad of [-5, 1.5, Number.MAX_SAFE_INTEGER + 2, 1e20])
       expect(
-        await codeOf(
-          dispatch.service.delivered(c.id, id, `m-${bad}`, { cashCollectedPesewas: bad }),
-        ),
+        await codeOf(dispatch.service.delivered(c.id, id, { cashCollectedPesewas: bad })),
       ).toBe('VALIDATION_ERROR');
     expect(
       (
@@ -117,9 +116,9 @@ describe('cash collected on delivery', () => {
       )[0]!.status,
     ).toBe('in_transit');
     expect(await balanceOf(c.id)).toBe(0);
-    expect(
-      (await dispatch.service.delivered(c.id, id, 'm2', { cashCollectedPesewas: fee })).status,
-    ).toBe('delivered');
+    expect((await dispatch.service.delivered(c.id, id, { cashCollectedPesewas: fee })).status).toBe(
+      'delivered',
+    );
   });
 
   it("moves a cod sale's cash from the riders' clearing to the courier, keeping the settlement whole", async () => {
@@ -137,10 +136,10 @@ describe('cash collected on delivery', () => {
     )[0]!.total_pesewas;
     expect(
       await codeOf(
-        dispatch.service.delivered(c.id, orderId, 's0', { cashCollectedPesewas: total + 100 }),
+        dispatch.service.delivered(c.id, orderId, { cashCollectedPesewas: total + 100 }),
       ),
     ).toBe('CASH_AMOUNT_MISMATCH');
-    await dispatch.service.delivered(c.id, orderId, 's1', { cashCollectedPesewas: total });
+    await dispatch.service.delivered(c.id, orderId, { cashCollectedPesewas: total });
     expect(await legs(orderId, 'courier_cash_collected')).toEqual([
       { account: `courier_cash:${c.id}`, amount_pesewas: -total },
       { account: 'rider_cash_clearing', amount_pesewas: total },
@@ -167,7 +166,7 @@ describe('cash handovers', () => {
     const id = await productionOrder(s);
     const fee = await feeOf(id);
     await atDropoff(id, c.id);
-    await dispatch.service.delivered(c.id, id, 'h1');
+    await dispatch.service.delivered(c.id, id);
     const finance = await operatorWithToken(p, ['finance']);
 
     const over = await p.admin(

@@ -19,7 +19,7 @@ describe('partner-admin: couriers cash', () => {
       const c = await courierNear(p, 1, Date.now());
       const orderId = await productionOrder(s);
       await toDropoff(p, orderId, c.id);
-      await p.app.platform.dispatch!.service.delivered(c.id, orderId, `${orderId}-cli`);
+      await p.app.platform.dispatch!.service.delivered(c.id, orderId);
       const held = Number(json(await cli('cash', 'show', c.id, '--json')).balance_pesewas);
       expect(held).toBeGreaterThan(100);
 

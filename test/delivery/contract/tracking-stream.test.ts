@@ -64,8 +64,8 @@ describe('the tracking page event stream', () => {
       expect(carried.data.text.eta).toMatch(/^Expected by /);
 
       const svc = p.app.platform.dispatch!.service;
-      await svc.arrivedAtPickup(courier.id, id, `${id}-1`);
-      await svc.pickedUp(courier.id, id, `${id}-2`);
+      await svc.arrivedAtPickup(courier.id, id);
+      await svc.pickedUp(courier.id, id);
       await p.app.platform.couriers.reportPosition(courier.id, {
         lat: PICKUP.lat + 0.004,
         lng: PICKUP.lng + 0.01,
@@ -75,10 +75,10 @@ describe('the tracking page event stream', () => {
       const live = await stream.next((e) => e.data.position?.lng === PICKUP.lng + 0.01, 15_000);
       expect(live.data.text.eta).toMatch(/^Expected around .* \(Accra time\)$/);
 
-      await svc.arrived(courier.id, id, `${id}-3`);
+      await svc.arrived(courier.id, id);
       const { code } = await p.app.platform.proofs.issueCode(id, { rotate: true });
       await p.app.platform.proofs.verifyCode(id, code!, courier.id);
-      expect((await svc.delivered(courier.id, id, `${id}-4`)).status).toBe('delivered');
+      expect((await svc.delivered(courier.id, id)).status).toBe('delivered');
       const ended = await stream.next((e) => e.data.moving === false);
       expect(ended.data).toMatchObject({
         status: 'delivered',

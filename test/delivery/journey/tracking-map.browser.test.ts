@@ -129,8 +129,8 @@ describe.runIf(browserAvailable)('tracking page map in headless Chromium', () =>
     ).toBe(true);
 
     // The parcel is picked up: the page reloads itself once to say so (a new status), then shows the live ETA.
-    await p.app.platform.dispatch!.service.arrivedAtPickup(courier.id, id, `${id}-1`);
-    await p.app.platform.dispatch!.service.pickedUp(courier.id, id, `${id}-2`);
+    await p.app.platform.dispatch!.service.arrivedAtPickup(courier.id, id);
+    await p.app.platform.dispatch!.service.pickedUp(courier.id, id);
     await page.waitForFunction(
       () => !(window as unknown as { loadedOnce?: boolean }).loadedOnce,
       undefined,

@@ -40,8 +40,8 @@ async function atDropoff(c: Courier): Promise<string> {
   const id = await productionOrder(s);
   const svc = p.app.platform.dispatch!.service;
   await svc.assign(id, c.id);
-  await svc.pickedUp(c.id, id, randomUUID());
-  await svc.arrived(c.id, id, randomUUID());
+  await svc.pickedUp(c.id, id);
+  await svc.arrived(c.id, id);
   return id;
 }
 

@@ -69,20 +69,19 @@ describe('offers', () => {
     expect(far.id).not.toBe(near.id);
 
     const svc = dispatch.service;
-    expect(await svc.accept(near.id, id, 'a1')).toEqual({
+    expect(await svc.accept(near.id, id)).toEqual({
       order_id: id,
       action: 'accept',
       stage: 'accepted',
       status: 'accepted',
-      replayed: false,
     });
-    expect((await svc.arrivedAtPickup(near.id, id, 'a2')).stage).toBe('at_pickup');
-    expect((await svc.pickedUp(near.id, id, 'a3')).status).toBe('in_transit');
-    expect((await svc.arrived(near.id, id, 'a4')).stage).toBe('at_dropoff');
+    expect((await svc.arrivedAtPickup(near.id, id)).stage).toBe('at_pickup');
+    expect((await svc.pickedUp(near.id, id)).status).toBe('in_transit');
+    expect((await svc.arrived(near.id, id)).stage).toBe('at_dropoff');
     // Proof first: the delivery code (its text went to the recipient at accept; a fresh one stands in here).
     const { code } = await p.app.platform.proofs.issueCode(id, { rotate: true });
     await p.app.platform.proofs.verifyCode(id, code!, near.id);
-    expect(await svc.delivered(near.id, id, 'a5')).toMatchObject({
+    expect(await svc.delivered(near.id, id)).toMatchObject({
       stage: 'delivered',
       status: 'delivered',
     });
@@ -110,7 +109,7 @@ describe('offers', () => {
     const first = await productionOrder(s);
     await dispatch.offers.tick();
     expect(await offeredTo(p, first)).toBe(busy.id);
-    await dispatch.service.accept(busy.id, first, 'busy-1');
+    await dispatch.service.accept(busy.id, first);
     const second = await productionOrder(s);
     await dispatch.offers.tick();
     expect(await offeredTo(p, second)).toBe(free.id);
@@ -156,12 +155,12 @@ describe('offers', () => {
       id,
     } = await jobNear([0.5, 1.5]);
     expect(await offeredTo(p, id)).toBe(a.id);
-    expect((await dispatch.service.decline(a.id, id, 'd1')).stage).toBeNull();
+    expect((await dispatch.service.decline(a.id, id)).stage).toBeNull();
     expect(await offeredTo(p, id)).toBe(b.id);
-    await dispatch.service.decline(b.id, id, 'd2');
+    await dispatch.service.decline(b.id, id);
     await dispatch.offers.tick();
     expect(await offeredTo(p, id)).toBeNull();
-    expect(await codeOf(dispatch.service.accept(a.id, id, 'late-accept'))).toBe('OFFER_NOT_OPEN');
+    expect(await codeOf(dispatch.service.accept(a.id, id))).toBe('OFFER_NOT_OPEN');
   });
 
   it('moves an offer not accepted in time to the next courier', async () => {
@@ -174,10 +173,10 @@ describe('offers', () => {
     await dispatch.offers.tick();
     expect(await offeredTo(p, id)).toBe(a.id);
     now += 16_000;
-    expect(await codeOf(dispatch.service.accept(a.id, id, 'too-late'))).toBe('OFFER_NOT_OPEN');
+    expect(await codeOf(dispatch.service.accept(a.id, id))).toBe('OFFER_NOT_OPEN');
     await dispatch.offers.tick();
     expect(await offeredTo(p, id)).toBe(b.id);
-    expect((await dispatch.service.accept(b.id, id, 'in-time')).status).toBe('accepted');
+    expect((await dispatch.service.accept(b.id, id)).status).toBe('accepted');
   });
 });
 
@@ -192,7 +191,7 @@ describe('one job, one courier', () => {
     const holder = (await offeredTo(p, id))!;
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        codeOf(dispatch.service.accept(i % 2 ? holder : couriers[i % 5]!.id, id, `race-${i}`)),
+        codeOf(dispatch.service.accept(i % 2 ? holder : couriers[i % 5]!.id, id)),
       ),
     );
     expect(results.filter((r) => r === 'OK')).toHaveLength(1);
@@ -210,67 +209,55 @@ describe('one job, one courier', () => {
     expect((await events(id)).filter((e) => e.status === 'accepted')).toHaveLength(1);
   });
 
-  it('applies a replayed action id once and answers the first result; another job or action with it is refused', async () => {
+  // The courier app's replays (one action id sent again) are answered by couriers' action record:
+  // test/couriers/contract/one-action-record.test.ts. Dispatch itself moves a job a step once.
+  it('applies a step once: the same step again, or twice at once, is refused by the job stage', async () => {
     const {
       couriers: [c],
       id,
     } = await jobNear([0.5]);
-    await dispatch.service.accept(c.id, id, 'acc');
-    const first = await dispatch.service.pickedUp(c.id, id, 'pick');
-    const replays = await Promise.all([
-      dispatch.service.pickedUp(c.id, id, 'pick'),
-      dispatch.service.pickedUp(c.id, id, 'pick'),
+    await dispatch.service.accept(c.id, id);
+    expect(await dispatch.service.pickedUp(c.id, id)).toEqual({
+      order_id: id,
+      action: 'picked_up',
+      stage: 'picked_up',
+      status: 'in_transit',
+    });
+    const again = await Promise.all([
+      codeOf(dispatch.service.pickedUp(c.id, id)),
+      codeOf(dispatch.service.pickedUp(c.id, id)),
     ]);
-    expect(replays).toEqual([
-      { ...first, replayed: true },
-      { ...first, replayed: true },
-    ]);
+    expect(again).toEqual(['INVALID_TRANSITION', 'INVALID_TRANSITION']);
     expect((await events(id)).map((e) => e.status)).toEqual([
       'placed',
       'accepted',
       'pickedUp',
       'in_transit',
     ]);
-    expect(await codeOf(dispatch.service.arrived(c.id, id, 'pick'))).toBe('ACTION_ID_REUSED');
-    expect(await codeOf(dispatch.service.pickedUp(c.id, id, 'pick-again'))).toBe(
-      'INVALID_TRANSITION',
-    );
   });
 
-  it('refuses a courier who does not hold the job, and bad action ids and reasons', async () => {
+  it('refuses a courier who does not hold the job, and bad reasons', async () => {
     const {
       couriers: [holder, other],
       id,
     } = await jobNear([0.5, 3]);
-    await dispatch.service.accept(holder.id, id, 'h1');
+    await dispatch.service.accept(holder.id, id);
     const refused = await Promise.all(
       [
-        dispatch.service.arrivedAtPickup(other.id, id, 'o1'),
-        dispatch.service.pickedUp(other.id, id, 'o2'),
-        dispatch.service.couldNotDeliver(other.id, id, 'o3', 'recipient_absent'),
+        dispatch.service.arrivedAtPickup(other.id, id),
+        dispatch.service.pickedUp(other.id, id),
+        dispatch.service.couldNotDeliver(other.id, id, 'recipient_absent'),
       ].map(codeOf),
     );
     expect(refused).toEqual(['NOT_YOUR_JOB', 'NOT_YOUR_JOB', 'NOT_YOUR_JOB']);
-    expect(await codeOf(dispatch.service.accept(other.id, id, 'o4'))).toBe('JOB_TAKEN');
-    expect(await codeOf(dispatch.service.pickedUp(holder.id, id, 'bad\u0000id'))).toBe(
-      'VALIDATION_ERROR',
-    );
-    expect(await codeOf(dispatch.service.pickedUp(holder.id, id, 'x'.repeat(101)))).toBe(
-      'VALIDATION_ERROR',
-    );
+    expect(await codeOf(dispatch.service.accept(other.id, id))).toBe('JOB_TAKEN');
     expect(
-      await codeOf(dispatch.service.couldNotDeliver(holder.id, id, 'h2', 'refused', 'gone\u0007')),
+      await codeOf(dispatch.service.couldNotDeliver(holder.id, id, 'refused', 'gone\u0007')),
     ).toBe('VALIDATION_ERROR');
     expect((await order(id)).status).toBe('accepted');
     // Before the goods left the pickup, could-not-deliver fails the order, with its reason.
     expect(
-      await dispatch.service.couldNotDeliver(
-        holder.id,
-        id,
-        'h3',
-        'wrong_address',
-        'No such street',
-      ),
+      await dispatch.service.couldNotDeliver(holder.id, id, 'wrong_address', 'No such street'),
     ).toMatchObject({ stage: 'failed', status: 'failed' });
     expect((await p.app.platform.delivery!.orders.history(id)).at(-1)).toMatchObject({
       status: 'failed',
@@ -296,8 +283,8 @@ describe('operators', () => {
       stage: 'accepted',
       status: 'accepted',
     });
-    expect(await codeOf(dispatch.service.accept(a.id, id, 'x1'))).toBe('JOB_TAKEN');
-    await dispatch.service.pickedUp(b.id, id, 'b1');
+    expect(await codeOf(dispatch.service.accept(a.id, id))).toBe('JOB_TAKEN');
+    await dispatch.service.pickedUp(b.id, id);
     const re = await p.admin('POST', `/dispatch/orders/${id}/assign`, { courier_id: a.id });
     expect(re.body).toMatchObject({
       previous_courier_id: b.id,
@@ -305,11 +292,11 @@ describe('operators', () => {
       stage: 'picked_up',
       status: 'in_transit',
     });
-    expect(await codeOf(dispatch.service.delivered(b.id, id, 'b2'))).toBe('NOT_YOUR_JOB');
-    expect(await codeOf(dispatch.service.delivered(a.id, id, 'a2'))).toBe('VALIDATION_ERROR');
+    expect(await codeOf(dispatch.service.delivered(b.id, id))).toBe('NOT_YOUR_JOB');
+    expect(await codeOf(dispatch.service.delivered(a.id, id))).toBe('VALIDATION_ERROR');
     const { code } = await p.app.platform.proofs.issueCode(id, { rotate: true });
     await p.app.platform.proofs.verifyCode(id, code!, a.id);
-    expect((await dispatch.service.delivered(a.id, id, 'a3')).status).toBe('delivered');
+    expect((await dispatch.service.delivered(a.id, id)).status).toBe('delivered');
     const audit = await p.admin('GET', `/audit?action=dispatch_order.assign&limit=10`);
     expect(audit.body.entries.length).toBeGreaterThanOrEqual(2);
 
@@ -338,11 +325,11 @@ describe('operators', () => {
       couriers: [c],
       id,
     } = await jobNear([0.5]);
-    await dispatch.service.accept(c.id, id, 'c1');
+    await dispatch.service.accept(c.id, id);
     expect(
       (await p.admin('POST', `/delivery/orders/${id}/status`, { status: 'cancelled' })).status,
     ).toBe(200);
-    expect(await codeOf(dispatch.service.pickedUp(c.id, id, 'c2'))).toBe('NOT_YOUR_JOB');
+    expect(await codeOf(dispatch.service.pickedUp(c.id, id))).toBe('NOT_YOUR_JOB');
     expect(
       await countRows(
         p,
@@ -385,7 +372,7 @@ describe('operators', () => {
     const c = await courierNear(p, 1, now);
     await dispatch.offers.tick();
     expect(await offeredTo(p, id)).toBe(c.id);
-    await dispatch.service.accept(c.id, id, 'late-1');
+    await dispatch.service.accept(c.id, id);
     expect(await scrape()).toBe(0);
   });
 });

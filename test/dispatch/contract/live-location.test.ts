@@ -94,17 +94,17 @@ describe('live location', () => {
   it('heads for the drop-off once picked up, and shows nothing of the courier after delivery', async () => {
     const { id, courierId } = await onTheJob();
     const svc = p.app.platform.dispatch!.service;
-    await svc.arrivedAtPickup(courierId, id, 'll-1');
-    await svc.pickedUp(courierId, id, 'll-2');
+    await svc.arrivedAtPickup(courierId, id);
+    await svc.pickedUp(courierId, id);
     now += 1_000;
     await report(courierId, PICKUP.lat);
     expect((await track(id)).courier.next_stop).toBe('dropoff');
     expect(await trackingPage(id)).toContain('Your courier is on the way to you.');
 
-    await svc.arrived(courierId, id, 'll-3');
+    await svc.arrived(courierId, id);
     const { code } = await p.app.platform.proofs.issueCode(id, { rotate: true });
     await p.app.platform.proofs.verifyCode(id, code!, courierId);
-    await svc.delivered(courierId, id, 'll-4');
+    await svc.delivered(courierId, id);
     now += 1_000;
     await report(courierId, PICKUP.lat + 0.001);
     const after = await track(id);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DispatchService } from '../../../src/modules/dispatch/index.ts';
 import { ACCRA_CENTRAL, EAST_LEGON, orderBody } from '../../delivery/fixtures.ts';
@@ -69,13 +70,12 @@ describe("a courier's could-not-deliver", () => {
   it('sends the order out again, then back to the pickup, and "returned" ends the job, with timeline and events', async () => {
     const { id, courier } = await atDropoff();
     expect(
-      await svc.couldNotDeliver(courier, id, 'cnd-1', 'recipient_absent', ' Nobody at the gate '),
+      await svc.couldNotDeliver(courier, id, 'recipient_absent', ' Nobody at the gate '),
     ).toEqual({
       order_id: id,
       action: 'could_not_deliver',
       stage: 'picked_up',
       status: 'in_transit',
-      replayed: false,
     });
     expect(await row(id)).toMatchObject({
       status: 'in_transit',
@@ -89,9 +89,9 @@ describe("a courier's could-not-deliver", () => {
       order_id: id,
       stage: 'picked_up',
     });
-    expect((await svc.arrived(courier, id, 'arrive-2')).stage).toBe('at_dropoff');
+    expect((await svc.arrived(courier, id)).stage).toBe('at_dropoff');
 
-    expect(await svc.couldNotDeliver(courier, id, 'cnd-2', 'refused')).toMatchObject({
+    expect(await svc.couldNotDeliver(courier, id, 'refused')).toMatchObject({
       stage: 'returning',
       status: 'returning',
     });
@@ -101,10 +101,8 @@ describe("a courier's could-not-deliver", () => {
       failure_reason: 'refused',
       failure_note: null,
     });
-    expect(await codeOf(svc.delivered(courier, id, 'deliver-late'))).toBe('INVALID_TRANSITION');
-    expect(await codeOf(svc.couldNotDeliver(courier, id, 'cnd-3', 'refused'))).toBe(
-      'INVALID_TRANSITION',
-    );
+    expect(await codeOf(svc.delivered(courier, id))).toBe('INVALID_TRANSITION');
+    expect(await codeOf(svc.couldNotDeliver(courier, id, 'refused'))).toBe('INVALID_TRANSITION');
     expect(await svc.currentJob(courier)).toEqual({
       kind: 'job',
       order_id: id,
@@ -112,11 +110,10 @@ describe("a courier's could-not-deliver", () => {
     });
     expect(await jobState(id)).toBe('assigned');
 
-    expect(await svc.returned(courier, id, 'ret-1')).toMatchObject({
+    expect(await svc.returned(courier, id)).toMatchObject({
       action: 'returned',
       stage: 'returned',
       status: 'returned',
-      replayed: false,
     });
     expect(await assignment(id)).toMatchObject({
       stage: 'returned',
@@ -161,7 +158,7 @@ describe("a courier's could-not-deliver", () => {
     ];
     for (const [reason, note, field] of cases) {
       try {
-        await svc.couldNotDeliver(courier, id, 'cnd-bad', reason, note);
+        await svc.couldNotDeliver(courier, id, reason, note);
         expect.unreachable(`${String(reason)} ${String(note)} was accepted`);
       } catch (err: any) {
         expect(
@@ -171,47 +168,57 @@ describe("a courier's could-not-deliver", () => {
       }
     }
     expect([await row(id), await assignment(id)]).toEqual(before);
-    expect(await db().query("select 1 from dispatch_actions where action_id = 'cnd-bad'")).toEqual(
-      [],
+    expect(await refusal(svc.returned(courier, id))).toEqual([409, 'INVALID_TRANSITION']);
+    // Nothing was used up by the refusals: the good reason goes through.
+    expect(await svc.couldNotDeliver(courier, id, 'other', 'Gate locked, phone off')).toMatchObject(
+      { status: 'in_transit' },
     );
-    expect(await refusal(svc.returned(courier, id, 'ret-early'))).toEqual([
-      409,
-      'INVALID_TRANSITION',
-    ]);
-    // The refused action id was not used up: the good reason goes through with it.
-    expect(
-      await svc.couldNotDeliver(courier, id, 'cnd-bad', 'other', 'Gate locked, phone off'),
-    ).toMatchObject({ status: 'in_transit' });
     expect(await row(id)).toMatchObject({
       failure_reason: 'other',
       failure_note: 'Gate locked, phone off',
     });
   });
 
-  it('applies a replayed action id once, sent again or twice at once', async () => {
+  it('applies a could-not-deliver sent twice at once from the courier app once, and a replayed return once', async () => {
     const { id, courier } = await atDropoff();
-    const [a, b] = await Promise.all(
-      [0, 1].map(() => svc.couldNotDeliver(courier, id, 'cnd-same', 'wrong_address')),
-    );
-    expect([a!.replayed, b!.replayed].sort()).toEqual([false, true]);
-    expect({ ...a, replayed: false }).toEqual({ ...b, replayed: false });
-    expect(await svc.couldNotDeliver(courier, id, 'cnd-same', 'wrong_address')).toMatchObject({
+    const actions = p.app.platform.courierActions;
+    const action = (kind: string, payload: Record<string, unknown> = {}) => ({
+      id: randomUUID(),
+      kind,
+      at: new Date(),
+      payload: { order_id: id, ...payload },
+    });
+    const failed = action('could_not_deliver', { reason: 'wrong_address' });
+    const answers = await Promise.all([0, 1].map(() => actions.apply(courier, failed)));
+    expect(answers.map((a) => a.result).sort()).toEqual(['already_applied', 'applied']);
+    for (const a of answers) expect(a).toMatchObject({ stage: 'picked_up', status: 'in_transit' });
+    expect(await actions.apply(courier, failed)).toEqual({
+      id: failed.id,
+      result: 'already_applied',
       stage: 'picked_up',
       status: 'in_transit',
-      replayed: true,
     });
     expect(await row(id)).toMatchObject({ delivery_attempts: 2, version: 5 });
     expect(
       (await outbox(id)).filter((e) => e.payload.data.previous_status === 'in_transit'),
     ).toHaveLength(1);
-    // The same id for another action is refused.
-    expect(await codeOf(svc.returned(courier, id, 'cnd-same'))).toBe('ACTION_ID_REUSED');
+    // The same id for another action is refused, and changes nothing.
+    expect(await actions.apply(courier, { ...failed, kind: 'returned' })).toEqual({
+      id: failed.id,
+      result: 'refused',
+      reason: 'This action id was already used for "could_not_deliver".',
+    });
 
-    await svc.couldNotDeliver(courier, id, 'cnd-second', 'wrong_address');
-    expect((await svc.returned(courier, id, 'ret-same')).replayed).toBe(false);
-    expect(await svc.returned(courier, id, 'ret-same')).toMatchObject({
+    await svc.arrived(courier, id);
+    await svc.couldNotDeliver(courier, id, 'wrong_address');
+    const ret = action('returned');
+    expect(await actions.apply(courier, ret)).toMatchObject({
+      result: 'applied',
       status: 'returned',
-      replayed: true,
+    });
+    expect(await actions.apply(courier, ret)).toMatchObject({
+      result: 'already_applied',
+      status: 'returned',
     });
     expect((await outbox(id)).filter((e) => e.type === 'delivery.order.returned')).toHaveLength(1);
   });
@@ -219,13 +226,10 @@ describe("a courier's could-not-deliver", () => {
   it('lets no other courier act on the job, before or during the return', async () => {
     const { id, courier } = await atDropoff();
     const other = (await courierNear(p, 2, Date.now())).id;
-    expect(await refusal(svc.couldNotDeliver(other, id, 'o-1', 'refused'))).toEqual([
-      403,
-      'NOT_YOUR_JOB',
-    ]);
-    await svc.couldNotDeliver(courier, id, 'h-1', 'refused');
-    await svc.couldNotDeliver(courier, id, 'h-2', 'refused');
-    expect(await refusal(svc.returned(other, id, 'o-2'))).toEqual([403, 'NOT_YOUR_JOB']);
+    expect(await refusal(svc.couldNotDeliver(other, id, 'refused'))).toEqual([403, 'NOT_YOUR_JOB']);
+    await svc.couldNotDeliver(courier, id, 'refused');
+    await svc.couldNotDeliver(courier, id, 'refused');
+    expect(await refusal(svc.returned(other, id))).toEqual([403, 'NOT_YOUR_JOB']);
     expect(await row(id)).toMatchObject({ status: 'returning' });
     expect(await assignment(id)).toMatchObject({
       courier_id: courier,
@@ -249,7 +253,7 @@ describe("a courier's could-not-deliver", () => {
       order_id: id,
       stage: 'returning',
     });
-    expect(await svc.returned(courier, id, 'op-ret')).toMatchObject({ status: 'returned' });
+    expect(await svc.returned(courier, id)).toMatchObject({ status: 'returned' });
     expect(await jobState(id)).toBe('closed');
   });
 });
@@ -269,12 +273,11 @@ describe('the return fee of a wallet-funded order returned by its courier', () =
     ).body.data.order_info.amount as number;
     const returnFee = Math.round(fee * 50) / 100;
 
-    await svc.couldNotDeliver(courier, id, 'w-1', 'recipient_absent');
-    await svc.couldNotDeliver(courier, id, 'w-2', 'recipient_absent');
+    await svc.couldNotDeliver(courier, id, 'recipient_absent');
+    await svc.couldNotDeliver(courier, id, 'recipient_absent');
     expect(await balance(w)).toBeCloseTo(100 - fee, 2);
-    await svc.returned(courier, id, 'w-3');
-    expect(await svc.returned(courier, id, 'w-3')).toMatchObject({ replayed: true });
-    expect(await codeOf(svc.returned(courier, id, 'w-4'))).toBe('NOT_YOUR_JOB');
+    await svc.returned(courier, id);
+    expect(await codeOf(svc.returned(courier, id))).toBe('NOT_YOUR_JOB');
 
     const journals = await db().query<any>(
       'select kind from ledger_journals where subject_id = $1 order by created_at',

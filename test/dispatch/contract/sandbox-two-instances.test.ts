@@ -55,10 +55,12 @@ describe.runIf(onPostgres && onRedis)('the sandbox courier across two instances'
         ),
       ).toBe(1);
       expect(
-        await countRows(a, 'select count(*)::int as n from dispatch_actions where order_id = $1', [
-          id,
-        ]),
-      ).toBe(5);
+        await countRows(
+          a,
+          `select count(*)::int as n from delivery_order_events where order_id = $1 and status = 'delivered'`,
+          [id],
+        ),
+      ).toBe(1);
     }
     expect(await countRows(a, 'select count(*)::int as n from couriers where simulated')).toBe(1);
   });

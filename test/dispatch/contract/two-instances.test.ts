@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   countRows,
@@ -36,7 +37,6 @@ describe.runIf(onPostgres && onRedis)('dispatch across two instances', () => {
           (i % 2 ? a : b).app.platform.dispatch!.service.accept(
             i % 4 < 2 ? holder : couriers[1]!.id,
             id,
-            `two-${i}`,
           ),
         ),
       ),
@@ -50,11 +50,26 @@ describe.runIf(onPostgres && onRedis)('dispatch across two instances', () => {
       ),
     ).toBe(1);
 
+    // The courier app's "picked up" sent four times at once over both instances: one record, one move.
+    const pick = {
+      id: randomUUID(),
+      kind: 'picked_up',
+      at: new Date(),
+      payload: { order_id: id },
+    };
     const picks = await Promise.all(
-      [a, b, a, b].map((x) => x.app.platform.dispatch!.service.pickedUp(holder, id, 'pick-once')),
+      [a, b, a, b].map((x) => x.app.platform.courierActions.apply(holder, pick)),
     );
-    expect(picks.filter((r) => !r.replayed)).toHaveLength(1);
-    expect(new Set(picks.map((r) => r.status))).toEqual(new Set(['in_transit']));
+    expect(picks.map((r) => r.result).sort()).toEqual([
+      'already_applied',
+      'already_applied',
+      'already_applied',
+      'applied',
+    ]);
+    for (const r of picks) expect(r).toMatchObject({ stage: 'picked_up', status: 'in_transit' });
+    expect(
+      await countRows(a, 'select count(*)::int as n from courier_actions where id = $1', [pick.id]),
+    ).toBe(1);
     expect(
       await countRows(
         a,

@@ -10,7 +10,9 @@ type Handler = (input: {
   actionId: string;
   at: Date;
   payload: Record<string, unknown>;
+  afterCommit: (work: () => Promise<void>) => void;
 }) => Promise<unknown>;
+const afterCommit = () => undefined;
 type Check = (tx: unknown, job: { orderId: string; courierId: string }) => Promise<void>;
 
 /** A courier holding ord_1, a proof module that knows which orders are proven, a cash module that records collections. */
@@ -54,6 +56,7 @@ function wired(opts: { proven?: boolean; cash?: boolean } = {}) {
       actionId: 'act_9',
       at: new Date(),
       payload,
+      afterCommit,
     });
   return { h, log, deliver, collect, proofs, service };
 }
@@ -66,7 +69,7 @@ describe('a courier delivers an order', () => {
     ).toEqual({ stage: 'delivered', status: 'delivered' });
     expect(log).toEqual([
       ['verifyCode', 'ord_1', '1234', 'cou_1'],
-      ['delivered', 'cou_1', 'ord_1', 'act_9', { cashCollectedPesewas: 12_000 }],
+      ['delivered', 'cou_1', 'ord_1', { cashCollectedPesewas: 12_000 }, { afterCommit }],
     ]);
   });
 

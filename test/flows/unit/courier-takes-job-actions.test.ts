@@ -7,7 +7,10 @@ type Handler = (input: {
   actionId: string;
   at: Date;
   payload: Record<string, unknown>;
+  afterCommit: (work: () => Promise<void>) => void;
 }) => Promise<unknown>;
+
+const afterCommit = () => undefined;
 
 describe('a courier takes job actions', () => {
   const wired = () => {
@@ -39,11 +42,12 @@ describe('a courier takes job actions', () => {
         actionId: 'act_1',
         at: new Date(),
         payload,
+        afterCommit,
       });
     return { h, calls, run };
   };
 
-  it("registers each job action as a courier app kind that calls dispatch with the action's id", async () => {
+  it("registers each job action as a courier app kind that calls dispatch in the action's unit", async () => {
     const { h, calls, run } = wired();
     expect([...h.registered.keys()]).toEqual(
       [
@@ -66,8 +70,8 @@ describe('a courier takes job actions', () => {
       note: 'gate locked',
     });
     expect(calls).toEqual([
-      ['accept', 'cou_1', 'ord_1', 'act_1'],
-      ['couldNotDeliver', 'cou_1', 'ord_1', 'act_1', 'recipient_absent', 'gate locked'],
+      ['accept', 'cou_1', 'ord_1', { afterCommit }],
+      ['couldNotDeliver', 'cou_1', 'ord_1', 'recipient_absent', 'gate locked', { afterCommit }],
     ]);
   });
 

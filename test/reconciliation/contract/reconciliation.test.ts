@@ -249,7 +249,7 @@ describe("reconciling couriers' cash", () => {
     const c = await courierNear(p, 1, now);
     const orderId = await productionOrder(s);
     await toDropoff(p, orderId, c.id);
-    await p.app.platform.dispatch!.service.delivered(c.id, orderId, `${orderId}-rec`);
+    await p.app.platform.dispatch!.service.delivered(c.id, orderId);
     const held = await p.app.platform.cash!.balance(c.id);
     expect(held).toBeGreaterThan(100);
     await p.admin('POST', `/cash/couriers/${c.id}/handovers`, { amount_pesewas: 100 });

@@ -13,7 +13,7 @@ describe('the console courier cash page', () => {
     const c = await courierNear(env.p, 1, env.clock.now);
     const orderId = await productionOrder(env.s);
     await toDropoff(env.p, orderId, c.id);
-    await env.p.app.platform.dispatch!.service.delivered(c.id, orderId, `${orderId}-4`);
+    await env.p.app.platform.dispatch!.service.delivered(c.id, orderId);
     const fee = (
       await env.p.app.platform.db.query<{ fee_pesewas: number }>(
         'select fee_pesewas from delivery_orders where id = $1',

@@ -36,7 +36,7 @@ describe.runIf(browserAvailable)(
       const id = await productionOrder(s);
       const svc = p.app.platform.dispatch!.service;
       await svc.assign(id, courier.id);
-      await svc.pickedUp(courier.id, id, `${id}-pick`);
+      await svc.pickedUp(courier.id, id);
       return { phone, courier, id };
     }
 

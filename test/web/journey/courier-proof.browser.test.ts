@@ -37,7 +37,7 @@ describe.runIf(browserAvailable)(
       const id = await productionOrder(s);
       const svc = p.app.platform.dispatch!.service;
       await svc.assign(id, courier.id);
-      await svc.pickedUp(courier.id, id, `${id}-picked`);
+      await svc.pickedUp(courier.id, id);
 
       const { context, page, violations } = await phonePage(browser);
       await signInOnPhone(page, p, phone);
@@ -137,7 +137,7 @@ describe.runIf(browserAvailable)(
       const id = await productionOrder(s);
       const svc = p.app.platform.dispatch!.service;
       await svc.assign(id, courier.id);
-      await svc.pickedUp(courier.id, id, `${id}-picked`);
+      await svc.pickedUp(courier.id, id);
       const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
       const page = await context.newPage();
       await signInOnPhone(page, p, phone);

@@ -30,7 +30,7 @@ describe.runIf(browserAvailable)(
       const id = await productionOrder(s);
       const svc = p.app.platform.dispatch!.service;
       await svc.assign(id, courier.id);
-      await svc.pickedUp(courier.id, id, 'browser-pick');
+      await svc.pickedUp(courier.id, id);
 
       const { context, page, violations } = await phonePage(browser);
       await signInOnPhone(page, p, phone);

@@ -14,9 +14,10 @@ export interface ActionDetail {
   status?: string;
 }
 
+/** A replay (`already_applied`) carries the detail the first sending was answered with. */
 export type ActionResult =
-  | ({ id: string; result: 'applied' } & ActionDetail)
-  | { id: string; result: 'already_applied' | 'pending' }
+  | ({ id: string; result: 'applied' | 'already_applied' } & ActionDetail)
+  | { id: string; result: 'pending' }
   | { id: string; result: 'refused'; reason: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
