@@ -91,7 +91,6 @@ export const errors = {
   /** A payee's destination cannot change while a payout to it is being handed to the transfer provider. */
   payoutSending: make(409, 'PAYOUT_SENDING'),
   offerNotOpen: make(409, 'OFFER_NOT_OPEN'),
-  actionIdReused: make(409, 'ACTION_ID_REUSED'),
   productionNotActive: make(409, 'PRODUCTION_NOT_ACTIVE'),
   operatorEmailTaken: make(409, 'OPERATOR_EMAIL_TAKEN'),
   courierPhoneTaken: make(409, 'COURIER_PHONE_TAKEN'),
