@@ -28,6 +28,7 @@ type Shown =
   | 'courierSignIn'
   | 'courierActions'
   | 'proofs'
+  | 'proofConfirmations'
   | 'dispatcher';
 
 /** What a built app shows as `app.platform` (tests, the playground's first start, scripts): the settings, the stores and the modules' faces. */
@@ -71,6 +72,7 @@ export function platformOf(
     mailQueue,
     sessions,
     proofs,
+    proofConfirmations,
     couriers,
     courierSignIn,
     courierActions,
@@ -100,6 +102,7 @@ export function platformOf(
     mailQueue,
     sessions,
     proofs,
+    proofConfirmations,
     couriers,
     courierSignIn,
     courierActions,

@@ -5,8 +5,13 @@ import type { MediaInput, ProofService } from '../modules/proof/index.ts';
 import { errors } from '../platform/errors.ts';
 import { defineFlow } from '../platform/module.ts';
 import { detail, orderIdOf } from './courier-takes-job-actions.ts';
+import {
+  requireProof,
+  textRecipient,
+  type FallbackNeeds,
+} from './fallback-proof-asks-recipient.ts';
 
-interface Needs {
+interface Needs extends FallbackNeeds {
   courierActions: CourierActions;
   dispatch: DispatchModule | undefined;
   proofs: ProofService;
@@ -19,15 +24,19 @@ interface Needs {
  * 2. the app posts the `delivered` action (couriers' action endpoint; its action id applied once);
  * 3. the recipient's code, when given, is checked in its own transaction (a wrong one counted);
  * 4. dispatch's `delivered` moves the job and the order in one transaction, in which, in order:
- *    a. the delivery needs a proof (the code just verified, or a photo already recorded);
+ *    a. the delivery needs a proof (the code just verified, or a photo already recorded: then only
+ *       near the drop-off, and it stays unconfirmed until the recipient answers; fallback-proof-asks-recipient.ts);
  *    b. the cash module checks and posts what the courier collected at the door;
  *    then delivery's move listeners run in it too (order-move-ends-dispatch, sale-settles-on-delivery).
+ * 5. after the commit, a delivery proved by a photo or signature texts the recipient a link to confirm it.
  * Staging's sandbox courier proves its deliveries with the same code check (a fresh code it enters).
  */
 export const courierDeliversOrder = defineFlow({
   name: 'a courier delivers an order',
-  wire: ({ courierActions, dispatch, proofs, cash }: Needs) => {
+  wire: (needs: Needs) => {
+    const { courierActions, dispatch, proofs, cash } = needs;
     if (!dispatch) return;
+    const text = textRecipient(needs);
     courierActions.register('delivered', async ({ courierId, actionId, payload }) => {
       const orderId = orderIdOf(payload);
       if (payload.code !== undefined) {
@@ -47,20 +56,13 @@ export const courierDeliversOrder = defineFlow({
           { field: 'cash_collected_pesewas', issue: 'must be a number' },
         ]);
       }
-      return detail(
-        await dispatch.service.delivered(courierId, orderId, actionId, {
-          cashCollectedPesewas: collected,
-        }),
-      );
+      const done = await dispatch.service.delivered(courierId, orderId, actionId, {
+        cashCollectedPesewas: collected,
+      });
+      await text(orderId, courierId);
+      return detail(done);
     });
-    dispatch.service.onDeliver(async (tx, { orderId }) => {
-      if (!(await proofs.isProven(orderId, tx))) {
-        throw errors.validation(
-          "Enter the recipient's 4-digit delivery code, or take a photo of the delivery, to finish it.",
-          [{ field: 'code', issue: 'required' }],
-        );
-      }
-    });
+    dispatch.service.onDeliver(requireProof(needs));
     if (cash) dispatch.service.onDeliver(cash.collect);
     dispatch.sandbox.proveWith(async (orderId, courierId) => {
       if (await proofs.isProven(orderId)) return;

@@ -88,7 +88,7 @@ export class CourierActions {
     } catch (err) {
       if (isAppError(err) && err.statusCode < 500) {
         await repo.settle(this.db, courierId, action.id, 'refused', err.message);
-        return { id: action.id, result: 'refused', reason: err.message };
+        return { id: action.id, result: 'refused', reason: err.message, code: err.code };
       }
       await repo.release(this.db, courierId, action.id);
       throw err;

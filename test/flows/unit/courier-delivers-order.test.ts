@@ -24,6 +24,7 @@ function wired(opts: { proven?: boolean; cash?: boolean } = {}) {
       proven = true;
     },
     isProven: async () => proven,
+    provenBy: async () => (proven ? 'code' : undefined),
     issueCode: async () => ({ code: '4321' }),
     recordMedia: async (input: { orderId: string; courierId: string }) => {
       log.push(['recordMedia', input.orderId, input.courierId]);
