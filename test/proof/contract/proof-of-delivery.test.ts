@@ -273,29 +273,33 @@ describe('proof of delivery (files beside the database)', () => {
     ).toHaveLength(MAX_MEDIA_PER_ORDER);
   });
 
-  it('holds the cap under 40 concurrent uploads of one order: exactly 10 stored, the rest refused', async () => {
-    const { id } = await newOrder(s.client);
-    const answers = await Promise.allSettled(
-      Array.from({ length: 40 }, (_, i) =>
-        proofs.recordMedia({
-          orderId: id,
-          kind: i % 2 ? 'signature' : 'photo',
-          bytes: i % 2 ? PNG : JPEG,
-          clientId: `burst-${id.slice(-8)}-${i}`,
-        }),
-      ),
-    );
-    expect(answers.filter((a) => a.status === 'fulfilled')).toHaveLength(MAX_MEDIA_PER_ORDER);
-    for (const a of answers)
-      if (a.status === 'rejected')
-        expect(a.reason).toMatchObject({ statusCode: 409, code: 'PROOF_LIMIT_REACHED' });
-    expect(
-      await p.app.platform.db.query(
-        `select id from delivery_proofs where order_id = $1 and kind <> 'code'`,
-        [id],
-      ),
-    ).toHaveLength(MAX_MEDIA_PER_ORDER);
-  });
+  // Three runs in a row: the issue saw 40, 19 and 40 stored when the cap was checked before the insert.
+  it.each([1, 2, 3])(
+    'holds the cap under 40 concurrent uploads of one order: exactly 10 stored, the rest refused (run %i)',
+    async () => {
+      const { id } = await newOrder(s.client);
+      const answers = await Promise.allSettled(
+        Array.from({ length: 40 }, (_, i) =>
+          proofs.recordMedia({
+            orderId: id,
+            kind: i % 2 ? 'signature' : 'photo',
+            bytes: i % 2 ? PNG : JPEG,
+            clientId: `burst-${id.slice(-8)}-${i}`,
+          }),
+        ),
+      );
+      expect(answers.filter((a) => a.status === 'fulfilled')).toHaveLength(MAX_MEDIA_PER_ORDER);
+      for (const a of answers)
+        if (a.status === 'rejected')
+          expect(a.reason).toMatchObject({ statusCode: 409, code: 'PROOF_LIMIT_REACHED' });
+      expect(
+        await p.app.platform.db.query(
+          `select id from delivery_proofs where order_id = $1 and kind <> 'code'`,
+          [id],
+        ),
+      ).toHaveLength(MAX_MEDIA_PER_ORDER);
+    },
+  );
 
   it('never shows the proof on the public tracking page or in orders.track', async () => {
     const { id, trackingUrl } = await newOrder(s.client);
