@@ -38,6 +38,12 @@ describe.runIf(browserAvailable)(
       const svc = p.app.platform.dispatch!.service;
       await svc.assign(id, courier.id);
       await svc.pickedUp(courier.id, id, `${id}-picked`);
+      // At the drop-off (orderBody's point): a photo or signature is accepted only near it.
+      await p.app.platform.couriers.reportPosition(courier.id, {
+        lat: 5.556,
+        lng: -0.182,
+        at: new Date(),
+      });
 
       const { context, page, violations } = await phonePage(browser);
       await signInOnPhone(page, p, phone);
@@ -110,6 +116,7 @@ describe.runIf(browserAvailable)(
         await s.client.send<any>('POST', '/api/v1/delivery/orders.get', { body: { order_id: id } })
       ).body.data.proof_of_delivery;
       expect(proof.method).toBe('photo');
+      expect(proof.confirmation).toBe('pending');
       expect(proof.media.map((m: any) => [m.kind, m.content_type])).toEqual([
         ['photo', 'image/jpeg'],
         ['signature', 'image/png'],
