@@ -37,7 +37,7 @@ export const courierDeliversOrder = defineFlow({
     const { courierActions, dispatch, proofs, cash } = needs;
     if (!dispatch) return;
     const text = textRecipient(needs);
-    courierActions.register('delivered', async ({ courierId, actionId, payload }) => {
+    courierActions.register('delivered', async ({ courierId, actionId, at, payload }) => {
       const orderId = orderIdOf(payload);
       if (payload.code !== undefined) {
         // Only by the courier holding the job, so nobody else can use up the recipient's tries.
@@ -58,6 +58,7 @@ export const courierDeliversOrder = defineFlow({
       }
       const done = await dispatch.service.delivered(courierId, orderId, actionId, {
         cashCollectedPesewas: collected,
+        at,
       });
       await text(orderId, courierId);
       return detail(done);

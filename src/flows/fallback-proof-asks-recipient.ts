@@ -24,7 +24,10 @@ export interface FallbackNeeds {
  * recipient answers (the sale's money waits meanwhile; see unconfirmed-delivery-holds-payout.ts).
  */
 export function requireProof(n: FallbackNeeds) {
-  return async (tx: Queryable, { orderId, courierId }: { orderId: string; courierId: string }) => {
+  return async (
+    tx: Queryable,
+    { orderId, courierId, at }: { orderId: string; courierId: string; at?: Date | undefined },
+  ) => {
     const by = await n.proofs.provenBy(orderId, tx);
     if (by === 'code') return;
     if (by === undefined)
@@ -42,6 +45,7 @@ export function requireProof(n: FallbackNeeds) {
       courierId,
       position: { lat: courier.last_lat, lng: courier.last_lng, at: courier.last_position_at },
       dropoff: lat === null || lng === null ? null : { lat, lng },
+      tappedAt: at,
     });
   };
 }

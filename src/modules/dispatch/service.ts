@@ -51,8 +51,13 @@ export interface ActionResult {
  */
 export type DeliveryCheck = (
   tx: Queryable,
-  job: { orderId: string; courierId: string } & DeliveredCash,
+  job: { orderId: string; courierId: string } & DeliveredCash & TappedAt,
 ) => Promise<void>;
+
+/** When the courier tapped "delivered" (their phone's time: an action queued offline arrives later). */
+export interface TappedAt {
+  at?: Date | undefined;
+}
 
 /** Cash the courier says they collected at the door (pesewas), for the cash check; absent when they say nothing. */
 export interface DeliveredCash {
@@ -272,13 +277,18 @@ export class DispatchService {
     courierId: string,
     orderId: string,
     actionId: string,
-    cash: DeliveredCash = {},
+    cash: DeliveredCash & TappedAt = {},
   ): Promise<ActionResult> {
     return this.step(courierId, orderId, actionId, 'delivered', {
       move: { note: 'Delivered by the courier', by: 'courier' },
       before: async (tx) => {
         for (const check of this.deliveryChecks)
-          await check(tx, { orderId, courierId, cashCollectedPesewas: cash.cashCollectedPesewas });
+          await check(tx, {
+            orderId,
+            courierId,
+            cashCollectedPesewas: cash.cashCollectedPesewas,
+            at: cash.at,
+          });
       },
     });
   }

@@ -59,12 +59,19 @@ export class ConfirmationService {
       courierId: string;
       position: ReportedPosition;
       dropoff: LatLng | null;
+      /** When the courier tapped "delivered" (an action queued offline is judged as of then); now by default. */
+      tappedAt?: Date | undefined;
     },
   ): Promise<void> {
     if (await repo.get(tx, input.orderId)) return;
     const { fallbackMaxDistanceM: maxDistanceM, fallbackPositionMaxAgeSeconds: maxAgeSeconds } =
       this.deps.settings;
-    const check = checkFallback(input.position, input.dropoff, this.deps.clock(), {
+    // As of the tap, never later than now: a delivery queued offline with the position reports
+    // before it is judged by where the courier was when they tapped.
+    const now = this.deps.clock();
+    const tapped = input.tappedAt?.getTime();
+    const asOf = tapped !== undefined && Number.isFinite(tapped) ? Math.min(tapped, now) : now;
+    const check = checkFallback(input.position, input.dropoff, asOf, {
       maxDistanceM,
       maxAgeSeconds,
     });
@@ -74,7 +81,7 @@ export class ConfirmationService {
       );
     if (!check.ok)
       throw errors.positionNotFresh(
-        `Your location has not been received in the last ${Math.round(maxAgeSeconds / 60)} minutes. Turn on location for the app, wait for it to send your position at the drop-off, then try again.`,
+        `Your location at the drop-off has not been received (it must be at most ${Math.round(maxAgeSeconds / 60)} minutes old). Turn on location for the app, wait for it to send your position at the drop-off, then try again.`,
       );
     await repo.open(tx, {
       orderId: input.orderId,

@@ -285,4 +285,23 @@ describe('proof photos and signatures uploaded from the courier app', () => {
       { to_number: '+233241234567', body: expect.stringContaining('confirm') },
     ]);
   });
+
+  it('judges a delivery queued offline as of the tap: positions and the delivery sent 20 minutes later still pass near the drop-off', async () => {
+    const c = await signedInCourier(p);
+    const id = await atDropoff(c);
+    expect((await upload(c, id, PHOTO)).status).toBe(200);
+    // Offline at the door 20 minutes ago: the position report and the tap reach the server now.
+    await at(c, DROPOFF, 20 * 60);
+    const res = await c.web.request('POST', '/courier/actions', {
+      body: JSON.stringify({
+        id: randomUUID(),
+        kind: 'delivered',
+        at: new Date(Date.now() - 19 * 60_000).toISOString(),
+        payload: { order_id: id },
+      }),
+      headers: { 'content-type': 'application/json', origin: c.web.base, 'x-csrf-token': c.csrf },
+    });
+    expect(JSON.parse(res.text)).toMatchObject({ result: 'applied' });
+    expect((await order(id)).proof_of_delivery.confirmation).toBe('pending');
+  });
 });

@@ -11,6 +11,7 @@ type Handler = (input: {
   at: Date;
   payload: Record<string, unknown>;
 }) => Promise<unknown>;
+const AT = new Date('2026-03-02T10:00:00Z');
 type Check = (tx: unknown, job: { orderId: string; courierId: string }) => Promise<void>;
 
 /** A courier holding ord_1, a proof module that knows which orders are proven, a cash module that records collections. */
@@ -53,7 +54,7 @@ function wired(opts: { proven?: boolean; cash?: boolean } = {}) {
     (h.on('register:delivered')[0] as Handler)({
       courierId,
       actionId: 'act_9',
-      at: new Date(),
+      at: AT,
       payload,
     });
   return { h, log, deliver, collect, proofs, service };
@@ -67,7 +68,7 @@ describe('a courier delivers an order', () => {
     ).toEqual({ stage: 'delivered', status: 'delivered' });
     expect(log).toEqual([
       ['verifyCode', 'ord_1', '1234', 'cou_1'],
-      ['delivered', 'cou_1', 'ord_1', 'act_9', { cashCollectedPesewas: 12_000 }],
+      ['delivered', 'cou_1', 'ord_1', 'act_9', { cashCollectedPesewas: 12_000, at: AT }],
     ]);
   });
 

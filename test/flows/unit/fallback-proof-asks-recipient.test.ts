@@ -62,7 +62,8 @@ describe('a photo or signature fallback asks the recipient', () => {
 
   it("opens the confirmation in the delivery's transaction from the courier's last position and the drop-off", async () => {
     const { n, log } = needs({ by: 'fallback' });
-    await requireProof(n)(TX, { orderId: 'dlv_1', courierId: 'cou_1' });
+    const tapped = new Date('2026-03-02T09:58:00Z');
+    await requireProof(n)(TX, { orderId: 'dlv_1', courierId: 'cou_1', at: tapped });
     expect(log).toEqual([
       [
         'open',
@@ -72,6 +73,7 @@ describe('a photo or signature fallback asks the recipient', () => {
           courierId: 'cou_1',
           position: { lat: 5.556, lng: -0.182, at: AT },
           dropoff: { lat: 5.5561, lng: -0.1821 },
+          tappedAt: tapped,
         },
       ],
     ]);

@@ -37,8 +37,8 @@ export type FallbackCheck =
   | { ok: false; problem: 'no_position' | 'stale_position' | 'too_far'; distanceM?: number };
 
 /**
- * Whether a photo or signature may finish the job: the courier's last position must be fresh and near
- * the drop-off. An order without a drop-off point cannot be measured: allowed, its distance unknown
+ * Whether a photo or signature may finish the job: the courier's last position must be near the
+ * drop-off and reported within the age limit of `nowMs` (the tap). An order without a drop-off point cannot be measured: allowed, its distance unknown
  * (the money still waits for the recipient).
  */
 export function checkFallback(
@@ -50,7 +50,8 @@ export function checkFallback(
   if (!dropoff) return { ok: true, distanceM: null, positionAt: position.at };
   if (position.lat === null || position.lng === null || position.at === null)
     return { ok: false, problem: 'no_position' };
-  if (nowMs - position.at.getTime() > limits.maxAgeSeconds * 1000)
+  // Measured either way: a position reported long after the tap is no better than one long before.
+  if (Math.abs(nowMs - position.at.getTime()) > limits.maxAgeSeconds * 1000)
     return { ok: false, problem: 'stale_position' };
   const distanceM = Math.round(
     haversineKm({ lat: position.lat, lng: position.lng }, dropoff) * 1000,
