@@ -362,6 +362,16 @@ describe('proof of delivery on the dashboard', () => {
     expect(signed).toMatch(/alt="Recipient’s signature, [^"]+"/);
     expect(signed).toMatch(/<span class="muted">Signature · /);
     expect(signed.match(/<img class="proof-image"/g)).toHaveLength(2);
+    expect(signed).not.toContain('id="proof-confirmation"');
+    // A delivery a photo finished waits for its recipient: the page says so (the courier app opens
+    // the confirmation at delivery; here it is written as that transaction would).
+    await p.app.platform.db.query(
+      `insert into delivery_confirmations (order_id, token_hash, state, created_at) values ($1, $2, 'pending', now())`,
+      [id, `test-${id}`],
+    );
+    expect((await web.get(`/dashboard/orders/${id}`)).text).toContain(
+      '<p id="proof-confirmation">Waiting for the recipient to confirm (they were texted a link); the sale’s payout waits too</p>',
+    );
   });
 });
 
