@@ -7,9 +7,6 @@ import { haversineKm, type LatLng } from '../../../shared/ghana/index.ts';
  */
 export type ConfirmationState = 'pending' | 'confirmed' | 'disputed' | 'accepted';
 
-/** The states whose sale's money still waits. */
-export const WAITING: readonly ConfirmationState[] = ['pending', 'disputed'];
-
 /** The link's token: 43 base64url characters. */
 export const CONFIRM_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
