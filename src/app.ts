@@ -38,6 +38,7 @@ import { payeesFromAccountsAndCatalog } from './flows/payouts-find-payees.ts';
 import { gatewayReferences, transferBooks } from './flows/reconciliation-reads-the-books.ts';
 import { saleSettlesOnDelivery } from './flows/sale-settles-on-delivery.ts';
 import { courierTracker } from './flows/tracking-shows-courier.ts';
+import { heldSubjects } from './flows/unconfirmed-delivery-holds-payout.ts';
 import { refundHints, transferEvents } from './flows/transfer-events-reach-refunds.ts';
 
 export type { AppOptions, Platform };
@@ -71,6 +72,7 @@ export const APP: AppParts = {
     payeeDirectory: payeesFromAccountsAndCatalog,
     payoutNotices,
     codVendorsOf,
+    heldSubjects,
     gatewayReferences,
     transferBooks,
     activationNotifier,

@@ -13,6 +13,7 @@ import { storageSettings, type StorageSettings } from './integrations/storage/se
 import { whatsAppSettings, type WhatsAppSettings } from './integrations/whatsapp/settings.ts';
 import { deliverySettings, type DeliverySettings } from './modules/delivery/index.ts';
 import { dispatchSettings, type DispatchSettings } from './modules/dispatch/index.ts';
+import { proofSettings, type ProofSettings } from './modules/proof/index.ts';
 import { payoutSettings, type PayoutSettings } from './modules/payouts/index.ts';
 import { saleRefundSettings, type SaleRefundSettings } from './modules/catalog/index.ts';
 import { webhookSettings, type WebhookSettings } from './modules/webhooks/index.ts';
@@ -63,6 +64,8 @@ export interface Config {
   demo: boolean;
   delivery: DeliverySettings;
   dispatch: DispatchSettings;
+  /** When a photo or signature may finish a delivery (PROOF_FALLBACK_MAX_DISTANCE_M, PROOF_FALLBACK_POSITION_MAX_AGE_SECONDS). */
+  proof: ProofSettings;
   payouts: PayoutSettings;
   /** Buyer refunds of prepaid sales (SALE_REFUND_INTERVAL_MS, SALE_REFUND_GRACE_SECONDS). */
   saleRefunds: SaleRefundSettings;
@@ -237,6 +240,7 @@ export function loadConfig(env: Env = process.env): Config {
     demo,
     delivery: deliverySettings(env, problems),
     dispatch: dispatchSettings(env, problems),
+    proof: proofSettings(env, problems),
     payouts: payoutSettings(env, problems),
     saleRefunds: saleRefundSettings(env, problems),
     webhooks: webhookSettings(env, problems),

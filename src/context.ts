@@ -20,12 +20,13 @@ import type { MembersService } from './modules/members/index.ts';
 import type { OperatorSignIn, OperatorsService } from './modules/operators/index.ts';
 import type {
   CodVendorsOf,
+  HeldSubjects,
   DestinationNotices,
   OtherTransferHints,
   PayeeDirectory,
   PayoutsModule,
 } from './modules/payouts/index.ts';
-import type { ProofService } from './modules/proof/index.ts';
+import type { ConfirmationService, ProofService } from './modules/proof/index.ts';
 import type {
   GatewayReferences,
   ReconciliationService,
@@ -100,6 +101,8 @@ export interface Faces {
   topups: TopupReads;
   /** Proof of delivery: delivery codes, photos and signatures. */
   proofs: ProofService;
+  /** Deliveries finished with a photo or signature, waiting for the recipient (or an operator). */
+  proofConfirmations: ConfirmationService;
   /** Present when the delivery service is served by this instance. */
   delivery: DeliveryModule | undefined;
   dispatch: DispatchModule | undefined;
@@ -121,6 +124,7 @@ export interface Ports {
   payeeDirectory: PayeeDirectory;
   payoutNotices: DestinationNotices;
   codVendorsOf: CodVendorsOf;
+  heldSubjects: HeldSubjects;
   gatewayReferences: GatewayReferences;
   transferBooks: readonly TransferBooks[];
   activationNotifier: ActivationNotifier;

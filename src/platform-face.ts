@@ -33,6 +33,7 @@ const SHOWN = [
   'courierSignIn',
   'courierActions',
   'proofs',
+  'proofConfirmations',
   'dispatcher',
 ] as const satisfies readonly (keyof Context)[];
 

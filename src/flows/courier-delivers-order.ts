@@ -5,8 +5,13 @@ import type { MediaInput, ProofService } from '../modules/proof/index.ts';
 import { errors } from '../platform/errors.ts';
 import { defineFlow } from '../platform/module.ts';
 import { detail, orderIdOf } from './courier-takes-job-actions.ts';
+import {
+  requireProof,
+  textRecipient,
+  type FallbackNeeds,
+} from './fallback-proof-asks-recipient.ts';
 
-interface Needs {
+interface Needs extends FallbackNeeds {
   courierActions: CourierActions;
   dispatch: DispatchModule | undefined;
   proofs: ProofService;
@@ -22,18 +27,23 @@ interface Needs {
  * 3. the handler below runs inside that unit: the recipient's code, when given, is checked in a
  *    savepoint of its own (a wrong one stays counted, as the refusal commits);
  * 4. dispatch's `delivered` moves the job and the order in a savepoint of the same unit, in which:
- *    a. the delivery needs a proof (the code just verified, or a photo already recorded);
+ *    a. the delivery needs a proof (the code just verified, or a photo already recorded: then only
+ *       near the drop-off, and it stays unconfirmed until the recipient answers;
+ *       fallback-proof-asks-recipient.ts);
  *    b. the cash module checks and posts what the courier collected at the door;
  *    then delivery's move listeners run in it too (order-move-ends-dispatch, sale-settles-on-delivery);
  * 5. couriers stores the answer (the job's stage, the order's status) in the action's record and the
- *    unit commits: the id, the delivery and the answer together, or none of them.
+ *    unit commits: the id, the delivery and the answer together, or none of them;
+ * 6. after the commit, a delivery proved by a photo or signature texts the recipient a link to confirm it.
  * Staging's sandbox courier proves its deliveries with the same code check (a fresh code it enters).
  */
 export const courierDeliversOrder = defineFlow({
   name: 'a courier delivers an order',
-  wire: ({ courierActions, dispatch, proofs, cash }: Needs) => {
+  wire: (needs: Needs) => {
+    const { courierActions, dispatch, proofs, cash } = needs;
     if (!dispatch) return;
-    courierActions.register('delivered', async ({ courierId, payload, afterCommit }) => {
+    const text = textRecipient(needs);
+    courierActions.register('delivered', async ({ courierId, at, payload, afterCommit }) => {
       const orderId = orderIdOf(payload);
       if (payload.code !== undefined) {
         // Only by the courier holding the job, so nobody else can use up the recipient's tries.
@@ -52,23 +62,16 @@ export const courierDeliversOrder = defineFlow({
           { field: 'cash_collected_pesewas', issue: 'must be a number' },
         ]);
       }
-      return detail(
-        await dispatch.service.delivered(
-          courierId,
-          orderId,
-          { cashCollectedPesewas: collected },
-          { afterCommit },
-        ),
+      const done = await dispatch.service.delivered(
+        courierId,
+        orderId,
+        { cashCollectedPesewas: collected, at },
+        { afterCommit },
       );
+      afterCommit(() => text(orderId, courierId));
+      return detail(done);
     });
-    dispatch.service.onDeliver(async (tx, { orderId }) => {
-      if (!(await proofs.isProven(orderId, tx))) {
-        throw errors.validation(
-          "Enter the recipient's 4-digit delivery code, or take a photo of the delivery, to finish it.",
-          [{ field: 'code', issue: 'required' }],
-        );
-      }
-    });
+    dispatch.service.onDeliver(requireProof(needs));
     if (cash) dispatch.service.onDeliver(cash.collect);
     dispatch.sandbox.proveWith(async (orderId, courierId) => {
       if (await proofs.isProven(orderId)) return;

@@ -101,6 +101,14 @@ export const errors = {
   deliveryCodeLocked: make(409, 'DELIVERY_CODE_LOCKED'),
   /** An order already holds the most photos and signatures one delivery may have. */
   proofLimitReached: make(409, 'PROOF_LIMIT_REACHED'),
+  /** A photo or signature stands in for the code only near the drop-off (the courier's last reported position). */
+  tooFarFromDropoff: make(409, 'TOO_FAR_FROM_DROPOFF'),
+  /** A photo or signature needs a recent position report to measure from. */
+  positionNotFresh: make(409, 'POSITION_NOT_FRESH'),
+  /** The delivery's confirmation was already decided otherwise (the recipient's link, an operator). */
+  confirmationDecided: make(409, 'CONFIRMATION_DECIDED'),
+  /** No delivery confirmation behind this token or order. */
+  confirmationNotFound: make(404, 'CONFIRMATION_NOT_FOUND'),
   /** The change would leave no active operator with the admin role. */
   lastAdmin: make(409, 'LAST_ADMIN'),
   /** TOTP: no enrolment pending to confirm, or already confirmed. */

@@ -109,7 +109,7 @@ export class CourierActions {
         if (!isAppError(err) || err.statusCode >= 500) throw err;
         later = [];
         await repo.settle(tx, courierId, action.id, { outcome: 'refused', reason: err.message });
-        return { id: action.id, result: 'refused', reason: err.message };
+        return { id: action.id, result: 'refused', reason: err.message, code: err.code };
       }
       await repo.settle(tx, courierId, action.id, { outcome: 'applied', result: detail });
       return { id: action.id, result: 'applied', ...detailOf(detail) };

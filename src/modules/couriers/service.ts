@@ -1,4 +1,4 @@
-import type { Db } from '../../platform/db/index.ts';
+import type { Db, Queryable } from '../../platform/db/index.ts';
 import { errors, type ErrorDetail } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import {
@@ -71,8 +71,9 @@ export class CouriersService {
     });
   }
 
-  async get(id: string): Promise<CourierRow> {
-    const row = await repo.get(this.db, id);
+  /** The courier (in the caller's transaction when given one: the delivered action's proof check reads the last position). */
+  async get(id: string, q: Queryable = this.db): Promise<CourierRow> {
+    const row = await repo.get(q, id);
     if (!row) throw errors.courierNotFound(`There is no courier ${id}.`);
     return row;
   }

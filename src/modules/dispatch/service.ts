@@ -63,8 +63,13 @@ type Later = Array<() => Promise<void>>;
  */
 export type DeliveryCheck = (
   tx: Queryable,
-  job: { orderId: string; courierId: string } & DeliveredCash,
+  job: { orderId: string; courierId: string } & DeliveredCash & TappedAt,
 ) => Promise<void>;
+
+/** When the courier tapped "delivered" (their phone's time: an action queued offline arrives later). */
+export interface TappedAt {
+  at?: Date | undefined;
+}
 
 /** Cash the courier says they collected at the door (pesewas), for the cash check; absent when they say nothing. */
 export interface DeliveredCash {
@@ -278,14 +283,19 @@ export class DispatchService {
   async delivered(
     courierId: string,
     orderId: string,
-    cash: DeliveredCash = {},
+    cash: DeliveredCash & TappedAt = {},
     unit?: ActionUnit,
   ): Promise<ActionResult> {
     return this.step(courierId, orderId, 'delivered', unit, {
       move: { note: 'Delivered by the courier', by: 'courier' },
       before: async (tx) => {
         for (const check of this.deliveryChecks)
-          await check(tx, { orderId, courierId, cashCollectedPesewas: cash.cashCollectedPesewas });
+          await check(tx, {
+            orderId,
+            courierId,
+            cashCollectedPesewas: cash.cashCollectedPesewas,
+            at: cash.at,
+          });
       },
     });
   }

@@ -23,5 +23,5 @@ export { PayoutStatement, type PayoutTransfer } from './statement.ts';
 export type { Replacement } from './replacements.ts';
 export type { Switched } from './destination-switch.ts';
 export { runView } from './routes/admin-payouts.ts';
-export type { CodVendorsOf } from './service.ts';
+export type { CodVendorsOf, HeldSubjects } from './service.ts';
 export type { OtherTransferHints } from './routes/transfer-webhook.ts';

@@ -17,7 +17,7 @@ import { RunRequests } from './run-requests.ts';
 import { RunSender } from './run-sender.ts';
 import { PayoutRuns } from './runs.ts';
 import { PayoutSender } from './sender.ts';
-import { PayoutsService, type CodVendorsOf } from './service.ts';
+import { PayoutsService, type CodVendorsOf, type HeldSubjects } from './service.ts';
 import type { PayoutSettings } from './settings.ts';
 import { DestinationVerifier } from './verification.ts';
 import { defineModule } from '../../platform/module.ts';
@@ -52,6 +52,8 @@ export function createPayoutsModule(deps: {
   notices?: DestinationNotices;
   /** The vendors of cod sales (the catalog's; none without it): whom a handover's same-day run may pay. */
   codVendorsOf?: CodVendorsOf;
+  /** Sales whose money waits for their recipient's confirmation: a run leaves their shares. */
+  held?: HeldSubjects;
 }): PayoutsModule {
   const { db, clock, log, provider, settings, directory } = deps;
   const sender = new PayoutSender({ db, clock, log, provider, settings, directory });
@@ -67,7 +69,15 @@ export function createPayoutsModule(deps: {
     destinations,
     notices: deps.notices,
   });
-  const runs = new PayoutRuns({ db, clock, log, payees, settings, provider: provider.name });
+  const runs = new PayoutRuns({
+    db,
+    clock,
+    log,
+    payees,
+    settings,
+    provider: provider.name,
+    held: deps.held,
+  });
   const runSender = new RunSender({ db, log, provider, settings, sender });
   const service = new PayoutsService({
     db,
@@ -113,6 +123,7 @@ interface Needs {
   payeeDirectory: PayeeDirectory;
   payoutNotices: DestinationNotices;
   codVendorsOf: CodVendorsOf;
+  heldSubjects: HeldSubjects;
   refundHints: OtherTransferHints;
 }
 
@@ -128,7 +139,7 @@ export const payoutsModule = defineModule({
     'payout_lines',
     'payout_run_requests',
   ],
-  needs: ['payeeDirectory', 'payoutNotices', 'codVendorsOf', 'refundHints'],
+  needs: ['payeeDirectory', 'payoutNotices', 'codVendorsOf', 'heldSubjects', 'refundHints'],
   build: ({
     db,
     clock,
@@ -138,6 +149,7 @@ export const payoutsModule = defineModule({
     payeeDirectory,
     payoutNotices,
     codVendorsOf,
+    heldSubjects,
     refundHints,
   }: Needs) => {
     const payouts = createPayoutsModule({
@@ -149,6 +161,7 @@ export const payoutsModule = defineModule({
       directory: payeeDirectory,
       notices: payoutNotices,
       codVendorsOf,
+      held: heldSubjects,
     });
     return {
       face: { payouts },

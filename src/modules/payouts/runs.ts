@@ -1,4 +1,4 @@
-import type { Db } from '../../platform/db/index.ts';
+import type { Db, Queryable } from '../../platform/db/index.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { ledger } from '../ledger/index.ts';
@@ -21,6 +21,7 @@ import {
   type RunRow,
 } from './repository.ts';
 import { runRepository as runs, type RunState } from './run-repository.ts';
+import type { HeldSubjects } from './service.ts';
 import { afterGrace, type PayoutSettings } from './settings.ts';
 
 /** What a run covers besides everyone's money past the hold: a scheduled day, or a handover's same-day vendors and their shorter hold. */
@@ -44,6 +45,8 @@ export class PayoutRuns {
       payees: PayeesService;
       settings: PayoutSettings;
       provider: string;
+      /** Sales whose money waits for their recipient (none by default). */
+      held?: HeldSubjects | undefined;
     },
   ) {}
 
@@ -108,7 +111,7 @@ export class PayoutRuns {
       );
       // Read inside the transaction: the lines are exactly what each payout pays, its receivable's entries among them as deductions.
       const linesOf = new Map<string, LineRow[]>();
-      for (const l of await runs.linesOf(tx, payable, run.cutoff))
+      for (const l of await this.unheld(tx, await runs.linesOf(tx, payable, run.cutoff)))
         linesOf.set(l.payee, [...(linesOf.get(l.payee) ?? []), l]);
       const made = payable
         .map(({ payee }) => this.payout(run, payee, byPayee.get(payee)!, linesOf.get(payee) ?? []))
@@ -128,6 +131,16 @@ export class PayoutRuns {
         unverified,
       });
     });
+  }
+
+  /** The lines but those of sales whose money waits for their recipient's confirmation (left for a later run). */
+  private async unheld<L extends LineRow>(tx: Queryable, lines: L[]): Promise<L[]> {
+    const subjects = [
+      ...new Set(lines.filter((l) => l.amount_pesewas > 0).map((l) => l.subject_id)),
+    ];
+    if (!this.deps.held || subjects.length === 0) return lines;
+    const held = await this.deps.held(tx, subjects);
+    return held.size === 0 ? lines : lines.filter((l) => !held.has(l.subject_id));
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { Queryable } from '../../platform/db/index.ts';
 import type { Db } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
 import type { Logger } from '../../platform/logger.ts';
@@ -18,6 +19,16 @@ import type { DestinationVerifier } from './verification.ts';
 
 /** The vendors whose cash-on-delivery sales these delivery orders carry (the catalog knows; the app passes it in). */
 export type CodVendorsOf = (orderIds: readonly string[]) => Promise<string[]>;
+
+/**
+ * Of these journal subjects (sale ids among them), those whose money must wait: a sale whose
+ * delivery the recipient has not confirmed (a photo or signature stood in for their code). Read in
+ * the run's transaction, after its lines: a settlement the lines saw had its hold committed with it.
+ */
+export type HeldSubjects = (
+  q: Queryable,
+  subjectIds: readonly string[],
+) => Promise<ReadonlySet<string>>;
 
 /** A run's worker holds it this long past each batch or page; a crashed worker's run is taken over after it. */
 const RUN_LEASE_SECONDS = 60;

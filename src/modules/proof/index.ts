@@ -12,3 +12,7 @@ export {
   type ProofServiceDeps,
 } from './service.ts';
 export { proofModule } from './module.ts';
+export { proofSettings, type ProofSettings } from './settings.ts';
+export { ConfirmationService, type RecipientAnswer } from './confirmations.ts';
+export type { ConfirmationRow } from './confirmations-repository.ts';
+export type { ConfirmationState } from './domain/confirmation.ts';

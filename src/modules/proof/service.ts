@@ -14,6 +14,7 @@ import {
 } from './domain/code.ts';
 import { EXTENSIONS, MAX_PROOF_BYTES, sniffImage } from './domain/image.ts';
 import { LINK_TTL_SECONDS, linkIsValid, linkQuery } from './domain/links.ts';
+import { confirmationsRepository as confirmations } from './confirmations-repository.ts';
 import { proofRepository as repo, type MediaKind, type ProofRow } from './repository.ts';
 
 export interface ProofServiceDeps {
@@ -231,7 +232,17 @@ export class ProofService implements ProofReader {
 
   /** Whether the order's delivery is proven: its code was verified or a photo or signature was recorded. */
   async isProven(orderId: string, q: Queryable = this.deps.db): Promise<boolean> {
-    return (await repo.forOrder(q, orderId)).length > 0;
+    return (await this.provenBy(orderId, q)) !== undefined;
+  }
+
+  /** What proves the order's delivery: the recipient's code, else only a photo or signature (a fallback), else nothing. */
+  async provenBy(
+    orderId: string,
+    q: Queryable = this.deps.db,
+  ): Promise<'code' | 'fallback' | undefined> {
+    const rows = await repo.forOrder(q, orderId);
+    if (rows.some((r) => r.kind === 'code')) return 'code';
+    return rows.length > 0 ? 'fallback' : undefined;
   }
 
   /** The order's proofs as partners see them, photo links signed for 15 minutes. */
@@ -240,10 +251,13 @@ export class ProofService implements ProofReader {
     const proving =
       rows.find((r) => r.kind === 'code') ?? rows.find((r) => r.kind === 'photo') ?? rows[0];
     if (!proving) return undefined;
+    const confirmation =
+      proving.kind === 'code' ? undefined : await confirmations.get(this.deps.db, orderId);
     const expires = Math.floor(this.deps.clock() / 1000) + LINK_TTL_SECONDS;
     return {
       method: proving.kind,
       recorded_at: proving.taken_at.toISOString(),
+      ...(confirmation ? { confirmation: confirmation.state } : {}),
       media: rows
         .filter((r) => r.kind !== 'code')
         .map((r) => ({

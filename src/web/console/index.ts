@@ -11,6 +11,7 @@ import { registerConsoleCatalogRoutes } from './catalog-routes.ts';
 import { registerConsoleCourierRoutes } from './courier-routes.ts';
 
 import { registerConsoleCashRoutes } from './cash-routes.ts';
+import { registerConsoleConfirmationRoutes } from './confirmation-routes.ts';
 import { registerConsoleDispatchRoutes } from './dispatch-routes.ts';
 import { registerConsoleEnrolRoutes } from './enrol-routes.ts';
 import { registerConsoleJournalRoutes } from './journal-routes.ts';
@@ -60,6 +61,7 @@ export function registerConsole(
     registerConsoleOrderRoutes(scope, kit);
     registerConsoleDispatchRoutes(scope, kit);
     registerConsoleCashRoutes(scope, kit);
+    registerConsoleConfirmationRoutes(scope, kit);
     registerConsolePayoutRoutes(scope, kit);
     registerConsoleReconciliationRoutes(scope, kit);
     registerConsolePayeeRoutes(scope, kit);

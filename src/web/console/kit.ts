@@ -9,6 +9,7 @@ import type { DispatchService } from '../../modules/dispatch/index.ts';
 import type { LedgerReads } from '../../modules/ledger/index.ts';
 import type { AuditLog } from '../../modules/audit/index.ts';
 import type { PayoutsModule } from '../../modules/payouts/index.ts';
+import type { ConfirmationService } from '../../modules/proof/index.ts';
 import type { ReconciliationService } from '../../modules/reconciliation/index.ts';
 import type { OperatorSignIn, OperatorsService } from '../../modules/operators/index.ts';
 import {
@@ -69,6 +70,8 @@ export interface ConsoleDeps {
   dispatch?: DispatchService | undefined;
   /** Present with dispatch: couriers' cash to hand in and their handovers (finance, admin). */
   cash?: CashService | undefined;
+  /** Deliveries proved by a photo or signature, waiting for the recipient or an operator. */
+  confirmations?: ConfirmationService | undefined;
   /** Payout runs, approvals and payees' destinations (finance, admin). */
   payouts?: Pick<PayoutsModule, 'service' | 'payees' | 'changes' | 'verifier'> | undefined;
   /** Gateways' reports and couriers' cash reconciled day by day (finance, admin). */
@@ -164,6 +167,7 @@ export class ConsoleKit implements PageGate<OperatorCurrent, readonly OperatorRo
         salesPages: this.deps.sales !== undefined,
         refundPages: this.deps.refunds !== undefined,
         cashPages: this.deps.cash !== undefined,
+        confirmationPages: this.deps.confirmations !== undefined,
         payoutPages: this.deps.payouts !== undefined,
         reconciliationPages: this.deps.reconciliation !== undefined,
         operator: current?.operator,

@@ -22,6 +22,15 @@ const PROOF_METHODS = {
   signature: 'A signature',
 } as const;
 
+/** Whether the recipient has confirmed a delivery a photo or signature proved (the order stays delivered). */
+const CONFIRMATIONS = {
+  pending:
+    'Waiting for the recipient to confirm (they were texted a link); the sale’s payout waits too',
+  confirmed: 'Confirmed by the recipient',
+  disputed: 'Disputed by the recipient: our operators are looking into it; the sale’s payout waits',
+  accepted: 'Accepted by our operators',
+} as const;
+
 type ListQuery = {
   Querystring: {
     status?: string;
@@ -155,6 +164,7 @@ export function registerOrderRoutes(app: FastifyInstance, web: WebKit): void {
         proof: proof && {
           ...proof,
           method: PROOF_METHODS[proof.method],
+          confirmation: proof.confirmation && CONFIRMATIONS[proof.confirmation],
           when: accraTime(proof.recorded_at),
           media: proof.media.map((m) => ({ ...m, when: accraTime(m.taken_at) })),
         },

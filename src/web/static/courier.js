@@ -130,6 +130,16 @@
       : undefined;
   }
 
+  // What to do after a refusal. A photo or signature refused for the courier's distance or position
+  // already says what to do (go to the drop-off, let the location through): nothing is added.
+  const SAYS_WHAT_TO_DO = new Set(['TOO_FAR_FROM_DROPOFF', 'POSITION_NOT_FRESH']);
+  function nextStep(action, code) {
+    if (SAYS_WHAT_TO_DO.has(code)) return '';
+    return action.kind === 'proof'
+      ? 'Take another picture, or enter the code.'
+      : 'The screen shows the job as it is now: check it, then try again or call operations.';
+  }
+
   let jobChanged = false;
   let flushing = false;
   async function flush() {
@@ -156,10 +166,7 @@
         // A refusal stays on screen, with what to do, until the courier acts on the job again: a later
         // position report or duty change going through does not clear it (it used to, leaving "All sent.").
         if (answer.result === 'refused')
-          setOutcome(
-            `Not done: ${answer.reason} ${action.kind === 'proof' ? 'Take another picture, or enter the code.' : 'The screen shows the job as it is now: check it, then try again or call operations.'}`,
-            true,
-          );
+          setOutcome(`Not done: ${answer.reason} ${nextStep(action, answer.code)}`.trim(), true);
         else if (JOB_KINDS.has(action.kind))
           setOutcome(appliedText(action.kind, answer.stage), false);
         // A refused photo leaves its delivery unproved: the delivery queued behind it waits for another photo.

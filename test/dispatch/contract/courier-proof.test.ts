@@ -35,6 +35,16 @@ const proofRows = (id: string) =>
     [id],
   );
 
+/** orderBody's drop-off point. */
+const DROPOFF = { lat: 5.556, lng: -0.182 };
+
+/** The courier reports a position (`secondsAgo` old). */
+const at = (c: Courier, where: { lat: number; lng: number }, secondsAgo = 0) =>
+  p.app.platform.couriers.reportPosition(c.id, {
+    ...where,
+    at: new Date(Date.now() - secondsAgo * 1000),
+  });
+
 /** An order whose job `c` holds at the drop-off, no code given. */
 async function atDropoff(c: Courier): Promise<string> {
   const id = await productionOrder(s);
@@ -136,10 +146,12 @@ describe('proof photos and signatures uploaded from the courier app', () => {
     puts.mockRestore();
     deletes.mockRestore();
 
+    await at(c, DROPOFF);
     expect(await act(c, 'delivered', { order_id: id })).toMatchObject({ result: 'applied' });
     const done = await order(id);
     expect(done.status).toBe('delivered');
     expect(done.proof_of_delivery.method).toBe('photo');
+    expect(done.proof_of_delivery.confirmation).toBe('pending');
     expect(done.proof_of_delivery.media.map((m: any) => [m.kind, m.content_type])).toEqual([
       ['photo', 'image/jpeg'],
       ['signature', 'image/png'],
@@ -213,5 +225,83 @@ describe('proof photos and signatures uploaded from the courier app', () => {
       reason: expect.stringContaining('take a photo'),
     });
     expect((await order(id)).status).toBe('in_transit');
+  });
+
+  it('refuses a photo far from the drop-off or without a recent position (named codes, saying what to do), then delivers near it unconfirmed and texts the recipient once', async () => {
+    const c = await signedInCourier(p);
+    const id = await atDropoff(c);
+    expect((await upload(c, id, PHOTO)).status).toBe(200);
+    // No position reported yet.
+    expect(await act(c, 'delivered', { order_id: id })).toMatchObject({
+      result: 'refused',
+      code: 'POSITION_NOT_FRESH',
+      reason: expect.stringContaining('Turn on location'),
+    });
+    // Near, but reported 10 minutes ago (the limit is 5).
+    await at(c, DROPOFF, 600);
+    expect(await act(c, 'delivered', { order_id: id })).toMatchObject({
+      code: 'POSITION_NOT_FRESH',
+    });
+    // Fresh, but about 2 km away.
+    await at(c, { lat: 5.574, lng: -0.182 });
+    const far = await act(c, 'delivered', { order_id: id });
+    expect(far).toMatchObject({
+      result: 'refused',
+      code: 'TOO_FAR_FROM_DROPOFF',
+      reason: expect.stringMatching(
+        /about 2\d{3} m from the drop-off.*within 150 m.*Go to the drop-off/,
+      ),
+    });
+    expect((await order(id)).status).toBe('in_transit');
+    expect(await p.app.platform.proofConfirmations.get(id)).toBeUndefined();
+    // Near the drop-off (about 50 m): delivered, pending the recipient's answer.
+    await at(c, { lat: 5.55645, lng: -0.182 });
+    const actionId = randomUUID();
+    const send = () =>
+      c.web.request('POST', '/courier/actions', {
+        body: JSON.stringify({
+          id: actionId,
+          kind: 'delivered',
+          at: new Date().toISOString(),
+          payload: { order_id: id },
+        }),
+        headers: { 'content-type': 'application/json', origin: c.web.base, 'x-csrf-token': c.csrf },
+      });
+    expect(JSON.parse((await send()).text)).toMatchObject({ result: 'applied' });
+    expect(JSON.parse((await send()).text)).toMatchObject({ result: 'already_applied' });
+    expect((await order(id)).status).toBe('delivered');
+    expect(await p.app.platform.proofConfirmations.get(id)).toMatchObject({
+      state: 'pending',
+      courier_id: c.id,
+      distance_m: expect.any(Number),
+      texted_at: expect.any(Date),
+    });
+    const link = p.app.platform.proofConfirmations.linkFor(id);
+    const texts = await p.app.platform.db.query<{ to_number: string; body: string }>(
+      'select to_number, body from dev_sms_outbox where body like $1',
+      [`%${link}%`],
+    );
+    expect(texts).toEqual([
+      { to_number: '+233241234567', body: expect.stringContaining('confirm') },
+    ]);
+  });
+
+  it('judges a delivery queued offline as of the tap: positions and the delivery sent 20 minutes later still pass near the drop-off', async () => {
+    const c = await signedInCourier(p);
+    const id = await atDropoff(c);
+    expect((await upload(c, id, PHOTO)).status).toBe(200);
+    // Offline at the door 20 minutes ago: the position report and the tap reach the server now.
+    await at(c, DROPOFF, 20 * 60);
+    const res = await c.web.request('POST', '/courier/actions', {
+      body: JSON.stringify({
+        id: randomUUID(),
+        kind: 'delivered',
+        at: new Date(Date.now() - 19 * 60_000).toISOString(),
+        payload: { order_id: id },
+      }),
+      headers: { 'content-type': 'application/json', origin: c.web.base, 'x-csrf-token': c.csrf },
+    });
+    expect(JSON.parse(res.text)).toMatchObject({ result: 'applied' });
+    expect((await order(id)).proof_of_delivery.confirmation).toBe('pending');
   });
 });

@@ -13,6 +13,7 @@ type Handler = (input: {
   afterCommit: (work: () => Promise<void>) => void;
 }) => Promise<unknown>;
 const afterCommit = () => undefined;
+const AT = new Date('2026-03-02T10:00:00Z');
 type Check = (tx: unknown, job: { orderId: string; courierId: string }) => Promise<void>;
 
 /** A courier holding ord_1, a proof module that knows which orders are proven, a cash module that records collections. */
@@ -26,6 +27,7 @@ function wired(opts: { proven?: boolean; cash?: boolean } = {}) {
       proven = true;
     },
     isProven: async () => proven,
+    provenBy: async () => (proven ? 'code' : undefined),
     issueCode: async () => ({ code: '4321' }),
     recordMedia: async (input: { orderId: string; courierId: string }) => {
       log.push(['recordMedia', input.orderId, input.courierId]);
@@ -54,7 +56,7 @@ function wired(opts: { proven?: boolean; cash?: boolean } = {}) {
     (h.on('register:delivered')[0] as Handler)({
       courierId,
       actionId: 'act_9',
-      at: new Date(),
+      at: AT,
       payload,
       afterCommit,
     });
@@ -69,7 +71,7 @@ describe('a courier delivers an order', () => {
     ).toEqual({ stage: 'delivered', status: 'delivered' });
     expect(log).toEqual([
       ['verifyCode', 'ord_1', '1234', 'cou_1'],
-      ['delivered', 'cou_1', 'ord_1', { cashCollectedPesewas: 12_000 }, { afterCommit }],
+      ['delivered', 'cou_1', 'ord_1', { cashCollectedPesewas: 12_000, at: AT }, { afterCommit }],
     ]);
   });
 

@@ -273,29 +273,33 @@ describe('proof of delivery (files beside the database)', () => {
     ).toHaveLength(MAX_MEDIA_PER_ORDER);
   });
 
-  it('holds the cap under 40 concurrent uploads of one order: exactly 10 stored, the rest refused', async () => {
-    const { id } = await newOrder(s.client);
-    const answers = await Promise.allSettled(
-      Array.from({ length: 40 }, (_, i) =>
-        proofs.recordMedia({
-          orderId: id,
-          kind: i % 2 ? 'signature' : 'photo',
-          bytes: i % 2 ? PNG : JPEG,
-          clientId: `burst-${id.slice(-8)}-${i}`,
-        }),
-      ),
-    );
-    expect(answers.filter((a) => a.status === 'fulfilled')).toHaveLength(MAX_MEDIA_PER_ORDER);
-    for (const a of answers)
-      if (a.status === 'rejected')
-        expect(a.reason).toMatchObject({ statusCode: 409, code: 'PROOF_LIMIT_REACHED' });
-    expect(
-      await p.app.platform.db.query(
-        `select id from delivery_proofs where order_id = $1 and kind <> 'code'`,
-        [id],
-      ),
-    ).toHaveLength(MAX_MEDIA_PER_ORDER);
-  });
+  // Three runs in a row: the issue saw 40, 19 and 40 stored when the cap was checked before the insert.
+  it.each([1, 2, 3])(
+    'holds the cap under 40 concurrent uploads of one order: exactly 10 stored, the rest refused (run %i)',
+    async () => {
+      const { id } = await newOrder(s.client);
+      const answers = await Promise.allSettled(
+        Array.from({ length: 40 }, (_, i) =>
+          proofs.recordMedia({
+            orderId: id,
+            kind: i % 2 ? 'signature' : 'photo',
+            bytes: i % 2 ? PNG : JPEG,
+            clientId: `burst-${id.slice(-8)}-${i}`,
+          }),
+        ),
+      );
+      expect(answers.filter((a) => a.status === 'fulfilled')).toHaveLength(MAX_MEDIA_PER_ORDER);
+      for (const a of answers)
+        if (a.status === 'rejected')
+          expect(a.reason).toMatchObject({ statusCode: 409, code: 'PROOF_LIMIT_REACHED' });
+      expect(
+        await p.app.platform.db.query(
+          `select id from delivery_proofs where order_id = $1 and kind <> 'code'`,
+          [id],
+        ),
+      ).toHaveLength(MAX_MEDIA_PER_ORDER);
+    },
+  );
 
   it('never shows the proof on the public tracking page or in orders.track', async () => {
     const { id, trackingUrl } = await newOrder(s.client);
@@ -358,6 +362,16 @@ describe('proof of delivery on the dashboard', () => {
     expect(signed).toMatch(/alt="Recipient’s signature, [^"]+"/);
     expect(signed).toMatch(/<span class="muted">Signature · /);
     expect(signed.match(/<img class="proof-image"/g)).toHaveLength(2);
+    expect(signed).not.toContain('id="proof-confirmation"');
+    // A delivery a photo finished waits for its recipient: the page says so (the courier app opens
+    // the confirmation at delivery; here it is written as that transaction would).
+    await p.app.platform.db.query(
+      `insert into delivery_confirmations (order_id, token_hash, state, created_at) values ($1, $2, 'pending', now())`,
+      [id, `test-${id}`],
+    );
+    expect((await web.get(`/dashboard/orders/${id}`)).text).toContain(
+      '<p id="proof-confirmation">Waiting for the recipient to confirm (they were texted a link); the sale’s payout waits too</p>',
+    );
   });
 });
 

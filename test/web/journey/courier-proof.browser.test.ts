@@ -38,6 +38,12 @@ describe.runIf(browserAvailable)(
       const svc = p.app.platform.dispatch!.service;
       await svc.assign(id, courier.id);
       await svc.pickedUp(courier.id, id);
+      // At the drop-off (orderBody's point): a photo or signature is accepted only near it.
+      await p.app.platform.couriers.reportPosition(courier.id, {
+        lat: 5.556,
+        lng: -0.182,
+        at: new Date(),
+      });
 
       const { context, page, violations } = await phonePage(browser);
       await signInOnPhone(page, p, phone);
@@ -110,6 +116,7 @@ describe.runIf(browserAvailable)(
         await s.client.send<any>('POST', '/api/v1/delivery/orders.get', { body: { order_id: id } })
       ).body.data.proof_of_delivery;
       expect(proof.method).toBe('photo');
+      expect(proof.confirmation).toBe('pending');
       expect(proof.media.map((m: any) => [m.kind, m.content_type])).toEqual([
         ['photo', 'image/jpeg'],
         ['signature', 'image/png'],
@@ -180,6 +187,60 @@ describe.runIf(browserAvailable)(
       expect(
         await p.app.platform.db.query('select 1 from delivery_proofs where order_id = $1', [id]),
       ).toEqual([]);
+      await context.close();
+    });
+
+    it('says why a photo far from the drop-off was refused, and what to do, with nothing delivered', async () => {
+      const { p, browser } = env;
+      const phone = newPhone();
+      const courier = await p.app.platform.couriers.create({
+        name: 'Yaw Darko',
+        phone,
+        vehicle: 'motorbike',
+      });
+      const id = await productionOrder(s);
+      const svc = p.app.platform.dispatch!.service;
+      await svc.assign(id, courier.id);
+      await svc.pickedUp(courier.id, id);
+      // About 2 km north of the drop-off.
+      await p.app.platform.couriers.reportPosition(courier.id, {
+        lat: 5.574,
+        lng: -0.182,
+        at: new Date(),
+      });
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      const page = await context.newPage();
+      await signInOnPhone(page, p, phone);
+      await page.getByRole('heading', { name: 'Your job' }).waitFor();
+      await page.evaluate((order) => {
+        const detail = [
+          {
+            kind: 'proof',
+            payload: {
+              order_id: order,
+              kind: 'photo',
+              type: 'image/jpeg',
+              data: btoa('\xff\xd8\xff\xe0\x00\x10JFIF a doorstep'),
+            },
+          },
+          { kind: 'delivered', payload: { order_id: order } },
+        ];
+        document
+          .getElementById('app')!
+          .dispatchEvent(new CustomEvent('courier-queue', { detail, cancelable: true }));
+      }, id);
+      // The reason itself says what to do: nothing generic is added after it.
+      await expect
+        .poll(() => page.locator('#outcome').textContent())
+        .toMatch(
+          /^Not done: You are about 2\d{3} m from the drop-off; a photo or signature is accepted within 150 m\. Go to the drop-off and try again, or ask the recipient for their code\.$/,
+        );
+      await expect.poll(() => page.locator('#sync').textContent()).toBe('All sent.');
+      const [order] = await p.app.platform.db.query<{ status: string }>(
+        'select status from delivery_orders where id = $1',
+        [id],
+      );
+      expect(order!.status).toBe('in_transit');
       await context.close();
     });
   },

@@ -1,4 +1,4 @@
-import type { Db } from '../../../platform/db/index.ts';
+import type { Db, Queryable } from '../../../platform/db/index.ts';
 import { ledger } from '../../ledger/index.ts';
 import { saleMoneyPlace, type MoneyPlace } from '../domain/money-place.ts';
 import { refundsRepository as refunds } from '../refunds/repository.ts';
@@ -78,6 +78,12 @@ export class OperatorSales {
       ...(await refunds.clientReferences(this.db, ids)),
     ];
     return new Map(rows.map((r) => [r.id, r.client_reference]));
+  }
+
+  /** Each of these sales' delivery order (sale id → order id), read in the caller's transaction (payouts' run). */
+  async deliveryOrdersOf(q: Queryable, saleIds: readonly string[]): Promise<Map<string, string>> {
+    const rows = await repo.deliveryOrdersOf(q, saleIds);
+    return new Map(rows.map((r) => [r.id, r.delivery_order_id]));
   }
 
   /** The vendors whose cash-on-delivery sales these delivery orders carry (same-day payouts follow a courier's handover). */

@@ -191,6 +191,17 @@ export const salesRepository = {
     return db.query('select id, client_reference from sales where id = any($1::text[])', [ids]);
   },
 
+  /** The delivery order of each of these sales that has one. */
+  async deliveryOrdersOf(
+    q: Queryable,
+    saleIds: readonly string[],
+  ): Promise<Array<{ id: string; delivery_order_id: string }>> {
+    return q.query(
+      'select id, delivery_order_id from sales where id = any($1::text[]) and delivery_order_id is not null',
+      [saleIds],
+    );
+  },
+
   async codVendorsOf(
     db: Queryable,
     orderIds: readonly string[],

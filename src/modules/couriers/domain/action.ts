@@ -18,7 +18,8 @@ export interface ActionDetail {
 export type ActionResult =
   | ({ id: string; result: 'applied' | 'already_applied' } & ActionDetail)
   | { id: string; result: 'pending' }
-  | { id: string; result: 'refused'; reason: string };
+  /** `code`: the refusal's error code when it was refused just now (a replay answers the reason only). */
+  | { id: string; result: 'refused'; reason: string; code?: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const KIND = /^[a-z][a-z_]{0,39}$/;

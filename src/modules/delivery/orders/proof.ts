@@ -16,6 +16,12 @@ export interface ProofOfDelivery {
   method: 'code' | 'photo' | 'signature';
   /** When that proof was given. */
   recorded_at: string;
+  /**
+   * A photo or signature only: whether the recipient has confirmed the delivery (`pending` until they
+   * answer the texted link, `confirmed` or `disputed` by them, `accepted` by an operator). Absent when
+   * the code proved it, or for a delivery recorded before confirmations existed.
+   */
+  confirmation?: 'pending' | 'confirmed' | 'disputed' | 'accepted';
   /** Photos and signatures taken, oldest first. */
   media: ProofMedia[];
 }

@@ -337,8 +337,8 @@ export class OrdersService {
   }
 
   /** The courier's view of an order (the courier app's job screen). */
-  async jobSheet(orderId: string): Promise<JobSheet | undefined> {
-    return jobSheetRepository.find(this.deps.db, orderId);
+  async jobSheet(orderId: string, q: Queryable = this.deps.db): Promise<JobSheet | undefined> {
+    return jobSheetRepository.find(q, orderId);
   }
 
   async history(orderId: string) {

@@ -63,6 +63,12 @@ export const OrderDetailsResponse = DeliverySuccess(
             "What proved the delivery: code (the recipient's delivery code), else photo, else signature",
           ),
           recorded_at: DateTime('When that proof was given'),
+          confirmation: Type.Optional(
+            StringEnum(
+              ['pending', 'confirmed', 'disputed', 'accepted'] as const,
+              "Photo or signature only (absent when the code proved it): pending until the recipient answers the link texted to them, then confirmed or disputed by them, or accepted by an operator. The order's status stays delivered throughout",
+            ),
+          ),
           media: Type.Array(
             Type.Object({
               kind: StringEnum(['photo', 'signature'] as const),
