@@ -5,7 +5,8 @@ export interface ActionRecord {
   kind: string;
   outcome: 'applied' | 'refused' | null;
   reason: string | null;
-  result: ActionDetail | null;
+  /** The applied answer's detail, or a refusal's error code. */
+  result: (ActionDetail & { code?: string }) | null;
 }
 
 export const actionsRepository = {
@@ -42,7 +43,7 @@ export const actionsRepository = {
     id: string,
     settled:
       | { outcome: 'applied'; result: ActionDetail | undefined }
-      | { outcome: 'refused'; reason: string },
+      | { outcome: 'refused'; reason: string; code: string },
   ): Promise<void> {
     await tx.query(
       'update courier_actions set outcome = $3, reason = $4, result = $5 where courier_id = $1 and id = $2',
@@ -51,7 +52,11 @@ export const actionsRepository = {
         id,
         settled.outcome,
         settled.outcome === 'refused' ? settled.reason : null,
-        settled.outcome === 'applied' && settled.result ? JSON.stringify(settled.result) : null,
+        settled.outcome === 'refused'
+          ? JSON.stringify({ code: settled.code })
+          : settled.result
+            ? JSON.stringify(settled.result)
+            : null,
       ],
     );
   },

@@ -35,8 +35,15 @@ function replayAnswer(action: CourierAction, earlier: ActionRecord): ActionResul
       result: 'refused',
       reason: `This action id was already used for "${earlier.kind}".`,
     };
-  if (earlier.outcome === 'refused')
-    return { id: action.id, result: 'refused', reason: earlier.reason ?? 'Refused.' };
+  if (earlier.outcome === 'refused') {
+    const code = earlier.result?.code;
+    return {
+      id: action.id,
+      result: 'refused',
+      reason: earlier.reason ?? 'Refused.',
+      ...(code ? { code } : {}),
+    };
+  }
   // Null only for a claim left by code before migration 055 (its apply never settled).
   if (earlier.outcome === null) return { id: action.id, result: 'pending' };
   return { id: action.id, result: 'already_applied', ...detailOf(earlier.result ?? undefined) };
@@ -108,7 +115,11 @@ export class CourierActions {
         // with the refusal, as their own transactions did (a wrong delivery code stays counted).
         if (!isAppError(err) || err.statusCode >= 500) throw err;
         later = [];
-        await repo.settle(tx, courierId, action.id, { outcome: 'refused', reason: err.message });
+        await repo.settle(tx, courierId, action.id, {
+          outcome: 'refused',
+          reason: err.message,
+          code: err.code,
+        });
         return { id: action.id, result: 'refused', reason: err.message, code: err.code };
       }
       await repo.settle(tx, courierId, action.id, { outcome: 'applied', result: detail });

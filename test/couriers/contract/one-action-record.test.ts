@@ -102,13 +102,22 @@ describe("a courier's action, one record", () => {
     const { id, code } = await atDropoff(c);
     const wrong = action('delivered', { order_id: id, code: code === '0000' ? '1111' : '0000' });
     const refused = await post(c, wrong);
-    expect(refused).toMatchObject({ result: 'refused', reason: expect.stringMatching(/4 tries/) });
+    expect(refused).toMatchObject({
+      result: 'refused',
+      reason: expect.stringMatching(/4 tries/),
+      code: 'INVALID_DELIVERY_CODE',
+    });
     expect(await post(c, wrong)).toEqual(refused);
     expect(
       await db().query('select failed_attempts from delivery_codes where order_id = $1', [id]),
     ).toEqual([{ failed_attempts: 1 }]);
     expect(await records(c.id)).toEqual([
-      { kind: 'delivered', outcome: 'refused', reason: refused.reason, result: null },
+      {
+        kind: 'delivered',
+        outcome: 'refused',
+        reason: refused.reason,
+        result: { code: 'INVALID_DELIVERY_CODE' },
+      },
     ]);
     expect(await post(c, action('delivered', { order_id: id, code }))).toMatchObject({
       result: 'applied',

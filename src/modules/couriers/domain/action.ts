@@ -18,7 +18,7 @@ export interface ActionDetail {
 export type ActionResult =
   | ({ id: string; result: 'applied' | 'already_applied' } & ActionDetail)
   | { id: string; result: 'pending' }
-  /** `code`: the refusal's error code when it was refused just now (a replay answers the reason only). */
+  /** `code`: the refusal's error code (a replay answers the same, from the action's record). */
   | { id: string; result: 'refused'; reason: string; code?: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
