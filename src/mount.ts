@@ -98,6 +98,8 @@ function mountWeb(app: FastifyInstance, c: Context): void {
       cash: c.cash,
       payouts: c.payouts,
       reconciliation: c.reconciliation,
+      listen: (channel, onNotify) => c.db.listen(channel, onNotify),
+      map: c.config.delivery.trackingMap,
     },
     dashboardDeps,
   );

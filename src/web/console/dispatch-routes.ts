@@ -12,6 +12,8 @@ import {
 } from './kit.ts';
 import { definePage, idParam } from '../../platform/web/page.ts';
 import { isId } from '../../platform/ids.ts';
+import { dispatchMap } from './dispatch-map.ts';
+import { readDispatch } from './dispatch-view.ts';
 
 const COLUMNS: ReadonlyArray<{ column: BoardColumn; title: string; empty: string }> = [
   { column: 'late', title: 'Late: nobody accepted in time', empty: 'No order is late.' },
@@ -21,13 +23,17 @@ const COLUMNS: ReadonlyArray<{ column: BoardColumn; title: string; empty: string
 ];
 
 /**
- * The dispatch board: production orders by column (late, waiting, offered, in progress), and the
- * operator's hand assignment (or reassignment) to an on-duty courier, audited. Support and admin
- * assign; finance reads. Only couriers who may take the job are offered.
+ * The dispatch board: a map of on-duty couriers and open orders (drawn by a served script from the
+ * board's event stream), the couriers with their position's age, production orders by column (late,
+ * waiting, offered with its countdown, in progress), and the operator's hand assignment (or
+ * reassignment) to an on-duty courier, audited, from the list or a map marker's popup. Support and
+ * admin assign; finance reads. Only couriers who may take the job are offered.
  */
 export function registerConsoleDispatchRoutes(app: FastifyInstance, kit: ConsoleKit): void {
   const { dispatch, audit } = kit.deps;
   if (!dispatch) return;
+
+  const map = dispatchMap(app, kit);
 
   async function board(
     reply: FastifyReply,
@@ -35,29 +41,38 @@ export function registerConsoleDispatchRoutes(app: FastifyInstance, kit: Console
     extra: Record<string, unknown> = {},
     status = 200,
   ) {
-    const [entries, couriers] = await Promise.all([dispatch!.board(), dispatch!.assignable()]);
+    const { entries, onDuty, names } = await readDispatch(dispatch!, kit.deps.couriers.service);
     const canAssign = holds(current, CHANGE_ROLES);
-    const names = new Map(couriers.map((c) => [c.id, `${c.name} (${c.vehicle})`]));
+    const busy = new Set(entries.map((e) => e.courier_id));
     const columns = COLUMNS.map((c) => ({
       ...c,
       entries: entries
         .filter((e) => e.column === c.column)
-        .map((e) => ({
-          ...e,
-          since: utc(e.late_at ?? e.created_at).slice(11),
-          expires: e.offer_expires_at ? utc(e.offer_expires_at).slice(11) : undefined,
-          holder: e.courier_id ?? e.offer_courier_id,
-          holderName:
-            names.get(e.courier_id ?? e.offer_courier_id ?? '') ??
-            e.courier_id ??
-            e.offer_courier_id,
-          // Anyone on duty but the courier who holds the job.
-          choices: canAssign
-            ? couriers
-                .filter((k) => k.id !== e.courier_id)
-                .map((k) => ({ id: k.id, label: names.get(k.id)! }))
-            : [],
-        })),
+        .map((e) => {
+          const holder = e.courier_id ?? e.offer_courier_id;
+          return {
+            ...e,
+            since: utc(e.late_at ?? e.created_at).slice(11),
+            expires: e.offer_expires_at ? utc(e.offer_expires_at).slice(11) : undefined,
+            expiresAt: e.offer_expires_at ? new Date(e.offer_expires_at).toISOString() : undefined,
+            holder,
+            holderName: holder ? (names.get(holder) ?? holder) : undefined,
+            // Anyone on duty but the courier who holds the job.
+            choices: canAssign
+              ? onDuty
+                  .filter((k) => k.id !== e.courier_id)
+                  .map((k) => ({ id: k.id, label: names.get(k.id)! }))
+              : [],
+          };
+        }),
+    }));
+    const couriers = onDuty.map((c) => ({
+      id: c.id,
+      name: c.name,
+      vehicle: c.vehicle,
+      busy: busy.has(c.id),
+      seen: c.last_position_at ? utc(c.last_position_at).slice(11) : undefined,
+      seenAt: c.last_position_at ? new Date(c.last_position_at).toISOString() : undefined,
     }));
     return kit.page(
       reply,
@@ -65,10 +80,16 @@ export function registerConsoleDispatchRoutes(app: FastifyInstance, kit: Console
       {
         title: 'Dispatch',
         columns,
+        couriers,
         late: entries.filter((e) => e.column === 'late').length,
+        map: map.view,
+        pageCss: [map.view.css],
+        pageJs: map.view.js,
+        events: kit.deps.listen ? '/console/events/dispatch' : undefined,
         ...extra,
       },
       status,
+      map.headers,
     );
   }
 

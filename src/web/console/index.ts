@@ -16,6 +16,7 @@ import { registerConsoleDispatchRoutes } from './dispatch-routes.ts';
 import { registerConsoleEnrolRoutes } from './enrol-routes.ts';
 import { registerConsoleJournalRoutes } from './journal-routes.ts';
 import { ConsoleKit, type ConsoleDeps } from './kit.ts';
+import { registerConsoleLive } from './live.ts';
 import { registerConsoleMoneyRoutes } from './money-routes.ts';
 import { registerConsoleOrderRoutes } from './order-routes.ts';
 import { registerConsolePayeeRoutes } from './payee-routes.ts';
@@ -83,6 +84,7 @@ export function registerConsole(
     registerConsoleWebhookRoutes(scope, kit);
     registerConsoleOrderRoutes(scope, kit);
     registerConsoleDispatchRoutes(scope, kit);
+    registerConsoleLive(scope, kit);
     registerConsoleCashRoutes(scope, kit);
     registerConsolePayoutRoutes(scope, kit);
     registerConsoleReconciliationRoutes(scope, kit);

@@ -73,6 +73,10 @@ export interface ConsoleDeps {
   payouts?: Pick<PayoutsModule, 'service' | 'payees' | 'changes' | 'verifier'> | undefined;
   /** Gateways' reports and couriers' cash reconciled day by day (finance, admin). */
   reconciliation?: ReconciliationService | undefined;
+  /** Wakes on committed changes of a channel, on any instance (db.listen): the boards' live streams. */
+  listen?: ((channel: string, onNotify: () => void) => Promise<() => Promise<void>>) | undefined;
+  /** The dispatch map's tiles (the tracking page's tile server); without it the map draws markers only. */
+  map?: { tilesUrl: string; tileOrigin: string; attribution: string } | undefined;
 }
 
 /** The signed-in operator behind a console request. */
@@ -150,6 +154,7 @@ export class ConsoleKit implements PageGate<OperatorCurrent, readonly OperatorRo
     name: string,
     data: Record<string, unknown>,
     status = 200,
+    headers: Record<string, string> = {},
   ): FastifyReply {
     const current = (reply.request as FastifyRequest & { operator?: OperatorCurrent }).operator;
     return this.web.page(
@@ -170,7 +175,32 @@ export class ConsoleKit implements PageGate<OperatorCurrent, readonly OperatorRo
         csrf: data.csrf ?? current?.session.csrfToken,
       },
       status,
+      headers,
     );
+  }
+
+  /** Operators' names by id: boards say who did something by name (the id on hover). */
+  async operatorNames(): Promise<Map<string, string>> {
+    return new Map((await this.deps.operators.list()).map((o) => [o.id, o.name]));
+  }
+
+  /** Payees' names by payee key (partner:ptn_… or vendor:ven_…); one unknown is left out. */
+  async payeeNames(payees: readonly string[]): Promise<Map<string, string>> {
+    const keys = [...new Set(payees)];
+    const partners = await this.deps.accounts.partnerNames(
+      keys.filter((k) => k.startsWith('partner:')).map((k) => k.slice(8)),
+    );
+    const names = new Map<string, string>();
+    for (const key of keys) {
+      const [kind, id = ''] = key.split(':');
+      const name =
+        kind === 'partner'
+          ? partners.get(id)
+          : (await unlessMissing(this.deps.catalog?.getVendor(id) ?? Promise.resolve(undefined)))
+              ?.name;
+      if (name) names.set(key, name);
+    }
+    return names;
   }
 
   redirect(reply: FastifyReply, to: string): FastifyReply {

@@ -21,6 +21,7 @@ import {
   type OperatorCurrent,
 } from './kit.ts';
 import { definePage, idParam } from '../../platform/web/page.ts';
+import { liveBoard } from './live-board.ts';
 import { isId } from '../../platform/ids.ts';
 
 const ENVIRONMENTS = ['staging', 'production'] as const;
@@ -173,14 +174,19 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, kit: ConsoleKit
       const next = nextAfter
         ? `/console/orders?${new URLSearchParams({ ...query, after: nextAfter })}`
         : undefined;
+      const partners = await kit.deps.accounts.partnerNames([
+        ...new Set(rows.map((o) => o.partner_id)),
+      ]);
       const list = rows.map((o) => ({
         ...o,
+        partner: partners.get(o.partner_id) ?? o.partner_id,
         when: utc(o.created_at),
         fee: o.fee_pesewas === null ? '—' : formatGhs(Number(o.fee_pesewas)),
         sandbox: o.environment === 'staging',
       }));
       return kit.page(reply, 'orders', {
         title: 'Orders',
+        ...liveBoard(kit)('orders', request.url),
         orders: list,
         filter,
         statuses: DELIVERY_STATUSES,
