@@ -25,7 +25,8 @@ export const LIVE_BOARDS: Record<
     channels: [DISPATCH_CHANNEL, COURIER_JOBS_CHANNEL, TRACKING_CHANNEL, COURIER_PRESENCE_CHANNEL],
     sweep: false,
   },
-  orders: { roles: ALL_ROLES, channels: [TRACKING_CHANNEL], sweep: false },
+  // A new order wakes dispatch's channel (its job's insert), a status change the tracking one.
+  orders: { roles: ALL_ROLES, channels: [DISPATCH_CHANNEL, TRACKING_CHANNEL], sweep: false },
   cash: { roles: FINANCE_ROLES, channels: [COURIER_JOBS_CHANNEL], sweep: true },
   payouts: { roles: FINANCE_ROLES, channels: [], sweep: true },
 };

@@ -99,9 +99,15 @@
       toast = document.createElement('div');
       toast.className = 'toast';
       toast.setAttribute('role', 'alert');
+      const close = document.createElement('button');
+      close.type = 'button';
+      close.className = 'secondary';
+      close.textContent = 'Dismiss';
+      close.addEventListener('click', () => (toast.hidden = true));
+      toast.append(document.createElement('span'), close);
       document.body.append(toast);
     }
-    toast.textContent = `${count} order${count === 1 ? '' : 's'} late: assign a courier by hand.`;
+    toast.firstChild.textContent = `${count} order${count === 1 ? '' : 's'} late: assign a courier by hand.`;
     toast.hidden = false;
     beep();
   }

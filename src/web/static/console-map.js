@@ -97,8 +97,10 @@
       seen.add(`o:${o.id}`);
     }
     for (const key of [...markers.keys()]) if (!seen.has(key)) place(key, null);
+    // The view follows what is on it: fitted at first, and again when a marker is outside it.
     const points = [...markers.values()].map((m) => m.getLatLng());
-    if (!fitted && points.length) {
+    const view = map.getBounds();
+    if (points.length && (!fitted || points.some((at) => !view.contains(at)))) {
       map.fitBounds(L.latLngBounds(points), { padding: [30, 30], maxZoom: 15 });
       fitted = true;
     }
