@@ -1,26 +1,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { BoardColumn } from '../../modules/dispatch/index.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
-import {
-  utc,
-  holds,
-  ALL_ROLES,
-  CHANGE_ROLES,
-  type ConsoleKit,
-  type OperatorCurrent,
-} from './kit.ts';
+import { holds, ALL_ROLES, CHANGE_ROLES, type ConsoleKit, type OperatorCurrent } from './kit.ts';
 import { definePage, idParam } from '../../platform/web/page.ts';
 import { isId } from '../../platform/ids.ts';
 import { dispatchMap } from './dispatch-map.ts';
-import { readDispatch } from './dispatch-view.ts';
-
-const COLUMNS: ReadonlyArray<{ column: BoardColumn; title: string; empty: string }> = [
-  { column: 'late', title: 'Late: nobody accepted in time', empty: 'No order is late.' },
-  { column: 'unassigned', title: 'Waiting for a courier', empty: 'No order is waiting.' },
-  { column: 'offered', title: 'Offered', empty: 'No offer is open.' },
-  { column: 'in_progress', title: 'In progress', empty: 'No courier is on a job.' },
-];
+import { boardView, readDispatch } from './dispatch-view.ts';
 
 /**
  * The dispatch board: a map of on-duty couriers and open orders (drawn by a served script from the
@@ -41,39 +26,8 @@ export function registerConsoleDispatchRoutes(app: FastifyInstance, kit: Console
     extra: Record<string, unknown> = {},
     status = 200,
   ) {
-    const { entries, onDuty, names } = await readDispatch(dispatch!, kit.deps.couriers.service);
-    const canAssign = holds(current, CHANGE_ROLES);
-    const busy = new Set(entries.map((e) => e.courier_id));
-    const columns = COLUMNS.map((c) => ({
-      ...c,
-      entries: entries
-        .filter((e) => e.column === c.column)
-        .map((e) => {
-          const holder = e.courier_id ?? e.offer_courier_id;
-          return {
-            ...e,
-            since: utc(e.late_at ?? e.created_at).slice(11),
-            expires: e.offer_expires_at ? utc(e.offer_expires_at).slice(11) : undefined,
-            expiresAt: e.offer_expires_at ? new Date(e.offer_expires_at).toISOString() : undefined,
-            holder,
-            holderName: holder ? (names.get(holder) ?? holder) : undefined,
-            // Anyone on duty but the courier who holds the job.
-            choices: canAssign
-              ? onDuty
-                  .filter((k) => k.id !== e.courier_id)
-                  .map((k) => ({ id: k.id, label: names.get(k.id)! }))
-              : [],
-          };
-        }),
-    }));
-    const couriers = onDuty.map((c) => ({
-      id: c.id,
-      name: c.name,
-      vehicle: c.vehicle,
-      busy: busy.has(c.id),
-      seen: c.last_position_at ? utc(c.last_position_at).slice(11) : undefined,
-      seenAt: c.last_position_at ? new Date(c.last_position_at).toISOString() : undefined,
-    }));
+    const read = await readDispatch(dispatch!, kit.deps.couriers.service);
+    const { columns, couriers, late } = boardView(read, holds(current, CHANGE_ROLES));
     return kit.page(
       reply,
       'dispatch',
@@ -81,7 +35,7 @@ export function registerConsoleDispatchRoutes(app: FastifyInstance, kit: Console
         title: 'Dispatch',
         columns,
         couriers,
-        late: entries.filter((e) => e.column === 'late').length,
+        late,
         map: map.view,
         pageCss: [map.view.css],
         pageJs: map.view.js,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Courier } from '../../modules/couriers/index.ts';
-import type { BoardEntry, DispatchService } from '../../modules/dispatch/index.ts';
+import type { BoardColumn, BoardEntry, DispatchService } from '../../modules/dispatch/index.ts';
+import { utc } from './kit.ts';
 import type { CouriersService } from '../../modules/couriers/index.ts';
 
 type Point = { lat: number; lng: number } | null;
@@ -87,4 +88,47 @@ export function dispatchSnapshot({ entries, onDuty, names }: DispatchRead): {
   };
   const id = createHash('sha256').update(JSON.stringify(data)).digest('base64url').slice(0, 22);
   return { id, data };
+}
+
+const COLUMNS: ReadonlyArray<{ column: BoardColumn; title: string; empty: string }> = [
+  { column: 'late', title: 'Late: nobody accepted in time', empty: 'No order is late.' },
+  { column: 'unassigned', title: 'Waiting for a courier', empty: 'No order is waiting.' },
+  { column: 'offered', title: 'Offered', empty: 'No offer is open.' },
+  { column: 'in_progress', title: 'In progress', empty: 'No courier is on a job.' },
+];
+
+/** The page's lists: couriers on duty with their position's age, and the board's columns with their assign choices. */
+export function boardView({ entries, onDuty, names }: DispatchRead, canAssign: boolean) {
+  const busy = new Set(entries.map((e) => e.courier_id));
+  const columns = COLUMNS.map((c) => ({
+    ...c,
+    entries: entries
+      .filter((e) => e.column === c.column)
+      .map((e) => {
+        const holder = e.courier_id ?? e.offer_courier_id;
+        return {
+          ...e,
+          since: utc(e.late_at ?? e.created_at).slice(11),
+          expires: e.offer_expires_at ? utc(e.offer_expires_at).slice(11) : undefined,
+          expiresAt: iso(e.offer_expires_at) ?? undefined,
+          holder,
+          holderName: holder ? (names.get(holder) ?? holder) : undefined,
+          // Anyone on duty but the courier who holds the job.
+          choices: canAssign
+            ? onDuty
+                .filter((k) => k.id !== e.courier_id)
+                .map((k) => ({ id: k.id, label: names.get(k.id)! }))
+            : [],
+        };
+      }),
+  }));
+  const couriers = onDuty.map((c) => ({
+    id: c.id,
+    name: c.name,
+    vehicle: c.vehicle,
+    busy: busy.has(c.id),
+    seen: c.last_position_at ? utc(c.last_position_at).slice(11) : undefined,
+    seenAt: iso(c.last_position_at) ?? undefined,
+  }));
+  return { columns, couriers, late: entries.filter((e) => e.column === 'late').length };
 }

@@ -89,12 +89,14 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, kit: ConsoleKit
       (t) => ({ ...t, when: t.timestamp ? utc(t.timestamp) : undefined, stop: isStop(t.status) }),
     );
     const moves = holds(current, CHANGE_ROLES) ? orders!.service.allowedMoves(order) : [];
+    const partners = await kit.deps.accounts.partnerNames([order.partner_id]);
     return kit.page(
       reply,
       'order',
       {
         title: `Order ${order.order_reference}`,
         order,
+        partner: partners.get(order.partner_id) ?? order.partner_id,
         fee: order.fee_pesewas === null ? '—' : formatGhs(Number(order.fee_pesewas)),
         created: utc(order.created_at),
         events: events.map((e) => ({ ...e, when: utc(e.at) })),

@@ -26,7 +26,9 @@
     for (const t of document.querySelectorAll('time[data-countdown]')) {
       const left = Math.round((Date.parse(t.dateTime) - now) / 1000);
       t.textContent =
-        left > 0 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')} left` : 'expired';
+        left > 0
+          ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')} left`
+          : 'expired';
     }
   }
   tick();
@@ -36,13 +38,17 @@
   let again = false;
   let waiting = false;
   const busy = () =>
-    region.contains(document.activeElement) && /^(SELECT|INPUT|TEXTAREA)$/.test(document.activeElement.tagName);
+    region.contains(document.activeElement) &&
+    /^(SELECT|INPUT|TEXTAREA)$/.test(document.activeElement.tagName);
   async function reload() {
     if (busy()) return void (waiting = true);
     if (fetching) return void (again = true);
     fetching = true;
     try {
-      const res = await fetch(page, { credentials: 'same-origin', headers: { accept: 'text/html' } });
+      const res = await fetch(page, {
+        credentials: 'same-origin',
+        headers: { accept: 'text/html' },
+      });
       if (!res.ok || res.redirected) return say('Live updates stopped: reload the page.');
       const doc = new DOMParser().parseFromString(await res.text(), 'text/html');
       const fresh = doc.querySelector('[data-live]');

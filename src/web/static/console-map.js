@@ -22,7 +22,11 @@
   };
   const ago = (iso) => {
     const s = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
-    return s < 60 ? `${s} s ago` : s < 3600 ? `${Math.floor(s / 60)} min ago` : `${Math.floor(s / 3600)} h ago`;
+    return s < 60
+      ? `${s} s ago`
+      : s < 3600
+        ? `${Math.floor(s / 60)} min ago`
+        : `${Math.floor(s / 3600)} h ago`;
   };
 
   function courierPopup(c) {
@@ -36,7 +40,12 @@
     const link = text('a', o.id);
     link.href = `/console/orders/${o.id}`;
     box.append(link);
-    const state = { late: 'Late: nobody accepted', unassigned: 'Waiting for a courier', offered: 'Offered', in_progress: 'In progress' }[o.column];
+    const state = {
+      late: 'Late: nobody accepted',
+      unassigned: 'Waiting for a courier',
+      offered: 'Offered',
+      in_progress: 'In progress',
+    }[o.column];
     let line = state + (o.courier ? ` · ${o.courier}` : '');
     if (o.offer_expires_at) {
       const left = Math.round((Date.parse(o.offer_expires_at) - Date.now()) / 1000);

@@ -98,7 +98,13 @@ describe("the console boards' live channel (server-sent events)", () => {
     expect(sent.id).not.toBe(now.id);
     expect(sent.data.orders.some((o: any) => o.id === order)).toBe(true);
     resumed.close();
-    for (const bad of ['../../etc/passwd', 'x'.repeat(8000), '\u00e9t\u00e9', '', now.id!.repeat(4)]) {
+    for (const bad of [
+      '../../etc/passwd',
+      'x'.repeat(8000),
+      '\u00e9t\u00e9',
+      '',
+      now.id!.repeat(4),
+    ]) {
       const st = await stream(web, 'dispatch', { 'last-event-id': bad });
       expect(st.status).toBe(200);
       expect((await st.next(() => true)).data.orders.some((o: any) => o.id === order)).toBe(true);

@@ -26,7 +26,12 @@ import { codeFor } from '../../operators/helpers.ts';
 const SHOTS = process.env.SCREENSHOT_DIR ?? join(ROOT, 'test-results', 'console');
 
 /** A position report through the courier app's own endpoint, as the phone sends it. */
-async function report(web: WebClient, csrf: string, at: number, where: { lat: number; lng: number }) {
+async function report(
+  web: WebClient,
+  csrf: string,
+  at: number,
+  where: { lat: number; lng: number },
+) {
   const res = await web.request('POST', '/courier/actions', {
     body: JSON.stringify({
       id: randomUUID(),
@@ -85,7 +90,10 @@ describe.runIf(browserAvailable)("the dispatcher's live console in headless Chro
     await page.getByRole('heading', { name: 'Activation queue' }).waitFor();
 
     const streamOpen = page.waitForResponse((r) => r.url().endsWith('/console/events/dispatch'));
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Dispatch' }).click();
+    await page
+      .getByRole('navigation', { name: 'Console' })
+      .getByRole('link', { name: 'Dispatch' })
+      .click();
     await page.getByRole('heading', { name: 'Dispatch' }).waitFor();
     expect((await streamOpen).status()).toBe(200);
     const pin = page.locator(`.pin.courier[data-id="${courier.id}"]`);
@@ -97,9 +105,13 @@ describe.runIf(browserAvailable)("the dispatcher's live console in headless Chro
     const moved = { lat: 5.5605, lng: -0.2 };
     const reported = Date.now();
     await report(courier.web, courier.csrf, (now += 1000), moved);
-    await expect.poll(() => pin.getAttribute('data-lat'), { timeout: 5000 }).toBe(String(moved.lat));
+    await expect
+      .poll(() => pin.getAttribute('data-lat'), { timeout: 5000 })
+      .toBe(String(moved.lat));
     console.info(`courier moved on the dispatch map ${Date.now() - reported} ms after the report`);
-    await expect(page.locator(`tr[data-courier="${courier.id}"] time[data-age]`).textContent()).resolves.toMatch(/ago$/);
+    await expect(
+      page.locator(`tr[data-courier="${courier.id}"] time[data-age]`).textContent(),
+    ).resolves.toMatch(/ago$/);
 
     // A partner places an order: it is listed and drawn without a reload.
     const placed = Date.now();
@@ -115,9 +127,10 @@ describe.runIf(browserAvailable)("the dispatcher's live console in headless Chro
     // Whole at 1280 px: nothing scrolls sideways, no table is cut.
     await shoot(page, 'dispatch');
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-    const cut = await page.evaluate(() =>
-      [...document.querySelectorAll('.table')].filter((t) => t.scrollWidth > t.clientWidth + 1)
-        .length,
+    const cut = await page.evaluate(
+      () =>
+        [...document.querySelectorAll('.table')].filter((t) => t.scrollWidth > t.clientWidth + 1)
+          .length,
     );
     expect(cut).toBe(0);
     const nav = await page.getByRole('navigation', { name: 'Console' }).boundingBox();
@@ -143,7 +156,11 @@ describe.runIf(browserAvailable)("the dispatcher's live console in headless Chro
     await page.locator(`tr[data-order="${late}"]`).waitFor({ timeout: 5000 });
     now += 11 * 60_000;
     expect((await p.app.platform.dispatch!.offers.tick()).late).toContain(late);
-    await page.getByRole('alert').filter({ hasText: '1 order late' }).first().waitFor({ timeout: 5000 });
+    await page
+      .getByRole('alert')
+      .filter({ hasText: '1 order late' })
+      .first()
+      .waitFor({ timeout: 5000 });
     await page.locator(`tr.late[data-order="${late}"]`).waitFor({ timeout: 5000 });
     await page.locator(`.pin.order.late[data-id="${late}"]`).waitFor({ timeout: 5000 });
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
@@ -154,9 +171,10 @@ describe.runIf(browserAvailable)("the dispatcher's live console in headless Chro
     await shoot(page, 'orders');
     await page.setViewportSize({ width: 1280, height: 900 });
     await shoot(page, 'orders');
-    const orders = await page.evaluate(() =>
-      [...document.querySelectorAll('.table')].filter((t) => t.scrollWidth > t.clientWidth + 1)
-        .length,
+    const orders = await page.evaluate(
+      () =>
+        [...document.querySelectorAll('.table')].filter((t) => t.scrollWidth > t.clientWidth + 1)
+          .length,
     );
     expect(orders).toBe(0);
     expect(violations).toEqual([]);
