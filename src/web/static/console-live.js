@@ -130,13 +130,29 @@
   );
   // The first event at connection may already differ from the page (a change while it loaded): it fetches too.
   source.addEventListener('board', () => void reload());
+  // Positions move every few seconds: they only update the map and the ages; anything else the lists show fetches them.
+  let listed = null;
+  const ages = (data) =>
+    data.couriers.every((c) => {
+      const t = region.querySelector(`tr[data-courier="${c.id}"] time[data-age]`);
+      if (t && c.position_at) t.dateTime = c.position_at;
+      return Boolean(t) === Boolean(c.position_at);
+    });
   source.addEventListener('dispatch', (event) => {
     const data = JSON.parse(event.data);
+    const key = JSON.stringify([
+      data.late,
+      data.orders,
+      data.couriers.map((c) => [c.id, c.name, c.vehicle, c.busy]),
+    ]);
+    const same = key === listed;
+    listed = key;
     document.dispatchEvent(new CustomEvent('dispatch:snapshot', { detail: data }));
     if (data.late > late) alertLate(data.late);
     else if (data.late === 0 && toast) toast.hidden = true;
     late = data.late;
     document.title = `${late ? `(${late} late) ` : ''}${document.title.replace(/^\(\d+ late\) /, '')}`;
+    if (same && ages(data)) return void tick();
     void reload();
   });
 })();
