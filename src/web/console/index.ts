@@ -15,7 +15,7 @@ import { registerConsoleCashRoutes } from './cash-routes.ts';
 import { registerConsoleDispatchRoutes } from './dispatch-routes.ts';
 import { registerConsoleEnrolRoutes } from './enrol-routes.ts';
 import { registerConsoleJournalRoutes } from './journal-routes.ts';
-import { ConsoleKit, type ConsoleDeps } from './kit.ts';
+import { ConsoleKit, loadOperatorNames, type ConsoleDeps } from './kit.ts';
 import { registerConsoleLive } from './live.ts';
 import { registerConsoleMoneyRoutes } from './money-routes.ts';
 import { registerConsoleOrderRoutes } from './order-routes.ts';
@@ -72,6 +72,11 @@ export function registerConsole(
         },
         status,
       );
+    });
+    // Pages name operators (the id on hover); the event streams and the signed-out pages need no names.
+    scope.addHook('preHandler', async (request) => {
+      if (request.url.startsWith('/console/events/') || !request.headers.cookie) return;
+      await loadOperatorNames(kit, request);
     });
     // Every form gets the small limit; a route that declares its own (the report upload) keeps it.
     scope.addHook('onRoute', (route) => {

@@ -79,6 +79,14 @@ export interface ConsoleDeps {
   map?: { tilesUrl: string; tileOrigin: string; attribution: string } | undefined;
 }
 
+/** Operators' names, read once per console page request by `loadOperatorNames` (a handful of rows). */
+const operatorNamesOf = new WeakMap<FastifyRequest, Map<string, string>>();
+
+/** Reads operators' names for the page this request will render (the console scope's preHandler). */
+export async function loadOperatorNames(kit: ConsoleKit, request: FastifyRequest): Promise<void> {
+  operatorNamesOf.set(request, await kit.operatorNames());
+}
+
 /** The signed-in operator behind a console request. */
 export interface OperatorCurrent {
   sessionId: string;
@@ -172,6 +180,8 @@ export class ConsoleKit implements PageGate<OperatorCurrent, readonly OperatorRo
         payoutPages: this.deps.payouts !== undefined,
         reconciliationPages: this.deps.reconciliation !== undefined,
         operator: current?.operator,
+        // An operator's name for an id the page shows (the id itself when unknown: a job, a token).
+        who: (id: string) => operatorNamesOf.get(reply.request)?.get(id) ?? id,
         csrf: data.csrf ?? current?.session.csrfToken,
       },
       status,
