@@ -312,8 +312,9 @@ describe.runIf(browserAvailable)(
       await checkBoth(page, 'console-payout-run');
       await page.getByRole('link', { name: 'All payouts and runs' }).click();
       await checkBoth(page, 'console-payouts');
+      // The payee is named (the vendor's name), its key on hover and in the link.
       await page
-        .getByRole('link', { name: `vendor:${vendor}` })
+        .locator(`a[href="/console/payees/vendor/${vendor}"][title="vendor:${vendor}"]`)
         .first()
         .waitFor();
       const payoutId = (await page
