@@ -71,7 +71,11 @@ export function registerConsoleLive(app: FastifyInstance, kit: ConsoleKit): void
       if (session?.subject.kind !== 'operator') return false;
       const operator = await unlessMissing(operators.get(session.subject.id));
       const roles = LIVE_BOARDS[board]?.roles ?? [];
-      return Boolean(operator?.active && operator.roles.some((r) => roles.includes(r)));
+      return Boolean(
+        operator?.active &&
+          operator.totp_confirmed &&
+          operator.roles.some((r) => roles.includes(r)),
+      );
     },
   });
   let listening: Promise<Array<() => Promise<void>>> | undefined;
@@ -96,7 +100,14 @@ export function registerConsoleLive(app: FastifyInstance, kit: ConsoleKit): void
   app.get<{ Params: { board: string } }>('/console/events/:board', async (request, reply) => {
     const board = request.params.board;
     const rule = Object.hasOwn(LIVE_BOARDS, board) ? LIVE_BOARDS[board] : undefined;
-    if (!rule || (board === 'dispatch' && !dispatch))
+    // A board this instance does not serve (no delivery, cash or payouts here) has no stream either.
+    const served = {
+      dispatch,
+      orders: kit.deps.orders,
+      cash: kit.deps.cash,
+      payouts: kit.deps.payouts,
+    };
+    if (!rule || !served[board as keyof typeof served])
       return json(reply, 404, { error: 'There is no such live board.', code: 'NOT_FOUND' });
     const current = await kit.current(request);
     if (!current)
