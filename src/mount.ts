@@ -99,6 +99,8 @@ function mountWeb(app: FastifyInstance, c: Context): void {
       confirmations: dispatch ? c.proofConfirmations : undefined,
       payouts: c.payouts,
       reconciliation: c.reconciliation,
+      listen: (channel, onNotify) => c.db.listen(channel, onNotify),
+      map: c.config.delivery.trackingMap,
     },
     dashboardDeps,
   );

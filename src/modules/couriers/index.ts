@@ -18,7 +18,12 @@ export {
   THROTTLE as SIGN_IN_THROTTLE,
 } from './domain/sign-in-code.ts';
 export type { CourierFilter, CourierRow as Courier } from './repository.ts';
-export { COURIERS_PAGE, CouriersService, type PositionListener } from './service.ts';
+export {
+  COURIER_PRESENCE_CHANNEL,
+  COURIERS_PAGE,
+  CouriersService,
+  type PositionListener,
+} from './service.ts';
 export { CourierSignIn, type SendText } from './sign-in.ts';
 export {
   CourierActions,

@@ -11,6 +11,9 @@ import { couriersRepository as repo, type CourierFilter, type CourierRow } from 
 
 export const COURIERS_PAGE = 50;
 
+/** A courier's duty or newest position changed: the operators' dispatch map reads again when it rings. */
+export const COURIER_PRESENCE_CHANNEL = 'courier_presence';
+
 /** Told of each position report that became the courier's newest (dispatch keeps the trail of a job). */
 export type PositionListener = (
   courierId: string,
@@ -104,7 +107,10 @@ export class CouriersService {
   /** On or off duty; an inactive courier cannot go on duty. */
   async setDuty(id: string, onDuty: boolean): Promise<CourierRow> {
     const row = await repo.setDuty(this.db, id, onDuty, new Date(this.clock()));
-    if (row) return row;
+    if (row) {
+      this.db.notify(COURIER_PRESENCE_CHANNEL);
+      return row;
+    }
     const existing = await this.get(id);
     throw errors.invalidTransition(`Courier ${existing.id} is deactivated and cannot go on duty.`);
   }
@@ -121,7 +127,10 @@ export class CouriersService {
     }
     const moved = await repo.reportPosition(this.db, id, report.lat, report.lng, report.at);
     if (!moved) await this.get(id);
-    else for (const listener of this.positionListeners) await listener(id, report);
+    else {
+      this.db.notify(COURIER_PRESENCE_CHANNEL);
+      for (const listener of this.positionListeners) await listener(id, report);
+    }
     return moved;
   }
 

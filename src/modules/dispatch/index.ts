@@ -2,6 +2,7 @@
 export { allowsStep, COURIER_ACTIONS, type CourierAction, type Stage } from './domain/actions.ts';
 export { registerDispatchGauges } from './metrics.ts';
 export { COURIER_JOBS_CHANNEL } from './offers.ts';
+export { DISPATCH_CHANNEL } from './repository.ts';
 export { dispatchModule, createDispatchModule, type DispatchModule } from './module.ts';
 export type { SandboxCourier, SandboxProof } from './sandbox-courier.ts';
 export type {

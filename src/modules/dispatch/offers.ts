@@ -116,6 +116,8 @@ export class Offers {
       new Date(now.getTime() - this.settings.lateMinutes * 60_000),
       now,
     );
+    // The operators' dispatch board raises its late alert when this rings.
+    if (late.length) this.db.notify(COURIER_JOBS_CHANNEL);
     for (const orderId of late) {
       this.log.warn(
         { alert: 'dispatch_unaccepted_order', orderId },

@@ -58,7 +58,12 @@ export function registerConsoleAuditRoutes(app: FastifyInstance, kit: ConsoleKit
         const next = page.nextCursor
           ? `/console/audit?${new URLSearchParams({ ...q, cursor: page.nextCursor }).toString()}`
           : undefined;
-        return show({ entries: page.entries, next });
+        const operators = await kit.operatorNames();
+        const entries = page.entries.map((e) => ({
+          ...e,
+          actor_name: e.actor_kind === 'operator' ? operators.get(e.actor_id) : undefined,
+        }));
+        return show({ entries, next });
       } catch (err) {
         if (!isAppError(err) || err.statusCode >= 500) throw err;
         return show({ error: err.message }, err.statusCode);

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isAppError } from '../../platform/errors.ts';
 import { formatGhs, ghsToPesewas } from '../../platform/money.ts';
 import { utc, FINANCE_ROLES, type ConsoleKit } from './kit.ts';
+import { liveBoard } from './live-board.ts';
 import { definePage, idParam } from '../../platform/web/page.ts';
 
 const AMOUNT = /^\d{1,9}(\.\d{1,2})?$/;
@@ -15,11 +16,14 @@ export function registerConsoleCashRoutes(app: FastifyInstance, kit: ConsoleKit)
   const { cash, couriers, audit } = kit.deps;
   if (!cash) return;
 
+  const live = liveBoard(kit);
+
   async function page(reply: FastifyReply, extra: Record<string, unknown> = {}, status = 200) {
-    const [balances, handovers, known] = await Promise.all([
+    const [balances, handovers, known, operators] = await Promise.all([
       cash!.balances(),
       cash!.handovers(undefined, 50),
       couriers.service.list({ limit: 500 }),
+      kit.operatorNames(),
     ]);
     const names = new Map(known.map((c) => [c.id, c.name]));
     return kit.page(
@@ -27,6 +31,7 @@ export function registerConsoleCashRoutes(app: FastifyInstance, kit: ConsoleKit)
       'cash',
       {
         title: 'Courier cash',
+        ...live('cash', '/console/cash'),
         balances: balances.map((b) => ({
           id: b.courier_id,
           name: names.get(b.courier_id) ?? b.courier_id,
@@ -36,6 +41,7 @@ export function registerConsoleCashRoutes(app: FastifyInstance, kit: ConsoleKit)
         handovers: handovers.map((h) => ({
           ...h,
           name: names.get(h.courier_id) ?? h.courier_id,
+          recorder: operators.get(h.recorded_by) ?? h.recorded_by,
           amount: formatGhs(Number(h.amount_pesewas)),
           when: utc(h.created_at),
         })),

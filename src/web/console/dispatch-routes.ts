@@ -1,33 +1,24 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { BoardColumn } from '../../modules/dispatch/index.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
-import {
-  utc,
-  holds,
-  ALL_ROLES,
-  CHANGE_ROLES,
-  type ConsoleKit,
-  type OperatorCurrent,
-} from './kit.ts';
+import { holds, ALL_ROLES, CHANGE_ROLES, type ConsoleKit, type OperatorCurrent } from './kit.ts';
 import { definePage, idParam } from '../../platform/web/page.ts';
 import { isId } from '../../platform/ids.ts';
-
-const COLUMNS: ReadonlyArray<{ column: BoardColumn; title: string; empty: string }> = [
-  { column: 'late', title: 'Late: nobody accepted in time', empty: 'No order is late.' },
-  { column: 'unassigned', title: 'Waiting for a courier', empty: 'No order is waiting.' },
-  { column: 'offered', title: 'Offered', empty: 'No offer is open.' },
-  { column: 'in_progress', title: 'In progress', empty: 'No courier is on a job.' },
-];
+import { dispatchMap } from './dispatch-map.ts';
+import { boardView, readDispatch } from './dispatch-view.ts';
 
 /**
- * The dispatch board: production orders by column (late, waiting, offered, in progress), and the
- * operator's hand assignment (or reassignment) to an on-duty courier, audited. Support and admin
- * assign; finance reads. Only couriers who may take the job are offered.
+ * The dispatch board: a map of on-duty couriers and open orders (drawn by a served script from the
+ * board's event stream), the couriers with their position's age, production orders by column (late,
+ * waiting, offered with its countdown, in progress), and the operator's hand assignment (or
+ * reassignment) to an on-duty courier, audited, from the list or a map marker's popup. Support and
+ * admin assign; finance reads. Only couriers who may take the job are offered.
  */
 export function registerConsoleDispatchRoutes(app: FastifyInstance, kit: ConsoleKit): void {
   const { dispatch, audit } = kit.deps;
   if (!dispatch) return;
+
+  const map = dispatchMap(app, kit);
 
   async function board(
     reply: FastifyReply,
@@ -35,40 +26,24 @@ export function registerConsoleDispatchRoutes(app: FastifyInstance, kit: Console
     extra: Record<string, unknown> = {},
     status = 200,
   ) {
-    const [entries, couriers] = await Promise.all([dispatch!.board(), dispatch!.assignable()]);
-    const canAssign = holds(current, CHANGE_ROLES);
-    const names = new Map(couriers.map((c) => [c.id, `${c.name} (${c.vehicle})`]));
-    const columns = COLUMNS.map((c) => ({
-      ...c,
-      entries: entries
-        .filter((e) => e.column === c.column)
-        .map((e) => ({
-          ...e,
-          since: utc(e.late_at ?? e.created_at).slice(11),
-          expires: e.offer_expires_at ? utc(e.offer_expires_at).slice(11) : undefined,
-          holder: e.courier_id ?? e.offer_courier_id,
-          holderName:
-            names.get(e.courier_id ?? e.offer_courier_id ?? '') ??
-            e.courier_id ??
-            e.offer_courier_id,
-          // Anyone on duty but the courier who holds the job.
-          choices: canAssign
-            ? couriers
-                .filter((k) => k.id !== e.courier_id)
-                .map((k) => ({ id: k.id, label: names.get(k.id)! }))
-            : [],
-        })),
-    }));
+    const read = await readDispatch(dispatch!, kit.deps.couriers.service);
+    const { columns, couriers, late } = boardView(read, holds(current, CHANGE_ROLES));
     return kit.page(
       reply,
       'dispatch',
       {
         title: 'Dispatch',
         columns,
-        late: entries.filter((e) => e.column === 'late').length,
+        couriers,
+        late,
+        map: map.view,
+        pageCss: [map.view.css],
+        pageJs: map.view.js,
+        events: kit.deps.listen ? '/console/events/dispatch' : undefined,
         ...extra,
       },
       status,
+      map.headers,
     );
   }
 

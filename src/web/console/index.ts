@@ -15,7 +15,8 @@ import { registerConsoleConfirmationRoutes } from './confirmation-routes.ts';
 import { registerConsoleDispatchRoutes } from './dispatch-routes.ts';
 import { registerConsoleEnrolRoutes } from './enrol-routes.ts';
 import { registerConsoleJournalRoutes } from './journal-routes.ts';
-import { ConsoleKit, type ConsoleDeps } from './kit.ts';
+import { ConsoleKit, loadOperatorNames, type ConsoleDeps } from './kit.ts';
+import { registerConsoleLive } from './live.ts';
 import { registerConsoleMoneyRoutes } from './money-routes.ts';
 import { registerConsoleOrderRoutes } from './order-routes.ts';
 import { registerConsolePayeeRoutes } from './payee-routes.ts';
@@ -53,6 +54,11 @@ export function registerConsole(
   );
   app.register(async (scope) => {
     pageScope(scope, kit, 'a console page');
+    // Pages name operators (the id on hover); the event streams and the signed-out pages need no names.
+    scope.addHook('preHandler', async (request) => {
+      if (request.url.startsWith('/console/events/') || !request.headers.cookie) return;
+      await loadOperatorNames(kit, request);
+    });
     registerConsoleAuthRoutes(scope, kit);
     registerConsoleActivationRoutes(scope, kit);
     registerConsolePartnerRoutes(scope, kit);
@@ -60,6 +66,7 @@ export function registerConsole(
     registerConsoleWebhookRoutes(scope, kit);
     registerConsoleOrderRoutes(scope, kit);
     registerConsoleDispatchRoutes(scope, kit);
+    registerConsoleLive(scope, kit);
     registerConsoleCashRoutes(scope, kit);
     registerConsoleConfirmationRoutes(scope, kit);
     registerConsolePayoutRoutes(scope, kit);

@@ -76,6 +76,18 @@ export interface ConsoleDeps {
   payouts?: Pick<PayoutsModule, 'service' | 'payees' | 'changes' | 'verifier'> | undefined;
   /** Gateways' reports and couriers' cash reconciled day by day (finance, admin). */
   reconciliation?: ReconciliationService | undefined;
+  /** Wakes on committed changes of a channel, on any instance (db.listen): the boards' live streams. */
+  listen?: ((channel: string, onNotify: () => void) => Promise<() => Promise<void>>) | undefined;
+  /** The dispatch map's tiles (the tracking page's tile server); without it the map draws markers only. */
+  map?: { tilesUrl: string; tileOrigin: string; attribution: string } | undefined;
+}
+
+/** Operators' names, read once per console page request by `loadOperatorNames` (a handful of rows). */
+const operatorNamesOf = new WeakMap<FastifyRequest, Map<string, string>>();
+
+/** Reads operators' names for the page this request will render (the console scope's preHandler). */
+export async function loadOperatorNames(kit: ConsoleKit, request: FastifyRequest): Promise<void> {
+  operatorNamesOf.set(request, await kit.operatorNames());
 }
 
 /** The signed-in operator behind a console request. */
@@ -153,6 +165,7 @@ export class ConsoleKit implements PageGate<OperatorCurrent, readonly OperatorRo
     name: string,
     data: Record<string, unknown>,
     status = 200,
+    headers: Record<string, string> = {},
   ): FastifyReply {
     const current = (reply.request as FastifyRequest & { operator?: OperatorCurrent }).operator;
     return this.web.page(
@@ -171,10 +184,37 @@ export class ConsoleKit implements PageGate<OperatorCurrent, readonly OperatorRo
         payoutPages: this.deps.payouts !== undefined,
         reconciliationPages: this.deps.reconciliation !== undefined,
         operator: current?.operator,
+        // An operator's name for an id the page shows (the id itself when unknown: a job, a token).
+        who: (id: string) => operatorNamesOf.get(reply.request)?.get(id) ?? id,
         csrf: data.csrf ?? current?.session.csrfToken,
       },
       status,
+      headers,
     );
+  }
+
+  /** Operators' names by id: boards say who did something by name (the id on hover). */
+  async operatorNames(): Promise<Map<string, string>> {
+    return new Map((await this.deps.operators.list()).map((o) => [o.id, o.name]));
+  }
+
+  /** Payees' names by payee key (partner:ptn_… or vendor:ven_…); one unknown is left out. */
+  async payeeNames(payees: readonly string[]): Promise<Map<string, string>> {
+    const keys = [...new Set(payees)];
+    const partners = await this.deps.accounts.partnerNames(
+      keys.filter((k) => k.startsWith('partner:')).map((k) => k.slice(8)),
+    );
+    const names = new Map<string, string>();
+    for (const key of keys) {
+      const [kind, id = ''] = key.split(':');
+      const name =
+        kind === 'partner'
+          ? partners.get(id)
+          : (await unlessMissing(this.deps.catalog?.getVendor(id) ?? Promise.resolve(undefined)))
+              ?.name;
+      if (name) names.set(key, name);
+    }
+    return names;
   }
 
   redirect(reply: FastifyReply, to: string): FastifyReply {

@@ -21,6 +21,7 @@ import {
   type OperatorCurrent,
 } from './kit.ts';
 import { definePage, idParam } from '../../platform/web/page.ts';
+import { liveBoard } from './live-board.ts';
 import { isId } from '../../platform/ids.ts';
 
 const ENVIRONMENTS = ['staging', 'production'] as const;
@@ -88,12 +89,14 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, kit: ConsoleKit
       (t) => ({ ...t, when: t.timestamp ? utc(t.timestamp) : undefined, stop: isStop(t.status) }),
     );
     const moves = holds(current, CHANGE_ROLES) ? orders!.service.allowedMoves(order) : [];
+    const partners = await kit.deps.accounts.partnerNames([order.partner_id]);
     return kit.page(
       reply,
       'order',
       {
         title: `Order ${order.order_reference}`,
         order,
+        partner: partners.get(order.partner_id) ?? order.partner_id,
         fee: order.fee_pesewas === null ? '—' : formatGhs(Number(order.fee_pesewas)),
         created: utc(order.created_at),
         events: events.map((e) => ({ ...e, when: utc(e.at) })),
@@ -173,14 +176,19 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, kit: ConsoleKit
       const next = nextAfter
         ? `/console/orders?${new URLSearchParams({ ...query, after: nextAfter })}`
         : undefined;
+      const partners = await kit.deps.accounts.partnerNames([
+        ...new Set(rows.map((o) => o.partner_id)),
+      ]);
       const list = rows.map((o) => ({
         ...o,
+        partner: partners.get(o.partner_id) ?? o.partner_id,
         when: utc(o.created_at),
         fee: o.fee_pesewas === null ? '—' : formatGhs(Number(o.fee_pesewas)),
         sandbox: o.environment === 'staging',
       }));
       return kit.page(reply, 'orders', {
         title: 'Orders',
+        ...liveBoard(kit)('orders', request.url),
         orders: list,
         filter,
         statuses: DELIVERY_STATUSES,

@@ -6,6 +6,7 @@ import { WebRefusal } from '../dashboard/kit.ts';
 import { FINANCE_ROLES, utc, type ConsoleKit, type OperatorCurrent } from './kit.ts';
 import { payoutView } from './payout-view.ts';
 import { definePage, idParam } from '../../platform/web/page.ts';
+import { liveBoard } from './live-board.ts';
 
 /** What became of an approved payout: sent, waiting for its destination's verification, or replaced (its destination had changed). */
 function approvedNotice(done: PayoutRow | undefined): string {
@@ -27,6 +28,8 @@ export function registerConsolePayoutRoutes(app: FastifyInstance, kit: ConsoleKi
   const { payouts, journals, audit } = kit.deps;
   if (!payouts) return;
 
+  const live = liveBoard(kit);
+
   async function listPage(reply: FastifyReply, extra: Record<string, unknown> = {}, status = 200) {
     const [runs, awaiting, recent] = await Promise.all([
       payouts!.service.runs(20),
@@ -34,6 +37,10 @@ export function registerConsolePayoutRoutes(app: FastifyInstance, kit: ConsoleKi
       payouts!.service.list({ limit: 100 }),
     ]);
     const rest = recent.filter((p) => p.status !== 'awaiting_approval');
+    const [operators, payees] = await Promise.all([
+      kit.operatorNames(),
+      kit.payeeNames([...awaiting, ...rest].map((p) => p.payee)),
+    ]);
     return kit.page(
       reply,
       'payouts',
@@ -44,8 +51,13 @@ export function registerConsolePayoutRoutes(app: FastifyInstance, kit: ConsoleKi
           when: utc(r.created_at),
           cutoff: utc(r.cutoff),
           total: formatGhs(Number(r.total_pesewas)),
+          starter: operators.get(r.started_by) ?? r.started_by,
         })),
-        payouts: [...awaiting, ...rest].map(payoutView),
+        payouts: [...awaiting, ...rest].map((p) => ({
+          ...payoutView(p),
+          payeeName: payees.get(p.payee) ?? p.payee,
+        })),
+        ...live('payouts', '/console/payouts'),
         ...extra,
       },
       status,

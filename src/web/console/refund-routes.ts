@@ -34,8 +34,12 @@ export function registerConsoleRefundRoutes(app: FastifyInstance, kit: ConsoleKi
       const status = optional(request.query.status, STATUS, 'state') as RefundStatus | undefined;
       const before = optional(request.query.before, 'sale', 'page');
       const rows = await refunds.list({ status, beforeId: before }, PAGE + 1);
+      const partners = await kit.deps.accounts.partnerNames([
+        ...new Set(rows.map((r) => r.partner_id)),
+      ]);
       const shown = rows.slice(0, PAGE).map((r) => ({
         ...r,
+        partner: partners.get(r.partner_id) ?? r.partner_id,
         when: utc(r.created_at),
         amount: formatGhs(r.amount_pesewas),
         waiting: r.status === 'pending' && r.method === 'mobile_money' && !r.destination,

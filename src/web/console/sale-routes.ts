@@ -112,6 +112,10 @@ export async function salePage(
     {
       title: `Sale ${found.sale.reference}`,
       ...saleView(found),
+      partner:
+        (await kit.deps.accounts.partnerNames([found.sale.partner_id])).get(
+          found.sale.partner_id,
+        ) ?? found.sale.partner_id,
       refund,
       journalPages: kit.deps.journals !== undefined,
       orderPages: kit.deps.orders !== undefined,
@@ -149,9 +153,15 @@ export function registerConsoleSaleRoutes(app: FastifyInstance, kit: ConsoleKit)
         { state, paymentStatus: payment, partnerId: partner, from, until, beforeId: before },
         PAGE + 1,
       );
-      const sales = rows
-        .slice(0, PAGE)
-        .map((s) => ({ ...s, when: utc(s.created_at), total: formatGhs(s.total_pesewas) }));
+      const partners = await kit.deps.accounts.partnerNames([
+        ...new Set(rows.map((s) => s.partner_id)),
+      ]);
+      const sales = rows.slice(0, PAGE).map((s) => ({
+        ...s,
+        partner: partners.get(s.partner_id) ?? s.partner_id,
+        when: utc(s.created_at),
+        total: formatGhs(s.total_pesewas),
+      }));
       const filter = {
         state: state ?? '',
         payment: payment ?? '',

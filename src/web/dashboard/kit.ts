@@ -100,6 +100,8 @@ export class WebKit implements PageGate<Member, Permission> {
     name: string,
     data: Record<string, unknown>,
     status = 200,
+    /** Headers of this page only, over the usual ones (a map page's tile origin in its policy). */
+    headers: Record<string, string> = {},
   ): FastifyReply {
     const current = currentOf.get(reply.request);
     const role = current?.membership?.role;
@@ -120,7 +122,10 @@ export class WebKit implements PageGate<Member, Permission> {
       csrf: data.csrf ?? current?.session.csrfToken,
       path: reply.request.url.split('?')[0],
     });
-    return reply.code(status).headers(webPageHeaders()).send(html);
+    return reply
+      .code(status)
+      .headers({ ...webPageHeaders(), ...headers })
+      .send(html);
   }
 
   /** The fingerprinted URL of one of our assets (a page's own script or stylesheet). */

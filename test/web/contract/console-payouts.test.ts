@@ -154,7 +154,9 @@ describe('the console payouts pages', () => {
     });
     expect(accepted.status).toBe(200);
     expect(accepted.text).toContain('Accepted: payouts now go to this destination.');
-    expect(accepted.text).toContain(`accepted after review by <code>${reviewer.op.id}</code>`);
+    expect(accepted.text).toContain(
+      `accepted after review by <span title="${reviewer.op.id}">Kwame Ops</span>`,
+    );
     expect(accepted.text).not.toContain(`action="${acceptPath}"`);
     expect(await audited('payout_destination.accept', vendor)).toBe(1);
 

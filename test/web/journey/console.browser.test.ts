@@ -262,8 +262,9 @@ describe.runIf(browserAvailable)(
       await checkBothWidths(page, SHOTS, 'console-payout-run');
       await page.getByRole('link', { name: 'All payouts and runs' }).click();
       await checkBothWidths(page, SHOTS, 'console-payouts');
+      // The payee is named (the vendor's name), its key on hover and in the link.
       await page
-        .getByRole('link', { name: `vendor:${vendor}` })
+        .locator(`a[href="/console/payees/vendor/${vendor}"][title="vendor:${vendor}"]`)
         .first()
         .waitFor();
       const payoutId = (await page
