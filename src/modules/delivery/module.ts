@@ -25,6 +25,9 @@ import { deliveryHealth } from './routes/health.ts';
 import type { DeliverySettings } from './settings.ts';
 import { QUOTE_SWEEP_INTERVAL_MS, QuoteBook } from './quotes/service.ts';
 import { registerTrackingPage } from './tracking/route.ts';
+import { UssdTracking } from './tracking/ussd.ts';
+import { registerUssdCallback } from './tracking/ussd-route.ts';
+import type { GuardStore } from '../../platform/guard/types.ts';
 import { defineModule } from '../../platform/module.ts';
 
 export interface DeliveryModule {
@@ -58,6 +61,8 @@ export interface DeliveryModuleDeps {
   proofs?: ProofReader | undefined;
   /** Where the courier on an order is, for orders.track and the tracking page (the app passes dispatch's). */
   tracker?: CourierTracker | undefined;
+  /** The shared rate-limit store: USSD lookups are counted per session and per phone. */
+  guard: GuardStore;
 }
 
 /** The delivery service: orders, estimates, locations, tracking, and their jobs. */
@@ -71,6 +76,7 @@ export function createDeliveryModule({
   destinations,
   proofs,
   tracker,
+  guard,
 }: DeliveryModuleDeps): DeliveryModule {
   const {
     pricing,
@@ -121,7 +127,14 @@ export function createDeliveryModule({
       locationsList(locations),
     ],
     adminRoutes: [...orderAdminRoutes(orders, base), ...locationAdminRoutes(locations)],
-    registerPublicPages: (app) => registerTrackingPage(app, db, tracker, settings.trackingMap),
+    registerPublicPages: (app) => {
+      registerTrackingPage(app, db, tracker, settings.trackingMap);
+      registerUssdCallback(
+        app,
+        new UssdTracking({ db, guard, log, tracker }),
+        settings.ussdCallbackSecret,
+      );
+    },
   };
 }
 
@@ -136,6 +149,7 @@ interface Needs {
   wallet: { service: OrderWallet; operations: readonly Operation[] };
   proofs: ProofReader;
   tracker: CourierTracker;
+  guard: GuardStore;
 }
 
 /** Delivery orders, their statuses and tracking; served when SERVICES names delivery. */
@@ -146,7 +160,7 @@ export const deliveryModule = defineModule({
   enabled: ({ config }: Needs) => config.services.has('delivery'),
   settings: ({ config }: Needs) => config.delivery,
   build: (
-    { db, clock, log, publicBaseUrl, destinations, wallet, proofs, tracker }: Needs,
+    { db, clock, log, publicBaseUrl, destinations, wallet, proofs, tracker, guard }: Needs,
     settings: DeliverySettings,
   ) => {
     const delivery = createDeliveryModule({
@@ -159,6 +173,7 @@ export const deliveryModule = defineModule({
       destinations,
       proofs,
       tracker,
+      guard,
     });
     return {
       face: { delivery },

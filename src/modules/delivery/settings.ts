@@ -22,6 +22,17 @@ export interface DeliverySettings {
   quoteTtlMinutes: number;
   /** The tracking page's map; undefined (no map, no Leaflet) unless a tile server is configured. */
   trackingMap?: TrackingMapSettings | undefined;
+  /** The secret in the USSD gateway's callback URL (USSD_CALLBACK_SECRET); unset: no USSD route. */
+  ussdCallbackSecret?: string | undefined;
+}
+
+/** At least 24 URL-safe characters: it travels in the callback URL's path. */
+function ussdSecret(env: Env, problems: string[]): string | undefined {
+  const raw = env.USSD_CALLBACK_SECRET;
+  if (raw === undefined || raw === '') return undefined;
+  if (/^[A-Za-z0-9_-]{24,100}$/.test(raw)) return raw;
+  problems.push('USSD_CALLBACK_SECRET must be 24 to 100 letters, digits, - or _');
+  return undefined;
 }
 
 function pricing(env: Env, problems: string[]): PricingConfig {
@@ -75,5 +86,6 @@ export function deliverySettings(env: Env, problems: string[]): DeliverySettings
     returnFeePercent: int(env, 'RETURN_FEE_PERCENT', 50, 0, 100, problems),
     quoteTtlMinutes: int(env, 'QUOTE_TTL_MINUTES', 15, 1, 1440, problems),
     trackingMap: trackingMapSettings(env, problems),
+    ussdCallbackSecret: ussdSecret(env, problems),
   };
 }
