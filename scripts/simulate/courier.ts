@@ -164,7 +164,7 @@ export class SimCourier {
     this.holding = orderId;
     const began = clock.now();
     try {
-      const order = await book.get(orderId, clock);
+      const order = await book.get(orderId);
       if (!order) throw new Error(`was given ${orderId}, which no partner placed`);
       order.acceptedAt ??= began;
       await this.ride(order.pickup);
