@@ -19,6 +19,9 @@ export interface Street {
 }
 
 const MINUTE = 60_000;
+
+/** The job was given to another courier (an operator's assignment raced this courier's accept): the app shows it gone. */
+class JobTaken extends Error {}
 /** Position reports: every minute on the move, every five while waiting (dispatch drops those older than 15). */
 const MOVING_REPORT_MS = MINUTE;
 const IDLE_REPORT_MS = 5 * MINUTE;
@@ -44,6 +47,8 @@ export class SimCourier {
   busyMs = 0;
   delivered = 0;
   failed = 0;
+  /** Jobs an operator gave to someone else while this courier held them. */
+  takenAway = 0;
   /** When each offer reached the phone (simulated), by order id. */
   readonly offersSeen = new Map<string, number>();
   private readonly phone: CourierPhone;
@@ -88,7 +93,10 @@ export class SimCourier {
   }
 
   private spawn(work: Promise<void>): void {
-    const tracked = work.catch((err: Error) => void this.note(err.message));
+    const tracked = work.catch((err: Error) => {
+      if (err instanceof JobTaken) this.takenAway++;
+      else this.note(err.message);
+    });
     this.running.add(tracked);
     void tracked.finally(() => this.running.delete(tracked));
   }
@@ -182,6 +190,8 @@ export class SimCourier {
 
   private async step(kind: string, order: SimOrder, payload: Record<string, unknown> = {}) {
     const answer = await this.act(kind, order.orderId, payload);
+    if (answer.result === 'refused' && /Only the courier holding/.test(answer.reason ?? ''))
+      throw new JobTaken(order.orderId);
     if (answer.result !== 'applied')
       throw new Error(`${kind} on ${order.orderId}: ${answer.result} ${answer.reason ?? ''}`);
     return answer;

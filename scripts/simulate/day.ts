@@ -90,6 +90,7 @@ async function day(
   return {
     ...figures,
     assignedByHand: dispatcher.assigned,
+    takenAway: couriers.reduce((a, c) => a + c.takenAway, 0),
     problems: [...book.problems, ...problems],
     payouts,
     money,

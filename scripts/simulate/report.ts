@@ -30,6 +30,8 @@ export interface DayReport {
   deliveriesPerCourierHour: number;
   courierIdlePct: number;
   assignedByHand: number;
+  /** Jobs taken from a courier by an operator's assignment that raced the courier's accept. */
+  takenAway: number;
   problems: string[];
   payouts: PayoutOutcome;
   money: MoneyChecks;
@@ -105,7 +107,9 @@ export async function dayFigures(
   book: OrderBook,
   couriers: readonly SimCourier[],
   onDutyMs: number,
-): Promise<Omit<DayReport, 'assignedByHand' | 'problems' | 'payouts' | 'money' | 'wallSeconds'>> {
+): Promise<
+  Omit<DayReport, 'assignedByHand' | 'takenAway' | 'problems' | 'payouts' | 'money' | 'wallSeconds'>
+> {
   const ids = [...book.byId.keys()];
   const orders = await s.app.platform.db.query<{
     id: string;
@@ -184,7 +188,9 @@ export function printReport(o: SimOptions, r: DayReport, out: (line: string) => 
   out(
     `  deliveries/courier-hour  ${r.deliveriesPerCourierHour.toFixed(2)}; courier idle ${f1(r.courierIdlePct)} %`,
   );
-  out(`  assigned by hand         ${r.assignedByHand}`);
+  out(
+    `  assigned by hand         ${r.assignedByHand} (${r.takenAway} of them taken from a courier who had just accepted)`,
+  );
   out(`  stuck orders             ${r.stuck.length}`);
   out(
     `  payouts                  ${r.payouts.payouts} (${r.payouts.approved} approved by a second operator), paid ${r.payouts.paid}, ${ghs(r.payouts.paidPesewas)}`,
