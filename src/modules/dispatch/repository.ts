@@ -148,12 +148,12 @@ export const dispatchRepository = {
     ).map((r) => r.courier_id);
   },
 
-  async loads(q: Queryable, courierIds: readonly string[]): Promise<Map<string, number>> {
-    const rows = await q.query<{ courier_id: string; n: number }>(
-      'select courier_id, count(*)::int as n from dispatch_assignments where ended_at is null and courier_id = any($1) group by courier_id',
-      [courierIds],
+  /** Couriers holding a job now (an assignment not ended). */
+  async holders(q: Queryable): Promise<string[]> {
+    const rows = await q.query<{ courier_id: string }>(
+      'select distinct courier_id from dispatch_assignments where ended_at is null',
     );
-    return new Map(rows.map((r) => [r.courier_id, r.n]));
+    return rows.map((r) => r.courier_id);
   },
 
   async insertOffer(

@@ -102,7 +102,7 @@ describe('offers', () => {
     ).toBeUndefined();
   });
 
-  it('prefers a free courier to a busy one nearby, and leaves staging orders to the sandbox courier', async () => {
+  it('offers only couriers holding no job (the app shows the job in hand), and leaves staging orders to the sandbox courier', async () => {
     await clearBoard();
     const busy = await courierNear(p, 0.1, now);
     const free = await courierNear(p, 2, now);
@@ -113,6 +113,16 @@ describe('offers', () => {
     const second = await productionOrder(s);
     await dispatch.offers.tick();
     expect(await offeredTo(p, second)).toBe(free.id);
+    await dispatch.service.accept(free.id, second);
+    const third = await productionOrder(s);
+    await dispatch.offers.tick();
+    const offersOf = (id: string) =>
+      countRows(p, 'select count(*)::int as n from dispatch_offers where order_id = $1', [id]);
+    // Both hold a job: nobody is offered the third until one of them is free again.
+    expect(await offersOf(third)).toBe(0);
+    await p.admin('POST', `/delivery/orders/${first}/status`, { status: 'cancelled' });
+    await dispatch.offers.tick();
+    expect(await offeredTo(p, third)).toBe(busy.id);
 
     const staging = await createPartner(p);
     const res = await staging.client.send<any>('POST', '/api/v1/delivery/orders.create', {
