@@ -11,6 +11,9 @@ import type { DispatchSettings } from './settings.ts';
 
 type Environment = JobRow['environment'];
 
+/** How long after an offer expired unanswered its courier may be offered the job again. */
+export const REOFFER_AFTER_MS = 5 * 60_000;
+
 /** How many of the nearest couriers are ranked precisely for one offer. */
 const CANDIDATES = 20;
 /**
@@ -134,10 +137,12 @@ export class Offers {
   /** Offers the production job to the best courier not yet offered it; answers that courier's id, if any. */
   async offer(job: JobRow): Promise<string | undefined> {
     if (this.sandboxEnvironments.includes(job.environment)) return undefined;
-    // Never one offered this order before, nor one holding a job: the courier app shows the job in
-    // hand, so an offer to its holder would expire unseen (the simulated day found 80% did).
+    // Not one who declined it or let it expire in the last REOFFER_AFTER_MS, nor one holding a job:
+    // the courier app shows the job in hand, so an offer to its holder would expire unseen (the
+    // simulated day found 80% did).
+    const pausedSince = new Date(this.clock() - REOFFER_AFTER_MS);
     const exclude = [
-      ...(await repo.offeredCouriers(this.db, job.order_id)),
+      ...(await repo.notAgain(this.db, job.order_id, pausedSince)),
       ...(await repo.holders(this.db)),
     ];
     const pickup =
@@ -170,7 +175,7 @@ export class Offers {
         return true;
       });
     } catch (err) {
-      // Another instance offered this job (to this courier) at the same moment.
+      // Another instance offered this job at the same moment (one open offer per job).
       if ((err as { code?: string }).code === '23505') return false;
       throw err;
     }

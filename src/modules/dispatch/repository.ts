@@ -139,11 +139,16 @@ export const dispatchRepository = {
     )[0]!.n;
   },
 
-  async offeredCouriers(q: Queryable, orderId: string): Promise<string[]> {
+  /**
+   * Couriers not to offer the job again: those who declined it or were offered it otherwise, except
+   * those whose offer expired unanswered before `pausedSince` (they may be offered it once more).
+   */
+  async notAgain(q: Queryable, orderId: string, pausedSince: Date): Promise<string[]> {
     return (
       await q.query<{ courier_id: string }>(
-        'select courier_id from dispatch_offers where order_id = $1',
-        [orderId],
+        `select distinct courier_id from dispatch_offers
+          where order_id = $1 and (state <> 'expired' or answered_at > $2)`,
+        [orderId, pausedSince],
       )
     ).map((r) => r.courier_id);
   },

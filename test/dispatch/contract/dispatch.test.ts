@@ -1,5 +1,6 @@
+import { PartnerClient } from '@partner-platform/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DispatchModule } from '../../../src/modules/dispatch/index.ts';
+import { type DispatchModule, REOFFER_AFTER_MS } from '../../../src/modules/dispatch/index.ts';
 import {
   ADMIN_TOKEN,
   countRows,
@@ -10,7 +11,7 @@ import {
 } from '../../helpers/harness.ts';
 import { Scrape } from '../../helpers/prometheus.ts';
 import { operatorWithToken } from '../../operators/helpers.ts';
-import { allOffDuty, codeOf, courierNear, offeredTo, productionOrder } from '../helpers.ts';
+import { allOffDuty, codeOf, courierNear, offeredTo, PICKUP, productionOrder } from '../helpers.ts';
 
 let p: TestPlatform;
 let s: PartnerSetup;
@@ -18,7 +19,17 @@ let dispatch: DispatchModule;
 let now = Date.now();
 beforeAll(async () => {
   p = await startPlatform({ clock: () => now });
-  s = await createPartner(p, { environment: 'production' });
+  const made = await createPartner(p, { environment: 'production' });
+  // Signed on the server's clock: tests move it past the 5-minute signature window.
+  s = {
+    ...made,
+    client: new PartnerClient({
+      apiKey: made.apiKey,
+      signingSecret: made.signingSecret,
+      baseUrl: p.url,
+      now: () => now,
+    }),
+  };
   dispatch = p.app.platform.dispatch!;
 });
 afterAll(() => p.close());
@@ -171,6 +182,34 @@ describe('offers', () => {
     await dispatch.offers.tick();
     expect(await offeredTo(p, id)).toBeNull();
     expect(await codeOf(dispatch.service.accept(a.id, id))).toBe('OFFER_NOT_OPEN');
+    // A decline is final for that courier, however long the job waits.
+    now += REOFFER_AFTER_MS + 60_000;
+    await p.app.platform.couriers.reportPosition(a.id, { ...PICKUP, at: new Date(now) });
+    await dispatch.offers.tick();
+    expect(await offeredTo(p, id)).toBeNull();
+  });
+
+  it('offers a job again to a courier who let it expire, once the pause is over', async () => {
+    const {
+      couriers: [a],
+      id,
+    } = await jobNear([0.5]);
+    expect(await offeredTo(p, id)).toBe(a.id);
+    now += 46_000;
+    await dispatch.offers.tick();
+    expect(await offeredTo(p, id)).toBeNull();
+    now += REOFFER_AFTER_MS - 60_000;
+    await dispatch.offers.tick();
+    expect(await offeredTo(p, id)).toBeNull();
+    now += 60_000;
+    await dispatch.offers.tick();
+    expect(await offeredTo(p, id)).toBe(a.id);
+    expect((await dispatch.service.accept(a.id, id)).status).toBe('accepted');
+    expect(
+      await countRows(p, 'select count(*)::int as n from dispatch_offers where order_id = $1', [
+        id,
+      ]),
+    ).toBe(2);
   });
 
   it('moves an offer not accepted in time to the next courier', async () => {
