@@ -52,7 +52,10 @@ export interface TestPlatform {
 }
 
 /** A real server on a loopback port: in-memory PGlite by default, PostgreSQL + Redis when configured. */
-export async function startPlatform(opts: StartOptions = {}): Promise<TestPlatform> {
+export async function startPlatform(
+  opts: StartOptions = {},
+  retry: { tries: number; ownsSchema: boolean } = { tries: 0, ownsSchema: false },
+): Promise<TestPlatform> {
   const schema = onPostgres ? (opts.schema ?? `t_${randomBytes(6).toString('hex')}`) : undefined;
   // A known port, so that links the server builds (tracking, checkout, callbacks) reach it.
   const port = await freePort();
@@ -90,8 +93,20 @@ export async function startPlatform(opts: StartOptions = {}): Promise<TestPlatfo
     transfers: opts.transfers ?? new FakeTransfers(),
   });
   opts.beforeListen?.(app);
-  const address = await app.listen({ port, host: opts.listenHost ?? '127.0.0.1' });
-  const ownsSchema = schema !== undefined && opts.schema === undefined;
+  const ownsSchema = schema !== undefined && (opts.schema === undefined || retry.ownsSchema);
+  let address: string;
+  try {
+    address = await app.listen({ port, host: opts.listenHost ?? '127.0.0.1' });
+  } catch (err) {
+    // Another process took the free port while the app was built (two passes share the machine):
+    // build again on a new one, the links the server makes naming it.
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || retry.tries >= 5) throw err;
+    await app.close();
+    return startPlatform(
+      { ...opts, ...(schema ? { schema } : {}) },
+      { tries: retry.tries + 1, ownsSchema },
+    );
+  }
   return {
     app,
     url: address,
