@@ -130,12 +130,14 @@ export class Offers {
     let offered = 0;
     // On a playground the sandbox courier takes production's jobs too: real couriers are offered none.
     const jobs = this.settings.sandboxForProduction ? [] : await repo.waiting(this.db, OFFER_BATCH);
-    for (const job of jobs) if (await this.offer(job)) offered++;
+    // Offers make no assignment, so who holds a job is read once for the round.
+    const holders = jobs.length ? await repo.holders(this.db) : [];
+    for (const job of jobs) if (await this.offer(job, holders)) offered++;
     return { expired: expired.length, offered, late };
   }
 
   /** Offers the production job to the best courier not yet offered it; answers that courier's id, if any. */
-  async offer(job: JobRow): Promise<string | undefined> {
+  async offer(job: JobRow, holders?: readonly string[]): Promise<string | undefined> {
     if (this.sandboxEnvironments.includes(job.environment)) return undefined;
     // Not one who declined it or let it expire in the last REOFFER_AFTER_MS, nor one holding a job:
     // the courier app shows the job in hand, so an offer to its holder would expire unseen (the
@@ -143,7 +145,7 @@ export class Offers {
     const pausedSince = new Date(this.clock() - REOFFER_AFTER_MS);
     const exclude = [
       ...(await repo.notAgain(this.db, job.order_id, pausedSince)),
-      ...(await repo.holders(this.db)),
+      ...(holders ?? (await repo.holders(this.db))),
     ];
     const pickup =
       job.pickup_lat !== null && job.pickup_lng !== null
