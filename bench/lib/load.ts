@@ -77,7 +77,11 @@ class HeaderSource {
 
   /** `count` requests for an external generator, or null when every request is the same unsigned GET. */
   takeMany(count: number): Prepared[] | null {
-    return this.needsBatch ? Array.from({ length: count }, () => this.take()) : null;
+    if (!this.needsBatch) return null;
+    // Past the batch these are signed here, still before the slice starts: never timed.
+    return Array.from({ length: count }, () =>
+      this.next < this.batch.length ? this.batch[this.next++]! : this.make(),
+    );
   }
 
   take(): Prepared {

@@ -826,7 +826,7 @@ const NOTES = [
   "the wallet measure's 50 wallets belong to 50 partners, so its requests use 50 keys: each key's cached lookup (AUTH_CACHE_TTL_MS, 2 s) expires more often per request than the one key of the 1-wallet side; at the rates seen here that is a few % of requests on PostgreSQL, more when the rate per partner drops below one per 2 s (embedded).",
   'the embedded variant runs both servers on PGlite in memory (DATABASE_URL=memory: for the platform, as the other suites do): one in-process, single-session database each, so the ratio compares like with like.',
   "server CPU µs/req is the server process's CPU time per request (/proc), the baseline's the mean of its two runs: it excludes PostgreSQL and Redis, includes PGlite (embedded), and moves much less than req/s when other processes take the cores.",
-  'the load generator (bench/lib/load.ts) runs in the bench process on the same cores: closed loop, keep-alive, requests signed ahead of each timed run.',
+  'the throughput load comes from generator processes of their own (bench/lib/generators.ts, BENCH_GENERATORS, default 1) on the same cores: closed loop, keep-alive, requests signed by the bench process before each timed slice; sequential latency runs from the bench process. The generator check above says whether a second process would have raised the bare no-op.',
 ];
 
 export async function runHeadline(opts: SuiteOptions): Promise<number> {
