@@ -35,6 +35,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // A loaded machine (two CI passes side by side) can take seconds to do what takes
+    // milliseconds alone; a poll that fails waits this long first, one that passes returns at once.
+    expect: { poll: { timeout: 10_000 } },
     projects: [
       // Pure code: one module graph per worker serves every file (no state outlives a test).
       tier('unit', 0, ['src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'test/*/unit/**/*.test.ts'], { isolate: false, maxWorkers: workers(1) }),
