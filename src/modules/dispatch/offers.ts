@@ -130,22 +130,27 @@ export class Offers {
     let offered = 0;
     // On a playground the sandbox courier takes production's jobs too: real couriers are offered none.
     const jobs = this.settings.sandboxForProduction ? [] : await repo.waiting(this.db, OFFER_BATCH);
-    // Offers make no assignment, so who holds a job is read once for the round.
-    const holders = jobs.length ? await repo.holders(this.db) : [];
-    for (const job of jobs) if (await this.offer(job, holders)) offered++;
+    // Who is busy is read once for the round; each offer made in it adds its courier.
+    const busy = jobs.length ? await repo.busy(this.db) : [];
+    for (const job of jobs) {
+      const courier = await this.offer(job, busy);
+      if (!courier) continue;
+      busy.push(courier);
+      offered++;
+    }
     return { expired: expired.length, offered, late };
   }
 
   /** Offers the production job to the best courier not yet offered it; answers that courier's id, if any. */
-  async offer(job: JobRow, holders?: readonly string[]): Promise<string | undefined> {
+  async offer(job: JobRow, busy?: readonly string[]): Promise<string | undefined> {
     if (this.sandboxEnvironments.includes(job.environment)) return undefined;
-    // Not one who declined it or let it expire in the last REOFFER_AFTER_MS, nor one holding a job:
-    // the courier app shows the job in hand, so an offer to its holder would expire unseen (the
-    // simulated day found 80% did).
+    // Not one who declined it or let it expire in the last REOFFER_AFTER_MS, nor one busy: the
+    // courier app shows one thing at a time (the job in hand, else one offer), so a second offer
+    // would expire unseen (the simulated day found 80% did).
     const pausedSince = new Date(this.clock() - REOFFER_AFTER_MS);
     const exclude = [
       ...(await repo.notAgain(this.db, job.order_id, pausedSince)),
-      ...(holders ?? (await repo.holders(this.db))),
+      ...(busy ?? (await repo.busy(this.db))),
     ];
     const pickup =
       job.pickup_lat !== null && job.pickup_lng !== null

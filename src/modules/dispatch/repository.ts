@@ -153,10 +153,11 @@ export const dispatchRepository = {
     ).map((r) => r.courier_id);
   },
 
-  /** Couriers holding a job now (an assignment not ended). */
-  async holders(q: Queryable): Promise<string[]> {
+  /** Couriers busy now: holding a job (an assignment not ended) or an offer not yet answered. */
+  async busy(q: Queryable): Promise<string[]> {
     const rows = await q.query<{ courier_id: string }>(
-      'select distinct courier_id from dispatch_assignments where ended_at is null',
+      `select courier_id from dispatch_assignments where ended_at is null
+       union select courier_id from dispatch_offers where state = 'open'`,
     );
     return rows.map((r) => r.courier_id);
   },

@@ -331,6 +331,7 @@ export class DispatchService {
   async assign(
     orderId: string,
     courierId: string,
+    expected?: { courierId: string | null },
   ): Promise<{
     order_id: string;
     courier_id: string;
@@ -362,6 +363,14 @@ export class DispatchService {
         );
       }
       const current = await repo.activeAssignment(tx, orderId);
+      // The operator decided on what their screen showed; a courier who accepted (or left) since
+      // must not lose (or be given) the job without the operator seeing it.
+      if (expected && (current?.courier_id ?? null) !== expected.courierId)
+        throw errors.assignmentChanged(
+          current
+            ? `Order ${orderId} is now held by courier ${current.courier_id}; reload to see it and reassign if you still mean to.`
+            : `Order ${orderId} no longer has courier ${expected.courierId}; reload to see it as it is now.`,
+        );
       if (current?.courier_id === courierId)
         throw errors.invalidTransition(`Courier ${courierId} already holds order ${orderId}.`);
       await repo.withdrawOffers(tx, orderId, now);

@@ -155,6 +155,27 @@ describe('offers', () => {
     ).toBe(0);
   });
 
+  it('offers nobody a second job while their offer is open, in the same round or a later one', async () => {
+    await clearBoard();
+    const near = await courierNear(p, 0.1, now);
+    const far = await courierNear(p, 3, now);
+    const [one, two] = [await productionOrder(s), await productionOrder(s)];
+    await dispatch.offers.tick();
+    // One round, two jobs: the nearest courier gets the first, the other courier the second.
+    expect([await offeredTo(p, one), await offeredTo(p, two)]).toEqual([near.id, far.id]);
+    const three = await productionOrder(s);
+    await dispatch.offers.tick();
+    expect(
+      await countRows(p, 'select count(*)::int as n from dispatch_offers where order_id = $1', [
+        three,
+      ]),
+    ).toBe(0);
+    // A declined offer frees its courier for the next job.
+    await dispatch.service.decline(near.id, one);
+    await dispatch.offers.tick();
+    expect(await offeredTo(p, three)).toBe(near.id);
+  });
+
   it('finds the nearest among many through the box around the pickup, and a courier outside the box when the box has too few', async () => {
     await clearBoard();
     for (let i = 0; i < 22; i++) await courierNear(p, 0.2 + i * 0.1, now);
@@ -361,6 +382,37 @@ describe('operators', () => {
     expect(
       (await p.admin('POST', `/dispatch/orders/${id}/assign`, { courier_id: 'a\u0000b' })).status,
     ).toBe(400);
+  });
+
+  it('with expected_courier_id, assign only while that courier (or nobody, for null) holds the order', async () => {
+    const {
+      couriers: [a, b],
+      id,
+    } = await jobNear([0.5, 5]);
+    const assign = (body: object) => p.admin('POST', `/dispatch/orders/${id}/assign`, body);
+    expect((await assign({ courier_id: a.id, expected_courier_id: null })).status).toBe(200);
+    // Still believing nobody has it, or that b has it: refused, and a keeps it.
+    for (const expected of [null, b.id]) {
+      const stale = await assign({ courier_id: b.id, expected_courier_id: expected });
+      expect([stale.status, stale.body.code]).toEqual([409, 'ASSIGNMENT_CHANGED']);
+      expect(stale.body.message).toContain(`now held by courier ${a.id}`);
+    }
+    expect((await dispatch.service.pickedUp(a.id, id)).status).toBe('in_transit');
+    expect((await assign({ courier_id: b.id, expected_courier_id: a.id })).body).toMatchObject({
+      previous_courier_id: a.id,
+      courier_id: b.id,
+    });
+    for (const bad of ['', 'a\u0000b', 7]) {
+      const r = await assign({ courier_id: a.id, expected_courier_id: bad });
+      expect([r.status, r.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+    }
+  });
+
+  it('finance reads the board and cannot assign', async () => {
+    const {
+      couriers: [, b],
+      id,
+    } = await jobNear([0.5, 5]);
     const finance = await operatorWithToken(p, ['finance']);
     expect(
       (await p.admin('POST', `/dispatch/orders/${id}/assign`, { courier_id: b.id }, finance.token))

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { defineAdminRoute } from '../../../platform/http/admin.ts';
 import { Id, strictObject } from '../../../platform/http/schemas.ts';
 import type { BoardEntry, DispatchService } from '../service.ts';
@@ -36,9 +37,23 @@ export const dispatchAdminRoutes = (dispatch: DispatchService) => [
     summary:
       'Give an order to a courier by hand (or take it from one and give it to another); open offers are withdrawn',
     params: strictObject({ order_id: Id }),
-    body: strictObject({ courier_id: Id }),
+    body: strictObject({
+      courier_id: Id,
+      expected_courier_id: Type.Optional(
+        Type.Union([Id, Type.Null()], {
+          description:
+            'The courier the caller believes holds the order (null: nobody). When given and no longer true, 409 ASSIGNMENT_CHANGED and nothing changes.',
+        }),
+      ),
+    }),
     handler: async ({ params, body }) => ({
-      body: await dispatch.assign(params.order_id, body.courier_id),
+      body: await dispatch.assign(
+        params.order_id,
+        body.courier_id,
+        body.expected_courier_id === undefined
+          ? undefined
+          : { courierId: body.expected_courier_id },
+      ),
     }),
   }),
 ];
