@@ -64,13 +64,18 @@ export function registerConsoleDispatchRoutes(app: FastifyInstance, kit: Console
       path: '/console/dispatch/:id/assign',
       params: { id: idParam('dlv', 'There is no such order.') },
       need: CHANGE_ROLES,
-      form: { courier_id: { max: 40, label: 'Courier' } },
+      form: {
+        courier_id: { max: 40, label: 'Courier' },
+        holder: { max: 40, label: 'Current courier' },
+      },
     },
     async ({ request, reply, actor: current, form: f }) => {
       const id = request.params.id;
-      if (!isId('cou', f.courier_id)) throw new WebRefusal(400, 'Pick a courier from the list.');
+      if (!isId('cou', f.courier_id) || (f.holder !== '' && !isId('cou', f.holder)))
+        throw new WebRefusal(400, 'Pick a courier from the list.');
       try {
-        const done = await dispatch.assign(id, f.courier_id);
+        // The form carries the courier the board showed (empty: nobody), so a change meanwhile is refused.
+        const done = await dispatch.assign(id, f.courier_id, { courierId: f.holder || null });
         await audit.record({
           actor: kit.actor(current),
           action: 'dispatch_order.assign',

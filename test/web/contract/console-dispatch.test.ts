@@ -31,10 +31,13 @@ describe('the console dispatch board', () => {
     expect(assigned.text).toContain('No order is late.');
     // The holder is not offered as their own reassignment.
     const row = assigned.text.slice(assigned.text.indexOf(`/console/dispatch/${late}/assign`));
-    expect(row.slice(0, row.indexOf('</select>'))).not.toContain(`value="${a.id}"`);
+    expect(row.slice(row.indexOf('<select'), row.indexOf('</select>'))).not.toContain(
+      `value="${a.id}"`,
+    );
     const again = await web.post(`/console/dispatch/${late}/assign`, {
       _csrf: csrfOf(assigned.text),
       courier_id: b.id,
+      holder: a.id,
     });
     expect(again.text).toContain('Assigned.');
     const audit = await env.p.app.platform.db.query<{ n: number }>(
@@ -46,18 +49,24 @@ describe('the console dispatch board', () => {
     const same = await web.post(`/console/dispatch/${late}/assign`, {
       _csrf: csrfOf(again.text),
       courier_id: b.id,
+      holder: b.id,
     });
     expect(same.status).toBe(409);
     expect(same.text).toContain('Not assigned');
     for (const bad of ['cou_nope', 'a\u0000b', 'x'.repeat(41)]) {
-      expect(
-        (
-          await web.post(`/console/dispatch/${late}/assign`, {
-            _csrf: csrfOf(again.text),
-            courier_id: bad,
-          })
-        ).status,
-      ).toBe(400);
+      for (const form of [
+        { courier_id: bad, holder: '' },
+        { courier_id: a.id, holder: bad },
+      ]) {
+        expect(
+          (
+            await web.post(`/console/dispatch/${late}/assign`, {
+              _csrf: csrfOf(again.text),
+              ...form,
+            })
+          ).status,
+        ).toBe(400);
+      }
     }
     expect(
       (
@@ -84,5 +93,38 @@ describe('the console dispatch board', () => {
         })
       ).status,
     ).toBe(403);
+  });
+
+  it('refuses an assignment made from a board that no longer shows who holds the order, and changes nothing', async () => {
+    const { web } = await signedIn(['support']);
+    // The partner signs with the wall clock; the test before moved the server's on.
+    env.clock.now = Date.now();
+    const order = await productionOrder(env.s);
+    const a = await courierNear(env.p, 1, env.clock.now);
+    const b = await courierNear(env.p, 2, env.clock.now);
+    const page = await web.get('/console/dispatch');
+    expect(page.text).toContain('name="holder" value=""');
+    // Courier A takes the order while the operator looks at the board showing it unassigned.
+    await env.p.app.platform.dispatch!.service.assign(order, a.id);
+    const stale = await web.post(`/console/dispatch/${order}/assign`, {
+      _csrf: csrfOf(page.text),
+      courier_id: b.id,
+      holder: '',
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.text).toContain(`Not assigned: Order ${order} is now held by courier ${a.id}`);
+    const holders = await env.p.app.platform.db.query<{ courier_id: string }>(
+      'select courier_id from dispatch_assignments where order_id = $1 and ended_at is null',
+      [order],
+    );
+    expect(holders).toEqual([{ courier_id: a.id }]);
+    // The refreshed board shows A, and reassigning from it works.
+    expect(stale.text).toContain(`name="holder" value="${a.id}"`);
+    const moved = await web.post(`/console/dispatch/${order}/assign`, {
+      _csrf: csrfOf(stale.text),
+      courier_id: b.id,
+      holder: a.id,
+    });
+    expect(moved.text).toContain('Assigned.');
   });
 });
