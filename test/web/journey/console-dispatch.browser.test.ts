@@ -164,6 +164,13 @@ describe.runIf(browserAvailable)("the dispatcher's live console in headless Chro
     await page.locator(`tr.late[data-order="${late}"]`).waitFor({ timeout: 5000 });
     await page.locator(`.pin.order.late[data-id="${late}"]`).waitFor({ timeout: 5000 });
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    // Scrolled to the end, the page's last line sits above the alert, not under it.
+    const cover = await page.evaluate(() => {
+      window.scrollTo(0, document.documentElement.scrollHeight);
+      const last = document.querySelector('main')!.lastElementChild!.getBoundingClientRect();
+      return last.bottom - document.querySelector('.toast')!.getBoundingClientRect().top;
+    });
+    expect(cover).toBeLessThanOrEqual(0);
     await shoot(page, 'dispatch');
 
     await page.goto(`${p.url}/console/orders`);
