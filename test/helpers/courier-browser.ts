@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { horizontalOverflow } from './browser.ts';
+import { contrastRatios, horizontalOverflow } from './browser.ts';
 import { smsCode } from './courier.ts';
 import type { TestPlatform } from './harness.ts';
 import { ROOT } from './process.ts';
@@ -10,13 +10,22 @@ import { ROOT } from './process.ts';
 /** Screenshots to look at (gitignored). */
 const SHOTS = process.env.SCREENSHOT_DIR ?? join(ROOT, 'test-results', 'courier');
 
-/** Saves a full-page screenshot of the courier app at 390 px and fails if the page scrolls sideways. */
+/** Saves a full-page screenshot of the courier app at 390 px; fails if it scrolls sideways or reads poorly outdoors. */
 export async function checkPhonePage(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `${name}-390.png`), fullPage: true });
   expect(await horizontalOverflow(page), `${name} at 390 px scrolls sideways`).toBeLessThanOrEqual(
     0,
   );
+  // Read outdoors in sunlight: every action at 7:1 (WCAG AAA), every other text at 4.5:1.
+  expect(
+    (await contrastRatios(page, 'button, a, label')).filter((t) => t.ratio < 7),
+    `${name}: an action below 7:1`,
+  ).toEqual([]);
+  expect(
+    (await contrastRatios(page, 'body *')).filter((t) => t.ratio < 4.5),
+    `${name}: text below 4.5:1`,
+  ).toEqual([]);
 }
 
 /** A 390 px touch phone's page, with the Content Security Policy violations it reports collected. */
