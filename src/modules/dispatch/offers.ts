@@ -25,10 +25,20 @@ export const OFFER_BATCH = 100;
 
 /**
  * Woken (after the commit, on every instance) whenever a courier's offer or job may have changed:
- * an offer made, expired or withdrawn, a job assigned or moved. A hint without a payload: the
- * courier app's event streams read each courier's job again, so what they send is committed state.
+ * an offer made, expired or withdrawn, a job assigned or moved. A hint naming the couriers
+ * concerned, not a message: the courier app's event streams of those couriers read their job again
+ * (so what they send is committed state), and the operators' boards look again whoever it names.
  */
 export const COURIER_JOBS_CHANNEL = 'courier_jobs';
+
+/** The key of a ring that concerns no courier's screen (an order gone late): the boards alone look again. */
+const BOARDS_ONLY = 'boards';
+
+/** Rings COURIER_JOBS_CHANNEL after the commit, naming the couriers whose offer or job changed. */
+export function ringCouriers(q: Queryable, couriers: readonly string[]): void {
+  if (!couriers.length) q.notify(COURIER_JOBS_CHANNEL, BOARDS_ONLY);
+  for (const courier of new Set(couriers)) q.notify(COURIER_JOBS_CHANNEL, courier);
+}
 
 export interface TickResult {
   expired: number;
@@ -93,7 +103,7 @@ export class Offers {
     const now = new Date(this.clock());
     const stage = stageAfterFailedAttempt(from, order.status);
     if (stage) await repo.setActiveStage(tx, order.id, stage, now);
-    tx.notify(COURIER_JOBS_CHANNEL);
+    ringCouriers(tx, await repo.concerned(tx, order.id));
     const manual = from === 'placed' && job.state !== 'assigned';
     if (!endsJob(order.status) && !manual) return;
     await repo.withdrawOffers(tx, order.id, now);
@@ -111,7 +121,7 @@ export class Offers {
     const now = new Date(this.clock());
     const expired = await this.db.transaction(async (tx) => {
       const gone = await repo.expireOffers(tx, now);
-      if (gone.length) tx.notify(COURIER_JOBS_CHANNEL);
+      if (gone.length) ringCouriers(tx, gone);
       return gone;
     });
     const late = await repo.markLate(
@@ -120,7 +130,7 @@ export class Offers {
       now,
     );
     // The operators' dispatch board raises its late alert when this rings.
-    if (late.length) this.db.notify(COURIER_JOBS_CHANNEL);
+    if (late.length) ringCouriers(this.db, []);
     for (const orderId of late) {
       this.log.warn(
         { alert: 'dispatch_unaccepted_order', orderId },
@@ -178,7 +188,7 @@ export class Offers {
           now,
           expiresAt: new Date(now.getTime() + this.settings.offerSeconds * 1000),
         });
-        tx.notify(COURIER_JOBS_CHANNEL);
+        ringCouriers(tx, [courierId]);
         return true;
       });
     } catch (err) {

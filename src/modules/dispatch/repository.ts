@@ -194,9 +194,10 @@ export const dispatchRepository = {
   },
 
   /** Open offers past their time become expired, and their jobs wait for the next courier. */
+  /** Expires the offers past their time and puts their jobs back to waiting; answers whose they were. */
   async expireOffers(tx: Queryable, now: Date): Promise<string[]> {
-    const rows = await tx.query<{ order_id: string }>(
-      `update dispatch_offers set state = 'expired', answered_at = $1 where state = 'open' and expires_at <= $1 returning order_id`,
+    const rows = await tx.query<{ order_id: string; courier_id: string }>(
+      `update dispatch_offers set state = 'expired', answered_at = $1 where state = 'open' and expires_at <= $1 returning order_id, courier_id`,
       [now],
     );
     const ids = rows.map((r) => r.order_id);
@@ -205,7 +206,17 @@ export const dispatchRepository = {
         `update dispatch_jobs set state = 'waiting', updated_at = $2 where order_id = any($1) and state = 'offered'`,
         [ids, now],
       );
-    return ids;
+    return rows.map((r) => r.courier_id);
+  },
+
+  /** The couriers an order's job shows on now: its holder and the one it is offered to. */
+  async concerned(q: Queryable, orderId: string): Promise<string[]> {
+    const rows = await q.query<{ courier_id: string }>(
+      `select courier_id from dispatch_assignments where order_id = $1 and ended_at is null
+       union select courier_id from dispatch_offers where order_id = $1 and state = 'open'`,
+      [orderId],
+    );
+    return rows.map((r) => r.courier_id);
   },
 
   async withdrawOffers(tx: Queryable, orderId: string, now: Date): Promise<void> {

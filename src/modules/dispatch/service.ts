@@ -15,7 +15,7 @@ import {
   type CourierAction,
   type Stage,
 } from './domain/actions.ts';
-import { COURIER_JOBS_CHANNEL, type Offers } from './offers.ts';
+import { type Offers, ringCouriers } from './offers.ts';
 import { dispatchRepository as repo, type BoardRow } from './repository.ts';
 
 /** Delivery's operation the dispatch service moves orders through (OrdersService). */
@@ -183,7 +183,7 @@ export class DispatchService {
   }
 
   async accept(courierId: string, orderId: string, unit?: ActionUnit): Promise<ActionResult> {
-    return this.act(orderId, 'accept', unit, async (tx, now, later) => {
+    return this.act(orderId, courierId, 'accept', unit, async (tx, now, later) => {
       const offer = await repo.openOffer(tx, orderId);
       if (!offer || offer.courier_id !== courierId || offer.expires_at <= now) {
         const held = await repo.activeAssignment(tx, orderId);
@@ -230,7 +230,7 @@ export class DispatchService {
   }
 
   async decline(courierId: string, orderId: string, unit?: ActionUnit): Promise<ActionResult> {
-    return this.act(orderId, 'decline', unit, async (tx, now, later) => {
+    return this.act(orderId, courierId, 'decline', unit, async (tx, now, later) => {
       const offer = await repo.openOffer(tx, orderId);
       if (!offer || offer.courier_id !== courierId)
         throw errors.offerNotOpen('This job is not offered to you now.');
@@ -373,6 +373,7 @@ export class DispatchService {
         );
       if (current?.courier_id === courierId)
         throw errors.invalidTransition(`Courier ${courierId} already holds order ${orderId}.`);
+      ringCouriers(tx, [...(await repo.concerned(tx, orderId)), courierId]);
       await repo.withdrawOffers(tx, orderId, now);
       if (current) await repo.endAssignment(tx, orderId, 'reassigned', now);
       const stage = current?.stage ?? 'accepted';
@@ -394,7 +395,6 @@ export class DispatchService {
           })
         ).status;
       later.push(...(await this.runAssignHooks(tx, orderId, courierId)));
-      tx.notify(COURIER_JOBS_CHANNEL);
       return {
         order_id: orderId,
         courier_id: courierId,
@@ -429,7 +429,7 @@ export class DispatchService {
     opts: StepOptions,
   ): Promise<ActionResult> {
     const rule = STEPS[kind];
-    return this.act(orderId, kind, unit, async (tx, now) => {
+    return this.act(orderId, courierId, kind, unit, async (tx, now) => {
       const held = await repo.activeAssignment(tx, orderId);
       if (!held || held.courier_id !== courierId)
         throw errors.notYourJob('Only the courier holding this job may act on it.');
@@ -458,6 +458,7 @@ export class DispatchService {
    */
   private async act(
     orderId: string,
+    courierId: string,
     kind: CourierAction,
     unit: ActionUnit | undefined,
     apply: (
@@ -471,7 +472,7 @@ export class DispatchService {
     const result = await this.db.transaction(async (tx) => {
       later = [];
       const applied = { order_id: orderId, action: kind, ...(await apply(tx, now, later)) };
-      tx.notify(COURIER_JOBS_CHANNEL);
+      ringCouriers(tx, [courierId]);
       return applied;
     });
     if (unit) for (const work of later) unit.afterCommit(work);

@@ -43,7 +43,7 @@ export async function openPglite(
   await pg.waitReady;
   // The data directory is this process's alone, so every listener is in it: wake-ups stay in memory.
   const bell = new EventEmitter().setMaxListeners(0);
-  const notify = notifier(async (channel) => void bell.emit(channel), 0);
+  const notify = notifier(async (channel, keys) => void bell.emit(channel, keys), 0);
   const direct = wrap(pg, runNow, notify);
   // Statements and transactions started and not finished: one runs, the others wait for the session.
   let active = 0;
@@ -63,7 +63,7 @@ export async function openPglite(
         const committed: Array<() => void> = [];
         const later = (effect: () => void) => committed.push(effect);
         const result = await pg.transaction((tx) =>
-          fn(wrap(tx, later, (channel) => later(() => notify(channel)))),
+          fn(wrap(tx, later, (channel, key) => later(() => notify(channel, key)))),
         );
         committed.forEach(runNow);
         return result;

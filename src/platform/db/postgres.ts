@@ -2,7 +2,7 @@ import pg from 'pg';
 import { withArrayLiterals } from './array-literal.ts';
 import type { DriverDb, Queryable, Row } from './types.ts';
 import { parseInt8 } from './types.ts';
-import { notifier } from './notify.ts';
+import { type Changed, decodeChanged, encodeChanged, notifier } from './notify.ts';
 import { isRetryableTransactionError } from './sqlstate.ts';
 
 const MAX_TRANSACTION_ATTEMPTS = 5;
@@ -66,7 +66,8 @@ export async function openPostgres(opts: PostgresOptions): Promise<DriverDb> {
   const runNow = (effect: () => void) => effect();
   const channelOf = (channel: string) => `${channel}_${opts.schema ?? 'public'}`;
   const notify = notifier(
-    async (channel) => void (await query('select pg_notify($1, $2)', [channelOf(channel), ''])),
+    async (channel, keys) =>
+      void (await query('select pg_notify($1, $2)', [channelOf(channel), encodeChanged(keys)])),
     NOTIFY_GAP_MS,
   );
 
@@ -88,7 +89,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<DriverDb> {
               (await client.query(statement(sql, params))).rows as T[],
             exec: async (sql: string) => void (await client.query(sql)),
             afterCommit: (effect) => committed.push(effect),
-            notify: (channel) => committed.push(() => notify(channel)),
+            notify: (channel, key) => committed.push(() => notify(channel, key)),
           });
           await client.query('COMMIT');
           client.release();
@@ -129,19 +130,26 @@ const RELISTEN_DELAY_MS = 1000;
 async function listenOn(
   url: string,
   channel: string,
-  onNotify: () => void,
+  onNotify: (changed: Changed) => void,
 ): Promise<() => Promise<void>> {
   let client: pg.Client | undefined;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
   const connect = async (): Promise<void> => {
     const c = new pg.Client({ connectionString: url });
-    c.on('notification', (n) => n.channel === channel && onNotify());
+    c.on('notification', (n) => n.channel === channel && onNotify(decodeChanged(n.payload)));
     c.on('error', () => {
       if (client !== c || stopped) return;
       client = undefined;
       void c.end().catch(() => {});
-      retry = setTimeout(() => void connect().then(onNotify, () => undefined), RELISTEN_DELAY_MS);
+      retry = setTimeout(
+        () =>
+          void connect().then(
+            () => onNotify(undefined),
+            () => undefined,
+          ),
+        RELISTEN_DELAY_MS,
+      );
       retry.unref();
     });
     await c.connect();

@@ -20,9 +20,10 @@ export interface Queryable {
    * Wakes every `listen(channel)` subscriber, in every process, once the surrounding transaction has
    * committed (outside one, at once). A hint, not a message: calls close together become one, sent
    * apart from the caller's transaction (a NOTIFY inside it would hold PostgreSQL's database-wide
-   * notify lock through the commit's WAL flush and serialise every committing writer).
+   * notify lock through the commit's WAL flush and serialise every committing writer). `key` names
+   * what changed (a courier's id) so that listeners may look at that alone; without it, anything.
    */
-  notify(channel: string): void;
+  notify(channel: string, key?: string): void;
 }
 
 /** Connections in use, for metrics; PGlite is one session that runs one statement at a time. */
@@ -47,9 +48,13 @@ export interface Db extends Queryable {
   /**
    * Calls `onNotify` for `notify(channel)` calls (PostgreSQL: NOTIFY on `<channel>_<this database's schema>`, from
    * any process), and once after a lost listening connection is back, since notifications sent meanwhile are gone.
-   * Answers a stop.
+   * `changed` lists the keys the merged calls named, or is undefined when any of them named none
+   * (and after a reconnection). Answers a stop.
    */
-  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  listen(
+    channel: string,
+    onNotify: (changed: readonly string[] | undefined) => void,
+  ): Promise<() => Promise<void>>;
   /** Cheap round trip used by readiness probes. */
   ping(): Promise<void>;
   poolStats(): PoolStats;

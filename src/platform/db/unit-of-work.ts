@@ -23,7 +23,7 @@ function inSavepoint<T>(
   const run = async (): Promise<T> => {
     const name = `uow_${++scope.unit.savepoints}`;
     const effects: Array<() => void> = [];
-    const channels: string[] = [];
+    const channels: Array<[channel: string, key: string | undefined]> = [];
     const inner: Scope = { tx: scope.tx, unit: scope.unit, turn: Promise.resolve() };
     await scope.tx.exec(`savepoint ${name}`);
     try {
@@ -33,14 +33,14 @@ function inSavepoint<T>(
             scope.tx.query<R>(sql, params),
           exec: (sql) => scope.tx.exec(sql),
           afterCommit: (effect) => effects.push(effect),
-          notify: (channel) => void channels.push(channel),
+          notify: (channel, key) => void channels.push([channel, key]),
         }),
       );
       await scope.tx.exec(`release savepoint ${name}`);
       effects.forEach((effect) => scope.tx.afterCommit(effect));
       // Handed to the transaction itself, which sends them after its commit: an after-commit effect
       // that notified would reach a transaction whose commit effects have already run, and be lost.
-      channels.forEach((channel) => scope.tx.notify(channel));
+      channels.forEach(([channel, key]) => scope.tx.notify(channel, key));
       return result;
     } catch (err) {
       await scope.tx.exec(`rollback to savepoint ${name}`);
@@ -77,7 +77,7 @@ export function withUnitsOfWork(db: DriverDb): Db {
       return scope ? inSavepoint(scope, current, (tx) => tx.exec(sql)) : db.exec(sql);
     },
     afterCommit: (effect) => (joined()?.tx ?? db).afterCommit(effect),
-    notify: (channel) => (joined()?.tx ?? db).notify(channel),
+    notify: (channel, key) => (joined()?.tx ?? db).notify(channel, key),
     transaction: (fn) => {
       const scope = joined();
       return scope ? inSavepoint(scope, current, fn) : db.transaction(fn);

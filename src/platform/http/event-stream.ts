@@ -40,14 +40,16 @@ interface Stream<K> {
 
 /**
  * Open server-sent event streams, each watching one key, refreshed together: `refresh` (called when
- * a committed change may concern them) reads every watched key once and writes to the streams whose
- * message changed. Refreshes never overlap; wake-ups during one run one more.
+ * a committed change may concern them) reads the watched keys it names, or every one, once, and
+ * writes to the streams whose message changed. Refreshes never overlap; wake-ups during one run one
+ * more, for the keys they named.
  */
 export class EventStreams<K> {
   private readonly streams = new Set<Stream<K>>();
   private readonly perHolder = new Map<string, number>();
   private running = false;
-  private again = false;
+  /** Keys to read on the next pass; undefined: every watched key. */
+  private wanted: Set<K> | undefined = new Set();
 
   constructor(private readonly opts: EventStreamsOptions<K>) {}
 
@@ -112,29 +114,30 @@ export class EventStreams<K> {
     }
   }
 
-  /** Reads every watched key once and sends what changed. */
-  async refresh(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
+  /** Reads the watched keys among `changed` (all of them without it) once and sends what changed. */
+  async refresh(changed?: readonly K[]): Promise<void> {
+    if (!changed) this.wanted = undefined;
+    else for (const key of changed) this.wanted?.add(key);
+    if (this.running) return;
     this.running = true;
     try {
-      do {
-        this.again = false;
-        const keys = [...new Set([...this.streams].map((s) => s.key))];
+      while (this.wanted === undefined || this.wanted.size > 0) {
+        const wanted = this.wanted;
+        this.wanted = new Set();
+        const streams = [...this.streams].filter((s) => !wanted || wanted.has(s.key));
+        const keys = [...new Set(streams.map((s) => s.key))];
         if (!keys.length) continue;
         const messages = await this.opts.load(keys);
         // Each message is serialised once, however many streams watch its key.
         const chunks = new Map<K, string>();
-        for (const s of [...this.streams]) {
+        for (const s of streams) {
           const message = messages.get(s.key);
           let chunk = chunks.get(s.key);
           if (message && chunk === undefined && s.lastId !== message.id)
             chunks.set(s.key, (chunk = frame(message)));
           this.deliver(s, message, chunk);
         }
-      } while (this.again);
+      }
     } catch (err) {
       this.opts.log.warn({ err, streams: this.opts.name }, 'could not refresh event streams');
     } finally {

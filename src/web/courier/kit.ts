@@ -54,8 +54,15 @@ export interface CourierAppDeps {
         input: Omit<MediaInput, 'courierId'>,
       ) => Promise<{ id: string; kind: string }>)
     | undefined;
-  /** Calls back after any committed change to couriers' offers or jobs, on any instance; answers a stop. Absent when dispatch is off. */
-  jobChanges?: ((onChange: () => void) => Promise<() => Promise<void>>) | undefined;
+  /**
+   * Calls back after any committed change to couriers' offers or jobs, on any instance, with the
+   * couriers concerned (undefined: any of them); answers a stop. Absent when dispatch is off.
+   */
+  jobChanges?:
+    | ((
+        onChange: (couriers: readonly string[] | undefined) => void,
+      ) => Promise<() => Promise<void>>)
+    | undefined;
   couriers: CouriersService;
   signIn: CourierSignIn;
   actions: CourierActions;

@@ -90,7 +90,8 @@ export function registerCourierLive(app: FastifyInstance, kit: CourierKit): void
         code: 'TOO_MANY_STREAMS',
       });
     }
-    listening ??= jobChanges(() => void streams.refresh());
+    // Dispatch names the couriers whose offer or job changed: only their streams read again.
+    listening ??= jobChanges((couriers) => void streams.refresh(couriers));
     await listening;
     await streams.open(request, reply, current.courier.id, current.sessionId);
   });

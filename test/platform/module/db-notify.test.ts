@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { coalescing } from '../../../src/platform/db/notify.ts';
+import {
+  coalescing,
+  decodeChanged,
+  encodeChanged,
+  notifier,
+} from '../../../src/platform/db/notify.ts';
 import { openPglite } from '../../../src/platform/db/pglite.ts';
 import { openPostgres } from '../../../src/platform/db/postgres.ts';
 import type { DriverDb } from '../../../src/platform/db/types.ts';
@@ -51,6 +56,61 @@ describe('coalescing', () => {
   });
 });
 
+describe('keys', () => {
+  it('a send carries the keys of the calls it merged, and none (anything) once a call named none', async () => {
+    const sent: Array<readonly string[] | undefined> = [];
+    let release: () => void = () => {};
+    const notify = notifier(async (_channel, keys) => {
+      sent.push(keys);
+      await new Promise<void>((r) => (release = r));
+    }, 0);
+    notify('c', 'cou_a');
+    // Made while the first send is in flight: they travel together in the next.
+    notify('c', 'cou_b');
+    notify('c', 'cou_a');
+    release();
+    await sleep(5);
+    notify('c');
+    notify('c', 'cou_d');
+    release();
+    await sleep(5);
+    release();
+    await sleep(5);
+    expect(sent).toEqual([['cou_a'], ['cou_b', 'cou_a'], undefined]);
+  });
+
+  it('encodes keys as a payload, and anything when they cannot travel', () => {
+    expect(decodeChanged(encodeChanged(['cou_a', 'cou_b']))).toEqual(['cou_a', 'cou_b']);
+    expect(decodeChanged(encodeChanged(undefined))).toBeUndefined();
+    expect(decodeChanged(encodeChanged(['a,b']))).toBeUndefined();
+    expect(decodeChanged(encodeChanged(['']))).toBeUndefined();
+    expect(
+      decodeChanged(
+        encodeChanged(Array.from({ length: 400 }, (_, i) => `cou_${'x'.repeat(26)}${i}`)),
+      ),
+    ).toBeUndefined();
+  });
+});
+
+/** A listener hears the keys named in a transaction, and anything for a notify that named none. */
+async function hearsKeys(db: DriverDb) {
+  const heard: Array<readonly string[] | undefined> = [];
+  const stop = await db.listen('t_keys', (keys) => heard.push(keys));
+  // Every key named, in one wake-up or several; "anything" only for the notify that named none.
+  const keys = () => [...new Set(heard.flatMap((k) => k ?? ['(anything)']))].sort();
+  try {
+    await db.transaction(async (tx) => {
+      tx.notify('t_keys', 'cou_b');
+      tx.notify('t_keys', 'cou_a');
+    });
+    await expect.poll(keys).toEqual(['cou_a', 'cou_b']);
+    db.notify('t_keys');
+    await expect.poll(keys).toEqual(['(anything)', 'cou_a', 'cou_b']);
+  } finally {
+    await stop();
+  }
+}
+
 /** A listener hears a notify after its transaction commits, never before, never for a rollback. */
 async function wakesAfterCommit(db: DriverDb) {
   let heard = 0;
@@ -82,6 +142,7 @@ describe('notify', () => {
     const db = await openPglite(undefined);
     try {
       await wakesAfterCommit(db);
+      await hearsKeys(db);
     } finally {
       await db.close();
     }
@@ -94,6 +155,7 @@ describe('notify', () => {
       const db = await openPostgres({ url: process.env.DATABASE_URL!, poolSize: 2, schema });
       try {
         await wakesAfterCommit(db);
+        await hearsKeys(db);
       } finally {
         await db.query(`drop schema ${schema} cascade`);
         await db.close();

@@ -1,0 +1,63 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { EventStreams, type StreamMessage } from './event-stream.ts';
+
+/** A stand-in for a hijacked reply: what the stream writes, as text. */
+function fakeReply() {
+  const written: string[] = [];
+  const raw = {
+    writeHead: () => raw,
+    write: (chunk: string) => written.push(chunk),
+    end: () => undefined,
+    on: () => raw,
+  };
+  return { reply: { raw, hijack: () => undefined } as unknown as FastifyReply, written };
+}
+const request = { headers: {} } as FastifyRequest;
+const silent = { warn: () => undefined } as never;
+
+describe('EventStreams.refresh', () => {
+  it('reads only the keys a change names, every watched key without a name, and sends what changed', async () => {
+    const version = new Map([
+      ['cou_a', 1],
+      ['cou_b', 1],
+    ]);
+    const loaded: string[][] = [];
+    const streams = new EventStreams<string>({
+      name: 'test',
+      heartbeatMs: 60_000,
+      log: silent,
+      load: async (keys) => {
+        loaded.push([...keys]);
+        return new Map(
+          keys.map((k): [string, StreamMessage] => {
+            const v = version.get(k)!;
+            return [k, { id: `${k}-${v}`, event: 'job', data: { v } }];
+          }),
+        );
+      },
+    });
+    const a = fakeReply();
+    const b = fakeReply();
+    await streams.open(request, a.reply, 'cou_a', 'ses_1');
+    await streams.open(request, b.reply, 'cou_b', 'ses_2');
+    loaded.length = 0;
+
+    version.set('cou_a', 2);
+    await streams.refresh(['cou_a', 'cou_unwatched']);
+    expect(loaded).toEqual([['cou_a']]);
+    expect(a.written.at(-1)).toContain('id: cou_a-2');
+    expect(b.written.filter((w) => w.startsWith('id:'))).toHaveLength(1);
+
+    await streams.refresh(['cou_nobody']);
+    expect(loaded).toHaveLength(1);
+
+    version.set('cou_b', 2);
+    await streams.refresh();
+    expect(loaded.at(-1)!.sort()).toEqual(['cou_a', 'cou_b']);
+    expect(b.written.at(-1)).toContain('id: cou_b-2');
+    // cou_a's message did not change: nothing more was written to its stream.
+    expect(a.written.filter((w) => w.startsWith('id:'))).toHaveLength(2);
+    streams.closeAll();
+  });
+});
