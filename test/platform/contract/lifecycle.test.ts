@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 // Runs stopOnSignals in a child process whose close() never finishes (a stuck drain).
 const script = `
-import { stopOnSignals } from './src/platform/lifecycle.ts';
+import { stopOnSignals } from './dist/platform/lifecycle.js';
 const log = { info: () => {}, warn: () => {}, error: (o, m) => console.error(m), debug: () => {}, child() { return this; } };
 stopOnSignals(() => new Promise(() => {}), { timeoutMs: 300, log });
 console.log('armed');
@@ -14,7 +14,7 @@ describe('stopOnSignals', () => {
   it('exits 1 when the drain overruns its deadline, once, whatever the number of signals', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--input-type=module', '-e', script],
+      ['--input-type=module', '-e', script],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let err = '';

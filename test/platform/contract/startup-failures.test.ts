@@ -5,9 +5,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../helpers/process.ts';
 
-/** Runs one of the processes with only `env` and answers its exit code and what it printed. */
+/**
+ * Runs one of the compiled processes (dist/, brought up to date by the tiers' global setup) with
+ * only `env`, and answers its exit code and what it printed.
+ */
 function run(script: string, env: Record<string, string>) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', ...script.split(' ')], {
+  const r = spawnSync(process.execPath, script.split(' '), {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -26,7 +29,7 @@ const UNREACHABLE_DB = 'postgres://platform:hunter2-secret@127.0.0.1:1/platform'
 
 describe('a process that cannot start', () => {
   it('prints one line for a bad LOG_LEVEL, and no stack', () => {
-    const r = run('src/server.ts', { LOG_LEVEL: 'loud' });
+    const r = run('dist/server.js', { LOG_LEVEL: 'loud' });
     expect(r.status).toBe(1);
     expect(r.lines).toEqual([
       'invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
@@ -34,7 +37,7 @@ describe('a process that cannot start', () => {
   });
 
   it('prints one line for a LOG_FORMAT it does not know', () => {
-    const r = run('src/server.ts', { LOG_FORMAT: 'fancy' });
+    const r = run('dist/server.js', { LOG_FORMAT: 'fancy' });
     expect(r.status).toBe(1);
     expect(r.lines).toEqual([
       'invalid configuration: LOG_FORMAT must be one of auto, json, pretty (got "fancy")',
@@ -42,12 +45,12 @@ describe('a process that cannot start', () => {
   });
 
   it('refuses the playground (npm run demo) unless PUBLIC_BASE_URL is this machine, in one line', () => {
-    const r = run('src/demo.ts', { PUBLIC_BASE_URL: 'https://partners.example.gh' });
+    const r = run('dist/demo.js', { PUBLIC_BASE_URL: 'https://partners.example.gh' });
     expect(r.status).toBe(1);
     expect(r.lines).toEqual([
       "invalid configuration: DEMO=on, SANDBOX_PAYMENTS_FOR_PRODUCTION=on, SANDBOX_COURIER_FOR_PRODUCTION=on: a local playground's switches, only when PUBLIC_BASE_URL is this machine (localhost, 127.x or [::1]), not https://partners.example.gh",
     ]);
-    const server = run('src/server.ts', {
+    const server = run('dist/server.js', {
       PUBLIC_BASE_URL: 'http://10.0.0.5:8080',
       SANDBOX_COURIER_FOR_PRODUCTION: 'on',
     });
@@ -59,7 +62,7 @@ describe('a process that cannot start', () => {
     ]);
   });
 
-  it.each(['src/server.ts', 'src/worker.ts'])(
+  it.each(['dist/server.js', 'dist/worker.js'])(
     '%s refuses a file storage it cannot write, naming the directory, in one line',
     (script) => {
       const file = join(mkdtempSync(join(tmpdir(), 'storage-')), 'a-file');
@@ -77,14 +80,14 @@ describe('a process that cannot start', () => {
   );
 
   it('prints every invalid setting on one line', () => {
-    const r = run('src/worker.ts', { ADMIN_TOKEN: 'short', REDIS_URL: 'http://redis' });
+    const r = run('dist/worker.js', { ADMIN_TOKEN: 'short', REDIS_URL: 'http://redis' });
     expect(r.status).toBe(1);
     expect(r.lines).toEqual([
       'invalid configuration: ADMIN_TOKEN must be at least 16 characters; REDIS_URL must be a redis:// or rediss:// URL',
     ]);
   });
 
-  it.each(['src/server.ts', 'src/worker.ts', 'src/cli/partner-admin.ts migrate'])(
+  it.each(['dist/server.js', 'dist/worker.js', 'dist/cli/partner-admin.js migrate'])(
     '%s prints one line for an unreachable database, without its password',
     (script) => {
       const r = run(script, {
@@ -100,7 +103,7 @@ describe('a process that cannot start', () => {
     },
   );
 
-  it.each(['src/server.ts', 'src/worker.ts'])(
+  it.each(['dist/server.js', 'dist/worker.js'])(
     '%s refuses PostgreSQL without SECRETS_KEY, in one line, before it connects',
     (script) => {
       // Each instance would otherwise make a throw-away key of its own, and every signed call would fail.

@@ -29,7 +29,7 @@ async function start(
     PUBLIC_BASE_URL: `http://localhost:${port}`,
     ...env,
   };
-  const node = `${process.execPath} --import tsx src/server.ts`;
+  const node = `${process.execPath} dist/server.js`;
   // util-linux's script(1) runs the server on a pseudo-terminal, as a person's shell would.
   const command = opts.terminal ? ['script', '-qec', node, '/dev/null'] : undefined;
   const server = await spawnServer(all, { command, detached: true });
