@@ -55,3 +55,13 @@ export {
   parseDigitalAddress,
 } from './digital-address.ts';
 export type { DigitalAddress } from './digital-address.ts';
+
+export {
+  OFFERED_DAYS,
+  SLOT_HOURS,
+  WINDOW_MAX_DAYS,
+  checkWindow,
+  offeredWindows,
+  parseWindowTime,
+} from './windows.ts';
+export type { DeliveryWindow, OfferedWindow, WindowInput, WindowRules } from './windows.ts';

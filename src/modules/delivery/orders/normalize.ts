@@ -2,7 +2,14 @@ import type { Environment } from '../../../platform/auth/scopes.ts';
 import { errors, type ErrorDetail } from '../../../platform/errors.ts';
 import { ghsToPesewas } from '../../../platform/money.ts';
 import type { Destinations } from '../../../platform/outbound/destinations.ts';
-import { planWindows, type CalendarConfig, type PricingConfig } from '../domain/index.ts';
+import {
+  accraDate,
+  checkWindow,
+  planWindows,
+  type CalendarConfig,
+  type DeliveryWindow,
+  type PricingConfig,
+} from '../domain/index.ts';
 import { isIsoDate } from '../../../shared/ghana/index.ts';
 import { isInGhana, normalizeGhanaPhone, type LatLng } from '../../../shared/ghana/index.ts';
 import { DIGITAL_ADDRESS_ISSUE, feeFor, parseDigitalAddress } from '../domain/index.ts';
@@ -18,6 +25,8 @@ export interface NormalizeContext {
   now: Date;
   pricing: PricingConfig;
   calendar: CalendarConfig;
+  /** The shortest delivery window an order may ask for (WINDOW_MIN_MINUTES). */
+  windowMinMinutes: number;
   areas: AreaLookup;
   destinations: Destinations;
 }
@@ -38,6 +47,31 @@ export interface NormalizedOrder {
   /** GhanaPostGPS addresses, upper case; labels only. */
   pickupDigitalAddress: string | null;
   deliveryDigitalAddress: string | null;
+  /** The window the partner asked for (pickup_ready_at, dropoff_deadline), when it did. */
+  window: DeliveryWindow | null;
+}
+
+const STANDARD_DELIVERY_MS = 4 * 3_600_000;
+
+/**
+ * The pickup day and promised time: from the window when one was asked for (the deadline, else four
+ * hours after the parcel is ready, as a standard plan promises), else from the usual plan.
+ */
+function schedule(
+  input: CreateOrderInput,
+  window: DeliveryWindow | null,
+  ctx: NormalizeContext,
+): { pickupDate: string; estimatedDelivery: Date } {
+  if (!window) {
+    const plan = planWindows(ctx.now, input.delivery_date, 'standard', ctx.calendar);
+    return { pickupDate: plan.pickupDate, estimatedDelivery: new Date(plan.estimatedDelivery) };
+  }
+  const ready = window.pickupReadyAt ?? ctx.now;
+  return {
+    pickupDate: accraDate(ready),
+    estimatedDelivery:
+      window.dropoffDeadline ?? new Date(ready.getTime() + STANDARD_DELIVERY_MS),
+  };
 }
 
 function digital(
@@ -118,13 +152,16 @@ export async function normalizeOrder(
   if (issues.length > 0) {
     throw errors.invalidOrderPayload(`${issues[0]!.field} ${issues[0]!.issue}.`, issues);
   }
+  const window = checkWindow(input, ctx.now, {
+    calendar: ctx.calendar,
+    minMinutes: ctx.windowMinMinutes,
+  });
   if (pickup && dropoff) feePesewas = feeFor(pickup, dropoff, ctx.pricing);
 
   const [pickupArea, dropoffArea] = await Promise.all([
     pickup ? ctx.areas.resolve(pickup) : null,
     dropoff ? ctx.areas.resolve(dropoff) : null,
   ]);
-  const plan = planWindows(ctx.now, input.delivery_date, 'standard', ctx.calendar);
   return {
     input,
     payer,
@@ -136,9 +173,9 @@ export async function normalizeOrder(
     // Without drop-off coordinates a digital address still names the area (labels, never the fee).
     dropoffRegion: dropoffArea?.region ?? dropoffDigital?.region ?? null,
     serviceArea: dropoffArea?.serviceArea ?? dropoffDigital?.zone ?? dropoffDigital?.region ?? null,
-    pickupDate: plan.pickupDate,
-    estimatedDelivery: new Date(plan.estimatedDelivery),
+    ...schedule(input, window, ctx),
     pickupDigitalAddress: pickupDigital?.value ?? null,
     deliveryDigitalAddress: dropoffDigital?.value ?? null,
+    window,
   };
 }

@@ -67,6 +67,9 @@ export interface PlacedOrder {
   dropoff: LatLng | null;
   /** The pickup point's region name (e.g. 'Greater Accra'), when its coordinates were given. */
   pickupRegion: string | null;
+  /** The window asked for: no courier is needed before the parcel is ready, and it must arrive by the deadline. */
+  pickupReadyAt: Date | null;
+  dropoffDeadline: Date | null;
 }
 
 /**
@@ -248,6 +251,8 @@ export class OrdersService {
       pickup: input.pickup.coordinates ?? null,
       dropoff: input.delivery.coordinates ?? null,
       pickupRegion: order.pickupRegion,
+      pickupReadyAt: order.window?.pickupReadyAt ?? null,
+      dropoffDeadline: order.window?.dropoffDeadline ?? null,
     };
     const row = await repo.insertWithEvent(
       tx,
@@ -291,6 +296,8 @@ export class OrdersService {
           special_instructions: input.special_instructions ?? null,
           webhook_url: webhookUrl,
           quote_id: input.quote_id ?? null,
+          pickup_ready_at: order.window?.pickupReadyAt ?? null,
+          dropoff_deadline: order.window?.dropoffDeadline ?? null,
           tracking_token: randomToken(18),
           created_at: now,
           updated_at: now,
