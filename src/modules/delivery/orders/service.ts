@@ -290,7 +290,8 @@ export class OrdersService {
           payment_is_paid: input.payment?.is_paid ?? null,
           payment_status: paymentStatus,
           fee_pesewas: order.feePesewas,
-          requested_date: input.delivery_date ?? null,
+          // A window's ready time sets the pickup day: delivery_date is then ignored, and not kept.
+          requested_date: order.window?.pickupReadyAt ? null : (input.delivery_date ?? null),
           pickup_date: order.pickupDate,
           estimated_delivery: order.estimatedDelivery,
           special_instructions: input.special_instructions ?? null,
