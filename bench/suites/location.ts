@@ -76,7 +76,8 @@ async function scenario(name: ScenarioName, requests: number, concurrency: numbe
           order_reference: id,
         }) as never,
     };
-    couriers.onPosition(new CourierTrail(
+    couriers.onPosition(
+      new CourierTrail(
         db,
         orders,
         couriers,
@@ -84,7 +85,8 @@ async function scenario(name: ScenarioName, requests: number, concurrency: numbe
         24,
         Date.now,
         silent,
-      ).onPosition);
+      ).onPosition,
+    );
     const rows: Array<{ couriers: number; reportsPerSecond: number; events: number }> = [];
     let have = 0;
     for (const size of SIZES) {

@@ -148,7 +148,9 @@ export class Offers {
     }
     let offered = 0;
     // On a playground the sandbox courier takes production's jobs too: real couriers are offered none.
-    const jobs = this.settings.sandboxForProduction ? [] : await repo.waiting(this.db, now, OFFER_BATCH);
+    const jobs = this.settings.sandboxForProduction
+      ? []
+      : await repo.waiting(this.db, now, OFFER_BATCH);
     // Offers make no assignment, so who holds a job is read once for the round.
     const holders = jobs.length ? await repo.holders(this.db) : [];
     for (const job of jobs) if (await this.offer(job, holders)) offered++;

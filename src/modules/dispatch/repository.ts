@@ -159,7 +159,12 @@ export const dispatchRepository = {
    * Flags the job as missing its window, once (compare-and-set): true for the one caller that flagged
    * it. `unassigned`: only while nobody holds it (the sweep; a courier may have just accepted).
    */
-  async flagMissed(tx: Queryable, orderId: string, now: Date, unassigned: boolean): Promise<boolean> {
+  async flagMissed(
+    tx: Queryable,
+    orderId: string,
+    now: Date,
+    unassigned: boolean,
+  ): Promise<boolean> {
     const rows = await tx.query(
       `update dispatch_jobs set window_missed_at = $2, updated_at = $2
         where order_id = $1 and window_missed_at is null and dropoff_deadline is not null

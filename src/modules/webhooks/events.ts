@@ -158,7 +158,7 @@ export function webhookEvents(values: EventValues): Record<EventType, WebhookEve
       }),
     ),
     'delivery.order.late': delivery(
-      'An order with a dropoff_deadline will miss it: no courier had taken it by the deadline less the expected pickup-to-drop-off travel time (reason no_courier), or its courier\'s expected arrival at the drop-off is past the deadline (reason eta_after_deadline). Sent at most once per order; the order goes on as usual',
+      "An order with a dropoff_deadline will miss it: no courier had taken it by the deadline less the expected pickup-to-drop-off travel time (reason no_courier), or its courier's expected arrival at the drop-off is past the deadline (reason eta_after_deadline). Sent at most once per order; the order goes on as usual",
       Type.Object({
         order_id: Type.String(),
         order_reference: Type.String(),

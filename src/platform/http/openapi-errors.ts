@@ -56,8 +56,7 @@ export const CODE_HINTS: Readonly<Record<string, string>> = {
   DELIVERY_WINDOW_REVERSED: '`dropoff_deadline` is not after `pickup_ready_at`.',
   DELIVERY_WINDOW_TOO_SHORT:
     'From `pickup_ready_at` (or now) to `dropoff_deadline` is shorter than the minimum window (60 minutes by default).',
-  DELIVERY_WINDOW_ON_HOLIDAY:
-    'A window field falls on a Ghana public holiday; `details` names it.',
+  DELIVERY_WINDOW_ON_HOLIDAY: 'A window field falls on a Ghana public holiday; `details` names it.',
   DELIVERY_WINDOW_OUTSIDE_SERVICE_HOURS:
     'A window field falls on a Sunday or outside the service hours (08:00 to 20:00 Accra time, Monday to Saturday).',
   MISSING_API_KEY: 'No X-API-Key header (nor Authorization: Bearer).',

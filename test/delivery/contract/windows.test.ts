@@ -42,7 +42,10 @@ const written = (reference: string) =>
     [reference],
   );
 
-const TUESDAY = { pickup_ready_at: '2026-03-31T10:00:00Z', dropoff_deadline: '2026-03-31T13:00:00Z' };
+const TUESDAY = {
+  pickup_ready_at: '2026-03-31T10:00:00Z',
+  dropoff_deadline: '2026-03-31T13:00:00Z',
+};
 
 describe('orders.create with a delivery window', () => {
   it('keeps the window, promises the deadline and shows both in the 201 and in orders.get', async () => {
@@ -97,8 +100,16 @@ describe('orders.create with a delivery window', () => {
       'DELIVERY_WINDOW_TOO_SHORT',
     ],
     ['Good Friday', { pickup_ready_at: '2026-04-03T10:00:00Z' }, 'DELIVERY_WINDOW_ON_HOLIDAY'],
-    ['a Sunday', { dropoff_deadline: '2026-04-05T12:00:00Z' }, 'DELIVERY_WINDOW_OUTSIDE_SERVICE_HOURS'],
-    ['at night', { pickup_ready_at: '2026-03-31T22:00:00Z' }, 'DELIVERY_WINDOW_OUTSIDE_SERVICE_HOURS'],
+    [
+      'a Sunday',
+      { dropoff_deadline: '2026-04-05T12:00:00Z' },
+      'DELIVERY_WINDOW_OUTSIDE_SERVICE_HOURS',
+    ],
+    [
+      'at night',
+      { pickup_ready_at: '2026-03-31T22:00:00Z' },
+      'DELIVERY_WINDOW_OUTSIDE_SERVICE_HOURS',
+    ],
   ])('refuses %s with 400 and its code, writing nothing', async (_name, window, code) => {
     const body = orderBody(window);
     const res = await send(CREATE, body);

@@ -131,7 +131,10 @@ async function lateWindow(): Promise<void> {
   const s = await createPartner(p, { environment: 'production' });
   const id = await productionOrder(s);
   const deadline = new Date(Date.now() + HOUR);
-  await db().query('update delivery_orders set dropoff_deadline = $2 where id = $1', [id, deadline]);
+  await db().query('update delivery_orders set dropoff_deadline = $2 where id = $1', [
+    id,
+    deadline,
+  ]);
   await db().query(
     'update dispatch_jobs set dropoff_deadline = $2, miss_at = $3 where order_id = $1',
     [id, deadline, new Date(Date.now() - 1000)],

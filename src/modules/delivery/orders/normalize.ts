@@ -69,8 +69,7 @@ function schedule(
   const ready = window.pickupReadyAt ?? ctx.now;
   return {
     pickupDate: accraDate(ready),
-    estimatedDelivery:
-      window.dropoffDeadline ?? new Date(ready.getTime() + STANDARD_DELIVERY_MS),
+    estimatedDelivery: window.dropoffDeadline ?? new Date(ready.getTime() + STANDARD_DELIVERY_MS),
   };
 }
 

@@ -80,7 +80,7 @@ export const CreateOrderBody = strictObject({
   ),
   dropoff_deadline: Type.Optional(
     WindowTime(
-      'When the parcel must be delivered by (date-time with its offset). After pickup_ready_at (or now) by at least the minimum window (60 minutes by default), within 14 days, in service hours and not on a public holiday. It becomes the order\'s estimated_delivery; an order that will miss it raises delivery.order.late',
+      "When the parcel must be delivered by (date-time with its offset). After pickup_ready_at (or now) by at least the minimum window (60 minutes by default), within 14 days, in service hours and not on a public holiday. It becomes the order's estimated_delivery; an order that will miss it raises delivery.order.late",
     ),
   ),
   quote_id: Type.Optional(
