@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.ts';
 import { CouriersService } from '../../../src/modules/couriers/index.ts';
 import { Offers } from '../../../src/modules/dispatch/offers.ts';
+import { dispatchRepository } from '../../../src/modules/dispatch/repository.ts';
 import { openDatabase, type Db } from '../../../src/platform/db/index.ts';
 import { onPostgres } from '../../helpers/harness.ts';
 
@@ -49,12 +50,15 @@ afterAll(() => db?.close());
 
 let n = 0;
 /** An order placed now, as delivery's placement statement writes its job. */
-async function place(window: { ready?: string; deadline?: string } = {}): Promise<string> {
+async function place(
+  window: { ready?: string; deadline?: string } = {},
+  environment: 'staging' | 'production' = 'production',
+): Promise<string> {
   const orderId = `dlv_window_${++n}`;
   const { sql, params } = offers.onPlace(
     {
       orderId,
-      environment: 'production',
+      environment,
       at: new Date(now),
       pickup: PICKUP,
       dropoff: DROPOFF,
@@ -122,6 +126,18 @@ describe('dispatch and delivery windows', () => {
     expect((await offers.tick()).late).not.toContain(id);
     now = due + LATE_MINUTES * 60_000;
     expect((await offers.tick()).late).toContain(id);
+  });
+
+  it('leaves a staging window job to the sandbox courier only once it is due', async () => {
+    const id = await place({ ready: '2026-04-02T12:00:00Z' }, 'staging');
+    const sandboxNext = async () =>
+      (await dispatchRepository.waitingIn(db, ['staging'], new Date(now), 100)).map(
+        (j) => j.order_id,
+      );
+    now = Date.parse('2026-04-02T11:29:00Z');
+    expect(await sandboxNext()).not.toContain(id);
+    now = Date.parse('2026-04-02T11:31:00Z');
+    expect(await sandboxNext()).toContain(id);
   });
 
   it("reads the round's due jobs through the due index, not every waiting job", async () => {
