@@ -66,6 +66,16 @@ describe('orders.create with a delivery window', () => {
     expect(got.data.order_info.pickup_date).toBe('2026-03-31');
   });
 
+  it('promises a ready-only order as a standard plan does from its ready time, by closing time', async () => {
+    const at = async (pickup_ready_at: string) =>
+      (await send(CREATE, orderBody({ pickup_ready_at }))).body.data.order_details;
+    expect((await at('2026-03-31T10:00:00Z')).estimated_delivery).toBe('2026-03-31T14:00:00.000Z');
+    expect(await at('2026-03-31T18:00:00Z')).toMatchObject({
+      estimated_delivery: '2026-03-31T20:00:00.000Z',
+      pickup_ready_at: '2026-03-31T18:00:00.000Z',
+    });
+  });
+
   it('answers an order without a window exactly as before: no window fields, the usual plan', async () => {
     const res = await send(CREATE, orderBody());
     expect(res.status).toBe(201);

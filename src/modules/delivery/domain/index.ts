@@ -16,6 +16,7 @@ export type { Priority, PricingConfig } from './pricing.ts';
 export {
   ACCRA_UTC_OFFSET_MINUTES,
   DEFAULT_CALENDAR,
+  STANDARD_PROMISE_MINUTES,
   accraDate,
   isDeliveryDay,
   nextDeliveryDay,

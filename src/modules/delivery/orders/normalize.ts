@@ -3,6 +3,7 @@ import { errors, type ErrorDetail } from '../../../platform/errors.ts';
 import { ghsToPesewas } from '../../../platform/money.ts';
 import type { Destinations } from '../../../platform/outbound/destinations.ts';
 import {
+  STANDARD_PROMISE_MINUTES,
   accraDate,
   checkWindow,
   planWindows,
@@ -51,11 +52,10 @@ export interface NormalizedOrder {
   window: DeliveryWindow | null;
 }
 
-const STANDARD_DELIVERY_MS = 4 * 3_600_000;
-
 /**
- * The pickup day and promised time: from the window when one was asked for (the deadline, else four
- * hours after the parcel is ready, as a standard plan promises), else from the usual plan.
+ * The pickup day and promised time: from the window when one was asked for (the deadline, else as
+ * long after the parcel is ready as a standard plan promises, by closing time), else from the usual
+ * plan.
  */
 function schedule(
   input: CreateOrderInput,
@@ -67,10 +67,14 @@ function schedule(
     return { pickupDate: plan.pickupDate, estimatedDelivery: new Date(plan.estimatedDelivery) };
   }
   const ready = window.pickupReadyAt ?? ctx.now;
-  return {
-    pickupDate: accraDate(ready),
-    estimatedDelivery: window.dropoffDeadline ?? new Date(ready.getTime() + STANDARD_DELIVERY_MS),
-  };
+  const pickupDate = accraDate(ready);
+  // Accra is UTC+0 (calendar.ts): the day's closing hour is that hour UTC.
+  const closing = Date.parse(`${pickupDate}T00:00:00Z`) + ctx.calendar.closingHour * 3_600_000;
+  const promised = Math.max(
+    ready.getTime(),
+    Math.min(ready.getTime() + STANDARD_PROMISE_MINUTES * 60_000, closing),
+  );
+  return { pickupDate, estimatedDelivery: window.dropoffDeadline ?? new Date(promised) };
 }
 
 function digital(
