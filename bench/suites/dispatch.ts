@@ -66,6 +66,7 @@ async function scenario(name: ScenarioName, requests: number) {
       {
         offerSeconds: 45,
         lateMinutes: 10,
+        windowLeadMinutes: 30,
         positionMaxAgeMinutes: 15,
         intervalMs: 0,
         locationRetentionHours: 24,
@@ -98,6 +99,9 @@ async function scenario(name: ScenarioName, requests: number) {
             dropoff: null,
             zone: 'greater-accra',
             now: new Date(),
+            dueAt: new Date(),
+            dropoffDeadline: null,
+            missAt: null,
           },
           1,
         );

@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { CouriersService } from '../../src/modules/couriers/index.ts';
 import { CourierTrail } from '../../src/modules/dispatch/trail.ts';
+import { WindowWatch } from '../../src/modules/dispatch/window-watch.ts';
 import { openDatabase, type Db } from '../../src/platform/db/index.ts';
 import { POSTGRES_URL, dropSchema, reachableScenarios } from '../lib/backends.ts';
 import {
@@ -75,7 +76,17 @@ async function scenario(name: ScenarioName, requests: number, concurrency: numbe
           order_reference: id,
         }) as never,
     };
-    couriers.onPosition(new CourierTrail(db, orders, couriers, 24, Date.now, silent).onPosition);
+    couriers.onPosition(
+      new CourierTrail(
+        db,
+        orders,
+        couriers,
+        new WindowWatch(db, orders, Date.now, silent),
+        24,
+        Date.now,
+        silent,
+      ).onPosition,
+    );
     const rows: Array<{ couriers: number; reportsPerSecond: number; events: number }> = [];
     let have = 0;
     for (const size of SIZES) {

@@ -42,6 +42,18 @@ export const errors = {
   quoteAlreadyUsed: make(400, 'QUOTE_ALREADY_USED'),
   /** orders.create: the order's pickup or drop-off is not the point the quote priced. */
   quoteMismatch: make(400, 'QUOTE_MISMATCH'),
+  /** orders.create: a window field is not a date-time with its offset (or carries a control character). */
+  deliveryWindowInvalid: make(400, 'DELIVERY_WINDOW_INVALID'),
+  deliveryWindowInPast: make(400, 'DELIVERY_WINDOW_IN_PAST'),
+  /** orders.create: a window ends more than 14 days ahead. */
+  deliveryWindowTooFar: make(400, 'DELIVERY_WINDOW_TOO_FAR'),
+  /** orders.create: dropoff_deadline is not after pickup_ready_at. */
+  deliveryWindowReversed: make(400, 'DELIVERY_WINDOW_REVERSED'),
+  /** orders.create: less time between ready (or now) and the deadline than a delivery needs. */
+  deliveryWindowTooShort: make(400, 'DELIVERY_WINDOW_TOO_SHORT'),
+  deliveryWindowOnHoliday: make(400, 'DELIVERY_WINDOW_ON_HOLIDAY'),
+  /** orders.create: a window end on a Sunday or outside the service hours (Accra time). */
+  deliveryWindowOutsideServiceHours: make(400, 'DELIVERY_WINDOW_OUTSIDE_SERVICE_HOURS'),
   missingApiKey: make(401, 'MISSING_API_KEY'),
   invalidApiKey: make(401, 'INVALID_API_KEY'),
   missingSignature: make(401, 'MISSING_SIGNATURE'),

@@ -88,6 +88,8 @@ async function recoveredCreate(
           'pickup_digital_address',
           'delivery_digital_address',
           'quote_id',
+          'pickup_ready_at',
+          'dropoff_deadline',
         ] as const),
       },
       status: 'order_created',

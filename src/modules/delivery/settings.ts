@@ -20,6 +20,8 @@ export interface DeliverySettings {
   returnFeePercent: number;
   /** How long a quote from orders.estimate holds its price (QUOTE_TTL_MINUTES, default 15). */
   quoteTtlMinutes: number;
+  /** The shortest delivery window orders.create accepts, and the least orders.estimate offers (WINDOW_MIN_MINUTES, default 60). */
+  windowMinMinutes: number;
   /** The tracking page's map; undefined (no map, no Leaflet) unless a tile server is configured. */
   trackingMap?: TrackingMapSettings | undefined;
   /** The secret in the USSD gateway's callback URL (USSD_CALLBACK_SECRET); unset: no USSD route. */
@@ -85,6 +87,7 @@ export function deliverySettings(env: Env, problems: string[]): DeliverySettings
     maxDeliveryAttempts: int(env, 'DELIVERY_MAX_ATTEMPTS', 2, 1, 5, problems),
     returnFeePercent: int(env, 'RETURN_FEE_PERCENT', 50, 0, 100, problems),
     quoteTtlMinutes: int(env, 'QUOTE_TTL_MINUTES', 15, 1, 1440, problems),
+    windowMinMinutes: int(env, 'WINDOW_MIN_MINUTES', 60, 15, 720, problems),
     trackingMap: trackingMapSettings(env, problems),
     ussdCallbackSecret: ussdSecret(env, problems),
   };

@@ -12,6 +12,7 @@ import { dispatchAdminRoutes } from './routes/admin-dispatch.ts';
 import { DispatchService } from './service.ts';
 import type { DispatchSettings } from './settings.ts';
 import { CourierTrail } from './trail.ts';
+import { WindowWatch } from './window-watch.ts';
 import { registerDispatchGauges } from './metrics.ts';
 import { defineModule } from '../../platform/module.ts';
 
@@ -22,6 +23,8 @@ export interface DispatchModule {
   sandbox: SandboxCourier;
   /** Live location of couriers on jobs; delivery's CourierTracker. */
   trail: CourierTrail;
+  /** Orders that will miss their delivery window: flagged and announced once (delivery.order.late). */
+  windows: WindowWatch;
   workers: WorkerLoop[];
   adminRoutes: AdminRoute[];
 }
@@ -59,10 +62,12 @@ export function createDispatchModule({
     settings.sandboxStepSeconds * 1000,
     clock,
   );
+  const windows = new WindowWatch(db, delivery.orders, clock, log);
   const trail = new CourierTrail(
     db,
     delivery.orders,
     couriers,
+    windows,
     settings.locationRetentionHours,
     clock,
     log,
@@ -72,9 +77,11 @@ export function createDispatchModule({
     offers,
     sandbox,
     trail,
+    windows,
     workers: [
       // Woken by each new job's commit (orders.create → offer in milliseconds), and on its interval for
-      // offers expiring and jobs going late. Off (DISPATCH_INTERVAL_MS=0) it neither polls nor listens.
+      // offers expiring, scheduled jobs falling due, jobs going late and windows about to be missed.
+      // Off (DISPATCH_INTERVAL_MS=0) it neither polls nor listens.
       ...(settings.intervalMs > 0
         ? [
             new WorkerLoop(db, log, {
@@ -82,7 +89,11 @@ export function createDispatchModule({
               channel: DISPATCH_CHANNEL,
               pollMs: settings.intervalMs,
               minGapMs: 20,
-              round: async () => (await offers.tick()).offered >= OFFER_BATCH,
+              round: async () => {
+                const { offered } = await offers.tick();
+                await windows.sweep();
+                return offered >= OFFER_BATCH;
+              },
             }),
           ]
         : []),

@@ -6,6 +6,7 @@ import type { CouriersService } from '../couriers/index.ts';
 import type { DeliveryOrder, DeliveryStatus, PlacedOrder } from '../delivery/index.ts';
 import { endsJob, stageAfterFailedAttempt } from './domain/actions.ts';
 import { rankCandidates, zoneOf } from './domain/ranking.ts';
+import { jobSchedule } from './domain/window.ts';
 import { dispatchRepository as repo, type JobRow } from './repository.ts';
 import type { DispatchSettings } from './settings.ts';
 
@@ -69,13 +70,27 @@ export class Offers {
 
   /**
    * Delivery's placement statement: an order becomes a waiting job in the order's own insert. A
-   * production job goes to real couriers (tick); a staging job only to the sandbox courier.
+   * production job goes to real couriers (tick); a staging job only to the sandbox courier. A job
+   * with a window is due from its ready time less the lead time; until then no round reads it.
    */
   readonly onPlace = (
-    { orderId, environment, at, pickup, dropoff, pickupRegion }: PlacedOrder,
+    {
+      orderId,
+      environment,
+      at,
+      pickup,
+      dropoff,
+      pickupRegion,
+      pickupReadyAt,
+      dropoffDeadline,
+    }: PlacedOrder,
     firstParam: number,
-  ) =>
-    repo.insertJobStatement(
+  ) => {
+    const { dueAt, missAt } = jobSchedule(
+      { at, pickupReadyAt, dropoffDeadline, pickup, dropoff },
+      this.settings.windowLeadMinutes * 60_000,
+    );
+    return repo.insertJobStatement(
       {
         orderId,
         environment,
@@ -84,9 +99,13 @@ export class Offers {
         dropoff,
         zone: zoneOf(pickupRegion),
         now: at,
+        dueAt,
+        dropoffDeadline,
+        missAt,
       },
       firstParam,
     );
+  };
 
   /**
    * Delivery's move listener. An order that ends (delivered, cancelled, failed, returned) ends its
@@ -139,7 +158,9 @@ export class Offers {
     }
     let offered = 0;
     // On a playground the sandbox courier takes production's jobs too: real couriers are offered none.
-    const jobs = this.settings.sandboxForProduction ? [] : await repo.waiting(this.db, OFFER_BATCH);
+    const jobs = this.settings.sandboxForProduction
+      ? []
+      : await repo.waiting(this.db, now, OFFER_BATCH);
     // Who is busy is read once for the round; each offer made in it adds its courier.
     const busy = jobs.length ? await repo.busy(this.db) : [];
     for (const job of jobs) {

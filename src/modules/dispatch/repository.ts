@@ -12,6 +12,11 @@ export interface JobRow {
   state: JobState;
   late_at: Date | null;
   created_at: Date;
+  /** From when the job may be offered (its placement, or its window's ready time less the lead). */
+  due_at: Date;
+  dropoff_deadline: Date | null;
+  /** When the job was found to miss its window (delivery.order.late sent then). */
+  window_missed_at: Date | null;
 }
 
 export interface OfferRow {
@@ -42,7 +47,8 @@ export interface BoardRow extends JobRow {
 /** New jobs notify this channel after their commit: the dispatch worker wakes instead of waiting for its poll. */
 export const DISPATCH_CHANNEL = 'dispatch_jobs';
 
-const JOB_COLS = 'order_id, environment, pickup_lat, pickup_lng, zone, state, late_at, created_at';
+const JOB_COLS =
+  'order_id, environment, pickup_lat, pickup_lng, zone, state, late_at, created_at, due_at, dropoff_deadline, window_missed_at';
 
 export const dispatchRepository = {
   /** The insert of a new order's waiting job, as a statement joined to the order's own insert (parameters from `first`). */
@@ -55,13 +61,16 @@ export const dispatchRepository = {
       dropoff: { lat: number; lng: number } | null;
       zone: string | null;
       now: Date;
+      dueAt: Date;
+      dropoffDeadline: Date | null;
+      missAt: Date | null;
     },
     first: number,
   ): { sql: string; params: unknown[]; notify: string } {
     const $ = (i: number) => `$${first + i}`;
     return {
-      sql: `insert into dispatch_jobs (order_id, environment, pickup_lat, pickup_lng, dropoff_lat, dropoff_lng, zone, state, created_at, updated_at)
-       values (${$(0)}, ${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${$(5)}, ${$(6)}, 'waiting', ${$(7)}, ${$(7)}) on conflict do nothing`,
+      sql: `insert into dispatch_jobs (order_id, environment, pickup_lat, pickup_lng, dropoff_lat, dropoff_lng, zone, state, created_at, updated_at, due_at, dropoff_deadline, miss_at)
+       values (${$(0)}, ${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${$(5)}, ${$(6)}, 'waiting', ${$(7)}, ${$(7)}, ${$(8)}, ${$(9)}, ${$(10)}) on conflict do nothing`,
       params: [
         job.orderId,
         job.environment,
@@ -71,8 +80,11 @@ export const dispatchRepository = {
         job.dropoff?.lng ?? null,
         job.zone,
         job.now,
+        job.dueAt,
+        job.dropoffDeadline,
+        job.missAt,
       ],
-      // The dispatch worker offers the job as soon as the order commits.
+      // The dispatch worker offers the job as soon as the order commits (a scheduled one at its round once due).
       notify: DISPATCH_CHANNEL,
     };
   },
@@ -86,15 +98,18 @@ export const dispatchRepository = {
     )[0];
   },
 
-  /** Production jobs waiting for an offer, oldest first (staging's go to the sandbox courier). */
-  async waiting(q: Queryable, limit: number): Promise<JobRow[]> {
+  /**
+   * Production jobs waiting for an offer and due by `now`, longest due first (staging's go to the
+   * sandbox courier). A job scheduled for later is not read (dispatch_jobs_due_idx).
+   */
+  async waiting(q: Queryable, now: Date, limit: number): Promise<JobRow[]> {
     return q.query<JobRow>(
-      `select ${JOB_COLS} from dispatch_jobs where state = 'waiting' and environment = 'production' order by created_at limit $1`,
-      [limit],
+      `select ${JOB_COLS} from dispatch_jobs where state = 'waiting' and environment = 'production' and due_at <= $1 order by due_at limit $2`,
+      [now, limit],
     );
   },
 
-  /** Jobs of these environments placed before `before` still waiting, oldest first (the sandbox courier's next offers). */
+  /** Jobs of these environments due before `before` still waiting, longest due first (the sandbox courier's next offers). */
   async waitingIn(
     q: Queryable,
     environments: readonly string[],
@@ -102,7 +117,7 @@ export const dispatchRepository = {
     limit: number,
   ): Promise<JobRow[]> {
     return q.query<JobRow>(
-      `select ${JOB_COLS} from dispatch_jobs where state = 'waiting' and environment = any($1) and created_at < $2 order by created_at limit $3`,
+      `select ${JOB_COLS} from dispatch_jobs where state = 'waiting' and environment = any($1) and due_at < $2 order by due_at limit $3`,
       [environments, before, limit],
     );
   },
@@ -122,13 +137,41 @@ export const dispatchRepository = {
     return rows.length > 0;
   },
 
-  /** Marks jobs still without a courier since before `before` late; answers the newly late ones. */
+  /** Marks jobs still without a courier since they fell due before `before` late; answers the newly late ones. */
   async markLate(q: Queryable, before: Date, now: Date): Promise<string[]> {
     const rows = await q.query<{ order_id: string }>(
-      `update dispatch_jobs set late_at = $2 where state in ('waiting', 'offered') and environment = 'production' and late_at is null and created_at <= $1 returning order_id`,
+      `update dispatch_jobs set late_at = $2 where state in ('waiting', 'offered') and environment = 'production' and late_at is null and due_at <= $1 returning order_id`,
       [before, now],
     );
     return rows.map((r) => r.order_id);
+  },
+
+  /** Unassigned jobs that nobody can take in time for their deadline any more, not yet flagged (dispatch_jobs_miss_idx). */
+  async missing(q: Queryable, now: Date, limit: number): Promise<string[]> {
+    const rows = await q.query<{ order_id: string }>(
+      `select order_id from dispatch_jobs where miss_at is not null and window_missed_at is null and state in ('waiting', 'offered') and miss_at <= $1 order by miss_at limit $2`,
+      [now, limit],
+    );
+    return rows.map((r) => r.order_id);
+  },
+
+  /**
+   * Flags the job as missing its window, once (compare-and-set): true for the one caller that flagged
+   * it. `unassigned`: only while nobody holds it (the sweep; a courier may have just accepted).
+   */
+  async flagMissed(
+    tx: Queryable,
+    orderId: string,
+    now: Date,
+    unassigned: boolean,
+  ): Promise<boolean> {
+    const rows = await tx.query(
+      `update dispatch_jobs set window_missed_at = $2, updated_at = $2
+        where order_id = $1 and window_missed_at is null and dropoff_deadline is not null
+          and state <> 'closed' and (not $3 or state in ('waiting', 'offered')) returning order_id`,
+      [orderId, now, unassigned],
+    );
+    return rows.length > 0;
   },
 
   async lateCount(q: Queryable): Promise<number> {
@@ -321,16 +364,16 @@ export const dispatchRepository = {
     )[0];
   },
 
-  /** Open jobs with their open offer and active assignment, late ones first, then oldest. */
+  /** Open jobs with their open offer and active assignment, late ones (and those missing their window) first, then oldest. */
   async board(q: Queryable, limit: number): Promise<BoardRow[]> {
     return q.query<BoardRow>(
       `select j.order_id, j.environment, j.pickup_lat, j.pickup_lng, j.zone, j.state, j.late_at, j.created_at,
-              o.courier_id as offer_courier_id, o.expires_at as offer_expires_at, a.courier_id, a.stage
+              j.due_at, j.dropoff_deadline, j.window_missed_at, o.courier_id as offer_courier_id, o.expires_at as offer_expires_at, a.courier_id, a.stage
          from dispatch_jobs j
          left join dispatch_offers o on o.order_id = j.order_id and o.state = 'open'
          left join dispatch_assignments a on a.order_id = j.order_id and a.ended_at is null
         where j.state <> 'closed' and j.environment = 'production'
-        order by j.late_at is null, j.created_at limit $1`,
+        order by j.late_at is null and j.window_missed_at is null, j.created_at limit $1`,
       [limit],
     );
   },

@@ -5,6 +5,8 @@ export interface DispatchSettings {
   offerSeconds: number;
   /** An order without a courier this long after it was placed is late (alert and gauge). */
   lateMinutes: number;
+  /** A job with a window is offered this long before its pickup_ready_at (the time to reach the pickup). */
+  windowLeadMinutes: number;
   /** Couriers whose last position is older than this are not offered jobs. */
   positionMaxAgeMinutes: number;
   /** How often the dispatcher expires offers and offers waiting jobs; 0 turns it off here. */
@@ -25,6 +27,7 @@ export function dispatchSettings(env: Env, problems: string[]): DispatchSettings
   return {
     offerSeconds: int(env, 'DISPATCH_OFFER_SECONDS', 45, 5, 3600, problems),
     lateMinutes: int(env, 'DISPATCH_LATE_MINUTES', 10, 1, 1440, problems),
+    windowLeadMinutes: int(env, 'DISPATCH_WINDOW_LEAD_MINUTES', 30, 0, 720, problems),
     positionMaxAgeMinutes: int(env, 'DISPATCH_POSITION_MAX_AGE_MINUTES', 15, 1, 1440, problems),
     intervalMs: int(env, 'DISPATCH_INTERVAL_MS', 1000, 0, 3_600_000, problems),
     locationRetentionHours: int(env, 'LOCATION_RETENTION_HOURS', 24, 1, 24 * 90, problems),

@@ -9,6 +9,8 @@ export interface HeldJob {
   pickup_lng: number | null;
   dropoff_lat: number | null;
   dropoff_lng: number | null;
+  dropoff_deadline: Date | null;
+  window_missed_at: Date | null;
 }
 
 export interface TrailPoint {
@@ -17,7 +19,8 @@ export interface TrailPoint {
   at: Date;
 }
 
-const STOPS = 'j.pickup_lat, j.pickup_lng, j.dropoff_lat, j.dropoff_lng';
+const STOPS =
+  'j.pickup_lat, j.pickup_lng, j.dropoff_lat, j.dropoff_lng, j.dropoff_deadline, j.window_missed_at';
 
 export const trailRepository = {
   /** The jobs the courier holds now (a courier may carry several). */

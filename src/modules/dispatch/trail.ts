@@ -1,6 +1,6 @@
-import type { Db } from '../../platform/db/index.ts';
+import type { Db, Queryable } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { CouriersService } from '../couriers/index.ts';
+import type { CouriersService, Vehicle } from '../couriers/index.ts';
 import {
   TRACKING_CHANNEL,
   type CourierProgress,
@@ -10,6 +10,8 @@ import {
 } from '../delivery/index.ts';
 import { appendEvent } from '../webhooks/index.ts';
 import { etaAt, nextStop, type NextStop } from './domain/eta.ts';
+import { arrivalAtDropoff } from './domain/window.ts';
+import type { WindowWatch } from './window-watch.ts';
 import { trailRepository as repo, type HeldJob, type TrailPoint } from './trail-repository.ts';
 
 /** The newest points kept per order. */
@@ -43,6 +45,7 @@ export class CourierTrail implements CourierTracker {
     private readonly db: Db,
     private readonly orders: TrailOrders,
     private readonly couriers: CouriersService,
+    private readonly windows: WindowWatch,
     private readonly retentionHours: number,
     private readonly clock: () => number,
     private readonly log: Logger,
@@ -60,6 +63,7 @@ export class CourierTrail implements CourierTracker {
       await this.db.transaction(async (tx) => {
         await repo.add(tx, job.order_id, report, TRAIL_POINTS);
         tx.notify(TRACKING_CHANNEL);
+        await this.watchDeadline(tx, job, order, progress, vehicle);
         const sequence = await repo.claimLocationEvent(
           tx,
           job.order_id,
@@ -88,6 +92,24 @@ export class CourierTrail implements CourierTracker {
       });
     }
   };
+
+  /** An ETA at the drop-off past the order's deadline flags it (once: WindowWatch). */
+  private async watchDeadline(
+    tx: Queryable,
+    job: HeldJob,
+    order: DeliveryOrder,
+    progress: CourierProgress,
+    vehicle: Vehicle,
+  ): Promise<void> {
+    if (!job.dropoff_deadline || job.window_missed_at) return;
+    const arrival = arrivalAtDropoff(
+      progress.eta ? new Date(progress.eta) : null,
+      progress.next_stop === 'pickup',
+      { pickup: stopOf(job, 'pickup'), dropoff: stopOf(job, 'dropoff'), vehicle },
+    );
+    if (arrival && arrival.getTime() > new Date(job.dropoff_deadline).getTime())
+      await this.windows.flag(tx, order, 'eta_after_deadline', arrival, new Date(this.clock()));
+  }
 
   async forOrder(orderId: string): Promise<CourierProgress | undefined> {
     const job = await repo.held(this.db, orderId);

@@ -157,6 +157,23 @@ export function webhookEvents(values: EventValues): Record<EventType, WebhookEve
         recorded_at: DateTime('When the courier reported the position'),
       }),
     ),
+    'delivery.order.late': delivery(
+      "An order with a dropoff_deadline will miss it: no courier had taken it by the deadline less the expected pickup-to-drop-off travel time (reason no_courier), or its courier's expected arrival at the drop-off is past the deadline (reason eta_after_deadline). Sent at most once per order; the order goes on as usual",
+      Type.Object({
+        order_id: Type.String(),
+        order_reference: Type.String(),
+        status: DeliveryStatus,
+        reason: StringEnum(['no_courier', 'eta_after_deadline'] as const),
+        pickup_ready_at: Type.Union([DateTime('As orders.create was given it'), Type.Null()], {
+          description: 'null when the order gave only a deadline',
+        }),
+        dropoff_deadline: DateTime('The deadline that will be missed'),
+        eta: Type.Union([DateTime('When the courier is expected at the drop-off'), Type.Null()], {
+          description: 'null for no_courier',
+        }),
+        timestamp: Timestamp,
+      }),
+    ),
     'wallet.topup.credited': delivery(
       'A wallet top-up was credited (production only)',
       balanceChange(

@@ -10,6 +10,7 @@ export type EventType =
   | 'delivery.order.returning'
   | 'delivery.order.returned'
   | 'delivery.courier.location'
+  | 'delivery.order.late'
   | 'wallet.topup.credited'
   | 'wallet.refund.completed'
   | 'safe.order.paid'

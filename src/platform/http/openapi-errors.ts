@@ -48,6 +48,17 @@ export const CODE_HINTS: Readonly<Record<string, string>> = {
   QUOTE_ALREADY_USED: 'Another order already redeemed this quote; each quote prices one order.',
   QUOTE_MISMATCH:
     "The order's pickup or delivery coordinates are not the points the quote priced (both are required with a quote).",
+  DELIVERY_WINDOW_INVALID:
+    '`pickup_ready_at` or `dropoff_deadline` is not a date-time with its offset (e.g. 2026-12-01T10:00:00Z), or holds a control character.',
+  DELIVERY_WINDOW_IN_PAST:
+    '`pickup_ready_at` is more than 5 minutes ago, or `dropoff_deadline` has passed.',
+  DELIVERY_WINDOW_TOO_FAR: 'A window field is more than 14 days ahead.',
+  DELIVERY_WINDOW_REVERSED: '`dropoff_deadline` is not after `pickup_ready_at`.',
+  DELIVERY_WINDOW_TOO_SHORT:
+    'From `pickup_ready_at` (or now) to `dropoff_deadline` is shorter than the minimum window (60 minutes by default).',
+  DELIVERY_WINDOW_ON_HOLIDAY: 'A window field falls on a Ghana public holiday; `details` names it.',
+  DELIVERY_WINDOW_OUTSIDE_SERVICE_HOURS:
+    'A window field falls on a Sunday or outside the service hours (08:00 to 20:00 Accra time, Monday to Saturday).',
   MISSING_API_KEY: 'No X-API-Key header (nor Authorization: Bearer).',
   INVALID_API_KEY: 'The API key is unknown or revoked.',
   MISSING_SIGNATURE: 'X-Signature, X-Timestamp or X-Nonce is absent.',

@@ -109,6 +109,10 @@ export function boardView({ entries, onDuty, names }: DispatchRead, canAssign: b
         return {
           ...e,
           since: utc(e.late_at ?? e.created_at).slice(11),
+          // A window: when the job is offered from (if later than its placement) and its deadline.
+          offeredFrom: e.due_at > e.created_at ? utc(e.due_at) : undefined,
+          deadline: e.dropoff_deadline ? utc(e.dropoff_deadline) : undefined,
+          missesWindow: e.window_missed_at !== null,
           expires: e.offer_expires_at ? utc(e.offer_expires_at).slice(11) : undefined,
           expiresAt: iso(e.offer_expires_at) ?? undefined,
           holder,

@@ -65,6 +65,16 @@ function filters(query: ListQuery['Querystring']) {
   };
 }
 
+/** The delivery window the partner asked for, in words (Accra time is UTC), or undefined without one. */
+function windowText(o: {
+  pickup_ready_at: Date | null;
+  dropoff_deadline: Date | null;
+}): string | undefined {
+  if (!o.pickup_ready_at && !o.dropoff_deadline) return undefined;
+  const ready = o.pickup_ready_at ? `ready ${utc(o.pickup_ready_at)}` : 'ready at once';
+  return `${ready}, ${o.dropoff_deadline ? `due by ${utc(o.dropoff_deadline)}` : 'no deadline'}`;
+}
+
 /**
  * The orders board: every partner's delivery orders, an order's page with its timeline, and the
  * operator's moves through OrdersService.operatorMove (the operator API's service), offering only
@@ -99,6 +109,7 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, kit: ConsoleKit
         partner: partners.get(order.partner_id) ?? order.partner_id,
         fee: order.fee_pesewas === null ? '—' : formatGhs(Number(order.fee_pesewas)),
         created: utc(order.created_at),
+        window: windowText(order),
         events: events.map((e) => ({ ...e, when: utc(e.at) })),
         timeline,
         // In transit again is another delivery attempt after a failed one.

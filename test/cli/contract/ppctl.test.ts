@@ -328,6 +328,41 @@ describe('ppctl (the partner CLI)', () => {
     expect(REQUEST_ERROR.exec(again.stderr)?.[1]).toBe('QUOTE_ALREADY_USED');
   });
 
+  it('estimate lists the windows it offers; orders create --ready-at --deadline books one, and a refusal shows its code', async () => {
+    const estimated = await cli(['estimate', '--to', '5.635,-0.161']);
+    expect(estimated.code, estimated.stderr).toBe(0);
+    const [, readyAt, deadline] =
+      /^(\d{4}-\d\d-\d\dT\S+Z) +(\d{4}-\d\d-\d\dT\S+Z)$/m.exec(estimated.stdout) ?? [];
+    expect(readyAt, estimated.stdout).toBeDefined();
+    const file = join(tmp, 'windowed-order.json');
+    await writeFile(file, JSON.stringify(orderBody()));
+    const created = await cli([
+      'orders',
+      'create',
+      '-f',
+      file,
+      '--ready-at',
+      readyAt!,
+      '--deadline',
+      deadline!,
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toMatch(new RegExp(`^ready for pickup: +${readyAt}$`, 'm'));
+    expect(created.stdout).toMatch(new RegExp(`^deadline: +${deadline}$`, 'm'));
+
+    await writeFile(file, JSON.stringify(orderBody()));
+    const refused = await cli([
+      'orders',
+      'create',
+      '-f',
+      file,
+      '--ready-at',
+      '2020-01-06T10:00:00Z',
+    ]);
+    expect(refused.code).toBe(1);
+    expect(REQUEST_ERROR.exec(refused.stderr)?.[1]).toBe('DELIVERY_WINDOW_IN_PAST');
+  });
+
   it('orders create, get (by id and reference), track, cancel; cancelling twice is INVALID_ORDER_STATUS', async () => {
     const order = orderBody();
     const file = join(tmp, 'order.json');

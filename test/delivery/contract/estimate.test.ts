@@ -84,6 +84,8 @@ describe('delivery.orders.estimate', () => {
         // Additive (issue 31): the price lock a standard estimate answers with.
         'quote_id',
         'quote_expires_at',
+        // Additive (issue 31): the delivery windows orders.create accepts.
+        'windows',
       ].sort(),
     );
     expect(Object.keys(data.additional_info).sort()).toEqual([

@@ -122,6 +122,26 @@ async function liveLocation(): Promise<void> {
   await p.app.platform.couriers.reportPosition(courier.id, { ...PICKUP, at: new Date() });
 }
 
+/**
+ * A production order given a deadline nobody can meet any more (delivery.order.late). Its window is
+ * written straight to the rows: orders.create would refuse one outside the service hours this test
+ * runs in, on the real clock.
+ */
+async function lateWindow(): Promise<void> {
+  const s = await createPartner(p, { environment: 'production' });
+  const id = await productionOrder(s);
+  const deadline = new Date(Date.now() + HOUR);
+  await db().query('update delivery_orders set dropoff_deadline = $2 where id = $1', [
+    id,
+    deadline,
+  ]);
+  await db().query(
+    'update dispatch_jobs set dropoff_deadline = $2, miss_at = $3 where order_id = $1',
+    [id, deadline, new Date(Date.now() - 1000)],
+  );
+  await p.app.platform.dispatch!.windows.sweep();
+}
+
 /** A partner's markup paid out, then another payout of it failed (payout.paid, payout.failed). */
 async function payouts(): Promise<void> {
   const s = await createPartner(p, { environment: 'production' });
@@ -145,7 +165,7 @@ async function payouts(): Promise<void> {
 
 describe('webhook events ↔ /openapi.json', () => {
   it('every event the server emits validates against its documented schema, and every documented type is emitted', async () => {
-    await Promise.all([deliveryAndWallet(), sales(), liveLocation()]);
+    await Promise.all([deliveryAndWallet(), sales(), liveLocation(), lateWindow()]);
     // After the sales: their settlements owe vendors, which the runs pay too (vendors have no events).
     await payouts();
     const ajv = new Ajv2020({ strict: false, allErrors: true });

@@ -50,6 +50,8 @@ function detailsText(d: OrderDetailsResponse['data']): string {
     ['quote', d.order_info.quote_id],
     ['pickup GhanaPostGPS', d.order_info.pickup_digital_address],
     ['drop-off GhanaPostGPS', d.order_info.delivery_digital_address],
+    ['ready for pickup', d.order_info.pickup_ready_at],
+    ['deadline', d.order_info.dropoff_deadline],
     ['tracking', d.tracking_url],
   ]);
 }
@@ -136,16 +138,28 @@ export const deliveryCommands: Command[] = [
         ])}\n\n${table(
           ['priority', 'price', 'description'],
           e.available_options.map((o) => [o.priority, ghs(o.price), o.description]),
-        )}`,
+        )}${
+          e.windows.length
+            ? `\n\n${table(
+                ['ready at (--ready-at)', 'deadline (--deadline)'],
+                e.windows.map((w) => [w.pickup_ready_at, w.dropoff_deadline]),
+              )}`
+            : ''
+        }`,
       );
     },
   },
   {
     name: 'orders create',
-    usage: '-f FILE [--quote QUOTE_ID]',
+    usage: '-f FILE [--quote QUOTE_ID] [--ready-at DATE-TIME] [--deadline DATE-TIME]',
     summary:
-      'Create an order from a JSON file (an orders.create body; - reads stdin); --quote redeems a quote from estimate',
-    options: { file: { type: 'string', short: 'f' }, quote: { type: 'string' } },
+      'Create an order from a JSON file (an orders.create body; - reads stdin); --quote redeems a quote from estimate; --ready-at and --deadline set its delivery window (pickup_ready_at, dropoff_deadline: e.g. 2026-12-01T10:00:00Z, Accra being UTC+0)',
+    options: {
+      file: { type: 'string', short: 'f' },
+      quote: { type: 'string' },
+      'ready-at': { type: 'string' },
+      deadline: { type: 'string' },
+    },
     async run(ctx) {
       const order = requestBodyFile(
         ctx,
@@ -153,6 +167,11 @@ export const deliveryCommands: Command[] = [
       ) as CreateOrderRequest;
       const quote = str(ctx, 'quote');
       if (quote !== undefined) order.quote_id = quote;
+      // The server checks the window (each refusal with its own code); the flags only carry it.
+      const readyAt = str(ctx, 'ready-at');
+      if (readyAt !== undefined) order.pickup_ready_at = readyAt;
+      const deadline = str(ctx, 'deadline');
+      if (deadline !== undefined) order.dropoff_deadline = deadline;
       const res = await ctx.client().delivery.orders.create(order);
       if (ctx.json) return ctx.io.out(json(res));
       const o = res.data.order_details;
@@ -164,6 +183,8 @@ export const deliveryCommands: Command[] = [
           ['estimated delivery', o.estimated_delivery],
           ['fee', o.amount === undefined ? undefined : ghs(o.amount)],
           ['quote', o.quote_id],
+          ['ready for pickup', o.pickup_ready_at],
+          ['deadline', o.dropoff_deadline],
           ['tracking', o.tracking_url],
           [
             'note',

@@ -111,6 +111,9 @@ const RULES: Record<
   economy: { pickup: 360, deliveryFrom: 0, deliveryTo: 0, nextDay: true }, // batched: next delivery day
 };
 
+/** How long after its pickup starts a standard delivery is promised (the end of its delivery window). */
+export const STANDARD_PROMISE_MINUTES = RULES.standard.deliveryTo;
+
 /** Pickup start is rounded up to a quarter hour for tidy windows. */
 const SLOT_MINUTES = 15;
 

@@ -16,6 +16,7 @@ export type { Priority, PricingConfig } from './pricing.ts';
 export {
   ACCRA_UTC_OFFSET_MINUTES,
   DEFAULT_CALENDAR,
+  STANDARD_PROMISE_MINUTES,
   accraDate,
   isDeliveryDay,
   nextDeliveryDay,
@@ -55,3 +56,13 @@ export {
   parseDigitalAddress,
 } from './digital-address.ts';
 export type { DigitalAddress } from './digital-address.ts';
+
+export {
+  OFFERED_DAYS,
+  SLOT_HOURS,
+  WINDOW_MAX_DAYS,
+  checkWindow,
+  offeredWindows,
+  parseWindowTime,
+} from './windows.ts';
+export type { DeliveryWindow, OfferedWindow, WindowInput, WindowRules } from './windows.ts';

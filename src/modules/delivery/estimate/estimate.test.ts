@@ -28,6 +28,7 @@ const MONDAY = new Date('2026-03-30T09:00:00Z');
 const deps = (over: Partial<EstimateDeps> = {}): EstimateDeps => ({
   pricing: DEFAULT_PRICING,
   calendar: DEFAULT_CALENDAR,
+  windowMinMinutes: 60,
   resolve: async (p: LatLng) => resolveArea(p, GHANA_AREAS, GHANA_REGIONS, 15),
   now: MONDAY,
   ...over,

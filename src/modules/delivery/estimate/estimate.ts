@@ -9,10 +9,12 @@ import {
   accraDate,
   PRIORITIES,
   feeFor,
+  offeredWindows,
   planWindows,
   priceFee,
   type CalendarConfig,
   type DeliveryPlan,
+  type OfferedWindow,
   type Priority,
   type PricingConfig,
   type Window,
@@ -36,6 +38,8 @@ export interface EstimateInput {
 export interface EstimateDeps {
   pricing: PricingConfig;
   calendar: CalendarConfig;
+  /** The shortest window orders.create accepts: every window offered is at least this long. */
+  windowMinMinutes: number;
   /** Area of a point, live areas included; null outside Ghana. */
   resolve: (p: LatLng) => Promise<ResolvedArea | null>;
   now: Date;
@@ -62,6 +66,8 @@ export interface EstimateData {
     pickup_description: string;
     delivery_description: string;
   };
+  /** Delivery windows orders.create accepts as pickup_ready_at and dropoff_deadline (none outside Ghana). */
+  windows: OfferedWindow[];
   /** The price lock of a standard estimate (added by the route, which knows the caller). */
   quote_id?: string;
   quote_expires_at?: string;
@@ -233,5 +239,8 @@ export async function estimateDelivery(
         ? `Delivery ${windowText(plan.deliveryWindow)} (Ghana time).`
         : unavailable,
     },
+    windows: available
+      ? offeredWindows(deps.now, { calendar: deps.calendar, minMinutes: deps.windowMinMinutes })
+      : [],
   };
 }

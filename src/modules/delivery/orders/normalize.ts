@@ -2,7 +2,15 @@ import type { Environment } from '../../../platform/auth/scopes.ts';
 import { errors, type ErrorDetail } from '../../../platform/errors.ts';
 import { ghsToPesewas } from '../../../platform/money.ts';
 import type { Destinations } from '../../../platform/outbound/destinations.ts';
-import { planWindows, type CalendarConfig, type PricingConfig } from '../domain/index.ts';
+import {
+  STANDARD_PROMISE_MINUTES,
+  accraDate,
+  checkWindow,
+  planWindows,
+  type CalendarConfig,
+  type DeliveryWindow,
+  type PricingConfig,
+} from '../domain/index.ts';
 import { isIsoDate } from '../../../shared/ghana/index.ts';
 import { isInGhana, normalizeGhanaPhone, type LatLng } from '../../../shared/ghana/index.ts';
 import { DIGITAL_ADDRESS_ISSUE, feeFor, parseDigitalAddress } from '../domain/index.ts';
@@ -18,6 +26,8 @@ export interface NormalizeContext {
   now: Date;
   pricing: PricingConfig;
   calendar: CalendarConfig;
+  /** The shortest delivery window an order may ask for (WINDOW_MIN_MINUTES). */
+  windowMinMinutes: number;
   areas: AreaLookup;
   destinations: Destinations;
 }
@@ -38,6 +48,33 @@ export interface NormalizedOrder {
   /** GhanaPostGPS addresses, upper case; labels only. */
   pickupDigitalAddress: string | null;
   deliveryDigitalAddress: string | null;
+  /** The window the partner asked for (pickup_ready_at, dropoff_deadline), when it did. */
+  window: DeliveryWindow | null;
+}
+
+/**
+ * The pickup day and promised time: from the window when one was asked for (the deadline, else as
+ * long after the parcel is ready as a standard plan promises, by closing time), else from the usual
+ * plan.
+ */
+function schedule(
+  input: CreateOrderInput,
+  window: DeliveryWindow | null,
+  ctx: NormalizeContext,
+): { pickupDate: string; estimatedDelivery: Date } {
+  if (!window) {
+    const plan = planWindows(ctx.now, input.delivery_date, 'standard', ctx.calendar);
+    return { pickupDate: plan.pickupDate, estimatedDelivery: new Date(plan.estimatedDelivery) };
+  }
+  const ready = window.pickupReadyAt ?? ctx.now;
+  const pickupDate = accraDate(ready);
+  // Accra is UTC+0 (calendar.ts): the day's closing hour is that hour UTC.
+  const closing = Date.parse(`${pickupDate}T00:00:00Z`) + ctx.calendar.closingHour * 3_600_000;
+  const promised = Math.max(
+    ready.getTime(),
+    Math.min(ready.getTime() + STANDARD_PROMISE_MINUTES * 60_000, closing),
+  );
+  return { pickupDate, estimatedDelivery: window.dropoffDeadline ?? new Date(promised) };
 }
 
 function digital(
@@ -118,13 +155,16 @@ export async function normalizeOrder(
   if (issues.length > 0) {
     throw errors.invalidOrderPayload(`${issues[0]!.field} ${issues[0]!.issue}.`, issues);
   }
+  const window = checkWindow(input, ctx.now, {
+    calendar: ctx.calendar,
+    minMinutes: ctx.windowMinMinutes,
+  });
   if (pickup && dropoff) feePesewas = feeFor(pickup, dropoff, ctx.pricing);
 
   const [pickupArea, dropoffArea] = await Promise.all([
     pickup ? ctx.areas.resolve(pickup) : null,
     dropoff ? ctx.areas.resolve(dropoff) : null,
   ]);
-  const plan = planWindows(ctx.now, input.delivery_date, 'standard', ctx.calendar);
   return {
     input,
     payer,
@@ -136,9 +176,9 @@ export async function normalizeOrder(
     // Without drop-off coordinates a digital address still names the area (labels, never the fee).
     dropoffRegion: dropoffArea?.region ?? dropoffDigital?.region ?? null,
     serviceArea: dropoffArea?.serviceArea ?? dropoffDigital?.zone ?? dropoffDigital?.region ?? null,
-    pickupDate: plan.pickupDate,
-    estimatedDelivery: new Date(plan.estimatedDelivery),
+    ...schedule(input, window, ctx),
     pickupDigitalAddress: pickupDigital?.value ?? null,
     deliveryDigitalAddress: dropoffDigital?.value ?? null,
+    window,
   };
 }

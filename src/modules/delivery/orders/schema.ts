@@ -13,6 +13,13 @@ const DigitalAddress = (end: string) =>
     description: `GhanaPostGPS digital address of the ${end}, e.g. GA-183-8164 (letters in any case, stored upper case). Shown to the courier and labels the area; never prices the order`,
   });
 
+// The form is checked again, with its own code (DELIVERY_WINDOW_INVALID), by the window check.
+const WindowTime = (description: string) =>
+  Type.String({ format: 'date-time', maxLength: 40, description });
+
+/** The window fields: a schema failure on them answers DELIVERY_WINDOW_INVALID, as the service does. */
+const WINDOW_FIELD = /^\/?(pickup_ready_at|dropoff_deadline)$/;
+
 export const CreateOrderBody = strictObject({
   order_reference: text(
     100,
@@ -66,6 +73,16 @@ export const CreateOrderBody = strictObject({
     Type.String({ format: 'date', description: 'ISO date (YYYY-MM-DD)' }),
   ),
   special_instructions: Type.Optional(FreeText(1000)),
+  pickup_ready_at: Type.Optional(
+    WindowTime(
+      'When the parcel is ready for pickup (date-time with its offset; Accra is UTC+0). No courier is offered the job before this less the dispatch lead time (30 minutes by default). At most 5 minutes ago and at most 14 days ahead, Monday to Saturday 08:00 to 20:00 Accra time, not on a public holiday. Without it the parcel is ready now',
+    ),
+  ),
+  dropoff_deadline: Type.Optional(
+    WindowTime(
+      "When the parcel must be delivered by (date-time with its offset). After pickup_ready_at (or now) by at least the minimum window (60 minutes by default), within 14 days, in service hours and not on a public holiday. It becomes the order's estimated_delivery; an order that will miss it raises delivery.order.late",
+    ),
+  ),
   quote_id: Type.Optional(
     Type.String({
       maxLength: 44,
@@ -97,6 +114,11 @@ export function orderValidationError(issues: readonly ValidationIssue[]): {
   );
   if (missing) return { code: 'MISSING_REQUIRED_FIELD', message: `${missing.field} is required.` };
   const first = issues[0];
+  if (first && WINDOW_FIELD.test(first.field))
+    return {
+      code: 'DELIVERY_WINDOW_INVALID',
+      message: `${first.field} must be a date-time with its offset, e.g. 2026-12-01T10:00:00Z.`,
+    };
   return {
     code: 'INVALID_ORDER_PAYLOAD',
     message: first ? `${first.field} ${first.issue}.` : 'The order is invalid.',

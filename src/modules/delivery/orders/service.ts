@@ -67,6 +67,9 @@ export interface PlacedOrder {
   dropoff: LatLng | null;
   /** The pickup point's region name (e.g. 'Greater Accra'), when its coordinates were given. */
   pickupRegion: string | null;
+  /** The window asked for: no courier is needed before the parcel is ready, and it must arrive by the deadline. */
+  pickupReadyAt: Date | null;
+  dropoffDeadline: Date | null;
 }
 
 /**
@@ -248,6 +251,8 @@ export class OrdersService {
       pickup: input.pickup.coordinates ?? null,
       dropoff: input.delivery.coordinates ?? null,
       pickupRegion: order.pickupRegion,
+      pickupReadyAt: order.window?.pickupReadyAt ?? null,
+      dropoffDeadline: order.window?.dropoffDeadline ?? null,
     };
     const row = await repo.insertWithEvent(
       tx,
@@ -285,12 +290,15 @@ export class OrdersService {
           payment_is_paid: input.payment?.is_paid ?? null,
           payment_status: paymentStatus,
           fee_pesewas: order.feePesewas,
-          requested_date: input.delivery_date ?? null,
+          // A window's ready time sets the pickup day: delivery_date is then ignored, and not kept.
+          requested_date: order.window?.pickupReadyAt ? null : (input.delivery_date ?? null),
           pickup_date: order.pickupDate,
           estimated_delivery: order.estimatedDelivery,
           special_instructions: input.special_instructions ?? null,
           webhook_url: webhookUrl,
           quote_id: input.quote_id ?? null,
+          pickup_ready_at: order.window?.pickupReadyAt ?? null,
+          dropoff_deadline: order.window?.dropoffDeadline ?? null,
           tracking_token: randomToken(18),
           created_at: now,
           updated_at: now,

@@ -20,7 +20,7 @@ function failureView(order: OrderRow) {
   };
 }
 
-/** Additive: the GhanaPostGPS addresses and the quote an order was given, only when it was. */
+/** Additive: the GhanaPostGPS addresses, the quote and the delivery window an order was given, only when it was. */
 function extrasView(order: OrderRow) {
   return {
     ...(order.pickup_digital_address
@@ -30,6 +30,12 @@ function extrasView(order: OrderRow) {
       ? { delivery_digital_address: order.delivery_digital_address }
       : {}),
     ...(order.quote_id ? { quote_id: order.quote_id } : {}),
+    ...(order.pickup_ready_at
+      ? { pickup_ready_at: new Date(order.pickup_ready_at).toISOString() }
+      : {}),
+    ...(order.dropoff_deadline
+      ? { dropoff_deadline: new Date(order.dropoff_deadline).toISOString() }
+      : {}),
   };
 }
 

@@ -25,6 +25,11 @@ export function nextStop(stage: Stage): NextStop {
  * within the stop time.
  */
 export function etaAt(from: LatLng, to: LatLng, vehicle: Vehicle, now: Date): Date {
+  return new Date(now.getTime() + travelMs(from, to, vehicle));
+}
+
+/** The road time from `from` to `to` at the vehicle's speed, with the stop at `to` (etaAt's duration). */
+export function travelMs(from: LatLng, to: LatLng, vehicle: Vehicle): number {
   const hours = (haversineKm(from, to) * ROAD_FACTOR) / SPEED_KMH[vehicle];
-  return new Date(now.getTime() + Math.round(hours * 3_600_000) + STOP_MS);
+  return Math.round(hours * 3_600_000) + STOP_MS;
 }

@@ -19,6 +19,10 @@ export function boardView(e: BoardEntry) {
     stage: e.stage,
     late_since: e.late_at?.toISOString() ?? null,
     created_at: e.created_at.toISOString(),
+    // Delivery windows: offered from due_at; window_missed_since once it will miss its deadline.
+    due_at: e.due_at.toISOString(),
+    dropoff_deadline: e.dropoff_deadline?.toISOString() ?? null,
+    window_missed_since: e.window_missed_at?.toISOString() ?? null,
   };
 }
 

@@ -92,6 +92,19 @@ export const EstimateData = Type.Object(
       pickup_description: Text('Pickup window in words, and why a requested date moved'),
       delivery_description: Text('Delivery window in words'),
     }),
+    windows: Type.Array(
+      Type.Object(
+        {
+          pickup_ready_at: Iso('Send as orders.create pickup_ready_at'),
+          dropoff_deadline: Iso('Send as orders.create dropoff_deadline'),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        description:
+          'Delivery windows orders.create accepts for this route: 3-hour slots (08:00, 11:00, 14:00 and 17:00 Accra time, UTC+0) on the next 3 delivery days with a slot still to start (Monday to Saturday, public holidays skipped). Empty when delivery_available is false',
+      },
+    ),
     quote_id: Type.Optional(
       Type.String({
         pattern: '^quo_',
@@ -163,6 +176,52 @@ const ESTIMATE_EXAMPLES = [
           delivery_description:
             'Delivery on Tuesday 1 December 2026 between 09:00 and 12:00 (Ghana time).',
         },
+        windows: [
+          {
+            pickup_ready_at: '2026-11-30T11:00:00.000Z',
+            dropoff_deadline: '2026-11-30T14:00:00.000Z',
+          },
+          {
+            pickup_ready_at: '2026-11-30T14:00:00.000Z',
+            dropoff_deadline: '2026-11-30T17:00:00.000Z',
+          },
+          {
+            pickup_ready_at: '2026-11-30T17:00:00.000Z',
+            dropoff_deadline: '2026-11-30T20:00:00.000Z',
+          },
+          {
+            pickup_ready_at: '2026-12-01T08:00:00.000Z',
+            dropoff_deadline: '2026-12-01T11:00:00.000Z',
+          },
+          {
+            pickup_ready_at: '2026-12-01T11:00:00.000Z',
+            dropoff_deadline: '2026-12-01T14:00:00.000Z',
+          },
+          {
+            pickup_ready_at: '2026-12-01T14:00:00.000Z',
+            dropoff_deadline: '2026-12-01T17:00:00.000Z',
+          },
+          {
+            pickup_ready_at: '2026-12-01T17:00:00.000Z',
+            dropoff_deadline: '2026-12-01T20:00:00.000Z',
+          },
+          {
+            pickup_ready_at: '2026-12-02T08:00:00.000Z',
+            dropoff_deadline: '2026-12-02T11:00:00.000Z',
+          },
+          {
+            pickup_ready_at: '2026-12-02T11:00:00.000Z',
+            dropoff_deadline: '2026-12-02T14:00:00.000Z',
+          },
+          {
+            pickup_ready_at: '2026-12-02T14:00:00.000Z',
+            dropoff_deadline: '2026-12-02T17:00:00.000Z',
+          },
+          {
+            pickup_ready_at: '2026-12-02T17:00:00.000Z',
+            dropoff_deadline: '2026-12-02T20:00:00.000Z',
+          },
+        ],
         quote_id: 'quo_01KB3Z8M4Q2W7N5X9R0T6V1YCD',
         quote_expires_at: '2026-11-30T10:15:00.000Z',
       },
@@ -173,6 +232,7 @@ const ESTIMATE_EXAMPLES = [
 export interface OrdersEstimateDeps {
   pricing: PricingConfig;
   calendar: CalendarConfig;
+  windowMinMinutes: number;
   /** Resolves live areas too (the LocationsService). */
   locations: { resolve(p: LatLng): Promise<ResolvedArea | null> };
   /** Milliseconds since the epoch. */
@@ -199,6 +259,7 @@ export const ordersEstimate = (deps: OrdersEstimateDeps) =>
       const data = await estimateDelivery(body, {
         pricing: deps.pricing,
         calendar: deps.calendar,
+        windowMinMinutes: deps.windowMinMinutes,
         resolve: (p) => deps.locations.resolve(p),
         now,
       });

@@ -35,6 +35,8 @@ export const CreatedResponse = DeliverySuccess(
       quote_id: Type.Optional(
         Type.String({ description: 'The quote that set the fee, when sent' }),
       ),
+      pickup_ready_at: Type.Optional(DateTime('pickup_ready_at as stored (UTC), when sent')),
+      dropoff_deadline: Type.Optional(DateTime('dropoff_deadline as stored (UTC), when sent')),
     }),
     status: Type.Literal('order_created'),
   }),
@@ -102,6 +104,17 @@ const CREATE_EXAMPLES = [
       quote_id: 'quo_01KB3Z8M4Q2W7N5X9R0T6V1YCD',
     },
   },
+  {
+    name: 'windowed',
+    summary:
+      'Ready for pickup at 10:00 and due by 13:00 on a weekday (Accra time, UTC+0): one of the windows orders.estimate offers',
+    request: {
+      ...ORDER_EXAMPLE,
+      order_reference: 'shop-10026',
+      pickup_ready_at: '2025-11-24T10:00:00Z',
+      dropoff_deadline: '2025-11-24T13:00:00Z',
+    },
+  },
 ];
 
 export const ordersCreate = (orders: OrdersService, publicBaseUrl: string) =>
@@ -125,11 +138,18 @@ export const ordersCreate = (orders: OrdersService, publicBaseUrl: string) =>
       'QUOTE_EXPIRED',
       'QUOTE_ALREADY_USED',
       'QUOTE_MISMATCH',
+      'DELIVERY_WINDOW_INVALID',
+      'DELIVERY_WINDOW_IN_PAST',
+      'DELIVERY_WINDOW_TOO_FAR',
+      'DELIVERY_WINDOW_REVERSED',
+      'DELIVERY_WINDOW_TOO_SHORT',
+      'DELIVERY_WINDOW_ON_HOLIDAY',
+      'DELIVERY_WINDOW_OUTSIDE_SERVICE_HOURS',
     ],
     validationError: orderValidationError,
     beforeValidation: requireSpendScope,
     description:
-      'Recipient pays cash on delivery unless `payment.payer` is `partner`: then the fee is debited from the wallet at creation, which needs the scope `delivery:wallet:spend` (403 `INSUFFICIENT_SCOPE`, checked right after the JSON parse), pickup and delivery coordinates (400) and a balance plus credit headroom that covers the fee (402 `INSUFFICIENT_WALLET_BALANCE`). A repeated `order_reference` answers 409 `DUPLICATE_ORDER_REFERENCE` and creates and charges nothing: after a timeout, retry with the same reference (409 means the first attempt landed; confirm with orders.get). With `quote_id` (from a standard orders.estimate) the fee is the quoted one, wallet-funded or not: the quote must belong to this app and environment (else 400 `QUOTE_NOT_FOUND`), be unexpired (`QUOTE_EXPIRED`) and unused (`QUOTE_ALREADY_USED`; a retry of the order that used it still answers 409), and the order must carry the pickup and delivery coordinates it priced (`QUOTE_MISMATCH`). `pickup.digital_address` and `delivery.digital_address` take GhanaPostGPS addresses (e.g. GA-183-8164; a malformed one answers 400 `INVALID_ORDER_PAYLOAD` naming the field): they are stored and shown to the courier, and never set the fee.',
+      'Recipient pays cash on delivery unless `payment.payer` is `partner`: then the fee is debited from the wallet at creation, which needs the scope `delivery:wallet:spend` (403 `INSUFFICIENT_SCOPE`, checked right after the JSON parse), pickup and delivery coordinates (400) and a balance plus credit headroom that covers the fee (402 `INSUFFICIENT_WALLET_BALANCE`). A repeated `order_reference` answers 409 `DUPLICATE_ORDER_REFERENCE` and creates and charges nothing: after a timeout, retry with the same reference (409 means the first attempt landed; confirm with orders.get). With `quote_id` (from a standard orders.estimate) the fee is the quoted one, wallet-funded or not: the quote must belong to this app and environment (else 400 `QUOTE_NOT_FOUND`), be unexpired (`QUOTE_EXPIRED`) and unused (`QUOTE_ALREADY_USED`; a retry of the order that used it still answers 409), and the order must carry the pickup and delivery coordinates it priced (`QUOTE_MISMATCH`). `pickup.digital_address` and `delivery.digital_address` take GhanaPostGPS addresses (e.g. GA-183-8164; a malformed one answers 400 `INVALID_ORDER_PAYLOAD` naming the field): they are stored and shown to the courier, and never set the fee. A delivery window (`pickup_ready_at`, `dropoff_deadline`, date-times with their offset, Accra time being UTC+0) schedules the order: dispatch offers it from `pickup_ready_at` less its lead time, `dropoff_deadline` becomes `estimated_delivery`, and an order that will miss its deadline raises `delivery.order.late` once. Each refusal is a 400 with its own code and writes nothing: `DELIVERY_WINDOW_INVALID` (not a date-time with its offset), `DELIVERY_WINDOW_IN_PAST`, `DELIVERY_WINDOW_TOO_FAR` (over 14 days ahead), `DELIVERY_WINDOW_REVERSED` (deadline not after ready), `DELIVERY_WINDOW_TOO_SHORT`, `DELIVERY_WINDOW_ON_HOLIDAY`, `DELIVERY_WINDOW_OUTSIDE_SERVICE_HOURS` (Sundays, or outside 08:00 to 20:00). Without them the order is planned as before (`delivery_date`, the same-day cut-off); with `pickup_ready_at`, its day is the pickup day and `delivery_date` is ignored.',
     successStatus: 201,
     response: CreatedResponse,
     examples: CREATE_EXAMPLES,

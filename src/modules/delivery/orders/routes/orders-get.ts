@@ -49,6 +49,12 @@ export const OrderDetailsResponse = DeliverySuccess(
       quote_id: Type.Optional(
         Type.String({ description: 'The quote from orders.estimate that set the fee' }),
       ),
+      pickup_ready_at: Type.Optional(
+        DateTime('When the parcel is ready for pickup, as orders.create was given it (UTC)'),
+      ),
+      dropoff_deadline: Type.Optional(
+        DateTime('When the parcel must be delivered by, as orders.create was given it (UTC)'),
+      ),
     }),
     tracking_url: Type.String({
       format: 'uri',
