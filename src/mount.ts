@@ -5,6 +5,7 @@ import type { Context } from './context.ts';
 import { platformOf } from './platform-face.ts';
 import { courierProofUpload } from './flows/courier-delivers-order.ts';
 import { courierJobView } from './flows/courier-job-screen.ts';
+import { offerPushesCourier } from './flows/offer-pushes-courier.ts';
 import { registerPaymentCallbacks } from './integrations/payments/callbacks.ts';
 import { registerSandboxCheckout } from './integrations/payments/sandbox-page.ts';
 import { SALE_PAYMENT_STATUSES, SALE_STATES } from './modules/catalog/index.ts';
@@ -60,6 +61,23 @@ function mountWeb(app: FastifyInstance, c: Context): void {
     webhooks: { webhooks, audit },
   };
   registerDashboard(app, dashboardDeps);
+  const push =
+    c.push &&
+    dispatch &&
+    delivery && {
+      publicKey: c.push.publicKey,
+      endpoints: c.config.push.endpoints,
+      subscriptions: c.pushSubscriptions,
+      round: offerPushesCourier({
+        offers: () => dispatch.service.newestOpenOffers(),
+        sheet: (orderId) => delivery.orders.jobSheet(orderId),
+        subscriptions: c.pushSubscriptions,
+        sessions,
+        push: c.push,
+        clock: c.clock,
+        log: c.log,
+      }),
+    };
   registerCourierApp(
     app,
     {
@@ -69,6 +87,7 @@ function mountWeb(app: FastifyInstance, c: Context): void {
           : undefined,
       jobChanges: dispatch && ((onChange) => c.db.listen(COURIER_JOBS_CHANNEL, onChange)),
       proof: dispatch && courierProofUpload(dispatch.service, proofs),
+      push: push || undefined,
       couriers,
       signIn: c.courierSignIn,
       actions: c.courierActions,

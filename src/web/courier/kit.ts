@@ -6,6 +6,7 @@ import type {
   CouriersService,
 } from '../../modules/couriers/index.ts';
 import type { MediaInput } from '../../modules/proof/index.ts';
+import type { CourierPush } from './push.ts';
 import type { Session, SessionStore } from '../../modules/sessions/index.ts';
 import { readCookie, serializeCookie } from '../../platform/web/cookies.ts';
 import { webPageHeaders, WEB_CSP } from '../../platform/web/headers.ts';
@@ -56,6 +57,8 @@ export interface CourierAppDeps {
     | undefined;
   /** Calls back after any committed change to couriers' offers or jobs, on any instance; answers a stop. Absent when dispatch is off. */
   jobChanges?: ((onChange: () => void) => Promise<() => Promise<void>>) | undefined;
+  /** Web Push of new offers; absent when push is off or dispatch is. */
+  push?: CourierPush | undefined;
   couriers: CouriersService;
   signIn: CourierSignIn;
   actions: CourierActions;
@@ -76,7 +79,7 @@ export class CourierKit {
     readonly deps: CourierAppDeps,
     readonly web: WebKit,
     private readonly views: Views,
-    readonly assets: { css: string; js: string; proof: string; live: string },
+    readonly assets: { css: string; js: string; proof: string; live: string; push: string },
   ) {}
 
   page(
