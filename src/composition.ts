@@ -122,7 +122,10 @@ async function openKernel(
   const push = createPush(config.push, publicBaseUrl);
   // Keys made at boot are a development server's notice to read, not a routine line.
   if (config.push.vapid === 'ephemeral') log.warn(push!.summary);
-  else log.info(push?.summary ?? 'web push: off (WEB_PUSH=off), so couriers get offers on screen only');
+  else
+    log.info(
+      push?.summary ?? 'web push: off (WEB_PUSH=off), so couriers get offers on screen only',
+    );
   const transfers = options.transfers ?? createTransferProvider(config.transfers, db, clock);
   return {
     config,

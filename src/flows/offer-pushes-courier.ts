@@ -34,9 +34,16 @@ interface Deps {
 /** A lock screen shows this: the pickup (the vendor's place, never the recipient's) and the fee. */
 export function offerPush(
   offer: OpenOffer,
-  sheet: { pickup_address: string | null; pickup_digital_address: string | null; fee_pesewas: number | null },
+  sheet: {
+    pickup_address: string | null;
+    pickup_digital_address: string | null;
+    fee_pesewas: number | null;
+  },
 ): OfferPush {
-  const pickup = (sheet.pickup_address ?? sheet.pickup_digital_address ?? 'no address given').slice(0, 80);
+  const pickup = (sheet.pickup_address ?? sheet.pickup_digital_address ?? 'no address given').slice(
+    0,
+    80,
+  );
   const fee = sheet.fee_pesewas === null ? '' : ` · fee ${formatGhs(sheet.fee_pesewas)}`;
   return {
     type: 'offer',
@@ -69,7 +76,8 @@ export function offerPushesCourier(deps: Deps): () => Promise<void> {
     const live = await deps.sessions.liveAmong(claimed.map((s) => s.session_hash));
     await Promise.all(
       claimed.map(async (s) => {
-        if (!live.has(s.session_hash)) return void (await deps.subscriptions.remove(s.session_hash));
+        if (!live.has(s.session_hash))
+          return void (await deps.subscriptions.remove(s.session_hash));
         const offer = byId.get(s.offer_id)!;
         const sheet = await deps.sheet(offer.order_id);
         if (sheet) await send(deps, s, offer, offerPush(offer, sheet));

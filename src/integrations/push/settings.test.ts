@@ -27,14 +27,20 @@ describe('Web Push settings', () => {
     expect(read({}, PUBLIC).problems).toEqual([
       'Web Push needs VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT (npx web-push generate-vapid-keys), or WEB_PUSH=off to go without it',
     ]);
-    expect(read({ VAPID_PUBLIC_KEY: keys.publicKey }, 'http://localhost:8080').problems).toHaveLength(1);
+    expect(
+      read({ VAPID_PUBLIC_KEY: keys.publicKey }, 'http://localhost:8080').problems,
+    ).toHaveLength(1);
     expect(read({ WEB_PUSH: 'off' }, PUBLIC)).toEqual({
       settings: { vapid: 'off', endpoints: 'push-services', timeoutMs: 5000 },
       problems: [],
     });
     expect(read(vapid, PUBLIC)).toEqual({
       settings: {
-        vapid: { publicKey: keys.publicKey, privateKey: keys.privateKey, subject: vapid.VAPID_SUBJECT },
+        vapid: {
+          publicKey: keys.publicKey,
+          privateKey: keys.privateKey,
+          subject: vapid.VAPID_SUBJECT,
+        },
         endpoints: 'push-services',
         timeoutMs: 5000,
       },
@@ -43,7 +49,9 @@ describe('Web Push settings', () => {
   });
 
   it('refuse keys that are not P-256 keys and a subject that is no mailto: or https: URL', () => {
-    expect(read({ ...vapid, VAPID_PUBLIC_KEY: 'abc' }, PUBLIC).problems[0]).toMatch(/^VAPID_PUBLIC_KEY/);
+    expect(read({ ...vapid, VAPID_PUBLIC_KEY: 'abc' }, PUBLIC).problems[0]).toMatch(
+      /^VAPID_PUBLIC_KEY/,
+    );
     expect(read({ ...vapid, VAPID_PRIVATE_KEY: keys.publicKey }, PUBLIC).problems[0]).toMatch(
       /^VAPID_PRIVATE_KEY/,
     );

@@ -11,7 +11,7 @@ import { PROOF_UPLOAD_URL, registerProofUpload } from './proof.ts';
 import { PUSH_SUBSCRIPTION_URL, registerCourierPush } from './push.ts';
 import { json, registerCourierRoutes } from './routes.ts';
 
-export type { CourierAppDeps } from './kit.ts';
+export type { CourierAppDeps, CourierPush } from './kit.ts';
 
 // Read from the source tree like the dashboard's (see TEMPLATES_DIR there).
 const TEMPLATES_DIR = fileURLToPath(

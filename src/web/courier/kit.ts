@@ -4,9 +4,10 @@ import type {
   CourierActions,
   CourierSignIn,
   CouriersService,
+  EndpointPolicy,
+  PushSubscriptions,
 } from '../../modules/couriers/index.ts';
 import type { MediaInput } from '../../modules/proof/index.ts';
-import type { CourierPush } from './push.ts';
 import type { Session, SessionStore } from '../../modules/sessions/index.ts';
 import { readCookie, serializeCookie } from '../../platform/web/cookies.ts';
 import { webPageHeaders, WEB_CSP } from '../../platform/web/headers.ts';
@@ -43,6 +44,16 @@ export interface CourierJobView {
   can_deliver: boolean;
   /** When an offer lapses (ISO 8601); absent for a job in hand. */
   expires_at?: string | undefined;
+}
+
+/** What the courier app needs for Web Push; absent when push is off (WEB_PUSH=off) or dispatch is. */
+export interface CourierPush {
+  /** The VAPID public key the browser subscribes with. */
+  publicKey: string;
+  endpoints: EndpointPolicy;
+  subscriptions: PushSubscriptions;
+  /** One round of pushing new offers (flows/offer-pushes-courier.ts). */
+  round: () => Promise<void>;
 }
 
 export interface CourierAppDeps {

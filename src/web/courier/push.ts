@@ -1,9 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import {
-  readPushSubscription,
-  type EndpointPolicy,
-  type PushSubscriptions,
-} from '../../modules/couriers/index.ts';
+import { readPushSubscription } from '../../modules/couriers/index.ts';
 import { hashSessionId } from '../../modules/sessions/index.ts';
 import { coalescing } from '../../platform/db/notify.ts';
 import { isAppError } from '../../platform/errors.ts';
@@ -12,16 +8,6 @@ import { appRequest, json, jsonBody } from './routes.ts';
 
 /** The path of the session's push subscription: POST saves it, DELETE removes it. */
 export const PUSH_SUBSCRIPTION_URL = '/courier/push-subscription';
-
-/** What the courier app needs for Web Push; absent when push is off (WEB_PUSH=off) or dispatch is. */
-export interface CourierPush {
-  /** The VAPID public key the browser subscribes with. */
-  publicKey: string;
-  endpoints: EndpointPolicy;
-  subscriptions: PushSubscriptions;
-  /** One round of pushing new offers (flows/offer-pushes-courier.ts). */
-  round: () => Promise<void>;
-}
 
 /**
  * The signed-in session's push subscription (saved and removed by the app's script, with the CSRF

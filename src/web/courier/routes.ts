@@ -53,7 +53,9 @@ export function jsonBody(
   if (!/^application\/json\s*(;|$)/i.test(headers['content-type'] ?? ''))
     return { refused: { status: 415, body: { error: notJson } } };
   try {
-    return { value: JSON.parse(Buffer.isBuffer(request.body) ? request.body.toString('utf8') : '') };
+    return {
+      value: JSON.parse(Buffer.isBuffer(request.body) ? request.body.toString('utf8') : ''),
+    };
   } catch {
     return { refused: { status: 400, body: { error: 'The body is not JSON.' } } };
   }

@@ -9,8 +9,13 @@
   const button = document.getElementById('push');
   const status = document.getElementById('push-status');
   if (!key || !button || !status) return;
-  if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window)) {
-    status.textContent = 'This browser cannot show offer notifications: keep the app open to see offers.';
+  if (
+    !('serviceWorker' in navigator) ||
+    !('PushManager' in window) ||
+    !('Notification' in window)
+  ) {
+    status.textContent =
+      'This browser cannot show offer notifications: keep the app open to see offers.';
     return;
   }
   button.hidden = false;
@@ -76,7 +81,8 @@
   button.addEventListener('click', () => {
     const on = button.getAttribute('aria-pressed') === 'true';
     (on ? turnOff() : turnOn()).catch(() => {
-      status.textContent = 'Could not change offer notifications (is the phone online?): try again.';
+      status.textContent =
+        'Could not change offer notifications (is the phone online?): try again.';
     });
   });
 

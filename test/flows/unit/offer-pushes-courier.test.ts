@@ -10,7 +10,11 @@ const offer = {
   courier_id: 'cou_1',
   expires_at: new Date(NOW + 45_000),
 };
-const sheet = { pickup_address: 'Osu, Oxford Street', pickup_digital_address: null, fee_pesewas: 1250 };
+const sheet = {
+  pickup_address: 'Osu, Oxford Street',
+  pickup_digital_address: null,
+  fee_pesewas: 1250,
+};
 const sub = (hash: string) => ({
   session_hash: hash,
   courier_id: 'cou_1',
@@ -21,7 +25,12 @@ const sub = (hash: string) => ({
 });
 
 function setup(send: () => Promise<'sent' | 'gone'>, live = ['s1']) {
-  const calls = { claim: vi.fn(async () => [sub('s1'), sub('s2')]), remove: vi.fn(), forget: vi.fn(), warn: vi.fn() };
+  const calls = {
+    claim: vi.fn(async () => [sub('s1'), sub('s2')]),
+    remove: vi.fn(),
+    forget: vi.fn(),
+    warn: vi.fn(),
+  };
   const push = { publicKey: 'p', summary: '', send: vi.fn(send) };
   const round = offerPushesCourier({
     offers: async () => [offer],
@@ -51,11 +60,14 @@ describe('a new offer is pushed to its courier’s phone', () => {
     await round();
     expect(calls.claim).toHaveBeenCalledWith([{ courierId: 'cou_1', offerId: 'ofr_1' }]);
     expect(push.send).toHaveBeenCalledTimes(1);
-    expect(push.send).toHaveBeenCalledWith(expect.objectContaining({ endpoint: sub('s1').endpoint }), {
-      payload: JSON.stringify(offerPush(offer, sheet)),
-      ttlSeconds: 45,
-      urgency: 'high',
-    });
+    expect(push.send).toHaveBeenCalledWith(
+      expect.objectContaining({ endpoint: sub('s1').endpoint }),
+      {
+        payload: JSON.stringify(offerPush(offer, sheet)),
+        ttlSeconds: 45,
+        urgency: 'high',
+      },
+    );
     // s2's session has ended: its subscription goes, unsent.
     expect(calls.remove).toHaveBeenCalledWith('s2');
   });

@@ -15,7 +15,11 @@ describe('the Web Push sender against a local push service', () => {
 
   it('sends a payload the browser decrypts, signed with the VAPID key it subscribed with', async () => {
     const sub = await service.subscribe(keys.publicKey);
-    const offer = JSON.stringify({ type: 'offer', order_id: 'ord_1', body: 'Pickup: Osu · fee GHS 12.00' });
+    const offer = JSON.stringify({
+      type: 'offer',
+      order_id: 'ord_1',
+      body: 'Pickup: Osu · fee GHS 12.00',
+    });
     expect(await sender.send({ endpoint: sub.endpoint, ...sub.keys }, message(offer))).toBe('sent');
     expect(service.messages(sub.clientHash)).toEqual([offer]);
   });

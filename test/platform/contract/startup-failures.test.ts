@@ -42,7 +42,10 @@ describe('a process that cannot start', () => {
   });
 
   it('refuses the playground (npm run demo) unless PUBLIC_BASE_URL is this machine, in one line', () => {
-    const r = run('src/demo.ts', { PUBLIC_BASE_URL: 'https://partners.example.gh', WEB_PUSH: 'off' });
+    const r = run('src/demo.ts', {
+      PUBLIC_BASE_URL: 'https://partners.example.gh',
+      WEB_PUSH: 'off',
+    });
     expect(r.status).toBe(1);
     expect(r.lines).toEqual([
       "invalid configuration: DEMO=on, SANDBOX_PAYMENTS_FOR_PRODUCTION=on, SANDBOX_COURIER_FOR_PRODUCTION=on: a local playground's switches, only when PUBLIC_BASE_URL is this machine (localhost, 127.x or [::1]), not https://partners.example.gh",

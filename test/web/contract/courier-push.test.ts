@@ -58,7 +58,11 @@ describe("the courier app's Web Push subscription and offer pushes", () => {
     expect((await send(a, 'DELETE', undefined, b.csrf)).status).toBe(403);
     const form = await a.web.request('POST', URL_PATH, {
       body: 'endpoint=x',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: p.url, 'x-csrf-token': a.csrf },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: p.url,
+        'x-csrf-token': a.csrf,
+      },
     });
     expect(form.status).toBe(415);
     expect(await stored(p, a.web)).toEqual([]);
@@ -77,7 +81,10 @@ describe("the courier app's Web Push subscription and offer pushes", () => {
       const r = await send(a, 'POST', { ...body, endpoint });
       expect([r.status, JSON.parse(r.text).code]).toEqual([400, 'VALIDATION_ERROR']);
     }
-    const badKeys = await send(a, 'POST', { ...body, keys: { p256dh: 'AAAA', auth: body.keys.auth } });
+    const badKeys = await send(a, 'POST', {
+      ...body,
+      keys: { p256dh: 'AAAA', auth: body.keys.auth },
+    });
     expect(badKeys.status).toBe(400);
     expect((await send(a, 'POST', '{"endpoint":')).status).toBe(400);
     const huge = await send(a, 'POST', { ...body, pad: 'x'.repeat(200_000) });
@@ -140,7 +147,9 @@ describe("the courier app's Web Push subscription and offer pushes", () => {
     const gone = await keysOf(service, publicKey);
     expect((await send(a, 'POST', gone.body)).status).toBe(200);
     service.expire(gone.sub.clientHash);
-    expect(await p.app.platform.dispatch!.offers.offerTo(await productionOrder(s), a.id)).toBe(true);
+    expect(await p.app.platform.dispatch!.offers.offerTo(await productionOrder(s), a.id)).toBe(
+      true,
+    );
     await expect.poll(() => stored(p, a.web), POLL).toEqual([]);
 
     // A session that ended without a sign-out (timed out): its row goes at the next offer, unsent.
@@ -148,7 +157,9 @@ describe("the courier app's Web Push subscription and offer pushes", () => {
     const quiet = await keysOf(service, publicKey);
     expect((await send(ended, 'POST', quiet.body)).status).toBe(200);
     await p.app.platform.sessions.end(ended.web.cookies.get('pp_courier')!);
-    expect(await p.app.platform.dispatch!.offers.offerTo(await productionOrder(s), ended.id)).toBe(true);
+    expect(await p.app.platform.dispatch!.offers.offerTo(await productionOrder(s), ended.id)).toBe(
+      true,
+    );
     await expect.poll(() => stored(p, ended.web), POLL).toEqual([]);
     expect(service.messages(quiet.sub.clientHash)).toEqual([]);
 
@@ -157,9 +168,10 @@ describe("the courier app's Web Push subscription and offer pushes", () => {
     expect((await send(b, 'POST', body)).status).toBe(200);
     const out = await b.web.post('/courier/sign-out', { _csrf: b.csrf });
     expect(out.status).toBe(303);
-    const rows = await p.app.platform.db.query('select 1 from courier_push_subscriptions where endpoint = $1', [
-      body.endpoint,
-    ]);
+    const rows = await p.app.platform.db.query(
+      'select 1 from courier_push_subscriptions where endpoint = $1',
+      [body.endpoint],
+    );
     expect(rows).toEqual([]);
   });
 });
@@ -187,7 +199,10 @@ describe('Web Push on a public address', () => {
       phone: newPhone(),
       vehicle: 'motorbike',
     });
-    const { id, session } = await p.app.platform.sessions.start({ kind: 'courier', id: courier.id });
+    const { id, session } = await p.app.platform.sessions.start({
+      kind: 'courier',
+      id: courier.id,
+    });
     const web = new WebClient(p.url);
     web.cookies.set('pp_courier', id);
     expect((await web.get('/courier/')).text).toContain(`data-push-key="${keys.publicKey}"`);
