@@ -37,6 +37,12 @@ describe.runIf(browserAvailable)(
       await signInOnPhone(page, p, phone);
       await page.getByRole('button', { name: 'Offer notifications: off' }).waitFor();
       const key = await page.locator('#app').getAttribute('data-push-key');
+      // The button asks for permission and subscribes; Chromium without its push service (headless,
+      // offline) cannot, and the page says so rather than failing quietly.
+      await page.getByRole('button', { name: 'Offer notifications: off' }).press('Enter');
+      await expect
+        .poll(() => page.locator('#push-status').textContent(), POLL)
+        .toMatch(/^(New offers ring this phone|Could not change offer notifications)/);
       await page.evaluate(() => navigator.serviceWorker.ready);
 
       // Headless Chromium has no push service offline: the local one stands in for the browser's
