@@ -6,7 +6,9 @@ import { startFakePushService, type FakePushService } from '../../fakes/push-ser
 import { newPhone, signedInCourier } from '../../helpers/courier.ts';
 import {
   createPartner,
+  onPostgres,
   startPlatform,
+  useTwoInstances,
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
@@ -122,7 +124,11 @@ describe("the courier app's Web Push subscription and offer pushes", () => {
 
     const order = await productionOrder(s);
     expect(await p.app.platform.dispatch!.offers.offerTo(order, a.id)).toBe(true);
+    const committed = Date.now();
     await expect.poll(() => service.messages(mine.sub.clientHash).length, POLL).toBe(1);
+    console.info(
+      `offer push decrypted by the push service ${Date.now() - committed} ms after the commit`,
+    );
     const push = JSON.parse(service.messages(mine.sub.clientHash)[0]!);
     expect(push).toMatchObject({
       type: 'offer',
@@ -226,5 +232,43 @@ describe('Web Push on a public address', () => {
       expect([r.status, JSON.parse(r.text).code]).toEqual([400, 'VALIDATION_ERROR']);
     }
     expect((await post('https://fcm.googleapis.com/fcm/send/abc:def')).status).toBe(200);
+  });
+});
+
+describe.runIf(onPostgres)('offer pushes across two instances (PostgreSQL)', () => {
+  const keys = webpush.generateVAPIDKeys();
+  // Both instances sign with one key pair, as production's do (deployment.md).
+  const two = useTwoInstances({
+    env: {
+      VAPID_PUBLIC_KEY: keys.publicKey,
+      VAPID_PRIVATE_KEY: keys.privateKey,
+      VAPID_SUBJECT: 'mailto:ops@partners.example.gh',
+    },
+  });
+  let service: FakePushService;
+  beforeAll(async () => {
+    service = await startFakePushService();
+  });
+  afterAll(() => service?.close());
+
+  it('pushes an offer made through one instance once, though both are woken by its commit', async () => {
+    const { a, b } = two;
+    const s = await createPartner(a, { environment: 'production' });
+    const mine = await signedInCourier(b, 'Ekow Twice');
+    const other = await signedInCourier(a, 'Dede Twice');
+    const sub = await keysOf(service, keys.publicKey);
+    const theirs = await keysOf(service, keys.publicKey);
+    expect((await send(mine, 'POST', sub.body)).status).toBe(200);
+    expect((await send(other, 'POST', theirs.body)).status).toBe(200);
+    const order = await productionOrder(s);
+    expect(await a.app.platform.dispatch!.offers.offerTo(order, mine.id)).toBe(true);
+    await expect.poll(() => service.messages(sub.sub.clientHash).length, POLL).toBe(1);
+    // Another commit wakes both again; when its push has arrived, the first is still alone.
+    expect(await b.app.platform.dispatch!.offers.offerTo(await productionOrder(s), other.id)).toBe(
+      true,
+    );
+    await expect.poll(() => service.messages(theirs.sub.clientHash).length, POLL).toBe(1);
+    expect(service.messages(sub.sub.clientHash)).toHaveLength(1);
+    expect(JSON.parse(service.messages(sub.sub.clientHash)[0]!).order_id).toBe(order);
   });
 });
