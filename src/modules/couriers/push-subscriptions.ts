@@ -8,7 +8,6 @@ export interface StoredPushSubscription extends PushSubscriptionInput {
   courier_id: string;
 }
 
-const COLS = 'session_hash, courier_id, endpoint, p256dh, auth';
 const taken = () => errors.pushEndpointTaken('This browser is registered for another courier.');
 
 /**
@@ -64,15 +63,6 @@ export class PushSubscriptions {
   /** Forgets an endpoint the push service says is gone (404 or 410). */
   async forgetEndpoint(endpoint: string): Promise<void> {
     await this.db.query('delete from courier_push_subscriptions where endpoint = $1', [endpoint]);
-  }
-
-  async forSession(sessionHash: string): Promise<StoredPushSubscription | undefined> {
-    return (
-      await this.db.query<StoredPushSubscription>(
-        `select ${COLS} from courier_push_subscriptions where session_hash = $1`,
-        [sessionHash],
-      )
-    )[0];
   }
 
   /**

@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSessionId } from '../../../src/modules/sessions/index.ts';
@@ -38,8 +39,14 @@ describe("the courier app's Web Push subscription and offer pushes", () => {
   let s: PartnerSetup;
   let service: FakePushService;
   let publicKey: string;
+  const logged: string[] = [];
   beforeAll(async () => {
-    [p, service] = await Promise.all([startPlatform(), startFakePushService()]);
+    const logStream = new PassThrough();
+    logStream.on('data', (c: Buffer) => logged.push(...c.toString().split('\n').filter(Boolean)));
+    [p, service] = await Promise.all([
+      startPlatform({ env: { LOG_LEVEL: 'warn' }, logStream }),
+      startFakePushService(),
+    ]);
     s = await createPartner(p, { environment: 'production' });
     const home = await (await signedInCourier(p, 'Key Reader')).web.get('/courier/');
     publicKey = /data-push-key="([^"]+)"/.exec(home.text)![1]!;
@@ -47,6 +54,11 @@ describe("the courier app's Web Push subscription and offer pushes", () => {
   afterAll(async () => {
     await p?.close();
     await service?.close();
+  });
+
+  it('makes a key pair at boot on a development server without VAPID keys, and warns of it', () => {
+    expect(publicKey).toMatch(/^[A-Za-z0-9_-]{87}$/);
+    expect(logged.filter((l) => l.includes('web push: no VAPID keys configured'))).toHaveLength(1);
   });
 
   it('refuses a request without a session, without the CSRF token or with another courier’s, and one that is no JSON', async () => {
