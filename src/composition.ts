@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import type { Context, Faces, Kernel, PortMakers } from './context.ts';
 import { createGateways } from './integrations/payments/index.ts';
 import { createMail, MailQueue, registerMailGauges } from './integrations/mail/index.ts';
+import { createPush } from './integrations/push/index.ts';
 import { createSms } from './integrations/sms/index.ts';
 import { createStorage } from './integrations/storage/index.ts';
 import { createTransferProvider } from './integrations/transfers/index.ts';
@@ -118,6 +119,13 @@ async function openKernel(
   log.info(mail.mailer.summary);
   log.info(sms.sender.summary);
   log.info(whatsapp?.summary ?? 'whatsapp: no WHATSAPP_PROVIDER, so delivery codes go by SMS only');
+  const push = createPush(config.push, publicBaseUrl);
+  // Keys made at boot are a development server's notice to read, not a routine line.
+  if (config.push.vapid === 'ephemeral') log.warn(push!.summary);
+  else
+    log.info(
+      push?.summary ?? 'web push: off (WEB_PUSH=off), so couriers get offers on screen only',
+    );
   const transfers = options.transfers ?? createTransferProvider(config.transfers, db, clock);
   return {
     config,
@@ -136,6 +144,7 @@ async function openKernel(
     mailQueue,
     sms,
     whatsapp,
+    push,
     transfers,
     tracing,
   };

@@ -5,6 +5,7 @@ import { ALL_SERVICES, type ServiceName } from './platform/http/operation.ts';
 import { LOG_FORMATS, type LogFormat } from './platform/logger.ts';
 import { int, onOff, oneOf, type Env } from './platform/settings.ts';
 import type { TracingSettings } from './platform/tracing-sdk.ts';
+import { pushSettings, type PushSettings } from './integrations/push/settings.ts';
 import { paymentSettings, type PaymentSettings } from './integrations/payments/settings.ts';
 import { transferSettings, type TransferSettings } from './integrations/transfers/settings.ts';
 import { mailSettings, type MailSettings } from './integrations/mail/settings.ts';
@@ -81,6 +82,8 @@ export interface Config {
   whatsapp: WhatsAppSettings;
   /** Where uploaded files (proof-of-delivery photos) are kept (STORAGE, STORAGE_DIR, S3_*). */
   storage: StorageSettings;
+  /** The courier app's Web Push (WEB_PUSH, VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT). */
+  push: PushSettings;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -208,11 +211,12 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('ADMIN_TOKEN must be at least 16 characters');
   const authCacheTtlMs = int(env, 'AUTH_CACHE_TTL_MS', 2000, 0, 5000, problems);
   const demo = onOff(env, 'DEMO', problems);
+  const publicBaseUrl = (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
   const config: Config = {
     port,
     host: env.HOST || '0.0.0.0',
     metricsPort: metricsPort(env, port, problems),
-    publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicBaseUrl,
     services: services(env, problems),
     dataDir,
     database: database(env, dataDir, problems),
@@ -250,6 +254,7 @@ export function loadConfig(env: Env = process.env): Config {
     sms: smsSettings(env, problems),
     whatsapp: whatsAppSettings(env, problems),
     storage: storageSettings(env, problems),
+    push: pushSettings(env, publicBaseUrl, problems),
   };
   if (env.REDIS_URL && !/^rediss?:\/\//.test(env.REDIS_URL))
     problems.push('REDIS_URL must be a redis:// or rediss:// URL');

@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { MailIntegration, MailQueue } from './integrations/mail/index.ts';
 import type { OtherGatewayEvents } from './integrations/payments/callbacks.ts';
 import type { PaymentGateways } from './integrations/payments/index.ts';
+import type { PushSender } from './integrations/push/index.ts';
 import type { SmsIntegration } from './integrations/sms/index.ts';
 import type { StorageIntegration } from './integrations/storage/index.ts';
 import type { TransferProvider } from './integrations/transfers/index.ts';
@@ -12,7 +13,12 @@ import type { ActivationNotifier, ActivationService } from './modules/activation
 import type { AuditLog } from './modules/audit/index.ts';
 import type { CashService, DueOnDelivery } from './modules/cash/index.ts';
 import type { CatalogModule } from './modules/catalog/index.ts';
-import type { CourierActions, CouriersService, CourierSignIn } from './modules/couriers/index.ts';
+import type {
+  CourierActions,
+  CouriersService,
+  CourierSignIn,
+  PushSubscriptions,
+} from './modules/couriers/index.ts';
 import type { CourierTracker, DeliveryModule } from './modules/delivery/index.ts';
 import type { DispatchModule } from './modules/dispatch/index.ts';
 import type { LedgerReads } from './modules/ledger/index.ts';
@@ -77,6 +83,8 @@ export interface Kernel {
   mailQueue: MailQueue;
   sms: SmsIntegration;
   whatsapp: WhatsAppSender | undefined;
+  /** The courier app's Web Push sender; absent with WEB_PUSH=off. */
+  push: PushSender | undefined;
   /** The transfer provider payouts and mobile money refunds are sent through. */
   transfers: TransferProvider;
   tracing: TracingHandle | undefined;
@@ -96,6 +104,8 @@ export interface Faces {
   courierSignIn: CourierSignIn;
   /** The courier app's action kinds: the flows register dispatch's there. */
   courierActions: CourierActions;
+  /** The courier app's Web Push subscriptions, one per courier session. */
+  pushSubscriptions: PushSubscriptions;
   journals: LedgerReads;
   wallet: WalletModule;
   topups: TopupReads;

@@ -5,6 +5,7 @@ import type { Context } from './context.ts';
 import { platformOf } from './platform-face.ts';
 import { courierProofUpload } from './flows/courier-delivers-order.ts';
 import { courierJobView } from './flows/courier-job-screen.ts';
+import { offerPushesCourier } from './flows/offer-pushes-courier.ts';
 import { registerPaymentCallbacks } from './integrations/payments/callbacks.ts';
 import { registerSandboxCheckout } from './integrations/payments/sandbox-page.ts';
 import { SALE_PAYMENT_STATUSES, SALE_STATES } from './modules/catalog/index.ts';
@@ -18,12 +19,50 @@ import { answerOutsideRoutes } from './platform/http/protocol.ts';
 import { registerOperations } from './platform/http/register.ts';
 import type { installRequestHandling } from './platform/http/server.ts';
 import { exposeMetrics } from './platform/metrics/endpoint.ts';
-import { registerCourierApp } from './web/courier/index.ts';
+import { registerCourierApp, type CourierAppDeps, type CourierPush } from './web/courier/index.ts';
 import { OPERATOR_SESSION_TIMEOUTS, registerConsole } from './web/console/index.ts';
 import { registerDashboard, type DashboardDeps } from './web/dashboard/index.ts';
 
 // How the app is served over HTTP (app.ts says what it is made of): the partner operations,
 // callbacks and pages, the web, the operator API, metrics and the API documents.
+
+/** What the courier app is made from: dispatch's jobs (when served here), couriers, sessions, push. */
+function courierAppDeps(c: Context): CourierAppDeps {
+  const { dispatch, delivery, couriers } = c;
+  return {
+    job:
+      dispatch && delivery
+        ? courierJobView(dispatch.service, delivery.orders, couriers)
+        : undefined,
+    jobChanges: dispatch && ((onChange) => c.db.listen(COURIER_JOBS_CHANNEL, onChange)),
+    proof: dispatch && courierProofUpload(dispatch.service, c.proofs),
+    push: courierPush(c),
+    couriers,
+    signIn: c.courierSignIn,
+    actions: c.courierActions,
+    sessions: c.sessions,
+  };
+}
+
+/** Web Push of new offers to couriers' phones, when push is on and dispatch is served here. */
+function courierPush(c: Context): CourierPush | undefined {
+  const { push, dispatch, delivery } = c;
+  if (!push || !dispatch || !delivery) return undefined;
+  return {
+    publicKey: push.publicKey,
+    endpoints: c.config.push.endpoints,
+    subscriptions: c.pushSubscriptions,
+    round: offerPushesCourier({
+      offers: () => dispatch.service.newestOpenOffers(),
+      sheet: (orderId) => delivery.orders.jobSheet(orderId),
+      subscriptions: c.pushSubscriptions,
+      sessions: c.sessions,
+      push,
+      clock: c.clock,
+      log: c.log,
+    }),
+  };
+}
 
 /** The presentation layer: the partner dashboard, the courier app and the operator console. */
 function mountWeb(app: FastifyInstance, c: Context): void {
@@ -60,22 +99,7 @@ function mountWeb(app: FastifyInstance, c: Context): void {
     webhooks: { webhooks, audit },
   };
   registerDashboard(app, dashboardDeps);
-  registerCourierApp(
-    app,
-    {
-      job:
-        dispatch && delivery
-          ? courierJobView(dispatch.service, delivery.orders, couriers)
-          : undefined,
-      jobChanges: dispatch && ((onChange) => c.db.listen(COURIER_JOBS_CHANNEL, onChange)),
-      proof: dispatch && courierProofUpload(dispatch.service, proofs),
-      couriers,
-      signIn: c.courierSignIn,
-      actions: c.courierActions,
-      sessions,
-    },
-    dashboardDeps,
-  );
+  registerCourierApp(app, courierAppDeps(c), dashboardDeps);
   registerConsole(
     app,
     {

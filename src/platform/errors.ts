@@ -108,6 +108,8 @@ export const errors = {
   productionNotActive: make(409, 'PRODUCTION_NOT_ACTIVE'),
   operatorEmailTaken: make(409, 'OPERATOR_EMAIL_TAKEN'),
   courierPhoneTaken: make(409, 'COURIER_PHONE_TAKEN'),
+  /** A Web Push endpoint another courier's session holds (the courier app's notifications). */
+  pushEndpointTaken: make(409, 'PUSH_ENDPOINT_TAKEN'),
   /** Proof of delivery: the code entered is not the recipient's (details say how many tries are left). */
   invalidDeliveryCode: make(422, 'INVALID_DELIVERY_CODE'),
   cashAmountMismatch: make(422, 'CASH_AMOUNT_MISMATCH'),

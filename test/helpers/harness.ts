@@ -78,7 +78,8 @@ export async function startPlatform(
     // Production money in tests goes through the sandbox; the refusal without it has its own test.
     // The switch is this machine's only: a test serving a public PUBLIC_BASE_URL goes without it.
     ...(opts.env?.PUBLIC_BASE_URL && !isLocalAddress(opts.env.PUBLIC_BASE_URL)
-      ? {}
+      ? // A public address needs VAPID keys for Web Push: tests of other things go without push.
+        { WEB_PUSH: 'off' }
       : { SANDBOX_PAYMENTS_FOR_PRODUCTION: 'on' }),
     HOST: '127.0.0.1',
     PORT: String(port),

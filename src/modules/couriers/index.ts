@@ -17,6 +17,14 @@ export {
   MAX_CODE_ATTEMPTS,
   THROTTLE as SIGN_IN_THROTTLE,
 } from './domain/sign-in-code.ts';
+export {
+  MAX_ENDPOINT_LENGTH,
+  PUSH_SERVICE_HOSTS,
+  readPushSubscription,
+  type EndpointPolicy,
+  type PushSubscriptionInput,
+} from './domain/push-subscription.ts';
+export { PushSubscriptions, type StoredPushSubscription } from './push-subscriptions.ts';
 export type { CourierFilter, CourierRow as Courier } from './repository.ts';
 export {
   COURIER_PRESENCE_CHANNEL,

@@ -2,6 +2,7 @@ import type { Db } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { defineModule } from '../../platform/module.ts';
 import { CourierActions, registerPresenceActions } from './actions.ts';
+import { PushSubscriptions } from './push-subscriptions.ts';
 import { courierRoutes } from './routes/couriers.ts';
 import { CouriersService } from './service.ts';
 import { CourierSignIn, type SendText } from './sign-in.ts';
@@ -14,10 +15,10 @@ interface Needs {
   endCourierSessions: (courierId: string) => Promise<void>;
 }
 
-/** Couriers, their sign-in by text message, and the courier app's actions (its own: duty and position). */
+/** Couriers, their sign-in by text message, the courier app's actions (its own: duty and position) and its push subscriptions. */
 export const couriersModule = defineModule({
   name: 'couriers',
-  tables: ['couriers', 'courier_sign_in_codes', 'courier_actions'],
+  tables: ['couriers', 'courier_sign_in_codes', 'courier_actions', 'courier_push_subscriptions'],
   needs: ['endCourierSessions'],
   build: ({ db, clock, log, sms, endCourierSessions }: Needs) => {
     const couriers = new CouriersService(db, clock);
@@ -31,7 +32,12 @@ export const couriersModule = defineModule({
     const courierActions = new CourierActions(db, clock);
     registerPresenceActions(courierActions, couriers);
     return {
-      face: { couriers, courierSignIn, courierActions },
+      face: {
+        couriers,
+        courierSignIn,
+        courierActions,
+        pushSubscriptions: new PushSubscriptions(db, clock),
+      },
       // A deactivated courier is signed out everywhere at once.
       adminRoutes: courierRoutes(couriers, { onDeactivated: endCourierSessions }),
       settled: () => courierSignIn.settled(),

@@ -14,5 +14,6 @@ export type {
   CurrentJob,
   DeliveryCheck,
   DispatchService,
+  OpenOffer,
 } from './service.ts';
 export { dispatchSettings, type DispatchSettings } from './settings.ts';

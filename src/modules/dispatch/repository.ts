@@ -333,6 +333,15 @@ export const dispatchRepository = {
     )[0];
   },
 
+  /** Each courier's newest open offer not yet expired (what the courier app's push tells of). */
+  async newestOpenOffers(q: Queryable, now: Date): Promise<OfferRow[]> {
+    return q.query<OfferRow>(
+      `select distinct on (courier_id) id, order_id, courier_id, state, expires_at from dispatch_offers
+        where state = 'open' and expires_at > $1 order by courier_id, offered_at desc, id desc`,
+      [now],
+    );
+  },
+
   /** Every open offer to the courier, oldest first (the sandbox courier answers them all). */
   async openOffersTo(q: Queryable, courierId: string, limit: number): Promise<OfferRow[]> {
     return q.query<OfferRow>(

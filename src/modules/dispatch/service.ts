@@ -91,6 +91,14 @@ export type CurrentJob =
   | { kind: 'offer'; order_id: string; expires_at: Date }
   | { kind: 'job'; order_id: string; stage: Stage };
 
+/** An open offer to a courier (the courier app's push names it). */
+export interface OpenOffer {
+  id: string;
+  order_id: string;
+  courier_id: string;
+  expires_at: Date;
+}
+
 interface StepOptions {
   /** The order's moves' note, actor and failure reason. */
   move: MoveOptions;
@@ -175,6 +183,17 @@ export class DispatchService {
     if (held) return { kind: 'job', order_id: held.order_id, stage: held.stage };
     const offer = await repo.openOfferFor(this.db, courierId, new Date(this.clock()));
     return offer && { kind: 'offer', order_id: offer.order_id, expires_at: offer.expires_at };
+  }
+
+  /** Each courier's newest open offer (id, order, courier, expiry): what a push to their phone tells of. */
+  async newestOpenOffers(): Promise<OpenOffer[]> {
+    const rows = await repo.newestOpenOffers(this.db, new Date(this.clock()));
+    return rows.map((o) => ({
+      id: o.id,
+      order_id: o.order_id,
+      courier_id: o.courier_id,
+      expires_at: o.expires_at,
+    }));
   }
 
   /** Whether the courier holds the order's job now. */

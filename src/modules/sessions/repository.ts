@@ -41,6 +41,20 @@ export const sessionsRepository = {
     return rows[0];
   },
 
+  /** Which of these sessions are live (the same test as findLive). */
+  async liveAmong(
+    db: Queryable,
+    idHashes: readonly string[],
+    now: Date,
+    idleSince: Date,
+  ): Promise<string[]> {
+    const rows = await db.query<{ id_hash: string }>(
+      'select id_hash from web_sessions where id_hash = any($1) and expires_at > $2 and last_seen_at > $3',
+      [idHashes, now, idleSince],
+    );
+    return rows.map((r) => r.id_hash);
+  },
+
   async touch(db: Queryable, idHash: string, now: Date): Promise<void> {
     await db.query('update web_sessions set last_seen_at = $2 where id_hash = $1', [idHash, now]);
   },

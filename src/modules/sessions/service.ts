@@ -79,6 +79,14 @@ export class SessionStore {
     return toSession(row);
   }
 
+  /** Which of these sessions (by hash) are live, without restarting their idle clocks: a push to a phone is no request from it. */
+  async liveAmong(idHashes: readonly string[]): Promise<Set<string>> {
+    if (idHashes.length === 0) return new Set();
+    const now = new Date(this.clock());
+    const idleSince = new Date(now.getTime() - this.timeouts.idleMs);
+    return new Set(await repo.liveAmong(this.db, idHashes, now, idleSince));
+  }
+
   async end(id: string): Promise<void> {
     await repo.delete(this.db, hashSessionId(id));
   }

@@ -8,9 +8,10 @@ import { WebKit } from '../dashboard/kit.ts';
 import { CourierKit, type CourierAppDeps } from './kit.ts';
 import { registerCourierLive } from './live.ts';
 import { PROOF_UPLOAD_URL, registerProofUpload } from './proof.ts';
+import { PUSH_SUBSCRIPTION_URL, registerCourierPush } from './push.ts';
 import { json, registerCourierRoutes } from './routes.ts';
 
-export type { CourierAppDeps } from './kit.ts';
+export type { CourierAppDeps, CourierPush } from './kit.ts';
 
 // Read from the source tree like the dashboard's (see TEMPLATES_DIR there).
 const TEMPLATES_DIR = fileURLToPath(
@@ -35,27 +36,31 @@ export function registerCourierApp(
     js: assets.url('courier.js'),
     proof: assets.url('courier-proof.js'),
     live: assets.url('courier-live.js'),
+    push: assets.url('courier-push.js'),
   });
   app.register(async (scope) => {
-    // The upload is the app script's: a body refused before its handler (too large) is answered in JSON too.
+    // The upload and the push subscription are the app script's: a body refused before their
+    // handlers (too large) is answered in JSON too.
     pageScope(scope, kit, 'a courier page', (err, request, reply) => {
       const known = refusal(err, request);
-      if (!known || request.routeOptions.url !== PROOF_UPLOAD_URL) return undefined;
+      const url = request.routeOptions.url;
+      if (!known || (url !== PROOF_UPLOAD_URL && url !== PUSH_SUBSCRIPTION_URL)) return undefined;
       const tooLarge = known.status === 413;
       return json(
         reply,
         known.status,
-        tooLarge
+        tooLarge && url === PROOF_UPLOAD_URL
           ? {
               error: `A proof image must be at most ${MAX_PROOF_BYTES / 1024 / 1024} MB.`,
               code: 'PAYLOAD_TOO_LARGE',
             }
-          : { error: known.message, code: 'BAD_REQUEST' },
+          : { error: known.message, code: tooLarge ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST' },
       );
     });
     const origin = new URL(dashboard.publicBaseUrl).origin;
     registerCourierRoutes(scope, kit, origin);
     registerProofUpload(scope, kit, origin);
     registerCourierLive(scope, kit);
+    registerCourierPush(scope, kit, origin);
   });
 }

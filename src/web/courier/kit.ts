@@ -4,6 +4,8 @@ import type {
   CourierActions,
   CourierSignIn,
   CouriersService,
+  EndpointPolicy,
+  PushSubscriptions,
 } from '../../modules/couriers/index.ts';
 import type { MediaInput } from '../../modules/proof/index.ts';
 import type { Session, SessionStore } from '../../modules/sessions/index.ts';
@@ -44,6 +46,16 @@ export interface CourierJobView {
   expires_at?: string | undefined;
 }
 
+/** What the courier app needs for Web Push; absent when push is off (WEB_PUSH=off) or dispatch is. */
+export interface CourierPush {
+  /** The VAPID public key the browser subscribes with. */
+  publicKey: string;
+  endpoints: EndpointPolicy;
+  subscriptions: PushSubscriptions;
+  /** One round of pushing new offers (flows/offer-pushes-courier.ts). */
+  round: () => Promise<void>;
+}
+
 export interface CourierAppDeps {
   /** The courier's current offer or job; absent when dispatch is off. */
   job?: ((courierId: string) => Promise<CourierJobView | undefined>) | undefined;
@@ -63,6 +75,8 @@ export interface CourierAppDeps {
         onChange: (couriers: readonly string[] | undefined) => void,
       ) => Promise<() => Promise<void>>)
     | undefined;
+  /** Web Push of new offers; absent when push is off or dispatch is. */
+  push?: CourierPush | undefined;
   couriers: CouriersService;
   signIn: CourierSignIn;
   actions: CourierActions;
@@ -83,7 +97,7 @@ export class CourierKit {
     readonly deps: CourierAppDeps,
     readonly web: WebKit,
     private readonly views: Views,
-    readonly assets: { css: string; js: string; proof: string; live: string },
+    readonly assets: { css: string; js: string; proof: string; live: string; push: string },
   ) {}
 
   page(

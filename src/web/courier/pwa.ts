@@ -20,7 +20,8 @@ export const ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 51
  * The service worker: the app shell (home page, stylesheet, script, manifest, icon) is cached at
  * install; pages are fetched from the network first and from the cache when offline; our assets
  * (fingerprinted, immutable) from the cache first. Actions (POST) are never cached: the page's queue
- * keeps them.
+ * keeps them. A push (a new offer) shows a notification, one per offer by its tag, unless the app
+ * is on screen (it draws the offer itself then); a tap on it brings the app forward or opens it.
  */
 export function serviceWorker(shell: readonly string[]): string {
   const version = shell
@@ -55,6 +56,32 @@ self.addEventListener('fetch', (event) => {
         .catch(() => caches.match('/courier/').then((hit) => hit || Response.error())),
     );
   }
+});
+self.addEventListener('push', (event) => {
+  let offer = {};
+  try { offer = event.data ? event.data.json() : {}; } catch {}
+  event.waitUntil(
+    self.clients.matchAll({ type: 'window' }).then((windows) => {
+      if (windows.some((w) => w.visibilityState === 'visible')) return undefined;
+      return self.registration.showNotification(offer.title || 'New job offered', {
+        body: offer.body || 'Open the courier app to answer it.',
+        tag: offer.tag || 'offer',
+        icon: '/courier/icon.svg',
+        data: { url: '/courier/', order_id: offer.order_id },
+        requireInteraction: true,
+        vibrate: [200, 100, 200],
+      });
+    }),
+  );
+});
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  event.waitUntil(
+    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
+      const open = windows.find((w) => new URL(w.url).pathname.startsWith('/courier/'));
+      return open ? open.focus() : self.clients.openWindow('/courier/');
+    }),
+  );
 });
 `;
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { readAction } from '../../modules/couriers/index.ts';
 import { MAX_PROOF_BYTES } from '../../modules/proof/index.ts';
+import { hashSessionId } from '../../modules/sessions/index.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { crossSiteProblem, tokensMatch } from '../../platform/web/csrf.ts';
 import type { CourierCurrent, CourierKit } from './kit.ts';
@@ -43,6 +44,23 @@ export async function appRequest(
   return { current };
 }
 
+/** The app script's JSON body, or the answer refusing it (415 when it is no JSON, 400 when it does not parse). */
+export function jsonBody(
+  request: FastifyRequest,
+  notJson: string,
+): { value: unknown } | { refused: { status: number; body: { error: string } } } {
+  const headers = request.headers as Record<string, string | undefined>;
+  if (!/^application\/json\s*(;|$)/i.test(headers['content-type'] ?? ''))
+    return { refused: { status: 415, body: { error: notJson } } };
+  try {
+    return {
+      value: JSON.parse(Buffer.isBuffer(request.body) ? request.body.toString('utf8') : ''),
+    };
+  } catch {
+    return { refused: { status: 400, body: { error: 'The body is not JSON.' } } };
+  }
+}
+
 /** Sign-in with a code by text message, sign-out, the home page, the action endpoint, the PWA files. */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: a list of declarations, one per page or operation, each handler a few lines
 export function registerCourierRoutes(
@@ -71,6 +89,7 @@ export function registerCourierRoutes(
       fee,
       maxProofBytes: MAX_PROOF_BYTES,
       live: Boolean(kit.deps.jobChanges),
+      pushKey: kit.deps.jobChanges ? kit.deps.push?.publicKey : undefined,
     });
   });
 
@@ -130,6 +149,8 @@ export function registerCourierRoutes(
     const current = await kit.current(request);
     if (current) {
       kit.web.form(request, {}, current);
+      // A signed-out phone is told of no more offers.
+      await kit.deps.push?.subscriptions.remove(hashSessionId(current.sessionId));
       await sessions.end(current.sessionId);
     }
     kit.signOutCookie(reply);
@@ -140,16 +161,9 @@ export function registerCourierRoutes(
     const checked = await appRequest(kit, request, publicOrigin);
     if ('refused' in checked) return json(reply, checked.refused.status, checked.refused.body);
     const { current } = checked;
-    const headers = request.headers as Record<string, string | undefined>;
-    if (!/^application\/json\s*(;|$)/i.test(headers['content-type'] ?? ''))
-      return json(reply, 415, { error: 'Actions are JSON.' });
-    let body: unknown;
-    try {
-      body = JSON.parse(Buffer.isBuffer(request.body) ? request.body.toString('utf8') : '');
-    } catch {
-      return json(reply, 400, { error: 'The body is not JSON.' });
-    }
-    const read = readAction(body);
+    const body = jsonBody(request, 'Actions are JSON.');
+    if ('refused' in body) return json(reply, body.refused.status, body.refused.body);
+    const read = readAction(body.value);
     if ('problem' in read) return json(reply, 400, { error: read.problem });
     return json(reply, 200, await actions.apply(current.courier.id, read.action));
   });
@@ -174,6 +188,7 @@ export function registerCourierRoutes(
     kit.assets.js,
     kit.assets.proof,
     kit.assets.live,
+    kit.assets.push,
     '/courier/manifest.webmanifest',
     '/courier/icon.svg',
   ]);

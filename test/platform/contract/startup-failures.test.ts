@@ -45,7 +45,10 @@ describe('a process that cannot start', () => {
   });
 
   it('refuses the playground (npm run demo) unless PUBLIC_BASE_URL is this machine, in one line', () => {
-    const r = run('dist/demo.js', { PUBLIC_BASE_URL: 'https://partners.example.gh' });
+    const r = run('dist/demo.js', {
+      PUBLIC_BASE_URL: 'https://partners.example.gh',
+      WEB_PUSH: 'off',
+    });
     expect(r.status).toBe(1);
     expect(r.lines).toEqual([
       "invalid configuration: DEMO=on, SANDBOX_PAYMENTS_FOR_PRODUCTION=on, SANDBOX_COURIER_FOR_PRODUCTION=on: a local playground's switches, only when PUBLIC_BASE_URL is this machine (localhost, 127.x or [::1]), not https://partners.example.gh",
@@ -53,6 +56,7 @@ describe('a process that cannot start', () => {
     const server = run('dist/server.js', {
       PUBLIC_BASE_URL: 'http://10.0.0.5:8080',
       SANDBOX_COURIER_FOR_PRODUCTION: 'on',
+      WEB_PUSH: 'off',
     });
     expect(server.status).toBe(1);
     expect(server.lines).toEqual([
