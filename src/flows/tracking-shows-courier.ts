@@ -5,4 +5,5 @@ import type { DispatchModule } from '../modules/dispatch/index.ts';
 export const courierTracker = (ctx: { dispatch: DispatchModule | undefined }): CourierTracker => ({
   forOrder: async (orderId) => ctx.dispatch?.trail.forOrder(orderId),
   forOrders: async (orderIds) => ctx.dispatch?.trail.forOrders(orderIds) ?? new Map(),
+  phoneFor: async (orderId) => ctx.dispatch?.trail.phoneFor(orderId),
 });

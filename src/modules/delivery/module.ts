@@ -26,6 +26,8 @@ import type { DeliverySettings } from './settings.ts';
 import { QUOTE_SWEEP_INTERVAL_MS, QuoteBook } from './quotes/service.ts';
 import { registerTrackingPage } from './tracking/route.ts';
 import { UssdTracking } from './tracking/ussd.ts';
+import { MaskedCalls } from './tracking/masked-calls.ts';
+import { registerVoiceCallback, voiceCallbackPath } from './tracking/voice-route.ts';
 import { registerUssdCallback } from './tracking/ussd-route.ts';
 import type { GuardStore } from '../../platform/guard/types.ts';
 import { defineModule } from '../../platform/module.ts';
@@ -141,12 +143,18 @@ export function createDeliveryModule({
     ],
     adminRoutes: [...orderAdminRoutes(orders, base), ...locationAdminRoutes(locations)],
     registerPublicPages: (app) => {
-      registerTrackingPage(app, db, tracker, settings.trackingMap);
+      registerTrackingPage(app, db, tracker, settings.trackingMap, settings.maskedCalls);
       registerUssdCallback(
         app,
         new UssdTracking({ db, guard, log, tracker }),
         settings.ussdCallbackSecret,
       );
+      const calls = settings.maskedCalls;
+      if (calls) {
+        const callbackUrl = `${base}${voiceCallbackPath(calls.secret)}`;
+        const answer = new MaskedCalls({ db, guard, log, tracker, settings: calls, callbackUrl });
+        registerVoiceCallback(app, answer, calls.secret);
+      }
     },
   };
 }

@@ -6,6 +6,7 @@ import {
 } from './domain/calendar.ts';
 import { DEFAULT_PRICING, validatePricingConfig, type PricingConfig } from './domain/pricing.ts';
 import { trackingMapSettings, type TrackingMapSettings } from './tracking/map-settings.ts';
+import { maskedCallSettings, type MaskedCallSettings } from './tracking/masked-calls.ts';
 
 export interface DeliverySettings {
   pricing: PricingConfig;
@@ -26,6 +27,8 @@ export interface DeliverySettings {
   trackingMap?: TrackingMapSettings | undefined;
   /** The secret in the USSD gateway's callback URL (USSD_CALLBACK_SECRET); unset: no USSD route. */
   ussdCallbackSecret?: string | undefined;
+  /** Masked calls to the courier (CALL_MASKING_NUMBER, VOICE_CALLBACK_SECRET); unset: no call button. */
+  maskedCalls?: MaskedCallSettings | undefined;
 }
 
 /** At least 24 URL-safe characters: it travels in the callback URL's path. */
@@ -90,5 +93,6 @@ export function deliverySettings(env: Env, problems: string[]): DeliverySettings
     windowMinMinutes: int(env, 'WINDOW_MIN_MINUTES', 60, 15, 720, problems),
     trackingMap: trackingMapSettings(env, problems),
     ussdCallbackSecret: ussdSecret(env, problems),
+    maskedCalls: maskedCallSettings(env, problems),
   };
 }

@@ -119,6 +119,15 @@ export class CourierTrail implements CourierTracker {
     return this.progress(job, point, (await this.couriers.get(job.courier_id)).vehicle);
   }
 
+  /** The phone of the courier holding the order's job (a masked call connects to it). */
+  async phoneFor(orderId: string): Promise<string | undefined> {
+    const job = await repo.held(this.db, orderId);
+    if (!job) return undefined;
+    const courier = await this.couriers.get(job.courier_id);
+    // The sandbox courier's "phone" is no number.
+    return courier.simulated ? undefined : courier.phone;
+  }
+
   /** Progress of several orders at once, with who carries each (first name and vehicle): the tracking pages' read. */
   async forOrders(orderIds: readonly string[]): Promise<Map<string, TrackedCourier>> {
     const found = new Map<string, TrackedCourier>();

@@ -8,14 +8,17 @@ describe("delivery's tracker asks dispatch's trail", () => {
     const tracker = courierTracker(as(ctx));
     expect(await tracker.forOrder('ord_1')).toBeUndefined();
     expect(await tracker.forOrders(['ord_1'])).toEqual(new Map());
+    expect(await tracker.phoneFor('ord_1')).toBeUndefined();
     const many = new Map([['ord_1', { order: 'ord_1' }]]);
     ctx.dispatch = {
       trail: {
         forOrder: async (id: string) => ({ order: id, lat: 5.6, lng: -0.19 }),
         forOrders: async () => many,
+        phoneFor: async (id: string) => (id === 'ord_1' ? '+233241110000' : undefined),
       },
     };
     expect(await tracker.forOrder('ord_1')).toEqual({ order: 'ord_1', lat: 5.6, lng: -0.19 });
     expect(await tracker.forOrders(['ord_1'])).toBe(many);
+    expect(await tracker.phoneFor('ord_1')).toBe('+233241110000');
   });
 });

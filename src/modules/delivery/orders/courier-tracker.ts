@@ -23,6 +23,8 @@ export interface CourierTracker {
   forOrder(orderId: string): Promise<CourierProgress | undefined>;
   /** The same for several orders in one read, with the courier's first name and vehicle (orders with none are left out). */
   forOrders(orderIds: readonly string[]): Promise<Map<string, TrackedCourier>>;
+  /** The phone of the courier holding the order's job: the far end of a masked call, never shown. */
+  phoneFor(orderId: string): Promise<string | undefined>;
 }
 
 /**

@@ -27,7 +27,9 @@ main{max-width:34rem;margin:0 auto;padding:1.25rem}h1{font-size:1.35rem;margin:.
 ol{list-style:none;padding:0;margin:0}li{display:flex;gap:.75rem;padding:.55rem 0;border-bottom:1px solid #eef0f3}
 li:last-child{border-bottom:0}.dot{width:.9rem;height:.9rem;border-radius:50%;border:2px solid #b8c0cc;margin-top:.2rem;flex:none}
 li.done .dot{background:#1a7f37;border-color:#1a7f37}li.stop .dot{background:#c62828;border-color:#c62828}
-dl{display:grid;grid-template-columns:auto 1fr;gap:.35rem 1rem;margin:0}dt{color:#5b6572}dd{margin:0}`;
+dl{display:grid;grid-template-columns:auto 1fr;gap:.35rem 1rem;margin:0}dt{color:#5b6572}dd{margin:0}
+.call{margin:.8rem 0 .3rem}.call-button{display:inline-block;padding:.65rem 1.1rem;border-radius:.5rem;background:#14532d;color:#fff;font-weight:600;text-decoration:none}
+.call-button:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}`;
 
 /** The map's own rules (after Leaflet's stylesheet): a phone-sized box, the credit under it. */
 const MAP_STYLE = `.map{height:16rem;border-radius:.5rem;background:#e8ebef}.map-card{padding:.5rem}
@@ -125,6 +127,8 @@ export function renderTrackingPage(
   courier?: CourierProgress | TrackedCourier,
   live?: LiveView,
   mapView?: MapView,
+  /** A tel: link to the courier through our masked number, when configured and a courier has the order. */
+  call?: string,
 ): string {
   const timeline = buildTimeline(events.map((e) => ({ status: e.status, at: e.at }))).map((t) => ({
     cls: t.completed ? (isStop(t.status) ? 'stop' : 'done') : '',
@@ -146,6 +150,7 @@ export function renderTrackingPage(
       who: courier && 'courier' in courier ? courierWho(courier.courier) : '',
       stop: lines.stop,
       seen: lines.seen,
+      call,
     },
     map: moving ? mapView : undefined,
     order: {

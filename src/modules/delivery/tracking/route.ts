@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../../platform/db/index.ts';
 import { pageHeaders } from '../../../platform/http/html.ts';
+import { callLink, type MaskedCallSettings } from './masked-calls.ts';
 import type { CourierTracker } from '../orders/courier-tracker.ts';
 import { ordersRepository } from '../orders/repository.ts';
 import { registerTrackingStream } from './live.ts';
@@ -51,6 +52,7 @@ export function registerTrackingPage(
   db: Db,
   tracker?: CourierTracker,
   map?: TrackingMapSettings,
+  calls?: MaskedCallSettings,
 ): void {
   const assets = trackingAssets(Boolean(map));
   assets.registerEach(app);
@@ -80,6 +82,8 @@ export function registerTrackingPage(
         courier,
         live,
         map && moving ? mapView(assets, map) : undefined,
+        // Only once a courier has it: before that there is nobody to call.
+        calls && courier ? callLink(calls, found.order.id) : undefined,
       ),
     );
   });
