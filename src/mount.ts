@@ -96,6 +96,7 @@ function mountWeb(app: FastifyInstance, c: Context): void {
       orders: delivery && { read: delivery.operatorOrders, service: delivery.orders },
       dispatch: dispatch?.service,
       cash: c.cash,
+      earnings: c.earnings,
       confirmations: dispatch ? c.proofConfirmations : undefined,
       payouts: c.payouts,
       reconciliation: c.reconciliation,
