@@ -19,7 +19,11 @@ import { registerOperations } from './platform/http/register.ts';
 import type { installRequestHandling } from './platform/http/server.ts';
 import { exposeMetrics } from './platform/metrics/endpoint.ts';
 import { registerCourierApp } from './web/courier/index.ts';
-import { OPERATOR_SESSION_TIMEOUTS, registerConsole } from './web/console/index.ts';
+import {
+  OPERATOR_SESSION_TIMEOUTS,
+  registerConsole,
+  type ConsoleDeps,
+} from './web/console/index.ts';
 import { registerDashboard, type DashboardDeps } from './web/dashboard/index.ts';
 
 // How the app is served over HTTP (app.ts says what it is made of): the partner operations,
@@ -76,35 +80,38 @@ function mountWeb(app: FastifyInstance, c: Context): void {
     },
     dashboardDeps,
   );
-  registerConsole(
-    app,
-    {
-      couriers: { service: couriers, endSessions: c.endCourierSessions },
-      accounts,
-      activation,
-      audit,
-      operators: c.operators,
-      operatorSignIn: c.operatorSignIn,
-      sessions: new SessionStore(c.db, c.clock, OPERATOR_SESSION_TIMEOUTS),
-      webhooks,
-      wallet: c.wallet.service,
-      journals: c.journals,
-      topups: c.topups,
-      catalog: catalog?.catalog,
-      sales: catalog?.operatorSales,
-      refunds: catalog?.refunds,
-      orders: delivery && { read: delivery.operatorOrders, service: delivery.orders },
-      dispatch: dispatch?.service,
-      cash: c.cash,
-      earnings: c.earnings,
-      confirmations: dispatch ? c.proofConfirmations : undefined,
-      payouts: c.payouts,
-      reconciliation: c.reconciliation,
-      listen: (channel, onNotify) => c.db.listen(channel, onNotify),
-      map: c.config.delivery.trackingMap,
-    },
-    dashboardDeps,
-  );
+  registerConsole(app, consoleDeps(c), dashboardDeps);
+}
+
+/** What the operator console reads and changes, from the composition (a module not served here is absent). */
+function consoleDeps(c: Context): ConsoleDeps {
+  const { accounts, activation, delivery, dispatch, catalog, couriers, audit } = c;
+  const webhooks = c.webhookAdmin;
+  return {
+    couriers: { service: couriers, endSessions: c.endCourierSessions },
+    accounts,
+    activation,
+    audit,
+    operators: c.operators,
+    operatorSignIn: c.operatorSignIn,
+    sessions: new SessionStore(c.db, c.clock, OPERATOR_SESSION_TIMEOUTS),
+    webhooks,
+    wallet: c.wallet.service,
+    journals: c.journals,
+    topups: c.topups,
+    catalog: catalog?.catalog,
+    sales: catalog?.operatorSales,
+    refunds: catalog?.refunds,
+    orders: delivery && { read: delivery.operatorOrders, service: delivery.orders },
+    dispatch: dispatch?.service,
+    cash: c.cash,
+    earnings: c.earnings,
+    confirmations: dispatch ? c.proofConfirmations : undefined,
+    payouts: c.payouts,
+    reconciliation: c.reconciliation,
+    listen: (channel, onNotify) => c.db.listen(channel, onNotify),
+    map: c.config.delivery.trackingMap,
+  };
 }
 
 /** Mounts the composition over HTTP: partner operations, callbacks and pages, the web, the operator API, metrics, docs. */

@@ -35,14 +35,17 @@ const pesewasOf = (ghs: string) =>
 const whenOf = (text: string) =>
   text === '' ? undefined : WHEN.test(text) ? new Date(`${text}:00Z`) : new Date(Number.NaN);
 
-/**
- * Couriers' pay for operators: the pay rules per zone and vehicle and the pay policy, every version
- * with who set it; finance and admin add a version (audited as the operator API's changes are).
- */
-export function registerConsolePayRoutes(app: FastifyInstance, kit: ConsoleKit): void {
-  const { earnings, audit } = kit.deps;
+type PayPage = (
+  reply: FastifyReply,
+  current: OperatorCurrent,
+  extra?: Record<string, unknown>,
+  status?: number,
+) => Promise<unknown>;
 
-  async function page(
+/** The page: every version of the rules and of the policy, with who set each. */
+function payPage(kit: ConsoleKit): PayPage {
+  const { earnings } = kit.deps;
+  return async function page(
     reply: FastifyReply,
     current: OperatorCurrent,
     extra: Record<string, unknown> = {},
@@ -80,10 +83,12 @@ export function registerConsolePayRoutes(app: FastifyInstance, kit: ConsoleKit):
       },
       status,
     );
-  }
+  };
+}
 
-  /** Saves a version and records it in the audit log, or shows the refusal on the page. */
-  async function save(
+/** Saves a version and records it in the audit log, or shows the refusal on the page. */
+function saver(kit: ConsoleKit, page: PayPage) {
+  return async function save(
     request: FastifyRequest,
     reply: FastifyReply,
     current: OperatorCurrent,
@@ -93,7 +98,7 @@ export function registerConsolePayRoutes(app: FastifyInstance, kit: ConsoleKit):
   ) {
     try {
       const after = await change();
-      await audit.record({
+      await kit.deps.audit.record({
         actor: kit.actor(current),
         action,
         target: { type: action.split('.')[0]!, id: String(after.pay_rule_id ?? after.version) },
@@ -106,7 +111,17 @@ export function registerConsolePayRoutes(app: FastifyInstance, kit: ConsoleKit):
       if (!isAppError(err) || err.statusCode >= 500) throw err;
       return page(reply, current, { error: err.message, values }, err.statusCode);
     }
-  }
+  };
+}
+
+/**
+ * Couriers' pay for operators: the pay rules per zone and vehicle and the pay policy, every version
+ * with who set it; finance and admin add a version (audited as the operator API's changes are).
+ */
+export function registerConsolePayRoutes(app: FastifyInstance, kit: ConsoleKit): void {
+  const { earnings } = kit.deps;
+  const page = payPage(kit);
+  const save = saver(kit, page);
 
   definePage(
     app,
