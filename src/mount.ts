@@ -74,6 +74,8 @@ function mountWeb(app: FastifyInstance, c: Context): void {
       jobChanges: dispatch && ((onChange) => c.db.listen(COURIER_JOBS_CHANNEL, onChange)),
       proof: dispatch && courierProofUpload(dispatch.service, proofs),
       couriers,
+      earnings: c.earnings,
+      clock: c.clock,
       signIn: c.courierSignIn,
       actions: c.courierActions,
       sessions,

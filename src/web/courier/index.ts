@@ -5,6 +5,7 @@ import { Assets } from '../../platform/web/assets.ts';
 import { Views } from '../../platform/web/views.ts';
 import { pageScope, refusal, STATIC_DIR, type DashboardDeps } from '../dashboard/index.ts';
 import { WebKit } from '../dashboard/kit.ts';
+import { registerCourierEarnings } from './earnings.ts';
 import { CourierKit, type CourierAppDeps } from './kit.ts';
 import { registerCourierLive } from './live.ts';
 import { PROOF_UPLOAD_URL, registerProofUpload } from './proof.ts';
@@ -57,5 +58,6 @@ export function registerCourierApp(
     registerCourierRoutes(scope, kit, origin);
     registerProofUpload(scope, kit, origin);
     registerCourierLive(scope, kit);
+    registerCourierEarnings(scope, kit);
   });
 }

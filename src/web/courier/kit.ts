@@ -5,6 +5,7 @@ import type {
   CourierSignIn,
   CouriersService,
 } from '../../modules/couriers/index.ts';
+import type { EarningsService } from '../../modules/earnings/index.ts';
 import type { MediaInput } from '../../modules/proof/index.ts';
 import type { Session, SessionStore } from '../../modules/sessions/index.ts';
 import { readCookie, serializeCookie } from '../../platform/web/cookies.ts';
@@ -57,6 +58,10 @@ export interface CourierAppDeps {
   /** Calls back after any committed change to couriers' offers or jobs, on any instance; answers a stop. Absent when dispatch is off. */
   jobChanges?: ((onChange: () => void) => Promise<() => Promise<void>>) | undefined;
   couriers: CouriersService;
+  /** The courier's pay: today's and this week's totals and each job (the earnings screen). */
+  earnings: Pick<EarningsService, 'ofCourier'>;
+  /** The app's clock (the earnings screen's "today"). */
+  clock: () => number;
   signIn: CourierSignIn;
   actions: CourierActions;
   sessions: SessionStore;
