@@ -49,3 +49,15 @@ create table courier_earnings (
   unique (order_id, occasion)
 );
 create index courier_earnings_courier_idx on courier_earnings (courier_id, earned_at desc);
+
+-- Couriers become payees of the payouts module: their courier_payable is paid out like a vendor's
+-- payable, to a mobile money wallet only, through the same destinations, maker-checker changes,
+-- verification and exactly-once sending. A destination (and a change) names exactly one payee.
+alter table payout_destinations add column courier_id text references couriers (id);
+alter table payout_destinations drop constraint payout_destinations_check;
+alter table payout_destinations add constraint payout_destinations_one_payee
+  check (num_nonnulls(vendor_id, partner_id, courier_id) = 1 and (courier_id is null or kind = 'mobile_money'));
+alter table payout_destination_changes add column courier_id text references couriers (id);
+alter table payout_destination_changes drop constraint payout_destination_changes_check;
+alter table payout_destination_changes add constraint payout_destination_changes_one_payee
+  check (num_nonnulls(vendor_id, partner_id, courier_id) = 1 and (courier_id is null or kind = 'mobile_money'));

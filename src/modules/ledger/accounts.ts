@@ -22,6 +22,8 @@ export const courierCash = (courierId: string) => `courier_cash:${courierId}`;
 export const courierPayable = (courierId: string) => `courier_payable:${courierId}`;
 /** What couriers' pay costs the platform (an expense, debited as each earning is booked). */
 export const COURIER_PAY = 'courier_pay';
+/** What a courier owes back (an asset, debited): a payout's deduction returned to them, as for vendors and partners. */
+export const courierReceivable = (courierId: string) => `courier_receivable:${courierId}`;
 /** The platform's own cash, where couriers' handovers land. */
 export const PLATFORM_CASH = 'platform_cash';
 /**

@@ -65,6 +65,10 @@ export class DestinationChanges {
         `Invalid destination: ${parsed.problems.map((p) => `${p.field} ${p.issue}`).join('; ')}.`,
         parsed.problems,
       );
+    if (kind === 'courier' && parsed.destination.kind !== 'mobile_money')
+      throw errors.validation('Couriers are paid to a mobile money wallet only.', [
+        { field: 'kind', issue: 'must be mobile_money for a courier' },
+      ]);
     if (!(await this.deps.directory.exists(kind, id)))
       throw errors.payeeNotFound(`No ${kind} ${id}.`);
     const resolved = await this.deps.provider.resolveName(parsed.destination);
