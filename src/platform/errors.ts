@@ -86,8 +86,6 @@ export const errors = {
   invalidTransition: make(409, 'INVALID_TRANSITION'),
   handoverExceedsBalance: make(409, 'HANDOVER_EXCEEDS_BALANCE'),
   jobTaken: make(409, 'JOB_TAKEN'),
-  /** Couriers' pay: concurrent changes kept taking the rule's next version number. */
-  payRuleBusy: make(409, 'PAY_RULE_BUSY'),
   /** Maker-checker: the operator who created a payout cannot approve it. */
   sameOperator: make(409, 'SAME_OPERATOR'),
   /** A payee's destination cannot change while a payout to it is being handed to the transfer provider. */

@@ -43,19 +43,20 @@ const EARNING_COLS =
 
 export const earningsRepository = {
   /**
-   * The next version of a zone's and vehicle's rule, numbered in the insert itself; undefined when a
-   * concurrent change took the number (the caller tries again).
+   * The next version of a zone's and vehicle's rule, numbered in the insert itself. Changes take
+   * turns on the table's lock (reads of the rules are not blocked), so two never take one number.
    */
   async insertRule(
-    q: Queryable,
+    tx: Queryable,
     r: Required<PayRuleInput> & { id: string; createdBy: string; now: Date },
-  ): Promise<PayRuleRow | undefined> {
+  ): Promise<PayRuleRow> {
+    await tx.query('lock table courier_pay_rules in share row exclusive mode');
     return (
-      await q.query<PayRuleRow>(
+      await tx.query<PayRuleRow>(
         `insert into courier_pay_rules (id, zone, vehicle, version, base_pesewas, per_km_pesewas, per_failed_attempt_pesewas, effective_from, created_by, created_at)
          select $1, $2, $3, coalesce(max(version), 0) + 1, $4, $5, $6, $7, $8, $9
            from courier_pay_rules where zone = $2 and vehicle = $3
-         on conflict (zone, vehicle, version) do nothing returning ${RULE_COLS}`,
+         returning ${RULE_COLS}`,
         [
           r.id,
           r.zone,
@@ -68,7 +69,7 @@ export const earningsRepository = {
           r.now,
         ],
       )
-    )[0];
+    )[0]!;
   },
 
   /** Every version of every rule: by zone and vehicle, the newest version first. */
@@ -95,18 +96,20 @@ export const earningsRepository = {
     )[0];
   },
 
+  /** The policy's next version, numbered in the insert itself under the table's lock (as the rules). */
   async insertPolicy(
-    q: Queryable,
+    tx: Queryable,
     p: { netCodCash: boolean; effectiveFrom: Date; createdBy: string; now: Date },
-  ): Promise<PayPolicyRow | undefined> {
+  ): Promise<PayPolicyRow> {
+    await tx.query('lock table courier_pay_policy in share row exclusive mode');
     return (
-      await q.query<PayPolicyRow>(
+      await tx.query<PayPolicyRow>(
         `insert into courier_pay_policy (version, net_cod_cash, effective_from, created_by, created_at)
          select coalesce(max(version), 0) + 1, $1, $2, $3, $4 from courier_pay_policy
-         on conflict (version) do nothing returning version, net_cod_cash, effective_from, created_by, created_at`,
+         returning version, net_cod_cash, effective_from, created_by, created_at`,
         [p.netCodCash, p.effectiveFrom, p.createdBy, p.now],
       )
-    )[0];
+    )[0]!;
   },
 
   async policies(q: Queryable): Promise<PayPolicyRow[]> {

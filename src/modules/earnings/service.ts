@@ -38,8 +38,6 @@ const DAY_MS = 86_400_000;
 /** Accra keeps UTC all year: its day and its week (from Monday) start at UTC midnight. */
 const dayStart = (t: number) => Math.floor(t / DAY_MS) * DAY_MS;
 const weekStart = (t: number) => dayStart(t) - ((new Date(t).getUTCDay() + 6) % 7) * DAY_MS;
-/** Tries at numbering a version when concurrent changes took the number first. */
-const VERSION_TRIES = 5;
 
 /**
  * Couriers' pay: operators' rules per zone and vehicle (a version per change, in force from its
@@ -62,12 +60,8 @@ export class EarningsService {
         problems,
       );
     const rule = { ...input, effective_from: input.effective_from ?? now };
-    for (let i = 0; i < VERSION_TRIES; i++) {
-      const row = await repo.insertRule(this.db, { ...rule, id: newId('cpr'), createdBy, now });
-      if (row) return row;
-    }
-    throw errors.payRuleBusy(
-      `Another change to the ${input.zone} ${input.vehicle} pay rule was saved at the same moment; look at the rules and try again.`,
+    return this.db.transaction((tx) =>
+      repo.insertRule(tx, { ...rule, id: newId('cpr'), createdBy, now }),
     );
   }
 
@@ -100,17 +94,13 @@ export class EarningsService {
         'Invalid pay policy: net_cod_cash must be true or false, effective_from from now on.',
         [{ field: 'effective_from', issue: 'must be a date and time from now on' }],
       );
-    for (let i = 0; i < VERSION_TRIES; i++) {
-      const row = await repo.insertPolicy(this.db, {
+    return this.db.transaction((tx) =>
+      repo.insertPolicy(tx, {
         netCodCash: input.net_cod_cash,
         effectiveFrom: from,
         createdBy,
         now,
-      });
-      if (row) return row;
-    }
-    throw errors.payRuleBusy(
-      'Another change to the pay policy was saved at the same moment; try again.',
+      }),
     );
   }
 

@@ -86,12 +86,21 @@ describe("couriers' pay rules", () => {
 
   it('numbers concurrent changes without a gap or a repeat', async () => {
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) =>
+      Array.from({ length: 12 }, (_, i) =>
         p.admin('POST', '/courier-pay/rules', rule({ zone: 'volta', base_pesewas: i })),
       ),
     );
-    expect(results.map((r) => r.status)).toEqual(Array(6).fill(201));
-    expect(results.map((r) => r.body.version as number).sort()).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(results.map((r) => r.status)).toEqual(Array(12).fill(201));
+    const versions = results.map((r) => r.body.version as number).sort((a, b) => a - b);
+    expect(versions).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    const policies = await Promise.all(
+      [true, false, true, false].map((net_cod_cash) =>
+        p.admin('POST', '/courier-pay/policy', { net_cod_cash }),
+      ),
+    );
+    expect(policies.map((r) => r.body.version as number).sort()).toEqual([1, 2, 3, 4]);
+    // Back to the default (off) for the tests that follow.
+    await p.admin('POST', '/courier-pay/policy', { net_cod_cash: false });
   });
 
   it('refuses hostile input with 400 and a code, saving nothing', async () => {
@@ -191,6 +200,16 @@ describe('earnings booked at delivery', () => {
         [id],
       ),
     ).toBe(2);
+  });
+
+  it('books one earning when two delivered actions for the order race', async () => {
+    const c = await courierNear(p, 1, now);
+    const id = await productionOrder(s);
+    await toDropoff(p, id, c.id);
+    const svc = p.app.platform.dispatch!.service;
+    const results = await Promise.allSettled([svc.delivered(c.id, id), svc.delivered(c.id, id)]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect((await earningsOf(id)).map((e) => e.occasion)).toEqual(['delivered']);
   });
 
   it('nets cash the courier holds only once the policy says so, keeping the books balanced', async () => {

@@ -74,6 +74,23 @@ describe('the console courier pay page', () => {
     expect((await web.post('/console/courier-pay/rules', rule())).status).toBe(403);
   });
 
+  it("shows a courier's payee page, whose destination form offers mobile money only", async () => {
+    const courier = await env.p.app.platform.couriers.create({
+      name: 'Yaw Darko',
+      phone: '0245550303',
+      vehicle: 'car',
+    });
+    const { web } = await signedIn(['finance']);
+    const page = await web.get(`/console/payees/courier/${courier.id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Courier payee');
+    expect(page.text).toContain('value="mobile_money"');
+    expect(page.text).not.toContain('value="bank"');
+    expect((await web.get('/console/payees/courier/ven_01M8K2P0S4WKP5Z2K415DHWD0T')).status).toBe(
+      404,
+    );
+  });
+
   it('support reads the rules but may not change them', async () => {
     const { web } = await signedIn(['support']);
     const page = await web.get('/console/courier-pay');
