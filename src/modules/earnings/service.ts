@@ -69,15 +69,6 @@ export class EarningsService {
     return repo.rules(this.db);
   }
 
-  /** The rule that prices a job in a zone for a vehicle at a moment (the zone's own, else the default). */
-  async ruleInForce(
-    zone: string | null,
-    vehicle: string,
-    at?: Date,
-  ): Promise<PayRuleRow | undefined> {
-    return repo.inForce(this.db, zone, vehicle, at ?? new Date(this.clock()));
-  }
-
   /** Adds a version of the pay policy (whether cash a courier holds is set against their earnings). */
   async setPolicy(
     input: { net_cod_cash: boolean; effective_from?: Date | undefined },

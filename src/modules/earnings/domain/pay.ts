@@ -13,8 +13,8 @@ export const PAY_LIMITS = Object.freeze({
   per_km_pesewas: 100_000,
   per_failed_attempt_pesewas: 1_000_000,
 });
-export type PayAmountField = keyof typeof PAY_LIMITS;
-export const PAY_FIELDS = Object.keys(PAY_LIMITS) as PayAmountField[];
+type PayAmountField = keyof typeof PAY_LIMITS;
+const PAY_FIELDS = Object.keys(PAY_LIMITS) as PayAmountField[];
 
 /** The zone of a rule for every zone without its own. */
 export const DEFAULT_ZONE = 'default';
