@@ -6,17 +6,12 @@ import { isAppError } from '../platform/errors.ts';
 
 type Couriers = Pick<CouriersService, 'get'>;
 
-/** Whether a courier account exists (deactivated ones too: what they earned is still owed). */
-const courierExists = (couriers: Couriers | undefined, id: string): Promise<boolean> =>
-  couriers
-    ? couriers.get(id).then(
-        () => true,
-        (err: unknown) => {
-          if (isAppError(err) && err.statusCode === 404) return false;
-          throw err;
-        },
-      )
-    : Promise.resolve(false);
+/** A courier account, deactivated ones too (what they earned is still owed); undefined when there is none. */
+const courierOf = async (couriers: Couriers | undefined, id: string) =>
+  couriers?.get(id).catch((err: unknown) => {
+    if (isAppError(err) && err.statusCode === 404) return undefined;
+    throw err;
+  });
 
 /**
  * Payouts' view of its payees, from the modules that own them: vendors from the catalog (none when
@@ -31,10 +26,11 @@ export function payeeDirectory(
   return {
     exists: async (kind, id) => {
       if (kind === 'vendor') return (await catalog?.vendorPhone(id)) !== undefined;
-      if (kind === 'courier') return courierExists(couriers, id);
+      if (kind === 'courier') return (await courierOf(couriers, id)) !== undefined;
       return accounts.partnerExists(id);
     },
     vendorPhone: async (id) => catalog?.vendorPhone(id),
+    courierPhone: async (id) => (await courierOf(couriers, id))?.phone,
     productionApps: (q, partnerId) => accounts.appsWithLiveKey(partnerId, 'production', q),
   };
 }
@@ -49,6 +45,7 @@ export function payeesFromAccountsAndCatalog(ctx: {
   return {
     exists: (kind, id) => directory().exists(kind, id),
     vendorPhone: (id) => directory().vendorPhone(id),
+    courierPhone: (id) => directory().courierPhone(id),
     productionApps: (q, partnerId) => directory().productionApps(q, partnerId),
   };
 }

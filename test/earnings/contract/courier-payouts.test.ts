@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => p.close());
 
 /** A courier who earned one delivery's pay 30 hours ago (past the payout hold). */
-async function courierWhoEarned(): Promise<{ id: string; earned: number }> {
+async function courierWhoEarned(): Promise<{ id: string; phone: string; earned: number }> {
   const courier = await p.app.platform.couriers.create({
     name: 'Yaw Darko',
     phone: newPhone(),
@@ -46,7 +46,7 @@ async function courierWhoEarned(): Promise<{ id: string; earned: number }> {
         roadKm: 5,
       }),
     );
-    return { id: courier.id, earned: earning!.amount_pesewas };
+    return { id: courier.id, phone: courier.phone, earned: earning!.amount_pesewas };
   } finally {
     now = t0;
   }
@@ -88,7 +88,7 @@ describe('couriers paid out as payees of the payouts module', () => {
   });
 
   it("pays a courier's earnings to their verified wallet once, after a second operator's approval, the books balanced", async () => {
-    const { id, earned } = await courierWhoEarned();
+    const { id, phone, earned } = await courierWhoEarned();
     expect(await balanceOf(p, `courier_payable:${id}`)).toBe(earned);
     await setDestination(p, 'courier', id, {
       kind: 'mobile_money',
@@ -96,6 +96,13 @@ describe('couriers paid out as payees of the payouts module', () => {
       number: '024 555 0202',
       name: 'Yaw Darko',
     });
+    // The courier is told on their own phone, the new wallet shown by its last digits only.
+    const told = await p.app.platform.db.query<{ body: string }>(
+      'select body from dev_sms_outbox where to_number = $1',
+      [phone],
+    );
+    expect(told.map((t) => t.body)).toEqual([expect.stringContaining('•••202')]);
+    expect(told[0]!.body).not.toContain('0245550202');
     // Out of the cooling period that holds payouts to a destination changed lately.
     await p.app.platform.db.query(
       "update payout_destinations set changed_at = changed_at - interval '30 days' where payee = $1",

@@ -6,7 +6,7 @@ import { as, TX } from '../faces.ts';
 describe("payouts' directory of payees", () => {
   const couriers = {
     get: async (id: string) => {
-      if (id === 'cou_1') return { id };
+      if (id === 'cou_1') return { id, phone: '+233240000009' };
       throw new AppError(404, 'COURIER_NOT_FOUND', 'no such courier');
     },
   };
@@ -39,6 +39,8 @@ describe("payouts' directory of payees", () => {
     const directory = payeesFromAccountsAndCatalog(as({ accounts, catalog: undefined, couriers }));
     expect(await directory.exists('courier', 'cou_1')).toBe(true);
     expect(await directory.exists('courier', 'cou_2')).toBe(false);
+    expect(await directory.courierPhone('cou_1')).toBe('+233240000009');
+    expect(await directory.courierPhone('cou_2')).toBeUndefined();
     const down = payeesFromAccountsAndCatalog(
       as({
         accounts,
