@@ -11,6 +11,7 @@ import { catalogModule } from './modules/catalog/index.ts';
 import { couriersModule } from './modules/couriers/index.ts';
 import { deliveryModule } from './modules/delivery/index.ts';
 import { dispatchModule } from './modules/dispatch/index.ts';
+import { earningsModule } from './modules/earnings/index.ts';
 import { healthModule } from './modules/health/index.ts';
 import { ledgerModule } from './modules/ledger/index.ts';
 import { membersModule } from './modules/members/index.ts';
@@ -28,6 +29,7 @@ import { assignmentTextsDeliveryCode } from './flows/assignment-texts-delivery-c
 import { cashDue } from './flows/cash-due-at-the-door.ts';
 import { endCourierSessions } from './flows/courier-deactivation-ends-sessions.ts';
 import { courierDeliversOrder } from './flows/courier-delivers-order.ts';
+import { deliveryEarnsCourierPay } from './flows/delivery-earns-courier-pay.ts';
 import { courierPositionExtendsTrail } from './flows/courier-position-extends-trail.ts';
 import { courierTakesJobActions } from './flows/courier-takes-job-actions.ts';
 import { payoutNotices } from './flows/destination-change-notifies-payee.ts';
@@ -61,6 +63,7 @@ export const APP: AppParts = {
     dispatchModule,
     catalogModule,
     cashModule,
+    earningsModule,
     reconciliationModule,
     payoutsModule,
     webhooksModule,
@@ -86,6 +89,7 @@ export const APP: AppParts = {
     orderMoveEndsDispatch,
     courierPositionExtendsTrail,
     saleSettlesOnDelivery,
+    deliveryEarnsCourierPay,
     assignmentTextsDeliveryCode,
     courierTakesJobActions,
     courierDeliversOrder,

@@ -12,6 +12,7 @@ import type { AccountsService, KeyDirectory } from './modules/accounts/index.ts'
 import type { ActivationNotifier, ActivationService } from './modules/activation/index.ts';
 import type { AuditLog } from './modules/audit/index.ts';
 import type { CashService, DueOnDelivery } from './modules/cash/index.ts';
+import type { EarningsService } from './modules/earnings/index.ts';
 import type { CatalogModule } from './modules/catalog/index.ts';
 import type {
   CourierActions,
@@ -120,6 +121,8 @@ export interface Faces {
   catalog: CatalogModule | undefined;
   /** Couriers' cash on delivery and handovers (with dispatch). */
   cash: CashService | undefined;
+  /** Couriers' pay: rules, policy, earnings. */
+  earnings: EarningsService;
   reconciliation: ReconciliationService;
   payouts: PayoutsModule;
   webhookAdmin: WebhookAdminService;

@@ -20,7 +20,11 @@ import { registerOperations } from './platform/http/register.ts';
 import type { installRequestHandling } from './platform/http/server.ts';
 import { exposeMetrics } from './platform/metrics/endpoint.ts';
 import { registerCourierApp, type CourierAppDeps, type CourierPush } from './web/courier/index.ts';
-import { OPERATOR_SESSION_TIMEOUTS, registerConsole } from './web/console/index.ts';
+import {
+  OPERATOR_SESSION_TIMEOUTS,
+  registerConsole,
+  type ConsoleDeps,
+} from './web/console/index.ts';
 import { registerDashboard, type DashboardDeps } from './web/dashboard/index.ts';
 
 // How the app is served over HTTP (app.ts says what it is made of): the partner operations,
@@ -38,6 +42,8 @@ function courierAppDeps(c: Context): CourierAppDeps {
     proof: dispatch && courierProofUpload(dispatch.service, c.proofs),
     push: courierPush(c),
     couriers,
+    earnings: c.earnings,
+    clock: c.clock,
     signIn: c.courierSignIn,
     actions: c.courierActions,
     sessions: c.sessions,
@@ -72,10 +78,8 @@ function mountWeb(app: FastifyInstance, c: Context): void {
     members,
     sessions,
     delivery,
-    dispatch,
     catalog,
     proofs,
-    couriers,
     audit,
     webhookAdmin: webhooks,
   } = c;
@@ -100,34 +104,38 @@ function mountWeb(app: FastifyInstance, c: Context): void {
   };
   registerDashboard(app, dashboardDeps);
   registerCourierApp(app, courierAppDeps(c), dashboardDeps);
-  registerConsole(
-    app,
-    {
-      couriers: { service: couriers, endSessions: c.endCourierSessions },
-      accounts,
-      activation,
-      audit,
-      operators: c.operators,
-      operatorSignIn: c.operatorSignIn,
-      sessions: new SessionStore(c.db, c.clock, OPERATOR_SESSION_TIMEOUTS),
-      webhooks,
-      wallet: c.wallet.service,
-      journals: c.journals,
-      topups: c.topups,
-      catalog: catalog?.catalog,
-      sales: catalog?.operatorSales,
-      refunds: catalog?.refunds,
-      orders: delivery && { read: delivery.operatorOrders, service: delivery.orders },
-      dispatch: dispatch?.service,
-      cash: c.cash,
-      confirmations: dispatch ? c.proofConfirmations : undefined,
-      payouts: c.payouts,
-      reconciliation: c.reconciliation,
-      listen: (channel, onNotify) => c.db.listen(channel, onNotify),
-      map: c.config.delivery.trackingMap,
-    },
-    dashboardDeps,
-  );
+  registerConsole(app, consoleDeps(c), dashboardDeps);
+}
+
+/** What the operator console reads and changes, from the composition (a module not served here is absent). */
+function consoleDeps(c: Context): ConsoleDeps {
+  const { accounts, activation, delivery, dispatch, catalog, couriers, audit } = c;
+  const webhooks = c.webhookAdmin;
+  return {
+    couriers: { service: couriers, endSessions: c.endCourierSessions },
+    accounts,
+    activation,
+    audit,
+    operators: c.operators,
+    operatorSignIn: c.operatorSignIn,
+    sessions: new SessionStore(c.db, c.clock, OPERATOR_SESSION_TIMEOUTS),
+    webhooks,
+    wallet: c.wallet.service,
+    journals: c.journals,
+    topups: c.topups,
+    catalog: catalog?.catalog,
+    sales: catalog?.operatorSales,
+    refunds: catalog?.refunds,
+    orders: delivery && { read: delivery.operatorOrders, service: delivery.orders },
+    dispatch: dispatch?.service,
+    cash: c.cash,
+    earnings: c.earnings,
+    confirmations: dispatch ? c.proofConfirmations : undefined,
+    payouts: c.payouts,
+    reconciliation: c.reconciliation,
+    listen: (channel, onNotify) => c.db.listen(channel, onNotify),
+    map: c.config.delivery.trackingMap,
+  };
 }
 
 /** Mounts the composition over HTTP: partner operations, callbacks and pages, the web, the operator API, metrics, docs. */

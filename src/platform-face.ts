@@ -20,6 +20,7 @@ const SHOWN = [
   'delivery',
   'dispatch',
   'cash',
+  'earnings',
   'payouts',
   'reconciliation',
   'catalog',

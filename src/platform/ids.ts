@@ -80,7 +80,9 @@ export type IdPrefix =
   | 'srf'
   | 'rec'
   | 'pdc'
-  | 'quo';
+  | 'quo'
+  | 'cpr'
+  | 'cpe';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid()}`;

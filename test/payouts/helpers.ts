@@ -125,7 +125,7 @@ export function checkerToken(p: TestPlatform): Promise<string> {
 /** Sets a payee's destination as operators must: proposed (with the admin token), then approved by a second finance operator. */
 export async function setDestination(
   p: TestPlatform,
-  kind: 'vendor' | 'partner',
+  kind: 'vendor' | 'partner' | 'courier',
   id: string,
   body: Record<string, unknown>,
 ): Promise<Record<string, any>> {

@@ -2,6 +2,7 @@ import type { Command } from '../command.ts';
 import { activationCommands, activationGroups } from './activation.ts';
 import { appCommands, appGroups } from './apps.ts';
 import { cashCommands, cashGroups } from './cash.ts';
+import { payCommands, payGroups } from './pay.ts';
 import { payoutCommands, payoutGroups } from './payouts.ts';
 import { reconcileCommands, reconcileGroups } from './reconcile.ts';
 import { refundCommands, refundGroups } from './refunds.ts';
@@ -21,6 +22,7 @@ export const groups: Readonly<Record<string, string>> = {
   ...deliveryGroups,
   ...dispatchGroups,
   ...cashGroups,
+  ...payGroups,
   ...payoutGroups,
   ...reconcileGroups,
   ...catalogGroups,
@@ -41,6 +43,7 @@ export const commands: readonly Command[] = [
   ...deliveryCommands,
   ...dispatchCommands,
   ...cashCommands,
+  ...payCommands,
   ...payoutCommands,
   ...reconcileCommands,
   ...catalogCommands,

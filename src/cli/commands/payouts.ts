@@ -163,7 +163,7 @@ export const payoutCommands: Command[] = [
           'needs review because': 'review_reason',
         },
       ),
-    help: { KIND: 'vendor or partner' },
+    help: { KIND: 'vendor, partner or courier' },
   },
   {
     name: 'payees schedule',
@@ -192,7 +192,10 @@ export const payoutCommands: Command[] = [
     }),
     show: (b) =>
       `${block(b.pending_change, changeFields)}${b.name_matches === false ? '\n\nThe registered name differs from the name given: check it before approving.' : ''}`,
-    help: { KIND: 'vendor or partner', name: "The wallet's or account's registered name" },
+    help: {
+      KIND: 'vendor, partner or courier (mobile money only)',
+      name: "The wallet's or account's registered name",
+    },
   },
   {
     name: 'payees approve-destination',
@@ -202,7 +205,7 @@ export const payoutCommands: Command[] = [
     usage: 'KIND ID --change CHANGE_ID',
     payload: (a) => ({ change_id: a.change }),
     show: (b) => `${block(b.destination, destinationFields)}${replacedList(b.replaced)}`,
-    help: { KIND: 'vendor or partner' },
+    help: { KIND: 'vendor, partner or courier' },
   },
   {
     name: 'payees accept-destination',
@@ -213,7 +216,7 @@ export const payoutCommands: Command[] = [
     payload: (a) => ({ version: a['destination-version'] }),
     show: (b) => block(b.destination, destinationFields),
     help: {
-      KIND: 'vendor or partner',
+      KIND: 'vendor, partner or courier',
       'destination-version': "The destination's version you reviewed (payees show)",
     },
   },
@@ -224,6 +227,6 @@ export const payoutCommands: Command[] = [
     usage: 'KIND ID --change CHANGE_ID',
     payload: (a) => ({ change_id: a.change }),
     show: (b) => block(b, changeFields),
-    help: { KIND: 'vendor or partner' },
+    help: { KIND: 'vendor, partner or courier' },
   },
 ];

@@ -33,6 +33,17 @@ export const cashRepository = {
     return rows.length > 0;
   },
 
+  /** Takes up to `amount` off a courier's cash, under the row's lock; answers what it took. */
+  async takeUpTo(tx: Queryable, courierId: string, amount: number, at: Date): Promise<number> {
+    const rows = await tx.query<{ taken: number }>(
+      `with held as (select courier_id, least(balance_pesewas, $2) as taken from courier_cash where courier_id = $1 for update)
+       update courier_cash c set balance_pesewas = c.balance_pesewas - held.taken, updated_at = $3
+         from held where c.courier_id = held.courier_id returning held.taken::int as taken`,
+      [courierId, amount, at],
+    );
+    return rows[0]?.taken ?? 0;
+  },
+
   async insertHandover(tx: Queryable, h: HandoverRow): Promise<void> {
     await tx.query(
       'insert into courier_cash_handovers (id, courier_id, amount_pesewas, recorded_by, created_at) values ($1, $2, $3, $4, $5)',

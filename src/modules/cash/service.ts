@@ -5,6 +5,7 @@ import { courierCash, ledger } from '../ledger/index.ts';
 import {
   cashCollectedJournal,
   cashHandoverJournal,
+  cashNettedJournal,
   totalDue,
   type CashDue,
 } from './domain/journals.ts';
@@ -85,6 +86,22 @@ export class CashService {
     await ledger.postJournal(tx, cashCollectedJournal(job.orderId, job.courierId, due), at);
     await repo.collect(tx, job.courierId, expected, at);
   };
+
+  /**
+   * Sets cash a courier holds against an earning (the pay policy's netting), in the earning's
+   * transaction: up to the earning, what they hold comes off their cash and off what the platform
+   * owes them. Answers the amount set off (0 when they hold none).
+   */
+  async netAgainstEarning(
+    tx: Queryable,
+    earning: { id: string; courierId: string; amountPesewas: number },
+  ): Promise<number> {
+    const at = new Date(this.clock());
+    const netted = await repo.takeUpTo(tx, earning.courierId, earning.amountPesewas, at);
+    if (netted > 0)
+      await ledger.postJournal(tx, cashNettedJournal(earning.id, earning.courierId, netted), at);
+    return netted;
+  }
 
   /** Records cash a courier handed in; more than they hold is refused and nothing changes. */
   async handover(

@@ -12,6 +12,7 @@ export {
   FAILURE_REASONS,
   FAILURE_TITLES,
   feeFor,
+  isFailedAttempt,
   isStop,
   type DeliveryStatus,
   type FailureReason,

@@ -269,6 +269,24 @@ export const dispatchRepository = {
     );
   },
 
+  /**
+   * Who carries (or carried to its end) an order, and its job's zone: the open assignment, else the
+   * latest finished one (a delivered order's ended in the same move). Reassigned ones are not theirs.
+   */
+  async carrier(
+    q: Queryable,
+    orderId: string,
+  ): Promise<{ courier_id: string; zone: string | null } | undefined> {
+    return (
+      await q.query<{ courier_id: string; zone: string | null }>(
+        `select a.courier_id, j.zone from dispatch_assignments a join dispatch_jobs j on j.order_id = a.order_id
+          where a.order_id = $1 and (a.ended_at is null or a.end_reason = 'finished')
+          order by a.started_at desc, a.id desc limit 1`,
+        [orderId],
+      )
+    )[0];
+  },
+
   async activeAssignment(tx: Queryable, orderId: string): Promise<AssignmentRow | undefined> {
     return (
       await tx.query<AssignmentRow>(

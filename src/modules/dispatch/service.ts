@@ -196,6 +196,15 @@ export class DispatchService {
     }));
   }
 
+  /** The courier who carries or carried an order to its end, and its zone (couriers' pay); none for an order no courier held. */
+  async carrierOf(
+    q: Queryable,
+    orderId: string,
+  ): Promise<{ courierId: string; zone: string | null } | undefined> {
+    const row = await repo.carrier(q, orderId);
+    return row && { courierId: row.courier_id, zone: row.zone };
+  }
+
   /** Whether the courier holds the order's job now. */
   async holds(courierId: string, orderId: string): Promise<boolean> {
     return (await repo.activeAssignment(this.db, orderId))?.courier_id === courierId;

@@ -18,6 +18,12 @@ export const PLATFORM_COMMISSION = 'platform_commission';
 export const RIDER_CASH_CLEARING = 'rider_cash_clearing';
 /** Cash one courier collected on delivery (fees, cod sales) and has not yet handed in: an asset, debited (negative) as it grows. */
 export const courierCash = (courierId: string) => `courier_cash:${courierId}`;
+/** What the platform owes one courier for the jobs they did (a liability, credited as they earn). */
+export const courierPayable = (courierId: string) => `courier_payable:${courierId}`;
+/** What couriers' pay costs the platform (an expense, debited as each earning is booked). */
+export const COURIER_PAY = 'courier_pay';
+/** What a courier owes back (an asset, debited): a payout's deduction returned to them, as for vendors and partners. */
+export const courierReceivable = (courierId: string) => `courier_receivable:${courierId}`;
 /** The platform's own cash, where couriers' handovers land. */
 export const PLATFORM_CASH = 'platform_cash';
 /**

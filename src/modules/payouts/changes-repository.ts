@@ -34,8 +34,8 @@ export const changesRepository = {
     at: Date,
   ): Promise<DestinationChangeRow | undefined> {
     const rows = await tx.query<DestinationChangeRow>(
-      `insert into payout_destination_changes (id, payee, vendor_id, partner_id, kind, network, number, bank_code, name, resolved_name, proposed_by, proposed_at, status)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'pending')
+      `insert into payout_destination_changes (id, payee, vendor_id, partner_id, courier_id, kind, network, number, bank_code, name, resolved_name, proposed_by, proposed_at, status)
+       values ($1, $2, $3, $4, $13, $5, $6, $7, $8, $9, $10, $11, $12, 'pending')
        on conflict (payee) where status = 'pending' do nothing returning ${COLUMNS}`,
       [
         changeId,
@@ -50,6 +50,7 @@ export const changesRepository = {
         resolvedName,
         by,
         at,
+        kind === 'courier' ? id : null,
       ],
     );
     return rows[0];

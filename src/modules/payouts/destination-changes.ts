@@ -65,6 +65,10 @@ export class DestinationChanges {
         `Invalid destination: ${parsed.problems.map((p) => `${p.field} ${p.issue}`).join('; ')}.`,
         parsed.problems,
       );
+    if (kind === 'courier' && parsed.destination.kind !== 'mobile_money')
+      throw errors.validation('Couriers are paid to a mobile money wallet only.', [
+        { field: 'kind', issue: 'must be mobile_money for a courier' },
+      ]);
     if (!(await this.deps.directory.exists(kind, id)))
       throw errors.payeeNotFound(`No ${kind} ${id}.`);
     const resolved = await this.deps.provider.resolveName(parsed.destination);
@@ -115,7 +119,7 @@ export class DestinationChanges {
           );
       },
     });
-    if (kind === 'vendor') await this.textVendor(id, switched.saved, switched.previous);
+    if (kind !== 'partner') await this.textPayee(kind, id, switched.saved, switched.previous);
     return switched;
   }
 
@@ -156,13 +160,20 @@ export class DestinationChanges {
     return `Partner Platform: your payout destination was changed${from} to ${shown(saved)} (${saved.name}). If you did not ask for this, call us at once.`;
   }
 
-  /** A text to the vendor's contact phone and, when it was a wallet, to the old wallet's number; a failure is logged, the change stands. */
-  private async textVendor(
-    vendorId: string,
+  /**
+   * A text to the vendor's contact phone or the courier's own and, when it was a wallet, to the old
+   * wallet's number; a failure is logged, the change stands.
+   */
+  private async textPayee(
+    kind: 'vendor' | 'courier',
+    id: string,
     saved: DestinationRow,
     previous: DestinationRow | undefined,
   ): Promise<void> {
-    const phone = await this.deps.directory.vendorPhone(vendorId);
+    const { directory } = this.deps;
+    const phone = await (kind === 'vendor'
+      ? directory.vendorPhone(id)
+      : directory.courierPhone(id));
     const oldWallet =
       previous?.kind === 'mobile_money' ? `+233${previous.number.slice(1)}` : undefined;
     for (const to of new Set([phone, oldWallet].filter((n): n is string => n !== undefined))) {
@@ -170,8 +181,8 @@ export class DestinationChanges {
         ?.text(to, this.notice(saved, previous))
         .catch((err: unknown) =>
           this.deps.log.warn(
-            { err, vendor: vendorId },
-            'could not text the vendor of its destination change',
+            { err, payee: payeeKey(kind, id) },
+            'could not text the payee of its destination change',
           ),
         );
     }

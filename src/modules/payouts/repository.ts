@@ -106,13 +106,14 @@ export interface PayableRow {
 // The payees' accounts' entries are read straight from the ledger's tables (read-only, like the
 // catalog's join of delivery orders): the run must pick exactly the entries no live payout covers,
 // in one statement, which the ledger's public face cannot express without knowing payout lines.
-const PAYEE = `(case when e.account like 'vendor_%' then 'vendor:' else 'partner:' end) || split_part(e.account, ':', 2)`;
+const PAYEE = `(case when e.account like 'vendor_%' then 'vendor:' when e.account like 'courier_%' then 'courier:' else 'partner:' end) || split_part(e.account, ':', 2)`;
 const RECEIVABLE = `e.account like '%_receivable:%'`;
 /** A payable's credit still within the hold ($2 is the cut-off): pending. */
 const HELD = `(not ${RECEIVABLE} and e.amount_pesewas > 0 and e.created_at > $2)`;
 const UNCOVERED = `
   from ledger_entries e join ledger_journals j on j.id = e.journal_id
- where (e.account like 'vendor_payable:%' or e.account like 'partner_markup_payable:%' or e.account like 'vendor_receivable:%' or e.account like 'partner_markup_receivable:%')
+ where (e.account like 'vendor_payable:%' or e.account like 'partner_markup_payable:%' or e.account like 'vendor_receivable:%' or e.account like 'partner_markup_receivable:%'
+        or e.account like 'courier_payable:%' or e.account like 'courier_receivable:%')
    and j.kind <> all($1::text[])
    and not exists (select 1 from payout_lines l where l.payee = ${PAYEE} and l.journal_id = e.journal_id and not l.released)`;
 
@@ -131,8 +132,8 @@ export const payoutsRepository = {
   ): Promise<DestinationRow> {
     const number = d.kind === 'mobile_money' ? d.number : d.accountNumber;
     const rows = await tx.query<DestinationRow>(
-      `insert into payout_destinations (payee, vendor_id, partner_id, kind, network, number, bank_code, name, resolved_name, changed_at, changed_by, set_by, verification)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'unverified')
+      `insert into payout_destinations (payee, vendor_id, partner_id, courier_id, kind, network, number, bank_code, name, resolved_name, changed_at, changed_by, set_by, verification)
+       values ($1, $2, $3, $13, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'unverified')
        on conflict (payee) do update set kind = excluded.kind, network = excluded.network, number = excluded.number, bank_code = excluded.bank_code,
          name = excluded.name, resolved_name = excluded.resolved_name, changed_at = excluded.changed_at, changed_by = excluded.changed_by, set_by = excluded.set_by,
          version = payout_destinations.version + 1, verification = 'unverified', recipient_code = null, review_reason = null, reviewed_by = null
@@ -150,6 +151,7 @@ export const payoutsRepository = {
         at,
         who.by,
         who.setBy,
+        kind === 'courier' ? id : null,
       ],
     );
     return rows[0]!;

@@ -20,6 +20,7 @@ import { registerConsoleLive } from './live.ts';
 import { registerConsoleMoneyRoutes } from './money-routes.ts';
 import { registerConsoleOrderRoutes } from './order-routes.ts';
 import { registerConsolePayeeRoutes } from './payee-routes.ts';
+import { registerConsolePayRoutes } from './pay-routes.ts';
 import { registerConsolePayoutRoutes } from './payout-routes.ts';
 import { registerConsoleReconciliationRoutes } from './reconciliation-routes.ts';
 import { registerConsolePartnerRoutes } from './partner-routes.ts';
@@ -77,6 +78,7 @@ export function registerConsole(
     registerConsoleTopupRoutes(scope, kit);
     registerConsoleCatalogRoutes(scope, kit);
     registerConsoleCourierRoutes(scope, kit);
+    registerConsolePayRoutes(scope, kit);
     registerConsoleSaleRoutes(scope, kit);
     registerConsoleRefundRoutes(scope, kit);
     registerConsoleEnrolRoutes(scope, kit);

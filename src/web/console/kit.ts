@@ -6,6 +6,7 @@ import type { CouriersService } from '../../modules/couriers/index.ts';
 import type { DeliveryModule, OperatorOrders } from '../../modules/delivery/index.ts';
 import type { CashService } from '../../modules/cash/index.ts';
 import type { DispatchService } from '../../modules/dispatch/index.ts';
+import type { EarningsService } from '../../modules/earnings/index.ts';
 import type { LedgerReads } from '../../modules/ledger/index.ts';
 import type { AuditLog } from '../../modules/audit/index.ts';
 import type { PayoutsModule } from '../../modules/payouts/index.ts';
@@ -68,6 +69,8 @@ export interface ConsoleDeps {
   orders?: { read: OperatorOrders; service: DeliveryModule['orders'] } | undefined;
   /** Present with the delivery service: the dispatch board and hand assignment. */
   dispatch?: DispatchService | undefined;
+  /** Couriers' pay rules and policy, every version (changes: finance, admin). */
+  earnings: EarningsService;
   /** Present with dispatch: couriers' cash to hand in and their handovers (finance, admin). */
   cash?: CashService | undefined;
   /** Deliveries proved by a photo or signature, waiting for the recipient or an operator. */

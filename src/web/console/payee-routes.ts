@@ -8,13 +8,14 @@ import { masked, payoutView } from './payout-view.ts';
 import { definePage, idParam } from '../../platform/web/page.ts';
 import { isId } from '../../platform/ids.ts';
 
-const PAYEE_KINDS = ['vendor', 'partner'] as const;
-const PAYEE_PREFIX = { vendor: 'ven', partner: 'ptn' } as const;
-/** Every payee page's path: /console/payees/:kind/:id, a vendor's or a partner's id. */
+const PAYEE_KINDS = ['vendor', 'partner', 'courier'] as const;
+type Kind = (typeof PAYEE_KINDS)[number];
+const PAYEE_PREFIX = { vendor: 'ven', partner: 'ptn', courier: 'cou' } as const;
+/** Every payee page's path: /console/payees/:kind/:id, a vendor's, a partner's or a courier's id. */
 const PAYEE_PARAMS = {
   kind: { oneOf: PAYEE_KINDS, missing: 'There is no such payee.' },
   id: {
-    test: (v: string) => isId('ven', v) || isId('ptn', v),
+    test: (v: string) => isId('ven', v) || isId('ptn', v) || isId('cou', v),
     missing: 'There is no such payee.',
   },
 };
@@ -53,16 +54,16 @@ export function registerConsolePayeeRoutes(app: FastifyInstance, kit: ConsoleKit
   const { payouts, audit } = kit.deps;
   if (!payouts) return;
 
-  function payee(request: FastifyRequest<PayeeParams>): { kind: 'vendor' | 'partner'; id: string } {
+  function payee(request: FastifyRequest<PayeeParams>): { kind: Kind; id: string } {
     const { kind, id } = request.params;
-    if ((kind !== 'vendor' && kind !== 'partner') || !isId(PAYEE_PREFIX[kind], id))
+    if (!(PAYEE_KINDS as readonly string[]).includes(kind) || !isId(PAYEE_PREFIX[kind as Kind], id))
       throw new WebRefusal(404, 'There is no such payee.');
-    return { kind, id };
+    return { kind: kind as Kind, id };
   }
 
   async function payeePage(
     reply: FastifyReply,
-    kind: 'vendor' | 'partner',
+    kind: Kind,
     id: string,
     extra: Record<string, unknown> = {},
     status = 200,
@@ -143,7 +144,7 @@ export function registerConsolePayeeRoutes(app: FastifyInstance, kit: ConsoleKit
   /** Runs a change; a 4xx refusal is shown on the payee's page with its status (a missing payee is the 404 page). */
   async function refusedOr(
     reply: FastifyReply,
-    kind: 'vendor' | 'partner',
+    kind: Kind,
     id: string,
     what: string,
     change: () => Promise<FastifyReply>,

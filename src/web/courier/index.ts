@@ -5,6 +5,7 @@ import { Assets } from '../../platform/web/assets.ts';
 import { Views } from '../../platform/web/views.ts';
 import { pageScope, refusal, STATIC_DIR, type DashboardDeps } from '../dashboard/index.ts';
 import { WebKit } from '../dashboard/kit.ts';
+import { registerCourierEarnings } from './earnings.ts';
 import { CourierKit, type CourierAppDeps } from './kit.ts';
 import { registerCourierLive } from './live.ts';
 import { PROOF_UPLOAD_URL, registerProofUpload } from './proof.ts';
@@ -62,5 +63,6 @@ export function registerCourierApp(
     registerProofUpload(scope, kit, origin);
     registerCourierLive(scope, kit);
     registerCourierPush(scope, kit, origin);
+    registerCourierEarnings(scope, kit);
   });
 }

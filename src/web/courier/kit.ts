@@ -7,6 +7,7 @@ import type {
   EndpointPolicy,
   PushSubscriptions,
 } from '../../modules/couriers/index.ts';
+import type { EarningsService } from '../../modules/earnings/index.ts';
 import type { MediaInput } from '../../modules/proof/index.ts';
 import type { Session, SessionStore } from '../../modules/sessions/index.ts';
 import { readCookie, serializeCookie } from '../../platform/web/cookies.ts';
@@ -78,6 +79,10 @@ export interface CourierAppDeps {
   /** Web Push of new offers; absent when push is off or dispatch is. */
   push?: CourierPush | undefined;
   couriers: CouriersService;
+  /** The courier's pay: today's and this week's totals and each job (the earnings screen). */
+  earnings: Pick<EarningsService, 'ofCourier'>;
+  /** The app's clock (the earnings screen's "today"). */
+  clock: () => number;
   signIn: CourierSignIn;
   actions: CourierActions;
   sessions: SessionStore;

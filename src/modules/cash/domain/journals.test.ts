@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { cashCollectedJournal, cashDue, cashHandoverJournal } from './journals.ts';
+import {
+  cashCollectedJournal,
+  cashDue,
+  cashHandoverJournal,
+  cashNettedJournal,
+} from './journals.ts';
 
 const sum = (j: { entries: Array<{ amountPesewas: number }> }) =>
   j.entries.reduce((n, e) => n + e.amountPesewas, 0);
@@ -46,5 +51,16 @@ describe('cash due at the door', () => {
       cashDue({ ...order, payer: 'partner', payment_status: 'wallet_debited' }, undefined),
     ).toEqual({ feePesewas: 0, codPesewas: 0 });
     expect(cashDue(undefined, undefined)).toEqual({ feePesewas: 0, codPesewas: 0 });
+  });
+
+  it('sets cash held against pay: the payable and the cash account both come down, balanced', () => {
+    const j = cashNettedJournal('cpe_1', 'cou_1', 700);
+    expect(j).toMatchObject({ kind: 'courier_cash_netted', subjectId: 'cpe_1' });
+    expect(j.entries).toEqual([
+      { account: 'courier_payable:cou_1', amountPesewas: -700 },
+      { account: 'courier_cash:cou_1', amountPesewas: 700 },
+    ]);
+    expect(sum(j)).toBe(0);
+    expect(() => cashNettedJournal('cpe_1', 'cou_1', 0)).toThrow();
   });
 });

@@ -1,6 +1,7 @@
 import {
   assertBalanced,
   courierCash,
+  courierPayable,
   DELIVERY_REVENUE,
   PLATFORM_CASH,
   positive,
@@ -67,6 +68,22 @@ export function cashHandoverJournal(
     memo: `cash handed in by ${courierId}`,
     entries: [
       { account: PLATFORM_CASH, amountPesewas: -positive(amount) },
+      { account: courierCash(courierId), amountPesewas: amount },
+    ],
+  });
+}
+
+/**
+ * Cash a courier holds set against their pay (the pay policy's netting): what the platform owes them
+ * comes down, and so does the cash they owe it, by the same amount.
+ */
+export function cashNettedJournal(earningId: string, courierId: string, amount: number): Journal {
+  return assertBalanced({
+    kind: 'courier_cash_netted',
+    subjectId: earningId,
+    memo: `cash held by ${courierId} set against their pay`,
+    entries: [
+      { account: courierPayable(courierId), amountPesewas: -positive(amount) },
       { account: courierCash(courierId), amountPesewas: amount },
     ],
   });

@@ -8,6 +8,7 @@ export {
   priceAllPriorities,
   priceFee,
   feeFor,
+  roadKm,
   roundUpTo,
   validatePricingConfig,
 } from './pricing.ts';

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import type { LatLng } from '../../../shared/ghana/geo.ts';
 import {
+  roadKm,
   DEFAULT_PRICING,
   PRIORITIES,
   feeForDistanceKm,
@@ -212,5 +213,17 @@ describe('isPriority', () => {
     expect(isPriority('economy')).toBe(true);
     expect(isPriority('express')).toBe(false);
     expect(isPriority(undefined)).toBe(false);
+  });
+});
+
+describe('roadKm', () => {
+  it('is the straight-line distance times the road factor, as fees reckon it', () => {
+    const a = { lat: 5.6, lng: -0.2 };
+    const b = { lat: 5.7, lng: -0.2 };
+    expect(roadKm(a, b, { ...DEFAULT_PRICING, roadFactor: 2 })).toBeCloseTo(
+      2 * roadKm(a, b, { ...DEFAULT_PRICING, roadFactor: 1 }),
+      9,
+    );
+    expect(roadKm(a, b, { ...DEFAULT_PRICING, roadFactor: 1 })).toBeCloseTo(11.12, 1);
   });
 });

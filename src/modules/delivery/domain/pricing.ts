@@ -101,6 +101,11 @@ export function feeForDistanceKm(
   return roundUpTo(Math.max(config.minimumPesewas[priority], raw), config.roundingPesewas);
 }
 
+/** The road distance pricing assumes between two points: straight-line km × the road factor. */
+export function roadKm(pickup: LatLng, dropoff: LatLng, config: PricingConfig): number {
+  return haversineKm(pickup, dropoff) * config.roadFactor;
+}
+
 /** Delivery fee in pesewas between two points. Callers check isInGhana first. */
 export function priceFee(
   pickup: LatLng,

@@ -17,6 +17,7 @@ import {
   canCancel,
   canTransition,
   returnFee,
+  roadKm,
   type DeliveryStatus,
   type FailureReason,
 } from '../domain/index.ts';
@@ -347,6 +348,22 @@ export class OrdersService {
   /** The courier's view of an order (the courier app's job screen). */
   async jobSheet(orderId: string, q: Queryable = this.deps.db): Promise<JobSheet | undefined> {
     return jobSheetRepository.find(q, orderId);
+  }
+
+  /**
+   * The order's pickup → drop-off road estimate in km, as pricing reckons it (couriers' pay per km);
+   * 0 when either point has no coordinates.
+   */
+  async roadKm(orderId: string, q: Queryable = this.deps.db): Promise<number> {
+    const sheet = await jobSheetRepository.find(q, orderId);
+    if (sheet?.pickup_lat == null || sheet.pickup_lng == null) return 0;
+    if (sheet.delivery_lat == null || sheet.delivery_lng == null) return 0;
+    const pickup = { lat: sheet.pickup_lat, lng: sheet.pickup_lng };
+    return roadKm(
+      pickup,
+      { lat: sheet.delivery_lat, lng: sheet.delivery_lng },
+      this.deps.normalize.pricing,
+    );
   }
 
   async history(orderId: string) {

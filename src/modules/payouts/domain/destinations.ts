@@ -133,8 +133,9 @@ export function verdictOf(givenName: string, check: RecipientCheck): Verdict {
   return { verification: 'verified', resolvedName, recipientCode, reviewReason: null };
 }
 
-/** A payee is a vendor or a partner; its key names the kind. */
-export type PayeeKind = 'vendor' | 'partner';
+/** A payee is a vendor, a partner or a courier (paid their earnings to mobile money); its key names the kind. */
+export type PayeeKind = 'vendor' | 'partner' | 'courier';
+export const PAYEE_KINDS: readonly PayeeKind[] = ['vendor', 'partner', 'courier'];
 export const payeeKey = (kind: PayeeKind, id: string) => `${kind}:${id}`;
 
 /** A destination as stored (one row of payout_destinations or of a change) as the provider takes it. */

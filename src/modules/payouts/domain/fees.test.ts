@@ -10,7 +10,7 @@ describe('feeRules', () => {
   it('has the platform bear every fee by default', () => {
     const { rules, problems } = read({});
     expect(rules).toEqual({
-      bearer: { vendor: 'platform', partner: 'platform' },
+      bearer: { vendor: 'platform', partner: 'platform', courier: 'platform' },
       payeeFees: undefined,
     });
     expect(problems).toEqual([]);
@@ -24,7 +24,7 @@ describe('feeRules', () => {
     });
     expect(all).toEqual({
       rules: {
-        bearer: { vendor: 'payee', partner: 'payee' },
+        bearer: { vendor: 'payee', partner: 'payee', courier: 'payee' },
         payeeFees: { mobile_money: 100, bank: 250 },
       },
       problems: [],
@@ -42,16 +42,14 @@ describe('feeRules', () => {
         PAYOUT_FEE_BEARER: 'vendor:platform,partner:payee',
         PAYOUT_PAYEE_FEES: 'mobile_money:0,bank:0',
       }).rules.bearer,
-    ).toEqual({ vendor: 'platform', partner: 'payee' });
+    ).toEqual({ vendor: 'platform', partner: 'payee', courier: 'platform' });
   });
 
   it('names each mistake', () => {
     expect(read({ PAYOUT_FEE_BEARER: 'everyone' }).problems[0]).toMatch(
       /^PAYOUT_FEE_BEARER must be platform, payee, or kind:bearer pairs/,
     );
-    expect(read({ PAYOUT_FEE_BEARER: 'courier:payee' }).problems[0]).toContain(
-      '(got "courier:payee")',
-    );
+    expect(read({ PAYOUT_FEE_BEARER: 'rider:payee' }).problems[0]).toContain('(got "rider:payee")');
     expect(
       read({
         PAYOUT_FEE_BEARER: 'vendor:payee,vendor:platform',

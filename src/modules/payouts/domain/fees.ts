@@ -1,5 +1,5 @@
 import type { Env } from '../../../platform/settings.ts';
-import type { PayeeKind } from './destinations.ts';
+import { PAYEE_KINDS, type PayeeKind } from './destinations.ts';
 
 /** Who bears a payout's transfer fee: the platform (an expense of its own) or the payee (withheld from the payout). */
 export type FeeBearer = 'platform' | 'payee';
@@ -13,7 +13,7 @@ export interface FeeRules {
   payeeFees: Record<FeeChannel, number> | undefined;
 }
 
-const KINDS: readonly PayeeKind[] = ['vendor', 'partner'];
+const KINDS = PAYEE_KINDS;
 const CHANNELS: readonly FeeChannel[] = ['mobile_money', 'bank'];
 const BEARERS: readonly FeeBearer[] = ['platform', 'payee'];
 const MAX_FEE_PESEWAS = 100_000;
@@ -38,7 +38,11 @@ function pairs(name: string, raw: string, problems: string[]): Array<[string, st
 
 /** PAYOUT_FEE_BEARER: `platform` or `payee` for every kind, or per kind (`vendor:payee,partner:platform`). */
 function bearers(env: Env, problems: string[]): Record<PayeeKind, FeeBearer> {
-  const all = (b: FeeBearer): Record<PayeeKind, FeeBearer> => ({ vendor: b, partner: b });
+  const all = (b: FeeBearer): Record<PayeeKind, FeeBearer> => ({
+    vendor: b,
+    partner: b,
+    courier: b,
+  });
   const raw = env.PAYOUT_FEE_BEARER?.trim();
   if (!raw) return all('platform');
   if ((BEARERS as readonly string[]).includes(raw)) return all(raw as FeeBearer);

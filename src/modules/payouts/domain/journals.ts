@@ -1,5 +1,7 @@
 import {
   assertBalanced,
+  courierPayable,
+  courierReceivable,
   partnerMarkupPayable,
   partnerMarkupReceivable,
   PAYOUT_FEES_WITHHELD,
@@ -16,13 +18,15 @@ import type { PayeeKind } from './destinations.ts';
 
 /** The payable account a payee is paid from. */
 export const payableAccount = (kind: PayeeKind, id: string) =>
-  kind === 'vendor' ? vendorPayable(id) : partnerMarkupPayable(id);
+  ({ vendor: vendorPayable, partner: partnerMarkupPayable, courier: courierPayable })[kind](id);
 
 /** The receivable a payee owes back on (a return after its payout), deducted from its next payout. */
 export const receivableAccount = (kind: PayeeKind, id: string) =>
-  kind === 'vendor' ? vendorReceivable(id) : partnerMarkupReceivable(id);
+  ({ vendor: vendorReceivable, partner: partnerMarkupReceivable, courier: courierReceivable })[
+    kind
+  ](id);
 
-/** A payee's payable and receivable accounts, from its key (vendor:<id> or partner:<id>). */
+/** A payee's payable and receivable accounts, from its key (vendor:<id>, partner:<id> or courier:<id>). */
 export function payeeAccounts(payee: string): { payable: string; receivable: string } {
   const [kind, id] = payee.split(':') as [PayeeKind, string];
   return { payable: payableAccount(kind, id), receivable: receivableAccount(kind, id) };

@@ -25,7 +25,7 @@ const STATUSES = [
   'cancelled',
 ] as const;
 const PayeeParams = strictObject({
-  kind: Type.Union([Type.Literal('vendor'), Type.Literal('partner')]),
+  kind: Type.Union([Type.Literal('vendor'), Type.Literal('partner'), Type.Literal('courier')]),
   id: Id,
 });
 
