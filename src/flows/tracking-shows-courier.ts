@@ -5,4 +5,8 @@ import type { DispatchModule } from '../modules/dispatch/index.ts';
 export const courierTracker = (ctx: { dispatch: DispatchModule | undefined }): CourierTracker => ({
   forOrder: async (orderId) => ctx.dispatch?.trail.forOrder(orderId),
   forOrders: async (orderIds) => ctx.dispatch?.trail.forOrders(orderIds) ?? new Map(),
+  alongside: {
+    column: (orderId) => ctx.dispatch?.trail.alongside.column(orderId) ?? 'null',
+    read: async (value) => ctx.dispatch?.trail.alongside.read(value),
+  },
 });

@@ -39,12 +39,8 @@ export type {
 } from './orders/service.ts';
 export type { CourierProgress, CourierTracker, TrackedCourier } from './orders/courier-tracker.ts';
 export { TRACKING_CHANNEL } from './orders/courier-tracker.ts';
-export type {
-  ProofMedia,
-  ProofOfDelivery,
-  ProofReader,
-  ReadAlongside,
-} from './orders/proof.ts';
+export type { ProofMedia, ProofOfDelivery, ProofReader } from './orders/proof.ts';
+export type { ReadAlongside } from './orders/alongside.ts';
 export type { JobSheet } from './orders/job-sheet.ts';
 export type { OrderRow as DeliveryOrder } from './orders/repository.ts';
 export type {

@@ -1,3 +1,5 @@
+import type { ReadAlongside } from './alongside.ts';
+
 /**
  * What delivery needs of proof of delivery: the proof an order's courier gave, as orders.get and the
  * dashboard show it. The app passes the proof module's reader in; delivery knows nothing else of it.
@@ -31,16 +33,4 @@ export interface ProofReader {
   forOrder(orderId: string): Promise<ProofOfDelivery | undefined>;
   /** The same, read inside delivery's read of the order (orders.get is one statement). */
   readonly alongside: ReadAlongside<ProofOfDelivery | undefined>;
-}
-
-/**
- * Another module's read about an order, run inside delivery's own statement that reads the order
- * (a scalar subquery in its select list), so that the answer takes one round trip. `column(orderId)`
- * is a SQL expression of the other module's, over its own tables, for the order whose id is the SQL
- * expression `orderId`; `read` turns the column's value into the answer. Delivery never names the
- * other module's tables, and the other module never names delivery's.
- */
-export interface ReadAlongside<T> {
-  column(orderId: string): string;
-  read(value: unknown): T;
 }

@@ -34,7 +34,7 @@ import {
   type Owner,
   type PaymentStatus,
 } from './repository.ts';
-import type { ReadAlongside } from './proof.ts';
+import type { ReadAlongside } from './alongside.ts';
 import type { CreateOrderInput } from './schema.ts';
 import type { LatLng } from '../../../shared/ghana/index.ts';
 import type { QuoteBook } from '../quotes/service.ts';
@@ -316,13 +316,6 @@ export class OrdersService {
       });
     }
     return row;
-  }
-
-  /** The order with its timeline, in one read. */
-  async get(auth: AuthContext, orderId: string): Promise<OrderWithTimeline> {
-    const found = await repo.findOwned(this.deps.db, orderId, owner(auth));
-    if (!found) throw notFound();
-    return found;
   }
 
   /**
