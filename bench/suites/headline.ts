@@ -95,6 +95,13 @@ const RELATIVE_TARGET = 0.85;
 /** The most one top-up may carry (wallet.topup.initiate); the shared wallet is topped up again below half. */
 const SHARED_TOPUP_GHS = 1_000_000;
 const SPREAD_TOPUP_GHS = 100_000;
+/**
+ * The rate a warm-up's requests are prepared for: a warm-up has no earlier figure to go by, and a
+ * generator process that runs out of requests fails the run, so this is the bare no-op's rate on a
+ * quiet 2-core machine (issue 30: 20-21k req/s), which no other route reaches. Preparing them
+ * (signing, for the platform) takes the driver a fraction of a second before each slice.
+ */
+const WARMUP_RPS = 20_000;
 /** The longest the bench waits after a platform run for the webhook outbox to drain. */
 const SETTLE_MAX_MS = 30_000;
 
@@ -343,7 +350,7 @@ async function measurePair(
     base.load,
     base.route,
     cfg.warmupS,
-    2000,
+    WARMUP_RPS,
     `${spec.key} baseline warm-up`,
   );
   await base.settle();
@@ -351,7 +358,7 @@ async function measurePair(
     plat.load,
     plat.route,
     cfg.warmupS,
-    2000,
+    WARMUP_RPS,
     `${spec.key} platform warm-up`,
   );
   await plat.settle();
@@ -371,7 +378,9 @@ async function measurePair(
     plat.load,
     plat.route,
     cfg.durationS,
-    expect(pw.rps),
+    // The platform's own warm-up can understate it several times over (embedded, while the
+    // dispatcher drains the seeding's events); its bare equivalent's rate is the likelier ceiling.
+    expect(Math.max(pw.rps, bw.rps)),
     `${spec.key} platform`,
   );
   await plat.profiler?.stop(spec.key);
