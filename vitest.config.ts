@@ -40,7 +40,7 @@ export default defineConfig({
     expect: { poll: { timeout: 10_000 } },
     projects: [
       // Pure code: one module graph per worker serves every file (no state outlives a test).
-      tier('unit', 0, ['src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'test/*/unit/**/*.test.ts'], { isolate: false, maxWorkers: workers(1) }),
+      tier('unit', 0, ['src/**/*.test.ts', 'bench/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'test/*/unit/**/*.test.ts'], { isolate: false, maxWorkers: workers(1) }),
       tier('module', 1, ['test/*/module/**/*.test.ts'], { ...services, maxWorkers: workers(0.5) }),
       // A test file not yet sorted into a tier (test/<area>/*.test.ts) runs here, and the tiers'
       // own test names it until `node scripts/tier-tests.mjs` has moved it.

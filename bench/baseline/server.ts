@@ -5,8 +5,11 @@
  *   GET  /noop        → {"status":"ok"}                        (no database)
  *   GET  /orders/:id  → one primary-key select, the row as JSON  (404 when absent)
  *   POST /orders      → one single-row insert of the order in the body, the row as JSON (201)
+ *   GET  /orders/:id/track → one primary-key select of what tracking shows, the phone masked
+ *   GET  /catalog?limit=N  → a first page of listed products and their variants (catalog.ts)
  *
- * The table is `bench_baseline_orders` (see table.ts), created and seeded with SEED_ROWS rows at start.
+ * The tables are `bench_baseline_orders` (see table.ts), created and seeded with SEED_ROWS rows at
+ * start, and the catalog's (catalog.ts), seeded with CATALOG_ROWS products.
  * The bench spawns this file as a child process, like the platform: `node --import tsx bench/baseline/server.ts`.
  *
  * Environment:
@@ -20,6 +23,13 @@ import { randomBytes } from 'node:crypto';
 import { PGlite, types } from '@electric-sql/pglite';
 import Fastify from 'fastify';
 import pg from 'pg';
+import {
+  CATALOG_DDL,
+  CATALOG_ROWS,
+  CATALOG_SEED_SQL,
+  CATALOG_TABLES,
+  catalogPage,
+} from './catalog.ts';
 import { APP_ID, DDL, PARTNER_ID, SEED_ROWS, SEED_SQL, TABLE } from './table.ts';
 
 type Query = (sql: string, params?: unknown[]) => Promise<Array<Record<string, unknown>>>;
@@ -115,7 +125,10 @@ async function main(): Promise<void> {
   const store = await openStore();
   await store.exec(DDL);
   await store.query(SEED_SQL, [Number(process.env.BASELINE_SEED_ROWS ?? SEED_ROWS)]);
-  if (!store.describe.startsWith('PGlite')) await store.query(`analyze ${TABLE}`);
+  await store.exec(CATALOG_DDL);
+  for (const sql of CATALOG_SEED_SQL) await store.query(sql, [CATALOG_ROWS]);
+  if (!store.describe.startsWith('PGlite'))
+    await store.query(`analyze ${[TABLE, ...CATALOG_TABLES].join(', ')}`);
 
   const app = Fastify({ logger: false });
   app.get('/noop', async () => ({ status: 'ok' }));
@@ -124,6 +137,29 @@ async function main(): Promise<void> {
     if (!row) return reply.code(404).send({ error: 'not found' });
     return row;
   });
+  app.get<{ Params: { id: string } }>('/orders/:id/track', async (request, reply) => {
+    const [row] = await store.query(
+      `select id, order_reference, status, customer_name, customer_phone, estimated_delivery, created_at
+         from ${TABLE} where id = $1`,
+      [request.params.id],
+    );
+    if (!row) return reply.code(404).send({ error: 'not found' });
+    const phone = String(row.customer_phone);
+    return {
+      order_id: row.id,
+      order_reference: row.order_reference,
+      status: row.status,
+      customer: {
+        name: row.customer_name,
+        phone: `${'*'.repeat(phone.length - 4)}${phone.slice(-4)}`,
+      },
+      estimated_delivery_time: row.estimated_delivery,
+      timeline: [{ status: 'placed', at: row.created_at }],
+    };
+  });
+  app.get<{ Querystring: { limit?: string } }>('/catalog', async (request) =>
+    catalogPage(store.query, Number(request.query.limit ?? 50)),
+  );
   app.post<{ Body: OrderBody }>('/orders', async (request, reply) => {
     const b = request.body;
     const [row] = await store.query(INSERT, [

@@ -1,15 +1,7 @@
 /** Summarises V8 CPU profiles (`node --cpu-prof`) of a bench server: where its CPU time went. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-interface CpuProfile {
-  nodes: Array<{
-    id: number;
-    callFrame: { functionName: string; url: string; lineNumber: number };
-  }>;
-  samples: number[];
-  timeDeltas: number[];
-}
+import { type CpuProfile, topSelfFrames } from './self-time.ts';
 
 export interface ProfileSummary {
   totalMs: number;
@@ -100,38 +92,29 @@ export function summariseProfiles(dir: string, top = 12): ProfileSummary | undef
     })
     .sort((a, b) => b.busy - a.busy)[0]!.prof;
   const areas = new Map<string, number>();
-  const fns = new Map<string, number>();
   let total = 0;
   let idle = 0;
-  for (const prof of [busiest]) {
-    const byId = new Map(prof.nodes.map((n) => [n.id, n.callFrame]));
-    prof.samples.forEach((id, i) => {
-      const us = prof.timeDeltas[i] ?? 0;
-      const frame = byId.get(id);
-      if (!frame) return;
-      total += us;
-      if (frame.functionName === '(idle)') {
-        idle += us;
-        return;
-      }
-      const a = area(frame.url, frame.functionName);
-      areas.set(a, (areas.get(a) ?? 0) + us);
-      const where = frame.url
-        ? `${frame.url.replace(/^.*\/(node_modules|src)\//, '$1/')}:${frame.lineNumber + 1}`
-        : '';
-      const key = `${frame.functionName || '(anonymous)'} ${where}`.trim();
-      fns.set(key, (fns.get(key) ?? 0) + us);
-    });
-  }
+  const byId = new Map(busiest.nodes.map((n) => [n.id, n.callFrame]));
+  busiest.samples.forEach((id, i) => {
+    const us = busiest.timeDeltas[i] ?? 0;
+    const frame = byId.get(id);
+    if (!frame) return;
+    total += us;
+    if (frame.functionName === '(idle)') {
+      idle += us;
+      return;
+    }
+    const a = area(frame.url, frame.functionName);
+    areas.set(a, (areas.get(a) ?? 0) + us);
+  });
   const busy = Math.max(1, total - idle);
-  const ranked = (m: Map<string, number>) => [...m.entries()].sort((a, b) => b[1] - a[1]);
   return {
     totalMs: total / 1000,
     idleShare: idle / Math.max(1, total),
-    areas: ranked(areas).map(([k, v]) => ({ area: k, share: v / busy })),
-    functions: ranked(fns)
-      .slice(0, top)
-      .map(([k, v]) => ({ fn: k, share: v / busy })),
+    areas: [...areas.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => ({ area: k, share: v / busy })),
+    functions: topSelfFrames(busiest, top).frames.map((f) => ({ fn: f.frame, share: f.share })),
   };
 }
 

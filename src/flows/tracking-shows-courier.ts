@@ -6,4 +6,8 @@ export const courierTracker = (ctx: { dispatch: DispatchModule | undefined }): C
   forOrder: async (orderId) => ctx.dispatch?.trail.forOrder(orderId),
   forOrders: async (orderIds) => ctx.dispatch?.trail.forOrders(orderIds) ?? new Map(),
   phoneFor: async (orderId) => ctx.dispatch?.trail.phoneFor(orderId),
+  alongside: {
+    column: (orderId) => ctx.dispatch?.trail.alongside.column(orderId) ?? 'null',
+    read: async (value) => ctx.dispatch?.trail.alongside.read(value),
+  },
 });

@@ -41,6 +41,7 @@ export type {
 export type { CourierProgress, CourierTracker, TrackedCourier } from './orders/courier-tracker.ts';
 export { TRACKING_CHANNEL } from './orders/courier-tracker.ts';
 export type { ProofMedia, ProofOfDelivery, ProofReader } from './orders/proof.ts';
+export type { ReadAlongside } from './orders/alongside.ts';
 export type { JobSheet } from './orders/job-sheet.ts';
 export type { OrderRow as DeliveryOrder } from './orders/repository.ts';
 export type {

@@ -22,6 +22,20 @@ export interface TrailPoint {
 const STOPS =
   'j.pickup_lat, j.pickup_lng, j.dropoff_lat, j.dropoff_lng, j.dropoff_deadline, j.window_missed_at';
 
+/**
+ * held() and newest() as one JSON value (null when no courier holds the order's job): a scalar
+ * subquery for the order whose id is the SQL expression `orderId`, which delivery's read of the
+ * order carries (CourierTracker.alongside), so that orders.track is one statement. `at` is epoch ms.
+ */
+export function heldJsonFor(orderId: string): string {
+  return `(select json_build_object('order_id', a.order_id, 'stage', a.stage, 'courier_id', a.courier_id,
+      'pickup_lat', j.pickup_lat, 'pickup_lng', j.pickup_lng, 'dropoff_lat', j.dropoff_lat, 'dropoff_lng', j.dropoff_lng,
+      'point', (select json_build_object('lat', t.lat, 'lng', t.lng, 'at', floor(extract(epoch from t.at) * 1000))
+                  from dispatch_trail t where t.order_id = a.order_id order by t.at desc limit 1))
+    from dispatch_assignments a join dispatch_jobs j on j.order_id = a.order_id
+    where a.order_id = ${orderId} and a.ended_at is null limit 1)`;
+}
+
 export const trailRepository = {
   /** The jobs the courier holds now (a courier may carry several). */
   async heldBy(q: Queryable, courierId: string): Promise<HeldJob[]> {

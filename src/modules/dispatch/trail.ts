@@ -6,13 +6,25 @@ import {
   type CourierProgress,
   type CourierTracker,
   type DeliveryOrder,
+  type ReadAlongside,
   type TrackedCourier,
 } from '../delivery/index.ts';
 import { appendEvent } from '../webhooks/index.ts';
 import { etaAt, nextStop, type NextStop } from './domain/eta.ts';
 import { arrivalAtDropoff } from './domain/window.ts';
 import type { WindowWatch } from './window-watch.ts';
-import { trailRepository as repo, type HeldJob, type TrailPoint } from './trail-repository.ts';
+import {
+  heldJsonFor,
+  trailRepository as repo,
+  type HeldJob,
+  type TrailPoint,
+} from './trail-repository.ts';
+
+/** heldJsonFor's value (the job's stops, not its window). */
+type HeldJson = Omit<HeldJob, 'dropoff_deadline' | 'window_missed_at'> & {
+  courier_id: string;
+  point: { lat: number; lng: number; at: number } | null;
+};
 
 /** The newest points kept per order. */
 export const TRAIL_POINTS = 50;
@@ -128,6 +140,18 @@ export class CourierTrail implements CourierTracker {
     return courier.simulated ? undefined : courier.phone;
   }
 
+  /** forOrder inside delivery's read of the order: the job and its newest point in that statement. */
+  readonly alongside: ReadAlongside<Promise<CourierProgress | undefined>> = {
+    column: heldJsonFor,
+    read: async (value) => {
+      const held = (typeof value === 'string' ? JSON.parse(value) : value) as HeldJson | null;
+      if (!held?.point) return undefined;
+      const { point, ...job } = held;
+      const { vehicle } = await this.couriers.get(job.courier_id);
+      return this.progress(job, { ...point, at: new Date(point.at) }, vehicle);
+    },
+  };
+
   /** Progress of several orders at once, with who carries each (first name and vehicle): the tracking pages' read. */
   async forOrders(orderIds: readonly string[]): Promise<Map<string, TrackedCourier>> {
     const found = new Map<string, TrackedCourier>();
@@ -163,7 +187,7 @@ export class CourierTrail implements CourierTracker {
   }
 
   private progress(
-    job: HeldJob,
+    job: Omit<HeldJob, 'dropoff_deadline' | 'window_missed_at'>,
     point: TrailPoint,
     vehicle: Parameters<typeof etaAt>[2],
   ): CourierProgress {

@@ -26,6 +26,20 @@ export interface CodeRow {
 const PROOF_COLS =
   'id, order_id, kind, storage_key, content_type, size_bytes, courier_id, taken_at, created_at';
 
+/**
+ * What forOrder and the confirmation's state give, as one JSON value (null for an order without a
+ * proof): a scalar subquery for the order whose id is the SQL expression `orderId`, which delivery's
+ * read of the order carries (ProofReader.alongside), so that orders.get is one statement. Times are
+ * epoch milliseconds; the confirmation is only looked up for an order that has a proof.
+ */
+export function proofJsonFor(orderId: string): string {
+  return `(select case when count(*) = 0 then null else json_build_object(
+      'rows', json_agg(json_build_object('id', p.id, 'kind', p.kind, 'content_type', p.content_type,
+        'taken_at', floor(extract(epoch from p.taken_at) * 1000)) order by p.taken_at, p.id),
+      'confirmation', (select c.state from delivery_confirmations c where c.order_id = ${orderId})) end
+    from delivery_proofs p where p.order_id = ${orderId})`;
+}
+
 export const proofRepository = {
   /** Inserts the code unless the order has one; answers whether it was inserted. */
   async insertCode(q: Queryable, orderId: string, codeHash: string, now: Date): Promise<boolean> {

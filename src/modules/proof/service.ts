@@ -4,7 +4,7 @@ import { newId, randomToken } from '../../platform/ids.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { deriveKey } from '../../platform/secrets.ts';
 import type { ObjectStorage, StoredObject } from '../../integrations/storage/index.ts';
-import type { ProofOfDelivery, ProofReader } from '../delivery/index.ts';
+import type { ProofOfDelivery, ProofReader, ReadAlongside } from '../delivery/index.ts';
 import {
   codeMatches,
   generateCode,
@@ -14,8 +14,14 @@ import {
 } from './domain/code.ts';
 import { EXTENSIONS, MAX_PROOF_BYTES, sniffImage } from './domain/image.ts';
 import { LINK_TTL_SECONDS, linkIsValid, linkQuery } from './domain/links.ts';
+import { type ConfirmationState, type ShownProofRow, showProof } from './domain/shown.ts';
 import { confirmationsRepository as confirmations } from './confirmations-repository.ts';
-import { proofRepository as repo, type MediaKind, type ProofRow } from './repository.ts';
+import {
+  proofJsonFor,
+  proofRepository as repo,
+  type MediaKind,
+  type ProofRow,
+} from './repository.ts';
 
 export interface ProofServiceDeps {
   db: Db;
@@ -53,6 +59,12 @@ const limitReached = (orderId: string) =>
   errors.proofLimitReached(
     `Order ${orderId} already has ${MAX_MEDIA_PER_ORDER} photos and signatures; no more can be added.`,
   );
+
+/** proofJsonFor's value. */
+interface ProofJson {
+  rows: Array<Omit<ShownProofRow, 'taken_at'> & { taken_at: number }>;
+  confirmation: ConfirmationState | null;
+}
 
 const ORDER_ID = /^dlv_[0-9A-Z]{26}$/;
 const PROOF_ID = /^prf_[0-9A-Z]{26}$/;
@@ -248,26 +260,34 @@ export class ProofService implements ProofReader {
   /** The order's proofs as partners see them, photo links signed for 15 minutes. */
   async forOrder(orderId: string): Promise<ProofOfDelivery | undefined> {
     const rows = await repo.forOrder(this.deps.db, orderId);
-    const proving =
-      rows.find((r) => r.kind === 'code') ?? rows.find((r) => r.kind === 'photo') ?? rows[0];
-    if (!proving) return undefined;
+    const proving = rows.find((r) => r.kind === 'code') ?? rows[0];
+    // The confirmation is read only for a delivery proved without the code (the only one showing it).
     const confirmation =
-      proving.kind === 'code' ? undefined : await confirmations.get(this.deps.db, orderId);
+      proving && proving.kind !== 'code'
+        ? (await confirmations.get(this.deps.db, orderId))?.state
+        : undefined;
+    return showProof(rows, confirmation, this.signedLink());
+  }
+
+  /** forOrder's answer inside delivery's read of the order: one statement for orders.get. */
+  readonly alongside: ReadAlongside<ProofOfDelivery | undefined> = {
+    column: proofJsonFor,
+    read: (value) => {
+      const found = (typeof value === 'string' ? JSON.parse(value) : value) as ProofJson | null;
+      if (!found) return undefined;
+      const rows = found.rows.map((r) => ({ ...r, taken_at: new Date(r.taken_at) }));
+      return showProof(rows, found.confirmation ?? undefined, this.signedLink());
+    },
+  };
+
+  /** Links to proof images signed now, for 15 minutes. */
+  private signedLink(): (proofId: string) => { url: string; expires_at: string } {
     const expires = Math.floor(this.deps.clock() / 1000) + LINK_TTL_SECONDS;
-    return {
-      method: proving.kind,
-      recorded_at: proving.taken_at.toISOString(),
-      ...(confirmation ? { confirmation: confirmation.state } : {}),
-      media: rows
-        .filter((r) => r.kind !== 'code')
-        .map((r) => ({
-          kind: r.kind as MediaKind,
-          url: `${this.deps.publicBaseUrl}/media/proofs/${r.id}?${linkQuery(this.linkKey, r.id, expires)}`,
-          content_type: r.content_type!,
-          taken_at: r.taken_at.toISOString(),
-          expires_at: new Date(expires * 1000).toISOString(),
-        })),
-    };
+    const expiresAt = new Date(expires * 1000).toISOString();
+    return (id) => ({
+      url: `${this.deps.publicBaseUrl}/media/proofs/${id}?${linkQuery(this.linkKey, id, expires)}`,
+      expires_at: expiresAt,
+    });
   }
 
   /** The image behind a signed link, or undefined for anything else (bad, expired, another proof's, missing). */

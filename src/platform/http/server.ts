@@ -82,18 +82,23 @@ export function installRequestHandling(
     const problem = framingProblem(request);
     if (problem) return sendError(reply, problem);
   });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      {
-        method: request.method,
-        route: request.routeOptions.url,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 10) / 10,
-        key: request.auth?.keyId,
-      },
-      'request',
-    );
-  });
+  // The line per response exists only at LOG_LEVEL=info or below (the level is fixed at start):
+  // above it the hook would still run and build its line on every request, for nothing. A
+  // callback hook, not an async one: no promise per request.
+  if (['trace', 'debug', 'info'].includes(app.log.level))
+    app.addHook('onResponse', (request, reply, done) => {
+      request.log.info(
+        {
+          method: request.method,
+          route: request.routeOptions.url,
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime * 10) / 10,
+          key: request.auth?.keyId,
+        },
+        'request',
+      );
+      done();
+    });
   // Every answer sent while shutting down, in-flight ones included, closes its connection: a client
   // kept on keep-alive would hold the process until the connection's idle timeout.
   app.addHook('onSend', (_request, reply, payload, done) => {

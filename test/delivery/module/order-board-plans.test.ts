@@ -95,6 +95,20 @@ describe('orders lists read one page from an index', () => {
     expectIndexPage(await planOf((q) => ordersRepository.listAll(q, { status: 'failed' }, 50)));
   });
 
+  it("the console board's next page, after an order", async () => {
+    expectIndexPage(
+      await planOf((q) => ordersRepository.listAll(q, { afterId: 'dlv_seed907' }, 50)),
+    );
+  });
+
+  it('the console board of one partner, filtered by a status', async () => {
+    expectIndexPage(
+      await planOf((q) =>
+        ordersRepository.listAll(q, { partnerId: 'ptn_seed7', status: 'cancelled' }, 50),
+      ),
+    );
+  });
+
   it("a partner's orders filtered by a status none of them has", async () => {
     expectIndexPage(
       await planOf((q) =>

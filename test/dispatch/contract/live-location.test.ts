@@ -82,6 +82,28 @@ describe('live location', () => {
     expect(await trackingPage(id)).toContain('Your courier is on the way to collect your parcel.');
   });
 
+  it("orders.track reads the order, its timeline and its courier's job and position in one statement", async () => {
+    const { id, courierId } = await onTheJob();
+    now += 1_000;
+    await report(courierId, PICKUP.lat + 0.002);
+    const db = p.app.platform.db;
+    const seen: string[] = [];
+    const query = db.query.bind(db);
+    db.query = (async (sql: string, params?: readonly unknown[]) => {
+      if (/delivery_orders|dispatch_/.test(sql)) seen.push(sql);
+      return query(sql, params);
+    }) as typeof db.query;
+    let tracked: any;
+    try {
+      tracked = await track(id);
+    } finally {
+      db.query = query;
+    }
+    expect(tracked.courier).toMatchObject({ position: { lat: PICKUP.lat + 0.002 } });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatch(/dispatch_trail/);
+  });
+
   it('keeps only the newest points of an order', async () => {
     const { id, courierId } = await onTheJob();
     for (let i = 0; i < 55; i++) {

@@ -139,6 +139,38 @@ describe('proof of delivery (files beside the database)', () => {
     expect(rows).toEqual([{ kind: 'code', courier_id: 'cou_A' }]);
   });
 
+  it('orders.get reads the order, its timeline and its proof in one statement, by id or reference', async () => {
+    const body = orderBody();
+    const { id } = await (async () => {
+      const res = await s.client.send<any>('POST', '/api/v1/delivery/orders.create', { body });
+      return { id: res.body.data.order_details.order_id as string };
+    })();
+    await proofs.recordMedia({ orderId: id, kind: 'signature', bytes: PNG, courierId: 'cou_A' });
+    const db = p.app.platform.db;
+    const seen: string[] = [];
+    const query = db.query.bind(db);
+    db.query = (async (sql: string, params?: readonly unknown[]) => {
+      if (/delivery_(orders|proofs|confirmations)\b/.test(sql)) seen.push(sql);
+      return query(sql, params);
+    }) as typeof db.query;
+    try {
+      const byId = (await orderGet(s.client, id)).proof_of_delivery;
+      const byReference = (
+        await s.client.send<any>('POST', '/api/v1/delivery/orders.get', {
+          body: { order_reference: body.order_reference },
+        })
+      ).body.data.proof_of_delivery;
+      expect(byId).toMatchObject({ method: 'signature', media: [{ kind: 'signature' }] });
+      expect(byReference).toEqual(byId);
+    } finally {
+      db.query = query;
+    }
+    expect(seen).toHaveLength(2);
+    expect(seen.every((sql) => /delivery_orders/.test(sql) && /delivery_proofs/.test(sql))).toBe(
+      true,
+    );
+  });
+
   it('serves a photo and a signature through signed links in orders.get, with safe headers', async () => {
     const { id } = await newOrder(s.client);
     const takenAt = new Date(now - 30_000);

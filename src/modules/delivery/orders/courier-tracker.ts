@@ -1,3 +1,5 @@
+import type { ReadAlongside } from './alongside.ts';
+
 /**
  * What delivery needs of live location: where the courier holding an order is and when they are
  * expected at their next stop, for orders.track and the tracking page. The app passes dispatch's
@@ -21,6 +23,11 @@ export interface TrackedCourier extends CourierProgress {
 export interface CourierTracker {
   /** The progress of the courier on the order's job, or undefined when no courier is on it or none reported yet. */
   forOrder(orderId: string): Promise<CourierProgress | undefined>;
+  /**
+   * The same, its job and newest position read inside delivery's read of the order (orders.track);
+   * `read` looks up only what the statement cannot hold (the courier's vehicle, when one holds it).
+   */
+  readonly alongside: ReadAlongside<Promise<CourierProgress | undefined>>;
   /** The same for several orders in one read, with the courier's first name and vehicle (orders with none are left out). */
   forOrders(orderIds: readonly string[]): Promise<Map<string, TrackedCourier>>;
   /** The phone of the courier holding the order's job: the far end of a masked call, never shown. */

@@ -1,3 +1,5 @@
+import type { ReadAlongside } from './alongside.ts';
+
 /**
  * What delivery needs of proof of delivery: the proof an order's courier gave, as orders.get and the
  * dashboard show it. The app passes the proof module's reader in; delivery knows nothing else of it.
@@ -29,4 +31,6 @@ export interface ProofOfDelivery {
 export interface ProofReader {
   /** The order's proof, or undefined when none was given. */
   forOrder(orderId: string): Promise<ProofOfDelivery | undefined>;
+  /** The same, read inside delivery's read of the order (orders.get is one statement). */
+  readonly alongside: ReadAlongside<ProofOfDelivery | undefined>;
 }

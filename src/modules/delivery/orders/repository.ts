@@ -103,6 +103,23 @@ function withTimeline(
   return { order, events: [placed, ...parsed.map((m) => ({ ...m, at: new Date(m.at) }))] };
 }
 
+/** An order read with another module's column about it (ReadAlongside's value, before `read`). */
+export interface OrderWithAlongside extends OrderWithTimeline {
+  alongside: unknown;
+}
+
+/** Another module's column in the select list: a scalar subquery over `delivery_orders.id`. */
+const alongsideColumn = (column: string | undefined): string =>
+  column === undefined ? '' : `, ${column} as alongside`;
+
+function withAlongside(
+  row: (OrderRow & { moves: MoveJson[]; alongside?: unknown }) | undefined,
+): OrderWithAlongside | undefined {
+  if (!row) return undefined;
+  const { alongside = null, ...rest } = row;
+  return { ...withTimeline(rest)!, alongside };
+}
+
 /** One day of a partner's orders (see dailyForPartner). */
 export interface PartnerOrderDay {
   day: string;
@@ -193,14 +210,23 @@ export const ordersRepository = {
     tx.notify(TRACKING_CHANNEL);
   },
 
-  /** The order and its timeline if it belongs to this app and environment; others' orders are indistinguishable from missing ones. */
-  async findOwned(db: Queryable, id: string, owner: Owner): Promise<OrderWithTimeline | undefined> {
+  /**
+   * The order and its timeline if it belongs to this app and environment; others' orders are
+   * indistinguishable from missing ones. `alongside`: another module's column about the order
+   * (ReadAlongside), read in the same statement and answered as `alongside`.
+   */
+  async findOwned(
+    db: Queryable,
+    id: string,
+    owner: Owner,
+    alongside?: string,
+  ): Promise<OrderWithAlongside | undefined> {
     // By primary key alone, ownership checked here: with the owner in the WHERE clause a planner
     // without statistics may scan the app's orders through the reference index instead.
-    const found = withTimeline(
+    const found = withAlongside(
       (
-        await db.query<OrderRow & { moves: MoveJson[] }>(
-          `select ${WITH_MOVES} from delivery_orders where id = $1`,
+        await db.query<OrderRow & { moves: MoveJson[]; alongside?: unknown }>(
+          `select ${WITH_MOVES}${alongsideColumn(alongside)} from delivery_orders where id = $1`,
           [id],
         )
       )[0],
@@ -216,12 +242,14 @@ export const ordersRepository = {
     db: Queryable,
     reference: string,
     owner: Owner,
-  ): Promise<OrderWithTimeline | undefined> {
-    const rows = await db.query<OrderRow & { moves: MoveJson[] }>(
-      `select ${WITH_MOVES} from delivery_orders where app_id = $1 and environment = $2 and order_reference = $3`,
+    alongside?: string,
+  ): Promise<OrderWithAlongside | undefined> {
+    const rows = await db.query<OrderRow & { moves: MoveJson[]; alongside?: unknown }>(
+      `select ${WITH_MOVES}${alongsideColumn(alongside)} from delivery_orders
+        where app_id = $1 and environment = $2 and order_reference = $3`,
       [owner.appId, owner.environment, reference],
     );
-    return withTimeline(rows[0]);
+    return withAlongside(rows[0]);
   },
 
   async findWithTimeline(db: Queryable, id: string): Promise<OrderWithTimeline | undefined> {

@@ -35,6 +35,7 @@ import {
   type Owner,
   type PaymentStatus,
 } from './repository.ts';
+import type { ReadAlongside } from './alongside.ts';
 import type { CreateOrderInput } from './schema.ts';
 import type { LatLng } from '../../../shared/ghana/index.ts';
 import type { QuoteBook } from '../quotes/service.ts';
@@ -326,18 +327,30 @@ export class OrdersService {
     return row;
   }
 
-  /** The order with its timeline, in one read. */
-  async get(auth: AuthContext, orderId: string): Promise<OrderWithTimeline> {
-    const found = await repo.findOwned(this.deps.db, orderId, owner(auth));
-    if (!found) throw notFound();
-    return found;
-  }
-
-  async getByReference(auth: AuthContext, reference: string): Promise<OrderWithTimeline> {
-    const found = await repo.findOwnedByReference(this.deps.db, reference, owner(auth));
+  /**
+   * The order with its timeline and another module's answer about it (`with`, e.g. its proof), all
+   * in one statement; by id or by the app's reference.
+   */
+  async getWith<T>(
+    auth: AuthContext,
+    lookup: { order_id: string } | { order_reference: string },
+    with_: ReadAlongside<T>,
+  ): Promise<OrderWithTimeline & { alongside: T }> {
+    const column = with_.column('delivery_orders.id');
+    const found =
+      'order_id' in lookup
+        ? await repo.findOwned(this.deps.db, lookup.order_id, owner(auth), column)
+        : await repo.findOwnedByReference(
+            this.deps.db,
+            lookup.order_reference,
+            owner(auth),
+            column,
+          );
     if (!found)
-      throw errors.orderNotFound('No order with this order_reference exists for this app.');
-    return found;
+      throw 'order_id' in lookup
+        ? notFound()
+        : errors.orderNotFound('No order with this order_reference exists for this app.');
+    return { ...found, alongside: with_.read(found.alongside) };
   }
 
   /** Any order by id, whoever owns it (for other modules acting on it, e.g. dispatch). */

@@ -3,6 +3,7 @@ import { defineOperation } from '../../../../platform/http/operation.ts';
 import { DateTime, DeliverySuccess, IsoDate } from '../../../../platform/http/openapi-shapes.ts';
 import { StringEnum } from '../../../../platform/http/schemas.ts';
 import { DELIVERY_STATUSES } from '../../domain/index.ts';
+import type { ReadAlongside } from '../alongside.ts';
 import type { ProofReader } from '../proof.ts';
 import type { OrdersService } from '../service.ts';
 import { detailsView } from '../views.ts';
@@ -172,6 +173,9 @@ const GET_EXAMPLES = [
   },
 ];
 
+/** Without the proof module (an instance serving delivery alone), no order shows a proof. */
+const NO_PROOF: ReadAlongside<undefined> = { column: () => 'null', read: () => undefined };
+
 export const ordersGet = (orders: OrdersService, publicBaseUrl: string, proofs?: ProofReader) =>
   defineOperation({
     id: 'delivery.orders.get',
@@ -186,13 +190,12 @@ export const ordersGet = (orders: OrdersService, publicBaseUrl: string, proofs?:
     response: OrderDetailsResponse,
     examples: GET_EXAMPLES,
     handler: async ({ body, auth }) => {
-      const { order, events } =
-        'order_id' in body
-          ? await orders.get(auth, body.order_id)
-          : await orders.getByReference(auth, body.order_reference);
-      return success(
-        'Order retrieved',
-        detailsView(order, events, publicBaseUrl, await proofs?.forOrder(order.id)),
+      // The order, its timeline and its proof in one statement.
+      const { order, events, alongside } = await orders.getWith(
+        auth,
+        body,
+        proofs?.alongside ?? NO_PROOF,
       );
+      return success('Order retrieved', detailsView(order, events, publicBaseUrl, alongside));
     },
   });

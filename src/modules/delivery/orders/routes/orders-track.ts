@@ -3,6 +3,7 @@ import { defineOperation } from '../../../../platform/http/operation.ts';
 import { DateTime, DeliverySuccess } from '../../../../platform/http/openapi-shapes.ts';
 import { StringEnum } from '../../../../platform/http/schemas.ts';
 import { DELIVERY_STATUSES, isStop } from '../../domain/index.ts';
+import type { ReadAlongside } from '../alongside.ts';
 import type { CourierTracker } from '../courier-tracker.ts';
 import type { OrdersService } from '../service.ts';
 import { trackView } from '../views.ts';
@@ -90,6 +91,12 @@ const TRACK_EXAMPLES = [
   },
 ];
 
+/** Without dispatch's tracker, no courier is shown. */
+const NO_COURIER: ReadAlongside<Promise<undefined>> = {
+  column: () => 'null',
+  read: async () => undefined,
+};
+
 export const ordersTrack = (orders: OrdersService, tracker?: CourierTracker) =>
   defineOperation({
     id: 'delivery.orders.track',
@@ -104,9 +111,15 @@ export const ordersTrack = (orders: OrdersService, tracker?: CourierTracker) =>
     response: TrackingResponse,
     examples: TRACK_EXAMPLES,
     handler: async ({ body, auth }) => {
-      const { order, events } = await orders.get(auth, body.order_id);
+      // The order, its timeline and its courier's job and position in one statement.
+      const { order, events, alongside } = await orders.getWith(
+        auth,
+        body,
+        tracker?.alongside ?? NO_COURIER,
+      );
+      const progress = await alongside;
       const live = order.status !== 'delivered' && !isStop(order.status);
-      const courier = live ? await tracker?.forOrder(order.id) : undefined;
+      const courier = live ? progress : undefined;
       return success('Tracking retrieved', {
         ...trackView(order, events),
         ...(courier ? { courier } : {}),
