@@ -21,7 +21,7 @@ import {
 } from './trail-repository.ts';
 
 /** heldJsonFor's value (the job's stops, not its window). */
-type HeldJson = Omit<HeldJob, 'dropoff_deadline' | 'window_missed_at'> & {
+type HeldJson = JobStops & {
   courier_id: string;
   point: { lat: number; lng: number; at: number } | null;
 };
@@ -41,7 +41,10 @@ export interface TrailOrders {
 /** A recipient is told the courier's first name only. */
 const firstName = (name: string): string => name.trim().split(/\s+/)[0] ?? '';
 
-function stopOf(job: HeldJob, stop: NextStop): { lat: number; lng: number } | null {
+/** A job's stops, where they are known (its window aside). */
+type JobStops = Omit<HeldJob, 'dropoff_deadline' | 'window_missed_at'>;
+
+function stopOf(job: JobStops, stop: NextStop): { lat: number; lng: number } | null {
   const [lat, lng] =
     stop === 'pickup' ? [job.pickup_lat, job.pickup_lng] : [job.dropoff_lat, job.dropoff_lng];
   return lat === null || lng === null ? null : { lat, lng };
@@ -187,7 +190,7 @@ export class CourierTrail implements CourierTracker {
   }
 
   private progress(
-    job: Omit<HeldJob, 'dropoff_deadline' | 'window_missed_at'>,
+    job: JobStops,
     point: TrailPoint,
     vehicle: Parameters<typeof etaAt>[2],
   ): CourierProgress {
