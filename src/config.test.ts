@@ -59,7 +59,7 @@ describe('payout fee settings', () => {
         PAYOUT_FEE_BEARER: 'vendor:payee',
         PAYOUT_PAYEE_FEES: 'mobile_money:100,bank:100',
       }).payouts.fees.bearer,
-    ).toEqual({ vendor: 'payee', partner: 'platform' });
+    ).toEqual({ vendor: 'payee', partner: 'platform', courier: 'platform' });
   });
 });
 

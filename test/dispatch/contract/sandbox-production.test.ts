@@ -167,7 +167,8 @@ describe('the playground switches', () => {
         'SANDBOX_COURIER_FOR_PRODUCTION',
       ]) {
         expect(
-          () => loadConfig({ ...local, PUBLIC_BASE_URL: base, [name]: 'on' }),
+          // Push off: a public address without VAPID keys is its own refusal.
+          () => loadConfig({ ...local, PUBLIC_BASE_URL: base, WEB_PUSH: 'off', [name]: 'on' }),
           `${name} at ${base}`,
         ).toThrow(
           new RegExp(
