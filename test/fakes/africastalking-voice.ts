@@ -19,10 +19,10 @@ export interface CallOutcome {
   dialled?: { phoneNumbers: string; callerId: string | undefined };
 }
 
-const unescape = (s: string) => s.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)));
+const unescapeXml = (s: string) => s.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)));
 const attr = (tag: string, name: string) => {
   const value = new RegExp(`\\b${name}="([^"]*)"`).exec(tag)?.[1];
-  return value === undefined ? undefined : unescape(value);
+  return value === undefined ? undefined : unescapeXml(value);
 };
 
 /** Places one call from `callerNumber` to our number; `keys` is what the caller types when asked. */
@@ -49,7 +49,7 @@ export async function placeCall(
     return res.ok ? await res.text() : '';
   };
   const heard = (xml: string) => {
-    for (const [, text] of xml.matchAll(/<Say>([^<]*)<\/Say>/g)) out.said.push(unescape(text!));
+    for (const [, text] of xml.matchAll(/<Say>([^<]*)<\/Say>/g)) out.said.push(unescapeXml(text!));
   };
   let xml = await post(callbackUrl, {});
   for (let step = 0; step < 3; step++) {

@@ -12,11 +12,9 @@ setInterval(() => {}, 1000);
 
 describe('stopOnSignals', () => {
   it('exits 1 when the drain overruns its deadline, once, whatever the number of signals', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--input-type=module', '-e', script],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     await new Promise((resolve) => child.stdout.once('data', resolve));
