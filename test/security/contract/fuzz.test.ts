@@ -33,7 +33,13 @@ const TABLES = [
   'sandbox_checkouts',
   'product_variants',
 ];
-const VALIDATION_CODES = ['VALIDATION_ERROR', 'INVALID_ORDER_PAYLOAD', 'MISSING_REQUIRED_FIELD'];
+// A delivery window's malformed date-time has its own validation code (DELIVERY_WINDOW_INVALID).
+const VALIDATION_CODES = [
+  'VALIDATION_ERROR',
+  'INVALID_ORDER_PAYLOAD',
+  'MISSING_REQUIRED_FIELD',
+  'DELIVERY_WINDOW_INVALID',
+];
 const LEAKS =
   /\bat \S+\.(ts|js):\d+|node_modules|select |insert into|update \S+ set|syntax error|relation "|stack/i;
 
