@@ -163,13 +163,24 @@ export class Offers {
       : await repo.waiting(this.db, now, OFFER_BATCH);
     // Who is busy is read once for the round; each offer made in it adds its courier.
     const busy = jobs.length ? await repo.busy(this.db) : [];
+    // Nobody free at all (a night, a fleet all on jobs): each job's search would find nobody, at a
+    // few reads a job on every commit's wake-up. Only an offer made can change the answer.
+    let free = jobs.length > 0 && (await this.anyoneFree(busy));
     for (const job of jobs) {
+      if (!free) break;
       const courier = await this.offer(job, busy);
       if (!courier) continue;
       busy.push(courier);
       offered++;
+      free = await this.anyoneFree(busy);
     }
     return { expired: expired.length, offered, late };
+  }
+
+  /** Whether any courier could be offered a job now, whatever its zone or pickup. */
+  private async anyoneFree(busy: readonly string[]): Promise<boolean> {
+    const maxAgeMs = this.settings.positionMaxAgeMinutes * 60_000;
+    return (await this.couriers.available({ maxAgeMs, exclude: busy, limit: 1 })).length > 0;
   }
 
   /** Offers the production job to the best courier not yet offered it; answers that courier's id, if any. */

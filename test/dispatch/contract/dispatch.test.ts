@@ -176,6 +176,29 @@ describe('offers', () => {
     expect(await offeredTo(p, three)).toBe(near.id);
   });
 
+  it('reads a few statements a round, not a search per job, while no courier is free', async () => {
+    await clearBoard();
+    const ids = [];
+    for (let i = 0; i < 6; i++) ids.push(await productionOrder(s));
+    const db = p.app.platform.db;
+    let statements = 0;
+    const query = db.query.bind(db);
+    db.query = ((sql: string, params?: readonly unknown[]) => {
+      statements++;
+      return query(sql, params);
+    }) as typeof db.query;
+    try {
+      expect((await dispatch.offers.tick()).offered).toBe(0);
+    } finally {
+      db.query = query;
+    }
+    // The late marks, the waiting jobs, who is busy and whether anyone is free.
+    expect(statements).toBeLessThanOrEqual(5);
+    const courier = await courierNear(p, 1, now);
+    expect((await dispatch.offers.tick()).offered).toBe(1);
+    expect(await offeredTo(p, ids[0]!)).toBe(courier.id);
+  });
+
   it('finds the nearest among many through the box around the pickup, and a courier outside the box when the box has too few', async () => {
     await clearBoard();
     for (let i = 0; i < 22; i++) await courierNear(p, 0.2 + i * 0.1, now);
