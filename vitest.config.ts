@@ -18,9 +18,10 @@ function tier(name: string, order: number, include: string[], test: TestProjectI
 
 // Workers per tier, as a multiple of the machine's cores (TEST_WORKERS scales them, e.g. 0.5 when
 // other runs share the machine). Pure tests use every core. A contract test waits on its server
-// about half of its time, so that tier runs a file per core; a module test's fresh database and a
-// journey's browser and server processes fill a core each, so those two leave one core free
-// (vitest's own default), or their 30-second timeouts start to be felt.
+// about half of its time, so that tier runs a file per core; so does the journey tier, whose files
+// mostly wait on their browser, compiled servers and simulated clocks (39 files: 205 s with two
+// workers on two cores, about 290 s with one). A module test's fresh database fills a core, so that
+// tier leaves one core free (vitest's own default).
 const cores = availableParallelism();
 const share = Number(process.env.TEST_WORKERS) || 1;
 const workers = (perCore: number) => Math.max(1, Math.round(cores * perCore * share));
@@ -45,7 +46,7 @@ export default defineConfig({
       // A test file not yet sorted into a tier (test/<area>/*.test.ts) runs here, and the tiers'
       // own test names it until `node scripts/tier-tests.mjs` has moved it.
       tier('contract', 2, ['test/*/contract/**/*.test.ts', 'test/*/*.test.ts'], { ...services, maxWorkers: workers(1) }),
-      tier('journey', 3, ['test/*/journey/**/*.test.ts'], { ...services, maxWorkers: workers(0.5) }),
+      tier('journey', 3, ['test/*/journey/**/*.test.ts'], { ...services, maxWorkers: workers(1) }),
     ],
   },
 });
