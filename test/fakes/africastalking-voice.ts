@@ -19,7 +19,11 @@ export interface CallOutcome {
   dialled?: { phoneNumbers: string; callerId: string | undefined };
 }
 
-const unescapeXml = (s: string) => s.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)));
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const unescapeXml = (s: string) =>
+  s.replace(/&(#\d+|\w+);/g, (m, e: string) =>
+    e.startsWith('#') ? String.fromCharCode(Number(e.slice(1))) : (ENTITIES[e] ?? m),
+  );
 const attr = (tag: string, name: string) => {
   const value = new RegExp(`\\b${name}="([^"]*)"`).exec(tag)?.[1];
   return value === undefined ? undefined : unescapeXml(value);

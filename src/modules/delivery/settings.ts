@@ -6,6 +6,7 @@ import {
 } from './domain/calendar.ts';
 import { DEFAULT_PRICING, validatePricingConfig, type PricingConfig } from './domain/pricing.ts';
 import { trackingMapSettings, type TrackingMapSettings } from './tracking/map-settings.ts';
+import { CALLBACK_SECRET, CALLBACK_SECRET_RULE } from './tracking/gateway-callback.ts';
 import { maskedCallSettings, type MaskedCallSettings } from './tracking/masked-calls.ts';
 
 export interface DeliverySettings {
@@ -35,8 +36,8 @@ export interface DeliverySettings {
 function ussdSecret(env: Env, problems: string[]): string | undefined {
   const raw = env.USSD_CALLBACK_SECRET;
   if (raw === undefined || raw === '') return undefined;
-  if (/^[A-Za-z0-9_-]{24,100}$/.test(raw)) return raw;
-  problems.push('USSD_CALLBACK_SECRET must be 24 to 100 letters, digits, - or _');
+  if (CALLBACK_SECRET.test(raw)) return raw;
+  problems.push(`USSD_CALLBACK_SECRET must be ${CALLBACK_SECRET_RULE}`);
   return undefined;
 }
 

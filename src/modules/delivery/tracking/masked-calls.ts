@@ -1,11 +1,13 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Db } from '../../../platform/db/index.ts';
+import { escapeHtml } from '../../../platform/http/html.ts';
 import type { GuardStore } from '../../../platform/guard/types.ts';
 import type { Logger } from '../../../platform/logger.ts';
 import type { Env } from '../../../platform/settings.ts';
 import { normalizeGhanaPhone } from '../../../shared/ghana/index.ts';
 import type { CourierTracker } from '../orders/courier-tracker.ts';
 import type { OrderRow } from '../orders/repository.ts';
+import { CALLBACK_SECRET, CALLBACK_SECRET_RULE } from './gateway-callback.ts';
 import { underWay } from './page.ts';
 
 /** The number recipients call and the secret of the voice provider's callback URL (both or neither). */
@@ -24,8 +26,8 @@ export function maskedCallSettings(env: Env, problems: string[]): MaskedCallSett
   const before = problems.length;
   if (!/^\+233\d{9}$/.test(number))
     problems.push('CALL_MASKING_NUMBER must be a Ghana number in E.164, +233 and nine digits');
-  if (!/^[A-Za-z0-9_-]{24,100}$/.test(secret))
-    problems.push('VOICE_CALLBACK_SECRET must be 24 to 100 letters, digits, - or _');
+  if (!CALLBACK_SECRET.test(secret))
+    problems.push(`VOICE_CALLBACK_SECRET must be ${CALLBACK_SECRET_RULE}`);
   return problems.length === before ? { number, secret } : undefined;
 }
 
@@ -47,7 +49,8 @@ export const CALLS_PER_PHONE = 5;
 /** The longest call we connect, in seconds. */
 const MAX_CALL_SECONDS = 600;
 
-const xml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+// HTML's five escapes are XML's too.
+const xml = escapeHtml;
 const say = (text: string) => `<Say>${xml(text)}</Say>`;
 const response = (body: string) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<Response>${body}</Response>`;
