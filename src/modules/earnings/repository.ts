@@ -155,6 +155,14 @@ export const earningsRepository = {
     await q.query('update courier_earnings set netted_pesewas = $2 where id = $1', [id, netted]);
   },
 
+  /** The orders of these earnings. */
+  async ordersOf(
+    q: Queryable,
+    ids: readonly string[],
+  ): Promise<{ id: string; order_id: string }[]> {
+    return q.query('select id, order_id from courier_earnings where id = any($1)', [ids]);
+  },
+
   /** One courier's earnings since a moment, newest first. */
   async since(q: Queryable, courierId: string, from: Date, limit: number): Promise<EarningRow[]> {
     return q.query<EarningRow>(

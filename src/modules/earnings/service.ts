@@ -51,6 +51,12 @@ export class EarningsService {
   ) {}
 
   /** Adds the next version of a zone's and vehicle's rule (in force from effective_from, else now). */
+  /** The order each of these earnings was booked for (payouts holds pay for an unconfirmed delivery). */
+  async ordersOf(q: Queryable, earningIds: readonly string[]): Promise<Map<string, string>> {
+    const rows = await repo.ordersOf(q, earningIds);
+    return new Map(rows.map((r) => [r.id, r.order_id]));
+  }
+
   async setRule(input: PayRuleInput, createdBy: string): Promise<PayRuleRow> {
     const now = new Date(this.clock());
     const problems = payRuleProblems(input, this.vehicles, now);

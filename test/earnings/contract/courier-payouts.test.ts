@@ -19,7 +19,12 @@ beforeAll(async () => {
 afterAll(() => p.close());
 
 /** A courier who earned one delivery's pay 30 hours ago (past the payout hold). */
-async function courierWhoEarned(): Promise<{ id: string; phone: string; earned: number }> {
+async function courierWhoEarned(): Promise<{
+  id: string;
+  phone: string;
+  earned: number;
+  orderId: string;
+}> {
   const courier = await p.app.platform.couriers.create({
     name: 'Yaw Darko',
     phone: newPhone(),
@@ -46,7 +51,12 @@ async function courierWhoEarned(): Promise<{ id: string; phone: string; earned: 
         roadKm: 5,
       }),
     );
-    return { id: courier.id, phone: courier.phone, earned: earning!.amount_pesewas };
+    return {
+      id: courier.id,
+      phone: courier.phone,
+      earned: earning!.amount_pesewas,
+      orderId: `dlv_for_${courier.id}`,
+    };
   } finally {
     now = t0;
   }
@@ -138,5 +148,41 @@ describe('couriers paid out as payees of the payouts module', () => {
         )[0]!.n,
       ),
     ).toBe(0);
+  });
+
+  it('holds the pay for a delivery a photo proved until the recipient confirms it or an operator accepts it', async () => {
+    const { id, earned, orderId } = await courierWhoEarned();
+    await setDestination(p, 'courier', id, {
+      kind: 'mobile_money',
+      network: 'mtn',
+      number: '024 555 0303',
+      name: 'Yaw Darko',
+    });
+    await p.app.platform.db.query(
+      "update payout_destinations set changed_at = changed_at - interval '30 days' where payee = $1",
+      [`courier:${id}`],
+    );
+    // The courier proved the delivery with a photo at the drop-off: the recipient has not confirmed.
+    const at = { lat: 5.6, lng: -0.19 };
+    await p.app.platform.db.transaction((tx) =>
+      p.app.platform.proofConfirmations.openFallback(tx, {
+        orderId,
+        courierId: id,
+        position: { ...at, at: new Date(now) },
+        dropoff: at,
+      }),
+    );
+    const held = await runPayouts(p);
+    expect(
+      (await p.admin('GET', `/payouts?run_id=${held.body.run_id}&payee=courier:${id}`)).body.data,
+    ).toEqual([]);
+    expect(await balanceOf(p, `courier_payable:${id}`)).toBe(earned);
+
+    await p.app.platform.proofConfirmations.accept(orderId, 'opr_test');
+    const paid = await runPayouts(p);
+    expect(
+      (await p.admin('GET', `/payouts?run_id=${paid.body.run_id}&payee=courier:${id}`)).body.data,
+    ).toEqual([expect.objectContaining({ amount_pesewas: earned, status: 'paid' })]);
+    await expectBalanced(p);
   });
 });

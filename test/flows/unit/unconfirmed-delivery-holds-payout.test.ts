@@ -36,6 +36,25 @@ describe("an unconfirmed delivery holds its sale's payout", () => {
     expect(asked).toHaveLength(2);
   });
 
+  it("holds a courier's earnings for a delivery still waiting for its recipient", async () => {
+    const port = heldSubjects(
+      as({
+        catalog: undefined,
+        earnings: {
+          ordersOf: async (q: unknown, ids: string[]) => {
+            expect([q, ids]).toEqual([TX, ['cpe_1', 'cpe_2']]);
+            return new Map([
+              ['cpe_1', 'dlv_1'],
+              ['cpe_2', 'dlv_2'],
+            ]);
+          },
+        },
+        proofConfirmations: { waitingAmong: async () => ['dlv_1'] },
+      }),
+    );
+    expect([...(await port(TX, ['cpe_1', 'cpe_2', 'sale_1']))]).toEqual(['cpe_1']);
+  });
+
   it('holds nothing without a catalog here', async () => {
     const port = heldSubjects(as({ catalog: undefined, proofConfirmations: {} }));
     expect([...(await port(TX, ['sale_1']))]).toEqual([]);
