@@ -45,7 +45,8 @@ export default defineConfig({
       tier('module', 1, ['test/*/module/**/*.test.ts'], { ...services, maxWorkers: workers(0.5) }),
       // A test file not yet sorted into a tier (test/<area>/*.test.ts) runs here, and the tiers'
       // own test names it until `node scripts/tier-tests.mjs` has moved it.
-      tier('contract', 2, ['test/*/contract/**/*.test.ts', 'test/*/*.test.ts'], { ...services, maxWorkers: workers(1) }),
+      // One module graph per worker too: each file builds and closes its own apps (test/README.md).
+      tier('contract', 2, ['test/*/contract/**/*.test.ts', 'test/*/*.test.ts'], { ...services, isolate: false, maxWorkers: workers(1) }),
       tier('journey', 3, ['test/*/journey/**/*.test.ts'], { ...services, maxWorkers: workers(1) }),
     ],
   },

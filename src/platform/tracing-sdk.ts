@@ -17,7 +17,7 @@ export interface TracingSettings {
 }
 
 export interface TracingHandle {
-  /** Sends the spans still buffered and stops. */
+  /** Sends the spans still buffered, stops, and unregisters the SDK from the process. */
   shutdown(): Promise<void>;
 }
 
@@ -46,5 +46,15 @@ export async function startTracing(
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
   markTracingActive();
-  return { shutdown: () => provider.shutdown() };
+  return {
+    // The process's globals go back to the API's no-ops, so an app built later in the same
+    // process (a test file after this one, in a worker that runs several) starts untraced.
+    shutdown: async () => {
+      await provider.shutdown();
+      trace.disable();
+      propagation.disable();
+      context.disable();
+      markTracingActive(false);
+    },
+  };
 }

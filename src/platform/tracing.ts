@@ -18,12 +18,16 @@ import {
  */
 export { SpanKind };
 
-const tracer = trace.getTracer('partner-platform');
+let tracer = trace.getTracer('partner-platform');
 let active = false;
 
-/** Called by the SDK once it is registered. */
-export function markTracingActive(): void {
-  active = true;
+/**
+ * Called by the SDK once it is registered, and again when it shuts down. The tracer is asked for
+ * again each time: one taken before an SDK was unregistered would still feed that SDK's provider.
+ */
+export function markTracingActive(on = true): void {
+  active = on;
+  tracer = trace.getTracer('partner-platform');
 }
 
 export function tracingActive(): boolean {

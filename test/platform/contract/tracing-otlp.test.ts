@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { tracingActive } from '../../../src/platform/tracing.ts';
 import { startPlatform } from '../../helpers/harness.ts';
 import { Receiver, until } from '../../webhooks/receiver.ts';
 
@@ -15,6 +16,8 @@ describe('tracing configured by OTEL_EXPORTER_OTLP_ENDPOINT', () => {
       });
       expect((await fetch(`${p.url}/healthz`)).status).toBe(200);
       await p.close();
+      // Closing the app unregisters the SDK: a later app in this process starts untraced.
+      expect(tracingActive()).toBe(false);
       await until(() => collector.on('/otlp/v1/traces').length > 0);
       const [sent] = collector.on('/otlp/v1/traces');
       expect(sent!.headers['content-type']).toBe('application/json');
