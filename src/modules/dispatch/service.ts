@@ -216,7 +216,8 @@ export class DispatchService {
             .sort((a, b) => (a.stop ?? 0) - (b.stop ?? 0))
         : [held[0]];
       const now = batch.find((a) => a.stage !== 'returning') ?? batch[0]!;
-      return { kind: 'job', order_id: now.order_id, stage: now.stage, ...stopsOf(batch) };
+      const stops = held[0].batch_id ? stopsOf(batch) : {};
+      return { kind: 'job', order_id: now.order_id, stage: now.stage, ...stops };
     }
     const offer = await repo.openOfferFor(this.db, courierId, new Date(this.clock()));
     if (!offer) return undefined;
