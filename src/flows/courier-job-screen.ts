@@ -47,7 +47,10 @@ async function batchView(
             .map((s) => s.order_id)
         : [current.order_id],
   }));
-  if (!current.stops || current.stops.length < 2) return { next, fee: sheet.fee_pesewas };
+  // A batch offer cut to one job (an operator took the others) is offered as a single job; a batch
+  // in hand keeps its list to the last drop.
+  const min = current.stage === undefined ? 2 : 1;
+  if (!current.stops || current.stops.length < min) return { next, fee: sheet.fee_pesewas };
   const stops = [];
   let fee: number | null = 0;
   for (const s of current.stops) {
@@ -62,7 +65,9 @@ async function batchView(
       returning: s.stage === 'returning',
     });
   }
-  return { next, fee, stops };
+  // An offer shows what the whole batch pays; a drop in hand its own fee (a recipient-paid fee is
+  // collected at that door, each drop its own).
+  return { next, fee: current.stage === undefined ? fee : sheet.fee_pesewas, stops };
 }
 
 /** The courier app's job screen: the offer or held job with its order's sheet, distance, navigation and next steps. */
@@ -89,7 +94,7 @@ export function courierJobView(
       stage,
       expires_at: job.kind === 'offer' ? job.expires_at.toISOString() : undefined,
       sheet,
-      /** A batch's drops in route order (absent for a single job), and all its fees together. */
+      /** A batch's drops in route order (absent for a single job); an offered batch's fees added up. */
       stops: batch.stops,
       fee_pesewas: batch.fee,
       distance_km: here && pickup ? Math.round(haversineKm(here, pickup) * 10) / 10 : undefined,

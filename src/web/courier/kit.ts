@@ -49,7 +49,7 @@ export interface CourierJobView {
         returning: boolean;
       }>
     | undefined;
-  /** The fee to show: the order's, or a batch's fees added up. */
+  /** The fee to show: the order's, or an offered batch's fees added up. */
   fee_pesewas?: number | null | undefined;
   distance_km: number | undefined;
   navigation: { geo: string; maps: string } | undefined;
