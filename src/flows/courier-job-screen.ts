@@ -87,7 +87,11 @@ export function courierJobView(
     const here = place(courier.last_lat, courier.last_lng);
     const stage = job.kind === 'job' ? job.stage : undefined;
     const goingTo = stage === 'picked_up' || stage === 'at_dropoff' ? dropoff : pickup;
-    const batch = await batchView(orders, { order_id: job.order_id, stage, stops: job.stops }, sheet);
+    const batch = await batchView(
+      orders,
+      { order_id: job.order_id, stage, stops: job.stops },
+      sheet,
+    );
     return {
       kind: job.kind,
       order_id: job.order_id,

@@ -70,5 +70,4 @@ export const batchRepository = {
       [assignmentId, batchId],
     );
   },
-
 };

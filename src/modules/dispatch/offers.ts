@@ -221,7 +221,11 @@ export class Offers {
     const orders = await batchAround(
       this.db,
       job,
-      { id: courier.id, position: { lat: courier.last_lat!, lng: courier.last_lng! }, vehicle: courier.vehicle },
+      {
+        id: courier.id,
+        position: { lat: courier.last_lat!, lng: courier.last_lng! },
+        vehicle: courier.vehicle,
+      },
       {
         maxStops: this.settings.batchMaxStops,
         windowMs: this.settings.batchWindowSeconds * 1000,

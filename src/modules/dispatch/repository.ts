@@ -64,7 +64,6 @@ export const JOB_COLS =
 export const OFFER_COLS = 'id, order_id, courier_id, state, expires_at, batch_id, stop';
 const ASSIGNMENT_COLS = 'id, order_id, courier_id, stage, source, started_at, batch_id, stop';
 
-
 export const dispatchRepository = {
   /** The insert of a new order's waiting job, as a statement joined to the order's own insert (parameters from `first`). */
   insertJobStatement(

@@ -76,7 +76,8 @@ export function registerCourierRoutes(
     const current = await kit.current(request);
     if (!current) return kit.web.redirect(reply, '/courier/sign-in');
     const job = await kit.deps.job?.(current.courier.id);
-    const pesewas = job && (job.fee_pesewas === undefined ? job.sheet.fee_pesewas : job.fee_pesewas);
+    const pesewas =
+      job && (job.fee_pesewas === undefined ? job.sheet.fee_pesewas : job.fee_pesewas);
     const fee = pesewas == null ? undefined : `GH₵ ${(pesewas / 100).toFixed(2)}`;
     return kit.page(reply, 'home', {
       title: 'Home',

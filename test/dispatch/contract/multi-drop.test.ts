@@ -114,7 +114,13 @@ describe('multi-drop batches', () => {
     expect(await dispatch.service.currentJob(c.id)).toBeUndefined();
 
     for (const id of [near, far]) {
-      expect(await statuses(id)).toEqual(['placed', 'accepted', 'pickedUp', 'in_transit', 'delivered']);
+      expect(await statuses(id)).toEqual([
+        'placed',
+        'accepted',
+        'pickedUp',
+        'in_transit',
+        'delivered',
+      ]);
       // Cash on delivery: each drop's fee collected and posted on its own.
       const legs = await p.app.platform.db.query<{ amount_pesewas: number }>(
         `select e.amount_pesewas from ledger_journals j join ledger_entries e on e.journal_id = j.id
@@ -216,7 +222,13 @@ describe('multi-drop batches', () => {
     expect(await dispatch.service.currentJob(c.id)).toMatchObject({ kind: 'job', order_id: y });
     await dispatch.service.pickedUp(c.id, y);
     await deliver(c.id, y);
-    expect(await statuses(y)).toEqual(['placed', 'accepted', 'pickedUp', 'in_transit', 'delivered']);
+    expect(await statuses(y)).toEqual([
+      'placed',
+      'accepted',
+      'pickedUp',
+      'in_transit',
+      'delivered',
+    ]);
   });
 
   it('a drop that could not be delivered and goes out again comes after the others', async () => {

@@ -116,7 +116,10 @@ describe('batching', () => {
     const after = await place(LABADI, { deadline: 35 });
     await offersWith().tick();
     expect(await offerOf(osu)).toMatchObject({ stop: 1 });
-    expect(await offerOf(after)).toMatchObject({ stop: 2, batch_id: (await offerOf(osu))!.batch_id });
+    expect(await offerOf(after)).toMatchObject({
+      stop: 2,
+      batch_id: (await offerOf(osu))!.batch_id,
+    });
   });
 
   it('batches only jobs due within the window of each other', async () => {

@@ -19,7 +19,9 @@ describe('the console dispatch board and multi-drop batches', () => {
     const column = offered.slice(0, offered.indexOf('<h2>', 5));
     expect(column.match(new RegExp(`title="${a.id}"`, 'g'))).toHaveLength(1);
     expect(page.text).toMatch(/rowspan="2" data-batch="ofr_/);
-    const drops = [...page.text.matchAll(/data-order="(dlv_[^"]+)"[\s\S]*?data-drop>drop (\d) of 2/g)];
+    const drops = [
+      ...page.text.matchAll(/data-order="(dlv_[^"]+)"[\s\S]*?data-drop>drop (\d) of 2/g),
+    ];
     expect(drops.map((m) => m[1]).sort()).toEqual([x, y].sort());
 
     const b = await courierNear(env.p, 2, env.clock.now);

@@ -32,9 +32,16 @@ function optimumKm(drops: ReturnType<typeof at>[]): number {
   let best = Number.POSITIVE_INFINITY;
   const walk = (order: number[], left: number[]) => {
     if (!left.length) best = Math.min(best, pathKm(PICKUP, drops, order));
-    for (const i of left) walk([...order, i], left.filter((x) => x !== i));
+    for (const i of left)
+      walk(
+        [...order, i],
+        left.filter((x) => x !== i),
+      );
   };
-  walk([], drops.map((_, i) => i));
+  walk(
+    [],
+    drops.map((_, i) => i),
+  );
   return best;
 }
 
@@ -123,9 +130,9 @@ describe('planBatch', () => {
   });
 
   it('never drops the first job, even alone past its deadline (it is offered as it would be alone)', () => {
-    expect(planBatch({ ...base, jobs: [job('late', 20, 1), job('b', 1)], maxStops: 4 }).stops).toEqual([
-      'late',
-    ]);
+    expect(
+      planBatch({ ...base, jobs: [job('late', 20, 1), job('b', 1)], maxStops: 4 }).stops,
+    ).toEqual(['late']);
     expect(planBatch({ ...base, jobs: [], maxStops: 4 }).stops).toEqual([]);
   });
 

@@ -47,7 +47,11 @@ const EPSILON_KM = 1e-9;
  * drops between two positions while that shortens the path, until no reversal does. The last drop
  * has no successor, so a reversal reaching the end only changes the edge into the stretch.
  */
-export function twoOpt(start: LatLng, drops: readonly LatLng[], order: readonly number[]): number[] {
+export function twoOpt(
+  start: LatLng,
+  drops: readonly LatLng[],
+  order: readonly number[],
+): number[] {
   const path = [...order];
   const pos = (k: number) => (k < 0 ? start : drops[path[k]!]!);
   let improved = true;
@@ -55,8 +59,10 @@ export function twoOpt(start: LatLng, drops: readonly LatLng[], order: readonly 
     improved = false;
     for (let i = 0; i < path.length - 1; i++) {
       for (let k = i + 1; k < path.length; k++) {
-        const before = roadKm(pos(i - 1), pos(i)) + (k + 1 < path.length ? roadKm(pos(k), pos(k + 1)) : 0);
-        const after = roadKm(pos(i - 1), pos(k)) + (k + 1 < path.length ? roadKm(pos(i), pos(k + 1)) : 0);
+        const before =
+          roadKm(pos(i - 1), pos(i)) + (k + 1 < path.length ? roadKm(pos(k), pos(k + 1)) : 0);
+        const after =
+          roadKm(pos(i - 1), pos(k)) + (k + 1 < path.length ? roadKm(pos(i), pos(k + 1)) : 0);
         if (after < before - EPSILON_KM) {
           path.splice(i, k - i + 1, ...path.slice(i, k + 1).reverse());
           improved = true;
