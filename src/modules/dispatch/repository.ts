@@ -376,9 +376,11 @@ export const dispatchRepository = {
   },
 
   /** Each courier's newest open offer not yet expired (what the courier app's push tells of). */
-  async newestOpenOffers(q: Queryable, now: Date): Promise<OfferRow[]> {
-    return q.query<OfferRow>(
-      `select distinct on (courier_id) ${OFFER_COLS} from dispatch_offers
+  async newestOpenOffers(q: Queryable, now: Date): Promise<Array<OfferRow & { drops: number }>> {
+    return q.query<OfferRow & { drops: number }>(
+      `select distinct on (courier_id) ${OFFER_COLS},
+              (select count(*)::int from dispatch_offers b where b.batch_id = o.batch_id and b.state = 'open') as drops
+         from dispatch_offers o
         where state = 'open' and expires_at > $1 order by courier_id, offered_at desc, id desc`,
       [now],
     );

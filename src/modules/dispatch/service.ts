@@ -114,6 +114,8 @@ export interface OpenOffer {
   order_id: string;
   courier_id: string;
   expires_at: Date;
+  /** How many drops the offer covers: more than 1 for a multi-drop batch (its newest row stands for it). */
+  drops?: number;
 }
 
 interface StepOptions {
@@ -238,6 +240,7 @@ export class DispatchService {
       order_id: o.order_id,
       courier_id: o.courier_id,
       expires_at: o.expires_at,
+      drops: Math.max(1, o.drops),
     }));
   }
 

@@ -94,6 +94,9 @@ describe('multi-drop batches', () => {
     const offer = await dispatch.service.currentJob(c.id);
     expect(offer).toMatchObject({ kind: 'offer', order_id: near });
     expect(offer!.stops!.map((x) => x.order_id)).toEqual([near, far]);
+    // The phone's push tells of the batch once.
+    const pushed = (await dispatch.service.newestOpenOffers()).filter((o) => o.courier_id === c.id);
+    expect(pushed.map((o) => o.drops)).toEqual([2]);
 
     // Accepting through either order accepts the batch: the courier holds both.
     expect((await dispatch.service.accept(c.id, far)).status).toBe('accepted');
