@@ -8,6 +8,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { adminCli, SLOW } from '../../cli/admin-cli.ts';
 import { allOffDuty, codeOf, courierNear } from '../helpers.ts';
 
 // Multi-drop batches through the platform: orders.create and create_bulk, dispatch's rounds (run by
@@ -180,6 +181,23 @@ describe('multi-drop batches', () => {
     expect(alone[0]).toMatchObject({ batch_id: null, stop: null });
     expect(alone[0].offered_to).not.toBe(batch![0].offered_to);
   });
+
+  it(
+    "partner-admin dispatch board names each job's batch and drop",
+    async () => {
+      await clearBoard();
+      await courierNear(p, 1, now);
+      const x = await place(OSU);
+      const y = await place(LABADI);
+      await dispatch.offers.tick();
+      const batch = (await line(x)).batch_id as string;
+      const run = await adminCli(p.url, ['dispatch', 'board']);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(new RegExp(`^${x} .* ${batch} drop 1 `, 'm'));
+      expect(run.stdout).toMatch(new RegExp(`^${y} .* ${batch} drop 2 `, 'm'));
+    },
+    SLOW,
+  );
 
   it('declined as one, a batch waits again and goes, again as one, to the next courier', async () => {
     await clearBoard();
