@@ -66,6 +66,8 @@ async function scenario(name: ScenarioName, requests: number) {
       {
         offerSeconds: 45,
         lateMinutes: 10,
+        batchMaxStops: 4,
+        batchWindowSeconds: 600,
         windowLeadMinutes: 30,
         positionMaxAgeMinutes: 15,
         intervalMs: 0,
@@ -102,6 +104,7 @@ async function scenario(name: ScenarioName, requests: number) {
             dueAt: new Date(),
             dropoffDeadline: null,
             missAt: null,
+            pickupReadyAt: null,
           },
           1,
         );

@@ -169,6 +169,8 @@ export class SimCourier {
   /** One job, from the accepted offer (or an operator's assignment) to delivered or returned. */
   private async work(orderId: string): Promise<void> {
     const { clock, book } = this.street;
+    // One job at a time: the stream's event and the look after a batch's drop may both name the next.
+    if (this.holding) return;
     this.holding = orderId;
     const began = clock.now();
     try {
@@ -185,7 +187,20 @@ export class SimCourier {
       this.busyMs += clock.now() - began;
       this.holding = undefined;
       await this.street.afterJob(this);
+      await this.nextOfBatch(orderId);
     }
+  }
+
+  /**
+   * A multi-drop batch's next order, once one is done: the app shows it at once, and its event may
+   * have come while this one was still in hand (and been passed over). The simulated courier takes
+   * a batch's orders one after the other, each from its own pickup step.
+   */
+  private async nextOfBatch(done: string): Promise<void> {
+    if (this.stop.signal.aborted) return;
+    const next = await this.phone.job().catch(() => undefined);
+    if (next?.kind === 'job' && next.order_id !== done && !this.holding)
+      this.spawn(this.work(next.order_id));
   }
 
   private async step(kind: string, order: SimOrder, payload: Record<string, unknown> = {}) {

@@ -23,6 +23,9 @@ export interface DayReport {
   orderFirstOfferToAcceptP95S: number;
   offersExpiredPct: number;
   offersDeclinedPct: number;
+  /** Multi-drop: batch offers made, and the orders' offers they covered. */
+  batches: number;
+  batchedOffers: number;
   /** Orders no courier took within DISPATCH_LATE_MINUTES (10) of being placed. */
   latePct: number;
   /** Delivered orders delivered after the time promised to the partner (estimated_delivery). */
@@ -53,6 +56,8 @@ type OfferFigures = Pick<
   | 'orderFirstOfferToAcceptP95S'
   | 'offersExpiredPct'
   | 'offersDeclinedPct'
+  | 'batches'
+  | 'batchedOffers'
 >;
 
 /** Dispatch's offers of the day's orders (its own records) against when each reached a phone. */
@@ -67,8 +72,9 @@ async function offerFigures(
     state: string;
     offered_at: Date;
     answered_at: Date | null;
+    batch_id: string | null;
   }>(
-    'select order_id, courier_id, state, offered_at, answered_at from dispatch_offers where order_id = any($1)',
+    'select order_id, courier_id, state, offered_at, answered_at, batch_id from dispatch_offers where order_id = any($1)',
     [ids],
   );
   const accepted = offers.filter((x) => x.state === 'accepted' && x.answered_at);
@@ -83,8 +89,20 @@ async function offerFigures(
     (x) => (x.answered_at!.getTime() - firstOffer.get(x.order_id)!) / 1000,
   );
   const byId = new Map(couriers.map((c) => [c.id, c]));
+  // A batch reaches the phone as one offer, named by its first drop: each of its jobs is on the
+  // screen when any of them is.
+  const batchOrders = new Map<string, string[]>();
+  for (const x of offers)
+    if (x.batch_id)
+      batchOrders.set(x.batch_id, [...(batchOrders.get(x.batch_id) ?? []), x.order_id]);
   const onPhone = offers.flatMap((x) => {
-    const seen = byId.get(x.courier_id)?.offersSeen.get(x.order_id);
+    const seenOf = (id: string) => byId.get(x.courier_id)?.offersSeen.get(id);
+    const seen = x.batch_id
+      ? batchOrders
+          .get(x.batch_id)!
+          .map(seenOf)
+          .find((t) => t !== undefined)
+      : seenOf(x.order_id);
     return seen === undefined ? [] : [(seen - x.offered_at.getTime()) / 1000];
   });
   return {
@@ -98,6 +116,8 @@ async function offerFigures(
     orderFirstOfferToAcceptP95S: quantile(perOrder, 0.95),
     offersExpiredPct: pct(offers.filter((x) => x.state === 'expired').length, offers.length),
     offersDeclinedPct: pct(offers.filter((x) => x.state === 'declined').length, offers.length),
+    batches: batchOrders.size,
+    batchedOffers: offers.filter((x) => x.batch_id).length,
   };
 }
 
@@ -182,6 +202,7 @@ export function printReport(o: SimOptions, r: DayReport, out: (line: string) => 
   out(
     `  offers                   ${r.offers}: expired ${f1(r.offersExpiredPct)} %, declined ${f1(r.offersDeclinedPct)} %, never on a screen ${f1(r.offersUnseenPct)} %`,
   );
+  out(`  multi-drop batches       ${r.batches}, covering ${r.batchedOffers} of the offers`);
   out(
     `  late (no courier 10 min) ${f1(r.latePct)} %; delivered after the promised time ${f1(r.deliveredAfterPromisePct)} %`,
   );

@@ -40,6 +40,10 @@ export function simEnv(speed: number, schema: string | undefined): Record<string
     // A round every two simulated seconds: an offer expires within that of its 45 s.
     DISPATCH_INTERVAL_MS: String(Math.max(25, Math.round(2000 / speed))),
     SANDBOX_COURIER_STEP_SECONDS: '0',
+    // Multi-drop on (dispatch's default) unless the run says otherwise: `DISPATCH_BATCH_MAX_STOPS=1 npm run simulate` compares.
+    ...(env.DISPATCH_BATCH_MAX_STOPS
+      ? { DISPATCH_BATCH_MAX_STOPS: env.DISPATCH_BATCH_MAX_STOPS }
+      : {}),
     WEBHOOK_DISPATCHER: 'off',
     // The day's sales are paid by the day's run (no hold); the scheduled run stays out of the way.
     PAYOUT_HOLD_HOURS: '0',

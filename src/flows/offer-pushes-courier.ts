@@ -44,12 +44,14 @@ export function offerPush(
     0,
     80,
   );
-  const fee = sheet.fee_pesewas === null ? '' : ` · fee ${formatGhs(sheet.fee_pesewas)}`;
+  // A batch's row names one of its orders: its fee alone would understate the offer, so none is shown.
+  const batch = (offer.drops ?? 1) > 1;
+  const fee = sheet.fee_pesewas === null || batch ? '' : ` · fee ${formatGhs(sheet.fee_pesewas)}`;
   return {
     type: 'offer',
     offer_id: offer.id,
     order_id: offer.order_id,
-    title: 'New job offered',
+    title: batch ? `New batch offered: ${offer.drops} drops` : 'New job offered',
     body: `Pickup: ${pickup}${fee}`,
     tag: `offer-${offer.id}`,
     url: '/courier/',

@@ -7,6 +7,8 @@ const boardFields: Fields = {
   zone: 'zone',
   courier: (e) => e.courier_id ?? e.offered_to,
   stage: 'stage',
+  // A multi-drop batch's jobs share one id; the drop's place in the route after it.
+  batch: (e) => (e.batch_id ? `${e.batch_id} drop ${e.stop}` : null),
   'late since': 'late_since',
 };
 

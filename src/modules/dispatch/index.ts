@@ -9,6 +9,7 @@ export type {
   ActionResult,
   ActionUnit,
   AssignHook,
+  BatchStop,
   BoardColumn,
   BoardEntry,
   CurrentJob,

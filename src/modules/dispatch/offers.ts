@@ -4,6 +4,7 @@ import { haversineKm } from '../../shared/ghana/index.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { CouriersService } from '../couriers/index.ts';
 import type { DeliveryOrder, DeliveryStatus, PlacedOrder } from '../delivery/index.ts';
+import { batchAround } from './batches.ts';
 import { endsJob, stageAfterFailedAttempt } from './domain/actions.ts';
 import { rankCandidates, zoneOf } from './domain/ranking.ts';
 import { jobSchedule } from './domain/window.ts';
@@ -102,6 +103,7 @@ export class Offers {
         dueAt,
         dropoffDeadline,
         missAt,
+        pickupReadyAt,
       },
       firstParam,
     );
@@ -166,9 +168,12 @@ export class Offers {
     // Nobody free at all (a night, a fleet all on jobs): each job's search would find nobody, at a
     // few reads a job on every commit's wake-up. Only an offer made can change the answer.
     let free = jobs.length > 0 && (await this.anyoneFree(busy));
+    // Jobs a batch offered earlier in the round took along: no search of their own.
+    const taken = new Set<string>();
     for (const job of jobs) {
       if (!free) break;
-      const courier = await this.offer(job, busy);
+      if (taken.has(job.order_id)) continue;
+      const courier = await this.offer(job, busy, taken);
       if (!courier) continue;
       busy.push(courier);
       offered++;
@@ -183,8 +188,15 @@ export class Offers {
     return (await this.couriers.available({ maxAgeMs, exclude: busy, limit: 1 })).length > 0;
   }
 
-  /** Offers the production job to the best courier not yet offered it; answers that courier's id, if any. */
-  async offer(job: JobRow, busy?: readonly string[]): Promise<string | undefined> {
+  /**
+   * Offers the production job to the best courier not yet offered it, with the jobs that may ride
+   * along in one batch (batches.ts), adding every job offered to `taken`; answers that courier's id, if any.
+   */
+  async offer(
+    job: JobRow,
+    busy?: readonly string[],
+    taken?: Set<string>,
+  ): Promise<string | undefined> {
     if (this.sandboxEnvironments.includes(job.environment)) return undefined;
     // Not one who declined it or let it expire in the last REOFFER_AFTER_MS, nor one busy: the
     // courier app shows one thing at a time (the job in hand, else one offer), so a second offer
@@ -204,28 +216,78 @@ export class Offers {
       pickup,
       found.map((c) => ({ id: c.id, position: { lat: c.last_lat!, lng: c.last_lng! } })),
     )[0]!;
-    return (await this.offerTo(job.order_id, best.id)) ? best.id : undefined;
+    const courier = found.find((c) => c.id === best.id)!;
+    const now = new Date(this.clock());
+    const orders = await batchAround(
+      this.db,
+      job,
+      {
+        id: courier.id,
+        position: { lat: courier.last_lat!, lng: courier.last_lng! },
+        vehicle: courier.vehicle,
+      },
+      {
+        maxStops: this.settings.batchMaxStops,
+        windowMs: this.settings.batchWindowSeconds * 1000,
+        offerMs: this.settings.offerSeconds * 1000,
+        pausedSince,
+      },
+      now,
+    );
+    const offered = await this.offerTo(job.order_id, best.id, orders);
+    for (const id of offered) taken?.add(id);
+    return offered.length ? best.id : undefined;
   }
 
-  /** Offers a waiting job to one courier (compare-and-set on the job); false when it was not waiting. */
-  async offerTo(orderId: string, courierId: string): Promise<boolean> {
+  /**
+   * Offers a waiting job to one courier (compare-and-set on the job), with `batch`: the jobs of a
+   * multi-drop batch in route order, `orderId` among them. One offer row per job, sharing the batch's
+   * id and expiry and numbered by drop, so the batch is answered and expires as one. A companion
+   * taken meanwhile is left out; `orderId` no longer waiting offers nothing. Answers the jobs offered.
+   */
+  async offerTo(orderId: string, courierId: string): Promise<boolean>;
+  async offerTo(orderId: string, courierId: string, batch: readonly string[]): Promise<string[]>;
+  async offerTo(
+    orderId: string,
+    courierId: string,
+    batch?: readonly string[],
+  ): Promise<boolean | string[]> {
+    const offered = await this.offerJobs(orderId, courierId, batch ?? [orderId]);
+    return batch ? offered : offered.length > 0;
+  }
+
+  private async offerJobs(
+    orderId: string,
+    courierId: string,
+    batch: readonly string[],
+  ): Promise<string[]> {
     const now = new Date(this.clock());
+    const expiresAt = new Date(now.getTime() + this.settings.offerSeconds * 1000);
     try {
       return await this.db.transaction(async (tx) => {
-        if (!(await repo.setState(tx, orderId, ['waiting'], 'offered', now))) return false;
-        await repo.insertOffer(tx, {
-          id: newId('ofr'),
-          orderId,
-          courierId,
-          now,
-          expiresAt: new Date(now.getTime() + this.settings.offerSeconds * 1000),
-        });
+        if (!(await repo.setState(tx, orderId, ['waiting'], 'offered', now))) return [];
+        const jobs: string[] = [];
+        for (const id of batch)
+          if (id === orderId || (await repo.setState(tx, id, ['waiting'], 'offered', now)))
+            jobs.push(id);
+        const ids = jobs.map(() => newId('ofr'));
+        const batchId = jobs.length > 1 ? ids[0]! : null;
+        for (const [i, id] of jobs.entries())
+          await repo.insertOffer(tx, {
+            id: ids[i]!,
+            orderId: id,
+            courierId,
+            now,
+            expiresAt,
+            batchId,
+            stop: batchId ? i + 1 : null,
+          });
         ringCouriers(tx, [courierId]);
-        return true;
+        return jobs;
       });
     } catch (err) {
       // Another instance offered this job at the same moment (one open offer per job).
-      if ((err as { code?: string }).code === '23505') return false;
+      if ((err as { code?: string }).code === '23505') return [];
       throw err;
     }
   }

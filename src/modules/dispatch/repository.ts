@@ -17,6 +17,16 @@ export interface JobRow {
   dropoff_deadline: Date | null;
   /** When the job was found to miss its window (delivery.order.late sent then). */
   window_missed_at: Date | null;
+  dropoff_lat: number | null;
+  dropoff_lng: number | null;
+  /** When the parcel is ready at the pickup (null: when placed). */
+  pickup_ready_at: Date | null;
+}
+
+/** A multi-drop batch's mark on an offer or assignment: the batch (its first offer's id) and the drop's place in its route. */
+export interface BatchMark {
+  batch_id: string | null;
+  stop: number | null;
 }
 
 export interface OfferRow {
@@ -25,9 +35,11 @@ export interface OfferRow {
   courier_id: string;
   state: 'open' | 'accepted' | 'declined' | 'expired' | 'withdrawn';
   expires_at: Date;
+  batch_id: string | null;
+  stop: number | null;
 }
 
-export interface AssignmentRow {
+export interface AssignmentRow extends BatchMark {
   id: string;
   order_id: string;
   courier_id: string;
@@ -37,7 +49,7 @@ export interface AssignmentRow {
 }
 
 /** One line of the dispatch board: an open job with its open offer or active assignment. */
-export interface BoardRow extends JobRow {
+export interface BoardRow extends JobRow, BatchMark {
   offer_courier_id: string | null;
   offer_expires_at: Date | null;
   courier_id: string | null;
@@ -47,8 +59,10 @@ export interface BoardRow extends JobRow {
 /** New jobs notify this channel after their commit: the dispatch worker wakes instead of waiting for its poll. */
 export const DISPATCH_CHANNEL = 'dispatch_jobs';
 
-const JOB_COLS =
-  'order_id, environment, pickup_lat, pickup_lng, zone, state, late_at, created_at, due_at, dropoff_deadline, window_missed_at';
+export const JOB_COLS =
+  'order_id, environment, pickup_lat, pickup_lng, zone, state, late_at, created_at, due_at, dropoff_deadline, window_missed_at, dropoff_lat, dropoff_lng, pickup_ready_at';
+export const OFFER_COLS = 'id, order_id, courier_id, state, expires_at, batch_id, stop';
+const ASSIGNMENT_COLS = 'id, order_id, courier_id, stage, source, started_at, batch_id, stop';
 
 export const dispatchRepository = {
   /** The insert of a new order's waiting job, as a statement joined to the order's own insert (parameters from `first`). */
@@ -64,13 +78,14 @@ export const dispatchRepository = {
       dueAt: Date;
       dropoffDeadline: Date | null;
       missAt: Date | null;
+      pickupReadyAt: Date | null;
     },
     first: number,
   ): { sql: string; params: unknown[]; notify: string } {
     const $ = (i: number) => `$${first + i}`;
     return {
-      sql: `insert into dispatch_jobs (order_id, environment, pickup_lat, pickup_lng, dropoff_lat, dropoff_lng, zone, state, created_at, updated_at, due_at, dropoff_deadline, miss_at)
-       values (${$(0)}, ${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${$(5)}, ${$(6)}, 'waiting', ${$(7)}, ${$(7)}, ${$(8)}, ${$(9)}, ${$(10)}) on conflict do nothing`,
+      sql: `insert into dispatch_jobs (order_id, environment, pickup_lat, pickup_lng, dropoff_lat, dropoff_lng, zone, state, created_at, updated_at, due_at, dropoff_deadline, miss_at, pickup_ready_at)
+       values (${$(0)}, ${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${$(5)}, ${$(6)}, 'waiting', ${$(7)}, ${$(7)}, ${$(8)}, ${$(9)}, ${$(10)}, ${$(11)}) on conflict do nothing`,
       params: [
         job.orderId,
         job.environment,
@@ -83,6 +98,7 @@ export const dispatchRepository = {
         job.dueAt,
         job.dropoffDeadline,
         job.missAt,
+        job.pickupReadyAt,
       ],
       // The dispatch worker offers the job as soon as the order commits (a scheduled one at its round once due).
       notify: DISPATCH_CHANNEL,
@@ -207,18 +223,26 @@ export const dispatchRepository = {
 
   async insertOffer(
     tx: Queryable,
-    o: { id: string; orderId: string; courierId: string; now: Date; expiresAt: Date },
+    o: {
+      id: string;
+      orderId: string;
+      courierId: string;
+      now: Date;
+      expiresAt: Date;
+      batchId?: string | null;
+      stop?: number | null;
+    },
   ): Promise<void> {
     await tx.query(
-      `insert into dispatch_offers (id, order_id, courier_id, state, offered_at, expires_at) values ($1, $2, $3, 'open', $4, $5)`,
-      [o.id, o.orderId, o.courierId, o.now, o.expiresAt],
+      `insert into dispatch_offers (id, order_id, courier_id, state, offered_at, expires_at, batch_id, stop) values ($1, $2, $3, 'open', $4, $5, $6, $7)`,
+      [o.id, o.orderId, o.courierId, o.now, o.expiresAt, o.batchId ?? null, o.stop ?? null],
     );
   },
 
   async openOffer(tx: Queryable, orderId: string): Promise<OfferRow | undefined> {
     return (
       await tx.query<OfferRow>(
-        `select id, order_id, courier_id, state, expires_at from dispatch_offers where order_id = $1 and state = 'open' for update`,
+        `select ${OFFER_COLS} from dispatch_offers where order_id = $1 and state = 'open' for update`,
         [orderId],
       )
     )[0];
@@ -290,7 +314,7 @@ export const dispatchRepository = {
   async activeAssignment(tx: Queryable, orderId: string): Promise<AssignmentRow | undefined> {
     return (
       await tx.query<AssignmentRow>(
-        'select id, order_id, courier_id, stage, source, started_at from dispatch_assignments where order_id = $1 and ended_at is null for update',
+        `select ${ASSIGNMENT_COLS} from dispatch_assignments where order_id = $1 and ended_at is null for update`,
         [orderId],
       )
     )[0];
@@ -305,11 +329,13 @@ export const dispatchRepository = {
       stage: Stage;
       source: 'offer' | 'operator';
       now: Date;
+      batchId?: string | null;
+      stop?: number | null;
     },
   ): Promise<void> {
     await tx.query(
-      `insert into dispatch_assignments (id, order_id, courier_id, stage, source, started_at, updated_at) values ($1, $2, $3, $4, $5, $6, $6)`,
-      [a.id, a.orderId, a.courierId, a.stage, a.source, a.now],
+      `insert into dispatch_assignments (id, order_id, courier_id, stage, source, started_at, updated_at, batch_id, stop) values ($1, $2, $3, $4, $5, $6, $6, $7, $8)`,
+      [a.id, a.orderId, a.courierId, a.stage, a.source, a.now, a.batchId ?? null, a.stop ?? null],
     );
   },
 
@@ -341,20 +367,20 @@ export const dispatchRepository = {
     );
   },
 
-  /** The job the courier holds now (the oldest, should they hold several). */
-  async heldBy(q: Queryable, courierId: string): Promise<AssignmentRow | undefined> {
-    return (
-      await q.query<AssignmentRow>(
-        'select id, order_id, courier_id, stage, source, started_at from dispatch_assignments where courier_id = $1 and ended_at is null order by started_at limit 1',
-        [courierId],
-      )
-    )[0];
+  /** The jobs the courier holds now, oldest first, a batch's in route order. */
+  async heldBy(q: Queryable, courierId: string): Promise<AssignmentRow[]> {
+    return q.query<AssignmentRow>(
+      `select ${ASSIGNMENT_COLS} from dispatch_assignments where courier_id = $1 and ended_at is null order by started_at, stop, id`,
+      [courierId],
+    );
   },
 
   /** Each courier's newest open offer not yet expired (what the courier app's push tells of). */
-  async newestOpenOffers(q: Queryable, now: Date): Promise<OfferRow[]> {
-    return q.query<OfferRow>(
-      `select distinct on (courier_id) id, order_id, courier_id, state, expires_at from dispatch_offers
+  async newestOpenOffers(q: Queryable, now: Date): Promise<Array<OfferRow & { drops: number }>> {
+    return q.query<OfferRow & { drops: number }>(
+      `select distinct on (courier_id) ${OFFER_COLS},
+              (select count(*)::int from dispatch_offers b where b.batch_id = o.batch_id and b.state = 'open') as drops
+         from dispatch_offers o
         where state = 'open' and expires_at > $1 order by courier_id, offered_at desc, id desc`,
       [now],
     );
@@ -363,7 +389,7 @@ export const dispatchRepository = {
   /** Every open offer to the courier, oldest first (the sandbox courier answers them all). */
   async openOffersTo(q: Queryable, courierId: string, limit: number): Promise<OfferRow[]> {
     return q.query<OfferRow>(
-      `select id, order_id, courier_id, state, expires_at from dispatch_offers where courier_id = $1 and state = 'open' order by expires_at limit $2`,
+      `select ${OFFER_COLS} from dispatch_offers where courier_id = $1 and state = 'open' order by expires_at limit $2`,
       [courierId, limit],
     );
   },
@@ -376,7 +402,7 @@ export const dispatchRepository = {
     limit: number,
   ): Promise<AssignmentRow[]> {
     return q.query<AssignmentRow>(
-      `select id, order_id, courier_id, stage, source, started_at from dispatch_assignments
+      `select ${ASSIGNMENT_COLS} from dispatch_assignments
         where courier_id = $1 and ended_at is null and updated_at < $2 order by updated_at limit $3`,
       [courierId, before, limit],
     );
@@ -385,7 +411,7 @@ export const dispatchRepository = {
   async openOfferFor(q: Queryable, courierId: string, now: Date): Promise<OfferRow | undefined> {
     return (
       await q.query<OfferRow>(
-        `select id, order_id, courier_id, state, expires_at from dispatch_offers where courier_id = $1 and state = 'open' and expires_at > $2 order by expires_at limit 1`,
+        `select ${OFFER_COLS} from dispatch_offers where courier_id = $1 and state = 'open' and expires_at > $2 order by expires_at, stop limit 1`,
         [courierId, now],
       )
     )[0];
@@ -395,7 +421,9 @@ export const dispatchRepository = {
   async board(q: Queryable, limit: number): Promise<BoardRow[]> {
     return q.query<BoardRow>(
       `select j.order_id, j.environment, j.pickup_lat, j.pickup_lng, j.zone, j.state, j.late_at, j.created_at,
-              j.due_at, j.dropoff_deadline, j.window_missed_at, o.courier_id as offer_courier_id, o.expires_at as offer_expires_at, a.courier_id, a.stage
+              j.due_at, j.dropoff_deadline, j.window_missed_at, j.dropoff_lat, j.dropoff_lng, j.pickup_ready_at,
+              o.courier_id as offer_courier_id, o.expires_at as offer_expires_at, a.courier_id, a.stage,
+              coalesce(a.batch_id, o.batch_id) as batch_id, coalesce(a.stop, o.stop) as stop
          from dispatch_jobs j
          left join dispatch_offers o on o.order_id = j.order_id and o.state = 'open'
          left join dispatch_assignments a on a.order_id = j.order_id and a.ended_at is null

@@ -15,8 +15,14 @@ import {
   type CourierAction,
   type Stage,
 } from './domain/actions.ts';
+import { batchRepository } from './batch-repository.ts';
 import { type Offers, ringCouriers } from './offers.ts';
-import { dispatchRepository as repo, type BoardRow } from './repository.ts';
+import {
+  dispatchRepository as repo,
+  type AssignmentRow,
+  type BoardRow,
+  type OfferRow,
+} from './repository.ts';
 
 /** Delivery's operation the dispatch service moves orders through (OrdersService). */
 export interface DispatchOrders {
@@ -86,10 +92,21 @@ export type AssignHook = (
   job: { orderId: string; courierId: string },
 ) => Promise<(() => Promise<void>) | undefined>;
 
-/** What a courier has in hand: the job offered to them now, or the job they hold. */
+/** One drop of a multi-drop batch: its order, its place in the route (1 first) and its job's stage (none while offered). */
+export interface BatchStop {
+  order_id: string;
+  stop: number;
+  stage: Stage | null;
+}
+
+/**
+ * What a courier has in hand: the job offered to them now, or the job they hold. For a batch,
+ * `stops` lists its drops in route order and `order_id` is the one to act on now: the first drop
+ * not on its way back to the pickup (all of them share the pickup, so pickup steps go to each).
+ */
 export type CurrentJob =
-  | { kind: 'offer'; order_id: string; expires_at: Date }
-  | { kind: 'job'; order_id: string; stage: Stage };
+  | { kind: 'offer'; order_id: string; expires_at: Date; stops?: BatchStop[] }
+  | { kind: 'job'; order_id: string; stage: Stage; stops?: BatchStop[] };
 
 /** An open offer to a courier (the courier app's push names it). */
 export interface OpenOffer {
@@ -97,6 +114,8 @@ export interface OpenOffer {
   order_id: string;
   courier_id: string;
   expires_at: Date;
+  /** How many drops the offer covers: more than 1 for a multi-drop batch (its newest row stands for it). */
+  drops?: number;
 }
 
 interface StepOptions {
@@ -143,6 +162,18 @@ function failure(
   return { reason: reason as FailureReason, note: clean };
 }
 
+/** A batch's drops for the courier's screen; nothing for a single job. */
+function stopsOf(rows: ReadonlyArray<AssignmentRow | OfferRow>): { stops?: BatchStop[] } {
+  if (!rows.length) return {};
+  return {
+    stops: rows.map((r) => ({
+      order_id: r.order_id,
+      stop: r.stop ?? 1,
+      stage: 'stage' in r ? r.stage : null,
+    })),
+  };
+}
+
 function column(row: BoardRow): BoardColumn {
   if (row.state === 'assigned') return 'in_progress';
   if (row.late_at) return 'late';
@@ -180,9 +211,25 @@ export class DispatchService {
   /** The courier's job in hand: the one they hold, else the open offer made to them (the courier app's screen). */
   async currentJob(courierId: string): Promise<CurrentJob | undefined> {
     const held = await repo.heldBy(this.db, courierId);
-    if (held) return { kind: 'job', order_id: held.order_id, stage: held.stage };
+    if (held[0]) {
+      const batch = held[0].batch_id
+        ? held
+            .filter((a) => a.batch_id === held[0]!.batch_id)
+            .sort((a, b) => (a.stop ?? 0) - (b.stop ?? 0))
+        : [held[0]];
+      const now = batch.find((a) => a.stage !== 'returning') ?? batch[0]!;
+      const stops = held[0].batch_id ? stopsOf(batch) : {};
+      return { kind: 'job', order_id: now.order_id, stage: now.stage, ...stops };
+    }
     const offer = await repo.openOfferFor(this.db, courierId, new Date(this.clock()));
-    return offer && { kind: 'offer', order_id: offer.order_id, expires_at: offer.expires_at };
+    if (!offer) return undefined;
+    const batch = offer.batch_id ? await batchRepository.batchOffers(this.db, offer.batch_id) : [];
+    return {
+      kind: 'offer',
+      order_id: batch[0]?.order_id ?? offer.order_id,
+      expires_at: offer.expires_at,
+      ...stopsOf(batch),
+    };
   }
 
   /** Each courier's newest open offer (id, order, courier, expiry): what a push to their phone tells of. */
@@ -193,6 +240,7 @@ export class DispatchService {
       order_id: o.order_id,
       courier_id: o.courier_id,
       expires_at: o.expires_at,
+      drops: Math.max(1, o.drops),
     }));
   }
 
@@ -225,23 +273,35 @@ export class DispatchService {
           'This job is not offered to you now: the offer expired, was declined or went to another courier.',
         );
       }
-      await repo.answerOffer(tx, offer.id, 'accepted', now);
-      await repo.insertAssignment(tx, {
-        id: newId('asg'),
-        orderId,
-        courierId,
-        stage: 'accepted',
-        source: 'offer',
-        now,
-      });
-      await repo.setState(tx, orderId, ['offered'], 'assigned', now);
-      const order = await this.orders.moveIn(tx, orderId, 'accepted', {
-        note: 'Accepted by courier',
-        by: 'courier',
-      });
-      later.push(...(await this.runAssignHooks(tx, orderId, courierId)));
-      return { stage: 'accepted', status: order.status };
+      // A batch is accepted as one: the courier holds each of its jobs, each order accepted on its own.
+      let status: DeliveryStatus = 'accepted';
+      for (const o of await this.answered(tx, offer)) {
+        await repo.answerOffer(tx, o.id, 'accepted', now);
+        await repo.insertAssignment(tx, {
+          id: newId('asg'),
+          orderId: o.order_id,
+          courierId,
+          stage: 'accepted',
+          source: 'offer',
+          now,
+          batchId: o.batch_id,
+          stop: o.stop,
+        });
+        await repo.setState(tx, o.order_id, ['offered'], 'assigned', now);
+        const order = await this.orders.moveIn(tx, o.order_id, 'accepted', {
+          note: 'Accepted by courier',
+          by: 'courier',
+        });
+        if (o.order_id === orderId) status = order.status;
+        later.push(...(await this.runAssignHooks(tx, o.order_id, courierId)));
+      }
+      return { stage: 'accepted', status };
     });
+  }
+
+  /** The offers one answer covers: the offer alone, or every open offer of its batch (locked). */
+  private async answered(tx: Queryable, offer: OfferRow): Promise<OfferRow[]> {
+    return offer.batch_id ? batchRepository.batchOffers(tx, offer.batch_id, true) : [offer];
   }
 
   private async runAssignHooks(
@@ -262,10 +322,16 @@ export class DispatchService {
       const offer = await repo.openOffer(tx, orderId);
       if (!offer || offer.courier_id !== courierId)
         throw errors.offerNotOpen('This job is not offered to you now.');
-      await repo.answerOffer(tx, offer.id, 'declined', now);
-      await repo.setState(tx, orderId, ['offered'], 'waiting', now);
+      // A batch is declined as one: each of its jobs waits again (and may batch again for the next courier).
+      const declined = await this.answered(tx, offer);
+      for (const o of declined) {
+        await repo.answerOffer(tx, o.id, 'declined', now);
+        await repo.setState(tx, o.order_id, ['offered'], 'waiting', now);
+      }
       // The next courier hears of it now rather than on the next round.
-      later.push(async () => void (await this.offers.offerNow(orderId)));
+      later.push(async () => {
+        for (const o of declined) await this.offers.offerNow(o.order_id);
+      });
       return { stage: null, status: (await this.orders.find(orderId, tx))!.status };
     });
   }
@@ -473,6 +539,9 @@ export class DispatchService {
         moves: movesFrom(order.status, rule.moves),
       };
       await repo.setStage(tx, held.id, to, now);
+      // A batch's drop that goes out again is tried after the others (the courier is at this door now).
+      if (held.batch_id && kind === 'could_not_deliver' && to === 'picked_up')
+        await batchRepository.toRouteEnd(tx, held.id, held.batch_id);
       let status = order.status;
       for (const next of moves)
         status = (await this.orders.moveIn(tx, orderId, next, opts.move)).status;

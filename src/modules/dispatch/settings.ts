@@ -7,6 +7,13 @@ export interface DispatchSettings {
   lateMinutes: number;
   /** A job with a window is offered this long before its pickup_ready_at (the time to reach the pickup). */
   windowLeadMinutes: number;
+  /**
+   * Multi-drop: at most this many drops in one batch offered to one courier (1: never batch). Jobs
+   * batch when they wait at the same round, share a pickup and zone, and fell due within
+   * batchWindowSeconds of each other.
+   */
+  batchMaxStops: number;
+  batchWindowSeconds: number;
   /** Couriers whose last position is older than this are not offered jobs. */
   positionMaxAgeMinutes: number;
   /** How often the dispatcher expires offers and offers waiting jobs; 0 turns it off here. */
@@ -28,6 +35,8 @@ export function dispatchSettings(env: Env, problems: string[]): DispatchSettings
     offerSeconds: int(env, 'DISPATCH_OFFER_SECONDS', 45, 5, 3600, problems),
     lateMinutes: int(env, 'DISPATCH_LATE_MINUTES', 10, 1, 1440, problems),
     windowLeadMinutes: int(env, 'DISPATCH_WINDOW_LEAD_MINUTES', 30, 0, 720, problems),
+    batchMaxStops: int(env, 'DISPATCH_BATCH_MAX_STOPS', 4, 1, 10, problems),
+    batchWindowSeconds: int(env, 'DISPATCH_BATCH_WINDOW_SECONDS', 600, 0, 86_400, problems),
     positionMaxAgeMinutes: int(env, 'DISPATCH_POSITION_MAX_AGE_MINUTES', 15, 1, 1440, problems),
     intervalMs: int(env, 'DISPATCH_INTERVAL_MS', 1000, 0, 3_600_000, problems),
     locationRetentionHours: int(env, 'LOCATION_RETENTION_HOURS', 24, 1, 24 * 90, problems),

@@ -97,17 +97,38 @@ const COLUMNS: ReadonlyArray<{ column: BoardColumn; title: string; empty: string
   { column: 'in_progress', title: 'In progress', empty: 'No courier is on a job.' },
 ];
 
+/**
+ * A column's lines with each multi-drop batch's jobs together, in route order, where its first job
+ * stood; each job of a batch knows its drop, the batch's size in the column and whether it heads it
+ * (the page shows a batch's courier once, as one offer or one holder, beside all its jobs).
+ */
+function withBatches(entries: readonly BoardEntry[]) {
+  const groups = new Map<string, BoardEntry[]>();
+  for (const e of entries) {
+    const key = e.batch_id ?? e.order_id;
+    groups.set(key, [...(groups.get(key) ?? []), e]);
+  }
+  return [...groups.values()].flatMap((group) =>
+    group
+      .sort((a, b) => (a.stop ?? 0) - (b.stop ?? 0))
+      .map((e, i) => ({
+        entry: e,
+        batch: e.batch_id ? { size: group.length, first: i === 0, drop: i + 1 } : undefined,
+      })),
+  );
+}
+
 /** The page's lists: couriers on duty with their position's age, and the board's columns with their assign choices. */
 export function boardView({ entries, onDuty, names }: DispatchRead, canAssign: boolean) {
   const busy = new Set(entries.map((e) => e.courier_id));
   const columns = COLUMNS.map((c) => ({
     ...c,
-    entries: entries
-      .filter((e) => e.column === c.column)
-      .map((e) => {
+    entries: withBatches(entries.filter((e) => e.column === c.column)).map(
+      ({ entry: e, batch }) => {
         const holder = e.courier_id ?? e.offer_courier_id;
         return {
           ...e,
+          batch,
           since: utc(e.late_at ?? e.created_at).slice(11),
           // A window: when the job is offered from (if later than its placement) and its deadline.
           offeredFrom: e.due_at > e.created_at ? utc(e.due_at) : undefined,
@@ -124,7 +145,8 @@ export function boardView({ entries, onDuty, names }: DispatchRead, canAssign: b
                 .map((k) => ({ id: k.id, label: names.get(k.id)! }))
             : [],
         };
-      }),
+      },
+    ),
   }));
   const couriers = onDuty.map((c) => ({
     id: c.id,

@@ -39,9 +39,22 @@ export interface CourierJobView {
     pickup_digital_address?: string | null;
     delivery_digital_address?: string | null;
   };
+  /** A multi-drop batch's drops in route order, the one to act on now marked; absent for a single job. */
+  stops?:
+    | Array<{
+        order_id: string;
+        address: string;
+        customer: string;
+        current: boolean;
+        returning: boolean;
+      }>
+    | undefined;
+  /** The fee to show: the order's, or an offered batch's fees added up. */
+  fee_pesewas?: number | null | undefined;
   distance_km: number | undefined;
   navigation: { geo: string; maps: string } | undefined;
-  next: Array<{ kind: string; label: string }>;
+  /** The next steps, each with the orders it is sent for (a batch's pickup steps: each of its drops). */
+  next: Array<{ kind: string; label: string; orders?: string[] }>;
   can_deliver: boolean;
   /** When an offer lapses (ISO 8601); absent for a job in hand. */
   expires_at?: string | undefined;

@@ -22,6 +22,8 @@ export type LiveJob =
       dropoff: string;
       fee_pesewas: number | null;
       distance_km: number | null;
+      /** A multi-drop batch's drops still to do (null for a single job). */
+      stops: number | null;
     };
 
 /** The courier's job as an event: its id is a hash of what the screen shows, so a resume skips what the phone has. */
@@ -35,14 +37,15 @@ export function liveJob(job: CourierJobView | undefined): { id: string; data: Li
         item: job.sheet.item,
         pickup: job.sheet.pickup_address ?? 'No address given',
         dropoff: `${job.sheet.delivery_address}, ${job.sheet.delivery_city}`,
-        fee_pesewas: job.sheet.fee_pesewas,
+        fee_pesewas: job.fee_pesewas === undefined ? job.sheet.fee_pesewas : job.fee_pesewas,
         distance_km: job.distance_km ?? null,
+        stops: job.stops?.length ?? null,
       }
     : { kind: 'none' };
   const shown =
     data.kind === 'none'
       ? 'none'
-      : `${data.kind}|${data.order_id}|${data.stage}|${data.expires_at}`;
+      : `${data.kind}|${data.order_id}|${data.stage}|${data.expires_at}${data.stops ? `|${data.stops}` : ''}`;
   return { id: createHash('sha256').update(shown).digest('base64url').slice(0, 22), data };
 }
 

@@ -76,10 +76,9 @@ export function registerCourierRoutes(
     const current = await kit.current(request);
     if (!current) return kit.web.redirect(reply, '/courier/sign-in');
     const job = await kit.deps.job?.(current.courier.id);
-    const fee =
-      job?.sheet.fee_pesewas == null
-        ? undefined
-        : `GH₵ ${(job.sheet.fee_pesewas / 100).toFixed(2)}`;
+    const pesewas =
+      job && (job.fee_pesewas === undefined ? job.sheet.fee_pesewas : job.fee_pesewas);
+    const fee = pesewas == null ? undefined : `GH₵ ${(pesewas / 100).toFixed(2)}`;
     return kit.page(reply, 'home', {
       title: 'Home',
       app: true,

@@ -61,7 +61,9 @@
       'data-stage': '',
       'data-expires': d.expires_at || '',
     });
-    section.append(el('h2', { id: 'job-title' }, 'New job offered'));
+    // A multi-drop batch says how many drops; its stops are listed once the page reloads.
+    const title = d.stops ? `New batch offered: ${d.stops} drops` : 'New job offered';
+    section.append(el('h2', { id: 'job-title' }, title));
     const dl = el('dl', {});
     const rows = [
       ['Item', d.item],

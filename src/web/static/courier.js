@@ -256,7 +256,11 @@
   if (job) {
     const order = job.dataset.order;
     job.querySelectorAll('button[data-kind]').forEach((b) => {
-      b.addEventListener('click', () => enqueue(b.dataset.kind, { order_id: order }));
+      // A batch's pickup steps name each of its orders: one action each, in the route's order.
+      b.addEventListener('click', () => {
+        for (const id of (b.dataset.orders || order).split(' '))
+          enqueue(b.dataset.kind, { order_id: id });
+      });
     });
     job.querySelectorAll('form[data-kind]').forEach((f) => {
       f.addEventListener('submit', (e) => {

@@ -18,7 +18,9 @@ let s: PartnerSetup;
 let dispatch: DispatchModule;
 let now = Date.now();
 beforeAll(async () => {
-  p = await startPlatform({ clock: () => now });
+  // Single offers: these orders share one pickup and would ride in multi-drop batches
+  // (multi-drop.test.ts covers those).
+  p = await startPlatform({ clock: () => now, env: { DISPATCH_BATCH_MAX_STOPS: '1' } });
   const made = await createPartner(p, { environment: 'production' });
   // Signed on the server's clock: tests move it past the 5-minute signature window.
   s = {

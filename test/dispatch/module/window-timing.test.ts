@@ -34,6 +34,8 @@ beforeAll(async () => {
     {
       offerSeconds: 45,
       lateMinutes: LATE_MINUTES,
+      batchMaxStops: 4,
+      batchWindowSeconds: 600,
       windowLeadMinutes: LEAD_MINUTES,
       // Positions reported at the start stay fresh across the days the clock moves.
       positionMaxAgeMinutes: 7 * 24 * 60,

@@ -56,6 +56,12 @@ describe('a new offer is pushed to its courier’s phone', () => {
       url: '/courier/',
       expires_at: offer.expires_at.toISOString(),
     });
+    // A multi-drop batch: how many drops, and no single order's fee standing for the whole offer.
+    expect(offerPush({ ...offer, drops: 3 }, sheet)).toMatchObject({
+      title: 'New batch offered: 3 drops',
+      body: 'Pickup: Osu, Oxford Street',
+    });
+    expect(offerPush({ ...offer, drops: 1 }, sheet).title).toBe('New job offered');
     const { round, calls, push } = setup(async () => 'sent');
     await round();
     expect(calls.claim).toHaveBeenCalledWith([{ courierId: 'cou_1', offerId: 'ofr_1' }]);

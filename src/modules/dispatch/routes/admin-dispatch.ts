@@ -17,6 +17,9 @@ export function boardView(e: BoardEntry) {
     offer_expires_at: e.offer_expires_at?.toISOString() ?? null,
     courier_id: e.courier_id,
     stage: e.stage,
+    // Multi-drop: the jobs of one batch share batch_id (one offer, one courier); stop is the drop's place in its route.
+    batch_id: e.batch_id,
+    stop: e.stop,
     late_since: e.late_at?.toISOString() ?? null,
     created_at: e.created_at.toISOString(),
     // Delivery windows: offered from due_at; window_missed_since once it will miss its deadline.

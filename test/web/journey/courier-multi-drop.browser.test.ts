@@ -1,0 +1,133 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { allOffDuty, PICKUP, ZONE } from '../../dispatch/helpers.ts';
+import { orderBody } from '../../delivery/fixtures.ts';
+import { browserAvailable, usePlatformAndBrowser } from '../../helpers/browser.ts';
+import { newPhone } from '../../helpers/courier.ts';
+import { createPartner, type PartnerSetup } from '../../helpers/harness.ts';
+import { checkPhonePage, phonePage, signInOnPhone } from '../../helpers/courier-browser.ts';
+
+/** Two recipients east of the Makola pickup: Osu (about 3 km, the first drop) and East Legon (about 11 km). */
+const DROPS = [
+  {
+    name: 'Esi Owusu',
+    phone: '0244000101',
+    to: { lat: 5.635, lng: -0.161 },
+    address: '4 Boundary Road',
+  },
+  {
+    name: 'Kwame Asante',
+    phone: '0244000102',
+    to: { lat: 5.556, lng: -0.182 },
+    address: '12 Oxford Street',
+  },
+];
+
+describe.runIf(browserAvailable)(
+  'a multi-drop batch in the courier app, headless Chromium at 390 px',
+  () => {
+    const env = usePlatformAndBrowser();
+    let s: PartnerSetup;
+    beforeAll(async () => {
+      s = await createPartner(env.p, { environment: 'production' });
+    });
+
+    it('shows the offer with its stops in order, then takes the courier through one pickup and each drop with its code', async () => {
+      const { p, browser } = env;
+      await allOffDuty(p);
+      const phone = newPhone();
+      const { couriers } = p.app.platform;
+      const courier = await couriers.create({
+        name: 'Abena Ofori',
+        phone,
+        vehicle: 'motorbike',
+        zones: [ZONE],
+      });
+      await couriers.setDuty(courier.id, true);
+      await couriers.reportPosition(courier.id, { ...PICKUP, at: new Date() });
+      const { context, page, violations } = await phonePage(browser, {
+        permissions: ['geolocation'],
+        geolocation: { latitude: PICKUP.lat, longitude: PICKUP.lng },
+      });
+      await signInOnPhone(page, p, phone);
+      await page.getByText('No job for you right now.').waitFor();
+
+      const ids: string[] = [];
+      for (const d of DROPS) {
+        const body = orderBody();
+        body.customer = { name: d.name, phone: d.phone };
+        body.delivery.address = d.address;
+        body.delivery.coordinates = d.to;
+        const res = await s.client.send<any>('POST', '/api/v1/delivery/orders.create', { body });
+        expect(res.status).toBe(201);
+        ids.push(res.body.data.order_details.order_id);
+      }
+      await p.app.platform.dispatch!.offers.tick();
+      await page.reload();
+      await page.getByRole('heading', { name: 'New batch offered: 2 drops' }).waitFor();
+      const stops = page.getByRole('list', { name: 'Stops in order' }).getByRole('listitem');
+      await expect
+        .poll(() => stops.allTextContents())
+        .toEqual([
+          'Pickup: Makola Market',
+          'Drop 1: 12 Oxford Street, Accra · Kwame Asante',
+          'Drop 2: 4 Boundary Road, Accra · Esi Owusu',
+        ]);
+      await page.getByText('Fees (2 drops)').waitFor();
+      await checkPhonePage(page, 'batch-offer');
+
+      await page.getByRole('button', { name: 'Accept' }).click();
+      await page.getByRole('heading', { name: 'Your batch: 2 drops left' }).waitFor();
+      await checkPhonePage(page, 'batch-accepted');
+      const codeFor = async (to: string) => {
+        const [sms] = await p.app.platform.db.query<{ body: string }>(
+          `select body from dev_sms_outbox where to_number = $1 and body like '%Delivery code%' order by id desc limit 1`,
+          [to],
+        );
+        return /Delivery code: (\d{4})\./.exec(sms!.body)![1]!;
+      };
+
+      // One tap collects both parcels: a "picked up" for each order.
+      await page.getByRole('button', { name: 'Picked up (2 parcels)' }).click();
+      await page.getByLabel("Recipient's 4-digit delivery code").waitFor();
+      await expect.poll(() => page.locator('.stop.current').textContent()).toContain('Drop 1');
+      await checkPhonePage(page, 'batch-drop-1');
+
+      await page
+        .getByLabel("Recipient's 4-digit delivery code")
+        .fill(await codeFor('+233244000102'));
+      await page.getByRole('button', { name: 'Delivered' }).click();
+      await page
+        .getByRole('heading', { name: 'Your batch: 1 drop left' })
+        .waitFor({ timeout: 15_000 });
+      await expect
+        .poll(() => stops.allTextContents())
+        .toEqual([
+          'Pickup: Makola Market (collected)',
+          'Drop 1: 4 Boundary Road, Accra · Esi Owusu',
+        ]);
+      await checkPhonePage(page, 'batch-drop-2');
+
+      await page
+        .getByLabel("Recipient's 4-digit delivery code")
+        .fill(await codeFor('+233244000101'));
+      await page.getByRole('button', { name: 'Delivered' }).click();
+      await page.getByText('No job for you right now.').waitFor({ timeout: 15_000 });
+
+      for (const id of ids) {
+        const moves = await p.app.platform.db.query<{ status: string }>(
+          `select payload->'data'->>'status' as status from outbox_events where subject_id = $1 and payload->'data'->>'status' is not null order by sequence`,
+          [id],
+        );
+        expect(moves.map((m) => m.status)).toEqual([
+          'placed',
+          'accepted',
+          'pickedUp',
+          'in_transit',
+          'delivered',
+        ]);
+      }
+      expect(violations).toEqual([]);
+      await context.close();
+    });
+  },
+);
