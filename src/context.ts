@@ -20,7 +20,7 @@ import type {
   CourierSignIn,
   PushSubscriptions,
 } from './modules/couriers/index.ts';
-import type { CourierTracker, DeliveryModule } from './modules/delivery/index.ts';
+import type { CourierTracker, DeliveryModule, OrderClocks } from './modules/delivery/index.ts';
 import type { DispatchModule } from './modules/dispatch/index.ts';
 import type { LedgerReads } from './modules/ledger/index.ts';
 import type { MembersService } from './modules/members/index.ts';
@@ -40,6 +40,7 @@ import type {
   TransferBooks,
 } from './modules/reconciliation/index.ts';
 import type { SessionStore } from './modules/sessions/index.ts';
+import type { TestClocksService } from './modules/testclocks/index.ts';
 import type { TopupReads, WalletModule } from './modules/wallet/index.ts';
 import type { WebhookAdminService, WebhookDispatcher } from './modules/webhooks/index.ts';
 import type { Db } from './platform/db/index.ts';
@@ -114,6 +115,8 @@ export interface Faces {
   proofs: ProofService;
   /** Deliveries finished with a photo or signature, waiting for the recipient (or an operator). */
   proofConfirmations: ConfirmationService;
+  /** Sandbox test clocks (with the delivery service). */
+  testClocks: TestClocksService | undefined;
   /** Present when the delivery service is served by this instance. */
   delivery: DeliveryModule | undefined;
   dispatch: DispatchModule | undefined;
@@ -133,6 +136,7 @@ export interface Faces {
 /** Ports: what one module asks of others, filled by `src/flows/` from their faces. */
 export interface Ports {
   tracker: CourierTracker;
+  orderClocks: OrderClocks;
   cashDue: DueOnDelivery;
   payeeDirectory: PayeeDirectory;
   payoutNotices: DestinationNotices;

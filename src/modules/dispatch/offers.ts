@@ -83,6 +83,7 @@ export class Offers {
       pickupRegion,
       pickupReadyAt,
       dropoffDeadline,
+      testClockId,
     }: PlacedOrder,
     firstParam: number,
   ) => {
@@ -102,6 +103,7 @@ export class Offers {
         dueAt,
         dropoffDeadline,
         missAt,
+        testClockId,
       },
       firstParam,
     );

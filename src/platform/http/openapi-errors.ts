@@ -124,6 +124,7 @@ const PIPELINE_CODES = [
 export function errorCodesByStatus(op: Operation): Map<number, string[]> {
   const codes = new Set<string>(PIPELINE_CODES);
   if (op.productionOnly) codes.add('PRODUCTION_KEY_REQUIRED');
+  if (op.stagingOnly) codes.add('STAGING_KEY_REQUIRED');
   const hasBody = Boolean(op.body || op.parseBody);
   if (hasBody) {
     codes.add('INVALID_JSON');
