@@ -94,6 +94,10 @@ describe('a sandbox test clock', () => {
       }),
     );
     expect(order.status).toBe(201);
+    expect(order.body.data.order_details).toMatchObject({
+      test_clock_id: clockId,
+      amount: quote.estimated_price,
+    });
     const id = order.body.data.order_details.order_id as string;
     const mismatched = await call(
       'orders.create',
@@ -155,6 +159,7 @@ describe('a sandbox test clock', () => {
       ]);
     const got = (await call('orders.get', { order_id: id })).body.data;
     expect(got.status_details.timestamp).toBe(stepAt(3));
+    expect(got.order_info.test_clock_id).toBe(clockId);
     expect((await call('orders.get', { order_id: plain })).body.data.status).toBe('placed');
     expect((await call('test_clocks.get', { test_clock_id: clockId })).body.data).toMatchObject({
       frozen_time: '2027-03-03T12:00:00.000Z',

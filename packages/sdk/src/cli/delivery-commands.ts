@@ -52,6 +52,7 @@ function detailsText(d: OrderDetailsResponse['data']): string {
     ['drop-off GhanaPostGPS', d.order_info.delivery_digital_address],
     ['ready for pickup', d.order_info.pickup_ready_at],
     ['deadline', d.order_info.dropoff_deadline],
+    ['test clock', d.order_info.test_clock_id],
     ['tracking', d.tracking_url],
   ]);
 }
@@ -192,6 +193,7 @@ export const deliveryCommands: Command[] = [
           ['quote', o.quote_id],
           ['ready for pickup', o.pickup_ready_at],
           ['deadline', o.dropoff_deadline],
+          ['test clock', o.test_clock_id],
           ['tracking', o.tracking_url],
           [
             'note',
