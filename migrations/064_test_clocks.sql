@@ -26,3 +26,11 @@ alter table delivery_quotes add column test_clock_id text;
 alter table dispatch_jobs add column test_clock_id text;
 create index dispatch_jobs_test_clock_idx on dispatch_jobs (test_clock_id)
   where test_clock_id is not null and state <> 'closed';
+
+-- An event raised on a clock (its created_at in clock time) whose delivery failed waits for its retry
+-- in the clock's time: clock_retry_at is when (the previous one plus the schedule's wait), and
+-- next_attempt_at stays far ahead until the clock's advance passes it.
+alter table outbox_events add column test_clock_id text;
+alter table outbox_events add column clock_retry_at timestamptz;
+create index outbox_events_clock_retry_idx on outbox_events (test_clock_id, clock_retry_at)
+  where test_clock_id is not null and delivery_status = 'pending';

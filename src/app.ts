@@ -41,6 +41,7 @@ import { payeesFromAccountsAndCatalog } from './flows/payouts-find-payees.ts';
 import { gatewayReferences, transferBooks } from './flows/reconciliation-reads-the-books.ts';
 import { saleSettlesOnDelivery } from './flows/sale-settles-on-delivery.ts';
 import { testClockRunsDispatch } from './flows/test-clock-runs-dispatch.ts';
+import { testClockRetriesWebhooks } from './flows/test-clock-retries-webhooks.ts';
 import { orderClocks } from './flows/orders-live-on-test-clocks.ts';
 import { courierTracker } from './flows/tracking-shows-courier.ts';
 import { heldSubjects } from './flows/unconfirmed-delivery-holds-payout.ts';
@@ -100,6 +101,7 @@ export const APP: AppParts = {
     courierDeliversOrder,
     handoverStartsSameDayRun,
     testClockRunsDispatch,
+    testClockRetriesWebhooks,
   ],
 };
 

@@ -42,7 +42,11 @@ import type {
 import type { SessionStore } from './modules/sessions/index.ts';
 import type { TestClocksService } from './modules/testclocks/index.ts';
 import type { TopupReads, WalletModule } from './modules/wallet/index.ts';
-import type { WebhookAdminService, WebhookDispatcher } from './modules/webhooks/index.ts';
+import type {
+  ClockRetries,
+  WebhookAdminService,
+  WebhookDispatcher,
+} from './modules/webhooks/index.ts';
 import type { Db } from './platform/db/index.ts';
 import type { GuardStore } from './platform/guard/types.ts';
 import type { Destinations, Resolver } from './platform/outbound/destinations.ts';
@@ -131,6 +135,8 @@ export interface Faces {
   webhookAdmin: WebhookAdminService;
   /** Present unless WEBHOOK_DISPATCHER=off. */
   dispatcher: WebhookDispatcher | undefined;
+  /** Retries of sandbox test clocks' events, in their clocks' time. */
+  webhookClockRetries: ClockRetries;
 }
 
 /** Ports: what one module asks of others, filled by `src/flows/` from their faces. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { atClockTime, scopedClock, scopedTime } from './clock-scope.ts';
+import { atClockTime, scopedClock, scopedClockId, scopedTime } from './clock-scope.ts';
 
 describe('scopedClock', () => {
   const clock = scopedClock(() => 1_000);
@@ -17,6 +17,12 @@ describe('scopedClock', () => {
     });
     expect(seen).toBe(5_000);
     expect(clock()).toBe(1_000);
+  });
+
+  it('names the test clock of the work in progress, when given', async () => {
+    expect(await atClockTime(7_000, async () => scopedClockId(), 'clk_1')).toBe('clk_1');
+    expect(await atClockTime(7_000, async () => scopedClockId())).toBeUndefined();
+    expect(scopedClockId()).toBeUndefined();
   });
 
   it('keeps concurrent scopes apart', async () => {

@@ -160,8 +160,12 @@ export class TestClocksService {
   }
 
   private runAt(id: string, at: Date): Promise<void> {
-    return atClockTime(at.getTime(), async () => {
-      for (const step of this.steps) await step.run(id);
-    });
+    return atClockTime(
+      at.getTime(),
+      async () => {
+        for (const step of this.steps) await step.run(id);
+      },
+      id,
+    );
   }
 }

@@ -53,7 +53,7 @@ export function overview(f: DocFacts): string {
 
 **Rate limits.** Per key, in a rolling 60 s window: ${f.readsPerMinute} reads and ${f.writesPerMinute} writes by default (\`x-access\` says which an operation counts as; a bulk call is one write). Every authenticated answer carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; a 429 also carries \`Retry-After\`.
 
-**Sandbox test clocks.** A staging key can create a test clock frozen at a time it chooses and name it as \`test_clock_id\` on orders.estimate and orders.create: those orders (and quotes) live in the clock's time, and nothing moves them until \`test_clocks.advance\` moves the clock forward, when the sandbox courier's offer and moves, quote expiry and missed windows happen in order at the clock's time, with the webhook events they raise stamped with it.
+**Sandbox test clocks.** A staging key can create a test clock frozen at a time it chooses and name it as \`test_clock_id\` on orders.estimate and orders.create: those orders (and quotes) live in the clock's time, and nothing moves them until \`test_clocks.advance\` moves the clock forward, when the sandbox courier's offer and moves, quote expiry, missed windows and the retries of failed webhook deliveries happen in order at the clock's time, with the webhook events they raise stamped with it.
 
 **Versioning.** Within v1, response fields and optional request fields may be added; nothing is removed or renamed. Unknown request properties are refused.`;
 }

@@ -31,6 +31,8 @@ beforeAll(async () => {
       WEBHOOK_POLL_MS: '20',
       WEBHOOK_LOCAL_DESTINATIONS: 'on',
       SANDBOX_COURIER_STEP_SECONDS: String(STEP_MS / 1000),
+      // Retries 10 minutes, then an hour, after a failure (in the clock's time for a clock's events).
+      WEBHOOK_RETRY_SCHEDULE: '600,3600',
     },
   });
   const partner = (await p.admin('POST', '/partners', { name: 'Clocked' })).body;
@@ -165,5 +167,53 @@ describe('a sandbox test clock', () => {
       frozen_time: '2027-03-03T12:00:00.000Z',
       status: 'ready',
     });
+  });
+
+  it("retries a clock's failed webhook in the clock's time, never in real time", async () => {
+    const clockId = (await call('test_clocks.create', { frozen_time: FROZEN })).body.data.id;
+    // The endpoint fails the order's first two deliveries, then takes the third.
+    rx.script.set('/flaky', [500, 503]);
+    const order = await call(
+      'orders.create',
+      orderBody({ test_clock_id: clockId, webhook_url: `${rx.url}/flaky` }),
+    );
+    const id = order.body.data.order_details.order_id as string;
+    const event = async () =>
+      (
+        await p.app.platform.db.query<{
+          attempts: number;
+          clock_retry_at: Date | null;
+          status: string;
+        }>(
+          `select attempts, clock_retry_at, delivery_status as status from outbox_events
+            where subject_id = $1 and type = 'delivery.order.created'`,
+          [id],
+        )
+      )[0]!;
+    // Failed once, then parked: its retry is 10 minutes after it was raised, in clock time.
+    await expect.poll(async () => (await event()).attempts).toBe(1);
+    expect(new Date((await event()).clock_retry_at!).toISOString()).toBe(
+      '2027-03-01T08:10:00.000Z',
+    );
+    expect(rx.on('/flaky')).toHaveLength(1);
+
+    const advance = (to: string) =>
+      call('test_clocks.advance', { test_clock_id: clockId, frozen_time: to });
+    await advance('2027-03-01T08:09:59Z');
+    expect((await event()).attempts).toBe(1);
+    await advance('2027-03-01T08:10:00Z');
+    await expect.poll(async () => (await event()).attempts).toBe(2);
+    // Failed again: an hour after the retry, still in clock time.
+    expect(new Date((await event()).clock_retry_at!).toISOString()).toBe(
+      '2027-03-01T09:10:00.000Z',
+    );
+    await advance('2027-03-01T09:30:00Z');
+    await expect.poll(async () => (await event()).status).toBe('delivered');
+    const sent = rx.on('/flaky').map((r) => JSON.parse(r.body));
+    expect(sent.map((e) => [e.type, e.created_at])).toEqual([
+      ['delivery.order.created', FROZEN],
+      ['delivery.order.created', FROZEN],
+      ['delivery.order.created', FROZEN],
+    ]);
   });
 });

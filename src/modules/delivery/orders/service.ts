@@ -191,8 +191,10 @@ export class OrdersService {
   async create(owner: OrderOwner, input: CreateOrderInput): Promise<OrderRow> {
     // An order on a test clock is created at the clock's time: every "now" below is the clock's.
     if (input.test_clock_id !== undefined)
-      return atClockTime(await this.deps.clocks.timeOf(owner, input.test_clock_id), () =>
-        this.createNow(owner, input),
+      return atClockTime(
+        await this.deps.clocks.timeOf(owner, input.test_clock_id),
+        () => this.createNow(owner, input),
+        input.test_clock_id,
       );
     return this.createNow(owner, input);
   }

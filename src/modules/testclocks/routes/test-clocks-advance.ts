@@ -19,7 +19,7 @@ export const testClocksAdvance = (clocks: TestClocksService) =>
     summary:
       'Move a test clock forward, running every step that falls due meanwhile (staging keys only)',
     description:
-      "The clock stops at each moment something of its orders falls due, in time order: the sandbox courier's offer, acceptance, pickup, transit and delivery (one status per step of SANDBOX_COURIER_STEP_SECONDS, 30 seconds by default), quotes expiring, and delivery windows missed (`delivery.order.late`). Each event is stamped with the clock's time at its step and sent to your webhook as usual. The answer comes once the clock is ready at the new time; a second advance or a delete meanwhile answers 409 `TEST_CLOCK_ADVANCING`.",
+      "The clock stops at each moment something of its orders falls due, in time order: the sandbox courier's offer, acceptance, pickup, transit and delivery (one status per step of SANDBOX_COURIER_STEP_SECONDS, 30 seconds by default), quotes expiring, delivery windows missed (`delivery.order.late`), and retries of webhook deliveries your endpoint failed (on the webhook schedule, in clock time). Each event is stamped with the clock's time at its step and sent to your webhook as usual. The answer comes once the clock is ready at the new time; a second advance or a delete meanwhile answers 409 `TEST_CLOCK_ADVANCING`.",
     scope: 'delivery:write',
     stagingOnly: true,
     access: 'write',

@@ -297,6 +297,6 @@ export const ordersEstimate = (deps: OrdersEstimateDeps) =>
     handler: async ({ body, auth }) => {
       if (body.test_clock_id === undefined) return estimate(deps, body, auth);
       const at = await deps.clocks.timeOf(auth, body.test_clock_id);
-      return atClockTime(at, () => estimate(deps, body, auth));
+      return atClockTime(at, () => estimate(deps, body, auth), body.test_clock_id);
     },
   });
