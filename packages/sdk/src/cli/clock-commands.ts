@@ -16,6 +16,22 @@ const required = (ctx: Ctx, name: string, what: string): string => {
   return v;
 };
 
+/** A command on one clock named by its id: the answer as JSON, or its text. */
+const byId = (
+  name: string,
+  summary: string,
+  act: (ctx: Ctx, id: string) => Promise<[unknown, string]>,
+): Command => ({
+  name,
+  usage: 'CLOCK_ID',
+  summary,
+  args: [1, 1],
+  async run(ctx) {
+    const [res, text] = await act(ctx, ctx.positionals[0]!);
+    ctx.io.out(ctx.json ? json(res) : text);
+  },
+});
+
 /** Sandbox test clocks (staging keys only): orders created with --clock live in the clock's time. */
 export const clockCommands: Command[] = [
   {
@@ -53,16 +69,10 @@ export const clockCommands: Command[] = [
       );
     },
   },
-  {
-    name: 'clocks get',
-    usage: 'CLOCK_ID',
-    summary: "A test clock's time and status",
-    args: [1, 1],
-    async run(ctx) {
-      const res = await ctx.client().delivery.testClocks.get(ctx.positionals[0]!);
-      ctx.io.out(ctx.json ? json(res) : clockText(res.data));
-    },
-  },
+  byId('clocks get', "A test clock's time and status", async (ctx, id) => {
+    const res = await ctx.client().delivery.testClocks.get(id);
+    return [res, clockText(res.data)];
+  }),
   {
     name: 'clocks advance',
     usage: 'CLOCK_ID --to DATE-TIME',
@@ -76,14 +86,12 @@ export const clockCommands: Command[] = [
       ctx.io.out(ctx.json ? json(res) : clockText(res.data));
     },
   },
-  {
-    name: 'clocks delete',
-    usage: 'CLOCK_ID',
-    summary: 'Delete a test clock (its orders stay where it left them)',
-    args: [1, 1],
-    async run(ctx) {
-      const res = await ctx.client().delivery.testClocks.delete(ctx.positionals[0]!);
-      ctx.io.out(ctx.json ? json(res) : block([['deleted', res.data.id]]));
+  byId(
+    'clocks delete',
+    'Delete a test clock (its orders stay where it left them)',
+    async (ctx, id) => {
+      const res = await ctx.client().delivery.testClocks.delete(id);
+      return [res, block([['deleted', res.data.id]])];
     },
-  },
+  ),
 ];
