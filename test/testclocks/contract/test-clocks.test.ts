@@ -143,6 +143,21 @@ describe('test clocks', () => {
     expect(await ordersOf(s.appId)).toBe(before);
   });
 
+  it("cancels an order on a clock at the clock's time, and at ours once the clock is deleted", async () => {
+    const id = await newClock();
+    const order = async () =>
+      (await call(s, 'orders.create', orderBody({ test_clock_id: id }))).body.data.order_details
+        .order_id as string;
+    const first = await order();
+    const second = await order();
+    const cancelled = await call(s, 'orders.cancel', { order_id: first });
+    expect(cancelled.body.data.cancelled_at).toBe(iso(MONDAY));
+    await call(s, 'test_clocks.delete', { test_clock_id: id });
+    const later = await call(s, 'orders.cancel', { order_id: second });
+    expect(later.status).toBe(200);
+    expect(Math.abs(Date.parse(later.body.data.cancelled_at) - Date.now())).toBeLessThan(60_000);
+  });
+
   it('answers 409 TEST_CLOCK_ADVANCING while an advance runs', async () => {
     const id = await newClock();
     await p.app.platform.db.query(

@@ -409,7 +409,16 @@ export class OrdersService {
   async cancel(auth: AuthContext, orderId: string, reason: string | undefined): Promise<OrderRow> {
     const found = await repo.findOwned(this.deps.db, orderId, owner(auth));
     if (!found) throw notFound();
-    return this.move(found.order, 'cancelled', { note: reason ?? 'Cancelled by the partner' });
+    const cancel = () =>
+      this.move(found.order, 'cancelled', { note: reason ?? 'Cancelled by the partner' });
+    const clockId = found.order.test_clock_id;
+    if (clockId === null) return cancel();
+    // An order on a test clock is cancelled at the clock's time; once its clock is deleted, at ours.
+    const at = await this.deps.clocks.timeOf(owner(auth), clockId).catch((err: unknown) => {
+      if ((err as { code?: string }).code === 'TEST_CLOCK_NOT_FOUND') return undefined;
+      throw err;
+    });
+    return at === undefined ? cancel() : atClockTime(at, cancel, clockId);
   }
 
   /** An operator's move; 409 INVALID_TRANSITION when the status machine forbids it. */
