@@ -20,6 +20,7 @@ import { payoutsModule } from './modules/payouts/index.ts';
 import { proofModule } from './modules/proof/index.ts';
 import { reconciliationModule } from './modules/reconciliation/index.ts';
 import { sessionsModule } from './modules/sessions/index.ts';
+import { testClocksModule } from './modules/testclocks/index.ts';
 import { walletModule } from './modules/wallet/index.ts';
 import { webhooksModule } from './modules/webhooks/index.ts';
 import { createHttpServer, installRequestHandling } from './platform/http/server.ts';
@@ -39,6 +40,9 @@ import { orderMoveEndsDispatch } from './flows/order-move-ends-dispatch.ts';
 import { payeesFromAccountsAndCatalog } from './flows/payouts-find-payees.ts';
 import { gatewayReferences, transferBooks } from './flows/reconciliation-reads-the-books.ts';
 import { saleSettlesOnDelivery } from './flows/sale-settles-on-delivery.ts';
+import { testClockRunsDispatch } from './flows/test-clock-runs-dispatch.ts';
+import { testClockRetriesWebhooks } from './flows/test-clock-retries-webhooks.ts';
+import { orderClocks } from './flows/orders-live-on-test-clocks.ts';
 import { courierTracker } from './flows/tracking-shows-courier.ts';
 import { heldSubjects } from './flows/unconfirmed-delivery-holds-payout.ts';
 import { refundHints, transferEvents } from './flows/transfer-events-reach-refunds.ts';
@@ -61,6 +65,7 @@ export const APP: AppParts = {
     proofModule,
     deliveryModule,
     dispatchModule,
+    testClocksModule,
     catalogModule,
     cashModule,
     earningsModule,
@@ -71,6 +76,7 @@ export const APP: AppParts = {
   // What one module asks of others, filled from their faces (src/flows/).
   ports: {
     tracker: courierTracker,
+    orderClocks,
     cashDue,
     payeeDirectory: payeesFromAccountsAndCatalog,
     payoutNotices,
@@ -94,6 +100,8 @@ export const APP: AppParts = {
     courierTakesJobActions,
     courierDeliversOrder,
     handoverStartsSameDayRun,
+    testClockRunsDispatch,
+    testClockRetriesWebhooks,
   ],
 };
 

@@ -21,6 +21,7 @@ import type { FlowDefinition, ModuleDefinition, ModuleParts } from './platform/m
 import { Destinations } from './platform/outbound/destinations.ts';
 import { SecretBox } from './platform/secrets.ts';
 import { resolveSecretsKey } from './platform/secrets-key.ts';
+import { scopedClock } from './platform/clock-scope.ts';
 
 /**
  * The generic mechanics of one process: the kernel (database, stores, integrations), then the
@@ -68,7 +69,8 @@ async function openKernel(
   options: AppOptions,
   log: FastifyBaseLogger,
 ): Promise<Kernel> {
-  const clock = options.clock ?? Date.now;
+  // A sandbox test clock's advance (and an order made on one) sets its own time for its work alone.
+  const clock = scopedClock(options.clock ?? Date.now);
   // Before the database opens: a shared database without the shared key refuses to start.
   const secretsKey = resolveSecretsKey(
     {

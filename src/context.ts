@@ -20,7 +20,7 @@ import type {
   CourierSignIn,
   PushSubscriptions,
 } from './modules/couriers/index.ts';
-import type { CourierTracker, DeliveryModule } from './modules/delivery/index.ts';
+import type { CourierTracker, DeliveryModule, OrderClocks } from './modules/delivery/index.ts';
 import type { DispatchModule } from './modules/dispatch/index.ts';
 import type { LedgerReads } from './modules/ledger/index.ts';
 import type { MembersService } from './modules/members/index.ts';
@@ -40,8 +40,13 @@ import type {
   TransferBooks,
 } from './modules/reconciliation/index.ts';
 import type { SessionStore } from './modules/sessions/index.ts';
+import type { TestClocksService } from './modules/testclocks/index.ts';
 import type { TopupReads, WalletModule } from './modules/wallet/index.ts';
-import type { WebhookAdminService, WebhookDispatcher } from './modules/webhooks/index.ts';
+import type {
+  ClockRetries,
+  WebhookAdminService,
+  WebhookDispatcher,
+} from './modules/webhooks/index.ts';
 import type { Db } from './platform/db/index.ts';
 import type { GuardStore } from './platform/guard/types.ts';
 import type { Destinations, Resolver } from './platform/outbound/destinations.ts';
@@ -114,6 +119,8 @@ export interface Faces {
   proofs: ProofService;
   /** Deliveries finished with a photo or signature, waiting for the recipient (or an operator). */
   proofConfirmations: ConfirmationService;
+  /** Sandbox test clocks (with the delivery service). */
+  testClocks: TestClocksService | undefined;
   /** Present when the delivery service is served by this instance. */
   delivery: DeliveryModule | undefined;
   dispatch: DispatchModule | undefined;
@@ -128,11 +135,14 @@ export interface Faces {
   webhookAdmin: WebhookAdminService;
   /** Present unless WEBHOOK_DISPATCHER=off. */
   dispatcher: WebhookDispatcher | undefined;
+  /** Retries of sandbox test clocks' events, in their clocks' time. */
+  webhookClockRetries: ClockRetries;
 }
 
 /** Ports: what one module asks of others, filled by `src/flows/` from their faces. */
 export interface Ports {
   tracker: CourierTracker;
+  orderClocks: OrderClocks;
   cashDue: DueOnDelivery;
   payeeDirectory: PayeeDirectory;
   payoutNotices: DestinationNotices;

@@ -42,6 +42,20 @@ export const errors = {
   quoteAlreadyUsed: make(400, 'QUOTE_ALREADY_USED'),
   /** orders.create: the order's pickup or drop-off is not the point the quote priced. */
   quoteMismatch: make(400, 'QUOTE_MISMATCH'),
+  /** Test clocks: unknown, deleted, or another app's clock (also when an order names it). */
+  testClockNotFound: make(404, 'TEST_CLOCK_NOT_FOUND'),
+  /** test_clocks.advance: the new time is not after the clock's time. */
+  testClockBackwards: make(400, 'TEST_CLOCK_BACKWARDS'),
+  /** test_clocks.advance: the new time is more than the longest step ahead (60 days). */
+  testClockAdvanceTooFar: make(400, 'TEST_CLOCK_ADVANCE_TOO_FAR'),
+  /** test_clocks.create: frozen_time outside the years a clock may start in. */
+  testClockTimeOutOfRange: make(400, 'TEST_CLOCK_TIME_OUT_OF_RANGE'),
+  /** test_clocks.create: the app has as many clocks as it may keep. */
+  testClockLimit: make(400, 'TEST_CLOCK_LIMIT_REACHED'),
+  /** A production order (or estimate) naming a test clock: production objects never have one. */
+  testClockNotAllowed: make(400, 'TEST_CLOCK_NOT_ALLOWED'),
+  /** The clock is advancing: another advance or delete waits for it to be ready. */
+  testClockAdvancing: make(409, 'TEST_CLOCK_ADVANCING'),
   /** orders.create: a window field is not a date-time with its offset (or carries a control character). */
   deliveryWindowInvalid: make(400, 'DELIVERY_WINDOW_INVALID'),
   deliveryWindowInPast: make(400, 'DELIVERY_WINDOW_IN_PAST'),
@@ -71,6 +85,8 @@ export const errors = {
   /** Operator sign-in: one answer whichever factor (email, password, code) was wrong. */
   invalidCredentials: make(401, 'INVALID_CREDENTIALS'),
   productionKeyRequired: make(403, 'PRODUCTION_KEY_REQUIRED'),
+  /** A production key on a sandbox-only operation (test clocks). */
+  stagingKeyRequired: make(403, 'STAGING_KEY_REQUIRED'),
   partnerInactive: make(403, 'PARTNER_INACTIVE'),
   environmentNotActive: make(403, 'ENVIRONMENT_NOT_ACTIVE'),
   notFound: make(404, 'NOT_FOUND'),

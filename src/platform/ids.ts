@@ -81,6 +81,7 @@ export type IdPrefix =
   | 'rec'
   | 'pdc'
   | 'quo'
+  | 'clk'
   | 'cpr'
   | 'cpe';
 

@@ -2,6 +2,7 @@ import type { Exchange, PartnerClient } from './client.ts';
 import { unwrap } from './errors.ts';
 import { OPERATIONS } from './operations.ts';
 import { backoffMs, sleep } from './retry.ts';
+import { testClocksApi } from './test-clocks.ts';
 import type {
   BulkCreateResponse,
   BulkOptions,
@@ -184,6 +185,9 @@ export function deliveryApi(client: PartnerClient) {
       list: (filters: LocationFilters = {}) =>
         call<LocationsResponse>('delivery.locations.list', filters),
     },
+
+    /** Sandbox test clocks (staging keys only). */
+    testClocks: testClocksApi(call),
 
     /** Production keys only. */
     wallet: {

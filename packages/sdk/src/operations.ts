@@ -9,6 +9,8 @@ export interface OperationInfo {
   retry: RetryMode;
   /** Staging keys answer 403 PRODUCTION_KEY_REQUIRED. */
   productionOnly?: boolean;
+  /** The sandbox's own (test clocks): production keys answer 403 STAGING_KEY_REQUIRED. */
+  stagingOnly?: boolean;
 }
 
 const d = (op: string) => `/api/v1/delivery/${op}`;
@@ -103,6 +105,49 @@ export const OPERATIONS = {
     sdkMethod: 'delivery.wallet.topup.verify',
     retry: 'idempotent',
     productionOnly: true,
+  },
+  // A repeat would make a second clock.
+  'delivery.test_clocks.create': {
+    method: 'POST',
+    path: d('test_clocks.create'),
+    service: 'delivery',
+    sdkMethod: 'delivery.testClocks.create',
+    retry: 'unsafe',
+    stagingOnly: true,
+  },
+  'delivery.test_clocks.list': {
+    method: 'POST',
+    path: d('test_clocks.list'),
+    service: 'delivery',
+    sdkMethod: 'delivery.testClocks.list',
+    retry: 'idempotent',
+    stagingOnly: true,
+  },
+  'delivery.test_clocks.get': {
+    method: 'POST',
+    path: d('test_clocks.get'),
+    service: 'delivery',
+    sdkMethod: 'delivery.testClocks.get',
+    retry: 'idempotent',
+    stagingOnly: true,
+  },
+  // A repeat after a lost answer is refused (TEST_CLOCK_BACKWARDS, the clock being there already): check with get.
+  'delivery.test_clocks.advance': {
+    method: 'POST',
+    path: d('test_clocks.advance'),
+    service: 'delivery',
+    sdkMethod: 'delivery.testClocks.advance',
+    retry: 'unsafe',
+    stagingOnly: true,
+  },
+  // A repeat answers TEST_CLOCK_NOT_FOUND, which would hide the first answer.
+  'delivery.test_clocks.delete': {
+    method: 'POST',
+    path: d('test_clocks.delete'),
+    service: 'delivery',
+    sdkMethod: 'delivery.testClocks.delete',
+    retry: 'unsafe',
+    stagingOnly: true,
   },
   'safe-catalog.health': {
     method: 'GET',

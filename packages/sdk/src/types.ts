@@ -71,6 +71,13 @@ export type LocationFilters = Body<'delivery.locations.list'>;
 export type LocationsResponse = Ok<'delivery.locations.list'>;
 export type Location = LocationsResponse['data']['locations'][number];
 
+// ---- Test clocks (staging keys only) ----
+
+export type TestClockResponse = Ok<'delivery.test_clocks.get'>;
+export type TestClock = TestClockResponse['data'];
+export type TestClocksResponse = Ok<'delivery.test_clocks.list'>;
+export type TestClockDeletedResponse = Ok<'delivery.test_clocks.delete'>;
+
 // ---- Wallet (production keys only) ----
 
 export type WalletBalanceResponse = Ok<'delivery.wallet.balance'>;

@@ -34,6 +34,7 @@ export type {
   OrderOwner,
   PlacedOrder,
   PlaceStatement,
+  OrderClocks,
   OrderWallet,
   PreparedOrder,
   WalletOrder,

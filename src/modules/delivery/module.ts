@@ -20,7 +20,7 @@ import { ordersTrack } from './orders/routes/orders-track.ts';
 import { OperatorOrders, PartnerOrders } from './orders/partner-orders.ts';
 import type { CourierTracker } from './orders/courier-tracker.ts';
 import type { ProofReader } from './orders/proof.ts';
-import { OrdersService, type OrderWallet } from './orders/service.ts';
+import { type OrderClocks, OrdersService, type OrderWallet } from './orders/service.ts';
 import { deliveryHealth } from './routes/health.ts';
 import type { DeliverySettings } from './settings.ts';
 import { QUOTE_SWEEP_INTERVAL_MS, QuoteBook } from './quotes/service.ts';
@@ -65,6 +65,8 @@ export interface DeliveryModuleDeps {
   tracker?: CourierTracker | undefined;
   /** The shared rate-limit store: USSD lookups are counted per session and per phone. */
   guard: GuardStore;
+  /** Sandbox test clocks orders and estimates may be created on (the testClocks face, through its port). */
+  clocks: OrderClocks;
 }
 
 /** The delivery service: orders, estimates, locations, tracking, and their jobs. */
@@ -79,15 +81,9 @@ export function createDeliveryModule({
   proofs,
   tracker,
   guard,
+  clocks,
 }: DeliveryModuleDeps): DeliveryModule {
-  const {
-    pricing,
-    calendar,
-    areaRadiusKm,
-    refundIntervalMs,
-    maxDeliveryAttempts,
-    returnFeePercent,
-  } = settings;
+  const { pricing, calendar, areaRadiusKm, maxDeliveryAttempts, returnFeePercent } = settings;
   const locations = new LocationsService(db, areaRadiusKm);
   const quotes = new QuoteBook(db, settings.quoteTtlMinutes * 60_000);
   const orders = new OrdersService({
@@ -95,6 +91,7 @@ export function createDeliveryModule({
     clock,
     wallet,
     quotes,
+    clocks,
     normalize: {
       pricing,
       calendar,
@@ -116,7 +113,7 @@ export function createDeliveryModule({
     refunds,
     quotes,
     workers: [
-      WorkerLoop.every('wallet-refunds', refundIntervalMs, () => refunds.tick(), log),
+      WorkerLoop.every('wallet-refunds', settings.refundIntervalMs, () => refunds.tick(), log),
       WorkerLoop.every(
         'delivery-quotes-sweep',
         QUOTE_SWEEP_INTERVAL_MS,
@@ -138,6 +135,7 @@ export function createDeliveryModule({
         locations,
         clock,
         quotes,
+        clocks,
       }),
       locationsList(locations),
     ],
@@ -171,17 +169,29 @@ interface Needs {
   proofs: ProofReader;
   tracker: CourierTracker;
   guard: GuardStore;
+  orderClocks: OrderClocks;
 }
 
 /** Delivery orders, their statuses and tracking; served when SERVICES names delivery. */
 export const deliveryModule = defineModule({
   name: 'delivery',
   tables: ['delivery_orders', 'delivery_order_events', 'delivery_locations', 'delivery_quotes'],
-  needs: ['wallet', 'proofs', 'tracker'],
+  needs: ['wallet', 'proofs', 'tracker', 'orderClocks'],
   enabled: ({ config }: Needs) => config.services.has('delivery'),
   settings: ({ config }: Needs) => config.delivery,
   build: (
-    { db, clock, log, publicBaseUrl, destinations, wallet, proofs, tracker, guard }: Needs,
+    {
+      db,
+      clock,
+      log,
+      publicBaseUrl,
+      destinations,
+      wallet,
+      proofs,
+      tracker,
+      guard,
+      orderClocks,
+    }: Needs,
     settings: DeliverySettings,
   ) => {
     const delivery = createDeliveryModule({
@@ -195,6 +205,7 @@ export const deliveryModule = defineModule({
       proofs,
       tracker,
       guard,
+      clocks: orderClocks,
     });
     return {
       face: { delivery },

@@ -4,6 +4,7 @@ export { registerDispatchGauges } from './metrics.ts';
 export { COURIER_JOBS_CHANNEL, REOFFER_AFTER_MS } from './offers.ts';
 export { DISPATCH_CHANNEL } from './repository.ts';
 export { dispatchModule, createDispatchModule, type DispatchModule } from './module.ts';
+export type { ClockSteps } from './clock-steps.ts';
 export type { SandboxCourier, SandboxProof } from './sandbox-courier.ts';
 export type {
   ActionResult,

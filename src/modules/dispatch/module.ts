@@ -5,6 +5,7 @@ import type { Logger } from '../../platform/logger.ts';
 import { WorkerLoop } from '../../platform/worker-loop.ts';
 import type { CouriersService } from '../couriers/index.ts';
 import type { DeliveryModule } from '../delivery/index.ts';
+import { ClockSteps } from './clock-steps.ts';
 import { Offers, OFFER_BATCH } from './offers.ts';
 import { DISPATCH_CHANNEL } from './repository.ts';
 import { SandboxCourier } from './sandbox-courier.ts';
@@ -25,6 +26,8 @@ export interface DispatchModule {
   trail: CourierTrail;
   /** Orders that will miss their delivery window: flagged and announced once (delivery.order.late). */
   windows: WindowWatch;
+  /** The steps of a sandbox test clock's jobs, run when the clock advances. */
+  clockSteps: ClockSteps;
   workers: WorkerLoop[];
   adminRoutes: AdminRoute[];
 }
@@ -78,6 +81,7 @@ export function createDispatchModule({
     sandbox,
     trail,
     windows,
+    clockSteps: new ClockSteps(db, sandbox, windows),
     workers: [
       // Woken by each new job's commit (orders.create → offer in milliseconds), and on its interval for
       // offers expiring, scheduled jobs falling due, jobs going late and windows about to be missed.

@@ -84,6 +84,7 @@ export class Offers {
       pickupRegion,
       pickupReadyAt,
       dropoffDeadline,
+      testClockId,
     }: PlacedOrder,
     firstParam: number,
   ) => {
@@ -104,6 +105,7 @@ export class Offers {
         dropoffDeadline,
         missAt,
         pickupReadyAt,
+        testClockId,
       },
       firstParam,
     );

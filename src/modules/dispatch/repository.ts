@@ -64,6 +64,12 @@ export const JOB_COLS =
 export const OFFER_COLS = 'id, order_id, courier_id, state, expires_at, batch_id, stop';
 const ASSIGNMENT_COLS = 'id, order_id, courier_id, stage, source, started_at, batch_id, stop';
 
+/** The job is on test clock `$n` (null: on none; a clock's jobs move only when it advances). */
+const ON_CLOCK = (column: string, n: number) => `${column} is not distinct from $${n}::text`;
+/** The same, for a row of `table` about a job (an offer, an assignment). */
+const ON_CLOCKS_JOB = (table: string, n: number) =>
+  `exists (select 1 from dispatch_jobs j where j.order_id = ${table}.order_id and ${ON_CLOCK('j.test_clock_id', n)})`;
+
 export const dispatchRepository = {
   /** The insert of a new order's waiting job, as a statement joined to the order's own insert (parameters from `first`). */
   insertJobStatement(
@@ -79,13 +85,15 @@ export const dispatchRepository = {
       dropoffDeadline: Date | null;
       missAt: Date | null;
       pickupReadyAt: Date | null;
+      /** The sandbox test clock the order lives on: only its advances move the job. */
+      testClockId?: string | null;
     },
     first: number,
   ): { sql: string; params: unknown[]; notify: string } {
     const $ = (i: number) => `$${first + i}`;
     return {
-      sql: `insert into dispatch_jobs (order_id, environment, pickup_lat, pickup_lng, dropoff_lat, dropoff_lng, zone, state, created_at, updated_at, due_at, dropoff_deadline, miss_at, pickup_ready_at)
-       values (${$(0)}, ${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${$(5)}, ${$(6)}, 'waiting', ${$(7)}, ${$(7)}, ${$(8)}, ${$(9)}, ${$(10)}, ${$(11)}) on conflict do nothing`,
+      sql: `insert into dispatch_jobs (order_id, environment, pickup_lat, pickup_lng, dropoff_lat, dropoff_lng, zone, state, created_at, updated_at, due_at, dropoff_deadline, miss_at, pickup_ready_at, test_clock_id)
+       values (${$(0)}, ${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${$(5)}, ${$(6)}, 'waiting', ${$(7)}, ${$(7)}, ${$(8)}, ${$(9)}, ${$(10)}, ${$(11)}, ${$(12)}) on conflict do nothing`,
       params: [
         job.orderId,
         job.environment,
@@ -99,6 +107,7 @@ export const dispatchRepository = {
         job.dropoffDeadline,
         job.missAt,
         job.pickupReadyAt,
+        job.testClockId ?? null,
       ],
       // The dispatch worker offers the job as soon as the order commits (a scheduled one at its round once due).
       notify: DISPATCH_CHANNEL,
@@ -125,16 +134,21 @@ export const dispatchRepository = {
     );
   },
 
-  /** Jobs of these environments due before `before` still waiting, longest due first (the sandbox courier's next offers). */
+  /**
+   * Jobs of these environments due before `before` still waiting, longest due first (the sandbox
+   * courier's next offers): those of one test clock, or (null) those on none.
+   */
   async waitingIn(
     q: Queryable,
     environments: readonly string[],
     before: Date,
     limit: number,
+    clockId: string | null = null,
   ): Promise<JobRow[]> {
     return q.query<JobRow>(
-      `select ${JOB_COLS} from dispatch_jobs where state = 'waiting' and environment = any($1) and due_at < $2 order by due_at limit $3`,
-      [environments, before, limit],
+      `select ${JOB_COLS} from dispatch_jobs where state = 'waiting' and environment = any($1) and due_at < $2
+          and ${ON_CLOCK('test_clock_id', 4)} order by due_at limit $3`,
+      [environments, before, limit, clockId],
     );
   },
 
@@ -162,11 +176,20 @@ export const dispatchRepository = {
     return rows.map((r) => r.order_id);
   },
 
-  /** Unassigned jobs that nobody can take in time for their deadline any more, not yet flagged (dispatch_jobs_miss_idx). */
-  async missing(q: Queryable, now: Date, limit: number): Promise<string[]> {
+  /**
+   * Unassigned jobs that nobody can take in time for their deadline any more, not yet flagged
+   * (dispatch_jobs_miss_idx): those of one test clock, or (null) those on none.
+   */
+  async missing(
+    q: Queryable,
+    now: Date,
+    limit: number,
+    clockId: string | null = null,
+  ): Promise<string[]> {
     const rows = await q.query<{ order_id: string }>(
-      `select order_id from dispatch_jobs where miss_at is not null and window_missed_at is null and state in ('waiting', 'offered') and miss_at <= $1 order by miss_at limit $2`,
-      [now, limit],
+      `select order_id from dispatch_jobs where miss_at is not null and window_missed_at is null and state in ('waiting', 'offered') and miss_at <= $1
+          and ${ON_CLOCK('test_clock_id', 3)} order by miss_at limit $2`,
+      [now, limit, clockId],
     );
     return rows.map((r) => r.order_id);
   },
@@ -386,25 +409,33 @@ export const dispatchRepository = {
     );
   },
 
-  /** Every open offer to the courier, oldest first (the sandbox courier answers them all). */
-  async openOffersTo(q: Queryable, courierId: string, limit: number): Promise<OfferRow[]> {
+  /** Every open offer to the courier, oldest first (the sandbox courier answers them all), of one test clock's jobs or (null) of the others. */
+  async openOffersTo(
+    q: Queryable,
+    courierId: string,
+    limit: number,
+    clockId: string | null = null,
+  ): Promise<OfferRow[]> {
     return q.query<OfferRow>(
-      `select ${OFFER_COLS} from dispatch_offers where courier_id = $1 and state = 'open' order by expires_at limit $2`,
-      [courierId, limit],
+      `select ${OFFER_COLS} from dispatch_offers where courier_id = $1 and state = 'open'
+          and ${ON_CLOCKS_JOB('dispatch_offers', 3)} order by expires_at limit $2`,
+      [courierId, limit, clockId],
     );
   },
 
-  /** The courier's jobs whose stage last changed before `before`, oldest first (the sandbox courier's due steps). */
+  /** The courier's jobs whose stage last changed before `before`, oldest first (the sandbox courier's due steps), of one test clock or (null) of none. */
   async heldSince(
     q: Queryable,
     courierId: string,
     before: Date,
     limit: number,
+    clockId: string | null = null,
   ): Promise<AssignmentRow[]> {
     return q.query<AssignmentRow>(
       `select ${ASSIGNMENT_COLS} from dispatch_assignments
-        where courier_id = $1 and ended_at is null and updated_at < $2 order by updated_at limit $3`,
-      [courierId, before, limit],
+        where courier_id = $1 and ended_at is null and updated_at < $2
+          and ${ON_CLOCKS_JOB('dispatch_assignments', 4)} order by updated_at limit $3`,
+      [courierId, before, limit, clockId],
     );
   },
 

@@ -53,19 +53,28 @@ export class SandboxCourier {
       : (await this.couriers.get(courierId)).simulated;
   }
 
-  /** Moves every job of its environments that has rested a full step on by one status; returns how many moved. */
-  async tick(): Promise<number> {
+  /** How long a job rests between two of its moves. */
+  get step(): number {
+    return this.stepMs;
+  }
+
+  /**
+   * Moves every job of its environments that has rested a full step on by one status; returns how
+   * many moved. Jobs on a test clock move only in that clock's advance (`clockId`), at its time.
+   */
+  async tick(clockId: string | null = null): Promise<number> {
     const courier = await this.courierId();
     const before = new Date(this.clock() - this.stepMs);
     // Read before accepting, so that a job accepted now waits a full step for its next move.
-    const held = await repo.heldSince(this.db, courier, before, BATCH);
+    const held = await repo.heldSince(this.db, courier, before, BATCH, clockId);
     let moved = 0;
     for (const job of held)
       moved += await this.attempt(() => this.next(courier, job.order_id, job.stage));
-    for (const job of await repo.waitingIn(this.db, this.offers.sandboxEnvironments, before, BATCH))
+    const environments = this.offers.sandboxEnvironments;
+    for (const job of await repo.waitingIn(this.db, environments, before, BATCH, clockId))
       await this.offers.offerTo(job.order_id, courier);
     // Every open offer to it (those of a tick cut short too) is accepted at once.
-    for (const offer of await repo.openOffersTo(this.db, courier, BATCH)) {
+    for (const offer of await repo.openOffersTo(this.db, courier, BATCH, clockId)) {
       moved += await this.attempt(() => this.service.accept(courier, offer.order_id));
     }
     return moved;

@@ -32,11 +32,14 @@ export class WindowWatch {
     private readonly log: Logger,
   ) {}
 
-  /** The dispatcher's round: unassigned jobs whose last moment to be taken has passed (indexed read). */
-  async sweep(): Promise<string[]> {
+  /**
+   * The dispatcher's round: unassigned jobs whose last moment to be taken has passed (indexed read).
+   * Jobs on a test clock are checked only in that clock's advance (`clockId`), at its time.
+   */
+  async sweep(clockId: string | null = null): Promise<string[]> {
     const now = new Date(this.clock());
     const flagged: string[] = [];
-    for (const orderId of await repo.missing(this.db, now, SWEEP_BATCH)) {
+    for (const orderId of await repo.missing(this.db, now, SWEEP_BATCH, clockId)) {
       const order = await this.orders.find(orderId);
       if (!order) continue;
       const done = await this.db.transaction((tx) =>

@@ -22,6 +22,8 @@ export interface DispatcherSettings {
 type Outcome = {
   status: 'delivered' | 'dead' | 'pending';
   nextAttemptAt?: Date;
+  /** The wait before the retry without jitter: a test clock's event waits it in the clock's time. */
+  retryDelayMs?: number;
   error: string | null;
   disable?: boolean;
 };
@@ -285,6 +287,7 @@ export class WebhookDispatcher {
       status: 'pending',
       error,
       nextAttemptAt: new Date(this.clock() + Math.max(withJitter(delay), honoured)),
+      retryDelayMs: Math.max(delay, honoured),
     };
   }
 
@@ -299,6 +302,7 @@ export class WebhookDispatcher {
       status: outcome.status,
       attempts: result ? event.attempts + 1 : event.attempts,
       nextAttemptAt: outcome.nextAttemptAt,
+      retryDelayMs: outcome.retryDelayMs,
       error: outcome.error,
       at: new Date(this.clock()),
       disable: outcome.disable === true,

@@ -8,6 +8,7 @@ export {
   type OutboxEvent,
 } from './outbox.ts';
 export { WebhookDispatcher } from './dispatcher.ts';
+export type { ClockRetries } from './clock-retries.ts';
 export { WebhookAdminService } from './admin-service.ts';
 export { webhookAdminRoutes } from './routes/admin-webhooks.ts';
 export { webhookSettings, type WebhookSettings } from './settings.ts';

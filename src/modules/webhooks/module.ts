@@ -5,6 +5,7 @@ import type { Destinations } from '../../platform/outbound/destinations.ts';
 import type { SecretBox } from '../../platform/secrets.ts';
 import type { AccountsService } from '../accounts/index.ts';
 import { WebhookAdminService } from './admin-service.ts';
+import { ClockRetries } from './clock-retries.ts';
 import { WebhookDispatcher } from './dispatcher.ts';
 import { registerBacklogGauges } from './metrics.ts';
 import { webhookAdminRoutes } from './routes/admin-webhooks.ts';
@@ -31,7 +32,7 @@ export const webhooksModule = defineModule({
       ? new WebhookDispatcher(db, box, config.webhooks, destinations, clock, log)
       : undefined;
     return {
-      face: { webhookAdmin, dispatcher },
+      face: { webhookAdmin, dispatcher, webhookClockRetries: new ClockRetries(db, clock) },
       adminRoutes: webhookAdminRoutes(webhookAdmin),
       workers: dispatcher ? [dispatcher] : [],
       gauges: (registry) => registerBacklogGauges(registry, db, clock),

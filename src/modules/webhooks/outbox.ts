@@ -1,6 +1,7 @@
 import type { Environment } from '../../platform/auth/scopes.ts';
 import type { Queryable } from '../../platform/db/index.ts';
 import { newId } from '../../platform/ids.ts';
+import { scopedClockId } from '../../platform/clock-scope.ts';
 import { currentTraceparent } from '../../platform/tracing.ts';
 
 export type EventType =
@@ -67,10 +68,12 @@ export function eventStatement(event: OutboxEvent, firstParam = 1): EventStateme
     JSON.stringify(payload),
     event.at,
     currentTraceparent(),
+    // An event raised at a sandbox test clock's time is retried in that time (see clock-retries.ts).
+    scopedClockId() ?? null,
   ];
   return {
     id,
-    sql: `insert into outbox_events (id, app_id, environment, type, subject_id, sequence, destination_url, payload, created_at, traceparent)
+    sql: `insert into outbox_events (id, app_id, environment, type, subject_id, sequence, destination_url, payload, created_at, traceparent, test_clock_id)
      values (${params.map((_, i) => `$${firstParam + i}`).join(', ')})`,
     params,
   };

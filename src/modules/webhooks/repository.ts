@@ -31,6 +31,8 @@ export interface Settlement {
   status: DeliveryStatus;
   attempts: number;
   nextAttemptAt?: Date;
+  /** The retry's wait without jitter (a test clock's event waits it in clock time instead). */
+  retryDelayMs?: number;
   error: string | null;
   at: Date;
   disable: boolean;
@@ -76,6 +78,13 @@ export interface Backlog {
 
 const EVENT_COLS = `id, app_id, environment, type, subject_id, sequence, destination_url, payload, attempts, delivery_status,
   next_attempt_at, last_status_code, last_error, delivered_at, created_at`;
+
+/**
+ * A failed delivery of an event raised on a sandbox test clock is retried in the clock's time: parked
+ * (never due in real time) until the clock's advance passes its clock_retry_at, then sent at once.
+ */
+export const CLOCK_PARKED = `'9999-12-31T00:00:00Z'::timestamptz`;
+const CLOCK_RETRY = `e.test_clock_id is not null and s.status = 'pending' and s.retry_delay_ms is not null`;
 
 export const webhooksRepository = {
   /**
@@ -145,13 +154,16 @@ export const webhooksRepository = {
     const col = <K extends keyof Settlement>(k: K) => outcomes.map((o) => o[k] ?? null);
     await db.query(
       `with s as (select * from unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::timestamptz[], $6::text[], $7::timestamptz[],
-                                       $8::text[], $9::int[], $10::int[], $11::text[], $12::text[], $13::boolean[])
-                     as s(id, app_id, status, attempts, next_attempt_at, error, at, url, status_code, latency_ms, attempt_error, excerpt, disable)),
+                                       $8::text[], $9::int[], $10::int[], $11::text[], $12::text[], $13::boolean[], $14::bigint[])
+                     as s(id, app_id, status, attempts, next_attempt_at, error, at, url, status_code, latency_ms, attempt_error, excerpt, disable, retry_delay_ms)),
             attempt as (insert into webhook_attempts (event_id, attempt, url, status_code, latency_ms, error, response_excerpt, at)
                           select id, attempts, url, status_code, latency_ms, attempt_error, excerpt, at from s where url is not null),
             gone as (insert into webhook_disabled_endpoints (app_id, url, disabled_at)
                        select app_id, url, at from s where url is not null and disable on conflict do nothing)
-       update outbox_events e set delivery_status = s.status, attempts = s.attempts, next_attempt_at = coalesce(s.next_attempt_at, e.next_attempt_at),
+       update outbox_events e set delivery_status = s.status, attempts = s.attempts,
+              next_attempt_at = case when ${CLOCK_RETRY} then ${CLOCK_PARKED} else coalesce(s.next_attempt_at, e.next_attempt_at) end,
+              clock_retry_at = case when ${CLOCK_RETRY}
+                then coalesce(e.clock_retry_at, e.created_at) + s.retry_delay_ms * interval '1 millisecond' else e.clock_retry_at end,
               last_status_code = s.status_code, last_error = s.error, lease_until = null,
               delivered_at = case when s.status = 'delivered' then s.at else e.delivered_at end
          from s where e.id = s.id`,
@@ -169,6 +181,7 @@ export const webhooksRepository = {
         col('attemptError'),
         col('excerpt'),
         col('disable'),
+        col('retryDelayMs'),
       ],
     );
   },

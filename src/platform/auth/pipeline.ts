@@ -15,6 +15,8 @@ import { scopeCovers, type Scope } from './scopes.ts';
 export interface GuardedOperation {
   scope: Scope;
   productionOnly: boolean;
+  /** Sandbox only (test clocks): production keys answer 403 STAGING_KEY_REQUIRED. */
+  stagingOnly?: boolean;
   access: Access;
 }
 
@@ -97,6 +99,11 @@ function checkScope(key: ResolvedKey, op: GuardedOperation): void {
   if (op.productionOnly && key.environment !== 'production') {
     throw errors.productionKeyRequired(
       "This operation needs a production key: ask the platform's operations team for production access (approval and identity checks), then sign with the pk_production_ key they issue.",
+    );
+  }
+  if (op.stagingOnly && key.environment !== 'staging') {
+    throw errors.stagingKeyRequired(
+      'This operation belongs to the sandbox: sign it with a pk_staging_ key. Production has no test clocks, and its orders always live in real time.',
     );
   }
   if (!scopeCovers(key.scopes, op.scope)) {

@@ -153,7 +153,9 @@ function genericSuccess(op: Operation): JsonSchema {
 function describe(op: Operation): string {
   const env = op.productionOnly
     ? 'Production keys only: staging keys answer 403 `PRODUCTION_KEY_REQUIRED`.'
-    : 'Staging and production keys.';
+    : op.stagingOnly
+      ? 'Staging keys only: production keys answer 403 `STAGING_KEY_REQUIRED`.'
+      : 'Staging and production keys.';
   const lines = [
     op.description,
     `Scope: \`${op.scope}\`. ${env} Counts as a ${op.access} for rate limits.`,
@@ -185,6 +187,7 @@ function operationObject(op: Operation): JsonSchema {
     description: describe(op),
     'x-scopes': [op.scope],
     'x-production-only': Boolean(op.productionOnly),
+    ...(op.stagingOnly ? { 'x-staging-only': true } : {}),
     'x-access': op.access,
     security,
     ...(parameters.length ? { parameters } : {}),

@@ -47,7 +47,18 @@ export const CODE_HINTS: Readonly<Record<string, string>> = {
   QUOTE_EXPIRED: 'The quote is past its quote_expires_at: ask orders.estimate for a new one.',
   QUOTE_ALREADY_USED: 'Another order already redeemed this quote; each quote prices one order.',
   QUOTE_MISMATCH:
-    "The order's pickup or delivery coordinates are not the points the quote priced (both are required with a quote).",
+    "The order's pickup or delivery coordinates are not the points the quote priced (both are required with a quote), or the quote was issued on another test clock (or on none).",
+  TEST_CLOCK_NOT_FOUND:
+    'No test clock with this id belongs to the app: unknown, deleted, or another app’s (also when an order or estimate names it).',
+  TEST_CLOCK_NOT_ALLOWED:
+    'A production key sent test_clock_id: production orders and estimates never live on a test clock.',
+  TEST_CLOCK_BACKWARDS:
+    "The new frozen_time is not after the clock's time: a clock only moves forward.",
+  TEST_CLOCK_ADVANCE_TOO_FAR: "The new frozen_time is more than 60 days after the clock's time.",
+  TEST_CLOCK_TIME_OUT_OF_RANGE: 'frozen_time is more than 365 days from today.',
+  TEST_CLOCK_LIMIT_REACHED: 'The app already keeps 100 test clocks; delete one first.',
+  TEST_CLOCK_ADVANCING:
+    'The clock is advancing: wait for status ready before advancing, deleting it or creating on it.',
   DELIVERY_WINDOW_INVALID:
     '`pickup_ready_at` or `dropoff_deadline` is not a date-time with its offset (e.g. 2026-12-01T10:00:00Z), or holds a control character.',
   DELIVERY_WINDOW_IN_PAST:
@@ -71,6 +82,7 @@ export const CODE_HINTS: Readonly<Record<string, string>> = {
   INSUFFICIENT_WALLET_BALANCE: 'The wallet (plus credit headroom) does not cover the fee.',
   INSUFFICIENT_SCOPE: 'The key lacks the scope the operation needs; the message names it.',
   PRODUCTION_KEY_REQUIRED: 'A staging key was used on a production-only operation.',
+  STAGING_KEY_REQUIRED: 'A production key was used on a sandbox operation (test clocks).',
   PARTNER_INACTIVE: 'The partner account is suspended.',
   ENVIRONMENT_NOT_ACTIVE:
     "A production key was used while the partner's production access is not active.",
@@ -124,6 +136,7 @@ const PIPELINE_CODES = [
 export function errorCodesByStatus(op: Operation): Map<number, string[]> {
   const codes = new Set<string>(PIPELINE_CODES);
   if (op.productionOnly) codes.add('PRODUCTION_KEY_REQUIRED');
+  if (op.stagingOnly) codes.add('STAGING_KEY_REQUIRED');
   const hasBody = Boolean(op.body || op.parseBody);
   if (hasBody) {
     codes.add('INVALID_JSON');

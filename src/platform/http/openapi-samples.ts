@@ -123,6 +123,34 @@ const CALLS: Record<string, Call> = {
       ...(x.body?.include_coordinates ? ['--coordinates'] : []),
     ],
   },
+  'delivery.test_clocks.create': {
+    sdk: [
+      'delivery.testClocks.create',
+      (x) => [x.body?.frozen_time, ...(x.body?.name === undefined ? [] : [x.body.name])],
+    ],
+    ppctl: (x) => ['clocks', 'create', ...flags(x.body ?? {}, { frozen_time: 'at', name: 'name' })],
+  },
+  'delivery.test_clocks.list': {
+    sdk: ['delivery.testClocks.list', (x) => (x.body?.limit === undefined ? [] : [x.body.limit])],
+    ppctl: (x) => ['clocks', 'list', ...flags(x.body ?? {}, { limit: 'limit' })],
+  },
+  'delivery.test_clocks.get': {
+    sdk: ['delivery.testClocks.get', field('test_clock_id')],
+    ppctl: (x) => ['clocks', 'get', String(x.body?.test_clock_id)],
+  },
+  'delivery.test_clocks.advance': {
+    sdk: ['delivery.testClocks.advance', (x) => [x.body?.test_clock_id, x.body?.frozen_time]],
+    ppctl: (x) => [
+      'clocks',
+      'advance',
+      String(x.body?.test_clock_id),
+      ...flags(x.body ?? {}, { frozen_time: 'to' }),
+    ],
+  },
+  'delivery.test_clocks.delete': {
+    sdk: ['delivery.testClocks.delete', field('test_clock_id')],
+    ppctl: (x) => ['clocks', 'delete', String(x.body?.test_clock_id)],
+  },
   'delivery.wallet.balance': {
     sdk: ['delivery.wallet.balance', none],
     ppctl: () => ['wallet', 'balance'],

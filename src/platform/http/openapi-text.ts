@@ -45,13 +45,15 @@ Checks run in this order and the first failure answers: key, scope (and producti
 export function overview(f: DocFacts): string {
   return `One integration for the delivery and safe-catalog services. The API key decides the environment (\`pk_staging_...\` or \`pk_production_...\`); the base address is the same for both.
 
-**Authentication.** Every operation needs an API key and a signed request: see the \`ApiKey\` and \`Signature\` security schemes for the recipe. Each operation names the scope its key must hold (\`x-scopes\`, and in the security requirement); \`x-production-only\` operations answer 403 \`PRODUCTION_KEY_REQUIRED\` to staging keys.
+**Authentication.** Every operation needs an API key and a signed request: see the \`ApiKey\` and \`Signature\` security schemes for the recipe. Each operation names the scope its key must hold (\`x-scopes\`, and in the security requirement); \`x-production-only\` operations answer 403 \`PRODUCTION_KEY_REQUIRED\` to staging keys, and \`x-staging-only\` ones (the sandbox's test clocks) 403 \`STAGING_KEY_REQUIRED\` to production keys.
 
 **Errors.** Every error has the body \`{status: "error", code, message, request_id, details?}\` (schema \`Error\`); branch on \`code\`. Each operation lists every code it can answer under its HTTP status. Before any operation is chosen, the HTTP layer answers with the same body: 400 \`BAD_REQUEST\` (not well-formed HTTP, a path that is not valid percent-encoding, no Host header), 431 \`HEADERS_TOO_LARGE\` (request line and headers over 16 KiB), 408 \`REQUEST_TIMEOUT\`; an unknown path or method, HEAD included, answers 404 \`NOT_FOUND\`.
 
 **Input.** Bodies are JSON objects sent as \`Content-Type: application/json\` (UTF-8); anything else answers 415 \`UNSUPPORTED_MEDIA_TYPE\`, and a GET carries no body. No string may contain a control character (U+0000 to U+001F, U+007F to U+009F) or an unpaired surrogate, except that fields marked \`x-multiline\` accept tab, line feed and carriage return. Dates and date-times must be real ones from ${DATE_RANGE.min} to ${DATE_RANGE.max}; numbers must be finite and within each field's bounds. Such input answers the operation's validation code (\`VALIDATION_ERROR\`, or orders.create's own codes) with \`details\` naming the field.
 
 **Rate limits.** Per key, in a rolling 60 s window: ${f.readsPerMinute} reads and ${f.writesPerMinute} writes by default (\`x-access\` says which an operation counts as; a bulk call is one write). Every authenticated answer carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; a 429 also carries \`Retry-After\`.
+
+**Sandbox test clocks.** A staging key can create a test clock frozen at a time it chooses and name it as \`test_clock_id\` on orders.estimate and orders.create: those orders (and quotes) live in the clock's time, and nothing moves them until \`test_clocks.advance\` moves the clock forward, when the sandbox courier's offer and moves, quote expiry, missed windows and the retries of failed webhook deliveries happen in order at the clock's time, with the webhook events they raise stamped with it.
 
 **Versioning.** Within v1, response fields and optional request fields may be added; nothing is removed or renamed. Unknown request properties are refused.`;
 }

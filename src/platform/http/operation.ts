@@ -53,6 +53,8 @@ export interface Operation<
   summary: string;
   scope: Scope;
   productionOnly?: boolean;
+  /** Staging keys only (the sandbox's test clocks); production keys answer 403 STAGING_KEY_REQUIRED. */
+  stagingOnly?: boolean;
   access: Access;
   body?: B;
   /** Parse a JSON object body even without a body schema (the operation checks it itself). */

@@ -33,7 +33,12 @@ export function registerOperations(
       preValidation: async (request, reply) => {
         const { auth, rate } = await authenticate(
           deps,
-          { scope: op.scope, productionOnly: op.productionOnly ?? false, access: op.access },
+          {
+            scope: op.scope,
+            productionOnly: op.productionOnly ?? false,
+            stagingOnly: op.stagingOnly ?? false,
+            access: op.access,
+          },
           {
             headers: request.headers,
             method: request.method,

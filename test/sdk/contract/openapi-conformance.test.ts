@@ -126,6 +126,22 @@ describe('SDK ↔ /openapi.json', () => {
     await staging.delivery.orders.track(id);
     await staging.delivery.locations.list({ zone: 'accra metro', include_coordinates: true });
     await staging.delivery.orders.cancel(id, 'testing');
+    const clock = (
+      await staging.delivery.testClocks.create(new Date().toISOString(), 'conformance')
+    ).data;
+    await staging.delivery.orders.create({
+      ...(orderBody() as CreateOrderRequest),
+      test_clock_id: clock.id,
+    });
+    await staging.delivery.testClocks.list(10);
+    await staging.delivery.testClocks.get(clock.id);
+    await staging.delivery.testClocks.advance(
+      clock.id,
+      new Date(Date.now() + 3_600_000).toISOString(),
+    );
+    await staging.delivery.testClocks.advance(clock.id, clock.frozen_time).catch(() => undefined); // 400
+    await staging.delivery.testClocks.delete(clock.id);
+    await production.delivery.testClocks.list().catch(() => undefined); // 403
     await staging.delivery.wallet.balance().catch(() => undefined); // 403
     const topup = (await production.delivery.wallet.topup.initiate(40)).data;
     await production.delivery.wallet.topup.initiate(1).catch(() => undefined); // 400

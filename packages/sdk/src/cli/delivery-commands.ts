@@ -52,6 +52,7 @@ function detailsText(d: OrderDetailsResponse['data']): string {
     ['drop-off GhanaPostGPS', d.order_info.delivery_digital_address],
     ['ready for pickup', d.order_info.pickup_ready_at],
     ['deadline', d.order_info.dropoff_deadline],
+    ['test clock', d.order_info.test_clock_id],
     ['tracking', d.tracking_url],
   ]);
 }
@@ -97,13 +98,15 @@ export const deliveryCommands: Command[] = [
   },
   {
     name: 'estimate',
-    usage: '--to LAT,LNG [--from LAT,LNG] [--priority standard|economy|cargo] [--date YYYY-MM-DD]',
+    usage:
+      '--to LAT,LNG [--from LAT,LNG] [--priority standard|economy|cargo] [--date YYYY-MM-DD] [--clock CLOCK_ID]',
     summary: 'Price a delivery (creates nothing); pickup defaults to central Accra',
     options: {
       to: { type: 'string' },
       from: { type: 'string' },
       priority: { type: 'string' },
       date: { type: 'string' },
+      clock: { type: 'string' },
     },
     async run(ctx) {
       const to = str(ctx, 'to');
@@ -117,6 +120,7 @@ export const deliveryCommands: Command[] = [
         ...(from ? { pickup_location: { coordinates: parseLatLng(from, 'from') } } : {}),
         ...(priority ? { priority: priority as Priority } : {}),
         ...(str(ctx, 'date') ? { order_date: str(ctx, 'date') } : {}),
+        ...(str(ctx, 'clock') ? { test_clock_id: str(ctx, 'clock') } : {}),
       });
       if (ctx.json) return ctx.io.out(json(res));
       const e = res.data;
@@ -151,14 +155,16 @@ export const deliveryCommands: Command[] = [
   },
   {
     name: 'orders create',
-    usage: '-f FILE [--quote QUOTE_ID] [--ready-at DATE-TIME] [--deadline DATE-TIME]',
+    usage:
+      '-f FILE [--quote QUOTE_ID] [--ready-at DATE-TIME] [--deadline DATE-TIME] [--clock CLOCK_ID]',
     summary:
-      'Create an order from a JSON file (an orders.create body; - reads stdin); --quote redeems a quote from estimate; --ready-at and --deadline set its delivery window (pickup_ready_at, dropoff_deadline: e.g. 2026-12-01T10:00:00Z, Accra being UTC+0)',
+      'Create an order from a JSON file (an orders.create body; - reads stdin); --quote redeems a quote from estimate; --ready-at and --deadline set its delivery window (pickup_ready_at, dropoff_deadline: e.g. 2026-12-01T10:00:00Z, Accra being UTC+0); --clock puts it on a sandbox test clock (clocks create)',
     options: {
       file: { type: 'string', short: 'f' },
       quote: { type: 'string' },
       'ready-at': { type: 'string' },
       deadline: { type: 'string' },
+      clock: { type: 'string' },
     },
     async run(ctx) {
       const order = requestBodyFile(
@@ -172,6 +178,8 @@ export const deliveryCommands: Command[] = [
       if (readyAt !== undefined) order.pickup_ready_at = readyAt;
       const deadline = str(ctx, 'deadline');
       if (deadline !== undefined) order.dropoff_deadline = deadline;
+      const clock = str(ctx, 'clock');
+      if (clock !== undefined) order.test_clock_id = clock;
       const res = await ctx.client().delivery.orders.create(order);
       if (ctx.json) return ctx.io.out(json(res));
       const o = res.data.order_details;
@@ -185,6 +193,7 @@ export const deliveryCommands: Command[] = [
           ['quote', o.quote_id],
           ['ready for pickup', o.pickup_ready_at],
           ['deadline', o.dropoff_deadline],
+          ['test clock', o.test_clock_id],
           ['tracking', o.tracking_url],
           [
             'note',

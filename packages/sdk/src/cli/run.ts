@@ -5,6 +5,7 @@ import { VERSION } from '../version.ts';
 import { configureCommand, walletCommands } from './account-commands.ts';
 import { closest, GLOBAL_OPTIONS, readLine } from './argv.ts';
 import { catalogCommands } from './catalog-commands.ts';
+import { clockCommands } from './clock-commands.ts';
 import { checkUrl, CLI, UsageError, type Command, type Ctx } from './command.ts';
 import { resolveCredentials } from './config.ts';
 import { deliveryCommands } from './delivery-commands.ts';
@@ -14,6 +15,7 @@ import type { Io } from './output.ts';
 export const commands: Command[] = [
   configureCommand,
   ...deliveryCommands,
+  ...clockCommands,
   ...walletCommands,
   ...catalogCommands,
   listenCommand,

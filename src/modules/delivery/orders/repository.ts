@@ -49,6 +49,8 @@ export interface OrderRow {
   /** The delivery window the partner asked for, when it did. */
   pickup_ready_at: Date | null;
   dropoff_deadline: Date | null;
+  /** The sandbox test clock the order lives on (its time, not real time, moves it). */
+  test_clock_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -69,7 +71,7 @@ const ORDER_COLS = `id, app_id, partner_id, environment, order_reference, status
   delivery_address, delivery_city, item, payer, payment_status, fee_pesewas, to_char(requested_date, 'YYYY-MM-DD') as requested_date,
   to_char(pickup_date, 'YYYY-MM-DD') as pickup_date, estimated_delivery, webhook_url, tracking_token, cancelled_at,
   cancellation_reason, delivery_attempts, failure_reason, failure_note, return_fee_pesewas, quote_id,
-  pickup_digital_address, delivery_digital_address, pickup_ready_at, dropoff_deadline, created_at, updated_at`;
+  pickup_digital_address, delivery_digital_address, pickup_ready_at, dropoff_deadline, test_clock_id, created_at, updated_at`;
 
 /** The moves after placement, as JSON beside the order row, so a read with its timeline is one statement. */
 const WITH_MOVES = `${ORDER_COLS}, coalesce((select json_agg(json_build_object('version', e.version, 'status', e.status, 'note', e.note, 'at', e.at) order by e.version)

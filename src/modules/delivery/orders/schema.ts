@@ -91,6 +91,14 @@ export const CreateOrderBody = strictObject({
         'A quote_id from orders.estimate (standard priority): the order is charged the quoted fee, whoever pays. Needs pickup and delivery coordinates equal to the points the quote priced; redeemable once, by the app and environment that asked, until quote_expires_at',
     }),
   ),
+  test_clock_id: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      pattern: '^clk_[0-9A-Za-z]{1,60}$',
+      description:
+        "Staging keys only: a test clock from test_clocks.create. The order lives in the clock's time (created at its frozen_time; dispatch, the sandbox courier and the window check move it only when the clock advances; its events carry the clock's time). A quote_id must then come from an estimate on the same clock",
+    }),
+  ),
   webhook_url: Type.Optional(
     Type.String({
       maxLength: 2048,

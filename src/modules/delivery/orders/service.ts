@@ -3,6 +3,7 @@ import type { AuthContext } from '../../../platform/auth/context.ts';
 import type { Environment } from '../../../platform/auth/scopes.ts';
 import type { Db, Queryable } from '../../../platform/db/index.ts';
 import { errors } from '../../../platform/errors.ts';
+import { atClockTime } from '../../../platform/clock-scope.ts';
 import { newId, randomToken } from '../../../platform/ids.ts';
 import {
   appendEvent,
@@ -72,6 +73,13 @@ export interface PlacedOrder {
   /** The window asked for: no courier is needed before the parcel is ready, and it must arrive by the deadline. */
   pickupReadyAt: Date | null;
   dropoffDeadline: Date | null;
+  /** The sandbox test clock the order lives on: its steps run only when that clock advances. */
+  testClockId?: string | null;
+}
+
+/** The time of a sandbox test clock (the testClocks face): 404 for another app's, 400 for production. */
+export interface OrderClocks {
+  timeOf(owner: { appId: string; environment: Environment }, clockId: string): Promise<number>;
 }
 
 /**
@@ -93,6 +101,8 @@ export interface OrdersServiceDeps {
   wallet: OrderWallet;
   /** Price locks from orders.estimate, redeemed by an order that names one. */
   quotes: QuoteBook;
+  /** Test clocks an order may be created on. */
+  clocks: OrderClocks;
   normalize: Omit<NormalizeContext, 'environment' | 'now'>;
   /** Delivery attempts before an order must be returned (the first trip counts). */
   maxAttempts: number;
@@ -179,6 +189,17 @@ export class OrdersService {
   }
 
   async create(owner: OrderOwner, input: CreateOrderInput): Promise<OrderRow> {
+    // An order on a test clock is created at the clock's time: every "now" below is the clock's.
+    if (input.test_clock_id !== undefined)
+      return atClockTime(
+        await this.deps.clocks.timeOf(owner, input.test_clock_id),
+        () => this.createNow(owner, input),
+        input.test_clock_id,
+      );
+    return this.createNow(owner, input);
+  }
+
+  private async createNow(owner: OrderOwner, input: CreateOrderInput): Promise<OrderRow> {
     const prepared = await this.prepare(owner, input);
     try {
       // A recipient-paid order is one statement (order, event, placement statements), atomic without
@@ -211,7 +232,7 @@ export class OrdersService {
     });
     // The quoted fee replaces the computed one, whoever pays (normalize has checked the rest).
     if (input.quote_id !== undefined)
-      order.feePesewas = await this.deps.quotes.feeOf(owner, input, now);
+      order.feePesewas = await this.deps.quotes.feeOf(owner, input, now, input.test_clock_id);
     return { owner, order, now };
   }
 
@@ -255,6 +276,7 @@ export class OrdersService {
       pickupRegion: order.pickupRegion,
       pickupReadyAt: order.window?.pickupReadyAt ?? null,
       dropoffDeadline: order.window?.dropoffDeadline ?? null,
+      testClockId: input.test_clock_id ?? null,
     };
     const row = await repo.insertWithEvent(
       tx,
@@ -301,6 +323,7 @@ export class OrdersService {
           quote_id: input.quote_id ?? null,
           pickup_ready_at: order.window?.pickupReadyAt ?? null,
           dropoff_deadline: order.window?.dropoffDeadline ?? null,
+          test_clock_id: input.test_clock_id ?? null,
           tracking_token: randomToken(18),
           created_at: now,
           updated_at: now,
@@ -386,7 +409,16 @@ export class OrdersService {
   async cancel(auth: AuthContext, orderId: string, reason: string | undefined): Promise<OrderRow> {
     const found = await repo.findOwned(this.deps.db, orderId, owner(auth));
     if (!found) throw notFound();
-    return this.move(found.order, 'cancelled', { note: reason ?? 'Cancelled by the partner' });
+    const cancel = () =>
+      this.move(found.order, 'cancelled', { note: reason ?? 'Cancelled by the partner' });
+    const clockId = found.order.test_clock_id;
+    if (clockId === null) return cancel();
+    // An order on a test clock is cancelled at the clock's time; once its clock is deleted, at ours.
+    const at = await this.deps.clocks.timeOf(owner(auth), clockId).catch((err: unknown) => {
+      if ((err as { code?: string }).code === 'TEST_CLOCK_NOT_FOUND') return undefined;
+      throw err;
+    });
+    return at === undefined ? cancel() : atClockTime(at, cancel, clockId);
   }
 
   /** An operator's move; 409 INVALID_TRANSITION when the status machine forbids it. */

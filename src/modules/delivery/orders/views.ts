@@ -20,7 +20,7 @@ function failureView(order: OrderRow) {
   };
 }
 
-/** Additive: the GhanaPostGPS addresses, the quote and the delivery window an order was given, only when it was. */
+/** Additive: the GhanaPostGPS addresses, the quote, the delivery window and the test clock an order was given, only when it was. */
 function extrasView(order: OrderRow) {
   return {
     ...(order.pickup_digital_address
@@ -36,6 +36,7 @@ function extrasView(order: OrderRow) {
     ...(order.dropoff_deadline
       ? { dropoff_deadline: new Date(order.dropoff_deadline).toISOString() }
       : {}),
+    ...(order.test_clock_id ? { test_clock_id: order.test_clock_id } : {}),
   };
 }
 

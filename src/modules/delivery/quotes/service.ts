@@ -19,6 +19,8 @@ export interface IssuedQuote {
 export interface QuoteClaim {
   quoteId: string;
   orderReference: string;
+  /** The test clock the order is created on: a quote holds only in the time it was issued in. */
+  testClockId: string | null;
   pickup: LatLng | undefined;
   dropoff: LatLng | undefined;
 }
@@ -61,13 +63,14 @@ export class QuoteBook {
     return deleted;
   }
 
-  /** Records the standard fee of a route for the owner, valid for the configured time. */
+  /** Records the standard fee of a route for the owner, valid for the configured time (on a test clock, of its time). */
   async issue(
     owner: QuoteOwner,
     pickup: LatLng,
     dropoff: LatLng,
     feePesewas: number,
     now: Date,
+    testClockId: string | null = null,
   ): Promise<IssuedQuote> {
     const id = newId('quo');
     const expiresAt = new Date(now.getTime() + this.ttlMs);
@@ -82,13 +85,20 @@ export class QuoteBook {
       fee_pesewas: feePesewas,
       created_at: now,
       expires_at: expiresAt,
+      test_clock_id: testClockId,
     });
     return { quote_id: id, quote_expires_at: expiresAt.toISOString() };
   }
 
   /** The quoted fee of an order that names a quote (see redeemable). */
-  feeOf(owner: QuoteOwner, order: QuotedOrder, now: Date): Promise<number> {
+  feeOf(
+    owner: QuoteOwner,
+    order: QuotedOrder,
+    now: Date,
+    testClockId: string | undefined,
+  ): Promise<number> {
     const claim = {
+      testClockId: testClockId ?? null,
       quoteId: order.quote_id ?? '',
       orderReference: order.order_reference,
       pickup: order.pickup.coordinates,
@@ -117,6 +127,11 @@ export class QuoteBook {
         { field: 'quote_id', issue: 'was already used by another order' },
       ]);
     }
+    if (quote.test_clock_id !== claim.testClockId)
+      throw errors.quoteMismatch(
+        'The quote was priced on another test clock (or without one): ask orders.estimate with the same test_clock_id as the order.',
+        [{ field: 'test_clock_id', issue: 'must be the test clock the quote was issued on' }],
+      );
     if (now.getTime() >= quote.expires_at.getTime())
       throw errors.quoteExpired(
         `The quote expired at ${quote.expires_at.toISOString()}; ask orders.estimate for a new one.`,

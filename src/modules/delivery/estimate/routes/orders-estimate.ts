@@ -1,10 +1,13 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
+import type { AuthContext } from '../../../../platform/auth/context.ts';
+import { atClockTime } from '../../../../platform/clock-scope.ts';
 import { defineOperation } from '../../../../platform/http/operation.ts';
 import { DeliverySuccess } from '../../../../platform/http/openapi-shapes.ts';
 import { StringEnum, strictObject } from '../../../../platform/http/schemas.ts';
 import { PRIORITIES, type CalendarConfig, type PricingConfig } from '../../domain/index.ts';
 import { feeFor } from '../../domain/index.ts';
 import { CENTRAL_ACCRA, type LatLng, type ResolvedArea } from '../../../../shared/ghana/index.ts';
+import type { OrderClocks } from '../../orders/service.ts';
 import type { QuoteBook } from '../../quotes/service.ts';
 import { estimateDelivery } from '../estimate.ts';
 
@@ -33,6 +36,14 @@ export const EstimateBody = strictObject({
       format: 'date',
       pattern: '^\\d{4}-\\d{2}-\\d{2}$',
       description: 'YYYY-MM-DD (Ghana); shapes the windows, never the price',
+    }),
+  ),
+  test_clock_id: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      pattern: '^clk_[0-9A-Za-z]{1,60}$',
+      description:
+        "Staging keys only: estimate at a test clock's time. Its windows start from the clock's frozen_time, and its quote expires in the clock's time, for an order on the same clock",
     }),
   ),
 });
@@ -239,6 +250,34 @@ export interface OrdersEstimateDeps {
   clock: () => number;
   /** Issues the price lock of a standard estimate. */
   quotes: QuoteBook;
+  /** Test clocks an estimate may be made on. */
+  clocks: OrderClocks;
+}
+
+type EstimateInput = Static<typeof EstimateBody>;
+
+/** The estimate (and its quote) at the deps' clock's time: a test clock's when it runs inside one. */
+async function estimate(deps: OrdersEstimateDeps, body: EstimateInput, auth: AuthContext) {
+  const now = new Date(deps.clock());
+  const data = await estimateDelivery(body, {
+    pricing: deps.pricing,
+    calendar: deps.calendar,
+    windowMinMinutes: deps.windowMinMinutes,
+    resolve: (p) => deps.locations.resolve(p),
+    now,
+  });
+  // orders.create prices at standard only, so only a standard price can be locked.
+  if (data.location_coverage.delivery_available && data.priority_level === 'standard') {
+    const pickup = body.pickup_location?.coordinates ?? CENTRAL_ACCRA;
+    const dropoff = body.delivery_location.coordinates;
+    const fee = feeFor(pickup, dropoff, deps.pricing);
+    const clockId = body.test_clock_id ?? null;
+    Object.assign(data, await deps.quotes.issue(auth, pickup, dropoff, fee, now, clockId));
+  }
+  const message = data.location_coverage.delivery_available
+    ? 'Delivery estimate calculated.'
+    : 'Delivery is not available for these coordinates: we deliver within Ghana only.';
+  return { body: { status: 'success', message, data } };
 }
 
 export const ordersEstimate = (deps: OrdersEstimateDeps) =>
@@ -253,26 +292,11 @@ export const ordersEstimate = (deps: OrdersEstimateDeps) =>
     access: 'read',
     body: EstimateBody,
     response: DeliverySuccess(EstimateData),
+    errorCodes: ['TEST_CLOCK_NOT_FOUND', 'TEST_CLOCK_NOT_ALLOWED', 'TEST_CLOCK_ADVANCING'],
     examples: ESTIMATE_EXAMPLES,
     handler: async ({ body, auth }) => {
-      const now = new Date(deps.clock());
-      const data = await estimateDelivery(body, {
-        pricing: deps.pricing,
-        calendar: deps.calendar,
-        windowMinMinutes: deps.windowMinMinutes,
-        resolve: (p) => deps.locations.resolve(p),
-        now,
-      });
-      // orders.create prices at standard only, so only a standard price can be locked.
-      if (data.location_coverage.delivery_available && data.priority_level === 'standard') {
-        const pickup = body.pickup_location?.coordinates ?? CENTRAL_ACCRA;
-        const dropoff = body.delivery_location.coordinates;
-        const fee = feeFor(pickup, dropoff, deps.pricing);
-        Object.assign(data, await deps.quotes.issue(auth, pickup, dropoff, fee, now));
-      }
-      const message = data.location_coverage.delivery_available
-        ? 'Delivery estimate calculated.'
-        : 'Delivery is not available for these coordinates: we deliver within Ghana only.';
-      return { body: { status: 'success', message, data } };
+      if (body.test_clock_id === undefined) return estimate(deps, body, auth);
+      const at = await deps.clocks.timeOf(auth, body.test_clock_id);
+      return atClockTime(at, () => estimate(deps, body, auth), body.test_clock_id);
     },
   });

@@ -56,6 +56,9 @@ export const OrderDetailsResponse = DeliverySuccess(
       dropoff_deadline: Type.Optional(
         DateTime('When the parcel must be delivered by, as orders.create was given it (UTC)'),
       ),
+      test_clock_id: Type.Optional(
+        Type.String({ description: 'The sandbox test clock the order lives on (staging only)' }),
+      ),
     }),
     tracking_url: Type.String({
       format: 'uri',
