@@ -82,7 +82,8 @@ export type IdPrefix =
   | 'pdc'
   | 'quo'
   | 'cpr'
-  | 'cpe';
+  | 'cpe'
+  | 'rmsg';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid()}`;
