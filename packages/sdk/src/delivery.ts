@@ -13,6 +13,8 @@ import type {
   HealthOk,
   LocationFilters,
   LocationsResponse,
+  MessageSettingsChange,
+  MessageSettingsResponse,
   OrderDetailsResponse,
   TopupInitiateResponse,
   TopupVerifyResponse,
@@ -183,6 +185,16 @@ export function deliveryApi(client: PartnerClient) {
     locations: {
       list: (filters: LocationFilters = {}) =>
         call<LocationsResponse>('delivery.locations.list', filters),
+    },
+
+    /** Which texts your recipients receive, the sender name and the language (per app). */
+    messages: {
+      settings: {
+        get: () => call<MessageSettingsResponse>('delivery.messages.settings.get'),
+        /** Fields left out keep their value; `sender_name: null` gives back the platform's sender id. */
+        update: (change: MessageSettingsChange) =>
+          call<MessageSettingsResponse>('delivery.messages.settings.update', change),
+      },
     },
 
     /** Production keys only. */

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderBody } from '../../delivery/fixtures.ts';
 import { courierNear } from '../../dispatch/helpers.ts';
-import { smsCallbacks, startFakeHubtelSms, type FakeHubtelSms, type SmsCallbacks } from '../../fakes/hubtel-sms.ts';
+import {
+  smsCallbacks,
+  startFakeHubtelSms,
+  type FakeHubtelSms,
+  type SmsCallbacks,
+} from '../../fakes/hubtel-sms.ts';
 import {
   createPartner,
   startPlatform,
@@ -147,7 +152,6 @@ describe('recipient messages through the courier flow', () => {
     now += 31_000;
     await expect.poll(async () => (await messagesOf(id))[0]!.status).toBe('sent');
     expect(textsTo(to.digits)).toHaveLength(1);
-
   });
 
   it('never messages a staging recipient, and never charges for one', async () => {
@@ -176,7 +180,9 @@ describe('STOP, START and delivery reports from the provider', () => {
     const statement = await p.app.platform.wallet.service.statement(s.partnerId, { limit: 50 });
     expect(statement.some((e) => e.subject_id === skipped!.id)).toBe(false);
 
-    expect((await callbacks.inbound(`+${to.digits}`, ' start ')).body).toEqual({ status: 'opted_in' });
+    expect((await callbacks.inbound(`+${to.digits}`, ' start ')).body).toEqual({
+      status: 'opted_in',
+    });
     const second = await order(s, to.local);
     await pickedUp(second);
     expect(textsTo(to.digits)).toHaveLength(1);
@@ -203,12 +209,24 @@ describe('STOP, START and delivery reports from the provider', () => {
     const [sent] = await messagesOf(id);
     const messageId = sent!.provider_message_id!;
     const refusals: [Promise<{ status: number; body: any }>, number, string][] = [
-      [callbacks.post('report', { MessageId: messageId, Status: 'Delivered' }, 'w'.repeat(30)), 403, 'FORBIDDEN'],
-      [callbacks.report('00000000-0000-0000-0000-000000000000', 'Delivered'), 404, 'MESSAGE_NOT_FOUND'],
+      [
+        callbacks.post('report', { MessageId: messageId, Status: 'Delivered' }, 'w'.repeat(30)),
+        403,
+        'FORBIDDEN',
+      ],
+      [
+        callbacks.report('00000000-0000-0000-0000-000000000000', 'Delivered'),
+        404,
+        'MESSAGE_NOT_FOUND',
+      ],
       [callbacks.report(`${messageId}\u0000`, 'Delivered'), 400, 'VALIDATION_ERROR'],
       [callbacks.report(messageId, 'Exploded'), 400, 'VALIDATION_ERROR'],
       [callbacks.post('report', { Status: 'Delivered' }), 400, 'MISSING_REQUIRED_FIELD'],
-      [callbacks.post('inbound', { From: to.digits, Content: 'STOP' }, 'w'.repeat(30)), 403, 'FORBIDDEN'],
+      [
+        callbacks.post('inbound', { From: to.digits, Content: 'STOP' }, 'w'.repeat(30)),
+        403,
+        'FORBIDDEN',
+      ],
       [callbacks.inbound(to.digits, 'STOP\u0007'), 400, 'VALIDATION_ERROR'],
       [callbacks.inbound('not-a-phone', 'STOP'), 400, 'VALIDATION_ERROR'],
       [callbacks.inbound(to.digits, 'S'.repeat(481)), 400, 'VALIDATION_ERROR'],
@@ -241,7 +259,9 @@ describe('a message the provider keeps refusing', () => {
     const [failed] = await messagesOf(given);
     const statement = await p.app.platform.wallet.service.statement(s.partnerId, { limit: 50 });
     expect(
-      statement.filter((e) => e.subject_id === failed!.id).map((e) => [e.kind, Number(e.amount_pesewas)]),
+      statement
+        .filter((e) => e.subject_id === failed!.id)
+        .map((e) => [e.kind, Number(e.amount_pesewas)]),
     ).toEqual(
       expect.arrayContaining([
         ['recipient_message', -failed!.cost_pesewas],

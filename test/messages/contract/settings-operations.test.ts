@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPartner, startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  createPartner,
+  startPlatform,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 
 const GET = '/api/v1/delivery/messages.settings.get';
 const UPDATE = '/api/v1/delivery/messages.settings.update';
@@ -84,9 +89,14 @@ describe('delivery.messages.settings', () => {
     ] as const) {
       const anonymous = await fetch(`${p.url}${path}`, {
         method,
-        ...(method === 'POST' ? { body: '{}', headers: { 'content-type': 'application/json' } } : {}),
+        ...(method === 'POST'
+          ? { body: '{}', headers: { 'content-type': 'application/json' } }
+          : {}),
       });
-      expect([anonymous.status, ((await anonymous.json()) as any).code]).toEqual([401, 'MISSING_API_KEY']);
+      expect([anonymous.status, ((await anonymous.json()) as any).code]).toEqual([
+        401,
+        'MISSING_API_KEY',
+      ]);
     }
   });
 });

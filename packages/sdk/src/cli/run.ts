@@ -9,12 +9,14 @@ import { checkUrl, CLI, UsageError, type Command, type Ctx } from './command.ts'
 import { resolveCredentials } from './config.ts';
 import { deliveryCommands } from './delivery-commands.ts';
 import { listenCommand } from './listen.ts';
+import { messagesCommands } from './messages-commands.ts';
 import type { Io } from './output.ts';
 
 export const commands: Command[] = [
   configureCommand,
   ...deliveryCommands,
   ...walletCommands,
+  ...messagesCommands,
   ...catalogCommands,
   listenCommand,
 ];
