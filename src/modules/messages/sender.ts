@@ -1,5 +1,9 @@
 import type { SmsSender } from '../../integrations/sms/index.ts';
-import type { WhatsAppSender } from '../../integrations/whatsapp/index.ts';
+import {
+  NOT_ON_WHATSAPP,
+  WhatsAppError,
+  type WhatsAppSender,
+} from '../../integrations/whatsapp/index.ts';
 import type { Db } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { WorkerLoop } from '../../platform/worker-loop.ts';
@@ -112,7 +116,8 @@ export class MessageSender {
       await ledger.postJournal(tx, messageRefundJournal(m.partner_id, m.id, m.cost_pesewas), at);
     });
     // A recipient without WhatsApp is ordinary (the SMS reached them); an SMS given up is for operations.
-    const level = m.channel === 'sms' ? 'error' : 'info';
+    const notOnWhatsApp = err instanceof WhatsAppError && err.metaCode === NOT_ON_WHATSAPP;
+    const level = m.channel === 'sms' ? 'error' : notOnWhatsApp ? 'info' : 'warn';
     this.log[level](
       { err, message: m.id, order: m.order_id, channel: m.channel, attempts: m.attempts },
       'a recipient message could not be sent; gave up and refunded its cost',
