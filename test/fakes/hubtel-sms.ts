@@ -110,11 +110,19 @@ export async function startFakeHubtelSms(
 /** What the provider posts back to the platform: delivery reports and texts recipients send us. */
 export interface SmsCallbacks {
   /** A delivery report for `messageId` (Delivered, Failed, Sent…); answers the HTTP status and body. */
-  report(messageId: string, status: string, reason?: string): Promise<{ status: number; body: any }>;
+  report(
+    messageId: string,
+    status: string,
+    reason?: string,
+  ): Promise<{ status: number; body: any }>;
   /** A text `from` sent to our number. */
   inbound(from: string, content: string, to?: string): Promise<{ status: number; body: any }>;
   /** Any form, for hostile input. */
-  post(kind: 'report' | 'inbound', fields: Record<string, string>, secret?: string): Promise<{ status: number; body: any }>;
+  post(
+    kind: 'report' | 'inbound',
+    fields: Record<string, string>,
+    secret?: string,
+  ): Promise<{ status: number; body: any }>;
 }
 
 /** The provider's callbacks to a platform at `baseUrl`, whose SMS_CALLBACK_SECRET is `secret`. */
@@ -135,7 +143,12 @@ export function smsCallbacks(baseUrl: string, secret: string): SmsCallbacks {
   return {
     post,
     report: (messageId, status, reason) =>
-      post('report', { MessageId: messageId, Status: status, ...(reason ? { Reason: reason } : {}) }),
-    inbound: (from, content, to = '1442') => post('inbound', { From: from, To: to, Content: content }),
+      post('report', {
+        MessageId: messageId,
+        Status: status,
+        ...(reason ? { Reason: reason } : {}),
+      }),
+    inbound: (from, content, to = '1442') =>
+      post('inbound', { From: from, To: to, Content: content }),
   };
 }

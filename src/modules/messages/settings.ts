@@ -13,9 +13,10 @@ export interface MessageSettings {
   callbackSecret: string | undefined;
 }
 
+/** Free until operations set a price: an existing partner's wallet moves only once someone decides it should. */
 export const DEFAULT_MESSAGE_SETTINGS: MessageSettings = {
-  smsPesewasPerSegment: 4,
-  whatsappPesewas: 8,
+  smsPesewasPerSegment: 0,
+  whatsappPesewas: 0,
   pollMs: 5_000,
   callbackSecret: undefined,
 };

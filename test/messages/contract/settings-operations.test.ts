@@ -28,7 +28,7 @@ describe('delivery.messages.settings', () => {
         messages: { assigned: true, courier_near: false, delivered: false, delivery_failed: false },
         sender_name: null,
         language: 'en',
-        prices: { sms_pesewas_per_segment: 6, whatsapp_pesewas: 8 },
+        prices: { sms_pesewas_per_segment: 6, whatsapp_pesewas: 0 },
       },
     });
   });
