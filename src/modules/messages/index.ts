@@ -1,12 +1,7 @@
 /** Recipient messages' public face: the module, the service the flows record through, the texts' kinds and languages. */
 export { messagesModule, type MessagesModule } from './module.ts';
-export {
-  MESSAGES_CHANNEL,
-  type MessageOrder,
-  type MessagesService,
-  type Trigger,
-} from './service.ts';
-export type { MessageSender } from './sender.ts';
+export { MESSAGES_CHANNEL, MessagesService, type MessageOrder, type Trigger } from './service.ts';
+export { MESSAGE_LEASE_MS, MessageSender } from './sender.ts';
 export type { MessageRow as RecipientMessage } from './repository.ts';
 export { MESSAGE_KINDS, LANGUAGES, type Language, type MessageKind } from './domain/texts.ts';
 export { isNear } from './domain/near.ts';
