@@ -59,6 +59,7 @@ export function registerMessagesRoutes(
         senderRule: SENDER_NAME_RULE,
         smsPrice: formatGhs(deps!.prices.smsPesewasPerSegment),
         whatsappPrice: formatGhs(deps!.prices.whatsappPesewas),
+        free: deps!.prices.smsPesewasPerSegment === 0 && deps!.prices.whatsappPesewas === 0,
         canManage: m.membership.role !== 'finance',
         ...extra,
       },
