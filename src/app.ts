@@ -14,6 +14,7 @@ import { dispatchModule } from './modules/dispatch/index.ts';
 import { earningsModule } from './modules/earnings/index.ts';
 import { healthModule } from './modules/health/index.ts';
 import { ledgerModule } from './modules/ledger/index.ts';
+import { messagesModule } from './modules/messages/index.ts';
 import { membersModule } from './modules/members/index.ts';
 import { operatorsModule } from './modules/operators/index.ts';
 import { payoutsModule } from './modules/payouts/index.ts';
@@ -33,10 +34,12 @@ import { courierDeliversOrder } from './flows/courier-delivers-order.ts';
 import { deliveryEarnsCourierPay } from './flows/delivery-earns-courier-pay.ts';
 import { courierPositionExtendsTrail } from './flows/courier-position-extends-trail.ts';
 import { courierTakesJobActions } from './flows/courier-takes-job-actions.ts';
+import { courierNearTextsRecipient } from './flows/courier-near-texts-recipient.ts';
 import { payoutNotices } from './flows/destination-change-notifies-payee.ts';
 import { codVendorsOf, handoverStartsSameDayRun } from './flows/handover-starts-same-day-run.ts';
 import { orderGetsDispatchJob } from './flows/order-gets-dispatch-job.ts';
 import { orderMoveEndsDispatch } from './flows/order-move-ends-dispatch.ts';
+import { orderMoveTextsRecipient } from './flows/order-move-texts-recipient.ts';
 import { payeesFromAccountsAndCatalog } from './flows/payouts-find-payees.ts';
 import { gatewayReferences, transferBooks } from './flows/reconciliation-reads-the-books.ts';
 import { saleSettlesOnDelivery } from './flows/sale-settles-on-delivery.ts';
@@ -66,6 +69,7 @@ export const APP: AppParts = {
     deliveryModule,
     dispatchModule,
     testClocksModule,
+    messagesModule,
     catalogModule,
     cashModule,
     earningsModule,
@@ -97,6 +101,8 @@ export const APP: AppParts = {
     saleSettlesOnDelivery,
     deliveryEarnsCourierPay,
     assignmentTextsDeliveryCode,
+    orderMoveTextsRecipient,
+    courierNearTextsRecipient,
     courierTakesJobActions,
     courierDeliversOrder,
     handoverStartsSameDayRun,

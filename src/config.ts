@@ -15,6 +15,7 @@ import { whatsAppSettings, type WhatsAppSettings } from './integrations/whatsapp
 import { deliverySettings, type DeliverySettings } from './modules/delivery/index.ts';
 import { dispatchSettings, type DispatchSettings } from './modules/dispatch/index.ts';
 import { proofSettings, type ProofSettings } from './modules/proof/index.ts';
+import { messageSettings, type MessageSettings } from './modules/messages/index.ts';
 import { payoutSettings, type PayoutSettings } from './modules/payouts/index.ts';
 import { saleRefundSettings, type SaleRefundSettings } from './modules/catalog/index.ts';
 import { webhookSettings, type WebhookSettings } from './modules/webhooks/index.ts';
@@ -67,6 +68,8 @@ export interface Config {
   dispatch: DispatchSettings;
   /** When a photo or signature may finish a delivery (PROOF_FALLBACK_MAX_DISTANCE_M, PROOF_FALLBACK_POSITION_MAX_AGE_SECONDS). */
   proof: ProofSettings;
+  /** Recipient messages: prices, the sender's poll, the SMS provider's callback secret. */
+  messages: MessageSettings;
   payouts: PayoutSettings;
   /** Buyer refunds of prepaid sales (SALE_REFUND_INTERVAL_MS, SALE_REFUND_GRACE_SECONDS). */
   saleRefunds: SaleRefundSettings;
@@ -245,6 +248,7 @@ export function loadConfig(env: Env = process.env): Config {
     delivery: deliverySettings(env, problems),
     dispatch: dispatchSettings(env, problems),
     proof: proofSettings(env, problems),
+    messages: messageSettings(env, problems),
     payouts: payoutSettings(env, problems),
     saleRefunds: saleRefundSettings(env, problems),
     webhooks: webhookSettings(env, problems),

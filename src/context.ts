@@ -24,6 +24,7 @@ import type { CourierTracker, DeliveryModule, OrderClocks } from './modules/deli
 import type { DispatchModule } from './modules/dispatch/index.ts';
 import type { LedgerReads } from './modules/ledger/index.ts';
 import type { MembersService } from './modules/members/index.ts';
+import type { MessagesModule } from './modules/messages/index.ts';
 import type { OperatorSignIn, OperatorsService } from './modules/operators/index.ts';
 import type {
   CodVendorsOf,
@@ -124,6 +125,8 @@ export interface Faces {
   /** Present when the delivery service is served by this instance. */
   delivery: DeliveryModule | undefined;
   dispatch: DispatchModule | undefined;
+  /** Texts to recipients (with delivery). */
+  messages: MessagesModule | undefined;
   /** Present when the safe-catalog service is served by this instance. */
   catalog: CatalogModule | undefined;
   /** Couriers' cash on delivery and handovers (with dispatch). */

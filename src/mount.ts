@@ -101,6 +101,7 @@ function mountWeb(app: FastifyInstance, c: Context): void {
       coolingHours: c.config.payouts.coolingHours,
     },
     webhooks: { webhooks, audit },
+    messages: c.messages && { service: c.messages.service, prices: c.messages.settings },
   };
   registerDashboard(app, dashboardDeps);
   registerCourierApp(app, courierAppDeps(c), dashboardDeps);
@@ -128,6 +129,7 @@ function consoleDeps(c: Context): ConsoleDeps {
     refunds: catalog?.refunds,
     orders: delivery && { read: delivery.operatorOrders, service: delivery.orders },
     dispatch: dispatch?.service,
+    messages: c.messages?.service,
     cash: c.cash,
     earnings: c.earnings,
     confirmations: dispatch ? c.proofConfirmations : undefined,

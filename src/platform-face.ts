@@ -19,6 +19,7 @@ const SHOWN = [
   'wallet',
   'delivery',
   'dispatch',
+  'messages',
   'cash',
   'earnings',
   'payouts',

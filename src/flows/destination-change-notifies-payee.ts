@@ -19,7 +19,7 @@ export const payoutNotices = (ctx: {
   sms: { sender: SmsSender };
   mailQueue: MailQueue;
 }): DestinationNotices => ({
-  text: (to: string, body: string) => ctx.sms.sender.send({ to, body }),
+  text: async (to: string, body: string) => void (await ctx.sms.sender.send({ to, body })),
   ownerEmails: ownerEmails(() => ctx.members),
   mail: (tx: Queryable, to: string, subject: string, text: string) =>
     ctx.mailQueue.send(tx, { to, subject, text }),

@@ -141,6 +141,10 @@ export const errors = {
   confirmationDecided: make(409, 'CONFIRMATION_DECIDED'),
   /** No delivery confirmation behind this token or order. */
   confirmationNotFound: make(404, 'CONFIRMATION_NOT_FOUND'),
+  /** A delivery report names a message the SMS provider was never given by us. */
+  messageNotFound: make(404, 'MESSAGE_NOT_FOUND'),
+  /** A recipient messages sender name that is no SMS sender id (1 to 11 letters, digits or spaces). */
+  invalidSenderName: make(400, 'INVALID_SENDER_NAME'),
   /** The change would leave no active operator with the admin role. */
   lastAdmin: make(409, 'LAST_ADMIN'),
   /** TOTP: no enrolment pending to confirm, or already confirmed. */

@@ -83,7 +83,8 @@ export type IdPrefix =
   | 'quo'
   | 'clk'
   | 'cpr'
-  | 'cpe';
+  | 'cpe'
+  | 'rmsg';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid()}`;

@@ -1,6 +1,7 @@
 /**
  * A local stand-in for Hubtel's SMS API, speaking the protocol src/integrations/sms/hubtel.ts
- * expects: POST /v1/messages/send, HTTP Basic (client id : client secret), JSON { From, To, Content },
+ * expects (and, through `callbacks`, the provider's side of the platform's SMS callbacks:
+ * form-encoded delivery reports and inbound texts, as src/modules/messages/routes/callbacks.ts reads them): POST /v1/messages/send, HTTP Basic (client id : client secret), JSON { From, To, Content },
  * answered 201 { messageId, status: 0, rate, networkId, statusDescription }. Bad credentials answer
  * 401 and a bad body 400 (Hubtel's exact error bodies are not published; these are plausible).
  */
@@ -103,5 +104,51 @@ export async function startFakeHubtelSms(
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** What the provider posts back to the platform: delivery reports and texts recipients send us. */
+export interface SmsCallbacks {
+  /** A delivery report for `messageId` (Delivered, Failed, Sent…); answers the HTTP status and body. */
+  report(
+    messageId: string,
+    status: string,
+    reason?: string,
+  ): Promise<{ status: number; body: any }>;
+  /** A text `from` sent to our number. */
+  inbound(from: string, content: string, to?: string): Promise<{ status: number; body: any }>;
+  /** Any form, for hostile input. */
+  post(
+    kind: 'report' | 'inbound',
+    fields: Record<string, string>,
+    secret?: string,
+  ): Promise<{ status: number; body: any }>;
+}
+
+/** The provider's callbacks to a platform at `baseUrl`, whose SMS_CALLBACK_SECRET is `secret`. */
+export function smsCallbacks(baseUrl: string, secret: string): SmsCallbacks {
+  const post: SmsCallbacks['post'] = async (kind, fields, key = secret) => {
+    const res = await fetch(`${baseUrl}/webhooks/sms/hubtel/${kind}/${key}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {}
+    return { status: res.status, body };
+  };
+  return {
+    post,
+    report: (messageId, status, reason) =>
+      post('report', {
+        MessageId: messageId,
+        Status: status,
+        ...(reason ? { Reason: reason } : {}),
+      }),
+    inbound: (from, content, to = '1442') =>
+      post('inbound', { From: from, To: to, Content: content }),
   };
 }

@@ -14,6 +14,8 @@ import type {
   HealthOk,
   LocationFilters,
   LocationsResponse,
+  MessageSettingsChange,
+  MessageSettingsResponse,
   OrderDetailsResponse,
   TopupInitiateResponse,
   TopupVerifyResponse,
@@ -188,6 +190,15 @@ export function deliveryApi(client: PartnerClient) {
 
     /** Sandbox test clocks (staging keys only). */
     testClocks: testClocksApi(call),
+    /** Which texts your recipients receive, the sender name and the language (per app). */
+    messages: {
+      settings: {
+        get: () => call<MessageSettingsResponse>('delivery.messages.settings.get'),
+        /** Fields left out keep their value; `sender_name: null` gives back the platform's sender id. */
+        update: (change: MessageSettingsChange) =>
+          call<MessageSettingsResponse>('delivery.messages.settings.update', change),
+      },
+    },
 
     /** Production keys only. */
     wallet: {

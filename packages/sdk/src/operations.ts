@@ -149,6 +149,21 @@ export const OPERATIONS = {
     retry: 'unsafe',
     stagingOnly: true,
   },
+  'delivery.messages.settings.get': {
+    method: 'GET',
+    path: d('messages.settings.get'),
+    service: 'delivery',
+    sdkMethod: 'delivery.messages.settings.get',
+    retry: 'idempotent',
+  },
+  // Sets the fields sent to the values sent: a repeat changes nothing more.
+  'delivery.messages.settings.update': {
+    method: 'POST',
+    path: d('messages.settings.update'),
+    service: 'delivery',
+    sdkMethod: 'delivery.messages.settings.update',
+    retry: 'idempotent',
+  },
   'safe-catalog.health': {
     method: 'GET',
     path: s('health'),

@@ -84,6 +84,12 @@ export type WalletBalanceResponse = Ok<'delivery.wallet.balance'>;
 export type TopupInitiateResponse = Ok<'delivery.wallet.topup.initiate'>;
 export type TopupVerifyResponse = Ok<'delivery.wallet.topup.verify'>;
 
+// ---- Recipient messages ----
+
+export type MessageSettingsResponse = Ok<'delivery.messages.settings.get'>;
+export type MessageSettings = MessageSettingsResponse['data'];
+export type MessageSettingsChange = Body<'delivery.messages.settings.update'>;
+
 // ---- Safe catalog ----
 
 export type CatalogListQuery = QueryOf<'safe-catalog.catalog.list'>;

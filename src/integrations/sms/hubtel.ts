@@ -11,7 +11,7 @@
  * credentials, unregistered sender id, bad number), and whether `To` is also accepted with a `+`
  * (we send digits only, as Hubtel's samples do).
  */
-import type { SmsMessage, SmsSender } from './sender.ts';
+import type { SmsMessage, SmsSender, SmsSent } from './sender.ts';
 import { SmsError } from './sender.ts';
 
 export interface HubtelSmsConfig {
@@ -42,9 +42,9 @@ export class HubtelSms implements SmsSender {
     this.summary = `sms: Hubtel (${new URL(this.#config.baseUrl).host}) as ${config.senderId}`;
   }
 
-  async send(message: SmsMessage): Promise<void> {
+  async send(message: SmsMessage): Promise<SmsSent> {
     const body = JSON.stringify({
-      From: this.#config.senderId,
+      From: message.from ?? this.#config.senderId,
       To: message.to.replace(/^\+/, ''),
       Content: message.body,
     });
@@ -75,6 +75,8 @@ export class HubtelSms implements SmsSender {
     const code = json.status ?? json.Status;
     if (code !== 0 && code !== '0')
       throw new SmsError(`Hubtel SMS: status ${String(code ?? 'missing')}${this.#words(json)}`);
+    const id = json.messageId ?? json.MessageId;
+    return { providerMessageId: typeof id === 'string' && id ? id : null };
   }
 
   #describe(err: unknown): string {

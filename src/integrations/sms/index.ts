@@ -8,7 +8,7 @@ import { registerDevSmsPage } from './page.ts';
 import type { SmsSender } from './sender.ts';
 import type { SmsSettings } from './settings.ts';
 
-export { SmsError, type SmsMessage, type SmsSender } from './sender.ts';
+export { SmsError, type SmsMessage, type SmsSender, type SmsSent } from './sender.ts';
 export { HubtelSms, HUBTEL_SMS_URL, type HubtelSmsConfig } from './hubtel.ts';
 export { DevSmsOutbox } from './outbox.ts';
 export { smsSettings, type SmsSettings } from './settings.ts';

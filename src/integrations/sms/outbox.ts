@@ -1,7 +1,7 @@
 import type { Db } from '../../platform/db/index.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { SmsMessage, SmsSender } from './sender.ts';
+import type { SmsMessage, SmsSender, SmsSent } from './sender.ts';
 
 export interface OutboxSms {
   id: string;
@@ -26,7 +26,7 @@ export class DevSmsOutbox implements SmsSender {
     this.summary = `sms: no SMS_PROVIDER, so text messages are kept in the development outbox at ${publicBaseUrl}/dev/sms`;
   }
 
-  async send(message: SmsMessage): Promise<void> {
+  async send(message: SmsMessage): Promise<SmsSent> {
     const id = newId('sms');
     await this.db.query('insert into dev_sms_outbox (id, to_number, body) values ($1, $2, $3)', [
       id,
@@ -37,6 +37,7 @@ export class DevSmsOutbox implements SmsSender {
       { sms: id, to: message.to, link: `${this.publicBaseUrl}/dev/sms` },
       'text message kept in the development outbox',
     );
+    return { providerMessageId: id };
   }
 
   async list(limit = 50): Promise<OutboxSms[]> {

@@ -11,7 +11,7 @@ interface Needs {
   db: Db;
   clock: () => number;
   log: Logger;
-  sms: { sender: { send: SendText } };
+  sms: { sender: { send: (message: Parameters<SendText>[0]) => Promise<unknown> } };
   endCourierSessions: (courierId: string) => Promise<void>;
 }
 
@@ -26,7 +26,7 @@ export const couriersModule = defineModule({
       db,
       clock,
       couriers,
-      sendText: (m) => sms.sender.send(m),
+      sendText: async (m) => void (await sms.sender.send(m)),
       log,
     });
     const courierActions = new CourierActions(db, clock);

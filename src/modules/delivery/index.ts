@@ -20,6 +20,13 @@ export {
   type TimelineEntry,
 } from './domain/index.ts';
 export { LocationsService } from './locations/service.ts';
+// Gateways' form-encoded callbacks (USSD, voice; the SMS provider's reports and inbound texts, in messages).
+export {
+  CALLBACK_SECRET,
+  CALLBACK_SECRET_RULE,
+  registerGatewayCallback,
+  type GatewayCallback,
+} from './tracking/gateway-callback.ts';
 export type { CreateOrderInput } from './orders/schema.ts';
 export {
   BulkOrders,

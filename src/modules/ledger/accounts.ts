@@ -1,6 +1,8 @@
 /** The chart of accounts: names shared by every module that posts. */
 export const walletAccount = (partnerId: string) => `wallet:${partnerId}`;
 export const DELIVERY_REVENUE = 'delivery_revenue';
+/** What partners pay for the texts sent to their recipients (revenue, credited). */
+export const MESSAGING_REVENUE = 'messaging_revenue';
 export const gatewayClearing = (gateway: string) => `gateway_clearing:${gateway}`;
 /** Safe-catalog settlement accounts: what the platform owes vendors and partners, and what it earns. */
 export const vendorPayable = (vendorId: string) => `vendor_payable:${vendorId}`;

@@ -1,5 +1,5 @@
 /** Proof of delivery's public face: delivery codes, photos and signatures, signed links to them. */
-export { deliveryCodeMessage, MAX_CODE_ATTEMPTS, type CodeMessage } from './domain/code.ts';
+export { MAX_CODE_ATTEMPTS } from './domain/code.ts';
 export { MAX_PROOF_BYTES } from './domain/image.ts';
 export { LINK_TTL_SECONDS } from './domain/links.ts';
 export type { MediaKind, ProofKind, ProofRow as Proof } from './repository.ts';

@@ -163,6 +163,32 @@ const CALLS: Record<string, Call> = {
     sdk: ['delivery.wallet.topup.verify', field('client_reference')],
     ppctl: (x) => ['wallet', 'verify', String(x.body?.client_reference)],
   },
+  'delivery.messages.settings.get': {
+    sdk: ['delivery.messages.settings.get', none],
+    ppctl: () => ['messages', 'settings'],
+  },
+  'delivery.messages.settings.update': {
+    sdk: ['delivery.messages.settings.update', body],
+    ppctl: (x) => {
+      const b = (x.body ?? {}) as {
+        messages?: Record<string, boolean>;
+        sender_name?: string | null;
+      };
+      const kinds = (on: boolean) =>
+        Object.entries(b.messages ?? {})
+          .filter(([, v]) => v === on)
+          .map(([k]) => k)
+          .join(',');
+      return [
+        'messages',
+        'set',
+        ...(kinds(true) ? ['--on', kinds(true)] : []),
+        ...(kinds(false) ? ['--off', kinds(false)] : []),
+        ...(b.sender_name === null ? ['--platform-sender'] : []),
+        ...flags(x.body ?? {}, { sender_name: 'sender', language: 'language' }),
+      ];
+    },
+  },
   'safe-catalog.health': { sdk: ['catalog.health', none], ppctl: () => ['health'] },
   'safe-catalog.catalog.list': {
     sdk: ['catalog.list', query],

@@ -6,6 +6,7 @@ import type { CouriersService } from '../../modules/couriers/index.ts';
 import type { DeliveryModule, OperatorOrders } from '../../modules/delivery/index.ts';
 import type { CashService } from '../../modules/cash/index.ts';
 import type { DispatchService } from '../../modules/dispatch/index.ts';
+import type { MessagesService } from '../../modules/messages/index.ts';
 import type { EarningsService } from '../../modules/earnings/index.ts';
 import type { LedgerReads } from '../../modules/ledger/index.ts';
 import type { AuditLog } from '../../modules/audit/index.ts';
@@ -69,6 +70,8 @@ export interface ConsoleDeps {
   orders?: { read: OperatorOrders; service: DeliveryModule['orders'] } | undefined;
   /** Present with the delivery service: the dispatch board and hand assignment. */
   dispatch?: DispatchService | undefined;
+  /** Present with the delivery service: an order's texts to its recipient, their status and cost. */
+  messages?: Pick<MessagesService, 'ofOrder'> | undefined;
   /** Couriers' pay rules and policy, every version (changes: finance, admin). */
   earnings: EarningsService;
   /** Present with dispatch: couriers' cash to hand in and their handovers (finance, admin). */

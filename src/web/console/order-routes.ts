@@ -99,7 +99,10 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, kit: ConsoleKit
       (t) => ({ ...t, when: t.timestamp ? utc(t.timestamp) : undefined, stop: isStop(t.status) }),
     );
     const moves = holds(current, CHANGE_ROLES) ? orders!.service.allowedMoves(order) : [];
-    const partners = await kit.deps.accounts.partnerNames([order.partner_id]);
+    const [partners, texts] = await Promise.all([
+      kit.deps.accounts.partnerNames([order.partner_id]),
+      kit.deps.messages?.ofOrder(order.id) ?? [],
+    ]);
     return kit.page(
       reply,
       'order',
@@ -129,6 +132,16 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, kit: ConsoleKit
           ? FAILURE_REASONS.map((r) => ({ value: r, label: FAILURE_TITLES[r] }))
           : [],
         sandbox: order.environment === 'staging',
+        texts: texts.map((m) => ({
+          kind: m.kind.replace('_', ' '),
+          channel: m.channel,
+          status: m.status,
+          why: m.skip_reason ?? m.last_error ?? '',
+          segments: m.segments,
+          cost: formatGhs(Number(m.cost_pesewas)),
+          sent: m.sent_at ? utc(m.sent_at) : '—',
+          reported: m.reported_at ? utc(m.reported_at) : '—',
+        })),
         ...extra,
       },
       status,

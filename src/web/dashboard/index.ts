@@ -13,6 +13,7 @@ import { registerPayoutRoutes } from './payouts.ts';
 import { registerSaleRoutes } from './sale-routes.ts';
 import { registerTeamRoutes } from './team-routes.ts';
 import { registerWebhookRoutes } from './webhooks.ts';
+import { registerMessagesRoutes } from './messages.ts';
 import { registerWalletRoutes } from './wallet.ts';
 
 export type { DashboardDeps } from './kit.ts';
@@ -116,6 +117,7 @@ export function registerDashboard(app: FastifyInstance, deps: DashboardDeps): vo
     registerSaleRoutes(scope, web);
     registerActivationRoutes(scope, web);
     registerWebhookRoutes(scope, web, deps.webhooks);
+    registerMessagesRoutes(scope, web, deps.messages);
     registerWalletRoutes(scope, web);
     if (deps.payouts) registerPayoutRoutes(scope, web, deps.payouts);
   });

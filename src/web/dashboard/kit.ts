@@ -1,3 +1,4 @@
+import type { MessagesService } from '../../modules/messages/index.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountsService } from '../../modules/accounts/index.ts';
 import type { ActivationService } from '../../modules/activation/index.ts';
@@ -46,12 +47,20 @@ export interface DashboardDeps {
   wallet: WalletService;
   /** The partner's payouts pages (absent: not served). */
   payouts?: DashboardPayouts | undefined;
+  /** The texts to recipients settings page (absent: delivery not served here). */
+  messages?: DashboardMessages | undefined;
   /** The webhook deliveries pages (absent: not served). */
   webhooks?: { webhooks: WebhookAdminService; audit: AuditLog };
   publicBaseUrl: string;
 }
 
 export { WebRefusal };
+
+/** What the texts-to-recipients page needs of the messages module: the app's settings and the prices. */
+export interface DashboardMessages {
+  service: Pick<MessagesService, 'preferences' | 'setPreferences'>;
+  prices: { smsPesewasPerSegment: number; whatsappPesewas: number };
+}
 
 /** What the payouts pages need: the payouts module, the mail queue (the notice of a change), the audit log and the cooling period. */
 export interface DashboardPayouts {

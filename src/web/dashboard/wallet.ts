@@ -22,6 +22,9 @@ const KIND_LABELS: Record<string, string> = {
   wallet_topup: 'Top-up',
   order_fee: 'Delivery fee',
   order_fee_refund: 'Fee refund',
+  order_return_fee: 'Return fee',
+  recipient_message: 'Text to a recipient',
+  recipient_message_refund: 'Text refund (not sent)',
 };
 
 /** Cedis text ("30", "30.5", "30.50") as exact pesewas, or a sentence saying what is wrong. */

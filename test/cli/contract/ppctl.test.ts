@@ -409,6 +409,37 @@ describe('ppctl (the partner CLI)', () => {
     expect(json(machine).data.filters).toEqual({ region: null, zone: 'Accra Metro' });
   });
 
+  it("messages settings and messages set: the recipient texts of the key's app", async () => {
+    const shown = await cli(['messages', 'settings']);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/^assigned: +on$/m);
+    expect(shown.stdout).toMatch(/^sender name: +\(the platform's\)$/m);
+    const set = await cli([
+      'messages',
+      'set',
+      '--on',
+      'delivered,courier_near',
+      '--sender',
+      'KenteShop',
+      '--language',
+      'tw',
+    ]);
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toMatch(/^delivered: +on$/m);
+    expect(set.stdout).toMatch(/^language: +tw$/m);
+    expect(json(await cli(['messages', 'settings', '--json'])).data).toMatchObject({
+      messages: { assigned: true, courier_near: true, delivered: true, delivery_failed: false },
+      sender_name: 'KenteShop',
+    });
+    const bad = await cli(['messages', 'set', '--sender', 'Far too long a name']);
+    expect(REQUEST_ERROR.exec(bad.stderr)?.[1]).toBe('INVALID_SENDER_NAME');
+    const usage = await cli(['messages', 'set', '--on', 'marketing']);
+    expect([usage.code, usage.stderr]).toEqual([
+      2,
+      expect.stringMatching(/unknown message marketing/),
+    ]);
+  });
+
   it('wallet balance, topup and verify with a production key', async () => {
     expect((await cli(['wallet', 'balance'], { as: production })).stdout).toMatch(
       /^balance: +GHS 0\.00$/m,

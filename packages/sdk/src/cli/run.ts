@@ -10,6 +10,7 @@ import { checkUrl, CLI, UsageError, type Command, type Ctx } from './command.ts'
 import { resolveCredentials } from './config.ts';
 import { deliveryCommands } from './delivery-commands.ts';
 import { listenCommand } from './listen.ts';
+import { messagesCommands } from './messages-commands.ts';
 import type { Io } from './output.ts';
 
 export const commands: Command[] = [
@@ -17,6 +18,7 @@ export const commands: Command[] = [
   ...deliveryCommands,
   ...clockCommands,
   ...walletCommands,
+  ...messagesCommands,
   ...catalogCommands,
   listenCommand,
 ];

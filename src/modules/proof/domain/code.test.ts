@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { codeMatches, deliveryCodeMessage, generateCode, hashCode, isCodeShaped } from './code.ts';
+import { codeMatches, generateCode, hashCode, isCodeShaped } from './code.ts';
 
 const key = randomBytes(32);
 
@@ -31,33 +31,5 @@ describe('delivery codes', () => {
     expect(codeMatches(key, 'dlv_B', '0420', h)).toBe(false);
     expect(codeMatches(key, 'dlv_A', '0420', 'not-hex')).toBe(false);
     expect(isCodeShaped('12a4')).toBe(false);
-  });
-});
-
-describe('the recipient’s message', () => {
-  it('gives the code, the advice and the tracking link', () => {
-    expect(
-      deliveryCodeMessage({
-        code: '0420',
-        trackingUrl: 'https://p.example/track/abc',
-        sender: 'Kofi’s Shop',
-      }),
-    ).toBe(
-      'Your parcel from Kofis Shop is on its way. Delivery code: 0420. Give it to the courier only when you receive the parcel.\nTrack it: https://p.example/track/abc',
-    );
-    expect(deliveryCodeMessage({ code: '9999', trackingUrl: 'https://p.example/t' })).toMatch(
-      /^Your parcel is on its way\. Delivery code: 9999\./,
-    );
-  });
-
-  it('keeps the sender to one short printable line and refuses a malformed code', () => {
-    const text = deliveryCodeMessage({
-      code: '1234',
-      trackingUrl: 'https://p.example/t',
-      sender: `A\nB\u0000C${'x'.repeat(100)}`,
-    });
-    expect(text.split('\n')).toHaveLength(2);
-    expect(text).toContain(`from ABC${'x'.repeat(37)} is`);
-    expect(() => deliveryCodeMessage({ code: '12345', trackingUrl: 'x' })).toThrow();
   });
 });

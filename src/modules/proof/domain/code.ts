@@ -29,25 +29,3 @@ export function codeMatches(
   const stored = Buffer.from(storedHash, 'hex');
   return given.length === stored.length && timingSafeEqual(given, stored);
 }
-
-export interface CodeMessage {
-  code: string;
-  trackingUrl: string;
-  /** Who sends the parcel (the partner's name), when known. */
-  sender?: string | undefined;
-}
-
-/**
- * The SMS (or WhatsApp) text the recipient receives at dispatch: the code, what to do with it, and
- * the tracking link. Plain ASCII, one segment-friendly paragraph per line.
- */
-export function deliveryCodeMessage({ code, trackingUrl, sender }: CodeMessage): string {
-  if (!isCodeShaped(code)) throw new Error('a delivery code is 4 digits');
-  const from = sender
-    ? `Your parcel from ${sender
-        .replace(/[^\x20-\x7e]/g, '')
-        .trim()
-        .slice(0, 40)}`
-    : 'Your parcel';
-  return `${from} is on its way. Delivery code: ${code}. Give it to the courier only when you receive the parcel.\nTrack it: ${trackingUrl}`;
-}
