@@ -260,7 +260,7 @@ describe.runIf(npmAvailable)('the built package', () => {
       price: expect.any(Number),
       notFound: { typed: true, code: 'ORDER_NOT_FOUND' },
       signature: 'e23ec0b87ec2919995239c4a6f300c89bd52ea8237877c830af28c88c02fcfed',
-      operations: 24,
+      operations: 26,
       verify: 'function',
     });
   });

@@ -142,6 +142,15 @@ describe('SDK ↔ /openapi.json', () => {
     await staging.delivery.testClocks.advance(clock.id, clock.frozen_time).catch(() => undefined); // 400
     await staging.delivery.testClocks.delete(clock.id);
     await production.delivery.testClocks.list().catch(() => undefined); // 403
+    await staging.delivery.messages.settings.get();
+    await staging.delivery.messages.settings.update({
+      messages: { courier_near: true },
+      sender_name: 'KenteShop',
+      language: 'tw',
+    });
+    await staging.delivery.messages.settings
+      .update({ sender_name: 'Not a sender id!' })
+      .catch(() => undefined); // 400
     await staging.delivery.wallet.balance().catch(() => undefined); // 403
     const topup = (await production.delivery.wallet.topup.initiate(40)).data;
     await production.delivery.wallet.topup.initiate(1).catch(() => undefined); // 400
