@@ -13,6 +13,8 @@ export interface PreviousRun {
   generatedAt: string;
   commit: string;
   figures: Record<string, number>;
+  /** The settings the figures were measured with (`figuresOf` in the results file). */
+  of: string | undefined;
 }
 
 /** The figures of the last run of `suite` on this machine, or null (first run, or written before figures were saved). */
@@ -23,12 +25,13 @@ export function previousRun(suite: string): PreviousRun | null {
       generatedAt: string;
       revision: { commit: string; srcDirty: boolean } | null;
       figures?: Record<string, number>;
+      figuresOf?: string;
     };
     if (!prev.figures) return null;
     const commit = prev.revision
       ? `${prev.revision.commit}${prev.revision.srcDirty ? ' with uncommitted src/ changes' : ''}`
       : '?';
-    return { generatedAt: prev.generatedAt, commit, figures: prev.figures };
+    return { generatedAt: prev.generatedAt, commit, figures: prev.figures, of: prev.figuresOf };
   } catch {
     return null;
   }
@@ -45,16 +48,19 @@ export interface Guard {
 }
 
 export interface Comparison {
-  previous: { generatedAt: string; commit: string } | null;
+  previous: { generatedAt: string; commit: string; of: string | undefined } | null;
+  /** The settings of this run's figures: a previous run with others compares loosely. */
+  of: string;
   regressions: string[];
   rows: Array<{ figure: string; previous: number | null; now: number; change: number | null }>;
 }
 
-/** Compares `now` with the previous run's figures of the same names. */
+/** Compares `now` (measured with the settings `of`) with the previous run's figures of the same names. */
 export function compare(
   prev: PreviousRun | null,
   now: Record<string, number>,
   guard: Guard,
+  of: string,
 ): Comparison {
   const rows = Object.entries(now).map(([figure, value]) => {
     const before = prev?.figures[figure];
@@ -71,7 +77,8 @@ export function compare(
     return delta > guard.floor && delta > Math.abs(r.previous) * guard.tolerance;
   };
   return {
-    previous: prev ? { generatedAt: prev.generatedAt, commit: prev.commit } : null,
+    previous: prev ? { generatedAt: prev.generatedAt, commit: prev.commit, of: prev.of } : null,
+    of,
     regressions: rows.filter(worse).map((r) => r.figure),
     rows,
   };
@@ -102,6 +109,10 @@ export function printComparison(suite: string, c: Comparison, guard: Guard): voi
       ]),
     ),
   );
+  if (c.previous.of !== c.of)
+    console.log(
+      `note: the previous run measured with other settings (${c.previous.of ?? 'not recorded'}; this one ${c.of}): compare loosely.`,
+    );
   const rule = `worse by more than ${(guard.tolerance * 100).toFixed(0)}% and ${guard.floor} ${guard.unit}`;
   console.log(
     c.regressions.length === 0

@@ -180,7 +180,8 @@ export async function runScale(opts: SuiteOptions): Promise<number> {
       figures[`${r.key}@${smallFig!.orders}`] = r.small;
       figures[`${r.key}@${bigFig!.orders}`] = r.big;
     }
-    const comparison = compare(prev, figures, GUARD);
+    const of = `orders ${small}/${total}, ${requests} requests per page, ${durationS} s`;
+    const comparison = compare(prev, figures, GUARD, of);
     printComparison('scale', comparison, GUARD);
     const file = writeResults('scale', false, {
       settings: {
@@ -201,6 +202,7 @@ export async function runScale(opts: SuiteOptions): Promise<number> {
       tables,
       seedingSeconds: seeding,
       figures,
+      figuresOf: of,
       regressionGuard: comparison,
     });
     console.log(
