@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { dropSchema, POSTGRES_URL, probePostgres } from '../lib/backends.ts';
 import { onCleanup, runCleanups } from '../lib/cleanup.ts';
 import { CourierFleet, describeFleet } from '../lib/courier-fleet.ts';
+import type { FleetReport } from '../lib/courier-fleet-process.ts';
 import { newSchemaName, schemaClient } from '../lib/instances.ts';
 import { LoadGenerator, signedRoute } from '../lib/load.ts';
 import { checkFailures } from '../lib/multi.ts';
@@ -104,11 +105,7 @@ export async function runScale(opts: SuiteOptions): Promise<number> {
     };
     const load = new LoadGenerator(server.port, CONNECTIONS, server.cpuMs);
     const startedAt = new Date();
-    const fleet = new CourierFleet({
-      port: server.port,
-      everyMs: REPORT_EVERY_S * 1000,
-      couriers,
-    });
+    const fleets: FleetReport[] = [];
     const sizes: SizeFigures[] = [];
     let measured = pages;
     const left: string[] = [];
@@ -124,8 +121,20 @@ export async function runScale(opts: SuiteOptions): Promise<number> {
           measured = probe.ok;
           left.push(...probe.left);
         }
+        // The couriers report during the measures only: the seed's long transactions hold back the
+        // horizon below which their rows' old versions could be pruned, which no production sees.
+        const fleet = new CourierFleet({
+          port: server.port,
+          everyMs: REPORT_EVERY_S * 1000,
+          couriers,
+        });
         const s0 = performance.now();
-        sizes.push(await measureSize(load, measured, api, requests, durationS, size));
+        try {
+          sizes.push(await measureSize(load, measured, api, requests, durationS, size));
+        } finally {
+          fleets.push(await fleet.stop());
+          fleet.close();
+        }
         checkFailures(load, `the measures at ${size} orders`);
         console.log(
           `  measured at ${size.toLocaleString('en')} orders in ${((performance.now() - s0) / 1000).toFixed(0)} s`,
@@ -134,8 +143,6 @@ export async function runScale(opts: SuiteOptions): Promise<number> {
     } finally {
       load.close();
     }
-    const fleetReport = await fleet.stop();
-    fleet.close();
     const tables = await tableSizes(c, [
       'delivery_orders',
       'delivery_order_events',
@@ -161,7 +168,10 @@ export async function runScale(opts: SuiteOptions): Promise<number> {
     if (total < 1_000_000)
       console.log(`note: the targets are for 1,000,000 orders; this run stopped at ${total}.`);
     for (const l of left) console.log(`note: not measured, did not answer 200: ${l}`);
-    console.log(`\n${describeFleet(fleetReport, COURIERS, REPORT_EVERY_S)}`);
+    for (const [k, f] of fleets.entries())
+      console.log(
+        `${k === 0 ? '\n' : ''}at ${sizes[k]!.orders.toLocaleString('en')} orders: ${describeFleet(f, COURIERS, REPORT_EVERY_S)}`,
+      );
     console.log(
       `orders seeded in ${seeding.map((s) => `${s.toFixed(0)} s`).join(' + ')} (SQL, with timelines, then VACUUM ANALYZE)`,
     );
@@ -198,7 +208,7 @@ export async function runScale(opts: SuiteOptions): Promise<number> {
       sizes,
       rows,
       notMeasured: left,
-      fleet: fleetReport,
+      fleet: fleets,
       tables,
       seedingSeconds: seeding,
       figures,
