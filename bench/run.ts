@@ -1,6 +1,6 @@
 /**
- * `npm run bench [-- --suite headline|pipeline|delivery|dispatch|location|payouts|wallet|webhooks|catalog|soak|streams|all] [--scenario embedded|postgres|all]
- *   [--duration SECONDS] [--rounds N] [--requests N] [--concurrency N] [--duration-min MINUTES] [--cpu-prof DIR]`
+ * `npm run bench [-- --suite headline|pipeline|delivery|dispatch|location|payouts|wallet|webhooks|catalog|soak|scale|streams|all] [--scenario embedded|postgres|all]
+ *   [--duration SECONDS] [--rounds N] [--requests N] [--concurrency N] [--duration-min MINUTES | --minutes MINUTES] [--orders N] [--cpu-prof DIR]`
  *
  * Suites (each prints its tables and writes bench/results/<suite>.json):
  * - headline (default; issue 14): the platform as ratios of a bare Fastify + pg server doing the same
@@ -26,6 +26,9 @@
  * - soak (only when asked; not part of `all`): --duration-min minutes (default 10) of mixed traffic
  *   from 20 partners on PostgreSQL + Redis: per-operation req/s and p50/p99, errors, server RSS over
  *   time; then 1 vs 2 instances.
+ * - scale (only when asked; PostgreSQL only): 100 partners, 1,000 couriers reporting positions every 5 s
+ *   through the courier app, 100,000 pending webhook events; every console and dashboard list p99 and
+ *   orders.get/track p99 at 20 connections at 10,000 and --orders (default 1,000,000) orders.
  * `all` runs headline, pipeline, delivery, wallet, webhooks and catalog.
  * Options left out take each suite's own defaults (see the suite files).
  *
@@ -43,6 +46,7 @@ import { runPipeline } from './suites/pipeline.ts';
 import { runPayouts } from './suites/payouts.ts';
 import { runWallet } from './suites/wallet.ts';
 import { runCatalog } from './suites/catalog.ts';
+import { runScale } from './suites/scale.ts';
 import { runSoak } from './suites/soak.ts';
 import { runWebhooks } from './suites/webhooks.ts';
 import { runStreams } from './suites/streams.ts';
@@ -58,6 +62,7 @@ const SUITES: Record<string, (opts: SuiteOptions) => Promise<number>> = {
   webhooks: runWebhooks,
   catalog: runCatalog,
   soak: runSoak,
+  scale: runScale,
   streams: runStreams,
 };
 /** Suites that `--suite all` runs (soak takes 10+ minutes: only when asked for). */
@@ -73,6 +78,8 @@ function options(): { suites: string[]; opts: SuiteOptions } {
       requests: { type: 'string' },
       concurrency: { type: 'string' },
       'duration-min': { type: 'string' },
+      minutes: { type: 'string' },
+      orders: { type: 'string' },
       // Writes a V8 CPU profile of each server into this directory (and summarises it where a suite can).
       'cpu-prof': { type: 'string' },
     },
@@ -91,7 +98,8 @@ function options(): { suites: string[]; opts: SuiteOptions } {
       rounds,
       requests,
       concurrency,
-      durationMin: values['duration-min'],
+      durationMin: values['duration-min'] ?? values.minutes,
+      orders: values.orders,
       cpuProf: values['cpu-prof'],
     },
   };

@@ -12,8 +12,10 @@ export interface SuiteOptions {
   rounds: string | undefined;
   requests: string | undefined;
   concurrency: string | undefined;
-  /** Soak length in minutes (suite soak). */
+  /** Soak length in minutes (suite soak; --duration-min or --minutes). */
   durationMin?: string | undefined;
+  /** Orders at the big size (suite scale). */
+  orders?: string | undefined;
   /** Directory for V8 CPU profiles of the servers. */
   cpuProf: string | undefined;
 }

@@ -9,6 +9,10 @@
  * and its slope after warm-up. Then 1 instance against 2 (a second server process on the same
  * schema and Redis; calls alternate between them), closed loop from 32 clients, for a quarter of
  * the soak each (30 s to 2.5 min): per-operation req/s and p99, CPU and RSS under load.
+ * During the soak (issue 30) 1,000 couriers on duty, 100 of them holding a job, report positions
+ * every 5 s through the courier app, and the tables that grow with them and with webhooks are
+ * sampled each minute (lib/soak-tables.ts): the last quarter of the run may grow them ≤ 5%.
+ * The per-operation p99 are compared with the previous soak on this machine (lib/previous.ts).
  */
 import { probeBackends } from '../lib/backends.ts';
 import { runCleanups } from '../lib/cleanup.ts';
@@ -34,7 +38,9 @@ import {
 import { DELIVERY, orderBody } from '../lib/orders.ts';
 import { machine, positive, writeResults, type SuiteOptions } from '../lib/options.ts';
 import { call, createPartner, topUpWallet, WALLET_SCOPES } from '../lib/partner.ts';
+import { compare, previousRun, printComparison, type Guard } from '../lib/previous.ts';
 import { machineCpuMs, type BenchServer } from '../lib/server.ts';
+import { printCourierLoad, startCourierLoad } from '../lib/soak-tables.ts';
 import { median, round, table } from '../lib/stats.ts';
 
 const PRODUCTION = 8;
@@ -47,6 +53,8 @@ const TOPUP_GHS = 100_000;
 const SEED_ORDERS = 20;
 /** RSS slope after warm-up below this counts as no growth. */
 const FLAT_MB_PER_MIN = 1;
+/** The regression guard's rule for the soak's per-operation p99 (lib/previous.ts). */
+const GUARD: Guard = { tolerance: 0.25, floor: 5, better: 'lower', unit: 'ms' };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -298,6 +306,12 @@ export async function runSoak(opts: SuiteOptions): Promise<number> {
       vendorOfIdx: vendorOf,
     };
     const restBefore = await resting(server, 20);
+    const prev = previousRun('soak');
+    const couriers = await startCourierLoad(
+      server,
+      db,
+      world.partners.filter((p) => p.environment === 'production').flatMap((p) => p.orders),
+    );
     console.log(`  server RSS at rest: ${restBefore} MB; soak running for ${minutes} min`);
     const mem = new MemorySampler(() => fleet.servers);
     const rec = new Recorder(60_000);
@@ -318,6 +332,7 @@ export async function runSoak(opts: SuiteOptions): Promise<number> {
       clearInterval(progress);
       mem.stop();
     }
+    const courierLoad = await couriers.stop();
     const soak = phase(rec, soakTally, vus, THINK_MS, 1);
     const restAfter = await resting(server, 20);
     const memory = {
@@ -385,6 +400,11 @@ export async function runSoak(opts: SuiteOptions): Promise<number> {
     console.log(
       `errors: ${soak.errors.expected4xx} expected 4xx; ${unexpected} unexpected (target 0)  ${unexpected === 0 ? 'PASS' : 'MISS'}`,
     );
+    printCourierLoad(courierLoad);
+    const figures = Object.fromEntries(soak.ops.map((o) => [`${o.op} p99`, o.p99Ms]));
+    const of = `${minutes} min, ${vus} clients`;
+    const comparison = compare(prev, figures, GUARD, of);
+    printComparison('soak', comparison, GUARD);
     printPhase('1 instance, closed loop', one);
     printPhase('2 instances (same schema and Redis; calls alternate), closed loop', two);
     const byOp = new Map(two.ops.map((o) => [o.op, o]));
@@ -423,6 +443,10 @@ export async function runSoak(opts: SuiteOptions): Promise<number> {
       },
       soak,
       memory,
+      couriers: courierLoad,
+      figures,
+      figuresOf: of,
+      regressionGuard: comparison,
       compare: { one, two, secondRestMb: restSecond },
     });
     console.log(`\nresults written to ${file}`);

@@ -147,7 +147,8 @@ export const couriersRepository = {
 
   /**
    * Active, on-duty couriers seen since `seenSince`, optionally restricted to vehicles, a zone and a
-   * box of `near.km` around `near` (read through couriers_position_idx), leaving out `exclude`.
+   * box of `near.km` around `near`, leaving out `exclude`. The position columns have no index (migration
+   * 066): reports update them every few seconds in place, and this reads the few thousand on duty.
    * Newest first, or with `near` nearest first (an equirectangular distance, exact enough to pick
    * the few closest; the caller ranks those precisely).
    */

@@ -18,6 +18,7 @@ let schema: string | undefined;
 interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
+  'Index Name'?: string;
   Plans?: PlanNode[];
 }
 
@@ -123,5 +124,19 @@ describe('orders lists read one page from an index', () => {
         ordersRepository.listForPartner(q, 'ptn_seed7', { afterId: 'dlv_seed907' }, 50),
       ),
     );
+  });
+
+  it("a partner's reference search filters the partner's list index, reading only the page's rows", async () => {
+    // As autovacuum would have: an index-only scan counts on the visibility map it sets.
+    await db.query('vacuum analyze delivery_orders');
+    const plan = await planOf((q) =>
+      ordersRepository.listForPartner(q, 'ptn_seed7', { reference: 'ref12' }, 50),
+    );
+    expectIndexPage(plan);
+    const scans = plan.filter((n) => n['Relation Name'] === 'delivery_orders');
+    expect(scans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([
+      ['Index Only Scan', 'delivery_orders_partner_list_idx'],
+      ['Index Scan', 'delivery_orders_pkey'],
+    ]);
   });
 });

@@ -283,7 +283,9 @@ export const ordersRepository = {
 
   /**
    * A partner's orders newest first, a page at a time: keyset on (created_at, id), so a page costs
-   * the same however deep it is, and rows added meanwhile never shift a page.
+   * the same however deep it is, and rows added meanwhile never shift a page. The page's ids are
+   * chosen from the partner's list index alone (it carries order_reference, so a reference search
+   * filters index entries, not one scattered heap page per order), then only those rows are read.
    */
   async listForPartner(
     db: Queryable,
@@ -292,13 +294,16 @@ export const ordersRepository = {
     limit: number,
   ): Promise<OrderRow[]> {
     return db.query<OrderRow>(
-      `select ${ORDER_COLS} from delivery_orders
-        where partner_id = $1 and ($2::text is null or status = $2) and ($3::text is null or environment = $3)
-          and ($4::text is null or order_reference ilike $4 escape '\\')
-          and ($5::text is null or (created_at, id) < (select c.created_at, c.id from delivery_orders c where c.id = $5 and c.partner_id = $1))
-          and ($7::date is null or created_at >= ($7::date::timestamp at time zone 'UTC'))
-          and ($8::date is null or created_at < (($8::date + 1)::timestamp at time zone 'UTC'))
-        order by created_at desc, id desc limit $6`,
+      `select o.* from (
+         select id, created_at from delivery_orders
+          where partner_id = $1 and ($2::text is null or status = $2) and ($3::text is null or environment = $3)
+            and ($4::text is null or order_reference ilike $4 escape '\\')
+            and ($5::text is null or (created_at, id) < (select c.created_at, c.id from delivery_orders c where c.id = $5 and c.partner_id = $1))
+            and ($7::date is null or created_at >= ($7::date::timestamp at time zone 'UTC'))
+            and ($8::date is null or created_at < (($8::date + 1)::timestamp at time zone 'UTC'))
+          order by created_at desc, id desc limit $6
+       ) page cross join lateral (select ${ORDER_COLS} from delivery_orders d where d.id = page.id) o
+       order by page.created_at desc, page.id desc`,
       [
         partnerId,
         filter.status ?? null,

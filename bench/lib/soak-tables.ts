@@ -1,0 +1,212 @@
+/**
+ * The soak's couriers and its table sizes (issue 30): couriers on duty reporting positions through
+ * the courier app (some holding a job, so that their reports also make trail points and location
+ * events), and the growing tables sampled every minute, with each table's growth over the last
+ * quarter of the run (the target: ≤ 5%, the table levelled off).
+ */
+import type pg from 'pg';
+import { CourierFleet, describeFleet } from './courier-fleet.ts';
+import type { FleetReport } from './courier-fleet-process.ts';
+import { seedCouriers } from './scale-seed.ts';
+import type { BenchServer } from './server.ts';
+import { table } from './stats.ts';
+import { GROWING_TABLES, mb, type TableSize, tableSizes } from './table-sizes.ts';
+
+export const SOAK_COURIERS = 1_000;
+/** Couriers holding a job: their reports also add trail points and (throttled) location events. */
+const ON_JOBS = 100;
+const REPORT_EVERY_S = 5;
+const COURIER_COOKIE = 'pp_courier';
+
+/** The last quarter's growth a levelled table may show. */
+export const LEVEL_PCT = 5;
+/** What the soak samples: the issue's tables, plus dispatch's offers (1,000 couriers on duty are offered the mix's orders). */
+export const SOAK_TABLES = [...GROWING_TABLES, 'dispatch_offers'];
+
+/**
+ * `count` couriers on duty with sessions; the first `onJobs` take one of the given production
+ * orders each (their dispatch job assigned to them, picked up), as an operator assigning them would.
+ */
+export async function soakCouriers(
+  c: pg.Client,
+  count: number,
+  onJobs: readonly string[],
+  cookieName: string,
+) {
+  const couriers = await seedCouriers(c, count, cookieName);
+  const pairs = onJobs.slice(0, count).map((orderId, k) => [orderId, couriers[k]!.id] as const);
+  // Orders whose dispatch job exists (the flow made it at creation) and nobody holds.
+  const taken = await c.query(
+    `with chosen as (
+       select o, cid, k from unnest($1::text[], $2::text[]) with ordinality as u(o, cid, k)
+        where exists (select 1 from dispatch_jobs j where j.order_id = o)
+          and not exists (select 1 from dispatch_assignments a where a.order_id = o and a.ended_at is null)
+     ), jobs as (
+       update dispatch_jobs set state = 'assigned', updated_at = now() where order_id in (select o from chosen)
+     )
+     insert into dispatch_assignments (id, order_id, courier_id, stage, source, started_at, updated_at)
+     select 'asg_0SOAK' || lpad(k::text, 21, '0'), o, cid, 'picked_up', 'operator', now(), now() from chosen`,
+    [pairs.map(([o]) => o), pairs.map(([, cid]) => cid)],
+  );
+  return { couriers, onJobs: taken.rowCount ?? 0 };
+}
+
+export interface TableSample {
+  atS: number;
+  tables: TableSize[];
+}
+
+/** Samples the tables every `everyMs` from start() to stop(). */
+export class TableSampler {
+  readonly samples: TableSample[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private t0 = 0;
+  private pending: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly c: pg.Client,
+    private readonly everyMs = 60_000,
+  ) {}
+
+  start(): void {
+    this.t0 = Date.now();
+    this.sample();
+    this.timer = setInterval(() => this.sample(), this.everyMs);
+  }
+
+  private sample(): void {
+    this.pending = this.pending.then(async () => {
+      const atS = Math.round((Date.now() - this.t0) / 1000);
+      this.samples.push({ atS, tables: await tableSizes(this.c, SOAK_TABLES) });
+    });
+  }
+
+  async stop(): Promise<TableSample[]> {
+    clearInterval(this.timer);
+    this.sample();
+    await this.pending;
+    return this.samples;
+  }
+}
+
+export interface Levelling {
+  table: string;
+  start: TableSize;
+  quarter: TableSize;
+  end: TableSize;
+  /** Growth of the table's bytes over the last quarter of the run, in %. */
+  lastQuarterPct: number;
+  lastQuarterRowsPct: number;
+  pass: boolean;
+}
+
+/** Each table at the start, three quarters in and at the end, and whether its last quarter grew ≤ 5%. */
+export function levelling(samples: TableSample[]): Levelling[] {
+  const first = samples[0]!;
+  const last = samples[samples.length - 1]!;
+  const at = (s: number) =>
+    samples.reduce((best, x) => (Math.abs(x.atS - s) < Math.abs(best.atS - s) ? x : best));
+  const quarter = at(last.atS * 0.75);
+  const pct = (a: number, b: number) => (a === 0 ? (b === 0 ? 0 : 100) : (b / a - 1) * 100);
+  return first.tables.map((t, k) => {
+    const q = quarter.tables[k]!;
+    const e = last.tables[k]!;
+    const lastQuarterPct = Math.round(pct(q.bytes, e.bytes) * 10) / 10;
+    return {
+      table: t.table,
+      start: t,
+      quarter: q,
+      end: e,
+      lastQuarterPct,
+      lastQuarterRowsPct: Math.round(pct(q.rows, e.rows) * 10) / 10,
+      pass: lastQuarterPct <= LEVEL_PCT,
+    };
+  });
+}
+
+export function printTables(samples: TableSample[], levels: Levelling[]): void {
+  console.log('\ntable sizes each minute (MB with indexes; rows, dead rows):');
+  console.log(
+    table(
+      ['at', ...SOAK_TABLES],
+      samples.map((s) => [
+        `${(s.atS / 60).toFixed(1)} min`,
+        ...s.tables.map((t) => `${mb(t.bytes)} (${t.rows}, ${t.deadRows})`),
+      ]),
+    ),
+  );
+  console.log(
+    table(
+      [
+        'table',
+        'start MB',
+        '¾ MB',
+        'end MB',
+        'end rows / dead',
+        'last quarter',
+        'target',
+        'verdict',
+      ],
+      levels.map((l) => [
+        l.table,
+        mb(l.start.bytes),
+        mb(l.quarter.bytes),
+        mb(l.end.bytes),
+        `${l.end.rows} / ${l.end.deadRows}`,
+        `${l.lastQuarterPct >= 0 ? '+' : ''}${l.lastQuarterPct}% (rows ${l.lastQuarterRowsPct >= 0 ? '+' : ''}${l.lastQuarterRowsPct}%)`,
+        `≤ ${LEVEL_PCT}%`,
+        l.pass ? 'PASS' : 'MISS',
+      ]),
+    ),
+  );
+}
+
+export interface CourierLoadResult {
+  couriers: number;
+  onJobs: number;
+  fleet: FleetReport;
+  samples: TableSample[];
+  levels: Levelling[];
+}
+
+/**
+ * 1,000 couriers on duty (100 of them on the given production orders' jobs) reporting every 5 s
+ * through the courier app, and the tables sampled every minute, until stop().
+ */
+export async function startCourierLoad(
+  server: BenchServer,
+  c: pg.Client,
+  productionOrders: readonly string[],
+): Promise<{ stop(): Promise<CourierLoadResult> }> {
+  const { couriers, onJobs } = await soakCouriers(
+    c,
+    SOAK_COURIERS,
+    productionOrders.slice(0, ON_JOBS),
+    COURIER_COOKIE,
+  );
+  const fleet = new CourierFleet({ port: server.port, everyMs: REPORT_EVERY_S * 1000, couriers });
+  const sampler = new TableSampler(c);
+  sampler.start();
+  console.log(
+    `  ${SOAK_COURIERS} couriers on duty (${onJobs} holding a job) report their position every ${REPORT_EVERY_S} s through the courier app; tables sampled every minute`,
+  );
+  return {
+    async stop() {
+      const report = await fleet.stop();
+      fleet.close();
+      const samples = await sampler.stop();
+      return {
+        couriers: SOAK_COURIERS,
+        onJobs,
+        fleet: report,
+        samples,
+        levels: levelling(samples),
+      };
+    },
+  };
+}
+
+export function printCourierLoad(r: CourierLoadResult): void {
+  console.log(`\n${describeFleet(r.fleet, r.couriers, REPORT_EVERY_S)}; ${r.onJobs} on jobs`);
+  printTables(r.samples, r.levels);
+}
