@@ -24,22 +24,40 @@ interface PlanNode {
 
 const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
 
-/** The repository's statement explained instead of run: the same SQL and parameters, the plan's nodes back. */
-async function planOf(run: (q: Queryable) => Promise<unknown>): Promise<PlanNode[]> {
+/**
+ * The repository's statement explained instead of run: the same SQL and parameters, the plan's nodes
+ * back. `generic`: the plan PostgreSQL keeps for a prepared statement after a few runs, made for any
+ * parameters (the driver prepares statements), as `plan_cache_mode = force_generic_plan` makes it at once.
+ */
+/** A parameter written into the statement (EXECUTE inside EXPLAIN takes no bound parameters). */
+const literal = (v: unknown) => (v === null ? 'null' : `'${String(v).replaceAll("'", "''")}'`);
+
+async function planOf(
+  run: (q: Queryable) => Promise<unknown>,
+  { generic = false } = {},
+): Promise<PlanNode[]> {
   let plan: PlanNode | undefined;
-  const explaining = {
-    ...db,
-    query: async <T>(sql: string, params?: readonly unknown[]) => {
-      const rows = await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] | string }>(
-        `explain (format json) ${sql}`,
-        params,
-      );
-      const raw = rows[0]!['QUERY PLAN'];
-      plan = (typeof raw === 'string' ? JSON.parse(raw) : raw)[0].Plan;
-      return [] as T[];
-    },
-  } as Queryable;
-  await run(explaining);
+  await db.transaction(async (tx) => {
+    if (generic) await tx.query('set local plan_cache_mode = force_generic_plan');
+    const explaining = {
+      ...tx,
+      query: async <T>(sql: string, params: readonly unknown[] = []) => {
+        const explain = 'explain (format json)';
+        if (generic) await tx.query(`prepare board_plan as ${sql}`);
+        const rows = await tx.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] | string }>(
+          generic
+            ? `${explain} execute board_plan(${params.map(literal).join(', ')})`
+            : `${explain} ${sql}`,
+          generic ? [] : params,
+        );
+        if (generic) await tx.query('deallocate board_plan');
+        const raw = rows[0]!['QUERY PLAN'];
+        plan = (typeof raw === 'string' ? JSON.parse(raw) : raw)[0].Plan;
+        return [] as T[];
+      },
+    } as Queryable;
+    await run(explaining);
+  });
   return nodes(plan!);
 }
 
@@ -94,6 +112,18 @@ describe('orders lists read one page from an index', () => {
 
   it('the console board filtered by a status', async () => {
     expectIndexPage(await planOf((q) => ordersRepository.listAll(q, { status: 'failed' }, 50)));
+  });
+
+  it('the console board filtered by a status, in the plan kept for any parameters', async () => {
+    // With every filter in one statement, `($n is null or status = $n)` made this plan walk the
+    // whole board index: 0.9 s at a million orders for a status no order has.
+    const plan = await planOf((q) => ordersRepository.listAll(q, { status: 'cancelled' }, 50), {
+      generic: true,
+    });
+    expectIndexPage(plan);
+    expect(plan.map((n) => n['Index Name']).filter(Boolean)).toEqual([
+      'delivery_orders_status_board_idx',
+    ]);
   });
 
   it("the console board's next page, after an order", async () => {

@@ -1,7 +1,7 @@
 import type { Environment } from '../../../platform/auth/scopes.ts';
 import type { Queryable } from '../../../platform/db/index.ts';
 import type { EventStatement } from '../../webhooks/index.ts';
-import type { DeliveryStatus, FailureReason } from '../domain/index.ts';
+import { DELIVERY_STATUSES, type DeliveryStatus, type FailureReason } from '../domain/index.ts';
 import { TRACKING_CHANNEL } from './courier-tracker.ts';
 
 export type PaymentStatus =
@@ -160,6 +160,14 @@ export interface InsertOrder {
   values: Record<string, unknown>;
 }
 
+/** A reference search as an ILIKE pattern: the term anywhere in the reference, its \, % and _ taken literally. */
+const likePattern = (term: string): string => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function statusLiteral(status: DeliveryStatus): DeliveryStatus {
+  if (!DELIVERY_STATUSES.includes(status)) throw new Error(`not a delivery status: ${status}`);
+  return status;
+}
+
 export const ordersRepository = {
   /**
    * Writes the order and its `created` event in one statement (the event's insert rides along as
@@ -308,7 +316,7 @@ export const ordersRepository = {
         partnerId,
         filter.status ?? null,
         filter.environment ?? null,
-        filter.reference ? `%${filter.reference.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null,
+        filter.reference ? likePattern(filter.reference) : null,
         filter.afterId ?? null,
         limit,
         filter.from ?? null,
@@ -348,26 +356,41 @@ export const ordersRepository = {
     );
   },
 
-  /** Every partner's orders newest first (operators), keyset on (created_at, id) like listForPartner. */
+  /**
+   * Every partner's orders newest first (operators), keyset on (created_at, id) like listForPartner.
+   * The statement names only the filters given: PostgreSQL plans a prepared statement once for all
+   * parameters after a few runs, and that generic plan, made for any status, walked the whole board
+   * index for a status no order has (0.9 s at a million orders).
+   */
   async listAll(
     db: Queryable,
     filter: PartnerOrderFilter & { partnerId?: string | undefined },
     limit: number,
   ): Promise<OrderRow[]> {
+    const params: unknown[] = [limit];
+    const where: string[] = [];
+    const add = (predicate: (n: string) => string, value: unknown) => {
+      params.push(value);
+      where.push(predicate(`$${params.length}`));
+    };
+    if (filter.partnerId) add((n) => `partner_id = ${n}`, filter.partnerId);
+    // A status is written into the statement (one of DELIVERY_STATUSES, never the caller's text): a plan
+    // made for any status expects a quarter of the orders to match and walks the board index for them.
+    if (filter.status) where.push(`status = '${statusLiteral(filter.status)}'`);
+    if (filter.environment) add((n) => `environment = ${n}`, filter.environment);
+    if (filter.reference)
+      add((n) => `order_reference ilike ${n} escape '\\'`, likePattern(filter.reference));
+    if (filter.afterId)
+      add(
+        (n) =>
+          `(created_at, id) < (select c.created_at, c.id from delivery_orders c where c.id = ${n})`,
+        filter.afterId,
+      );
     return db.query<OrderRow>(
       `select ${ORDER_COLS} from delivery_orders
-        where ($1::text is null or partner_id = $1) and ($2::text is null or status = $2) and ($3::text is null or environment = $3)
-          and ($4::text is null or order_reference ilike $4 escape '\\')
-          and ($5::text is null or (created_at, id) < (select c.created_at, c.id from delivery_orders c where c.id = $5))
-        order by created_at desc, id desc limit $6`,
-      [
-        filter.partnerId ?? null,
-        filter.status ?? null,
-        filter.environment ?? null,
-        filter.reference ? `%${filter.reference.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null,
-        filter.afterId ?? null,
-        limit,
-      ],
+        ${where.length ? `where ${where.join(' and ')}` : ''}
+        order by created_at desc, id desc limit $1`,
+      params,
     );
   },
 
