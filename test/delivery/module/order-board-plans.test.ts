@@ -92,7 +92,13 @@ beforeAll(async () => {
          from generate_series(1, 20000) g`,
     );
   });
+  await db.query(
+    `insert into delivery_order_events (order_id, version, status, at)
+     select 'dlv_seed' || g, v, (array['accepted', 'pickedUp', 'in_transit', 'delivered'])[v - 1], now()
+       from generate_series(1, 20000) g, generate_series(2, 5) v`,
+  );
   await db.query('analyze delivery_orders');
+  await db.query('analyze delivery_order_events');
 }, 120_000);
 
 afterAll(async () => {
@@ -167,6 +173,16 @@ describe('orders lists read one page from an index', () => {
     expect(scans.map((n) => [n['Node Type'], n['Index Name']])).toEqual([
       ['Index Only Scan', 'delivery_orders_partner_list_idx'],
       ['Index Scan', 'delivery_orders_pkey'],
+    ]);
+  });
+
+  it("the dashboard's 30-day chart reads each order's delivered move from the delivered index alone", async () => {
+    await db.query('vacuum analyze delivery_order_events');
+    const today = new Date().toISOString().slice(0, 10);
+    const plan = await planOf((q) => ordersRepository.dailyForPartner(q, 'ptn_seed7', today, 30));
+    const events = plan.filter((n) => n['Relation Name'] === 'delivery_order_events');
+    expect(events.map((n) => [n['Node Type'], n['Index Name']])).toEqual([
+      ['Index Only Scan', 'delivery_order_events_delivered_idx'],
     ]);
   });
 });
