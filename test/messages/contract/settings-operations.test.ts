@@ -70,6 +70,9 @@ describe('delivery.messages.settings', () => {
       [{ messages: { assigned: 'yes' } }, 400, 'VALIDATION_ERROR'],
       [{ messages: { marketing: true } }, 400, 'VALIDATION_ERROR'],
       [{ colour: 'red' }, 400, 'VALIDATION_ERROR'],
+      // Nothing named to change: no write that changes nothing (the hostile-input fuzz sends `{}`).
+      [{}, 400, 'VALIDATION_ERROR'],
+      [{ messages: {} }, 400, 'VALIDATION_ERROR'],
     ];
     for (const [body, status, code] of refusals) {
       const res = await s.client.send<any>('POST', UPDATE, { body });

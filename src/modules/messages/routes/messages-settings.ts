@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../../platform/http/operation.ts';
 import { DeliverySuccess } from '../../../platform/http/openapi-shapes.ts';
-import { StringEnum, strictObject } from '../../../platform/http/schemas.ts';
+import { StringEnum } from '../../../platform/http/schemas.ts';
 import { SENDER_NAME_RULE, type Preferences } from '../domain/preferences.ts';
 import { LANGUAGES } from '../domain/texts.ts';
 import type { MessagesService } from '../service.ts';
@@ -16,14 +16,16 @@ const KIND_DESCRIPTIONS = {
   delivery_failed: 'A delivery attempt failed (one per attempt), or the order failed',
 } as const;
 
+// An update names at least one thing to change: an empty one would be a write that changes nothing.
 const Kinds = (optional: boolean) =>
-  strictObject(
+  Type.Object(
     Object.fromEntries(
       Object.entries(KIND_DESCRIPTIONS).map(([kind, description]) => {
         const flag = Type.Boolean({ description });
         return [kind, optional ? Type.Optional(flag) : flag];
       }),
     ) as Record<keyof typeof KIND_DESCRIPTIONS, ReturnType<typeof Type.Boolean>>,
+    { additionalProperties: false, ...(optional ? { minProperties: 1 } : {}) },
   );
 
 const LANGUAGE_NOTE = 'en (English), tw (Twi) or ga (Ga)';
@@ -98,17 +100,20 @@ export const messageSettingsOperations = (messages: MessagesService, prices: Mes
     summary: 'Choose which texts your recipients receive, the sender name and the language',
     scope: 'delivery:write',
     access: 'write',
-    body: strictObject({
-      messages: Type.Optional(Kinds(true)),
-      sender_name: Type.Optional(
-        Type.Union([Type.String({ maxLength: 64, description: SENDER_NAME_RULE }), Type.Null()], {
-          description: `The SMS sender id (${SENDER_NAME_RULE}), registered with the platform’s SMS provider; null: the platform’s own`,
-        }),
-      ),
-      language: Type.Optional(StringEnum(LANGUAGES, LANGUAGE_NOTE)),
-    }),
+    body: Type.Object(
+      {
+        messages: Type.Optional(Kinds(true)),
+        sender_name: Type.Optional(
+          Type.Union([Type.String({ maxLength: 64, description: SENDER_NAME_RULE }), Type.Null()], {
+            description: `The SMS sender id (${SENDER_NAME_RULE}), registered with the platform’s SMS provider; null: the platform’s own`,
+          }),
+        ),
+        language: Type.Optional(StringEnum(LANGUAGES, LANGUAGE_NOTE)),
+      },
+      { additionalProperties: false, minProperties: 1 },
+    ),
     errorCodes: ['INVALID_SENDER_NAME'],
-    description: `${DESCRIPTION} Fields left out keep their value. A sender name that is no SMS sender id answers 400 \`INVALID_SENDER_NAME\` and changes nothing.`,
+    description: `${DESCRIPTION} Fields left out keep their value; an update naming nothing is refused. A sender name that is no SMS sender id answers 400 \`INVALID_SENDER_NAME\` and changes nothing.`,
     response: DeliverySuccess(SettingsData),
     examples: [
       {
