@@ -38,6 +38,7 @@ export function registerCourierApp(
     proof: assets.url('courier-proof.js'),
     live: assets.url('courier-live.js'),
     push: assets.url('courier-push.js'),
+    draft: assets.url('courier-draft.js'),
   });
   app.register(async (scope) => {
     // The upload and the push subscription are the app script's: a body refused before their

@@ -115,7 +115,7 @@ export class CourierKit {
     readonly deps: CourierAppDeps,
     readonly web: WebKit,
     private readonly views: Views,
-    readonly assets: { css: string; js: string; proof: string; live: string; push: string },
+    readonly assets: { css: string; js: string; proof: string; live: string; push: string; draft: string },
   ) {}
 
   page(

@@ -203,6 +203,8 @@
   function reloadWhenFree() {
     clearTimeout(reloadTimer);
     if (busyInForm()) reloadTimer = setTimeout(reloadWhenFree, 1000);
+    // A form sent meanwhile is in the queue: the reload waits for its answer (flush calls again).
+    else if (load().length > 0) jobChanged = true;
     else location.reload();
   }
 
@@ -277,8 +279,11 @@
     // "Other" needs a note saying what happened.
     const reason = job.querySelector('#reason');
     const why = job.querySelector('#note');
-    if (reason && why)
-      reason.addEventListener('change', () => (why.required = reason.value === 'other'));
+    if (reason && why) {
+      const needNote = () => (why.required = reason.value === 'other');
+      reason.addEventListener('change', needNote);
+      needNote(); // a reason kept from before a reload (courier-draft.js)
+    }
   }
 
   // Other scripts of the app (the proof of delivery) queue their entries here, in order, all or none.

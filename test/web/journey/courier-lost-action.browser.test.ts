@@ -47,13 +47,25 @@ describe.runIf(browserAvailable)(
       await signInOnPhone(page, p, phone);
       await page.getByRole('heading', { name: 'Your job' }).waitFor();
 
-      // The reason is chosen while "I am at the drop-off" is being answered: the page must not be
-      // replaced under the courier's fingers (the tap would land on an empty form and queue nothing).
+      // The reason is chosen while "I am at the drop-off" is being answered (the request is held
+      // until then): the page must not be replaced under the courier's fingers (the tap would land
+      // on an empty form and queue nothing).
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(
+        '**/courier/actions',
+        async (route) => {
+          await held;
+          await route.continue();
+        },
+        { times: 1 },
+      );
       const arrivedAnswered = page.waitForResponse((r) => r.url().endsWith('/courier/actions'));
       await page.getByRole('button', { name: 'I am at the drop-off' }).click();
       await page
         .getByLabel('Could not deliver: why?')
         .selectOption({ label: 'Refused by the recipient' });
+      release();
       await arrivedAnswered;
       await page.getByRole('button', { name: 'Could not deliver' }).click();
 
@@ -82,6 +94,38 @@ describe.runIf(browserAvailable)(
         { kind: 'arrived', outcome: 'applied' },
         { kind: 'could_not_deliver', outcome: 'applied' },
       ]);
+      expect(violations).toEqual([]);
+      await context.close();
+    });
+
+    it('keeps a reason chosen as the page reloads, and sends it with the next tap', async () => {
+      const { p, browser } = env;
+      const { phone, id } = await courierWithJob('Ama Serwaa');
+      const { context, page, violations } = await phonePage(browser);
+      await signInOnPhone(page, p, phone);
+      await page.getByRole('heading', { name: 'Your job' }).waitFor();
+      // The app reloads when a job action is answered; a reason chosen in that instant outlives it.
+      await page.getByLabel('Could not deliver: why?').selectOption({ label: 'Other' });
+      await page.getByLabel('Note (needed for Other)').fill('Gate locked, no answer');
+      await page.reload();
+      await page.getByRole('heading', { name: 'Your job' }).waitFor();
+      await expect(page.getByLabel('Could not deliver: why?').inputValue()).resolves.toBe('other');
+      await expect(page.getByLabel('Note (needed for Other)').inputValue()).resolves.toBe(
+        'Gate locked, no answer',
+      );
+      await page.getByRole('button', { name: 'Could not deliver' }).click();
+      await expect
+        .poll(
+          async () =>
+            (
+              await p.app.platform.db.query<any>(
+                'select failure_reason, delivery_attempts from delivery_orders where id = $1',
+                [id],
+              )
+            )[0],
+          { timeout: 15_000 },
+        )
+        .toMatchObject({ failure_reason: 'other', delivery_attempts: 2 });
       expect(violations).toEqual([]);
       await context.close();
     });
