@@ -8,7 +8,8 @@
   if (!root || !job) return;
   const KEY = `courier-draft-${root.dataset.courier}`;
   const order = job.dataset.order;
-  const fields = () => job.querySelectorAll('form[data-kind] select[name], form[data-kind] input[name]');
+  const fields = () =>
+    job.querySelectorAll('form[data-kind] select[name], form[data-kind] input[name]');
   const name = (f) => `${f.form.dataset.kind}.${f.name}`;
 
   let draft = null;
