@@ -115,7 +115,14 @@ export class CourierKit {
     readonly deps: CourierAppDeps,
     readonly web: WebKit,
     private readonly views: Views,
-    readonly assets: { css: string; js: string; proof: string; live: string; push: string; draft: string },
+    readonly assets: {
+      css: string;
+      js: string;
+      proof: string;
+      live: string;
+      push: string;
+      draft: string;
+    },
   ) {}
 
   page(
