@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { PGlite, types } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { notifier } from './notify.ts';
 import type { DriverDb, Queryable, Row } from './types.ts';
 import { parseInt8 } from './types.ts';
@@ -39,7 +40,14 @@ export async function openPglite(
   dataDir: string | undefined,
   loadDataDir?: Blob,
 ): Promise<PgliteDb> {
-  const pg = new PGlite({ dataDir, parsers, ...(loadDataDir ? { loadDataDir } : {}) });
+  // pg_trgm: the extensions the migrations create (068) must be loadable, as on PostgreSQL.
+  const extensions = { pg_trgm };
+  const pg = new PGlite({
+    dataDir,
+    parsers,
+    extensions,
+    ...(loadDataDir ? { loadDataDir } : {}),
+  });
   await pg.waitReady;
   // The data directory is this process's alone, so every listener is in it: wake-ups stay in memory.
   const bell = new EventEmitter().setMaxListeners(0);

@@ -138,6 +138,14 @@ describe('orders lists read one page from an index', () => {
     );
   });
 
+  it('the console board of one partner', async () => {
+    const plan = await planOf((q) => ordersRepository.listAll(q, { partnerId: 'ptn_seed7' }, 50));
+    expectIndexPage(plan);
+    expect(plan.map((n) => n['Index Name']).filter(Boolean)).toEqual([
+      'delivery_orders_partner_list_idx',
+    ]);
+  });
+
   it('the console board of one partner, filtered by a status', async () => {
     expectIndexPage(
       await planOf((q) =>
@@ -184,5 +192,34 @@ describe('orders lists read one page from an index', () => {
     expect(events.map((n) => [n['Node Type'], n['Index Name']])).toEqual([
       ['Index Only Scan', 'delivery_order_events_delivered_idx'],
     ]);
+  });
+});
+
+describe("the console board's reference search across every partner", () => {
+  const indexes = (plan: PlanNode[]) => plan.map((n) => n['Index Name']).filter(Boolean);
+
+  it('finds the term anywhere through the trigram index, not by walking every order', async () => {
+    const plan = await planOf((q) => ordersRepository.listAll(q, { reference: 'f1234' }, 50));
+    expect(plan.map((n) => n['Node Type'])).not.toContain('Seq Scan');
+    expect(indexes(plan)).toEqual(['delivery_orders_reference_trgm_idx']);
+  });
+
+  it('finds a term without a trigram of its own (two characters) at the start through the same index', async () => {
+    // Anywhere, `12` has no trigram: the plan would walk the board index through every order.
+    const plan = await planOf((q) => ordersRepository.listAll(q, { reference: '12' }, 50));
+    expect(indexes(plan)).toEqual(['delivery_orders_reference_trgm_idx']);
+  });
+
+  it("leaves a partner's search to the partner's list index, even for a term few orders hold", async () => {
+    // Real references share a prefix whose trigrams every order holds: intersecting those lists
+    // costs more than filtering the partner's entries.
+    const plan = await planOf((q) =>
+      ordersRepository.listForPartner(q, 'ptn_seed7', { reference: 'f19987' }, 50),
+    );
+    expect(indexes(plan)).toEqual(['delivery_orders_partner_list_idx', 'delivery_orders_pkey']);
+    const board = await planOf((q) =>
+      ordersRepository.listAll(q, { partnerId: 'ptn_seed7', reference: 'f19987' }, 50),
+    );
+    expect(indexes(board)).toEqual(['delivery_orders_partner_list_idx']);
   });
 });

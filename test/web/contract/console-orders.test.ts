@@ -73,6 +73,18 @@ describe('the console orders board', () => {
     expect(orderIds((await web.get('/console/orders?q=%25')).text)).toEqual([]);
   });
 
+  it('searches references anywhere from three letters or digits in a row; a shorter term matches their start, except within one partner', async () => {
+    const { web } = await signedIn(['support']);
+    const search = async (query: string) =>
+      orderIds((await web.get(`/console/orders?${query}`)).text);
+    expect(await search('q=n-050')).toEqual([created[50]]);
+    expect(await search('q=co')).toEqual(created.slice(2).reverse());
+    // Anywhere, `N-` would be every order: the trigram index has nothing to find it with.
+    expect(await search('q=N-')).toEqual([]);
+    expect(await search('q=%25')).toEqual([]);
+    expect(await search(`partner=${partnerId}&q=N-`)).toEqual(created.slice(2).reverse());
+  });
+
   it('answers hostile filters and ids with 4xx pages, never 5xx', async () => {
     const { web } = await signedIn(['support']);
     for (const path of [

@@ -160,8 +160,27 @@ export interface InsertOrder {
   values: Record<string, unknown>;
 }
 
+const literalLike = (term: string): string => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 /** A reference search as an ILIKE pattern: the term anywhere in the reference, its \, % and _ taken literally. */
-const likePattern = (term: string): string => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const likePattern = (term: string): string => `%${literalLike(term)}%`;
+
+/**
+ * The console's reference search across every partner, through the trigram index (migration 068):
+ * the term anywhere in the reference when it has a trigram of its own (three letters or digits in a
+ * row). A term without one (`A1`, `7-b`) would have every order read to find it anywhere, so it
+ * matches the reference's start instead, which the index's word-start trigrams still find.
+ */
+const boardPattern = (term: string): string =>
+  /[\p{L}\p{N}]{3}/u.test(term) ? likePattern(term) : `${literalLike(term)}%`;
+
+/**
+ * A reference filter within one partner's orders, written so that it is checked on the partner's list
+ * index entries and never through the trigram index: a partner's references tend to share a prefix
+ * (`ORD-`), whose trigrams every one of the table's orders holds, and intersecting those lists costs
+ * more than filtering the partner's entries (at a million orders, 30 ms against 10 ms).
+ */
+const partnerReferenceMatch = (param: string) =>
+  `(order_reference || '') ilike ${param} escape '\\'`;
 
 function statusLiteral(status: DeliveryStatus): DeliveryStatus {
   if (!DELIVERY_STATUSES.includes(status)) throw new Error(`not a delivery status: ${status}`);
@@ -305,7 +324,7 @@ export const ordersRepository = {
       `select o.* from (
          select id, created_at from delivery_orders
           where partner_id = $1 and ($2::text is null or status = $2) and ($3::text is null or environment = $3)
-            and ($4::text is null or order_reference ilike $4 escape '\\')
+            and ($4::text is null or ${partnerReferenceMatch('$4')})
             and ($5::text is null or (created_at, id) < (select c.created_at, c.id from delivery_orders c where c.id = $5 and c.partner_id = $1))
             and ($7::date is null or created_at >= ($7::date::timestamp at time zone 'UTC'))
             and ($8::date is null or created_at < (($8::date + 1)::timestamp at time zone 'UTC'))
@@ -379,7 +398,12 @@ export const ordersRepository = {
     if (filter.status) where.push(`status = '${statusLiteral(filter.status)}'`);
     if (filter.environment) add((n) => `environment = ${n}`, filter.environment);
     if (filter.reference)
-      add((n) => `order_reference ilike ${n} escape '\\'`, likePattern(filter.reference));
+      // One partner's orders are bounded by its list index: anywhere, as on the dashboard.
+      add(
+        (n) =>
+          filter.partnerId ? partnerReferenceMatch(n) : `order_reference ilike ${n} escape '\\'`,
+        filter.partnerId ? likePattern(filter.reference) : boardPattern(filter.reference),
+      );
     if (filter.afterId)
       add(
         (n) =>
