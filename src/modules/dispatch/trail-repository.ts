@@ -13,6 +13,9 @@ export interface HeldJob {
   window_missed_at: Date | null;
 }
 
+/** A held job with its place in its batch (the position report's read: which drop is the courier's now). */
+export type HeldStop = HeldJob & { batch_id: string | null; stop: number | null };
+
 export interface TrailPoint {
   lat: number;
   lng: number;
@@ -37,11 +40,12 @@ export function heldJsonFor(orderId: string): string {
 }
 
 export const trailRepository = {
-  /** The jobs the courier holds now (a courier may carry several). */
-  async heldBy(q: Queryable, courierId: string): Promise<HeldJob[]> {
-    return q.query<HeldJob>(
-      `select a.order_id, a.stage, ${STOPS} from dispatch_assignments a join dispatch_jobs j on j.order_id = a.order_id
-        where a.courier_id = $1 and a.ended_at is null`,
+  /** The jobs the courier holds now (a courier may carry several), oldest first as dispatch's own read. */
+  async heldBy(q: Queryable, courierId: string): Promise<HeldStop[]> {
+    return q.query<HeldStop>(
+      `select a.order_id, a.stage, a.batch_id, a.stop, ${STOPS}
+         from dispatch_assignments a join dispatch_jobs j on j.order_id = a.order_id
+        where a.courier_id = $1 and a.ended_at is null order by a.started_at, a.stop, a.id`,
       [courierId],
     );
   },
