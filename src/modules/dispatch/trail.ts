@@ -236,6 +236,7 @@ export class CourierTrail implements CourierTracker {
     return total;
   }
 
+  /** The ETA at the next stop: after the pickup, a batch's later drop's goes through the drops before it. */
   private progress(
     job: JobStops,
     point: TrailPoint,
@@ -243,10 +244,12 @@ export class CourierTrail implements CourierTracker {
   ): CourierProgress {
     const next = nextStop(job.stage);
     const stop = stopOf(job, next);
+    const before = typeof job.before === 'string' ? JSON.parse(job.before) : job.before;
+    const via = next === 'dropoff' && before ? before : [];
     return {
       position: { lat: point.lat, lng: point.lng },
       updated_at: point.at.toISOString(),
-      eta: stop ? etaAt(point, stop, vehicle, new Date(this.clock())).toISOString() : null,
+      eta: stop ? etaAt(point, stop, vehicle, new Date(this.clock()), via).toISOString() : null,
       next_stop: next,
     };
   }
