@@ -45,6 +45,7 @@ import { gatewayReferences, transferBooks } from './flows/reconciliation-reads-t
 import { saleSettlesOnDelivery } from './flows/sale-settles-on-delivery.ts';
 import { testClockRunsDispatch } from './flows/test-clock-runs-dispatch.ts';
 import { testClockRetriesWebhooks } from './flows/test-clock-retries-webhooks.ts';
+import { testClockDeletionEndsOrders } from './flows/test-clock-deletion-ends-orders.ts';
 import { orderClocks } from './flows/orders-live-on-test-clocks.ts';
 import { courierTracker } from './flows/tracking-shows-courier.ts';
 import { heldSubjects } from './flows/unconfirmed-delivery-holds-payout.ts';
@@ -108,6 +109,7 @@ export const APP: AppParts = {
     handoverStartsSameDayRun,
     testClockRunsDispatch,
     testClockRetriesWebhooks,
+    testClockDeletionEndsOrders,
   ],
 };
 

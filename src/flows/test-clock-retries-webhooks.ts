@@ -5,6 +5,7 @@ import { defineFlow } from '../platform/module.ts';
 /**
  * A sandbox test clock's advance retries its failed webhook deliveries in the clock's time: each
  * is sent again once the clock reaches its retry time (after dispatch's steps at the same moment).
+ * Its deletion hands its pending deliveries back to real-time retries.
  */
 export const testClockRetriesWebhooks = defineFlow({
   name: "a test clock's advance retries its webhooks",
@@ -15,6 +16,8 @@ export const testClockRetriesWebhooks = defineFlow({
     testClocks: TestClocksService | undefined;
     webhookClockRetries: ClockRetries;
   }) => {
-    if (testClocks) testClocks.onAdvance(webhookClockRetries);
+    if (!testClocks) return;
+    testClocks.onAdvance(webhookClockRetries);
+    testClocks.onDelete(webhookClockRetries);
   },
 });

@@ -8,6 +8,11 @@ export interface ClockDues {
   held_since: Date | null;
   /** The earliest moment an unassigned, unflagged job will miss its window. */
   miss_at: Date | null;
+  /**
+   * The earliest open offer of the clock's jobs: the sandbox courier accepts in the same step it is
+   * offered, so one still open was cut short (a process that died); it is accepted at its own time.
+   */
+  open_offer: Date | null;
 }
 
 export const clockRepository = {
@@ -19,7 +24,9 @@ export const clockRepository = {
            (select min(a.updated_at) from dispatch_assignments a join dispatch_jobs j on j.order_id = a.order_id
              where j.test_clock_id = $1 and j.state <> 'closed' and a.ended_at is null) as held_since,
            (select min(miss_at) from dispatch_jobs where test_clock_id = $1 and miss_at is not null
-             and window_missed_at is null and state in ('waiting', 'offered')) as miss_at`,
+             and window_missed_at is null and state in ('waiting', 'offered')) as miss_at,
+           (select min(o.offered_at) from dispatch_offers o join dispatch_jobs j on j.order_id = o.order_id
+             where j.test_clock_id = $1 and j.state = 'offered' and o.state = 'open') as open_offer`,
         [clockId],
       )
     )[0]!;

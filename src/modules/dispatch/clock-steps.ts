@@ -26,6 +26,7 @@ export class ClockSteps {
       later(dues.waiting_due, step),
       later(dues.held_since, step),
       later(dues.miss_at, 0),
+      later(dues.open_offer, 0),
     ];
     const due = times.filter((t): t is Date => t !== null).map((t) => t.getTime());
     return due.length > 0 ? new Date(Math.min(...due)) : null;

@@ -19,3 +19,4 @@ export type {
   OpenOffer,
 } from './service.ts';
 export { dispatchSettings, type DispatchSettings } from './settings.ts';
+export type { CurrentDrop, ProgressListener } from './trail.ts';

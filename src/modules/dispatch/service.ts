@@ -16,6 +16,7 @@ import {
   type Stage,
 } from './domain/actions.ts';
 import { batchRepository } from './batch-repository.ts';
+import { currentStop } from './domain/route.ts';
 import { type Offers, ringCouriers } from './offers.ts';
 import {
   dispatchRepository as repo,
@@ -210,15 +211,10 @@ export class DispatchService {
 
   /** The courier's job in hand: the one they hold, else the open offer made to them (the courier app's screen). */
   async currentJob(courierId: string): Promise<CurrentJob | undefined> {
-    const held = await repo.heldBy(this.db, courierId);
-    if (held[0]) {
-      const batch = held[0].batch_id
-        ? held
-            .filter((a) => a.batch_id === held[0]!.batch_id)
-            .sort((a, b) => (a.stop ?? 0) - (b.stop ?? 0))
-        : [held[0]];
-      const now = batch.find((a) => a.stage !== 'returning') ?? batch[0]!;
-      const stops = held[0].batch_id ? stopsOf(batch) : {};
+    const current = currentStop(await repo.heldBy(this.db, courierId));
+    if (current) {
+      const { batch, now } = current;
+      const stops = now.batch_id ? stopsOf(batch) : {};
       return { kind: 'job', order_id: now.order_id, stage: now.stage, ...stops };
     }
     const offer = await repo.openOfferFor(this.db, courierId, new Date(this.clock()));

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/index.ts';
+import type { LatLng } from '../../shared/ghana/index.ts';
 import type { Stage } from './domain/actions.ts';
 
 /** A job the reporting courier holds, with its stops. */
@@ -11,7 +12,12 @@ export interface HeldJob {
   dropoff_lng: number | null;
   dropoff_deadline: Date | null;
   window_missed_at: Date | null;
+  /** The drop-offs of its batch the courier makes before this one, in route order (null: none). */
+  before: LatLng[] | string | null;
 }
+
+/** A held job with its place in its batch (the position report's read: which drop is the courier's now). */
+export type HeldStop = HeldJob & { batch_id: string | null; stop: number | null };
 
 export interface TrailPoint {
   lat: number;
@@ -19,8 +25,20 @@ export interface TrailPoint {
   at: Date;
 }
 
-const STOPS =
-  'j.pickup_lat, j.pickup_lng, j.dropoff_lat, j.dropoff_lng, j.dropoff_deadline, j.window_missed_at';
+/**
+ * The drop-offs of the batch of assignment `a` that come before it, as a JSON array of points: its
+ * batch's other active drops with a lower stop, not those going back to the pickup (a failed drop's
+ * return waits for the others). Read through the courier's active assignments (their index).
+ */
+const BEFORE = `case when a.batch_id is null then null else (
+  select json_agg(json_build_object('lat', bj.dropoff_lat, 'lng', bj.dropoff_lng) order by b.stop)
+    from dispatch_assignments b join dispatch_jobs bj on bj.order_id = b.order_id
+   where b.courier_id = a.courier_id and b.ended_at is null and b.batch_id = a.batch_id
+     and b.stop < a.stop and b.stage <> 'returning'
+     and bj.dropoff_lat is not null and bj.dropoff_lng is not null) end`;
+
+const STOPS = `j.pickup_lat, j.pickup_lng, j.dropoff_lat, j.dropoff_lng, j.dropoff_deadline, j.window_missed_at,
+  ${BEFORE} as before`;
 
 /**
  * held() and newest() as one JSON value (null when no courier holds the order's job): a scalar
@@ -30,6 +48,7 @@ const STOPS =
 export function heldJsonFor(orderId: string): string {
   return `(select json_build_object('order_id', a.order_id, 'stage', a.stage, 'courier_id', a.courier_id,
       'pickup_lat', j.pickup_lat, 'pickup_lng', j.pickup_lng, 'dropoff_lat', j.dropoff_lat, 'dropoff_lng', j.dropoff_lng,
+      'before', ${BEFORE},
       'point', (select json_build_object('lat', t.lat, 'lng', t.lng, 'at', floor(extract(epoch from t.at) * 1000))
                   from dispatch_trail t where t.order_id = a.order_id order by t.at desc limit 1))
     from dispatch_assignments a join dispatch_jobs j on j.order_id = a.order_id
@@ -37,11 +56,12 @@ export function heldJsonFor(orderId: string): string {
 }
 
 export const trailRepository = {
-  /** The jobs the courier holds now (a courier may carry several). */
-  async heldBy(q: Queryable, courierId: string): Promise<HeldJob[]> {
-    return q.query<HeldJob>(
-      `select a.order_id, a.stage, ${STOPS} from dispatch_assignments a join dispatch_jobs j on j.order_id = a.order_id
-        where a.courier_id = $1 and a.ended_at is null`,
+  /** The jobs the courier holds now (a courier may carry several), oldest first as dispatch's own read. */
+  async heldBy(q: Queryable, courierId: string): Promise<HeldStop[]> {
+    return q.query<HeldStop>(
+      `select a.order_id, a.stage, a.batch_id, a.stop, ${STOPS}
+         from dispatch_assignments a join dispatch_jobs j on j.order_id = a.order_id
+        where a.courier_id = $1 and a.ended_at is null order by a.started_at, a.stop, a.id`,
       [courierId],
     );
   },

@@ -10,7 +10,9 @@ import {
   type TrackedCourier,
 } from '../delivery/index.ts';
 import { appendEvent } from '../webhooks/index.ts';
+import type { Stage } from './domain/actions.ts';
 import { etaAt, nextStop, type NextStop } from './domain/eta.ts';
+import { currentStop } from './domain/route.ts';
 import { arrivalAtDropoff } from './domain/window.ts';
 import type { WindowWatch } from './window-watch.ts';
 import {
@@ -38,6 +40,20 @@ export interface TrailOrders {
   find(orderId: string): Promise<DeliveryOrder | undefined>;
 }
 
+/**
+ * The drop a courier works on now, as their position report found it: its order, stage, drop-off
+ * and progress (the ETA and next stop this report gave), and who the courier is.
+ */
+export interface CurrentDrop {
+  order: DeliveryOrder;
+  stage: Stage;
+  dropoff: { lat: number; lng: number } | null;
+  progress: CourierProgress;
+  courierName: string;
+}
+
+export type ProgressListener = (drop: CurrentDrop) => Promise<void>;
+
 /** A recipient is told the courier's first name only. */
 const firstName = (name: string): string => name.trim().split(/\s+/)[0] ?? '';
 
@@ -56,6 +72,8 @@ function stopOf(job: JobStops, stop: NextStop): { lat: number; lng: number } | n
  * ETA to the next stop) is written in the same transaction. It is also delivery's CourierTracker.
  */
 export class CourierTrail implements CourierTracker {
+  private readonly progressListeners: ProgressListener[] = [];
+
   constructor(
     private readonly db: Db,
     private readonly orders: TrailOrders,
@@ -66,47 +84,76 @@ export class CourierTrail implements CourierTracker {
     private readonly log: Logger,
   ) {}
 
-  /** The couriers module's position listener. */
+  /** Registers a listener told, after each report joined the trail, of the courier's current drop. */
+  onProgress(listener: ProgressListener): void {
+    this.progressListeners.push(listener);
+  }
+
+  /**
+   * The couriers module's position listener. Its listeners are told of the drop the courier works
+   * on now (dispatch's currentJob's), from what this report already read, so that the hot path
+   * reads nothing more for them.
+   */
   readonly onPosition = async (courierId: string, report: TrailPoint): Promise<void> => {
     const jobs = await repo.heldBy(this.db, courierId);
     if (!jobs.length) return;
-    const { vehicle } = await this.couriers.get(courierId);
+    const courier = await this.couriers.get(courierId);
+    const seen = new Map<string, { order: DeliveryOrder; progress: CourierProgress }>();
     for (const job of jobs) {
       const order = await this.orders.find(job.order_id);
       if (!order) continue;
-      const progress = this.progress(job, report, vehicle);
-      await this.db.transaction(async (tx) => {
-        await repo.add(tx, job.order_id, report, TRAIL_POINTS);
-        tx.notify(TRACKING_CHANNEL);
-        await this.watchDeadline(tx, job, order, progress, vehicle);
-        const sequence = await repo.claimLocationEvent(
-          tx,
-          job.order_id,
-          new Date(this.clock()),
-          LOCATION_EVENT_EVERY_MS,
-        );
-        if (sequence === undefined) return;
-        await appendEvent(tx, {
-          appId: order.app_id,
-          environment: order.environment,
-          type: 'delivery.courier.location',
-          subjectId: order.id,
-          // Location events have their own sequence per order (they do not move the order).
-          sequence,
-          destinationUrl: order.webhook_url,
-          at: new Date(this.clock()),
-          data: {
-            order_id: order.id,
-            order_reference: order.order_reference,
-            courier: { position: progress.position },
-            next_stop: progress.next_stop,
-            eta: progress.eta,
-            recorded_at: progress.updated_at,
-          },
-        });
-      });
+      const progress = this.progress(job, report, courier.vehicle);
+      seen.set(job.order_id, { order, progress });
+      await this.db.transaction((tx) =>
+        this.record(tx, job, order, report, progress, courier.vehicle),
+      );
     }
+    const now = currentStop(jobs)?.now;
+    const current = now && seen.get(now.order_id);
+    if (!now || !current) return;
+    const dropoff = stopOf(now, 'dropoff');
+    for (const listener of this.progressListeners)
+      await listener({ courierName: courier.name, stage: now.stage, dropoff, ...current });
   };
+
+  /** The report joins the job's trail; at most every 20 s it becomes the order's location event. */
+  private async record(
+    tx: Queryable,
+    job: HeldJob,
+    order: DeliveryOrder,
+    report: TrailPoint,
+    progress: CourierProgress,
+    vehicle: Vehicle,
+  ): Promise<void> {
+    await repo.add(tx, job.order_id, report, TRAIL_POINTS);
+    tx.notify(TRACKING_CHANNEL);
+    await this.watchDeadline(tx, job, order, progress, vehicle);
+    const sequence = await repo.claimLocationEvent(
+      tx,
+      job.order_id,
+      new Date(this.clock()),
+      LOCATION_EVENT_EVERY_MS,
+    );
+    if (sequence === undefined) return;
+    await appendEvent(tx, {
+      appId: order.app_id,
+      environment: order.environment,
+      type: 'delivery.courier.location',
+      subjectId: order.id,
+      // Location events have their own sequence per order (they do not move the order).
+      sequence,
+      destinationUrl: order.webhook_url,
+      at: new Date(this.clock()),
+      data: {
+        order_id: order.id,
+        order_reference: order.order_reference,
+        courier: { position: progress.position },
+        next_stop: progress.next_stop,
+        eta: progress.eta,
+        recorded_at: progress.updated_at,
+      },
+    });
+  }
 
   /** An ETA at the drop-off past the order's deadline flags it (once: WindowWatch). */
   private async watchDeadline(
@@ -189,6 +236,7 @@ export class CourierTrail implements CourierTracker {
     return total;
   }
 
+  /** The ETA at the next stop: after the pickup, a batch's later drop's goes through the drops before it. */
   private progress(
     job: JobStops,
     point: TrailPoint,
@@ -196,10 +244,12 @@ export class CourierTrail implements CourierTracker {
   ): CourierProgress {
     const next = nextStop(job.stage);
     const stop = stopOf(job, next);
+    const before = typeof job.before === 'string' ? JSON.parse(job.before) : job.before;
+    const via = next === 'dropoff' && before ? before : [];
     return {
       position: { lat: point.lat, lng: point.lng },
       updated_at: point.at.toISOString(),
-      eta: stop ? etaAt(point, stop, vehicle, new Date(this.clock())).toISOString() : null,
+      eta: stop ? etaAt(point, stop, vehicle, new Date(this.clock()), via).toISOString() : null,
       next_stop: next,
     };
   }

@@ -99,12 +99,12 @@ export const testClocksRepository = {
     );
   },
 
-  /** Deletes a ready clock (kept as a row, never found again); false when it is advancing. */
-  async remove(q: Queryable, id: string, at: Date): Promise<boolean> {
-    const rows = await q.query(
-      `update test_clocks set deleted_at = $2 where id = $1 and deleted_at is null and status = 'ready' returning id`,
+  /** Deletes a clock its delete claimed (kept as a row, ready, never found again). */
+  async remove(q: Queryable, id: string, at: Date): Promise<void> {
+    await q.query(
+      `update test_clocks set deleted_at = $2, status = 'ready', advancing_to = null, advance_started_at = null
+        where id = $1 and deleted_at is null`,
       [id, at],
     );
-    return rows.length > 0;
   },
 };

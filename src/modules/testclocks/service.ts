@@ -29,7 +29,12 @@ export interface ClockStep {
   run(clockId: string): Promise<void>;
 }
 
-/** An advance whose process died is taken over by the next one after this long. */
+/** What another module does for a clock's objects when the clock is deleted (they must not stay frozen). */
+export interface ClockEnding {
+  end(clockId: string): Promise<void>;
+}
+
+/** An advance (or delete) whose process died is taken over by the next one after this long. */
 const ADVANCE_LEASE_MS = 5 * 60_000;
 
 const notFound = () =>
@@ -47,6 +52,7 @@ const advancing = () =>
  */
 export class TestClocksService {
   private readonly steps: ClockStep[] = [];
+  private readonly endings: ClockEnding[] = [];
 
   constructor(
     private readonly db: Db,
@@ -88,10 +94,30 @@ export class TestClocksService {
     return clock;
   }
 
-  /** Deletes a ready clock; its objects stay where it left them, never moved by real time. */
+  /** Registers what ends a clock's objects when it is deleted. */
+  onDelete(ending: ClockEnding): void {
+    this.endings.push(ending);
+  }
+
+  /**
+   * Deletes a ready clock. Its objects are ended first (`onDelete`: open orders cancelled, pending
+   * webhooks back on real time), under the clock's advance claim so that nothing advances or is
+   * created on it meanwhile; a delete that failed or whose process died can be run again.
+   */
   async remove(owner: ClockOwner, id: string): Promise<TestClockRow> {
     const clock = await this.get(owner, id);
-    if (!(await repo.remove(this.db, clock.id, new Date(this.clock())))) throw advancing();
+    const started = this.clock();
+    const lapsed = new Date(started - ADVANCE_LEASE_MS);
+    if (!(await repo.claim(this.db, clock.id, clock.frozen_time, new Date(started), lapsed)))
+      throw advancing();
+    try {
+      for (const ending of this.endings) await ending.end(clock.id);
+    } catch (err) {
+      this.log.warn({ err, clockId: clock.id }, 'test clock delete failed');
+      await repo.release(this.db, clock.id);
+      throw err;
+    }
+    await repo.remove(this.db, clock.id, new Date(this.clock()));
     return clock;
   }
 

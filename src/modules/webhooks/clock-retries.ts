@@ -23,6 +23,22 @@ export class ClockRetries {
     return row?.due ? new Date(row.due) : null;
   }
 
+  /**
+   * The clock is deleted: its pending deliveries go back to real-time retries (no advance would
+   * hand them over again), the parked ones at once.
+   */
+  async end(clockId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const freed = await tx.query(
+        `update outbox_events set test_clock_id = null,
+                next_attempt_at = case when next_attempt_at = ${CLOCK_PARKED} then now() else next_attempt_at end
+          where test_clock_id = $1 and delivery_status = 'pending' returning id`,
+        [clockId],
+      );
+      if (freed.length > 0) eventsWritten(tx);
+    });
+  }
+
   /** Hands the deliveries whose retry time the clock has reached (its time: the advance's) to the dispatcher. */
   async run(clockId: string): Promise<void> {
     await this.db.transaction(async (tx) => {

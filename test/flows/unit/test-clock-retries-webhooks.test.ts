@@ -3,13 +3,21 @@ import { testClockRetriesWebhooks } from '../../../src/flows/test-clock-retries-
 import { as, hooks } from '../faces.ts';
 
 describe("a test clock's advance retries its webhooks", () => {
-  it("registers webhooks' clock retries with the clocks", () => {
+  it("registers webhooks' clock retries with the clocks, for advances and deletion", () => {
     const h = hooks();
-    const webhookClockRetries = { nextDue: async () => null, run: async () => {} };
+    const webhookClockRetries = {
+      nextDue: async () => null,
+      run: async () => {},
+      end: async () => {},
+    };
     testClockRetriesWebhooks.wire(
-      as({ testClocks: { onAdvance: h.add('onAdvance') }, webhookClockRetries }),
+      as({
+        testClocks: { onAdvance: h.add('onAdvance'), onDelete: h.add('onDelete') },
+        webhookClockRetries,
+      }),
     );
     expect(h.on('onAdvance')).toEqual([webhookClockRetries]);
+    expect(h.on('onDelete')).toEqual([webhookClockRetries]);
   });
 
   it('registers nothing where no clocks are served', () => {

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderBody } from '../../delivery/fixtures.ts';
 import { courierNear } from '../../dispatch/helpers.ts';
@@ -129,6 +130,46 @@ describe('recipient messages through the courier flow', () => {
       expect.arrayContaining(rows.map((m) => ['recipient_message', -m.cost_pesewas])),
     );
     expect(charged).toHaveLength(3);
+  });
+
+  it('reads little for a position report: nothing for the message while far, one look once near', async () => {
+    const to = recipient();
+    const id = await order(s, to.local);
+    const courier = await pickedUp(id);
+    const reads = async (lat: number): Promise<string[]> => {
+      now += 5_000;
+      const db = p.app.platform.db;
+      const query = db.query.bind(db);
+      const seen: string[] = [];
+      // Only the report's own statements: the sender's and dispatch's loops run meanwhile.
+      const mine = new AsyncLocalStorage<true>();
+      db.query = ((sql: string, params?: readonly unknown[]) => {
+        if (mine.getStore()) seen.push(sql);
+        return query(sql, params);
+      }) as typeof db.query;
+      try {
+        await mine.run(true, () =>
+          p.app.platform.couriers.reportPosition(courier.id, {
+            lat,
+            lng: DROPOFF.lng,
+            at: new Date(now),
+          }),
+        );
+      } finally {
+        db.query = query;
+      }
+      return seen;
+    };
+    const messageReads = (sqls: string[]) => sqls.filter((q) => /recipient_messages/.test(q));
+    // The position, the courier's jobs, the courier, the order (then the trail's transaction).
+    const far = await reads(DROPOFF.lat + 0.05);
+    expect(far, far.join('\n----\n')).toHaveLength(4);
+    expect(messageReads(far)).toEqual([]);
+    await reads(DROPOFF.lat + 0.0025);
+    await expect.poll(() => textsTo(to.digits).length).toBe(2);
+    const texted = await reads(DROPOFF.lat + 0.002);
+    expect(texted, texted.join('\n----\n')).toHaveLength(5);
+    expect(messageReads(texted)).toHaveLength(1);
   });
 
   it('texts a failed attempt, once per attempt', async () => {

@@ -298,6 +298,16 @@ export const ordersRepository = {
     )[0];
   },
 
+  /** The orders of a sandbox test clock that have not ended (delivered, cancelled, returned or failed), oldest first. */
+  async openOnClock(db: Queryable, clockId: string): Promise<OrderRow[]> {
+    return db.query<OrderRow>(
+      `select ${ORDER_COLS} from delivery_orders
+        where test_clock_id = $1 and status not in ('delivered', 'cancelled', 'returned', 'failed')
+        order by created_at, id`,
+      [clockId],
+    );
+  },
+
   /** The order, its row locked until the caller's transaction ends (a move inside another module's transaction). */
   async lockById(tx: Queryable, id: string): Promise<OrderRow | undefined> {
     return (

@@ -421,6 +421,21 @@ export class OrdersService {
     return at === undefined ? cancel() : atClockTime(at, cancel, clockId);
   }
 
+  /**
+   * The orders of a deleted sandbox test clock end, in real time (nothing would move them again):
+   * each still open is cancelled, as a partner's cancel would (its refund, its webhook), or one on
+   * its way back is returned, as the sandbox courier would finish it. Answers how many ended; an
+   * order that ended meanwhile is skipped, so a delete run again after a crash ends the rest.
+   */
+  async endOnDeletedClock(clockId: string): Promise<number> {
+    const open = await repo.openOnClock(this.deps.db, clockId);
+    for (const order of open) {
+      const to = canCancel(order.status) ? 'cancelled' : 'returned';
+      await this.move(order, to, { note: 'Test clock deleted', by: 'operator' });
+    }
+    return open.length;
+  }
+
   /** An operator's move; 409 INVALID_TRANSITION when the status machine forbids it. */
   async operatorMove(
     orderId: string,

@@ -23,6 +23,16 @@ describe('etaAt', () => {
   it('is symmetric in distance', () => {
     expect(etaAt(osu, north, 'van', now).getTime()).toBe(etaAt(north, osu, 'van', now).getTime());
   });
+
+  it("through a batch's earlier drops: each leg of the route with its stop, not the straight line", () => {
+    // Osu → 10 km north → back to Osu: two legs and two stops, though the drop is where the courier is.
+    const viaNorth = etaAt(osu, osu, 'motorbike', now, [north]).getTime() - now.getTime();
+    const leg = etaAt(osu, north, 'motorbike', now).getTime() - now.getTime();
+    expect(viaNorth).toBe(2 * leg);
+    expect(etaAt(osu, north, 'car', now, []).getTime()).toBe(
+      etaAt(osu, north, 'car', now).getTime(),
+    );
+  });
 });
 
 describe('nextStop', () => {

@@ -22,10 +22,23 @@ export function nextStop(stage: Stage): NextStop {
 /**
  * When the courier is expected at `to`: straight-line distance × ROAD_FACTOR at the vehicle's speed,
  * plus STOP_MS, from `now`. A courier already at the stop (stage at_pickup / at_dropoff) is expected
- * within the stop time.
+ * within the stop time. With `via` (a batch's drops before this one, in route order) the courier
+ * goes through each of them first, stopping at each: the route, not the straight line.
  */
-export function etaAt(from: LatLng, to: LatLng, vehicle: Vehicle, now: Date): Date {
-  return new Date(now.getTime() + travelMs(from, to, vehicle));
+export function etaAt(
+  from: LatLng,
+  to: LatLng,
+  vehicle: Vehicle,
+  now: Date,
+  via: readonly LatLng[] = [],
+): Date {
+  let t = now.getTime();
+  let at = from;
+  for (const stop of [...via, to]) {
+    t += travelMs(at, stop, vehicle);
+    at = stop;
+  }
+  return new Date(t);
 }
 
 /** The road time from `from` to `to` at the vehicle's speed, with the stop at `to` (etaAt's duration). */

@@ -5,6 +5,7 @@
  */
 import { haversineKm, type LatLng } from '../../../shared/ghana/index.ts';
 import type { Vehicle } from '../../couriers/index.ts';
+import type { Stage } from './actions.ts';
 import { ROAD_FACTOR, travelMs } from './eta.ts';
 
 /** Road distance estimate between two points (km). */
@@ -157,4 +158,29 @@ function meetsDeadlines(plan: { jobs: BatchCandidate[]; arrivals: Date[] }): boo
   return plan.jobs.every(
     (j, i) => !j.dropoffDeadline || plan.arrivals[i]!.getTime() <= j.dropoffDeadline.getTime(),
   );
+}
+
+/** A held job's place in its batch (none for a single job). */
+interface HeldStop {
+  batch_id: string | null;
+  stop: number | null;
+  stage: Stage;
+}
+
+/**
+ * What a courier holding `held` (oldest first) works on: the first job's batch by stop (or that
+ * job alone), and in it the drop they head for now, the first not going back to the pickup (a
+ * failed drop's return waits for the others).
+ */
+export function currentStop<T extends HeldStop>(
+  held: readonly T[],
+): { batch: T[]; now: T } | undefined {
+  const first = held[0];
+  if (!first) return undefined;
+  const batch = first.batch_id
+    ? held
+        .filter((a) => a.batch_id === first.batch_id)
+        .sort((a, b) => (a.stop ?? 0) - (b.stop ?? 0))
+    : [first];
+  return { batch, now: batch.find((a) => a.stage !== 'returning') ?? batch[0]! };
 }

@@ -12,7 +12,7 @@ export const testClocksDelete = (clocks: TestClocksService) =>
     path: '/api/v1/delivery/test_clocks.delete',
     summary: 'Delete a test clock (staging keys only)',
     description:
-      'Its orders stay as the clock left them and are never moved by real time; the clock is no longer found, and no new order can name it.',
+      'Ends the clock\'s orders in real time: each still open is cancelled (its delivery.order.cancelled webhook, note "Test clock deleted"), one on its way back is returned; ended orders stay as they are, and pending webhook deliveries of the clock go back to real-time retries. The clock is then no longer found, and no new order can name it. A delete cut short can be sent again.',
     scope: 'delivery:write',
     stagingOnly: true,
     access: 'write',

@@ -1,0 +1,127 @@
+import { PartnerClient } from '@partner-platform/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderBody } from '../../delivery/fixtures.ts';
+import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import { Receiver } from '../../webhooks/receiver.ts';
+
+/**
+ * Deleting a sandbox test clock leaves nothing frozen in its time: its open orders are cancelled in
+ * real time, each with its webhook; its parked webhook retries go back to real-time retries.
+ */
+
+// The server's own time runs from 07:00 on Monday 1 March 2027; the clock stands at 08:00.
+const START = Date.parse('2027-03-01T07:00:00Z');
+const offset = START - Date.now();
+const clock = () => Date.now() + offset;
+const FROZEN = '2027-03-01T08:00:00.000Z';
+
+let p: TestPlatform;
+let rx: Receiver;
+let client: PartnerClient;
+beforeAll(async () => {
+  rx = await new Receiver().start();
+  p = await startPlatform({
+    clock,
+    env: {
+      WEBHOOK_DISPATCHER: 'on',
+      WEBHOOK_POLL_MS: '20',
+      WEBHOOK_LOCAL_DESTINATIONS: 'on',
+      WEBHOOK_RETRY_SCHEDULE: '600,3600',
+    },
+  });
+  const partner = (await p.admin('POST', '/partners', { name: 'Clocked' })).body;
+  const app = (
+    await p.admin('POST', `/partners/${partner.partner_id}/apps`, {
+      name: 'App',
+      webhook_url: `${rx.url}/hooks`,
+    })
+  ).body;
+  const key = (
+    await p.admin('POST', `/apps/${app.app_id}/keys`, { environment: 'staging', scopes: ['*'] })
+  ).body;
+  client = new PartnerClient({
+    apiKey: key.api_key,
+    signingSecret: key.signing_secret,
+    baseUrl: p.url,
+    now: clock,
+  });
+});
+afterAll(async () => {
+  await p.close();
+  await rx.close();
+});
+
+type Res = { status: number; body: any };
+const call = (op: string, body: unknown): Promise<Res> =>
+  client.send('POST', `/api/v1/delivery/${op}`, { body });
+const received = (path: string, orderId: string) =>
+  rx
+    .on(path)
+    .map((r) => JSON.parse(r.body))
+    .filter((e) => e.data.order_id === orderId)
+    .map((e) => [e.type, e.data.status]);
+const order = async (clockId: string, webhookUrl = `${rx.url}/hooks`) => {
+  const res = await call(
+    'orders.create',
+    orderBody({ test_clock_id: clockId, webhook_url: webhookUrl }),
+  );
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data.order_details.order_id as string;
+};
+const jobState = async (orderId: string) =>
+  (
+    await p.app.platform.db.query<{ state: string }>(
+      'select state from dispatch_jobs where order_id = $1',
+      [orderId],
+    )
+  )[0]?.state;
+
+describe("a test clock's deletion", () => {
+  it('cancels its open orders in real time with their webhooks, and leaves ended ones as they are', async () => {
+    const clockId = (await call('test_clocks.create', { frozen_time: FROZEN })).body.data.id;
+    const done = await order(clockId);
+    // Two days on: the sandbox courier has delivered it.
+    await call('test_clocks.advance', {
+      test_clock_id: clockId,
+      frozen_time: '2027-03-03T08:00:00Z',
+    });
+    expect((await call('orders.get', { order_id: done })).body.data.status).toBe('delivered');
+    const open = await order(clockId);
+    // Its endpoint fails the first delivery: parked until the clock reaches its retry time.
+    rx.script.set('/flaky', [500]);
+    const parked = await order(clockId, `${rx.url}/flaky`);
+    await expect.poll(() => rx.on('/flaky').length).toBe(1);
+    expect(await jobState(open)).not.toBe('closed');
+
+    const deleted = await call('test_clocks.delete', { test_clock_id: clockId });
+    expect(deleted.body.data).toEqual({ id: clockId, object: 'test_clock', deleted: true });
+    expect((await call('test_clocks.get', { test_clock_id: clockId })).status).toBe(404);
+
+    for (const id of [open, parked]) {
+      const got = (await call('orders.get', { order_id: id })).body.data;
+      expect(got.status).toBe('cancelled');
+      // In real time (the server's), not the clock's two days on.
+      expect(Math.abs(Date.parse(got.status_details.timestamp) - clock())).toBeLessThan(60_000);
+      expect(await jobState(id)).toBe('closed');
+    }
+    expect((await call('orders.get', { order_id: done })).body.data.status).toBe('delivered');
+    await expect
+      .poll(() => received('/hooks', open))
+      .toEqual([
+        ['delivery.order.created', 'placed'],
+        ['delivery.order.cancelled', 'cancelled'],
+      ]);
+    // The parked retry is sent again in real time, and the cancellation (partners order by sequence).
+    await expect
+      .poll(() => received('/flaky', parked).map(String).sort())
+      .toEqual([
+        'delivery.order.cancelled,cancelled',
+        'delivery.order.created,placed',
+        'delivery.order.created,placed',
+      ]);
+    const unbalanced = await p.app.platform.db.query(
+      'select journal_id from ledger_entries group by journal_id having sum(amount_pesewas) <> 0',
+    );
+    expect(unbalanced).toEqual([]);
+  });
+});
