@@ -112,16 +112,20 @@ describe.runIf(browserAvailable)('live console pages at 390 px in headless Chrom
     const before = navigations();
 
     // A courier is given the job: the recipient's delivery code is texted and listed at once.
+    const assigned = Date.now();
     await p.app.platform.dispatch!.service.assign(order, courier.id);
     const row = page.locator('#texts tbody tr').first();
     await expect.poll(() => row.textContent(), { timeout: 5000 }).toMatch(/^assigned.*sms.*sent/);
+    console.info(`the assignment's text on the order page ${Date.now() - assigned} ms after it`);
     const [sent] = await p.app.platform.db.query<{ provider_message_id: string }>(
       'select provider_message_id from recipient_messages where order_id = $1',
       [order],
     );
     // The SMS provider reports it delivered: the row says so.
+    const reported = Date.now();
     await p.app.platform.messages!.service.report(sent!.provider_message_id, 'delivered', '');
     await expect.poll(() => row.textContent(), { timeout: 5000 }).toContain('delivered');
+    console.info(`the delivery report on the order page ${Date.now() - reported} ms after it`);
     expect(navigations()).toBe(before);
     await expect(page.locator('[data-live-status]').textContent()).resolves.toMatch(/^Live/);
     await shoot(page, 'order-texts-live');

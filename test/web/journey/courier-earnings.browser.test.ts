@@ -160,10 +160,12 @@ describe.runIf(browserAvailable)('the courier earnings screen updates itself, 39
 
     // A delivery is credited: today's total and the job list follow.
     const order = `dlv_new_${courier.id}`;
+    const credited = Date.now();
     await book(courier.id, order);
     await expect
       .poll(() => page.locator('[data-total="today"]').textContent(), { timeout: 5000 })
       .toBe(cedis(2500));
+    console.info(`a credited delivery on the earnings screen ${Date.now() - credited} ms after it`);
     await expect(page.locator('.earnings li').first().textContent()).resolves.toContain(order);
 
     // A payout run pays the older earning to the courier's wallet: it is listed, paid.
