@@ -43,6 +43,8 @@ function courierAppDeps(c: Context): CourierAppDeps {
     push: courierPush(c),
     couriers,
     earnings: c.earnings,
+    payouts: c.payouts?.service,
+    listen: (channel, onNotify) => c.db.listen(channel, onNotify),
     clock: c.clock,
     signIn: c.courierSignIn,
     actions: c.courierActions,

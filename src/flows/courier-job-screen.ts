@@ -61,6 +61,7 @@ async function batchView(
       order_id: s.order_id,
       address: `${drop.delivery_address}, ${drop.delivery_city}`,
       customer: drop.customer_name,
+      item: drop.item,
       current: s.order_id === current.order_id,
       returning: s.stage === 'returning',
     });

@@ -171,4 +171,12 @@ export const earningsRepository = {
       [courierId, from, limit],
     );
   },
+
+  /** Every courier's latest earnings, newest first (courier_earnings_earned_idx). */
+  async latest(q: Queryable, limit: number): Promise<EarningRow[]> {
+    return q.query<EarningRow>(
+      `select ${EARNING_COLS} from courier_earnings order by earned_at desc, id desc limit $1`,
+      [limit],
+    );
+  },
 };

@@ -34,6 +34,9 @@ export interface CourierEarnings {
   jobs: EarningRow[];
 }
 
+/** Rings after a commit that booked an earning, naming its courier (the live pay screens). */
+export const EARNINGS_CHANNEL = 'courier_earnings';
+
 const DAY_MS = 86_400_000;
 /** Accra keeps UTC all year: its day and its week (from Monday) start at UTC midnight. */
 const dayStart = (t: number) => Math.floor(t / DAY_MS) * DAY_MS;
@@ -50,13 +53,13 @@ export class EarningsService {
     private readonly vehicles: readonly string[],
   ) {}
 
-  /** Adds the next version of a zone's and vehicle's rule (in force from effective_from, else now). */
   /** The order each of these earnings was booked for (payouts holds pay for an unconfirmed delivery). */
   async ordersOf(q: Queryable, earningIds: readonly string[]): Promise<Map<string, string>> {
     const rows = await repo.ordersOf(q, earningIds);
     return new Map(rows.map((r) => [r.id, r.order_id]));
   }
 
+  /** Adds the next version of a zone's and vehicle's rule (in force from effective_from, else now). */
   async setRule(input: PayRuleInput, createdBy: string): Promise<PayRuleRow> {
     const now = new Date(this.clock());
     const problems = payRuleProblems(input, this.vehicles, now);
@@ -137,6 +140,7 @@ export class EarningsService {
         earningJournal(earning.id, job.courierId, earning.amount_pesewas),
         at,
       );
+    if (earning) tx.notify(EARNINGS_CHANNEL, job.courierId);
     return earning;
   }
 
@@ -156,5 +160,10 @@ export class EarningsService {
       week_pesewas: sum(jobs),
       jobs,
     };
+  }
+
+  /** Every courier's latest earnings, newest first (the console's courier pay page). */
+  async latest(limit: number): Promise<EarningRow[]> {
+    return repo.latest(this.db, limit);
   }
 }

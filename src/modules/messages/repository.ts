@@ -38,6 +38,10 @@ const COLS = `id, order_id, app_id, partner_id, kind, occasion, channel, to_numb
   body, segments, cost_pesewas, status, skip_reason, attempts, provider_message_id, last_error, created_at,
   sent_at, reported_at`;
 
+/** Rings after a commit that changed an order's texts (recorded, sent, reported), naming the order. */
+export const MESSAGE_CHANGES_CHANNEL = 'recipient_message_changes';
+const changed = (q: Queryable, orderId: string) => q.notify(MESSAGE_CHANGES_CHANNEL, orderId);
+
 interface SettingsRow {
   on_assigned: boolean;
   on_courier_near: boolean;
@@ -131,6 +135,7 @@ export const messagesRepository = {
         dueAt,
       ],
     );
+    if (rows.length > 0) changed(q, m.order_id);
     return rows.length > 0;
   },
 
@@ -144,7 +149,7 @@ export const messagesRepository = {
     q: Queryable,
     opts: { now: Date; leaseUntil: Date; limit: number; ids?: readonly string[] },
   ): Promise<MessageRow[]> {
-    return q.query<MessageRow>(
+    const claimed = await q.query<MessageRow>(
       `update recipient_messages set status = 'sending', attempts = attempts + 1, next_attempt_at = $2
         where id in (select id from recipient_messages
                       where status in ('queued', 'sending')
@@ -154,12 +159,14 @@ export const messagesRepository = {
         returning ${COLS}`,
       [opts.now, opts.leaseUntil, opts.limit, opts.ids ?? null],
     );
+    for (const m of claimed) changed(q, m.order_id);
+    return claimed;
   },
 
   /** Sent: compare-and-set on the claim (status and attempt), so a stale sender changes nothing. */
   async markSent(
     q: Queryable,
-    m: Pick<MessageRow, 'id' | 'attempts'>,
+    m: Pick<MessageRow, 'id' | 'attempts' | 'order_id'>,
     providerId: string | null,
     at: Date,
   ): Promise<void> {
@@ -169,11 +176,12 @@ export const messagesRepository = {
         where id = $1 and status = 'sending' and attempts = $2`,
       [m.id, m.attempts, at, providerId],
     );
+    changed(q, m.order_id);
   },
 
   async markRetry(
     q: Queryable,
-    m: Pick<MessageRow, 'id' | 'attempts'>,
+    m: Pick<MessageRow, 'id' | 'attempts' | 'order_id'>,
     error: string,
     retryAt: Date,
   ): Promise<void> {
@@ -182,12 +190,13 @@ export const messagesRepository = {
         where id = $1 and status = 'sending' and attempts = $2`,
       [m.id, m.attempts, error, retryAt],
     );
+    changed(q, m.order_id);
   },
 
   /** Given up: answers whether this call moved it (the refund goes with that move only). */
   async markFailed(
     q: Queryable,
-    m: Pick<MessageRow, 'id' | 'attempts'>,
+    m: Pick<MessageRow, 'id' | 'attempts' | 'order_id'>,
     error: string,
   ): Promise<boolean> {
     const rows = await q.query(
@@ -195,6 +204,7 @@ export const messagesRepository = {
         where id = $1 and status = 'sending' and attempts = $2 returning id`,
       [m.id, m.attempts, error],
     );
+    changed(q, m.order_id);
     return rows.length > 0;
   },
 
@@ -209,7 +219,7 @@ export const messagesRepository = {
   /** A delivery report: only for a message the provider took (a report never revives a skipped one). */
   async report(
     q: Queryable,
-    id: string,
+    m: Pick<MessageRow, 'id' | 'order_id'>,
     status: 'delivered' | 'failed',
     error: string | null,
     at: Date,
@@ -217,8 +227,9 @@ export const messagesRepository = {
     await q.query(
       `update recipient_messages set status = $2, reported_at = $3, last_error = coalesce($4, last_error)
         where id = $1 and status in ('sent', 'delivered', 'failed')`,
-      [id, status, at, error],
+      [m.id, status, at, error],
     );
+    changed(q, m.order_id);
   },
 
   async recorded(q: Queryable, orderId: string, kind: MessageKind): Promise<boolean> {

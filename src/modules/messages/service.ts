@@ -182,7 +182,7 @@ export class MessagesService {
     if (state === 'pending') return;
     await repo.report(
       this.deps.db,
-      message.id,
+      message,
       state,
       state === 'failed' ? detail : null,
       new Date(this.deps.clock()),

@@ -3,6 +3,13 @@ import type { Queryable } from '../../platform/db/index.ts';
 import type { PayeeKind } from './domain/destinations.ts';
 import { PAYOUT_KINDS } from './domain/journals.ts';
 
+/** Rings after a commit that changed payouts or a run, naming the payees concerned (none: a run's state). */
+export const PAYOUTS_CHANNEL = 'payouts';
+export function payoutsChanged(q: Queryable, payees?: Iterable<string>): void {
+  if (!payees) return q.notify(PAYOUTS_CHANNEL);
+  for (const payee of new Set(payees)) q.notify(PAYOUTS_CHANNEL, payee);
+}
+
 export type PayoutStatus =
   | 'awaiting_approval'
   | 'created'
@@ -262,6 +269,7 @@ export const payoutsRepository = {
         run.created_at,
       ],
     );
+    if (rows.length > 0) payoutsChanged(tx);
     return rows.length > 0;
   },
 
@@ -339,6 +347,7 @@ export const payoutsRepository = {
         set.next_check_at ?? null,
       ],
     );
+    if (rows[0]) payoutsChanged(tx, [rows[0].payee]);
     return rows[0];
   },
 

@@ -2,6 +2,7 @@ import type { Queryable } from '../../platform/db/index.ts';
 import { PAYOUT_KINDS } from './domain/journals.ts';
 import {
   DESTINATION_COLUMNS,
+  payoutsChanged,
   payoutsRepository as repo,
   type DestinationRow,
   type LineRow,
@@ -126,6 +127,10 @@ export const runRepository = {
         lines.map((l) => l.account),
       ],
     );
+    payoutsChanged(
+      tx,
+      ps.map((p) => p.payee),
+    );
   },
 
   /** Records a committed batch on its run: where the next one starts and what it skipped. */
@@ -151,6 +156,7 @@ export const runRepository = {
       `update payout_runs set status = $2, finished_at = case when $2 = 'done' then $3::timestamptz end, lease_until = case when $2 = 'done' then null else lease_until end where id = $1`,
       [runId, status, at],
     );
+    payoutsChanged(tx);
   },
 
   /**

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db/index.ts';
-import type { PayoutRow, PayoutStatus } from './repository.ts';
+import { payoutsChanged, type PayoutRow, type PayoutStatus } from './repository.ts';
 
 /**
  * The one rule for handing a payout to the provider, for `payouts` aliased `p`: it is `created`, and the
@@ -32,12 +32,17 @@ export const sendRepository = {
       [ids],
     );
     // With the destination's recipient at the provider, which a bulk transfer names.
-    return tx.query(
+    const claimed = await tx.query<PayoutRow & { recipient_code: string | null }>(
       `update payouts p set status = 'sending', updated_at = $2, attempts = attempts + 1, sending_since = $2, next_check_at = $3, checks = 0
         where p.id = any($1::text[]) and ${SENDABLE}
         returning p.*, (select d.recipient_code from payout_destinations d where d.payee = p.payee and d.version = p.destination_version) as recipient_code`,
       [ids, at, nextCheckAt],
     );
+    payoutsChanged(
+      tx,
+      claimed.map((p) => p.payee),
+    );
+    return claimed;
   },
 
   /**
@@ -57,7 +62,7 @@ export const sendRepository = {
     at: Date,
     nextCheckAt: Date | null,
   ): Promise<PayoutRow[]> {
-    return tx.query<PayoutRow>(
+    const moved = await tx.query<PayoutRow>(
       `update payouts p set status = $4, updated_at = $5, provider_reference = coalesce(x.ref, p.provider_reference), fee_pesewas = coalesce(x.fee, p.fee_pesewas),
               next_check_at = $6, checks = 0
          from unnest($1::text[], $2::text[], $3::bigint[]) as x(id, ref, fee)
@@ -72,6 +77,11 @@ export const sendRepository = {
         from,
       ],
     );
+    payoutsChanged(
+      tx,
+      moved.map((p) => p.payee),
+    );
+    return moved;
   },
 
   /**

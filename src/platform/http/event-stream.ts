@@ -58,6 +58,11 @@ export class EventStreams<K> {
     return this.streams.size;
   }
 
+  /** The keys watched now, each once. */
+  keys(): K[] {
+    return [...new Set([...this.streams].map((s) => s.key))];
+  }
+
   /** How many streams a holder (a session, a tracking link) has open. */
   openBy(holder: string): number {
     return this.perHolder.get(holder) ?? 0;

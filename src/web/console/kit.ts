@@ -83,7 +83,12 @@ export interface ConsoleDeps {
   /** Gateways' reports and couriers' cash reconciled day by day (finance, admin). */
   reconciliation?: ReconciliationService | undefined;
   /** Wakes on committed changes of a channel, on any instance (db.listen): the boards' live streams. */
-  listen?: ((channel: string, onNotify: () => void) => Promise<() => Promise<void>>) | undefined;
+  listen?:
+    | ((
+        channel: string,
+        onNotify: (changed: readonly string[] | undefined) => void,
+      ) => Promise<() => Promise<void>>)
+    | undefined;
   /** The dispatch map's tiles (the tracking page's tile server); without it the map draws markers only. */
   map?: { tilesUrl: string; tileOrigin: string; attribution: string } | undefined;
 }

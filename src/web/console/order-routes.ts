@@ -84,6 +84,7 @@ function windowText(o: {
 export function registerConsoleOrderRoutes(app: FastifyInstance, kit: ConsoleKit): void {
   const { orders, audit } = kit.deps;
   if (!orders) return;
+  const live = liveBoard(kit);
 
   async function orderPage(
     reply: FastifyReply,
@@ -132,6 +133,8 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, kit: ConsoleKit
           ? FAILURE_REASONS.map((r) => ({ value: r, label: FAILURE_TITLES[r] }))
           : [],
         sandbox: order.environment === 'staging',
+        ...(kit.deps.messages &&
+          live('texts', `/console/orders/${order.id}`, `/console/events/orders/${order.id}/texts`)),
         texts: texts.map((m) => ({
           kind: m.kind.replace('_', ' '),
           channel: m.channel,

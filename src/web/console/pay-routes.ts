@@ -4,6 +4,8 @@ import { DEFAULT_ZONE, payPolicyView, payRuleView } from '../../modules/earnings
 import { isAppError } from '../../platform/errors.ts';
 import { formatGhs, ghsToPesewas } from '../../platform/money.ts';
 import { definePage } from '../../platform/web/page.ts';
+import { liveBoard } from './live-board.ts';
+import { runRow } from './payout-view.ts';
 import {
   holds,
   utc,
@@ -42,7 +44,38 @@ type PayPage = (
   status?: number,
 ) => Promise<unknown>;
 
-/** The page: every version of the rules and of the policy, with who set each. */
+/** Earnings and pay runs listed on the page (the newest first). */
+const LATEST = 20;
+
+/** The live part: every courier's latest earnings and, for finance, the latest pay runs. */
+async function activity(kit: ConsoleKit, current: OperatorCurrent, operators: Map<string, string>) {
+  const { earnings, payouts, couriers } = kit.deps;
+  const [latest, runs, names] = await Promise.all([
+    earnings.latest(LATEST),
+    payouts && holds(current, FINANCE_ROLES) ? payouts.service.runs(LATEST) : undefined,
+    couriers.service.list({ limit: 500 }),
+  ]);
+  const courier = new Map(names.map((c) => [c.id, c.name]));
+  return {
+    earnings: latest.map((e) => ({
+      when: utc(e.earned_at),
+      courierId: e.courier_id,
+      courier: courier.get(e.courier_id) ?? e.courier_id,
+      order: e.order_id,
+      what:
+        e.occasion === 'delivered'
+          ? 'delivered'
+          : `could not deliver (trip ${e.occasion.split(':')[1]})`,
+      amount: formatGhs(e.amount_pesewas),
+      netted: e.netted_pesewas > 0 ? formatGhs(e.netted_pesewas) : '—',
+    })),
+    orderPages: Boolean(kit.deps.orders),
+    runs: runs?.map((r) => runRow(r, operators)),
+    ...liveBoard(kit)('pay', '/console/courier-pay'),
+  };
+}
+
+/** The page: every version of the rules and of the policy, with who set each, and what was earned and paid. */
 function payPage(kit: ConsoleKit): PayPage {
   const { earnings } = kit.deps;
   return async function page(
@@ -78,6 +111,7 @@ function payPage(kit: ConsoleKit): PayPage {
         vehicles: VEHICLES,
         defaultZone: DEFAULT_ZONE,
         canChange: holds(current, FINANCE_ROLES),
+        ...(await activity(kit, current, operators)),
         values: {},
         ...extra,
       },

@@ -4,7 +4,7 @@ import { isAppError } from '../../platform/errors.ts';
 import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
 import { FINANCE_ROLES, utc, type ConsoleKit, type OperatorCurrent } from './kit.ts';
-import { payoutView } from './payout-view.ts';
+import { payoutView, runRow } from './payout-view.ts';
 import { definePage, idParam } from '../../platform/web/page.ts';
 import { liveBoard } from './live-board.ts';
 
@@ -46,13 +46,7 @@ export function registerConsolePayoutRoutes(app: FastifyInstance, kit: ConsoleKi
       'payouts',
       {
         title: 'Payouts',
-        runs: runs.map((r) => ({
-          ...r,
-          when: utc(r.created_at),
-          cutoff: utc(r.cutoff),
-          total: formatGhs(Number(r.total_pesewas)),
-          starter: operators.get(r.started_by) ?? r.started_by,
-        })),
+        runs: runs.map((r) => runRow(r, operators)),
         payouts: [...awaiting, ...rest].map((p) => ({
           ...payoutView(p),
           payeeName: payees.get(p.payee) ?? p.payee,

@@ -1,4 +1,4 @@
-import type { PayoutRow } from '../../modules/payouts/index.ts';
+import type { PayoutRow, PayoutsModule } from '../../modules/payouts/index.ts';
 import { formatGhs } from '../../platform/money.ts';
 import { utc } from './kit.ts';
 
@@ -49,4 +49,15 @@ export const payoutView = (p: PayoutRow) => ({
   attempts: p.attempts,
   created: utc(p.created_at),
   updated: utc(p.updated_at),
+});
+
+type Run = Awaited<ReturnType<PayoutsModule['service']['runs']>>[number];
+
+/** A payout run as the console's run tables show it (partials/runs.eta). */
+export const runRow = (r: Run, operators: Map<string, string>) => ({
+  ...r,
+  when: utc(r.created_at),
+  cutoff: utc(r.cutoff),
+  total: formatGhs(Number(r.total_pesewas)),
+  starter: operators.get(r.started_by) ?? r.started_by,
 });

@@ -8,6 +8,7 @@ import type {
   PushSubscriptions,
 } from '../../modules/couriers/index.ts';
 import type { EarningsService } from '../../modules/earnings/index.ts';
+import type { PayoutsModule } from '../../modules/payouts/index.ts';
 import type { MediaInput } from '../../modules/proof/index.ts';
 import type { Session, SessionStore } from '../../modules/sessions/index.ts';
 import { readCookie, serializeCookie } from '../../platform/web/cookies.ts';
@@ -45,6 +46,7 @@ export interface CourierJobView {
         order_id: string;
         address: string;
         customer: string;
+        item: string;
         current: boolean;
         returning: boolean;
       }>
@@ -70,6 +72,9 @@ export interface CourierPush {
   round: () => Promise<void>;
 }
 
+/** The courier's latest payouts the earnings screen lists. */
+export const PAYOUTS_SHOWN = 10;
+
 export interface CourierAppDeps {
   /** The courier's current offer or job; absent when dispatch is off. */
   job?: ((courierId: string) => Promise<CourierJobView | undefined>) | undefined;
@@ -94,6 +99,15 @@ export interface CourierAppDeps {
   couriers: CouriersService;
   /** The courier's pay: today's and this week's totals and each job (the earnings screen). */
   earnings: Pick<EarningsService, 'ofCourier'>;
+  /** The courier's payouts (the earnings screen's "Paid to you"); absent when payouts are not served here. */
+  payouts?: Pick<PayoutsModule['service'], 'list'> | undefined;
+  /** Wakes on committed changes of a channel, on any instance (db.listen): the earnings screen's stream. */
+  listen?:
+    | ((
+        channel: string,
+        onNotify: (changed: readonly string[] | undefined) => void,
+      ) => Promise<() => Promise<void>>)
+    | undefined;
   /** The app's clock (the earnings screen's "today"). */
   clock: () => number;
   signIn: CourierSignIn;

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { EARNINGS_CHANNEL } from '../../modules/earnings/index.ts';
+import { PAYOUTS_CHANNEL } from '../../modules/payouts/index.ts';
 import { EventStreams, type StreamMessage } from '../../platform/http/event-stream.ts';
-import type { CourierJobView, CourierKit } from './kit.ts';
+import { PAYOUTS_SHOWN, type CourierJobView, type CourierKit } from './kit.ts';
 import { json } from './routes.ts';
 
 /** Event streams one courier session may hold open at once (a phone and a spare tab); more answer 429. */
@@ -24,6 +26,8 @@ export type LiveJob =
       distance_km: number | null;
       /** A multi-drop batch's drops still to do (null for a single job). */
       stops: number | null;
+      /** A multi-drop batch's drops in route order, each with its drop-off and item (null for a single job). */
+      drops: Array<{ address: string; customer: string; item: string }> | null;
     };
 
 /** The courier's job as an event: its id is a hash of what the screen shows, so a resume skips what the phone has. */
@@ -40,6 +44,9 @@ export function liveJob(job: CourierJobView | undefined): { id: string; data: Li
         fee_pesewas: job.fee_pesewas === undefined ? job.sheet.fee_pesewas : job.fee_pesewas,
         distance_km: job.distance_km ?? null,
         stops: job.stops?.length ?? null,
+        drops:
+          job.stops?.map((d) => ({ address: d.address, customer: d.customer, item: d.item })) ??
+          null,
       }
     : { kind: 'none' };
   const shown =
@@ -49,42 +56,69 @@ export function liveJob(job: CourierJobView | undefined): { id: string; data: Li
   return { id: createHash('sha256').update(shown).digest('base64url').slice(0, 22), data };
 }
 
+/** A stream's key: the courier's id (their job), or `earnings:<id>` (their earnings screen). */
+const EARNINGS = 'earnings:';
+
+/** The courier's earnings as an event: its id digests what the screen shows, so only a change is sent. */
+async function liveEarnings(kit: CourierKit, courierId: string): Promise<StreamMessage> {
+  const [mine, paid] = await Promise.all([
+    kit.deps.earnings.ofCourier(courierId),
+    kit.deps.payouts?.list({ payee: `courier:${courierId}`, limit: PAYOUTS_SHOWN }) ?? [],
+  ]);
+  const shown = JSON.stringify([
+    mine.today_pesewas,
+    mine.week_pesewas,
+    mine.jobs.map((j) => [j.id, j.netted_pesewas]),
+    paid.map((p) => [p.id, p.status]),
+  ]);
+  const id = createHash('sha256').update(shown).digest('base64url').slice(0, 22);
+  return { id, event: 'board', data: { board: 'earnings' } };
+}
+
 /**
  * GET /courier/events: server-sent events of the signed-in courier's own offer or job, sent when it
  * changes (woken by dispatch's committed changes on any instance) and at connection unless the
- * phone's Last-Event-ID says it has it. GET /courier/job: the same as JSON, the app's polling fallback.
+ * phone's Last-Event-ID says it has it. GET /courier/job: the same as JSON, the app's polling
+ * fallback. GET /courier/events/earnings: a `board` event when the earnings screen would show
+ * something else (an earning booked, a payout made or moving), on which the screen fetches itself.
  */
 export function registerCourierLive(app: FastifyInstance, kit: CourierKit): void {
-  const { job, jobChanges } = kit.deps;
-  if (!job || !jobChanges) return;
+  const { job, jobChanges, listen } = kit.deps;
   // Keyed by courier, held by session: one read per connected courier however many of their streams are open.
   const streams = new EventStreams<string>({
     name: 'courier jobs',
     heartbeatMs: HEARTBEAT_MS,
     log: app.log,
-    load: async (couriers) => {
+    load: async (keys) => {
       const messages = new Map<string, StreamMessage>();
-      for (const courierId of couriers)
-        messages.set(courierId, { ...liveJob(await job(courierId)), event: 'job' });
+      for (const key of keys) {
+        if (key.startsWith(EARNINGS))
+          messages.set(key, await liveEarnings(kit, key.slice(EARNINGS.length)));
+        else if (job) messages.set(key, { ...liveJob(await job(key)), event: 'job' });
+      }
       return messages;
     },
     // The session is checked again at each heartbeat: a signed-out or deactivated courier's stream ends.
-    stillAllowed: async (sessionId, courierId) =>
+    stillAllowed: async (sessionId, key) =>
       Boolean(
         (await kit.deps.sessions.find(sessionId)) &&
-          (await kit.deps.couriers.get(courierId)).active,
+          (await kit.deps.couriers.get(key.replace(EARNINGS, ''))).active,
       ),
   });
-  let listening: Promise<() => Promise<void>> | undefined;
+  let jobsHeard: Promise<() => Promise<void>> | undefined;
+  let payHeard: Promise<Array<() => Promise<void>>> | undefined;
+  // Earnings name their courier, payouts their payee (`courier:<id>`); a change naming none reads every screen.
+  const payChanged = (changed: readonly string[] | undefined) =>
+    void streams.refresh(
+      changed?.map((k) => EARNINGS + k.replace(/^courier:/, '')) ??
+        streams.keys().filter((k) => k.startsWith(EARNINGS)),
+    );
 
-  app.get('/courier/job', async (request, reply) => {
-    const current = await kit.current(request);
-    if (!current) return json(reply, 401, { error: 'Sign in again.', code: 'SIGNED_OUT' });
-    const live = liveJob(await job(current.courier.id));
-    return json(reply, 200, { id: live.id, ...live.data });
-  });
-
-  app.get('/courier/events', async (request, reply: FastifyReply) => {
+  const open = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: (id: string) => string,
+  ) => {
     const current = await kit.current(request);
     if (!current) return json(reply, 401, { error: 'Sign in again.', code: 'SIGNED_OUT' });
     if (streams.openBy(current.sessionId) >= STREAMS_PER_SESSION) {
@@ -93,14 +127,39 @@ export function registerCourierLive(app: FastifyInstance, kit: CourierKit): void
         code: 'TOO_MANY_STREAMS',
       });
     }
-    // Dispatch names the couriers whose offer or job changed: only their streams read again.
-    listening ??= jobChanges((couriers) => void streams.refresh(couriers));
-    await listening;
-    await streams.open(request, reply, current.courier.id, current.sessionId);
-  });
+    await streams.open(request, reply, key(current.courier.id), current.sessionId);
+  };
+
+  if (job && jobChanges) {
+    app.get('/courier/job', async (request, reply) => {
+      const current = await kit.current(request);
+      if (!current) return json(reply, 401, { error: 'Sign in again.', code: 'SIGNED_OUT' });
+      const live = liveJob(await job(current.courier.id));
+      return json(reply, 200, { id: live.id, ...live.data });
+    });
+
+    app.get('/courier/events', async (request, reply: FastifyReply) => {
+      // Dispatch names the couriers whose offer or job changed: only their streams read again.
+      jobsHeard ??= jobChanges((couriers) => void streams.refresh(couriers));
+      await jobsHeard;
+      return open(request, reply, (id) => id);
+    });
+  }
+
+  if (listen) {
+    app.get('/courier/events/earnings', async (request, reply: FastifyReply) => {
+      payHeard ??= Promise.all([
+        listen(EARNINGS_CHANNEL, payChanged),
+        ...(kit.deps.payouts ? [listen(PAYOUTS_CHANNEL, payChanged)] : []),
+      ]);
+      await payHeard;
+      return open(request, reply, (id) => EARNINGS + id);
+    });
+  }
 
   app.addHook('preClose', async () => {
     streams.closeAll();
-    if (listening) await (await listening)();
+    if (jobsHeard) await (await jobsHeard)();
+    if (payHeard) for (const stop of await payHeard) await stop();
   });
 }

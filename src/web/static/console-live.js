@@ -1,8 +1,9 @@
-// The console boards' live updates (progressive enhancement: every board works without this file).
-// A board's region, marked data-live="<its event stream>", is fetched again from data-page when
-// the stream says it may have changed, unless the operator is using a control in it (then once
-// they leave it). The dispatch stream's snapshot is passed to console-map.js as `dispatch:snapshot`;
-// a rise in late orders raises an alert, with a short tone where the browser allows sound.
+// The console boards' live updates, and the courier app's earnings screen's (progressive
+// enhancement: every such page works without this file). A page's region, marked
+// data-live="<its event stream>", is fetched again from data-page when the stream says it may have
+// changed, unless the operator is using a control in it (then once they leave it). The dispatch
+// stream's snapshot is passed to console-map.js as `dispatch:snapshot`; a rise in late orders
+// raises an alert, with a short tone where the browser allows sound.
 (() => {
   const region = document.querySelector('[data-live]');
   if (!region?.dataset.live || typeof EventSource === 'undefined') return;

@@ -61,16 +61,30 @@
       'data-stage': '',
       'data-expires': d.expires_at || '',
     });
-    // A multi-drop batch says how many drops; its stops are listed once the page reloads.
-    const title = d.stops ? `New batch offered: ${d.stops} drops` : 'New job offered';
+    // A multi-drop batch lists each drop with its drop-off and item, as the page does.
+    const batch = d.drops?.length ? d.drops : null;
+    const title = batch ? `New batch offered: ${batch.length} drops` : 'New job offered';
     section.append(el('h2', { id: 'job-title' }, title));
+    if (batch) {
+      const list = el('ol', { class: 'stops', 'aria-labelledby': 'stops-title' });
+      list.append(el('li', { class: 'stop current' }, `Pickup: ${d.pickup}`));
+      batch.forEach((s, i) =>
+        list.append(
+          el('li', { class: 'stop' }, `Drop ${i + 1}: ${s.address} · ${s.customer} · ${s.item}`),
+        ),
+      );
+      section.append(el('h3', { id: 'stops-title' }, 'Stops in order'), list);
+    }
     const dl = el('dl', {});
-    const rows = [
-      ['Item', d.item],
-      ['Pickup', d.pickup],
-      ['Drop-off', d.dropoff],
-    ];
-    if (d.fee_pesewas !== null) rows.push(['Fee', `GH₵ ${(d.fee_pesewas / 100).toFixed(2)}`]);
+    const rows = batch
+      ? [['Pickup', d.pickup]]
+      : [
+          ['Item', d.item],
+          ['Pickup', d.pickup],
+          ['Drop-off', d.dropoff],
+        ];
+    const fee = batch ? `Fees (${batch.length} drops)` : 'Fee';
+    if (d.fee_pesewas !== null) rows.push([fee, `GH₵ ${(d.fee_pesewas / 100).toFixed(2)}`]);
     if (d.distance_km !== null) rows.push(['Distance to pickup', `${d.distance_km} km`]);
     for (const [dt, dd] of rows) dl.append(el('dt', {}, dt), el('dd', {}, dd));
     section.append(dl, el('p', { id: 'countdown', class: 'countdown', 'aria-live': 'off' }));

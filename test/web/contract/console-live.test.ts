@@ -19,6 +19,39 @@ describe("the console boards' live channel (server-sent events)", () => {
     return st;
   };
 
+  it("sends an order's texts stream an event when they change, the pay board one when an earning is booked", async () => {
+    const anon = await openStream(new WebClient(env.p.url), '/console/events/orders/dlv_x/texts');
+    expect(anon.status).toBe(404);
+    const order = await productionOrder(env.s);
+    const signedOut = await stream(new WebClient(env.p.url), `orders/${order}/texts`);
+    expect(signedOut.status).toBe(401);
+    const { web } = await env.signedIn(['support']);
+    expect((await stream(web, 'texts')).status).toBe(404);
+    const texts = await stream(web, `orders/${order}/texts`);
+    const pay = await stream(web, 'pay');
+    expect([texts.status, pay.status]).toEqual([200, 200]);
+    const none = await texts.next(() => true);
+    expect(none).toMatchObject({ event: 'board', data: { board: 'texts' } });
+    const payFirst = await pay.next(() => true);
+
+    const courier = await courierNear(env.p, 1, env.clock.now);
+    await env.p.app.platform.dispatch!.service.assign(order, courier.id);
+    expect((await texts.next((e) => e.id !== none.id)).data).toEqual({ board: 'texts' });
+    await env.p.app.platform.db.transaction((tx) =>
+      env.p.app.platform.earnings.book(tx, {
+        orderId: order,
+        courierId: courier.id,
+        occasion: 'delivered',
+        zone: null,
+        vehicle: 'motorbike',
+        roadKm: 3,
+      }),
+    );
+    expect((await pay.next((e) => e.id !== payFirst.id)).data).toEqual({ board: 'pay' });
+    // The sign-in's two TOTP steps given back: the later tests' partner calls stay within the skew.
+    env.clock.now -= 2 * TOTP_STEP_MS;
+  });
+
   it('answers 401 without a console session, 404 for a board that is not live, 403 to a role the page refuses', async () => {
     const anon = await stream(new WebClient(env.p.url), 'dispatch');
     expect(anon.status).toBe(401);

@@ -61,6 +61,33 @@ describe("the courier app's live channel (server-sent events)", () => {
     expect(JSON.parse(polled.text)).toMatchObject({ kind: 'offer', order_id: own, id: offer.id });
   });
 
+  it("sends the earnings screen's stream an event when the courier's own pay changes, not another's", async () => {
+    expect((await openStream(new WebClient(p.url), '/courier/events/earnings')).status).toBe(401);
+    const mine = await signedInCourier(p, 'Ama Earner');
+    const theirs = await signedInCourier(p, 'Kofi Other');
+    const st = await openStream(mine.web, '/courier/events/earnings');
+    open.push(st);
+    expect(st.status).toBe(200);
+    const first = await st.next(() => true);
+    expect(first).toMatchObject({ event: 'board', data: { board: 'earnings' } });
+    const book = (courierId: string, orderId: string) =>
+      p.app.platform.db.transaction((tx) =>
+        p.app.platform.earnings.book(tx, {
+          orderId,
+          courierId,
+          occasion: 'delivered',
+          zone: null,
+          vehicle: 'motorbike',
+          roadKm: 2,
+        }),
+      );
+    await book(theirs.id, `dlv_theirs_${theirs.id}`);
+    await book(mine.id, `dlv_mine_${mine.id}`);
+    await st.next((e) => e.id !== first.id);
+    // Only the courier's own change was sent: the other's booking, first, sent nothing.
+    expect(st.events.filter((e) => e.event === 'board')).toHaveLength(2);
+  });
+
   it('resumes from Last-Event-ID, and ignores a malformed or huge one (never a 5xx)', async () => {
     const c = await signedInCourier(p, 'Yaa Resume');
     const first = await stream(c.web);

@@ -1,8 +1,20 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allOffDuty, PICKUP, productionOrder, toDropoff, ZONE } from '../../dispatch/helpers.ts';
-import { browserAvailable, contrastRatios, usePlatformAndBrowser } from '../../helpers/browser.ts';
+import {
+  browserAvailable,
+  contrastRatios,
+  launchBrowser,
+  usePlatformAndBrowser,
+} from '../../helpers/browser.ts';
 import { newPhone } from '../../helpers/courier.ts';
-import { createPartner, type PartnerSetup } from '../../helpers/harness.ts';
+import {
+  createPartner,
+  startPlatform,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
+import { runPayouts, setDestination } from '../../payouts/helpers.ts';
 import { checkPhonePage, phonePage, signInOnPhone } from '../../helpers/courier-browser.ts';
 
 const cedis = (pesewas: number) => `GH₵ ${(pesewas / 100).toFixed(2)}`;
@@ -81,5 +93,96 @@ describe.runIf(browserAvailable)('the courier earnings screen, headless Chromium
     const res = await fetch(`${env.p.url}/courier/earnings`, { redirect: 'manual' });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/courier/sign-in');
+  });
+});
+
+describe.runIf(browserAvailable)('the courier earnings screen updates itself, 390 px', () => {
+  let p: TestPlatform;
+  let browser: Browser;
+  // The server's clock: real time, moved back for an earning booked before the last payout cut-off.
+  let shift = 0;
+  beforeAll(async () => {
+    [p, browser] = await Promise.all([
+      startPlatform({
+        clock: () => Date.now() + shift,
+        env: { PAYOUT_INTERVAL_MS: '0', PAYOUT_COOLING_HOURS: '0' },
+      }),
+      launchBrowser(),
+    ]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await p?.close();
+  });
+
+  const book = (courierId: string, orderId: string) =>
+    p.app.platform.db.transaction((tx) =>
+      p.app.platform.earnings.book(tx, {
+        orderId,
+        courierId,
+        occasion: 'delivered',
+        zone: null,
+        vehicle: 'motorbike',
+        roadKm: 5,
+      }),
+    );
+
+  it('shows a delivery credited and a payout made without a reload', async () => {
+    const phone = newPhone();
+    const courier = await p.app.platform.couriers.create({
+      name: 'Esi Owusu',
+      phone,
+      vehicle: 'motorbike',
+    });
+    // Earned two days ago, by the rule in force then: past the payout cut-off.
+    shift = -50 * 3_600_000;
+    const set = await p.admin('POST', '/courier-pay/rules', {
+      zone: 'default',
+      vehicle: 'motorbike',
+      base_pesewas: 1500,
+      per_km_pesewas: 200,
+      per_failed_attempt_pesewas: 500,
+    });
+    expect(set.status).toBe(201);
+    await book(courier.id, `dlv_old_${courier.id}`);
+    shift = 0;
+
+    const { context, page, violations } = await phonePage(browser);
+    await signInOnPhone(page, p, phone);
+    const stream = page.waitForResponse((r) => r.url().endsWith('/courier/events/earnings'));
+    await page.getByRole('link', { name: 'Earnings' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Earnings' }).waitFor();
+    expect((await stream).status()).toBe(200);
+    await page.getByText('No payout to your wallet yet.').waitFor();
+    let navigations = 0;
+    page.on('framenavigated', (f) => f === page.mainFrame() && navigations++);
+
+    // A delivery is credited: today's total and the job list follow.
+    const order = `dlv_new_${courier.id}`;
+    const credited = Date.now();
+    await book(courier.id, order);
+    await expect
+      .poll(() => page.locator('[data-total="today"]').textContent(), { timeout: 5000 })
+      .toBe(cedis(2500));
+    console.info(`a credited delivery on the earnings screen ${Date.now() - credited} ms after it`);
+    await expect(page.locator('.earnings li').first().textContent()).resolves.toContain(order);
+
+    // A payout run pays the older earning to the courier's wallet: it is listed, paid.
+    await setDestination(p, 'courier', courier.id, {
+      kind: 'mobile_money',
+      network: 'mtn',
+      number: '024 555 0404',
+      name: 'Esi Owusu',
+    });
+    expect((await runPayouts(p)).status).toBe(202);
+    const paid = page.locator('.payouts li').first();
+    await expect.poll(() => paid.textContent(), { timeout: 5000 }).toContain('Paid');
+    await expect(paid.textContent()).resolves.toContain(cedis(2500));
+    expect(navigations).toBe(0);
+    await expect(page.locator('[data-live-status]').textContent()).resolves.toMatch(/^Live/);
+    await checkPhonePage(page, 'earnings-live');
+    expect(violations).toEqual([]);
+    await context.close();
   });
 });

@@ -13,12 +13,14 @@ const DROPS = [
     phone: '0244000101',
     to: { lat: 5.635, lng: -0.161 },
     address: '4 Boundary Road',
+    item: 'A kente cloth',
   },
   {
     name: 'Kwame Asante',
     phone: '0244000102',
     to: { lat: 5.556, lng: -0.182 },
     address: '12 Oxford Street',
+    item: 'Two pairs of sandals',
   },
 ];
 
@@ -57,22 +59,36 @@ describe.runIf(browserAvailable)(
         body.customer = { name: d.name, phone: d.phone };
         body.delivery.address = d.address;
         body.delivery.coordinates = d.to;
+        body.item = d.item;
         const res = await s.client.send<any>('POST', '/api/v1/delivery/orders.create', { body });
         expect(res.status).toBe(201);
         ids.push(res.body.data.order_details.order_id);
       }
+      // The offer arrives without a reload: each drop with its own drop-off and item, and no one
+      // drop's drop-off or item shown as if it were the whole job; the page reloaded says the same.
+      let navigations = 0;
+      page.on('framenavigated', (f) => f === page.mainFrame() && navigations++);
       await p.app.platform.dispatch!.offers.tick();
-      await page.reload();
-      await page.getByRole('heading', { name: 'New batch offered: 2 drops' }).waitFor();
       const stops = page.getByRole('list', { name: 'Stops in order' }).getByRole('listitem');
-      await expect
-        .poll(() => stops.allTextContents())
-        .toEqual([
-          'Pickup: Makola Market',
-          'Drop 1: 12 Oxford Street, Accra · Kwame Asante',
-          'Drop 2: 4 Boundary Road, Accra · Esi Owusu',
-        ]);
-      await page.getByText('Fees (2 drops)').waitFor();
+      const offered = [
+        'Pickup: Makola Market',
+        'Drop 1: 12 Oxford Street, Accra · Kwame Asante · Two pairs of sandals',
+        'Drop 2: 4 Boundary Road, Accra · Esi Owusu · A kente cloth',
+      ];
+      for (const reloaded of [false, true]) {
+        if (reloaded) await page.reload();
+        await page
+          .getByRole('heading', { name: 'New batch offered: 2 drops' })
+          .waitFor({ timeout: 5000 });
+        await expect.poll(() => stops.allTextContents()).toEqual(offered);
+        const terms = await page.locator('.job dt').allTextContents();
+        expect(terms).not.toContain('Item');
+        expect(terms).not.toContain('Drop-off');
+        expect(terms).toContain('Fees (2 drops)');
+        if (reloaded) continue;
+        expect(navigations).toBe(0);
+        await checkPhonePage(page, 'batch-offer-live');
+      }
       await checkPhonePage(page, 'batch-offer');
 
       await page.getByRole('button', { name: 'Accept' }).click();
@@ -103,7 +119,7 @@ describe.runIf(browserAvailable)(
         .poll(() => stops.allTextContents())
         .toEqual([
           'Pickup: Makola Market (collected)',
-          'Drop 1: 4 Boundary Road, Accra · Esi Owusu',
+          'Drop 1: 4 Boundary Road, Accra · Esi Owusu · A kente cloth',
         ]);
       await checkPhonePage(page, 'batch-drop-2');
 
