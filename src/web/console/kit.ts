@@ -22,6 +22,7 @@ import {
 } from '../../modules/sessions/index.ts';
 import type { TopupReads, WalletService } from '../../modules/wallet/index.ts';
 import type { WebhookAdminService } from '../../modules/webhooks/index.ts';
+import type { Db } from '../../platform/db/types.ts';
 import type { Actor, OperatorRole, RequestOrigin } from '../../platform/auth/actor.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { isId, type IdPrefix } from '../../platform/ids.ts';
@@ -83,12 +84,7 @@ export interface ConsoleDeps {
   /** Gateways' reports and couriers' cash reconciled day by day (finance, admin). */
   reconciliation?: ReconciliationService | undefined;
   /** Wakes on committed changes of a channel, on any instance (db.listen): the boards' live streams. */
-  listen?:
-    | ((
-        channel: string,
-        onNotify: (changed: readonly string[] | undefined) => void,
-      ) => Promise<() => Promise<void>>)
-    | undefined;
+  listen?: Db['listen'] | undefined;
   /** The dispatch map's tiles (the tracking page's tile server); without it the map draws markers only. */
   map?: { tilesUrl: string; tileOrigin: string; attribution: string } | undefined;
 }

@@ -9,6 +9,7 @@ import type {
 } from '../../modules/couriers/index.ts';
 import type { EarningsService } from '../../modules/earnings/index.ts';
 import type { PayoutsModule } from '../../modules/payouts/index.ts';
+import type { Db } from '../../platform/db/types.ts';
 import type { MediaInput } from '../../modules/proof/index.ts';
 import type { Session, SessionStore } from '../../modules/sessions/index.ts';
 import { readCookie, serializeCookie } from '../../platform/web/cookies.ts';
@@ -102,12 +103,7 @@ export interface CourierAppDeps {
   /** The courier's payouts (the earnings screen's "Paid to you"); absent when payouts are not served here. */
   payouts?: Pick<PayoutsModule['service'], 'list'> | undefined;
   /** Wakes on committed changes of a channel, on any instance (db.listen): the earnings screen's stream. */
-  listen?:
-    | ((
-        channel: string,
-        onNotify: (changed: readonly string[] | undefined) => void,
-      ) => Promise<() => Promise<void>>)
-    | undefined;
+  listen?: Db['listen'] | undefined;
   /** The app's clock (the earnings screen's "today"). */
   clock: () => number;
   signIn: CourierSignIn;
