@@ -22,7 +22,7 @@ import {
 } from '../../modules/sessions/index.ts';
 import type { TopupReads, WalletService } from '../../modules/wallet/index.ts';
 import type { WebhookAdminService } from '../../modules/webhooks/index.ts';
-import type { Db } from '../../platform/db/types.ts';
+import type { Db } from '../../platform/db/index.ts';
 import type { Actor, OperatorRole, RequestOrigin } from '../../platform/auth/actor.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { isId, type IdPrefix } from '../../platform/ids.ts';

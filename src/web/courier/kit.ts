@@ -9,7 +9,7 @@ import type {
 } from '../../modules/couriers/index.ts';
 import type { EarningsService } from '../../modules/earnings/index.ts';
 import type { PayoutsModule } from '../../modules/payouts/index.ts';
-import type { Db } from '../../platform/db/types.ts';
+import type { Db } from '../../platform/db/index.ts';
 import type { MediaInput } from '../../modules/proof/index.ts';
 import type { Session, SessionStore } from '../../modules/sessions/index.ts';
 import { readCookie, serializeCookie } from '../../platform/web/cookies.ts';
