@@ -42,12 +42,14 @@ export default defineConfig({
     projects: [
       // Pure code: one module graph per worker serves every file (no state outlives a test).
       tier('unit', 0, ['src/**/*.test.ts', 'bench/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'test/*/unit/**/*.test.ts'], { isolate: false, maxWorkers: workers(1) }),
-      tier('module', 1, ['test/*/module/**/*.test.ts'], { ...services, maxWorkers: workers(0.5) }),
+      // Module and journey files reuse one module graph per worker as well: they mock nothing and
+      // close what they open, and loading the app's graph again cost each file about 2 s of CPU.
+      tier('module', 1, ['test/*/module/**/*.test.ts'], { ...services, isolate: false, maxWorkers: workers(0.5) }),
       // A test file not yet sorted into a tier (test/<area>/*.test.ts) runs here, and the tiers'
       // own test names it until `node scripts/tier-tests.mjs` has moved it.
       // One module graph per worker too: each file builds and closes its own apps (test/README.md).
       tier('contract', 2, ['test/*/contract/**/*.test.ts', 'test/*/*.test.ts'], { ...services, isolate: false, maxWorkers: workers(1) }),
-      tier('journey', 3, ['test/*/journey/**/*.test.ts'], { ...services, maxWorkers: workers(1) }),
+      tier('journey', 3, ['test/*/journey/**/*.test.ts'], { ...services, isolate: false, maxWorkers: workers(1) }),
     ],
   },
 });

@@ -25,11 +25,32 @@ function makeAjv(coerceTypes: boolean): Ajv {
   return ajv;
 }
 
+type Validate = ReturnType<Ajv['compile']>;
+const compilers = { body: undefined as Ajv | undefined, query: undefined as Ajv | undefined };
+const compiled = new Map<string, Validate>();
+
+/**
+ * A validator for a schema (with the input rules), compiled once per process: every app built in
+ * it (tests build hundreds, a worker thread its own) shares the code Ajv made for the same schema,
+ * which is most of what building an app costs. A compiled schema depends only on its JSON and on
+ * whether values are coerced (the Ajv instances' options never change).
+ */
+function compile(schema: unknown, coerceTypes: boolean): Validate {
+  const rules = withInputRules(schema) as object;
+  const key = `${coerceTypes ? 'q' : 'b'}${JSON.stringify(rules)}`;
+  let validate = compiled.get(key);
+  if (!validate) {
+    const ajv = coerceTypes
+      ? (compilers.query ??= makeAjv(true))
+      : (compilers.body ??= makeAjv(false));
+    validate = ajv.compile(rules);
+    compiled.set(key, validate);
+  }
+  return validate;
+}
+
 export function validatorCompiler(): FastifySchemaCompiler<unknown> {
-  const bodyAjv = makeAjv(false);
-  const queryAjv = makeAjv(true);
-  return ({ schema, httpPart }) =>
-    (httpPart === 'querystring' ? queryAjv : bodyAjv).compile(withInputRules(schema) as object);
+  return ({ schema, httpPart }) => compile(schema, httpPart === 'querystring');
 }
 
 /** Every route's body, query and path parameters are validated by the same rules. */
@@ -142,6 +163,6 @@ export function summarize(issues: readonly ValidationIssue[]): string {
 
 /** A body validator outside a route (bulk items), with the same rules as route bodies. */
 export function compileBodyValidator(schema: object): (value: unknown) => ValidationIssue[] {
-  const validate = makeAjv(false).compile(withInputRules(schema) as object);
+  const validate = compile(schema, false);
   return (value) => (validate(value) ? [] : toIssues(validate.errors ?? []));
 }

@@ -17,10 +17,16 @@ function tempDir(): string {
 const start = (command: string[], env: Record<string, string>, cwd?: string) =>
   spawnServer({ LOG_LEVEL: 'info', ...env }, { command, cwd, detached: true });
 
-/** The pid the server logged as its own, and its command line. */
-function serverProcess(output: string): { pid: number; cmdline: string } {
-  const line = output.split('\n').find((l) => l.includes('partner platform ready'));
-  const pid = JSON.parse(line!).pid as number;
+const readyLine = (output: string) =>
+  output.split('\n').find((l) => l.includes('partner platform ready'));
+
+/**
+ * The pid the server logged as its own, and its command line. /readyz can answer before the log
+ * line has come through npm's pipe (a loaded machine), so the line is waited for.
+ */
+async function serverProcess(output: () => string): Promise<{ pid: number; cmdline: string }> {
+  await expect.poll(() => readyLine(output())).toBeDefined();
+  const pid = JSON.parse(readyLine(output())!).pid as number;
   return {
     pid,
     cmdline: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim(),
@@ -33,7 +39,7 @@ describe('the compiled runtime', () => {
   it('npm start serves from dist/ with node as the process; SIGTERM to npm drains it and frees the data directory', async () => {
     const dataDir = tempDir();
     const server = await start(['npm', 'start'], { DATA_DIR: dataDir });
-    const { pid, cmdline } = serverProcess(server.output());
+    const { pid, cmdline } = await serverProcess(server.output);
     expect(cmdline).toMatch(/node.* dist\/server\.js$/);
     expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8')).not.toMatch(/tsx/);
     process.kill(server.child.pid!, 'SIGTERM'); // npm only, as a supervisor would
@@ -47,7 +53,7 @@ describe('the compiled runtime', () => {
     const dataDir = tempDir();
     for (let i = 0; i < 3; i++) {
       const server = await start(['npm', 'start'], { DATA_DIR: dataDir });
-      const { pid } = serverProcess(server.output());
+      const { pid } = await serverProcess(server.output);
       process.kill(-server.child.pid!, 'SIGINT');
       expect(await server.exited).not.toBeNull();
       await expect.poll(() => existsSync(`/proc/${pid}`), { timeout: 15_000 }).toBe(false);

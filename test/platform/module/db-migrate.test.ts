@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { migrate, readMigrations } from '../../../src/platform/db/migrate.ts';
+import {
+  MigrationChangedError,
+  migrate,
+  readMigrations,
+} from '../../../src/platform/db/migrate.ts';
 import { openPglite } from '../../../src/platform/db/pglite.ts';
 import { openPostgres } from '../../../src/platform/db/postgres.ts';
 import type { DriverDb } from '../../../src/platform/db/types.ts';
@@ -44,6 +48,26 @@ describe('migrations', () => {
       }
     },
   );
+
+  it('apply a file added after the others, and refuse one edited after it was applied', async () => {
+    const db = await openPglite(undefined);
+    try {
+      expect(await migrate(db, [fixture])).toEqual([1]);
+      const next = {
+        version: 2,
+        name: '002_next.sql',
+        sql: 'create table b (x int)',
+        checksum: 'y',
+      };
+      expect(await migrate(db, [fixture, next])).toEqual([2]);
+      expect(await migrate(db, [fixture, next])).toEqual([]);
+      await expect(migrate(db, [{ ...fixture, checksum: 'edited' }, next])).rejects.toThrow(
+        MigrationChangedError,
+      );
+    } finally {
+      await db.close();
+    }
+  });
 
   it('are read as numbered files, in order', () => {
     const versions = readMigrations().map((m) => m.version);
