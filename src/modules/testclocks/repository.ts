@@ -99,12 +99,16 @@ export const testClocksRepository = {
     );
   },
 
-  /** Deletes a clock its delete claimed (kept as a row, ready, never found again). */
-  async remove(q: Queryable, id: string, at: Date): Promise<void> {
-    await q.query(
+  /**
+   * Deletes a clock its delete claimed at `claimedAt` (kept as a row, ready, never found again);
+   * false when the claim lapsed and another advance or delete took the clock meanwhile.
+   */
+  async remove(q: Queryable, id: string, at: Date, claimedAt: Date): Promise<boolean> {
+    const rows = await q.query(
       `update test_clocks set deleted_at = $2, status = 'ready', advancing_to = null, advance_started_at = null
-        where id = $1 and deleted_at is null`,
-      [id, at],
+        where id = $1 and deleted_at is null and advance_started_at = $3 returning id`,
+      [id, at, claimedAt],
     );
+    return rows.length === 1;
   },
 };

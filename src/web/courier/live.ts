@@ -148,10 +148,14 @@ export function registerCourierLive(app: FastifyInstance, kit: CourierKit): void
 
   if (listen) {
     app.get('/courier/events/earnings', async (request, reply: FastifyReply) => {
+      // A LISTEN that failed is asked again by the next screen, not cached until a restart.
       payHeard ??= Promise.all([
         listen(EARNINGS_CHANNEL, payChanged),
         ...(kit.deps.payouts ? [listen(PAYOUTS_CHANNEL, payChanged)] : []),
-      ]);
+      ]).catch((err: unknown) => {
+        payHeard = undefined;
+        throw err;
+      });
       await payHeard;
       return open(request, reply, (id) => EARNINGS + id);
     });

@@ -223,3 +223,13 @@ describe("the console board's reference search across every partner", () => {
     expect(indexes(board)).toEqual(['delivery_orders_partner_list_idx']);
   });
 });
+
+describe("a deleted test clock's open orders", () => {
+  it('are found through the clock index, not by reading every order', async () => {
+    const plan = await planOf((q) => ordersRepository.openOnClock(q, 'clk_none'));
+    expect(plan.map((n) => n['Node Type'])).not.toContain('Seq Scan');
+    expect(plan.map((n) => n['Index Name']).filter(Boolean)).toEqual([
+      'delivery_orders_test_clock_idx',
+    ]);
+  });
+});

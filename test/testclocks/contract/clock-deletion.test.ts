@@ -124,4 +124,48 @@ describe("a test clock's deletion", () => {
     );
     expect(unbalanced).toEqual([]);
   });
+
+  // Two sessions at once need PostgreSQL (PGlite serves one at a time).
+  it.runIf(process.env.DATABASE_URL)(
+    'skips an order that ends while the delete is ending it, and ends the rest',
+    async () => {
+      const clockId = (await call('test_clocks.create', { frozen_time: FROZEN })).body.data.id;
+      const first = await order(clockId);
+      const second = await order(clockId);
+      // Another writer holds the first order and cancels it while the delete waits on its row.
+      let cancel!: () => void;
+      const go = new Promise<void>((r) => (cancel = r));
+      let locked!: (pid: number) => void;
+      const lockTaken = new Promise<number>((r) => (locked = r));
+      const holder = p.app.platform.db.transaction(async (tx) => {
+        await tx.query('select id from delivery_orders where id = $1 for update', [first]);
+        locked((await tx.query<{ pid: number }>('select pg_backend_pid() as pid'))[0]!.pid);
+        await go;
+        await tx.query(
+          "update delivery_orders set status = 'cancelled', version = version + 1 where id = $1",
+          [first],
+        );
+      });
+      const holderPid = await lockTaken;
+      const deleting = call('test_clocks.delete', { test_clock_id: clockId });
+      await expect
+        .poll(
+          async () =>
+            (
+              await p.app.platform.db.query<{ n: number }>(
+                'select count(*)::int as n from pg_stat_activity where $1 = any(pg_blocking_pids(pid))',
+                [holderPid],
+              )
+            )[0]!.n,
+          { interval: 50 },
+        )
+        .toBeGreaterThan(0);
+      cancel();
+      await holder;
+      const deleted = await deleting;
+      expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+      expect((await call('orders.get', { order_id: second })).body.data.status).toBe('cancelled');
+      expect((await call('test_clocks.get', { test_clock_id: clockId })).status).toBe(404);
+    },
+  );
 });
