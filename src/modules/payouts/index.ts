@@ -2,7 +2,7 @@
 export { payoutsModule, createPayoutsModule, type PayoutsModule } from './module.ts';
 export { payoutSettings, type PayoutSettings } from './settings.ts';
 export type { PayeeBalance, SavedDestination } from './payees.ts';
-export { PAYOUTS_CHANNEL } from './repository.ts';
+export { PAYOUTS_CHANNEL, RUNS_KEY } from './repository.ts';
 export type {
   DestinationRow,
   PayoutRow,

@@ -3,12 +3,16 @@ import type { Queryable } from '../../platform/db/index.ts';
 import type { PayeeKind } from './domain/destinations.ts';
 import { PAYOUT_KINDS } from './domain/journals.ts';
 
-/** Rings after a commit that changed payouts or a run, naming the payees concerned (none: a run's state). */
+/**
+ * Rings after a commit that changed payouts or a run, naming the payees concerned, or `RUNS_KEY`
+ * for a run's own state: a payee's screen (a courier's earnings) reads again only for its own key.
+ */
 export const PAYOUTS_CHANNEL = 'payouts';
-export function payoutsChanged(q: Queryable, payees?: Iterable<string>): void {
-  if (!payees) return q.notify(PAYOUTS_CHANNEL);
+export const RUNS_KEY = 'runs';
+export function payoutsChanged(q: Queryable, payees: Iterable<string>): void {
   for (const payee of new Set(payees)) q.notify(PAYOUTS_CHANNEL, payee);
 }
+export const runsChanged = (q: Queryable): void => q.notify(PAYOUTS_CHANNEL, RUNS_KEY);
 
 export type PayoutStatus =
   | 'awaiting_approval'
@@ -269,7 +273,7 @@ export const payoutsRepository = {
         run.created_at,
       ],
     );
-    if (rows.length > 0) payoutsChanged(tx);
+    if (rows.length > 0) runsChanged(tx);
     return rows.length > 0;
   },
 

@@ -3,6 +3,7 @@ import { PAYOUT_KINDS } from './domain/journals.ts';
 import {
   DESTINATION_COLUMNS,
   payoutsChanged,
+  runsChanged,
   payoutsRepository as repo,
   type DestinationRow,
   type LineRow,
@@ -156,7 +157,7 @@ export const runRepository = {
       `update payout_runs set status = $2, finished_at = case when $2 = 'done' then $3::timestamptz end, lease_until = case when $2 = 'done' then null else lease_until end where id = $1`,
       [runId, status, at],
     );
-    payoutsChanged(tx);
+    runsChanged(tx);
   },
 
   /**

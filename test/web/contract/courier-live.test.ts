@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAYOUTS_CHANNEL, RUNS_KEY } from '../../../src/modules/payouts/index.ts';
 import { STREAMS_PER_SESSION } from '../../../src/web/courier/live.ts';
 import { productionOrder } from '../../dispatch/helpers.ts';
 import { signedInCourier } from '../../helpers/courier.ts';
@@ -86,6 +87,20 @@ describe("the courier app's live channel (server-sent events)", () => {
     await st.next((e) => e.id !== first.id);
     // Only the courier's own change was sent: the other's booking, first, sent nothing.
     expect(st.events.filter((e) => e.event === 'board')).toHaveLength(2);
+  });
+
+  it("names no courier for a pay run's own state, so no earnings screen reads again for it", async () => {
+    // A run's start and end ring the payouts channel as RUNS_KEY; without a key, every open
+    // earnings screen read its pay again (a courier's screen reads for its own key only).
+    const heard: Array<readonly string[] | undefined> = [];
+    const stop = await p.app.platform.db.listen(PAYOUTS_CHANNEL, (changed) => heard.push(changed));
+    try {
+      await p.app.platform.payouts.service.run('manual', 'opr_runner');
+      await expect.poll(() => heard.flatMap((c) => c ?? ['(everyone)'])).toContain(RUNS_KEY);
+      expect(heard).not.toContain(undefined);
+    } finally {
+      await stop();
+    }
   });
 
   it('resumes from Last-Event-ID, and ignores a malformed or huge one (never a 5xx)', async () => {
