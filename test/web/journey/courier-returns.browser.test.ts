@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { allOffDuty, PICKUP, productionOrder, ZONE } from '../../dispatch/helpers.ts';
 import { browserAvailable, usePlatformAndBrowser } from '../../helpers/browser.ts';
 import { newPhone } from '../../helpers/courier.ts';
@@ -109,10 +109,16 @@ describe.runIf(browserAvailable)(
         .poll(() => page.locator('#sync').textContent(), { timeout: 15_000 })
         .toBe('All sent.');
       // The page reloads itself once sent; under load that reload can race the connection coming back
-      // (the service worker then answers the cached page), so the test opens the page again itself; its
-      // own reload may abort the test's (ERR_ABORTED) when the two meet, so the test's is tried again.
-      await page.reload().catch(() => page.reload());
-      await page.getByText('No job for you right now.').waitFor({ timeout: 15_000 });
+      // (the service worker then answers the cached page), so the test opens the page again itself.
+      // Its reload may meet the app's (aborted, or the page detached mid-call): tried again until
+      // the page shows the job is over.
+      await vi.waitFor(
+        async () => {
+          await page.reload();
+          await page.getByText('No job for you right now.').waitFor({ timeout: 5_000 });
+        },
+        { timeout: 30_000, interval: 200 },
+      );
       await checkPhonePage(page, 'job-returned');
 
       const returned = await p.app.platform.db.query(
