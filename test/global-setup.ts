@@ -32,10 +32,12 @@ export default async function setup(project: TestProject): Promise<void> {
     .update(pgliteVersion())
     .update(readFileSync(new URL('../src/platform/db/migrate.ts', import.meta.url)));
   for (const m of readMigrations()) key.update(`${m.name} ${m.checksum}\n`);
+  key.update(LEAN_TEMPLATE);
   const file = join(tmpdir(), `pp-template-${key.digest('hex').slice(0, 16)}.tar`);
   if (!existsSync(file)) {
     const db = await openPglite(undefined);
     await migrate(db);
+    await makeLean(db);
     // Written aside and renamed, so a run starting meanwhile never reads half a dump.
     const part = `${file}.${process.pid}`;
     await writeFile(part, Buffer.from(await (await db.dump()).arrayBuffer()));
@@ -43,6 +45,25 @@ export default async function setup(project: TestProject): Promise<void> {
     await rename(part, file);
   }
   project.provide('pgliteTemplate', file);
+}
+
+/** Names what `makeLean` does, in the dump's key: a change to it makes a new dump. */
+const LEAN_TEMPLATE = 'checkpointed; template0 and template1 dropped; shared_buffers 16MB';
+
+/**
+ * Every test's app opens a copy of this dump, so its size is paid at each open: a checkpoint leaves
+ * no WAL to replay at start, and the template databases (two thirds of the files, which no test
+ * connects to or copies) are dropped, and the shared buffers a test's few rows need are allocated
+ * (16 MB, not 160). An open fell from about 510 to 240 ms of CPU.
+ */
+async function makeLean(db: Awaited<ReturnType<typeof openPglite>>): Promise<void> {
+  await db.exec(
+    "update pg_database set datistemplate = false where datname in ('template0', 'template1')",
+  );
+  await db.exec('drop database template0');
+  await db.exec('drop database template1');
+  await db.exec("alter system set shared_buffers = '16MB'");
+  await db.exec('checkpoint');
 }
 
 function pgliteVersion(): string {
