@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrate, readMigrations } from '../src/platform/db/migrate.ts';
 import { openPglite } from '../src/platform/db/pglite.ts';
@@ -12,6 +13,7 @@ import { openPglite } from '../src/platform/db/pglite.ts';
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplate: string | null;
+    schemaPrefix: string | null;
   }
 }
 
@@ -21,13 +23,19 @@ declare module 'vitest' {
  * starts from a copy. The dump is named by the migrations and the PGlite version it was made with, so
  * the tiers of one run, and the runs after it, reuse it until a migration changes.
  */
-export default async function setup(project: TestProject): Promise<void> {
+export default async function setup(project: TestProject): Promise<void | (() => Promise<void>)> {
   const build = spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], { encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`the build failed:\n${build.stdout}${build.stderr}`);
   if (process.env.DATABASE_URL?.startsWith('postgres')) {
     project.provide('pgliteTemplate', null);
-    return;
+    // The tests' schemas are named under this run's prefix, so the run drops every one it left:
+    // the ones its workers kept for the next app (test/helpers/schema-pool.ts) and any a failed
+    // start stranded.
+    const prefix = `t_${randomBytes(3).toString('hex')}_`;
+    project.provide('schemaPrefix', prefix);
+    return () => dropSchemas(process.env.DATABASE_URL!, prefix);
   }
+  project.provide('schemaPrefix', null);
   const key = createHash('sha256')
     .update(pgliteVersion())
     .update(readFileSync(new URL('../src/platform/db/migrate.ts', import.meta.url)));
@@ -71,4 +79,18 @@ function pgliteVersion(): string {
   return JSON.parse(
     readFileSync(join(entry.slice(0, entry.lastIndexOf('/dist/')), 'package.json'), 'utf8'),
   ).version;
+}
+
+async function dropSchemas(url: string, prefix: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string }>(
+      `select nspname as name from pg_namespace where starts_with(nspname, $1)`,
+      [prefix],
+    );
+    for (const { name } of rows) await client.query(`drop schema if exists ${name} cascade`);
+  } finally {
+    await client.end();
+  }
 }

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { PartnerClient } from '@partner-platform/sdk';
 import { buildApp, type AppOptions } from '../../src/app.ts';
@@ -11,6 +10,7 @@ import { isLocalAddress } from '../../src/platform/http/loopback.ts';
 import { FakeTransfers } from '../fakes/transfers.ts';
 import { FakeDns } from './dns.ts';
 import { freePort } from './process.ts';
+import { noteFresh, returnSchema, takeSchema } from './schema-pool.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
@@ -54,9 +54,18 @@ export interface TestPlatform {
 /** A real server on a loopback port: in-memory PGlite by default, PostgreSQL + Redis when configured. */
 export async function startPlatform(
   opts: StartOptions = {},
-  retry: { tries: number; ownsSchema: boolean } = { tries: 0, ownsSchema: false },
+  retry: { tries: number; ownsSchema: boolean; pooled?: boolean } = {
+    tries: 0,
+    ownsSchema: false,
+  },
 ): Promise<TestPlatform> {
-  const schema = onPostgres ? (opts.schema ?? `t_${randomBytes(6).toString('hex')}`) : undefined;
+  // A schema of the pool is already migrated; a new one is migrated by the app's start.
+  const pooled = onPostgres && opts.schema === undefined ? takeSchema() : undefined;
+  const schema = onPostgres
+    ? (opts.schema ??
+      pooled ??
+      `${inject('schemaPrefix') ?? 't_'}${randomBytes(6).toString('hex')}`)
+    : undefined;
   // A known port, so that links the server builds (tracking, checkout, callbacks) reach it.
   const port = await freePort();
   const config = loadConfig({
@@ -95,6 +104,7 @@ export async function startPlatform(
   });
   opts.beforeListen?.(app);
   const ownsSchema = schema !== undefined && (opts.schema === undefined || retry.ownsSchema);
+  const newSchema = ownsSchema && pooled === undefined && !retry.pooled;
   let address: string;
   try {
     address = await app.listen({ port, host: opts.listenHost ?? '127.0.0.1' });
@@ -105,13 +115,20 @@ export async function startPlatform(
     await app.close();
     return startPlatform(
       { ...opts, ...(schema ? { schema } : {}) },
-      { tries: retry.tries + 1, ownsSchema },
+      { tries: retry.tries + 1, ownsSchema, pooled: pooled !== undefined || retry.pooled },
     );
   }
+  if (newSchema) await noteFresh(schema);
+  // A schema named to the test (shared with another instance, a process or a client of its own)
+  // is dropped at the end, never handed to the next app.
+  let shared = false;
   return {
     app,
     url: address,
-    schema,
+    get schema() {
+      shared = true;
+      return schema;
+    },
     async admin(method, path, body, token = ADMIN_TOKEN) {
       const res = await fetch(`${address}/admin/v1${path}`, {
         method,
@@ -130,12 +147,7 @@ export async function startPlatform(
     },
     async close() {
       await app.close();
-      if (ownsSchema) {
-        const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-        await client.connect();
-        await client.query(`drop schema if exists ${schema} cascade`);
-        await client.end();
-      }
+      if (ownsSchema) await returnSchema(schema, shared);
     },
   };
 }
