@@ -183,7 +183,7 @@ export async function growOrders(
          customer_name, customer_phone, delivery_address, delivery_city, delivery_region, delivery_lat, delivery_lng,
          item, pickup_contact_person, pickup_contact_phone, pickup_address, pickup_lat, pickup_lng,
          pickup_region, dropoff_region, service_area, payer, payment_status, fee_pesewas, failure_reason,
-         delivery_attempts, pickup_date, estimated_delivery, tracking_token, created_at, updated_at)
+         delivery_attempts, pickup_date, estimated_delivery, tracking_token, created_at, updated_at, delivered_at)
        select ${idSql('dlv', 'i')}, ($4::text[])[1 + i % $5], ($3::text[])[1 + i % $5], 'production', 'scale-' || i,
          p[cardinality(p)], cardinality(p),
          'Ama Mensah', '+23324' || lpad((i % 10000000)::text, 7, '0'), '12 Oxford Street', 'Accra', 'Greater Accra',
@@ -193,7 +193,9 @@ export async function growOrders(
          case when p[cardinality(p)] = 'delivered' then 'collected' else 'pending' end, 2000 + i % 3000,
          case when p[cardinality(p)] = 'failed' then 'recipient_absent' end,
          case when cardinality(p) >= 4 then 1 else 0 end,
-         (${at(6)})::date, ${at(6)} + interval '8 hours', md5('scale-' || i::text || $7), ${at(6)}, ${at(6)} + cardinality(p) * interval '10 minutes'
+         (${at(6)})::date, ${at(6)} + interval '8 hours', md5('scale-' || i::text || $7), ${at(6)}, ${at(6)} + cardinality(p) * interval '10 minutes',
+         -- The 'delivered' move's time below (the last move, version cardinality(p)), as the move writes it.
+         case when p[cardinality(p)] = 'delivered' then ${at(6)} + (cardinality(p) - 1) * interval '10 minutes' end
        from generate_series($1::bigint, $2::bigint - 1) as i, lateral (select ${PATHS} as p) as path`,
       [...args, randomBytes(6).toString('hex')],
     );

@@ -15,14 +15,18 @@ export function registerTeamRoutes(app: FastifyInstance, web: WebKit): void {
     web,
     { method: 'GET', path: '/dashboard', need: 'view' },
     async ({ reply, actor: m }) => {
-      const partner = await accounts.getPartner(m.membership.partner_id);
-      const apps = await accounts.listApps(partner.id);
+      // Three reads of the member's partner, none needing another's answer: side by side.
+      const [partner, apps, charts] = await Promise.all([
+        accounts.getPartner(m.membership.partner_id),
+        accounts.listApps(m.membership.partner_id),
+        overviewCharts(web, m),
+      ]);
       return web.page(reply, 'overview', {
         title: partner.name,
         partner,
         apps,
         role: m.membership.role,
-        ...(await overviewCharts(web, m)),
+        ...charts,
       });
     },
   );

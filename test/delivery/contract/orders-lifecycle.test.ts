@@ -7,6 +7,7 @@ import {
   type TestPlatform,
 } from '../../helpers/harness.ts';
 import { orderBody } from '../fixtures.ts';
+import { expectDeliveredAt } from '../delivered-at.ts';
 
 let p: TestPlatform;
 let s: PartnerSetup;
@@ -173,6 +174,7 @@ describe('operator status moves', () => {
     const id = await newOrder();
     for (const st of ['accepted', 'pickedUp', 'in_transit', 'delivered'])
       expect((await move(id, st)).status).toBe(200);
+    expect(await expectDeliveredAt(p.app.platform.db, id)).toBe(now);
     const refused = await move(id, 'cancelled');
     expect([refused.status, refused.body.code]).toEqual([409, 'INVALID_TRANSITION']);
     expect((await call('orders.cancel', { order_id: id })).body.code).toBe('INVALID_ORDER_STATUS');
@@ -218,6 +220,8 @@ describe('sandbox courier', () => {
       statuses.push((await call('orders.get', { order_id: staging })).body.data.status);
     }
     expect(statuses).toEqual(['accepted', 'pickedUp', 'in_transit', 'delivered', 'delivered']);
+    // Delivered in the fourth step, at that step's time.
+    expect(await expectDeliveredAt(p.app.platform.db, staging)).toBe(now - 31_000);
     expect((await call('orders.get', { order_id: production }, prod)).body.data.status).toBe(
       'placed',
     );

@@ -2,6 +2,7 @@ import { PartnerClient } from '@partner-platform/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DispatchModule } from '../../../src/modules/dispatch/index.ts';
 import { orderBody } from '../../delivery/fixtures.ts';
+import { expectDeliveredAt } from '../../delivery/delivered-at.ts';
 import {
   createPartner,
   startPlatform,
@@ -118,6 +119,7 @@ describe('multi-drop batches', () => {
     expect(await dispatch.service.currentJob(c.id)).toBeUndefined();
 
     for (const id of [near, far]) {
+      expect(await expectDeliveredAt(p.app.platform.db, id)).toBe(now);
       expect(await statuses(id)).toEqual([
         'placed',
         'accepted',

@@ -1,5 +1,6 @@
 import { PartnerClient } from '@partner-platform/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectDeliveredAt } from '../../delivery/delivered-at.ts';
 import { orderBody } from '../../delivery/fixtures.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { Receiver } from '../../webhooks/receiver.ts';
@@ -86,6 +87,8 @@ describe("a test clock's deletion", () => {
       frozen_time: '2027-03-03T08:00:00Z',
     });
     expect((await call('orders.get', { order_id: done })).body.data.status).toBe('delivered');
+    // At the clock's time (from 08:00; the server's is 07:00), as its move.
+    expect(await expectDeliveredAt(p.app.platform.db, done)).toBeGreaterThan(Date.parse(FROZEN));
     const open = await order(clockId);
     // Its endpoint fails the first delivery: parked until the clock reaches its retry time.
     rx.script.set('/flaky', [500]);

@@ -56,11 +56,18 @@ describe('dashboard overview: the 30-day charts and their tables', () => {
         status,
         at(created),
       ]);
-    const event = (id: string, status: string, when: number) =>
-      db.query(
+    const event = async (id: string, status: string, when: number) => {
+      await db.query(
         'insert into delivery_order_events (order_id, version, status, at) values ($1, 99, $2, $3)',
         [id, status, at(when)],
       );
+      // What the move to delivered writes beside its timeline entry (migration 072).
+      if (status === 'delivered')
+        await db.query('update delivery_orders set delivered_at = $2 where id = $1', [
+          id,
+          at(when),
+        ]);
+    };
     // Two days ago: two delivered (30 and 90 minutes), one failed.
     const morning = today - 2 * DAY + 8 * 3_600_000;
     await set(ids[0]!, 'delivered', morning);
