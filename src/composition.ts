@@ -88,7 +88,10 @@ async function openKernel(
   // An unwritable directory would fail every proof upload later: the process refuses to start, naming it
   // (before the database opens and migrates, so the refusal comes at once).
   await storage.ready();
-  const db = await openDatabase(config.database, { template: options.dbTemplate });
+  const db = await openDatabase(config.database, {
+    template: options.dbTemplate,
+    engine: options.dbEngine,
+  });
   const guard = await openGuardStore(config, log, clock);
   const destinations = new Destinations(config.webhooks.localDestinations, options.resolveHost);
   if (config.webhooks.localDestinations) {

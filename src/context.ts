@@ -48,7 +48,7 @@ import type {
   WebhookAdminService,
   WebhookDispatcher,
 } from './modules/webhooks/index.ts';
-import type { Db } from './platform/db/index.ts';
+import type { Db, PgliteEngine } from './platform/db/index.ts';
 import type { GuardStore } from './platform/guard/types.ts';
 import type { Destinations, Resolver } from './platform/outbound/destinations.ts';
 import type { SecretBox } from './platform/secrets.ts';
@@ -59,6 +59,11 @@ export interface AppOptions {
   clock?: () => number;
   /** Migrated PGlite dump for in-memory databases (tests start faster from it). */
   dbTemplate?: Blob;
+  /**
+   * A started embedded engine for the in-memory database (tests lend one app's engine, emptied, to
+   * the next); closing the app gives it back instead of stopping it.
+   */
+  dbEngine?: PgliteEngine;
   /** Pino destination override (tests silence logs). */
   logStream?: NodeJS.WritableStream;
   /** DNS for webhook destinations, when set and when sent (tests answer from a table). */

@@ -10,7 +10,7 @@ import { isLocalAddress } from '../../src/platform/http/loopback.ts';
 import { FakeTransfers } from '../fakes/transfers.ts';
 import { FakeDns } from './dns.ts';
 import { freePort } from './process.ts';
-import { noteFresh, returnSchema, takeSchema } from './schema-pool.ts';
+import { lendEngine, noteFresh, returnSchema, takeSchema } from './database-pool.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
@@ -95,12 +95,23 @@ export async function startPlatform(
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     ...opts.env,
   });
+  const template = opts.dbTemplate ?? (await pgliteTemplate());
+  // An in-memory database from the tests' own template runs on an engine this worker lends.
+  const dbEngine =
+    config.database.kind === 'memory' && !opts.dbTemplate && template
+      ? await lendEngine(template)
+      : undefined;
   const app = await buildApp(config, {
     ...opts,
-    dbTemplate: opts.dbTemplate ?? (await pgliteTemplate()),
+    dbTemplate: template,
+    ...(dbEngine ? { dbEngine } : {}),
     resolveHost: opts.resolveHost ?? new FakeDns().resolve,
     // Payouts go to the transfer provider's fake unless a test brings its own.
     transfers: opts.transfers ?? new FakeTransfers(),
+  }).catch(async (err: unknown) => {
+    // A start that failed before its database opened never gave the engine back.
+    await dbEngine?.release();
+    throw err;
   });
   opts.beforeListen?.(app);
   const ownsSchema = schema !== undefined && (opts.schema === undefined || retry.ownsSchema);
@@ -166,6 +177,8 @@ export interface PartnerOptions {
   scopes?: string[];
   rateLimits?: { reads_per_minute: number; writes_per_minute: number };
   bearer?: boolean;
+  /** The client's clock for signing: a test that moves the server's clock signs on the same one. */
+  now?: () => number;
 }
 
 async function ok<T>(res: Promise<{ status: number; body: T }>): Promise<T> {
@@ -217,6 +230,7 @@ export async function addKey(
       signingSecret: key.signing_secret,
       baseUrl: p.url,
       bearer: opts.bearer,
+      ...(opts.now ? { now: opts.now } : {}),
     }),
   };
 }

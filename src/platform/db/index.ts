@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import { lockDataDir } from './lock.ts';
 import { migrate } from './migrate.ts';
 import { ownerOnly } from './owner-only.ts';
-import { openPglite } from './pglite.ts';
+import { openPglite, type PgliteEngine } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
 import { translateDbError } from './sqlstate.ts';
 import { inSpan, SpanKind, type SpanOptions } from '../tracing.ts';
@@ -11,10 +11,13 @@ import { withUnitsOfWork } from './unit-of-work.ts';
 
 export type { DatabaseConfig, Db, PoolStats, Queryable, Row } from './types.ts';
 export { migrate, migrationStatus, type MigrationState } from './migrate.ts';
+export type { PgliteEngine } from './pglite.ts';
 
 export interface OpenDbOptions {
   /** A PGlite data directory dump to start an in-memory database from (tests use a migrated template). */
   template?: Blob;
+  /** An embedded engine to open the in-memory database on, instead of starting one (tests lend one). */
+  engine?: PgliteEngine;
   /** Apply the pending migrations (the default); off to read the migration status without changing anything. */
   migrate?: boolean;
 }
@@ -25,7 +28,7 @@ export async function openDatabase(config: DatabaseConfig, opts: OpenDbOptions =
   if (config.kind === 'postgres') {
     db = await openPostgres(config);
   } else if (config.kind === 'memory') {
-    db = await openPglite(undefined, opts.template);
+    db = await openPglite(undefined, opts.template, opts.engine);
   } else {
     // The lock sits beside the PGlite directory, which belongs to PostgreSQL alone.
     const root = dirname(config.dataDir);
