@@ -59,9 +59,12 @@ export async function startPlatform(
     ownsSchema: false,
   },
 ): Promise<TestPlatform> {
+  // A test may run its app on an embedded database on the PostgreSQL pass too.
+  const url = opts.env?.DATABASE_URL;
+  const usesPostgres = onPostgres && (url === undefined || url.startsWith('postgres'));
   // A schema of the pool is already migrated; a new one is migrated by the app's start.
-  const pooled = onPostgres && opts.schema === undefined ? takeSchema() : undefined;
-  const schema = onPostgres
+  const pooled = usesPostgres && opts.schema === undefined ? takeSchema() : undefined;
+  const schema = usesPostgres
     ? (opts.schema ??
       pooled ??
       `${inject('schemaPrefix') ?? 't_'}${randomBytes(6).toString('hex')}`)
