@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.ts';
 import { openDatabase } from '../../../src/platform/db/index.ts';
 import { ADMIN_TOKEN, onPostgres, SECRETS_KEY } from '../../helpers/harness.ts';
-import { adminCall, spawnServer, type ServerProcess } from '../../helpers/process.ts';
+import { adminCall, seedDataDir, spawnServer, type ServerProcess } from '../../helpers/process.ts';
 import { orderBody, productBody, SALE_SCOPES, vendorBody } from '../helpers.ts';
 
 const admin = (url: string, method: string, path: string, body?: unknown) =>
@@ -74,7 +74,7 @@ function storage(): { env: Record<string, string>; cleanup: () => void } {
       },
       cleanup: () => {},
     };
-  const dir = mkdtempSync(join(tmpdir(), 'pp-sale-crash-'));
+  const dir = seedDataDir(mkdtempSync(join(tmpdir(), 'pp-sale-crash-')));
   return { env: { DATA_DIR: dir }, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
