@@ -96,14 +96,12 @@ export async function adminCall(
 
 /**
  * Fills `dataDir` (an empty embedded DATA_DIR) with a copy of the tiers' migrated template database
- * (made by the embedded pass's global setup), so a server spawned on it starts without running
- * every migration: 2 s instead of 5 to 10 on a loaded machine. On the PostgreSQL pass there is no
- * template and the server migrates the empty directory itself. Only for tests whose subject is not
+ * (made by the global setup, on either pass), so a server spawned on it starts without running
+ * every migration: 2 s instead of 5 to 10 on a loaded machine. Only for tests whose subject is not
  * a first start.
  */
 export function seedDataDir(dataDir: string): string {
-  const template = inject('pgliteTemplate');
-  if (!template) return dataDir;
+  const template = inject('dataDirTemplate');
   const pgdata = join(dataDir, 'pgdata');
   mkdirSync(pgdata, { recursive: true });
   const tar = spawnSync('tar', ['-xf', template, '-C', pgdata], { encoding: 'utf8' });
