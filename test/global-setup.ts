@@ -14,28 +14,38 @@ declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplate: string | null;
     schemaPrefix: string | null;
+    /** The same dump on both passes: spawned servers on an embedded DATA_DIR run in either. */
+    dataDirTemplate: string;
   }
 }
 
 /**
  * Brings dist/ up to date with src/ (tests that run the CLIs or the compiled server must run what is
  * in the tree), then migrates one embedded database and dumps it, so each test's in-memory database
- * starts from a copy. The dump is named by the migrations and the PGlite version it was made with, so
+ * (embedded pass) and the embedded data directories of spawned servers (both passes, seedDataDir)
+ * start from a copy. The dump is named by the migrations and the PGlite version it was made with, so
  * the tiers of one run, and the runs after it, reuse it until a migration changes.
  */
 export default async function setup(project: TestProject): Promise<void | (() => Promise<void>)> {
   const build = spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], { encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`the build failed:\n${build.stdout}${build.stderr}`);
+  const file = await migratedDump();
+  project.provide('dataDirTemplate', file);
   if (process.env.DATABASE_URL?.startsWith('postgres')) {
     project.provide('pgliteTemplate', null);
     // The tests' schemas are named under this run's prefix, so the run drops every one it left:
-    // the ones its workers kept for the next app (test/helpers/schema-pool.ts) and any a failed
+    // the ones its workers kept for the next app (test/helpers/database-pool.ts) and any a failed
     // start stranded.
     const prefix = `t_${randomBytes(3).toString('hex')}_`;
     project.provide('schemaPrefix', prefix);
     return () => dropSchemas(process.env.DATABASE_URL!, prefix);
   }
+  project.provide('pgliteTemplate', file);
   project.provide('schemaPrefix', null);
+}
+
+/** The migrated embedded database's dump, made once per migrations and PGlite version. */
+async function migratedDump(): Promise<string> {
   const key = createHash('sha256')
     .update(pgliteVersion())
     .update(readFileSync(new URL('../src/platform/db/migrate.ts', import.meta.url)));
@@ -52,7 +62,7 @@ export default async function setup(project: TestProject): Promise<void | (() =>
     await db.close();
     await rename(part, file);
   }
-  project.provide('pgliteTemplate', file);
+  return file;
 }
 
 /** Names what `makeLean` does, in the dump's key: a change to it makes a new dump. */

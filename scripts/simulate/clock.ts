@@ -29,10 +29,18 @@ export class SimClock {
     this.speed = speed;
   }
 
-  /** Resolves after `ms` of simulated time (at least a millisecond of wall time). */
-  sleep(ms: number): Promise<void> {
+  /** Resolves after `ms` of simulated time (at least a millisecond of wall time), or at `signal`. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
     const wall = this.speed === 0 ? 0 : ms / this.speed;
-    return new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.round(wall))));
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, Math.max(1, Math.round(wall)));
+      signal?.addEventListener('abort', done, { once: true });
+      function done() {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      }
+    });
   }
 
   /** Resolves when the simulated clock reaches `at`. */

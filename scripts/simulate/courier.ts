@@ -132,7 +132,7 @@ export class SimCourier {
 
   private async idleReports(): Promise<void> {
     while (!this.stop.signal.aborted) {
-      await this.street.clock.sleep(IDLE_REPORT_MS);
+      await this.street.clock.sleep(IDLE_REPORT_MS, this.stop.signal);
       if (!this.holding && !this.stop.signal.aborted) await this.report();
     }
   }

@@ -81,7 +81,8 @@ async function day(
   await drain(server, clock, book, start + (o.hours * 60 + o.drainMinutes) * MINUTE);
   stop.abort();
   await Promise.all([watching, progress]);
-  for (const c of couriers) await c.end();
+  // Together: each courier's end waits for what it has in hand (a ride's next position report).
+  await Promise.all(couriers.map((c) => c.end()));
   const onDutyMs = clock.now() - start;
   for (const c of couriers) await handOver(server, c.id);
   const payouts = await payoutRun(server, people.checkerToken);
@@ -129,7 +130,7 @@ async function report(
 ): Promise<void> {
   const start = clock.now();
   while (!stop.aborted) {
-    await clock.sleep(o.progressMinutes * MINUTE);
+    await clock.sleep(o.progressMinutes * MINUTE, stop);
     if (stop.aborted) return;
     const minutes = Math.round((clock.now() - start) / MINUTE);
     out(

@@ -1,6 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -89,4 +92,19 @@ export async function adminCall(
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return res.json();
+}
+
+/**
+ * Fills `dataDir` (an empty embedded DATA_DIR) with a copy of the tiers' migrated template database
+ * (made by the global setup, on either pass), so a server spawned on it starts without running
+ * every migration: 2 s instead of 5 to 10 on a loaded machine. Only for tests whose subject is not
+ * a first start.
+ */
+export function seedDataDir(dataDir: string): string {
+  const template = inject('dataDirTemplate');
+  const pgdata = join(dataDir, 'pgdata');
+  mkdirSync(pgdata, { recursive: true });
+  const tar = spawnSync('tar', ['-xf', template, '-C', pgdata], { encoding: 'utf8' });
+  if (tar.status !== 0) throw new Error(`could not unpack ${template}: ${tar.stderr}`);
+  return dataDir;
 }

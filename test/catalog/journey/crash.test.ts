@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.ts';
 import { openDatabase } from '../../../src/platform/db/index.ts';
 import { ADMIN_TOKEN, onPostgres, SECRETS_KEY } from '../../helpers/harness.ts';
-import { adminCall, spawnServer, type ServerProcess } from '../../helpers/process.ts';
+import { adminCall, seedDataDir, spawnServer, type ServerProcess } from '../../helpers/process.ts';
 import { orderBody, productBody, SALE_SCOPES, vendorBody } from '../helpers.ts';
 
 const admin = (url: string, method: string, path: string, body?: unknown) =>
@@ -41,6 +41,29 @@ async function setUp(server: ServerProcess) {
   return { key, shop };
 }
 
+/** Whether the sales job has finished a run in this server process (its job metric). */
+async function salesJobRan(url: string): Promise<boolean> {
+  const res = await fetch(`${url}/metrics`, {
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+  });
+  return /^job_last_success_timestamp_seconds\{job="safe-catalog-sales"\} /m.test(await res.text());
+}
+
+/** Sales still owed a delivery order (the operator list, every page). */
+async function undispatched(url: string): Promise<string[]> {
+  const owed: string[] = [];
+  for (let after: string | null = null; ; ) {
+    const page = await admin(
+      url,
+      'GET',
+      `/sales?state=awaiting_delivery&limit=200${after ? `&after=${after}` : ''}`,
+    );
+    for (const s of page.sales) if (s.delivery_order_id === null) owed.push(s.sale_id);
+    after = page.next_after;
+    if (!after) return owed;
+  }
+}
+
 /** The storage of this run: the machine's PostgreSQL in a schema of its own, or an embedded directory. */
 function storage(): { env: Record<string, string>; cleanup: () => void } {
   if (onPostgres)
@@ -51,7 +74,7 @@ function storage(): { env: Record<string, string>; cleanup: () => void } {
       },
       cleanup: () => {},
     };
-  const dir = mkdtempSync(join(tmpdir(), 'pp-sale-crash-'));
+  const dir = seedDataDir(mkdtempSync(join(tmpdir(), 'pp-sale-crash-')));
   return { env: { DATA_DIR: dir }, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -96,7 +119,6 @@ describe('a SIGKILL in the middle of concurrent cash-on-delivery sales', () => {
 
       // After the restart, the sales job gives every sale that lost its dispatch an order.
       const restarted = await spawnServer(env);
-      const restartedAt = Date.now();
       const again = new PartnerClient({
         apiKey: key.api_key,
         signingSecret: key.signing_secret,
@@ -148,8 +170,17 @@ describe('a SIGKILL in the middle of concurrent cash-on-delivery sales', () => {
           delivery_status: 'delivered',
         });
       }
-      // Sales written but never acknowledged are picked up too: give the job (5 s grace, 5 s period) a full turn.
-      await new Promise((r) => setTimeout(r, Math.max(0, restartedAt + 12_000 - Date.now())));
+      // Sales written but never acknowledged are picked up too: the job (5 s grace, first run one
+      // 5 s period after the start) has run since the restart and left none without its order.
+      await expect
+        .poll(
+          async () => (await salesJobRan(restarted.url)) && (await undispatched(restarted.url)),
+          {
+            timeout: 60_000,
+            interval: 250,
+          },
+        )
+        .toEqual([]);
       restarted.child.kill('SIGTERM');
       expect(await restarted.exited).toBe(0);
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, spawnServer, type ServerProcess } from '../../helpers/process.ts';
+import { ROOT, seedDataDir, spawnServer, type ServerProcess } from '../../helpers/process.ts';
 
 // The README's first-hour walkthroughs, run as written: each command in turn through bash, in a
 // directory of its own, against a server started as `npm run demo` starts it (node dist/demo.js).
@@ -43,6 +43,8 @@ let dir: string;
 let server: ServerProcess;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'pp-walk-'));
+  // Its data directory (data/demo) starts migrated: the walkthroughs are not about a first start.
+  seedDataDir(join(dir, 'data', 'demo'));
   // The playground's own settings, only quicker: a courier step a second instead of five.
   server = await spawnServer(
     { SANDBOX_COURIER_STEP_SECONDS: '1', LOG_LEVEL: 'info' },

@@ -8,6 +8,7 @@ import {
 } from '../../../src/integrations/transfers/sandbox.ts';
 import type { PayoutDestination } from '../../../src/integrations/transfers/types.ts';
 import { onPostgres, startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import { seedDataDir } from '../../helpers/process.ts';
 
 const DELAY = 60_000;
 const wallet = (number: string): PayoutDestination => ({
@@ -23,8 +24,9 @@ const bank = (accountNumber: string): PayoutDestination => ({
   name: 'Kofi Traders',
 });
 
-// A restart on either database: a data directory for the embedded one, a kept schema for PostgreSQL.
-const dir = mkdtempSync(join(tmpdir(), 'pp-transfers-'));
+// A restart on either database: a data directory for the embedded one (from the migrated
+// template), a kept schema for PostgreSQL.
+const dir = seedDataDir(mkdtempSync(join(tmpdir(), 'pp-transfers-')));
 let owner: TestPlatform | undefined;
 const open = () =>
   startPlatform(

@@ -13,7 +13,7 @@ import {
   startPlatform,
   type TestPlatform,
 } from '../../helpers/harness.ts';
-import { freePort, spawnServer } from '../../helpers/process.ts';
+import { freePort, seedDataDir, spawnServer } from '../../helpers/process.ts';
 import { mailedLink, newEmail, PASSWORD, WebClient } from '../../helpers/web.ts';
 
 interface QueueRow {
@@ -238,7 +238,7 @@ describe('mail retries', () => {
 
 describe('a SIGKILL between the sign-up commit and the send', () => {
   it('sends the queued mail once after the restart', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pp-mail-crash-'));
+    const dir = seedDataDir(mkdtempSync(join(tmpdir(), 'pp-mail-crash-')));
     const smtp = new FakeSmtp();
     try {
       const smtpUrl = await smtp.start();

@@ -3,10 +3,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, freePort, spawnServer } from '../../helpers/process.ts';
+import { ROOT, freePort, seedDataDir, spawnServer } from '../../helpers/process.ts';
 
 // What production runs: the compiled dist/ under plain `node`, started by `npm start` or directly
 // (the global setup brings dist/ up to date first).
+// None of them is about a first start: their data directories start from the migrated template.
 const dirs: string[] = [];
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'pp-compiled-'));
@@ -37,7 +38,7 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 describe('the compiled runtime', () => {
   it('npm start serves from dist/ with node as the process; SIGTERM to npm drains it and frees the data directory', async () => {
-    const dataDir = tempDir();
+    const dataDir = seedDataDir(tempDir());
     const server = await start(['npm', 'start'], { DATA_DIR: dataDir });
     const { pid, cmdline } = await serverProcess(server.output);
     expect(cmdline).toMatch(/node.* dist\/server\.js$/);
@@ -50,7 +51,7 @@ describe('the compiled runtime', () => {
   }, 120_000);
 
   it('Ctrl-C (SIGINT to the whole process group) stops it cleanly every time', async () => {
-    const dataDir = tempDir();
+    const dataDir = seedDataDir(tempDir());
     for (let i = 0; i < 3; i++) {
       const server = await start(['npm', 'start'], { DATA_DIR: dataDir });
       const { pid } = await serverProcess(server.output);
@@ -64,6 +65,7 @@ describe('the compiled runtime', () => {
 
   it('reads settings from ./.env, where variables already set win', async () => {
     const cwd = tempDir();
+    seedDataDir(join(cwd, 'data'));
     writeFileSync(
       join(cwd, '.env'),
       `DATA_DIR=${join(cwd, 'data')}\nADMIN_TOKEN=from-dotenv-token-0123456789\nLOG_LEVEL=debug\n`,
@@ -87,7 +89,7 @@ describe('the compiled runtime', () => {
   }, 120_000);
 
   it('the worker stops on SIGTERM and leaves no lock', async () => {
-    const dataDir = tempDir();
+    const dataDir = seedDataDir(tempDir());
     const port = await freePort();
     const child = spawn(process.execPath, ['dist/worker.js'], {
       cwd: ROOT,

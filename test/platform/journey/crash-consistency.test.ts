@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.ts';
 import { openDatabase } from '../../../src/platform/db/index.ts';
 import { ADMIN_TOKEN, SECRETS_KEY } from '../../helpers/harness.ts';
-import { adminCall, spawnServer, type ServerProcess } from '../../helpers/process.ts';
+import { adminCall, seedDataDir, spawnServer, type ServerProcess } from '../../helpers/process.ts';
 import { ACCRA_CENTRAL, EAST_LEGON, orderBody } from '../../delivery/fixtures.ts';
 
 const admin = (url: string, method: string, path: string, body?: unknown) =>
@@ -35,7 +35,7 @@ async function productionClient(server: ServerProcess): Promise<PartnerClient> {
 
 describe('a SIGKILL in the middle of creates, wallet spends and top-up verifies', () => {
   it('leaves every acknowledged order, no debit without its order, no credit twice, and balanced books', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pp-crash-'));
+    const dir = seedDataDir(mkdtempSync(join(tmpdir(), 'pp-crash-')));
     try {
       const env = {
         DATA_DIR: dir,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, SECRETS_KEY, createPartner, startPlatform } from '../../helpers/harness.ts';
-import { spawnServer } from '../../helpers/process.ts';
+import { seedDataDir, spawnServer } from '../../helpers/process.ts';
 import { PartnerClient } from '@partner-platform/sdk';
 
 const dirs: string[] = [];
@@ -42,7 +42,7 @@ describe('embedded PostgreSQL (PGlite) in a data directory', () => {
   }, 120_000);
 
   it('refuses a second live process on the same directory with a clear message', async () => {
-    const dir = dataDir();
+    const dir = seedDataDir(dataDir());
     const first = await startPlatform(embedded(dir));
     try {
       await expect(startPlatform(embedded(dir))).rejects.toThrow(
@@ -60,7 +60,7 @@ describe('embedded PostgreSQL (PGlite) in a data directory', () => {
   }, 120_000);
 
   it('loses no acknowledged write when killed with SIGKILL, and the next start takes over the stale lock', async () => {
-    const dir = dataDir();
+    const dir = seedDataDir(dataDir());
     const env = { DATA_DIR: dir, ADMIN_TOKEN, SECRETS_KEY };
     const server = await spawnServer(env);
     const acknowledged: string[] = [];

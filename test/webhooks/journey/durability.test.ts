@@ -11,7 +11,7 @@ import {
   startPlatform,
   type TestPlatform,
 } from '../../helpers/harness.ts';
-import { adminCall, spawnServer } from '../../helpers/process.ts';
+import { adminCall, seedDataDir, spawnServer } from '../../helpers/process.ts';
 import { orderBody } from '../../delivery/fixtures.ts';
 import { Receiver, until } from '../receiver.ts';
 
@@ -26,7 +26,7 @@ const admin = (url: string, path: string, body: unknown) =>
 
 describe('webhook durability', () => {
   it('delivers an event committed just before a SIGKILL once the server is back', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pp-hooks-'));
+    const dir = seedDataDir(mkdtempSync(join(tmpdir(), 'pp-hooks-')));
     try {
       // The first process never gets to send: it dies right after the commit.
       const env = {
