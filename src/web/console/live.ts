@@ -7,6 +7,7 @@ import { EARNINGS_CHANNEL } from '../../modules/earnings/index.ts';
 import { MESSAGE_CHANGES_CHANNEL } from '../../modules/messages/index.ts';
 import { PAYOUTS_CHANNEL } from '../../modules/payouts/index.ts';
 import type { OperatorRole } from '../../platform/auth/actor.ts';
+import { listenOnce } from '../../platform/db/listen-once.ts';
 import { EventStreams, type StreamMessage } from '../../platform/http/event-stream.ts';
 import { dispatchSnapshot, readDispatch } from './dispatch-view.ts';
 import { isId } from '../../platform/ids.ts';
@@ -171,22 +172,20 @@ export function registerConsoleLive(app: FastifyInstance, kit: ConsoleKit): void
   const tag = randomBytes(6).toString('base64url');
   const generation = new Map<string, number>(Object.keys(LIVE_BOARDS).map((b) => [b, 0]));
   const streams = boardStreams(app, kit, tag, generation);
-  let listening: Promise<Array<() => Promise<void>>> | undefined;
   let sweep: NodeJS.Timeout | undefined;
   const wake = waker(streams, generation);
-  const start = () => {
-    const channels = [...new Set(Object.values(LIVE_BOARDS).flatMap((b) => b.channels))];
-    sweep = setInterval(() => {
+  const channels = [...new Set(Object.values(LIVE_BOARDS).flatMap((b) => b.channels))];
+  // A LISTEN that failed is asked again by the next board opened, not cached until a restart.
+  const listening = listenOnce(() =>
+    channels.map((channel) => listen(channel, (changed) => wake(channel, changed))),
+  );
+  const sweeping = () =>
+    setInterval(() => {
       if (!streams.size) return;
       const swept = Object.keys(LIVE_BOARDS).filter((board) => LIVE_BOARDS[board]!.sweep);
       for (const board of swept) generation.set(board, generation.get(board)! + 1);
       void streams.refresh(swept);
-    }, SWEEP_MS);
-    sweep.unref();
-    return Promise.all(
-      channels.map((channel) => listen(channel, (changed) => wake(channel, changed))),
-    );
-  };
+    }, SWEEP_MS).unref();
   // A board this instance does not serve (no delivery, messages, cash or payouts here) has no stream either.
   const served: Record<string, unknown> = {
     dispatch,
@@ -200,8 +199,8 @@ export function registerConsoleLive(app: FastifyInstance, kit: ConsoleKit): void
     const current = await kit.current(request);
     const refused = refusal(reply, boardOf(key), current, (s) => streams.openBy(s));
     if (refused) return refused;
-    listening ??= start();
-    await listening;
+    sweep ??= sweeping();
+    await listening.ready();
     await streams.open(request, reply, key, current!.sessionId);
   };
 
@@ -226,6 +225,6 @@ export function registerConsoleLive(app: FastifyInstance, kit: ConsoleKit): void
   app.addHook('preClose', async () => {
     clearInterval(sweep);
     streams.closeAll();
-    if (listening) for (const stop of await listening) await stop();
+    await listening.stop();
   });
 }
