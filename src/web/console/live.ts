@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { COURIER_PRESENCE_CHANNEL } from '../../modules/couriers/index.ts';
 import { TRACKING_CHANNEL } from '../../modules/delivery/index.ts';
@@ -8,7 +8,7 @@ import { MESSAGE_CHANGES_CHANNEL } from '../../modules/messages/index.ts';
 import { PAYOUTS_CHANNEL } from '../../modules/payouts/index.ts';
 import type { OperatorRole } from '../../platform/auth/actor.ts';
 import { listenOnce } from '../../platform/db/listen-once.ts';
-import { EventStreams, type StreamMessage } from '../../platform/http/event-stream.ts';
+import { EventStreams, shownDigest, type StreamMessage } from '../../platform/http/event-stream.ts';
 import { dispatchSnapshot, readDispatch } from './dispatch-view.ts';
 import { isId } from '../../platform/ids.ts';
 import {
@@ -66,8 +66,7 @@ const boardOf = (key: string) => key.split(':')[0]!;
 async function textsEvent(kit: ConsoleKit, orderId: string): Promise<StreamMessage> {
   const texts = (await kit.deps.messages?.ofOrder(orderId)) ?? [];
   const shown = texts.map((t) => [t.id, t.status, t.sent_at, t.reported_at, t.last_error]);
-  const id = createHash('sha256').update(JSON.stringify(shown)).digest('base64url').slice(0, 22);
-  return { id, event: 'board', data: { board: 'texts' } };
+  return { id: shownDigest(shown), event: 'board', data: { board: 'texts' } };
 }
 
 /** The console's streams: each key's current event (a board's, or one order's texts). */

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EARNINGS_CHANNEL } from '../../modules/earnings/index.ts';
 import { PAYOUTS_CHANNEL } from '../../modules/payouts/index.ts';
 import { listenOnce } from '../../platform/db/listen-once.ts';
-import { EventStreams, type StreamMessage } from '../../platform/http/event-stream.ts';
+import { EventStreams, shownDigest, type StreamMessage } from '../../platform/http/event-stream.ts';
 import { PAYOUTS_SHOWN, type CourierJobView, type CourierKit } from './kit.ts';
 import { json } from './routes.ts';
 
@@ -66,13 +66,12 @@ async function liveEarnings(kit: CourierKit, courierId: string): Promise<StreamM
     kit.deps.earnings.ofCourier(courierId),
     kit.deps.payouts?.list({ payee: `courier:${courierId}`, limit: PAYOUTS_SHOWN }) ?? [],
   ]);
-  const shown = JSON.stringify([
+  const id = shownDigest([
     mine.today_pesewas,
     mine.week_pesewas,
     mine.jobs.map((j) => [j.id, j.netted_pesewas]),
     paid.map((p) => [p.id, p.status]),
   ]);
-  const id = createHash('sha256').update(shown).digest('base64url').slice(0, 22);
   return { id, event: 'board', data: { board: 'earnings' } };
 }
 
