@@ -10,6 +10,21 @@ export async function allOffDuty(p: TestPlatform): Promise<void> {
     await couriers.setDuty(c.id, false);
 }
 
+/**
+ * `count` off-duty couriers in one statement, their ids sorting before any the service makes (a
+ * ULID's time starts 01): a courier made after them is past the first `count` by id.
+ */
+export async function earlierCouriers(p: TestPlatform, count: number): Promise<void> {
+  await p.app.platform.db.query(
+    `insert into couriers (id, name, phone, vehicle, created_at, updated_at)
+     select 'cou_' || lpad(i::text, 26, '0'), 'Earlier courier ' || i, '+23329' || lpad(i::text, 7, '0'),
+            'motorbike', now(), now()
+       from generate_series(1, $1::int) i
+     on conflict do nothing`,
+    [count],
+  );
+}
+
 /** The fixture order's pickup (Makola, Greater Accra). */
 export const PICKUP = { lat: 5.549, lng: -0.209 };
 export const ZONE = 'greater-accra';

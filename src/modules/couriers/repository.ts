@@ -65,6 +65,13 @@ export const couriersRepository = {
     return (await db.query<CourierRow>(`select ${COLS} from couriers where id = $1`, [id]))[0];
   },
 
+  async namesOf(
+    db: Queryable,
+    ids: readonly string[],
+  ): Promise<Array<{ id: string; name: string }>> {
+    return db.query('select id, name from couriers where id = any($1::text[])', [ids]);
+  },
+
   async byPhone(db: Queryable, phone: string): Promise<CourierRow | undefined> {
     return (
       await db.query<CourierRow>(`select ${COLS} from couriers where phone = $1`, [phone])

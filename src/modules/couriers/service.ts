@@ -87,6 +87,16 @@ export class CouriersService {
     return problems.length ? undefined : repo.byPhone(this.db, value.phone!);
   }
 
+  /**
+   * The names of these couriers (one read, whoever they are): a page names the couriers its rows
+   * show, where a list would stop at its page size. An unknown id is left out.
+   */
+  async namesOf(ids: readonly string[]): Promise<Map<string, string>> {
+    const wanted = [...new Set(ids)];
+    if (!wanted.length) return new Map();
+    return new Map((await repo.namesOf(this.db, wanted)).map((c) => [c.id, c.name]));
+  }
+
   async list(filter: Partial<CourierFilter> = {}): Promise<CourierRow[]> {
     return repo.list(this.db, { ...filter, limit: Math.min(filter.limit ?? COURIERS_PAGE, 200) });
   }

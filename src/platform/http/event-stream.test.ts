@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { EventStreams, type StreamMessage } from './event-stream.ts';
+import { EventStreams, shownDigest, type StreamMessage } from './event-stream.ts';
 
 /** A stand-in for a hijacked reply: what the stream writes, as text. */
 function fakeReply() {
@@ -59,5 +59,15 @@ describe('EventStreams.refresh', () => {
     // cou_a's message did not change: nothing more was written to its stream.
     expect(a.written.filter((w) => w.startsWith('id:'))).toHaveLength(2);
     streams.closeAll();
+  });
+});
+
+describe('shownDigest', () => {
+  it('is the same id for the same content and another for other content, a short event id', () => {
+    const shown = [['msg_1', 'sent', null]];
+    expect(shownDigest(shown)).toBe(shownDigest([['msg_1', 'sent', null]]));
+    expect(shownDigest(shown)).not.toBe(shownDigest([['msg_1', 'delivered', null]]));
+    // The ids pages already hold (Last-Event-ID) stay valid: sha256 of the JSON, base64url, 22 characters.
+    expect(shownDigest({ a: 1 })).toBe('AVq9f1zFei3ZS3WQ8ErYCE');
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../logger.ts';
 
@@ -7,6 +8,13 @@ export interface StreamMessage {
   event: string;
   data: unknown;
 }
+
+/**
+ * An event id that digests what a page shows (`shown`, as JSON): unchanged content has the same id,
+ * so a stream sends nothing and a resumed one skips what the client has.
+ */
+export const shownDigest = (shown: unknown): string =>
+  createHash('sha256').update(JSON.stringify(shown)).digest('base64url').slice(0, 22);
 
 export interface EventStreamsOptions<K> {
   /** What the streams are of, in the logs. */

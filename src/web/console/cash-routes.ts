@@ -19,13 +19,14 @@ export function registerConsoleCashRoutes(app: FastifyInstance, kit: ConsoleKit)
   const live = liveBoard(kit);
 
   async function page(reply: FastifyReply, extra: Record<string, unknown> = {}, status = 200) {
-    const [balances, handovers, known, operators] = await Promise.all([
+    const [balances, handovers, operators] = await Promise.all([
       cash!.balances(),
       cash!.handovers(undefined, 50),
-      couriers.service.list({ limit: 500 }),
       kit.operatorNames(),
     ]);
-    const names = new Map(known.map((c) => [c.id, c.name]));
+    const names = await couriers.service.namesOf(
+      [...balances, ...handovers].map((r) => r.courier_id),
+    );
     return kit.page(
       reply,
       'cash',

@@ -14,11 +14,10 @@ export function registerConsoleConfirmationRoutes(app: FastifyInstance, kit: Con
   if (!confirmations) return;
 
   async function page(reply: FastifyReply, extra: Record<string, unknown> = {}, status = 200) {
-    const [waiting, known] = await Promise.all([
-      confirmations!.waiting(200),
-      couriers.service.list({ limit: 500 }),
-    ]);
-    const names = new Map(known.map((c) => [c.id, c.name]));
+    const waiting = await confirmations!.waiting(200);
+    const names = await couriers.service.namesOf(
+      waiting.flatMap((r) => (r.courier_id ? [r.courier_id] : [])),
+    );
     return kit.page(
       reply,
       'confirmations',

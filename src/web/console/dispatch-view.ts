@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { Courier } from '../../modules/couriers/index.ts';
 import type { BoardColumn, BoardEntry, DispatchService } from '../../modules/dispatch/index.ts';
+import { shownDigest } from '../../platform/http/event-stream.ts';
 import { utc } from './kit.ts';
 import type { CouriersService } from '../../modules/couriers/index.ts';
 
@@ -86,8 +86,7 @@ export function dispatchSnapshot({ entries, onDuty, names }: DispatchRead): {
       };
     }),
   };
-  const id = createHash('sha256').update(JSON.stringify(data)).digest('base64url').slice(0, 22);
-  return { id, data };
+  return { id: shownDigest(data), data };
 }
 
 const COLUMNS: ReadonlyArray<{ column: BoardColumn; title: string; empty: string }> = [

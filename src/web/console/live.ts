@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { COURIER_PRESENCE_CHANNEL } from '../../modules/couriers/index.ts';
 import { TRACKING_CHANNEL } from '../../modules/delivery/index.ts';
@@ -7,7 +7,8 @@ import { EARNINGS_CHANNEL } from '../../modules/earnings/index.ts';
 import { MESSAGE_CHANGES_CHANNEL } from '../../modules/messages/index.ts';
 import { PAYOUTS_CHANNEL } from '../../modules/payouts/index.ts';
 import type { OperatorRole } from '../../platform/auth/actor.ts';
-import { EventStreams, type StreamMessage } from '../../platform/http/event-stream.ts';
+import { listenOnce } from '../../platform/db/listen-once.ts';
+import { EventStreams, shownDigest, type StreamMessage } from '../../platform/http/event-stream.ts';
 import { dispatchSnapshot, readDispatch } from './dispatch-view.ts';
 import { isId } from '../../platform/ids.ts';
 import {
@@ -65,8 +66,7 @@ const boardOf = (key: string) => key.split(':')[0]!;
 async function textsEvent(kit: ConsoleKit, orderId: string): Promise<StreamMessage> {
   const texts = (await kit.deps.messages?.ofOrder(orderId)) ?? [];
   const shown = texts.map((t) => [t.id, t.status, t.sent_at, t.reported_at, t.last_error]);
-  const id = createHash('sha256').update(JSON.stringify(shown)).digest('base64url').slice(0, 22);
-  return { id, event: 'board', data: { board: 'texts' } };
+  return { id: shownDigest(shown), event: 'board', data: { board: 'texts' } };
 }
 
 /** The console's streams: each key's current event (a board's, or one order's texts). */
@@ -171,22 +171,20 @@ export function registerConsoleLive(app: FastifyInstance, kit: ConsoleKit): void
   const tag = randomBytes(6).toString('base64url');
   const generation = new Map<string, number>(Object.keys(LIVE_BOARDS).map((b) => [b, 0]));
   const streams = boardStreams(app, kit, tag, generation);
-  let listening: Promise<Array<() => Promise<void>>> | undefined;
   let sweep: NodeJS.Timeout | undefined;
   const wake = waker(streams, generation);
-  const start = () => {
-    const channels = [...new Set(Object.values(LIVE_BOARDS).flatMap((b) => b.channels))];
-    sweep = setInterval(() => {
+  const channels = [...new Set(Object.values(LIVE_BOARDS).flatMap((b) => b.channels))];
+  // A LISTEN that failed is asked again by the next board opened, not cached until a restart.
+  const listening = listenOnce(() =>
+    channels.map((channel) => listen(channel, (changed) => wake(channel, changed))),
+  );
+  const sweeping = () =>
+    setInterval(() => {
       if (!streams.size) return;
       const swept = Object.keys(LIVE_BOARDS).filter((board) => LIVE_BOARDS[board]!.sweep);
       for (const board of swept) generation.set(board, generation.get(board)! + 1);
       void streams.refresh(swept);
-    }, SWEEP_MS);
-    sweep.unref();
-    return Promise.all(
-      channels.map((channel) => listen(channel, (changed) => wake(channel, changed))),
-    );
-  };
+    }, SWEEP_MS).unref();
   // A board this instance does not serve (no delivery, messages, cash or payouts here) has no stream either.
   const served: Record<string, unknown> = {
     dispatch,
@@ -200,8 +198,8 @@ export function registerConsoleLive(app: FastifyInstance, kit: ConsoleKit): void
     const current = await kit.current(request);
     const refused = refusal(reply, boardOf(key), current, (s) => streams.openBy(s));
     if (refused) return refused;
-    listening ??= start();
-    await listening;
+    sweep ??= sweeping();
+    await listening.ready();
     await streams.open(request, reply, key, current!.sessionId);
   };
 
@@ -226,6 +224,6 @@ export function registerConsoleLive(app: FastifyInstance, kit: ConsoleKit): void
   app.addHook('preClose', async () => {
     clearInterval(sweep);
     streams.closeAll();
-    if (listening) for (const stop of await listening) await stop();
+    await listening.stop();
   });
 }

@@ -50,12 +50,11 @@ const LATEST = 20;
 /** The live part: every courier's latest earnings and, for finance, the latest pay runs. */
 async function activity(kit: ConsoleKit, current: OperatorCurrent, operators: Map<string, string>) {
   const { earnings, payouts, couriers } = kit.deps;
-  const [latest, runs, names] = await Promise.all([
+  const [latest, runs] = await Promise.all([
     earnings.latest(LATEST),
     payouts && holds(current, FINANCE_ROLES) ? payouts.service.runs(LATEST) : undefined,
-    couriers.service.list({ limit: 500 }),
   ]);
-  const courier = new Map(names.map((c) => [c.id, c.name]));
+  const courier = await couriers.service.namesOf(latest.map((e) => e.courier_id));
   return {
     earnings: latest.map((e) => ({
       when: utc(e.earned_at),

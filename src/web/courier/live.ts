@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EARNINGS_CHANNEL } from '../../modules/earnings/index.ts';
 import { PAYOUTS_CHANNEL } from '../../modules/payouts/index.ts';
-import { EventStreams, type StreamMessage } from '../../platform/http/event-stream.ts';
+import { listenOnce } from '../../platform/db/listen-once.ts';
+import { EventStreams, shownDigest, type StreamMessage } from '../../platform/http/event-stream.ts';
 import { PAYOUTS_SHOWN, type CourierJobView, type CourierKit } from './kit.ts';
 import { json } from './routes.ts';
 
@@ -65,13 +66,12 @@ async function liveEarnings(kit: CourierKit, courierId: string): Promise<StreamM
     kit.deps.earnings.ofCourier(courierId),
     kit.deps.payouts?.list({ payee: `courier:${courierId}`, limit: PAYOUTS_SHOWN }) ?? [],
   ]);
-  const shown = JSON.stringify([
+  const id = shownDigest([
     mine.today_pesewas,
     mine.week_pesewas,
     mine.jobs.map((j) => [j.id, j.netted_pesewas]),
     paid.map((p) => [p.id, p.status]),
   ]);
-  const id = createHash('sha256').update(shown).digest('base64url').slice(0, 22);
   return { id, event: 'board', data: { board: 'earnings' } };
 }
 
@@ -105,14 +105,22 @@ export function registerCourierLive(app: FastifyInstance, kit: CourierKit): void
           (await kit.deps.couriers.get(key.replace(EARNINGS, ''))).active,
       ),
   });
-  let jobsHeard: Promise<() => Promise<void>> | undefined;
-  let payHeard: Promise<Array<() => Promise<void>>> | undefined;
   // Earnings name their courier, payouts their payee (`courier:<id>`); a change naming none reads every screen.
   const payChanged = (changed: readonly string[] | undefined) =>
     void streams.refresh(
       changed?.map((k) => EARNINGS + k.replace(/^courier:/, '')) ??
         streams.keys().filter((k) => k.startsWith(EARNINGS)),
     );
+  // Started by the first stream opened; one that failed is asked again by the next, not cached until a restart.
+  // Dispatch names the couriers whose offer or job changed: only their streams read again.
+  const jobsHeard =
+    jobChanges && listenOnce(() => [jobChanges((couriers) => void streams.refresh(couriers))]);
+  const payHeard =
+    listen &&
+    listenOnce(() => [
+      listen(EARNINGS_CHANNEL, payChanged),
+      ...(kit.deps.payouts ? [listen(PAYOUTS_CHANNEL, payChanged)] : []),
+    ]);
 
   const open = async (
     request: FastifyRequest,
@@ -130,7 +138,7 @@ export function registerCourierLive(app: FastifyInstance, kit: CourierKit): void
     await streams.open(request, reply, key(current.courier.id), current.sessionId);
   };
 
-  if (job && jobChanges) {
+  if (job && jobsHeard) {
     app.get('/courier/job', async (request, reply) => {
       const current = await kit.current(request);
       if (!current) return json(reply, 401, { error: 'Sign in again.', code: 'SIGNED_OUT' });
@@ -139,31 +147,21 @@ export function registerCourierLive(app: FastifyInstance, kit: CourierKit): void
     });
 
     app.get('/courier/events', async (request, reply: FastifyReply) => {
-      // Dispatch names the couriers whose offer or job changed: only their streams read again.
-      jobsHeard ??= jobChanges((couriers) => void streams.refresh(couriers));
-      await jobsHeard;
+      await jobsHeard.ready();
       return open(request, reply, (id) => id);
     });
   }
 
-  if (listen) {
+  if (payHeard) {
     app.get('/courier/events/earnings', async (request, reply: FastifyReply) => {
-      // A LISTEN that failed is asked again by the next screen, not cached until a restart.
-      payHeard ??= Promise.all([
-        listen(EARNINGS_CHANNEL, payChanged),
-        ...(kit.deps.payouts ? [listen(PAYOUTS_CHANNEL, payChanged)] : []),
-      ]).catch((err: unknown) => {
-        payHeard = undefined;
-        throw err;
-      });
-      await payHeard;
+      await payHeard.ready();
       return open(request, reply, (id) => EARNINGS + id);
     });
   }
 
   app.addHook('preClose', async () => {
     streams.closeAll();
-    if (jobsHeard) await (await jobsHeard)();
-    if (payHeard) for (const stop of await payHeard) await stop();
+    await jobsHeard?.stop();
+    await payHeard?.stop();
   });
 }

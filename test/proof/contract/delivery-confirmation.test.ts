@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { courierNear, productionOrder } from '../../dispatch/helpers.ts';
+import { courierNear, earlierCouriers, productionOrder } from '../../dispatch/helpers.ts';
 import { useConsoleWithPartner } from '../../helpers/console.ts';
 import { countRows } from '../../helpers/harness.ts';
 import { csrfOf, WebClient } from '../../helpers/web.ts';
@@ -34,7 +34,7 @@ describe("a recipient's confirmation of a delivery proved by a photo", () => {
     });
     await svc.delivered(c.id, orderId);
     const path = new URL(platform().proofConfirmations.linkFor(orderId)).pathname;
-    return { orderId, path, token: path.split('/').at(-1)! };
+    return { orderId, path, token: path.split('/').at(-1)!, courierId: c.id };
   }
   const recipient = () => new WebClient(env.p.url);
   const partnerView = async (orderId: string) =>
@@ -135,6 +135,16 @@ describe("a recipient's confirmation of a delivery proved by a photo", () => {
       decided_at: null,
       dispute_note: null,
     });
+  });
+
+  it("names a courier past the first 200 on the operators' list", async () => {
+    await earlierCouriers(env.p, 250);
+    const { orderId, courierId } = await unconfirmed();
+    await platform().couriers.update(courierId, { name: 'Esi Beyond' });
+    const { web } = await env.signedIn(['support']);
+    const list = await web.get('/console/confirmations');
+    expect(list.text).toContain(orderId);
+    expect(list.text).toContain(`title="${courierId}">Esi Beyond</a>`);
   });
 
   it("puts a dispute on the operators' list; an operator accepts it (audited), once; the recipient cannot change it after", async () => {

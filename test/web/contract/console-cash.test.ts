@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { courierNear, productionOrder, toDropoff } from '../../dispatch/helpers.ts';
+import {
+  courierNear,
+  earlierCouriers,
+  productionOrder,
+  toDropoff,
+} from '../../dispatch/helpers.ts';
 import { useConsoleWithPartner } from '../../helpers/console.ts';
 import { countRows } from '../../helpers/harness.ts';
 import { csrfOf } from '../../helpers/web.ts';
@@ -85,6 +90,21 @@ describe('the console courier cash page', () => {
         [c.id],
       ),
     ).toBe(1);
+  });
+
+  it('names a courier past the first 200 in the balances and in the handovers', async () => {
+    await earlierCouriers(env.p, 250);
+    const c = await courierHolding();
+    await env.p.app.platform.couriers.update(c.id, { name: 'Kojo Beyond' });
+    const { web } = await signedIn(['finance']);
+    const page = await web.get('/console/cash');
+    expect(page.text).toContain(`<a href="/console/couriers/${c.id}">Kojo Beyond</a>`);
+    const done = await web.post(`/console/cash/${c.id}/handover`, {
+      _csrf: csrfOf(page.text),
+      amount_ghs: '1.00',
+    });
+    expect(done.status).toBe(200);
+    expect(done.text.match(/Kojo Beyond/g)).toHaveLength(2);
   });
 
   it('is not for support', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { courierNear, earlierCouriers } from '../../dispatch/helpers.ts';
 import { useConsoleWithPartner } from '../../helpers/console.ts';
 import { countRows } from '../../helpers/harness.ts';
 import { csrfOf } from '../../helpers/web.ts';
@@ -89,6 +90,26 @@ describe('the console courier pay page', () => {
     expect((await web.get('/console/payees/courier/ven_01M8K2P0S4WKP5Z2K415DHWD0T')).status).toBe(
       404,
     );
+  });
+
+  it('names a courier past the first 200 in the latest earnings', async () => {
+    await earlierCouriers(env.p, 250);
+    const c = await courierNear(env.p, 1, env.clock.now);
+    await env.p.app.platform.couriers.update(c.id, { name: 'Efua Beyond' });
+    await env.p.app.platform.db.transaction((tx) =>
+      env.p.app.platform.earnings.book(tx, {
+        orderId: `dlv_beyond_${c.id}`,
+        courierId: c.id,
+        occasion: 'delivered',
+        zone: null,
+        vehicle: 'motorbike',
+        roadKm: 2,
+      }),
+    );
+    const { web } = await signedIn(['support']);
+    const page = await web.get('/console/courier-pay');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Efua Beyond');
   });
 
   it('support reads the rules but may not change them', async () => {

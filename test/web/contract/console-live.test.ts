@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { CouriersService } from '../../../src/modules/couriers/index.ts';
+import { DISPATCH_CHANNEL } from '../../../src/modules/dispatch/index.ts';
 import { STREAMS_PER_SESSION } from '../../../src/web/console/live.ts';
 import { courierNear, PICKUP, productionOrder } from '../../dispatch/helpers.ts';
 import { signedInOperator, TOTP_STEP_MS, useConsoleWithPartner } from '../../helpers/console.ts';
@@ -170,6 +171,42 @@ describe("the console boards' live channel (server-sent events)", () => {
         return again.status;
       })
       .toBe(200);
+  });
+});
+
+describe("the console boards' live channel after a LISTEN that failed", () => {
+  const env = useConsoleWithPartner();
+
+  it('listens again when the next board is opened, and that board wakes on a change', async () => {
+    const db = env.p.app.platform.db;
+    const listen = db.listen;
+    let asked = 0;
+    // The database unreachable for the first LISTEN on dispatch's channel, reachable after.
+    db.listen = (channel, onNotify) =>
+      channel === DISPATCH_CHANNEL && asked++ === 0
+        ? Promise.reject(new Error('connect ECONNREFUSED'))
+        : listen.call(db, channel, onNotify);
+    try {
+      const { web } = await env.signedIn(['support']);
+      const failed = await openStream(web, '/console/events/orders');
+      failed.close();
+      expect(failed.status).toBe(500);
+      const st = await openStream(web, '/console/events/orders');
+      try {
+        expect(st.status).toBe(200);
+        const first = await st.next(() => true);
+        await productionOrder(env.s);
+        expect(await st.next((e) => e.id !== first.id)).toMatchObject({
+          event: 'board',
+          data: { board: 'orders' },
+        });
+      } finally {
+        st.close();
+      }
+      expect(asked).toBe(2);
+    } finally {
+      db.listen = listen;
+    }
   });
 });
 

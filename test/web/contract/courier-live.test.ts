@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COURIER_JOBS_CHANNEL } from '../../../src/modules/dispatch/index.ts';
+import { EARNINGS_CHANNEL } from '../../../src/modules/earnings/index.ts';
 import { PAYOUTS_CHANNEL, RUNS_KEY } from '../../../src/modules/payouts/index.ts';
 import { STREAMS_PER_SESSION } from '../../../src/web/courier/live.ts';
 import { productionOrder } from '../../dispatch/helpers.ts';
@@ -146,6 +148,66 @@ describe("the courier app's live channel (server-sent events)", () => {
         return again.status;
       })
       .toBe(200);
+  });
+});
+
+describe("the courier app's live channel after a LISTEN that failed", () => {
+  let p: TestPlatform;
+  let s: PartnerSetup;
+  beforeAll(async () => {
+    p = await startPlatform();
+    s = await createPartner(p, { environment: 'production' });
+  });
+  afterAll(async () => {
+    await p?.close();
+  });
+
+  it('listens again when the next screen is opened, for jobs and for earnings, and wakes it', async () => {
+    const db = p.app.platform.db;
+    const listen = db.listen;
+    const asked = new Map<string, number>();
+    // The database unreachable for the first LISTEN on each screen's channel, reachable after.
+    db.listen = (channel, onNotify) => {
+      asked.set(channel, (asked.get(channel) ?? 0) + 1);
+      return [COURIER_JOBS_CHANNEL, EARNINGS_CHANNEL].includes(channel) && asked.get(channel) === 1
+        ? Promise.reject(new Error('connect ECONNREFUSED'))
+        : listen.call(db, channel, onNotify);
+    };
+    const c = await signedInCourier(p, 'Akua Retry');
+    const streams: SseStream[] = [];
+    const stream = async (path: string, status: number) => {
+      const st = await openStream(c.web, path);
+      streams.push(st);
+      expect(st.status).toBe(status);
+      return st;
+    };
+    try {
+      await stream('/courier/events', 500);
+      const jobs = await stream('/courier/events', 200);
+      await jobs.next((e) => e.data.kind === 'none');
+      const order = await productionOrder(s);
+      expect(await p.app.platform.dispatch!.offers.offerTo(order, c.id)).toBe(true);
+      expect((await jobs.next((e) => e.data.kind === 'offer')).data.order_id).toBe(order);
+
+      await stream('/courier/events/earnings', 500);
+      const pay = await stream('/courier/events/earnings', 200);
+      const first = await pay.next(() => true);
+      await p.app.platform.db.transaction((tx) =>
+        p.app.platform.earnings.book(tx, {
+          orderId: order,
+          courierId: c.id,
+          occasion: 'delivered',
+          zone: null,
+          vehicle: 'motorbike',
+          roadKm: 2,
+        }),
+      );
+      await pay.next((e) => e.id !== first.id);
+      expect([asked.get(COURIER_JOBS_CHANNEL), asked.get(EARNINGS_CHANNEL)]).toEqual([2, 2]);
+    } finally {
+      for (const st of streams) st.close();
+      db.listen = listen;
+    }
   });
 });
 

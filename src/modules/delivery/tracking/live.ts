@@ -1,7 +1,10 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../../platform/db/index.ts';
-import { EventStreams, type StreamMessage } from '../../../platform/http/event-stream.ts';
+import {
+  EventStreams,
+  shownDigest,
+  type StreamMessage,
+} from '../../../platform/http/event-stream.ts';
 import { describeStatus } from '../domain/index.ts';
 import {
   TRACKING_CHANNEL,
@@ -52,7 +55,7 @@ function stateOf(
     pickup: moving ? point(order.pickup_lat, order.pickup_lng) : null,
     dropoff: moving ? point(order.delivery_lat, order.delivery_lng) : null,
   };
-  const id = createHash('sha256').update(JSON.stringify(data)).digest('base64url').slice(0, 22);
+  const id = shownDigest(data);
   // Once the delivery has ended, the page reloads to say so in full, and the stream closes.
   return { id, event: 'state', data, last: !moving };
 }
