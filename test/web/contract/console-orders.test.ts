@@ -216,6 +216,8 @@ describe('the console orders board', () => {
         })
       ).status,
     ).toBe(400);
+    // Each move a second after the last: the audit entries read back in the order they were made.
+    now += 1000;
     const again = await web.post(`/console/orders/${id}/status`, {
       _csrf: csrf,
       status: 'in_transit',
@@ -225,6 +227,7 @@ describe('the console orders board', () => {
     expect(again.status).toBe(200);
     expect(again.text).toContain('Recipient absent: Nobody home (2 delivery attempts)');
     expect(offered(again.text)).toEqual(['delivered', 'returning', 'failed']);
+    now += 1000;
     const back = await web.post(`/console/orders/${id}/status`, {
       _csrf: csrf,
       status: 'returning',
@@ -233,6 +236,7 @@ describe('the console orders board', () => {
     expect(back.status).toBe(200);
     expect(offered(back.text)).toEqual(['returned', 'failed']);
     expect(back.text).not.toContain('Cancel order');
+    now += 1000;
     const returned = await web.post(`/console/orders/${id}/status`, {
       _csrf: csrf,
       status: 'returned',
