@@ -18,11 +18,11 @@ function tier(name: string, order: number, include: string[], test: TestProjectI
 
 // Workers per tier, as a multiple of the machine's cores (TEST_WORKERS scales them, e.g. 0.5 when
 // other runs share the machine). Pure tests use every core. A contract test waits on its server
-// about half of its time, so that tier runs a file per core. The journey tier's files mostly wait
-// on their browser, compiled servers and simulated clocks, and its tests are the longest: it runs
-// one and a half files per core (two passes side by side on two cores, each at TEST_WORKERS=0.5,
-// left a fifth to two fifths of the machine idle through their journeys with one file each). A
-// module test's fresh database fills a core, so that tier leaves one core free (vitest's own
+// about half of its time, so that tier runs a file per core; so does the journey tier, whose files
+// mostly wait on their browser, compiled servers and simulated clocks (39 files: 205 s with two
+// workers on two cores, about 290 s with one; two passes side by side with two journey files each
+// took 150-180 s longer than with one each: their servers and browsers then fight for the cores).
+// A module test's fresh database fills a core, so that tier leaves one core free (vitest's own
 // default).
 const cores = availableParallelism();
 const share = Number(process.env.TEST_WORKERS) || 1;
@@ -51,7 +51,7 @@ export default defineConfig({
       // own test names it until `node scripts/tier-tests.mjs` has moved it.
       // One module graph per worker too: each file builds and closes its own apps (test/README.md).
       tier('contract', 2, ['test/*/contract/**/*.test.ts', 'test/*/*.test.ts'], { ...services, isolate: false, maxWorkers: workers(1) }),
-      tier('journey', 3, ['test/*/journey/**/*.test.ts'], { ...services, isolate: false, maxWorkers: workers(1.5) }),
+      tier('journey', 3, ['test/*/journey/**/*.test.ts'], { ...services, isolate: false, maxWorkers: workers(1) }),
     ],
   },
 });
