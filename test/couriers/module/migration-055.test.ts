@@ -1,9 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { migrate, readMigrations } from '../../../src/platform/db/migrate.ts';
-import { openPglite } from '../../../src/platform/db/pglite.ts';
-import { openPostgres } from '../../../src/platform/db/postgres.ts';
 import type { DriverDb } from '../../../src/platform/db/types.ts';
+import { onRawPglite, onRawSchema } from '../../helpers/raw-db.ts';
 
 // Migration 055 on a database built before it: a courier action was recorded twice, in couriers'
 // courier_actions and dispatch's dispatch_actions. Dispatch's rows move to courier_actions (what it
@@ -101,26 +100,11 @@ async function actionsBefore055BecomeOne(db: DriverDb) {
 }
 
 describe('migration 055 on a database built before it', () => {
-  it('moves dispatch_actions into courier_actions and drops it (embedded)', async () => {
-    const db = await openPglite(undefined);
-    try {
-      await actionsBefore055BecomeOne(db);
-    } finally {
-      await db.close();
-    }
-  });
+  it('moves dispatch_actions into courier_actions and drops it (embedded)', () =>
+    onRawPglite(actionsBefore055BecomeOne));
 
   it.runIf(process.env.DATABASE_URL?.startsWith('postgres'))(
     'moves dispatch_actions into courier_actions and drops it (PostgreSQL)',
-    async () => {
-      const schema = `t_${randomBytes(6).toString('hex')}`;
-      const db = await openPostgres({ url: process.env.DATABASE_URL!, poolSize: 2, schema });
-      try {
-        await actionsBefore055BecomeOne(db);
-      } finally {
-        await db.query(`drop schema ${schema} cascade`);
-        await db.close();
-      }
-    },
+    () => onRawSchema(actionsBefore055BecomeOne),
   );
 });

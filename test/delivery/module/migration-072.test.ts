@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { migrate, readMigrations } from '../../../src/platform/db/migrate.ts';
-import { openPglite } from '../../../src/platform/db/pglite.ts';
-import { openPostgres } from '../../../src/platform/db/postgres.ts';
 import type { DriverDb } from '../../../src/platform/db/types.ts';
+import { onRawPglite, onRawSchema } from '../../helpers/raw-db.ts';
 
 // Migration 072 on a database built before it: each delivered order gets the time of its
 // 'delivered' move as delivered_at; no other order gets one.
@@ -55,26 +53,11 @@ async function deliveredAtFilledIn(db: DriverDb) {
 }
 
 describe('migration 072 on a database built before it', () => {
-  it("fills in each delivered order's delivery time from its timeline (embedded)", async () => {
-    const db = await openPglite(undefined);
-    try {
-      await deliveredAtFilledIn(db);
-    } finally {
-      await db.close();
-    }
-  });
+  it("fills in each delivered order's delivery time from its timeline (embedded)", () =>
+    onRawPglite(deliveredAtFilledIn));
 
   it.runIf(process.env.DATABASE_URL?.startsWith('postgres'))(
     "fills in each delivered order's delivery time from its timeline (PostgreSQL)",
-    async () => {
-      const schema = `t_${randomBytes(6).toString('hex')}`;
-      const db = await openPostgres({ url: process.env.DATABASE_URL!, poolSize: 2, schema });
-      try {
-        await deliveredAtFilledIn(db);
-      } finally {
-        await db.query(`drop schema ${schema} cascade`);
-        await db.close();
-      }
-    },
+    () => onRawSchema(deliveredAtFilledIn),
   );
 });

@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { openPglite } from '../../../src/platform/db/pglite.ts';
-import { openPostgres } from '../../../src/platform/db/postgres.ts';
 import type { DriverDb } from '../../../src/platform/db/types.ts';
+import { onRawPglite, onRawSchema } from '../../helpers/raw-db.ts';
 
 async function runsOnlyForTheCommit(db: DriverDb) {
   const effects: string[] = [];
@@ -29,26 +27,11 @@ async function runsOnlyForTheCommit(db: DriverDb) {
 }
 
 describe('afterCommit', () => {
-  it('runs an effect once its transaction commits, never for a rolled-back attempt (embedded)', async () => {
-    const db = await openPglite(undefined);
-    try {
-      await runsOnlyForTheCommit(db);
-    } finally {
-      await db.close();
-    }
-  });
+  it('runs an effect once its transaction commits, never for a rolled-back attempt (embedded)', () =>
+    onRawPglite(runsOnlyForTheCommit));
 
   it.runIf(process.env.DATABASE_URL?.startsWith('postgres'))(
     'runs an effect once, for the retried attempt that commits (PostgreSQL)',
-    async () => {
-      const schema = `t_${randomBytes(6).toString('hex')}`;
-      const db = await openPostgres({ url: process.env.DATABASE_URL!, poolSize: 2, schema });
-      try {
-        await runsOnlyForTheCommit(db);
-      } finally {
-        await db.query(`drop schema ${schema} cascade`);
-        await db.close();
-      }
-    },
+    () => onRawSchema(runsOnlyForTheCommit),
   );
 });

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   MigrationChangedError,
@@ -6,8 +5,8 @@ import {
   readMigrations,
 } from '../../../src/platform/db/migrate.ts';
 import { openPglite } from '../../../src/platform/db/pglite.ts';
-import { openPostgres } from '../../../src/platform/db/postgres.ts';
 import type { DriverDb } from '../../../src/platform/db/types.ts';
+import { onRawPglite, onRawSchema } from '../../helpers/raw-db.ts';
 
 /** Semicolons where a statement splitter would cut: a block comment, an escaped string, a quoted name, a function body. */
 const TRICKY = `/* a; b */ create table "a;b" (x text default E'it\\'s; here', y text default 'c;d');
@@ -26,27 +25,11 @@ async function appliesWhole(db: DriverDb) {
 }
 
 describe('migrations', () => {
-  it('run each file whole, as written, on the embedded database', async () => {
-    const db = await openPglite(undefined);
-    try {
-      await appliesWhole(db);
-    } finally {
-      await db.close();
-    }
-  });
+  it('run each file whole, as written, on the embedded database', () => onRawPglite(appliesWhole));
 
   it.runIf(process.env.DATABASE_URL?.startsWith('postgres'))(
     'run each file whole on PostgreSQL',
-    async () => {
-      const schema = `t_${randomBytes(6).toString('hex')}`;
-      const db = await openPostgres({ url: process.env.DATABASE_URL!, poolSize: 2, schema });
-      try {
-        await appliesWhole(db);
-      } finally {
-        await db.query(`drop schema ${schema} cascade`);
-        await db.close();
-      }
-    },
+    () => onRawSchema(appliesWhole),
   );
 
   it('apply a file added after the others, and refuse one edited after it was applied', async () => {

@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { migrate, readMigrations } from '../../../src/platform/db/migrate.ts';
-import { openPglite } from '../../../src/platform/db/pglite.ts';
-import { openPostgres } from '../../../src/platform/db/postgres.ts';
 import type { DriverDb } from '../../../src/platform/db/types.ts';
+import { onRawPglite, onRawSchema } from '../../helpers/raw-db.ts';
 
 // Migration 045 starts maker-checker on settlements: those imported before it were posted on import.
 
@@ -40,26 +38,11 @@ async function settlementsBefore045StandApproved(db: DriverDb) {
 }
 
 describe('migration 045', () => {
-  it('records the settlements posted before it as approved (embedded)', async () => {
-    const db = await openPglite(undefined);
-    try {
-      await settlementsBefore045StandApproved(db);
-    } finally {
-      await db.close();
-    }
-  });
+  it('records the settlements posted before it as approved (embedded)', () =>
+    onRawPglite(settlementsBefore045StandApproved));
 
   it.runIf(process.env.DATABASE_URL?.startsWith('postgres'))(
     'records the settlements posted before it as approved (PostgreSQL)',
-    async () => {
-      const schema = `t_${randomBytes(6).toString('hex')}`;
-      const db = await openPostgres({ url: process.env.DATABASE_URL!, poolSize: 2, schema });
-      try {
-        await settlementsBefore045StandApproved(db);
-      } finally {
-        await db.query(`drop schema ${schema} cascade`);
-        await db.close();
-      }
-    },
+    () => onRawSchema(settlementsBefore045StandApproved),
   );
 });
