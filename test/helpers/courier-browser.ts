@@ -40,6 +40,8 @@ export async function phonePage(
     ...options,
   });
   const page = await context.newPage();
+  // A step that never comes fails by its locator, before the test's own timeout hides which it was.
+  page.setDefaultTimeout(20_000);
   const violations: string[] = [];
   page.on(
     'console',
