@@ -1,5 +1,4 @@
-/** What a `listen` answers: stops it. */
-export type Unlisten = () => Promise<void>;
+import type { Unlisten } from './types.ts';
 
 /** LISTENs started on first need and shared: `ready` starts them (or waits for them), `stop` ends them. */
 export interface SharedListen {

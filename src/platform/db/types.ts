@@ -54,12 +54,15 @@ export interface Db extends Queryable {
   listen(
     channel: string,
     onNotify: (changed: readonly string[] | undefined) => void,
-  ): Promise<() => Promise<void>>;
+  ): Promise<Unlisten>;
   /** Cheap round trip used by readiness probes. */
   ping(): Promise<void>;
   poolStats(): PoolStats;
   close(): Promise<void>;
 }
+
+/** What a `listen` answers: stops it. */
+export type Unlisten = () => Promise<void>;
 
 /** What a driver provides; `openDatabase` adds units of work on top. */
 export type DriverDb = Omit<Db, 'unitOfWork'>;
