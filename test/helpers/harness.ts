@@ -18,6 +18,13 @@ export const SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
 /** True when this run targets the machine's PostgreSQL (the second CI pass). */
 export const onPostgres = Boolean(process.env.DATABASE_URL?.startsWith('postgres'));
 export const onRedis = Boolean(process.env.REDIS_URL);
+/**
+ * For tests whose servers run on embedded databases of their own whatever the pass (a first start,
+ * the playground, kill -9 of an embedded server): the PostgreSQL pass would repeat them unchanged,
+ * so they run in the embedded pass (what `npm test` on a fresh clone is), as the tests that need
+ * PostgreSQL run in its pass only.
+ */
+export const embeddedPass = !onPostgres;
 
 let template: Promise<Blob | undefined> | undefined;
 function pgliteTemplate(): Promise<Blob | undefined> {

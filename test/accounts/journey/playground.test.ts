@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PartnerClient } from '@partner-platform/sdk';
 import { describe, expect, it } from 'vitest';
 import { ensureSandboxQuickstart } from '../../../src/modules/accounts/index.ts';
-import { startPlatform } from '../../helpers/harness.ts';
+import { embeddedPass, startPlatform } from '../../helpers/harness.ts';
 import { ROOT, spawnServer } from '../../helpers/process.ts';
 
 // `npm run demo` runs `node dist/demo.js` at the repository root: here in a directory of its own.
@@ -15,67 +15,71 @@ const demo = (cwd: string) =>
   );
 
 describe('the playground (npm run demo)', () => {
-  it('creates a partner with staging and production keys in 0600 files (never printed) and the demo catalog, once, and says what to try next', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'pp-demo-'));
-    try {
-      const first = await demo(cwd);
-      const dir = join(cwd, 'data', 'demo');
-      const files = ['sandbox-credentials.json', 'production-credentials.json'].map((f) =>
-        join(dir, f),
-      );
-      for (const file of files) expect(statSync(file).mode & 0o777).toBe(0o600);
-      const [staging, production] = files.map((f) => JSON.parse(readFileSync(f, 'utf8')));
-      for (const secret of [
-        staging.api_key,
-        staging.signing_secret,
-        production.api_key,
-        production.signing_secret,
-        production.webhook_secret,
-      ])
-        expect(first.output()).not.toContain(secret);
-      expect([staging.api_key, production.api_key]).toEqual([
-        expect.stringMatching(/^pk_staging_/),
-        expect.stringMatching(/^pk_production_/),
-      ]);
-      expect(production.base_url).toMatch(/^http:\/\/localhost:\d+$/);
-      expect(first.output()).toContain(
-        '  Credentials data/demo/production-credentials.json  (readable only by you)',
-      );
-      expect(first.output()).toContain(
-        '    npx ppctl configure --from data/demo/production-credentials.json',
-      );
-      expect(first.output()).toContain('"Your first cod sale"');
+  it.runIf(embeddedPass)(
+    'creates a partner with staging and production keys in 0600 files (never printed) and the demo catalog, once, and says what to try next',
+    async () => {
+      const cwd = mkdtempSync(join(tmpdir(), 'pp-demo-'));
+      try {
+        const first = await demo(cwd);
+        const dir = join(cwd, 'data', 'demo');
+        const files = ['sandbox-credentials.json', 'production-credentials.json'].map((f) =>
+          join(dir, f),
+        );
+        for (const file of files) expect(statSync(file).mode & 0o777).toBe(0o600);
+        const [staging, production] = files.map((f) => JSON.parse(readFileSync(f, 'utf8')));
+        for (const secret of [
+          staging.api_key,
+          staging.signing_secret,
+          production.api_key,
+          production.signing_secret,
+          production.webhook_secret,
+        ])
+          expect(first.output()).not.toContain(secret);
+        expect([staging.api_key, production.api_key]).toEqual([
+          expect.stringMatching(/^pk_staging_/),
+          expect.stringMatching(/^pk_production_/),
+        ]);
+        expect(production.base_url).toMatch(/^http:\/\/localhost:\d+$/);
+        expect(first.output()).toContain(
+          '  Credentials data/demo/production-credentials.json  (readable only by you)',
+        );
+        expect(first.output()).toContain(
+          '    npx ppctl configure --from data/demo/production-credentials.json',
+        );
+        expect(first.output()).toContain('"Your first cod sale"');
 
-      // The production key works at once: its wallet, and the catalog it may sell from.
-      const client = new PartnerClient({
-        apiKey: production.api_key,
-        signingSecret: production.signing_secret,
-        baseUrl: first.url,
-      });
-      expect((await client.delivery.wallet.balance()).data.balance_ghs).toBe(0);
-      expect((await client.catalog.list({ limit: 200 })).data.count).toBe(54);
-      first.child.kill('SIGTERM');
-      expect(await first.exited).toBe(0);
+        // The production key works at once: its wallet, and the catalog it may sell from.
+        const client = new PartnerClient({
+          apiKey: production.api_key,
+          signingSecret: production.signing_secret,
+          baseUrl: first.url,
+        });
+        expect((await client.delivery.wallet.balance()).data.balance_ghs).toBe(0);
+        expect((await client.catalog.list({ limit: 200 })).data.count).toBe(54);
+        first.child.kill('SIGTERM');
+        expect(await first.exited).toBe(0);
 
-      // A second start keeps the same partner, keys and catalog, and still points at the credentials.
-      const second = await demo(cwd);
-      expect(second.output()).not.toContain('demo catalog loaded');
-      expect(second.output()).toContain(
-        'npx ppctl configure --from data/demo/production-credentials.json',
-      );
-      expect(JSON.parse(readFileSync(files[1]!, 'utf8')).api_key).toBe(production.api_key);
-      const again = new PartnerClient({
-        apiKey: production.api_key,
-        signingSecret: production.signing_secret,
-        baseUrl: second.url,
-      });
-      expect((await again.catalog.list({ limit: 200 })).data.count).toBe(54);
-      second.child.kill('SIGTERM');
-      expect(await second.exited).toBe(0);
-    } finally {
-      rmSync(cwd, { recursive: true, force: true });
-    }
-  }, 180_000);
+        // A second start keeps the same partner, keys and catalog, and still points at the credentials.
+        const second = await demo(cwd);
+        expect(second.output()).not.toContain('demo catalog loaded');
+        expect(second.output()).toContain(
+          'npx ppctl configure --from data/demo/production-credentials.json',
+        );
+        expect(JSON.parse(readFileSync(files[1]!, 'utf8')).api_key).toBe(production.api_key);
+        const again = new PartnerClient({
+          apiKey: production.api_key,
+          signingSecret: production.signing_secret,
+          baseUrl: second.url,
+        });
+        expect((await again.catalog.list({ limit: 200 })).data.count).toBe(54);
+        second.child.kill('SIGTERM');
+        expect(await second.exited).toBe(0);
+      } finally {
+        rmSync(cwd, { recursive: true, force: true });
+      }
+    },
+    180_000,
+  );
 
   it("gives the quick start's partner production and a key holding the money scopes by name (on either database)", async () => {
     const p = await startPlatform();

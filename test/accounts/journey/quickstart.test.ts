@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PartnerClient } from '@partner-platform/sdk';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, SECRETS_KEY } from '../../helpers/harness.ts';
+import { ADMIN_TOKEN, embeddedPass, SECRETS_KEY } from '../../helpers/harness.ts';
 import { spawnServer } from '../../helpers/process.ts';
 
-describe('sandbox quick start', () => {
+describe.runIf(embeddedPass)('sandbox quick start', () => {
   it('creates a demo partner and staging key once on an empty development database, in a 0600 file, and never prints the secret', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pp-quick-'));
     try {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, seedDataDir, spawnServer, type ServerProcess } from '../../helpers/process.ts';
+import { embeddedPass } from '../../helpers/harness.ts';
 
 // The README's first-hour walkthroughs, run as written: each command in turn through bash, in a
 // directory of its own, against a server started as `npm run demo` starts it (node dist/demo.js).
@@ -41,21 +42,6 @@ const IDS: ReadonlyArray<readonly [string, RegExp]> = [
 
 let dir: string;
 let server: ServerProcess;
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'pp-walk-'));
-  // Its data directory (data/demo) starts migrated: the walkthroughs are not about a first start.
-  seedDataDir(join(dir, 'data', 'demo'));
-  // The playground's own settings, only quicker: a courier step a second instead of five.
-  server = await spawnServer(
-    { SANDBOX_COURIER_STEP_SECONDS: '1', LOG_LEVEL: 'info' },
-    { command: [process.execPath, `${ROOT}dist/demo.js`], cwd: dir },
-  );
-}, 120_000);
-afterAll(async () => {
-  server?.child.kill('SIGTERM');
-  await server?.exited;
-  rmSync(dir, { recursive: true, force: true });
-});
 
 /** Runs the walkthrough's commands after `npm ci` and `npm run demo`; answers each command's output. */
 function runner(configDir: string) {
@@ -86,7 +72,23 @@ function runner(configDir: string) {
   };
 }
 
-describe('the README walkthroughs, against npm run demo', () => {
+describe.runIf(embeddedPass)('the README walkthroughs, against npm run demo', () => {
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pp-walk-'));
+    // Its data directory (data/demo) starts migrated: the walkthroughs are not about a first start.
+    seedDataDir(join(dir, 'data', 'demo'));
+    // The playground's own settings, only quicker: a courier step a second instead of five.
+    server = await spawnServer(
+      { SANDBOX_COURIER_STEP_SECONDS: '1', LOG_LEVEL: 'info' },
+      { command: [process.execPath, `${ROOT}dist/demo.js`], cwd: dir },
+    );
+  }, 120_000);
+  afterAll(async () => {
+    server?.child.kill('SIGTERM');
+    await server?.exited;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it.each(['cod-sale', 'wallet-order'])(
     '%s starts from a fresh clone in at most 10 commands',
     (name) => {

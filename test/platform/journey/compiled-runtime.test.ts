@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, freePort, seedDataDir, spawnServer } from '../../helpers/process.ts';
+import { embeddedPass } from '../../helpers/harness.ts';
 
 // What production runs: the compiled dist/ under plain `node`, started by `npm start` or directly
 // (the global setup brings dist/ up to date first).
@@ -36,7 +37,7 @@ async function serverProcess(output: () => string): Promise<{ pid: number; cmdli
 
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-describe('the compiled runtime', () => {
+describe.runIf(embeddedPass)('the compiled runtime', () => {
   it('npm start serves from dist/ with node as the process; SIGTERM to npm drains it and frees the data directory', async () => {
     const dataDir = seedDataDir(tempDir());
     const server = await start(['npm', 'start'], { DATA_DIR: dataDir });

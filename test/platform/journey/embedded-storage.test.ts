@@ -2,7 +2,13 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, SECRETS_KEY, createPartner, startPlatform } from '../../helpers/harness.ts';
+import {
+  ADMIN_TOKEN,
+  createPartner,
+  embeddedPass,
+  SECRETS_KEY,
+  startPlatform,
+} from '../../helpers/harness.ts';
 import { seedDataDir, spawnServer } from '../../helpers/process.ts';
 import { PartnerClient } from '@partner-platform/sdk';
 
@@ -19,7 +25,7 @@ afterAll(() => {
 // The embedded database is what a fresh clone runs on; these tests run in every pass.
 const embedded = (dir: string) => ({ env: { DATABASE_URL: '', DATA_DIR: dir } });
 
-describe('embedded PostgreSQL (PGlite) in a data directory', () => {
+describe.runIf(embeddedPass)('embedded PostgreSQL (PGlite) in a data directory', () => {
   it('keeps partners and keys across a restart', async () => {
     const dir = dataDir();
     const first = await startPlatform(embedded(dir));
@@ -110,7 +116,7 @@ describe('embedded PostgreSQL (PGlite) in a data directory', () => {
   }, 180_000);
 });
 
-describe('the embedded data directory', () => {
+describe.runIf(embeddedPass)('the embedded data directory', () => {
   it('is readable and writable by its owner only, whatever the umask, after opening, writing and closing', async () => {
     const dir = dataDir();
     const before = process.umask(0);
