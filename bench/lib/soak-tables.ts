@@ -63,8 +63,16 @@ export class TableSampler {
   private t0 = 0;
   private pending: Promise<void> = Promise.resolve();
 
+  /**
+   * `vacuum`: a PostgreSQL running with autovacuum off (this machine's) lets dead rows pile up and
+   * its planner statistics go stale as no production server does (an hour with only the sampled
+   * tables vacuumed: 222,114 dead rows in `dispatch_jobs`, 28 active assignments estimated for
+   * 7,371); each sample then first does what autovacuum would do once a minute (its default
+   * naptime): vacuum and analyze every table of the schema.
+   */
   constructor(
     private readonly c: pg.Client,
+    private readonly vacuum: boolean,
     private readonly everyMs = 60_000,
   ) {}
 
@@ -77,6 +85,7 @@ export class TableSampler {
   private sample(): void {
     this.pending = this.pending.then(async () => {
       const atS = Math.round((Date.now() - this.t0) / 1000);
+      if (this.vacuum) await vacuumSchema(this.c);
       this.samples.push({ atS, tables: await tableSizes(this.c, SOAK_TABLES) });
     });
   }
@@ -87,6 +96,15 @@ export class TableSampler {
     await this.pending;
     return this.samples;
   }
+}
+
+/** VACUUM (ANALYZE) of every table in the connection's schema. */
+async function vacuumSchema(c: pg.Client): Promise<void> {
+  const { rows } = await c.query<{ name: string }>(
+    `select format('%I', relname) as name from pg_class
+      where relnamespace = current_schema()::regnamespace and relkind = 'r'`,
+  );
+  if (rows.length) await c.query(`vacuum (analyze) ${rows.map((r) => r.name).join(', ')}`);
 }
 
 export interface Levelling {
@@ -185,11 +203,16 @@ export async function startCourierLoad(
     COURIER_COOKIE,
   );
   const fleet = new CourierFleet({ port: server.port, everyMs: REPORT_EVERY_S * 1000, couriers });
-  const sampler = new TableSampler(c);
+  const autovacuum = (await c.query<{ autovacuum: string }>('show autovacuum')).rows[0]!.autovacuum;
+  const sampler = new TableSampler(c, autovacuum !== 'on');
   sampler.start();
   console.log(
     `  ${SOAK_COURIERS} couriers on duty (${onJobs} holding a job) report their position every ${REPORT_EVERY_S} s through the courier app; tables sampled every minute`,
   );
+  if (autovacuum !== 'on')
+    console.log(
+      '  NOTICE: this PostgreSQL runs with autovacuum off: the sampler vacuums and analyzes the schema each minute, as autovacuum would',
+    );
   return {
     async stop() {
       const report = await fleet.stop();
