@@ -71,13 +71,22 @@ export function eventStatement(event: OutboxEvent, firstParam = 1): EventStateme
     // An event raised at a sandbox test clock's time is retried in that time (see clock-retries.ts).
     scopedClockId() ?? null,
   ];
+  const n = (i: number) => `$${firstParam + i}`;
+  // An event nobody is to receive (no URL of its own, none on its app) is finished as it is written,
+  // as the dispatcher would finish it on its first look: no claim, no second row version.
+  const unaddressed = `${n(6)}::text is null and not exists (select 1 from apps a where a.id = ${n(1)} and a.webhook_url is not null)`;
   return {
     id,
-    sql: `insert into outbox_events (id, app_id, environment, type, subject_id, sequence, destination_url, payload, created_at, traceparent, test_clock_id)
-     values (${params.map((_, i) => `$${firstParam + i}`).join(', ')})`,
+    sql: `insert into outbox_events (id, app_id, environment, type, subject_id, sequence, destination_url, payload, created_at, traceparent, test_clock_id, delivery_status, last_error)
+     values (${params.map((_, i) => n(i)).join(', ')},
+       case when ${unaddressed} then 'no_destination' else 'pending' end,
+       case when ${unaddressed} then '${NO_DESTINATION_ERROR}' end)`,
     params,
   };
 }
+
+/** Why an event went nowhere (its last_error), as the dashboard and the operator API show it. */
+export const NO_DESTINATION_ERROR = 'no webhook URL for this app';
 
 /** What dispatchers listen on (`Db.listen`) for events to send. */
 export const OUTBOX_CHANNEL = 'outbox_events';

@@ -1,5 +1,6 @@
 import type { Environment } from '../../platform/auth/scopes.ts';
 import type { Queryable } from '../../platform/db/index.ts';
+import { NO_DESTINATION_ERROR } from './outbox.ts';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'dead' | 'no_destination';
 
@@ -110,7 +111,7 @@ export const webhooksRepository = {
             and (e.destination_url is not null or not (e.app_id = any($4::text[])))
           order by e.next_attempt_at limit $3 for update of e skip locked),
        finished as (
-         update outbox_events e set delivery_status = 'no_destination', lease_until = null, last_error = 'no webhook URL for this app'
+         update outbox_events e set delivery_status = 'no_destination', lease_until = null, last_error = '${NO_DESTINATION_ERROR}'
            from due where e.id = due.id and due.unaddressed
          returning e.id),
        claimed as (
