@@ -73,6 +73,11 @@ export class WebhookDispatcher {
     await repo.settle(this.db, outcomes);
     return [];
   }, SETTLE_BATCH);
+  /** Events a claim took beyond their endpoint's queue go back together, in one statement. */
+  private readonly handBack = batching<string>(async (ids) => {
+    await repo.release(this.db, ids, new Date(this.clock()));
+    return [];
+  }, SETTLE_BATCH);
 
   constructor(
     private readonly db: Db,
@@ -140,12 +145,12 @@ export class WebhookDispatcher {
     return events.length + unaddressed;
   }
 
-  /** Apps whose endpoint has no free turn and a full queue: their events are left for a later claim. */
+  /** Apps whose endpoint has no free turn and a queue at least half full: their events are left for a later claim. */
   private saturatedApps(): string[] {
     const full: string[] = [];
     for (const [app, origin] of this.appOrigins) {
       const gate = this.gates.get(origin);
-      if (gate && gate.waiting.length >= this.queueLimit()) full.push(app);
+      if (gate && gate.waiting.length >= this.refillBelow()) full.push(app);
     }
     return full;
   }
@@ -153,6 +158,14 @@ export class WebhookDispatcher {
   /** As many waiting as sending: one slow endpoint holds at most twice its turns of the dispatcher's places. */
   private queueLimit(): number {
     return this.settings.perEndpointConcurrency;
+  }
+
+  /**
+   * An endpoint's queue is claimed for again once it is down to half: claiming each time a place
+   * opened took a claim's worth of its events for one place and handed the rest back, every time.
+   */
+  private refillBelow(): number {
+    return Math.ceil(this.queueLimit() / 2);
   }
 
   /** The lease outlives the longest send, so no other dispatcher can take the event meanwhile. */
@@ -179,7 +192,7 @@ export class WebhookDispatcher {
 
   private leave(origin: string): void {
     const gate = this.gates.get(origin)!;
-    const wasFull = gate.waiting.length >= this.queueLimit();
+    const wasSaturated = gate.waiting.length >= this.refillBelow();
     const next = gate.waiting.shift();
     // The turn passes straight to the next waiter; the last one out forgets the endpoint.
     if (next) next();
@@ -187,8 +200,8 @@ export class WebhookDispatcher {
       this.gates.delete(origin);
       for (const [app, o] of this.appOrigins) if (o === origin) this.appOrigins.delete(app);
     }
-    // A place in the queue opened: claim what was left for this endpoint now, not at the next poll.
-    if (wasFull) this.worker.prod();
+    // The queue is down to half: claim what was left for this endpoint now, not at the next poll.
+    if (wasSaturated && gate.waiting.length < this.refillBelow()) this.worker.prod();
   }
 
   private async deliver(event: ClaimedDelivery, lease: Date): Promise<void> {
@@ -212,8 +225,9 @@ export class WebhookDispatcher {
       if (!event.destination_url) this.appOrigins.set(event.app_id, origin);
       const turn = await this.enter(origin);
       if (turn === null) {
-        // The endpoint's queue is full: hand the event back; it is claimed again once a place opens.
-        await repo.release(this.db, event.id, new Date(this.clock()));
+        // The endpoint's queue is full: hand the event back; it is claimed again once the queue is
+        // down to half.
+        await this.handBack(event.id);
         return;
       }
       let result: SendResult;

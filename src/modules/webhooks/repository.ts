@@ -138,11 +138,11 @@ export const webhooksRepository = {
     return rows.length > 0;
   },
 
-  /** Hands a claimed event back untried, to be claimed again from `retryAt`. */
-  async release(db: Queryable, id: string, retryAt: Date): Promise<void> {
+  /** Hands claimed events back untried, to be claimed again from `retryAt`. */
+  async release(db: Queryable, ids: readonly string[], retryAt: Date): Promise<void> {
     await db.query(
-      'update outbox_events set lease_until = null, next_attempt_at = $2 where id = $1',
-      [id, retryAt],
+      'update outbox_events set lease_until = null, next_attempt_at = $2 where id = any($1::text[])',
+      [ids, retryAt],
     );
   },
 

@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebhookDispatcher } from '../../../src/modules/webhooks/dispatcher.ts';
+import { openDatabase, type Db } from '../../../src/platform/db/index.ts';
+import { Destinations } from '../../../src/platform/outbound/destinations.ts';
+import { SecretBox } from '../../../src/platform/secrets.ts';
+import { onPostgres } from '../../helpers/harness.ts';
+import { until } from '../receiver.ts';
+
+// A backlog for one slow endpoint: the dispatcher claims more than the endpoint's turns and queue
+// hold, and hands the rest back. It used to claim again each time one place opened, taking a
+// claim's worth for one place and handing the rest back, one statement per event, every time.
+
+const EVENTS = 60;
+const silent = { info() {}, warn() {}, error() {}, debug() {} } as never;
+const schema = onPostgres ? `t_${randomBytes(6).toString('hex')}` : undefined;
+const box = new SecretBox(randomBytes(32));
+let db: Db;
+let receiver: Server;
+const received: string[] = [];
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    // A slow endpoint: each answer takes 20 ms, so its four turns are always busy.
+    req.on('end', () => {
+      received.push((JSON.parse(body) as { id: string }).id);
+      setTimeout(() => res.writeHead(204).end(), 20);
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  db = await openDatabase(
+    onPostgres
+      ? { kind: 'postgres', url: process.env.DATABASE_URL!, poolSize: 4, schema }
+      : { kind: 'memory' },
+  );
+  await db.query(`insert into partners (id, name) values ('par_q', 'Queue')`);
+  await db.query(
+    `insert into apps (id, partner_id, name, webhook_secret_sealed, webhook_url) values ('app_q', 'par_q', 'Queue', $1, $2)`,
+    [box.seal(`whsec_${randomBytes(24).toString('base64url')}`), url],
+  );
+  await db.query(
+    `insert into outbox_events (id, app_id, environment, type, subject_id, sequence, payload)
+     select 'evt_q' || g, 'app_q', 'staging', 'delivery.order.created', 'dlv_q' || g, 1,
+            jsonb_build_object('id', 'evt_q' || g) from generate_series(1, $1::int) g`,
+    [EVENTS],
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await new Promise((r) => receiver?.close(r));
+  await db?.close();
+  if (!schema) return;
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  await client.query(`drop schema if exists ${schema} cascade`);
+  await client.end();
+});
+
+describe(`a backlog for one slow endpoint (${onPostgres ? 'PostgreSQL' : 'embedded'})`, () => {
+  it('is sent once each, claimed again only as its queue runs down, and handed back in batches', async () => {
+    const statements = { claims: 0, handBacks: 0 };
+    const counted: Db = {
+      ...db,
+      query: (sql, params) => {
+        if (sql.includes('with due as')) statements.claims++;
+        if (sql.includes('set lease_until = null, next_attempt_at')) statements.handBacks++;
+        return db.query(sql, params);
+      },
+    };
+    const dispatcher = new WebhookDispatcher(
+      counted,
+      box,
+      {
+        retryScheduleMs: [60_000],
+        timeoutMs: 5_000,
+        concurrency: 64,
+        perEndpointConcurrency: 4,
+        pollMs: 50,
+      },
+      new Destinations(true),
+      Date.now,
+      silent,
+    );
+    dispatcher.start();
+    try {
+      await until(() => received.length >= EVENTS, 20_000);
+    } finally {
+      await dispatcher.stop();
+    }
+    expect(new Set(received).size).toBe(EVENTS);
+    expect(received).toHaveLength(EVENTS);
+    // Four turns and a queue of four, refilled once it is down to two: about one claim per two
+    // sends. Claiming on every place opening handed back a statement per event per send (thousands).
+    expect(statements.claims).toBeLessThanOrEqual(EVENTS);
+    expect(statements.handBacks).toBeLessThanOrEqual(statements.claims * 2);
+  }, 60_000);
+});
