@@ -5,8 +5,9 @@ import { ordersRepository } from '../../../src/modules/delivery/orders/repositor
 import { migrate } from '../../../src/platform/db/migrate.ts';
 import { openPglite } from '../../../src/platform/db/pglite.ts';
 import { openPostgres } from '../../../src/platform/db/postgres.ts';
-import type { DriverDb, Queryable } from '../../../src/platform/db/types.ts';
+import type { DriverDb } from '../../../src/platform/db/types.ts';
 import { onPostgres } from '../../helpers/harness.ts';
+import { type PlanNode, planOf as explainedPlan } from '../../helpers/plans.ts';
 
 // The orders lists of the console and the dashboard read a page from an index whatever the table's
 // size: no sort of every matching row, no scan of the table. Checked on the repository's own SQL
@@ -14,52 +15,8 @@ import { onPostgres } from '../../helpers/harness.ts';
 
 let db: DriverDb;
 let schema: string | undefined;
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
-
-/**
- * The repository's statement explained instead of run: the same SQL and parameters, the plan's nodes
- * back. `generic`: the plan PostgreSQL keeps for a prepared statement after a few runs, made for any
- * parameters (the driver prepares statements), as `plan_cache_mode = force_generic_plan` makes it at once.
- */
-/** A parameter written into the statement (EXECUTE inside EXPLAIN takes no bound parameters). */
-const literal = (v: unknown) => (v === null ? 'null' : `'${String(v).replaceAll("'", "''")}'`);
-
-async function planOf(
-  run: (q: Queryable) => Promise<unknown>,
-  { generic = false } = {},
-): Promise<PlanNode[]> {
-  let plan: PlanNode | undefined;
-  await db.transaction(async (tx) => {
-    if (generic) await tx.query('set local plan_cache_mode = force_generic_plan');
-    const explaining = {
-      ...tx,
-      query: async <T>(sql: string, params: readonly unknown[] = []) => {
-        const explain = 'explain (format json)';
-        if (generic) await tx.query(`prepare board_plan as ${sql}`);
-        const rows = await tx.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] | string }>(
-          generic
-            ? `${explain} execute board_plan(${params.map(literal).join(', ')})`
-            : `${explain} ${sql}`,
-          generic ? [] : params,
-        );
-        if (generic) await tx.query('deallocate board_plan');
-        const raw = rows[0]!['QUERY PLAN'];
-        plan = (typeof raw === 'string' ? JSON.parse(raw) : raw)[0].Plan;
-        return [] as T[];
-      },
-    } as Queryable;
-    await run(explaining);
-  });
-  return nodes(plan!);
-}
+const planOf = (run: Parameters<typeof explainedPlan>[1], options?: { generic?: boolean }) =>
+  explainedPlan(db, run, options);
 
 function expectIndexPage(plan: PlanNode[]): void {
   const kinds = plan.map((n) => n['Node Type']);
