@@ -32,18 +32,38 @@ function pooledRandom(n: number): Buffer {
   return pool.subarray(poolOffset - n, poolOffset);
 }
 
-/**
- * A ULID (48-bit millisecond time + 80 random bits, Crockford base32): sortable by creation
- * time, which keeps B-tree inserts on the right edge of the index.
- */
-export function ulid(now: number = Date.now()): string {
+function timePart(now: number): string {
   let time = '';
   let t = now;
   for (let i = 0; i < 10; i++) {
     time = CROCKFORD[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  return time + encodeBase32(pooledRandom(10), 16);
+  return time;
+}
+
+/**
+ * A ULID (48-bit millisecond time + 80 random bits, Crockford base32): sortable by creation
+ * time, which keeps B-tree inserts on the right edge of the index.
+ */
+export function ulid(now: number = Date.now()): string {
+  return timePart(now) + encodeBase32(pooledRandom(10), 16);
+}
+
+// The last sequential id's millisecond and random part (newSequentialId).
+let lastTime = -1;
+const lastRandom = Buffer.alloc(10);
+
+/** Adds one to a big-endian number in place; false when it wrapped round to zero. */
+function increment(bytes: Buffer): boolean {
+  for (let i = bytes.length - 1; i >= 0; i--) {
+    if (bytes[i] !== 0xff) {
+      bytes[i]! += 1;
+      return true;
+    }
+    bytes[i] = 0;
+  }
+  return false;
 }
 
 export type IdPrefix =
@@ -88,6 +108,19 @@ export type IdPrefix =
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid()}`;
+}
+
+/**
+ * An id made at `now` that sorts after every one this process made before it in that millisecond:
+ * ULID's monotonic mode (the previous id's random part plus one). Its successor can be guessed, so
+ * only for records listed in id order within a millisecond whose ids grant nothing (audit entries).
+ */
+export function newSequentialId(prefix: IdPrefix, now: number): string {
+  if (now !== lastTime || !increment(lastRandom)) {
+    lastTime = now;
+    pooledRandom(10).copy(lastRandom);
+  }
+  return `${prefix}_${timePart(now)}${encodeBase32(lastRandom, 16)}`;
 }
 
 /** Random, URL-safe, unguessable token (for API keys, secrets, tracking links). */

@@ -1,7 +1,7 @@
 import type { Actor, RequestOrigin } from '../../platform/auth/actor.ts';
 import type { Db, Queryable } from '../../platform/db/index.ts';
 import { errors } from '../../platform/errors.ts';
-import { newId } from '../../platform/ids.ts';
+import { newSequentialId } from '../../platform/ids.ts';
 import { redactSecrets } from './domain/redact.ts';
 import { auditRepository as repo, type AuditFilter, type AuditRow } from './repository.ts';
 
@@ -41,9 +41,11 @@ export class AuditLog {
   ) {}
 
   async record(entry: AuditEntry, tx: Queryable = this.db): Promise<void> {
+    const at = this.clock();
     await repo.insert(tx, {
-      id: newId('aud'),
-      at: new Date(this.clock()),
+      // Entries of one millisecond list newest first by id, so theirs follow their order of writing.
+      id: newSequentialId('aud', at),
+      at: new Date(at),
       actor_kind: entry.actor.kind,
       actor_id: entry.actor.id,
       action: entry.action,
