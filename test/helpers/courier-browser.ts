@@ -57,4 +57,9 @@ export async function signInOnPhone(page: Page, p: TestPlatform, phone: string):
   await page.getByRole('button', { name: 'Send me a code' }).click();
   await page.getByLabel('Code').fill((await smsCode(p, phone))!);
   await page.getByRole('button', { name: 'Sign in' }).click();
+  // The app's scripts are deferred, fetched after the page's markup: a step taken once a heading
+  // shows but before they ran (an event dispatched, a field restored) met no listener, and the test
+  // waited for an answer that could never come (CI, on a loaded machine).
+  await page.waitForURL((url) => !url.pathname.startsWith('/courier/sign-in'));
+  await page.waitForLoadState('load');
 }
