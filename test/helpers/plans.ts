@@ -1,4 +1,4 @@
-import type { DriverDb, Queryable } from '../../src/platform/db/types.ts';
+import type { Db, Queryable } from '../../src/platform/db/types.ts';
 
 /** A node of PostgreSQL's JSON plan, with the fields the plan tests read. */
 export interface PlanNode {
@@ -24,7 +24,7 @@ const literal = (v: unknown) =>
  * `plan_cache_mode = force_generic_plan` makes it at once.
  */
 export async function planOf(
-  db: DriverDb,
+  db: Pick<Db, 'transaction'>,
   run: (q: Queryable) => Promise<unknown>,
   { generic = false } = {},
 ): Promise<PlanNode[]> {

@@ -1,12 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dispatchRepository as repo } from '../../../src/modules/dispatch/repository.ts';
-import { migrate } from '../../../src/platform/db/migrate.ts';
-import { openPglite } from '../../../src/platform/db/pglite.ts';
-import { openPostgres } from '../../../src/platform/db/postgres.ts';
-import type { DriverDb, Queryable } from '../../../src/platform/db/types.ts';
-import { onPostgres } from '../../helpers/harness.ts';
+import type { Queryable } from '../../../src/platform/db/types.ts';
+import { fileDatabase } from '../../helpers/file-database.ts';
 import { type PlanNode, planOf } from '../../helpers/plans.ts';
 
 // Dispatch's offers are its history: every offer made stays, answered, expired or withdrawn (an
@@ -14,16 +9,8 @@ import { type PlanNode, planOf } from '../../helpers/plans.ts';
 // look only at open offers, one a courier at most: each reads them through an index on the open
 // ones, never the whole history (the hour's run scanned the table 95,958 times, 114 million rows).
 
-let db: DriverDb;
-let schema: string | undefined;
 const NOW = new Date();
-
-beforeAll(async () => {
-  schema = onPostgres ? `t_${randomBytes(6).toString('hex')}` : undefined;
-  db = onPostgres
-    ? await openPostgres({ url: process.env.DATABASE_URL!, poolSize: 1, schema })
-    : await openPglite(undefined);
-  await migrate(db);
+const database = fileDatabase(async (db) => {
   // 5,000 jobs; 40,000 offers over 1,000 couriers, of which the newest 800 (one per job) are open.
   await db.query(
     `insert into dispatch_jobs (order_id, environment, zone, state, created_at, updated_at, due_at)
@@ -42,17 +29,7 @@ beforeAll(async () => {
   );
   await db.query('analyze dispatch_jobs');
   await db.query('analyze dispatch_offers');
-}, 120_000);
-
-afterAll(async () => {
-  await db?.close();
-  if (schema) {
-    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await client.connect();
-    await client.query(`drop schema if exists ${schema} cascade`);
-    await client.end();
-  }
-});
+}, 1);
 
 /** The indexes holding open offers only (partial on state = 'open'). */
 const OPEN_ONLY = [
@@ -72,7 +49,7 @@ function expectByCourier(plan: PlanNode[]): void {
 }
 
 const explained = (run: (q: Queryable) => Promise<unknown>, generic = false) =>
-  planOf(db, run, { generic });
+  planOf(database(), run, { generic });
 
 describe('the reads of open offers', () => {
   it("a dispatch round's couriers busy with an offer: the open offers' entries, not the history", async () => {

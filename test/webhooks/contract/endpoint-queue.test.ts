@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookDispatcher } from '../../../src/modules/webhooks/dispatcher.ts';
-import { openDatabase, type Db } from '../../../src/platform/db/index.ts';
+import type { Db } from '../../../src/platform/db/index.ts';
 import { Destinations } from '../../../src/platform/outbound/destinations.ts';
 import { SecretBox } from '../../../src/platform/secrets.ts';
+import { fileDatabase } from '../../helpers/file-database.ts';
 import { onPostgres } from '../../helpers/harness.ts';
 import { until } from '../receiver.ts';
 
@@ -16,29 +16,22 @@ import { until } from '../receiver.ts';
 
 const EVENTS = 60;
 const silent = { info() {}, warn() {}, error() {}, debug() {} } as never;
-const schema = onPostgres ? `t_${randomBytes(6).toString('hex')}` : undefined;
 const box = new SecretBox(randomBytes(32));
-let db: Db;
-let receiver: Server;
 const received: string[] = [];
-
-beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    // A slow endpoint: each answer takes 20 ms, so its four turns are always busy.
-    req.on('end', () => {
-      received.push((JSON.parse(body) as { id: string }).id);
-      setTimeout(() => res.writeHead(204).end(), 20);
-    });
+// A slow endpoint: each answer takes 20 ms, so its four turns are always busy.
+const receiver: Server = createServer((req, res) => {
+  let body = '';
+  req.on('data', (c) => (body += c));
+  req.on('end', () => {
+    received.push((JSON.parse(body) as { id: string }).id);
+    setTimeout(() => res.writeHead(204).end(), 20);
   });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+});
+beforeAll(() => new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r)));
+afterAll(() => new Promise((r) => receiver.close(r)));
+
+const database = fileDatabase(async (db) => {
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  db = await openDatabase(
-    onPostgres
-      ? { kind: 'postgres', url: process.env.DATABASE_URL!, poolSize: 4, schema }
-      : { kind: 'memory' },
-  );
   await db.query(`insert into partners (id, name) values ('par_q', 'Queue')`);
   await db.query(
     `insert into apps (id, partner_id, name, webhook_secret_sealed, webhook_url) values ('app_q', 'par_q', 'Queue', $1, $2)`,
@@ -50,21 +43,12 @@ beforeAll(async () => {
             jsonb_build_object('id', 'evt_q' || g) from generate_series(1, $1::int) g`,
     [EVENTS],
   );
-}, 120_000);
-
-afterAll(async () => {
-  await new Promise((r) => receiver?.close(r));
-  await db?.close();
-  if (!schema) return;
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await client.connect();
-  await client.query(`drop schema if exists ${schema} cascade`);
-  await client.end();
-});
+}, 4);
 
 describe(`a backlog for one slow endpoint (${onPostgres ? 'PostgreSQL' : 'embedded'})`, () => {
   it('is sent once each, claimed again only as its queue runs down, and handed back in batches', async () => {
     const statements = { claims: 0, handBacks: 0 };
+    const db = database();
     const counted: Db = {
       ...db,
       query: (sql, params) => {

@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WebhookDispatcher } from '../../../src/modules/webhooks/dispatcher.ts';
-import { openDatabase, type Db } from '../../../src/platform/db/index.ts';
 import { Destinations } from '../../../src/platform/outbound/destinations.ts';
 import { SecretBox } from '../../../src/platform/secrets.ts';
 import { onPostgres } from '../../helpers/harness.ts';
+import { fileDatabase } from '../../helpers/file-database.ts';
 
 // Delivered webhook events (and those with nowhere to go) are deleted with their attempts once past
 // WEBHOOK_RETENTION_DAYS; pending events and dead letters stay until they are resolved.
@@ -13,38 +11,21 @@ import { onPostgres } from '../../helpers/harness.ts';
 const NOW = Date.parse('2026-11-26T12:00:00Z');
 const DAY = 86_400_000;
 const silent = { info() {}, warn() {}, error() {}, debug() {} } as never;
-const schema = onPostgres ? `t_${randomBytes(6).toString('hex')}` : undefined;
-let db: Db;
-
-beforeAll(async () => {
-  db = await openDatabase(
-    onPostgres
-      ? { kind: 'postgres', url: process.env.DATABASE_URL!, poolSize: 2, schema }
-      : { kind: 'memory' },
-  );
+const database = fileDatabase(async (db) => {
   await db.query(`insert into partners (id, name) values ('par_ret', 'Retention')`);
   await db.query(
     `insert into apps (id, partner_id, name, webhook_secret_sealed) values ('app_ret', 'par_ret', 'Retention', 'x')`,
   );
-}, 120_000);
-
-afterAll(async () => {
-  await db?.close();
-  if (!schema) return;
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await client.connect();
-  await client.query(`drop schema if exists ${schema} cascade`);
-  await client.end();
 });
 
 /** `count` events of one status created `ageDays` before NOW, each with two attempts. */
 async function seed(prefix: string, status: string, ageDays: number, count: number): Promise<void> {
-  await db.query(
+  await database().query(
     `insert into outbox_events (id, app_id, environment, type, subject_id, sequence, payload, created_at, delivery_status)
      select $1 || g, 'app_ret', 'production', 'delivery.order.placed', $1 || g, 1, '{}', $2, $3 from generate_series(1, $4::int) g`,
     [prefix, new Date(NOW - ageDays * DAY), status, count],
   );
-  await db.query(
+  await database().query(
     `insert into webhook_attempts (event_id, attempt, url, status_code, latency_ms, at)
      select $1 || g, a, 'https://example.org/hook', 200, 5, $2 from generate_series(1, $3::int) g, generate_series(1, 2) a`,
     [prefix, new Date(NOW - ageDays * DAY), count],
@@ -54,7 +35,7 @@ async function seed(prefix: string, status: string, ageDays: number, count: numb
 const left = async (prefix: string) => ({
   events: Number(
     (
-      await db.query<{ n: string }>(
+      await database().query<{ n: string }>(
         `select count(*) as n from outbox_events where id like $1 || '%'`,
         [prefix],
       )
@@ -62,7 +43,7 @@ const left = async (prefix: string) => ({
   ),
   attempts: Number(
     (
-      await db.query<{ n: string }>(
+      await database().query<{ n: string }>(
         `select count(*) as n from webhook_attempts where event_id like $1 || '%'`,
         [prefix],
       )
@@ -86,7 +67,7 @@ describe(`webhook retention (${onPostgres ? 'PostgreSQL' : 'embedded'})`, () => 
       retentionDays: 30,
     };
     const dispatcher = new WebhookDispatcher(
-      db,
+      database(),
       new SecretBox(Buffer.alloc(32, 7)),
       settings,
       new Destinations(false),

@@ -1,40 +1,21 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appendEvent, NO_DESTINATION_ERROR } from '../../../src/modules/webhooks/outbox.ts';
-import { openDatabase, type Db } from '../../../src/platform/db/index.ts';
-import { onPostgres } from '../../helpers/harness.ts';
+import { fileDatabase } from '../../helpers/file-database.ts';
 
 // An event nobody is to receive is finished as it is written (no dispatcher runs here): one row
 // version, no claim. An event with a URL of its own, or of an app with one, waits for a dispatcher.
 
-const schema = onPostgres ? `t_${randomBytes(6).toString('hex')}` : undefined;
-let db: Db;
-
-beforeAll(async () => {
-  db = await openDatabase(
-    onPostgres
-      ? { kind: 'postgres', url: process.env.DATABASE_URL!, poolSize: 2, schema }
-      : { kind: 'memory' },
-  );
+const database = fileDatabase(async (db) => {
   await db.query(`insert into partners (id, name) values ('par_una', 'Unaddressed')`);
   await db.query(
     `insert into apps (id, partner_id, name, webhook_secret_sealed, webhook_url)
      values ('app_none', 'par_una', 'No URL', 'x', null), ('app_url', 'par_una', 'URL', 'x', 'https://example.org/hook')`,
   );
-}, 120_000);
-
-afterAll(async () => {
-  await db?.close();
-  if (!schema) return;
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await client.connect();
-  await client.query(`drop schema if exists ${schema} cascade`);
-  await client.end();
 });
 
 let sequence = 0;
 async function written(appId: string, destinationUrl: string | null) {
+  const db = database();
   const id = await appendEvent(db, {
     appId,
     environment: 'production',
@@ -70,7 +51,7 @@ describe('an event as it is written', () => {
 
   it('reads the app as it is when written: a URL set later addresses the next event', async () => {
     expect((await written('app_none', null))?.delivery_status).toBe('no_destination');
-    await db.query(
+    await database().query(
       `update apps set webhook_url = 'https://example.org/late' where id = 'app_none'`,
     );
     expect((await written('app_none', null))?.delivery_status).toBe('pending');
