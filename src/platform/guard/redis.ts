@@ -9,39 +9,72 @@ import { RATE_WINDOW_MS } from './types.ts';
 // answers -1), then the request is counted in its access kind's rolling window (0: limited, 1:
 // accepted), in arrival order. Redis's own clock is the time source so that instances with
 // drifting clocks still share one window. KEYS: the nonce keys, then the two window keys (read,
-// write). ARGV: nonce TTL, window, then per admission its window (1 or 2), limit and nonce.
+// write). ARGV: nonce TTL, window, then per admission its window (1 or 2) and limit.
+//
+// A window is a hash of per-second tallies (field: the second; value: "count:last request's ms")
+// beside its running total (`n`) and its oldest second (`o`), not a log of every request: the
+// work per admission stays the same whatever the limit and the rate (a sorted set of up to
+// 1,000,000 members a minute cost Redis more than the rest of the request). A second's requests
+// count until 60 s after the last of them, so a slot frees up to a second later than a log would
+// free it, never earlier: no rolling 60 s holds more than the limit, and RateLimit-Reset says when
+// the next slot frees.
 const ADMIT_SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local window = tonumber(ARGV[2])
+local second = math.floor(now / 1000)
 local n = #KEYS - 2
-local counts, oldest, touched = {}, {}, {}
+local state = {}
 local out = {}
+-- A window's running total, after forgetting the seconds whose last request left it.
+local function open(log)
+  local got = redis.call('HMGET', log, 'n', 'o', second)
+  local total, oldest, frees = tonumber(got[1]) or 0, tonumber(got[2]), nil
+  while oldest ~= nil and oldest <= second do
+    local tally = redis.call('HGET', log, oldest)
+    if tally then
+      local c, last = string.match(tally, '(%d+):(%d+)')
+      if tonumber(last) + window > now then frees = tonumber(last); break end
+      total = total - tonumber(c)
+      redis.call('HDEL', log, oldest)
+    end
+    oldest = oldest + 1
+  end
+  if frees == nil then oldest = nil end
+  local mine = got[3] and tonumber(string.match(got[3], '(%d+):')) or 0
+  return { total = total, oldest = oldest, frees = frees, mine = mine, added = 0 }
+end
 for i = 1, n do
-  local w = tonumber(ARGV[i * 3])
-  local limit = tonumber(ARGV[i * 3 + 1])
-  local log = KEYS[n + w]
+  local w = tonumber(ARGV[i * 2 + 1])
+  local limit = tonumber(ARGV[i * 2 + 2])
   if redis.call('SET', KEYS[i], '1', 'NX', 'PX', ARGV[1]) == false then
     out[#out + 1] = -1; out[#out + 1] = 0; out[#out + 1] = 0
   else
-    if counts[w] == nil then
-      redis.call('ZREMRANGEBYSCORE', log, '-inf', now - window)
-      counts[w] = redis.call('ZCARD', log)
-      local first = redis.call('ZRANGE', log, 0, 0, 'WITHSCORES')
-      oldest[w] = tonumber(first[2] or now)
-    end
-    if counts[w] >= limit then
+    state[w] = state[w] or open(KEYS[n + w])
+    local s = state[w]
+    if s.total >= limit then
       out[#out + 1] = 0; out[#out + 1] = 0
     else
-      redis.call('ZADD', log, now, ARGV[i * 3 + 2])
-      counts[w] = counts[w] + 1
-      touched[w] = true
-      out[#out + 1] = 1; out[#out + 1] = limit - counts[w]
+      s.total = s.total + 1
+      s.added = s.added + 1
+      s.oldest = s.oldest or second
+      -- When the oldest second counted is this one, its last request is this one.
+      if s.oldest == second then s.frees = now end
+      out[#out + 1] = 1; out[#out + 1] = limit - s.total
     end
-    out[#out + 1] = oldest[w] + window - now
+    out[#out + 1] = s.frees + window - now
   end
 end
-for w in pairs(touched) do redis.call('PEXPIRE', KEYS[n + w], window) end
+for w, s in pairs(state) do
+  if s.added > 0 then
+    redis.call('HSET', KEYS[n + w], second, (s.mine + s.added) .. ':' .. now, 'n', s.total, 'o', s.oldest)
+    redis.call('PEXPIRE', KEYS[n + w], window)
+  elseif s.oldest == nil then
+    redis.call('DEL', KEYS[n + w])
+  else
+    redis.call('HSET', KEYS[n + w], 'n', s.total, 'o', s.oldest)
+  end
+end
 return out
 `;
 
@@ -103,9 +136,10 @@ export class RedisGuardStore implements GuardStore {
   private async admitTogether(batch: AdmitInput[]): Promise<AdmitResult[]> {
     const { keyId } = batch[0]!;
     const keys = batch.map((a) => `pp:{${keyId}}:n:${a.nonce}`);
-    keys.push(`pp:{${keyId}}:rl:read`, `pp:{${keyId}}:rl:write`);
+    // Named apart from the sorted sets earlier versions kept, which a rolling deploy may still hold.
+    keys.push(`pp:{${keyId}}:w:read`, `pp:{${keyId}}:w:write`);
     const args: Array<string | number> = [this.nonceTtlMs, RATE_WINDOW_MS];
-    for (const a of batch) args.push(a.access === 'read' ? 1 : 2, a.limit, a.nonce);
+    for (const a of batch) args.push(a.access === 'read' ? 1 : 2, a.limit);
     const reply = await this.redis.ppAdmit(keys.length, ...keys, ...args);
     return batch.map(({ limit }, i) => {
       const kind = reply[i * 3];
