@@ -120,15 +120,7 @@ export async function stockOf(
   return rows[0]!;
 }
 
-/** The buyer's choice on the sandbox checkout page, as its JSON form. */
-export async function decide(checkoutUrl: string, action: 'pay' | 'decline'): Promise<number> {
-  return (
-    await fetch(`${checkoutUrl}/${action}`, {
-      method: 'POST',
-      headers: { accept: 'application/json' },
-    })
-  ).status;
-}
+export { decide } from '../wallet/helpers.ts';
 
 /** The journals about a sale and its refund's attempts (keyed by each attempt's reference), by kind, oldest first. */
 export async function journals(

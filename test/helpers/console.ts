@@ -38,7 +38,7 @@ export async function consoleSignIn(
   p: TestPlatform,
   op: TestOperator,
   nowMs: number,
-  web = new WebClient(p.url),
+  web = new WebClient(p),
 ) {
   const res = await web.submit('/console/sign-in', '/console/sign-in', {
     email: op.email,

@@ -34,7 +34,7 @@ export async function signedInCourier(
 ): Promise<{ web: WebClient; id: string; phone: string; csrf: string }> {
   const phone = newPhone();
   const courier = await p.app.platform.couriers.create({ name, phone, vehicle: 'motorbike' });
-  const web = new WebClient(p.url);
+  const web = new WebClient(p);
   await requestCode(web, phone);
   const res = await enterCode(web, phone, (await smsCode(p, phone))!);
   if (res.status !== 303)

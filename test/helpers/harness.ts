@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/config.ts';
 import { isLocalAddress } from '../../src/platform/http/loopback.ts';
 import { FakeTransfers } from '../fakes/transfers.ts';
 import { FakeDns } from './dns.ts';
+import { injectFetch } from './inject-fetch.ts';
 import { freePort } from './process.ts';
 import { lendEngine, noteFresh, returnSchema, takeSchema } from './database-pool.ts';
 
@@ -43,11 +44,18 @@ export interface StartOptions extends AppOptions {
   listenHost?: string;
   /** Run before listening: tests may mount extra routes on the real pipeline. */
   beforeListen?: (app: FastifyInstance) => void;
+  /**
+   * `false`: no port at all. `admin()`, `fetch` and the SDK clients of `createPartner` reach the
+   * app in process (`injectFetch`); `url` still names the address the app's links are built on.
+   */
+  socket?: boolean;
 }
 
 export interface TestPlatform {
   app: FastifyInstance;
   url: string;
+  /** Reaches this app: through its port, or in process when it was started with `socket: false`. */
+  fetch: typeof fetch;
   schema: string | undefined;
   admin<T = any>(
     method: string,
@@ -126,9 +134,11 @@ export async function startPlatform(
   opts.beforeListen?.(app);
   const ownsSchema = schema !== undefined && (opts.schema === undefined || retry.ownsSchema);
   const newSchema = ownsSchema && pooled === undefined && !retry.pooled;
-  let address: string;
+  let address = config.publicBaseUrl;
   try {
-    address = await app.listen({ port, host: opts.listenHost ?? '127.0.0.1' });
+    // Ready as listening makes it: the app's workers start on ready, not on a first request.
+    if (opts.socket === false) await app.ready();
+    else address = await app.listen({ port, host: opts.listenHost ?? '127.0.0.1' });
   } catch (err) {
     // Another process took the free port while the app was built (two passes share the machine):
     // build again on a new one, the links the server makes naming it.
@@ -143,15 +153,17 @@ export async function startPlatform(
   // A schema named to the test (shared with another instance, a process or a client of its own)
   // is dropped at the end, never handed to the next app.
   let shared = false;
+  const reach = opts.socket === false ? injectFetch(app) : fetch;
   return {
     app,
     url: address,
+    fetch: reach,
     get schema() {
       shared = true;
       return schema;
     },
     async admin(method, path, body, token = ADMIN_TOKEN) {
-      const res = await fetch(`${address}/admin/v1${path}`, {
+      const res = await reach(`${address}/admin/v1${path}`, {
         method,
         headers: {
           authorization: `Bearer ${token}`,
@@ -239,6 +251,7 @@ export async function addKey(
       apiKey: key.api_key,
       signingSecret: key.signing_secret,
       baseUrl: p.url,
+      fetch: p.fetch,
       bearer: opts.bearer,
       ...(opts.now ? { now: opts.now } : {}),
     }),

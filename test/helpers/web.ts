@@ -10,8 +10,14 @@ export interface WebResponse {
 /** A browser stand-in for the dashboard: a cookie jar, forms posted with their CSRF token. */
 export class WebClient {
   readonly cookies = new Map<string, string>();
+  readonly base: string;
+  private readonly reach: typeof fetch;
 
-  constructor(readonly base: string) {}
+  /** An address (through its port), or a test platform (through `p.fetch`, in process when it has no socket). */
+  constructor(target: string | Pick<TestPlatform, 'url' | 'fetch'>) {
+    this.base = typeof target === 'string' ? target : target.url;
+    this.reach = typeof target === 'string' ? fetch : target.fetch;
+  }
 
   private cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -35,7 +41,7 @@ export class WebClient {
     init: { body?: string | Uint8Array; headers?: Record<string, string> } = {},
   ): Promise<WebResponse> {
     const send = () =>
-      fetch(`${this.base}${path}`, {
+      this.reach(`${this.base}${path}`, {
         method,
         redirect: 'manual',
         headers: { ...(this.cookies.size ? { cookie: this.cookieHeader() } : {}), ...init.headers },
@@ -133,7 +139,7 @@ export async function verifiedOwner(
   email = newEmail('owner'),
   partnerName = 'Adwoa Bakery',
 ): Promise<{ web: WebClient; email: string }> {
-  const web = new WebClient(p.url);
+  const web = new WebClient(p);
   const signUp = await web.submit('/sign-up', '/sign-up', {
     email,
     password: PASSWORD,
@@ -175,7 +181,7 @@ export async function invitedMember(
   if (invite.status >= 400)
     throw new Error(`invitation failed: ${invite.status} ${invite.text.slice(0, 300)}`);
   const link = await mailedLink(p, email, '/invitations');
-  const web = new WebClient(p.url);
+  const web = new WebClient(p);
   await web.get(link);
   const accepted = await web.submit(link, link, { password: PASSWORD });
   if (accepted.location !== '/dashboard')

@@ -23,9 +23,16 @@ export async function initiate(
   return res.body.data;
 }
 
-/** The buyer's click on the sandbox checkout page, as its JSON form. */
-export async function decide(checkoutUrl: string, action: 'pay' | 'decline'): Promise<number> {
-  const res = await fetch(`${checkoutUrl}/${action}`, {
+/**
+ * The buyer's click on the sandbox checkout page, as its JSON form; `reach` is the platform's
+ * fetch when the page is served in process (`client.options.fetch`).
+ */
+export async function decide(
+  checkoutUrl: string,
+  action: 'pay' | 'decline',
+  reach: typeof fetch = fetch,
+): Promise<number> {
+  const res = await reach(`${checkoutUrl}/${action}`, {
     method: 'POST',
     headers: { accept: 'application/json' },
   });
@@ -46,7 +53,7 @@ export async function balance(s: PartnerSetup): Promise<number> {
 /** A paid and verified top-up. */
 export async function topUp(s: PartnerSetup, amount: number): Promise<void> {
   const t = await initiate(s, amount);
-  expect(await decide(t.checkout_url, 'pay')).toBe(200);
+  expect(await decide(t.checkout_url, 'pay', s.client.options.fetch)).toBe(200);
   const v = await verify(s, t.client_reference);
   expect(v.body.data.credited).toBe(true);
 }

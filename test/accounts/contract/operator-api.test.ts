@@ -4,7 +4,7 @@ import { createPartner, startPlatform, type TestPlatform } from '../../helpers/h
 
 let p: TestPlatform;
 beforeAll(async () => {
-  p = await startPlatform();
+  p = await startPlatform({ socket: false });
 });
 afterAll(() => p.close());
 
@@ -168,16 +168,16 @@ describe('operator API: partners, apps, keys', () => {
   it('refuses a missing or wrong operator token with INVALID_ADMIN_TOKEN', async () => {
     const res = await p.admin('POST', '/partners', { name: 'x' }, 'wrong-token-wrong-token');
     expect([res.status, res.body.code]).toEqual([401, 'INVALID_ADMIN_TOKEN']);
-    const none = await fetch(`${p.url}/admin/v1/partners`);
+    const none = await p.fetch(`${p.url}/admin/v1/partners`);
     expect(none.status).toBe(401);
   });
 });
 
 describe('operator API without ADMIN_TOKEN', () => {
   it('is not mounted', async () => {
-    const q = await startPlatform({ env: { ADMIN_TOKEN: '' } });
+    const q = await startPlatform({ socket: false, env: { ADMIN_TOKEN: '' } });
     try {
-      const res = await fetch(`${q.url}/admin/v1/partners`, { method: 'POST', body: '{}' });
+      const res = await q.fetch(`${q.url}/admin/v1/partners`, { method: 'POST', body: '{}' });
       expect(res.status).toBe(404);
       expect(((await res.json()) as { code: string }).code).toBe('NOT_FOUND');
     } finally {

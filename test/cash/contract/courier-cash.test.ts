@@ -22,7 +22,7 @@ let s: PartnerSetup;
 let dispatch: DispatchModule;
 const now = Date.now();
 beforeAll(async () => {
-  p = await startPlatform({ clock: () => now });
+  p = await startPlatform({ socket: false, clock: () => now });
   s = await createPartner(p, { environment: 'production' });
   dispatch = p.app.platform.dispatch!;
 });

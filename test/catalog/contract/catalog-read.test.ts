@@ -10,7 +10,7 @@ import { createProduct, createVendor, shop } from '../helpers.ts';
 let p: TestPlatform;
 let staging: PartnerSetup;
 beforeAll(async () => {
-  p = await startPlatform();
+  p = await startPlatform({ socket: false });
   // Catalog reads work with staging keys and the plain safe:read scope.
   staging = await createPartner(p, { scopes: ['safe:read'] });
 });

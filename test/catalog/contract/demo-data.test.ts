@@ -6,7 +6,7 @@ import { DEMO_VENDORS, loadDemoCatalog } from '../../../src/playground/catalog-d
 describe('demo catalog', () => {
   let p: TestPlatform;
   beforeAll(async () => {
-    p = await startPlatform();
+    p = await startPlatform({ socket: false });
   });
   afterAll(() => p.close());
 

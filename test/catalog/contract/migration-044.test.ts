@@ -295,6 +295,7 @@ describe('migration 044 on a database built before it', () => {
   it('then earns a migrated sale at delivery, owes another back when its delivery fails, and pays out only what was delivered', async () => {
     const template = onPostgres ? undefined : await (db as PgliteDb).dump();
     p = await startPlatform({
+      socket: false,
       ...(schema ? { schema } : {}),
       ...(template ? { dbTemplate: template } : {}),
       env: { PAYOUT_HOLD_HOURS: '24' },

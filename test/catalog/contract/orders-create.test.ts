@@ -23,7 +23,7 @@ let p: TestPlatform;
 let s: PartnerSetup;
 let a: Awaited<ReturnType<typeof shop>>;
 beforeAll(async () => {
-  p = await startPlatform();
+  p = await startPlatform({ socket: false });
   s = await salesPartner(p);
   a = await shop(p);
 });

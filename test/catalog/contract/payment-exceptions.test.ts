@@ -117,7 +117,7 @@ describe('the gateway reports a payment for a sale that already failed', () => {
     expect(await stockOf(p, b.variantId)).toEqual({ stock: 10, reserved: 0 });
     // The buyer pays after all (a retried charge the gateway accepted late).
     await gatewayCollects(sale.sale_id, 'status', 'Paid');
-    const callback = await fetch(`${p.url}/webhooks/payments/sandbox`, {
+    const callback = await p.fetch(`${p.url}/webhooks/payments/sandbox`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({

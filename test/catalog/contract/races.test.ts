@@ -71,7 +71,7 @@ describe('concurrency', () => {
       )
     )[0]!.client_reference;
     const callback = () =>
-      fetch(`${p.url}/webhooks/payments/sandbox`, {
+      p.fetch(`${p.url}/webhooks/payments/sandbox`, {
         method: 'POST',
         body: JSON.stringify({ client_reference: clientReference, status: 'Paid' }),
       });

@@ -21,7 +21,7 @@ let s: PartnerSetup;
 const transfers = new FakeTransfers();
 beforeAll(async () => {
   hubtel = await startFakeHubtel();
-  p = await startPlatform({ env: hubtelEnv(hubtel), transfers });
+  p = await startPlatform({ socket: false, env: hubtelEnv(hubtel), transfers });
   s = await salesPartner(p);
 });
 afterAll(async () => {
@@ -151,7 +151,7 @@ describe('a buyer refund reversed after it succeeded', () => {
     const { saleId, reference } = await refundedSale();
     transfers.settle(reference, 'reversed');
     const hook = (body: unknown, signature = transfers.secret) =>
-      fetch(`${p.url}/webhooks/transfers/fake`, {
+      p.fetch(`${p.url}/webhooks/transfers/fake`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-fake-signature': signature },
         body: JSON.stringify(body),

@@ -20,7 +20,7 @@ let s: PartnerSetup;
 const transfers = new FakeTransfers();
 beforeAll(async () => {
   hubtel = await startFakeHubtel();
-  p = await startPlatform({ env: hubtelEnv(hubtel), transfers });
+  p = await startPlatform({ socket: false, env: hubtelEnv(hubtel), transfers });
   s = await salesPartner(p);
 });
 afterAll(async () => {

@@ -24,6 +24,7 @@ const transfers = new FakeTransfers();
 beforeAll(async () => {
   paystack = await startFakePaystack();
   p = await startPlatform({
+    socket: false,
     env: { ...paystackEnv(paystack), PAYSTACK_CUSTOMER_EMAIL: 'payments@partner-platform.test' },
     transfers,
   });

@@ -11,7 +11,7 @@ describe('SERVICES=safe-catalog (delivery served by other instances)', () => {
   let p: TestPlatform;
   let s: PartnerSetup;
   beforeAll(async () => {
-    p = await startPlatform({ env: { SERVICES: 'safe-catalog' } });
+    p = await startPlatform({ socket: false, env: { SERVICES: 'safe-catalog' } });
     s = await salesPartner(p);
   });
   afterAll(() => p.close());

@@ -25,7 +25,7 @@ export function routesOf(tree: string): string[] {
 let p: TestPlatform;
 beforeAll(async () => {
   // Every service and the operator API: the whole app, as `npm start` builds it.
-  p = await startPlatform();
+  p = await startPlatform({ socket: false });
 });
 afterAll(() => p.close());
 

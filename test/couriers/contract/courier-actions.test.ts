@@ -6,7 +6,7 @@ import { WebClient } from '../../helpers/web.ts';
 
 let p: TestPlatform;
 beforeAll(async () => {
-  p = await startPlatform();
+  p = await startPlatform({ socket: false });
 });
 afterAll(() => p.close());
 
@@ -192,7 +192,7 @@ describe('the courier app action endpoint', () => {
       "update courier_actions set received_at = received_at - interval '8 days' where courier_id = $1 and id = $2",
       [id, old.id],
     );
-    const again = new WebClient(p.url);
+    const again = new WebClient(p);
     await requestCode(again, phone);
     expect((await enterCode(again, phone, (await smsCode(p, phone))!)).status).toBe(303);
     expect(
@@ -209,17 +209,17 @@ describe('the courier app action endpoint', () => {
   });
 
   it('serves the PWA files: manifest, icon and the service worker with the app shell', async () => {
-    const manifest = await fetch(`${p.url}/courier/manifest.webmanifest`);
+    const manifest = await p.fetch(`${p.url}/courier/manifest.webmanifest`);
     expect(manifest.headers.get('content-type')).toContain('application/manifest+json');
     expect(await manifest.json()).toMatchObject({
       start_url: '/courier/',
       scope: '/courier/',
       display: 'standalone',
     });
-    expect((await fetch(`${p.url}/courier/icon.svg`)).headers.get('content-type')).toContain(
+    expect((await p.fetch(`${p.url}/courier/icon.svg`)).headers.get('content-type')).toContain(
       'image/svg+xml',
     );
-    const sw = await (await fetch(`${p.url}/courier/sw.js`)).text();
+    const sw = await (await p.fetch(`${p.url}/courier/sw.js`)).text();
     expect(sw).toContain('"/courier/"');
     expect(sw).toMatch(/\/assets\/courier\.[0-9a-f]{12}\.js/);
     const { web } = await signedInCourier(p);

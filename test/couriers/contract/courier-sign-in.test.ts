@@ -7,7 +7,7 @@ import { WebClient } from '../../helpers/web.ts';
 let p: TestPlatform;
 let now = Date.parse('2026-11-24T08:00:00Z');
 beforeAll(async () => {
-  p = await startPlatform({ clock: () => now });
+  p = await startPlatform({ socket: false, clock: () => now });
 });
 afterAll(() => p.close());
 // Each test starts past the throttles' window of the one before (all requests come from 127.0.0.1).
@@ -42,7 +42,7 @@ const shape = (html: string, phone: string) =>
 describe('courier sign-in with a one-time code', () => {
   it('sends a 6-digit code by SMS, stores only its hash, and signs in with a fresh HttpOnly Lax session', async () => {
     const { id, phone } = await courier();
-    const web = new WebClient(p.url);
+    const web = new WebClient(p);
     web.cookies.set('pp_courier', 'planted-by-an-attacker-0123456789');
     const asked = await requestCode(web, phone);
     expect(asked.status).toBe(200);
@@ -77,7 +77,7 @@ describe('courier sign-in with a one-time code', () => {
 
   it('refuses a wrong code, and a code used once', async () => {
     const { phone } = await courier();
-    const web = new WebClient(p.url);
+    const web = new WebClient(p);
     await requestCode(web, phone);
     const code = (await smsCode(p, phone))!;
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
@@ -86,14 +86,14 @@ describe('courier sign-in with a one-time code', () => {
     expect(refused.text).toContain('That code is wrong or has expired');
     expect(web.cookies.has('pp_courier')).toBe(false);
     expect((await enterCode(web, phone, code)).status).toBe(303);
-    const again = new WebClient(p.url);
+    const again = new WebClient(p);
     await again.get('/courier/sign-in');
     expect((await enterCode(again, phone, code)).status).toBe(401);
   });
 
   it('makes a code worthless after 5 wrong tries', async () => {
     const { phone } = await courier();
-    const web = new WebClient(p.url);
+    const web = new WebClient(p);
     await requestCode(web, phone);
     const code = (await smsCode(p, phone))!;
     const wrong = String((Number(code) + 7) % 1_000_000).padStart(6, '0');
@@ -103,7 +103,7 @@ describe('courier sign-in with a one-time code', () => {
 
   it('makes a code worthless after 5 minutes', async () => {
     const { phone } = await courier();
-    const web = new WebClient(p.url);
+    const web = new WebClient(p);
     await requestCode(web, phone);
     const code = (await smsCode(p, phone))!;
     now += 5 * 60_000 + 1000;
@@ -116,7 +116,7 @@ describe('courier sign-in with a one-time code', () => {
     const stranger = newPhone();
     const pages = [];
     for (const phone of [active.phone, inactive.phone, stranger]) {
-      const res = await requestCode(new WebClient(p.url), phone);
+      const res = await requestCode(new WebClient(p), phone);
       pages.push({ status: res.status, shape: shape(res.text, phone) });
     }
     expect(pages[1]).toEqual(pages[0]);
@@ -131,21 +131,21 @@ describe('courier sign-in with a one-time code', () => {
     const stranger = newPhone();
     for (const number of [phone, stranger]) {
       for (let i = 0; i < 3; i++)
-        expect((await requestCode(new WebClient(p.url), number)).status).toBe(200);
-      const limited = await requestCode(new WebClient(p.url), number);
+        expect((await requestCode(new WebClient(p), number)).status).toBe(200);
+      const limited = await requestCode(new WebClient(p), number);
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(limited.text).toContain('Too many codes');
     }
     now += 16 * 60_000;
     for (let i = 0; i < 20; i++)
-      expect((await requestCode(new WebClient(p.url), newPhone())).status).toBe(200);
-    expect((await requestCode(new WebClient(p.url), newPhone())).status).toBe(429);
+      expect((await requestCode(new WebClient(p), newPhone())).status).toBe(200);
+    expect((await requestCode(new WebClient(p), newPhone())).status).toBe(429);
   });
 
   it('refuses bad numbers and forged forms without recording anything', async () => {
     const before = (await p.app.platform.db.query('select id from courier_sign_in_codes')).length;
-    const web = new WebClient(p.url);
+    const web = new WebClient(p);
     for (const phone of ['12345', '024\u00001234567', '9'.repeat(20)])
       expect((await requestCode(web, phone)).status).toBe(400);
     expect((await web.post('/courier/sign-in', { phone: newPhone() })).status).toBe(403);
@@ -165,7 +165,7 @@ describe('courier sign-in with a one-time code', () => {
 
   it("ends a courier's sessions when an operator deactivates them, and a deactivated courier cannot use a code sent before", async () => {
     const { id, phone } = await courier();
-    const web = new WebClient(p.url);
+    const web = new WebClient(p);
     await requestCode(web, phone);
     expect((await enterCode(web, phone, (await smsCode(p, phone))!)).status).toBe(303);
     expect((await web.get('/courier/')).status).toBe(200);
@@ -174,7 +174,7 @@ describe('courier sign-in with a one-time code', () => {
     expect((await web.get('/courier/')).location).toBe('/courier/sign-in');
 
     const other = await courier();
-    const web2 = new WebClient(p.url);
+    const web2 = new WebClient(p);
     await requestCode(web2, other.phone);
     const code = (await smsCode(p, other.phone))!;
     await p.app.platform.couriers.update(other.id, { active: false });
@@ -188,6 +188,7 @@ describe('courier sign-in through Hubtel SMS', () => {
   beforeAll(async () => {
     fake = await startFakeHubtelSms();
     hp = await startPlatform({
+      socket: false,
       env: {
         SMS_PROVIDER: 'hubtel',
         HUBTEL_SMS_CLIENT_ID: fake.clientId,
@@ -205,13 +206,13 @@ describe('courier sign-in through Hubtel SMS', () => {
   it('sends the code through the provider, keeps no development outbox, and signs in with it', async () => {
     const phone = newPhone();
     await hp.app.platform.couriers.create({ name: 'Efua Quaye', phone, vehicle: 'car' });
-    const web = new WebClient(hp.url);
+    const web = new WebClient(hp);
     await requestCode(web, phone);
     await hp.app.platform.courierSignIn.settled();
     const sent = fake.messages.find((m) => m.to === phone.slice(1))!;
     expect(sent.from).toBe('Couriers');
     expect((await hp.app.platform.db.query('select id from dev_sms_outbox')).length).toBe(0);
-    expect((await fetch(`${hp.url}/dev/sms`)).status).toBe(404);
+    expect((await hp.fetch(`${hp.url}/dev/sms`)).status).toBe(404);
     expect((await enterCode(web, phone, /\d{6}/.exec(sent.content)![0])).status).toBe(303);
   });
 
@@ -219,7 +220,7 @@ describe('courier sign-in through Hubtel SMS', () => {
     const phone = newPhone();
     await hp.app.platform.couriers.create({ name: 'Efua Quaye', phone, vehicle: 'car' });
     fake.failNext('500');
-    const res = await requestCode(new WebClient(hp.url), phone);
+    const res = await requestCode(new WebClient(hp), phone);
     expect(res.status).toBe(200);
     await hp.app.platform.courierSignIn.settled();
     expect(fake.messages.some((m) => m.to === phone.slice(1))).toBe(false);
@@ -230,14 +231,14 @@ describe('courier sign-in behind https', () => {
   const ORIGIN = 'https://couriers.example.gh';
   let sp: TestPlatform;
   beforeAll(async () => {
-    sp = await startPlatform({ env: { PUBLIC_BASE_URL: ORIGIN } });
+    sp = await startPlatform({ socket: false, env: { PUBLIC_BASE_URL: ORIGIN } });
   });
   afterAll(() => sp?.close());
 
   it('marks the session cookie Secure', async () => {
     const phone = newPhone();
     await sp.app.platform.couriers.create({ name: 'Adjoa Mensah', phone, vehicle: 'van' });
-    const web = new WebClient(sp.url);
+    const web = new WebClient(sp);
     await web.get('/courier/sign-in');
     const token = web.cookies.get('pp_form')!;
     expect(

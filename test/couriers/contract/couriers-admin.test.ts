@@ -6,7 +6,7 @@ let p: TestPlatform;
 let support: string;
 let finance: string;
 beforeAll(async () => {
-  p = await startPlatform();
+  p = await startPlatform({ socket: false });
   support = (await operatorWithToken(p, ['support'])).token;
   finance = (await operatorWithToken(p, ['finance'])).token;
 });

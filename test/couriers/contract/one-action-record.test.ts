@@ -19,7 +19,7 @@ import {
 let p: TestPlatform;
 let s: PartnerSetup;
 beforeAll(async () => {
-  p = await startPlatform();
+  p = await startPlatform({ socket: false });
   s = await createPartner(p, { environment: 'production' });
 });
 afterAll(() => p.close());

@@ -17,7 +17,7 @@ const CREATE = '/api/v1/delivery/orders.create';
 let p: TestPlatform;
 let s: PartnerSetup;
 beforeAll(async () => {
-  p = await startPlatform();
+  p = await startPlatform({ socket: false });
   s = await createPartner(p, { environment: 'production' });
 });
 afterAll(() => p.close());
@@ -48,7 +48,7 @@ describe('GhanaPostGPS digital addresses on orders.create', () => {
     });
     await couriers.setDuty(courier.id, true);
     await couriers.reportPosition(courier.id, { ...PICKUP, at: new Date() });
-    const web = new WebClient(p.url);
+    const web = new WebClient(p);
     await requestCode(web, phone);
     await enterCode(web, phone, (await smsCode(p, phone))!);
 

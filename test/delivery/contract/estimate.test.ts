@@ -28,12 +28,13 @@ let p: TestPlatform;
 let client: PartnerClient;
 // The operation is mounted by buildApp (the delivery module).
 beforeAll(async () => {
-  p = await startPlatform({ clock });
+  p = await startPlatform({ socket: false, clock });
   const s: PartnerSetup = await createPartner(p, { scopes: ['delivery:read'] });
   client = new PartnerClient({
     apiKey: s.apiKey,
     signingSecret: s.signingSecret,
     baseUrl: p.url,
+    fetch: p.fetch,
     now: clock,
   });
 });
@@ -245,6 +246,7 @@ describe('delivery.orders.estimate', () => {
       apiKey: writer.apiKey,
       signingSecret: writer.signingSecret,
       baseUrl: p.url,
+      fetch: p.fetch,
       now: clock,
     });
     const res = await c.send<any>('POST', ESTIMATE, {

@@ -26,7 +26,7 @@ let p: TestPlatform;
 let s: PartnerSetup;
 // The operations and operator routes are mounted by buildApp (the delivery module).
 beforeAll(async () => {
-  p = await startPlatform();
+  p = await startPlatform({ socket: false });
   s = await createPartner(p, { scopes: ['delivery:read'] });
 });
 afterAll(() => p.close());

@@ -65,10 +65,10 @@ describe('masked calls between a recipient and their courier', () => {
   it('the tracking page offers the call once a courier has the order; the call reaches that courier with our number shown', async () => {
     const phone = newPhone();
     const { id, page } = await placeOrder(phone);
-    const before = await (await fetch(`${p.url}${page}`)).text();
+    const before = await (await p.fetch(`${p.url}${page}`)).text();
     expect(before).not.toContain('Call your courier');
     const courier = await withCourier(id);
-    const html = await (await fetch(`${p.url}${page}`)).text();
+    const html = await (await p.fetch(`${p.url}${page}`)).text();
     const code = callCode(SECRET, id);
     expect(code).toMatch(/^\d{6}$/);
     expect(html).toContain(

@@ -12,7 +12,7 @@ const BULK = '/api/v1/delivery/orders.create_bulk';
 let p: TestPlatform;
 let s: PartnerSetup;
 beforeAll(async () => {
-  p = await startPlatform();
+  p = await startPlatform({ socket: false });
   s = await createPartner(p);
 });
 afterAll(() => p.close());

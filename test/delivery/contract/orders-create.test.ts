@@ -15,7 +15,7 @@ const GET = '/api/v1/delivery/orders.get';
 let p: TestPlatform;
 let s: PartnerSetup;
 beforeAll(async () => {
-  p = await startPlatform();
+  p = await startPlatform({ socket: false });
   s = await createPartner(p);
 });
 afterAll(() => p.close());

@@ -14,7 +14,7 @@ let s: PartnerSetup;
 let now = Date.now();
 beforeAll(async () => {
   // The clock moves only when a test moves it (the sandbox courier's steps); signatures allow 5 minutes.
-  p = await startPlatform({ clock: () => now });
+  p = await startPlatform({ socket: false, clock: () => now });
   s = await createPartner(p);
 });
 afterAll(() => p.close());

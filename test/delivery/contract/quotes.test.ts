@@ -29,11 +29,12 @@ const onClock = (who: PartnerSetup) =>
     apiKey: who.apiKey,
     signingSecret: who.signingSecret,
     baseUrl: p.url,
+    fetch: p.fetch,
     now: clock,
   });
 
 beforeAll(async () => {
-  p = await startPlatform({ clock });
+  p = await startPlatform({ socket: false, clock });
   s = await createPartner(p);
   other = await createPartner(p);
   client = onClock(s);

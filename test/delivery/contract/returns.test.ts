@@ -18,7 +18,7 @@ import { ACCRA_CENTRAL, EAST_LEGON, orderBody } from '../fixtures.ts';
 let p: TestPlatform;
 let s: PartnerSetup;
 beforeAll(async () => {
-  p = await startPlatform();
+  p = await startPlatform({ socket: false });
   s = await createPartner(p);
 });
 afterAll(() => p.close());

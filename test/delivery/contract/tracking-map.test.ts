@@ -83,8 +83,8 @@ describe('tracking page map (TRACKING_MAP_TILES_URL set)', () => {
     expect(await (await fetch(withMap.url + ASSETS.url('tracking.css'))).text()).toContain(
       '.map{height:16rem',
     );
-    expect((await fetch(`${withMap.url}/assets/nothing.0123456789ab.js`)).status).toBe(404);
-    const dashboard = await (await fetch(`${withMap.url}/sign-in`)).text();
+    expect((await withMap.fetch(`${withMap.url}/assets/nothing.0123456789ab.js`)).status).toBe(404);
+    const dashboard = await (await withMap.fetch(`${withMap.url}/sign-in`)).text();
     const css = /href="(\/assets\/dashboard\.[0-9a-f]{12}\.css)"/.exec(dashboard)?.[1];
     expect(css).toBeDefined();
     expect((await fetch(withMap.url + css)).status).toBe(200);
@@ -95,7 +95,7 @@ describe('tracking page map (TRACKING_MAP_TILES_URL set)', () => {
     const id = await productionOrder(s);
     const path = await trackingPath(s, id);
     const json = async () => {
-      const res = await fetch(`${withMap.url}${path}/map.json`);
+      const res = await withMap.fetch(`${withMap.url}${path}/map.json`);
       expect(res.headers.get('cache-control')).toBe('no-store');
       return res.json();
     };
@@ -137,10 +137,10 @@ describe('tracking page map (TRACKING_MAP_TILES_URL set)', () => {
     const ended = await fetch(withMap.url + path);
     expect(ended.headers.get('content-security-policy')).not.toContain('tile.example.org');
     expect(await ended.text()).not.toMatch(/id="map"|<script|<link/);
-    expect((await fetch(`${withMap.url}/track/AAAAAAAAAAAAAAAAAAAAAAAA/map.json`)).status).toBe(
-      404,
-    );
-    expect((await fetch(`${withMap.url}/track/bad/map.json`)).status).toBe(404);
+    expect(
+      (await withMap.fetch(`${withMap.url}/track/AAAAAAAAAAAAAAAAAAAAAAAA/map.json`)).status,
+    ).toBe(404);
+    expect((await withMap.fetch(`${withMap.url}/track/bad/map.json`)).status).toBe(404);
   });
 });
 
@@ -159,7 +159,7 @@ describe('tracking page without TRACKING_MAP_TILES_URL', () => {
     expect(html).toContain(`<script src="${ASSETS.url('tracking-live.js')}" defer></script>`);
     expect(html).not.toMatch(/<script>|<script(?![^>]*\ssrc=)[^>]*>|<style|\sstyle=/);
     expect(html).toContain('<noscript><meta http-equiv="refresh" content="30"></noscript>');
-    expect((await fetch(`${plain.url}${path}/map.json`)).status).toBe(404);
+    expect((await plain.fetch(`${plain.url}${path}/map.json`)).status).toBe(404);
     expect((await fetch(plain.url + ASSETS.url('leaflet.js'))).status).toBe(404);
   });
 

@@ -60,7 +60,7 @@ describe('public tracking page', () => {
   });
 
   it('answers 404 for an unknown or malformed token', async () => {
-    expect((await fetch(`${p.url}/track/AAAAAAAAAAAAAAAAAAAAAAAA`)).status).toBe(404);
-    expect((await fetch(`${p.url}/track/..%2F..`)).status).toBe(404);
+    expect((await p.fetch(`${p.url}/track/AAAAAAAAAAAAAAAAAAAAAAAA`)).status).toBe(404);
+    expect((await p.fetch(`${p.url}/track/..%2F..`)).status).toBe(404);
   });
 });

@@ -118,12 +118,12 @@ describe('the tracking page event stream', () => {
 
   it(`refuses a guessed or malformed link, and more than ${STREAMS_PER_LINK} streams on one link`, async () => {
     for (const bad of ['AAAAAAAAAAAAAAAAAAAAAAAA', 'bad', 'A'.repeat(2000)]) {
-      const res = await fetch(`${p.url}/track/${bad}/events`);
+      const res = await p.fetch(`${p.url}/track/${bad}/events`);
       expect(res.status).toBe(404);
       expect(await res.json()).toMatchObject({ code: 'NOT_FOUND' });
     }
     // A NUL in the path is refused before any route, with the one error body.
-    const nul = await fetch(`${p.url}/track/${'%00'.repeat(16)}/events`);
+    const nul = await p.fetch(`${p.url}/track/${'%00'.repeat(16)}/events`);
     expect(nul.status).toBe(400);
     expect((await nul.json()).code).toBeTruthy();
     const path = await trackingPath(await productionOrder(s));
@@ -131,7 +131,7 @@ describe('the tracking page event stream', () => {
     try {
       for (let i = 0; i < STREAMS_PER_LINK; i++) streams.push(await open(`${path}/events`));
       for (const st of streams) expect(st.status).toBe(200);
-      const refused = await fetch(`${p.url}${path}/events`);
+      const refused = await p.fetch(`${p.url}${path}/events`);
       expect(refused.status).toBe(429);
       expect(refused.headers.get('retry-after')).toBe('30');
       expect(await refused.json()).toMatchObject({ code: 'TOO_MANY_STREAMS' });

@@ -21,12 +21,13 @@ let s: PartnerSetup;
 let client: PartnerClient;
 
 beforeAll(async () => {
-  p = await startPlatform({ clock });
+  p = await startPlatform({ socket: false, clock });
   s = await createPartner(p);
   client = new PartnerClient({
     apiKey: s.apiKey,
     signingSecret: s.signingSecret,
     baseUrl: p.url,
+    fetch: p.fetch,
     now: clock,
   });
 });

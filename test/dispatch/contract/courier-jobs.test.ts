@@ -13,7 +13,7 @@ import { allOffDuty, PICKUP, productionOrder, ZONE } from '../helpers.ts';
 let p: TestPlatform;
 let s: PartnerSetup;
 beforeAll(async () => {
-  p = await startPlatform();
+  p = await startPlatform({ socket: false });
   s = await createPartner(p, { environment: 'production' });
 });
 afterAll(() => p.close());
@@ -35,7 +35,7 @@ async function courierApp(): Promise<{ web: WebClient; id: string; csrf: string 
   });
   await couriers.setDuty(courier.id, true);
   await couriers.reportPosition(courier.id, { ...PICKUP, at: new Date() });
-  const web = new WebClient(p.url);
+  const web = new WebClient(p);
   await requestCode(web, phone);
   await enterCode(web, phone, (await smsCode(p, phone))!);
   const csrf = /data-csrf="([^"]+)"/.exec((await web.get('/courier/')).text)![1]!;

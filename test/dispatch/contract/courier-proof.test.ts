@@ -14,7 +14,7 @@ import { productionOrder } from '../helpers.ts';
 let p: TestPlatform;
 let s: PartnerSetup;
 beforeAll(async () => {
-  p = await startPlatform();
+  p = await startPlatform({ socket: false });
   s = await createPartner(p, { environment: 'production' });
 });
 afterAll(() => p.close());
@@ -202,7 +202,7 @@ describe('proof photos and signatures uploaded from the courier app', () => {
       },
     });
     expect(JSON.parse(crossSite.text).code).toBe('CSRF_FAILED');
-    const stranger = await fetch(`${p.url}/courier/jobs/${id}/proofs?kind=photo`, {
+    const stranger = await p.fetch(`${p.url}/courier/jobs/${id}/proofs?kind=photo`, {
       method: 'POST',
       body: PHOTO,
       headers: { 'content-type': 'image/jpeg' },

@@ -20,7 +20,11 @@ let now = Date.now();
 beforeAll(async () => {
   // Single offers: these orders share one pickup and would ride in multi-drop batches
   // (multi-drop.test.ts covers those).
-  p = await startPlatform({ clock: () => now, env: { DISPATCH_BATCH_MAX_STOPS: '1' } });
+  p = await startPlatform({
+    socket: false,
+    clock: () => now,
+    env: { DISPATCH_BATCH_MAX_STOPS: '1' },
+  });
   const made = await createPartner(p, { environment: 'production' });
   // Signed on the server's clock: tests move it past the 5-minute signature window.
   s = {
@@ -29,6 +33,7 @@ beforeAll(async () => {
       apiKey: made.apiKey,
       signingSecret: made.signingSecret,
       baseUrl: p.url,
+      fetch: p.fetch,
       now: () => now,
     }),
   };
@@ -481,7 +486,7 @@ describe('operators', () => {
   it('raises the unaccepted gauge and shows the order late once nobody took it in time', async () => {
     await clearBoard();
     const scrape = async () => {
-      const res = await fetch(`${p.url}/metrics`, {
+      const res = await p.fetch(`${p.url}/metrics`, {
         headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
       });
       return (await Scrape.parse(await res.text())).series('dispatch_unaccepted_orders')[0]?.value;

@@ -16,7 +16,7 @@ let p: TestPlatform;
 let s: PartnerSetup;
 let svc: DispatchService;
 beforeAll(async () => {
-  p = await startPlatform();
+  p = await startPlatform({ socket: false });
   s = await createPartner(p, { environment: 'production' });
   svc = p.app.platform.dispatch!.service;
 });

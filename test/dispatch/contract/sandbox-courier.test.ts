@@ -16,7 +16,7 @@ let production: PartnerSetup;
 let dispatch: DispatchModule;
 let now = Date.now();
 beforeAll(async () => {
-  p = await startPlatform({ clock: () => now });
+  p = await startPlatform({ socket: false, clock: () => now });
   staging = await createPartner(p);
   production = await createPartner(p, { environment: 'production' });
   dispatch = p.app.platform.dispatch!;

@@ -27,7 +27,11 @@ let production: PartnerSetup;
 let dispatch: DispatchModule;
 let now = Date.now();
 beforeAll(async () => {
-  p = await startPlatform({ clock: () => now, env: { SANDBOX_COURIER_FOR_PRODUCTION: 'on' } });
+  p = await startPlatform({
+    socket: false,
+    clock: () => now,
+    env: { SANDBOX_COURIER_FOR_PRODUCTION: 'on' },
+  });
   production = await createPartner(p, { environment: 'production' });
   dispatch = p.app.platform.dispatch!;
 });

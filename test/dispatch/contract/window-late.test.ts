@@ -17,7 +17,7 @@ let s: PartnerSetup;
 let dispatch: DispatchModule;
 
 beforeAll(async () => {
-  p = await startPlatform({ clock: () => now });
+  p = await startPlatform({ socket: false, clock: () => now });
   const made = await createPartner(p, { environment: 'production' });
   s = {
     ...made,
@@ -25,6 +25,7 @@ beforeAll(async () => {
       apiKey: made.apiKey,
       signingSecret: made.signingSecret,
       baseUrl: p.url,
+      fetch: p.fetch,
       now: () => now,
     }),
   };

@@ -54,8 +54,8 @@ describe('OpenAPI document', () => {
   let p: TestPlatform;
   let doc: Doc;
   beforeAll(async () => {
-    p = await startPlatform();
-    const res = await fetch(`${p.url}/openapi.json`);
+    p = await startPlatform({ socket: false });
+    const res = await p.fetch(`${p.url}/openapi.json`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     doc = await res.json();
@@ -241,7 +241,7 @@ describe('OpenAPI document', () => {
   });
 
   it('is public: no key, no signature', async () => {
-    const res = await fetch(`${p.url}/openapi.json`, { headers: {} });
+    const res = await p.fetch(`${p.url}/openapi.json`, { headers: {} });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toMatch(/^req_/);
   });
@@ -254,12 +254,12 @@ describe('OpenAPI document', () => {
   });
 
   it('serves the operator routes in a separate document behind the operator token', async () => {
-    expect((await fetch(`${p.url}/admin/openapi.json`)).status).toBe(401);
-    const wrong = await fetch(`${p.url}/admin/openapi.json`, {
+    expect((await p.fetch(`${p.url}/admin/openapi.json`)).status).toBe(401);
+    const wrong = await p.fetch(`${p.url}/admin/openapi.json`, {
       headers: { authorization: 'Bearer nope' },
     });
     expect((await wrong.json()).code).toBe('INVALID_ADMIN_TOKEN');
-    const res = await fetch(`${p.url}/admin/openapi.json`, {
+    const res = await p.fetch(`${p.url}/admin/openapi.json`, {
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
     });
     expect(res.status).toBe(200);
@@ -287,7 +287,7 @@ describe('OpenAPI document', () => {
   });
 
   it('renders /docs from the document with a strict CSP and every operation', async () => {
-    const res = await fetch(`${p.url}/docs`);
+    const res = await p.fetch(`${p.url}/docs`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     const csp = res.headers.get('content-security-policy');

@@ -47,9 +47,9 @@ describe('examples in the OpenAPI documents', () => {
   let admin: Doc;
   beforeAll(async () => {
     p = await startPlatform();
-    doc = await (await fetch(`${p.url}/openapi.json`)).json();
+    doc = await (await p.fetch(`${p.url}/openapi.json`)).json();
     admin = await (
-      await fetch(`${p.url}/admin/openapi.json`, {
+      await p.fetch(`${p.url}/admin/openapi.json`, {
         headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
       })
     ).json();
@@ -148,7 +148,7 @@ describe('real responses match the documented schemas', () => {
 
   beforeAll(async () => {
     p = await startPlatform();
-    doc = await (await fetch(`${p.url}/openapi.json`)).json();
+    doc = await (await p.fetch(`${p.url}/openapi.json`)).json();
     s = await createPartner(p);
   });
   afterAll(() => p?.close());
@@ -216,7 +216,7 @@ describe('real responses match the documented schemas', () => {
     expect((await call('POST', '/api/v1/delivery/locations.list', { colour: 'blue' })).code).toBe(
       'VALIDATION_ERROR',
     );
-    const unsigned = await fetch(`${p.url}/api/v1/delivery/health`);
+    const unsigned = await p.fetch(`${p.url}/api/v1/delivery/health`);
     expect(unsigned.status).toBe(401);
     const body = await unsigned.json();
     expect(

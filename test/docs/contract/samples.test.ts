@@ -32,7 +32,7 @@ beforeAll(async () => {
   p = await startPlatform();
   partner = await createPartner(p, { scopes: ['*'] });
   tmp = await mkdtemp(join(tmpdir(), 'docs-samples-'));
-  const doc = await (await fetch(`${p.url}/openapi.json`)).json();
+  const doc = await (await p.fetch(`${p.url}/openapi.json`)).json();
   ops = Object.entries<Record<string, any>>(doc.paths).flatMap(([path, item]) =>
     Object.entries(item).map(([method, op]) => ({
       id: op.operationId as string,

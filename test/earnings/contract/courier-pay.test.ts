@@ -13,7 +13,7 @@ let s: PartnerSetup;
 // Moved forward by the tests that need a rule version to come into force.
 let now = Date.now();
 beforeAll(async () => {
-  p = await startPlatform({ clock: () => now });
+  p = await startPlatform({ socket: false, clock: () => now });
   s = await createPartner(p, { environment: 'production' });
 });
 afterAll(() => p.close());

@@ -14,7 +14,12 @@ let p: TestPlatform;
 const fake = new FakeTransfers();
 let now = Date.parse('2026-03-02T09:00:00Z');
 beforeAll(async () => {
-  p = await startPlatform({ clock: () => now, transfers: fake, env: { PAYOUT_INTERVAL_MS: '0' } });
+  p = await startPlatform({
+    socket: false,
+    clock: () => now,
+    transfers: fake,
+    env: { PAYOUT_INTERVAL_MS: '0' },
+  });
 });
 afterAll(() => p.close());
 

@@ -9,6 +9,7 @@ let p: TestPlatform;
 beforeAll(async () => {
   // No worker: the test calls prune itself, then runs the worker's loop.
   p = await startPlatform({
+    socket: false,
     clock: () => now,
     env: { MAIL_POLL_MS: '0', MAIL_RETENTION_DAYS: '30' },
   });
@@ -64,6 +65,7 @@ describe("the mail worker's loop", () => {
   let at = Date.now();
   beforeAll(async () => {
     w = await startPlatform({
+      socket: false,
       clock: () => at,
       env: { MAIL_POLL_MS: '20', MAIL_RETENTION_DAYS: '30' },
     });

@@ -43,7 +43,7 @@ describe('mail through SMTP (SMTP_URL set)', () => {
     });
     const email = newEmail();
     const before = smtp.received.length;
-    await new WebClient(p.url).submit('/sign-up', '/sign-up', {
+    await new WebClient(p).submit('/sign-up', '/sign-up', {
       email,
       password: PASSWORD,
       partner_name: 'SMTP Foods',
@@ -55,7 +55,7 @@ describe('mail through SMTP (SMTP_URL set)', () => {
       unfold(mail.raw),
     )![0];
     expect((await fetch(link)).status).toBe(200);
-    expect((await fetch(`${p.url}/dev/mail`)).status).toBe(404);
+    expect((await p.fetch(`${p.url}/dev/mail`)).status).toBe(404);
     expect((await p.app.platform.db.query('select 1 from dev_mail_outbox')).length).toBe(0);
   });
 });
@@ -74,17 +74,17 @@ describe('mail without SMTP: the development outbox', () => {
 
   it('keeps each message at /dev/mail and logs its link at info level', async () => {
     const email = newEmail();
-    await new WebClient(p.url).submit('/sign-up', '/sign-up', {
+    await new WebClient(p).submit('/sign-up', '/sign-up', {
       email,
       password: PASSWORD,
       partner_name: 'Outbox <b>Foods</b>',
     });
     await mailSettled(p);
-    const list = await (await fetch(`${p.url}/dev/mail`)).text();
+    const list = await (await p.fetch(`${p.url}/dev/mail`)).text();
     const id = new RegExp(
       `href="/dev/mail/(mail_[0-9A-Z]{26})">Verify your email[^<]*</a><div class="muted">to ${email.replace('.', '\\.')}`,
     ).exec(list)![1]!;
-    const page = await fetch(`${p.url}/dev/mail/${id}`);
+    const page = await p.fetch(`${p.url}/dev/mail/${id}`);
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(await page.text()).toMatch(
       /<a href="http:\/\/127\.0\.0\.1:\d+\/verify-email\/[A-Za-z0-9_-]{43}">/,
@@ -92,7 +92,7 @@ describe('mail without SMTP: the development outbox', () => {
     const logged = lines.map((l) => JSON.parse(l)).find((l) => l.mail === id);
     expect(logged).toMatchObject({ level: 30, to: email, link: `${p.url}/dev/mail/${id}` });
     expect(lines.some((l) => l.includes('development outbox at'))).toBe(true);
-    expect((await fetch(`${p.url}/dev/mail/mail_00000000000000000000000000`)).status).toBe(404);
+    expect((await p.fetch(`${p.url}/dev/mail/mail_00000000000000000000000000`)).status).toBe(404);
   });
 });
 

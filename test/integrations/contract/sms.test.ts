@@ -122,13 +122,13 @@ describe('the development SMS outbox', () => {
   });
 
   it('keeps messages and lists them, escaped, at /dev/sms on a local address', async () => {
-    const empty = await fetch(`${local.url}/dev/sms`);
+    const empty = await local.fetch(`${local.url}/dev/sms`);
     expect(empty.status).toBe(200);
     expect(empty.headers.get('content-security-policy')).toContain("default-src 'none'");
     const { DevSmsOutbox } = await import('../../../src/integrations/sms/index.ts');
     const outbox = new DevSmsOutbox(local.app.platform.db, local.app.log, local.url);
     await outbox.send({ to: '+233241234567', body: '<b>code</b> 123456' });
-    const html = await (await fetch(`${local.url}/dev/sms`)).text();
+    const html = await (await local.fetch(`${local.url}/dev/sms`)).text();
     expect(html).toContain('+233241234567');
     expect(html).toContain('&lt;b&gt;code&lt;/b&gt; 123456');
   });

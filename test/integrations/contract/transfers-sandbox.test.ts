@@ -36,7 +36,7 @@ let now = Date.UTC(2026, 10, 24, 9);
 const clock = () => now;
 
 beforeAll(async () => {
-  if (onPostgres) owner = await startPlatform();
+  if (onPostgres) owner = await startPlatform({ socket: false });
 }, 60_000);
 afterAll(async () => {
   await owner?.close();

@@ -12,7 +12,7 @@ let p: TestPlatform;
 let s: PartnerSetup;
 
 beforeAll(async () => {
-  p = await startPlatform({ env: { RECIPIENT_SMS_PESEWAS_PER_SEGMENT: '6' } });
+  p = await startPlatform({ socket: false, env: { RECIPIENT_SMS_PESEWAS_PER_SEGMENT: '6' } });
   s = await createPartner(p);
 });
 afterAll(() => p?.close());
@@ -90,7 +90,7 @@ describe('delivery.messages.settings', () => {
       ['GET', GET],
       ['POST', UPDATE],
     ] as const) {
-      const anonymous = await fetch(`${p.url}${path}`, {
+      const anonymous = await p.fetch(`${p.url}${path}`, {
         method,
         ...(method === 'POST'
           ? { body: '{}', headers: { 'content-type': 'application/json' } }

@@ -20,7 +20,7 @@ const notifier: ActivationNotifier = {
   },
 };
 beforeAll(async () => {
-  p = await startPlatform({ activationNotifier: notifier });
+  p = await startPlatform({ socket: false, activationNotifier: notifier });
 });
 afterAll(() => p.close());
 

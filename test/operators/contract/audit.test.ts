@@ -4,7 +4,7 @@ import { operatorWithToken, PASSWORD } from '../helpers.ts';
 
 let p: TestPlatform;
 beforeAll(async () => {
-  p = await startPlatform();
+  p = await startPlatform({ socket: false });
 });
 afterAll(() => p.close());
 
@@ -18,7 +18,7 @@ describe('the audit log', () => {
   it('records a partner PATCH by an operator token with its actor, target, before and after', async () => {
     const op = await operatorWithToken(p, ['support']);
     const partner = await createPartner(p);
-    const res = await fetch(`${p.url}/admin/v1/partners/${partner.partnerId}`, {
+    const res = await p.fetch(`${p.url}/admin/v1/partners/${partner.partnerId}`, {
       method: 'PATCH',
       headers: {
         authorization: `Bearer ${op.token}`,

@@ -5,7 +5,7 @@ import { codeFor, operatorWithToken, PASSWORD } from '../helpers.ts';
 let p: TestPlatform;
 let now = Date.now();
 beforeAll(async () => {
-  p = await startPlatform({ clock: () => now });
+  p = await startPlatform({ socket: false, clock: () => now });
 });
 afterAll(() => p.close());
 
@@ -118,7 +118,7 @@ describe('operator tokens on the operator API', () => {
   });
 
   it('refuse no token, a wrong token, a revoked token, an expired token and a deactivated operator (401 INVALID_ADMIN_TOKEN)', async () => {
-    const res = await fetch(`${p.url}/admin/v1/partners`);
+    const res = await p.fetch(`${p.url}/admin/v1/partners`);
     expect(res.status).toBe(401);
     expect((await res.json()).code).toBe('INVALID_ADMIN_TOKEN');
     expect((await p.admin('GET', '/partners', undefined, 'opt_wrong')).status).toBe(401);

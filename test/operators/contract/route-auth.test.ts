@@ -8,7 +8,7 @@ let finance: Awaited<ReturnType<typeof operatorWithToken>>;
 let revoked: Awaited<ReturnType<typeof operatorWithToken>>;
 let deactivated: Awaited<ReturnType<typeof operatorWithToken>>;
 beforeAll(async () => {
-  p = await startPlatform();
+  p = await startPlatform({ socket: false });
   support = await operatorWithToken(p, ['support']);
   finance = await operatorWithToken(p, ['finance']);
   revoked = await operatorWithToken(p, ['admin']);
@@ -58,7 +58,7 @@ describe('every new operator route checks its caller first', () => {
   it("no token, a wrong one, a revoked one and a deactivated operator's answer 401; a role without permission 403", async () => {
     for (const r of routes()) {
       const what = `${r.method} ${r.path}`;
-      const bare = await fetch(`${p.url}/admin/v1${r.path}`, { method: r.method });
+      const bare = await p.fetch(`${p.url}/admin/v1${r.path}`, { method: r.method });
       expect(bare.status, `${what} without a token`).toBe(401);
       for (const token of ['wrong-token', 'opt_guessed', revoked.token, deactivated.token]) {
         const res = await p.admin(r.method, r.path, r.body, token);

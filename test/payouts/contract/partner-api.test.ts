@@ -23,6 +23,7 @@ const now = Date.now();
 beforeAll(async () => {
   // A 1-pesewa minimum, so the smallest amounts can be paid out and read back in GHS.
   p = await startPlatform({
+    socket: false,
     transfers: fake,
     env: { PAYOUT_INTERVAL_MS: '0', PAYOUT_MINIMUM_PESEWAS: '1' },
   });
@@ -233,7 +234,7 @@ describe('payouts.list and payouts.get', () => {
       expect([s.status, s.body.code], path).toEqual([403, 'PRODUCTION_KEY_REQUIRED']);
       const w = await wildcard.client.send<any>('GET', path);
       expect([w.status, w.body.code], path).toEqual([403, 'INSUFFICIENT_SCOPE']);
-      const anonymous = await fetch(`${p.url}${path}`);
+      const anonymous = await p.fetch(`${p.url}${path}`);
       expect([anonymous.status, ((await anonymous.json()) as any).code]).toEqual([
         401,
         'MISSING_API_KEY',

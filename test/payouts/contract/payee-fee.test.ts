@@ -26,6 +26,7 @@ const BANK_FEE = 300;
 beforeAll(async () => {
   // Partners bear the fee; vendors are not named, so the platform bears theirs.
   p = await startPlatform({
+    socket: false,
     transfers: fake,
     env: {
       PAYOUT_INTERVAL_MS: '0',

@@ -19,7 +19,12 @@ let p: TestPlatform;
 const fake = new FakeTransfers();
 let now = Date.parse('2026-03-02T09:00:00Z');
 beforeAll(async () => {
-  p = await startPlatform({ clock: () => now, transfers: fake, env: { PAYOUT_INTERVAL_MS: '0' } });
+  p = await startPlatform({
+    socket: false,
+    clock: () => now,
+    transfers: fake,
+    env: { PAYOUT_INTERVAL_MS: '0' },
+  });
 });
 afterAll(() => p.close());
 
@@ -402,7 +407,7 @@ describe('provider answers', () => {
     expect(pending!.status).toBe('pending');
     fake.settle(pending!.id, 'paid');
     const hook = (headers: Record<string, string>) =>
-      fetch(`${p.url}/webhooks/transfers/fake`, {
+      p.fetch(`${p.url}/webhooks/transfers/fake`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
         body: JSON.stringify({ reference: pending!.id }),

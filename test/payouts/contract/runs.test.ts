@@ -21,6 +21,7 @@ let now = Date.parse('2026-03-02T09:00:00Z');
 beforeAll(async () => {
   fake = await startFakePaystack();
   p = await startPlatform({
+    socket: false,
     clock: () => now,
     transfers: new PaystackTransfers({
       secretKey: fake.secretKey,

@@ -31,6 +31,7 @@ beforeEach(() => {
 });
 beforeAll(async () => {
   p = await startPlatform({
+    socket: false,
     clock: now,
     transfers: fake,
     env: { PAYOUT_INTERVAL_MS: '0', PAYOUT_SAME_DAY_HOLD_HOURS: '2' },

@@ -23,6 +23,7 @@ beforeEach(() => {
 });
 beforeAll(async () => {
   p = await startPlatform({
+    socket: false,
     clock: now,
     transfers: fake,
     env: { PAYOUT_INTERVAL_MS: '0', PAYOUT_SAME_DAY_HOLD_HOURS: '2' },
@@ -77,7 +78,7 @@ describe("a delivery proved by a photo holds its sale's money until it is confir
     expect(await balanceOf(p, `vendor_payable:${vendor.vendorId}`)).toBe(owed);
 
     // The recipient confirms through the texted link: the next run pays the vendor, once.
-    const web = new WebClient(p.url);
+    const web = new WebClient(p);
     expect((await web.post(link, { answer: 'confirm' })).status).toBe(200);
     expect((await runPayouts(p)).status).toBe(202);
     expect(await payoutsOf(p, vendor.vendorId)).toEqual([
@@ -93,7 +94,7 @@ describe("a delivery proved by a photo holds its sale's money until it is confir
     const c = await courierNear(p, 1, now());
     const { orderId, link } = await deliveredWithPhoto(vendor, c.id);
     const owed = await balanceOf(p, `vendor_payable:${vendor.vendorId}`);
-    const web = new WebClient(p.url);
+    const web = new WebClient(p);
     expect((await web.post(link, { answer: 'dispute', note: 'not here' })).status).toBe(200);
     later += 25 * HOUR;
     await runPayouts(p);

@@ -11,6 +11,7 @@ const now = Date.parse('2026-03-02T09:00:00Z');
 beforeAll(async () => {
   // No cooling: a payout to a destination goes out as soon as the destination is verified.
   p = await startPlatform({
+    socket: false,
     clock: () => now,
     transfers: fake,
     env: { PAYOUT_INTERVAL_MS: '0', PAYOUT_COOLING_HOURS: '0' },

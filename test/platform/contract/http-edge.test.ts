@@ -152,7 +152,7 @@ describe('media types and bodies', () => {
     ]) {
       expect((await send(contentType)).body.code, contentType).toBe('ORDER_NOT_FOUND');
     }
-    const admin = await fetch(`${p.url}/admin/v1/partners`, {
+    const admin = await p.fetch(`${p.url}/admin/v1/partners`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/plain' },
       body: '{"name":"x"}',

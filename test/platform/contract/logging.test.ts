@@ -13,7 +13,7 @@ const sink = new Writable({
 
 let p: TestPlatform;
 beforeAll(async () => {
-  p = await startPlatform({ env: { LOG_LEVEL: 'info' }, logStream: sink });
+  p = await startPlatform({ socket: false, env: { LOG_LEVEL: 'info' }, logStream: sink });
 });
 afterAll(() => p.close());
 
@@ -27,7 +27,7 @@ describe('structured logs', () => {
     const duplicate = await s.client.send<any>('POST', '/api/v1/delivery/orders.create', {
       body: { ...orderBody(), item: 5 },
     });
-    const badSig = await fetch(`${p.url}/api/v1/delivery/health`, {
+    const badSig = await p.fetch(`${p.url}/api/v1/delivery/health`, {
       headers: {
         'x-api-key': s.apiKey,
         'x-timestamp': String(Math.floor(Date.now() / 1000)),
@@ -57,7 +57,7 @@ describe('structured logs', () => {
 
 describe('an unreachable dependency', () => {
   it('is logged with its reason, and /readyz names it while the others answer ok', async () => {
-    const healthy = await fetch(`${p.url}/readyz`);
+    const healthy = await p.fetch(`${p.url}/readyz`);
     expect([healthy.status, await healthy.json()]).toEqual([
       200,
       { status: 'ok', checks: { database: 'ok', ...(onRedis ? { redis: 'ok' } : {}) } },
@@ -65,6 +65,7 @@ describe('an unreachable dependency', () => {
 
     const own: string[] = [];
     const q = await startPlatform({
+      socket: false,
       env: { LOG_LEVEL: 'info', REDIS_URL: 'redis://:hunter2-secret@127.0.0.1:1' },
       logStream: new Writable({
         write(chunk, _enc, done) {
@@ -80,7 +81,7 @@ describe('an unreachable dependency', () => {
         code: 'ECONNREFUSED',
         message: 'connect ECONNREFUSED 127.0.0.1:1',
       });
-      const res = await fetch(`${q.url}/readyz`);
+      const res = await q.fetch(`${q.url}/readyz`);
       const body = await res.json();
       expect([res.status, body.status, body.checks.database]).toEqual([503, 'unavailable', 'ok']);
       expect(body.checks.redis).toMatch(/^failed: \S/);

@@ -33,7 +33,7 @@ async function scrape(
 }
 
 const badlySigned = () =>
-  fetch(`${p.url}${HEALTH}`, {
+  p.fetch(`${p.url}${HEALTH}`, {
     headers: {
       'x-api-key': s.apiKey,
       'x-timestamp': String(Math.floor(Date.now() / 1000)),
@@ -48,14 +48,14 @@ describe('/metrics', () => {
       string,
       string
     >[]) {
-      const res = await fetch(`${p.url}/metrics`, { headers });
+      const res = await p.fetch(`${p.url}/metrics`, { headers });
       expect([res.status, (await res.json()).code]).toEqual([401, 'INVALID_ADMIN_TOKEN']);
     }
   });
 
   it('times a signed call under its operation id and status, and other routes by pattern, never by raw URL', async () => {
     expect((await s.client.send('GET', HEALTH)).status).toBe(200);
-    expect((await fetch(`${p.url}/no/such/route`)).status).toBe(404);
+    expect((await p.fetch(`${p.url}/no/such/route`)).status).toBe(404);
     const m = await scrape();
     expect(m.type('http_request_duration_seconds')).toBe('histogram');
     const health = m.histogram('http_request_duration_seconds', {
@@ -146,7 +146,7 @@ describe('/metrics on METRICS_PORT', () => {
     const q = await startPlatform({ env: { METRICS_PORT: String(port) } });
     try {
       expect(
-        (await fetch(`${q.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }))
+        (await q.fetch(`${q.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }))
           .status,
       ).toBe(404);
       const m = await scrape(`http://127.0.0.1:${port}/metrics`, {});

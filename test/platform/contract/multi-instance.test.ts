@@ -82,8 +82,8 @@ describe('an unreachable Redis', () => {
       const s = await createPartner(p, { scopes: ['delivery:read'] });
       const res = await s.client.send<{ code: string }>('GET', HEALTH);
       expect([res.status, res.body.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
-      expect((await fetch(`${p.url}/readyz`)).status).toBe(503);
-      expect((await fetch(`${p.url}/healthz`)).status).toBe(200);
+      expect((await p.fetch(`${p.url}/readyz`)).status).toBe(503);
+      expect((await p.fetch(`${p.url}/healthz`)).status).toBe(200);
     } finally {
       await p.close();
     }

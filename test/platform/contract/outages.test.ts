@@ -25,6 +25,7 @@ describe.runIf(onPostgres && onRedis)('outages of PostgreSQL and Redis', () => {
     pgUrl.port = String(pgProxy.port);
     redisUrl.port = String(redisProxy.port);
     p = await startPlatform({
+      socket: false,
       env: {
         DATABASE_URL: pgUrl.toString(),
         REDIS_URL: redisUrl.toString(),
@@ -48,14 +49,14 @@ describe.runIf(onPostgres && onRedis)('outages of PostgreSQL and Redis', () => {
     const during = await create();
     expect([during.status, during.body.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
     expect(JSON.stringify(during.body)).not.toMatch(/ECONNREFUSED|postgres|select|insert/i);
-    const ready = await fetch(`${p.url}/readyz`);
+    const ready = await p.fetch(`${p.url}/readyz`);
     const body = await ready.json();
     expect([ready.status, body.status, body.checks.redis]).toEqual([503, 'unavailable', 'ok']);
     expect(body.checks.database).toMatch(/^failed: \S/);
-    expect((await fetch(`${p.url}/healthz`)).status).toBe(200);
+    expect((await p.fetch(`${p.url}/healthz`)).status).toBe(200);
     await pgProxy.restore();
     await until(async () => (await create()).status === 201, 15_000);
-    expect((await fetch(`${p.url}/readyz`)).status).toBe(200);
+    expect((await p.fetch(`${p.url}/readyz`)).status).toBe(200);
   });
 
   it('fails closed with 503 while Redis is away and recovers by itself', async () => {

@@ -7,9 +7,7 @@ const READ = '/api/v1/delivery/health';
 
 let p: TestPlatform;
 beforeAll(async () => {
-  p = await startPlatform({
-    beforeListen: mountTestOperations('write'),
-  });
+  p = await startPlatform({ socket: false, beforeListen: mountTestOperations('write') });
 });
 afterAll(() => p.close());
 

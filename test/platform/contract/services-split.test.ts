@@ -7,7 +7,7 @@ describe('serving the services apart', () => {
       ['delivery', '/api/v1/delivery/health', '/api/v1/safe-catalog/health'],
       ['safe-catalog', '/api/v1/safe-catalog/health', '/api/v1/delivery/health'],
     ] as const) {
-      const p = await startPlatform({ env: { SERVICES: services } });
+      const p = await startPlatform({ socket: false, env: { SERVICES: services } });
       try {
         const s = await createPartner(p);
         expect((await s.client.send('GET', served)).status, services).toBe(200);

@@ -9,12 +9,13 @@ describe('tracing configured by OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     const collector = await new Receiver().start();
     try {
       const p = await startPlatform({
+        socket: false,
         env: {
           OTEL_EXPORTER_OTLP_ENDPOINT: `${collector.url}/otlp/`,
           OTEL_SERVICE_NAME: 'pp-under-test',
         },
       });
-      expect((await fetch(`${p.url}/healthz`)).status).toBe(200);
+      expect((await p.fetch(`${p.url}/healthz`)).status).toBe(200);
       await p.close();
       // Closing the app unregisters the SDK: a later app in this process starts untraced.
       expect(tracingActive()).toBe(false);

@@ -24,6 +24,7 @@ beforeAll(async () => {
   rx = await new Receiver().start();
   hubtel = await startFakeHubtel();
   p = await startPlatform({
+    socket: false,
     env: {
       WEBHOOK_DISPATCHER: 'on',
       WEBHOOK_POLL_MS: '20',
@@ -93,7 +94,7 @@ describe('tracing', () => {
 
   it("continues a caller's trace", async () => {
     const caller = `00-${'a1'.repeat(16)}-${'b2'.repeat(8)}-01`;
-    expect((await fetch(`${p.url}/healthz`, { headers: { traceparent: caller } })).status).toBe(
+    expect((await p.fetch(`${p.url}/healthz`, { headers: { traceparent: caller } })).status).toBe(
       200,
     );
     const span = spans().find(

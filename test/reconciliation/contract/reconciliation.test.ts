@@ -23,7 +23,7 @@ let p: TestPlatform;
 let s: PartnerSetup;
 const now = Date.now();
 beforeAll(async () => {
-  p = await startPlatform({ clock: () => now });
+  p = await startPlatform({ socket: false, clock: () => now });
   s = await createPartner(p, { environment: 'production' });
 });
 afterAll(() => p?.close());

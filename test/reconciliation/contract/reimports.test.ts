@@ -13,7 +13,7 @@ import { approveSettlements, creditedTopup, PAYSTACK_HEADER } from '../helpers.t
 let p: TestPlatform;
 let s: PartnerSetup;
 beforeAll(async () => {
-  p = await startPlatform();
+  p = await startPlatform({ socket: false });
   s = await createPartner(p, { environment: 'production' });
 });
 afterAll(() => p?.close());

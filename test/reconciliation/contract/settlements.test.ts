@@ -18,7 +18,7 @@ let maker: string;
 let checker: string;
 let support: string;
 beforeAll(async () => {
-  p = await startPlatform();
+  p = await startPlatform({ socket: false });
   s = await createPartner(p, { environment: 'production' });
   const [a, b, c] = await Promise.all([
     operatorWithToken(p, ['finance']),

@@ -30,7 +30,12 @@ const now = Date.now();
 const today = new Date(now).toISOString().slice(0, 10);
 beforeAll(async () => {
   hubtel = await startFakeHubtel();
-  p = await startPlatform({ clock: () => now, env: hubtelEnv(hubtel), transfers: fake });
+  p = await startPlatform({
+    socket: false,
+    clock: () => now,
+    env: hubtelEnv(hubtel),
+    transfers: fake,
+  });
   s = await salesPartner(p);
 });
 afterAll(async () => {

@@ -29,7 +29,7 @@ describe('server limits', () => {
         /^HTTP\/1\.1 408 [\s\S]*\r\nX-Request-Id: req_\w+\r\n[\s\S]*"code":"REQUEST_TIMEOUT"/,
       );
       // The server still answers others.
-      expect((await fetch(`${p.url}/healthz`)).status).toBe(200);
+      expect((await p.fetch(`${p.url}/healthz`)).status).toBe(200);
     } finally {
       await p.close();
     }
@@ -45,7 +45,7 @@ describe('server limits', () => {
       expect(await extra.closed).toBeLessThan(2000);
       for (const h of held) h.socket.destroy();
       await new Promise((r) => setTimeout(r, 200));
-      expect((await fetch(`${p.url}/healthz`)).status).toBe(200);
+      expect((await p.fetch(`${p.url}/healthz`)).status).toBe(200);
     } finally {
       await p.close();
     }

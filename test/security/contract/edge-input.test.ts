@@ -216,9 +216,9 @@ describe('control characters and unpaired surrogates', () => {
       const body = (await res.json()) as ErrorBody;
       expect([res.status, body.code], path).toEqual([400, 'VALIDATION_ERROR']);
     }
-    const pay = await fetch(`${p.url}/sandbox/checkout/chk%00x/pay`, { method: 'POST' });
+    const pay = await p.fetch(`${p.url}/sandbox/checkout/chk%00x/pay`, { method: 'POST' });
     expect(pay.status).toBe(400);
-    const callback = await fetch(`${p.url}/webhooks/payments/sandbox`, {
+    const callback = await p.fetch(`${p.url}/webhooks/payments/sandbox`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ client_reference: NUL, status: 'Paid' }),

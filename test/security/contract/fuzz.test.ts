@@ -255,7 +255,7 @@ describe('hostile input', () => {
           const sent = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, String(v)]));
           let res: Response;
           try {
-            res = await fetch(`${p.url}/api/v1/delivery/health`, { headers: sent });
+            res = await p.fetch(`${p.url}/api/v1/delivery/health`, { headers: sent });
           } catch {
             return; // the HTTP client itself refuses values that cannot be sent as headers
           }

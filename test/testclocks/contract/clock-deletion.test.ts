@@ -22,6 +22,7 @@ let client: PartnerClient;
 beforeAll(async () => {
   rx = await new Receiver().start();
   p = await startPlatform({
+    socket: false,
     clock,
     env: {
       WEBHOOK_DISPATCHER: 'on',
@@ -44,6 +45,7 @@ beforeAll(async () => {
     apiKey: key.api_key,
     signingSecret: key.signing_secret,
     baseUrl: p.url,
+    fetch: p.fetch,
     now: clock,
   });
 });

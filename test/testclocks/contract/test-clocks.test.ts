@@ -16,7 +16,7 @@ let s: PartnerSetup;
 let other: PartnerSetup;
 let prod: PartnerSetup;
 beforeAll(async () => {
-  p = await startPlatform();
+  p = await startPlatform({ socket: false });
   s = await createPartner(p);
   other = await createPartner(p);
   prod = await createPartner(p, { environment: 'production' });
@@ -275,7 +275,7 @@ describe('test clocks and production keys', () => {
   });
 
   it('answers an unsigned request 401', async () => {
-    const res = await fetch(`${p.url}${OPS}test_clocks.list`, {
+    const res = await p.fetch(`${p.url}${OPS}test_clocks.list`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': s.apiKey },
       body: '{}',

@@ -29,6 +29,7 @@ describe('no real gateway and SANDBOX_PAYMENTS_FOR_PRODUCTION off (the default)'
   const log = logged();
   beforeAll(async () => {
     p = await startPlatform({
+      socket: false,
       env: { SANDBOX_PAYMENTS_FOR_PRODUCTION: 'off', LOG_LEVEL: 'info' },
       logStream: log.stream,
     });
@@ -77,6 +78,7 @@ describe('SANDBOX_PAYMENTS_FOR_PRODUCTION=on (a local playground)', () => {
   it('lets production pay through the sandbox, and says so at start (at info: the switch is refused unless this machine is the public address)', async () => {
     const log = logged();
     const p = await startPlatform({
+      socket: false,
       env: { SANDBOX_PAYMENTS_FOR_PRODUCTION: 'on', LOG_LEVEL: 'info' },
       logStream: log.stream,
     });
@@ -113,6 +115,7 @@ describe('with Hubtel configured', () => {
   beforeAll(async () => {
     hubtel = await startFakeHubtel();
     p = await startPlatform({
+      socket: false,
       env: { SANDBOX_PAYMENTS_FOR_PRODUCTION: 'off', ...hubtelEnv(hubtel, 10_000) },
     });
   });

@@ -71,12 +71,12 @@ describe('wallet top-ups through Hubtel', () => {
   });
 
   it('ignores callbacks it cannot read or for references it does not know', async () => {
-    const bad = await fetch(`${p.url}/webhooks/payments/hubtel`, {
+    const bad = await p.fetch(`${p.url}/webhooks/payments/hubtel`, {
       method: 'POST',
       body: 'garbage',
     });
     expect(bad.status).toBe(400);
-    const unknown = await fetch(`${p.url}/webhooks/payments/hubtel`, {
+    const unknown = await p.fetch(`${p.url}/webhooks/payments/hubtel`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({

@@ -4,7 +4,7 @@ import { createPartner, startPlatform, type TestPlatform } from '../../helpers/h
 
 let p: TestPlatform;
 beforeAll(async () => {
-  p = await startPlatform();
+  p = await startPlatform({ socket: false });
 });
 afterAll(() => p.close());
 

@@ -173,7 +173,7 @@ describe('wallet.balance and wallet.topup.*', () => {
       [t.client_reference],
     );
     const callback = () =>
-      fetch(`${p.url}/webhooks/payments/sandbox`, {
+      p.fetch(`${p.url}/webhooks/payments/sandbox`, {
         method: 'POST',
         body: JSON.stringify({ client_reference: t.client_reference, status: 'Paid' }),
       });

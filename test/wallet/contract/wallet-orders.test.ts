@@ -7,7 +7,7 @@ let p: TestPlatform;
 /** The fee of a partner-paid order from central Accra to East Legon, as orders.estimate prices it. */
 let FEE: number;
 beforeAll(async () => {
-  p = await startPlatform();
+  p = await startPlatform({ socket: false });
   const s = await walletPartner(p);
   const estimate = await s.client.send<any>('POST', '/api/v1/delivery/orders.estimate', {
     body: {

@@ -9,7 +9,7 @@ describe('dashboard apps: keys shown once, revocation, webhook URL and secret', 
   let web: WebClient;
   let key: Awaited<ReturnType<typeof dashboardKey>>;
   beforeAll(async () => {
-    p = await startPlatform();
+    p = await startPlatform({ socket: false });
     ({ web } = await verifiedOwner(p));
     key = await dashboardKey(web);
   });
@@ -29,6 +29,7 @@ describe('dashboard apps: keys shown once, revocation, webhook URL and secret', 
       apiKey: key.apiKey,
       signingSecret: key.signingSecret,
       baseUrl: p.url,
+      fetch: p.fetch,
     });
     expect(
       (await client.send('POST', '/api/v1/delivery/orders.create', { body: orderBody() })).status,

@@ -47,7 +47,7 @@ describe('the activation queue in the console, and the partner side in the dashb
   let p: TestPlatform;
   let now = Date.now();
   beforeAll(async () => {
-    p = await startPlatform({ clock: () => now });
+    p = await startPlatform({ socket: false, clock: () => now });
   });
   afterAll(async () => {
     await p?.close();

@@ -7,7 +7,7 @@ describe('the audit log in the console', () => {
   let p: TestPlatform;
   let now = Date.now();
   beforeAll(async () => {
-    p = await startPlatform({ clock: () => now });
+    p = await startPlatform({ socket: false, clock: () => now });
   });
   afterAll(async () => {
     await p?.close();

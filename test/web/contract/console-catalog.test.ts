@@ -12,7 +12,7 @@ describe('the catalog in the console: vendors’ syndication, products’ active
   let productId: string;
   let variantId: string;
   beforeAll(async () => {
-    p = await startPlatform({ clock: () => now });
+    p = await startPlatform({ socket: false, clock: () => now });
     const vendor = await createVendor(p, { name: 'Kente <House>' });
     vendorId = vendor.vendor_id;
     const product = await createProduct(p, vendorId);

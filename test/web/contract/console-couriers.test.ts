@@ -9,7 +9,7 @@ let support: WebClient;
 let finance: WebClient;
 let now = Date.now();
 beforeAll(async () => {
-  p = await startPlatform({ clock: () => now });
+  p = await startPlatform({ socket: false, clock: () => now });
   support = (await signedInOperator(p, ['support'], () => (now += TOTP_STEP_MS))).web;
   finance = (await signedInOperator(p, ['finance'], () => (now += TOTP_STEP_MS))).web;
 });

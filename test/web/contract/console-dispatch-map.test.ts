@@ -7,6 +7,7 @@ describe('the dispatch map with a tile server configured (TRACKING_MAP_TILES_URL
   let p: TestPlatform;
   beforeAll(async () => {
     p = await startPlatform({
+      socket: false,
       clock: () => clock.now,
       env: {
         TRACKING_MAP_TILES_URL: 'https://tile.example.org/{z}/{x}/{y}.png',

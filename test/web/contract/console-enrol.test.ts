@@ -10,7 +10,7 @@ describe('TOTP enrolment in the console', () => {
   let p: TestPlatform;
   let now = Date.now();
   beforeAll(async () => {
-    p = await startPlatform({ clock: () => now });
+    p = await startPlatform({ socket: false, clock: () => now });
   });
   afterAll(async () => {
     await p?.close();
@@ -36,7 +36,7 @@ describe('TOTP enrolment in the console', () => {
 
   it('password, then the secret shown once, a wrong code refused, the right code confirms; the enrolment session opens no page; then a normal sign-in', async () => {
     const op = await newOperator('happy');
-    const web = new WebClient(p.url);
+    const web = new WebClient(p);
     const started = await web.submit('/console/enrol', '/console/enrol', {
       email: op.email,
       password: OPERATOR_PASSWORD,
@@ -89,7 +89,7 @@ describe('TOTP enrolment in the console', () => {
 
   it('refuses a wrong password, an operator already enrolled and hostile input with 4xx and no secret', async () => {
     const op = await newOperator('wrong');
-    const web = new WebClient(p.url);
+    const web = new WebClient(p);
     const bad = await web.submit('/console/enrol', '/console/enrol', {
       email: op.email,
       password: 'not the password',

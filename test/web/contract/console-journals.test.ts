@@ -31,7 +31,7 @@ describe('ledger journals in the console (finance, admin; read-only)', () => {
     )[0]!.id;
 
   beforeAll(async () => {
-    p = await startPlatform({ clock: () => now });
+    p = await startPlatform({ socket: false, clock: () => now });
     const partnerOf = async (name: string) => {
       const { email } = await verifiedOwner(p, newEmail('owner'), name);
       return (

@@ -19,7 +19,7 @@ describe('a partner’s wallet in the console (finance, admin; read-only)', () =
   let now = Date.now();
   let partnerId: string;
   beforeAll(async () => {
-    p = await startPlatform({ clock: () => now });
+    p = await startPlatform({ socket: false, clock: () => now });
     const { web, email } = await verifiedOwner(p, newEmail('owner'), 'Ama Wallet Shop');
     const { appId } = await dashboardKey(web);
     partnerId = (

@@ -22,13 +22,14 @@ describe('the console orders board', () => {
   let partnerId: string;
 
   beforeAll(async () => {
-    p = await startPlatform({ clock: () => now });
+    p = await startPlatform({ socket: false, clock: () => now });
     const { web } = await verifiedOwner(p);
     const key = await dashboardKey(web);
     const client = new PartnerClient({
       apiKey: key.apiKey,
       signingSecret: key.signingSecret,
       baseUrl: p.url,
+      fetch: p.fetch,
     });
     for (let i = 0; i < 52; i++) {
       const res = await client.send<any>('POST', '/api/v1/delivery/orders.create', {

@@ -9,7 +9,7 @@ describe('partners in the console: search, a partner page, suspend and reactivat
   let now = Date.now();
   let partnerId: string;
   beforeAll(async () => {
-    p = await startPlatform({ clock: () => now });
+    p = await startPlatform({ socket: false, clock: () => now });
     const { web: owner, email } = await verifiedOwner(p, newEmail('owner'), 'Efua 100% Juice_Bar');
     await dashboardKey(owner, 'Juice app');
     partnerId = (

@@ -16,6 +16,7 @@ describe('the console payouts pages', () => {
   let reviewer: { op: { id: string }; web: WebClient };
   beforeAll(async () => {
     p = await startPlatform({
+      socket: false,
       clock: () => now,
       transfers: fake,
       env: { PAYOUT_INTERVAL_MS: '0' },

@@ -9,7 +9,7 @@ describe('a partner’s own rate limits in the console', () => {
   let now = Date.now();
   let partnerId: string;
   beforeAll(async () => {
-    p = await startPlatform({ clock: () => now });
+    p = await startPlatform({ socket: false, clock: () => now });
     const { email } = await verifiedOwner(p, newEmail('owner'), 'Kwame Couriers');
     partnerId = (
       await p.app.platform.db.query<{ partner_id: string }>(

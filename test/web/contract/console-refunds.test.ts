@@ -42,7 +42,7 @@ describe('buyer refunds in the console (finance, admin)', () => {
 
   beforeAll(async () => {
     hubtel = await startFakeHubtel();
-    p = await startPlatform({ clock: () => now, env: hubtelEnv(hubtel), transfers });
+    p = await startPlatform({ socket: false, clock: () => now, env: hubtelEnv(hubtel), transfers });
     finance = await signedIn(['finance']);
     // A Hubtel-paid sale whose delivery was cancelled: Hubtel cannot refund, so mobile money.
     const s = await salesPartner(p);

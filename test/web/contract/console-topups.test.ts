@@ -13,7 +13,7 @@ describe('every partner’s top-ups in the console (finance, admin; read-only)',
   let now = Date.now();
   const partners: string[] = [];
   beforeAll(async () => {
-    p = await startPlatform({ clock: () => now });
+    p = await startPlatform({ socket: false, clock: () => now });
     const db = p.app.platform.db;
     for (const [name, rows] of [
       [

@@ -22,7 +22,7 @@ describe('editing a vendor in the console: commission, pickup point, syndication
   let vendorId: string;
   let productId: string;
   beforeAll(async () => {
-    p = await startPlatform({ clock: () => now });
+    p = await startPlatform({ socket: false, clock: () => now });
     vendorId = (await createVendor(p, { name: 'Kente <House>' })).vendor_id;
     productId = (await createProduct(p, vendorId)).product_id;
   });

@@ -10,7 +10,7 @@ describe('webhook dead letters in the console', () => {
   let now = Date.now();
   let deadId: string;
   beforeAll(async () => {
-    p = await startPlatform({ clock: () => now });
+    p = await startPlatform({ socket: false, clock: () => now });
     const { web: owner } = await verifiedOwner(p);
     const { appId } = await dashboardKey(owner);
     deadId = newId('evt');

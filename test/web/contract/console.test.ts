@@ -12,7 +12,7 @@ describe('operator console: sign-in, sessions, CSRF, roles', () => {
   let p: TestPlatform;
   let now = Date.now();
   beforeAll(async () => {
-    p = await startPlatform({ clock: () => now });
+    p = await startPlatform({ socket: false, clock: () => now });
   });
   afterAll(async () => {
     await p?.close();
@@ -40,14 +40,14 @@ describe('operator console: sign-in, sessions, CSRF, roles', () => {
     now += STEP;
     const code = codeFor(op.secret, now);
     const attempt = (password: string, c: string) =>
-      new WebClient(p.url).submit('/console/sign-in', '/console/sign-in', {
+      new WebClient(p).submit('/console/sign-in', '/console/sign-in', {
         email: op.email,
         password,
         code: c,
       });
     const wrongPassword = await attempt('not the passphrase', code);
     const wrongCode = await attempt(OPERATOR_PASSWORD, code === '000000' ? '111111' : '000000');
-    const unknown = await new WebClient(p.url).submit('/console/sign-in', '/console/sign-in', {
+    const unknown = await new WebClient(p).submit('/console/sign-in', '/console/sign-in', {
       email: 'nobody@example.com',
       password: OPERATOR_PASSWORD,
       code,
@@ -74,7 +74,7 @@ describe('operator console: sign-in, sessions, CSRF, roles', () => {
       roles: ['admin'],
     });
     await operatorSignIn.enrolTotp(row.id); // started, never confirmed
-    const res = await new WebClient(p.url).submit('/console/sign-in', '/console/sign-in', {
+    const res = await new WebClient(p).submit('/console/sign-in', '/console/sign-in', {
       email,
       password: OPERATOR_PASSWORD,
       code: '123456',
@@ -89,7 +89,7 @@ describe('operator console: sign-in, sessions, CSRF, roles', () => {
       { password: '\u0007'.repeat(20) },
       { code: 'x'.repeat(500) },
     ]) {
-      const hostile = await new WebClient(p.url).submit('/console/sign-in', '/console/sign-in', {
+      const hostile = await new WebClient(p).submit('/console/sign-in', '/console/sign-in', {
         email,
         password: OPERATOR_PASSWORD,
         code: '000000',
@@ -105,7 +105,7 @@ describe('operator console: sign-in, sessions, CSRF, roles', () => {
     const op = await enrolledOperator(p, ['support'], now);
     let last = { status: 0, text: '' };
     for (let i = 0; i < 6; i++)
-      last = await new WebClient(p.url).submit('/console/sign-in', '/console/sign-in', {
+      last = await new WebClient(p).submit('/console/sign-in', '/console/sign-in', {
         email: op.email,
         password: 'wrong passphrase',
         code: '000000',
@@ -117,7 +117,7 @@ describe('operator console: sign-in, sessions, CSRF, roles', () => {
   it('gives a new session id at sign-in: a planted cookie never becomes a signed-in session', async () => {
     now += STEP;
     const op = await enrolledOperator(p, ['admin'], now);
-    const web = new WebClient(p.url);
+    const web = new WebClient(p);
     const planted = 'attacker-chosen-session-id-0123456789abcdef';
     web.cookies.set('pp_console', planted);
     now += STEP;
@@ -131,7 +131,7 @@ describe('operator console: sign-in, sessions, CSRF, roles', () => {
         [hashSessionId(session), 'operator'],
       ),
     ).toBe(1);
-    const attacker = new WebClient(p.url);
+    const attacker = new WebClient(p);
     attacker.cookies.set('pp_console', planted);
     expect((await attacker.get('/console/activation')).location).toBe('/console/sign-in');
   });
@@ -152,7 +152,7 @@ describe('operator console: sign-in, sessions, CSRF, roles', () => {
     expect(crossSite.status).toBe(403);
     // Still signed in: neither request did anything.
     expect((await web.get('/console/activation')).status).toBe(200);
-    const signInNoToken = await new WebClient(p.url).post('/console/sign-in', {
+    const signInNoToken = await new WebClient(p).post('/console/sign-in', {
       email: op.email,
       password: OPERATOR_PASSWORD,
       code: '123456',
@@ -185,7 +185,7 @@ describe('operator console: sign-in, sessions, CSRF, roles', () => {
       kind: 'member',
       id: 'mbr_01J0000000000000000000000',
     });
-    const asMember = new WebClient(p.url);
+    const asMember = new WebClient(p);
     asMember.cookies.set('pp_console', memberSession.id);
     expect((await asMember.get('/console/activation')).location).toBe('/console/sign-in');
     // One admin must stay active, so deactivating this support operator is allowed.

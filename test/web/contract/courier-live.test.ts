@@ -35,7 +35,7 @@ describe("the courier app's live channel (server-sent events)", () => {
   };
 
   it('answers 401 without a courier session, to the stream and to its polling fallback', async () => {
-    const anon = new WebClient(p.url);
+    const anon = new WebClient(p);
     const st = await stream(anon);
     expect(st.status).toBe(401);
     expect((await anon.get('/courier/job')).status).toBe(401);
@@ -65,7 +65,7 @@ describe("the courier app's live channel (server-sent events)", () => {
   });
 
   it("sends the earnings screen's stream an event when the courier's own pay changes, not another's", async () => {
-    expect((await openStream(new WebClient(p.url), '/courier/events/earnings')).status).toBe(401);
+    expect((await openStream(new WebClient(p), '/courier/events/earnings')).status).toBe(401);
     const mine = await signedInCourier(p, 'Ama Earner');
     const theirs = await signedInCourier(p, 'Kofi Other');
     const st = await openStream(mine.web, '/courier/events/earnings');

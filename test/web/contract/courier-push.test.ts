@@ -65,7 +65,7 @@ describe("the courier app's Web Push subscription and offer pushes", () => {
     const a = await signedInCourier(p, 'Ama Push');
     const b = await signedInCourier(p, 'Kofi Push');
     const { body } = await keysOf(service, publicKey);
-    const anon = { web: new WebClient(p.url), csrf: '' };
+    const anon = { web: new WebClient(p), csrf: '' };
     expect((await send(anon, 'POST', body)).status).toBe(401);
     expect(JSON.parse((await send(a, 'POST', body, '')).text).code).toBe('CSRF_FAILED');
     expect((await send(a, 'POST', body, b.csrf)).status).toBe(403);
@@ -199,6 +199,7 @@ describe('Web Push on a public address', () => {
   const keys = webpush.generateVAPIDKeys();
   beforeAll(async () => {
     p = await startPlatform({
+      socket: false,
       env: {
         PUBLIC_BASE_URL: 'https://couriers.example.gh',
         WEB_PUSH: 'on',
@@ -221,7 +222,7 @@ describe('Web Push on a public address', () => {
       kind: 'courier',
       id: courier.id,
     });
-    const web = new WebClient(p.url);
+    const web = new WebClient(p);
     web.cookies.set('pp_courier', id);
     expect((await web.get('/courier/')).text).toContain(`data-push-key="${keys.publicKey}"`);
     const post = (endpoint: string) =>

@@ -31,7 +31,7 @@ describe('CSRF on every web form', () => {
   const ids: Record<string, string> = {};
   let now = Date.now();
   beforeAll(async () => {
-    p = await startPlatform({ clock: () => now });
+    p = await startPlatform({ socket: false, clock: () => now });
     owner = (await verifiedOwner(p)).web;
     const key = await dashboardKey(owner);
     ids.appId = key.appId;

@@ -32,13 +32,14 @@ describe('dashboard: upload a CSV of orders', () => {
   let other: Awaited<ReturnType<typeof partnerDashboard>>;
 
   beforeAll(async () => {
-    p = await startPlatform();
+    p = await startPlatform({ socket: false });
     const partner = await partnerDashboard(p);
     ({ web: owner, appId, partnerId } = partner);
     client = new PartnerClient({
       apiKey: partner.apiKey,
       signingSecret: partner.signingSecret,
       baseUrl: p.url,
+      fetch: p.fetch,
     });
     other = await partnerDashboard(p, 'Kofi Foods', 'Kofi app');
   });

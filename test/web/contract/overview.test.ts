@@ -31,7 +31,7 @@ describe('dashboard overview: the 30-day charts and their tables', () => {
   const twoDaysAgo = dayOf(today - 2 * DAY);
 
   beforeAll(async () => {
-    p = await startPlatform();
+    p = await startPlatform({ socket: false });
     ({ web } = await verifiedOwner(p));
     ({ web: other } = await verifiedOwner(p, newEmail('other'), 'Kofi Hardware'));
     const key = await dashboardKey(web);
@@ -39,6 +39,7 @@ describe('dashboard overview: the 30-day charts and their tables', () => {
       apiKey: key.apiKey,
       signingSecret: key.signingSecret,
       baseUrl: p.url,
+      fetch: p.fetch,
     });
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) {

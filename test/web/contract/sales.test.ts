@@ -12,7 +12,7 @@ async function invited(p: TestPlatform, owner: WebClient, role: string): Promise
   const email = newEmail(role);
   await owner.submit('/dashboard/team', '/dashboard/team/invite', { email, role });
   const link = await mailedLink(p, email, '/invitations');
-  const web = new WebClient(p.url);
+  const web = new WebClient(p);
   await web.get(link);
   expect((await web.submit(link, link, { password: PASSWORD })).location).toBe('/dashboard');
   return web;

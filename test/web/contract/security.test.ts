@@ -21,7 +21,7 @@ describe('dashboard security: CSRF, partners kept apart, hostile forms', () => {
   let aReference: string;
 
   beforeAll(async () => {
-    p = await startPlatform();
+    p = await startPlatform({ socket: false });
     ({ web: a } = await verifiedOwner(p, newEmail('a'), 'Partner A'));
     ({ web: b } = await verifiedOwner(p, newEmail('b'), 'Partner B'));
     aKey = await dashboardKey(a, 'A app');
@@ -29,6 +29,7 @@ describe('dashboard security: CSRF, partners kept apart, hostile forms', () => {
       apiKey: aKey.apiKey,
       signingSecret: aKey.signingSecret,
       baseUrl: p.url,
+      fetch: p.fetch,
     });
     const body = orderBody();
     aReference = body.order_reference;
@@ -70,7 +71,7 @@ describe('dashboard security: CSRF, partners kept apart, hostile forms', () => {
     expect(await apps()).toBe(before);
     // Signed-out forms too: sign-in without the form cookie's token.
     expect(
-      (await new WebClient(p.url).post('/sign-in', { email: 'x@example.com', password: PASSWORD }))
+      (await new WebClient(p).post('/sign-in', { email: 'x@example.com', password: PASSWORD }))
         .status,
     ).toBe(403);
   });
@@ -115,7 +116,7 @@ describe('dashboard security: CSRF, partners kept apart, hostile forms', () => {
   });
 
   it('answers hostile forms (control characters, NUL, huge values, wrong types) with a 4xx page and changes nothing', async () => {
-    const web = new WebClient(p.url);
+    const web = new WebClient(p);
     const token = csrfOf((await web.get('/sign-up')).text);
     const partners = await countRows(p, 'select count(*)::int as n from partners');
     const cases: Array<[Record<string, string> | Buffer, string, number]> = [
@@ -197,7 +198,7 @@ describe('dashboard security: CSRF, partners kept apart, hostile forms', () => {
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(asset.headers.get('content-type')).toMatch(/^text\/css/);
     expect((await a.get('/assets/dashboard.000000000000.css')).status).toBe(404);
-    const cookie = (await new WebClient(p.url).get('/sign-in')).headers.get('set-cookie')!;
+    const cookie = (await new WebClient(p).get('/sign-in')).headers.get('set-cookie')!;
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
     expect(cookie).toMatch(/Path=\//);

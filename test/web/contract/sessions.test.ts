@@ -9,7 +9,7 @@ describe('web sessions: idle and absolute ends, sign-out everywhere', () => {
   let now = Date.parse('2026-03-06T09:00:00Z');
   let store: SessionStore;
   beforeAll(async () => {
-    p = await startPlatform();
+    p = await startPlatform({ socket: false });
     store = new SessionStore(p.app.platform.db, () => now, {
       idleMs: 30 * MINUTE,
       absoluteMs: 120 * MINUTE,

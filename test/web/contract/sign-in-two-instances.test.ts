@@ -18,7 +18,7 @@ describe.runIf(onPostgres)('dashboard sign-in throttling across two instances', 
       ).toBe(400);
     }
     for (const p of [a, b]) {
-      const locked = await new WebClient(p.url).submit('/sign-in', '/sign-in', {
+      const locked = await new WebClient(p).submit('/sign-in', '/sign-in', {
         email,
         password: PASSWORD,
       });

@@ -22,7 +22,7 @@ describe('dashboard accounts: sign-up, verification, sign-in, reset, sign-out', 
 
   it('signs up a partner and its owner, who must verify the email before using the dashboard', async () => {
     const email = newEmail('ama');
-    const web = new WebClient(p.url);
+    const web = new WebClient(p);
     const done = await web.submit('/sign-up', '/sign-up', {
       email: email.toUpperCase(),
       password: PASSWORD,
@@ -64,11 +64,11 @@ describe('dashboard accounts: sign-up, verification, sign-in, reset, sign-out', 
 
   it('answers the same for an unknown email and a wrong password', async () => {
     const { email } = await verifiedOwner(p);
-    const a = await new WebClient(p.url).submit('/sign-in', '/sign-in', {
+    const a = await new WebClient(p).submit('/sign-in', '/sign-in', {
       email,
       password: 'wrong password!',
     });
-    const b = await new WebClient(p.url).submit('/sign-in', '/sign-in', {
+    const b = await new WebClient(p).submit('/sign-in', '/sign-in', {
       email: newEmail('nobody'),
       password: 'wrong password!',
     });
@@ -78,7 +78,7 @@ describe('dashboard accounts: sign-up, verification, sign-in, reset, sign-out', 
     expect(message(a.text)).toBe('The email or password is not right.');
     expect(message(b.text)).toBe(message(a.text));
     // Sign-up with a taken email looks like any sign-up (the owner is mailed instead).
-    const again = await new WebClient(p.url).submit('/sign-up', '/sign-up', {
+    const again = await new WebClient(p).submit('/sign-up', '/sign-up', {
       email,
       password: PASSWORD,
       partner_name: 'Copycat',
@@ -93,7 +93,7 @@ describe('dashboard accounts: sign-up, verification, sign-in, reset, sign-out', 
   it('gives a new session id at sign-in (no fixation) and stores only its hash', async () => {
     const email = newEmail();
     await verifiedOwner(p, email);
-    const web = new WebClient(p.url);
+    const web = new WebClient(p);
     web.cookies.set('pp_session', 'attacker-chosen-session-id-0123456789abcdef');
     await web.get('/sign-in');
     const before = new Map(web.cookies);
@@ -116,7 +116,7 @@ describe('dashboard accounts: sign-up, verification, sign-in, reset, sign-out', 
         hashSessionId(session),
       ]),
     ).toBe(1);
-    const hostile = new WebClient(p.url);
+    const hostile = new WebClient(p);
     hostile.cookies.set('pp_session', 'attacker-chosen-session-id-0123456789abcdef');
     expect((await hostile.get('/dashboard')).status).toBe(303);
   });
@@ -124,11 +124,11 @@ describe('dashboard accounts: sign-up, verification, sign-in, reset, sign-out', 
   it('signs out here, and everywhere', async () => {
     const email = newEmail();
     const { web: first } = await verifiedOwner(p, email);
-    const second = new WebClient(p.url);
+    const second = new WebClient(p);
     await second.submit('/sign-in', '/sign-in', { email, password: PASSWORD });
     expect((await second.get('/dashboard')).status).toBe(200);
 
-    const third = new WebClient(p.url);
+    const third = new WebClient(p);
     await third.submit('/sign-in', '/sign-in', { email, password: PASSWORD });
     expect((await third.submit('/dashboard', '/sign-out', {})).location).toBe('/sign-in');
     expect((await third.get('/dashboard')).status).toBe(303);
@@ -142,10 +142,10 @@ describe('dashboard accounts: sign-up, verification, sign-in, reset, sign-out', 
   it('resets a forgotten password by mail, with the same answer for unknown emails, and signs out everywhere', async () => {
     const email = newEmail();
     const { web: old } = await verifiedOwner(p, email);
-    const stranger = await new WebClient(p.url).submit('/forgot-password', '/forgot-password', {
+    const stranger = await new WebClient(p).submit('/forgot-password', '/forgot-password', {
       email: newEmail('ghost'),
     });
-    const known = await new WebClient(p.url).submit('/forgot-password', '/forgot-password', {
+    const known = await new WebClient(p).submit('/forgot-password', '/forgot-password', {
       email,
     });
     const body = (t: string) =>
@@ -153,7 +153,7 @@ describe('dashboard accounts: sign-up, verification, sign-in, reset, sign-out', 
     expect(body(stranger.text)).toBe(body(known.text));
 
     const link = await mailedLink(p, email, '/reset-password');
-    const web = new WebClient(p.url);
+    const web = new WebClient(p);
     expect((await web.submit(link, link, { password: 'short' })).status).toBe(400);
     const reset = await web.submit(link, link, { password: 'a brand new passphrase' });
     expect(reset.location).toBe('/sign-in?reset=1');
@@ -171,7 +171,7 @@ describe('dashboard accounts: sign-up, verification, sign-in, reset, sign-out', 
   it('slows brute force: the sixth try on an account within 15 minutes is refused, even with the right password', async () => {
     const email = newEmail();
     await verifiedOwner(p, email);
-    const web = new WebClient(p.url);
+    const web = new WebClient(p);
     for (let i = 0; i < 5; i++)
       expect(
         (await web.submit('/sign-in', '/sign-in', { email, password: `wrong guess ${i}` })).status,
@@ -201,7 +201,7 @@ describe('sign-in throttling per client address', () => {
 
   it('refuses every account from an address after 30 failures in 15 minutes, across emails', async () => {
     const { email } = await verifiedOwner(p);
-    const web = new WebClient(p.url);
+    const web = new WebClient(p);
     for (let i = 0; i < 30; i++)
       expect(
         (
@@ -263,7 +263,7 @@ describe('dashboard mail is capped per address', () => {
     const { email } = await verifiedOwner(p);
     const answers = new Set<string>();
     for (let i = 0; i < 7; i++) {
-      const res = await new WebClient(p.url).submit('/forgot-password', '/forgot-password', {
+      const res = await new WebClient(p).submit('/forgot-password', '/forgot-password', {
         email,
       });
       answers.add(res.text.replace(/value="[^"]*"/g, ''));
@@ -281,7 +281,7 @@ describe('dashboard mail is capped per address', () => {
 
   it('refuses a sixth verification resend within the hour with a clear message', async () => {
     const email = newEmail();
-    const web = new WebClient(p.url);
+    const web = new WebClient(p);
     await web.submit('/sign-up', '/sign-up', {
       email,
       password: PASSWORD,

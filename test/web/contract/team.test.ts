@@ -12,11 +12,11 @@ async function invited(
   const sent = await owner.submit('/dashboard/team', '/dashboard/team/invite', { email, role });
   expect(sent.text).toContain(`Invitation sent to ${email}`);
   const link = await mailedLink(p, email, '/invitations');
-  const web = new WebClient(p.url);
+  const web = new WebClient(p);
   expect((await web.get(link)).text).toContain(`as <strong>${role}</strong>`);
   expect((await web.submit(link, link, { password: PASSWORD })).location).toBe('/dashboard');
   // Single use.
-  expect((await new WebClient(p.url).get(link)).status).toBe(400);
+  expect((await new WebClient(p).get(link)).status).toBe(400);
   return web;
 }
 
@@ -32,7 +32,7 @@ describe('dashboard team: invitations and what each role may do', () => {
   let finance: WebClient;
 
   beforeAll(async () => {
-    p = await startPlatform();
+    p = await startPlatform({ socket: false });
     ({ web: owner } = await verifiedOwner(p, newEmail('owner'), 'Kwame Logistics'));
     developer = await invited(p, owner, 'developer');
     finance = await invited(p, owner, 'finance');
@@ -125,14 +125,14 @@ describe('dashboard team: invitations and what each role may do', () => {
     ).toContain('Removed from the team');
     expect((await leaver.get('/dashboard/apps')).status).toBe(303);
     // Signing in again finds no team.
-    const again = new WebClient(p.url);
+    const again = new WebClient(p);
     await again.submit('/sign-in', '/sign-in', { email, password: PASSWORD });
     expect((await again.get('/dashboard/apps')).status).toBe(403);
 
     // Invited back, the existing account accepts with its own password.
     await owner.submit('/dashboard/team', '/dashboard/team/invite', { email, role: 'finance' });
     const link = await mailedLink(p, email, '/invitations');
-    const back = new WebClient(p.url);
+    const back = new WebClient(p);
     expect((await back.get(link)).text).toContain('Your password');
     expect((await back.submit(link, link, { password: 'not the password' })).status).toBe(400);
     expect((await back.submit(link, link, { password: PASSWORD })).location).toBe('/dashboard');

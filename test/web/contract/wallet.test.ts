@@ -22,7 +22,7 @@ async function invited(p: TestPlatform, owner: WebClient, role: string): Promise
   const email = newEmail(role);
   await owner.submit('/dashboard/team', '/dashboard/team/invite', { email, role });
   const link = await mailedLink(p, email, '/invitations');
-  const web = new WebClient(p.url);
+  const web = new WebClient(p);
   await web.get(link);
   expect((await web.submit(link, link, { password: PASSWORD })).location).toBe('/dashboard');
   return web;
@@ -380,7 +380,7 @@ describe('dashboard wallet without a production gateway', () => {
     const page = (await web.get('/dashboard/wallet')).text;
     for (const src of [...page.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]!)) {
       expect(src).toMatch(/^\/assets\/[\w-]+\.[0-9a-f]{12}\.js$/);
-      const res = await fetch(`${p.url}${src}`);
+      const res = await p.fetch(`${p.url}${src}`);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toContain('text/javascript');
       expect(res.headers.get('cache-control')).toContain('immutable');

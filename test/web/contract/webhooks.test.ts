@@ -56,7 +56,7 @@ describe('dashboard webhook deliveries', () => {
   }
 
   beforeAll(async () => {
-    p = await startPlatform();
+    p = await startPlatform({ socket: false });
     ({ web: owner, appId } = await partnerDashboard(p));
     ({ web: other, appId: otherAppId } = await partnerDashboard(p, 'Kofi Foods', 'Kofi app'));
     dead.push(
@@ -198,7 +198,7 @@ describe('dashboard webhook deliveries', () => {
     expect(await status(delivered)).toBe('delivered');
     expect((await owner.get(`${base()}/${newId('evt')}`)).status).toBe(404);
     // Signed out: the sign-in page, nothing shown.
-    const anonymous = await new WebClient(p.url).get(`${base()}/${delivered}`);
+    const anonymous = await new WebClient(p).get(`${base()}/${delivered}`);
     expect(anonymous.status).toBe(303);
     expect(anonymous.location).toMatch(/^\/sign-in\?next=/);
   });

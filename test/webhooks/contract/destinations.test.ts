@@ -75,6 +75,7 @@ const LIMITS = { reads_per_minute: 1000, writes_per_minute: 1000 };
 beforeAll(async () => {
   trip = await new Tripwire().start();
   p = await startPlatform({
+    socket: false,
     env: {
       WEBHOOK_DISPATCHER: 'on',
       WEBHOOK_POLL_MS: '20',

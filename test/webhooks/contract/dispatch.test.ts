@@ -16,6 +16,7 @@ beforeAll(async () => {
   rx = await new Receiver().start();
   // A shrunk schedule: retries after 50 ms and 100 ms, then the dead letter.
   p = await startPlatform({
+    socket: false,
     env: {
       WEBHOOK_DISPATCHER: 'on',
       WEBHOOK_RETRY_SCHEDULE: '0.05,0.1',
@@ -45,6 +46,7 @@ async function appWith(path: string): Promise<PartnerSetup & { secret: string }>
     apiKey: key.api_key,
     signingSecret: key.signing_secret,
     baseUrl: p.url,
+    fetch: p.fetch,
   });
   return {
     partnerId: partner.partner_id,

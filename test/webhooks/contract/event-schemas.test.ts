@@ -29,7 +29,7 @@ let doc: Record<string, any>;
 const transfers = new FakeTransfers();
 beforeAll(async () => {
   p = await startPlatform({ transfers });
-  doc = await (await fetch(`${p.url}/openapi.json`)).json();
+  doc = await (await p.fetch(`${p.url}/openapi.json`)).json();
 });
 afterAll(() => p.close());
 

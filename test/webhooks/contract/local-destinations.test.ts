@@ -26,8 +26,9 @@ let trip: Tripwire;
 beforeAll(async () => {
   [rx, trip] = await Promise.all([new Receiver().start(), new Tripwire().start()]);
   const env = { WEBHOOK_DISPATCHER: 'on', WEBHOOK_POLL_MS: '20', WEBHOOK_TIMEOUT_MS: '2000' };
-  strict = await startPlatform({ env });
+  strict = await startPlatform({ socket: false, env });
   local = await startPlatform({
+    socket: false,
     env: { ...env, WEBHOOK_LOCAL_DESTINATIONS: 'on', LOG_LEVEL: 'warn' },
     logStream: sink,
   });

@@ -93,6 +93,7 @@ describe('webhook destination safety', () => {
 
   it('dead-letters production events whose destination breaks the rules, checked per event', async () => {
     const p = await startPlatform({
+      socket: false,
       env: { WEBHOOK_DISPATCHER: 'on', WEBHOOK_POLL_MS: '20', WEBHOOK_LOCAL_DESTINATIONS: 'on' },
     });
     try {

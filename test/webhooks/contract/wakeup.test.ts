@@ -10,6 +10,7 @@ let rx: Receiver;
 beforeAll(async () => {
   rx = await new Receiver().start();
   p = await startPlatform({
+    socket: false,
     env: { WEBHOOK_DISPATCHER: 'on', WEBHOOK_POLL_MS: '60000', WEBHOOK_LOCAL_DESTINATIONS: 'on' },
   });
   // The dispatcher's first round runs at start; let it go to sleep before measuring.
@@ -37,6 +38,7 @@ async function staging(webhookUrl?: string) {
       apiKey: key.api_key,
       signingSecret: key.signing_secret,
       baseUrl: p.url,
+      fetch: p.fetch,
     }),
   };
 }
