@@ -37,6 +37,7 @@ const SHOWN = [
   'proofs',
   'proofConfirmations',
   'dispatcher',
+  'webhookAdmin',
 ] as const satisfies readonly (keyof Context)[];
 
 export interface Platform extends Pick<Context, (typeof SHOWN)[number]> {

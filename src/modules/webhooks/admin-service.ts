@@ -23,6 +23,11 @@ export class WebhookAdminService {
     return { deliveries: rows, nextBefore: rows.length === q.limit ? rows.at(-1)!.id : null };
   }
 
+  /** Every event about one subject, oldest first, whatever became of its delivery. */
+  eventsAbout(subjectId: string): Promise<EventRow[]> {
+    return repo.about(this.db, subjectId);
+  }
+
   async get(deliveryId: string): Promise<{ delivery: EventRow; attempts: AttemptRow[] }> {
     const delivery = await repo.get(this.db, deliveryId);
     if (!delivery) throw errors.notFound(`There is no webhook delivery ${deliveryId}.`);

@@ -212,6 +212,14 @@ export const webhooksRepository = {
     );
   },
 
+  /** Every event about one subject (an order, a sale, a payout): the unique key's leading column. */
+  async about(db: Queryable, subjectId: string): Promise<EventRow[]> {
+    return db.query<EventRow>(
+      `select ${EVENT_COLS} from outbox_events where subject_id = $1 order by created_at, sequence, id`,
+      [subjectId],
+    );
+  },
+
   async get(db: Queryable, id: string): Promise<EventRow | undefined> {
     return (
       await db.query<EventRow>(`select ${EVENT_COLS} from outbox_events where id = $1`, [id])
