@@ -7,6 +7,7 @@ import {
   salesPartner,
   shop,
 } from '../../catalog/helpers.ts';
+import { audited } from '../../helpers/audit.ts';
 import { codeOf, courierNear, productionOrder, toDropoff } from '../../dispatch/helpers.ts';
 import {
   countRows,
@@ -203,11 +204,7 @@ describe('cash handovers', () => {
       ),
     ).toBe(100);
     expect(
-      await countRows(
-        p,
-        "select count(*)::int as n from audit_log where action = 'courier_cash.handover' and target_id = $1",
-        [c.id],
-      ),
+      (await audited(p, { action: 'courier_cash.handover', target_id: c.id })).length,
     ).toBeGreaterThanOrEqual(1);
 
     const read = await p.admin('GET', `/cash/couriers/${c.id}`, undefined, finance.token);

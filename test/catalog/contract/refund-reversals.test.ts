@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hubtelEnv, startFakeHubtel, type FakeHubtel } from '../../fakes/hubtel.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';
+import { audited } from '../../helpers/audit.ts';
 import { startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
 import {
   BUYER_WALLET,
@@ -139,11 +140,7 @@ describe('a buyer refund reversed after it succeeded', () => {
       retried.body.reference,
     ]);
     expect(journals.reduce((n, j) => n + (j.legs.sale_refunds_payable ?? 0), 0)).toBe(0);
-    const audited = await db().query(
-      "select actor_id from audit_log where action = 'sale_refund.retry' and target_id = $1",
-      [saleId],
-    );
-    expect(audited).toHaveLength(1);
+    expect(await audited(p, { action: 'sale_refund.retry', target_id: saleId })).toHaveLength(1);
     await expectLedgerBalanced(p);
   });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { audited } from '../../helpers/audit.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { operatorWithToken } from '../../operators/helpers.ts';
 
@@ -12,11 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => p.close());
 
-const audits = async (action: string, id: string) =>
-  p.app.platform.db.query<{ actor_kind: string; before: unknown; after: any }>(
-    'select actor_kind, before, after from audit_log where action = $1 and target_id = $2',
-    [action, id],
-  );
+const audits = (action: string, id: string) => audited(p, { action, target_id: id });
 
 describe('operator API: couriers', () => {
   it('creates, reads, lists, searches, pages and changes a courier; every change audited', async () => {

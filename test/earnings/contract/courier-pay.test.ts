@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { courierNear, productionOrder, toDropoff, ZONE } from '../../dispatch/helpers.ts';
+import { audited } from '../../helpers/audit.ts';
 import {
   countRows,
   createPartner,
@@ -76,12 +77,7 @@ describe("couriers' pay rules", () => {
       zone: string;
     }>;
     expect(listed.filter((r) => r.zone === ZONE).map((r) => r.version)).toEqual([2, 1]);
-    expect(
-      await countRows(
-        p,
-        "select count(*)::int as n from audit_log where action = 'pay_rule.create'",
-      ),
-    ).toBe(2);
+    expect((await audited(p, { action: 'pay_rule.create' })).length).toBe(2);
   });
 
   it('numbers concurrent changes without a gap or a repeat', async () => {

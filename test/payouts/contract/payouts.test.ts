@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { audited } from '../../helpers/audit.ts';
 import { createPartner, startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';
 import { operatorWithToken } from '../../operators/helpers.ts';
@@ -204,9 +205,8 @@ describe('payee destinations', () => {
       pending_change: null,
     });
     // The first destination (proposed and approved) and this change.
-    const actions = await p.app.platform.db.query<{ action: string }>(
-      "select action from audit_log where target_id = $1 and action like 'payout_destination.%'",
-      [id],
+    const actions = (await audited(p, { target_id: id })).filter((e) =>
+      e.action.startsWith('payout_destination.'),
     );
     expect(actions.map((a) => a.action).sort()).toEqual([
       'payout_destination.approve',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeTransfers } from '../../fakes/transfers.ts';
+import { audited } from '../../helpers/audit.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { operatorWithToken } from '../../operators/helpers.ts';
 import {
@@ -130,13 +131,8 @@ describe('an approved destination change', () => {
     expect(await balanceOf(p, 'payouts_in_transit')).toBe(transitBefore);
     await expectBalanced(p);
     // Audited with what it replaced.
-    const entries = await db().query<{ after: string | { response: { replaced: unknown[] } } }>(
-      "select after from audit_log where action = 'payout_destination.approve' and target_id = $1",
-      [v.id],
-    );
-    const logged = entries.map(
-      (e) => (typeof e.after === 'string' ? JSON.parse(e.after) : e.after).response.replaced.length,
-    );
+    const entries = await audited(p, { action: 'payout_destination.approve', target_id: v.id });
+    const logged = entries.map((e) => e.after.response.replaced.length);
     expect(logged.sort()).toEqual([0, 2]); // the first destination (nothing to replace), then this change
 
     // The replacement goes to the new wallet once approved; the cancelled payouts never reach the provider.

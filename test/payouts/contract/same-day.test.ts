@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { salesPartner, shop } from '../../catalog/helpers.ts';
 import { courierNear } from '../../dispatch/helpers.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';
+import { audited } from '../../helpers/audit.ts';
 import {
   countRows,
   startPlatform,
@@ -142,11 +143,7 @@ describe('same-day vendors', () => {
         .status,
     ).toBe(200);
     expect(
-      await countRows(
-        p,
-        "select count(*)::int as n from audit_log where action = 'payout_schedule.set' and target_id = $1",
-        [s.vendorId],
-      ),
+      (await audited(p, { action: 'payout_schedule.set', target_id: s.vendorId })).length,
     ).toBe(1);
   });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVendor } from '../../catalog/helpers.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';
+import { audited } from '../../helpers/audit.ts';
 import { countRows, startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { operatorWithToken } from '../../operators/helpers.ts';
 import { checkerToken, HOUR, payouts, setDestination, settleSale, runPayouts } from '../helpers.ts';
@@ -114,11 +115,7 @@ describe('a new destination', () => {
     ).toBe('PAYEE_NOT_FOUND');
     expect((await payee(v.id)).destination.verification).toBe('needs_review');
     expect(
-      await countRows(
-        p,
-        "select count(*)::int as n from audit_log where action = 'payout_destination.accept' and target_id = $1",
-        [v.id],
-      ),
+      (await audited(p, { action: 'payout_destination.accept', target_id: v.id })).length,
     ).toBe(0);
 
     const accepted = await accept(v.id, { version }, third);
@@ -128,11 +125,7 @@ describe('a new destination', () => {
       reviewed_by: expect.stringMatching(/^opr_/),
     });
     expect(
-      await countRows(
-        p,
-        "select count(*)::int as n from audit_log where action = 'payout_destination.accept' and target_id = $1",
-        [v.id],
-      ),
+      (await audited(p, { action: 'payout_destination.accept', target_id: v.id })).length,
     ).toBe(1);
     expect((await accept(v.id, { version }, third)).body.code).toBe('INVALID_TRANSITION');
     // Now paid, to the destination accepted.

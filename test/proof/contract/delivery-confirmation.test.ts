@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { courierNear, earlierCouriers, productionOrder } from '../../dispatch/helpers.ts';
+import { audited } from '../../helpers/audit.ts';
 import { useConsoleWithPartner } from '../../helpers/console.ts';
-import { countRows } from '../../helpers/harness.ts';
 import { csrfOf, WebClient } from '../../helpers/web.ts';
 
 const PHOTO = Buffer.concat([
@@ -175,11 +175,7 @@ describe("a recipient's confirmation of a delivery proved by a photo", () => {
     expect(ok.text).toContain(`Accepted the delivery of ${orderId}`);
     expect(await stateOf(orderId)).toBe('accepted');
     expect(
-      await countRows(
-        env.p,
-        "select count(*)::int as n from audit_log where action = 'delivery_confirmation.accept' and target_id = $1",
-        [orderId],
-      ),
+      (await audited(env.p, { action: 'delivery_confirmation.accept', target_id: orderId })).length,
     ).toBe(1);
     const twice = await op.post(`/console/confirmations/${orderId}/accept`, { _csrf: csrf });
     expect(twice.status).toBe(409);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { courierNear, productionOrder, toDropoff } from '../../dispatch/helpers.ts';
+import { audited } from '../../helpers/audit.ts';
 import {
   countRows,
   createPartner,
@@ -146,12 +147,7 @@ describe('reconciling a gateway day', () => {
         "select count(*)::int as n from reconciliations where source = 'paystack' and day = '2026-11-05'",
       ),
     ).toBe(1);
-    expect(
-      await countRows(
-        p,
-        "select count(*)::int as n from audit_log where action = 'reconciliation.run'",
-      ),
-    ).toBeGreaterThanOrEqual(5);
+    expect((await audited(p, { action: 'reconciliation.run' })).length).toBeGreaterThanOrEqual(5);
     await expectLedgerConsistent(p);
   });
 

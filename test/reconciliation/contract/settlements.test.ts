@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { audited } from '../../helpers/audit.ts';
 import {
   countRows,
   createPartner,
@@ -117,9 +118,8 @@ describe('a settlement imported from a report', () => {
       'INVALID_TRANSITION',
     );
     expect(await posted('paystack:MC_1')).toBe(1);
-    const audit = await p.app.platform.db.query<{ action: string }>(
-      "select action from audit_log where action like 'gateway_settlement.%' and target_id = $1",
-      [row.settlement_id],
+    const audit = (await audited(p, { target_id: row.settlement_id })).filter((e) =>
+      e.action.startsWith('gateway_settlement.'),
     );
     expect(audit.map((a) => a.action)).toEqual(['gateway_settlement.approve']);
     await expectLedgerConsistent(p);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { audited } from '../../helpers/audit.ts';
 import { consoleSignIn, enrolledOperator } from '../../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { csrfOf, mailSettled, newEmail, verifiedOwner, type WebClient } from '../../helpers/web.ts';
@@ -78,15 +79,8 @@ describe('the activation queue in the console, and the partner side in the dashb
     });
     expect(approved.status).toBe(200);
     expect(approved.text).toMatch(/id="request-state">approved</);
-    const audit = await p.app.platform.db.query<{
-      actor_kind: string;
-      actor_id: string;
-      ip: string | null;
-    }>(
-      "select actor_kind, actor_id, ip from audit_log where action = 'activation.approve' and target_id = $1",
-      [id],
-    );
-    expect(audit).toEqual([expect.objectContaining({ actor_kind: 'operator', actor_id: op.id })]);
+    const audit = await audited(p, { action: 'activation.approve', target_id: id });
+    expect(audit).toEqual([expect.objectContaining({ actor: { kind: 'operator', id: op.id } })]);
     expect(audit[0]!.ip).not.toBeNull();
     const mails = await mailsTo(p, email);
     expect(mails.at(-1)).toEqual(
@@ -138,10 +132,9 @@ describe('the activation queue in the console, and the partner side in the dashb
     expect(rejected.status).toBe(200);
     expect(rejected.text).toContain('&lt;director&gt;');
     expect(
-      await p.app.platform.db.query(
-        "select actor_id from audit_log where action = 'activation.reject' and target_id = $1",
-        [id],
-      ),
+      (await audited(p, { action: 'activation.reject', target_id: id })).map((e) => ({
+        actor_id: e.actor.id,
+      })),
     ).toEqual([{ actor_id: op.id }]);
     expect((await mailsTo(p, email)).at(-1)!.body).toContain(
       'The Ghana Card does not match the <director> on file.',

@@ -5,6 +5,7 @@ import {
   productionOrder,
   toDropoff,
 } from '../../dispatch/helpers.ts';
+import { audited } from '../../helpers/audit.ts';
 import { useConsoleWithPartner } from '../../helpers/console.ts';
 import { countRows } from '../../helpers/harness.ts';
 import { csrfOf } from '../../helpers/web.ts';
@@ -54,11 +55,7 @@ describe('the console courier cash page', () => {
       `Recorded GHS 1.00 handed in; ${ghs(c.fee - 100)} still to hand in.`,
     );
     expect(
-      await countRows(
-        env.p,
-        "select count(*)::int as n from audit_log where action = 'courier_cash.handover' and target_id = $1",
-        [c.id],
-      ),
+      (await audited(env.p, { action: 'courier_cash.handover', target_id: c.id })).length,
     ).toBe(1);
 
     for (const bad of ['0', '-1', '1.234', 'abc', '1e5', 'a\u0000b', '9'.repeat(13)]) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, createVendor } from '../../catalog/helpers.ts';
+import { audited } from '../../helpers/audit.ts';
 import type { OperatorRole } from '../../../src/platform/auth/actor.ts';
 import { signedInOperator, TOTP_STEP_MS } from '../../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
@@ -64,11 +65,11 @@ describe('the catalog in the console: vendors’ syndication, products’ active
       ).status,
     ).toBe(200);
     expect((await listed()).listed).toBe(true);
-    const audit = await p.app.platform.db.query<{ actor_id: string }>(
-      "select actor_id from audit_log where action = 'vendor.update' and target_id = $1",
-      [vendorId],
-    );
-    expect(audit).toEqual([{ actor_id: op.id }, { actor_id: op.id }]);
+    const audit = await audited(p, { action: 'vendor.update', target_id: vendorId });
+    expect(audit.map((e) => ({ actor_id: e.actor.id }))).toEqual([
+      { actor_id: op.id },
+      { actor_id: op.id },
+    ]);
   });
 
   it('sets stock and the active flag, audited; refuses hostile values with 400 and unknown ids with 404', async () => {
@@ -129,11 +130,11 @@ describe('the catalog in the console: vendors’ syndication, products’ active
     expect((await web.get('/console/catalog?after=x%27')).status).toBe(400);
     expect((await web.get('/console/catalog/products?vendor=%00')).status).toBe(400);
     expect((await web.get('/console/catalog/products/prd_x')).status).toBe(404);
-    const audit = await p.app.platform.db.query<{ actor_id: string }>(
-      "select actor_id from audit_log where action = 'product.update' and target_id = $1",
-      [productId],
-    );
-    expect(audit).toEqual([{ actor_id: op.id }, { actor_id: op.id }]);
+    const audit = await audited(p, { action: 'product.update', target_id: productId });
+    expect(audit.map((e) => ({ actor_id: e.actor.id }))).toEqual([
+      { actor_id: op.id },
+      { actor_id: op.id },
+    ]);
   });
 
   it('finance reads but gets 403 on changes and sees no form; CSRF is required', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { courierNear, earlierCouriers } from '../../dispatch/helpers.ts';
+import { audited } from '../../helpers/audit.ts';
 import { useConsoleWithPartner } from '../../helpers/console.ts';
 import { countRows } from '../../helpers/harness.ts';
 import { csrfOf } from '../../helpers/web.ts';
@@ -37,12 +38,7 @@ describe('the console courier pay page', () => {
       (r: { zone: string }) => r.zone === 'ashanti',
     );
     expect(versions.map((r: { version: number }) => r.version)).toEqual([2, 1]);
-    expect(
-      await countRows(
-        env.p,
-        "select count(*)::int as n from audit_log where action = 'pay_rule.create'",
-      ),
-    ).toBe(2);
+    expect((await audited(env.p, { action: 'pay_rule.create' })).length).toBe(2);
 
     for (const bad of [
       rule({ base_ghs: '-1' }),
@@ -66,12 +62,7 @@ describe('the console courier pay page', () => {
     });
     expect(policy.status).toBe(200);
     expect((await env.p.admin('GET', '/courier-pay/policy')).body.data[0].net_cod_cash).toBe(true);
-    expect(
-      await countRows(
-        env.p,
-        "select count(*)::int as n from audit_log where action = 'pay_policy.create'",
-      ),
-    ).toBe(1);
+    expect((await audited(env.p, { action: 'pay_policy.create' })).length).toBe(1);
     expect((await web.post('/console/courier-pay/rules', rule())).status).toBe(403);
   });
 

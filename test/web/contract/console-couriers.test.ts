@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { audited as readAudit } from '../../helpers/audit.ts';
 import { signedInOperator, TOTP_STEP_MS } from '../../helpers/console.ts';
 import { newPhone } from '../../helpers/courier.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
@@ -15,11 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => p.close());
 
-const audited = async (action: string) =>
-  p.app.platform.db.query<{ actor_kind: string; target_id: string; after: any }>(
-    'select actor_kind, target_id, after from audit_log where action = $1',
-    [action],
-  );
+const audited = (action: string) => readAudit(p, { action });
 
 describe('console: couriers', () => {
   it('creates, finds, edits, deactivates and reactivates a courier, each change audited as the operator', async () => {
@@ -32,7 +29,7 @@ describe('console: couriers', () => {
     });
     expect(created.status).toBe(303);
     const id = created.location!.split('/').at(-1)!;
-    expect((await audited('courier.create')).find((a) => a.target_id === id)?.actor_kind).toBe(
+    expect((await audited('courier.create')).find((a) => a.target?.id === id)?.actor.kind).toBe(
       'operator',
     );
 
@@ -74,7 +71,7 @@ describe('console: couriers', () => {
       active: 'yes',
     });
     expect((await p.app.platform.couriers.get(id)).active).toBe(true);
-    expect((await audited('courier.update')).filter((a) => a.target_id === id)).toHaveLength(3);
+    expect((await audited('courier.update')).filter((a) => a.target?.id === id)).toHaveLength(3);
   });
 
   it('shows bad input back with a message and changes nothing', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { courierNear, productionOrder } from '../../dispatch/helpers.ts';
+import { audited } from '../../helpers/audit.ts';
 import { useConsoleWithPartner } from '../../helpers/console.ts';
 import { csrfOf } from '../../helpers/web.ts';
 
@@ -40,11 +41,8 @@ describe('the console dispatch board', () => {
       holder: a.id,
     });
     expect(again.text).toContain('Assigned.');
-    const audit = await env.p.app.platform.db.query<{ n: number }>(
-      `select count(*)::int as n from audit_log where action = 'dispatch_order.assign' and target_id = $1`,
-      [late],
-    );
-    expect(audit[0]!.n).toBe(2);
+    const audit = await audited(env.p, { action: 'dispatch_order.assign', target_id: late });
+    expect(audit.length).toBe(2);
 
     const same = await web.post(`/console/dispatch/${late}/assign`, {
       _csrf: csrfOf(again.text),

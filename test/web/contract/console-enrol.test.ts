@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { audited } from '../../helpers/audit.ts';
 import { consoleSignIn, OPERATOR_PASSWORD } from '../../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { csrfOf, WebClient } from '../../helpers/web.ts';
@@ -71,10 +72,9 @@ describe('TOTP enrolment in the console', () => {
     expect(ok.location).toBe('/console/sign-in?enrolled=1');
     expect(await confirmed(op.id)).toBe(true);
     expect(
-      await p.app.platform.db.query(
-        "select actor_id from audit_log where action = 'operator.totp_confirm' and target_id = $1",
-        [op.id],
-      ),
+      (await audited(p, { action: 'operator.totp_confirm', target_id: op.id })).map((e) => ({
+        actor_id: e.actor.id,
+      })),
     ).toEqual([{ actor_id: op.id }]);
     // The enrolment session ended; confirming again or still using it opens nothing.
     expect(

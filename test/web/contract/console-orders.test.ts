@@ -1,6 +1,7 @@
 import { PartnerClient } from '@partner-platform/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderBody } from '../../delivery/fixtures.ts';
+import { audited } from '../../helpers/audit.ts';
 import type { OperatorRole } from '../../../src/platform/auth/actor.ts';
 import { signedInOperator, TOTP_STEP_MS } from '../../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
@@ -172,17 +173,10 @@ describe('the console orders board', () => {
       [id],
     );
     expect(rows[0]!.status).toBe('cancelled');
-    const audit = await p.app.platform.db.query<{
-      actor_id: string;
-      target_id: string;
-      after: { status: string };
-    }>(
-      "select actor_id, target_id, after from audit_log where action = 'delivery_order.status_change' and target_id = $1 order by at",
-      [id],
-    );
+    const audit = await audited(p, { action: 'delivery_order.status_change', target_id: id });
     expect(
       audit
-        .map((a) => [a.actor_id, a.target_id, a.after.status])
+        .map((a) => [a.actor.id, a.target?.id, a.after.status])
         .sort((a, b) => a[2]!.localeCompare(b[2]!)),
     ).toEqual([
       [op.id, id, 'accepted'],
@@ -245,12 +239,11 @@ describe('the console orders board', () => {
     expect(returned.status).toBe(200);
     expect(offered(returned.text)).toEqual([]);
     expect(returned.text).toContain('Returned to the pickup point');
-    const audit = await p.app.platform.db.query<{
-      after: { status: string; failure_reason?: string };
-    }>(
-      "select after from audit_log where action = 'delivery_order.status_change' and target_id = $1 and actor_kind = 'operator' order by at",
-      [id],
-    );
+    const audit = await audited(p, {
+      action: 'delivery_order.status_change',
+      target_id: id,
+      actor_kind: 'operator',
+    });
     expect(audit.map((a) => [a.after.status, a.after.failure_reason ?? null])).toEqual([
       ['in_transit', 'recipient_absent'],
       ['returning', 'refused'],

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { audited } from '../../helpers/audit.ts';
 import type { OperatorRole } from '../../../src/platform/auth/actor.ts';
 import { signedInOperator, TOTP_STEP_MS } from '../../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
@@ -70,13 +71,10 @@ describe('partners in the console: search, a partner page, suspend and reactivat
     });
     expect(set.status).toBe(200);
     expect(set.text).toMatch(/id="credit-limit">GH₵ 1250.50[ <]/);
-    const entries = await p.app.platform.db.query<{ actor_id: string; before: any; after: any }>(
-      "select actor_id, before, after from audit_log where action = 'partner.update' and target_id = $1",
-      [partnerId],
-    );
+    const entries = await audited(p, { action: 'partner.update', target_id: partnerId });
     expect(entries).toEqual([
       expect.objectContaining({
-        actor_id: finance.op.id,
+        actor: expect.objectContaining({ id: finance.op.id }),
         before: expect.objectContaining({ credit_limit_ghs: 0 }),
         after: expect.objectContaining({ credit_limit_ghs: 1250.5 }),
       }),
@@ -113,10 +111,7 @@ describe('partners in the console: search, a partner page, suspend and reactivat
         })
       ).status,
     ).toBe(400);
-    const rows = await p.app.platform.db.query<{ after: { status: string } }>(
-      "select after from audit_log where action = 'partner.update' and actor_id = $1 order by at, id",
-      [op.id],
-    );
+    const rows = await audited(p, { action: 'partner.update', actor_id: op.id });
     expect(rows.map((r) => r.after.status)).toEqual(['suspended', 'active']);
   });
 });

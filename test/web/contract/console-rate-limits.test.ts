@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { audited } from '../../helpers/audit.ts';
 import type { OperatorRole } from '../../../src/platform/auth/actor.ts';
 import { signedInOperator, TOTP_STEP_MS } from '../../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
@@ -44,12 +45,9 @@ describe('a partner’s own rate limits in the console', () => {
     expect(set.status).toBe(200);
     expect(set.text).toContain('600 reads, 120 writes per minute');
     expect(await limits()).toEqual({ reads_per_minute: 600, writes_per_minute: 120 });
-    const audit = await p.app.platform.db.query<{
-      actor_id: string;
-      after: { rate_limits: unknown };
-    }>("select actor_id, after from audit_log where action = 'partner.update' and target_id = $1", [
-      partnerId,
-    ]);
+    const audit = (await audited(p, { action: 'partner.update', target_id: partnerId })).map(
+      (e) => ({ actor_id: e.actor.id, after: e.after }),
+    );
     expect(audit).toEqual([
       {
         actor_id: op.id,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { audited } from '../../helpers/audit.ts';
 import { useConsoleWithPartner } from '../../helpers/console.ts';
 import { countRows } from '../../helpers/harness.ts';
 import { csrfOf, WebClient } from '../../helpers/web.ts';
@@ -44,12 +45,7 @@ describe('the console reconciliation pages', () => {
         })
       ).text,
     ).toContain('Imported 0 of 2 lines');
-    expect(
-      await countRows(
-        env.p,
-        "select count(*)::int as n from audit_log where action = 'gateway_report.import'",
-      ),
-    ).toBe(2);
+    expect((await audited(env.p, { action: 'gateway_report.import' })).length).toBe(2);
 
     // The importer cannot approve it; a second finance operator can, and only then does it post.
     const [waiting] = await env.p.app.platform.reconciliation.settlements.list({
@@ -87,11 +83,8 @@ describe('the console reconciliation pages', () => {
       ),
     ).toBe(1);
     expect(
-      await countRows(
-        env.p,
-        "select count(*)::int as n from audit_log where action = 'gateway_settlement.approve' and target_id = $1",
-        [waiting!.id],
-      ),
+      (await audited(env.p, { action: 'gateway_settlement.approve', target_id: waiting!.id }))
+        .length,
     ).toBe(1);
 
     const ran = await web.post('/console/reconciliation/run', {
@@ -107,12 +100,7 @@ describe('the console reconciliation pages', () => {
     expect(day.text).toContain(
       '<td>fee_differs</td><td><code>WEB_SET</code></td><td>GHS 0.49</td><td>GHS 0.50</td>',
     );
-    expect(
-      await countRows(
-        env.p,
-        "select count(*)::int as n from audit_log where action = 'reconciliation.run'",
-      ),
-    ).toBe(1);
+    expect((await audited(env.p, { action: 'reconciliation.run' })).length).toBe(1);
     await web.post('/console/reconciliation/run', {
       _csrf: csrfOf(page.text),
       source: 'paystack',
@@ -246,11 +234,8 @@ describe('the console reconciliation pages', () => {
     expect(rejected.text).toContain('Rejected: Paystack settlement REJ_SET is not posted.');
     expect((await reject({ reason: 'Not on the bank statement' })).status).toBe(409);
     expect(
-      await countRows(
-        env.p,
-        "select count(*)::int as n from audit_log where action = 'gateway_settlement.reject' and target_id = $1",
-        [waiting!.id],
-      ),
+      (await audited(env.p, { action: 'gateway_settlement.reject', target_id: waiting!.id }))
+        .length,
     ).toBe(1);
     expect(
       await countRows(
@@ -287,12 +272,7 @@ describe('the console reconciliation pages', () => {
     expect(statement.text).toContain(
       'Imported 1 of 1 transfers (0 already imported, 0 updated); 0 fees booked from the statement.',
     );
-    expect(
-      await countRows(
-        env.p,
-        "select count(*)::int as n from audit_log where action = 'transfer_statement.import'",
-      ),
-    ).toBe(1);
+    expect((await audited(env.p, { action: 'transfer_statement.import' })).length).toBe(1);
     const ran = await web.post('/console/reconciliation/run', {
       _csrf: csrf,
       source: 'transfers',

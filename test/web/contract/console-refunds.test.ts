@@ -11,8 +11,9 @@ import {
 } from '../../catalog/helpers.ts';
 import { hubtelEnv, startFakeHubtel, type FakeHubtel } from '../../fakes/hubtel.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';
+import { audited as readAudit } from '../../helpers/audit.ts';
 import { signedInOperator, TOTP_STEP_MS } from '../../helpers/console.ts';
-import { countRows, startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { csrfOf, type WebClient } from '../../helpers/web.ts';
 
 // Buyer refunds in the console: the list by state, the wallet a mobile money refund waits for, and
@@ -27,11 +28,8 @@ describe('buyer refunds in the console (finance, admin)', () => {
   const transfers = new FakeTransfers();
   const signedIn = async (roles: OperatorRole[]) =>
     (await signedInOperator(p, roles, () => (now += TOTP_STEP_MS))).web;
-  const audited = (action: string) =>
-    countRows(p, 'select count(*)::int as n from audit_log where action = $1 and target_id = $2', [
-      action,
-      saleId,
-    ]);
+  const audited = async (action: string) =>
+    (await readAudit(p, { action, target_id: saleId })).length;
   const refundState = async () =>
     (
       await p.app.platform.db.query<{ status: string }>(

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, createVendor } from '../../catalog/helpers.ts';
+import { audited } from '../../helpers/audit.ts';
 import type { OperatorRole } from '../../../src/platform/auth/actor.ts';
 import { signedInOperator, TOTP_STEP_MS } from '../../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
@@ -39,11 +40,7 @@ describe('editing a vendor in the console: commission, pickup point, syndication
         [vendorId],
       )
     )[0];
-  const audits = async () =>
-    p.app.platform.db.query<any>(
-      "select actor_id, before, after from audit_log where action = 'vendor.update' and target_id = $1 order by at, id",
-      [vendorId],
-    );
+  const audits = () => audited(p, { action: 'vendor.update', target_id: vendorId });
   const listed = async () =>
     (
       await p.app.platform.db.query<{ listed: boolean }>(
@@ -97,8 +94,8 @@ describe('editing a vendor in the console: commission, pickup point, syndication
       pickup: { contact_phone: '+233201112233', coordinates: { lat: 6.6966, lng: -1.6244 } },
     });
     const [entry] = await audits();
-    expect(entry.actor_id).toBe(op.id);
-    expect(entry.before).toMatchObject({
+    expect(entry!.actor.id).toBe(op.id);
+    expect(entry!.before).toMatchObject({
       commission_rate: 0.1,
       syndicatable: true,
       pickup: {
@@ -107,7 +104,7 @@ describe('editing a vendor in the console: commission, pickup point, syndication
         coordinates: { lat: 5.556, lng: -0.179 },
       },
     });
-    expect(entry.after).toMatchObject({
+    expect(entry!.after).toMatchObject({
       commission_rate: 0.125,
       syndicatable: false,
       pickup: {

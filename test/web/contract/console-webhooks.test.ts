@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { audited } from '../../helpers/audit.ts';
 import { newId } from '../../../src/platform/ids.ts';
 import type { OperatorRole } from '../../../src/platform/auth/actor.ts';
 import { signedInOperator, TOTP_STEP_MS } from '../../helpers/console.ts';
@@ -55,9 +56,10 @@ describe('webhook dead letters in the console', () => {
     );
     expect(row[0]!.delivery_status).toBe('pending');
     expect(
-      await p.app.platform.db.query(
-        "select actor_id, target_id from audit_log where action = 'webhook_delivery.replay'",
-      ),
+      (await audited(p, { action: 'webhook_delivery.replay' })).map((e) => ({
+        actor_id: e.actor.id,
+        target_id: e.target?.id,
+      })),
     ).toEqual([{ actor_id: op.id, target_id: deadId }]);
     // Pending now: replaying again is refused with the service's message, not an error page.
     const again = await web.post(`/console/webhooks/${deadId}/replay`, {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { audited as readAudit } from '../../helpers/audit.ts';
 import { signedInOperator, TOTP_STEP_MS } from '../../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { signedInCourier } from '../../helpers/courier.ts';
@@ -75,9 +76,7 @@ describe('CSRF on every web form', () => {
         '/console/orders/:id/status',
       ]),
     );
-    const audited = async () =>
-      (await p.app.platform.db.query<{ n: number }>('select count(*)::int as n from audit_log'))[0]!
-        .n;
+    const audited = async () => (await readAudit(p, {})).length;
     const before = {
       audit: await audited(),
       apps: (await p.app.platform.db.query('select id from apps')).length,

@@ -1,6 +1,7 @@
 import { ordersFromCsv } from '@partner-platform/protocol';
 import { PartnerClient } from '@partner-platform/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { audited } from '../../helpers/audit.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { csrfOf, invitedMember, partnerDashboard, type WebClient } from '../../helpers/web.ts';
 
@@ -51,12 +52,7 @@ describe('dashboard: upload a CSV of orders', () => {
     (
       await p.app.platform.db.query<{ n: number }>('select count(*)::int as n from delivery_orders')
     )[0]!.n;
-  const uploads = async () =>
-    (
-      await p.app.platform.db.query<{ n: number }>(
-        "select count(*)::int as n from audit_log where action = 'delivery_order.bulk_upload'",
-      )
-    )[0]!.n;
+  const uploads = async () => (await audited(p, { action: 'delivery_order.bulk_upload' })).length;
   const upload = async (as: WebClient, csv: string, extra: Record<string, string> = {}) => {
     const page = await as.get('/dashboard/orders/upload');
     return as.post('/dashboard/orders/upload', {
@@ -123,16 +119,10 @@ describe('dashboard: upload a CSV of orders', () => {
     const opened = await owner.get(`/dashboard/orders/${ids[0]}`);
     expect(opened.status).toBe(200);
     expect(opened.text).toContain('UP-1');
-    const [entry] = await p.app.platform.db.query<{
-      actor_kind: string;
-      target_id: string;
-      after: Record<string, unknown>;
-    }>(
-      "select actor_kind, target_id, after from audit_log where action = 'delivery_order.bulk_upload'",
-    );
+    const [entry] = await audited(p, { action: 'delivery_order.bulk_upload' });
     expect(entry).toMatchObject({
-      actor_kind: 'member',
-      target_id: appId,
+      actor: { kind: 'member' },
+      target: { id: appId },
       after: { environment: 'staging', rows: 5, created: 2, failed: 3, order_ids: ids },
     });
     // Uploading the same file again creates nothing twice.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeTransfers } from '../../fakes/transfers.ts';
+import { audited } from '../../helpers/audit.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import {
   invitedMember,
@@ -113,10 +114,9 @@ describe('dashboard payouts: changing the destination', () => {
     expect(saved.text).toContain('YAW OWUSU');
     expect(saved.text).toContain('Our finance team is reviewing it');
     expect(saved.text).toMatch(/wait for our approval during the first 24 hours/);
-    const [audit] = await p.app.platform.db.query<{ actor_kind: string; action: string }>(
-      "select actor_kind, action from audit_log where target_id = $1 and action like 'payout_destination.%'",
-      [a.partnerId],
-    );
+    const [audit] = (await audited(p, { target_id: a.partnerId }))
+      .filter((e) => e.action.startsWith('payout_destination.'))
+      .map((e) => ({ actor_kind: e.actor.kind, action: e.action }));
     expect(audit).toEqual({ actor_kind: 'member', action: 'payout_destination.set' });
     expect(await destinationOf(a.partnerId)).toEqual({
       number: '0245550199',

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { audited } from '../../helpers/audit.ts';
 import { newId } from '../../../src/platform/ids.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { csrfOf, invitedMember, partnerDashboard, WebClient } from '../../helpers/web.ts';
@@ -129,9 +130,10 @@ describe('dashboard webhook deliveries', () => {
     expect(res.status).toBe(200);
     expect(res.text).toContain(`Delivery ${dead[0]} queued again`);
     expect(await status(dead[0]!)).toBe('pending');
-    const audit = await p.app.platform.db.query<{ actor_kind: string; target_id: string }>(
-      "select actor_kind, target_id from audit_log where action = 'webhook_delivery.replay'",
-    );
+    const audit = (await audited(p, { action: 'webhook_delivery.replay' })).map((e) => ({
+      actor_kind: e.actor.kind,
+      target_id: e.target?.id,
+    }));
     expect(audit).toEqual([{ actor_kind: 'member', target_id: dead[0] }]);
     const again = await owner.post(`${base()}/${pending}/replay`, { _csrf: csrfOf(page.text) });
     expect(again.status).toBe(400);
@@ -167,10 +169,10 @@ describe('dashboard webhook deliveries', () => {
     expect(none.text).toContain('No dead delivery to replay.');
     expect(await status(foreign)).toBe('dead');
     expect(
-      await p.app.platform.db.query(
-        "select target_type, target_id from audit_log where action = 'webhook_delivery.replay' and target_type = 'app'",
+      (await audited(p, { action: 'webhook_delivery.replay', target_type: 'app' })).map(
+        (e) => e.target,
       ),
-    ).toEqual([{ target_type: 'app', target_id: appId }]);
+    ).toEqual([{ type: 'app', id: appId }]);
   });
 
   it('keeps partners apart: another partner’s app or event answers 404, and replay changes nothing', async () => {
@@ -217,12 +219,7 @@ describe('dashboard webhook deliveries', () => {
       ['_csrf', token],
       ...ids.map((id): [string, string] => ['event', id]),
     ];
-    const audits = async () =>
-      (
-        await p.app.platform.db.query<{ n: number }>(
-          "select count(*)::int as n from audit_log where action = 'webhook_delivery.replay'",
-        )
-      )[0]!.n;
+    const audits = async () => (await audited(p, { action: 'webhook_delivery.replay' })).length;
     const before = await audits();
 
     // Another partner's event among the chosen ones: 404 as if missing, and none of them is replayed.
@@ -265,14 +262,8 @@ describe('dashboard webhook deliveries', () => {
     expect(res.text).toContain(`1 still pending (left on its schedule): ${stillPending}`);
     expect(await status(chosen[0]!)).toBe('pending');
     expect(await status(chosen[1]!)).toBe('pending');
-    const [entry] = await p.app.platform.db.query<{
-      actor_kind: string;
-      target_id: string;
-      after: { replayed: string[] };
-    }>(
-      "select actor_kind, target_id, after from audit_log where action = 'webhook_delivery.replay' order by at desc, id desc limit 1",
-    );
-    expect(entry).toMatchObject({ actor_kind: 'member', target_id: appId });
+    const entry = (await audited(p, { action: 'webhook_delivery.replay' })).at(-1);
+    expect(entry).toMatchObject({ actor: { kind: 'member' }, target: { id: appId } });
     expect([...entry!.after.replayed].sort()).toEqual([...chosen].sort());
 
     // Finance sees no checkboxes and is refused.
