@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventsAbout } from '../../helpers/events.ts';
 import { startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
 import {
   decide,
@@ -28,10 +29,8 @@ afterAll(() => p.close());
 
 const db = () => p.app.platform.db;
 async function events(saleId: string): Promise<string[]> {
-  const rows = await db().query<{ type: string }>(
-    'select type from outbox_events where subject_id = $1 order by sequence, type',
-    [saleId],
-  );
+  const rows = await eventsAbout(p, saleId);
+  rows.sort((a, b) => a.sequence - b.sequence || a.type.localeCompare(b.type));
   return rows.map((r) => r.type);
 }
 /** What the gateway collected for a sale's checkout, set as a real gateway would report it. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import { eventsAbout } from '../../helpers/events.ts';
 import {
   createOrder,
   decide,
@@ -93,10 +94,7 @@ describe('concurrency', () => {
       });
     // Paid once: the money is held for the sale until its delivery.
     expect((await journals(p, sale.sale_id)).map((j) => j.kind)).toEqual(['sale_payment']);
-    const confirmed = await p.app.platform.db.query(
-      "select id from outbox_events where subject_id = $1 and type = 'safe.order.confirmed'",
-      [sale.sale_id],
-    );
+    const confirmed = await eventsAbout(p, sale.sale_id, 'safe.order.confirmed');
     expect(confirmed).toHaveLength(1);
     const deliveries = await p.app.platform.db.query(
       'select d.id from delivery_orders d join sales s on d.order_reference = s.delivery_reference where s.id = $1',

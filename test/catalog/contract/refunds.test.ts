@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paystackEnv, startFakePaystack, type FakePaystack } from '../../fakes/paystack.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';
 import { startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import { eventsAbout } from '../../helpers/events.ts';
 import {
   expectLedgerBalanced,
   getSale,
@@ -54,13 +55,7 @@ const age = (saleId: string) =>
     "update sale_refunds set processing_since = processing_since - interval '1 hour' where sale_id = $1",
     [saleId],
   );
-const events = async (saleId: string) =>
-  (
-    await db().query<{ type: string }>(
-      'select type from outbox_events where subject_id = $1 order by created_at, sequence',
-      [saleId],
-    )
-  ).map((e) => e.type);
+const events = async (saleId: string) => (await eventsAbout(p, saleId)).map((e) => e.type);
 
 /** A Paystack-paid sale whose delivery was cancelled: refund_due. */
 async function owedSale(): Promise<{ saleId: string; ref: string; total: number }> {

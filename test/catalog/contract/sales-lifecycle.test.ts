@@ -6,6 +6,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { eventsAbout } from '../../helpers/events.ts';
 import {
   decide,
   expectLedgerBalanced,
@@ -40,9 +41,11 @@ const move = (orderId: string, status: string) =>
 const deliveryOf = async (saleId: string) =>
   (await getSale(s, { sale_id: saleId })).body.data.delivery;
 async function events(saleId: string): Promise<string[]> {
-  const rows = await db().query<{ type: string }>(
-    'select type from outbox_events where subject_id = $1 order by created_at, sequence, type',
-    [saleId],
+  const rows = (await eventsAbout(p, saleId)).sort(
+    (a, b) =>
+      a.created_at.getTime() - b.created_at.getTime() ||
+      a.sequence - b.sequence ||
+      a.type.localeCompare(b.type),
   );
   return rows.map((r) => r.type);
 }

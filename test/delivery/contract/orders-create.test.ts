@@ -7,6 +7,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { eventsAbout } from '../../helpers/events.ts';
 import { ACCRA_CENTRAL, EAST_LEGON, orderBody } from '../fixtures.ts';
 
 const CREATE = '/api/v1/delivery/orders.create';
@@ -234,10 +235,7 @@ describe('orders.create', () => {
   it('writes the order, its first timeline entry and a delivery.order.created event together', async () => {
     const res = await create(orderBody({ webhook_url: 'https://example.com/order-hook' }));
     const id = res.body.data.order_details.order_id;
-    const events = await p.app.platform.db.query<any>(
-      'select type, sequence, destination_url, payload from outbox_events where subject_id = $1',
-      [id],
-    );
+    const events: any[] = await eventsAbout(p, id);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
       type: 'delivery.order.created',

@@ -6,6 +6,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { eventsAbout } from '../../helpers/events.ts';
 import { orderBody } from '../fixtures.ts';
 import { expectDeliveredAt } from '../delivered-at.ts';
 
@@ -184,10 +185,7 @@ describe('operator status moves', () => {
     const id = await newOrder();
     for (const st of ['accepted', 'pickedUp', 'in_transit']) await move(id, st);
     await call('orders.cancel', { order_id: id });
-    const events = await p.app.platform.db.query<any>(
-      'select type, sequence, payload from outbox_events where subject_id = $1 order by sequence',
-      [id],
-    );
+    const events: any[] = (await eventsAbout(p, id)).sort((a, b) => a.sequence - b.sequence);
     expect(events.map((e) => [e.type, e.sequence])).toEqual([
       ['delivery.order.created', 1],
       ['delivery.order.status_changed', 2],

@@ -5,6 +5,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { eventsAbout } from '../../helpers/events.ts';
 import {
   orderBody as saleBody,
   placed,
@@ -48,11 +49,8 @@ const row = async (id: string) =>
       [id],
     )
   )[0];
-const outbox = (id: string) =>
-  db().query<any>(
-    'select type, sequence, payload from outbox_events where subject_id = $1 order by sequence',
-    [id],
-  );
+const outbox = async (id: string): Promise<any[]> =>
+  (await eventsAbout(p, id)).sort((a, b) => a.sequence - b.sequence);
 
 describe('a failed delivery attempt', () => {
   it('sends the order out again, counting the attempt, with the reason on orders.get, orders.track and the event', async () => {
@@ -351,10 +349,7 @@ describe('a cash-on-delivery sale whose delivery is returned', () => {
       body: { sale_id: sale.sale_id },
     });
     expect(await stockOf(p, b.variantId)).toEqual({ stock: 10, reserved: 0 });
-    const failed = await db().query<any>(
-      "select payload from outbox_events where subject_id = $1 and type = 'safe.order.failed'",
-      [sale.sale_id],
-    );
+    const failed: any[] = await eventsAbout(p, sale.sale_id, 'safe.order.failed');
     expect(failed).toHaveLength(1);
     expect(failed[0].payload.data).toMatchObject({ failure_reason: 'delivery_returned' });
   });

@@ -7,6 +7,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { eventsAbout } from '../../helpers/events.ts';
 import { WebClient } from '../../helpers/web.ts';
 import { allOffDuty, PICKUP, productionOrder, ZONE } from '../helpers.ts';
 
@@ -144,9 +145,8 @@ describe('a courier job through the courier app', () => {
     const done = await order(id);
     expect(done.status).toBe('delivered');
     expect(done.proof_of_delivery.method).toBe('code');
-    const moves = await p.app.platform.db.query(
-      "select 1 from outbox_events where subject_id = $1 and payload->'data'->>'status' = 'delivered'",
-      [id],
+    const moves = (await eventsAbout(p, id)).filter(
+      (e) => (e.payload as any).data?.status === 'delivered',
     );
     expect(moves).toHaveLength(1);
     expect(await p.app.platform.dispatch!.service.currentJob(c.id)).toBeUndefined();

@@ -9,6 +9,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { eventsAbout } from '../../helpers/events.ts';
 import { Scrape } from '../../helpers/prometheus.ts';
 import { operatorWithToken } from '../../operators/helpers.ts';
 import { allOffDuty, codeOf, courierNear, offeredTo, PICKUP, productionOrder } from '../helpers.ts';
@@ -49,11 +50,10 @@ const track = (id: string) =>
   s.client
     .send<any>('POST', '/api/v1/delivery/orders.track', { body: { order_id: id } })
     .then((r) => r.body.data);
-const events = (id: string) =>
-  p.app.platform.db.query<{ type: string; status: string }>(
-    `select type, payload->'data'->>'status' as status from outbox_events where subject_id = $1 order by sequence`,
-    [id],
-  );
+const events = async (id: string): Promise<{ type: string; status: string }[]> =>
+  (await eventsAbout(p, id))
+    .sort((a, b) => a.sequence - b.sequence)
+    .map((e) => ({ type: e.type, status: (e.payload as any).data?.status ?? null }));
 
 /** Leaves earlier tests' jobs and couriers out of the way: open jobs are cancelled, couriers off duty. */
 async function clearBoard(): Promise<void> {

@@ -6,6 +6,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { eventsAbout } from '../../helpers/events.ts';
 import { courierNear, PICKUP, productionOrder } from '../helpers.ts';
 
 let p: TestPlatform;
@@ -23,11 +24,10 @@ const track = (id: string) =>
     .then((r) => r.body.data);
 const report = (courierId: string, lat: number) =>
   p.app.platform.couriers.reportPosition(courierId, { lat, lng: PICKUP.lng, at: new Date(now) });
-const locationEvents = (id: string) =>
-  p.app.platform.db.query<{ data: any }>(
-    `select payload->'data' as data from outbox_events where subject_id = $1 and type = 'delivery.courier.location' order by created_at`,
-    [id],
-  );
+const locationEvents = async (id: string): Promise<{ data: any }[]> =>
+  (await eventsAbout(p, id, 'delivery.courier.location')).map((e) => ({
+    data: (e.payload as any).data,
+  }));
 const trail = (id: string) =>
   countRows(p, 'select count(*)::int as n from dispatch_trail where order_id = $1', [id]);
 

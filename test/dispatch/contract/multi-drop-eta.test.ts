@@ -8,6 +8,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { eventsAbout } from '../../helpers/events.ts';
 import { allOffDuty, courierNear, PICKUP } from '../helpers.ts';
 
 // A batch's later drop: its ETA follows the route (courier → drop 1 → drop 2), in every read of
@@ -38,14 +39,8 @@ async function place(to: { lat: number; lng: number }): Promise<string> {
 const track = async (id: string) =>
   (await s.client.send<any>('POST', '/api/v1/delivery/orders.track', { body: { order_id: id } }))
     .body.data.courier;
-const locationEta = async (id: string) =>
-  (
-    await p.app.platform.db.query<{ eta: string }>(
-      `select payload->'data'->>'eta' as eta from outbox_events
-        where subject_id = $1 and type = 'delivery.courier.location' order by created_at desc limit 1`,
-      [id],
-    )
-  )[0]?.eta;
+const locationEta = async (id: string): Promise<string | undefined> =>
+  ((await eventsAbout(p, id, 'delivery.courier.location')).at(-1)?.payload as any)?.data?.eta;
 
 /** Every read's ETA of the order, as ms from now. */
 async function etas(id: string): Promise<number[]> {

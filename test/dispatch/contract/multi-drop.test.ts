@@ -9,6 +9,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { eventsAbout } from '../../helpers/events.ts';
 import { adminCli, SLOW } from '../../cli/admin-cli.ts';
 import { allOffDuty, codeOf, courierNear } from '../helpers.ts';
 
@@ -65,13 +66,10 @@ async function clearBoard(): Promise<void> {
     await p.admin('POST', `/delivery/orders/${e.order_id}/status`, { status: 'cancelled' });
 }
 
-const statuses = (id: string) =>
-  p.app.platform.db
-    .query<{ status: string }>(
-      `select payload->'data'->>'status' as status from outbox_events where subject_id = $1 order by sequence`,
-      [id],
-    )
-    .then((rows) => rows.map((r) => r.status));
+const statuses = async (id: string): Promise<string[]> =>
+  (await eventsAbout(p, id))
+    .sort((a, b) => a.sequence - b.sequence)
+    .map((e) => (e.payload as any).data?.status ?? null);
 
 async function deliver(courierId: string, id: string): Promise<void> {
   const svc = dispatch.service;

@@ -8,6 +8,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { eventsAbout } from '../../helpers/events.ts';
 import { balance, expectLedgerConsistent, topUp, walletPartner } from '../../wallet/helpers.ts';
 import { codeOf, courierNear, productionOrder, toDropoff } from '../helpers.ts';
 
@@ -41,11 +42,8 @@ const jobState = async (id: string) =>
   (
     await db().query<{ state: string }>('select state from dispatch_jobs where order_id = $1', [id])
   )[0]!.state;
-const outbox = (id: string) =>
-  db().query<any>(
-    'select type, payload from outbox_events where subject_id = $1 order by sequence',
-    [id],
-  );
+const outbox = async (id: string): Promise<any[]> =>
+  (await eventsAbout(p, id)).sort((a, b) => a.sequence - b.sequence);
 
 /** An order at the drop-off with its courier, the recipient's code already given. */
 async function atDropoff(orderId?: string) {

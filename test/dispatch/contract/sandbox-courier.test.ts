@@ -8,6 +8,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { eventsAbout } from '../../helpers/events.ts';
 import { allOffDuty, courierNear, offeredTo, PICKUP, productionOrder } from '../helpers.ts';
 
 let p: TestPlatform;
@@ -106,11 +107,10 @@ describe('the sandbox courier', () => {
       'in_transit',
       'delivered',
     ]);
-    const events = await q(
-      `select type, sequence, payload->'data'->>'status' as status from outbox_events where subject_id = $1 order by sequence`,
-      [id],
-    );
-    expect(events.map((e) => [e.type, e.sequence, e.status])).toEqual([
+    const events = (await eventsAbout(p, id)).sort((a, b) => a.sequence - b.sequence);
+    expect(
+      events.map((e) => [e.type, e.sequence, (e.payload as any).data?.status ?? null]),
+    ).toEqual([
       ['delivery.order.created', 1, 'placed'],
       ['delivery.order.status_changed', 2, 'accepted'],
       ['delivery.order.status_changed', 3, 'pickedUp'],
@@ -187,11 +187,8 @@ describe('the sandbox courier', () => {
     ).toMatchObject({ status: 200 });
     for (let i = 0; i < 4; i++) await step();
     expect(await status(ahead)).toBe('delivered');
-    const moves = await q(
-      `select payload->'data'->>'status' as status from outbox_events where subject_id = $1 order by sequence`,
-      [ahead],
-    );
-    expect(moves.map((m) => m.status)).toEqual([
+    const moves = (await eventsAbout(p, ahead)).sort((a, b) => a.sequence - b.sequence);
+    expect(moves.map((m) => (m.payload as any).data?.status ?? null)).toEqual([
       'placed',
       'accepted',
       'pickedUp',

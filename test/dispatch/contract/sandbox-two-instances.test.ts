@@ -7,6 +7,7 @@ import {
   onRedis,
   useTwoInstances,
 } from '../../helpers/harness.ts';
+import { eventsAbout } from '../../helpers/events.ts';
 
 let now = Date.now();
 
@@ -33,10 +34,9 @@ describe.runIf(onPostgres && onRedis)('the sandbox courier across two instances'
         expected,
       ).toBe(ids.length);
       for (const id of ids) {
-        const statuses = await a.app.platform.db.query<{ status: string }>(
-          `select payload->'data'->>'status' as status from outbox_events where subject_id = $1 order by sequence`,
-          [id],
-        );
+        const statuses = (await eventsAbout(a, id))
+          .sort((x, y) => x.sequence - y.sequence)
+          .map((e) => ({ status: ((e.payload as any).data?.status ?? null) as string | null }));
         expect(statuses.at(-1)?.status).toBe(expected);
         expect(statuses.filter((e) => e.status === expected)).toHaveLength(1);
       }

@@ -7,6 +7,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { eventsAbout } from '../../helpers/events.ts';
 import { orderBody } from '../../delivery/fixtures.ts';
 import { allOffDuty, courierNear, PICKUP } from '../helpers.ts';
 
@@ -41,11 +42,10 @@ async function windowedOrder(deadline: string): Promise<string> {
   return res.body.data.order_details.order_id;
 }
 
-const lateEvents = (id: string) =>
-  p.app.platform.db.query<{ data: any }>(
-    `select payload->'data' as data from outbox_events where subject_id = $1 and type = 'delivery.order.late'`,
-    [id],
-  );
+const lateEvents = async (id: string): Promise<{ data: any }[]> =>
+  (await eventsAbout(p, id, 'delivery.order.late')).map((e) => ({
+    data: (e.payload as any).data,
+  }));
 const boardLine = async (id: string) =>
   (await p.admin('GET', '/dispatch/board')).body.data.find((e: any) => e.order_id === id);
 

@@ -6,6 +6,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { eventsAbout } from '../../helpers/events.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';
 import {
   HOUR,
@@ -54,11 +55,12 @@ async function payeePartner(): Promise<PartnerSetup & { account: string }> {
 }
 
 const run = async () => expect((await runPayouts(p)).status).toBe(202);
-const events = (payoutId: string) =>
-  p.app.platform.db.query<{ type: string; app_id: string; environment: string; payload: any }>(
-    'select type, app_id, environment, payload from outbox_events where subject_id = $1 order by type',
-    [payoutId],
-  );
+const events = async (
+  payoutId: string,
+): Promise<{ type: string; app_id: string; environment: string; payload: any }[]> =>
+  (await eventsAbout(p, payoutId))
+    .sort((a, b) => a.type.localeCompare(b.type))
+    .map(({ type, app_id, environment, payload }) => ({ type, app_id, environment, payload }));
 
 describe('payouts.list and payouts.get', () => {
   it("lists the partner's payouts newest first with its balance, and one payout with its remittance lines", async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import { eventsAbout } from '../../helpers/events.ts';
 import { orderBody, ACCRA_CENTRAL, EAST_LEGON } from '../../delivery/fixtures.ts';
 import { balance, expectLedgerConsistent, topUp, walletPartner } from '../helpers.ts';
 
@@ -86,10 +87,7 @@ describe('wallet-funded orders', () => {
       await s.client.send<any>('POST', '/api/v1/delivery/orders.get', { body: { order_id: id } })
     ).body.data;
     expect(details.order_info.payment_status).toBe('refunded');
-    const events = await p.app.platform.db.query<any>(
-      "select app_id, payload from outbox_events where type = 'wallet.refund.completed' and subject_id = $1",
-      [id],
-    );
+    const events: any[] = await eventsAbout(p, id, 'wallet.refund.completed');
     expect(events).toHaveLength(1);
     expect(events[0].payload.data).toMatchObject({
       order_id: id,

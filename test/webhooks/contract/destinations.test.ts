@@ -10,6 +10,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { eventsAbout } from '../../helpers/events.ts';
 import { Tripwire, until } from '../receiver.ts';
 
 // Every spelling of a destination that is not globally routable; names answer from the DNS below.
@@ -96,11 +97,7 @@ const urlFor = (env: 'staging' | 'production', host: string) =>
   `${env === 'production' ? 'https' : 'http'}://${host}:${trip.port}/hook`;
 const create = (who: PartnerSetup, body: unknown) =>
   who.client.send<any>('POST', '/api/v1/delivery/orders.create', { body });
-const events = (orderId: string) =>
-  p.app.platform.db.query<any>(
-    'select id, delivery_status, last_error from outbox_events where subject_id = $1',
-    [orderId],
-  );
+const events = (orderId: string): Promise<any[]> => eventsAbout(p, orderId);
 
 describe('webhook destinations when they are set', () => {
   it.each(['production', 'staging'] as const)(

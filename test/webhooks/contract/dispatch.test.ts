@@ -7,6 +7,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { eventsAbout } from '../../helpers/events.ts';
 import { orderBody } from '../../delivery/fixtures.ts';
 import { Receiver, until } from '../receiver.ts';
 
@@ -95,10 +96,7 @@ describe('webhook delivery', () => {
     rx.script.set('/flaky', [500, 503]);
     const orderId = await createOrder(s);
     await until(() => rx.on('/flaky').length >= 3);
-    const [event] = await p.app.platform.db.query<{ id: string }>(
-      'select id from outbox_events where subject_id = $1',
-      [orderId],
-    );
+    const [event] = await eventsAbout(p, orderId);
     await until(
       async () =>
         (await p.admin('GET', `/webhooks/deliveries/${event!.id}`)).body.status === 'delivered',
@@ -117,10 +115,7 @@ describe('webhook delivery', () => {
     const s = await appWith('/down');
     rx.script.set('/down', [500, 500, 500]);
     const orderId = await createOrder(s);
-    const [event] = await p.app.platform.db.query<{ id: string }>(
-      'select id from outbox_events where subject_id = $1',
-      [orderId],
-    );
+    const [event] = await eventsAbout(p, orderId);
     await until(
       async () =>
         (await p.admin('GET', `/webhooks/deliveries/${event!.id}`)).body.status === 'dead',
@@ -148,13 +143,7 @@ describe('webhook delivery', () => {
     const first = await createOrder(s);
     await until(() => rx.on('/gone').length === 1);
     const second = await createOrder(s);
-    const events = async (id: string) =>
-      (
-        await p.app.platform.db.query<any>(
-          'select id, delivery_status, last_error from outbox_events where subject_id = $1',
-          [id],
-        )
-      )[0];
+    const events = async (id: string): Promise<any> => (await eventsAbout(p, id))[0];
     await until(async () => (await events(second)).delivery_status === 'dead');
     expect((await events(second)).last_error).toMatch(/disabled/);
     expect(rx.on('/gone')).toHaveLength(1);
@@ -229,13 +218,7 @@ describe('webhook delivery', () => {
     const s = await createPartner(p);
     const orderId = await createOrder(s);
     await until(
-      async () =>
-        (
-          await p.app.platform.db.query<any>(
-            'select delivery_status from outbox_events where subject_id = $1',
-            [orderId],
-          )
-        )[0].delivery_status === 'no_destination',
+      async () => (await eventsAbout(p, orderId))[0]!.delivery_status === 'no_destination',
     );
   });
 });

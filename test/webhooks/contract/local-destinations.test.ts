@@ -9,6 +9,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { eventsAbout } from '../../helpers/events.ts';
 import { Receiver, Tripwire, until } from '../receiver.ts';
 
 const logs: string[] = [];
@@ -40,13 +41,8 @@ afterAll(async () => {
 
 const create = (who: PartnerSetup, extra: Record<string, unknown> = {}) =>
   who.client.send<any>('POST', '/api/v1/delivery/orders.create', { body: orderBody(extra) });
-const eventOf = async (p: TestPlatform, orderId: string) =>
-  (
-    await p.app.platform.db.query<any>(
-      'select delivery_status, last_error from outbox_events where subject_id = $1',
-      [orderId],
-    )
-  )[0];
+const eventOf = async (p: TestPlatform, orderId: string): Promise<any> =>
+  (await eventsAbout(p, orderId))[0];
 
 describe('WEBHOOK_LOCAL_DESTINATIONS', () => {
   it('is off unless set to on; anything else stops the start', () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Destinations } from '../../../src/platform/outbound/destinations.ts';
 import { sendWebhook } from '../../../src/modules/webhooks/sender.ts';
 import { createPartner, startPlatform } from '../../helpers/harness.ts';
+import { eventsAbout } from '../../helpers/events.ts';
 import { orderBody } from '../../delivery/fixtures.ts';
 import { Receiver, until } from '../receiver.ts';
 
@@ -109,20 +110,9 @@ describe('webhook destination safety', () => {
       const prod = (
         await s.client.send<any>('POST', '/api/v1/delivery/orders.create', { body: orderBody() })
       ).body.data.order_details.order_id;
-      await until(
-        async () =>
-          (
-            await p.app.platform.db.query<any>(
-              'select delivery_status from outbox_events where subject_id = $1',
-              [prod],
-            )
-          )[0].delivery_status === 'dead',
-      );
-      const [row] = await p.app.platform.db.query<any>(
-        'select last_error from outbox_events where subject_id = $1',
-        [prod],
-      );
-      expect(row.last_error).toMatch(/destination refused: must use https/);
+      await until(async () => (await eventsAbout(p, prod))[0]!.delivery_status === 'dead');
+      const [row] = await eventsAbout(p, prod);
+      expect(row!.last_error).toMatch(/destination refused: must use https/);
       expect(rx.on('/shared')).toHaveLength(0);
     } finally {
       await p.close();
