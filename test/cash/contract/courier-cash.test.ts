@@ -16,6 +16,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { orderFee, orderOf, saleTotal } from '../../helpers/orders-read.ts';
 import { operatorWithToken } from '../../operators/helpers.ts';
 
 let p: TestPlatform;
@@ -31,13 +32,7 @@ afterAll(() => p.close());
 
 const atDropoff = (orderId: string, courierId: string) => toDropoff(p, orderId, courierId);
 
-const feeOf = async (orderId: string) =>
-  (
-    await p.app.platform.db.query<{ fee_pesewas: number }>(
-      'select fee_pesewas from delivery_orders where id = $1',
-      [orderId],
-    )
-  )[0]!.fee_pesewas;
+const feeOf = (orderId: string) => orderFee(s, orderId);
 const legs = (subject: string, kind: string) =>
   p.app.platform.db.query<{ account: string; amount_pesewas: number }>(
     'select e.account, e.amount_pesewas from ledger_journals j join ledger_entries e on e.journal_id = j.id where j.subject_id = $1 and j.kind = $2 order by e.account',
@@ -108,14 +103,7 @@ describe('cash collected on delivery', () => {
       expect(
         await codeOf(dispatch.service.delivered(c.id, id, { cashCollectedPesewas: bad })),
       ).toBe('VALIDATION_ERROR');
-    expect(
-      (
-        await p.app.platform.db.query<{ status: string }>(
-          'select status from delivery_orders where id = $1',
-          [id],
-        )
-      )[0]!.status,
-    ).toBe('in_transit');
+    expect((await orderOf(s, id)).status).toBe('in_transit');
     expect(await balanceOf(c.id)).toBe(0);
     expect((await dispatch.service.delivered(c.id, id, { cashCollectedPesewas: fee })).status).toBe(
       'delivered',
@@ -129,12 +117,7 @@ describe('cash collected on delivery', () => {
       .order_id as string;
     const c = await courierNear(p, 1, now);
     await atDropoff(orderId, c.id);
-    const total = (
-      await p.app.platform.db.query<{ total_pesewas: number }>(
-        'select total_pesewas from sales where id = $1',
-        [sale.sale_id],
-      )
-    )[0]!.total_pesewas;
+    const total = await saleTotal(sp, sale.sale_id);
     expect(
       await codeOf(
         dispatch.service.delivered(c.id, orderId, { cashCollectedPesewas: total + 100 }),

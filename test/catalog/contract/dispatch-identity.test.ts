@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/platform/errors.ts';
 import { startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
 import { orderBody as deliveryOrderBody } from '../../delivery/fixtures.ts';
+import { orderOf } from '../../helpers/orders-read.ts';
 import {
   decide,
   expectLedgerBalanced,
@@ -58,12 +59,9 @@ describe("a partner cannot pre-empt a sale's delivery order", () => {
     });
     expect(theirs).not.toContain(got.delivery.order_id);
     // The platform's order carries the sale's own, unguessable reference.
-    const [row] = await db().query<{ order_reference: string }>(
-      'select order_reference from delivery_orders where id = $1',
-      [got.delivery.order_id],
-    );
-    expect(guesses).not.toContain(row!.order_reference);
-    expect(row!.order_reference).toMatch(/^safe-[A-Za-z0-9_-]{16}$/);
+    const { order_reference } = await orderOf(s, got.delivery.order_id);
+    expect(guesses).not.toContain(order_reference);
+    expect(order_reference).toMatch(/^safe-[A-Za-z0-9_-]{16}$/);
   });
 
   it('a cod sale dispatches at once even when the partner holds the old derived reference', async () => {
@@ -130,11 +128,10 @@ describe('a sale whose delivery order is refused for good', () => {
       delivery: null,
     });
     expect(await stockOf(p, b.variantId)).toEqual({ stock: 10, reserved: 0 });
-    const failed = await db().query<{ failure_reason: string }>(
-      'select failure_reason from sales where id = $1',
-      [sale.sale_id],
+    const failed = (await p.admin('GET', '/sales?state=failed&limit=200')).body.sales.find(
+      (x: any) => x.sale_id === sale.sale_id,
     );
-    expect(failed[0]!.failure_reason).toBe('delivery_refused');
+    expect(failed).toMatchObject({ failure_reason: 'delivery_refused' });
     // The next run leaves it alone.
     expect((await p.app.platform.catalog!.jobs.tick()).dispatched).toBe(0);
     await expectLedgerBalanced(p);

@@ -7,6 +7,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { saleOf } from '../../helpers/orders-read.ts';
 import {
   createProduct,
   createOrder,
@@ -253,16 +254,19 @@ describe('orders.create pricing', () => {
   });
 
   it('quotes from the area id, else an area named in the address, else the centre of the vendor zone', async () => {
-    const fee = async (delivery: Record<string, unknown>) =>
-      (await placed(s, orderBody(a, { delivery }))).delivery_fee_ghs;
+    const newestFirst: string[] = [];
+    const fee = async (delivery: Record<string, unknown>) => {
+      const sale = await placed(s, orderBody(a, { delivery }));
+      newestFirst.unshift(sale.sale_id);
+      return sale.delivery_fee_ghs;
+    };
     const exact = await fee({ address: 'Somewhere', lat: 5.635, lng: -0.161 });
     expect(await fee({ address: 'Somewhere', area_id: 'loc_accra_east_legon' })).toBe(exact);
     expect(await fee({ address: '12 Lagos Avenue, East Legon' })).toBe(exact);
-    const sales = await p.app.platform.db.query<{ quote_source: string }>(
-      'select quote_source from sales where app_id = $1 order by created_at desc limit 3',
-      [s.appId],
+    const sources = await Promise.all(
+      newestFirst.map(async (id) => (await saleOf(p, id)).quote_source),
     );
-    expect(sales.map((r) => r.quote_source)).toEqual(['address', 'area', 'coordinates']);
+    expect(sources).toEqual(['address', 'area', 'coordinates']);
     // Unplaced buyer: the vendor (Osu) is in Accra Metro, whose first listed area is Accra Central.
     const central = await fee({ address: 'House 7, unnamed street' });
     expect(central).toBe(await fee({ address: 'x', area_id: 'loc_accra_central' }));
@@ -276,11 +280,10 @@ describe("orders.create: the buyer's point", () => {
   beforeAll(async () => {
     a = await shop(p);
   });
-  const stored = (saleId: string) =>
-    p.app.platform.db.query<{ delivery_lat: number; delivery_lng: number; quote_source: string }>(
-      'select delivery_lat, delivery_lng, quote_source from sales where id = $1',
-      [saleId],
-    );
+  const stored = async (saleId: string) => {
+    const { delivery_lat, delivery_lng, quote_source } = await saleOf(p, saleId);
+    return { delivery_lat, delivery_lng, quote_source };
+  };
 
   it('is taken as delivery.coordinates (canonical, as on delivery orders), as lat/lng, or as both when they agree: one fee, one stored point', async () => {
     const forms = [{ coordinates: point }, { ...point }, { coordinates: point, ...point }];
@@ -289,9 +292,11 @@ describe("orders.create: the buyer's point", () => {
       sales.push(await placed(s, orderBody(a, { delivery: { address: 'Somewhere', ...form } })));
     expect(new Set(sales.map((x) => x.delivery_fee_ghs)).size).toBe(1);
     for (const sale of sales)
-      expect(await stored(sale.sale_id)).toEqual([
-        { delivery_lat: point.lat, delivery_lng: point.lng, quote_source: 'coordinates' },
-      ]);
+      expect(await stored(sale.sale_id)).toEqual({
+        delivery_lat: point.lat,
+        delivery_lng: point.lng,
+        quote_source: 'coordinates',
+      });
   });
 
   it('answers 400 CONFLICTING_COORDINATES when both forms are sent and disagree, reserving nothing', async () => {

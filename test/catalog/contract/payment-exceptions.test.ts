@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsAbout } from '../../helpers/events.ts';
 import { startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import { clientReferenceOf } from '../../helpers/orders-read.ts';
 import {
   decide,
   expectLedgerBalanced,
@@ -120,12 +121,7 @@ describe('the gateway reports a payment for a sale that already failed', () => {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
-        client_reference: (
-          await db().query<{ client_reference: string }>(
-            'select client_reference from sales where id = $1',
-            [sale.sale_id],
-          )
-        )[0]!.client_reference,
+        client_reference: await clientReferenceOf(p, sale.sale_id),
         status: 'Paid',
       }),
     });

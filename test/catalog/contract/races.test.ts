@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
 import { eventsAbout } from '../../helpers/events.ts';
+import { clientReferenceOf } from '../../helpers/orders-read.ts';
 import {
   createOrder,
   decide,
@@ -65,12 +66,7 @@ describe('concurrency', () => {
       "update sandbox_checkouts set status = 'Paid' where client_reference = (select client_reference from sales where id = $1)",
       [sale.sale_id],
     );
-    const clientReference = (
-      await p.app.platform.db.query<{ client_reference: string }>(
-        'select client_reference from sales where id = $1',
-        [sale.sale_id],
-      )
-    )[0]!.client_reference;
+    const clientReference = await clientReferenceOf(p, sale.sale_id);
     const callback = () =>
       p.fetch(`${p.url}/webhooks/payments/sandbox`, {
         method: 'POST',

@@ -3,6 +3,7 @@ import { paystackEnv, startFakePaystack, type FakePaystack } from '../../fakes/p
 import { FakeTransfers } from '../../fakes/transfers.ts';
 import { startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
 import { eventsAbout } from '../../helpers/events.ts';
+import { clientReferenceOf } from '../../helpers/orders-read.ts';
 import {
   expectLedgerBalanced,
   getSale,
@@ -38,13 +39,7 @@ afterAll(async () => {
 
 const db = () => p.app.platform.db;
 const refunds = () => p.app.platform.catalog!.refunds;
-const clientReference = async (saleId: string) =>
-  (
-    await db().query<{ client_reference: string }>(
-      'select client_reference from sales where id = $1',
-      [saleId],
-    )
-  )[0]!.client_reference;
+const clientReference = (saleId: string) => clientReferenceOf(p, saleId);
 const theirs = (ref: string) => ref.replaceAll('_', '-');
 /** Paystack refunds of the sale's payment, as the fake holds them. */
 const paystackRefunds = (ref: string) =>

@@ -8,6 +8,7 @@ import {
   type TestPlatform,
 } from '../../helpers/harness.ts';
 import { eventsAbout } from '../../helpers/events.ts';
+import { storedOrder } from '../../helpers/orders-read.ts';
 import { ACCRA_CENTRAL, EAST_LEGON, orderBody } from '../fixtures.ts';
 
 const CREATE = '/api/v1/delivery/orders.create';
@@ -259,10 +260,7 @@ describe('orders.create', () => {
         [id],
       ),
     ).toBe(0);
-    const [row] = await p.app.platform.db.query<any>(
-      'select created_at from delivery_orders where id = $1',
-      [id],
-    );
+    const row = await storedOrder(p, id);
     const tracked = await s.client.send<any>('POST', '/api/v1/delivery/orders.track', {
       body: { order_id: id },
     });

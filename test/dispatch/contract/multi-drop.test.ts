@@ -10,6 +10,7 @@ import {
   type TestPlatform,
 } from '../../helpers/harness.ts';
 import { eventsAbout } from '../../helpers/events.ts';
+import { orderFee } from '../../helpers/orders-read.ts';
 import { adminCli, SLOW } from '../../cli/admin-cli.ts';
 import { allOffDuty, codeOf, courierNear } from '../helpers.ts';
 
@@ -131,12 +132,7 @@ describe('multi-drop batches', () => {
           where j.subject_id = $1 and j.kind = 'courier_cash_collected' and e.account = $2`,
         [id, `courier_cash:${c.id}`],
       );
-      const fee = (
-        await p.app.platform.db.query<{ fee_pesewas: number }>(
-          'select fee_pesewas from delivery_orders where id = $1',
-          [id],
-        )
-      )[0]!.fee_pesewas;
+      const fee = await orderFee(s, id);
       expect(legs).toEqual([{ amount_pesewas: -fee }]);
     }
   });

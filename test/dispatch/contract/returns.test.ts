@@ -9,6 +9,7 @@ import {
   type TestPlatform,
 } from '../../helpers/harness.ts';
 import { eventsAbout } from '../../helpers/events.ts';
+import { storedOrder } from '../../helpers/orders-read.ts';
 import { balance, expectLedgerConsistent, topUp, walletPartner } from '../../wallet/helpers.ts';
 import { codeOf, courierNear, productionOrder, toDropoff } from '../helpers.ts';
 
@@ -24,13 +25,12 @@ beforeAll(async () => {
 afterAll(() => p.close());
 
 const db = () => p.app.platform.db;
-const row = async (id: string) =>
-  (
-    await db().query<any>(
-      'select status, version, delivery_attempts, failure_reason, failure_note, return_fee_pesewas from delivery_orders where id = $1',
-      [id],
-    )
-  )[0];
+/** The order's state as the delivery module's face finds it, with what orders.get does not show (version). */
+const row = async (id: string) => {
+  const { status, version, delivery_attempts, failure_reason, failure_note, return_fee_pesewas } =
+    await storedOrder(p, id);
+  return { status, version, delivery_attempts, failure_reason, failure_note, return_fee_pesewas };
+};
 const assignment = async (id: string) =>
   (
     await db().query<any>(

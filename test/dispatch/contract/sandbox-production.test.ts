@@ -18,6 +18,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { orderFee, orderOf, saleTotal } from '../../helpers/orders-read.ts';
 import { allOffDuty, courierNear, offeredTo, productionOrder } from '../helpers.ts';
 
 // The local playground (npm run demo): SANDBOX_COURIER_FOR_PRODUCTION=on gives this machine's
@@ -44,9 +45,7 @@ const step = async () => {
   await dispatch.offers.tick();
   return dispatch.sandbox.tick();
 };
-const statusOf = async (id: string) =>
-  (await q<{ status: string }>('select status from delivery_orders where id = $1', [id]))[0]!
-    .status;
+const statusOf = async (owner: PartnerSetup, id: string) => (await orderOf(owner, id)).status;
 
 describe('the sandbox courier on a local playground', () => {
   it('takes production orders through every stage, offers none to a real courier on duty at the pickup, and texts nobody', async () => {
@@ -56,7 +55,7 @@ describe('the sandbox courier on a local playground', () => {
     const texts = await countRows(p, 'select count(*)::int as n from dev_sms_outbox');
     const id = await productionOrder(production);
     for (let i = 0; i < 5; i++) await step();
-    expect(await statusOf(id)).toBe('delivered');
+    expect(await statusOf(production, id)).toBe('delivered');
     expect(
       await q('select courier_id, state from dispatch_offers where order_id = $1', [id]),
     ).toEqual([{ courier_id: sim, state: 'accepted' }]);
@@ -71,11 +70,7 @@ describe('the sandbox courier on a local playground', () => {
     // Its recipient is test data like staging's: no delivery code by text.
     expect(await countRows(p, 'select count(*)::int as n from dev_sms_outbox')).toBe(texts);
     // A recipient-paid fee is collected on the simulated courier's own cash account, never a real courier's.
-    const fee = (
-      await q<{ fee_pesewas: number }>('select fee_pesewas from delivery_orders where id = $1', [
-        id,
-      ])
-    )[0]!.fee_pesewas;
+    const fee = await orderFee(production, id);
     const legs = await q(
       `select e.account, e.amount_pesewas from ledger_journals j join ledger_entries e on e.journal_id = j.id where j.subject_id = $1 and j.kind = 'courier_cash_collected' order by e.account`,
       [id],
@@ -114,18 +109,14 @@ describe('the sandbox courier on a local playground', () => {
     const orderId = (await getSale(seller, { sale_id: sale.sale_id })).body.data.delivery
       .order_id as string;
     for (let i = 0; i < 5; i++) await step();
-    expect(await statusOf(orderId)).toBe('delivered');
+    expect(await statusOf(seller, orderId)).toBe('delivered');
     const verified = await verifySale(seller, sale.sale_id);
     expect(verified.body.data).toMatchObject({
       state: 'confirmed',
       settled: true,
       delivery_status: 'delivered',
     });
-    const total = (
-      await q<{ total_pesewas: number }>('select total_pesewas from sales where id = $1', [
-        sale.sale_id,
-      ])
-    )[0]!.total_pesewas;
+    const total = await saleTotal(seller, sale.sale_id);
     const sim = await dispatch.sandbox.courierId();
     const cash = await q(
       `select e.account, e.amount_pesewas from ledger_journals j join ledger_entries e on e.journal_id = j.id where j.subject_id = $1 and j.kind = 'courier_cash_collected' order by e.account`,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decide, orderBody, placed, salesPartner, shop } from '../../catalog/helpers.ts';
+import { decide, getSale, orderBody, placed, salesPartner, shop } from '../../catalog/helpers.ts';
 import { startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
 import { balanceOf, expectBalanced, HOUR, setDestination, runPayouts } from '../helpers.ts';
 
@@ -34,13 +34,9 @@ async function paidSale(
 ): Promise<{ saleId: string; orderId: string; total: number }> {
   const sale = await placed(sp, orderBody(s, { payment_method: 'online' }));
   expect(await decide(sale.checkout_url, 'pay')).toBe(200);
-  const [row] = await db().query<{ delivery_order_id: string }>(
-    'select delivery_order_id from sales where id = $1',
-    [sale.sale_id],
-  );
   return {
     saleId: sale.sale_id,
-    orderId: row!.delivery_order_id,
+    orderId: (await getSale(sp, { sale_id: sale.sale_id })).body.data.delivery.order_id,
     total: Math.round(sale.total_ghs * 100),
   };
 }

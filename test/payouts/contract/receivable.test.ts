@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decide, orderBody, placed, salesPartner, shop } from '../../catalog/helpers.ts';
+import { decide, getSale, orderBody, placed, salesPartner, shop } from '../../catalog/helpers.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';
 import { startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
 import { balanceOf, expectBalanced, owedBack, setDestination, runPayouts } from '../helpers.ts';
@@ -50,15 +50,11 @@ async function deliveredSale(s: Awaited<ReturnType<typeof shop>>, quantity = 1):
     }),
   );
   expect(await decide(sale.checkout_url, 'pay')).toBe(200);
-  const [row] = await p.app.platform.db.query<{ delivery_order_id: string }>(
-    'select delivery_order_id from sales where id = $1',
-    [sale.sale_id],
-  );
+  const orderId = (await getSale(sp, { sale_id: sale.sale_id })).body.data.delivery.order_id;
   for (const status of ['accepted', 'pickedUp', 'in_transit', 'delivered'])
-    expect(
-      (await p.admin('POST', `/delivery/orders/${row!.delivery_order_id}/status`, { status }))
-        .status,
-    ).toBe(200);
+    expect((await p.admin('POST', `/delivery/orders/${orderId}/status`, { status })).status).toBe(
+      200,
+    );
   return sale.sale_id;
 }
 

@@ -46,11 +46,10 @@ async function deliveredWithPhoto(s: Shop, courierId: string) {
   await svc.pickedUp(courierId, orderId);
   await svc.arrived(courierId, orderId);
   await p.app.platform.proofs.recordMedia({ orderId, kind: 'photo', bytes: PHOTO, courierId });
-  const [drop] = await p.app.platform.db.query<{ lat: number; lng: number }>(
-    'select delivery_lat as lat, delivery_lng as lng from delivery_orders where id = $1',
-    [orderId],
-  );
-  await p.app.platform.couriers.reportPosition(courierId, { ...drop!, at: new Date(now()) });
+  // The drop-off point, from the courier's job sheet (the delivery module's face).
+  const sheet = (await p.app.platform.delivery!.orders.jobSheet(orderId))!;
+  const drop = { lat: sheet.delivery_lat!, lng: sheet.delivery_lng! };
+  await p.app.platform.couriers.reportPosition(courierId, { ...drop, at: new Date(now()) });
   await svc.delivered(courierId, orderId);
   return { orderId, link: new URL(p.app.platform.proofConfirmations.linkFor(orderId)).pathname };
 }

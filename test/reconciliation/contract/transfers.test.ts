@@ -16,6 +16,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { clientReferenceOf } from '../../helpers/orders-read.ts';
 import { balanceOf } from '../../payouts/helpers.ts';
 import { paidPayout, statementLine, STATEMENT_HEADER } from '../helpers.ts';
 
@@ -78,11 +79,7 @@ async function refundedByTransfer(): Promise<{
   amount: number;
 }> {
   const sale = await placed(s, orderBody(await shop(p), { payment_method: 'online' }));
-  const [row] = await p.app.platform.db.query<{ client_reference: string }>(
-    'select client_reference from sales where id = $1',
-    [sale.sale_id],
-  );
-  hubtel.pay(row!.client_reference);
+  hubtel.pay(await clientReferenceOf(p, sale.sale_id));
   expect((await verifySale(s, sale.sale_id)).body.data).toMatchObject({ state: 'confirmed' });
   const orderId = (await getSale(s, { sale_id: sale.sale_id })).body.data.delivery.order_id;
   expect(

@@ -8,6 +8,7 @@ import {
 import { audited } from '../../helpers/audit.ts';
 import { useConsoleWithPartner } from '../../helpers/console.ts';
 import { countRows } from '../../helpers/harness.ts';
+import { orderFee } from '../../helpers/orders-read.ts';
 import { csrfOf } from '../../helpers/web.ts';
 
 describe('the console courier cash page', () => {
@@ -20,13 +21,7 @@ describe('the console courier cash page', () => {
     const orderId = await productionOrder(env.s);
     await toDropoff(env.p, orderId, c.id);
     await env.p.app.platform.dispatch!.service.delivered(c.id, orderId);
-    const fee = (
-      await env.p.app.platform.db.query<{ fee_pesewas: number }>(
-        'select fee_pesewas from delivery_orders where id = $1',
-        [orderId],
-      )
-    )[0]!.fee_pesewas;
-    return { id: c.id, fee: Number(fee) };
+    return { id: c.id, fee: await orderFee(env.s, orderId) };
   }
   const ghs = (pesewas: number) =>
     `GHS ${Math.floor(pesewas / 100)}.${String(pesewas % 100).padStart(2, '0')}`;

@@ -5,6 +5,7 @@ import { audited } from '../../helpers/audit.ts';
 import type { OperatorRole } from '../../../src/platform/auth/actor.ts';
 import { signedInOperator, TOTP_STEP_MS } from '../../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import { storedOrder } from '../../helpers/orders-read.ts';
 import { csrfOf, dashboardKey, verifiedOwner } from '../../helpers/web.ts';
 
 const orderIds = (html: string) =>
@@ -38,12 +39,7 @@ describe('the console orders board', () => {
       });
       created.push(res.body.data.order_details.order_id);
     }
-    partnerId = (
-      await p.app.platform.db.query<{ partner_id: string }>(
-        'select partner_id from delivery_orders where id = $1',
-        [created[0]],
-      )
-    )[0]!.partner_id;
+    partnerId = (await storedOrder(p, created[0]!)).partner_id;
   });
   afterAll(async () => {
     await p?.close();
@@ -168,11 +164,7 @@ describe('the console orders board', () => {
     expect(offered(cancelled.text)).toEqual([]);
     expect(cancelled.text).not.toContain('Cancel order');
     expect((await web.post(`/console/orders/${id}/cancel`, { _csrf: csrf })).status).toBe(409);
-    const rows = await p.app.platform.db.query<{ status: string; payment_status: string }>(
-      'select status, payment_status from delivery_orders where id = $1',
-      [id],
-    );
-    expect(rows[0]!.status).toBe('cancelled');
+    expect((await storedOrder(p, id)).status).toBe('cancelled');
     const audit = await audited(p, { action: 'delivery_order.status_change', target_id: id });
     expect(
       audit
@@ -263,11 +255,7 @@ describe('the console orders board', () => {
       (await web.post(`/console/orders/${id}/status`, { _csrf: csrf, status: 'accepted' })).status,
     ).toBe(403);
     expect((await web.post(`/console/orders/${id}/cancel`, { _csrf: csrf })).status).toBe(403);
-    const rows = await p.app.platform.db.query<{ status: string }>(
-      'select status from delivery_orders where id = $1',
-      [id],
-    );
-    expect(rows[0]!.status).toBe('placed');
+    expect((await storedOrder(p, id)).status).toBe('placed');
   });
 
   it('refuses a move without the session’s CSRF token or from another site', async () => {
@@ -280,10 +268,6 @@ describe('the console orders board', () => {
       (await web.post(`/console/orders/${id}/status`, { _csrf: 'forged', status: 'accepted' }))
         .status,
     ).toBe(403);
-    const rows = await p.app.platform.db.query<{ status: string }>(
-      'select status from delivery_orders where id = $1',
-      [id],
-    );
-    expect(rows[0]!.status).toBe('placed');
+    expect((await storedOrder(p, id)).status).toBe('placed');
   });
 });

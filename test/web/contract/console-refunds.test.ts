@@ -14,6 +14,7 @@ import { FakeTransfers } from '../../fakes/transfers.ts';
 import { audited as readAudit } from '../../helpers/audit.ts';
 import { signedInOperator, TOTP_STEP_MS } from '../../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import { clientReferenceOf } from '../../helpers/orders-read.ts';
 import { csrfOf, type WebClient } from '../../helpers/web.ts';
 
 // Buyer refunds in the console: the list by state, the wallet a mobile money refund waits for, and
@@ -46,14 +47,7 @@ describe('buyer refunds in the console (finance, admin)', () => {
     const s = await salesPartner(p);
     const sale = await placed(s, orderBody(await shop(p), { payment_method: 'online' }));
     saleId = sale.sale_id;
-    hubtel.pay(
-      (
-        await p.app.platform.db.query<{ client_reference: string }>(
-          'select client_reference from sales where id = $1',
-          [saleId],
-        )
-      )[0]!.client_reference,
-    );
+    hubtel.pay(await clientReferenceOf(p, saleId));
     await verifySale(s, saleId);
     const orderId = (await getSale(s, { sale_id: saleId })).body.data.delivery.order_id;
     await p.admin('POST', `/delivery/orders/${orderId}/status`, { status: 'cancelled' });

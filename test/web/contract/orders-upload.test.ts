@@ -306,9 +306,11 @@ describe('dashboard: upload a CSV of orders', () => {
         "select id from delivery_orders where order_reference = 'CROSS-1'",
       ),
     ).toEqual([]);
-    const [mine] = await p.app.platform.db.query<{ id: string }>(
-      "select id from delivery_orders where order_reference = 'UP-1'",
-    );
-    expect((await other.web.get(`/dashboard/orders/${mine!.id}`)).status).toBe(404);
+    const mine = await client.send<any>('POST', '/api/v1/delivery/orders.get', {
+      body: { order_reference: 'UP-1' },
+    });
+    expect(
+      (await other.web.get(`/dashboard/orders/${mine.body.data.internal_order_id}`)).status,
+    ).toBe(404);
   });
 });

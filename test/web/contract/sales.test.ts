@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decide, orderBody, placed, SALE_SCOPES, shop, verifySale } from '../../catalog/helpers.ts';
+import {
+  decide,
+  getSale,
+  orderBody,
+  placed,
+  SALE_SCOPES,
+  shop,
+  verifySale,
+} from '../../catalog/helpers.ts';
 import {
   addKey,
   startPlatform,
@@ -75,12 +83,8 @@ describe('dashboard sales: the list, a sale with its settlement as the ledger re
     expect((await a.web.get(`/dashboard/sales/${settled.sale_id}`)).text).toContain(
       'id="not-settled"',
     );
-    const orderId = (
-      await p.app.platform.db.query<{ delivery_order_id: string }>(
-        'select delivery_order_id from sales where id = $1',
-        [settled.sale_id],
-      )
-    )[0]!.delivery_order_id;
+    const orderId = (await getSale(a.key, { sale_id: settled.sale_id })).body.data.delivery
+      .order_id;
     for (const status of ['accepted', 'pickedUp', 'in_transit', 'delivered'])
       expect((await p.admin('POST', `/delivery/orders/${orderId}/status`, { status })).status).toBe(
         200,
