@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeTransfers } from '../../fakes/transfers.ts';
-import { countRows, startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import { listedPayouts } from '../../helpers/payouts-read.ts';
 import { newPhone } from '../../helpers/courier.ts';
 import {
   balanceOf,
@@ -138,11 +139,7 @@ describe('couriers paid out as payees of the payouts module', () => {
     expect(
       (await p.admin('GET', `/payouts?run_id=${second.body.run_id}&payee=courier:${id}`)).body.data,
     ).toEqual([]);
-    expect(
-      await countRows(p, 'select count(*)::int as n from payouts where payee = $1', [
-        `courier:${id}`,
-      ]),
-    ).toBe(1);
+    expect(await listedPayouts(p, { payee: `courier:${id}` })).toHaveLength(1);
     await expectBalanced(p);
     expect(
       Number(

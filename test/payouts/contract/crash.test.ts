@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPayoutsModule, type PayoutsModule } from '../../../src/modules/payouts/index.ts';
 import { FakeTransfers, type SendKnob } from '../../fakes/transfers.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import { listedPayouts, operatorPayout } from '../../helpers/payouts-read.ts';
 import { payeeDirectory } from '../../../src/flows/payouts-find-payees.ts';
 import { balanceOf, expectBalanced, HOUR, settleSale, vendorPayee } from '../helpers.ts';
 
@@ -30,14 +31,7 @@ const restarted = (): PayoutsModule =>
   });
 
 const statuses = async (ids: string[]) =>
-  (
-    await p.app.platform.db.query<{ id: string; status: string }>(
-      'select id, status from payouts where id = any($1::text[])',
-      [ids],
-    )
-  )
-    .sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id))
-    .map((r) => r.status);
+  Promise.all(ids.map(async (id) => (await operatorPayout(p, id)).status));
 
 /**
  * Six payees; the first sends of the run meet `knob`. Where the knob makes the call hang, the run
@@ -55,26 +49,19 @@ async function crashAndRecover(knob: SendKnob): Promise<void> {
   // A hanging call is the process dying mid-call: nothing after it runs, and nobody waits for it.
   if (!hangs) await ran;
   const payee = vendors.map((v) => `vendor:${v.id}`);
-  const open = async () =>
-    (
-      await p.app.platform.db.query<{ status: string; n: number }>(
-        'select status, count(*)::int as n from payouts where payee = any($1::text[]) group by status order by status',
-        [payee],
-      )
-    ).map((r) => `${r.status}:${r.n}`);
+  const open = async () => {
+    const n = new Map<string, number>();
+    for (const one of payee)
+      for (const { status } of await listedPayouts(p, { payee: one }))
+        n.set(status, (n.get(status) ?? 0) + 1);
+    return [...n.keys()].sort().map((status) => `${status}:${n.get(status)}`);
+  };
   await expect
     .poll(open, { timeout: 10_000 })
     .toEqual(hangs ? ['created:2', 'sending:4'] : ['paid:5', 'sending:1']);
   // In the payees' order, to match each payout with its amount.
   const ids = [];
-  for (const v of vendors)
-    ids.push(
-      (
-        await p.app.platform.db.query<{ id: string }>('select id from payouts where payee = $1', [
-          `vendor:${v.id}`,
-        ])
-      )[0]!.id,
-    );
+  for (const v of vendors) ids.push((await listedPayouts(p, { payee: `vendor:${v.id}` }))[0]!.id);
   now += 61_000;
   await restarted().sender.recover();
   await restarted().sender.recover();
@@ -104,10 +91,7 @@ describe('exactly once across crashes and provider failures', () => {
     await settleSale(p, v.account, 4100, now - 30 * HOUR);
     fake.knobs.push('timeout_after_accept');
     await restarted().service.run('manual', 'opr_maker');
-    const [row] = await p.app.platform.db.query<{ id: string; status: string }>(
-      'select id, status from payouts where payee = $1',
-      [`vendor:${v.id}`],
-    );
+    const [row] = await listedPayouts(p, { payee: `vendor:${v.id}` });
     expect(row!.status).toBe('sending');
     const status = fake.status.bind(fake);
     fake.status = async () => Promise.reject(new Error('provider down'));

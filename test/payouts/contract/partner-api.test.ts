@@ -7,6 +7,7 @@ import {
   type TestPlatform,
 } from '../../helpers/harness.ts';
 import { eventsAbout } from '../../helpers/events.ts';
+import { listedPayouts } from '../../helpers/payouts-read.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';
 import {
   HOUR,
@@ -305,10 +306,7 @@ describe('payout.paid and payout.failed events', () => {
     const v = await vendorPayee(p);
     await settleSale(p, v.account, 3000, now - 30 * HOUR);
     await run();
-    const [paid] = await p.app.platform.db.query<{ id: string; status: string }>(
-      'select id, status from payouts where payee = $1',
-      [`vendor:${v.id}`],
-    );
+    const [paid] = await listedPayouts(p, { payee: `vendor:${v.id}` });
     expect(paid!.status).toBe('paid');
     expect(await events(paid!.id)).toEqual([]);
   });

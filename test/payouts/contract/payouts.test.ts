@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audited } from '../../helpers/audit.ts';
 import { createPartner, startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import { listedPayouts } from '../../helpers/payouts-read.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';
 import { operatorWithToken } from '../../operators/helpers.ts';
 import {
@@ -241,8 +242,7 @@ describe('balances and runs', () => {
     expect(await balanceOf(p, v.account)).toBe(700);
     expect(await balanceOf(p, 'payouts_in_transit')).toBe(0);
     expect(await balanceOf(p, 'transfer_fees')).toBe(
-      -fake.feePesewas *
-        (await p.app.platform.db.query("select id from payouts where status in ('paid')")).length,
+      -fake.feePesewas * (await listedPayouts(p, { status: 'paid' })).length,
     );
     expect((await p.admin('GET', `/payees/vendor/${v.id}`)).body).toMatchObject({
       available_pesewas: 0,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeTransfers, type SendKnob } from '../../fakes/transfers.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import { listedPayouts, operatorPayout } from '../../helpers/payouts-read.ts';
 import { expectBalanced, HOUR, payouts, settleSale, vendorPayee, runPayouts } from '../helpers.ts';
 
 let p: TestPlatform;
@@ -19,12 +20,7 @@ afterAll(() => p.close());
 const db = () => p.app.platform.db;
 const GRACE_MS = 60_000;
 const statusOf = async (ids: string[]) =>
-  (
-    await db().query<{ status: string }>(
-      'select status from payouts where id = any($1::text[]) order by id',
-      [ids],
-    )
-  ).map((r) => r.status);
+  Promise.all(ids.map(async (id) => (await operatorPayout(p, id)).status));
 
 /** `n` payouts pending at the provider since long before `at`, each due for a check before anything else. */
 async function longPending(n: number, at: number): Promise<string[]> {
@@ -61,9 +57,7 @@ describe('the recovery of open payouts', () => {
     await settleSale(p, v.account, 4000, now - 30 * HOUR);
     fake.knobs.push('pending');
     await runPayouts(p);
-    const [row] = await db().query<{ id: string }>('select id from payouts where payee = $1', [
-      `vendor:${v.id}`,
-    ]);
+    const [row] = await listedPayouts(p, { payee: `vendor:${v.id}` });
     const id = row!.id;
     const nextCheck = async () =>
       (
@@ -98,11 +92,7 @@ describe('the recovery of open payouts', () => {
     // Lost sends: a 5xx before the provider recorded anything leaves each in `sending`.
     fake.knobs.push(...Array<SendKnob>(5).fill('error_before'));
     expect((await runPayouts(p)).status).toBe(202);
-    const lost = (
-      await db().query<{ id: string }>(
-        "select id from payouts where status = 'sending' order by id",
-      )
-    ).map((r) => r.id);
+    const lost = (await listedPayouts(p, { status: 'sending' })).map((r) => r.id);
     expect(lost).toHaveLength(5);
     for (const id of lost) expect(fake.transfers.has(id)).toBe(false);
     // 600 transfers pending at the provider for a day, every one due before the lost sends.

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeTransfers } from '../../fakes/transfers.ts';
 import { audited } from '../../helpers/audit.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import { payeeDestination } from '../../helpers/payouts-read.ts';
 import { operatorWithToken } from '../../operators/helpers.ts';
 import {
   balanceOf,
@@ -235,15 +236,12 @@ describe('a destination change racing the sender', () => {
     // Each transfer, as it reaches the provider, is compared with the destination committed at that instant.
     const arrivals: Array<{ reference: string; sentTo: string; committed: string }> = [];
     fake.onArrival = async ({ reference, destination }) => {
-      const [row] = await db().query<{ number: string }>(
-        'select d.number from payouts p join payout_destinations d on d.payee = p.payee where p.id = $1',
-        [reference],
-      );
+      const committed = await payeeDestination(p, (await payout(reference)).payee);
       arrivals.push({
         reference,
         sentTo:
           destination.kind === 'mobile_money' ? destination.number : destination.accountNumber,
-        committed: row!.number,
+        committed: committed!.number,
       });
     };
     const outcomes: string[] = [];

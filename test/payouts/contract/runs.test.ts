@@ -5,6 +5,7 @@ import {
 } from '../../../src/integrations/transfers/paystack.ts';
 import { startFakePaystack, type FakePaystack } from '../../fakes/paystack.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import { listedPayouts } from '../../helpers/payouts-read.ts';
 import {
   balanceOf,
   expectBalanced,
@@ -37,7 +38,6 @@ afterAll(async () => {
   await fake.close();
 });
 
-const db = () => p.app.platform.db;
 const bulkRequests = () =>
   fake.requests
     .filter((r) => r.method === 'POST' && r.path === '/transfer/bulk')
@@ -49,13 +49,7 @@ const bulkRequests = () =>
           amount: number;
         }>,
     );
-const statusOf = async (payee: string) =>
-  (
-    await db().query<{ id: string; status: string; failure_reason: string | null }>(
-      'select id, status, failure_reason from payouts where payee = $1',
-      [payee],
-    )
-  )[0]!;
+const statusOf = async (payee: string) => (await listedPayouts(p, { payee }))[0]!;
 
 /** A vendor owed `amount` past the hold, paid to the wallet `number` (registered under the vendor's name at Paystack). */
 async function owed(number: string, amount: number) {

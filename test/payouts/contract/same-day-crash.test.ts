@@ -5,12 +5,8 @@ import { payeeDirectory } from '../../../src/flows/payouts-find-payees.ts';
 import { salesPartner } from '../../catalog/helpers.ts';
 import { courierNear } from '../../dispatch/helpers.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';
-import {
-  countRows,
-  startPlatform,
-  type PartnerSetup,
-  type TestPlatform,
-} from '../../helpers/harness.ts';
+import { startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import { runsAfterHandover } from '../../helpers/payouts-read.ts';
 import { balanceOf, expectBalanced, HOUR, payouts } from '../helpers.ts';
 import {
   cashHeld,
@@ -99,17 +95,9 @@ async function crashAndRecover(step: 'before the run' | 'before sending'): Promi
     expect.objectContaining({ amount_pesewas: owed, status: 'paid', handover_id: handoverId }),
   ]);
   expect(fake.transfers.get(paid[0]!.id)).toMatchObject({ amountPesewas: owed, calls: 1 });
-  expect(
-    await countRows(p, 'select count(*)::int as n from payout_runs where handover_id = $1', [
-      handoverId,
-    ]),
-  ).toBe(1);
-  const run = (
-    await p.app.platform.db.query<{ id: string }>(
-      'select id from payout_runs where handover_id = $1',
-      [handoverId],
-    )
-  )[0]!.id;
+  const runs = await runsAfterHandover(p, handoverId);
+  expect(runs).toHaveLength(1);
+  const run = runs[0]!.id;
   expect(await requestOf(p, handoverId)).toMatchObject({
     attempts: 2,
     done_at: expect.any(Date),

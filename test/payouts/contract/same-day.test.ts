@@ -9,6 +9,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { runsAfterHandover } from '../../helpers/payouts-read.ts';
 import { operatorWithToken } from '../../operators/helpers.ts';
 import { balanceOf, expectBalanced, HOUR, payouts } from '../helpers.ts';
 import {
@@ -73,12 +74,7 @@ describe('same-day vendors', () => {
     expect(await balanceOf(p, `vendor_payable:${fast.vendorId}`)).toBe(0);
     expect(await payoutsOf(p, slow.vendorId)).toEqual([]);
     // The handover's request is done, naming its run.
-    const run = (
-      await p.app.platform.db.query<{ id: string }>(
-        'select id from payout_runs where handover_id = $1',
-        [handoverId],
-      )
-    )[0]!.id;
+    const run = (await runsAfterHandover(p, handoverId))[0]!.id;
     expect(await requestOf(p, handoverId)).toMatchObject({
       attempts: 1,
       run_id: run,
@@ -94,11 +90,7 @@ describe('same-day vendors', () => {
         codVendorsOf,
       ),
     ).toBeUndefined();
-    expect(
-      await countRows(p, 'select count(*)::int as n from payout_runs where handover_id = $1', [
-        handoverId,
-      ]),
-    ).toBe(1);
+    expect(await runsAfterHandover(p, handoverId)).toHaveLength(1);
     expect(await payoutsOf(p, fast.vendorId)).toHaveLength(1);
     await expectBalanced(p);
   });

@@ -98,10 +98,7 @@ describe('the activation queue in the console, and the partner side in the dashb
     );
     expect(key.status).toBe(200);
     expect(key.text).toContain('delivery:read, delivery:wallet:spend');
-    const keys = await p.app.platform.db.query<{ environment: string; scopes: string[] }>(
-      'select environment, scopes from api_keys where app_id = $1',
-      [appId],
-    );
+    const { keys } = (await p.admin('GET', `/apps/${appId}/keys`)).body;
     expect(keys).toEqual([
       expect.objectContaining({
         environment: 'production',

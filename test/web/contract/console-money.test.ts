@@ -20,14 +20,9 @@ describe('a partner’s wallet in the console (finance, admin; read-only)', () =
   let partnerId: string;
   beforeAll(async () => {
     p = await startPlatform({ socket: false, clock: () => now });
-    const { web, email } = await verifiedOwner(p, newEmail('owner'), 'Ama Wallet Shop');
+    const { web } = await verifiedOwner(p, newEmail('owner'), 'Ama Wallet Shop');
     const { appId } = await dashboardKey(web);
-    partnerId = (
-      await p.app.platform.db.query<{ partner_id: string }>(
-        'select s.partner_id from memberships s join members m on m.id = s.member_id where m.email = $1',
-        [email],
-      )
-    )[0]!.partner_id;
+    partnerId = (await p.app.platform.accounts.getApp(appId))!.partner_id;
     const db = p.app.platform.db;
     const topupId = newId('top');
     await db.query(

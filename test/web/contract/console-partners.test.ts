@@ -11,14 +11,9 @@ describe('partners in the console: search, a partner page, suspend and reactivat
   let partnerId: string;
   beforeAll(async () => {
     p = await startPlatform({ socket: false, clock: () => now });
-    const { web: owner, email } = await verifiedOwner(p, newEmail('owner'), 'Efua 100% Juice_Bar');
-    await dashboardKey(owner, 'Juice app');
-    partnerId = (
-      await p.app.platform.db.query<{ partner_id: string }>(
-        'select s.partner_id from memberships s join members m on m.id = s.member_id where m.email = $1',
-        [email],
-      )
-    )[0]!.partner_id;
+    const { web: owner } = await verifiedOwner(p, newEmail('owner'), 'Efua 100% Juice_Bar');
+    const { appId } = await dashboardKey(owner, 'Juice app');
+    partnerId = (await p.app.platform.accounts.getApp(appId))!.partner_id;
   });
   afterAll(async () => {
     await p?.close();

@@ -5,6 +5,12 @@ import { FakeTransfers } from '../../fakes/transfers.ts';
 import { audited as readAudit } from '../../helpers/audit.ts';
 import { signedInOperator, TOTP_STEP_MS } from '../../helpers/console.ts';
 import { countRows, startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  listedPayouts,
+  listedRuns,
+  operatorPayout,
+  payeeDestination,
+} from '../../helpers/payouts-read.ts';
 import { csrfOf, type WebClient } from '../../helpers/web.ts';
 import { HOUR, payouts, settleSale } from '../../payouts/helpers.ts';
 
@@ -31,13 +37,7 @@ describe('the console payouts pages', () => {
   });
   const signedIn = (roles: OperatorRole[]) =>
     signedInOperator(p, roles, () => (now += TOTP_STEP_MS));
-  const statusOf = async (id: string) =>
-    (
-      await p.app.platform.db.query<{ status: string }>(
-        'select status from payouts where id = $1',
-        [id],
-      )
-    )[0]!.status;
+  const statusOf = async (id: string) => (await operatorPayout(p, id)).status;
   const audited = async (action: string, target: string) =>
     (await readAudit(p, { action, target_id: target })).length;
 
@@ -97,12 +97,7 @@ describe('the console payouts pages', () => {
       failed: expect.any(Number),
     });
     expect((await web.get('/console/payouts/runs/prun_nope')).status).toBe(404);
-    return (
-      await p.app.platform.db.query<{ id: string }>(
-        'select id from payouts where payee = $1 order by created_at desc limit 1',
-        [`vendor:${vendorId}`],
-      )
-    )[0]!.id;
+    return (await listedPayouts(p, { payee: `vendor:${vendorId}` }))[0]!.id;
   }
 
   it('sets a destination (audited, masked, cooling, name mismatch shown), runs, refuses the maker as checker, and a second operator approves', async () => {
@@ -160,17 +155,7 @@ describe('the console payouts pages', () => {
     expect(await audited('payout_destination.accept', vendor)).toBe(1);
 
     const id = await runFor(maker.web, vendor);
-    expect(
-      await audited(
-        'payout_run.create',
-        (
-          await p.app.platform.db.query<{ run_id: string }>(
-            'select run_id from payouts where id = $1',
-            [id],
-          )
-        )[0]!.run_id,
-      ),
-    ).toBe(1);
+    expect(await audited('payout_run.create', (await operatorPayout(p, id)).run_id)).toBe(1);
     const list = await maker.web.get('/console/payouts');
     expect(list.text).toContain(`/console/payouts/${id}`);
     expect(list.text).toContain('destination changed recently');
@@ -245,12 +230,7 @@ describe('the console payouts pages', () => {
       { _csrf: csrfOf(seen.text), change_id: changeId },
     );
     expect(approved.status).toBe(200);
-    const replacement = (
-      await p.app.platform.db.query<{ replaced_by: string }>(
-        'select replaced_by from payouts where id = $1',
-        [id],
-      )
-    )[0]!.replaced_by;
+    const replacement = (await operatorPayout(p, id)).replaced_by;
     expect(approved.text).toContain(
       `1 unsent payout(s) were cancelled and made again for it: ${id} → ${replacement}.`,
     );
@@ -302,14 +282,7 @@ describe('the console payouts pages', () => {
     expect(rejected.status).toBe(200);
     expect(rejected.text).toContain('Rejected: the destination stays as it was.');
     expect(rejected.text).not.toContain('Change waiting for approval');
-    expect(
-      (
-        await p.app.platform.db.query<{ number: string }>(
-          'select number from payout_destinations where payee = $1',
-          [`vendor:${vendor}`],
-        )
-      )[0]!.number,
-    ).toBe('0243334455');
+    expect((await payeeDestination(p, `vendor:${vendor}`))!.number).toBe('0243334455');
     expect(await audited('payout_destination.reject', vendor)).toBe(1);
   });
 
@@ -358,11 +331,7 @@ describe('the console payouts pages', () => {
         JSON.stringify(body),
       ).toBe(400);
     }
-    expect(
-      await countRows(p, 'select count(*)::int as n from payout_destinations where payee = $1', [
-        `vendor:${vendor}`,
-      ]),
-    ).toBe(0);
+    expect(await payeeDestination(p, `vendor:${vendor}`)).toBeNull();
     expect(
       await countRows(
         p,
@@ -429,9 +398,9 @@ describe('the console payouts pages', () => {
       ).status,
     ).toBe(404);
     // Without the form token nothing runs.
-    const runs = await countRows(p, 'select count(*)::int as n from payout_runs');
+    const runs = (await listedRuns(p)).length;
     expect((await maker.web.post('/console/payouts/run', {})).status).toBe(403);
-    expect(await countRows(p, 'select count(*)::int as n from payout_runs')).toBe(runs);
+    expect(await listedRuns(p)).toHaveLength(runs);
     expect(
       (await readAudit(p, { target_id: vendor })).filter((e) => e.action.startsWith('payout')),
     ).toHaveLength(0);
@@ -448,10 +417,10 @@ describe('the console payouts pages', () => {
     expect((await support.web.get('/console/payouts')).status).toBe(403);
     const vendor = (await createVendor(p)).vendor_id as string;
     expect((await support.web.get(`/console/payees/vendor/${vendor}`)).status).toBe(403);
-    const runs = await countRows(p, 'select count(*)::int as n from payout_runs');
+    const runs = (await listedRuns(p)).length;
     expect(
       (await support.web.post('/console/payouts/run', { _csrf: csrfOf(other.text) })).status,
     ).toBe(403);
-    expect(await countRows(p, 'select count(*)::int as n from payout_runs')).toBe(runs);
+    expect(await listedRuns(p)).toHaveLength(runs);
   });
 });

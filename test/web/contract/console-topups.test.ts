@@ -25,14 +25,9 @@ describe('every partner’s top-ups in the console (finance, admin; read-only)',
       ],
       ['Kofi Topup Shop', [['K-1', 'pending', null, null]]],
     ] as const) {
-      const { web, email } = await verifiedOwner(p, newEmail('owner'), name);
+      const { web } = await verifiedOwner(p, newEmail('owner'), name);
       const { appId } = await dashboardKey(web);
-      const partnerId = (
-        await db.query<{ partner_id: string }>(
-          'select s.partner_id from memberships s join members m on m.id = s.member_id where m.email = $1',
-          [email],
-        )
-      )[0]!.partner_id;
+      const { partner_id: partnerId } = (await p.app.platform.accounts.getApp(appId))!;
       partners.push(partnerId);
       for (const [ref, status, gateway, credited] of rows) {
         await db.query(

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audited as readAudit } from '../../helpers/audit.ts';
 import { signedInOperator, TOTP_STEP_MS } from '../../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import { allApps } from '../../helpers/accounts-read.ts';
 import { signedInCourier } from '../../helpers/courier.ts';
 import { dashboardKey, verifiedOwner, type WebClient } from '../../helpers/web.ts';
 
@@ -37,11 +38,9 @@ describe('CSRF on every web form', () => {
     const key = await dashboardKey(owner);
     ids.appId = key.appId;
     ids.keyId = key.keyId;
-    ids.memberId = (
-      await p.app.platform.db.query<{ id: string }>(
-        'select id from members order by created_at limit 1',
-      )
-    )[0]!.id;
+    // The owner: the only member.
+    const { partner_id } = (await p.app.platform.accounts.getApp(key.appId))!;
+    ids.memberId = (await p.app.platform.members.team(partner_id))[0]!.member_id;
     operator = (
       await signedInOperator(p, ['admin', 'finance', 'support'], () => (now += TOTP_STEP_MS))
     ).web;
@@ -79,7 +78,7 @@ describe('CSRF on every web form', () => {
     const audited = async () => (await readAudit(p, {})).length;
     const before = {
       audit: await audited(),
-      apps: (await p.app.platform.db.query('select id from apps')).length,
+      apps: (await allApps(p)).length,
     };
     const answers: string[] = [];
     for (const route of routes) {
@@ -111,6 +110,6 @@ describe('CSRF on every web form', () => {
     );
     expect(unexpected).toEqual([]);
     expect(await audited()).toBe(before.audit);
-    expect((await p.app.platform.db.query('select id from apps')).length).toBe(before.apps);
+    expect(await allApps(p)).toHaveLength(before.apps);
   });
 });

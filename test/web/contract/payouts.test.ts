@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeTransfers } from '../../fakes/transfers.ts';
 import { audited } from '../../helpers/audit.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import { payeeDestination } from '../../helpers/payouts-read.ts';
 import {
   invitedMember,
   mailSettled,
@@ -36,13 +37,10 @@ async function partner(
   return { owner: web, email, partnerId: row!.partner_id };
 }
 
-const destinationOf = async (partnerId: string) =>
-  (
-    await p.app.platform.db.query<{ number: string; name: string }>(
-      'select number, name from payout_destinations where payee = $1',
-      [`partner:${partnerId}`],
-    )
-  )[0];
+const destinationOf = async (partnerId: string) => {
+  const saved = await payeeDestination(p, `partner:${partnerId}`);
+  return saved ? { number: saved.number, name: saved.name } : undefined;
+};
 const noticesTo = async (email: string) =>
   (
     await p.app.platform.db.query<{ subject: string; body: string }>(
@@ -96,12 +94,9 @@ describe('dashboard payouts: changing the destination', () => {
   it('lets finance see and change it with a fresh password, mails the owners in the same change, and shows a name mismatch and the cooling period', async () => {
     const a = await partner('Ama Textiles');
     const finance = await invitedMember(p, a.owner, 'finance');
-    const financeEmail = (
-      await p.app.platform.db.query<{ email: string }>(
-        "select m.email from members m join memberships s on s.member_id = m.id where s.partner_id = $1 and s.role = 'finance'",
-        [a.partnerId],
-      )
-    )[0]!.email;
+    const financeEmail = (await p.app.platform.members.team(a.partnerId)).find(
+      (m) => m.role === 'finance',
+    )!.email;
     expect(financeEmail).toMatch(/^finance\./);
     expect((await finance.get('/dashboard')).text).toContain('href="/dashboard/payouts"');
     fake.registeredNames.set('0245550199', 'YAW OWUSU');
