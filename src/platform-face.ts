@@ -38,6 +38,7 @@ const SHOWN = [
   'proofConfirmations',
   'dispatcher',
   'webhookAdmin',
+  'journals',
 ] as const satisfies readonly (keyof Context)[];
 
 export interface Platform extends Pick<Context, (typeof SHOWN)[number]> {
