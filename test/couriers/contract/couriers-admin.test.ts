@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audited } from '../../helpers/audit.ts';
+import { courierIds } from '../../helpers/dispatch-read.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { operatorWithToken } from '../../operators/helpers.ts';
 
@@ -102,7 +103,7 @@ describe('operator API: couriers', () => {
   });
 
   it('answers bad input with a clear 4xx and changes nothing', async () => {
-    const count = async () => (await p.app.platform.db.query('select id from couriers')).length;
+    const count = async () => (await courierIds(p)).length;
     const before = await count();
     const bad = [
       { name: 'Ama\u0000', phone: '0241234510', vehicle: 'car' },

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audited as readAudit } from '../../helpers/audit.ts';
 import { signedInOperator, TOTP_STEP_MS } from '../../helpers/console.ts';
 import { newPhone } from '../../helpers/courier.ts';
+import { courierIds } from '../../helpers/dispatch-read.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { csrfOf, type WebClient } from '../../helpers/web.ts';
 
@@ -75,7 +76,7 @@ describe('console: couriers', () => {
   });
 
   it('shows bad input back with a message and changes nothing', async () => {
-    const before = (await p.app.platform.db.query('select id from couriers')).length;
+    const before = (await courierIds(p)).length;
     const res = await support.submit('/console/couriers', '/console/couriers', {
       name: 'Ama\u0001',
       phone: '123',
@@ -83,7 +84,7 @@ describe('console: couriers', () => {
       zones: '',
     });
     expect(res.status).toBe(400);
-    expect((await p.app.platform.db.query('select id from couriers')).length).toBe(before);
+    expect((await courierIds(p)).length).toBe(before);
     expect((await support.get('/console/couriers/cou_01ARZ3NDEKTSV4RRFFQ69G5FAV')).status).toBe(
       404,
     );

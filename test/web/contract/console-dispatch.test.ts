@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { courierNear, productionOrder } from '../../dispatch/helpers.ts';
 import { audited } from '../../helpers/audit.ts';
 import { useConsoleWithPartner } from '../../helpers/console.ts';
+import { boardLines } from '../../helpers/dispatch-read.ts';
 import { csrfOf } from '../../helpers/web.ts';
 
 describe('the console dispatch board', () => {
@@ -111,10 +112,7 @@ describe('the console dispatch board', () => {
     });
     expect(stale.status).toBe(409);
     expect(stale.text).toContain(`Not assigned: Order ${order} is now held by courier ${a.id}`);
-    const holders = await env.p.app.platform.db.query<{ courier_id: string }>(
-      'select courier_id from dispatch_assignments where order_id = $1 and ended_at is null',
-      [order],
-    );
+    const holders = (await boardLines(env.p, order)).map((e) => ({ courier_id: e.courier_id }));
     expect(holders).toEqual([{ courier_id: a.id }]);
     // The refreshed board shows A, and reassigning from it works.
     expect(stale.text).toContain(`name="holder" value="${a.id}"`);

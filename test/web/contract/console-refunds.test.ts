@@ -13,6 +13,7 @@ import { hubtelEnv, startFakeHubtel, type FakeHubtel } from '../../fakes/hubtel.
 import { FakeTransfers } from '../../fakes/transfers.ts';
 import { audited as readAudit } from '../../helpers/audit.ts';
 import { signedInOperator, TOTP_STEP_MS } from '../../helpers/console.ts';
+import { refundOf } from '../../helpers/dispatch-read.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { clientReferenceOf } from '../../helpers/orders-read.ts';
 import { csrfOf, type WebClient } from '../../helpers/web.ts';
@@ -31,13 +32,7 @@ describe('buyer refunds in the console (finance, admin)', () => {
     (await signedInOperator(p, roles, () => (now += TOTP_STEP_MS))).web;
   const audited = async (action: string) =>
     (await readAudit(p, { action, target_id: saleId })).length;
-  const refundState = async () =>
-    (
-      await p.app.platform.db.query<{ status: string }>(
-        'select status from sale_refunds where sale_id = $1',
-        [saleId],
-      )
-    )[0]?.status;
+  const refundState = async () => (await refundOf(p, saleId))?.status;
 
   beforeAll(async () => {
     hubtel = await startFakeHubtel();
@@ -115,12 +110,7 @@ describe('buyer refunds in the console (finance, admin)', () => {
   });
 
   it('shows a refund the provider reversed after success, and sends it again from the sale page', async () => {
-    const reference = (
-      await p.app.platform.db.query<{ reference: string }>(
-        'select reference from sale_refunds where sale_id = $1',
-        [saleId],
-      )
-    )[0]!.reference;
+    const reference: string = (await refundOf(p, saleId)).reference;
     transfers.settle(reference, 'reversed');
     await reversalCheckDue(p, saleId);
     await p.app.platform.catalog!.refunds.tick();
