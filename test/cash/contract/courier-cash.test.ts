@@ -16,6 +16,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { journalCount, legsAbout } from '../../helpers/ledger-read.ts';
 import { orderFee, orderOf, saleTotal } from '../../helpers/orders-read.ts';
 import { operatorWithToken } from '../../operators/helpers.ts';
 
@@ -33,11 +34,7 @@ afterAll(() => p.close());
 const atDropoff = (orderId: string, courierId: string) => toDropoff(p, orderId, courierId);
 
 const feeOf = (orderId: string) => orderFee(s, orderId);
-const legs = (subject: string, kind: string) =>
-  p.app.platform.db.query<{ account: string; amount_pesewas: number }>(
-    'select e.account, e.amount_pesewas from ledger_journals j join ledger_entries e on e.journal_id = j.id where j.subject_id = $1 and j.kind = $2 order by e.account',
-    [subject, kind],
-  );
+const legs = (subject: string, kind: string) => legsAbout(p, [kind], subject);
 const balanceOf = async (courierId: string) =>
   (await p.admin('GET', `/cash/couriers/${courierId}`)).body.balance_pesewas as number;
 const sum = (rows: Array<{ amount_pesewas: number }>) =>
@@ -61,13 +58,7 @@ describe('cash collected on delivery', () => {
     expect(await codeOf(dispatch.service.delivered(c.id, id, { cashCollectedPesewas: fee }))).toBe(
       'NOT_YOUR_JOB',
     );
-    expect(
-      await countRows(
-        p,
-        "select count(*)::int as n from ledger_journals where subject_id = $1 and kind = 'courier_cash_collected'",
-        [id],
-      ),
-    ).toBe(1);
+    expect(await journalCount(p, ['courier_cash_collected'], id)).toBe(1);
     expect(await balanceOf(c.id)).toBe(fee);
   });
 
@@ -81,13 +72,7 @@ describe('cash collected on delivery', () => {
       dispatch.service.delivered(c.id, id),
     ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    expect(
-      await countRows(
-        p,
-        "select count(*)::int as n from ledger_journals where subject_id = $1 and kind = 'courier_cash_collected'",
-        [id],
-      ),
-    ).toBe(1);
+    expect(await journalCount(p, ['courier_cash_collected'], id)).toBe(1);
     expect(await balanceOf(c.id)).toBe(fee);
   });
 

@@ -10,6 +10,7 @@ import {
   type TestPlatform,
 } from '../../helpers/harness.ts';
 import { eventsAbout } from '../../helpers/events.ts';
+import { legsAbout } from '../../helpers/ledger-read.ts';
 import { orderFee } from '../../helpers/orders-read.ts';
 import { adminCli, SLOW } from '../../cli/admin-cli.ts';
 import { allOffDuty, codeOf, courierNear } from '../helpers.ts';
@@ -127,11 +128,9 @@ describe('multi-drop batches', () => {
         'delivered',
       ]);
       // Cash on delivery: each drop's fee collected and posted on its own.
-      const legs = await p.app.platform.db.query<{ amount_pesewas: number }>(
-        `select e.amount_pesewas from ledger_journals j join ledger_entries e on e.journal_id = j.id
-          where j.subject_id = $1 and j.kind = 'courier_cash_collected' and e.account = $2`,
-        [id, `courier_cash:${c.id}`],
-      );
+      const legs = (await legsAbout(p, ['courier_cash_collected'], id))
+        .filter((l) => l.account === `courier_cash:${c.id}`)
+        .map(({ amount_pesewas }) => ({ amount_pesewas }));
       const fee = await orderFee(s, id);
       expect(legs).toEqual([{ amount_pesewas: -fee }]);
     }

@@ -18,6 +18,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { legsAbout } from '../../helpers/ledger-read.ts';
 import { orderFee, orderOf, saleTotal } from '../../helpers/orders-read.ts';
 import { allOffDuty, courierNear, offeredTo, productionOrder } from '../helpers.ts';
 
@@ -71,10 +72,7 @@ describe('the sandbox courier on a local playground', () => {
     expect(await countRows(p, 'select count(*)::int as n from dev_sms_outbox')).toBe(texts);
     // A recipient-paid fee is collected on the simulated courier's own cash account, never a real courier's.
     const fee = await orderFee(production, id);
-    const legs = await q(
-      `select e.account, e.amount_pesewas from ledger_journals j join ledger_entries e on e.journal_id = j.id where j.subject_id = $1 and j.kind = 'courier_cash_collected' order by e.account`,
-      [id],
-    );
+    const legs = await legsAbout(p, ['courier_cash_collected'], id);
     expect(legs).toEqual([
       { account: `courier_cash:${sim}`, amount_pesewas: -fee },
       { account: 'delivery_revenue', amount_pesewas: fee },
@@ -118,10 +116,7 @@ describe('the sandbox courier on a local playground', () => {
     });
     const total = await saleTotal(seller, sale.sale_id);
     const sim = await dispatch.sandbox.courierId();
-    const cash = await q(
-      `select e.account, e.amount_pesewas from ledger_journals j join ledger_entries e on e.journal_id = j.id where j.subject_id = $1 and j.kind = 'courier_cash_collected' order by e.account`,
-      [orderId],
-    );
+    const cash = await legsAbout(p, ['courier_cash_collected'], orderId);
     expect(cash).toEqual([
       { account: `courier_cash:${sim}`, amount_pesewas: -total },
       { account: 'rider_cash_clearing', amount_pesewas: total },

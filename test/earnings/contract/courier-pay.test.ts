@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { courierNear, productionOrder, toDropoff, ZONE } from '../../dispatch/helpers.ts';
 import { audited } from '../../helpers/audit.ts';
+import { journalCount, legsAbout } from '../../helpers/ledger-read.ts';
 import {
   countRows,
   createPartner,
@@ -39,11 +40,7 @@ const earningsOf = (orderId: string) =>
     'select id, occasion, amount_pesewas::int, netted_pesewas::int, rule_id from courier_earnings where order_id = $1 order by occasion',
     [orderId],
   );
-const legs = (subject: string, kind: string) =>
-  db().query<{ account: string; amount_pesewas: number }>(
-    'select e.account, e.amount_pesewas::int from ledger_journals j join ledger_entries e on e.journal_id = j.id where j.subject_id = $1 and j.kind = $2 order by e.account',
-    [subject, kind],
-  );
+const legs = (subject: string, kind: string) => legsAbout(p, [kind], subject);
 const trialBalance = async () =>
   Number(
     (
@@ -189,13 +186,10 @@ describe('earnings booked at delivery', () => {
     );
     expect(raced.filter(Boolean)).toHaveLength(1);
     expect(await earningsOf(id)).toHaveLength(2);
-    expect(
-      await countRows(
-        p,
-        "select count(*)::int as n from ledger_journals j join courier_earnings e on e.id = j.subject_id where e.order_id = $1 and j.kind = 'courier_earning'",
-        [id],
-      ),
-    ).toBe(2);
+    let journals = 0;
+    for (const e of await earningsOf(id))
+      journals += await journalCount(p, ['courier_earning'], e.id);
+    expect(journals).toBe(2);
   });
 
   it('books one earning when two delivered actions for the order race', async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAYOUT_JOURNAL_KINDS } from '../../../src/modules/payouts/index.ts';
 import {
   createPartner,
   startPlatform,
@@ -6,6 +7,7 @@ import {
   type TestPlatform,
 } from '../../helpers/harness.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';
+import { legsAbout } from '../../helpers/ledger-read.ts';
 import {
   balanceOf,
   expectBalanced,
@@ -68,16 +70,13 @@ const payoutsOf = async (payee: string) =>
   ) as Array<Record<string, any>>;
 
 /** Each account's sum over the journals of these payouts. */
-const legsOf = async (payoutIds: string[]) =>
-  Object.fromEntries(
-    (
-      await p.app.platform.db.query<{ account: string; n: string }>(
-        `select e.account, sum(e.amount_pesewas)::bigint as n from ledger_entries e join ledger_journals j on j.id = e.journal_id
-          where j.subject_id = any($1::text[]) group by e.account order by e.account`,
-        [payoutIds],
-      )
-    ).map((r) => [r.account, Number(r.n)]),
-  );
+const legsOf = async (payoutIds: string[]) => {
+  const sums: Record<string, number> = {};
+  for (const id of payoutIds)
+    for (const l of await legsAbout(p, PAYOUT_JOURNAL_KINDS, id))
+      sums[l.account] = (sums[l.account] ?? 0) + l.amount_pesewas;
+  return sums;
+};
 
 describe('who bears the transfer fee', () => {
   it("withholds the fee of the payee's channel from a payee who bears it, shown to operators and the partner; the platform bears a vendor's", async () => {
@@ -113,10 +112,7 @@ describe('who bears the transfer fee', () => {
     });
 
     // The payout's journals: the payable paid in full, the fee withheld then set against the provider's.
-    const created = await p.app.platform.db.query<{ account: string; amount_pesewas: string }>(
-      "select e.account, e.amount_pesewas from ledger_entries e join ledger_journals j on j.id = e.journal_id where j.kind = 'payout_created' and j.subject_id = $1 order by e.account",
-      [m!.id],
-    );
+    const created = await legsAbout(p, ['payout_created'], m!.id);
     expect(created.map((e) => [e.account, Number(e.amount_pesewas)])).toEqual([
       [momo.account, -3000],
       ['payout_fees_withheld', MOMO_FEE],

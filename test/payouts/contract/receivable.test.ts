@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide, getSale, orderBody, placed, salesPartner, shop } from '../../catalog/helpers.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';
 import { startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import { legsAbout } from '../../helpers/ledger-read.ts';
 import { balanceOf, expectBalanced, owedBack, setDestination, runPayouts } from '../helpers.ts';
 
 // A payee's receivable holds what it owes back: since migration 044, a share a payout covered before
@@ -94,10 +95,7 @@ describe('a share owed back on the receivable', () => {
       ['sale_settlement', second, earned, v.payable],
       ['sale_settlement_deferred', early, -share, v.receivable],
     ]);
-    const created = await p.app.platform.db.query<{ account: string; amount_pesewas: number }>(
-      "select e.account, e.amount_pesewas from ledger_journals j join ledger_entries e on e.journal_id = j.id where j.kind = 'payout_created' and j.subject_id = $1 order by e.account",
-      [next!.id],
-    );
+    const created = await legsAbout(p, ['payout_created'], next!.id);
     expect(created.map((e) => [e.account, Number(e.amount_pesewas)])).toEqual([
       ['payouts_in_transit', earned - share],
       [v.payable, -earned],

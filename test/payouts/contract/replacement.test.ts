@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAYOUT_JOURNAL_KINDS } from '../../../src/modules/payouts/index.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';
 import { audited } from '../../helpers/audit.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
@@ -120,9 +121,11 @@ describe('an approved destination change', () => {
       expect(made.lines.map((l: { journal_id: string }) => l.journal_id)).toEqual(
         old.lines.map((l: { journal_id: string }) => l.journal_id),
       );
-      const journals = await db().query<{ kind: string; memo: string }>(
-        'select kind, memo from ledger_journals where subject_id = $1 order by created_at, kind',
-        [r.cancelled],
+      // Oldest first; journals posted at the same instant by kind.
+      const journals = (
+        await p.app.platform.journals.about(PAYOUT_JOURNAL_KINDS, r.cancelled)
+      ).sort(
+        (a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.kind < b.kind ? -1 : 1),
       );
       expect(journals.map((j) => j.kind)).toEqual(['payout_created', 'payout_returned']);
       expect(journals[1]!.memo).toContain('destination was replaced');

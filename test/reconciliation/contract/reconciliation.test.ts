@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { courierNear, productionOrder, toDropoff } from '../../dispatch/helpers.ts';
 import { audited } from '../../helpers/audit.ts';
+import { journalCount } from '../../helpers/ledger-read.ts';
 import {
   countRows,
   createPartner,
@@ -71,12 +72,7 @@ describe('reconciling a gateway day', () => {
       settlements_proposed: 0,
     });
     expect(await approveSettlements(p)).toBe(1);
-    expect(
-      await countRows(
-        p,
-        "select count(*)::int as n from ledger_journals where kind = 'gateway_settlement' and subject_id = 'paystack:PSET_1'",
-      ),
-    ).toBe(1);
+    expect(await journalCount(p, ['gateway_settlement'], 'paystack:PSET_1')).toBe(1);
 
     const day = await run('paystack', '2026-11-01');
     expect(day.status, JSON.stringify(day.body)).toBe(201);
@@ -177,12 +173,7 @@ describe('reconciling a gateway day', () => {
       settlements_proposed: 0,
     });
     await approveSettlements(p);
-    expect(
-      await countRows(
-        p,
-        "select count(*)::int as n from ledger_journals where kind = 'gateway_settlement' and subject_id = 'hubtel:HSET_7'",
-      ),
-    ).toBe(1);
+    expect(await journalCount(p, ['gateway_settlement'], 'hubtel:HSET_7')).toBe(1);
     expect((await run('hubtel', '2026-11-07')).body).toMatchObject({
       status: 'matched',
       matched: 1,

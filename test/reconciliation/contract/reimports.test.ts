@@ -6,6 +6,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { journalCount } from '../../helpers/ledger-read.ts';
 import { approveSettlements, creditedTopup, PAYSTACK_HEADER } from '../helpers.ts';
 
 // A gateway's report line imported again with another amount, fee or status is never dropped.
@@ -122,12 +123,7 @@ describe('a line imported again', () => {
     expect(
       (await day('2026-10-23')).difference_list.map((d: any) => [d.kind, d.reference]),
     ).toEqual([['reimported_differently', 'RSET_22']]);
-    expect(
-      await countRows(
-        p,
-        "select count(*)::int as n from ledger_journals where kind = 'gateway_settlement' and subject_id = 'paystack:RSET_22'",
-      ),
-    ).toBe(1);
+    expect(await journalCount(p, ['gateway_settlement'], 'paystack:RSET_22')).toBe(1);
     expect(
       (await p.admin('GET', '/reconciliation/settlements?gateway=paystack&status=proposed')).body
         .data,

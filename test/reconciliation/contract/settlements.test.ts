@@ -30,12 +30,8 @@ beforeAll(async () => {
 });
 afterAll(() => p?.close());
 
-const posted = (subject: string) =>
-  countRows(
-    p,
-    "select count(*)::int as n from ledger_journals where kind = 'gateway_settlement' and subject_id = $1",
-    [subject],
-  );
+const posted = async (subject: string) =>
+  (await p.app.platform.journals.about(['gateway_settlement'], subject)).length;
 const approve = (id: string, token?: string) =>
   p.admin('POST', `/reconciliation/settlements/${id}/approve`, undefined, token);
 const reject = (id: string, body: unknown, token?: string) =>
@@ -109,9 +105,7 @@ describe('a settlement imported from a report', () => {
       residue_pesewas: 0,
       differences: 0,
     });
-    const [journal] = await p.app.platform.db.query<{ created_at: Date }>(
-      "select created_at from ledger_journals where kind = 'gateway_settlement' and subject_id = 'paystack:MC_1'",
-    );
+    const [journal] = await p.app.platform.journals.about(['gateway_settlement'], 'paystack:MC_1');
     expect(journal!.created_at.toISOString()).toBe('2026-10-01T18:00:00.000Z');
     expect((await approve(row.settlement_id, checker)).body.code).toBe('INVALID_TRANSITION');
     expect((await reject(row.settlement_id, { reason: 'too late' }, checker)).body.code).toBe(

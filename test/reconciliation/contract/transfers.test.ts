@@ -55,12 +55,8 @@ const kinds = (body: any) =>
   body.difference_list
     .map((d: any) => [d.kind, d.reference])
     .sort((x: string[], y: string[]) => x.join().localeCompare(y.join()));
-const journalCount = (kind: string, subject: string) =>
-  countRows(
-    p,
-    'select count(*)::int as n from ledger_journals where kind = $1 and subject_id = $2',
-    [kind, subject],
-  );
+const journalCount = async (kind: string, subject: string) =>
+  (await p.app.platform.journals.about([kind], subject)).length;
 /** The fake answers without a fee while `fn` runs, as a provider whose transfer answer leaves it out. */
 async function withoutFee<T>(fn: () => Promise<T>): Promise<T> {
   const fee = fake.feePesewas;

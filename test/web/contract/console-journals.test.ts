@@ -22,13 +22,9 @@ describe('ledger journals in the console (finance, admin; read-only)', () => {
   let partnerId: string;
   let otherId: string;
   const topupId = newId('top');
+  // The journal about a subject: this test posts top-ups and order fees only.
   const journalOf = async (subject: string) =>
-    (
-      await p.app.platform.db.query<{ id: string }>(
-        'select id from ledger_journals where subject_id = $1',
-        [subject],
-      )
-    )[0]!.id;
+    (await p.app.platform.journals.about(['wallet_topup', 'order_fee'], subject))[0]!.id;
 
   beforeAll(async () => {
     p = await startPlatform({ socket: false, clock: () => now });

@@ -170,10 +170,7 @@ describe('every partner’s catalog sales in the console (finance, admin; read-o
     expect(page.text).toContain(`href="/console/partners/${a.partnerId}"`);
     expect(page.text).toMatch(/href="\/console\/orders\/dlv_[0-9A-Z]{26}">delivered</);
     const journal = /href="\/console\/journals\/(jrn_[0-9A-Z]{26})"/.exec(page.text)![1]!;
-    const [posted] = await p.app.platform.db.query<{ id: string }>(
-      "select id from ledger_journals where subject_id = $1 and kind = 'sale_settlement'",
-      [settled.sale_id],
-    );
+    const [posted] = await p.app.platform.journals.about(['sale_settlement'], settled.sale_id);
     expect(journal).toBe(posted!.id);
     expect((await web.get(`/console/journals/${journal}`)).text).toContain(
       'Balanced: debits equal credits.',
