@@ -364,8 +364,8 @@ function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** The settings that point the platform's Hubtel adapter at this fake. */
-export function hubtelEnv(fake: FakeHubtel, timeoutMs = 300): Record<string, string> {
+/** The settings that point the platform's Hubtel adapter at this fake (a generous timeout: see paystackEnv). */
+export function hubtelEnv(fake: FakeHubtel, timeoutMs = 2_000): Record<string, string> {
   return {
     PAYMENT_GATEWAY: 'hubtel',
     HUBTEL_API_ID: fake.apiId,

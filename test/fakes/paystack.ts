@@ -619,8 +619,12 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-/** The settings that point the platform's Paystack adapters at this fake. */
-export function paystackEnv(fake: FakePaystack, timeoutMs = 300): Record<string, string> {
+/**
+ * The settings that point the platform's Paystack adapters at this fake. The timeout is what a
+ * simulated timeout waits; an answer slower than it under load (two test passes sharing two
+ * cores) would fail a test that meant no timeout, so it is generous.
+ */
+export function paystackEnv(fake: FakePaystack, timeoutMs = 2_000): Record<string, string> {
   return {
     PAYMENT_GATEWAY: 'paystack',
     PAYSTACK_SECRET_KEY: fake.secretKey,
