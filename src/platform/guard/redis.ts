@@ -29,20 +29,21 @@ local out = {}
 -- A window's running total, after forgetting the seconds whose last request left it.
 local function open(log)
   local got = redis.call('HMGET', log, 'n', 'o', second)
-  local total, oldest, frees = tonumber(got[1]) or 0, tonumber(got[2]), nil
+  local total, oldest, frees, forgot = tonumber(got[1]) or 0, tonumber(got[2]), nil, false
   while oldest ~= nil and oldest <= second do
     local tally = redis.call('HGET', log, oldest)
     if tally then
       local c, last = string.match(tally, '(%d+):(%d+)')
       if tonumber(last) + window > now then frees = tonumber(last); break end
       total = total - tonumber(c)
+      forgot = true
       redis.call('HDEL', log, oldest)
     end
     oldest = oldest + 1
   end
   if frees == nil then oldest = nil end
   local mine = got[3] and tonumber(string.match(got[3], '(%d+):')) or 0
-  return { total = total, oldest = oldest, frees = frees, mine = mine, added = 0 }
+  return { total = total, oldest = oldest, frees = frees, mine = mine, added = 0, forgot = forgot }
 end
 for i = 1, n do
   local w = tonumber(ARGV[i * 2 + 1])
@@ -69,9 +70,10 @@ for w, s in pairs(state) do
   if s.added > 0 then
     redis.call('HSET', KEYS[n + w], second, (s.mine + s.added) .. ':' .. now, 'n', s.total, 'o', s.oldest)
     redis.call('PEXPIRE', KEYS[n + w], window)
-  elseif s.oldest == nil then
+  elseif s.forgot and s.oldest == nil then
     redis.call('DEL', KEYS[n + w])
-  else
+  elseif s.forgot then
+    -- Only refusals: the window changed only if seconds were forgotten.
     redis.call('HSET', KEYS[n + w], 'n', s.total, 'o', s.oldest)
   end
 end
