@@ -35,7 +35,14 @@ import {
   type PaymentGateway,
   type PaymentStatus,
 } from './gateway.ts';
-import { asObject, hostOf, parseObject, type Json } from './json.ts';
+import {
+  asObject,
+  hostOf,
+  type Json,
+  parseObject,
+  providerWords,
+  requestProvider,
+} from '../provider-http.ts';
 
 export interface HubtelConfig {
   apiId: string;
@@ -211,21 +218,13 @@ export class HubtelGateway implements PaymentGateway {
         };
         if (body !== null) headers['Content-Type'] = 'application/json';
         injectTraceHeaders(headers);
-        try {
-          const res = await fetch(url, {
-            method,
-            headers,
-            body,
-            // A redirect would re-send our Basic credentials somewhere Hubtel did not document.
-            redirect: 'error',
-            // Covers the body too: a server that sends headers and then stalls still times out.
-            signal: AbortSignal.timeout(this.#config.timeoutMs),
-          });
-          recordHttpStatus(span, res.status, 400);
-          return { status: res.status, text: await res.text() };
-        } catch (err) {
-          throw new GatewayError(`Hubtel ${operation}: ${this.#describe(err)}`);
-        }
+        const answer = await requestProvider(
+          url,
+          { method, headers, body, timeoutMs: this.#config.timeoutMs },
+          (why) => new GatewayError(`Hubtel ${operation}: ${why}`),
+        );
+        recordHttpStatus(span, answer.status, 400);
+        return answer;
       },
     );
     const json = parseObject(text);
@@ -243,22 +242,10 @@ export class HubtelGateway implements PaymentGateway {
     return json;
   }
 
-  #describe(err: unknown): string {
-    const name = err instanceof Error ? err.name : '';
-    if (name === 'TimeoutError' || name === 'AbortError')
-      return `no answer within ${this.#config.timeoutMs} ms`;
-    // undici puts the socket error (ECONNREFUSED, ENOTFOUND...) in cause; its code carries no secrets.
-    const cause = err instanceof Error ? (err.cause as { code?: unknown } | undefined) : undefined;
-    return `network failure${typeof cause?.code === 'string' ? ` (${cause.code})` : ''}`;
-  }
-
   /** Hubtel's own words, shortened and scrubbed of anything that looks like our credentials. */
   #message(json: Json | null): string {
-    const raw = json?.message ?? json?.Message;
-    if (typeof raw !== 'string' || !raw) return '';
-    let text = raw.slice(0, 160);
-    for (const secret of this.#secrets) text = text.split(secret).join('[redacted]');
-    return `: ${text}`;
+    const words = providerWords(json?.message ?? json?.Message, this.#secrets);
+    return words && `: ${words}`;
   }
 }
 

@@ -8,7 +8,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { injectTraceHeaders, inSpan, recordHttpStatus, SpanKind } from '../../platform/tracing.ts';
 import { GatewayError } from './gateway.ts';
-import { asObject, hostOf, parseObject, type Json } from './json.ts';
+import {
+  asObject,
+  hostOf,
+  type Json,
+  parseObject,
+  providerWords,
+  requestProvider,
+} from '../provider-http.ts';
 
 export interface PaystackConfig {
   secretKey: string;
@@ -54,7 +61,7 @@ export class PaystackClient {
   ): Promise<PaystackAnswer> {
     const url = `${this.#config.baseUrl}${path}`;
     const attributes = { 'http.request.method': method, 'server.address': hostOf(url) };
-    const { status, text, retryAfter } = await inSpan(
+    const { status, text, headers } = await inSpan(
       `paystack ${operation}`,
       { kind: SpanKind.CLIENT, attributes },
       async (span) => {
@@ -64,24 +71,18 @@ export class PaystackClient {
         };
         if (body) headers['Content-Type'] = 'application/json';
         injectTraceHeaders(headers);
-        try {
-          const res = await fetch(url, {
+        const answer = await requestProvider(
+          url,
+          {
             method,
             headers,
             body: body ? JSON.stringify(body) : null,
-            // A redirect would carry our secret key somewhere Paystack did not document.
-            redirect: 'error',
-            signal: AbortSignal.timeout(this.#config.timeoutMs),
-          });
-          recordHttpStatus(span, res.status, 500);
-          return {
-            status: res.status,
-            text: await res.text(),
-            retryAfter: res.headers.get('retry-after'),
-          };
-        } catch (err) {
-          throw new GatewayError(`Paystack ${operation}: ${this.#describe(err)}`);
-        }
+            timeoutMs: this.#config.timeoutMs,
+          },
+          (why) => new GatewayError(`Paystack ${operation}: ${why}`),
+        );
+        recordHttpStatus(span, answer.status, 500);
+        return answer;
       },
     );
     const json = parseObject(text);
@@ -99,7 +100,7 @@ export class PaystackClient {
       message,
       data: asObject(json.data),
       list: Array.isArray(json.data) ? json.data : null,
-      retryAfterMs: retryAfterMs(retryAfter),
+      retryAfterMs: retryAfterMs(headers.get('retry-after')),
     };
   }
 
@@ -134,17 +135,9 @@ export class PaystackClient {
     return { event: body.event, data };
   }
 
-  #describe(err: unknown): string {
-    const name = err instanceof Error ? err.name : '';
-    if (name === 'TimeoutError' || name === 'AbortError')
-      return `no answer within ${this.#config.timeoutMs} ms`;
-    const cause = err instanceof Error ? (err.cause as { code?: unknown } | undefined) : undefined;
-    return `network failure${typeof cause?.code === 'string' ? ` (${cause.code})` : ''}`;
-  }
-
   /** Paystack's words, shortened, never echoing our key. */
   #scrub(text: string): string {
-    return text.slice(0, 160).split(this.#config.secretKey).join('[redacted]');
+    return providerWords(text, [this.#config.secretKey]);
   }
 }
 

@@ -11,6 +11,7 @@
  * credentials, unregistered sender id, bad number), and whether `To` is also accepted with a `+`
  * (we send digits only, as Hubtel's samples do).
  */
+import { type Json, parseObject, providerWords, requestProvider } from '../provider-http.ts';
 import type { SmsMessage, SmsSender, SmsSent } from './sender.ts';
 import { SmsError } from './sender.ts';
 
@@ -25,8 +26,6 @@ export interface HubtelSmsConfig {
 }
 
 export const HUBTEL_SMS_URL = 'https://smsc.hubtel.com';
-
-type Json = Record<string, unknown>;
 
 export class HubtelSms implements SmsSender {
   readonly summary: string;
@@ -48,10 +47,9 @@ export class HubtelSms implements SmsSender {
       To: message.to.replace(/^\+/, ''),
       Content: message.body,
     });
-    let status: number;
-    let text: string;
-    try {
-      const res = await fetch(`${this.#config.baseUrl}/v1/messages/send`, {
+    const { status, text } = await requestProvider(
+      `${this.#config.baseUrl}/v1/messages/send`,
+      {
         method: 'POST',
         headers: {
           Authorization: this.#authorization,
@@ -59,15 +57,10 @@ export class HubtelSms implements SmsSender {
           'Content-Type': 'application/json',
         },
         body,
-        // A redirect would re-send the credentials somewhere Hubtel did not document.
-        redirect: 'error',
-        signal: AbortSignal.timeout(this.#config.timeoutMs),
-      });
-      status = res.status;
-      text = await res.text();
-    } catch (err) {
-      throw new SmsError(`Hubtel SMS: ${this.#describe(err)}`);
-    }
+        timeoutMs: this.#config.timeoutMs,
+      },
+      (why) => new SmsError(`Hubtel SMS: ${why}`),
+    );
     const json = parseObject(text);
     if (status < 200 || status > 299)
       throw new SmsError(`Hubtel SMS: HTTP ${status}${this.#words(json)}`);
@@ -79,29 +72,11 @@ export class HubtelSms implements SmsSender {
     return { providerMessageId: typeof id === 'string' && id ? id : null };
   }
 
-  #describe(err: unknown): string {
-    const name = err instanceof Error ? err.name : '';
-    if (name === 'TimeoutError' || name === 'AbortError')
-      return `no answer within ${this.#config.timeoutMs} ms`;
-    const cause = err instanceof Error ? (err.cause as { code?: unknown } | undefined) : undefined;
-    return `network failure${typeof cause?.code === 'string' ? ` (${cause.code})` : ''}`;
-  }
-
   /** Hubtel's own words, shortened and scrubbed of our secret. */
   #words(json: Json | null): string {
-    const raw = json?.statusDescription ?? json?.message ?? json?.Message;
-    if (typeof raw !== 'string' || !raw) return '';
-    return `: ${raw.slice(0, 160).split(this.#config.clientSecret).join('[redacted]')}`;
-  }
-}
-
-function parseObject(text: string): Json | null {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Json)
-      : null;
-  } catch {
-    return null;
+    const words = providerWords(json?.statusDescription ?? json?.message ?? json?.Message, [
+      this.#config.clientSecret,
+    ]);
+    return words && `: ${words}`;
   }
 }

@@ -29,7 +29,7 @@
  */
 import { errors } from '../../platform/errors.ts';
 import { GatewayError } from '../payments/gateway.ts';
-import type { Json } from '../payments/json.ts';
+import type { Json } from '../provider-http.ts';
 import {
   PaystackClient,
   type PaystackAnswer,

@@ -18,6 +18,7 @@
  * (131026 mostly does); we do not subscribe: the SMS is sent regardless, so there is nothing to fall
  * back to.
  */
+import { type Json, parseObject, providerWords, requestProvider } from '../provider-http.ts';
 import {
   NOT_ON_WHATSAPP,
   WhatsAppError,
@@ -37,8 +38,6 @@ export interface MetaWhatsAppConfig {
 }
 
 export const META_GRAPH_URL = 'https://graph.facebook.com/v21.0';
-
-type Json = Record<string, unknown>;
 
 export class MetaWhatsApp implements WhatsAppSender {
   readonly summary: string;
@@ -68,29 +67,20 @@ export class MetaWhatsApp implements WhatsAppSender {
         ],
       },
     });
-    let status: number;
-    let text: string;
-    try {
-      const res = await fetch(
-        `${this.#config.apiUrl}/${encodeURIComponent(this.#config.phoneNumberId)}/messages`,
-        {
-          method: 'POST',
-          headers: {
-            Authorization: `Bearer ${this.#config.accessToken}`,
-            Accept: 'application/json',
-            'Content-Type': 'application/json',
-          },
-          body,
-          // A redirect would re-send the token somewhere Meta did not document.
-          redirect: 'error',
-          signal: AbortSignal.timeout(this.#config.timeoutMs),
+    const { status, text } = await requestProvider(
+      `${this.#config.apiUrl}/${encodeURIComponent(this.#config.phoneNumberId)}/messages`,
+      {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${this.#config.accessToken}`,
+          Accept: 'application/json',
+          'Content-Type': 'application/json',
         },
-      );
-      status = res.status;
-      text = await res.text();
-    } catch (err) {
-      throw new WhatsAppError(`WhatsApp: ${this.#describe(err)}`);
-    }
+        body,
+        timeoutMs: this.#config.timeoutMs,
+      },
+      (why) => new WhatsAppError(`WhatsApp: ${why}`),
+    );
     const json = parseObject(text);
     const error = json?.error as Json | undefined;
     if (status < 200 || status > 299 || error) {
@@ -110,30 +100,10 @@ export class MetaWhatsApp implements WhatsAppSender {
     }
   }
 
-  #describe(err: unknown): string {
-    const name = err instanceof Error ? err.name : '';
-    if (name === 'TimeoutError' || name === 'AbortError')
-      return `no answer within ${this.#config.timeoutMs} ms`;
-    const cause = err instanceof Error ? (err.cause as { code?: unknown } | undefined) : undefined;
-    return `network failure${typeof cause?.code === 'string' ? ` (${cause.code})` : ''}`;
-  }
-
   /** Meta's own words (the details, else the message), shortened and scrubbed of our token. */
   #words(error: Json | undefined): string {
     const data = error?.error_data as Json | undefined;
-    const raw = data?.details ?? error?.message;
-    if (typeof raw !== 'string' || !raw) return '';
-    return `: ${raw.slice(0, 160).split(this.#config.accessToken).join('[redacted]')}`;
-  }
-}
-
-function parseObject(text: string): Json | null {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Json)
-      : null;
-  } catch {
-    return null;
+    const words = providerWords(data?.details ?? error?.message, [this.#config.accessToken]);
+    return words && `: ${words}`;
   }
 }
