@@ -29,25 +29,28 @@ export interface DifferenceRow {
 const ROW = `r.id, r.source, to_char(r.day, 'YYYY-MM-DD') as day, r.status, r.matched_count, r.residue_pesewas, r.run_by, r.run_at,
   (select count(*) from reconciliation_differences d where d.reconciliation_id = r.id)::int as difference_count`;
 
+/** A report line's columns in the order the insert and the replacement both name them. */
+const lineParams = (gateway: string, l: ReportLine, at: Date) => [
+  gateway,
+  l.kind,
+  l.reference,
+  l.amountPesewas,
+  l.feePesewas,
+  l.status,
+  l.succeeded,
+  l.occurredAt,
+  l.day,
+  l.settlementId,
+  at,
+];
+
 export const reconciliationRepository = {
   /** Inserts a line not held yet; false when one with its gateway, type and reference is. */
   async insertLine(tx: Queryable, gateway: string, l: ReportLine, at: Date): Promise<boolean> {
     const rows = await tx.query(
       `insert into gateway_report_lines (gateway, kind, reference, amount_pesewas, fee_pesewas, status, succeeded, occurred_at, day, settlement_id, imported_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) on conflict (gateway, kind, reference) do nothing returning 1`,
-      [
-        gateway,
-        l.kind,
-        l.reference,
-        l.amountPesewas,
-        l.feePesewas,
-        l.status,
-        l.succeeded,
-        l.occurredAt,
-        l.day,
-        l.settlementId,
-        at,
-      ],
+      lineParams(gateway, l, at),
     );
     return rows.length > 0;
   },
@@ -87,19 +90,7 @@ export const reconciliationRepository = {
     await tx.query(
       `update gateway_report_lines set amount_pesewas = $4, fee_pesewas = $5, status = $6, succeeded = $7, occurred_at = $8, day = $9, settlement_id = $10, imported_at = $11
         where gateway = $1 and kind = $2 and reference = $3`,
-      [
-        gateway,
-        l.kind,
-        l.reference,
-        l.amountPesewas,
-        l.feePesewas,
-        l.status,
-        l.succeeded,
-        l.occurredAt,
-        l.day,
-        l.settlementId,
-        at,
-      ],
+      lineParams(gateway, l, at),
     );
   },
 

@@ -6,6 +6,20 @@ import type { Version } from './domain/versions.ts';
 /** A statement line as held: what a re-import is compared with. */
 export type HeldTransfer = Version & { state: TransferLineState; day: string };
 
+/** A statement line's columns in the order the insert and the replacement both name them. */
+const lineParams = (provider: string, l: StatementLine, at: Date) => [
+  provider,
+  l.reference,
+  l.transferCode,
+  l.amountPesewas,
+  l.feePesewas,
+  l.status,
+  l.state,
+  l.occurredAt,
+  l.day,
+  at,
+];
+
 /** The transfer provider's statements (transfer_statement_lines), one line per transfer. */
 export const statementsRepository = {
   /** Inserts a transfer not held yet; false when its reference is. */
@@ -13,18 +27,7 @@ export const statementsRepository = {
     const rows = await tx.query(
       `insert into transfer_statement_lines (provider, reference, transfer_code, amount_pesewas, fee_pesewas, status, state, occurred_at, day, imported_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) on conflict (provider, reference) do nothing returning 1`,
-      [
-        provider,
-        l.reference,
-        l.transferCode,
-        l.amountPesewas,
-        l.feePesewas,
-        l.status,
-        l.state,
-        l.occurredAt,
-        l.day,
-        at,
-      ],
+      lineParams(provider, l, at),
     );
     return rows.length > 0;
   },
@@ -56,18 +59,7 @@ export const statementsRepository = {
     await tx.query(
       `update transfer_statement_lines set transfer_code = coalesce($3, transfer_code), amount_pesewas = $4, fee_pesewas = $5, status = $6, state = $7, occurred_at = $8, day = $9, imported_at = $10
         where provider = $1 and reference = $2`,
-      [
-        provider,
-        l.reference,
-        l.transferCode,
-        l.amountPesewas,
-        l.feePesewas,
-        l.status,
-        l.state,
-        l.occurredAt,
-        l.day,
-        at,
-      ],
+      lineParams(provider, l, at),
     );
   },
 
