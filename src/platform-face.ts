@@ -15,6 +15,8 @@ const SHOWN = [
   'guard',
   'gateways',
   'mailQueue',
+  'mail',
+  'sms',
   'accounts',
   'wallet',
   'delivery',

@@ -1,4 +1,5 @@
 import type { TestPlatform } from './harness.ts';
+import { textsTo } from './outbox-read.ts';
 import { csrfOf, WebClient } from './web.ts';
 
 let counter = 0;
@@ -9,11 +10,8 @@ export const newPhone = () =>
 /** The newest sign-in code the development outbox holds for `phone` (after the sends have settled). */
 export async function smsCode(p: TestPlatform, phone: string): Promise<string | undefined> {
   await p.app.platform.courierSignIn.settled();
-  const rows = await p.app.platform.db.query<{ body: string }>(
-    'select body from dev_sms_outbox where to_number = $1 order by id desc limit 1',
-    [phone],
-  );
-  return rows[0] && /\b(\d{6})\b/.exec(rows[0].body)?.[1];
+  const [newest] = await textsTo(p, phone);
+  return newest && /\b(\d{6})\b/.exec(newest.body)?.[1];
 }
 
 /** Asks for a code at /courier/sign-in as a browser would. */

@@ -1,4 +1,5 @@
 import type { TestPlatform } from './harness.ts';
+import { mailTo } from './outbox-read.ts';
 
 export interface WebResponse {
   status: number;
@@ -115,11 +116,7 @@ export async function mailSettled(p: TestPlatform, timeoutMs = 15_000): Promise<
 /** The newest link to `path` in the development outbox mailed to `to` (once the queued mail has left). */
 export async function mailedLink(p: TestPlatform, to: string, path: string): Promise<string> {
   await mailSettled(p);
-  const rows = await p.app.platform.db.query<{ body: string }>(
-    'select body from dev_mail_outbox where to_address = $1 order by id desc',
-    [to],
-  );
-  for (const row of rows) {
+  for (const row of await mailTo(p, to)) {
     const link = new RegExp(`https?://[^\\s]+${path}/[A-Za-z0-9_-]+`).exec(row.body)?.[0];
     if (link) return new URL(link).pathname;
   }

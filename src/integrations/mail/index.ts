@@ -23,6 +23,8 @@ export { registerMailGauges } from './metrics.ts';
 
 export interface MailIntegration {
   mailer: Mailer;
+  /** The development outbox, when mail is kept there rather than sent. */
+  outbox?: DevOutbox;
   /** Mounts /dev/mail when mail is kept in the development outbox; nothing otherwise. */
   registerPages(app: FastifyInstance): void;
   close(): void;
@@ -55,6 +57,7 @@ export function createMail(
   }
   return {
     mailer: outbox,
+    outbox,
     registerPages: (app) =>
       mode === 'off' ? undefined : registerDevMailPages(app, outbox, { anyone: mode === 'on' }),
     close: () => {},

@@ -51,6 +51,14 @@ export class DevOutbox implements Mailer {
     );
   }
 
+  /** Every message kept for one address, newest first. */
+  async sentTo(toAddress: string): Promise<OutboxMail[]> {
+    return this.db.query<OutboxMail>(
+      'select id, to_address, subject, body, created_at from dev_mail_outbox where to_address = $1 order by id desc',
+      [toAddress],
+    );
+  }
+
   async get(id: string): Promise<OutboxMail | undefined> {
     return (
       await this.db.query<OutboxMail>(

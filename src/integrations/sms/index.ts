@@ -15,6 +15,8 @@ export { smsSettings, type SmsSettings } from './settings.ts';
 
 export interface SmsIntegration {
   sender: SmsSender;
+  /** The development outbox, when messages are kept there rather than sent. */
+  outbox?: DevSmsOutbox;
   /** Mounts /dev/sms when messages are kept in the development outbox (and the page may open); nothing otherwise. */
   registerPages(app: FastifyInstance): void;
 }
@@ -43,6 +45,7 @@ export function createSms(
   }
   return {
     sender: outbox,
+    outbox,
     registerPages: (app) =>
       mode === 'off' ? undefined : registerDevSmsPage(app, outbox, { anyone: mode === 'on' }),
   };

@@ -46,4 +46,12 @@ export class DevSmsOutbox implements SmsSender {
       [limit],
     );
   }
+
+  /** Every message kept for one number, newest first. */
+  async sentTo(toNumber: string): Promise<OutboxSms[]> {
+    return this.db.query<OutboxSms>(
+      'select id, to_number, body, created_at from dev_sms_outbox where to_number = $1 order by id desc',
+      [toNumber],
+    );
+  }
 }

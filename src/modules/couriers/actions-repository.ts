@@ -9,6 +9,12 @@ export interface ActionRecord {
   result: (ActionDetail & { code?: string }) | null;
 }
 
+/** An action as kept for replays, with its id and when it arrived. */
+export interface KeptAction extends ActionRecord {
+  id: string;
+  received_at: Date;
+}
+
 export const actionsRepository = {
   /**
    * Claims the action id for the courier in `tx`; undefined when it is new (claimed now), else what
@@ -58,6 +64,13 @@ export const actionsRepository = {
             ? JSON.stringify(settled.result)
             : null,
       ],
+    );
+  },
+
+  async history(db: Queryable, courierId: string): Promise<KeptAction[]> {
+    return db.query<KeptAction>(
+      'select id, kind, outcome, reason, result, received_at from courier_actions where courier_id = $1 order by received_at, id',
+      [courierId],
     );
   },
 

@@ -1,6 +1,10 @@
 import type { Db } from '../../platform/db/index.ts';
 import { errors, isAppError } from '../../platform/errors.ts';
-import { actionsRepository as repo, type ActionRecord } from './actions-repository.ts';
+import {
+  type ActionRecord,
+  actionsRepository as repo,
+  type KeptAction,
+} from './actions-repository.ts';
 import type { ActionDetail, ActionResult, CourierAction } from './domain/action.ts';
 import type { CouriersService } from './service.ts';
 
@@ -82,6 +86,11 @@ export class CourierActions {
   /** Forgets the courier's actions older than the retention (called at each sign-in, so the table stays small). */
   async forgetOld(courierId: string): Promise<void> {
     await repo.prune(this.db, courierId, new Date(this.clock() - ACTION_RETENTION_MS));
+  }
+
+  /** The courier's recorded actions still remembered, oldest first (position reports are not kept). */
+  async history(courierId: string): Promise<KeptAction[]> {
+    return repo.history(this.db, courierId);
   }
 
   kinds(): string[] {

@@ -40,4 +40,5 @@ export {
   type AfterCommit,
 } from './actions.ts';
 export { courierRoutes, courierView, type CourierRouteHooks } from './routes/couriers.ts';
+export type { KeptAction } from './actions-repository.ts';
 export { couriersModule } from './module.ts';

@@ -223,6 +223,11 @@ export class MembersService {
     return repo.findById(this.deps.db, memberId);
   }
 
+  /** The member signed up with this address (in any case), if any. */
+  async findByEmail(rawEmail: string): Promise<MemberRow | undefined> {
+    return repo.findByEmail(this.deps.db, normalizeEmail(rawEmail));
+  }
+
   async membershipOf(memberId: string): Promise<MembershipRow | undefined> {
     return repo.membershipOf(this.deps.db, memberId);
   }

@@ -47,11 +47,7 @@ describe('the courier app action endpoint', () => {
       result: 'already_applied',
     });
     expect((await p.app.platform.couriers.get(id)).on_duty).toBe(false);
-    const rows = await p.app.platform.db.query(
-      'select id from courier_actions where courier_id = $1',
-      [id],
-    );
-    expect(rows).toHaveLength(2);
+    expect(await p.app.platform.courierActions.history(id)).toHaveLength(2);
   });
 
   it('keeps the newest position when an older report arrives late', async () => {
@@ -75,9 +71,7 @@ describe('the courier app action endpoint', () => {
     // A replayed report changes nothing, and position reports are never kept as action records
     // (one every 15 s per courier would grow the table without end).
     expect(JSON.parse((await send(web, csrf, newer)).text).result).toBe('applied');
-    expect(
-      await p.app.platform.db.query('select id from courier_actions where courier_id = $1', [id]),
-    ).toEqual([]);
+    expect(await p.app.platform.courierActions.history(id)).toEqual([]);
   });
 
   it('refuses, with a reason, an unknown kind, a bad payload and a position outside Ghana; a replay gets the same answer', async () => {
@@ -145,9 +139,7 @@ describe('the courier app action endpoint', () => {
         })
       ).status,
     ).toBe(413);
-    expect(
-      await p.app.platform.db.query('select id from courier_actions where courier_id = $1', [id]),
-    ).toHaveLength(0);
+    expect(await p.app.platform.courierActions.history(id)).toHaveLength(0);
   });
 
   it('needs the session and its CSRF token, from our own origin', async () => {
@@ -195,17 +187,9 @@ describe('the courier app action endpoint', () => {
     const again = new WebClient(p);
     await requestCode(again, phone);
     expect((await enterCode(again, phone, (await smsCode(p, phone))!)).status).toBe(303);
-    expect(
-      (
-        await p.app.platform.db.query<{ id: string }>(
-          'select id from courier_actions where courier_id = $1',
-          [id],
-        )
-      ).map((r) => r.id),
-    ).not.toContain(old.id);
-    expect(
-      await p.app.platform.db.query('select id from courier_actions where courier_id = $1', [id]),
-    ).toHaveLength(1);
+    const kept = await p.app.platform.courierActions.history(id);
+    expect(kept.map((r) => r.id)).not.toContain(old.id);
+    expect(kept).toHaveLength(1);
   });
 
   it('serves the PWA files: manifest, icon and the service worker with the app shell', async () => {

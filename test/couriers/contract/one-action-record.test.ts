@@ -10,6 +10,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { allTexts } from '../../helpers/outbox-read.ts';
 
 // One record per courier action (issue 27): the courier app's action id is claimed in courier_actions
 // in the same transaction as dispatch's effect, and a replay, sent again or several at once, is
@@ -32,10 +33,9 @@ const action = (kind: string, payload: Record<string, unknown>): CourierAction =
   at: new Date(),
   payload,
 });
-const records = (courierId: string) =>
-  db().query<{ kind: string; outcome: string | null; reason: string | null; result: unknown }>(
-    'select kind, outcome, reason, result from courier_actions where courier_id = $1 order by received_at',
-    [courierId],
+const records = async (courierId: string) =>
+  (await p.app.platform.courierActions.history(courierId)).map(
+    ({ kind, outcome, reason, result }) => ({ kind, outcome, reason, result }),
   );
 const moves = async (orderId: string, status: string) =>
   countRows(
@@ -166,11 +166,8 @@ describe("a courier's action, one record", () => {
     const id = await productionOrder(s);
     await p.app.platform.couriers.setDuty(c.id, true);
     await p.app.platform.dispatch!.offers.offerTo(id, c.id);
-    const texts = () =>
-      countRows(
-        p,
-        "select count(*)::int as n from dev_sms_outbox where body like '%Delivery code%'",
-      );
+    const texts = async () =>
+      (await allTexts(p)).filter((t) => t.body.includes('Delivery code')).length;
     const before = await texts();
     const accept = action('accept', { order_id: id });
     const answers = await Promise.all([0, 1].map(() => post(c, accept)));

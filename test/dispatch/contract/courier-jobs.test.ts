@@ -7,6 +7,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { allTexts } from '../../helpers/outbox-read.ts';
 import { eventsAbout } from '../../helpers/events.ts';
 import { WebClient } from '../../helpers/web.ts';
 import { allOffDuty, PICKUP, productionOrder, ZONE } from '../helpers.ts';
@@ -59,10 +60,7 @@ async function act(
 
 /** The delivery code texted to the recipient of the order tracked at `trackingUrl`. */
 async function textedCode(trackingUrl: string): Promise<string | undefined> {
-  const rows = await p.app.platform.db.query<{ to_number: string; body: string }>(
-    'select to_number, body from dev_sms_outbox where body like $1 order by id desc',
-    [`%${trackingUrl}%`],
-  );
+  const rows = (await allTexts(p)).filter((t) => t.body.includes(trackingUrl));
   expect(rows.length).toBeLessThanOrEqual(1);
   return rows[0] && /Delivery code: (\d{4})\./.exec(rows[0].body)?.[1];
 }
@@ -93,10 +91,7 @@ describe('a courier job through the courier app', () => {
     const tracking = (await order(id)).tracking_url as string;
     const code = await textedCode(tracking);
     expect(code).toMatch(/^\d{4}$/);
-    const [sms] = await p.app.platform.db.query<{ to_number: string }>(
-      'select to_number from dev_sms_outbox where body like $1',
-      [`%${tracking}%`],
-    );
+    const [sms] = (await allTexts(p)).filter((t) => t.body.includes(tracking));
     expect(sms!.to_number).toBe('+233241234567');
 
     // Delivering before the pickup is refused by the job's stage.

@@ -8,6 +8,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { allTexts } from '../../helpers/outbox-read.ts';
 import { solidPng } from '../../helpers/png.ts';
 import { productionOrder } from '../helpers.ts';
 
@@ -277,10 +278,9 @@ describe('proof photos and signatures uploaded from the courier app', () => {
       texted_at: expect.any(Date),
     });
     const link = p.app.platform.proofConfirmations.linkFor(id);
-    const texts = await p.app.platform.db.query<{ to_number: string; body: string }>(
-      'select to_number, body from dev_sms_outbox where body like $1',
-      [`%${link}%`],
-    );
+    const texts = (await allTexts(p))
+      .filter((t) => t.body.includes(link))
+      .map(({ to_number, body }) => ({ to_number, body }));
     expect(texts).toEqual([
       { to_number: '+233241234567', body: expect.stringContaining('confirm') },
     ]);

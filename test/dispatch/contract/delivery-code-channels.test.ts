@@ -7,6 +7,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { textsTo } from '../../helpers/outbox-read.ts';
 import { courierNear } from '../helpers.ts';
 
 // The recipient's delivery code at dispatch: by SMS always (the development outbox here), and by
@@ -55,11 +56,9 @@ async function orderFor(s: PartnerSetup, phone: string): Promise<string> {
 
 /** The delivery codes texted to `digits`. */
 async function textedCodes(platform: TestPlatform, digits: string): Promise<string[]> {
-  const rows = await platform.app.platform.db.query<{ body: string }>(
-    'select body from dev_sms_outbox where to_number = $1',
-    [`+${digits}`],
+  return (await textsTo(platform, `+${digits}`)).map(
+    (r) => /Delivery code: (\d{4})\./.exec(r.body)![1]!,
   );
-  return rows.map((r) => /Delivery code: (\d{4})\./.exec(r.body)![1]!);
 }
 
 const sentTo = (digits: string) => fake.requests.filter((r: any) => r.to === digits);
@@ -81,10 +80,7 @@ describe('the delivery code at dispatch, by SMS and WhatsApp', () => {
         body: { order_id: id },
       })
     ).body.data;
-    const [sms] = await p.app.platform.db.query<{ body: string }>(
-      'select body from dev_sms_outbox where to_number = $1',
-      [`+${to.digits}`],
-    );
+    const [sms] = await textsTo(p, `+${to.digits}`);
     expect(sms!.body).toContain(tracking_url);
     expect(fake.messages.filter((m) => m.to === to.digits)).toEqual([
       {

@@ -8,6 +8,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { allTexts } from '../../helpers/outbox-read.ts';
 import { eventsAbout } from '../../helpers/events.ts';
 import { allOffDuty, courierNear, offeredTo, PICKUP, productionOrder } from '../helpers.ts';
 
@@ -59,7 +60,7 @@ describe('the sandbox courier', () => {
 
   it('is offered and holds a staging order, takes it through every stage one step at a time, with timeline, webhooks and the code as proof', async () => {
     const sim = await dispatch.sandbox.courierId();
-    const texts = await countRows(p, 'select count(*)::int as n from dev_sms_outbox');
+    const texts = (await allTexts(p)).length;
     const id = await stagingOrder();
     expect(
       await q('select environment, state from dispatch_jobs where order_id = $1', [id]),
@@ -94,7 +95,7 @@ describe('the sandbox courier', () => {
       { state: 'closed' },
     ]);
     // The same actions a courier's phone sends, but no action records: the job's stage guards its steps.
-    expect(await q('select 1 from courier_actions where courier_id = $1', [sim])).toEqual([]);
+    expect(await p.app.platform.courierActions.history(sim)).toEqual([]);
     const timeline = (
       await staging.client.send<any>('POST', '/api/v1/delivery/orders.track', {
         body: { order_id: id },
@@ -121,7 +122,7 @@ describe('the sandbox courier', () => {
     expect(
       await q(`select kind, courier_id from delivery_proofs where order_id = $1`, [id]),
     ).toEqual([{ kind: 'code', courier_id: sim }]);
-    expect(await countRows(p, 'select count(*)::int as n from dev_sms_outbox')).toBe(texts);
+    expect((await allTexts(p)).length).toBe(texts);
     expect(
       await countRows(p, 'select count(*)::int as n from ledger_journals where subject_id = $1', [
         id,

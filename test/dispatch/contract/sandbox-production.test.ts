@@ -18,6 +18,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { allTexts } from '../../helpers/outbox-read.ts';
 import { legsAbout } from '../../helpers/ledger-read.ts';
 import { orderFee, orderOf, saleTotal } from '../../helpers/orders-read.ts';
 import { allOffDuty, courierNear, offeredTo, productionOrder } from '../helpers.ts';
@@ -53,7 +54,7 @@ describe('the sandbox courier on a local playground', () => {
     await allOffDuty(p);
     const real = await courierNear(p, 0.2, now);
     const sim = await dispatch.sandbox.courierId();
-    const texts = await countRows(p, 'select count(*)::int as n from dev_sms_outbox');
+    const texts = (await allTexts(p)).length;
     const id = await productionOrder(production);
     for (let i = 0; i < 5; i++) await step();
     expect(await statusOf(production, id)).toBe('delivered');
@@ -69,7 +70,7 @@ describe('the sandbox courier on a local playground', () => {
       await q(`select kind, courier_id from delivery_proofs where order_id = $1`, [id]),
     ).toEqual([{ kind: 'code', courier_id: sim }]);
     // Its recipient is test data like staging's: no delivery code by text.
-    expect(await countRows(p, 'select count(*)::int as n from dev_sms_outbox')).toBe(texts);
+    expect((await allTexts(p)).length).toBe(texts);
     // A recipient-paid fee is collected on the simulated courier's own cash account, never a real courier's.
     const fee = await orderFee(production, id);
     const legs = await legsAbout(p, ['courier_cash_collected'], id);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeTransfers } from '../../fakes/transfers.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import { textsTo } from '../../helpers/outbox-read.ts';
 import { listedPayouts } from '../../helpers/payouts-read.ts';
 import { newPhone } from '../../helpers/courier.ts';
 import {
@@ -113,10 +114,7 @@ describe('couriers paid out as payees of the payouts module', () => {
       name: 'Yaw Darko',
     });
     // The courier is told on their own phone, the new wallet shown by its last digits only.
-    const told = await p.app.platform.db.query<{ body: string }>(
-      'select body from dev_sms_outbox where to_number = $1',
-      [phone],
-    );
+    const told = await textsTo(p, phone);
     expect(told.map((t) => t.body)).toEqual([expect.stringContaining('•••202')]);
     expect(told[0]!.body).not.toContain('0245550202');
     // Out of the cooling period that holds payouts to a destination changed lately.

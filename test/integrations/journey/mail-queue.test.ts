@@ -14,6 +14,7 @@ import {
   startPlatform,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { mailTo } from '../../helpers/outbox-read.ts';
 import { freePort, seedDataDir, spawnServer } from '../../helpers/process.ts';
 import { mailedLink, newEmail, PASSWORD, WebClient } from '../../helpers/web.ts';
 
@@ -81,11 +82,11 @@ describe('sign-up is one transaction', () => {
     // A new account, not "already registered": the verification link arrives and the owner has the partner.
     expect(await mailedLink(p, email, '/verify-email')).toMatch(/^\/verify-email\//);
     expect((await queued(p, email)).map((m) => m.status)).toEqual(['sent']);
-    const [owner] = await db.query<{ name: string; role: string }>(
-      'select p.name, ms.role from members m join memberships ms on ms.member_id = m.id join partners p on p.id = ms.partner_id where m.email = $1',
-      [email],
-    );
-    expect(owner).toEqual({ name: partnerName, role: 'owner' });
+    const { members, accounts } = p.app.platform;
+    const member = await members.findByEmail(email);
+    const membership = (await members.membershipOf(member!.id))!;
+    const { name } = await accounts.getPartner(membership.partner_id);
+    expect({ name, role: membership.role }).toEqual({ name: partnerName, role: 'owner' });
   });
 
   it('queues the "already registered" mail for a taken email, answering the same page', async () => {
@@ -100,17 +101,12 @@ describe('sign-up is one transaction', () => {
       'both mails',
       async () => (await queued(p, email)).filter((m) => m.status === 'sent').length === 2,
     );
-    const subjects = await p.app.platform.db.query<{ subject: string }>(
-      'select subject from dev_mail_outbox where to_address = $1 order by id',
-      [email],
-    );
+    const subjects = (await mailTo(p, email)).reverse();
     expect(subjects.map((s) => s.subject)).toEqual([
       'Verify your email for the Partner Platform',
       'You already have a Partner Platform account',
     ]);
-    expect(
-      await p.app.platform.db.query('select id from members where email = $1', [email]),
-    ).toHaveLength(1);
+    expect(await p.app.platform.members.findByEmail(email)).toBeDefined();
   });
 });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audited } from '../../helpers/audit.ts';
 import { createPartner, startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import { allTexts } from '../../helpers/outbox-read.ts';
 import { listedPayouts } from '../../helpers/payouts-read.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';
 import { operatorWithToken } from '../../operators/helpers.ts';
@@ -150,9 +151,9 @@ describe('payee destinations', () => {
       pending_change: null,
     });
     // The vendor's contact phone and its old wallet are told, with only the last digits shown.
-    const texts = await p.app.platform.db.query<{ to_number: string; body: string }>(
-      "select to_number, body from dev_sms_outbox where body like '%•••002 %' order by to_number",
-    );
+    const texts = (await allTexts(p))
+      .filter((t) => t.body.includes('•••002 '))
+      .sort((a, b) => (a.to_number < b.to_number ? -1 : a.to_number > b.to_number ? 1 : 0));
     const contact = (
       await p.app.platform.db.query<{ phone: string }>(
         'select pickup_contact_phone as phone from vendors where id = $1',

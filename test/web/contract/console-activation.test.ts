@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audited } from '../../helpers/audit.ts';
 import { consoleSignIn, enrolledOperator } from '../../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import { mailTo } from '../../helpers/outbox-read.ts';
 import { csrfOf, mailSettled, newEmail, verifiedOwner, type WebClient } from '../../helpers/web.ts';
 
 const STEP = 30_000;
@@ -32,16 +33,13 @@ async function submitted(p: TestPlatform, owner: WebClient): Promise<string> {
   return rows[0]!.id;
 }
 
-/** The mail sent to `to`, once the queue has handed everything due to the development outbox. */
+/** The mail sent to `to`, oldest first, once the queue has handed everything due to the development outbox. */
 async function mailsTo(
   p: TestPlatform,
   to: string,
 ): Promise<Array<{ subject: string; body: string }>> {
   await mailSettled(p);
-  return p.app.platform.db.query(
-    'select subject, body from dev_mail_outbox where to_address = $1 order by id',
-    [to],
-  );
+  return (await mailTo(p, to)).reverse();
 }
 
 describe('the activation queue in the console, and the partner side in the dashboard', () => {

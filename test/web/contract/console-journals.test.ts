@@ -3,6 +3,7 @@ import { ledger } from '../../../src/modules/ledger/index.ts';
 import { orderFeeJournal, topupJournal } from '../../../src/modules/wallet/journals.ts';
 import { newId } from '../../../src/platform/ids.ts';
 import type { OperatorRole } from '../../../src/platform/auth/actor.ts';
+import { partnerOfMember } from '../../helpers/accounts-read.ts';
 import { signedInOperator, TOTP_STEP_MS } from '../../helpers/console.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { newEmail, verifiedOwner } from '../../helpers/web.ts';
@@ -30,12 +31,7 @@ describe('ledger journals in the console (finance, admin; read-only)', () => {
     p = await startPlatform({ socket: false, clock: () => now });
     const partnerOf = async (name: string) => {
       const { email } = await verifiedOwner(p, newEmail('owner'), name);
-      return (
-        await p.app.platform.db.query<{ partner_id: string }>(
-          'select s.partner_id from memberships s join members m on m.id = s.member_id where m.email = $1',
-          [email],
-        )
-      )[0]!.partner_id;
+      return partnerOfMember(p, email);
     };
     partnerId = await partnerOf('Ama Ledger Shop');
     otherId = await partnerOf('Kofi Other Shop');

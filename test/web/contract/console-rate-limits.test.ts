@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { partnerOfMember } from '../../helpers/accounts-read.ts';
 import { audited } from '../../helpers/audit.ts';
 import type { OperatorRole } from '../../../src/platform/auth/actor.ts';
 import { signedInOperator, TOTP_STEP_MS } from '../../helpers/console.ts';
@@ -12,12 +13,7 @@ describe('a partner’s own rate limits in the console', () => {
   beforeAll(async () => {
     p = await startPlatform({ socket: false, clock: () => now });
     const { email } = await verifiedOwner(p, newEmail('owner'), 'Kwame Couriers');
-    partnerId = (
-      await p.app.platform.db.query<{ partner_id: string }>(
-        'select s.partner_id from memberships s join members m on m.id = s.member_id where m.email = $1',
-        [email],
-      )
-    )[0]!.partner_id;
+    partnerId = await partnerOfMember(p, email);
   });
   afterAll(async () => {
     await p?.close();

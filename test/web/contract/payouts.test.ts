@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeTransfers } from '../../fakes/transfers.ts';
+import { partnerOfMember } from '../../helpers/accounts-read.ts';
 import { audited } from '../../helpers/audit.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import { mailTo } from '../../helpers/outbox-read.ts';
 import { payeeDestination } from '../../helpers/payouts-read.ts';
 import {
   invitedMember,
@@ -30,11 +32,7 @@ async function partner(
   name: string,
 ): Promise<{ owner: WebClient; email: string; partnerId: string }> {
   const { web, email } = await verifiedOwner(p, newEmail('owner'), name);
-  const [row] = await p.app.platform.db.query<{ partner_id: string }>(
-    'select s.partner_id from memberships s join members m on m.id = s.member_id where m.email = $1',
-    [email],
-  );
-  return { owner: web, email, partnerId: row!.partner_id };
+  return { owner: web, email, partnerId: await partnerOfMember(p, email) };
 }
 
 const destinationOf = async (partnerId: string) => {
@@ -120,10 +118,7 @@ describe('dashboard payouts: changing the destination', () => {
     await mailSettled(p);
     expect(await noticesTo(a.email)).toBe(1);
     expect(await noticesTo(financeEmail)).toBe(0);
-    const [notice] = await p.app.platform.db.query<{ body: string }>(
-      'select body from dev_mail_outbox where to_address = $1 order by id desc',
-      [a.email],
-    );
+    const [notice] = await mailTo(p, a.email);
     expect(notice!.body).toContain(
       `${financeEmail} changed where your markup is paid to: MTN mobile money •••199`,
     );
@@ -247,10 +242,7 @@ describe('dashboard payouts: changing the destination', () => {
     expect(await destinationOf(a.partnerId)).toMatchObject({ number: '0245550101' });
     await mailSettled(p);
     expect(await noticesTo(a.email)).toBe(1);
-    const [mail] = await p.app.platform.db.query<{ body: string }>(
-      'select body from dev_mail_outbox where to_address = $1 order by id desc',
-      [a.email],
-    );
+    const [mail] = await mailTo(p, a.email);
     expect(mail!.body).toContain('to MTN mobile money •••101 (Adwoa Mensah)');
     expect(mail!.body).not.toContain('0245550101');
   });

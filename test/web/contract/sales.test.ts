@@ -8,6 +8,7 @@ import {
   shop,
   verifySale,
 } from '../../catalog/helpers.ts';
+import { partnerOfMember } from '../../helpers/accounts-read.ts';
 import {
   addKey,
   startPlatform,
@@ -32,12 +33,7 @@ async function salesPartner(
   name: string,
 ): Promise<{ web: WebClient; key: PartnerSetup }> {
   const { web, email } = await verifiedOwner(p, newEmail('owner'), name);
-  const partnerId = (
-    await p.app.platform.db.query<{ partner_id: string }>(
-      'select s.partner_id from memberships s join members m on m.id = s.member_id where m.email = $1',
-      [email],
-    )
-  )[0]!.partner_id;
+  const partnerId = await partnerOfMember(p, email);
   await p.admin('PATCH', `/partners/${partnerId}`, { production_active: true });
   const created = await web.submit('/dashboard/apps', '/dashboard/apps', { name: 'Shop app' });
   const appId = /<code>(app_[0-9A-Z]{26})<\/code>/.exec(created.text)![1]!;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCRA_CENTRAL, EAST_LEGON, orderBody } from '../../delivery/fixtures.ts';
+import { partnerOfMember } from '../../helpers/accounts-read.ts';
 import {
   addKey,
   countRows,
@@ -34,12 +35,7 @@ async function productionPartner(
   name: string,
 ): Promise<{ web: WebClient; partnerId: string; key: PartnerSetup }> {
   const { web, email } = await verifiedOwner(p, newEmail('owner'), name);
-  const partnerId = (
-    await p.app.platform.db.query<{ partner_id: string }>(
-      'select s.partner_id from memberships s join members m on m.id = s.member_id where m.email = $1',
-      [email],
-    )
-  )[0]!.partner_id;
+  const partnerId = await partnerOfMember(p, email);
   await p.admin('PATCH', `/partners/${partnerId}`, { production_active: true });
   const created = await web.submit('/dashboard/apps', '/dashboard/apps', { name: 'Shop app' });
   const appId = /<code>(app_[0-9A-Z]{26})<\/code>/.exec(created.text)![1]!;
@@ -333,12 +329,7 @@ describe('dashboard wallet of a partner still on staging, on a default install',
     expect(await countRows(p, 'select count(*)::int as n from wallet_topups')).toBe(0);
 
     // A saved draft is pointed to; finance, who cannot request activation, is told to ask an owner.
-    const partnerId = (
-      await p.app.platform.db.query<{ partner_id: string }>(
-        'select s.partner_id from memberships s join members m on m.id = s.member_id where m.email = $1',
-        [email],
-      )
-    )[0]!.partner_id;
+    const partnerId = await partnerOfMember(p, email);
     await web.submit('/dashboard/activation', '/dashboard/activation', {
       business_name: 'Staging Only Shop Ltd',
       intent: 'save',

@@ -3,6 +3,7 @@ import { allOffDuty, PICKUP, productionOrder, ZONE } from '../../dispatch/helper
 import { browserAvailable, usePlatformAndBrowser } from '../../helpers/browser.ts';
 import { newPhone } from '../../helpers/courier.ts';
 import { createPartner, type PartnerSetup } from '../../helpers/harness.ts';
+import { textsTo } from '../../helpers/outbox-read.ts';
 import { checkPhonePage, phonePage, signInOnPhone } from '../../helpers/courier-browser.ts';
 
 describe.runIf(browserAvailable)(
@@ -46,9 +47,7 @@ describe.runIf(browserAvailable)(
         page.getByRole('link', { name: 'Directions (Google Maps)' }).getAttribute('href'),
       ).resolves.toBe('https://www.google.com/maps/dir/?api=1&destination=5.549,-0.209');
       await checkPhonePage(page, 'job-accepted');
-      const [sms] = await p.app.platform.db.query<{ body: string }>(
-        `select body from dev_sms_outbox where to_number = '+233241234567' and body like '%Delivery code%' order by id desc limit 1`,
-      );
+      const sms = (await textsTo(p, '+233241234567')).find((t) => t.body.includes('Delivery code'));
       const code = /Delivery code: (\d{4})\./.exec(sms!.body)![1]!;
 
       await page.getByRole('button', { name: 'Picked up' }).click();
@@ -74,9 +73,8 @@ describe.runIf(browserAvailable)(
       await expect.poll(status, { timeout: 15_000 }).toBe('delivered');
       await page.getByText('No job for you right now.').waitFor({ timeout: 15_000 });
       await checkPhonePage(page, 'job-done');
-      const delivered = await p.app.platform.db.query(
-        `select 1 from courier_actions where courier_id = $1 and kind = 'delivered'`,
-        [courier.id],
+      const delivered = (await p.app.platform.courierActions.history(courier.id)).filter(
+        (a) => a.kind === 'delivered',
       );
       expect(delivered).toHaveLength(1);
       const moves = await p.app.platform.db.query(

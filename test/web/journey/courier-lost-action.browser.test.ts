@@ -86,9 +86,8 @@ describe.runIf(browserAvailable)(
       await page.getByRole('button', { name: 'I am at the drop-off' }).waitFor();
       await expect.poll(() => page.locator('#sync').textContent()).toBe('All sent.');
       await checkPhonePage(page, 'could-not-deliver-recorded');
-      const actions = await p.app.platform.db.query<{ kind: string; outcome: string }>(
-        'select kind, outcome from courier_actions where courier_id = $1 order by received_at',
-        [courier.id],
+      const actions = (await p.app.platform.courierActions.history(courier.id)).map(
+        ({ kind, outcome }) => ({ kind, outcome }),
       );
       expect(actions).toEqual([
         { kind: 'arrived', outcome: 'applied' },

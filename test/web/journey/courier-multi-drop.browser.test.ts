@@ -4,6 +4,7 @@ import { orderBody } from '../../delivery/fixtures.ts';
 import { browserAvailable, usePlatformAndBrowser } from '../../helpers/browser.ts';
 import { newPhone } from '../../helpers/courier.ts';
 import { createPartner, type PartnerSetup } from '../../helpers/harness.ts';
+import { textsTo } from '../../helpers/outbox-read.ts';
 import { checkPhonePage, phonePage, signInOnPhone } from '../../helpers/courier-browser.ts';
 
 /** Two recipients east of the Makola pickup: Osu (about 3 km, the first drop) and East Legon (about 11 km). */
@@ -95,10 +96,7 @@ describe.runIf(browserAvailable)(
       await page.getByRole('heading', { name: 'Your batch: 2 drops left' }).waitFor();
       await checkPhonePage(page, 'batch-accepted');
       const codeFor = async (to: string) => {
-        const [sms] = await p.app.platform.db.query<{ body: string }>(
-          `select body from dev_sms_outbox where to_number = $1 and body like '%Delivery code%' order by id desc limit 1`,
-          [to],
-        );
+        const sms = (await textsTo(p, to)).find((t) => t.body.includes('Delivery code'));
         return /Delivery code: (\d{4})\./.exec(sms!.body)![1]!;
       };
 

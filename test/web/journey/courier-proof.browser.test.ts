@@ -179,9 +179,8 @@ describe.runIf(browserAvailable)(
         await page.evaluate((key) => localStorage.getItem(key), `courier-queue-${courier.id}`),
       ).toBe('[]');
       expect(
-        await p.app.platform.db.query(
-          `select 1 from courier_actions where courier_id = $1 and kind = 'delivered'`,
-          [courier.id],
+        (await p.app.platform.courierActions.history(courier.id)).filter(
+          (a) => a.kind === 'delivered',
         ),
       ).toEqual([]);
       expect(

@@ -47,11 +47,7 @@ describe.runIf(browserAvailable)('the courier app in headless Chromium at 390 px
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
 
     // Offline: off duty, on duty again (which reports the position at once), all kept on the phone.
-    const actions = async () =>
-      p.app.platform.db.query<{ id: string; outcome: string }>(
-        'select id, outcome from courier_actions where courier_id = $1',
-        [courier.id],
-      );
+    const actions = async () => p.app.platform.courierActions.history(courier.id);
     const sentBefore = (await actions()).length;
     await context.setOffline(true);
     await context.setGeolocation(OSU);

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { partnerOfMember } from '../../helpers/accounts-read.ts';
 import {
   browserAvailable,
   horizontalOverflow,
@@ -24,12 +25,7 @@ describe.runIf(browserAvailable)(
       const { p, browser } = env;
       const email = newEmail('payouts');
       await verifiedOwner(p, email, 'Ama Textiles');
-      const partnerId = (
-        await p.app.platform.db.query<{ partner_id: string }>(
-          'select s.partner_id from memberships s join members m on m.id = s.member_id where m.email = $1',
-          [email],
-        )
-      )[0]!.partner_id;
+      const partnerId = await partnerOfMember(p, email);
       await settleSale(p, `partner_markup_payable:${partnerId}`, 4250, Date.now() - 2 * HOUR);
 
       const page = await (await browser.newContext({ viewport: VIEWPORTS[0] })).newPage();

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ACCRA_CENTRAL, EAST_LEGON, orderBody } from '../../delivery/fixtures.ts';
+import { partnerOfMember } from '../../helpers/accounts-read.ts';
 import {
   browserAvailable,
   horizontalOverflow,
@@ -29,12 +30,7 @@ describe.runIf(browserAvailable)(
       // Production access and a production key with the money scopes, set up through the operator API (the console journey covers doing it by hand).
       const email = newEmail('wallet');
       const { web } = await verifiedOwner(p, email, 'Ama Textiles');
-      const partnerId = (
-        await p.app.platform.db.query<{ partner_id: string }>(
-          'select s.partner_id from memberships s join members m on m.id = s.member_id where m.email = $1',
-          [email],
-        )
-      )[0]!.partner_id;
+      const partnerId = await partnerOfMember(p, email);
       await p.admin('PATCH', `/partners/${partnerId}`, { production_active: true });
       const created = await web.submit('/dashboard/apps', '/dashboard/apps', { name: 'Shop app' });
       const appId = /<code>(app_[0-9A-Z]{26})<\/code>/.exec(created.text)![1]!;
