@@ -27,3 +27,7 @@ export async function legsAbout(
   }
   return legs.sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
 }
+
+/** An account's balance in pesewas, as the ledger's read face sums its entries. */
+export const accountBalance = (p: Pick<TestPlatform, 'app'>, account: string): Promise<number> =>
+  p.app.platform.journals.balance(account);

@@ -67,3 +67,21 @@ export async function clientReferenceOf(
   if (!reference) throw new Error(`no client reference for ${saleId}`);
   return reference;
 }
+
+/**
+ * Every delivery order whose reference starts with `prefix` (case as given), whoever owns it, as
+ * operators list them: the delivery module's operator orders, page after page, newest first.
+ */
+export async function ordersByReference(
+  p: Pick<TestPlatform, 'app'>,
+  prefix: string,
+): Promise<DeliveryOrder[]> {
+  const found: DeliveryOrder[] = [];
+  let afterId: string | undefined;
+  do {
+    const page = await p.app.platform.delivery!.operatorOrders.list({ reference: prefix, afterId });
+    found.push(...page.orders);
+    afterId = page.nextAfter;
+  } while (afterId);
+  return found.filter((o) => o.order_reference.startsWith(prefix));
+}

@@ -8,6 +8,7 @@ import {
 import type { PayoutsModule } from '../../src/modules/payouts/index.ts';
 import { newId } from '../../src/platform/ids.ts';
 import { createVendor } from '../catalog/helpers.ts';
+import { accountBalance } from '../helpers/ledger-read.ts';
 import { operatorWithToken } from '../operators/helpers.ts';
 import type { TestPlatform } from '../helpers/harness.ts';
 
@@ -94,13 +95,8 @@ export async function owedBack(
   return saleId;
 }
 
-export async function balanceOf(p: TestPlatform, account: string): Promise<number> {
-  const rows = await p.app.platform.db.query<{ n: number }>(
-    'select coalesce(sum(amount_pesewas), 0)::bigint as n from ledger_entries where account = $1',
-    [account],
-  );
-  return Number(rows[0]!.n);
-}
+/** An account's balance in pesewas, through the ledger's read face. */
+export const balanceOf = accountBalance;
 
 export async function expectBalanced(p: TestPlatform): Promise<void> {
   expect(

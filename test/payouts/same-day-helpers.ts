@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { getSale, orderBody, placed, shop } from '../catalog/helpers.ts';
 import { toDropoff } from '../dispatch/helpers.ts';
 import type { PartnerSetup, TestPlatform } from '../helpers/harness.ts';
+import { listedPayouts } from '../helpers/payouts-read.ts';
 import { balanceOf, payouts, setDestination } from './helpers.ts';
 
 export type Shop = Awaited<ReturnType<typeof shop>>;
@@ -60,29 +61,28 @@ export async function handover(
   return r.body.handover.id as string;
 }
 
-/** A vendor's payouts with the run each belongs to. */
-export const payoutsOf = (p: TestPlatform, vendorId: string) =>
-  p.app.platform.db.query<{
-    id: string;
-    amount_pesewas: number;
-    status: string;
-    trigger: string;
-    handover_id: string | null;
-  }>(
-    'select p.id, p.amount_pesewas, p.status, r.trigger, r.handover_id from payouts p join payout_runs r on r.id = p.run_id where p.payee = $1 order by p.created_at',
-    [`vendor:${vendorId}`],
-  );
+/**
+ * A vendor's payouts, oldest first, with the run each belongs to: the payouts as operators list
+ * them, each run's trigger and handover through the payouts module's face (which names handovers).
+ */
+export async function payoutsOf(p: TestPlatform, vendorId: string) {
+  const listed = (await listedPayouts(p, { payee: `vendor:${vendorId}` })).reverse();
+  if (listed.length === 0) return [];
+  const runs = new Map((await p.app.platform.payouts.service.runs(1000)).map((r) => [r.id, r]));
+  if (runs.size >= 1000) throw new Error('more payout runs than one read shows');
+  return listed.map(({ id, amount_pesewas, status, run_id }) => {
+    const run = runs.get(run_id);
+    if (!run) throw new Error(`payout ${id}: no run ${run_id} shown`);
+    return {
+      id,
+      amount_pesewas: amount_pesewas as number,
+      status,
+      trigger: run.trigger,
+      handover_id: run.handover_id,
+    };
+  });
+}
 
-/** The same-day run request a handover wrote (payout_run_requests), as the payouts job sees it. */
-export const requestOf = async (p: TestPlatform, handoverId: string) =>
-  (
-    await p.app.platform.db.query<{
-      attempts: number;
-      done_at: Date | null;
-      run_id: string | null;
-      last_error: string | null;
-    }>(
-      'select attempts, done_at, run_id, last_error from payout_run_requests where handover_id = $1',
-      [handoverId],
-    )
-  )[0];
+/** The same-day run request a handover wrote, as the payouts job sees it (the payouts face). */
+export const requestOf = (p: TestPlatform, handoverId: string) =>
+  payouts(p).runRequests.find(handoverId);

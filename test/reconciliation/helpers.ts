@@ -30,15 +30,6 @@ export async function creditedTopup(
   return reference;
 }
 
-/** An account's balance straight from the ledger's entries. */
-export async function accountBalance(p: TestPlatform, account: string): Promise<number> {
-  const rows = await p.app.platform.db.query<{ n: number }>(
-    'select coalesce(sum(amount_pesewas), 0)::bigint as n from ledger_entries where account = $1',
-    [account],
-  );
-  return Number(rows[0]!.n);
-}
-
 export const ghs = (pesewas: number) => (pesewas / 100).toFixed(2);
 
 /** Approves every settlement waiting for approval, as a second finance operator (the tests import with the admin token); answers how many. */

@@ -26,7 +26,10 @@ export interface JournalFilter {
   beforeId?: string;
 }
 
-/** Read-only views of the ledger for operators: journals newest first and one journal with its legs. */
+/**
+ * Read-only views of the ledger for operators: journals newest first, one journal with its legs,
+ * an account's balance.
+ */
 export class LedgerReads {
   constructor(private readonly db: Queryable) {}
 
@@ -60,6 +63,15 @@ export class LedgerReads {
         order by j.created_at, j.id`,
       [kinds, subjectId],
     );
+  }
+
+  /** One account's balance: the sum of its entries in pesewas (0 for an account without any). */
+  async balance(account: string): Promise<number> {
+    const rows = await this.db.query<{ n: number }>(
+      'select coalesce(sum(amount_pesewas), 0)::bigint as n from ledger_entries where account = $1',
+      [account],
+    );
+    return Number(rows[0]!.n);
   }
 
   async journal(id: string): Promise<{ journal: JournalRow; legs: JournalLeg[] } | undefined> {

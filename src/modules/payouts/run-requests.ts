@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { runRequestsRepository as repo } from './run-requests-repository.ts';
+import { runRequestsRepository as repo, type RunRequestRow } from './run-requests-repository.ts';
 import type { PayoutSettings } from './settings.ts';
 
 /** A courier cash handover as the same-day run needs it. */
@@ -83,6 +83,11 @@ export class RunRequests {
       }
     }
     return due.length;
+  }
+
+  /** The request a handover wrote (attempts, last error, done_at, run), as the job sees it. */
+  find(handoverId: string): Promise<RunRequestRow | undefined> {
+    return repo.find(this.deps.db, handoverId);
   }
 
   /** Resolves once the runs started after handovers committed have finished (shutdown, tests). */

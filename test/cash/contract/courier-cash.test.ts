@@ -16,7 +16,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
-import { journalCount, legsAbout } from '../../helpers/ledger-read.ts';
+import { accountBalance, journalCount, legsAbout } from '../../helpers/ledger-read.ts';
 import { orderFee, orderOf, saleTotal } from '../../helpers/orders-read.ts';
 import { operatorWithToken } from '../../operators/helpers.ts';
 
@@ -163,14 +163,7 @@ describe('cash handovers', () => {
     ]);
     expect(sum(journal)).toBe(0);
     // The ledger account and the cached balance agree.
-    expect(
-      -sum(
-        await p.app.platform.db.query(
-          'select amount_pesewas from ledger_entries where account = $1',
-          [`courier_cash:${c.id}`],
-        ),
-      ),
-    ).toBe(100);
+    expect(-(await accountBalance(p, `courier_cash:${c.id}`))).toBe(100);
     expect(
       (await audited(p, { action: 'courier_cash.handover', target_id: c.id })).length,
     ).toBeGreaterThanOrEqual(1);

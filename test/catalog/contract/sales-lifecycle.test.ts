@@ -7,6 +7,7 @@ import {
   type TestPlatform,
 } from '../../helpers/harness.ts';
 import { eventsAbout } from '../../helpers/events.ts';
+import { storedOrder } from '../../helpers/orders-read.ts';
 import {
   decide,
   expectLedgerBalanced,
@@ -49,13 +50,26 @@ async function events(saleId: string): Promise<string[]> {
   );
   return rows.map((r) => r.type);
 }
+/**
+ * The sale's delivery order as the delivery module's face shows it (the pickup phone from the
+ * courier's job sheet), with the two columns no face shows read with SQL.
+ */
 async function deliveryRow(orderId: string) {
-  return (
-    await db().query<any>(
-      'select app_id, environment, payer, payment_status, fee_pesewas, special_instructions, payment_is_paid, pickup_contact_phone from delivery_orders where id = $1',
-      [orderId],
-    )
-  )[0];
+  const { app_id, environment, payer, payment_status, fee_pesewas } = await storedOrder(p, orderId);
+  const sheet = await p.app.platform.delivery!.orders.jobSheet(orderId);
+  const [unshown] = await db().query<any>(
+    'select special_instructions, payment_is_paid from delivery_orders where id = $1',
+    [orderId],
+  );
+  return {
+    app_id,
+    environment,
+    payer,
+    payment_status,
+    fee_pesewas,
+    pickup_contact_phone: sheet?.pickup_contact_phone,
+    ...unshown,
+  };
 }
 
 describe('prepaid (online) sales', () => {

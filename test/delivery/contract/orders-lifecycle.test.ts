@@ -175,7 +175,7 @@ describe('operator status moves', () => {
     const id = await newOrder();
     for (const st of ['accepted', 'pickedUp', 'in_transit', 'delivered'])
       expect((await move(id, st)).status).toBe(200);
-    expect(await expectDeliveredAt(p.app.platform.db, id)).toBe(now);
+    expect(await expectDeliveredAt(p, id)).toBe(now);
     const refused = await move(id, 'cancelled');
     expect([refused.status, refused.body.code]).toEqual([409, 'INVALID_TRANSITION']);
     expect((await call('orders.cancel', { order_id: id })).body.code).toBe('INVALID_ORDER_STATUS');
@@ -219,7 +219,7 @@ describe('sandbox courier', () => {
     }
     expect(statuses).toEqual(['accepted', 'pickedUp', 'in_transit', 'delivered', 'delivered']);
     // Delivered in the fourth step, at that step's time.
-    expect(await expectDeliveredAt(p.app.platform.db, staging)).toBe(now - 31_000);
+    expect(await expectDeliveredAt(p, staging)).toBe(now - 31_000);
     expect((await call('orders.get', { order_id: production }, prod)).body.data.status).toBe(
       'placed',
     );

@@ -119,7 +119,7 @@ describe('multi-drop batches', () => {
     expect(await dispatch.service.currentJob(c.id)).toBeUndefined();
 
     for (const id of [near, far]) {
-      expect(await expectDeliveredAt(p.app.platform.db, id)).toBe(now);
+      expect(await expectDeliveredAt(p, id)).toBe(now);
       expect(await statuses(id)).toEqual([
         'placed',
         'accepted',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { courierNear, productionOrder, toDropoff } from '../../dispatch/helpers.ts';
 import { audited } from '../../helpers/audit.ts';
-import { journalCount } from '../../helpers/ledger-read.ts';
+import { accountBalance, journalCount } from '../../helpers/ledger-read.ts';
 import {
   countRows,
   createPartner,
@@ -13,13 +13,7 @@ import { ledger } from '../../../src/modules/ledger/index.ts';
 import { salePaymentHeldJournal } from '../../../src/modules/catalog/domain/journals.ts';
 import { orderBody, placed, SALE_SCOPES, shop } from '../../catalog/helpers.ts';
 import { expectLedgerConsistent } from '../../wallet/helpers.ts';
-import {
-  accountBalance,
-  approveSettlements,
-  creditedTopup,
-  ghs,
-  PAYSTACK_HEADER,
-} from '../helpers.ts';
+import { approveSettlements, creditedTopup, ghs, PAYSTACK_HEADER } from '../helpers.ts';
 
 let p: TestPlatform;
 let s: PartnerSetup;

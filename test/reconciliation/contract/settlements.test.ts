@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audited } from '../../helpers/audit.ts';
+import { accountBalance } from '../../helpers/ledger-read.ts';
 import {
   countRows,
   createPartner,
@@ -9,7 +10,7 @@ import {
 } from '../../helpers/harness.ts';
 import { operatorWithToken } from '../../operators/helpers.ts';
 import { expectLedgerConsistent } from '../../wallet/helpers.ts';
-import { accountBalance, creditedTopup, PAYSTACK_HEADER } from '../helpers.ts';
+import { creditedTopup, PAYSTACK_HEADER } from '../helpers.ts';
 
 // Maker-checker on settlements: an import proposes, a second finance operator approves, then it posts.
 

@@ -90,7 +90,7 @@ describe("a test clock's deletion", () => {
     });
     expect((await call('orders.get', { order_id: done })).body.data.status).toBe('delivered');
     // At the clock's time (from 08:00; the server's is 07:00), as its move.
-    expect(await expectDeliveredAt(p.app.platform.db, done)).toBeGreaterThan(Date.parse(FROZEN));
+    expect(await expectDeliveredAt(p, done)).toBeGreaterThan(Date.parse(FROZEN));
     const open = await order(clockId);
     // Its endpoint fails the first delivery: parked until the clock reaches its retry time.
     rx.script.set('/flaky', [500]);

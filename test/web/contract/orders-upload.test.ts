@@ -3,6 +3,7 @@ import { PartnerClient } from '@partner-platform/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audited } from '../../helpers/audit.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import { ordersByReference } from '../../helpers/orders-read.ts';
 import { csrfOf, invitedMember, partnerDashboard, type WebClient } from '../../helpers/web.ts';
 
 const HEADER =
@@ -104,14 +105,14 @@ describe('dashboard: upload a CSV of orders', () => {
       (m) => m[1]!,
     );
     expect(ids).toHaveLength(2);
-    const created = await p.app.platform.db.query<{
-      order_reference: string;
-      app_id: string;
-      environment: string;
-      partner_id: string;
-    }>(
-      "select order_reference, app_id, environment, partner_id from delivery_orders where order_reference like 'UP-%' order by order_reference",
-    );
+    const created = (await ordersByReference(p, 'UP-'))
+      .map(({ order_reference, app_id, environment, partner_id }) => ({
+        order_reference,
+        app_id,
+        environment,
+        partner_id,
+      }))
+      .sort((a, b) => (a.order_reference < b.order_reference ? -1 : 1));
     expect(created).toEqual([
       { order_reference: 'UP-1', app_id: appId, environment: 'staging', partner_id: partnerId },
       { order_reference: 'UP-5', app_id: appId, environment: 'staging', partner_id: partnerId },
@@ -234,9 +235,9 @@ describe('dashboard: upload a CSV of orders', () => {
     expect(res.status).toBe(200);
     expect(reportRows(res.text)[0]).toMatchObject({ ok: true });
     expect(
-      await p.app.platform.db.query(
-        "select environment from delivery_orders where order_reference = 'PROD-1'",
-      ),
+      (await ordersByReference(p, 'PROD-1'))
+        .filter((o) => o.order_reference === 'PROD-1')
+        .map(({ environment }) => ({ environment })),
     ).toEqual([{ environment: 'production' }]);
     await p.admin('PATCH', `/partners/${partnerId}`, { production_active: false });
   });

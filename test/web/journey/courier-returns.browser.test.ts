@@ -3,6 +3,7 @@ import { allOffDuty, PICKUP, productionOrder, ZONE } from '../../dispatch/helper
 import { browserAvailable, usePlatformAndBrowser } from '../../helpers/browser.ts';
 import { newPhone } from '../../helpers/courier.ts';
 import { createPartner, type PartnerSetup } from '../../helpers/harness.ts';
+import { storedOrder } from '../../helpers/orders-read.ts';
 import { checkPhonePage, phonePage, signInOnPhone } from '../../helpers/courier-browser.ts';
 
 describe.runIf(browserAvailable)(
@@ -43,13 +44,13 @@ describe.runIf(browserAvailable)(
         await page.waitForLoadState();
         await page.getByLabel('Could not deliver: why?').waitFor();
       };
-      const order = async () =>
-        (
-          await p.app.platform.db.query<any>(
-            'select status, delivery_attempts, failure_reason, failure_note from delivery_orders where id = $1',
-            [id],
-          )
-        )[0];
+      const order = async () => {
+        const { status, delivery_attempts, failure_reason, failure_note } = await storedOrder(
+          p,
+          id,
+        );
+        return { status, delivery_attempts, failure_reason, failure_note };
+      };
 
       // First attempt: nobody at the door. The courier keeps the job and is offered the drop-off again.
       await atDropoff();
