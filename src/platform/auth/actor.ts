@@ -27,3 +27,12 @@ export interface RequestOrigin {
   ip: string | null;
   userAgent: string | null;
 }
+
+/** A request's origin: its client address and its user agent, cut to 500 characters. */
+export function originOf(request: {
+  ip?: string;
+  headers: Record<string, string | string[] | undefined>;
+}): RequestOrigin {
+  const ua = request.headers['user-agent'];
+  return { ip: request.ip ?? null, userAgent: typeof ua === 'string' ? ua.slice(0, 500) : null };
+}

@@ -4,6 +4,7 @@ import {
   ADMIN_TOKEN_ACTOR,
   type AdminActor,
   type OperatorRole,
+  originOf,
   type RequestOrigin,
 } from '../auth/actor.ts';
 import type { Db, Queryable } from '../db/index.ts';
@@ -179,7 +180,6 @@ const answer = (reply: FastifyReply, result: OperationResult) =>
   reply.code(result.statusCode ?? 200).send(result.body ?? undefined);
 
 /** Mounts the operator API; without an ADMIN_TOKEN it is not mounted at all (404). */
-// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the operator API's one pipeline (token, actor, audit, errors) is read in the order a request meets it
 export function registerAdminRoutes(
   app: FastifyInstance,
   settings: AdminAuth,
@@ -216,10 +216,7 @@ export function registerAdminRoutes(
       },
       handler: async (request, reply) => {
         const actor = actors.get(request)!;
-        const origin: RequestOrigin = {
-          ip: request.ip ?? null,
-          userAgent: request.headers['user-agent']?.slice(0, 500) ?? null,
-        };
+        const origin = originOf(request);
         const params = request.params as Record<string, string>;
         const changes =
           route.method !== 'GET' && !route.audit?.recordedByService ? settings.changes : undefined;

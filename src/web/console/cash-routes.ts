@@ -13,7 +13,7 @@ const AMOUNT = /^\d{1,9}(\.\d{1,2})?$/;
  * courier's balance is refused and changes nothing.
  */
 export function registerConsoleCashRoutes(app: FastifyInstance, kit: ConsoleKit): void {
-  const { cash, couriers, audit } = kit.deps;
+  const { cash, couriers } = kit.deps;
   if (!cash) return;
 
   const live = liveBoard(kit);
@@ -82,17 +82,14 @@ export function registerConsoleCashRoutes(app: FastifyInstance, kit: ConsoleKit)
         );
       try {
         const done = await cash.handover(id, pesewas, current.operator.id);
-        await audit.record({
-          actor: kit.actor(current),
+        await kit.audit(request, current, {
           action: 'courier_cash.handover',
           target: { type: 'courier', id },
-          before: null,
           after: {
             handover_id: done.handover.id,
             amount_pesewas: pesewas,
             balance_pesewas: done.balance_pesewas,
           },
-          origin: kit.origin(request),
         });
         return page(reply, {
           notice: `Recorded ${formatGhs(pesewas)} handed in; ${formatGhs(done.balance_pesewas)} still to hand in.`,

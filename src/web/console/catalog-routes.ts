@@ -79,7 +79,7 @@ function vendorPatch(f: VendorForm): VendorInput | string {
  */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: a list of declarations, one per page or operation, each handler a few lines
 export function registerConsoleCatalogRoutes(app: FastifyInstance, kit: ConsoleKit): void {
-  const { catalog, audit } = kit.deps;
+  const { catalog } = kit.deps;
   if (!catalog) return;
 
   async function vendorsPage(
@@ -196,14 +196,14 @@ export function registerConsoleCatalogRoutes(app: FastifyInstance, kit: ConsoleK
           id,
           { syndicatable: f.syndicatable === 'true' },
           (tx, before, now) =>
-            audit.record(
+            kit.audit(
+              request,
+              current,
               {
-                actor: kit.actor(current),
                 action: 'vendor.update',
                 target: { type: 'vendor', id },
                 before: { syndicatable: before.syndicatable },
                 after: { syndicatable: now.syndicatable },
-                origin: kit.origin(request),
               },
               tx,
             ),
@@ -252,14 +252,14 @@ export function registerConsoleCatalogRoutes(app: FastifyInstance, kit: ConsoleK
         return vendorPage(reply, current, id, { values, error: patch }, 400);
       try {
         const after = await catalog.updateVendor(id, patch, (tx, before, now) =>
-          audit.record(
+          kit.audit(
+            request,
+            current,
             {
-              actor: kit.actor(current),
               action: 'vendor.update',
               target: { type: 'vendor', id },
               before: vendorView(before),
               after: vendorView(now),
-              origin: kit.origin(request),
             },
             tx,
           ),
@@ -328,13 +328,11 @@ export function registerConsoleCatalogRoutes(app: FastifyInstance, kit: ConsoleK
       if (!before) throw new WebRefusal(404, 'There is no such product.');
       try {
         const after = await catalog.updateProduct(id, { active: f.active === 'true' });
-        await audit.record({
-          actor: kit.actor(current),
+        await kit.audit(request, current, {
           action: 'product.update',
           target: { type: 'product', id },
           before: { active: before.product.active },
           after: { active: after.product.active },
-          origin: kit.origin(request),
         });
         return productPage(reply, current, id, {
           notice: after.product.active ? 'Active.' : 'Inactive: it is not listed.',
@@ -375,13 +373,11 @@ export function registerConsoleCatalogRoutes(app: FastifyInstance, kit: ConsoleK
         );
       try {
         await catalog.updateProduct(id, { variants: [{ variant_id: variantId, stock }] });
-        await audit.record({
-          actor: kit.actor(current),
+        await kit.audit(request, current, {
           action: 'product.update',
           target: { type: 'product', id },
           before: { variant_id: variantId, stock: variant.stock },
           after: { variant_id: variantId, stock },
-          origin: kit.origin(request),
         });
         return productPage(reply, current, id, {
           notice: `${variant.label}: stock set to ${stock}.`,

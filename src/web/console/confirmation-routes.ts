@@ -10,7 +10,7 @@ import { ALL_ROLES, utc, type ConsoleKit } from './kit.ts';
  * (audited; one operator is enough).
  */
 export function registerConsoleConfirmationRoutes(app: FastifyInstance, kit: ConsoleKit): void {
-  const { confirmations, couriers, audit } = kit.deps;
+  const { confirmations, couriers } = kit.deps;
   if (!confirmations) return;
 
   async function page(reply: FastifyReply, extra: Record<string, unknown> = {}, status = 200) {
@@ -60,13 +60,11 @@ export function registerConsoleConfirmationRoutes(app: FastifyInstance, kit: Con
       const id = request.params.id;
       try {
         const { before, after } = await confirmations.accept(id, actor.operator.id);
-        await audit.record({
-          actor: kit.actor(actor),
+        await kit.audit(request, actor, {
           action: 'delivery_confirmation.accept',
           target: { type: 'delivery_order', id },
           before: { state: before.state },
           after: { state: after.state },
-          origin: kit.origin(request),
         });
         return page(reply, {
           notice: `Accepted the delivery of ${id}: its sale's money is paid in the next payout run.`,

@@ -29,7 +29,6 @@ const zonesOf = (text: string) =>
 /** Couriers: list and search, create, a courier's page with its edit form, deactivate and reactivate; every change audited. */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: a list of declarations, one per page or operation, each handler a few lines
 export function registerConsoleCourierRoutes(app: FastifyInstance, kit: ConsoleKit): void {
-  const { audit } = kit.deps;
   const { service: couriers, endSessions } = kit.deps.couriers;
 
   async function find(id: string): Promise<Courier> {
@@ -111,13 +110,10 @@ export function registerConsoleCourierRoutes(app: FastifyInstance, kit: ConsoleK
           vehicle: f.vehicle,
           zones: zonesOf(f.zones),
         });
-        await audit.record({
-          actor: kit.actor(current),
+        await kit.audit(request, current, {
           action: 'courier.create',
           target: { type: 'courier', id: courier.id },
-          before: null,
           after: courierView(courier),
-          origin: kit.origin(request),
         });
         return kit.redirect(reply, `/console/couriers/${courier.id}`);
       } catch (err) {
@@ -158,13 +154,11 @@ export function registerConsoleCourierRoutes(app: FastifyInstance, kit: ConsoleK
       return courierPage(reply, current, before, { error: err.message }, err.statusCode);
     }
     if (patch.active === false) await endSessions(after.id);
-    await audit.record({
-      actor: kit.actor(current),
+    await kit.audit(request, current, {
       action: 'courier.update',
       target: { type: 'courier', id: after.id },
       before: courierView(before),
       after: courierView(after),
-      origin: kit.origin(request),
     });
     return courierPage(reply, current, after, { notice });
   }

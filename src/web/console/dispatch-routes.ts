@@ -15,7 +15,7 @@ import { boardView, readDispatch } from './dispatch-view.ts';
  * admin assign; finance reads. Only couriers who may take the job are offered.
  */
 export function registerConsoleDispatchRoutes(app: FastifyInstance, kit: ConsoleKit): void {
-  const { dispatch, audit } = kit.deps;
+  const { dispatch } = kit.deps;
   if (!dispatch) return;
 
   const map = dispatchMap(app, kit);
@@ -76,13 +76,11 @@ export function registerConsoleDispatchRoutes(app: FastifyInstance, kit: Console
       try {
         // The form carries the courier the board showed (empty: nobody), so a change meanwhile is refused.
         const done = await dispatch.assign(id, f.courier_id, { courierId: f.holder || null });
-        await audit.record({
-          actor: kit.actor(current),
+        await kit.audit(request, current, {
           action: 'dispatch_order.assign',
           target: { type: 'order', id },
           before: { courier_id: done.previous_courier_id },
           after: { courier_id: done.courier_id, stage: done.stage, status: done.status },
-          origin: kit.origin(request),
         });
       } catch (err) {
         if (!isAppError(err) || err.statusCode >= 500) throw err;

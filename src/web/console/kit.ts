@@ -9,7 +9,7 @@ import type { DispatchService } from '../../modules/dispatch/index.ts';
 import type { MessagesService } from '../../modules/messages/index.ts';
 import type { EarningsService } from '../../modules/earnings/index.ts';
 import type { LedgerReads } from '../../modules/ledger/index.ts';
-import type { AuditLog } from '../../modules/audit/index.ts';
+import type { AuditEntry, AuditLog } from '../../modules/audit/index.ts';
 import type { PayoutsModule } from '../../modules/payouts/index.ts';
 import type { ConfirmationService } from '../../modules/proof/index.ts';
 import type { ReconciliationService } from '../../modules/reconciliation/index.ts';
@@ -22,8 +22,13 @@ import {
 } from '../../modules/sessions/index.ts';
 import type { TopupReads, WalletService } from '../../modules/wallet/index.ts';
 import type { WebhookAdminService } from '../../modules/webhooks/index.ts';
-import type { Db } from '../../platform/db/index.ts';
-import type { Actor, OperatorRole, RequestOrigin } from '../../platform/auth/actor.ts';
+import type { Db, Queryable } from '../../platform/db/index.ts';
+import {
+  type Actor,
+  type OperatorRole,
+  originOf,
+  type RequestOrigin,
+} from '../../platform/auth/actor.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { isId, type IdPrefix } from '../../platform/ids.ts';
 import { readCookie, serializeCookie } from '../../platform/web/cookies.ts';
@@ -276,7 +281,23 @@ export class ConsoleKit implements PageGate<OperatorCurrent, readonly OperatorRo
   }
 
   origin(request: FastifyRequest): RequestOrigin {
-    return { ip: request.ip, userAgent: request.headers['user-agent']?.slice(0, 300) ?? null };
+    return originOf(request);
+  }
+
+  /** Records in the audit log what the operator did from this request (in `tx` when given). */
+  audit(
+    request: FastifyRequest,
+    current: OperatorCurrent,
+    entry: Omit<AuditEntry, 'actor' | 'origin'>,
+    tx?: Queryable,
+  ): Promise<void> {
+    const full = {
+      actor: this.actor(current),
+      before: null,
+      ...entry,
+      origin: this.origin(request),
+    };
+    return this.deps.audit.record(full, tx);
   }
 
   /** A brand-new session id at sign-in, whatever cookie the browser brought (no fixation). */

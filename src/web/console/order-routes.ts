@@ -82,7 +82,7 @@ function windowText(o: {
  */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: a list of declarations, one per page or operation, each handler a few lines
 export function registerConsoleOrderRoutes(app: FastifyInstance, kit: ConsoleKit): void {
-  const { orders, audit } = kit.deps;
+  const { orders } = kit.deps;
   if (!orders) return;
   const live = liveBoard(kit);
 
@@ -165,8 +165,7 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, kit: ConsoleKit
     if (!found) throw new WebRefusal(404, 'There is no such order.');
     try {
       const after = await orders!.service.operatorMove(id, to, note, failureReason);
-      await audit.record({
-        actor: kit.actor(current),
+      await kit.audit(request, current, {
         action: 'delivery_order.status_change',
         target: { type: 'order', id },
         before: { status: found.order.status },
@@ -175,7 +174,6 @@ export function registerConsoleOrderRoutes(app: FastifyInstance, kit: ConsoleKit
           note: note ?? null,
           ...(failureReason ? { failure_reason: failureReason } : {}),
         },
-        origin: kit.origin(request),
       });
     } catch (err) {
       if (!isAppError(err) || err.statusCode >= 500) throw err;

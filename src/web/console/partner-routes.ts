@@ -20,7 +20,7 @@ type PartnerUpdate = Parameters<AccountsService['updatePartner']>[1];
 /** Partners: search by name or id, a partner's page (apps, keys without secrets, production, status), suspend and reactivate, the credit limit. */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: a list of declarations, one per page or operation, each handler a few lines
 export function registerConsolePartnerRoutes(app: FastifyInstance, kit: ConsoleKit): void {
-  const { accounts, activation, audit } = kit.deps;
+  const { accounts, activation } = kit.deps;
 
   async function partnerPage(
     reply: FastifyReply,
@@ -68,13 +68,11 @@ export function registerConsolePartnerRoutes(app: FastifyInstance, kit: ConsoleK
     if (!before) throw new WebRefusal(404, 'There is no such partner.');
     try {
       const after = await accounts.updatePartner(id, update);
-      await audit.record({
-        actor: kit.actor(current),
+      await kit.audit(request, current, {
         action: 'partner.update',
         target: { type: 'partner', id },
         before: partnerView(before),
         after: partnerView(after),
-        origin: kit.origin(request),
       });
     } catch (err) {
       if (!isAppError(err) || err.statusCode >= 500) throw err;

@@ -131,13 +131,10 @@ function saver(kit: ConsoleKit, page: PayPage) {
   ) {
     try {
       const after = await change();
-      await kit.deps.audit.record({
-        actor: kit.actor(current),
+      await kit.audit(request, current, {
         action,
         target: { type: action.split('.')[0]!, id: String(after.pay_rule_id ?? after.version) },
-        before: null,
         after,
-        origin: kit.origin(request),
       });
       return page(reply, current, { notice: 'Saved as a new version.' });
     } catch (err) {

@@ -3,7 +3,7 @@ import { namesMatch, type DestinationRow, type Replacement } from '../../modules
 import { errors, isAppError } from '../../platform/errors.ts';
 import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
-import { FINANCE_ROLES, utc, type ConsoleKit, type OperatorCurrent } from './kit.ts';
+import { FINANCE_ROLES, utc, type ConsoleKit } from './kit.ts';
 import { masked, payoutView } from './payout-view.ts';
 import { definePage, idParam } from '../../platform/web/page.ts';
 import { isId } from '../../platform/ids.ts';
@@ -51,7 +51,7 @@ const remade = (replaced: Replacement[]) =>
  */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: a list of declarations, one per page or operation, each handler a few lines
 export function registerConsolePayeeRoutes(app: FastifyInstance, kit: ConsoleKit): void {
-  const { payouts, audit } = kit.deps;
+  const { payouts } = kit.deps;
   if (!payouts) return;
 
   function payee(request: FastifyRequest<PayeeParams>): { kind: Kind; id: string } {
@@ -123,24 +123,6 @@ export function registerConsolePayeeRoutes(app: FastifyInstance, kit: ConsoleKit
     );
   }
 
-  async function audited(
-    request: FastifyRequest,
-    current: OperatorCurrent,
-    action: string,
-    target: { type: string; id: string },
-    before: Record<string, unknown> | null,
-    after: Record<string, unknown>,
-  ): Promise<void> {
-    await audit.record({
-      actor: kit.actor(current),
-      action,
-      target,
-      before,
-      after,
-      origin: kit.origin(request),
-    });
-  }
-
   /** Runs a change; a 4xx refusal is shown on the payee's page with its status (a missing payee is the 404 page). */
   async function refusedOr(
     reply: FastifyReply,
@@ -200,14 +182,12 @@ export function registerConsolePayeeRoutes(app: FastifyInstance, kit: ConsoleKit
           f.schedule as 'daily' | 'same_day',
           current.operator.id,
         );
-        await audited(
-          request,
-          current,
-          'payout_schedule.set',
-          { type: 'vendor', id },
-          { schedule: before },
-          { schedule: f.schedule },
-        );
+        await kit.audit(request, current, {
+          action: 'payout_schedule.set',
+          target: { type: 'vendor', id },
+          before: { schedule: before },
+          after: { schedule: f.schedule },
+        });
         return payeePage(reply, 'vendor', id, {
           notice:
             f.schedule === 'same_day'
@@ -242,11 +222,16 @@ export function registerConsolePayeeRoutes(app: FastifyInstance, kit: ConsoleKit
             f,
             current.operator.id,
           );
-          await audited(request, current, 'payout_destination.propose', { type: kind, id }, null, {
-            change_id: change.id,
-            kind: change.kind,
-            shown: masked(change),
-            name_matches,
+          await kit.audit(request, current, {
+            action: 'payout_destination.propose',
+            target: { type: kind, id },
+            before: null,
+            after: {
+              change_id: change.id,
+              kind: change.kind,
+              shown: masked(change),
+              name_matches,
+            },
           });
           const mismatch =
             name_matches === false
@@ -282,14 +267,12 @@ export function registerConsolePayeeRoutes(app: FastifyInstance, kit: ConsoleKit
           async () => {
             if (decision === 'reject') {
               await payouts.changes.reject(kind, id, f.change_id, current.operator.id);
-              await audited(
-                request,
-                current,
-                'payout_destination.reject',
-                { type: kind, id },
-                null,
-                { change_id: f.change_id },
-              );
+              await kit.audit(request, current, {
+                action: 'payout_destination.reject',
+                target: { type: kind, id },
+                before: null,
+                after: { change_id: f.change_id },
+              });
               return payeePage(reply, kind, id, {
                 notice: 'Rejected: the destination stays as it was.',
               });
@@ -300,20 +283,18 @@ export function registerConsolePayeeRoutes(app: FastifyInstance, kit: ConsoleKit
               f.change_id,
               current.operator.id,
             );
-            await audited(
-              request,
-              current,
-              'payout_destination.approve',
-              { type: kind, id },
-              null,
-              {
+            await kit.audit(request, current, {
+              action: 'payout_destination.approve',
+              target: { type: kind, id },
+              before: null,
+              after: {
                 change_id: f.change_id,
                 replaced: replaced.map((r) => ({
                   cancelled: r.cancelled,
                   replaced_by: r.replacement.id,
                 })),
               },
-            );
+            });
             return payeePage(reply, kind, id, {
               notice: `Approved: the destination is changed (payouts to it wait for approval during the cooling period) and the ${kind}'s old contact was told.${remade(replaced)}`,
             });
@@ -347,14 +328,12 @@ export function registerConsolePayeeRoutes(app: FastifyInstance, kit: ConsoleKit
           Number(f.version),
           current.operator.id,
         );
-        await audited(
-          request,
-          current,
-          'payout_destination.accept',
-          { type: kind, id },
-          { verification: 'needs_review' },
-          { version: accepted.version, verification: accepted.verification },
-        );
+        await kit.audit(request, current, {
+          action: 'payout_destination.accept',
+          target: { type: kind, id },
+          before: { verification: 'needs_review' },
+          after: { version: accepted.version, verification: accepted.verification },
+        });
         return payeePage(reply, kind, id, {
           notice: 'Accepted: payouts now go to this destination.',
         });

@@ -1,9 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { PAYOUT_JOURNAL_KINDS, runView, type PayoutRow } from '../../modules/payouts/index.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
-import { FINANCE_ROLES, utc, type ConsoleKit, type OperatorCurrent } from './kit.ts';
+import { FINANCE_ROLES, utc, type ConsoleKit } from './kit.ts';
 import { payoutView, runRow } from './payout-view.ts';
 import { definePage, idParam } from '../../platform/web/page.ts';
 import { liveBoard } from './live-board.ts';
@@ -25,7 +25,7 @@ function approvedNotice(done: PayoutRow | undefined): string {
  */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: a list of declarations, one per page or operation, each handler a few lines
 export function registerConsolePayoutRoutes(app: FastifyInstance, kit: ConsoleKit): void {
-  const { payouts, journals, audit } = kit.deps;
+  const { payouts, journals } = kit.deps;
   if (!payouts) return;
 
   const live = liveBoard(kit);
@@ -88,23 +88,6 @@ export function registerConsolePayoutRoutes(app: FastifyInstance, kit: ConsoleKi
     );
   }
 
-  async function audited(
-    request: FastifyRequest,
-    current: OperatorCurrent,
-    action: string,
-    target: { type: string; id: string },
-    after: Record<string, unknown>,
-  ): Promise<void> {
-    await audit.record({
-      actor: kit.actor(current),
-      action,
-      target,
-      before: null,
-      after,
-      origin: kit.origin(request),
-    });
-  }
-
   definePage(
     app,
     kit,
@@ -121,13 +104,11 @@ export function registerConsolePayoutRoutes(app: FastifyInstance, kit: ConsoleKi
     { method: 'POST', path: '/console/payouts/run', need: FINANCE_ROLES },
     async ({ request, reply, actor: current }) => {
       const run = await payouts.service.start(current.operator.id);
-      await audited(
-        request,
-        current,
-        'payout_run.create',
-        { type: 'payout_run', id: run.id },
-        { status: 'creating' },
-      );
+      await kit.audit(request, current, {
+        action: 'payout_run.create',
+        target: { type: 'payout_run', id: run.id },
+        after: { status: 'creating' },
+      });
       return reply.redirect(`/console/payouts/runs/${run.id}`, 303);
     },
   );
@@ -226,13 +207,11 @@ export function registerConsolePayoutRoutes(app: FastifyInstance, kit: ConsoleKi
             err.statusCode,
           );
         }
-        await audited(
-          request,
-          current,
-          `payout.${decision}`,
-          { type: 'payout', id },
-          { status: done?.status ?? null },
-        );
+        await kit.audit(request, current, {
+          action: `payout.${decision}`,
+          target: { type: 'payout', id },
+          after: { status: done?.status ?? null },
+        });
         return payoutPage(reply, id, {
           notice:
             decision === 'approve'

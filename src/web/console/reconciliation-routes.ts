@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
   GATEWAYS,
   isGateway,
@@ -13,14 +13,7 @@ import {
 import { isAppError } from '../../platform/errors.ts';
 import { formatGhs } from '../../platform/money.ts';
 import { WebRefusal } from '../dashboard/kit.ts';
-import {
-  FINANCE_ROLES,
-  isRealDay,
-  NOT_A_DAY,
-  utc,
-  type ConsoleKit,
-  type OperatorCurrent,
-} from './kit.ts';
+import { FINANCE_ROLES, isRealDay, NOT_A_DAY, utc, type ConsoleKit } from './kit.ts';
 import { definePage } from '../../platform/web/page.ts';
 
 /** The upload's form body once URL-encoded (a comma is sent as three bytes): this route's own limit. */
@@ -64,7 +57,7 @@ const settlementView = (s: SettlementRow) => ({
  */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: a list of declarations, one per page or operation, each handler a few lines
 export function registerConsoleReconciliationRoutes(app: FastifyInstance, kit: ConsoleKit): void {
-  const { reconciliation, audit } = kit.deps;
+  const { reconciliation } = kit.deps;
   if (!reconciliation) return;
 
   async function listPage(reply: FastifyReply, extra: Record<string, unknown> = {}, status = 200) {
@@ -120,22 +113,6 @@ export function registerConsoleReconciliationRoutes(app: FastifyInstance, kit: C
       );
     }
   }
-
-  const audited = (
-    request: FastifyRequest,
-    current: OperatorCurrent,
-    action: string,
-    target: { type: string; id: string },
-    after: Record<string, unknown>,
-  ) =>
-    audit.record({
-      actor: kit.actor(current),
-      action,
-      target,
-      before: null,
-      after,
-      origin: kit.origin(request),
-    });
 
   const dayView = (r: Reconciliation) => ({
     ...r.reconciliation,
@@ -212,13 +189,11 @@ export function registerConsoleReconciliationRoutes(app: FastifyInstance, kit: C
           status: done.reconciliation.status,
           differences: done.differences.length,
         };
-        await audited(
-          request,
-          current,
-          'reconciliation.run',
-          { type: 'reconciliation', id: done.reconciliation.id },
+        await kit.audit(request, current, {
+          action: 'reconciliation.run',
+          target: { type: 'reconciliation', id: done.reconciliation.id },
           after,
-        );
+        });
         return kit.redirect(reply, `/console/reconciliation/${f.source}/${f.date}`);
       });
     },
@@ -260,13 +235,11 @@ export function registerConsoleReconciliationRoutes(app: FastifyInstance, kit: C
         'Not imported',
         async () => {
           const done = await reconciliation.importReport(f.gateway, f.csv, current.operator.id);
-          await audited(
-            request,
-            current,
-            'gateway_report.import',
-            { type: 'gateway', id: f.gateway },
-            { ...done },
-          );
+          await kit.audit(request, current, {
+            action: 'gateway_report.import',
+            target: { type: 'gateway', id: f.gateway },
+            after: { ...done },
+          });
           const again =
             done.reimported_differently > 0
               ? `, ${done.reimported_differently} imported again differently (listed on their days)`
@@ -309,13 +282,11 @@ export function registerConsoleReconciliationRoutes(app: FastifyInstance, kit: C
         'Not imported',
         async () => {
           const done = await reconciliation.statements.import(f.csv, current.operator.id);
-          await audited(
-            request,
-            current,
-            'transfer_statement.import',
-            { type: 'transfer_provider', id: done.provider },
-            { ...done },
-          );
+          await kit.audit(request, current, {
+            action: 'transfer_statement.import',
+            target: { type: 'transfer_provider', id: done.provider },
+            after: { ...done },
+          });
           const again =
             done.reimported_differently > 0
               ? `, ${done.reimported_differently} imported again differently (listed on their days)`
@@ -355,13 +326,11 @@ export function registerConsoleReconciliationRoutes(app: FastifyInstance, kit: C
               decision === 'approve'
                 ? await reconciliation.settlements.approve(id, current.operator.id)
                 : await reconciliation.settlements.reject(id, current.operator.id, f.reason ?? '');
-            await audited(
-              request,
-              current,
-              `gateway_settlement.${decision}`,
-              { type: 'settlement', id },
-              { status: done.status, reason: done.reason },
-            );
+            await kit.audit(request, current, {
+              action: `gateway_settlement.${decision}`,
+              target: { type: 'settlement', id },
+              after: { status: done.status, reason: done.reason },
+            });
             const what = `${SOURCE_NAMES[done.gateway]} settlement ${done.settlement_id}`;
             return listPage(reply, {
               notice:

@@ -23,7 +23,7 @@ type SaleParams = { Params: { id: string } };
  */
 // biome-ignore lint/complexity/noExcessiveLinesPerFunction: a list of declarations, one per page or operation, each handler a few lines
 export function registerConsoleRefundRoutes(app: FastifyInstance, kit: ConsoleKit): void {
-  const { refunds, audit } = kit.deps;
+  const { refunds } = kit.deps;
   if (!refunds || !kit.deps.sales) return;
 
   definePage(
@@ -84,13 +84,10 @@ export function registerConsoleRefundRoutes(app: FastifyInstance, kit: ConsoleKi
         err.statusCode,
       );
     }
-    await audit.record({
-      actor: kit.actor(current),
+    await kit.audit(request, current, {
       action,
       target: { type: 'sale', id },
-      before: null,
       after: { status: done.status, method: done.method, reference: done.reference },
-      origin: kit.origin(request),
     });
     return salePage(kit, reply, id, {
       notice: `Refund ${done.status}${done.failure_reason ? `: ${done.failure_reason}` : '.'}`,

@@ -9,7 +9,7 @@ const PAGE_SIZE = 50;
 
 /** Dead-lettered webhook deliveries across partners, newest first; support and admin replay them (as on the operator API). */
 export function registerConsoleWebhookRoutes(app: FastifyInstance, kit: ConsoleKit): void {
-  const { webhooks, audit } = kit.deps;
+  const { webhooks } = kit.deps;
 
   async function deadLetters(
     reply: FastifyReply,
@@ -64,12 +64,10 @@ export function registerConsoleWebhookRoutes(app: FastifyInstance, kit: ConsoleK
       const id = request.params.id;
       try {
         const replayed = await webhooks.replay(id);
-        await audit.record({
-          actor: kit.actor(current),
+        await kit.audit(request, current, {
           action: 'webhook_delivery.replay',
           target: { type: 'delivery', id },
           after: { replayed },
-          origin: kit.origin(request),
         });
       } catch (err) {
         if (!isAppError(err) || err.statusCode >= 500) throw err;

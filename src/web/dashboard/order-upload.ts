@@ -5,6 +5,7 @@ import {
   type CsvOrderRow,
 } from '@partner-platform/protocol';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { originOf } from '../../platform/auth/actor.ts';
 import { MAX_BULK_ORDERS, type BulkItemResult } from '../../modules/delivery/index.ts';
 import { WebRefusal, type Member, type WebKit } from './kit.ts';
 import { definePage } from '../../platform/web/page.ts';
@@ -184,7 +185,6 @@ export function registerOrderUploadRoutes(app: FastifyInstance, web: WebKit): vo
           : [];
       const lines = report(rows, created);
       const ok = lines.filter((l) => l.ok);
-      const ua = request.headers['user-agent'];
       await audit.record({
         actor: { kind: 'member', id: m.member.id },
         action: 'delivery_order.bulk_upload',
@@ -196,7 +196,7 @@ export function registerOrderUploadRoutes(app: FastifyInstance, web: WebKit): vo
           failed: rows.length - ok.length,
           order_ids: ok.map((l) => l.orderId),
         },
-        origin: { ip: request.ip, userAgent: typeof ua === 'string' ? ua.slice(0, 512) : null },
+        origin: originOf(request),
       });
       return web.page(reply, 'orders-upload-result', {
         title: 'Upload result',

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { can } from '../../modules/members/index.ts';
 import { namesMatch, type DestinationRow } from '../../modules/payouts/index.ts';
+import { originOf } from '../../platform/auth/actor.ts';
 import { PASSWORD_MAX_LENGTH } from '../../platform/auth/password.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { formatGhs } from '../../platform/money.ts';
@@ -176,10 +177,7 @@ export function registerPayoutRoutes(
                 action: 'payout_destination.set',
                 target: { type: 'partner', id: partnerId },
                 after,
-                origin: {
-                  ip: request.ip,
-                  userAgent: request.headers['user-agent']?.slice(0, 500) ?? null,
-                },
+                origin: originOf(request),
               },
               tx,
             );

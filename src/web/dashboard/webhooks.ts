@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { originOf } from '../../platform/auth/actor.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { WebRefusal, type DashboardDeps, type Member, type WebKit } from './kit.ts';
 import { accraTime } from './format.ts';
@@ -129,9 +130,20 @@ export function registerWebhookRoutes(
     );
   }
 
-  function origin(request: FastifyRequest) {
-    const ua = request.headers['user-agent'];
-    return { ip: request.ip, userAgent: typeof ua === 'string' ? ua.slice(0, 512) : null };
+  /** Records a replay a member asked for (one delivery, or an app's chosen or dead ones). */
+  function auditReplay(
+    request: FastifyRequest,
+    m: Member,
+    target: { type: 'delivery' | 'app'; id: string },
+    replayed: unknown,
+  ): Promise<void> {
+    return audit.record({
+      actor: { kind: 'member', id: m.member.id },
+      action: 'webhook_delivery.replay',
+      target,
+      after: { replayed },
+      origin: originOf(request),
+    });
   }
 
   definePage(
@@ -199,13 +211,7 @@ export function registerWebhookRoutes(
       );
       try {
         const replayed = await webhooks.replay(delivery.id);
-        await audit.record({
-          actor: { kind: 'member', id: m.member.id },
-          action: 'webhook_delivery.replay',
-          target: { type: 'delivery', id: delivery.id },
-          after: { replayed },
-          origin: origin(request),
-        });
+        await auditReplay(request, m, { type: 'delivery', id: delivery.id }, replayed);
       } catch (err) {
         if (!isAppError(err) || err.statusCode >= 500) throw err;
         return listPage(reply, m, found.id, {}, { error: err.message }, err.statusCode);
@@ -253,13 +259,7 @@ export function registerWebhookRoutes(
         }
       }
       if (replayed.length > 0)
-        await audit.record({
-          actor: { kind: 'member', id: m.member.id },
-          action: 'webhook_delivery.replay',
-          target: { type: 'app', id: found.id },
-          after: { replayed },
-          origin: origin(request),
-        });
+        await auditReplay(request, m, { type: 'app', id: found.id }, replayed);
       const queued =
         replayed.length === 0
           ? 'No delivery queued again.'
@@ -285,13 +285,7 @@ export function registerWebhookRoutes(
       const found = await ownApp(m, request.params.appId);
       const replayed = await webhooks.replaySince(found.id, new Date(0));
       if (replayed.length > 0)
-        await audit.record({
-          actor: { kind: 'member', id: m.member.id },
-          action: 'webhook_delivery.replay',
-          target: { type: 'app', id: found.id },
-          after: { replayed },
-          origin: origin(request),
-        });
+        await auditReplay(request, m, { type: 'app', id: found.id }, replayed);
       const notice =
         replayed.length === 0
           ? 'No dead delivery to replay.'
