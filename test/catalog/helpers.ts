@@ -1,12 +1,46 @@
-import { expect } from 'vitest';
-import type { FakeHubtel } from '../fakes/hubtel.ts';
-import { createPartner, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { hubtelEnv, startFakeHubtel, type FakeHubtel } from '../fakes/hubtel.ts';
+import type { FakeTransfers } from '../fakes/transfers.ts';
+import {
+  createPartner,
+  startPlatform,
+  type PartnerSetup,
+  type TestPlatform,
+} from '../helpers/harness.ts';
 
 /** A production key that can place and verify orders (safe:write is never implied by a wildcard) and read its deliveries. */
 export const SALE_SCOPES = ['safe:read', 'safe:write', 'delivery:read', 'delivery:write'];
 
 export function salesPartner(p: TestPlatform): Promise<PartnerSetup> {
   return createPartner(p, { environment: 'production', scopes: SALE_SCOPES });
+}
+
+/** Starts, for the file, a platform and a sales partner; `started` is handed both. */
+export function useSalesPlatform(started: (set: { p: TestPlatform; s: PartnerSetup }) => void) {
+  let p: TestPlatform | undefined;
+  beforeAll(async () => {
+    p = await startPlatform();
+    started({ p, s: await salesPartner(p) });
+  });
+  afterAll(() => p?.close());
+}
+
+/** Starts, for the file, a fake Hubtel, a platform paying through it and sending transfers by `transfers`, and a sales partner; `started` is handed all three. */
+export function useHubtelSalesPlatform(
+  transfers: FakeTransfers,
+  started: (set: { hubtel: FakeHubtel; p: TestPlatform; s: PartnerSetup }) => void,
+) {
+  let hubtel: FakeHubtel | undefined;
+  let p: TestPlatform | undefined;
+  beforeAll(async () => {
+    hubtel = await startFakeHubtel();
+    p = await startPlatform({ socket: false, env: hubtelEnv(hubtel), transfers });
+    started({ hubtel, p, s: await salesPartner(p) });
+  });
+  afterAll(async () => {
+    await p?.close();
+    await hubtel?.close();
+  });
 }
 
 /** Osu, Accra: a Ghana pickup point. */

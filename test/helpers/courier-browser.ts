@@ -2,8 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { Courier } from '../../src/modules/couriers/index.ts';
+import { allOffDuty, PICKUP, ZONE } from '../dispatch/helpers.ts';
 import { contrastRatios, horizontalOverflow } from './browser.ts';
-import { smsCode } from './courier.ts';
+import { newPhone, smsCode } from './courier.ts';
 import type { TestPlatform } from './harness.ts';
 import { ROOT } from './process.ts';
 
@@ -62,4 +64,30 @@ export async function signInOnPhone(page: Page, p: TestPlatform, phone: string):
   // waited for an answer that could never come (CI, on a loaded machine).
   await page.waitForURL((url) => !url.pathname.startsWith('/courier/sign-in'));
   await page.waitForLoadState('load');
+}
+
+/** The only on-duty courier, `name`, at the pickup, signed in on a phone located there that shows no job yet. */
+export async function courierOnPhoneAtPickup(
+  p: TestPlatform,
+  browser: Browser,
+  name: string,
+): Promise<{ courier: Courier; context: BrowserContext; page: Page; violations: string[] }> {
+  await allOffDuty(p);
+  const phone = newPhone();
+  const { couriers } = p.app.platform;
+  const courier = await couriers.create({
+    name,
+    phone,
+    vehicle: 'motorbike',
+    zones: [ZONE],
+  });
+  await couriers.setDuty(courier.id, true);
+  await couriers.reportPosition(courier.id, { ...PICKUP, at: new Date() });
+  const { context, page, violations } = await phonePage(browser, {
+    permissions: ['geolocation'],
+    geolocation: { latitude: PICKUP.lat, longitude: PICKUP.lng },
+  });
+  await signInOnPhone(page, p, phone);
+  await page.getByText('No job for you right now.').waitFor();
+  return { courier, context, page, violations };
 }

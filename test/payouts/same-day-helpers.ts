@@ -1,11 +1,45 @@
-import { expect } from 'vitest';
-import { getSale, orderBody, placed, shop } from '../catalog/helpers.ts';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { getSale, orderBody, placed, salesPartner, shop } from '../catalog/helpers.ts';
 import { toDropoff } from '../dispatch/helpers.ts';
-import type { PartnerSetup, TestPlatform } from '../helpers/harness.ts';
+import { FakeTransfers } from '../fakes/transfers.ts';
+import { startPlatform, type PartnerSetup, type TestPlatform } from '../helpers/harness.ts';
 import { listedPayouts } from '../helpers/payouts-read.ts';
 import { balanceOf, payouts, setDestination } from './helpers.ts';
 
 export type Shop = Awaited<ReturnType<typeof shop>>;
+
+/** Starts, for the file, a platform on a clock `advance` moves on (back to real time before each test), paying through a fake provider with a 2-hour same-day hold, and a sales partner; `started` is handed both. */
+export function useSameDayPlatform(started: (s: { p: TestPlatform; sp: PartnerSetup }) => void): {
+  fake: FakeTransfers;
+  now: () => number;
+  advance: (ms: number) => void;
+} {
+  let p: TestPlatform | undefined;
+  const fake = new FakeTransfers();
+  // The partner API checks signatures against the clock, so it runs near real time; `advance` moves it on.
+  let later = 0;
+  const now = () => Date.now() + later;
+  beforeEach(() => {
+    later = 0;
+  });
+  beforeAll(async () => {
+    p = await startPlatform({
+      socket: false,
+      clock: now,
+      transfers: fake,
+      env: { PAYOUT_INTERVAL_MS: '0', PAYOUT_SAME_DAY_HOLD_HOURS: '2' },
+    });
+    started({ p, sp: await salesPartner(p) });
+  });
+  afterAll(() => p?.close());
+  return {
+    fake,
+    now,
+    advance: (ms) => {
+      later += ms;
+    },
+  };
+}
 
 /** A vendor with a destination out of its cooling period, on `schedule`. */
 export async function scheduledVendor(

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/platform/errors.ts';
-import { startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import type { PartnerSetup, TestPlatform } from '../../helpers/harness.ts';
 import { orderBody as deliveryOrderBody } from '../../delivery/fixtures.ts';
 import { orderOf } from '../../helpers/orders-read.ts';
 import {
@@ -9,9 +9,9 @@ import {
   getSale,
   orderBody,
   placed,
-  salesPartner,
   shop,
   stockOf,
+  useSalesPlatform,
   verifySale,
 } from '../helpers.ts';
 
@@ -22,11 +22,7 @@ import {
  */
 let p: TestPlatform;
 let s: PartnerSetup;
-beforeAll(async () => {
-  p = await startPlatform();
-  s = await salesPartner(p);
-});
-afterAll(() => p.close());
+useSalesPlatform((started) => ({ p, s } = started));
 
 const db = () => p.app.platform.db;
 const createDelivery = (reference: string) =>

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import { describe, expect, it } from 'vitest';
+import type { PartnerSetup, TestPlatform } from '../../helpers/harness.ts';
 import { eventsAbout } from '../../helpers/events.ts';
 import { clientReferenceOf } from '../../helpers/orders-read.ts';
 import {
@@ -9,19 +9,15 @@ import {
   journals,
   orderBody,
   placed,
-  salesPartner,
   shop,
   stockOf,
+  useSalesPlatform,
   verifySale,
 } from '../helpers.ts';
 
 let p: TestPlatform;
 let s: PartnerSetup;
-beforeAll(async () => {
-  p = await startPlatform();
-  s = await salesPartner(p);
-});
-afterAll(() => p.close());
+useSalesPlatform((started) => ({ p, s } = started));
 
 describe('concurrency', () => {
   it('12 concurrent orders for the last 4 units: exactly 4 are created, the rest OUT_OF_STOCK, stock never negative', async () => {

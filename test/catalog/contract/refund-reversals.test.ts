@@ -1,15 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hubtelEnv, startFakeHubtel, type FakeHubtel } from '../../fakes/hubtel.ts';
+import { describe, expect, it } from 'vitest';
+import type { FakeHubtel } from '../../fakes/hubtel.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';
 import { audited } from '../../helpers/audit.ts';
-import { startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import type { PartnerSetup, TestPlatform } from '../../helpers/harness.ts';
 import {
   BUYER_WALLET,
   expectLedgerBalanced,
   getSale,
   refundedToWallet,
   reversalCheckDue,
-  salesPartner,
+  useHubtelSalesPlatform,
 } from '../helpers.ts';
 
 // A mobile money refund the transfer provider reverses after it succeeded (the wallet sent it back):
@@ -20,15 +20,7 @@ let hubtel: FakeHubtel;
 let p: TestPlatform;
 let s: PartnerSetup;
 const transfers = new FakeTransfers();
-beforeAll(async () => {
-  hubtel = await startFakeHubtel();
-  p = await startPlatform({ socket: false, env: hubtelEnv(hubtel), transfers });
-  s = await salesPartner(p);
-});
-afterAll(async () => {
-  await p.close();
-  await hubtel.close();
-});
+useHubtelSalesPlatform(transfers, (started) => ({ hubtel, p, s } = started));
 
 const db = () => p.app.platform.db;
 const refunds = () => p.app.platform.catalog!.refunds;

@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hubtelEnv, startFakeHubtel, type FakeHubtel } from '../../fakes/hubtel.ts';
+import { describe, expect, it } from 'vitest';
+import type { FakeHubtel } from '../../fakes/hubtel.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';
-import { startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import type { PartnerSetup, TestPlatform } from '../../helpers/harness.ts';
 import {
   BUYER_WALLET,
   expectLedgerBalanced,
   getSale,
   hubtelOwedSale,
   journals,
-  salesPartner,
+  useHubtelSalesPlatform,
 } from '../helpers.ts';
 
 // Hubtel's checkout cannot refund: what a Hubtel-paid sale owes goes back by a mobile money transfer
@@ -18,15 +18,7 @@ let hubtel: FakeHubtel;
 let p: TestPlatform;
 let s: PartnerSetup;
 const transfers = new FakeTransfers();
-beforeAll(async () => {
-  hubtel = await startFakeHubtel();
-  p = await startPlatform({ socket: false, env: hubtelEnv(hubtel), transfers });
-  s = await salesPartner(p);
-});
-afterAll(async () => {
-  await p.close();
-  await hubtel.close();
-});
+useHubtelSalesPlatform(transfers, (started) => ({ hubtel, p, s } = started));
 
 const db = () => p.app.platform.db;
 const refunds = () => p.app.platform.catalog!.refunds;

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FakeTransfers } from '../../fakes/transfers.ts';
-import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import type { TestPlatform } from '../../helpers/harness.ts';
 import { textsTo } from '../../helpers/outbox-read.ts';
 import { listedPayouts } from '../../helpers/payouts-read.ts';
 import { newPhone } from '../../helpers/courier.ts';
@@ -11,19 +11,16 @@ import {
   runPayouts,
   setDestination,
 } from '../../payouts/helpers.ts';
+import { usePayoutsPlatform } from '../../payouts/platform.ts';
 
 let p: TestPlatform;
 const fake = new FakeTransfers();
 let now = Date.parse('2026-03-02T09:00:00Z');
-beforeAll(async () => {
-  p = await startPlatform({
-    socket: false,
-    clock: () => now,
-    transfers: fake,
-    env: { PAYOUT_INTERVAL_MS: '0' },
-  });
-});
-afterAll(() => p.close());
+usePayoutsPlatform(
+  () => now,
+  fake,
+  (started) => (p = started),
+);
 
 /** A courier who earned one delivery's pay 30 hours ago (past the payout hold). */
 async function courierWhoEarned(): Promise<{

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { audited } from '../../helpers/audit.ts';
-import { createPartner, startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import { createPartner, type TestPlatform } from '../../helpers/harness.ts';
 import { allTexts } from '../../helpers/outbox-read.ts';
 import { listedPayouts } from '../../helpers/payouts-read.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';
@@ -17,19 +17,16 @@ import {
   vendorPayee,
   runPayouts,
 } from '../helpers.ts';
+import { usePayoutsPlatform } from '../platform.ts';
 
 let p: TestPlatform;
 const fake = new FakeTransfers();
 let now = Date.parse('2026-03-02T09:00:00Z');
-beforeAll(async () => {
-  p = await startPlatform({
-    socket: false,
-    clock: () => now,
-    transfers: fake,
-    env: { PAYOUT_INTERVAL_MS: '0' },
-  });
-});
-afterAll(() => p.close());
+usePayoutsPlatform(
+  () => now,
+  fake,
+  (started) => (p = started),
+);
 
 const run = async () => {
   const r = await runPayouts(p);

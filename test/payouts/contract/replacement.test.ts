@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PAYOUT_JOURNAL_KINDS } from '../../../src/modules/payouts/index.ts';
 import { FakeTransfers } from '../../fakes/transfers.ts';
 import { audited } from '../../helpers/audit.ts';
-import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import type { TestPlatform } from '../../helpers/harness.ts';
 import { payeeDestination } from '../../helpers/payouts-read.ts';
 import { operatorWithToken } from '../../operators/helpers.ts';
 import {
@@ -15,19 +15,16 @@ import {
   vendorPayee,
   runPayouts,
 } from '../helpers.ts';
+import { usePayoutsPlatform } from '../platform.ts';
 
 let p: TestPlatform;
 const fake = new FakeTransfers();
 const now = Date.parse('2026-03-02T09:00:00Z');
-beforeAll(async () => {
-  p = await startPlatform({
-    socket: false,
-    clock: () => now,
-    transfers: fake,
-    env: { PAYOUT_INTERVAL_MS: '0' },
-  });
-});
-afterAll(() => p.close());
+usePayoutsPlatform(
+  () => now,
+  fake,
+  (started) => (p = started),
+);
 
 const db = () => p.app.platform.db;
 const payout = async (id: string) =>

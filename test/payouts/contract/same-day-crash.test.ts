@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createPayoutsModule, type PayoutsModule } from '../../../src/modules/payouts/index.ts';
 import { RunSender } from '../../../src/modules/payouts/run-sender.ts';
 import { payeeDirectory } from '../../../src/flows/payouts-find-payees.ts';
-import { salesPartner } from '../../catalog/helpers.ts';
 import { courierNear } from '../../dispatch/helpers.ts';
-import { FakeTransfers } from '../../fakes/transfers.ts';
-import { startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import type { PartnerSetup, TestPlatform } from '../../helpers/harness.ts';
 import { runsAfterHandover } from '../../helpers/payouts-read.ts';
 import { balanceOf, expectBalanced, HOUR, payouts } from '../helpers.ts';
 import {
@@ -14,27 +12,12 @@ import {
   payoutsOf,
   requestOf,
   scheduledVendor,
+  useSameDayPlatform,
 } from '../same-day-helpers.ts';
 
 let p: TestPlatform;
 let sp: PartnerSetup;
-const fake = new FakeTransfers();
-// The partner API checks signatures against the clock, so it runs near real time; `later` moves it on.
-let later = 0;
-const now = () => Date.now() + later;
-beforeEach(() => {
-  later = 0;
-});
-beforeAll(async () => {
-  p = await startPlatform({
-    socket: false,
-    clock: now,
-    transfers: fake,
-    env: { PAYOUT_INTERVAL_MS: '0', PAYOUT_SAME_DAY_HOLD_HOURS: '2' },
-  });
-  sp = await salesPartner(p);
-});
-afterAll(() => p.close());
+const { fake, now, advance } = useSameDayPlatform((started) => ({ p, sp } = started));
 
 /** A fresh instance of the module on the same database and provider: the process after a restart. */
 const restarted = (): PayoutsModule =>
@@ -57,7 +40,7 @@ async function crashAndRecover(step: 'before the run' | 'before sending'): Promi
   const v = await scheduledVendor(p, 'same_day');
   const c = await courierNear(p, 1, now());
   const owed = await deliveredBy(p, sp, v, c.id);
-  later += 4 * HOUR;
+  advance(4 * HOUR);
   const first = payouts(p);
   let die!: (err: Error) => void;
   const dead = new Promise<never>((_, reject) => (die = reject));
@@ -86,7 +69,7 @@ async function crashAndRecover(step: 'before the run' | 'before sending'): Promi
   const second = restarted();
   // Leased by the dead process: not before the lease has passed.
   expect(await second.runRequests.runDue()).toBe(0);
-  later += 61_000;
+  advance(61_000);
   expect(await second.runRequests.runDue()).toBe(1);
   // A run made before the kill is the recovery's to send.
   await second.sender.recover();

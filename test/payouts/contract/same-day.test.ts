@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { salesPartner, shop } from '../../catalog/helpers.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { shop } from '../../catalog/helpers.ts';
 import { courierNear } from '../../dispatch/helpers.ts';
-import { FakeTransfers } from '../../fakes/transfers.ts';
 import { audited } from '../../helpers/audit.ts';
-import {
-  countRows,
-  startPlatform,
-  type PartnerSetup,
-  type TestPlatform,
-} from '../../helpers/harness.ts';
+import { countRows, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
 import { runsAfterHandover } from '../../helpers/payouts-read.ts';
 import { operatorWithToken } from '../../operators/helpers.ts';
 import { balanceOf, expectBalanced, HOUR, payouts } from '../helpers.ts';
@@ -19,27 +13,12 @@ import {
   payoutsOf,
   requestOf,
   scheduledVendor,
+  useSameDayPlatform,
 } from '../same-day-helpers.ts';
 
 let p: TestPlatform;
 let sp: PartnerSetup;
-const fake = new FakeTransfers();
-// The partner API checks signatures against the clock, so it runs near real time; `later` moves it on.
-let later = 0;
-const now = () => Date.now() + later;
-beforeEach(() => {
-  later = 0;
-});
-beforeAll(async () => {
-  p = await startPlatform({
-    socket: false,
-    clock: now,
-    transfers: fake,
-    env: { PAYOUT_INTERVAL_MS: '0', PAYOUT_SAME_DAY_HOLD_HOURS: '2' },
-  });
-  sp = await salesPartner(p);
-});
-afterAll(() => p.close());
+const { now, advance } = useSameDayPlatform((started) => ({ p, sp } = started));
 
 describe('same-day vendors', () => {
   it('pays a same-day vendor after the courier hands its cod cash in, past the shorter hold, once; a daily vendor waits for the daily run', async () => {
@@ -55,12 +34,12 @@ describe('same-day vendors', () => {
     });
 
     // Handed in within the same-day hold: nothing is paid yet.
-    later += HOUR;
+    advance(HOUR);
     await handover(p, c.id, 100);
     expect(await payoutsOf(p, fast.vendorId)).toEqual([]);
 
     // The courier brings the rest in the afternoon, past the hold: the vendor is paid at once.
-    later += 4 * HOUR;
+    advance(4 * HOUR);
     const handoverId = await handover(p, c.id, await cashHeld(p, c.id));
     const paid = await payoutsOf(p, fast.vendorId);
     expect(paid).toEqual([
@@ -102,7 +81,7 @@ describe('same-day vendors', () => {
     const b = await courierNear(p, 1, now());
     await deliveredBy(p, sp, mine, a.id);
     await deliveredBy(p, sp, other, b.id);
-    later += 4 * HOUR;
+    advance(4 * HOUR);
     await handover(p, a.id, await cashHeld(p, a.id));
     expect(await payoutsOf(p, mine.vendorId)).toHaveLength(1);
     expect(await payoutsOf(p, other.vendorId)).toEqual([]);
@@ -143,7 +122,7 @@ describe('same-day vendors', () => {
     const v = await scheduledVendor(p, 'same_day');
     const c = await courierNear(p, 1, now());
     const owed = await deliveredBy(p, sp, v, c.id);
-    later += 4 * HOUR;
+    advance(4 * HOUR);
     const failing = vi
       .spyOn(payouts(p).service, 'afterHandover')
       .mockRejectedValueOnce(new Error('the payouts side is down'));
@@ -158,7 +137,7 @@ describe('same-day vendors', () => {
     });
     // Not before its next attempt (the sending grace after the failure), then once.
     expect(await payouts(p).runRequests.runDue()).toBe(0);
-    later += 61_000;
+    advance(61_000);
     expect(await payouts(p).runRequests.runDue()).toBe(1);
     expect(await payoutsOf(p, v.vendorId)).toEqual([
       expect.objectContaining({ amount_pesewas: owed, status: 'paid', handover_id: handoverId }),

@@ -1,11 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { getSale, orderBody, placed, salesPartner } from '../../catalog/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { getSale, orderBody, placed } from '../../catalog/helpers.ts';
 import { courierNear } from '../../dispatch/helpers.ts';
-import { FakeTransfers } from '../../fakes/transfers.ts';
-import { startPlatform, type PartnerSetup, type TestPlatform } from '../../helpers/harness.ts';
+import type { PartnerSetup, TestPlatform } from '../../helpers/harness.ts';
 import { WebClient } from '../../helpers/web.ts';
 import { balanceOf, expectBalanced, HOUR, runPayouts } from '../helpers.ts';
-import { cashHeld, handover, payoutsOf, scheduledVendor, type Shop } from '../same-day-helpers.ts';
+import {
+  cashHeld,
+  handover,
+  payoutsOf,
+  scheduledVendor,
+  type Shop,
+  useSameDayPlatform,
+} from '../same-day-helpers.ts';
 
 const PHOTO = Buffer.concat([
   Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]),
@@ -14,23 +20,7 @@ const PHOTO = Buffer.concat([
 
 let p: TestPlatform;
 let sp: PartnerSetup;
-const fake = new FakeTransfers();
-// The partner API checks signatures against the clock, so it runs near real time; `later` moves it on.
-let later = 0;
-const now = () => Date.now() + later;
-beforeEach(() => {
-  later = 0;
-});
-beforeAll(async () => {
-  p = await startPlatform({
-    socket: false,
-    clock: now,
-    transfers: fake,
-    env: { PAYOUT_INTERVAL_MS: '0', PAYOUT_SAME_DAY_HOLD_HOURS: '2' },
-  });
-  sp = await salesPartner(p);
-});
-afterAll(() => p.close());
+const { now, advance } = useSameDayPlatform((started) => ({ p, sp } = started));
 
 /**
  * A cod sale of the vendor's that the courier delivered with a photo at the drop-off (no code), its
@@ -66,12 +56,12 @@ describe("a delivery proved by a photo holds its sale's money until it is confir
     });
 
     // The courier hands the cash in past the same-day hold: the same-day run leaves this sale.
-    later += 4 * HOUR;
+    advance(4 * HOUR);
     await handover(p, c.id, await cashHeld(p, c.id));
     expect(await cashHeld(p, c.id)).toBe(0);
     expect(await payoutsOf(p, vendor.vendorId)).toEqual([]);
     // The daily run past the daily hold leaves it too.
-    later += 25 * HOUR;
+    advance(25 * HOUR);
     expect((await runPayouts(p)).status).toBe(202);
     expect(await payoutsOf(p, vendor.vendorId)).toEqual([]);
     expect(await balanceOf(p, `vendor_payable:${vendor.vendorId}`)).toBe(owed);
@@ -95,7 +85,7 @@ describe("a delivery proved by a photo holds its sale's money until it is confir
     const owed = await balanceOf(p, `vendor_payable:${vendor.vendorId}`);
     const web = new WebClient(p);
     expect((await web.post(link, { answer: 'dispute', note: 'not here' })).status).toBe(200);
-    later += 25 * HOUR;
+    advance(25 * HOUR);
     await runPayouts(p);
     expect(await payoutsOf(p, vendor.vendorId)).toEqual([]);
     await p.app.platform.proofConfirmations.accept(orderId, 'opr_test');

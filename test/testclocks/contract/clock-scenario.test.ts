@@ -1,8 +1,9 @@
-import { PartnerClient } from '@partner-platform/sdk';
+import type { PartnerClient } from '@partner-platform/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderBody } from '../../delivery/fixtures.ts';
-import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
-import { Receiver } from '../../webhooks/receiver.ts';
+import type { TestPlatform } from '../../helpers/harness.ts';
+import type { Receiver } from '../../webhooks/receiver.ts';
+import { startClockedPartner } from '../helpers.ts';
 
 /**
  * One partner's sandbox day on a test clock: an estimate's quote, an order with a window, the clock
@@ -23,36 +24,9 @@ let p: TestPlatform;
 let rx: Receiver;
 let client: PartnerClient;
 beforeAll(async () => {
-  rx = await new Receiver().start();
-  p = await startPlatform({
-    socket: false,
-    clock,
-    env: {
-      WEBHOOK_DISPATCHER: 'on',
-      WEBHOOK_POLL_MS: '20',
-      WEBHOOK_LOCAL_DESTINATIONS: 'on',
-      SANDBOX_COURIER_STEP_SECONDS: String(STEP_MS / 1000),
-      // Retries 10 minutes, then an hour, after a failure (in the clock's time for a clock's events).
-      WEBHOOK_RETRY_SCHEDULE: '600,3600',
-    },
-  });
-  const partner = (await p.admin('POST', '/partners', { name: 'Clocked' })).body;
-  const app = (
-    await p.admin('POST', `/partners/${partner.partner_id}/apps`, {
-      name: 'App',
-      webhook_url: `${rx.url}/hooks`,
-    })
-  ).body;
-  const key = (
-    await p.admin('POST', `/apps/${app.app_id}/keys`, { environment: 'staging', scopes: ['*'] })
-  ).body;
-  client = new PartnerClient({
-    apiKey: key.api_key,
-    signingSecret: key.signing_secret,
-    baseUrl: p.url,
-    fetch: p.fetch,
-    now: clock,
-  });
+  ({ p, rx, client } = await startClockedPartner(clock, {
+    SANDBOX_COURIER_STEP_SECONDS: String(STEP_MS / 1000),
+  }));
 });
 afterAll(async () => {
   await p.close();

@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { allOffDuty, PICKUP, productionOrder, ZONE } from '../../dispatch/helpers.ts';
+import { productionOrder } from '../../dispatch/helpers.ts';
 import { browserAvailable, usePlatformAndBrowser } from '../../helpers/browser.ts';
-import { newPhone } from '../../helpers/courier.ts';
 import { createPartner, type PartnerSetup } from '../../helpers/harness.ts';
 import { textsTo } from '../../helpers/outbox-read.ts';
-import { checkPhonePage, phonePage, signInOnPhone } from '../../helpers/courier-browser.ts';
+import { checkPhonePage, courierOnPhoneAtPickup } from '../../helpers/courier-browser.ts';
 
 describe.runIf(browserAvailable)(
   'a courier job in the courier app, headless Chromium at 390 px',
@@ -17,23 +16,11 @@ describe.runIf(browserAvailable)(
 
     it('takes an offer through pickup to a delivery whose code is entered offline and applied once back online', async () => {
       const { p, browser } = env;
-      await allOffDuty(p);
-      const phone = newPhone();
-      const { couriers } = p.app.platform;
-      const courier = await couriers.create({
-        name: 'Yaw Darko',
-        phone,
-        vehicle: 'motorbike',
-        zones: [ZONE],
-      });
-      await couriers.setDuty(courier.id, true);
-      await couriers.reportPosition(courier.id, { ...PICKUP, at: new Date() });
-      const { context, page, violations } = await phonePage(browser, {
-        permissions: ['geolocation'],
-        geolocation: { latitude: PICKUP.lat, longitude: PICKUP.lng },
-      });
-      await signInOnPhone(page, p, phone);
-      await page.getByText('No job for you right now.').waitFor();
+      const { courier, context, page, violations } = await courierOnPhoneAtPickup(
+        p,
+        browser,
+        'Yaw Darko',
+      );
 
       const id = await productionOrder(s);
       await p.app.platform.dispatch!.offers.tick();

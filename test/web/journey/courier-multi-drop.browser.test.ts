@@ -1,11 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { allOffDuty, PICKUP, ZONE } from '../../dispatch/helpers.ts';
 import { orderBody } from '../../delivery/fixtures.ts';
 import { browserAvailable, usePlatformAndBrowser } from '../../helpers/browser.ts';
-import { newPhone } from '../../helpers/courier.ts';
 import { createPartner, type PartnerSetup } from '../../helpers/harness.ts';
 import { textsTo } from '../../helpers/outbox-read.ts';
-import { checkPhonePage, phonePage, signInOnPhone } from '../../helpers/courier-browser.ts';
+import { checkPhonePage, courierOnPhoneAtPickup } from '../../helpers/courier-browser.ts';
 
 /** Two recipients east of the Makola pickup: Osu (about 3 km, the first drop) and East Legon (about 11 km). */
 const DROPS = [
@@ -36,23 +34,7 @@ describe.runIf(browserAvailable)(
 
     it('shows the offer with its stops in order, then takes the courier through one pickup and each drop with its code', async () => {
       const { p, browser } = env;
-      await allOffDuty(p);
-      const phone = newPhone();
-      const { couriers } = p.app.platform;
-      const courier = await couriers.create({
-        name: 'Abena Ofori',
-        phone,
-        vehicle: 'motorbike',
-        zones: [ZONE],
-      });
-      await couriers.setDuty(courier.id, true);
-      await couriers.reportPosition(courier.id, { ...PICKUP, at: new Date() });
-      const { context, page, violations } = await phonePage(browser, {
-        permissions: ['geolocation'],
-        geolocation: { latitude: PICKUP.lat, longitude: PICKUP.lng },
-      });
-      await signInOnPhone(page, p, phone);
-      await page.getByText('No job for you right now.').waitFor();
+      const { context, page, violations } = await courierOnPhoneAtPickup(p, browser, 'Abena Ofori');
 
       const ids: string[] = [];
       for (const d of DROPS) {

@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { productionOrder } from '../../dispatch/helpers.ts';
 import { browserAvailable, usePlatformAndBrowser } from '../../helpers/browser.ts';
@@ -25,6 +26,50 @@ describe.runIf(browserAvailable)(
     beforeAll(async () => {
       s = await createPartner(env.p, { environment: 'production' });
     });
+
+    /** A courier, `name`, who has picked up a production order (then reported at `at`, if given), signed in on a 390 px page showing the job. */
+    async function carryingOnPhone(name: string, at?: { lat: number; lng: number }) {
+      const { p, browser } = env;
+      const phone = newPhone();
+      const courier = await p.app.platform.couriers.create({
+        name,
+        phone,
+        vehicle: 'motorbike',
+      });
+      const id = await productionOrder(s);
+      const svc = p.app.platform.dispatch!.service;
+      await svc.assign(id, courier.id);
+      await svc.pickedUp(courier.id, id);
+      if (at) await p.app.platform.couriers.reportPosition(courier.id, { ...at, at: new Date() });
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      const page = await context.newPage();
+      await signInOnPhone(page, p, phone);
+      await page.getByRole('heading', { name: 'Your job' }).waitFor();
+      return { courier, id, context, page };
+    }
+
+    /** Queues on the page, as the phone's queue holds them, a JPEG photo proof of `bytes` and then "delivered" for the order. */
+    const queuePhotoThenDelivered = (page: Page, orderId: string, bytes: string) =>
+      page.evaluate(
+        ([order, raw]) => {
+          const detail = [
+            {
+              kind: 'proof',
+              payload: {
+                order_id: order,
+                kind: 'photo',
+                type: 'image/jpeg',
+                data: btoa(raw),
+              },
+            },
+            { kind: 'delivered', payload: { order_id: order } },
+          ];
+          document
+            .getElementById('app')!
+            .dispatchEvent(new CustomEvent('courier-queue', { detail, cancelable: true }));
+        },
+        [orderId, bytes] as const,
+      );
 
     it('delivers without the code: a downscaled photo and a drawn signature, queued offline and sent before "delivered"', async () => {
       const { p, browser } = env;
@@ -134,40 +179,11 @@ describe.runIf(browserAvailable)(
     });
 
     it('shows why a queued photo was refused and keeps the delivery behind it from being sent', async () => {
-      const { p, browser } = env;
-      const phone = newPhone();
-      const courier = await p.app.platform.couriers.create({
-        name: 'Kwesi Appiah',
-        phone,
-        vehicle: 'motorbike',
-      });
-      const id = await productionOrder(s);
-      const svc = p.app.platform.dispatch!.service;
-      await svc.assign(id, courier.id);
-      await svc.pickedUp(courier.id, id);
-      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-      const page = await context.newPage();
-      await signInOnPhone(page, p, phone);
-      await page.getByRole('heading', { name: 'Your job' }).waitFor();
+      const { p } = env;
+      const { courier, id, context, page } = await carryingOnPhone('Kwesi Appiah');
 
       // A "photo" whose bytes are a GIF, as a tampered or corrupted queue would hold.
-      await page.evaluate((order) => {
-        const detail = [
-          {
-            kind: 'proof',
-            payload: {
-              order_id: order,
-              kind: 'photo',
-              type: 'image/jpeg',
-              data: btoa('GIF89a\x01\x00\x01\x00'),
-            },
-          },
-          { kind: 'delivered', payload: { order_id: order } },
-        ];
-        document
-          .getElementById('app')!
-          .dispatchEvent(new CustomEvent('courier-queue', { detail, cancelable: true }));
-      }, id);
+      await queuePhotoThenDelivered(page, id, 'GIF89a\x01\x00\x01\x00');
       // The refusal is said beside the buttons with what to do; the queue is empty again.
       await expect
         .poll(() => page.locator('#outcome').textContent())
@@ -190,44 +206,10 @@ describe.runIf(browserAvailable)(
     });
 
     it('says why a photo far from the drop-off was refused, and what to do, with nothing delivered', async () => {
-      const { p, browser } = env;
-      const phone = newPhone();
-      const courier = await p.app.platform.couriers.create({
-        name: 'Yaw Darko',
-        phone,
-        vehicle: 'motorbike',
-      });
-      const id = await productionOrder(s);
-      const svc = p.app.platform.dispatch!.service;
-      await svc.assign(id, courier.id);
-      await svc.pickedUp(courier.id, id);
+      const { p } = env;
       // About 2 km north of the drop-off.
-      await p.app.platform.couriers.reportPosition(courier.id, {
-        lat: 5.574,
-        lng: -0.182,
-        at: new Date(),
-      });
-      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-      const page = await context.newPage();
-      await signInOnPhone(page, p, phone);
-      await page.getByRole('heading', { name: 'Your job' }).waitFor();
-      await page.evaluate((order) => {
-        const detail = [
-          {
-            kind: 'proof',
-            payload: {
-              order_id: order,
-              kind: 'photo',
-              type: 'image/jpeg',
-              data: btoa('\xff\xd8\xff\xe0\x00\x10JFIF a doorstep'),
-            },
-          },
-          { kind: 'delivered', payload: { order_id: order } },
-        ];
-        document
-          .getElementById('app')!
-          .dispatchEvent(new CustomEvent('courier-queue', { detail, cancelable: true }));
-      }, id);
+      const { id, context, page } = await carryingOnPhone('Yaw Darko', { lat: 5.574, lng: -0.182 });
+      await queuePhotoThenDelivered(page, id, '\xff\xd8\xff\xe0\x00\x10JFIF a doorstep');
       // The reason itself says what to do: nothing generic is added after it.
       await expect
         .poll(() => page.locator('#outcome').textContent())
