@@ -192,6 +192,8 @@ export interface PartnerSetup {
   apiKey: string;
   signingSecret: string;
   client: PartnerClient;
+  /** The app's webhook signing secret, as the app's creation answered it once. */
+  webhookSecret?: string;
 }
 
 export interface PartnerOptions {
@@ -201,6 +203,8 @@ export interface PartnerOptions {
   bearer?: boolean;
   /** The client's clock for signing: a test that moves the server's clock signs on the same one. */
   now?: () => number;
+  /** The app's webhook URL (none by default: its events go nowhere). */
+  webhookUrl?: string;
 }
 
 async function ok<T>(res: Promise<{ status: number; body: T }>): Promise<T> {
@@ -225,9 +229,17 @@ export async function createPartner(
     );
   }
   const app = await ok(
-    p.admin('POST', `/partners/${partner.partner_id}/apps`, { name: 'Test App' }),
+    p.admin('POST', `/partners/${partner.partner_id}/apps`, {
+      name: 'Test App',
+      ...(opts.webhookUrl ? { webhook_url: opts.webhookUrl } : {}),
+    }),
   );
-  return addKey(p, { partnerId: partner.partner_id, appId: app.app_id }, { ...opts, environment });
+  const setup = await addKey(
+    p,
+    { partnerId: partner.partner_id, appId: app.app_id },
+    { ...opts, environment },
+  );
+  return opts.webhookUrl ? { ...setup, webhookSecret: app.webhook_secret } : setup;
 }
 
 /** Another key on an existing app. */

@@ -1,5 +1,5 @@
 import { PartnerClient } from '@partner-platform/sdk';
-import { startPlatform, type TestPlatform } from '../helpers/harness.ts';
+import { createPartner, startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { Receiver } from '../webhooks/receiver.ts';
 
 export type ClockedPartner = { p: TestPlatform; rx: Receiver; client: PartnerClient };
@@ -22,22 +22,6 @@ export async function startClockedPartner(
       WEBHOOK_RETRY_SCHEDULE: '600,3600',
     },
   });
-  const partner = (await p.admin('POST', '/partners', { name: 'Clocked' })).body;
-  const app = (
-    await p.admin('POST', `/partners/${partner.partner_id}/apps`, {
-      name: 'App',
-      webhook_url: `${rx.url}/hooks`,
-    })
-  ).body;
-  const key = (
-    await p.admin('POST', `/apps/${app.app_id}/keys`, { environment: 'staging', scopes: ['*'] })
-  ).body;
-  const client = new PartnerClient({
-    apiKey: key.api_key,
-    signingSecret: key.signing_secret,
-    baseUrl: p.url,
-    fetch: p.fetch,
-    now: clock,
-  });
+  const { client } = await createPartner(p, { webhookUrl: `${rx.url}/hooks`, now: clock });
   return { p, rx, client };
 }

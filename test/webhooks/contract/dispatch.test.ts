@@ -1,4 +1,4 @@
-import { PartnerClient, verifyWebhook } from '@partner-platform/sdk';
+import { verifyWebhook } from '@partner-platform/sdk';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -33,31 +33,8 @@ afterAll(async () => {
 
 /** A staging app whose webhook URL is the receiver's `path`. */
 async function appWith(path: string): Promise<PartnerSetup & { secret: string }> {
-  const partner = (await p.admin('POST', '/partners', { name: 'Hooks' })).body;
-  const app = (
-    await p.admin('POST', `/partners/${partner.partner_id}/apps`, {
-      name: 'App',
-      webhook_url: rx.url + path,
-    })
-  ).body;
-  const key = (
-    await p.admin('POST', `/apps/${app.app_id}/keys`, { environment: 'staging', scopes: ['*'] })
-  ).body;
-  const client = new PartnerClient({
-    apiKey: key.api_key,
-    signingSecret: key.signing_secret,
-    baseUrl: p.url,
-    fetch: p.fetch,
-  });
-  return {
-    partnerId: partner.partner_id,
-    appId: app.app_id,
-    keyId: key.key_id,
-    apiKey: key.api_key,
-    signingSecret: key.signing_secret,
-    client,
-    secret: app.webhook_secret,
-  };
+  const s = await createPartner(p, { webhookUrl: rx.url + path });
+  return { ...s, secret: s.webhookSecret! };
 }
 
 const createOrder = async (s: PartnerSetup, extra: Record<string, unknown> = {}) =>
