@@ -1,4 +1,4 @@
-import { PartnerClient } from '@partner-platform/sdk';
+import type { PartnerClient } from '@partner-platform/sdk';
 import { createPartner, startPlatform, type TestPlatform } from '../helpers/harness.ts';
 import { Receiver } from '../webhooks/receiver.ts';
 
