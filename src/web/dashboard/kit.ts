@@ -2,7 +2,7 @@ import type { MessagesService } from '../../modules/messages/index.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountsService } from '../../modules/accounts/index.ts';
 import type { ActivationService } from '../../modules/activation/index.ts';
-import type { AuditLog } from '../../modules/audit/index.ts';
+import type { AuditEntry, AuditLog } from '../../modules/audit/index.ts';
 import type { PartnerSales } from '../../modules/catalog/index.ts';
 import type { WebhookAdminService } from '../../modules/webhooks/index.ts';
 import type { BulkOrders, PartnerOrders, ProofReader } from '../../modules/delivery/index.ts';
@@ -17,6 +17,8 @@ import {
 import type { PayoutsModule } from '../../modules/payouts/index.ts';
 import type { Session, SessionStore } from '../../modules/sessions/index.ts';
 import type { WalletService } from '../../modules/wallet/index.ts';
+import { originOf } from '../../platform/auth/actor.ts';
+import type { Queryable } from '../../platform/db/index.ts';
 import type { Assets } from '../../platform/web/assets.ts';
 import { readCookie, serializeCookie } from '../../platform/web/cookies.ts';
 import { CSRF_FIELD, crossSiteProblem, tokensMatch } from '../../platform/web/csrf.ts';
@@ -90,6 +92,20 @@ const currentOf = new WeakMap<FastifyRequest, Current>();
  * What pages, routes and templates share: rendering, the session, CSRF and role checks. It is the
  * gate of every dashboard page (`definePage(app, web, …)`): a member's permission is its need.
  */
+/** Records in the audit log what a signed-in member did from this request (in `tx` when given). */
+export function auditMember(
+  audit: AuditLog,
+  request: FastifyRequest,
+  m: Member,
+  entry: Omit<AuditEntry, 'actor' | 'origin'>,
+  tx?: Queryable,
+): Promise<void> {
+  return audit.record(
+    { ...entry, actor: { kind: 'member', id: m.member.id }, origin: originOf(request) },
+    tx,
+  );
+}
+
 export class WebKit implements PageGate<Member, Permission> {
   readonly secure: boolean;
   private readonly origin: string;

@@ -5,9 +5,8 @@ import {
   type CsvOrderRow,
 } from '@partner-platform/protocol';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { originOf } from '../../platform/auth/actor.ts';
 import { MAX_BULK_ORDERS, type BulkItemResult } from '../../modules/delivery/index.ts';
-import { WebRefusal, type Member, type WebKit } from './kit.ts';
+import { auditMember, WebRefusal, type Member, type WebKit } from './kit.ts';
 import { definePage } from '../../platform/web/page.ts';
 import { isId } from '../../platform/ids.ts';
 
@@ -185,8 +184,7 @@ export function registerOrderUploadRoutes(app: FastifyInstance, web: WebKit): vo
           : [];
       const lines = report(rows, created);
       const ok = lines.filter((l) => l.ok);
-      await audit.record({
-        actor: { kind: 'member', id: m.member.id },
+      await auditMember(audit, request, m, {
         action: 'delivery_order.bulk_upload',
         target: { type: 'app', id: chosen.id },
         after: {
@@ -196,7 +194,6 @@ export function registerOrderUploadRoutes(app: FastifyInstance, web: WebKit): vo
           failed: rows.length - ok.length,
           order_ids: ok.map((l) => l.orderId),
         },
-        origin: originOf(request),
       });
       return web.page(reply, 'orders-upload-result', {
         title: 'Upload result',

@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { can } from '../../modules/members/index.ts';
 import { namesMatch, type DestinationRow } from '../../modules/payouts/index.ts';
-import { originOf } from '../../platform/auth/actor.ts';
 import { PASSWORD_MAX_LENGTH } from '../../platform/auth/password.ts';
 import { isAppError } from '../../platform/errors.ts';
 import { formatGhs } from '../../platform/money.ts';
-import { WebRefusal, type DashboardPayouts, type Member, type WebKit } from './kit.ts';
+import { auditMember, WebRefusal, type DashboardPayouts, type Member, type WebKit } from './kit.ts';
 import { accraTime } from './format.ts';
 import { definePage, idParam } from '../../platform/web/page.ts';
 
@@ -171,13 +170,14 @@ export function registerPayoutRoutes(
                 replaced_by: r.replacement.id,
               })),
             };
-            await payouts.audit.record(
+            await auditMember(
+              payouts.audit,
+              request,
+              m,
               {
-                actor: { kind: 'member', id: m.member.id },
                 action: 'payout_destination.set',
                 target: { type: 'partner', id: partnerId },
                 after,
-                origin: originOf(request),
               },
               tx,
             );

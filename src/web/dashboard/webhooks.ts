@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { originOf } from '../../platform/auth/actor.ts';
 import { isAppError } from '../../platform/errors.ts';
-import { WebRefusal, type DashboardDeps, type Member, type WebKit } from './kit.ts';
+import { auditMember, WebRefusal, type DashboardDeps, type Member, type WebKit } from './kit.ts';
 import { accraTime } from './format.ts';
 import { definePage, idParam } from '../../platform/web/page.ts';
 import { isId } from '../../platform/ids.ts';
@@ -137,12 +136,10 @@ export function registerWebhookRoutes(
     target: { type: 'delivery' | 'app'; id: string },
     replayed: unknown,
   ): Promise<void> {
-    return audit.record({
-      actor: { kind: 'member', id: m.member.id },
+    return auditMember(audit, request, m, {
       action: 'webhook_delivery.replay',
       target,
       after: { replayed },
-      origin: originOf(request),
     });
   }
 
