@@ -1,6 +1,10 @@
-import { PartnerClient } from '@partner-platform/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countRows, startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import {
+  countRows,
+  createPartner,
+  startPlatform,
+  type TestPlatform,
+} from '../../helpers/harness.ts';
 import { orderBody } from '../../delivery/fixtures.ts';
 import { Receiver, until } from '../receiver.ts';
 
@@ -21,31 +25,9 @@ afterAll(async () => {
   await rx.close();
 });
 
-async function staging(webhookUrl?: string) {
-  const partner = (await p.admin('POST', '/partners', { name: 'Wake' })).body;
-  const app = (
-    await p.admin('POST', `/partners/${partner.partner_id}/apps`, {
-      name: 'App',
-      ...(webhookUrl ? { webhook_url: webhookUrl } : {}),
-    })
-  ).body;
-  const key = (
-    await p.admin('POST', `/apps/${app.app_id}/keys`, { environment: 'staging', scopes: ['*'] })
-  ).body;
-  return {
-    appId: app.app_id as string,
-    client: new PartnerClient({
-      apiKey: key.api_key,
-      signingSecret: key.signing_secret,
-      baseUrl: p.url,
-      fetch: p.fetch,
-    }),
-  };
-}
-
 describe('the webhook dispatcher is woken by commits', () => {
   it('sends an event long before its next poll', async () => {
-    const { client } = await staging(`${rx.url}/woken`);
+    const { client } = await createPartner(p, { webhookUrl: `${rx.url}/woken` });
     const started = Date.now();
     await client.send('POST', '/api/v1/delivery/orders.create', { body: orderBody() });
     await until(() => rx.on('/woken').length >= 1, 5_000);
@@ -53,7 +35,7 @@ describe('the webhook dispatcher is woken by commits', () => {
   });
 
   it('sends a status change and an operator replay long before the next poll', async () => {
-    const { client, appId } = await staging(`${rx.url}/moves`);
+    const { client, appId } = await createPartner(p, { webhookUrl: `${rx.url}/moves` });
     const created = await client.send('POST', '/api/v1/delivery/orders.create', {
       body: orderBody(),
     });
@@ -75,7 +57,7 @@ describe('the webhook dispatcher is woken by commits', () => {
   });
 
   it('finishes events nobody is to receive in one batch, without a transaction each', async () => {
-    const { client, appId } = await staging();
+    const { client, appId } = await createPartner(p);
     await Promise.all(
       Array.from({ length: 12 }, () =>
         client.send('POST', '/api/v1/delivery/orders.create', { body: orderBody() }),
@@ -100,7 +82,7 @@ describe('the webhook dispatcher is woken by commits', () => {
   });
 
   it("keeps sending a burst bigger than one endpoint's queue without waiting for a poll", async () => {
-    const { client } = await staging(`${rx.url}/burst`);
+    const { client } = await createPartner(p, { webhookUrl: `${rx.url}/burst` });
     // 60 events for one endpoint: more than its 4 turns and 16 places in the queue at once.
     for (let i = 0; i < 6; i++)
       await Promise.all(
