@@ -26,6 +26,13 @@ export const onRedis = Boolean(process.env.REDIS_URL);
  * PostgreSQL run in its pass only.
  */
 export const embeddedPass = !onPostgres;
+/**
+ * For tests that any pass would run the same way (processes given their whole environment, the
+ * tests of a client or a document): the embedded pass on `npm test`, the PostgreSQL pass when
+ * `.ci/run` runs both side by side (SINGLE_PASS_TESTS=postgres), since the embedded pass has more of
+ * its own (the tests above).
+ */
+export const singlePass = process.env.SINGLE_PASS_TESTS === 'postgres' ? onPostgres : !onPostgres;
 
 let template: Promise<Blob | undefined> | undefined;
 function pgliteTemplate(): Promise<Blob | undefined> {

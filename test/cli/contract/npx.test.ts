@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { embeddedPass } from '../../helpers/harness.ts';
+import { singlePass } from '../../helpers/harness.ts';
 import { ROOT } from '../../helpers/process.ts';
 
 // `npx ppctl` and `npx partner-admin` in the repository run the commands `npm ci` linked (its prepare
@@ -12,8 +12,8 @@ import { ROOT } from '../../helpers/process.ts';
 const cache = mkdtempSync(join(tmpdir(), 'npx-cache-'));
 afterAll(() => rmSync(cache, { recursive: true, force: true }));
 
-// No database: the PostgreSQL pass would run the same commands again.
-describe.runIf(embeddedPass)('the repository commands through npx', () => {
+// No database: the commands run the same in either pass, so one pass runs them.
+describe.runIf(singlePass)('the repository commands through npx', () => {
   it('the root package.json names no bin: npx would install the repository into its cache to find it', () => {
     expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).bin).toBeUndefined();
   });

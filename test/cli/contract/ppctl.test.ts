@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderBody } from '../../delivery/fixtures.ts';
 import {
   createPartner,
-  embeddedPass,
+  singlePass,
   startPlatform,
   type PartnerSetup,
   type TestPlatform,
@@ -25,10 +25,10 @@ let production: PartnerSetup;
 let seller: PartnerSetup;
 let tmp: string;
 
-// What is tested is the CLI: the PostgreSQL pass would check the same commands against a server
-// whose answers the API's own contract tests check on that database.
+// What is tested is the CLI, the same whatever the server's database (whose answers the API's own
+// contract tests check on both): one pass runs it.
 beforeAll(async () => {
-  if (!embeddedPass) return;
+  if (!singlePass) return;
   // The dispatcher is on for `webhooks listen`, a local receiver; apps without a webhook URL get no deliveries.
   p = await startPlatform({
     env: { WEBHOOK_DISPATCHER: 'on', WEBHOOK_POLL_MS: '20', WEBHOOK_LOCAL_DESTINATIONS: 'on' },
@@ -42,7 +42,7 @@ beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'partner-cli-'));
 });
 afterAll(async () => {
-  if (!embeddedPass) return;
+  if (!singlePass) return;
   await p.close();
   await rm(tmp, { recursive: true, force: true });
 });
@@ -90,7 +90,7 @@ function cli(
 const json = (run: Run) => JSON.parse(run.stdout);
 const REQUEST_ERROR = /^error: .+ \(([A-Z_]+), request req_\w+\)$/m;
 
-describe.runIf(embeddedPass)('ppctl (the partner CLI)', () => {
+describe.runIf(singlePass)('ppctl (the partner CLI)', () => {
   it('configure stores credentials with mode 0600 (dir 0700), from flags or a credentials file; later commands use them', async () => {
     const dir = join(tmp, 'config-a');
     const flags = await cli(

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { browserAvailable, usePlatformAndBrowser, VIEWPORTS } from '../../helpers/browser.ts';
-import { embeddedPass } from '../../helpers/harness.ts';
+import { singlePass } from '../../helpers/harness.ts';
 
 /** How tall the page is and whether it scrolls sideways (the page, not a code block inside it). */
 const measure = (page: import('playwright-core').Page) =>
@@ -12,7 +12,7 @@ const measure = (page: import('playwright-core').Page) =>
   }));
 
 // The pages are made from the OpenAPI document, not the database: one pass is enough.
-describe.runIf(browserAvailable && embeddedPass)('API reference pages in headless Chromium', () => {
+describe.runIf(browserAvailable && singlePass)('API reference pages in headless Chromium', () => {
   const ctx = usePlatformAndBrowser();
 
   it('lists and renders every operation with JavaScript off, loading only its own files under a strict CSP', {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SUPPORTED_NODE_LINES } from '../../../src/platform/node-version.ts';
-import { embeddedPass } from '../../helpers/harness.ts';
+import { singlePass } from '../../helpers/harness.ts';
 import { ROOT } from '../../helpers/process.ts';
 
 // A Node.js older than the supported lines: the machine's /usr/bin/node (Debian's Node 20), or OLD_NODE.
@@ -18,8 +18,8 @@ const oldVersion = (() => {
 
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 
-// The processes are given their whole environment: the PostgreSQL pass would run the same ones again.
-describe.runIf(embeddedPass)('an unsupported Node.js', () => {
+// The processes are given their whole environment, the same in either pass: one pass runs them.
+describe.runIf(singlePass)('an unsupported Node.js', () => {
   it('.nvmrc names a supported line, package.json requires 22 or later, and npm refuses other versions', () => {
     expect(SUPPORTED_NODE_LINES).toContain(Number(read('.nvmrc').trim()));
     for (const pkg of [

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { embeddedPass } from '../../helpers/harness.ts';
+import { singlePass } from '../../helpers/harness.ts';
 import { ROOT } from '../../helpers/process.ts';
 
 /**
@@ -28,9 +28,9 @@ function run(script: string, env: Record<string, string>) {
 
 const UNREACHABLE_DB = 'postgres://platform:hunter2-secret@127.0.0.1:1/platform';
 
-// Every process here is given its whole environment (an embedded or an unreachable database), so
-// the PostgreSQL pass would run the same processes again.
-describe.runIf(embeddedPass)('a process that cannot start', () => {
+// Every process here is given its whole environment (an embedded or an unreachable database), the
+// same in either pass: one pass runs them.
+describe.runIf(singlePass)('a process that cannot start', () => {
   it('prints one line for a bad LOG_LEVEL, and no stack', () => {
     const r = run('dist/server.js', { LOG_LEVEL: 'loud' });
     expect(r.status).toBe(1);

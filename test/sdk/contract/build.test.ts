@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureSandboxQuickstart } from '../../../src/modules/accounts/quickstart.ts';
 import {
   createPartner,
-  embeddedPass,
+  singlePass,
   startPlatform,
   type PartnerSetup,
   type TestPlatform,
@@ -95,9 +95,9 @@ async function packAndInstall(): Promise<void> {
   expect(install, install.stdout + install.stderr).toMatchObject({ code: 0 });
 }
 
-// What is tested is the package: the PostgreSQL pass would pack and install the same one again.
+// What is tested is the package, packed and installed the same in either pass: one pass runs it.
 beforeAll(async () => {
-  if (!npmAvailable || !embeddedPass) return;
+  if (!npmAvailable || !singlePass) return;
   tmp = await mkdtemp(join(tmpdir(), 'sdk-build-'));
   dir = join(tmp, 'consumer');
   pkg = join(dir, 'node_modules/@partner-platform/sdk');
@@ -196,7 +196,7 @@ function asCommonJs(code: string): string {
   return `(async () => {\n${body}})().catch((err) => {\n  console.error(err);\n  process.exitCode = 1;\n});\n`;
 }
 
-describe.runIf(npmAvailable && embeddedPass)('the built package', () => {
+describe.runIf(npmAvailable && singlePass)('the built package', () => {
   it('emits ESM and CommonJS with declarations for every module, the import paths rewritten to .js', async () => {
     const files = await readdir(join(pkg, 'dist'), { recursive: true });
     for (const name of [
