@@ -142,11 +142,8 @@ export class Offers {
   /** One round: expire offers, mark late jobs (logged as an alert), offer waiting jobs. */
   async tick(): Promise<TickResult> {
     const now = new Date(this.clock());
-    const expired = await this.db.transaction(async (tx) => {
-      const gone = await repo.expireOffers(tx, now);
-      if (gone.length) ringCouriers(tx, gone);
-      return gone;
-    });
+    const expired = await repo.expireOffers(this.db, now);
+    if (expired.length) ringCouriers(this.db, expired);
     const late = await repo.markLate(
       this.db,
       new Date(now.getTime() - this.settings.lateMinutes * 60_000),

@@ -285,17 +285,21 @@ export const dispatchRepository = {
 
   /** Open offers past their time become expired, and their jobs wait for the next courier. */
   /** Expires the offers past their time and puts their jobs back to waiting; answers whose they were. */
-  async expireOffers(tx: Queryable, now: Date): Promise<string[]> {
-    const rows = await tx.query<{ order_id: string; courier_id: string }>(
-      `update dispatch_offers set state = 'expired', answered_at = $1 where state = 'open' and expires_at <= $1 returning order_id, courier_id`,
+  /**
+   * Expires the offers whose time is up and puts their jobs back to waiting, in one statement (atomic
+   * without a transaction: the dispatcher's every round runs it, mostly to find nothing).
+   */
+  async expireOffers(q: Queryable, now: Date): Promise<string[]> {
+    const rows = await q.query<{ courier_id: string }>(
+      `with gone as (
+         update dispatch_offers set state = 'expired', answered_at = $1
+         where state = 'open' and expires_at <= $1 returning order_id, courier_id),
+       reopened as (
+         update dispatch_jobs set state = 'waiting', updated_at = $1
+         where order_id in (select order_id from gone) and state = 'offered')
+       select courier_id from gone`,
       [now],
     );
-    const ids = rows.map((r) => r.order_id);
-    if (ids.length)
-      await tx.query(
-        `update dispatch_jobs set state = 'waiting', updated_at = $2 where order_id = any($1) and state = 'offered'`,
-        [ids, now],
-      );
     return rows.map((r) => r.courier_id);
   },
 
