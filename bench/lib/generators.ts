@@ -108,12 +108,24 @@ export class GeneratorProcesses {
 }
 
 let shared: GeneratorProcesses | undefined;
+let chosen: number | undefined;
 
-/** The run's generator processes (BENCH_GENERATORS, default 1), started with the first load; none at 0. */
-export function sharedGenerators(): GeneratorProcesses | undefined {
+/** BENCH_GENERATORS: the processes asked for (default 1; 0 sends the load from the driver). */
+export function askedGenerators(): number {
   const count = Number(process.env.BENCH_GENERATORS ?? 1);
   if (!Number.isInteger(count) || count < 0)
     throw new Error(`BENCH_GENERATORS must be a whole number, not ${process.env.BENCH_GENERATORS}`);
+  return count;
+}
+
+/** The processes the generator check found the load needs (generator-check.ts), for the rest of the run. */
+export function useGenerators(count: number): void {
+  chosen = count;
+}
+
+/** The run's generator processes (as the check chose, else BENCH_GENERATORS), started with the first load; none at 0. */
+export function sharedGenerators(): GeneratorProcesses | undefined {
+  const count = chosen ?? askedGenerators();
   if (count === 0) return undefined;
   if (shared?.count !== count) {
     shared?.close();

@@ -42,6 +42,7 @@ import {
   describeGeneratorCheck,
   type GeneratorCheck,
 } from '../lib/generator-check.ts';
+import { askedGenerators, useGenerators } from '../lib/generators.ts';
 import { printMeasureProfile } from '../lib/measure-profiles.ts';
 import { machine, positive, scenarios, writeResults, type SuiteOptions } from '../lib/options.ts';
 import { BENCH_RATE_LIMIT } from '../lib/server.ts';
@@ -154,8 +155,15 @@ export async function runHeadline(opts: SuiteOptions): Promise<number> {
       if (group.length === 0) continue;
       const baseline = await startBaseline(db, cfg.baselinePool);
       try {
-        if (!generator) {
-          generator = await checkGenerator(baseline, cfg.connections, cfg.durationS);
+        // With BENCH_GENERATORS=0 the load comes from the driver, as asked: nothing to choose.
+        if (!generator && askedGenerators() > 0) {
+          generator = await checkGenerator(
+            baseline,
+            cfg.connections,
+            cfg.durationS,
+            askedGenerators(),
+          );
+          useGenerators(generator.processes);
           console.log(`\n${describeGeneratorCheck(generator)}`);
         }
         for (const v of group) {
