@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SEED_ROWS } from '../../baseline/table.ts';
 import { CATALOG_ROWS } from '../../baseline/catalog.ts';
-import { dropRedisKeys, dropSchema, POSTGRES_URL, REDIS_URL } from '../../lib/backends.ts';
+import {
+  dropRedisKeys,
+  dropSchema,
+  POSTGRES_URL,
+  REDIS_URL,
+  settlePostgres,
+} from '../../lib/backends.ts';
 import type { BaselineServer } from '../../lib/baseline.ts';
 import { loadCatalogApi } from '../../lib/catalog-data.ts';
 import { onCleanup } from '../../lib/cleanup.ts';
@@ -181,7 +187,16 @@ export async function runVariant(
       : null;
     const s0 = performance.now();
     const { main, spread, ids } = await seedPlatform(server, schema, cleanKey);
-    const settle = () => drainOutbox(server);
+    // On PostgreSQL every run, either side's, starts with no vacuum or checkpoint owed to the last.
+    const schemas = [schema, baseline.schema].filter((s): s is string => s !== undefined);
+    const settleDb = async () => {
+      if (schemas.length) await settlePostgres(schemas);
+    };
+    const settle = async () => {
+      const drained = await drainOutbox(server);
+      await settleDb();
+      return drained;
+    };
     await settle();
     console.log(
       `  partners ready (1 + ${WALLET_CLIENTS} wallets topped up through the sandbox checkout), ${ids.length} orders seeded in ${((performance.now() - s0) / 1000).toFixed(1)} s; ${cfg.durationS} s per run`,
@@ -201,6 +216,7 @@ export async function runVariant(
           walletLoad,
           baseSettle: async (): Promise<Drain> => {
             await sleep(200);
+            await settleDb();
             return { pending: 0, ms: 0 };
           },
           settle,
