@@ -36,7 +36,11 @@ export interface OutboxEvent {
   at: Date;
 }
 
-/** An outbox insert ready to run alone or to join another statement (as a data-modifying CTE). */
+/**
+ * An outbox insert ready to run alone or to join another statement (as a data-modifying CTE). It
+ * returns the event's `delivery_status`: only a `pending` one is for a dispatcher to send
+ * (`eventsWritten`); one nobody is to receive is finished as it is written.
+ */
 export interface EventStatement {
   id: string;
   sql: string;
@@ -80,7 +84,8 @@ export function eventStatement(event: OutboxEvent, firstParam = 1): EventStateme
     sql: `insert into outbox_events (id, app_id, environment, type, subject_id, sequence, destination_url, payload, created_at, traceparent, test_clock_id, delivery_status, last_error)
      values (${params.map((_, i) => n(i)).join(', ')},
        case when ${unaddressed} then 'no_destination' else 'pending' end,
-       case when ${unaddressed} then '${NO_DESTINATION_ERROR}' end)`,
+       case when ${unaddressed} then '${NO_DESTINATION_ERROR}' end)
+     returning delivery_status`,
     params,
   };
 }
@@ -105,7 +110,7 @@ export function eventsWritten(q: Queryable): void {
  */
 export async function appendEvent(tx: Queryable, event: OutboxEvent): Promise<string> {
   const { id, sql, params } = eventStatement(event);
-  await tx.query(sql, params);
-  eventsWritten(tx);
+  const [written] = await tx.query<{ delivery_status: string }>(sql, params);
+  if (written?.delivery_status === 'pending') eventsWritten(tx);
   return id;
 }

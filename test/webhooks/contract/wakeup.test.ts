@@ -7,6 +7,7 @@ import {
 } from '../../helpers/harness.ts';
 import { orderBody } from '../../delivery/fixtures.ts';
 import { Receiver, until } from '../receiver.ts';
+import { OUTBOX_CHANNEL } from '../../../src/modules/webhooks/outbox.ts';
 
 // The poll is a minute here: whatever arrives sooner was woken by the commit.
 let p: TestPlatform;
@@ -79,6 +80,22 @@ describe('the webhook dispatcher is woken by commits', () => {
         [appId],
       ),
     ).toBe(0);
+  });
+
+  it('is woken by an order whose event is to be sent, not by one nobody is to receive', async () => {
+    const wakes: unknown[] = [];
+    const stop = await p.app.platform.db.listen(OUTBOX_CHANNEL, (changed) => wakes.push(changed));
+    try {
+      const quiet = await createPartner(p);
+      const loud = await createPartner(p, { webhookUrl: `${rx.url}/loud` });
+      await quiet.client.send('POST', '/api/v1/delivery/orders.create', { body: orderBody() });
+      await loud.client.send('POST', '/api/v1/delivery/orders.create', { body: orderBody() });
+      await until(() => rx.on('/loud').length >= 1, 5_000);
+      // A wake-up for the first order would have been sent on its own, before the second's.
+      expect(wakes).toHaveLength(1);
+    } finally {
+      await stop();
+    }
   });
 
   it("keeps sending a burst bigger than one endpoint's queue without waiting for a poll", async () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { appendEvent, NO_DESTINATION_ERROR } from '../../../src/modules/webhooks/outbox.ts';
+import {
+  appendEvent,
+  NO_DESTINATION_ERROR,
+  OUTBOX_CHANNEL,
+} from '../../../src/modules/webhooks/outbox.ts';
+import type { Queryable } from '../../../src/platform/db/index.ts';
 import { fileDatabase } from '../../helpers/file-database.ts';
 
 // An event nobody is to receive is finished as it is written (no dispatcher runs here): one row
@@ -9,14 +14,15 @@ const database = fileDatabase(async (db) => {
   await db.query(`insert into partners (id, name) values ('par_una', 'Unaddressed')`);
   await db.query(
     `insert into apps (id, partner_id, name, webhook_secret_sealed, webhook_url)
-     values ('app_none', 'par_una', 'No URL', 'x', null), ('app_url', 'par_una', 'URL', 'x', 'https://example.org/hook')`,
+     values ('app_none', 'par_una', 'No URL', 'x', null), ('app_url', 'par_una', 'URL', 'x', 'https://example.org/hook'),
+           ('app_quiet', 'par_una', 'Still no URL', 'x', null)`,
   );
 });
 
 let sequence = 0;
-async function written(appId: string, destinationUrl: string | null) {
+async function written(appId: string, destinationUrl: string | null, q: Queryable = database()) {
   const db = database();
-  const id = await appendEvent(db, {
+  const id = await appendEvent(q, {
     appId,
     environment: 'production',
     type: 'delivery.order.created',
@@ -55,5 +61,16 @@ describe('an event as it is written', () => {
       `update apps set webhook_url = 'https://example.org/late' where id = 'app_none'`,
     );
     expect((await written('app_none', null))?.delivery_status).toBe('pending');
+  });
+
+  it('wakes the dispatchers only for an event they are to send', async () => {
+    // The database's own statements, with its wake-ups noted instead of sent.
+    const rung: string[] = [];
+    const q: Queryable = { ...database(), notify: (channel) => void rung.push(channel) };
+    await written('app_quiet', null, q);
+    expect(rung).toEqual([]);
+    await written('app_url', null, q);
+    await written('app_quiet', 'https://example.org/order-hook', q);
+    expect(rung).toEqual([OUTBOX_CHANNEL, OUTBOX_CHANNEL]);
   });
 });

@@ -197,7 +197,7 @@ export const ordersRepository = {
     order: InsertOrder,
     event: (firstParam: number) => EventStatement,
     alongside: Array<(firstParam: number) => { sql: string; params: unknown[] }> = [],
-  ): Promise<OrderRow> {
+  ): Promise<{ row: OrderRow; eventPending: boolean }> {
     const cols = ['id', 'app_id', 'partner_id', 'environment', ...Object.keys(order.values)];
     const params: unknown[] = [
       order.id,
@@ -214,13 +214,14 @@ export const ordersRepository = {
       params.push(...s.params);
       return `, alongside_${i} as (${s.sql})`;
     });
-    const rows = await q.query<OrderRow>(
+    const rows = await q.query<OrderRow & { event_pending: boolean }>(
       `with placed as (insert into delivery_orders (${cols.join(', ')}) values (${cols.map((_, i) => `$${i + 1}`).join(', ')}) returning ${ORDER_COLS}),
         announced as (${announce.sql})${more.join('')}
-       select * from placed`,
+       select placed.*, (select delivery_status = 'pending' from announced) as event_pending from placed`,
       params,
     );
-    return rows[0]!;
+    const { event_pending, ...row } = rows[0]!;
+    return { row, eventPending: event_pending };
   },
 
   async insertEvent(

@@ -281,7 +281,7 @@ export class OrdersService {
       dropoffDeadline: order.window?.dropoffDeadline ?? null,
       testClockId: input.test_clock_id ?? null,
     };
-    const row = await repo.insertWithEvent(
+    const { row, eventPending } = await repo.insertWithEvent(
       tx,
       {
         id,
@@ -339,7 +339,8 @@ export class OrdersService {
         return joined;
       }),
     );
-    eventsWritten(tx);
+    // The webhook dispatchers only for an event to send (not one finished as nobody's to receive).
+    if (eventPending) eventsWritten(tx);
     // Whoever queued work with the order (dispatch's job) is woken by its commit, not by a poll.
     for (const channel of wake) tx.notify(channel);
     if (order.payer === 'partner') {
