@@ -283,11 +283,10 @@ export const dispatchRepository = {
     );
   },
 
-  /** Open offers past their time become expired, and their jobs wait for the next courier. */
-  /** Expires the offers past their time and puts their jobs back to waiting; answers whose they were. */
   /**
-   * Expires the offers whose time is up and puts their jobs back to waiting, in one statement (atomic
-   * without a transaction: the dispatcher's every round runs it, mostly to find nothing).
+   * Expires the offers whose time is up and puts their jobs back to waiting for the next courier;
+   * answers whose offers they were. One statement, atomic without a transaction: the dispatcher's
+   * every round runs it, mostly to find nothing.
    */
   async expireOffers(q: Queryable, now: Date): Promise<string[]> {
     const rows = await q.query<{ courier_id: string }>(

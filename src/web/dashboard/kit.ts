@@ -88,10 +88,6 @@ export interface Member extends Current {
 /** The person behind each request, looked up once per request. */
 const currentOf = new WeakMap<FastifyRequest, Current>();
 
-/**
- * What pages, routes and templates share: rendering, the session, CSRF and role checks. It is the
- * gate of every dashboard page (`definePage(app, web, …)`): a member's permission is its need.
- */
 /** Records in the audit log what a signed-in member did from this request (in `tx` when given). */
 export function auditMember(
   audit: AuditLog,
@@ -106,6 +102,10 @@ export function auditMember(
   );
 }
 
+/**
+ * What pages, routes and templates share: rendering, the session, CSRF and role checks. It is the
+ * gate of every dashboard page (`definePage(app, web, …)`): a member's permission is its need.
+ */
 export class WebKit implements PageGate<Member, Permission> {
   readonly secure: boolean;
   private readonly origin: string;
