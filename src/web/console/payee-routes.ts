@@ -225,7 +225,6 @@ export function registerConsolePayeeRoutes(app: FastifyInstance, kit: ConsoleKit
           await kit.audit(request, current, {
             action: 'payout_destination.propose',
             target: { type: kind, id },
-            before: null,
             after: {
               change_id: change.id,
               kind: change.kind,
@@ -270,7 +269,6 @@ export function registerConsolePayeeRoutes(app: FastifyInstance, kit: ConsoleKit
               await kit.audit(request, current, {
                 action: 'payout_destination.reject',
                 target: { type: kind, id },
-                before: null,
                 after: { change_id: f.change_id },
               });
               return payeePage(reply, kind, id, {
@@ -286,7 +284,6 @@ export function registerConsolePayeeRoutes(app: FastifyInstance, kit: ConsoleKit
             await kit.audit(request, current, {
               action: 'payout_destination.approve',
               target: { type: kind, id },
-              before: null,
               after: {
                 change_id: f.change_id,
                 replaced: replaced.map((r) => ({
