@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { BrowserContextOptions, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { productionOrder } from '../../dispatch/helpers.ts';
 import { browserAvailable, usePlatformAndBrowser } from '../../helpers/browser.ts';
@@ -27,25 +27,28 @@ describe.runIf(browserAvailable)(
       s = await createPartner(env.p, { environment: 'production' });
     });
 
-    /** A courier, `name`, who has picked up a production order (then reported at `at`, if given), signed in on a 390 px page showing the job. */
-    async function carryingOnPhone(name: string, at?: { lat: number; lng: number }) {
+    /**
+     * A courier, `name`, who has picked up a production order (then reported at `at`, if given),
+     * signed in on a 390 px page showing the job: a plain desktop context, unless `options` (for
+     * phonePage) say otherwise.
+     */
+    async function carryingOnPhone(
+      name: string,
+      at?: { lat: number; lng: number },
+      options: BrowserContextOptions = { isMobile: false, hasTouch: false },
+    ) {
       const { p, browser } = env;
       const phone = newPhone();
-      const courier = await p.app.platform.couriers.create({
-        name,
-        phone,
-        vehicle: 'motorbike',
-      });
+      const courier = await p.app.platform.couriers.create({ name, phone, vehicle: 'motorbike' });
       const id = await productionOrder(s);
       const svc = p.app.platform.dispatch!.service;
       await svc.assign(id, courier.id);
       await svc.pickedUp(courier.id, id);
       if (at) await p.app.platform.couriers.reportPosition(courier.id, { ...at, at: new Date() });
-      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-      const page = await context.newPage();
+      const { context, page, violations } = await phonePage(browser, options);
       await signInOnPhone(page, p, phone);
       await page.getByRole('heading', { name: 'Your job' }).waitFor();
-      return { courier, id, context, page };
+      return { courier, id, context, page, violations };
     }
 
     /** Queues on the page, as the phone's queue holds them, a JPEG photo proof of `bytes` and then "delivered" for the order. */
@@ -72,27 +75,14 @@ describe.runIf(browserAvailable)(
       );
 
     it('delivers without the code: a downscaled photo and a drawn signature, queued offline and sent before "delivered"', async () => {
-      const { p, browser } = env;
-      const phone = newPhone();
-      const courier = await p.app.platform.couriers.create({
-        name: 'Abena Boateng',
-        phone,
-        vehicle: 'motorbike',
-      });
-      const id = await productionOrder(s);
-      const svc = p.app.platform.dispatch!.service;
-      await svc.assign(id, courier.id);
-      await svc.pickedUp(courier.id, id);
-      // At the drop-off (orderBody's point): a photo or signature is accepted only near it.
-      await p.app.platform.couriers.reportPosition(courier.id, {
-        lat: 5.556,
-        lng: -0.182,
-        at: new Date(),
-      });
-
-      const { context, page, violations } = await phonePage(browser);
-      await signInOnPhone(page, p, phone);
-      await page.getByRole('heading', { name: 'Your job' }).waitFor();
+      const { p } = env;
+      // At the drop-off (orderBody's point): a photo or signature is accepted only near it; on a
+      // phone's touch screen.
+      const { id, context, page, violations } = await carryingOnPhone(
+        'Abena Boateng',
+        { lat: 5.556, lng: -0.182 },
+        {},
+      );
 
       // Revealed from the keyboard.
       await page.getByText('The recipient cannot give the code').focus();
