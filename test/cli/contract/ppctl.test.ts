@@ -25,28 +25,6 @@ let production: PartnerSetup;
 let seller: PartnerSetup;
 let tmp: string;
 
-// What is tested is the CLI, the same whatever the server's database (whose answers the API's own
-// contract tests check on both): one pass runs it.
-beforeAll(async () => {
-  if (!singlePass) return;
-  // The dispatcher is on for `webhooks listen`, a local receiver; apps without a webhook URL get no deliveries.
-  p = await startPlatform({
-    env: { WEBHOOK_DISPATCHER: 'on', WEBHOOK_POLL_MS: '20', WEBHOOK_LOCAL_DESTINATIONS: 'on' },
-  });
-  const saleScopes = ['safe:read', 'safe:write', 'delivery:read', 'delivery:write'];
-  [staging, production, seller] = await Promise.all([
-    createPartner(p),
-    walletPartner(p),
-    createPartner(p, { environment: 'production', scopes: saleScopes }),
-  ]);
-  tmp = await mkdtemp(join(tmpdir(), 'partner-cli-'));
-});
-afterAll(async () => {
-  if (!singlePass) return;
-  await p.close();
-  await rm(tmp, { recursive: true, force: true });
-});
-
 interface Run {
   code: number;
   stdout: string;
@@ -90,7 +68,27 @@ function cli(
 const json = (run: Run) => JSON.parse(run.stdout);
 const REQUEST_ERROR = /^error: .+ \(([A-Z_]+), request req_\w+\)$/m;
 
+// What is tested is the CLI, the same whatever the server's database (whose answers the API's own
+// contract tests check on both): one pass runs it.
 describe.runIf(singlePass)('ppctl (the partner CLI)', () => {
+  beforeAll(async () => {
+    // The dispatcher is on for `webhooks listen`, a local receiver; apps without a webhook URL get no deliveries.
+    p = await startPlatform({
+      env: { WEBHOOK_DISPATCHER: 'on', WEBHOOK_POLL_MS: '20', WEBHOOK_LOCAL_DESTINATIONS: 'on' },
+    });
+    const saleScopes = ['safe:read', 'safe:write', 'delivery:read', 'delivery:write'];
+    [staging, production, seller] = await Promise.all([
+      createPartner(p),
+      walletPartner(p),
+      createPartner(p, { environment: 'production', scopes: saleScopes }),
+    ]);
+    tmp = await mkdtemp(join(tmpdir(), 'partner-cli-'));
+  });
+  afterAll(async () => {
+    await p.close();
+    await rm(tmp, { recursive: true, force: true });
+  });
+
   it('configure stores credentials with mode 0600 (dir 0700), from flags or a credentials file; later commands use them', async () => {
     const dir = join(tmp, 'config-a');
     const flags = await cli(

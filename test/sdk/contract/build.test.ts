@@ -95,32 +95,6 @@ async function packAndInstall(): Promise<void> {
   expect(install, install.stdout + install.stderr).toMatchObject({ code: 0 });
 }
 
-// What is tested is the package, packed and installed the same in either pass: one pass runs it.
-beforeAll(async () => {
-  if (!npmAvailable || !singlePass) return;
-  tmp = await mkdtemp(join(tmpdir(), 'sdk-build-'));
-  dir = join(tmp, 'consumer');
-  pkg = join(dir, 'node_modules/@partner-platform/sdk');
-  await Promise.all([
-    packAndInstall(),
-    (async () => {
-      p = await startPlatform();
-      // What `npm start` writes on an empty database, where the repository README's example reads it.
-      const { db, accounts, config } = p.app.platform;
-      if (
-        (await ensureSandboxQuickstart(db, accounts, join(dir, 'data'), config.publicBaseUrl))
-          .length === 0
-      )
-        throw new Error('no sandbox quick start');
-      s = await createPartner(p);
-    })(),
-  ]);
-}, 120_000);
-afterAll(async () => {
-  await p?.close();
-  if (tmp) await rm(tmp, { recursive: true, force: true });
-});
-
 const CONSUMER_MJS = `
 import { NotFoundError, OPERATIONS, PartnerApiError, PartnerClient, signRequest, verifyWebhook } from '@partner-platform/sdk';
 const client = new PartnerClient({ apiKey: process.env.KEY, signingSecret: process.env.SECRET, baseUrl: process.env.URL });
@@ -196,7 +170,32 @@ function asCommonJs(code: string): string {
   return `(async () => {\n${body}})().catch((err) => {\n  console.error(err);\n  process.exitCode = 1;\n});\n`;
 }
 
+// What is tested is the package, packed and installed the same in either pass: one pass runs it.
 describe.runIf(npmAvailable && singlePass)('the built package', () => {
+  beforeAll(async () => {
+    tmp = await mkdtemp(join(tmpdir(), 'sdk-build-'));
+    dir = join(tmp, 'consumer');
+    pkg = join(dir, 'node_modules/@partner-platform/sdk');
+    await Promise.all([
+      packAndInstall(),
+      (async () => {
+        p = await startPlatform();
+        // What `npm start` writes on an empty database, where the repository README's example reads it.
+        const { db, accounts, config } = p.app.platform;
+        if (
+          (await ensureSandboxQuickstart(db, accounts, join(dir, 'data'), config.publicBaseUrl))
+            .length === 0
+        )
+          throw new Error('no sandbox quick start');
+        s = await createPartner(p);
+      })(),
+    ]);
+  }, 120_000);
+  afterAll(async () => {
+    await p?.close();
+    if (tmp) await rm(tmp, { recursive: true, force: true });
+  });
+
   it('emits ESM and CommonJS with declarations for every module, the import paths rewritten to .js', async () => {
     const files = await readdir(join(pkg, 'dist'), { recursive: true });
     for (const name of [
