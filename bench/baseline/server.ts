@@ -21,6 +21,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { PGlite, types } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import Fastify from 'fastify';
 import pg from 'pg';
 import {
@@ -48,7 +49,8 @@ const int8 = (value: string) => Number(value);
 async function openStore(): Promise<Store> {
   const url = process.env.BASELINE_DATABASE_URL ?? 'memory:';
   if (url === 'memory:') {
-    const db = new PGlite({ parsers: { [types.INT8]: int8 } });
+    // pg_trgm: the table's reference search index (table.ts), as the platform's PGlite loads it.
+    const db = new PGlite({ parsers: { [types.INT8]: int8 }, extensions: { pg_trgm } });
     await db.waitReady;
     return {
       query: async (sql, params) => (await db.query<Record<string, unknown>>(sql, params)).rows,
@@ -97,9 +99,10 @@ function newId(): string {
 const INSERT = `insert into ${TABLE} (id, app_id, partner_id, environment, order_reference,
   customer_name, customer_phone, delivery_address, delivery_city, delivery_region, delivery_lat, delivery_lng,
   item, pickup_contact_person, pickup_contact_phone, pickup_address, pickup_lat, pickup_lng,
+  pickup_region, dropoff_region, service_area,
   payer, payment_status, fee_pesewas, pickup_date, estimated_delivery, tracking_token)
 values ($1, $2, $3, 'production', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-  'recipient', 'pending', 2550, current_date, now() + interval '8 hours', $18)
+  'Greater Accra', 'Greater Accra', 'Osu', 'recipient', 'pending', 2550, current_date, now() + interval '8 hours', $18)
 returning *`;
 
 /** The orders.create request body, read as is (no validation: the baseline trusts its caller). */

@@ -2,13 +2,16 @@
  * The bare baseline's one table, shared by its server and the bench (which reads the seeded ids).
  *
  * `bench_baseline_orders` has the columns, types, defaults, checks, unique constraints and indexes of
- * the platform's `delivery_orders` (migrations/002_delivery_orders.sql), so a primary-key select reads
- * a row of the same width and an insert maintains the same four indexes. It has no foreign keys:
- * the bare server has no partners or apps to refer to (the platform's insert also checks those two).
+ * the platform's `delivery_orders` as its migrations leave it, so a primary-key select reads a row of
+ * the same width and an insert maintains the same indexes (the console's and dashboard's list
+ * indexes and the reference search's trigram index among them). It has no foreign keys: the bare
+ * server has no partners, apps or quotes to refer to. test/delivery/module/bench-baseline-table.test.ts
+ * compares the two tables, so a migration that changes `delivery_orders` changes this too.
  */
 export const TABLE = 'bench_baseline_orders';
 
 export const DDL = `
+create extension if not exists pg_trgm with schema public;
 create table if not exists ${TABLE} (
   id text primary key,
   app_id text not null,
@@ -16,7 +19,7 @@ create table if not exists ${TABLE} (
   environment text not null check (environment in ('staging', 'production')),
   order_reference text not null,
   status text not null default 'placed'
-    check (status in ('placed', 'accepted', 'pickedUp', 'in_transit', 'delivered', 'cancelled', 'failed')),
+    check (status in ('placed', 'accepted', 'pickedUp', 'in_transit', 'delivered', 'returning', 'returned', 'cancelled', 'failed')),
   version integer not null default 1,
   customer_name text not null,
   customer_phone text not null,
@@ -54,10 +57,33 @@ create table if not exists ${TABLE} (
   cancellation_reason text,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
+  delivery_attempts integer not null default 0 check (delivery_attempts >= 0),
+  failure_reason text check (failure_reason in ('recipient_absent', 'refused', 'wrong_address', 'other')),
+  failure_note text,
+  return_fee_pesewas bigint check (return_fee_pesewas >= 0),
+  quote_id text,
+  pickup_digital_address text,
+  delivery_digital_address text,
+  pickup_ready_at timestamptz,
+  dropoff_deadline timestamptz,
+  test_clock_id text,
+  delivered_at timestamptz,
   constraint ${TABLE}_reference_key unique (app_id, environment, order_reference)
 );
 create index if not exists ${TABLE}_moving_idx on ${TABLE} (updated_at)
   where environment = 'staging' and status in ('placed', 'accepted', 'pickedUp', 'in_transit');
+create index if not exists ${TABLE}_refund_pending_idx on ${TABLE} (updated_at)
+  where payment_status = 'refund_pending';
+create index if not exists ${TABLE}_board_idx on ${TABLE} (created_at desc, id desc);
+create index if not exists ${TABLE}_status_board_idx on ${TABLE} (status, created_at desc, id desc);
+create index if not exists ${TABLE}_partner_status_idx on ${TABLE} (partner_id, status, created_at desc, id desc);
+create unique index if not exists ${TABLE}_quote_key on ${TABLE} (quote_id) where quote_id is not null;
+create index if not exists ${TABLE}_customer_phone_idx on ${TABLE} (customer_phone, created_at desc);
+create index if not exists ${TABLE}_reference_trgm_idx on ${TABLE}
+  using gin (order_reference public.gin_trgm_ops);
+create index if not exists ${TABLE}_test_clock_idx on ${TABLE} (test_clock_id) where test_clock_id is not null;
+create index if not exists ${TABLE}_partner_list_idx on ${TABLE} (partner_id, created_at desc, id desc)
+  include (order_reference, status, delivered_at);
 `;
 
 /** The one app and partner every baseline row belongs to (ids of the platform's length). */
