@@ -75,10 +75,14 @@ export const actionsRepository = {
   },
 
   /** Forgets a courier's actions received before `before` (their replays are long over). */
-  async prune(db: Queryable, courierId: string, before: Date): Promise<void> {
-    await db.query('delete from courier_actions where courier_id = $1 and received_at < $2', [
-      courierId,
-      before,
-    ]);
+  /** Deletes up to `limit` actions received before `before`, any courier's; answers how many. */
+  async prune(db: Queryable, before: Date, limit: number): Promise<number> {
+    const rows = await db.query(
+      `delete from courier_actions where (courier_id, id) in (
+         select courier_id, id from courier_actions where received_at < $1 limit $2)
+       returning 1`,
+      [before, limit],
+    );
+    return rows.length;
   },
 };

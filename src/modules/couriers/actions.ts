@@ -10,6 +10,8 @@ import type { CouriersService } from './service.ts';
 
 /** How long an action id is remembered: a phone's queue replays within hours, never weeks. */
 export const ACTION_RETENTION_MS = 7 * 24 * 3_600_000;
+/** Rows one delete of the retention job takes, so no statement holds many locks for long. */
+const ACTION_PRUNE_BATCH = 1_000;
 
 /** Work for after the action's commit: messages to send, the next courier to offer a job to. */
 export type AfterCommit = (work: () => Promise<void>) => void;
@@ -83,9 +85,16 @@ export class CourierActions {
     if (opts.recorded === false) this.unrecorded.add(kind);
   }
 
-  /** Forgets the courier's actions older than the retention (called at each sign-in, so the table stays small). */
-  async forgetOld(courierId: string): Promise<void> {
-    await repo.prune(this.db, courierId, new Date(this.clock() - ACTION_RETENTION_MS));
+  /**
+   * Deletes every courier's actions older than the retention, in bounded batches (the retention
+   * job), so a courier who never signs in again leaves no actions behind. Answers how many.
+   */
+  async prune(): Promise<number> {
+    const before = new Date(this.clock() - ACTION_RETENTION_MS);
+    let total = 0;
+    for (let n = ACTION_PRUNE_BATCH; n === ACTION_PRUNE_BATCH; total += n)
+      n = await repo.prune(this.db, before, ACTION_PRUNE_BATCH);
+    return total;
   }
 
   /** The courier's recorded actions still remembered, oldest first (position reports are not kept). */

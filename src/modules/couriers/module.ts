@@ -1,11 +1,15 @@
 import type { Db } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { defineModule } from '../../platform/module.ts';
+import { WorkerLoop } from '../../platform/worker-loop.ts';
 import { CourierActions, registerPresenceActions } from './actions.ts';
 import { PushSubscriptions } from './push-subscriptions.ts';
 import { courierRoutes } from './routes/couriers.ts';
 import { CouriersService } from './service.ts';
 import { CourierSignIn, type SendText } from './sign-in.ts';
+
+/** How often the retention job deletes actions past their week (a few hours late changes nothing). */
+const ACTION_RETENTION_EVERY_MS = 60 * 60_000;
 
 interface Needs {
   db: Db;
@@ -40,6 +44,17 @@ export const couriersModule = defineModule({
       },
       // A deactivated courier is signed out everywhere at once.
       adminRoutes: courierRoutes(couriers, { onDeactivated: endCourierSessions }),
+      workers: [
+        WorkerLoop.every(
+          'courier-action-retention',
+          ACTION_RETENTION_EVERY_MS,
+          async () => {
+            const deleted = await courierActions.prune();
+            if (deleted) log.info({ deleted }, 'courier actions past their retention deleted');
+          },
+          log,
+        ),
+      ],
       settled: () => courierSignIn.settled(),
     };
   },

@@ -126,7 +126,6 @@ export function registerCourierRoutes(
     try {
       const courier = await signIn.verify(f.phone, f.code);
       await kit.signIn(reply, courier.id);
-      await actions.forgetOld(courier.id);
       return kit.web.redirect(reply, '/courier/');
     } catch (err) {
       if (!isAppError(err) || err.statusCode >= 500) throw err;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
-import { enterCode, requestCode, signedInCourier, smsCode } from '../../helpers/courier.ts';
+import { signedInCourier } from '../../helpers/courier.ts';
 import { WebClient } from '../../helpers/web.ts';
 
 let p: TestPlatform;
@@ -173,23 +173,6 @@ describe('the courier app action endpoint', () => {
     expect(() => p.app.platform.courierActions.register('duty', async () => {})).toThrow(
       /already registered/,
     );
-  });
-
-  it("forgets a courier's actions older than a week when they sign in again", async () => {
-    const { web, id, phone, csrf } = await signedInCourier(p);
-    const old = duty(true);
-    await send(web, csrf, old);
-    await send(web, csrf, duty(false));
-    await p.app.platform.db.query(
-      "update courier_actions set received_at = received_at - interval '8 days' where courier_id = $1 and id = $2",
-      [id, old.id],
-    );
-    const again = new WebClient(p);
-    await requestCode(again, phone);
-    expect((await enterCode(again, phone, (await smsCode(p, phone))!)).status).toBe(303);
-    const kept = await p.app.platform.courierActions.history(id);
-    expect(kept.map((r) => r.id)).not.toContain(old.id);
-    expect(kept).toHaveLength(1);
   });
 
   it('serves the PWA files: manifest, icon and the service worker with the app shell', async () => {
