@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { signedInCourier } from '../../helpers/courier.ts';
-import { WebClient } from '../../helpers/web.ts';
+import type { WebClient } from '../../helpers/web.ts';
 
 let p: TestPlatform;
 beforeAll(async () => {
