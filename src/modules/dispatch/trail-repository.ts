@@ -12,6 +12,8 @@ export interface HeldJob {
   dropoff_lng: number | null;
   dropoff_deadline: Date | null;
   window_missed_at: Date | null;
+  /** When the order's last location event was claimed (null: none yet). */
+  location_sent_at: Date | null;
   /** The drop-offs of its batch the courier makes before this one, in route order (null: none). */
   before: LatLng[] | string | null;
 }
@@ -38,7 +40,7 @@ const BEFORE = `case when a.batch_id is null then null else (
      and bj.dropoff_lat is not null and bj.dropoff_lng is not null) end`;
 
 const STOPS = `j.pickup_lat, j.pickup_lng, j.dropoff_lat, j.dropoff_lng, j.dropoff_deadline, j.window_missed_at,
-  ${BEFORE} as before`;
+  j.location_sent_at, ${BEFORE} as before`;
 
 /**
  * held() and newest() as one JSON value (null when no courier holds the order's job): a scalar
@@ -102,17 +104,17 @@ export const trailRepository = {
     );
   },
 
-  /** Adds a point and drops the order's points beyond the newest `keep`. */
-  async add(tx: Queryable, orderId: string, point: TrailPoint, keep: number): Promise<void> {
-    await tx.query('insert into dispatch_trail (order_id, lat, lng, at) values ($1, $2, $3, $4)', [
-      orderId,
-      point.lat,
-      point.lng,
-      point.at,
-    ]);
-    await tx.query(
-      `delete from dispatch_trail where order_id = $1 and at < (select at from dispatch_trail where order_id = $1 order by at desc offset $2 limit 1)`,
-      [orderId, keep - 1],
+  /**
+   * Adds the point and trims the trail to its newest `keep` points, in one statement (atomic by
+   * itself). The trim reads the trail as it was before the insert (one snapshot): it keeps the
+   * newest `keep` - 1 of those, and the new point makes `keep`.
+   */
+  async add(q: Queryable, orderId: string, point: TrailPoint, keep: number): Promise<void> {
+    await q.query(
+      `with added as (insert into dispatch_trail (order_id, lat, lng, at) values ($1, $2, $3, $4))
+       delete from dispatch_trail where order_id = $1
+          and at < (select at from dispatch_trail where order_id = $1 order by at desc offset $5 limit 1)`,
+      [orderId, point.lat, point.lng, point.at, keep - 2],
     );
   },
 

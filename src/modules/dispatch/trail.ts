@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../../platform/db/index.ts';
+import type { Db } from '../../platform/db/index.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { CouriersService, Vehicle } from '../couriers/index.ts';
 import {
@@ -104,9 +104,7 @@ export class CourierTrail implements CourierTracker {
       if (!order) continue;
       const progress = this.progress(job, report, courier.vehicle);
       seen.set(job.order_id, { order, progress });
-      await this.db.transaction((tx) =>
-        this.record(tx, job, order, report, progress, courier.vehicle),
-      );
+      await this.record(job, order, report, progress, courier.vehicle);
     }
     const now = currentStop(jobs)?.now;
     const current = now && seen.get(now.order_id);
@@ -116,48 +114,56 @@ export class CourierTrail implements CourierTracker {
       await listener({ courierName: courier.name, stage: now.stage, dropoff, ...current });
   };
 
-  /** The report joins the job's trail; at most every 20 s it becomes the order's location event. */
+  /**
+   * The report joins the job's trail (one statement); at most every 20 s it also becomes the
+   * order's location event, claimed and written in one transaction. Most reports fall inside the
+   * 20 s: the job's read says so, and they cost the one statement (the claim stays the judge
+   * between instances).
+   */
   private async record(
-    tx: Queryable,
     job: HeldJob,
     order: DeliveryOrder,
     report: TrailPoint,
     progress: CourierProgress,
     vehicle: Vehicle,
   ): Promise<void> {
-    await repo.add(tx, job.order_id, report, TRAIL_POINTS);
-    tx.notify(TRACKING_CHANNEL);
-    await this.watchDeadline(tx, job, order, progress, vehicle);
-    const sequence = await repo.claimLocationEvent(
-      tx,
-      job.order_id,
-      new Date(this.clock()),
-      LOCATION_EVENT_EVERY_MS,
-    );
-    if (sequence === undefined) return;
-    await appendEvent(tx, {
-      appId: order.app_id,
-      environment: order.environment,
-      type: 'delivery.courier.location',
-      subjectId: order.id,
-      // Location events have their own sequence per order (they do not move the order).
-      sequence,
-      destinationUrl: order.webhook_url,
-      at: new Date(this.clock()),
-      data: {
-        order_id: order.id,
-        order_reference: order.order_reference,
-        courier: { position: progress.position },
-        next_stop: progress.next_stop,
-        eta: progress.eta,
-        recorded_at: progress.updated_at,
-      },
+    await repo.add(this.db, job.order_id, report, TRAIL_POINTS);
+    this.db.notify(TRACKING_CHANNEL);
+    await this.watchDeadline(job, order, progress, vehicle);
+    const now = new Date(this.clock());
+    const sent = job.location_sent_at && new Date(job.location_sent_at).getTime();
+    if (sent && now.getTime() - sent < LOCATION_EVENT_EVERY_MS) return;
+    await this.db.transaction(async (tx) => {
+      const sequence = await repo.claimLocationEvent(
+        tx,
+        job.order_id,
+        now,
+        LOCATION_EVENT_EVERY_MS,
+      );
+      if (sequence === undefined) return;
+      await appendEvent(tx, {
+        appId: order.app_id,
+        environment: order.environment,
+        type: 'delivery.courier.location',
+        subjectId: order.id,
+        // Location events have their own sequence per order (they do not move the order).
+        sequence,
+        destinationUrl: order.webhook_url,
+        at: now,
+        data: {
+          order_id: order.id,
+          order_reference: order.order_reference,
+          courier: { position: progress.position },
+          next_stop: progress.next_stop,
+          eta: progress.eta,
+          recorded_at: progress.updated_at,
+        },
+      });
     });
   }
 
-  /** An ETA at the drop-off past the order's deadline flags it (once: WindowWatch). */
+  /** An ETA at the drop-off past the order's deadline flags it (once: WindowWatch, in its own transaction). */
   private async watchDeadline(
-    tx: Queryable,
     job: HeldJob,
     order: DeliveryOrder,
     progress: CourierProgress,
@@ -170,7 +176,9 @@ export class CourierTrail implements CourierTracker {
       { pickup: stopOf(job, 'pickup'), dropoff: stopOf(job, 'dropoff'), vehicle },
     );
     if (arrival && arrival.getTime() > new Date(job.dropoff_deadline).getTime())
-      await this.windows.flag(tx, order, 'eta_after_deadline', arrival, new Date(this.clock()));
+      await this.db.transaction((tx) =>
+        this.windows.flag(tx, order, 'eta_after_deadline', arrival, new Date(this.clock())),
+      );
   }
 
   async forOrder(orderId: string): Promise<CourierProgress | undefined> {

@@ -112,6 +112,45 @@ describe('live location', () => {
       await report(courierId, PICKUP.lat + i * 0.0001);
     }
     expect(await trail(id)).toBe(50);
+    // The newest 50: the first five reports are gone.
+    const [oldest] = await p.app.platform.db.query<{ lat: number }>(
+      'select min(lat) as lat from dispatch_trail where order_id = $1',
+      [id],
+    );
+    expect(oldest!.lat).toBeCloseTo(PICKUP.lat + 5 * 0.0001, 6);
+  });
+
+  it('costs a report inside the 20 seconds one statement and no transaction; the next event, its own', async () => {
+    const { id, courierId } = await onTheJob();
+    now += 1_000;
+    await report(courierId, PICKUP.lat + 0.004);
+    const db = p.app.platform.db;
+    const trailWrites: string[] = [];
+    let transactions = 0;
+    const query = db.query.bind(db);
+    const transaction = db.transaction.bind(db);
+    db.query = (async (sql: string, params?: readonly unknown[]) => {
+      if (/dispatch_trail/.test(sql) && params?.[0] === id) trailWrites.push(sql);
+      return query(sql, params);
+    }) as typeof db.query;
+    db.transaction = ((fn: Parameters<typeof transaction>[0]) => {
+      transactions++;
+      return transaction(fn);
+    }) as typeof db.transaction;
+    try {
+      now += 5_000;
+      await report(courierId, PICKUP.lat + 0.0035);
+      expect(trailWrites).toHaveLength(1);
+      expect(transactions).toBe(0);
+      now += 20_000;
+      await report(courierId, PICKUP.lat + 0.003);
+      expect(transactions).toBe(1);
+    } finally {
+      db.query = query;
+      db.transaction = transaction;
+    }
+    expect(await trail(id)).toBe(3);
+    expect(await locationEvents(id)).toHaveLength(2);
   });
 
   it('heads for the drop-off once picked up, and shows nothing of the courier after delivery', async () => {
