@@ -143,13 +143,13 @@ export const couriersRepository = {
     lat: number,
     lng: number,
     at: Date,
-  ): Promise<boolean> {
-    const rows = await db.query(
+  ): Promise<Pick<CourierRow, 'name' | 'vehicle'> | undefined> {
+    const rows = await db.query<Pick<CourierRow, 'name' | 'vehicle'>>(
       `update couriers set last_lat = $2, last_lng = $3, last_position_at = $4
-       where id = $1 and active and (last_position_at is null or last_position_at < $4) returning id`,
+       where id = $1 and active and (last_position_at is null or last_position_at < $4) returning name, vehicle`,
       [id, lat, lng, at],
     );
-    return rows.length > 0;
+    return rows[0];
   },
 
   /**

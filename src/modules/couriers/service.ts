@@ -14,10 +14,14 @@ export const COURIERS_PAGE = 50;
 /** A courier's duty or newest position changed: the operators' dispatch map reads again when it rings. */
 export const COURIER_PRESENCE_CHANNEL = 'courier_presence';
 
-/** Told of each position report that became the courier's newest (dispatch keeps the trail of a job). */
+/**
+ * Told of each position report that became the courier's newest (dispatch keeps the trail of a
+ * job), with the courier's name and vehicle as the report's update returned them.
+ */
 export type PositionListener = (
   courierId: string,
   report: { lat: number; lng: number; at: Date },
+  courier: { name: string; vehicle: Vehicle },
 ) => Promise<void>;
 
 function requireValid(problems: readonly ErrorDetail[]): void {
@@ -135,13 +139,13 @@ export class CouriersService {
     if (Number.isNaN(report.at.getTime()) || report.at.getTime() > this.clock() + 60_000) {
       requireValid([{ field: 'at', issue: 'must be a valid time, not in the future' }]);
     }
-    const moved = await repo.reportPosition(this.db, id, report.lat, report.lng, report.at);
-    if (!moved) await this.get(id);
+    const courier = await repo.reportPosition(this.db, id, report.lat, report.lng, report.at);
+    if (!courier) await this.get(id);
     else {
       this.db.notify(COURIER_PRESENCE_CHANNEL);
-      for (const listener of this.positionListeners) await listener(id, report);
+      for (const listener of this.positionListeners) await listener(id, report, courier);
     }
-    return moved;
+    return courier !== undefined;
   }
 
   /**

@@ -94,10 +94,13 @@ export class CourierTrail implements CourierTracker {
    * on now (dispatch's currentJob's), from what this report already read, so that the hot path
    * reads nothing more for them.
    */
-  readonly onPosition = async (courierId: string, report: TrailPoint): Promise<void> => {
+  readonly onPosition = async (
+    courierId: string,
+    report: TrailPoint,
+    courier: { name: string; vehicle: Vehicle },
+  ): Promise<void> => {
     const jobs = await repo.heldBy(this.db, courierId);
     if (!jobs.length) return;
-    const courier = await this.couriers.get(courierId);
     const seen = new Map<string, { order: DeliveryOrder; progress: CourierProgress }>();
     for (const job of jobs) {
       const order = await this.orders.find(job.order_id);

@@ -120,17 +120,20 @@ describe('live location', () => {
     expect(oldest!.lat).toBeCloseTo(PICKUP.lat + 5 * 0.0001, 6);
   });
 
-  it('costs a report inside the 20 seconds one statement and no transaction; the next event, its own', async () => {
+  it('costs a report inside the 20 seconds one trail statement, no transaction and no second read of the courier; the next event, its own', async () => {
     const { id, courierId } = await onTheJob();
     now += 1_000;
     await report(courierId, PICKUP.lat + 0.004);
     const db = p.app.platform.db;
     const trailWrites: string[] = [];
+    const courierReads: string[] = [];
     let transactions = 0;
     const query = db.query.bind(db);
     const transaction = db.transaction.bind(db);
     db.query = (async (sql: string, params?: readonly unknown[]) => {
       if (/dispatch_trail/.test(sql) && params?.[0] === id) trailWrites.push(sql);
+      // The report's update answers the courier's name and vehicle; nothing reads them again.
+      if (/^\s*select[\s\S]*from couriers\b/i.test(sql)) courierReads.push(sql);
       return query(sql, params);
     }) as typeof db.query;
     db.transaction = ((fn: Parameters<typeof transaction>[0]) => {
@@ -142,6 +145,7 @@ describe('live location', () => {
       await report(courierId, PICKUP.lat + 0.0035);
       expect(trailWrites).toHaveLength(1);
       expect(transactions).toBe(0);
+      expect(courierReads).toEqual([]);
       now += 20_000;
       await report(courierId, PICKUP.lat + 0.003);
       expect(transactions).toBe(1);
