@@ -16,6 +16,8 @@ export const SOAK_COURIERS = 1_000;
 /** Couriers holding a job: their reports also add trail points and (throttled) location events. */
 const ON_JOBS = 100;
 const REPORT_EVERY_S = 5;
+/** A working courier's pace: from an offer to its acceptance, and between the steps of a job. */
+const STEP_MS = 3_000;
 const COURIER_COOKIE = 'pp_courier';
 
 /** The last quarter's growth a levelled table may show. */
@@ -189,12 +191,14 @@ export interface CourierLoadResult {
 
 /**
  * 1,000 couriers on duty (100 of them on the given production orders' jobs) reporting every 5 s
- * through the courier app, and the tables sampled every minute, until stop().
+ * through the courier app, the others taking the offers they are sent and delivering them (`work`:
+ * the database the recipients' texts are read from), and the tables sampled every minute, until stop().
  */
 export async function startCourierLoad(
   server: BenchServer,
   c: pg.Client,
   productionOrders: readonly string[],
+  work: { databaseUrl: string; schema: string },
 ): Promise<{ stop(): Promise<CourierLoadResult> }> {
   const { couriers, onJobs } = await soakCouriers(
     c,
@@ -202,12 +206,17 @@ export async function startCourierLoad(
     productionOrders.slice(0, ON_JOBS),
     COURIER_COOKIE,
   );
-  const fleet = new CourierFleet({ port: server.port, everyMs: REPORT_EVERY_S * 1000, couriers });
+  const fleet = new CourierFleet({
+    port: server.port,
+    everyMs: REPORT_EVERY_S * 1000,
+    couriers,
+    work: { ...work, stepMs: STEP_MS },
+  });
   const autovacuum = (await c.query<{ autovacuum: string }>('show autovacuum')).rows[0]!.autovacuum;
   const sampler = new TableSampler(c, autovacuum !== 'on');
   sampler.start();
   console.log(
-    `  ${SOAK_COURIERS} couriers on duty (${onJobs} holding a job) report their position every ${REPORT_EVERY_S} s through the courier app; tables sampled every minute`,
+    `  ${SOAK_COURIERS} couriers on duty (${onJobs} holding a job) report their position every ${REPORT_EVERY_S} s through the courier app; the others take the offers they are sent and deliver them, a step every ${STEP_MS / 1000} s; tables sampled every minute`,
   );
   if (autovacuum !== 'on')
     console.log(
@@ -231,5 +240,10 @@ export async function startCourierLoad(
 
 export function printCourierLoad(r: CourierLoadResult): void {
   console.log(`\n${describeFleet(r.fleet, r.couriers, REPORT_EVERY_S)}; ${r.onJobs} on jobs`);
+  const w = r.fleet.work;
+  if (w)
+    console.log(
+      `offers: ${w.offers} heard, ${w.accepted} accepted, ${w.missed} gone before the courier answered; ${w.delivered} delivered; ${w.failed} steps failed${w.firstFailures.length ? ` (e.g. ${w.firstFailures[0]})` : ''}`,
+    );
   printTables(r.samples, r.levels);
 }

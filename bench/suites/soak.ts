@@ -14,7 +14,7 @@
  * sampled each minute (lib/soak-tables.ts): the last quarter of the run may grow them ≤ 5%.
  * The per-operation p99 are compared with the previous soak on this machine (lib/previous.ts).
  */
-import { probeBackends } from '../lib/backends.ts';
+import { POSTGRES_URL, probeBackends } from '../lib/backends.ts';
 import { runCleanups } from '../lib/cleanup.ts';
 import { CatalogIds, growCatalogSql, inStock, vendorOf } from '../lib/catalog-data.ts';
 import {
@@ -311,6 +311,7 @@ export async function runSoak(opts: SuiteOptions): Promise<number> {
       server,
       db,
       world.partners.filter((p) => p.environment === 'production').flatMap((p) => p.orders),
+      { databaseUrl: POSTGRES_URL, schema: fleet.schema! },
     );
     console.log(`  server RSS at rest: ${restBefore} MB; soak running for ${minutes} min`);
     const mem = new MemorySampler(() => fleet.servers);
