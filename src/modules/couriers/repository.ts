@@ -72,6 +72,10 @@ export const couriersRepository = {
     return db.query('select id, name from couriers where id = any($1::text[])', [ids]);
   },
 
+  async activeAmong(db: Queryable, ids: readonly string[]): Promise<Array<{ id: string }>> {
+    return db.query('select id from couriers where id = any($1::text[]) and active', [ids]);
+  },
+
   async byPhone(db: Queryable, phone: string): Promise<CourierRow | undefined> {
     return (
       await db.query<CourierRow>(`select ${COLS} from couriers where phone = $1`, [phone])

@@ -101,6 +101,13 @@ export class CouriersService {
     return new Map((await repo.namesOf(this.db, wanted)).map((c) => [c.id, c.name]));
   }
 
+  /** Which of these couriers are active (one read however many; the live streams' heartbeat). */
+  async activeAmong(ids: readonly string[]): Promise<Set<string>> {
+    const wanted = [...new Set(ids)];
+    if (!wanted.length) return new Set();
+    return new Set((await repo.activeAmong(this.db, wanted)).map((c) => c.id));
+  }
+
   async list(filter: Partial<CourierFilter> = {}): Promise<CourierRow[]> {
     return repo.list(this.db, { ...filter, limit: Math.min(filter.limit ?? COURIERS_PAGE, 200) });
   }

@@ -27,21 +27,30 @@ export const sessionsRepository = {
     ]);
   },
 
-  /** The session if it has neither passed its absolute end nor been idle since `idleSince`. */
+  /**
+   * The sessions among `idHashes` that have neither passed their absolute end nor been idle since
+   * `idleSince`; in the same statement, those last seen before `touchBefore` are seen `now`.
+   */
   async findLive(
     db: Queryable,
-    idHash: string,
+    idHashes: readonly string[],
     now: Date,
     idleSince: Date,
-  ): Promise<SessionRow | undefined> {
-    const rows = await db.query<SessionRow>(
-      `select ${COLS} from web_sessions where id_hash = $1 and expires_at > $2 and last_seen_at > $3`,
-      [idHash, now, idleSince],
+    touchBefore: Date,
+  ): Promise<SessionRow[]> {
+    return db.query<SessionRow>(
+      `with live as (
+         select ${COLS} from web_sessions where id_hash = any($1) and expires_at > $2 and last_seen_at > $3
+       ), touched as (
+         update web_sessions w set last_seen_at = $2 from live
+          where w.id_hash = live.id_hash and live.last_seen_at < $4
+       )
+       select ${COLS} from live`,
+      [idHashes, now, idleSince, touchBefore],
     );
-    return rows[0];
   },
 
-  /** Which of these sessions are live (the same test as findLive). */
+  /** Which of these sessions are live (the same test as findLive), seen or not. */
   async liveAmong(
     db: Queryable,
     idHashes: readonly string[],
@@ -53,10 +62,6 @@ export const sessionsRepository = {
       [idHashes, now, idleSince],
     );
     return rows.map((r) => r.id_hash);
-  },
-
-  async touch(db: Queryable, idHash: string, now: Date): Promise<void> {
-    await db.query('update web_sessions set last_seen_at = $2 where id_hash = $1', [idHash, now]);
   },
 
   async delete(db: Queryable, idHash: string): Promise<void> {

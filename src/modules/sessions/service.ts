@@ -65,18 +65,25 @@ export class SessionStore {
 
   /** The live session with this id, its idle clock restarted; undefined when unknown or ended. */
   async find(id: string): Promise<Session | undefined> {
+    return (await this.findMany([id])).get(id);
+  }
+
+  /**
+   * The live sessions among these ids (one statement however many), their idle clocks restarted:
+   * an open live page (an event stream's heartbeat) is a visit.
+   */
+  async findMany(ids: readonly string[]): Promise<Map<string, Session>> {
+    const byHash = new Map(ids.map((id) => [hashSessionId(id), id]));
+    if (byHash.size === 0) return new Map();
     const now = new Date(this.clock());
-    const idHash = hashSessionId(id);
-    const row = await repo.findLive(
+    const rows = await repo.findLive(
       this.db,
-      idHash,
+      [...byHash.keys()],
       now,
       new Date(now.getTime() - this.timeouts.idleMs),
+      new Date(now.getTime() - TOUCH_EVERY_MS),
     );
-    if (!row) return undefined;
-    if (now.getTime() - new Date(row.last_seen_at).getTime() > TOUCH_EVERY_MS)
-      await repo.touch(this.db, idHash, now);
-    return toSession(row);
+    return new Map(rows.map((row) => [byHash.get(row.id_hash)!, toSession(row)]));
   }
 
   /** Which of these sessions (by hash) are live, without restarting their idle clocks: a push to a phone is no request from it. */

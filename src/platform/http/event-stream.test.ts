@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EventStreams, shownDigest, type StreamMessage } from './event-stream.ts';
 
 /** A stand-in for a hijacked reply: what the stream writes, as text. */
@@ -59,6 +59,65 @@ describe('EventStreams.refresh', () => {
     // cou_a's message did not change: nothing more was written to its stream.
     expect(a.written.filter((w) => w.startsWith('id:'))).toHaveLength(2);
     streams.closeAll();
+  });
+});
+
+describe('EventStreams heartbeat', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('asks about every open stream in one call per beat, ends those no longer allowed and stops when none is open', async () => {
+    vi.useFakeTimers();
+    const asked: string[][] = [];
+    const signedOut = new Set<string>();
+    const streams = new EventStreams<string>({
+      name: 'test',
+      heartbeatMs: 10,
+      log: silent,
+      load: async (keys) =>
+        new Map(keys.map((k): [string, StreamMessage] => [k, { id: k, event: 'job', data: {} }])),
+      stillAllowed: async (open) => {
+        asked.push(open.map((s) => s.holder));
+        return open.map((s) => !signedOut.has(s.holder));
+      },
+    });
+    const a = fakeReply();
+    const b = fakeReply();
+    let bEnded = false;
+    (b.reply.raw as unknown as { end: () => void }).end = () => void (bEnded = true);
+    await streams.open(request, a.reply, 'cou_a', 'ses_1');
+    await streams.open(request, b.reply, 'cou_b', 'ses_2');
+
+    await vi.advanceTimersByTimeAsync(10);
+    expect(asked).toEqual([['ses_1', 'ses_2']]);
+    expect(a.written.at(-1)).toBe(': heartbeat\n\n');
+    expect(b.written.at(-1)).toBe(': heartbeat\n\n');
+
+    signedOut.add('ses_2');
+    await vi.advanceTimersByTimeAsync(10);
+    expect(bEnded).toBe(true);
+    expect(streams.size).toBe(1);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(asked.at(-1)).toEqual(['ses_1']);
+
+    streams.closeAll();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(asked).toHaveLength(3);
+  });
+
+  it('ends every stream when the check fails (their clients connect again)', async () => {
+    const streams = new EventStreams<string>({
+      name: 'test',
+      heartbeatMs: 10,
+      log: silent,
+      load: async (keys) =>
+        new Map(keys.map((k): [string, StreamMessage] => [k, { id: k, event: 'job', data: {} }])),
+      stillAllowed: async () => {
+        throw new Error('the database is down');
+      },
+    });
+    await streams.open(request, fakeReply().reply, 'cou_a', 'ses_1');
+    await streams.open(request, fakeReply().reply, 'cou_b', 'ses_2');
+    await vi.waitFor(() => expect(streams.size).toBe(0));
   });
 });
 

@@ -27,8 +27,14 @@ export interface EventStreamsOptions<K> {
   load(keys: readonly K[]): Promise<Map<K, StreamMessage & { last?: boolean }>>;
   /** A comment line this often keeps proxies from closing a quiet stream. */
   heartbeatMs: number;
-  /** Asked at each heartbeat: false (or a failure) ends the stream (a signed-out session, a deactivated courier). */
-  stillAllowed?: (holder: string, key: K) => Promise<boolean>;
+  /**
+   * Asked at each heartbeat about every open stream at once (one read however many are open): the
+   * answer says, stream by stream, which may go on; the others end (a signed-out session, a
+   * deactivated courier). A failure ends them all; their clients connect again.
+   */
+  stillAllowed?: (
+    streams: ReadonlyArray<{ holder: string; key: K }>,
+  ) => Promise<readonly boolean[]>;
   log: Logger;
 }
 
@@ -56,6 +62,8 @@ export class EventStreams<K> {
   private readonly streams = new Set<Stream<K>>();
   private readonly perHolder = new Map<string, number>();
   private running = false;
+  /** One heartbeat for every stream, running while any is open. */
+  private beat: NodeJS.Timeout | undefined;
   /** Keys to read on the next pass; undefined: every watched key. */
   private wanted: Set<K> | undefined = new Set();
 
@@ -97,23 +105,16 @@ export class EventStreams<K> {
       end: () => {
         if (ended) return;
         ended = true;
-        clearInterval(beat);
         this.streams.delete(stream);
+        if (this.streams.size === 0) this.stopBeat();
         const left = this.openBy(holder) - 1;
         if (left > 0) this.perHolder.set(holder, left);
         else this.perHolder.delete(holder);
         raw.end();
       },
     };
-    const allowed = this.opts.stillAllowed;
-    const beat = setInterval(() => {
-      if (!allowed) return stream.write(': heartbeat\n\n');
-      allowed(holder, key)
-        .then((yes) => (yes ? stream.write(': heartbeat\n\n') : stream.end()))
-        .catch(() => stream.end());
-    }, this.opts.heartbeatMs);
-    beat.unref();
     this.streams.add(stream);
+    this.beat ??= setInterval(() => void this.heartbeat(), this.opts.heartbeatMs).unref();
     this.perHolder.set(holder, this.openBy(holder) + 1);
     raw.on('close', stream.end);
     try {
@@ -161,6 +162,22 @@ export class EventStreams<K> {
   /** Ends every stream (shutdown). */
   closeAll(): void {
     for (const s of [...this.streams]) s.end();
+    this.stopBeat();
+  }
+
+  /** A comment line to every open stream still allowed; the others end. */
+  private async heartbeat(): Promise<void> {
+    const streams = [...this.streams];
+    const allowed = this.opts.stillAllowed;
+    const answers = allowed
+      ? await allowed(streams).catch(() => [] as readonly boolean[])
+      : streams.map(() => true);
+    streams.forEach((s, i) => (answers[i] ? s.write(': heartbeat\n\n') : s.end()));
+  }
+
+  private stopBeat(): void {
+    clearInterval(this.beat);
+    this.beat = undefined;
   }
 
   private deliver(

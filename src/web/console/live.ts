@@ -96,16 +96,28 @@ function boardStreams(
       }
       return messages;
     },
-    // Checked at each heartbeat: a signed-out, deactivated or demoted operator's stream ends.
-    stillAllowed: async (sessionId, key) => {
-      const session = await sessions.find(sessionId);
-      if (session?.subject.kind !== 'operator') return false;
-      const operator = await unlessMissing(operators.get(session.subject.id));
-      const roles = LIVE_BOARDS[boardOf(key)]?.roles ?? [];
-      return Boolean(
-        operator?.active &&
-          operator.totp_confirmed &&
-          operator.roles.some((r) => roles.includes(r)),
+    // Checked at each heartbeat: a signed-out, deactivated or demoted operator's stream ends. The
+    // sessions in one read; each operator (a handful) once.
+    stillAllowed: async (streams) => {
+      const live = await sessions.findMany(streams.map((s) => s.holder));
+      const operatorOf = new Map<
+        string,
+        Promise<Awaited<ReturnType<typeof operators.get>> | undefined>
+      >();
+      return Promise.all(
+        streams.map(async ({ holder, key }) => {
+          const session = live.get(holder);
+          if (session?.subject.kind !== 'operator') return false;
+          const id = session.subject.id;
+          if (!operatorOf.has(id)) operatorOf.set(id, unlessMissing(operators.get(id)));
+          const operator = await operatorOf.get(id);
+          const roles = LIVE_BOARDS[boardOf(key)]?.roles ?? [];
+          return Boolean(
+            operator?.active &&
+              operator.totp_confirmed &&
+              operator.roles.some((r) => roles.includes(r)),
+          );
+        }),
       );
     },
   });

@@ -98,12 +98,14 @@ export function registerCourierLive(app: FastifyInstance, kit: CourierKit): void
       }
       return messages;
     },
-    // The session is checked again at each heartbeat: a signed-out or deactivated courier's stream ends.
-    stillAllowed: async (sessionId, key) =>
-      Boolean(
-        (await kit.deps.sessions.find(sessionId)) &&
-          (await kit.deps.couriers.get(key.replace(EARNINGS, ''))).active,
-      ),
+    // The sessions are checked again at each heartbeat (two reads for every stream): a signed-out
+    // or deactivated courier's streams end.
+    stillAllowed: async (streams) => {
+      const courierOf = (key: string) => key.replace(EARNINGS, '');
+      const live = await kit.deps.sessions.findMany(streams.map((s) => s.holder));
+      const active = await kit.deps.couriers.activeAmong(streams.map((s) => courierOf(s.key)));
+      return streams.map((s) => live.has(s.holder) && active.has(courierOf(s.key)));
+    },
   });
   // Earnings name their courier, payouts their payee (`courier:<id>`); a change naming none reads every screen.
   const payChanged = (changed: readonly string[] | undefined) =>

@@ -133,6 +133,16 @@ describe('CouriersService', () => {
     expect(await couriers.setDuty(c.id, false)).toMatchObject({ on_duty: false });
   });
 
+  it('answers which of several couriers are active, in one read (the live streams ask at each heartbeat)', async () => {
+    const on = await couriers.create({ name: 'Abena', phone: phone(), vehicle: 'motorbike' });
+    const off = await couriers.create({ name: 'Yaw', phone: phone(), vehicle: 'motorbike' });
+    await couriers.update(off.id, { active: false });
+    expect(await couriers.activeAmong([on.id, off.id, on.id, 'cou_unknown'])).toEqual(
+      new Set([on.id]),
+    );
+    expect(await couriers.activeAmong([])).toEqual(new Set());
+  });
+
   it('searches by name or phone without treating % and _ as wildcards', async () => {
     const c = await couriers.create({ name: 'Abena Searchable', phone: phone(), vehicle: 'car' });
     expect((await couriers.list({ search: 'searchable' })).map((r) => r.id)).toEqual([c.id]);

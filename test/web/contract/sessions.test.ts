@@ -38,6 +38,25 @@ describe('web sessions: idle and absolute ends, sign-out everywhere', () => {
     expect(await store.find(busy.id)).toBeUndefined();
   });
 
+  it('finds several sessions in one read, restarting the live ones’ idle clocks; ended and unknown ids are left out', async () => {
+    const a = await store.start({ kind: 'courier', id: 'cou_many_a' });
+    const b = await store.start({ kind: 'courier', id: 'cou_many_b' });
+    const ended = await store.start({ kind: 'courier', id: 'cou_many_c' });
+    await store.end(ended.id);
+    for (let i = 0; i < 3; i++) {
+      now += 20 * MINUTE;
+      const found = await store.findMany([a.id, b.id, ended.id, 'not-a-session']);
+      expect([...found.keys()].sort()).toEqual([a.id, b.id].sort());
+      expect(found.get(a.id)?.subject).toEqual({ kind: 'courier', id: 'cou_many_a' });
+    }
+    // Only a's clock keeps running from here: b, left idle past 30 minutes, has ended.
+    now += 20 * MINUTE;
+    expect((await store.findMany([a.id])).size).toBe(1);
+    now += 20 * MINUTE;
+    expect([...(await store.findMany([a.id, b.id])).keys()]).toEqual([a.id]);
+    expect(await store.findMany([])).toEqual(new Map());
+  });
+
   it('ends every session of one subject and no one else’s', async () => {
     const [a1, a2, b] = await Promise.all([
       store.start({ kind: 'member', id: 'mbr_a' }),
