@@ -74,8 +74,7 @@ export const actionsRepository = {
     );
   },
 
-  /** Forgets a courier's actions received before `before` (their replays are long over). */
-  /** Deletes up to `limit` actions received before `before`, any courier's; answers how many. */
+  /** Deletes up to `limit` actions received before `before` (their replays are long over), any courier's; answers how many. */
   async prune(db: Queryable, before: Date, limit: number): Promise<number> {
     const rows = await db.query(
       `delete from courier_actions where (courier_id, id) in (
