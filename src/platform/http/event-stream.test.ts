@@ -1,6 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EventStreams, shownDigest, type StreamMessage } from './event-stream.ts';
+import {
+  EventStreams,
+  type EventStreamsOptions,
+  shownDigest,
+  type StreamMessage,
+} from './event-stream.ts';
 
 /** A stand-in for a hijacked reply: what the stream writes, as text. */
 function fakeReply() {
@@ -62,6 +67,17 @@ describe('EventStreams.refresh', () => {
   });
 });
 
+/** Streams beating every 10 ms, each key's message its own key, asking `stillAllowed` at each beat. */
+const beating = (stillAllowed: EventStreamsOptions<string>['stillAllowed']) =>
+  new EventStreams<string>({
+    name: 'test',
+    heartbeatMs: 10,
+    log: silent,
+    load: async (keys) =>
+      new Map(keys.map((k): [string, StreamMessage] => [k, { id: k, event: 'job', data: {} }])),
+    stillAllowed,
+  });
+
 describe('EventStreams heartbeat', () => {
   afterEach(() => vi.useRealTimers());
 
@@ -69,16 +85,9 @@ describe('EventStreams heartbeat', () => {
     vi.useFakeTimers();
     const asked: string[][] = [];
     const signedOut = new Set<string>();
-    const streams = new EventStreams<string>({
-      name: 'test',
-      heartbeatMs: 10,
-      log: silent,
-      load: async (keys) =>
-        new Map(keys.map((k): [string, StreamMessage] => [k, { id: k, event: 'job', data: {} }])),
-      stillAllowed: async (open) => {
-        asked.push(open.map((s) => s.holder));
-        return open.map((s) => !signedOut.has(s.holder));
-      },
+    const streams = beating(async (open) => {
+      asked.push(open.map((s) => s.holder));
+      return open.map((s) => !signedOut.has(s.holder));
     });
     const a = fakeReply();
     const b = fakeReply();
@@ -105,15 +114,8 @@ describe('EventStreams heartbeat', () => {
   });
 
   it('ends every stream when the check fails (their clients connect again)', async () => {
-    const streams = new EventStreams<string>({
-      name: 'test',
-      heartbeatMs: 10,
-      log: silent,
-      load: async (keys) =>
-        new Map(keys.map((k): [string, StreamMessage] => [k, { id: k, event: 'job', data: {} }])),
-      stillAllowed: async () => {
-        throw new Error('the database is down');
-      },
+    const streams = beating(async () => {
+      throw new Error('the database is down');
     });
     await streams.open(request, fakeReply().reply, 'cou_a', 'ses_1');
     await streams.open(request, fakeReply().reply, 'cou_b', 'ses_2');
