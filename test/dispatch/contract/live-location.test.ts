@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import {
   countRows,
   createPartner,
@@ -30,6 +30,17 @@ const locationEvents = async (id: string): Promise<{ data: any }[]> =>
   }));
 const trail = (id: string) =>
   countRows(p, 'select count(*)::int as n from dispatch_trail where order_id = $1', [id]);
+
+/** The statements a spied `db.query` ran that match `pattern` (and whose parameters pass `about`). */
+function statements(
+  spy: MockInstance<(sql: string, params?: readonly unknown[]) => unknown>,
+  pattern: RegExp,
+  about: (params: readonly unknown[] | undefined) => boolean = () => true,
+): string[] {
+  return spy.mock.calls
+    .filter(([sql, params]) => pattern.test(sql) && about(params))
+    .map(([sql]) => sql);
+}
 
 async function trackingPage(id: string): Promise<string> {
   const res = await s.client.send<any>('POST', '/api/v1/delivery/orders.get', {
@@ -86,19 +97,16 @@ describe('live location', () => {
     const { id, courierId } = await onTheJob();
     now += 1_000;
     await report(courierId, PICKUP.lat + 0.002);
-    const db = p.app.platform.db;
-    const seen: string[] = [];
-    const query = db.query.bind(db);
-    db.query = (async (sql: string, params?: readonly unknown[]) => {
-      // What track could read; the offer push round (dispatch_offers) may run meanwhile on its own.
-      if (/delivery_orders|dispatch_(trail|assignments|jobs)/.test(sql)) seen.push(sql);
-      return query(sql, params);
-    }) as typeof db.query;
+    const queries = vi.spyOn(p.app.platform.db, 'query');
     let tracked: any;
+    let seen: string[];
     try {
       tracked = await track(id);
+      // What track could read; the offer push round (dispatch_offers) may run meanwhile on its own.
+      seen = statements(queries, /delivery_orders|dispatch_(trail|assignments|jobs)/);
     } finally {
-      db.query = query;
+      // Restoring also forgets the calls.
+      queries.mockRestore();
     }
     expect(tracked.courier).toMatchObject({ position: { lat: PICKUP.lat + 0.002 } });
     expect(seen, seen.join('\n----\n')).toHaveLength(1);
@@ -125,33 +133,21 @@ describe('live location', () => {
     now += 1_000;
     await report(courierId, PICKUP.lat + 0.004);
     const db = p.app.platform.db;
-    const trailWrites: string[] = [];
-    const courierReads: string[] = [];
-    let transactions = 0;
-    const query = db.query.bind(db);
-    const transaction = db.transaction.bind(db);
-    db.query = (async (sql: string, params?: readonly unknown[]) => {
-      if (/dispatch_trail/.test(sql) && params?.[0] === id) trailWrites.push(sql);
-      // The report's update answers the courier's name and vehicle; nothing reads them again.
-      if (/^\s*select[\s\S]*from couriers\b/i.test(sql)) courierReads.push(sql);
-      return query(sql, params);
-    }) as typeof db.query;
-    db.transaction = ((fn: Parameters<typeof transaction>[0]) => {
-      transactions++;
-      return transaction(fn);
-    }) as typeof db.transaction;
+    const queries = vi.spyOn(db, 'query');
+    const transactions = vi.spyOn(db, 'transaction');
     try {
       now += 5_000;
       await report(courierId, PICKUP.lat + 0.0035);
-      expect(trailWrites).toHaveLength(1);
-      expect(transactions).toBe(0);
-      expect(courierReads).toEqual([]);
+      expect(statements(queries, /dispatch_trail/, (params) => params?.[0] === id)).toHaveLength(1);
+      expect(transactions).not.toHaveBeenCalled();
+      // The report's update answers the courier's name and vehicle; nothing reads them again.
+      expect(statements(queries, /^\s*select[\s\S]*from couriers\b/i)).toEqual([]);
       now += 20_000;
       await report(courierId, PICKUP.lat + 0.003);
-      expect(transactions).toBe(1);
+      expect(transactions).toHaveBeenCalledTimes(1);
     } finally {
-      db.query = query;
-      db.transaction = transaction;
+      queries.mockRestore();
+      transactions.mockRestore();
     }
     expect(await trail(id)).toBe(3);
     expect(await locationEvents(id)).toHaveLength(2);
