@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db/index.ts';
+import { type Queryable, WITHOUT_FLUSH_WAIT } from '../../platform/db/index.ts';
 import type { Vehicle } from './domain/courier.ts';
 
 export interface CourierRow {
@@ -149,8 +149,11 @@ export const couriersRepository = {
     at: Date,
   ): Promise<Pick<CourierRow, 'name' | 'vehicle'> | undefined> {
     const rows = await db.query<Pick<CourierRow, 'name' | 'vehicle'>>(
-      `update couriers set last_lat = $2, last_lng = $3, last_position_at = $4
-       where id = $1 and active and (last_position_at is null or last_position_at < $4) returning name, vehicle`,
+      `with moved as (
+         update couriers set last_lat = $2, last_lng = $3, last_position_at = $4
+          where id = $1 and active and (last_position_at is null or last_position_at < $4)
+         returning name, vehicle, ${WITHOUT_FLUSH_WAIT}
+       ) select name, vehicle from moved`,
       [id, lat, lng, at],
     );
     return rows[0];

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db/index.ts';
+import { type Queryable, WITHOUT_FLUSH_WAIT } from '../../platform/db/index.ts';
 import type { LatLng } from '../../shared/ghana/index.ts';
 import type { Stage } from './domain/actions.ts';
 
@@ -111,7 +111,8 @@ export const trailRepository = {
    */
   async add(q: Queryable, orderId: string, point: TrailPoint, keep: number): Promise<void> {
     await q.query(
-      `with added as (insert into dispatch_trail (order_id, lat, lng, at) values ($1, $2, $3, $4))
+      `with added as (insert into dispatch_trail (order_id, lat, lng, at) values ($1, $2, $3, $4)
+                      returning ${WITHOUT_FLUSH_WAIT})
        delete from dispatch_trail where order_id = $1
           and at < (select at from dispatch_trail where order_id = $1 order by at desc offset $5 limit 1)`,
       [orderId, point.lat, point.lng, point.at, keep - 2],

@@ -10,6 +10,7 @@ import type { DatabaseConfig, Db, DriverDb } from './types.ts';
 import { withUnitsOfWork } from './unit-of-work.ts';
 
 export type { DatabaseConfig, Db, PoolStats, Queryable, Row } from './types.ts';
+export { WITHOUT_FLUSH_WAIT } from './flush.ts';
 export { migrate, migrationStatus, type MigrationState } from './migrate.ts';
 export type { PgliteEngine } from './pglite.ts';
 

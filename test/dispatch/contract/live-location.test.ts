@@ -128,6 +128,25 @@ describe('live location', () => {
     expect(oldest!.lat).toBeCloseTo(PICKUP.lat + 5 * 0.0001, 6);
   });
 
+  it("writes a report's position and trail point without waiting for the flush, and nothing else that way", async () => {
+    const { id, courierId } = await onTheJob();
+    const events = (await locationEvents(id)).length;
+    const queries = vi.spyOn(p.app.platform.db, 'query');
+    let relaxed: string[];
+    try {
+      now += 21_000;
+      await report(courierId, PICKUP.lat + 0.005);
+      relaxed = statements(queries, /synchronous_commit/);
+    } finally {
+      queries.mockRestore();
+    }
+    expect(relaxed).toHaveLength(2);
+    expect(relaxed[0]).toMatch(/update couriers set last_lat/);
+    expect(relaxed[1]).toMatch(/insert into dispatch_trail/);
+    // The report's location event still commits in its own transaction, flushed as always.
+    expect(await locationEvents(id)).toHaveLength(events + 1);
+  });
+
   it('costs a report inside the 20 seconds one trail statement, no transaction and no second read of the courier; the next event, its own', async () => {
     const { id, courierId } = await onTheJob();
     now += 1_000;
