@@ -140,7 +140,11 @@ export const couriersRepository = {
     return rows[0];
   },
 
-  /** Keeps the newest report only: one arriving late (replayed from a phone's queue) does not win. */
+  /**
+   * Keeps the newest report only: one arriving late (replayed from a phone's queue) does not win.
+   * Its commit does not wait for the WAL flush: run it on its own, never inside a unit of work
+   * (whose whole commit it would relax).
+   */
   async reportPosition(
     db: Queryable,
     id: string,

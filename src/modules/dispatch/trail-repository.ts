@@ -107,7 +107,8 @@ export const trailRepository = {
   /**
    * Adds the point and trims the trail to its newest `keep` points, in one statement (atomic by
    * itself). The trim reads the trail as it was before the insert (one snapshot): it keeps the
-   * newest `keep` - 1 of those, and the new point makes `keep`.
+   * newest `keep` - 1 of those, and the new point makes `keep`. Its commit does not wait for the
+   * WAL flush: run it on its own, never inside a transaction (whose whole commit it would relax).
    */
   async add(q: Queryable, orderId: string, point: TrailPoint, keep: number): Promise<void> {
     await q.query(
