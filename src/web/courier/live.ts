@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EARNINGS_CHANNEL } from '../../modules/earnings/index.ts';
 import { PAYOUTS_CHANNEL } from '../../modules/payouts/index.ts';
+import { mapLimited } from '../../platform/concurrency.ts';
 import { listenOnce } from '../../platform/db/listen-once.ts';
 import { EventStreams, shownDigest, type StreamMessage } from '../../platform/http/event-stream.ts';
 import { PAYOUTS_SHOWN, type CourierJobView, type CourierKit } from './kit.ts';
@@ -11,6 +12,8 @@ import { json } from './routes.ts';
 export const STREAMS_PER_SESSION = 3;
 /** A comment line this often keeps proxies from closing a quiet stream; the session is checked again then too. */
 export const HEARTBEAT_MS = 15_000;
+/** Couriers' screens read at once by a refresh: a few, leaving most of the pool to requests. */
+const LOADS_AT_ONCE = 4;
 
 /** What the courier app is told of its offer or job: enough to draw an offer without a reload. */
 export type LiveJob =
@@ -89,12 +92,17 @@ export function registerCourierLive(app: FastifyInstance, kit: CourierKit): void
     name: 'courier jobs',
     heartbeatMs: HEARTBEAT_MS,
     log: app.log,
+    // A round of offers names many couriers at once: their reads go a few at a time, so the last
+    // named does not wait for every read before theirs.
     load: async (keys) => {
+      const loaded = await mapLimited(keys, LOADS_AT_ONCE, async (key) => {
+        if (key.startsWith(EARNINGS)) return liveEarnings(kit, key.slice(EARNINGS.length));
+        return job && { ...liveJob(await job(key)), event: 'job' };
+      });
       const messages = new Map<string, StreamMessage>();
-      for (const key of keys) {
-        if (key.startsWith(EARNINGS))
-          messages.set(key, await liveEarnings(kit, key.slice(EARNINGS.length)));
-        else if (job) messages.set(key, { ...liveJob(await job(key)), event: 'job' });
+      for (const [i, key] of keys.entries()) {
+        const message = loaded[i];
+        if (message) messages.set(key, message);
       }
       return messages;
     },

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { COURIER_JOBS_CHANNEL } from '../../../src/modules/dispatch/index.ts';
 import { EARNINGS_CHANNEL } from '../../../src/modules/earnings/index.ts';
 import { PAYOUTS_CHANNEL, RUNS_KEY } from '../../../src/modules/payouts/index.ts';
@@ -102,6 +102,32 @@ describe("the courier app's live channel (server-sent events)", () => {
       expect(heard).not.toContain(undefined);
     } finally {
       await stop();
+    }
+  });
+
+  it('reads the screens of couriers named together a few at a time, not one after another', async () => {
+    const couriers = await Promise.all(
+      ['Esi One', 'Kwesi Two', 'Adjoa Three'].map((name) => signedInCourier(p, name)),
+    );
+    const streams = await Promise.all(couriers.map((c) => stream(c.web)));
+    for (const st of streams) await st.next((e) => e.event === 'job');
+    const dispatch = p.app.platform.dispatch!.service;
+    const currentJob = dispatch.currentJob.bind(dispatch);
+    let reading = 0;
+    let most = 0;
+    // Each read takes a while, so that the couriers named next are named while it runs.
+    const reads = vi.spyOn(dispatch, 'currentJob').mockImplementation(async (courierId) => {
+      most = Math.max(most, ++reading);
+      await new Promise((r) => setTimeout(r, 50));
+      reading--;
+      return currentJob(courierId);
+    });
+    try {
+      for (const c of couriers) p.app.platform.db.notify(COURIER_JOBS_CHANNEL, c.id);
+      await expect.poll(() => reads.mock.calls.length).toBeGreaterThanOrEqual(couriers.length);
+      expect(most).toBeGreaterThan(1);
+    } finally {
+      reads.mockRestore();
     }
   });
 
