@@ -108,7 +108,7 @@ export function createDispatchModule({
         () => sandbox.tick(),
         log,
       ),
-      // Retention of couriers' trails: where the dispatcher runs, every ten minutes.
+      // Retention of couriers' trails on jobs still open: where the dispatcher runs, every ten minutes.
       WorkerLoop.every(
         'courier-trail-retention',
         settings.intervalMs > 0 ? TRAIL_RETENTION_EVERY_MS : 0,

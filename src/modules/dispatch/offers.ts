@@ -10,6 +10,7 @@ import { rankCandidates, zoneOf } from './domain/ranking.ts';
 import { jobSchedule } from './domain/window.ts';
 import { dispatchRepository as repo, type JobRow } from './repository.ts';
 import type { DispatchSettings } from './settings.ts';
+import { trailRepository } from './trail-repository.ts';
 
 type Environment = JobRow['environment'];
 
@@ -113,7 +114,7 @@ export class Offers {
 
   /**
    * Delivery's move listener. An order that ends (delivered, cancelled, failed, returned) ends its
-   * assignment and offers; one moved on from placed by an operator without a courier leaves dispatch.
+   * assignment and offers, and its courier's trail goes; one moved on from placed by an operator without a courier leaves dispatch.
    * A could-not-deliver move, an operator's too, puts the courier's job at its next step.
    */
   readonly onMove = async (
@@ -137,6 +138,7 @@ export class Offers {
       now,
     );
     await repo.setState(tx, order.id, ['waiting', 'offered', 'assigned'], 'closed', now);
+    await trailRepository.forget(tx, order.id);
   };
 
   /** One round: expire offers, mark late jobs (logged as an alert), offer waiting jobs. */

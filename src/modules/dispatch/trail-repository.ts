@@ -148,12 +148,16 @@ export const trailRepository = {
     return rows[0]?.location_events;
   },
 
-  /** Deletes up to `limit` points older than `before` or of jobs that have ended; answers how many. */
+  /** Deletes an ended job's points, in the transaction that ends it (positions are never shown after). */
+  async forget(tx: Queryable, orderId: string): Promise<void> {
+    await tx.query('delete from dispatch_trail where order_id = $1', [orderId]);
+  },
+
+  /** Deletes up to `limit` points older than `before`, oldest first; answers how many. */
   async prune(q: Queryable, before: Date, limit: number): Promise<number> {
     const rows = await q.query(
       `delete from dispatch_trail where ctid in (
-         select t.ctid from dispatch_trail t join dispatch_jobs j on j.order_id = t.order_id
-          where t.at < $1 or j.state = 'closed' limit $2)
+         select ctid from dispatch_trail where at < $1 order by at limit $2)
        returning order_id`,
       [before, limit],
     );

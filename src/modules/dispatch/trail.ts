@@ -237,7 +237,7 @@ export class CourierTrail implements CourierTracker {
     return found;
   }
 
-  /** Deletes old points and those of ended jobs, in bounded batches (the retention job). */
+  /** Deletes points past the retention, in bounded batches (the retention job; an ended job's went as it ended). */
   async prune(): Promise<number> {
     const before = new Date(this.clock() - this.retentionHours * 3_600_000);
     let total = 0;

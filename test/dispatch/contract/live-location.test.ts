@@ -185,21 +185,23 @@ describe('live location', () => {
     await svc.arrived(courierId, id);
     const { code } = await p.app.platform.proofs.issueCode(id, { rotate: true });
     await p.app.platform.proofs.verifyCode(id, code!, courierId);
+    expect(await trail(id)).toBeGreaterThan(0);
     await svc.delivered(courierId, id);
+    // The job's end takes its trail with it.
+    expect(await trail(id)).toBe(0);
     now += 1_000;
     await report(courierId, PICKUP.lat + 0.001);
     const after = await track(id);
     expect(after.current_status).toBe('delivered');
     expect(after.courier).toBeUndefined();
     expect(await trackingPage(id)).not.toContain('Your courier');
+    expect(await trail(id)).toBe(0);
 
-    // The retention job deletes the trail of an ended job, and points past the retention of live ones.
+    // The retention job deletes points past the retention of live jobs.
     const live = await onTheJob();
     now += 1_000;
     await report(live.courierId, PICKUP.lat);
-    expect(await trail(id)).toBeGreaterThan(0);
     await p.app.platform.dispatch!.trail.prune();
-    expect(await trail(id)).toBe(0);
     expect(await trail(live.id)).toBe(1);
     now += 25 * 3_600_000;
     await p.app.platform.dispatch!.trail.prune();
