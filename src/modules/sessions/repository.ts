@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db/index.ts';
+import { type Queryable, WITHOUT_FLUSH_WAIT } from '../../platform/db/index.ts';
 
 export type SubjectKind = 'member' | 'operator' | 'courier';
 
@@ -30,6 +30,8 @@ export const sessionsRepository = {
   /**
    * The sessions among `idHashes` that have neither passed their absolute end nor been idle since
    * `idleSince`; in the same statement, those last seen before `touchBefore` are seen `now`.
+   * A restarted idle clock commits without waiting for the WAL flush: a database crash can only
+   * lose a restart, so that a session ends sooner, never later. Never run inside a transaction.
    */
   async findLive(
     db: Queryable,
@@ -44,6 +46,7 @@ export const sessionsRepository = {
        ), touched as (
          update web_sessions w set last_seen_at = $2 from live
           where w.id_hash = live.id_hash and live.last_seen_at < $4
+         returning ${WITHOUT_FLUSH_WAIT}
        )
        select ${COLS} from live`,
       [idHashes, now, idleSince, touchBefore],

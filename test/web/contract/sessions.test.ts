@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SessionStore } from '../../../src/modules/sessions/index.ts';
 import { countRows, startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 
@@ -55,6 +55,22 @@ describe('web sessions: idle and absolute ends, sign-out everywhere', () => {
     now += 20 * MINUTE;
     expect([...(await store.findMany([a.id, b.id])).keys()]).toEqual([a.id]);
     expect(await store.findMany([])).toEqual(new Map());
+  });
+
+  it('restarts an idle clock in a statement that does not wait for the WAL flush', async () => {
+    const { id } = await store.start({ kind: 'courier', id: 'cou_flush' });
+    now += 2 * MINUTE;
+    const queries = vi.spyOn(p.app.platform.db, 'query');
+    try {
+      expect(await store.find(id)).toBeDefined();
+      const touches = queries.mock.calls
+        .map(([sql]) => sql)
+        .filter((sql) => /web_sessions/.test(sql));
+      expect(touches).toHaveLength(1);
+      expect(touches[0]).toMatch(/update web_sessions[\s\S]*synchronous_commit/);
+    } finally {
+      queries.mockRestore();
+    }
   });
 
   it('ends every session of one subject and no one else’s', async () => {
