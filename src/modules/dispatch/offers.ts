@@ -114,8 +114,9 @@ export class Offers {
 
   /**
    * Delivery's move listener. An order that ends (delivered, cancelled, failed, returned) ends its
-   * assignment and offers, and its courier's trail goes; one moved on from placed by an operator without a courier leaves dispatch.
-   * A could-not-deliver move, an operator's too, puts the courier's job at its next step.
+   * assignment and offers, and its courier's trail goes; one moved on from placed by an operator
+   * without a courier leaves dispatch. A could-not-deliver move, an operator's too, puts the
+   * courier's job at its next step.
    */
   readonly onMove = async (
     tx: Queryable,
