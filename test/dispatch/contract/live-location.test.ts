@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   countRows,
   createPartner,
@@ -7,6 +7,7 @@ import {
   type TestPlatform,
 } from '../../helpers/harness.ts';
 import { eventsAbout } from '../../helpers/events.ts';
+import { statements } from '../../helpers/statements.ts';
 import { courierNear, PICKUP, productionOrder } from '../helpers.ts';
 
 let p: TestPlatform;
@@ -30,17 +31,6 @@ const locationEvents = async (id: string): Promise<{ data: any }[]> =>
   }));
 const trail = (id: string) =>
   countRows(p, 'select count(*)::int as n from dispatch_trail where order_id = $1', [id]);
-
-/** The statements a spied `db.query` ran that match `pattern` (and whose parameters pass `about`). */
-function statements(
-  spy: MockInstance<(sql: string, params?: readonly unknown[]) => unknown>,
-  pattern: RegExp,
-  about: (params: readonly unknown[] | undefined) => boolean = () => true,
-): string[] {
-  return spy.mock.calls
-    .filter(([sql, params]) => pattern.test(sql) && about(params))
-    .map(([sql]) => sql);
-}
 
 async function trackingPage(id: string): Promise<string> {
   const res = await s.client.send<any>('POST', '/api/v1/delivery/orders.get', {

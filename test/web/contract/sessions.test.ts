@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SessionStore } from '../../../src/modules/sessions/index.ts';
 import { countRows, startPlatform, type TestPlatform } from '../../helpers/harness.ts';
+import { statements } from '../../helpers/statements.ts';
 
 const MINUTE = 60_000;
 
@@ -63,9 +64,7 @@ describe('web sessions: idle and absolute ends, sign-out everywhere', () => {
     const queries = vi.spyOn(p.app.platform.db, 'query');
     try {
       expect(await store.find(id)).toBeDefined();
-      const touches = queries.mock.calls
-        .map(([sql]) => sql)
-        .filter((sql) => /web_sessions/.test(sql));
+      const touches = statements(queries, /web_sessions/);
       expect(touches).toHaveLength(1);
       expect(touches[0]).toMatch(/update web_sessions[\s\S]*synchronous_commit/);
     } finally {
