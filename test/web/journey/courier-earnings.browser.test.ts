@@ -15,7 +15,12 @@ import {
   type TestPlatform,
 } from '../../helpers/harness.ts';
 import { runPayouts, setDestination } from '../../payouts/helpers.ts';
-import { checkPhonePage, phonePage, signInOnPhone } from '../../helpers/courier-browser.ts';
+import {
+  checkPhonePage,
+  closePhone,
+  phonePage,
+  signInOnPhone,
+} from '../../helpers/courier-browser.ts';
 
 const cedis = (pesewas: number) => `GH₵ ${(pesewas / 100).toFixed(2)}`;
 
@@ -86,7 +91,7 @@ describe.runIf(browserAvailable)('the courier earnings screen, headless Chromium
     await page.keyboard.press('Enter');
     await page.waitForURL(`${p.url}/courier/`);
     expect(violations).toEqual([]);
-    await context.close();
+    await closePhone(context);
   });
 
   it('sends a signed-out visitor to sign in', async () => {
@@ -183,6 +188,6 @@ describe.runIf(browserAvailable)('the courier earnings screen updates itself, 39
     await expect(page.locator('[data-live-status]').textContent()).resolves.toMatch(/^Live/);
     await checkPhonePage(page, 'earnings-live');
     expect(violations).toEqual([]);
-    await context.close();
+    await closePhone(context);
   });
 });

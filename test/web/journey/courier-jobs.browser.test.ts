@@ -3,7 +3,11 @@ import { productionOrder } from '../../dispatch/helpers.ts';
 import { browserAvailable, usePlatformAndBrowser } from '../../helpers/browser.ts';
 import { createPartner, type PartnerSetup } from '../../helpers/harness.ts';
 import { textsTo } from '../../helpers/outbox-read.ts';
-import { checkPhonePage, courierOnPhoneAtPickup } from '../../helpers/courier-browser.ts';
+import {
+  checkPhonePage,
+  closePhone,
+  courierOnPhoneAtPickup,
+} from '../../helpers/courier-browser.ts';
 
 describe.runIf(browserAvailable)(
   'a courier job in the courier app, headless Chromium at 390 px',
@@ -70,7 +74,7 @@ describe.runIf(browserAvailable)(
       );
       expect(moves).toHaveLength(1);
       expect(violations).toEqual([]);
-      await context.close();
+      await closePhone(context);
     });
   },
 );

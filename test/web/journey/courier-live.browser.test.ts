@@ -3,7 +3,12 @@ import { allOffDuty, PICKUP, productionOrder, ZONE } from '../../dispatch/helper
 import { browserAvailable, usePlatformAndBrowser } from '../../helpers/browser.ts';
 import { newPhone } from '../../helpers/courier.ts';
 import { createPartner, type PartnerSetup } from '../../helpers/harness.ts';
-import { checkPhonePage, phonePage, signInOnPhone } from '../../helpers/courier-browser.ts';
+import {
+  checkPhonePage,
+  closePhone,
+  phonePage,
+  signInOnPhone,
+} from '../../helpers/courier-browser.ts';
 
 describe.runIf(browserAvailable)('a live offer in the courier app, headless Chromium', () => {
   const env = usePlatformAndBrowser();
@@ -65,7 +70,7 @@ describe.runIf(browserAvailable)('a live offer in the courier app, headless Chro
       await page.getByRole('heading', { name: 'Your job' }).waitFor({ timeout: 15_000 });
       await expect.poll(() => page.locator('#outcome').textContent()).toBe('Job accepted.');
       expect(violations).toEqual([]);
-      await context.close();
+      await closePhone(context);
     });
   }
 });

@@ -3,7 +3,12 @@ import { allOffDuty, PICKUP, productionOrder, ZONE } from '../../dispatch/helper
 import { browserAvailable, usePlatformAndBrowser } from '../../helpers/browser.ts';
 import { newPhone } from '../../helpers/courier.ts';
 import { createPartner, type PartnerSetup } from '../../helpers/harness.ts';
-import { checkPhonePage, phonePage, signInOnPhone } from '../../helpers/courier-browser.ts';
+import {
+  checkPhonePage,
+  closePhone,
+  phonePage,
+  signInOnPhone,
+} from '../../helpers/courier-browser.ts';
 
 /**
  * Issue 28's lost could-not-deliver: the reason chosen right after "I am at the drop-off", the page
@@ -94,7 +99,7 @@ describe.runIf(browserAvailable)(
         { kind: 'could_not_deliver', outcome: 'applied' },
       ]);
       expect(violations).toEqual([]);
-      await context.close();
+      await closePhone(context);
     });
 
     it('keeps a reason chosen as the page reloads, and sends it with the next tap', async () => {
@@ -125,8 +130,11 @@ describe.runIf(browserAvailable)(
           { timeout: 15_000 },
         )
         .toMatchObject({ failure_reason: 'other', delivery_attempts: 2 });
+      await expect
+        .poll(() => page.locator('#outcome').textContent(), { timeout: 15_000 })
+        .toMatch(/^Could not deliver: recorded as a failed attempt\./);
       expect(violations).toEqual([]);
-      await context.close();
+      await closePhone(context);
     });
 
     it('keeps a refused action on screen with what to do after later actions go through', async () => {
@@ -163,7 +171,7 @@ describe.runIf(browserAvailable)(
       await expect(
         page.locator('#outcome').evaluate((el) => el.classList.contains('refused')),
       ).resolves.toBe(true);
-      await context.close();
+      await closePhone(context);
     });
   },
 );

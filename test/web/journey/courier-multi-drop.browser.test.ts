@@ -3,7 +3,11 @@ import { orderBody } from '../../delivery/fixtures.ts';
 import { browserAvailable, usePlatformAndBrowser } from '../../helpers/browser.ts';
 import { createPartner, type PartnerSetup } from '../../helpers/harness.ts';
 import { textsTo } from '../../helpers/outbox-read.ts';
-import { checkPhonePage, courierOnPhoneAtPickup } from '../../helpers/courier-browser.ts';
+import {
+  checkPhonePage,
+  closePhone,
+  courierOnPhoneAtPickup,
+} from '../../helpers/courier-browser.ts';
 
 /** Two recipients east of the Makola pickup: Osu (about 3 km, the first drop) and East Legon (about 11 km). */
 const DROPS = [
@@ -123,7 +127,7 @@ describe.runIf(browserAvailable)(
         ]);
       }
       expect(violations).toEqual([]);
-      await context.close();
+      await closePhone(context);
     });
   },
 );

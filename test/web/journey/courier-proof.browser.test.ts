@@ -5,7 +5,12 @@ import { browserAvailable, usePlatformAndBrowser } from '../../helpers/browser.t
 import { newPhone } from '../../helpers/courier.ts';
 import { createPartner, type PartnerSetup } from '../../helpers/harness.ts';
 import { solidPng } from '../../helpers/png.ts';
-import { checkPhonePage, phonePage, signInOnPhone } from '../../helpers/courier-browser.ts';
+import {
+  checkPhonePage,
+  closePhone,
+  phonePage,
+  signInOnPhone,
+} from '../../helpers/courier-browser.ts';
 
 /** Width and height from a baseline or progressive JPEG's frame header. */
 function jpegSize(bytes: Uint8Array): [number, number] {
@@ -165,7 +170,7 @@ describe.runIf(browserAvailable)(
       );
       expect(rows.every((r) => r.client_id !== null)).toBe(true);
       expect(violations).toEqual([]);
-      await context.close();
+      await closePhone(context);
     });
 
     it('shows why a queued photo was refused and keeps the delivery behind it from being sent', async () => {
@@ -192,7 +197,7 @@ describe.runIf(browserAvailable)(
       expect(
         await p.app.platform.db.query('select 1 from delivery_proofs where order_id = $1', [id]),
       ).toEqual([]);
-      await context.close();
+      await closePhone(context);
     });
 
     it('says why a photo far from the drop-off was refused, and what to do, with nothing delivered', async () => {
@@ -212,7 +217,7 @@ describe.runIf(browserAvailable)(
         [id],
       );
       expect(order!.status).toBe('in_transit');
-      await context.close();
+      await closePhone(context);
     });
   },
 );

@@ -4,7 +4,7 @@ import { startFakePushService } from '../../fakes/push-service.ts';
 import { browserAvailable, usePlatformAndBrowser } from '../../helpers/browser.ts';
 import { newPhone } from '../../helpers/courier.ts';
 import { createPartner, type PartnerSetup } from '../../helpers/harness.ts';
-import { phonePage, signInOnPhone } from '../../helpers/courier-browser.ts';
+import { closePhone, phonePage, signInOnPhone } from '../../helpers/courier-browser.ts';
 
 const POLL = { timeout: 10_000 };
 
@@ -113,7 +113,7 @@ describe.runIf(browserAvailable)(
       // The app opened from it shows the offer itself.
       await app.getByRole('heading', { name: 'New job offered' }).waitFor();
       expect(violations).toEqual([]);
-      await context.close();
+      await closePhone(context);
       await service.close();
     });
   },

@@ -4,7 +4,12 @@ import { browserAvailable, usePlatformAndBrowser } from '../../helpers/browser.t
 import { newPhone } from '../../helpers/courier.ts';
 import { createPartner, type PartnerSetup } from '../../helpers/harness.ts';
 import { storedOrder } from '../../helpers/orders-read.ts';
-import { checkPhonePage, phonePage, signInOnPhone } from '../../helpers/courier-browser.ts';
+import {
+  checkPhonePage,
+  closePhone,
+  phonePage,
+  signInOnPhone,
+} from '../../helpers/courier-browser.ts';
 
 describe.runIf(browserAvailable)(
   'a failed delivery in the courier app, headless Chromium at 390 px',
@@ -128,7 +133,7 @@ describe.runIf(browserAvailable)(
       );
       expect(returned).toHaveLength(1);
       expect(violations).toEqual([]);
-      await context.close();
+      await closePhone(context);
     });
   },
 );

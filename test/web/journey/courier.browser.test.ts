@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { browserAvailable, usePlatformAndBrowser } from '../../helpers/browser.ts';
 import { newPhone, smsCode } from '../../helpers/courier.ts';
-import { checkPhonePage, phonePage } from '../../helpers/courier-browser.ts';
+import { checkPhonePage, closePhone, phonePage } from '../../helpers/courier-browser.ts';
 
 const ACCRA = { latitude: 5.6037, longitude: -0.187 };
 const OSU = { latitude: 5.556, longitude: -0.1769 };
@@ -80,6 +80,6 @@ describe.runIf(browserAvailable)('the courier app in headless Chromium at 390 px
     expect(row.on_duty).toBe(true);
     expect([row.last_lat, row.last_lng]).toEqual([OSU.latitude, OSU.longitude]);
     expect(violations).toEqual([]);
-    await context.close();
+    await closePhone(context);
   });
 });
