@@ -83,6 +83,16 @@ export function translateDbError(err: unknown): unknown {
       'A value in the request cannot be stored (invalid characters or out of range); nothing was changed.',
     );
   }
+  // pg-pool's own error when every connection stayed busy for connectionTimeoutMillis: the database
+  // answers, it is the pool that is full (a load burst), so the partner is not told it is down.
+  if (/timeout exceeded when trying to connect/.test(e?.message ?? '')) {
+    return Object.assign(
+      errors.serviceUnavailable(
+        'The database is busy right now (no connection came free in time); nothing was changed. Retry shortly.',
+      ),
+      { cause: err },
+    );
+  }
   if (isConnectionError(err)) {
     // The driver's error stays as the cause, for logs and for a process that cannot start.
     return Object.assign(
