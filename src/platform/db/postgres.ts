@@ -27,6 +27,10 @@ function statementNamer() {
   };
 }
 
+/** A short random pause before another attempt, so two victims of one conflict do not meet again. */
+const backOff = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+
 const typeParsers = {
   getTypeParser(oid: number, format?: string) {
     if (oid === 20) return parseInt8;
@@ -58,8 +62,18 @@ export async function openPostgres(opts: PostgresOptions): Promise<DriverDb> {
   if (opts.schema) await pool.query(`create schema if not exists ${opts.schema}`);
 
   const statement = statementNamer();
-  const query: Queryable['query'] = async <T = Row>(sql: string, params?: readonly unknown[]) =>
-    (await pool.query(statement(sql, params))).rows as T[];
+  // A statement on its own is its own transaction: chosen as a deadlock's victim (or failed to
+  // serialize), it changed nothing and is run again, as the transaction helper runs its attempts.
+  const query: Queryable['query'] = async <T = Row>(sql: string, params?: readonly unknown[]) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return (await pool.query(statement(sql, params))).rows as T[];
+      } catch (err) {
+        if (attempt >= MAX_TRANSACTION_ATTEMPTS || !isRetryableTransactionError(err)) throw err;
+        await backOff(attempt);
+      }
+    }
+  };
   // Without parameters pg uses the simple query protocol, which takes a whole script.
   const exec = async (sql: string) => void (await pool.query(sql));
 
@@ -103,7 +117,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<DriverDb> {
           // A client whose connection broke is destroyed rather than returned to the pool.
           client.release(broken ? (err as Error) : undefined);
           if (attempt < MAX_TRANSACTION_ATTEMPTS && isRetryableTransactionError(err)) {
-            await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
+            await backOff(attempt);
             continue;
           }
           throw err;
