@@ -56,7 +56,10 @@ export function registerCourierApp(
               error: `A proof image must be at most ${MAX_PROOF_BYTES / 1024 / 1024} MB.`,
               code: 'PAYLOAD_TOO_LARGE',
             }
-          : { error: known.message, code: tooLarge ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST' },
+          : {
+              error: known.message,
+              code: known.code ?? (tooLarge ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST'),
+            },
       );
     });
     const origin = new URL(dashboard.publicBaseUrl).origin;

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../platform/errors.ts';
 import { Assets } from '../../platform/web/assets.ts';
 import { FORM_BODY_LIMIT, FormProblem } from '../../platform/web/form.ts';
 import { Views } from '../../platform/web/views.ts';
@@ -45,6 +46,7 @@ export function errorPage(
 ): unknown {
   const known = refusal(err, request);
   if (!known) request.log.error({ err }, `unexpected error on ${what}`);
+  else if (known.status >= 500) request.log.warn({ err }, `${what} answered ${known.status}`);
   const { status, message } = known ?? {
     status: 500,
     message: 'Something went wrong on our side. Try again in a moment.',
@@ -78,9 +80,19 @@ export function pageScope(
 export function refusal(
   err: unknown,
   request?: FastifyRequest,
-): { status: number; message: string } | undefined {
+): { status: number; message: string; code?: string } | undefined {
   if (err instanceof WebRefusal || err instanceof FormProblem)
     return { status: err.statusCode, message: err.message };
+  // A passing outage (the database busy or away, a conflict with concurrent work): nothing was
+  // done, and trying again is the answer; a page (or the courier app's queue) is told so with 503.
+  if (err instanceof AppError && err.code === 'SERVICE_UNAVAILABLE')
+    return {
+      status: 503,
+      message: 'That could not be done just now, and nothing was changed. Try again in a moment.',
+      code: err.code,
+    };
+  if (err instanceof AppError && err.statusCode < 500)
+    return { status: err.statusCode, message: err.message, code: err.code };
   const fe = err as FastifyError;
   if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     // A route with its own limit (the CSV upload) says so in its own words.

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { errors } from '../../../src/platform/errors.ts';
 import { startPlatform, type TestPlatform } from '../../helpers/harness.ts';
 import { signedInCourier } from '../../helpers/courier.ts';
 import type { WebClient } from '../../helpers/web.ts';
@@ -157,6 +158,22 @@ describe('the courier app action endpoint', () => {
     web.cookies.delete('pp_courier');
     expect((await send(web, csrf, duty(true))).status).toBe(401);
     expect((await p.app.platform.couriers.get(id)).on_duty).toBe(false);
+  });
+
+  it('answers 503, not 500, when the database is busy or a deadlock ended the statement, and applies the action sent again', async () => {
+    const { web, id, csrf } = await signedInCourier(p);
+    // What the database layer throws once a pooled connection stays busy for 3 s (the soak's bursts).
+    const busy = vi
+      .spyOn(p.app.platform.couriers, 'setDuty')
+      .mockRejectedValueOnce(errors.serviceUnavailable('The database is busy right now.'));
+    const on = duty(true);
+    const refused = await send(web, csrf, on);
+    busy.mockRestore();
+    expect(refused.status).toBe(503);
+    expect(refused.text).toContain('nothing was changed. Try again in a moment.');
+    // The phone keeps the action queued and sends it again: it is applied then.
+    expect(JSON.parse((await send(web, csrf, on)).text)).toEqual({ id: on.id, result: 'applied' });
+    expect((await p.app.platform.couriers.get(id)).on_duty).toBe(true);
   });
 
   it('lets another module register a kind that receives the action id, without changing the endpoint', async () => {
