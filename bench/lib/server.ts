@@ -1,7 +1,7 @@
 /** Starts the real server (or another bench server) as a child process, provisions a partner key, and always stops it. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { productionNodeOptions } from './node-options.ts';
@@ -129,8 +129,11 @@ export async function launch(
   });
   children.add(child);
   let log = '';
+  // The whole output, to trace an error the load met (a 5xx) to its stack; otherwise the last 8 KB.
+  const file = process.env.BENCH_SERVER_LOG;
   const keep = (chunk: Buffer) => {
     log = (log + chunk.toString('utf8')).slice(-8000);
+    if (file) appendFileSync(file, chunk);
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
