@@ -109,12 +109,16 @@ export const trailRepository = {
    * itself). The trim reads the trail as it was before the insert (one snapshot): it keeps the
    * newest `keep` - 1 of those, and the new point makes `keep`. Its commit does not wait for the
    * WAL flush: run it on its own, never inside a transaction (whose whole commit it would relax).
+   * The job's row is share-locked first, as the transaction ending the job locks it before deleting
+   * the trail: taken last (by the foreign key's check), the two deadlocked under load.
    */
   async add(q: Queryable, orderId: string, point: TrailPoint, keep: number): Promise<void> {
     await q.query(
-      `with added as (insert into dispatch_trail (order_id, lat, lng, at) values ($1, $2, $3, $4)
+      `with job as (select 1 from dispatch_jobs where order_id = $1 for key share),
+            added as (insert into dispatch_trail (order_id, lat, lng, at)
+                      select $1, $2::double precision, $3::double precision, $4::timestamptz from job
                       returning ${WITHOUT_FLUSH_WAIT})
-       delete from dispatch_trail where order_id = $1
+       delete from dispatch_trail where order_id = $1 and exists (select from job)
           and at < (select at from dispatch_trail where order_id = $1 order by at desc offset $5 limit 1)`,
       [orderId, point.lat, point.lng, point.at, keep - 2],
     );
