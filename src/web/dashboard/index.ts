@@ -91,8 +91,6 @@ export function refusal(
       message: 'That could not be done just now, and nothing was changed. Try again in a moment.',
       code: err.code,
     };
-  if (err instanceof AppError && err.statusCode < 500)
-    return { status: err.statusCode, message: err.message, code: err.code };
   const fe = err as FastifyError;
   if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     // A route with its own limit (the CSV upload) says so in its own words.
