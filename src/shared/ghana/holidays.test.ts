@@ -10,6 +10,8 @@ import {
   isIsoDate,
   isSaturday,
   isSunday,
+  toDayNumber,
+  weekday,
 } from './holidays.ts';
 
 describe('date helpers', () => {
@@ -33,6 +35,22 @@ describe('date helpers', () => {
     expect(isSunday('2025-06-08')).toBe(true);
     expect(isSunday('2025-06-07')).toBe(false);
     expect(isSaturday('2025-06-07')).toBe(true);
+  });
+
+  it('answers as the calendar does over more dates than it memoises, before 1970 too', () => {
+    // 12,000 days from 1960: past the memo's bound (it empties and starts again), every answer
+    // is still the one Date gives.
+    const first = Date.UTC(1960, 0, 1);
+    for (let i = 0; i < 12_000; i++) {
+      const at = new Date(first + i * 86_400_000);
+      const date = at.toISOString().slice(0, 10);
+      expect(toDayNumber(date)).toBe(at.getTime() / 86_400_000);
+      expect(weekday(date)).toBe(at.getUTCDay());
+      expect(addDays(date, 1)).toBe(new Date(at.getTime() + 86_400_000).toISOString().slice(0, 10));
+    }
+    // An invalid date is refused every time, never remembered as valid.
+    expect(isIsoDate('2025-02-29')).toBe(false);
+    expect(isIsoDate('2025-02-29')).toBe(false);
   });
 });
 

@@ -33,25 +33,47 @@ export const DEFAULT_HOLIDAYS: Readonly<HolidayConfig> = Object.freeze({
 export const DAY_MS = 86_400_000;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+// Planning one order asks about the same few dates dozens of times (is it a Sunday, a holiday,
+// the next day...): each valid date's day number, and each day's date, is worked out once.
+// Bounded: a caller naming many distinct dates only empties the memo.
+const MEMO_LIMIT = 4096;
+const dayOfDate = new Map<string, number>();
+const dateOfDay = new Map<number, string>();
+
+function remember<K, V>(memo: Map<K, V>, key: K, value: V): V {
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(key, value);
+  return value;
+}
+
+/** The day number of a real calendar date written 'YYYY-MM-DD', else undefined. */
+function dayNumberOf(s: string): number | undefined {
+  const known = dayOfDate.get(s);
+  if (known !== undefined) return known;
+  const m = ISO_DATE.exec(s);
+  if (!m) return undefined;
+  const t = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  if (new Date(t).toISOString().slice(0, 10) !== s) return undefined;
+  return remember(dayOfDate, s, t / DAY_MS);
+}
+
 /** True for a real calendar date written 'YYYY-MM-DD'. */
 export function isIsoDate(s: unknown): s is string {
-  if (typeof s !== 'string') return false;
-  const m = ISO_DATE.exec(s);
-  if (!m) return false;
-  const t = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  return new Date(t).toISOString().slice(0, 10) === s;
+  return typeof s === 'string' && dayNumberOf(s) !== undefined;
 }
 
 export function toDayNumber(date: string): number {
-  if (!isIsoDate(date)) throw new RangeError(`expected a date as YYYY-MM-DD, got ${String(date)}`);
-  return (
-    Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) /
-    DAY_MS
-  );
+  const day = typeof date === 'string' ? dayNumberOf(date) : undefined;
+  if (day === undefined)
+    throw new RangeError(`expected a date as YYYY-MM-DD, got ${String(date)}`);
+  return day;
 }
 
 export function fromDayNumber(day: number): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+  return (
+    dateOfDay.get(day) ??
+    remember(dateOfDay, day, new Date(day * DAY_MS).toISOString().slice(0, 10))
+  );
 }
 
 export function addDays(date: string, n: number): string {
@@ -60,7 +82,8 @@ export function addDays(date: string, n: number): string {
 
 /** 0 = Sunday … 6 = Saturday. */
 export function weekday(date: string): number {
-  return new Date(toDayNumber(date) * DAY_MS).getUTCDay();
+  // Day 0, 1970-01-01, was a Thursday (4).
+  return (((toDayNumber(date) + 4) % 7) + 7) % 7;
 }
 
 export function isSunday(date: string): boolean {
