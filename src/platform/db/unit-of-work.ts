@@ -8,6 +8,12 @@ interface Scope {
   unit: { open: boolean; savepoints: number };
   /** Siblings at this level take turns: savepoints nest, they cannot interleave. */
   turn: Promise<unknown>;
+  /**
+   * The savepoint of the last sibling that finished at this level, not yet released: its release
+   * goes with the next sibling's savepoint, in one round trip. Left unreleased, it ends with its
+   * parent (whose release or rollback takes it too) or with the unit's commit.
+   */
+  unreleased?: string;
 }
 
 /**
@@ -25,7 +31,11 @@ function inSavepoint<T>(
     const effects: Array<() => void> = [];
     const channels: Array<[channel: string, key: string | undefined]> = [];
     const inner: Scope = { tx: scope.tx, unit: scope.unit, turn: Promise.resolve() };
-    await scope.tx.exec(`savepoint ${name}`);
+    const previous = scope.unreleased;
+    scope.unreleased = undefined;
+    await scope.tx.exec(
+      previous ? `release savepoint ${previous}; savepoint ${name}` : `savepoint ${name}`,
+    );
     try {
       const result = await current.run(inner, () =>
         fn({
@@ -36,7 +46,8 @@ function inSavepoint<T>(
           notify: (channel, key) => void channels.push([channel, key]),
         }),
       );
-      await scope.tx.exec(`release savepoint ${name}`);
+      // Released with the next sibling's savepoint (a round trip saved per statement joined).
+      scope.unreleased = name;
       effects.forEach((effect) => scope.tx.afterCommit(effect));
       // Handed to the transaction itself, which sends them after its commit: an after-commit effect
       // that notified would reach a transaction whose commit effects have already run, and be lost.

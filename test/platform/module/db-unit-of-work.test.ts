@@ -106,6 +106,46 @@ describe(`a unit of work (${onPostgres ? 'PostgreSQL' : 'embedded'})`, () => {
     expect(effects).toEqual([]);
   });
 
+  it("releases a joined statement's savepoint with the next one's savepoint, in one round trip", async () => {
+    const sent: string[] = [];
+    await db.unitOfWork(async (tx) => {
+      const exec = tx.exec.bind(tx);
+      tx.exec = (sql: string) => {
+        sent.push(sql);
+        return exec(sql);
+      };
+      await db.query('insert into uow_t values ($1)', ['f1']);
+      await db.query('insert into uow_t values ($1)', ['f2']);
+      await expect(db.query('insert into uow_t values ($1)', ['f1'])).rejects.toThrow();
+      await db.query('insert into uow_t values ($1)', ['f3']);
+    });
+    expect(sent).toEqual([
+      'savepoint uow_1',
+      'release savepoint uow_1; savepoint uow_2',
+      'release savepoint uow_2; savepoint uow_3',
+      'rollback to savepoint uow_3',
+      'savepoint uow_4',
+    ]);
+    expect(await values()).toEqual(expect.arrayContaining(['f1', 'f2', 'f3']));
+  });
+
+  it('undoes the finished, unreleased statements of a joined transaction that fails after them', async () => {
+    await db.unitOfWork(async () => {
+      await expect(
+        db.transaction(async () => {
+          await db.query('insert into uow_t values ($1)', ['g1']);
+          await db.query('insert into uow_t values ($1)', ['g2']);
+          throw new Error('refused after two statements');
+        }),
+      ).rejects.toThrow('refused after two statements');
+      await insert('g3');
+    });
+    const now = await values();
+    expect(now).toContain('g3');
+    expect(now).not.toContain('g1');
+    expect(now).not.toContain('g2');
+  });
+
   it('lets concurrent transactions inside it take turns, and nested ones run inside their parent', async () => {
     await db.unitOfWork(async () => {
       await Promise.all(
