@@ -64,8 +64,7 @@ export function isIsoDate(s: unknown): s is string {
 
 export function toDayNumber(date: string): number {
   const day = typeof date === 'string' ? dayNumberOf(date) : undefined;
-  if (day === undefined)
-    throw new RangeError(`expected a date as YYYY-MM-DD, got ${String(date)}`);
+  if (day === undefined) throw new RangeError(`expected a date as YYYY-MM-DD, got ${String(date)}`);
   return day;
 }
 
