@@ -7,6 +7,7 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { serviceMondayAhead } from '../../helpers/service-days.ts';
 
 const OPS = '/api/v1/delivery/';
 const ESTIMATE = `${OPS}orders.estimate`;
@@ -28,13 +29,8 @@ const call = (who: PartnerSetup, op: string, body: unknown): Promise<Res> =>
   who.client.send('POST', `${OPS}${op}`, { body });
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
-// A Monday 08:00 (Accra is UTC+0) a few weeks from now, so windows on it are in service hours.
-const MONDAY = (() => {
-  const d = new Date(Date.now() + 21 * DAY);
-  d.setUTCDate(d.getUTCDate() + ((8 - d.getUTCDay()) % 7));
-  d.setUTCHours(8, 0, 0, 0);
-  return d.getTime();
-})();
+// A Monday 08:00 a few weeks from now, in a working week with no public holiday.
+const MONDAY = serviceMondayAhead();
 
 async function newClock(who = s, frozen = MONDAY, name = 'rush hour'): Promise<string> {
   const res = await call(who, 'test_clocks.create', { frozen_time: iso(frozen), name });

@@ -10,19 +10,14 @@ import {
   type PartnerSetup,
   type TestPlatform,
 } from '../../helpers/harness.ts';
+import { serviceMondayAhead } from '../../helpers/service-days.ts';
 import { spawnServer, type ServerProcess } from '../../helpers/process.ts';
 
 // A test clock's advance across a kill -9 of the server that runs it, then a restart: the advance
 // is taken over and completes, each time-driven step happened once, the books balance.
-const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
-// A Monday 08:00 (Accra is UTC+0) a few weeks from now, so the day is in service hours.
-const MONDAY = (() => {
-  const d = new Date(Date.now() + 21 * DAY);
-  d.setUTCDate(d.getUTCDate() + ((8 - d.getUTCDay()) % 7));
-  d.setUTCHours(8, 0, 0, 0);
-  return d.getTime();
-})();
+// A Monday 08:00 a few weeks from now, in a working week with no public holiday.
+const MONDAY = serviceMondayAhead();
 const HOUR = 3_600_000;
 const STEP_SECONDS = '600';
 
