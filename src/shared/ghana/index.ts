@@ -31,4 +31,5 @@ export {
   isSunday,
   type Holiday,
   type HolidayConfig,
+  weekday,
 } from './holidays.ts';
