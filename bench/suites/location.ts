@@ -76,17 +76,16 @@ async function scenario(name: ScenarioName, requests: number, concurrency: numbe
           order_reference: id,
         }) as never,
     };
-    couriers.onPosition(
-      new CourierTrail(
-        db,
-        orders,
-        couriers,
-        new WindowWatch(db, orders, Date.now, silent),
-        24,
-        Date.now,
-        silent,
-      ).onPosition,
+    const trail = new CourierTrail(
+      db,
+      orders,
+      couriers,
+      new WindowWatch(db, orders, Date.now, silent),
+      24,
+      Date.now,
+      silent,
     );
+    couriers.onPosition(trail.onPosition, trail.holdsJob);
     const rows: Array<{ couriers: number; reportsPerSecond: number; events: number }> = [];
     let have = 0;
     for (const size of SIZES) {

@@ -30,6 +30,7 @@ export {
   COURIER_PRESENCE_CHANNEL,
   COURIERS_PAGE,
   CouriersService,
+  type PositionCondition,
   type PositionListener,
 } from './service.ts';
 export { CourierSignIn, type SendText } from './sign-in.ts';

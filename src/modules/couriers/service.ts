@@ -24,6 +24,14 @@ export type PositionListener = (
   courier: { name: string; vehicle: Vehicle },
 ) => Promise<void>;
 
+/**
+ * When a position listener has anything to do, as a SQL boolean expression of its own module's,
+ * over its own tables, for the courier whose id is the SQL expression `courierId`. It is evaluated
+ * inside the report's own update, so a report that concerns no listener (a courier without a job)
+ * costs that one statement.
+ */
+export type PositionCondition = (courierId: string) => string;
+
 function requireValid(problems: readonly ErrorDetail[]): void {
   if (problems.length)
     throw errors.validation(
@@ -38,14 +46,17 @@ function requireValid(problems: readonly ErrorDetail[]): void {
  */
 export class CouriersService {
   private readonly positionListeners: PositionListener[] = [];
+  private readonly positionConditions: (PositionCondition | undefined)[] = [];
 
   constructor(
     private readonly db: Db,
     private readonly clock: () => number,
   ) {}
 
-  onPosition(listener: PositionListener): void {
+  /** `when`: the listener is told only of reports for which it holds (always, without one). */
+  onPosition(listener: PositionListener, when?: PositionCondition): void {
     this.positionListeners.push(listener);
+    this.positionConditions.push(when);
   }
 
   async create(
@@ -146,11 +157,13 @@ export class CouriersService {
     if (Number.isNaN(report.at.getTime()) || report.at.getTime() > this.clock() + 60_000) {
       requireValid([{ field: 'at', issue: 'must be a valid time, not in the future' }]);
     }
-    const courier = await repo.reportPosition(this.db, id, report.lat, report.lng, report.at);
+    const courier = await repo.reportPosition(this.db, { id, ...report }, this.positionConditions);
     if (!courier) await this.get(id);
     else {
       this.db.notify(COURIER_PRESENCE_CHANNEL);
-      for (const listener of this.positionListeners) await listener(id, report, courier);
+      const { concerns, ...who } = courier;
+      for (const [i, listener] of this.positionListeners.entries())
+        if (concerns[i]) await listener(id, report, who);
     }
     return courier !== undefined;
   }

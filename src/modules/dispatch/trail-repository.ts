@@ -58,6 +58,11 @@ export function heldJsonFor(orderId: string): string {
 }
 
 export const trailRepository = {
+  /** Whether the courier whose id is the SQL expression `courierId` holds a job: an expression, one index probe. */
+  holdsJobColumn(courierId: string): string {
+    return `exists (select 1 from dispatch_assignments a where a.courier_id = ${courierId} and a.ended_at is null)`;
+  },
+
   /** The jobs the courier holds now (a courier may carry several), oldest first as dispatch's own read. */
   async heldBy(q: Queryable, courierId: string): Promise<HeldStop[]> {
     return q.query<HeldStop>(

@@ -94,6 +94,9 @@ export class CourierTrail implements CourierTracker {
    * on now (dispatch's currentJob's), from what this report already read, so that the hot path
    * reads nothing more for them.
    */
+  /** When a report concerns onPosition: the courier holds a job (the couriers module's PositionCondition). */
+  readonly holdsJob = (courierId: string): string => repo.holdsJobColumn(courierId);
+
   readonly onPosition = async (
     courierId: string,
     report: TrailPoint,

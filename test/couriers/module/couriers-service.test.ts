@@ -110,6 +110,25 @@ describe('CouriersService', () => {
     expect(vans.map((c) => c.id)).toEqual([van.id]);
   });
 
+  it("tells each position listener of a newest report only where its condition, asked inside the report's update, holds", async () => {
+    const service = new CouriersService(db, () => now);
+    const [kofi, efua] = await Promise.all(
+      ['Kofi', 'Efua'].map((name) =>
+        service.create({ name, phone: phone(), vehicle: 'motorbike' }),
+      ),
+    );
+    const told: Record<'every' | 'never' | 'kofi', string[]> = { every: [], never: [], kofi: [] };
+    const listener = (into: string[]) => async (id: string) => void into.push(id);
+    service.onPosition(listener(told.every));
+    service.onPosition(listener(told.never), () => 'false');
+    service.onPosition(listener(told.kofi), (courierId) => `${courierId} = '${kofi!.id}'`);
+    for (const c of [kofi!, efua!])
+      await service.reportPosition(c.id, { ...ACCRA, at: new Date(now - 2000) });
+    // A late replay is nobody's news.
+    await service.reportPosition(kofi!.id, { ...ACCRA, at: new Date(now - 3000) });
+    expect(told).toEqual({ every: [kofi!.id, efua!.id], never: [], kofi: [kofi!.id] });
+  });
+
   it('refuses positions outside Ghana or in the future', async () => {
     const c = await couriers.create({ name: 'Esi', phone: phone(), vehicle: 'car' });
     await expect(

@@ -232,12 +232,25 @@ describe('live location', () => {
     expect(await trail(id)).toBe(1);
   });
 
-  it('ignores positions of couriers without a job', async () => {
+  it("ignores positions of couriers without a job, at the cost of the report's one statement", async () => {
     const courier = await courierNear(p, 3, now);
     const all = () => countRows(p, 'select count(*)::int as n from dispatch_trail');
     const before = await all();
-    now += 1_000;
-    await report(courier.id, PICKUP.lat);
+    const queries = vi.spyOn(p.app.platform.db, 'query');
+    let ran: string[];
+    try {
+      now += 1_000;
+      await report(courier.id, PICKUP.lat);
+      ran = statements(queries, /./);
+    } finally {
+      queries.mockRestore();
+    }
+    // Whether the courier holds a job is asked inside the position's own update.
+    expect(ran).toHaveLength(1);
+    expect(ran[0]).toMatch(/update couriers set last_lat[\s\S]*dispatch_assignments/);
     expect(await all()).toBe(before);
+    const moved = await p.app.platform.couriers.get(courier.id);
+    expect(moved.last_lat).toBeCloseTo(PICKUP.lat, 6);
+    expect(new Date(moved.last_position_at!).getTime()).toBe(now);
   });
 });
