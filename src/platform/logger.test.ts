@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asyncStdout, errorMessage, serializeError } from './logger.ts';
+import { errorMessage, perTurn, serializeError } from './logger.ts';
 
 describe('error serialization for logs', () => {
   it("keeps an AggregateError's reason, which its own message leaves empty", () => {
@@ -48,9 +48,20 @@ describe('error serialization for logs', () => {
   });
 });
 
-describe('asyncStdout', () => {
-  it('writes standard output without blocking the writer (an asynchronous destination)', () => {
-    const out = asyncStdout() as unknown as { fd: number; sync: boolean };
-    expect([out.fd, out.sync]).toEqual([1, false]);
+describe('perTurn', () => {
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  it("writes a turn's lines together in one write when the turn ends, never from the logging call", async () => {
+    const writes: string[] = [];
+    const out = perTurn({ write: (text) => writes.push(text) });
+    out.write('{"a":1}\n');
+    out.write('{"b":2}\n');
+    expect(writes).toEqual([]);
+    await nextTurn();
+    expect(writes).toEqual(['{"a":1}\n{"b":2}\n']);
+    out.write('{"c":3}\n');
+    await nextTurn();
+    await nextTurn();
+    expect(writes).toEqual(['{"a":1}\n{"b":2}\n', '{"c":3}\n']);
   });
 });

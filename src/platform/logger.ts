@@ -1,12 +1,41 @@
 import pino from 'pino';
 import { prettyLine } from './pretty-log.ts';
 
+/** Where log text ends up: standard output's synchronous writer in production, a fake in tests. */
+export interface LineSink {
+  write(text: string): unknown;
+}
+
 /**
- * Standard output, written asynchronously: a log line never blocks the request that wrote it
- * (writes in flight are coalesced), and what is buffered is flushed when the process exits.
+ * Lines gathered over one event-loop turn, written together in one call when the turn ends (and
+ * whatever is pending when the process exits). A request that logs costs no write of its own: at a
+ * high rate a turn's responses share one write, and at a low rate the one write is a plain system
+ * call, not a hop to libuv's thread pool and back (which cost 50-80 µs of CPU per logged request).
+ * A kill -9 loses at most the lines of the turn in progress.
  */
-export function asyncStdout(): pino.DestinationStream {
-  return pino.destination({ dest: 1, sync: false });
+export function perTurn(sink: LineSink): pino.DestinationStream {
+  let pending = '';
+  const flush = (): void => {
+    if (!pending) return;
+    const text = pending;
+    pending = '';
+    sink.write(text);
+  };
+  process.on('exit', flush);
+  return {
+    write(line: string) {
+      if (!pending) setImmediate(flush);
+      pending += line;
+    },
+  };
+}
+
+let stdoutPerTurn: pino.DestinationStream | undefined;
+
+/** Standard output through `perTurn`, one per process (every app and logger built in it shares it). */
+export function jsonStdout(): pino.DestinationStream {
+  stdoutPerTurn ??= perTurn(pino.destination({ dest: 1, sync: true }));
+  return stdoutPerTurn;
 }
 
 export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
@@ -21,11 +50,12 @@ export function humanLogs(
 }
 
 /**
- * Where the process's log lines go: JSON written asynchronously, or lines for a person written at
- * once, so they keep their order with the start banner (coloured on a terminal, unless NO_COLOR).
+ * Where the process's log lines go: JSON written once per event-loop turn (jsonStdout), or lines for
+ * a person written at once, so they keep their order with the start banner (coloured on a terminal,
+ * unless NO_COLOR).
  */
 export function logDestination(format: LogFormat): pino.DestinationStream {
-  if (!humanLogs(format)) return asyncStdout();
+  if (!humanLogs(format)) return jsonStdout();
   const out = pino.destination({ dest: 1, sync: true });
   const colour = process.stdout.isTTY === true && !process.env.NO_COLOR;
   return { write: (line: string) => void out.write(prettyLine(line, colour)) };
