@@ -36,6 +36,14 @@ function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/**
+ * When a position listener has anything to do, as a SQL boolean expression of its own module's,
+ * over its own tables, for the courier whose id is the SQL expression `courierId`. It is evaluated
+ * inside the report's own update, so a report that concerns no listener (a courier without a job)
+ * costs that one statement.
+ */
+export type PositionCondition = (courierId: string) => string;
+
 export const couriersRepository = {
   async insert(
     db: Queryable,
@@ -149,7 +157,7 @@ export const couriersRepository = {
   async reportPosition(
     db: Queryable,
     report: { id: string; lat: number; lng: number; at: Date },
-    conditions: readonly (((courierId: string) => string) | undefined)[],
+    conditions: readonly (PositionCondition | undefined)[],
   ): Promise<(Pick<CourierRow, 'name' | 'vehicle'> & { concerns: boolean[] }) | undefined> {
     const concerns = conditions.map((when) => (when ? `(${when('moved.id')})` : 'true'));
     const rows = await db.query<Pick<CourierRow, 'name' | 'vehicle'> & { concerns: boolean[] }>(

@@ -7,7 +7,14 @@ import {
   type CourierInput,
   type Vehicle,
 } from './domain/courier.ts';
-import { couriersRepository as repo, type CourierFilter, type CourierRow } from './repository.ts';
+import {
+  couriersRepository as repo,
+  type CourierFilter,
+  type CourierRow,
+  type PositionCondition,
+} from './repository.ts';
+
+export type { PositionCondition };
 
 export const COURIERS_PAGE = 50;
 
@@ -23,14 +30,6 @@ export type PositionListener = (
   report: { lat: number; lng: number; at: Date },
   courier: { name: string; vehicle: Vehicle },
 ) => Promise<void>;
-
-/**
- * When a position listener has anything to do, as a SQL boolean expression of its own module's,
- * over its own tables, for the courier whose id is the SQL expression `courierId`. It is evaluated
- * inside the report's own update, so a report that concerns no listener (a courier without a job)
- * costs that one statement.
- */
-export type PositionCondition = (courierId: string) => string;
 
 function requireValid(problems: readonly ErrorDetail[]): void {
   if (problems.length)

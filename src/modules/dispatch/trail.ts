@@ -89,14 +89,14 @@ export class CourierTrail implements CourierTracker {
     this.progressListeners.push(listener);
   }
 
+  /** When a report concerns onPosition: the courier holds a job (the couriers module's PositionCondition). */
+  readonly holdsJob = (courierId: string): string => repo.holdsJobColumn(courierId);
+
   /**
    * The couriers module's position listener. Its listeners are told of the drop the courier works
    * on now (dispatch's currentJob's), from what this report already read, so that the hot path
    * reads nothing more for them.
    */
-  /** When a report concerns onPosition: the courier holds a job (the couriers module's PositionCondition). */
-  readonly holdsJob = (courierId: string): string => repo.holdsJobColumn(courierId);
-
   readonly onPosition = async (
     courierId: string,
     report: TrailPoint,
