@@ -1,11 +1,6 @@
 import pino from 'pino';
 import { prettyLine } from './pretty-log.ts';
 
-/** Where log text ends up: standard output's synchronous writer in production, a fake in tests. */
-export interface LineSink {
-  write(text: string): unknown;
-}
-
 /**
  * Lines gathered over one event-loop turn, written together in one call when the turn ends (and
  * whatever is pending when the process exits). A request that logs costs no write of its own: at a
@@ -13,7 +8,7 @@ export interface LineSink {
  * call, not a hop to libuv's thread pool and back (which cost 50-80 µs of CPU per logged request).
  * A kill -9 loses at most the lines of the turn in progress.
  */
-export function perTurn(sink: LineSink): pino.DestinationStream {
+export function perTurn(sink: pino.DestinationStream): pino.DestinationStream {
   let pending = '';
   const flush = (): void => {
     if (!pending) return;
@@ -30,11 +25,16 @@ export function perTurn(sink: LineSink): pino.DestinationStream {
   };
 }
 
+let stdoutSync: pino.DestinationStream | undefined;
 let stdoutPerTurn: pino.DestinationStream | undefined;
+
+/** Standard output written at once, one writer per process. */
+const syncStdout = (): pino.DestinationStream =>
+  (stdoutSync ??= pino.destination({ dest: 1, sync: true }));
 
 /** Standard output through `perTurn`, one per process (every app and logger built in it shares it). */
 export function jsonStdout(): pino.DestinationStream {
-  stdoutPerTurn ??= perTurn(pino.destination({ dest: 1, sync: true }));
+  stdoutPerTurn ??= perTurn(syncStdout());
   return stdoutPerTurn;
 }
 
@@ -56,7 +56,7 @@ export function humanLogs(
  */
 export function logDestination(format: LogFormat): pino.DestinationStream {
   if (!humanLogs(format)) return jsonStdout();
-  const out = pino.destination({ dest: 1, sync: true });
+  const out = syncStdout();
   const colour = process.stdout.isTTY === true && !process.env.NO_COLOR;
   return { write: (line: string) => void out.write(prettyLine(line, colour)) };
 }

@@ -148,24 +148,29 @@ export const couriersRepository = {
     return rows[0];
   },
 
+  /** Position listeners' conditions as one SQL boolean array over the moved courier (true where a listener has none). */
+  concernsOf(conditions: readonly (PositionCondition | undefined)[]): string {
+    const each = conditions.map((when) => (when ? `(${when('moved.id')})` : 'true'));
+    return `array[${each.join(', ')}]::boolean[]`;
+  },
+
   /**
    * Keeps the newest report only: one arriving late (replayed from a phone's queue) does not win.
    * Its commit does not wait for the WAL flush: run it on its own, never inside a unit of work
-   * (whose whole commit it would relax). `conditions`: the position listeners' (PositionCondition),
-   * answered in `concerns` in their order (true where a listener has none).
+   * (whose whole commit it would relax). `concerns`: the listeners' conditions (concernsOf),
+   * answered in their order.
    */
   async reportPosition(
     db: Queryable,
     report: { id: string; lat: number; lng: number; at: Date },
-    conditions: readonly (PositionCondition | undefined)[],
+    concerns: string,
   ): Promise<(Pick<CourierRow, 'name' | 'vehicle'> & { concerns: boolean[] }) | undefined> {
-    const concerns = conditions.map((when) => (when ? `(${when('moved.id')})` : 'true'));
     const rows = await db.query<Pick<CourierRow, 'name' | 'vehicle'> & { concerns: boolean[] }>(
       `with moved as (
          update couriers set last_lat = $2, last_lng = $3, last_position_at = $4
           where id = $1 and active and (last_position_at is null or last_position_at < $4)
          returning id, name, vehicle, ${WITHOUT_FLUSH_WAIT}
-       ) select name, vehicle, array[${concerns.join(', ')}]::boolean[] as concerns from moved`,
+       ) select name, vehicle, ${concerns} as concerns from moved`,
       [report.id, report.lat, report.lng, report.at],
     );
     return rows[0];

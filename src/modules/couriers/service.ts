@@ -44,8 +44,12 @@ function requireValid(problems: readonly ErrorDetail[]): void {
  * last reported position that dispatch ranks them by.
  */
 export class CouriersService {
-  private readonly positionListeners: PositionListener[] = [];
-  private readonly positionConditions: (PositionCondition | undefined)[] = [];
+  private readonly positionListeners: {
+    listener: PositionListener;
+    when: PositionCondition | undefined;
+  }[] = [];
+  /** The listeners' conditions as the report's SQL, made when one registers, not per report. */
+  private positionConcerns = repo.concernsOf([]);
 
   constructor(
     private readonly db: Db,
@@ -54,8 +58,8 @@ export class CouriersService {
 
   /** `when`: the listener is told only of reports for which it holds (always, without one). */
   onPosition(listener: PositionListener, when?: PositionCondition): void {
-    this.positionListeners.push(listener);
-    this.positionConditions.push(when);
+    this.positionListeners.push({ listener, when });
+    this.positionConcerns = repo.concernsOf(this.positionListeners.map((l) => l.when));
   }
 
   async create(
@@ -156,12 +160,12 @@ export class CouriersService {
     if (Number.isNaN(report.at.getTime()) || report.at.getTime() > this.clock() + 60_000) {
       requireValid([{ field: 'at', issue: 'must be a valid time, not in the future' }]);
     }
-    const courier = await repo.reportPosition(this.db, { id, ...report }, this.positionConditions);
+    const courier = await repo.reportPosition(this.db, { id, ...report }, this.positionConcerns);
     if (!courier) await this.get(id);
     else {
       this.db.notify(COURIER_PRESENCE_CHANNEL);
       const { concerns, ...who } = courier;
-      for (const [i, listener] of this.positionListeners.entries())
+      for (const [i, { listener }] of this.positionListeners.entries())
         if (concerns[i]) await listener(id, report, who);
     }
     return courier !== undefined;

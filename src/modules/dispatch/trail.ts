@@ -90,7 +90,7 @@ export class CourierTrail implements CourierTracker {
   }
 
   /** When a report concerns onPosition: the courier holds a job (the couriers module's PositionCondition). */
-  readonly holdsJob = (courierId: string): string => repo.holdsJobColumn(courierId);
+  readonly holdsJob = repo.holdsJobColumn;
 
   /**
    * The couriers module's position listener. Its listeners are told of the drop the courier works

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 
 // The compiled logger (the tiers' global setup keeps dist/ up to date), in a process of its own.
@@ -12,16 +12,12 @@ const exitingAfterLogging = `
 
 describe('JSON log lines on standard output', () => {
   it('reach standard output when the process exits in the turn that logged them', () => {
-    let stdout = '';
-    try {
-      execFileSync(process.execPath, ['--input-type=module', '-e', exitingAfterLogging], {
-        encoding: 'utf8',
-      });
-    } catch (err) {
-      const failed = err as { status: number; stdout: string };
-      expect(failed.status).toBe(3);
-      stdout = failed.stdout;
-    }
+    const { status, stdout } = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', exitingAfterLogging],
+      { encoding: 'utf8' },
+    );
+    expect(status).toBe(3);
     expect(stdout).toBe('{"msg":"first"}\n{"msg":"last words"}\n');
   });
 });
