@@ -25,13 +25,18 @@ describe.runIf(onPostgres)('a statement on its own, ended by a deadlock (Postgre
     const db = database();
     let statementWaits!: () => void;
     const waiting = new Promise<void>((resolve) => (statementWaits = resolve));
+    let holdsRow2!: () => void;
+    const row2Held = new Promise<void>((resolve) => (holdsRow2 = resolve));
     const other = db.transaction(async (tx) => {
       // This side waits longer before looking for a deadlock: the lone statement is the victim.
       await tx.query("select set_config('deadlock_timeout', '5s', true)");
       await tx.query('update deadlock_probe set v = v + 1 where id = 2');
+      holdsRow2();
       await waiting;
       await tx.query('update deadlock_probe set v = v + 10 where id = 1');
     });
+    // Sent before the transaction held row 2, the statement would take both rows and never wait.
+    await row2Held;
     // Locks row 1, then waits for row 2, which the transaction holds; the transaction then asks for row 1.
     const statement = db.query('update deadlock_probe set v = v + 100 where id in (1, 2)');
     await expect.poll(() => waitingOnLock(db), { timeout: 10_000, interval: 20 }).toBe(true);
