@@ -5,7 +5,12 @@ import type { Destinations } from '../../platform/outbound/destinations.ts';
 import { batching } from '../../platform/concurrency.ts';
 import { WorkerLoop } from '../../platform/worker-loop.ts';
 import { OUTBOX_CHANNEL } from './outbox.ts';
-import { webhooksRepository as repo, type ClaimedDelivery, type Settlement } from './repository.ts';
+import {
+  webhooksRepository as repo,
+  type AppRoom,
+  type ClaimedDelivery,
+  type Settlement,
+} from './repository.ts';
 import { sendWebhook, signatureHeader, type SendResult } from './sender.ts';
 
 export interface DispatcherSettings {
@@ -133,26 +138,28 @@ export class WebhookDispatcher {
     if (free <= 0) return 0;
     const now = new Date(this.clock());
     const lease = new Date(now.getTime() + this.leaseMs());
-    const { events, unaddressed } = await repo.claim(
-      this.db,
-      now,
-      lease,
-      free,
-      this.saturatedApps(),
-    );
+    const { events, unaddressed } = await repo.claim(this.db, now, lease, free, this.rooms());
     const sends = events.map((e) => this.deliver(e, lease));
     if (wait) await Promise.all(sends);
     return events.length + unaddressed;
   }
 
-  /** Apps whose endpoint has no free turn and a queue at least half full: their events are left for a later claim. */
-  private saturatedApps(): string[] {
-    const full: string[] = [];
-    for (const [app, origin] of this.appOrigins) {
+  /**
+   * Of each app whose endpoint is being sent to, as many events as its free turns and queue places
+   * take, and none while its queue is at least half full: a claim beyond that was handed back, a
+   * second statement each time.
+   */
+  private rooms(): AppRoom[] {
+    const rooms: AppRoom[] = [];
+    const places = this.settings.perEndpointConcurrency + this.queueLimit();
+    for (const [appId, origin] of this.appOrigins) {
       const gate = this.gates.get(origin);
-      if (gate && gate.waiting.length >= this.refillBelow()) full.push(app);
+      if (!gate) continue;
+      const room =
+        gate.waiting.length >= this.refillBelow() ? 0 : places - gate.active - gate.waiting.length;
+      rooms.push({ appId, room: Math.max(0, room) });
     }
-    return full;
+    return rooms;
   }
 
   /** As many waiting as sending: one slow endpoint holds at most twice its turns of the dispatcher's places. */
@@ -162,7 +169,7 @@ export class WebhookDispatcher {
 
   /**
    * An endpoint's queue is claimed for again once it is down to half: claiming each time a place
-   * opened took a claim's worth of its events for one place and handed the rest back, every time.
+   * opened took a few events per claim statement.
    */
   private refillBelow(): number {
     return Math.ceil(this.queueLimit() / 2);
@@ -225,8 +232,8 @@ export class WebhookDispatcher {
       if (!event.destination_url) this.appOrigins.set(event.app_id, origin);
       const turn = await this.enter(origin);
       if (turn === null) {
-        // The endpoint's queue is full: hand the event back; it is claimed again once the queue is
-        // down to half.
+        // The endpoint's queue is full (only a claim made before the endpoint was known takes more
+        // than its room): hand the event back; it is claimed again once the queue is down to half.
         await this.handBack(event.id);
         return;
       }

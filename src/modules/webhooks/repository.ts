@@ -87,10 +87,19 @@ const EVENT_COLS = `id, app_id, environment, type, subject_id, sequence, destina
 export const CLOCK_PARKED = `'9999-12-31T00:00:00Z'::timestamptz`;
 const CLOCK_RETRY = `e.test_clock_id is not null and s.status = 'pending' and s.retry_delay_ms is not null`;
 
+/** How many more of an app's events its endpoint's turns and queue can take in this dispatcher. */
+export interface AppRoom {
+  appId: string;
+  room: number;
+}
+
+const DUE = `e.delivery_status = 'pending' and e.next_attempt_at <= $1 and (e.lease_until is null or e.lease_until < $1)`;
+
 export const webhooksRepository = {
   /**
-   * Takes up to `limit` due events, leaving those of `saturatedApps` (whose endpoint has no place
-   * for more here), in one statement. Events nobody is to receive (no URL of their own, none on their
+   * Takes up to `limit` due events in one statement, and of an app in `rooms` (whose endpoint this
+   * dispatcher is sending to) no more than its endpoint has room for here, oldest first: claiming
+   * more only handed the excess back, a second statement each time. Events nobody is to receive (no URL of their own, none on their
    * app) are finished there as `no_destination`; the others are leased to this dispatcher, each with
    * where it goes, the app's secrets and whether that endpoint is disabled, read as it is claimed so a
    * changed URL or secret applies from then on. SKIP LOCKED lets several dispatchers claim at once
@@ -101,15 +110,24 @@ export const webhooksRepository = {
     now: Date,
     leaseUntil: Date,
     limit: number,
-    saturatedApps: readonly string[] = [],
+    rooms: readonly AppRoom[] = [],
   ): Promise<{ events: ClaimedDelivery[]; unaddressed: number }> {
     const rows = await db.query<ClaimedDelivery & { unaddressed: number }>(
-      `with due as (
-         select e.id, e.destination_url is null and a.webhook_url is null as unaddressed
+      `with others as (
+         select e.id, e.next_attempt_at, e.destination_url is null and a.webhook_url is null as unaddressed
            from outbox_events e join apps a on a.id = e.app_id
-          where e.delivery_status = 'pending' and e.next_attempt_at <= $1 and (e.lease_until is null or e.lease_until < $1)
-            and (e.destination_url is not null or not (e.app_id = any($4::text[])))
+          where ${DUE} and (e.destination_url is not null or not (e.app_id = any($4::text[])))
           order by e.next_attempt_at limit $3 for update of e skip locked),
+       roomed as (
+         select x.* from unnest($4::text[], $5::int[]) as r(app_id, room) cross join lateral (
+           select e.id, e.next_attempt_at, a.webhook_url is null as unaddressed
+             from outbox_events e join apps a on a.id = e.app_id
+            where e.app_id = r.app_id and ${DUE} and e.destination_url is null
+            order by e.created_at limit r.room for update of e skip locked) x),
+       -- Rows locked here but left out by the limit are unlocked with the statement, not leased.
+       due as (
+         select * from (select * from others union all select * from roomed) d
+          order by d.next_attempt_at limit $3),
        finished as (
          update outbox_events e set delivery_status = 'no_destination', lease_until = null, last_error = '${NO_DESTINATION_ERROR}'
            from due where e.id = due.id and due.unaddressed
@@ -124,7 +142,7 @@ export const webhooksRepository = {
                             where d.app_id = a.id and d.url = coalesce(e.destination_url, a.webhook_url)) as disabled)
        -- One row even when nothing was leased, to carry the count finished.
        select f.unaddressed, c.* from (select count(*)::int as unaddressed from finished) f left join claimed c on true`,
-      [now, leaseUntil, limit, saturatedApps],
+      [now, leaseUntil, limit, rooms.map((r) => r.appId), rooms.map((r) => r.room)],
     );
     return { events: rows.filter((r) => r.id !== null), unaddressed: rows[0]?.unaddressed ?? 0 };
   },
