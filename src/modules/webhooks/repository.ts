@@ -87,20 +87,20 @@ const EVENT_COLS = `id, app_id, environment, type, subject_id, sequence, destina
 export const CLOCK_PARKED = `'9999-12-31T00:00:00Z'::timestamptz`;
 const CLOCK_RETRY = `e.test_clock_id is not null and s.status = 'pending' and s.retry_delay_ms is not null`;
 
-/** How many more of an app's events its endpoint's turns and queue can take in this dispatcher. */
+/** How many more of an app's (URL-less) events its endpoint's turns and queue can take in this dispatcher. */
 export interface AppRoom {
   appId: string;
   room: number;
 }
 
-const DUE = `e.delivery_status = 'pending' and e.next_attempt_at <= $1 and (e.lease_until is null or e.lease_until < $1)`;
-
 export const webhooksRepository = {
   /**
-   * Takes up to `limit` due events in one statement, and of an app in `rooms` (whose endpoint this
-   * dispatcher is sending to) no more than its endpoint has room for here, oldest first: claiming
-   * more only handed the excess back, a second statement each time. Events nobody is to receive (no URL of their own, none on their
-   * app) are finished there as `no_destination`; the others are leased to this dispatcher, each with
+   * Takes up to `limit` due events in one statement, none of an app whose endpoint has no room here
+   * (`rooms`, known for the apps this dispatcher is sending to) and of one with room no more than
+   * that, first due first: taking more only handed the excess back, a second statement each time.
+   * The room is applied to the first `limit` due events, so the scan is the same index range as
+   * without it. Events nobody is to receive (no URL of their own, none on their app) are finished
+   * there as `no_destination`; the others are leased to this dispatcher, each with
    * where it goes, the app's secrets and whether that endpoint is disabled, read as it is claimed so a
    * changed URL or secret applies from then on. SKIP LOCKED lets several dispatchers claim at once
    * without waiting on each other or taking the same event.
@@ -113,21 +113,21 @@ export const webhooksRepository = {
     rooms: readonly AppRoom[] = [],
   ): Promise<{ events: ClaimedDelivery[]; unaddressed: number }> {
     const rows = await db.query<ClaimedDelivery & { unaddressed: number }>(
-      `with others as (
-         select e.id, e.next_attempt_at, e.destination_url is null and a.webhook_url is null as unaddressed
+      `with candidates as (
+         select e.id, e.app_id, e.next_attempt_at, e.destination_url is null as app_bound,
+                e.destination_url is null and a.webhook_url is null as unaddressed
            from outbox_events e join apps a on a.id = e.app_id
-          where ${DUE} and (e.destination_url is not null or not (e.app_id = any($4::text[])))
+          where e.delivery_status = 'pending' and e.next_attempt_at <= $1 and (e.lease_until is null or e.lease_until < $1)
+            and (e.destination_url is not null or not (e.app_id = any($4::text[])))
           order by e.next_attempt_at limit $3 for update of e skip locked),
-       roomed as (
-         select x.* from unnest($4::text[], $5::int[]) as r(app_id, room) cross join lateral (
-           select e.id, e.next_attempt_at, a.webhook_url is null as unaddressed
-             from outbox_events e join apps a on a.id = e.app_id
-            where e.app_id = r.app_id and ${DUE} and e.destination_url is null
-            order by e.created_at limit r.room for update of e skip locked) x),
-       -- Rows locked here but left out by the limit are unlocked with the statement, not leased.
+       -- Of an app with room, its first candidates up to the room; the others stay unleased (their
+       -- row locks end with the statement).
        due as (
-         select * from (select * from others union all select * from roomed) d
-          order by d.next_attempt_at limit $3),
+         select c.id, c.unaddressed
+           from (select c.*, row_number() over (partition by c.app_id, c.app_bound order by c.next_attempt_at, c.id) as nth
+                   from candidates c) c
+           left join unnest($5::text[], $6::int[]) as r(app_id, room) on r.app_id = c.app_id and c.app_bound
+          where r.room is null or c.nth <= r.room),
        finished as (
          update outbox_events e set delivery_status = 'no_destination', lease_until = null, last_error = '${NO_DESTINATION_ERROR}'
            from due where e.id = due.id and due.unaddressed
@@ -142,7 +142,14 @@ export const webhooksRepository = {
                             where d.app_id = a.id and d.url = coalesce(e.destination_url, a.webhook_url)) as disabled)
        -- One row even when nothing was leased, to carry the count finished.
        select f.unaddressed, c.* from (select count(*)::int as unaddressed from finished) f left join claimed c on true`,
-      [now, leaseUntil, limit, rooms.map((r) => r.appId), rooms.map((r) => r.room)],
+      [
+        now,
+        leaseUntil,
+        limit,
+        rooms.filter((r) => r.room === 0).map((r) => r.appId),
+        rooms.filter((r) => r.room > 0).map((r) => r.appId),
+        rooms.filter((r) => r.room > 0).map((r) => r.room),
+      ],
     );
     return { events: rows.filter((r) => r.id !== null), unaddressed: rows[0]?.unaddressed ?? 0 };
   },
