@@ -232,8 +232,9 @@ export class WebhookDispatcher {
       if (!event.destination_url) this.appOrigins.set(event.app_id, origin);
       const turn = await this.enter(origin);
       if (turn === null) {
-        // The endpoint's queue is full (only a claim made before the endpoint was known takes more
-        // than its room): hand the event back; it is claimed again once the queue is down to half.
+        // The endpoint's queue is full (a claim takes more than the room only for an endpoint it
+        // did not know, apps sharing one endpoint, or events with URLs of their own): hand the
+        // event back; it is claimed again once the queue is down to half.
         await this.handBack(event.id);
         return;
       }

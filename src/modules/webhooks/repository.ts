@@ -112,6 +112,8 @@ export const webhooksRepository = {
     limit: number,
     rooms: readonly AppRoom[] = [],
   ): Promise<{ events: ClaimedDelivery[]; unaddressed: number }> {
+    const full = rooms.filter((r) => r.room === 0);
+    const open = rooms.filter((r) => r.room > 0);
     const rows = await db.query<ClaimedDelivery & { unaddressed: number }>(
       `with candidates as (
          select e.id, e.app_id, e.next_attempt_at, e.destination_url is null as app_bound,
@@ -146,9 +148,9 @@ export const webhooksRepository = {
         now,
         leaseUntil,
         limit,
-        rooms.filter((r) => r.room === 0).map((r) => r.appId),
-        rooms.filter((r) => r.room > 0).map((r) => r.appId),
-        rooms.filter((r) => r.room > 0).map((r) => r.room),
+        full.map((r) => r.appId),
+        open.map((r) => r.appId),
+        open.map((r) => r.room),
       ],
     );
     return { events: rows.filter((r) => r.id !== null), unaddressed: rows[0]?.unaddressed ?? 0 };
