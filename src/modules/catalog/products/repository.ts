@@ -14,7 +14,8 @@ export interface VendorRow {
   updated_at: Date;
 }
 
-export interface ProductRow {
+/** What a partner's catalog shows of a product (no operator switches, no dates to parse). */
+export interface CatalogProductRow {
   id: string;
   vendor_id: string;
   vendor_name: string;
@@ -22,6 +23,9 @@ export interface ProductRow {
   description: string;
   images: string[];
   category: string | null;
+}
+
+export interface ProductRow extends CatalogProductRow {
   active: boolean;
   listed: boolean;
   created_at: Date;
@@ -47,8 +51,12 @@ export type ProductValues = Pick<
 
 const VENDOR_COLS =
   'id, name, syndicatable, commission_bps, pickup_contact_person, pickup_contact_phone, pickup_address, pickup_lat, pickup_lng, created_at, updated_at';
-const PRODUCT_COLS =
-  'p.id, p.vendor_id, v.name as vendor_name, p.title, p.description, p.images, p.category, p.active, p.listed, p.created_at, p.updated_at';
+const CATALOG_COLS =
+  'p.id, p.vendor_id, v.name as vendor_name, p.title, p.description, p.images, p.category';
+const PRODUCT_COLS = `${CATALOG_COLS}, p.active, p.listed, p.created_at, p.updated_at`;
+/** Partner reads (listed products only) take the catalog's columns; operator reads take all. */
+type ProductRowOf<Listed extends boolean> = Listed extends true ? CatalogProductRow : ProductRow;
+const productCols = (listedOnly: boolean) => (listedOnly ? CATALOG_COLS : PRODUCT_COLS);
 const VARIANT_COLS = 'id, product_id, position, label, price_pesewas, stock, reserved, sellable';
 
 /** `set a = $2, b = $3` for the defined members of a patch, parameters after `first`. */
@@ -218,13 +226,13 @@ export const catalogRepository = {
     );
   },
 
-  async getProduct(
+  async getProduct<Listed extends boolean>(
     db: Queryable,
     id: string,
-    opts: { listedOnly: boolean },
-  ): Promise<ProductRow | undefined> {
-    const rows = await db.query<ProductRow>(
-      `select ${PRODUCT_COLS} from products p join vendors v on v.id = p.vendor_id where p.id = $1${opts.listedOnly ? ' and p.listed' : ''}`,
+    opts: { listedOnly: Listed },
+  ): Promise<ProductRowOf<Listed> | undefined> {
+    const rows = await db.query<ProductRowOf<Listed>>(
+      `select ${productCols(opts.listedOnly)} from products p join vendors v on v.id = p.vendor_id where p.id = $1${opts.listedOnly ? ' and p.listed' : ''}`,
       [id],
     );
     return rows[0];
@@ -234,12 +242,12 @@ export const catalogRepository = {
    * One keyset page, by product id. With `listedOnly` the planner walks products_listed_idx (or
    * products_vendor_listed_idx with a vendor) and stops after `limit` rows, whatever the table size.
    */
-  async page(
+  async page<Listed extends boolean>(
     db: Queryable,
-    q: { vendorId?: string; after?: string; limit: number; listedOnly: boolean },
-  ): Promise<ProductRow[]> {
-    return db.query<ProductRow>(
-      `select ${PRODUCT_COLS} from products p join vendors v on v.id = p.vendor_id
+    q: { vendorId?: string; after?: string; limit: number; listedOnly: Listed },
+  ): Promise<Array<ProductRowOf<Listed>>> {
+    return db.query<ProductRowOf<Listed>>(
+      `select ${productCols(q.listedOnly)} from products p join vendors v on v.id = p.vendor_id
         where ($1::text is null or p.vendor_id = $1) and ($2::text is null or p.id > $2)${q.listedOnly ? ' and p.listed' : ''}
         order by p.id limit $3`,
       [q.vendorId ?? null, q.after ?? null, q.limit],

@@ -12,7 +12,7 @@ import { decodeCursor, encodeCursor } from '../domain/places.ts';
 import { rateToBps } from '../domain/money.ts';
 import {
   catalogRepository as repo,
-  type ProductRow,
+  type CatalogProductRow,
   type ProductValues,
   type VendorRow,
   type VendorValues,
@@ -245,7 +245,9 @@ export class CatalogService {
     };
   }
 
-  private async withVariants(products: readonly ProductRow[]): Promise<ProductWithVariants[]> {
+  private async withVariants<P extends CatalogProductRow>(
+    products: readonly P[],
+  ): Promise<Array<ProductWithVariants<P>>> {
     const variants = groupVariants(
       await repo.variantsOf(
         this.db,

@@ -1,17 +1,17 @@
 import { pesewasToGhs } from '../../../platform/money.ts';
 import { bpsToRate } from '../domain/money.ts';
-import type { ProductRow, VariantRow, VendorRow } from './repository.ts';
+import type { CatalogProductRow, ProductRow, VariantRow, VendorRow } from './repository.ts';
 
 /** A product with its variants, as the service answers it; each route shapes it for its audience. */
-export interface ProductWithVariants {
-  product: ProductRow;
+export interface ProductWithVariants<P extends CatalogProductRow = ProductRow> {
+  product: P;
   variants: readonly VariantRow[];
 }
 
 const inStock = (v: VariantRow) => v.sellable && v.stock - v.reserved > 0;
 
 /** The contract's Catalog product. */
-export function productView({ product: p, variants }: ProductWithVariants) {
+export function productView({ product: p, variants }: ProductWithVariants<CatalogProductRow>) {
   return {
     product_id: p.id,
     vendor_id: p.vendor_id,
@@ -73,6 +73,10 @@ export function vendorView(v: VendorRow) {
 /** Variants grouped by product, in each product's own order. */
 export function groupVariants(variants: readonly VariantRow[]): Map<string, VariantRow[]> {
   const out = new Map<string, VariantRow[]>();
-  for (const v of variants) out.set(v.product_id, [...(out.get(v.product_id) ?? []), v]);
+  for (const v of variants) {
+    const group = out.get(v.product_id);
+    if (group) group.push(v);
+    else out.set(v.product_id, [v]);
+  }
   return out;
 }
