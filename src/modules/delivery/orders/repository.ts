@@ -73,9 +73,39 @@ const ORDER_COLS = `id, app_id, partner_id, environment, order_reference, status
   cancellation_reason, delivery_attempts, failure_reason, failure_note, return_fee_pesewas, quote_id,
   pickup_digital_address, delivery_digital_address, pickup_ready_at, dropoff_deadline, test_clock_id, created_at, updated_at`;
 
+/** What orders.track shows of an order, and the owner it is checked against: a third of the columns. */
+const TRACK_COLS = `id, app_id, environment, order_reference, status, customer_name, customer_phone,
+  estimated_delivery, delivery_attempts, failure_reason, failure_note, created_at`;
+export type TrackedOrder = Pick<
+  OrderRow,
+  | 'id'
+  | 'app_id'
+  | 'environment'
+  | 'order_reference'
+  | 'status'
+  | 'customer_name'
+  | 'customer_phone'
+  | 'estimated_delivery'
+  | 'delivery_attempts'
+  | 'failure_reason'
+  | 'failure_note'
+  | 'created_at'
+>;
+
+/** Which of an order's columns a read takes: all of them, or what tracking shows. */
+export type OrderColumns = 'order' | 'tracking';
+export type OrderOf<C extends OrderColumns> = C extends 'tracking' ? TrackedOrder : OrderRow;
+
 /** The moves after placement, as JSON beside the order row, so a read with its timeline is one statement. */
-const WITH_MOVES = `${ORDER_COLS}, coalesce((select json_agg(json_build_object('version', e.version, 'status', e.status, 'note', e.note, 'at', e.at) order by e.version)
+const movesAfter = (
+  columns: string,
+) => `${columns}, coalesce((select json_agg(json_build_object('version', e.version, 'status', e.status, 'note', e.note, 'at', e.at) order by e.version)
   from delivery_order_events e where e.order_id = delivery_orders.id), '[]') as moves`;
+const WITH_MOVES = movesAfter(ORDER_COLS);
+const SELECT_WITH_MOVES: Record<OrderColumns, string> = {
+  order: WITH_MOVES,
+  tracking: movesAfter(TRACK_COLS),
+};
 
 export interface TrackingRow {
   id: string;
@@ -87,26 +117,34 @@ export interface TrackingRow {
   delivery_lng: number | null;
 }
 
-export interface OrderWithTimeline {
-  order: OrderRow;
+export interface OrderWithTimeline<O extends Pick<OrderRow, 'created_at'> = OrderRow> {
+  order: O;
   events: EventRow[];
 }
 
 type MoveJson = { version: number; status: DeliveryStatus; note: string | null; at: string };
 
 /** The timeline: the order's placement (its own creation, never stored twice), then its moves. */
-function withTimeline(
-  row: (OrderRow & { moves: MoveJson[] | string }) | undefined,
-): OrderWithTimeline | undefined {
-  if (!row) return undefined;
-  const { moves, ...order } = row;
+function timelineOf<O extends Pick<OrderRow, 'created_at'>>(
+  order: O,
+  moves: MoveJson[] | string,
+): OrderWithTimeline<O> {
   const parsed: MoveJson[] = typeof moves === 'string' ? JSON.parse(moves) : moves;
   const placed: EventRow = { version: 1, status: 'placed', note: null, at: order.created_at };
   return { order, events: [placed, ...parsed.map((m) => ({ ...m, at: new Date(m.at) }))] };
 }
 
+function withTimeline(
+  row: (OrderRow & { moves: MoveJson[] | string }) | undefined,
+): OrderWithTimeline | undefined {
+  if (!row) return undefined;
+  const { moves, ...order } = row;
+  return timelineOf(order, moves);
+}
+
 /** An order read with another module's column about it (ReadAlongside's value, before `read`). */
-export interface OrderWithAlongside extends OrderWithTimeline {
+export interface OrderWithAlongside<O extends Pick<OrderRow, 'created_at'> = OrderRow>
+  extends OrderWithTimeline<O> {
   alongside: unknown;
 }
 
@@ -114,12 +152,13 @@ export interface OrderWithAlongside extends OrderWithTimeline {
 const alongsideColumn = (column: string | undefined): string =>
   column === undefined ? '' : `, ${column} as alongside`;
 
-function withAlongside(
-  row: (OrderRow & { moves: MoveJson[]; alongside?: unknown }) | undefined,
-): OrderWithAlongside | undefined {
+function withAlongside<O extends Pick<OrderRow, 'created_at'>>(
+  row: (O & { moves: MoveJson[]; alongside?: unknown }) | undefined,
+): OrderWithAlongside<O> | undefined {
   if (!row) return undefined;
-  const { alongside = null, ...rest } = row;
-  return { ...withTimeline(rest)!, alongside };
+  const { alongside = null, moves, ...order } = row;
+  // The row without its two extra columns is the order as selected (O).
+  return { ...timelineOf(order as unknown as O, moves), alongside };
 }
 
 /** One day of a partner's orders (see dailyForPartner). */
@@ -245,18 +284,19 @@ export const ordersRepository = {
    * indistinguishable from missing ones. `alongside`: another module's column about the order
    * (ReadAlongside), read in the same statement and answered as `alongside`.
    */
-  async findOwned(
+  async findOwned<C extends OrderColumns = 'order'>(
     db: Queryable,
     id: string,
     owner: Owner,
     alongside?: string,
-  ): Promise<OrderWithAlongside | undefined> {
+    columns: C = 'order' as C,
+  ): Promise<OrderWithAlongside<OrderOf<C>> | undefined> {
     // By primary key alone, ownership checked here: with the owner in the WHERE clause a planner
     // without statistics may scan the app's orders through the reference index instead.
     const found = withAlongside(
       (
-        await db.query<OrderRow & { moves: MoveJson[]; alongside?: unknown }>(
-          `select ${WITH_MOVES}${alongsideColumn(alongside)} from delivery_orders where id = $1`,
+        await db.query<OrderOf<C> & { moves: MoveJson[]; alongside?: unknown }>(
+          `select ${SELECT_WITH_MOVES[columns]}${alongsideColumn(alongside)} from delivery_orders where id = $1`,
           [id],
         )
       )[0],
@@ -268,14 +308,15 @@ export const ordersRepository = {
       : undefined;
   },
 
-  async findOwnedByReference(
+  async findOwnedByReference<C extends OrderColumns = 'order'>(
     db: Queryable,
     reference: string,
     owner: Owner,
     alongside?: string,
-  ): Promise<OrderWithAlongside | undefined> {
-    const rows = await db.query<OrderRow & { moves: MoveJson[]; alongside?: unknown }>(
-      `select ${WITH_MOVES}${alongsideColumn(alongside)} from delivery_orders
+    columns: C = 'order' as C,
+  ): Promise<OrderWithAlongside<OrderOf<C>> | undefined> {
+    const rows = await db.query<OrderOf<C> & { moves: MoveJson[]; alongside?: unknown }>(
+      `select ${SELECT_WITH_MOVES[columns]}${alongsideColumn(alongside)} from delivery_orders
         where app_id = $1 and environment = $2 and order_reference = $3`,
       [owner.appId, owner.environment, reference],
     );

@@ -32,6 +32,8 @@ import { normalizeOrder, type NormalizeContext, type NormalizedOrder } from './n
 import {
   ordersRepository as repo,
   type OrderRow,
+  type OrderColumns,
+  type OrderOf,
   type OrderWithTimeline,
   type Owner,
   type PaymentStatus,
@@ -358,20 +360,22 @@ export class OrdersService {
    * The order with its timeline and another module's answer about it (`with`, e.g. its proof), all
    * in one statement; by id or by the app's reference.
    */
-  async getWith<T>(
+  async getWith<T, C extends OrderColumns = 'order'>(
     auth: AuthContext,
     lookup: { order_id: string } | { order_reference: string },
     with_: ReadAlongside<T>,
-  ): Promise<OrderWithTimeline & { alongside: T }> {
+    columns?: C,
+  ): Promise<OrderWithTimeline<OrderOf<C>> & { alongside: T }> {
     const column = with_.column('delivery_orders.id');
     const found =
       'order_id' in lookup
-        ? await repo.findOwned(this.deps.db, lookup.order_id, owner(auth), column)
+        ? await repo.findOwned(this.deps.db, lookup.order_id, owner(auth), column, columns)
         : await repo.findOwnedByReference(
             this.deps.db,
             lookup.order_reference,
             owner(auth),
             column,
+            columns,
           );
     if (!found)
       throw 'order_id' in lookup

@@ -2,7 +2,7 @@ import { pesewasToGhs } from '../../../platform/money.ts';
 import { buildTimeline, describeStatus } from '../domain/index.ts';
 import { maskPhoneLast4 } from '../../../shared/ghana/index.ts';
 import type { ProofOfDelivery } from './proof.ts';
-import type { EventRow, OrderRow } from './repository.ts';
+import type { EventRow, OrderRow, TrackedOrder } from './repository.ts';
 
 export const trackingUrl = (publicBaseUrl: string, order: OrderRow) =>
   `${publicBaseUrl}/track/${order.tracking_token}`;
@@ -12,7 +12,9 @@ function lastEventAt(order: OrderRow, events: readonly EventRow[]): string {
 }
 
 /** Additive once a delivery attempt failed: the attempts made and the latest failure (never on a new order). */
-function failureView(order: OrderRow) {
+function failureView(
+  order: Pick<OrderRow, 'failure_reason' | 'failure_note' | 'delivery_attempts'>,
+) {
   if (!order.failure_reason) return {};
   return {
     delivery_attempts: order.delivery_attempts,
@@ -89,7 +91,7 @@ export function detailsView(
   };
 }
 
-export function trackView(order: OrderRow, events: readonly EventRow[]) {
+export function trackView(order: TrackedOrder, events: readonly EventRow[]) {
   return {
     order_id: order.id,
     order_reference: order.order_reference,

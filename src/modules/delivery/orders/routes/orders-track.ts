@@ -116,6 +116,7 @@ export const ordersTrack = (orders: OrdersService, tracker?: CourierTracker) =>
         auth,
         body,
         tracker?.alongside ?? NO_COURIER,
+        'tracking',
       );
       const progress = await alongside;
       const live = order.status !== 'delivered' && !isStop(order.status);
