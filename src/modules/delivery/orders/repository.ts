@@ -74,23 +74,21 @@ const ORDER_COLS = `id, app_id, partner_id, environment, order_reference, status
   pickup_digital_address, delivery_digital_address, pickup_ready_at, dropoff_deadline, test_clock_id, created_at, updated_at`;
 
 /** What orders.track shows of an order, and the owner it is checked against: a third of the columns. */
-const TRACK_COLS = `id, app_id, environment, order_reference, status, customer_name, customer_phone,
-  estimated_delivery, delivery_attempts, failure_reason, failure_note, created_at`;
-export type TrackedOrder = Pick<
-  OrderRow,
-  | 'id'
-  | 'app_id'
-  | 'environment'
-  | 'order_reference'
-  | 'status'
-  | 'customer_name'
-  | 'customer_phone'
-  | 'estimated_delivery'
-  | 'delivery_attempts'
-  | 'failure_reason'
-  | 'failure_note'
-  | 'created_at'
->;
+const TRACK_FIELDS = [
+  'id',
+  'app_id',
+  'environment',
+  'order_reference',
+  'status',
+  'customer_name',
+  'customer_phone',
+  'estimated_delivery',
+  'delivery_attempts',
+  'failure_reason',
+  'failure_note',
+  'created_at',
+] as const satisfies ReadonlyArray<keyof OrderRow>;
+export type TrackedOrder = Pick<OrderRow, (typeof TRACK_FIELDS)[number]>;
 
 /** Which of an order's columns a read takes: all of them, or what tracking shows. */
 export type OrderColumns = 'order' | 'tracking';
@@ -104,7 +102,7 @@ const movesAfter = (
 const WITH_MOVES = movesAfter(ORDER_COLS);
 const SELECT_WITH_MOVES: Record<OrderColumns, string> = {
   order: WITH_MOVES,
-  tracking: movesAfter(TRACK_COLS),
+  tracking: movesAfter(TRACK_FIELDS.join(', ')),
 };
 
 export interface TrackingRow {
