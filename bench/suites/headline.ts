@@ -42,6 +42,7 @@ import {
   describeGeneratorCheck,
   type GeneratorCheck,
 } from '../lib/generator-check.ts';
+import { checkFloor, describeFloorCheck, type FloorCheck } from '../lib/floor-check.ts';
 import { askedGenerators, useGenerators } from '../lib/generators.ts';
 import { printMeasureProfile } from '../lib/measure-profiles.ts';
 import { machine, positive, scenarios, writeResults, type SuiteOptions } from '../lib/options.ts';
@@ -149,6 +150,7 @@ export async function runHeadline(opts: SuiteOptions): Promise<number> {
   const started = performance.now();
   const results: VariantResult[] = [];
   let generator: GeneratorCheck | undefined;
+  let floor: FloorCheck | undefined;
   try {
     for (const db of ['postgres', 'embedded'] as const) {
       const group = toRun.filter((v) => v.db === db);
@@ -165,6 +167,10 @@ export async function runHeadline(opts: SuiteOptions): Promise<number> {
           );
           useGenerators(generator.processes);
           console.log(`\n${describeGeneratorCheck(generator)}`);
+        }
+        if (!floor) {
+          floor = await checkFloor(baseline, cfg.connections, cfg.durationS);
+          console.log(describeFloorCheck(floor));
         }
         for (const v of group) {
           const r = await runVariant(v, baseline, cfg);
@@ -184,6 +190,7 @@ export async function runHeadline(opts: SuiteOptions): Promise<number> {
   printGlance(results);
   for (const s of skipped) console.log(`\nskipped: ${s.variant}: ${s.skipped}`);
   if (generator) console.log(`\n${describeGeneratorCheck(generator)}`);
+  if (floor) console.log(describeFloorCheck(floor));
   console.log('');
   for (const n of NOTES) console.log(`note: ${n}`);
   if (prev)
@@ -204,6 +211,7 @@ export async function runHeadline(opts: SuiteOptions): Promise<number> {
       variants: cfg.variants.map((v) => v.key),
     },
     generator,
+    floor,
     variants: results,
     skipped,
     notes: NOTES,
