@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { PartnerClient } from '../../packages/sdk/src/index.ts';
 import { FLOOR_PATH, registerFloor } from './floor.ts';
 
-// The floor does the contract's work for signed health, so the bench cannot compare the platform
-// with a floor that checks less than the platform must: a wrong signature, another key or a
-// reused nonce is refused, and a fresh signed call is answered with the rate headers.
+// The floor does the contract's work for signed health, so the bench does not compare the platform
+// with a floor that checks less than the platform must: missing or malformed signed headers,
+// another key, a wrong signature, a stale timestamp or a reused nonce are refused, and a fresh
+// signed call is answered with the rate headers.
 
 const KEY = { apiKey: 'pk_production_floorfloorfloorfloor', signingSecret: 'floor-secret' };
 
@@ -40,6 +41,11 @@ describe('the signed health floor', () => {
     );
     expect(await code({ ...signed(), 'x-signature': 'zz' })).toBe('INVALID_SIGNATURE');
     expect(await code({ ...signed(), 'x-timestamp': '1000' })).toBe('STALE_REQUEST');
+    expect(await code({ ...signed(), 'x-timestamp': '17e8' })).toBe('INVALID_TIMESTAMP');
+    expect(await code({ ...signed(), 'x-nonce': 'short' })).toBe('INVALID_NONCE');
+    const { 'x-nonce': _nonce, ...unsigned } = signed();
+    expect(await code(unsigned)).toBe('MISSING_SIGNATURE');
+    expect(await code({ ...signed(), 'x-api-key': 'not a key' })).toBe('INVALID_API_KEY');
     const once = signed();
     expect((await app.inject({ method: 'GET', url: FLOOR_PATH, headers: once })).statusCode).toBe(
       200,

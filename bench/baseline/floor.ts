@@ -1,10 +1,11 @@
 /**
- * The least any server can do for a signed health call of the contract, on bare Fastify beside the
- * bare no-op: the API key compared, the timestamp window, the HMAC over the canonical request
- * (the shared protocol package, as the platform and the SDK use), the nonce recorded, the request
- * counted, and the rate-limit and request-id headers answered. No logging, no metrics, no scopes,
- * no partner state, no database. Signed health over the bare no-op cannot beat this floor's ratio;
- * the headline measures it once (bench/lib/floor-check.ts) so the health target reads against it.
+ * The least any server can do for a signed health call of the contract, on bare Fastify: the
+ * signed headers present and well-formed (the pipeline's own forms), the API key compared, the
+ * timestamp window, the HMAC over the canonical request (the shared protocol package, as the
+ * platform and the SDK use), the nonce recorded, the request counted, and the rate-limit and
+ * request-id headers answered. No logging, metrics, scopes, partner state, database, rolling
+ * window or ULIDs: every shortcut errs on the cheap side. The headline measures it once, in a
+ * process of its own (floor-server.ts, bench/lib/floor-check.ts), beside the bare no-op.
  */
 import { timingSafeEqual } from 'node:crypto';
 import {
@@ -19,8 +20,15 @@ export const FLOOR_PATH = '/signed-noop';
 const EMPTY_BODY = sha256Hex('');
 const SKEW_SECONDS = 300;
 const LIMIT = 1_000_000;
+// The forms src/platform/auth/pipeline.ts checks.
+const KEY_FORM = /^pk_(staging|production)_[A-Za-z0-9_-]{16,128}$/;
+const TIMESTAMP_FORM = /^\d{1,12}$/;
+const NONCE_FORM = /^[A-Za-z0-9._~-]{16,128}$/;
+const SIGNATURE_FORM = /^[0-9a-fA-F]{64}$/;
 
 const refuse = (code: string) => ({ status: 'error', code });
+const one = (value: string | string[] | undefined) =>
+  Array.isArray(value) ? value.join(',') : value;
 
 export function registerFloor(
   app: FastifyInstance,
@@ -30,18 +38,27 @@ export function registerFloor(
   let counted = 0;
   app.get(FLOOR_PATH, async (request, reply) => {
     const h = request.headers;
-    if (h[H.apiKey] !== key.apiKey) return reply.code(401).send(refuse('INVALID_API_KEY'));
-    const timestamp = String(h[H.timestamp]);
-    const nonce = String(h[H.nonce]);
+    const apiKey = one(h[H.apiKey]);
+    const timestamp = one(h[H.timestamp]);
+    const nonce = one(h[H.nonce]);
+    const signature = one(h[H.signature]);
+    if (!apiKey || !KEY_FORM.test(apiKey) || apiKey !== key.apiKey)
+      return reply.code(401).send(refuse('INVALID_API_KEY'));
+    if (!timestamp || !nonce || !signature)
+      return reply.code(401).send(refuse('MISSING_SIGNATURE'));
+    if (!TIMESTAMP_FORM.test(timestamp)) return reply.code(401).send(refuse('INVALID_TIMESTAMP'));
     if (Math.abs(Date.now() / 1000 - Number(timestamp)) > SKEW_SECONDS)
       return reply.code(401).send(refuse('STALE_REQUEST'));
+    if (!NONCE_FORM.test(nonce)) return reply.code(401).send(refuse('INVALID_NONCE'));
     const canonical = canonicalRequest(
       { timestamp, nonce, method: request.method, url: request.raw.url ?? request.url },
       EMPTY_BODY,
     );
     const expected = Buffer.from(signCanonical(key.signingSecret, canonical), 'hex');
-    const given = Buffer.from(String(h[H.signature]), 'hex');
-    if (given.length !== expected.length || !timingSafeEqual(expected, given))
+    if (
+      !SIGNATURE_FORM.test(signature) ||
+      !timingSafeEqual(expected, Buffer.from(signature, 'hex'))
+    )
       return reply.code(401).send(refuse('INVALID_SIGNATURE'));
     if (nonces.has(nonce)) return reply.code(409).send(refuse('NONCE_REPLAYED'));
     nonces.add(nonce);

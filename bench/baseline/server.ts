@@ -7,8 +7,6 @@
  *   POST /orders      → one single-row insert of the order in the body, the row as JSON (201)
  *   GET  /orders/:id/track → one primary-key select of what tracking shows, the phone masked
  *   GET  /catalog?limit=N  → a first page of listed products and their variants (catalog.ts)
- *   GET  /signed-noop → the floor of signed health: the contract's signature, nonce and rate
- *                       headers, nothing else (floor.ts; only with BASELINE_FLOOR_KEY and _SECRET)
  *
  * The tables are `bench_baseline_orders` (see table.ts), created and seeded with SEED_ROWS rows at
  * start, and the catalog's (catalog.ts), seeded with CATALOG_ROWS products.
@@ -20,7 +18,6 @@
  *   BASELINE_SCHEMA           PostgreSQL: the schema to create and use (search_path); required there
  *   BASELINE_POOL_SIZE        PostgreSQL: pg.Pool size (default 20)
  *   BASELINE_SEED_ROWS        rows to seed (default SEED_ROWS)
- *   BASELINE_FLOOR_KEY, BASELINE_FLOOR_SECRET   the API key and signing secret /signed-noop accepts
  */
 import { randomBytes } from 'node:crypto';
 import { PGlite, types } from '@electric-sql/pglite';
@@ -34,7 +31,6 @@ import {
   CATALOG_TABLES,
   catalogPage,
 } from './catalog.ts';
-import { registerFloor } from './floor.ts';
 import { APP_ID, DDL, PARTNER_ID, SEED_ROWS, SEED_SQL, TABLE } from './table.ts';
 
 type Query = (sql: string, params?: unknown[]) => Promise<Array<Record<string, unknown>>>;
@@ -139,9 +135,6 @@ async function main(): Promise<void> {
 
   const app = Fastify({ logger: false });
   app.get('/noop', async () => ({ status: 'ok' }));
-  const floorKey = process.env.BASELINE_FLOOR_KEY;
-  const floorSecret = process.env.BASELINE_FLOOR_SECRET;
-  if (floorKey && floorSecret) registerFloor(app, { apiKey: floorKey, signingSecret: floorSecret });
   app.get<{ Params: { id: string } }>('/orders/:id', async (request, reply) => {
     const [row] = await store.query(`select * from ${TABLE} where id = $1`, [request.params.id]);
     if (!row) return reply.code(404).send({ error: 'not found' });

@@ -3,7 +3,6 @@
  * PostgreSQL in a bench schema of its own (dropped afterwards), or on PGlite in memory for the
  * embedded comparison.
  */
-import { randomBytes } from 'node:crypto';
 import { dropSchema, POSTGRES_URL } from './backends.ts';
 import { onCleanup } from './cleanup.ts';
 import { newSchemaName } from './instances.ts';
@@ -13,8 +12,6 @@ export interface BaselineServer extends ChildServer {
   title: string;
   /** PostgreSQL only. */
   schema: string | undefined;
-  /** The key its signed health floor (/signed-noop) accepts, made up for this run. */
-  floorKey: { apiKey: string; signingSecret: string };
 }
 
 export async function startBaseline(
@@ -40,18 +37,9 @@ export async function startBaseline(
       console.log(`  dropped schema ${name}`);
     });
   }
-  const floorKey = {
-    apiKey: `pk_production_floor${randomBytes(12).toString('hex')}`,
-    signingSecret: randomBytes(24).toString('base64url'),
-  };
   console.log(`\n-- baseline: starting the ${title}`);
-  const server = await launch(
-    'bench/baseline/server.ts',
-    { ...env, BASELINE_FLOOR_KEY: floorKey.apiKey, BASELINE_FLOOR_SECRET: floorKey.signingSecret },
-    [],
-    '/noop',
-  );
+  const server = await launch('bench/baseline/server.ts', env, [], '/noop');
   onCleanup(() => server.stop());
   console.log(`  baseline pid ${server.pid} on ${server.url}`);
-  return { ...server, title, schema, floorKey };
+  return { ...server, title, schema };
 }

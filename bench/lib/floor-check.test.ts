@@ -30,6 +30,6 @@ describe('the signed health floor check', () => {
   it('leaves the CPU out when a run could not read it', () => {
     const c = floorFigures([{ rps: 20_000, cpuUs: undefined }], [{ rps: 15_000, cpuUs: 40 }]);
     expect(c).toMatchObject({ ratio: 0.75, noopCpuUs: null, floorCpuUs: null, cpuRatio: null });
-    expect(describeFloorCheck(c)).not.toContain('CPU');
+    expect(describeFloorCheck(c)).not.toContain('server CPU');
   });
 });

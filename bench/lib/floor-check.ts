@@ -1,12 +1,13 @@
 /**
- * The floor of the signed health measure: how close to the bare no-op any server can come while
- * doing what the contract asks of a signed health call (bench/baseline/floor.ts, on the bare
- * server). Measured once per headline run, bare → floor → bare → floor → bare, so the health
- * ratio can be read against what is possible on this machine and not only against 1.
+ * The floor of the signed health measure: what the contract's work for a signed health call alone
+ * leaves of the bare no-op (bench/baseline/floor.ts), both served by one short-lived process of
+ * their own (floor-server.ts). Measured once per headline run, no-op → floor → no-op → floor →
+ * no-op, so signed health's CPU per request can be read against what is possible on this machine.
  */
+import { randomBytes } from 'node:crypto';
 import { FLOOR_PATH } from '../baseline/floor.ts';
-import type { BaselineServer } from './baseline.ts';
 import { LoadGenerator, type Route, signedRoute } from './load.ts';
+import { launch } from './server.ts';
 import { round } from './stats.ts';
 
 export interface FloorCheck {
@@ -46,16 +47,26 @@ export function floorFigures(noop: Run[], floor: Run[]): FloorCheck {
 }
 
 export async function checkFloor(
-  baseline: BaselineServer,
   connections: number,
   seconds: number,
+  warmupSeconds: number,
 ): Promise<FloorCheck> {
-  const load = new LoadGenerator(baseline.port, connections, baseline.cpuMs);
+  const key = {
+    apiKey: `pk_production_floor${randomBytes(12).toString('hex')}`,
+    signingSecret: randomBytes(24).toString('base64url'),
+  };
+  const server = await launch(
+    'bench/baseline/floor-server.ts',
+    { FLOOR_API_KEY: key.apiKey, FLOOR_SIGNING_SECRET: key.signingSecret },
+    [],
+    '/noop',
+  );
+  const load = new LoadGenerator(server.port, connections, server.cpuMs);
   const noop: Route = { label: 'bare GET /noop', path: '/noop', signer: null };
-  const floor = signedRoute('signed health floor', FLOOR_PATH, baseline.floorKey, baseline.url);
+  const floor = signedRoute('signed health floor', FLOOR_PATH, key, server.url);
   const runs = { noop: [] as Run[], floor: [] as Run[] };
   try {
-    for (const route of [noop, floor]) await load.throughput([route], 1, [20_000]);
+    for (const route of [noop, floor]) await load.throughput([route], warmupSeconds, [20_000]);
     for (const [route, into] of [
       [noop, runs.noop],
       [floor, runs.floor],
@@ -70,6 +81,7 @@ export async function checkFloor(
       throw new Error(`the floor check met failures: ${load.failures.samples.join('; ')}`);
   } finally {
     load.close();
+    await server.stop();
   }
   return floorFigures(runs.noop, runs.floor);
 }
@@ -82,6 +94,6 @@ export function describeFloorCheck(c: FloorCheck): string {
   return (
     `signed health floor (the contract's signature, nonce and rate headers on bare Fastify, nothing else; bench/baseline/floor.ts): ` +
     `bare no-op ${c.noopRps} req/s, floor ${c.floorRps} req/s, ratio ${c.ratio}${cpu}: ` +
-    `what the contract's work alone leaves of the no-op here; signed health does that and more`
+    `what the contract's work alone leaves of the no-op in CPU here (signed health does that and more); in throughput, runs apart move by ±0.1`
   );
 }

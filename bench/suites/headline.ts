@@ -169,7 +169,7 @@ export async function runHeadline(opts: SuiteOptions): Promise<number> {
           console.log(`\n${describeGeneratorCheck(generator)}`);
         }
         if (!floor) {
-          floor = await checkFloor(baseline, cfg.connections, cfg.durationS);
+          floor = await checkFloor(cfg.connections, cfg.durationS, cfg.warmupS);
           console.log(describeFloorCheck(floor));
         }
         for (const v of group) {
