@@ -73,7 +73,10 @@ const ORDER_COLS = `id, app_id, partner_id, environment, order_reference, status
   cancellation_reason, delivery_attempts, failure_reason, failure_note, return_fee_pesewas, quote_id,
   pickup_digital_address, delivery_digital_address, pickup_ready_at, dropoff_deadline, test_clock_id, created_at, updated_at`;
 
-/** What orders.track shows of an order, and the owner it is checked against: a third of the columns. */
+/**
+ * What orders.track shows of an order, and the owner it is checked against: a third of the
+ * columns. Plain columns only: ORDER_COLS formats the two dates as text, a plain select would not.
+ */
 const TRACK_FIELDS = [
   'id',
   'app_id',
@@ -87,7 +90,7 @@ const TRACK_FIELDS = [
   'failure_reason',
   'failure_note',
   'created_at',
-] as const satisfies ReadonlyArray<keyof OrderRow>;
+] as const satisfies ReadonlyArray<Exclude<keyof OrderRow, 'requested_date' | 'pickup_date'>>;
 export type TrackedOrder = Pick<OrderRow, (typeof TRACK_FIELDS)[number]>;
 
 /** Which of an order's columns a read takes: all of them, or what tracking shows. */
