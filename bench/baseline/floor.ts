@@ -13,6 +13,7 @@ import {
   SIGNED_REQUEST_HEADERS as H,
   sha256Hex,
   signCanonical,
+  SIGNED_REQUEST_FORMS as FORM,
 } from '@partner-platform/protocol';
 import type { FastifyInstance } from 'fastify';
 
@@ -20,11 +21,6 @@ export const FLOOR_PATH = '/signed-noop';
 const EMPTY_BODY = sha256Hex('');
 const SKEW_SECONDS = 300;
 const LIMIT = 1_000_000;
-// The forms src/platform/auth/pipeline.ts checks.
-const KEY_FORM = /^pk_(staging|production)_[A-Za-z0-9_-]{16,128}$/;
-const TIMESTAMP_FORM = /^\d{1,12}$/;
-const NONCE_FORM = /^[A-Za-z0-9._~-]{16,128}$/;
-const SIGNATURE_FORM = /^[0-9a-fA-F]{64}$/;
 
 const refuse = (code: string) => ({ status: 'error', code });
 const one = (value: string | string[] | undefined) =>
@@ -42,21 +38,21 @@ export function registerFloor(
     const timestamp = one(h[H.timestamp]);
     const nonce = one(h[H.nonce]);
     const signature = one(h[H.signature]);
-    if (!apiKey || !KEY_FORM.test(apiKey) || apiKey !== key.apiKey)
+    if (!apiKey || !FORM.apiKey.test(apiKey) || apiKey !== key.apiKey)
       return reply.code(401).send(refuse('INVALID_API_KEY'));
     if (!timestamp || !nonce || !signature)
       return reply.code(401).send(refuse('MISSING_SIGNATURE'));
-    if (!TIMESTAMP_FORM.test(timestamp)) return reply.code(401).send(refuse('INVALID_TIMESTAMP'));
+    if (!FORM.timestamp.test(timestamp)) return reply.code(401).send(refuse('INVALID_TIMESTAMP'));
     if (Math.abs(Date.now() / 1000 - Number(timestamp)) > SKEW_SECONDS)
       return reply.code(401).send(refuse('STALE_REQUEST'));
-    if (!NONCE_FORM.test(nonce)) return reply.code(401).send(refuse('INVALID_NONCE'));
+    if (!FORM.nonce.test(nonce)) return reply.code(401).send(refuse('INVALID_NONCE'));
     const canonical = canonicalRequest(
       { timestamp, nonce, method: request.method, url: request.raw.url ?? request.url },
       EMPTY_BODY,
     );
     const expected = Buffer.from(signCanonical(key.signingSecret, canonical), 'hex');
     if (
-      !SIGNATURE_FORM.test(signature) ||
+      !FORM.signature.test(signature) ||
       !timingSafeEqual(expected, Buffer.from(signature, 'hex'))
     )
       return reply.code(401).send(refuse('INVALID_SIGNATURE'));

@@ -6,6 +6,7 @@ export {
   signCanonical,
   signRequest,
   splitUrl,
+  SIGNED_REQUEST_FORMS,
   SIGNED_REQUEST_HEADERS,
 } from './signing.ts';
 export type { CanonicalRequestParts } from './signing.ts';

@@ -8,6 +8,19 @@ export const SIGNED_REQUEST_HEADERS = {
   nonce: 'x-nonce',
 } as const;
 
+/**
+ * The forms the server accepts for the signed headers: a value outside its form is refused before
+ * any signature is computed. (Stateless patterns, no `g` flag: safe to share.)
+ */
+export const SIGNED_REQUEST_FORMS = {
+  apiKey: /^pk_(staging|production)_[A-Za-z0-9_-]{16,128}$/,
+  /** Unix time in whole seconds. */
+  timestamp: /^\d{1,12}$/,
+  nonce: /^[A-Za-z0-9._~-]{16,128}$/,
+  /** Lower- or upper-case hex HMAC-SHA256. */
+  signature: /^[0-9a-fA-F]{64}$/,
+} as const;
+
 /** RFC 3986 unreserved characters stay; everything else becomes upper-case %XX of its UTF-8 bytes. */
 export function rfc3986Encode(value: string): string {
   return encodeURIComponent(value).replace(

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalQuery, canonicalRequest, signRequest } from '../src/signing.ts';
+import {
+  canonicalQuery,
+  canonicalRequest,
+  SIGNED_REQUEST_FORMS as FORM,
+  signRequest,
+} from '../src/signing.ts';
 
 // The test vectors of the signing recipe the partner API documents.
 const secret = 'sk_example_secret';
@@ -47,5 +52,24 @@ describe('request signing', () => {
       '',
       'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
     ]);
+  });
+});
+
+describe("the signed headers' forms", () => {
+  it('accept what a signer sends: a key, seconds, a UUID nonce, the hex signature', () => {
+    const signature = signRequest(secret, { timestamp, nonce, method: 'GET', url: '/x' });
+    expect(FORM.apiKey.test('pk_production_abcdefghijklmnop')).toBe(true);
+    expect(FORM.timestamp.test(timestamp)).toBe(true);
+    expect(FORM.nonce.test(nonce)).toBe(true);
+    expect(FORM.signature.test(signature)).toBe(true);
+    expect(FORM.signature.test(signature.toUpperCase())).toBe(true);
+  });
+
+  it('refuse milliseconds, short nonces, other keys and anything around a value', () => {
+    expect(FORM.timestamp.test('1763683200000')).toBe(false);
+    expect(FORM.nonce.test('short')).toBe(false);
+    expect(FORM.nonce.test(`${nonce}\n`)).toBe(false);
+    expect(FORM.apiKey.test('sk_production_abcdefghijklmnop')).toBe(false);
+    expect(FORM.signature.test(`${'a'.repeat(64)} `)).toBe(false);
   });
 });

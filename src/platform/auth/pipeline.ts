@@ -2,6 +2,7 @@ import {
   canonicalRequest,
   sha256Hex,
   signCanonical,
+  SIGNED_REQUEST_FORMS as FORM,
   SIGNED_REQUEST_HEADERS as H,
 } from '@partner-platform/protocol';
 import { Counter } from 'prom-client';
@@ -60,9 +61,6 @@ const rejections = new Counter({
 const rejected = { read: rejections.labels('read'), write: rejections.labels('write') };
 
 const EMPTY_BODY_SHA256 = sha256Hex('');
-const NONCE_FORM = /^[A-Za-z0-9._~-]{16,128}$/;
-const SIGNATURE_FORM = /^[0-9a-fA-F]{64}$/;
-const KEY_FORM = /^pk_(staging|production)_[A-Za-z0-9_-]{16,128}$/;
 
 function header(req: IncomingSignedRequest, name: string): string | undefined {
   const value = req.headers[name];
@@ -89,7 +87,7 @@ function presentedKey(req: IncomingSignedRequest): string {
 
 async function resolveKey(deps: PipelineDeps, req: IncomingSignedRequest): Promise<ResolvedKey> {
   const apiKey = presentedKey(req);
-  const key = KEY_FORM.test(apiKey) ? await deps.keys.resolve(apiKey) : null;
+  const key = FORM.apiKey.test(apiKey) ? await deps.keys.resolve(apiKey) : null;
   if (!key || key.revoked)
     throw errors.invalidApiKey('The API key is unknown or has been revoked.');
   return key;
@@ -132,7 +130,7 @@ function checkSignature(deps: PipelineDeps, key: ResolvedKey, req: IncomingSigne
       'Every request needs the X-Signature, X-Timestamp and X-Nonce headers.',
     );
   }
-  if (!/^\d{1,12}$/.test(timestamp)) {
+  if (!FORM.timestamp.test(timestamp)) {
     throw errors.invalidTimestamp(
       /^\d{13}$/.test(timestamp)
         ? 'X-Timestamp looks like milliseconds; send Unix time in seconds.'
@@ -144,7 +142,7 @@ function checkSignature(deps: PipelineDeps, key: ResolvedKey, req: IncomingSigne
       'X-Timestamp is more than 5 minutes away from the server clock; check your clock and sign again.',
     );
   }
-  if (!NONCE_FORM.test(nonce)) {
+  if (!FORM.nonce.test(nonce)) {
     throw errors.invalidNonce(
       'X-Nonce must be 16 to 128 characters of A-Z a-z 0-9 . _ ~ - (a UUID works).',
     );
@@ -160,7 +158,7 @@ function checkSignature(deps: PipelineDeps, key: ResolvedKey, req: IncomingSigne
   );
   const expected = Buffer.from(signCanonical(key.signingSecret, canonical), 'hex');
   if (
-    !SIGNATURE_FORM.test(signature) ||
+    !FORM.signature.test(signature) ||
     !timingSafeEqual(expected, Buffer.from(signature, 'hex'))
   ) {
     throw errors.invalidSignature(
