@@ -16,7 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { onCleanup } from './cleanup.ts';
-import { LoadGenerator, signedRoute } from './load.ts';
+import { expectedRate, LoadGenerator, signedRoute } from './load.ts';
 import { checkFailures } from './multi.ts';
 import { DELIVERY, orderBody } from './orders.ts';
 import { call, createPartner } from './partner.ts';
@@ -145,7 +145,7 @@ export async function measureWebhooks(
 
       // Throughput: creates as fast as the connections go, then every event counted to its arrival.
       const b0 = wallNow();
-      const [burst] = await load.throughput([route], o.durationS, [warm!.rps * 1.5]);
+      const [burst] = await load.throughput([route], o.durationS, [expectedRate(warm!.rps)]);
       const t1 = wallNow();
       checkFailures(load, 'webhook throughput');
       const created = burst!.requests;

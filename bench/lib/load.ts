@@ -223,6 +223,13 @@ const newTally = (): Tally => ({ samples: [], seconds: 0, serverCpuMs: 0, client
  * within seconds; interleaving spreads it evenly over both routes instead of penalising whichever
  * happened to run during a burst. Each call is one round; callers take medians over rounds.
  */
+/**
+ * The rate to sign requests ahead for, from a measured one: a short cold warm-up understates the
+ * timed run's rate (JIT, pools, a profiler attaching), hence the margin and the floor. LoadGenerator
+ * signs 1.5 × more again; a generator that runs out of signed requests fails the bench.
+ */
+export const expectedRate = (measuredRps: number): number => Math.max(measuredRps * 1.5, 2000);
+
 export class LoadGenerator {
   private readonly sequential: Target;
   private readonly concurrent: Target;

@@ -1,6 +1,12 @@
 /** One measure's pair of servers: warm-ups, then baseline → platform → baseline, and the waits between. */
 import { performance } from 'node:perf_hooks';
-import type { LoadGenerator, Route, Signer, ThroughputResult } from '../../lib/load.ts';
+import {
+  expectedRate,
+  type LoadGenerator,
+  type Route,
+  type Signer,
+  type ThroughputResult,
+} from '../../lib/load.ts';
 import type { MeasureProfiler } from '../../lib/measure-profiles.ts';
 import { checkFailures } from '../../lib/multi.ts';
 import type { BenchPartner } from '../../lib/partner.ts';
@@ -99,14 +105,11 @@ export async function measurePair(
     `${spec.key} platform warm-up`,
   );
   await plat.settle();
-  // Expected rates size the batches of requests signed ahead (LoadGenerator makes 1.5 × more); a
-  // short cold warm-up understates the rate, hence the margin and the floor.
-  const expect = (rps: number) => Math.max(rps * 1.5, 2000);
   const b1 = await runOnce(
     base.load,
     base.route,
     cfg.durationS,
-    expect(bw.rps),
+    expectedRate(bw.rps),
     `${spec.key} baseline (1st)`,
   );
   await base.settle();
@@ -117,7 +120,7 @@ export async function measurePair(
     cfg.durationS,
     // The platform's own warm-up can understate it several times over (embedded, while the
     // dispatcher drains the seeding's events); its bare equivalent's rate is the likelier ceiling.
-    expect(Math.max(pw.rps, bw.rps)),
+    expectedRate(Math.max(pw.rps, bw.rps)),
     `${spec.key} platform`,
   );
   await plat.profiler?.stop(spec.key);
@@ -126,7 +129,7 @@ export async function measurePair(
     base.load,
     base.route,
     cfg.durationS,
-    expect(Math.max(bw.rps, b1.rps)),
+    expectedRate(Math.max(bw.rps, b1.rps)),
     `${spec.key} baseline (2nd)`,
   );
   await base.settle();
