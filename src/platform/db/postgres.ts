@@ -27,6 +27,47 @@ function statementNamer() {
   };
 }
 
+/** An error the server answered that leaves the session alive (FATAL and PANIC end it). */
+const answeredByServer = (err: unknown) =>
+  err instanceof pg.DatabaseError && err.severity !== 'FATAL' && err.severity !== 'PANIC';
+
+/**
+ * A checked-out connection, watched: a socket that breaks while it is out makes pg emit `error`,
+ * which without a listener would end the process (pg-pool listens only while it is idle). Answers
+ * the error that broke it, if any, for `release`.
+ */
+function watched(client: pg.PoolClient): { broken: () => Error | undefined; done: () => void } {
+  let broken: Error | undefined;
+  const onError = (err: Error) => {
+    broken = err;
+  };
+  client.on('error', onError);
+  return { broken: () => broken, done: () => client.removeListener('error', onError) };
+}
+
+/**
+ * One statement on a pooled connection. pg-pool's own `pool.query` closes the connection on any
+ * error, so every refusal the database answers (a duplicate reference, a refused wallet debit)
+ * would cost a new connection, its start-up and its statements prepared again: tens of
+ * milliseconds, and a cheap way to load the server. An error the server answered leaves the
+ * connection usable (a single statement's transaction has ended with it); anything else (a broken
+ * socket, a timeout) closes it, and the pool drops a connection that has ended either way.
+ */
+async function onPooledClient(pool: pg.Pool, config: pg.QueryConfig): Promise<pg.QueryResult> {
+  const client = await pool.connect();
+  const watch = watched(client);
+  let failed: Error | undefined;
+  try {
+    return await client.query(config);
+  } catch (err) {
+    if (!answeredByServer(err)) failed = err as Error;
+    throw err;
+  } finally {
+    watch.done();
+    client.release(watch.broken() ?? failed);
+  }
+}
+
 /** A short random pause before another attempt, so two victims of one conflict do not meet again. */
 const backOff = (attempt: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
@@ -67,7 +108,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<DriverDb> {
   const query: Queryable['query'] = async <T = Row>(sql: string, params?: readonly unknown[]) => {
     for (let attempt = 1; ; attempt++) {
       try {
-        return (await pool.query(statement(sql, params))).rows as T[];
+        return (await onPooledClient(pool, statement(sql, params))).rows as T[];
       } catch (err) {
         if (attempt >= MAX_TRANSACTION_ATTEMPTS || !isRetryableTransactionError(err)) throw err;
         await backOff(attempt);
@@ -94,6 +135,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<DriverDb> {
     async transaction(fn) {
       for (let attempt = 1; ; attempt++) {
         const client = await pool.connect();
+        const watch = watched(client);
         // A retried attempt starts with none: only the attempt that commits has its effects run.
         const committed: Array<() => void> = [];
         try {
@@ -106,7 +148,8 @@ export async function openPostgres(opts: PostgresOptions): Promise<DriverDb> {
             notify: (channel, key) => committed.push(() => notify(channel, key)),
           });
           await client.query('COMMIT');
-          client.release();
+          watch.done();
+          client.release(watch.broken());
           committed.forEach(runNow);
           return result;
         } catch (err) {
@@ -114,8 +157,9 @@ export async function openPostgres(opts: PostgresOptions): Promise<DriverDb> {
             () => false,
             () => true,
           );
+          watch.done();
           // A client whose connection broke is destroyed rather than returned to the pool.
-          client.release(broken ? (err as Error) : undefined);
+          client.release(broken ? (watch.broken() ?? (err as Error)) : undefined);
           if (attempt < MAX_TRANSACTION_ATTEMPTS && isRetryableTransactionError(err)) {
             await backOff(attempt);
             continue;
