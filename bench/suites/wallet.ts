@@ -227,17 +227,14 @@ function printScenario(s: Result): void {
 }
 
 const NOTES = [
-  'where the time goes: a wallet-funded create runs, inside the order transaction and after the order and event inserts, ' +
-    '`insert into wallets ... on conflict do nothing`, `update wallets ... returning` (with the credit-limit subselect), ' +
-    'the ledger journal insert, the ledger entries insert and, at COMMIT, the deferred balanced-journal trigger: about four more ' +
-    'round trips than a recipient-pays create, each a Node → PostgreSQL → Node hop plus event-loop scheduling on a shared 2-core machine.',
-  'the row lock that `update wallets` takes on the partner’s wallet row is held until COMMIT, so one partner’s spends are serialised: ' +
-    'with 50 clients of one partner, every wallet-funded create waits for the previous one’s journal insert, entries insert, outbox insert and ' +
-    'commit (WAL flush) to finish. The `insert into wallets ... on conflict do nothing` that comes first already waits for the holder ' +
-    '(PostgreSQL must know whether the conflicting row version commits), so the serial section starts there. In the PostgreSQL table above, ' +
-    '"lock wait" (transactionid/tuple) is connections queued on that row, and "idle in tx" is a transaction, often the lock holder, ' +
-    'waiting for the Node process (busy on the same two cores) to send its next statement; at 50 clients the time between two ' +
-    'wallet-funded completions is the length of that serial section.',
+  'where the time goes: a wallet-funded create is one statement in autocommit, as a recipient-pays create is, with three more CTEs ' +
+    'joined to it: the ledger journal insert, its entries insert and the wallet upsert (`insert into wallets ... on conflict do update ' +
+    '... returning wallet_within_floor(...)`, the credit-limit check that fails the whole statement), and, at its commit, the deferred ' +
+    'balanced-journal trigger.',
+  'the row lock that the upsert takes on the partner’s wallet row is held until that statement commits, so one partner’s spends are ' +
+    'serialised over the end of the statement and its commit (WAL flush), with no round trip to Node inside the lock. In the PostgreSQL ' +
+    'table above, "lock wait" (transactionid/tuple) is connections queued on that row; at 50 clients the time between two wallet-funded ' +
+    'completions is the length of that serial section.',
   'beyond the 10 pool connections, requests wait inside the server for a connection; that queue is not visible in pg_stat_activity but is ' +
     'part of the p50/p99 at 50 clients.',
   'embedded (PGlite): the database is one session that runs one transaction at a time for the whole server, so recipient-pays creates are ' +

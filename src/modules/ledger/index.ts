@@ -11,8 +11,10 @@ export {
   type LedgerEntry,
 } from './journal.ts';
 export {
+  journalStatements,
   ledgerRepository as ledger,
   type DayEntry,
+  type JournalStatements,
   type EntryRow,
   type StatementRow,
   type SubjectEntry,

@@ -1,6 +1,5 @@
 import { Counter } from 'prom-client';
 import type { Queryable } from '../../platform/db/index.ts';
-import { errors } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { processMetrics } from '../../platform/metrics/registry.ts';
 import { walletAccount } from './accounts.ts';
@@ -52,25 +51,78 @@ const journalsPosted = new Counter({
   registers: [processMetrics],
 });
 
-async function moveWallet(
-  tx: Queryable,
-  partnerId: string,
-  amount: number,
-  at: Date,
-  guarded: boolean,
-): Promise<boolean> {
-  const rows = await tx.query(
-    `update wallets set balance_pesewas = balance_pesewas + $2, updated_at = $3
-      where partner_id = $1
-        and ($4::boolean is false or balance_pesewas + $2 >= -(select credit_limit_pesewas from partners where id = $1))
-      returning partner_id`,
-    [partnerId, amount, at, guarded],
-  );
-  return rows.length > 0;
+/** One CTE of a joined statement: its name (the others may read it) and its statement. */
+export interface NamedStatement {
+  name: string;
+  sql: string;
 }
 
-async function walletExists(tx: Queryable, partnerId: string): Promise<boolean> {
-  return (await tx.query('select 1 from wallets where partner_id = $1', [partnerId])).length > 0;
+/** A journal as CTEs that join another statement (see journalStatements). */
+export interface JournalStatements {
+  ctes: NamedStatement[];
+  params: unknown[];
+  /** To run once the statement has committed: counts the journal. */
+  posted: () => void;
+}
+
+/**
+ * A journal, its entries and the move of the one wallet it touches, as data-modifying CTEs to run
+ * in one statement (parameters from `firstParam`): a journal costs one round trip, alone
+ * (postJournal) or joined to the statement of what caused it (a wallet-funded order's insert).
+ *
+ * A wallet credit, or an unguarded debit, upserts the balance (a partner's first entry creates its
+ * wallet). With `floorOf`, a debit of that partner's wallet is a guarded update instead: past minus
+ * the credit limit it moves nothing (so a refusal waits for no other spend's row lock) and the
+ * journal's insert then fails the whole statement (wallet_debited, SQLSTATE PP402, answered as
+ * INSUFFICIENT_WALLET_BALANCE). A guarded debit of a wallet not yet created is refused the same
+ * way: the caller opens the wallet (openWallet) and tries again.
+ */
+export function journalStatements(
+  journal: Journal,
+  at: Date,
+  opts: { floorOf?: string } = {},
+  firstParam = 1,
+): JournalStatements {
+  assertBalanced(journal);
+  const wallets = journal.entries.filter((e) => e.walletOf !== undefined);
+  if (wallets.length > 1) throw new TypeError('a journal moves one wallet at most');
+  const params: unknown[] = [newId('jrn'), journal.kind, journal.subjectId, journal.memo, at];
+  const p = (value: unknown) => `$${firstParam + params.push(value) - 1}`;
+  const [id, kind, subject, memo, when] = params.map((_, i) => `$${firstParam + i}`);
+  const values = journal.entries
+    .map((e) => `(${id}, ${p(e.account)}, ${p(e.amountPesewas)}::bigint, ${when})`)
+    .join(', ');
+  const wallet = wallets[0];
+  const partner = wallet && p(wallet.walletOf);
+  const amount = wallet && `${p(wallet.amountPesewas)}::bigint`;
+  const guarded = wallet && opts.floorOf === wallet.walletOf && wallet.amountPesewas < 0;
+  const entries: NamedStatement[] = [
+    {
+      name: 'ledger_journal',
+      sql: `insert into ledger_journals (id, kind, subject_id, memo, created_at) values (${id}, ${kind}, ${subject}, ${memo}, ${when})
+            ${guarded ? `returning wallet_debited(${partner}, exists (select 1 from ledger_wallet_debit))` : ''}`,
+    },
+    {
+      name: 'ledger_entries',
+      sql: `insert into ledger_entries (journal_id, account, amount_pesewas, created_at) values ${values}`,
+    },
+  ];
+  const posted = () => journalsPosted.inc({ kind: journal.kind });
+  if (!wallet) return { ctes: entries, params, posted };
+  if (guarded) {
+    // First: the journal's insert reads whether it moved.
+    const debit = `update wallets set balance_pesewas = balance_pesewas + ${amount}, updated_at = ${when}
+                    where partner_id = ${partner}
+                      and balance_pesewas + ${amount} >= -(select credit_limit_pesewas from partners where id = ${partner})
+                    returning partner_id`;
+    return { ctes: [{ name: 'ledger_wallet_debit', sql: debit }, ...entries], params, posted };
+  }
+  // Last, so the row lock that serialises a wallet's moves is taken as late as it can be.
+  const move = `insert into wallets (partner_id, balance_pesewas, updated_at) values (${partner}, ${amount}, ${when})
+                on conflict (partner_id) do update
+                  set balance_pesewas = wallets.balance_pesewas + excluded.balance_pesewas, updated_at = excluded.updated_at
+                returning balance_pesewas`;
+  return { ctes: [...entries, { name: 'ledger_wallet_move', sql: move }], params, posted };
 }
 
 export const ledgerRepository = {
@@ -87,45 +139,22 @@ export const ledgerRepository = {
     at: Date,
     opts: { floorOf?: string } = {},
   ): Promise<void> {
-    assertBalanced(journal);
-    // The journal and its entries first, in one statement; the wallet moves last, so the row lock
-    // that serialises spends of one wallet is held only until the commit that follows.
-    const journalId = newId('jrn');
-    const values = journal.entries
-      .map((_, i) => `($1, $${i * 2 + 6}, $${i * 2 + 7}, $5)`)
-      .join(', ');
+    const { ctes, params, posted } = journalStatements(journal, at, opts);
     await tx.query(
-      `with journal as (insert into ledger_journals (id, kind, subject_id, memo, created_at) values ($1, $2, $3, $4, $5))
-       insert into ledger_entries (journal_id, account, amount_pesewas, created_at) values ${values}`,
-      [
-        journalId,
-        journal.kind,
-        journal.subjectId,
-        journal.memo,
-        at,
-        ...journal.entries.flatMap((e) => [e.account, e.amountPesewas]),
-      ],
+      `with ${ctes.map((c) => `${c.name} as (${c.sql})`).join(', ')} select 1 as posted`,
+      params,
     );
-    for (const e of journal.entries) {
-      if (!e.walletOf) continue;
-      const guarded = opts.floorOf === e.walletOf && e.amountPesewas < 0;
-      let moved = await moveWallet(tx, e.walletOf, e.amountPesewas, at, guarded);
-      if (!moved && !(await walletExists(tx, e.walletOf))) {
-        // A partner's first entry creates its wallet (rarely taken, so kept off the hot path).
-        await tx.query(
-          'insert into wallets (partner_id) values ($1) on conflict (partner_id) do nothing',
-          [e.walletOf],
-        );
-        moved = await moveWallet(tx, e.walletOf, e.amountPesewas, at, guarded);
-      }
-      if (!moved) {
-        throw errors.insufficientWalletBalance(
-          'The wallet balance plus the credit limit does not cover this fee; top up the wallet.',
-        );
-      }
-    }
     // Counted once committed: a transaction that rolls back or is retried posted nothing.
-    tx.afterCommit(() => journalsPosted.inc({ kind: journal.kind }));
+    tx.afterCommit(posted);
+  },
+
+  /** Creates a partner's wallet if it has none; true when this call created it. */
+  async openWallet(q: Queryable, partnerId: string): Promise<boolean> {
+    const rows = await q.query(
+      'insert into wallets (partner_id) values ($1) on conflict (partner_id) do nothing returning partner_id',
+      [partnerId],
+    );
+    return rows.length > 0;
   },
 
   /**

@@ -14,7 +14,14 @@ import {
 } from '../../integrations/payments/gateway.ts';
 import type { PaymentGateways } from '../../integrations/payments/index.ts';
 import { appendEvent } from '../webhooks/index.ts';
-import { ledger, type EntryRow, type StatementRow, type WalletDay } from '../ledger/index.ts';
+import {
+  journalStatements,
+  ledger,
+  type EntryRow,
+  type JournalStatements,
+  type StatementRow,
+  type WalletDay,
+} from '../ledger/index.ts';
 import {
   orderFeeJournal,
   orderFeeRefundJournal,
@@ -258,18 +265,26 @@ export class WalletService {
     };
   }
 
-  // Delivery's order wallet: called inside the order's own transaction.
+  // Delivery's order wallet (OrderWallet): the fee joins the order's statement; refunds and return fees join their move's transaction.
 
-  async debitOrderFee(
-    tx: Queryable,
+  /**
+   * The fee's debit as statements joined to the order's own insert: one statement writes the
+   * order and its fee, or neither (INSUFFICIENT_WALLET_BALANCE past the credit limit).
+   */
+  orderFeeDebit(
     order: { partnerId: string; orderId: string; feePesewas: number; at: Date },
-  ): Promise<void> {
-    await ledger.postJournal(
-      tx,
+    firstParam: number,
+  ): JournalStatements {
+    return journalStatements(
       orderFeeJournal(order.partnerId, order.orderId, order.feePesewas),
       order.at,
       { floorOf: order.partnerId },
+      firstParam,
     );
+  }
+
+  async openWallet(partnerId: string): Promise<void> {
+    await ledger.openWallet(this.deps.db, partnerId);
   }
 
   async refundOrderFee(

@@ -29,6 +29,8 @@ const UNIQUE_VIOLATIONS: Record<string, () => AppError> = {
   dispatch_assignments_active_key: () => errors.jobTaken('Another courier already holds this job.'),
 };
 
+const WALLET_FLOOR_SQLSTATE = 'PP402';
+
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -71,6 +73,11 @@ export function isRetryableTransactionError(err: unknown): boolean {
 export function translateDbError(err: unknown): unknown {
   if (err instanceof AppError) return err;
   const e = err as PgLikeError;
+  // Raised by wallet_within_floor (migration 075) inside a guarded debit's statement.
+  if (e?.code === WALLET_FLOOR_SQLSTATE)
+    return errors.insufficientWalletBalance(
+      'The wallet balance plus the credit limit does not cover this fee; top up the wallet.',
+    );
   if (e?.code === '23505') {
     const name = constraintName(e);
     const factory = name ? UNIQUE_VIOLATIONS[name] : undefined;

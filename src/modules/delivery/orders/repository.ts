@@ -236,7 +236,13 @@ export const ordersRepository = {
     q: Queryable,
     order: InsertOrder,
     event: (firstParam: number) => EventStatement,
-    alongside: Array<(firstParam: number) => { sql: string; params: unknown[] }> = [],
+    alongside: Array<
+      (
+        firstParam: number,
+      ) =>
+        | { sql: string; params: unknown[] }
+        | { ctes: ReadonlyArray<{ name: string; sql: string }>; params: unknown[] }
+    > = [],
   ): Promise<{ row: OrderRow; eventPending: boolean }> {
     const cols = ['id', 'app_id', 'partner_id', 'environment', ...Object.keys(order.values)];
     const params: unknown[] = [
@@ -252,7 +258,8 @@ export const ordersRepository = {
     const more = alongside.map((statement, i) => {
       const s = statement(params.length + 1);
       params.push(...s.params);
-      return `, alongside_${i} as (${s.sql})`;
+      const ctes = 'ctes' in s ? s.ctes : [{ name: `alongside_${i}`, sql: s.sql }];
+      return ctes.map((c) => `, ${c.name} as (${c.sql})`).join('');
     });
     const rows = await q.query<OrderRow & { event_pending: boolean }>(
       `with placed as (insert into delivery_orders (${cols.join(', ')}) values (${cols.map((_, i) => `$${i + 1}`).join(', ')}) returning ${ORDER_COLS}),

@@ -2,7 +2,7 @@ import { jobSheetRepository, type JobSheet } from './job-sheet.ts';
 import type { AuthContext } from '../../../platform/auth/context.ts';
 import type { Environment } from '../../../platform/auth/scopes.ts';
 import type { Db, Queryable } from '../../../platform/db/index.ts';
-import { errors } from '../../../platform/errors.ts';
+import { AppError, errors } from '../../../platform/errors.ts';
 import { atClockTime } from '../../../platform/clock-scope.ts';
 import { newId, randomToken } from '../../../platform/ids.ts';
 import {
@@ -43,9 +43,23 @@ import type { CreateOrderInput } from './schema.ts';
 import type { LatLng } from '../../../shared/ghana/index.ts';
 import type { QuoteBook } from '../quotes/service.ts';
 
-/** The wallet side of partner-paid orders; the debit joins the order's own transaction. */
+/** Statements another module joins to the order's own insert, one named CTE each. */
+export interface JoinedStatements {
+  ctes: ReadonlyArray<{ name: string; sql: string }>;
+  params: unknown[];
+  /** Run once the order's statement has committed. */
+  posted: () => void;
+}
+
+/** The wallet side of partner-paid orders. */
 export interface OrderWallet {
-  debitOrderFee(tx: Queryable, order: WalletOrder): Promise<void>;
+  /**
+   * The fee's debit, joined to the order's insert (parameters from `firstParam`): one statement
+   * writes the order and its fee or neither, refused past the credit limit (INSUFFICIENT_WALLET_BALANCE).
+   */
+  orderFeeDebit(order: WalletOrder, firstParam: number): JoinedStatements;
+  /** Creates the partner's wallet if it has none (a debit of a wallet not yet created is refused). */
+  openWallet(partnerId: string): Promise<void>;
   /** Posts the refund and answers the wallet balance after it. */
   refundOrderFee(tx: Queryable, order: WalletOrder): Promise<number>;
   /** Charges the return fee (`feePesewas`) of a returned order; once per order (the ledger's unique journal). */
@@ -178,6 +192,9 @@ const notFound = () => errors.orderNotFound('No order with this order_id exists 
 /** Statuses an order ends in (a deleted test clock's orders leave those alone). */
 const ENDED: ReadonlySet<string> = new Set(['delivered', 'cancelled', 'returned', 'failed']);
 
+const isRefusedDebit = (err: unknown) =>
+  err instanceof AppError && err.code === 'INSUFFICIENT_WALLET_BALANCE';
+
 /** Delivery orders: creation, reads, cancellation and status moves, each with its events in one transaction. */
 export class OrdersService {
   private readonly listeners: MoveListener[] = [];
@@ -207,10 +224,15 @@ export class OrdersService {
   private async createNow(owner: OrderOwner, input: CreateOrderInput): Promise<OrderRow> {
     const prepared = await this.prepare(owner, input);
     try {
-      // A recipient-paid order is one statement (order, event, placement statements), atomic without
-      // a transaction; a wallet debit needs the transaction that ties it to the order.
-      if (prepared.order.payer !== 'partner') return await this.place(this.deps.db, prepared);
-      return await this.deps.db.transaction((tx) => this.place(tx, prepared));
+      // One statement writes the order, its event, the placement statements and a partner-paid
+      // order's debit: atomic without a transaction.
+      return await this.place(this.deps.db, prepared).catch(async (err: unknown) => {
+        // A refused debit may be of a wallet not yet created (or created since the statement
+        // began): once it exists, one more try answers for the balance itself.
+        if (prepared.order.payer !== 'partner' || !isRefusedDebit(err)) throw err;
+        await this.deps.wallet.openWallet(owner.partnerId);
+        return this.place(this.deps.db, prepared);
+      });
     } catch (err) {
       throw await this.replayOfQuotedOrder(err, owner, input);
     }
@@ -272,6 +294,7 @@ export class OrdersService {
         firstParam,
       );
     const wake: string[] = [];
+    const posted: Array<() => void> = [];
     const placed: PlacedOrder = {
       orderId: id,
       environment: owner.environment,
@@ -335,24 +358,36 @@ export class OrdersService {
         },
       },
       created,
-      this.placeStatements.map((statement) => (first: number) => {
-        const joined = statement(placed, first);
-        if (joined.notify) wake.push(joined.notify);
-        return joined;
-      }),
+      [
+        ...this.placeStatements.map((statement) => (first: number) => {
+          const joined = statement(placed, first);
+          if (joined.notify) wake.push(joined.notify);
+          return joined;
+        }),
+        ...(order.payer === 'partner'
+          ? [
+              (first: number) => {
+                const debit = this.deps.wallet.orderFeeDebit(
+                  {
+                    partnerId: owner.partnerId,
+                    orderId: id,
+                    feePesewas: order.feePesewas!,
+                    at: now,
+                  },
+                  first,
+                );
+                posted.push(debit.posted);
+                return debit;
+              },
+            ]
+          : []),
+      ],
     );
     // The webhook dispatchers only for an event to send (not one finished as nobody's to receive).
     if (eventPending) eventsWritten(tx);
     // Whoever queued work with the order (dispatch's job) is woken by its commit, not by a poll.
     for (const channel of wake) tx.notify(channel);
-    if (order.payer === 'partner') {
-      await this.deps.wallet.debitOrderFee(tx, {
-        partnerId: owner.partnerId,
-        orderId: row.id,
-        feePesewas: order.feePesewas!,
-        at: now,
-      });
-    }
+    for (const effect of posted) tx.afterCommit(effect);
     return row;
   }
 
