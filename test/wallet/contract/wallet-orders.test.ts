@@ -58,6 +58,24 @@ describe('wallet-funded orders', () => {
     expect((await create(s, paidOrder())).body.code).toBe('INSUFFICIENT_WALLET_BALANCE');
   });
 
+  it('spends on credit before any top-up: the first order opens the wallet; past the limit, nothing is written', async () => {
+    const s = await walletPartner(p);
+    const refused = await create(s, paidOrder());
+    expect([refused.status, refused.body.code]).toEqual([402, 'INSUFFICIENT_WALLET_BALANCE']);
+    await p.admin('PATCH', `/partners/${s.partnerId}`, { credit_limit_ghs: FEE });
+    const first = await create(s, paidOrder());
+    expect(first.status).toBe(201);
+    expect(await balance(s)).toBe(-FEE);
+    const past = await create(s, paidOrder({ order_reference: 'credit-past-limit' }));
+    expect([past.status, past.body.code]).toEqual([402, 'INSUFFICIENT_WALLET_BALANCE']);
+    const lookup = await s.client.send<any>('POST', '/api/v1/delivery/orders.get', {
+      body: { order_reference: 'credit-past-limit' },
+    });
+    expect(lookup.body.code).toBe('ORDER_NOT_FOUND');
+    expect(await balance(s)).toBe(-FEE);
+    await expectLedgerConsistent(p);
+  });
+
   it('never overdraws: with room for 3 fees, 8 concurrent orders give exactly 3', async () => {
     const s = await walletPartner(p);
     await topUp(s, 3 * FEE + 10);
