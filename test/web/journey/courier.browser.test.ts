@@ -5,6 +5,9 @@ import { checkPhonePage, closePhone, phonePage } from '../../helpers/courier-bro
 
 const ACCRA = { latitude: 5.6037, longitude: -0.187 };
 const OSU = { latitude: 5.556, longitude: -0.1769 };
+// The phone's actions reach the server and the page through the service worker's queue: on a
+// loaded machine that takes more than expect.poll's default second.
+const SERVER_APPLIES = { timeout: 10_000 };
 
 describe.runIf(browserAvailable)('the courier app in headless Chromium at 390 px', () => {
   const env = usePlatformAndBrowser();
@@ -37,12 +40,12 @@ describe.runIf(browserAvailable)('the courier app in headless Chromium at 390 px
     // On duty: the duty action and the first position are sent at once.
     await page.getByRole('button', { name: 'Off duty' }).click();
     await expect
-      .poll(async () => (await p.app.platform.couriers.get(courier.id)).on_duty)
+      .poll(async () => (await p.app.platform.couriers.get(courier.id)).on_duty, SERVER_APPLIES)
       .toBe(true);
     await expect
-      .poll(async () => (await p.app.platform.couriers.get(courier.id)).last_lat)
+      .poll(async () => (await p.app.platform.couriers.get(courier.id)).last_lat, SERVER_APPLIES)
       .toBe(ACCRA.latitude);
-    await expect.poll(() => page.locator('#sync').textContent()).toBe('All sent.');
+    await expect.poll(() => page.locator('#sync').textContent(), SERVER_APPLIES).toBe('All sent.');
     await checkPhonePage(page, 'home-on-duty');
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
 
@@ -54,7 +57,7 @@ describe.runIf(browserAvailable)('the courier app in headless Chromium at 390 px
     await page.getByRole('button', { name: 'On duty' }).click();
     await page.getByRole('button', { name: 'Off duty' }).click();
     await expect
-      .poll(() => page.locator('#sync').textContent())
+      .poll(() => page.locator('#sync').textContent(), SERVER_APPLIES)
       .toMatch(/^3 actions waiting to be sent/);
     expect((await actions()).length).toBe(sentBefore);
     // The app opens offline (the service worker's shell), its queue still there, and being on duty
@@ -62,7 +65,7 @@ describe.runIf(browserAvailable)('the courier app in headless Chromium at 390 px
     await page.reload();
     await page.getByRole('heading', { name: 'Hello, Nana Yeboah' }).waitFor();
     await expect
-      .poll(() => page.locator('#sync').textContent())
+      .poll(() => page.locator('#sync').textContent(), SERVER_APPLIES)
       .toMatch(/^4 actions waiting to be sent/);
     await checkPhonePage(page, 'home-offline');
 
