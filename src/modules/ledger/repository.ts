@@ -127,19 +127,14 @@ export function journalStatements(
 
 export const ledgerRepository = {
   /**
-   * Posts a journal and moves the wallet balances it touches, in the caller's transaction.
-   * With `floorOf`, a debit that would take that partner's wallet below minus its credit limit
-   * throws INSUFFICIENT_WALLET_BALANCE, which rolls the whole transaction back. Callers make
-   * posting idempotent with a compare-and-set on their own row first; the unique (kind, subject)
-   * of journals is the last guard.
+   * Posts a journal and moves the wallet balance it touches, in the caller's transaction: one
+   * statement, the balance upserted (never refused; a debit that must respect the credit limit is
+   * journalStatements' guarded form, joined to what causes it). Callers make posting idempotent
+   * with a compare-and-set on their own row first; the unique (kind, subject) of journals is the
+   * last guard.
    */
-  async postJournal(
-    tx: Queryable,
-    journal: Journal,
-    at: Date,
-    opts: { floorOf?: string } = {},
-  ): Promise<void> {
-    const { ctes, params, posted } = journalStatements(journal, at, opts);
+  async postJournal(tx: Queryable, journal: Journal, at: Date): Promise<void> {
+    const { ctes, params, posted } = journalStatements(journal, at);
     await tx.query(
       `with ${ctes.map((c) => `${c.name} as (${c.sql})`).join(', ')} select 1 as posted`,
       params,
