@@ -1,3 +1,4 @@
+import { fingerprinter, NonceTable } from './nonce-table.ts';
 import type { AdmitInput, AdmitResult, GuardStore } from './types.ts';
 import { RATE_WINDOW_MS } from './types.ts';
 
@@ -32,8 +33,9 @@ function secondsUntil(ms: number): number {
 /** In-process replay and rate-limit state: correct for one instance only. */
 export class MemoryGuardStore implements GuardStore {
   // Two generations of nonces: every nonce is remembered for at least one full TTL.
-  private current = new Set<string>();
-  private previous = new Set<string>();
+  private current = new NonceTable();
+  private previous = new NonceTable();
+  private readonly fingerprint = fingerprinter();
   private generationStart: number;
   private readonly logs = new Map<string, SlidingLog>();
   private readonly sweeper: NodeJS.Timeout;
@@ -51,12 +53,12 @@ export class MemoryGuardStore implements GuardStore {
     const now = this.clock();
     if (now - this.generationStart >= this.nonceTtlMs) {
       this.previous = this.current;
-      this.current = new Set();
+      // Sized for what the last generation held: no growing again at a steady rate.
+      this.current = new NonceTable(this.previous.size);
       this.generationStart = now;
     }
-    const nonceKey = `${keyId}\u0000${nonce}`;
-    if (this.current.has(nonceKey) || this.previous.has(nonceKey)) return { kind: 'replayed' };
-    this.current.add(nonceKey);
+    const seen = this.fingerprint(keyId, nonce);
+    if (this.previous.has(seen) || !this.current.add(seen)) return { kind: 'replayed' };
 
     const logKey = `${keyId}\u0000${access}`;
     let log = this.logs.get(logKey);
