@@ -3,6 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryGuardStore } from './memory.ts';
+import { NonceTable } from './nonce-table.ts';
 
 let now = 1_000_000;
 const stores: MemoryGuardStore[] = [];
@@ -73,8 +74,26 @@ describe('MemoryGuardStore', () => {
     for (let i = 0; i < 100_000; i++)
       await s.admit({ keyId: 'key_1', nonce: randomUUID(), access: 'read', limit: 1_000_000 });
     gc();
-    // A Set of strings retained about 575 bytes a nonce (57 MB here); the table keeps 16-32 bytes
+    // A Set of strings retained about 575 bytes a nonce (57 MB here); the table keeps 32-64 bytes
     // outside the heap, and the rate window 8 bytes a request inside it.
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(10_000_000);
+  });
+
+  it('starts a generation sized for what the last one held, and forgets a generation after two TTLs', async () => {
+    const s = store(1000);
+    for (let i = 0; i < 20_000; i++) await s.admit(req(`first-${i}`, 'read', 1_000_000));
+    const first = s.nonceMemory();
+    expect(first.nonces).toBe(20_000);
+    now += 1000;
+    await s.admit(req('rotates', 'read', 1_000_000));
+    // The empty second generation gave way to a new one that holds room for 20,000 at once.
+    expect(s.nonceMemory().bytes).toBe(
+      first.bytes - new NonceTable().bytes + new NonceTable(20_000).bytes,
+    );
+    expect(new NonceTable(20_000).bytes).toBeGreaterThan(new NonceTable().bytes);
+    now += 1000;
+    await s.admit(req('rotates-again', 'read', 1_000_000));
+    expect(s.nonceMemory().nonces).toBe(2);
+    expect((await s.admit(req('first-0', 'read', 1_000_000))).kind).toBe('ok');
   });
 });

@@ -80,6 +80,14 @@ export class MemoryGuardStore implements GuardStore {
     };
   }
 
+  /** The nonces remembered (both generations) and the bytes their tables hold. */
+  nonceMemory(): { nonces: number; bytes: number } {
+    return {
+      nonces: this.current.size + this.previous.size,
+      bytes: this.current.bytes + this.previous.bytes,
+    };
+  }
+
   private sweep(): void {
     const now = this.clock();
     for (const [key, log] of this.logs) if (log.count(now) === 0) this.logs.delete(key);

@@ -46,7 +46,10 @@ describe('NonceTable', () => {
     const other = fingerprinter('other-salt');
     expect([...fp('key_1', 'n1')]).toEqual([...fingerprinter('test-salt')('key_1', 'n1')]);
     expect([...fp('key_1', 'n1')]).not.toEqual([...other('key_1', 'n1')]);
-    // Word 3 marks a filled slot: never 0 in a fingerprint.
-    for (let i = 0; i < 1000; i++) expect(fp('key_1', `n${i}`)[3]).not.toBe(0);
+    // Word 3 marks a filled slot: its low bit is always set, and the table refuses one without it.
+    for (let i = 0; i < 1000; i++) expect(fp('key_1', `n${i}`)[3]! & 1).toBe(1);
+    const unmarked = fp('key_1', 'n1').slice();
+    unmarked[3] = 0;
+    expect(() => new NonceTable().add(unmarked)).toThrow(TypeError);
   });
 });
