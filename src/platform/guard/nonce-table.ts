@@ -29,23 +29,31 @@ class Segment {
     return this.slots.byteLength;
   }
 
-  /** Whether present; a run of filled slots ends at an empty one. */
   has(f: Fingerprint): boolean {
+    return this.slots[this.probe(f) * WORDS + 3] !== 0;
+  }
+
+  /** One probe finds the fingerprint or the empty slot it goes in. */
+  add(f: Fingerprint): boolean {
+    const i = this.probe(f);
+    if (this.slots[i * WORDS + 3] !== 0) return false;
+    if ((this.count + 1) * 2 > this.mask + 1) {
+      this.grow();
+      place(this.slots, this.mask, f, 0);
+    } else write(this.slots, i * WORDS, f, 0);
+    this.count++;
+    return true;
+  }
+
+  /** The fingerprint's slot, else the empty slot that ends its run of filled ones. */
+  private probe(f: Fingerprint): number {
     const s = this.slots;
     for (let i = f[0]! & this.mask; ; i = (i + 1) & this.mask) {
       const at = i * WORDS;
-      if (s[at + 3] === 0) return false;
+      if (s[at + 3] === 0) return i;
       if (s[at] === f[0] && s[at + 1] === f[1] && s[at + 2] === f[2] && s[at + 3] === f[3])
-        return true;
+        return i;
     }
-  }
-
-  add(f: Fingerprint): boolean {
-    if (this.has(f)) return false;
-    if ((this.count + 1) * 2 > this.mask + 1) this.grow();
-    place(this.slots, this.mask, f, 0);
-    this.count++;
-    return true;
   }
 
   private grow(): void {
@@ -62,7 +70,10 @@ class Segment {
 function place(s: Int32Array, mask: number, f: Int32Array, from: number): void {
   let i = f[from]! & mask;
   while (s[i * WORDS + 3] !== 0) i = (i + 1) & mask;
-  const at = i * WORDS;
+  write(s, i * WORDS, f, from);
+}
+
+function write(s: Int32Array, at: number, f: Int32Array, from: number): void {
   s[at] = f[from]!;
   s[at + 1] = f[from + 1]!;
   s[at + 2] = f[from + 2]!;
@@ -108,7 +119,7 @@ export class NonceTable {
     // Word 3 marks a filled slot: a fingerprint without its low bit would be stored unseen, and its
     // replay admitted.
     if ((f[3]! & 1) === 0)
-      throw new TypeError('a nonce fingerprint has word 3 odd (fingerprinter)');
+      throw new TypeError('a nonce fingerprint must have word 3 odd (see fingerprinter)');
     return this.segments[f[1]! & (SEGMENTS - 1)]!;
   }
 }
