@@ -1,20 +1,17 @@
 import pg from 'pg';
 import { withArrayLiterals } from './array-literal.ts';
 import type { DriverDb, Queryable, Row } from './types.ts';
-import { parseInt8 } from './types.ts';
+import { MAX_PREPARED, parseInt8 } from './types.ts';
 import { type Changed, decodeChanged, encodeChanged, notifier } from './notify.ts';
 import { isRetryableTransactionError } from './sqlstate.ts';
 
 const MAX_TRANSACTION_ATTEMPTS = 5;
-/** Distinct statements kept prepared per connection; beyond that, statements are parsed each time. */
-const MAX_PREPARED = 256;
 /** Wake-ups from one process are sent at most this often per channel; listeners' rounds are slower anyway. */
 const NOTIFY_GAP_MS = 10;
 
 /**
  * Every parameterised statement becomes a named prepared statement, so PostgreSQL parses and plans
- * it once per connection instead of on every call. The name follows the text; the cap bounds what
- * dynamically built statements could otherwise prepare.
+ * it once per connection instead of on every call. The name follows the text, up to the cap.
  */
 function statementNamer() {
   const names = new Map<string, string>();
@@ -32,18 +29,13 @@ const answeredByServer = (err: unknown) =>
   err instanceof pg.DatabaseError && err.severity !== 'FATAL' && err.severity !== 'PANIC';
 
 /**
- * A checked-out connection, watched: a socket that breaks while it is out makes pg emit `error`,
- * which without a listener would end the process (pg-pool listens only while it is idle). Answers
- * the error that broke it, if any, for `release`.
+ * The error that broke each connection, if any, for `release`: a socket that breaks while a
+ * connection is checked out makes pg emit `error`, which without a listener would end the process
+ * (pg-pool listens only while it is idle). One listener per connection, attached when the pool
+ * opens it, instead of one added and removed around every statement.
  */
-function watched(client: pg.PoolClient): { broken: () => Error | undefined; done: () => void } {
-  let broken: Error | undefined;
-  const onError = (err: Error) => {
-    broken = err;
-  };
-  client.on('error', onError);
-  return { broken: () => broken, done: () => client.removeListener('error', onError) };
-}
+const brokenBy = new WeakMap<pg.ClientBase, Error>();
+const watch = (client: pg.ClientBase) => client.on('error', (err) => brokenBy.set(client, err));
 
 /**
  * One statement on a pooled connection. pg-pool's own `pool.query` closes the connection on any
@@ -55,7 +47,6 @@ function watched(client: pg.PoolClient): { broken: () => Error | undefined; done
  */
 async function onPooledClient(pool: pg.Pool, config: pg.QueryConfig): Promise<pg.QueryResult> {
   const client = await pool.connect();
-  const watch = watched(client);
   let failed: Error | undefined;
   try {
     return await client.query(config);
@@ -63,8 +54,7 @@ async function onPooledClient(pool: pg.Pool, config: pg.QueryConfig): Promise<pg
     if (!answeredByServer(err)) failed = err as Error;
     throw err;
   } finally {
-    watch.done();
-    client.release(watch.broken() ?? failed);
+    client.release(brokenBy.get(client) ?? failed);
   }
 }
 
@@ -100,6 +90,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<DriverDb> {
   });
   // An idle client losing its connection must not crash the process; the next checkout reconnects.
   pool.on('error', () => {});
+  pool.on('connect', watch);
   if (opts.schema) await pool.query(`create schema if not exists ${opts.schema}`);
 
   const statement = statementNamer();
@@ -135,7 +126,6 @@ export async function openPostgres(opts: PostgresOptions): Promise<DriverDb> {
     async transaction(fn) {
       for (let attempt = 1; ; attempt++) {
         const client = await pool.connect();
-        const watch = watched(client);
         // A retried attempt starts with none: only the attempt that commits has its effects run.
         const committed: Array<() => void> = [];
         try {
@@ -148,8 +138,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<DriverDb> {
             notify: (channel, key) => committed.push(() => notify(channel, key)),
           });
           await client.query('COMMIT');
-          watch.done();
-          client.release(watch.broken());
+          client.release(brokenBy.get(client));
           committed.forEach(runNow);
           return result;
         } catch (err) {
@@ -157,9 +146,8 @@ export async function openPostgres(opts: PostgresOptions): Promise<DriverDb> {
             () => false,
             () => true,
           );
-          watch.done();
           // A client whose connection broke is destroyed rather than returned to the pool.
-          client.release(broken ? (watch.broken() ?? (err as Error)) : undefined);
+          client.release(broken ? (brokenBy.get(client) ?? (err as Error)) : undefined);
           if (attempt < MAX_TRANSACTION_ATTEMPTS && isRetryableTransactionError(err)) {
             await backOff(attempt);
             continue;

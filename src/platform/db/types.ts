@@ -74,3 +74,10 @@ export function parseInt8(value: string): number {
     throw new Error(`int8 value ${value} is outside the safe integer range`);
   return n;
 }
+
+/**
+ * Distinct statements each driver keeps prepared per session (a connection, or PGlite's one);
+ * beyond that, statements are parsed each time. The cap bounds what dynamically built statements
+ * could otherwise prepare.
+ */
+export const MAX_PREPARED = 256;
