@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { PGlite, types } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { notifier } from './notify.ts';
+import { preparedStatements, type RunPrepared } from './pglite-statements.ts';
 import type { DriverDb, Queryable, Row } from './types.ts';
 import { parseInt8 } from './types.ts';
 
@@ -9,6 +10,7 @@ const parsers = { [types.INT8]: parseInt8 };
 
 function wrap(
   q: { query: PGlite['query']; exec: PGlite['exec'] },
+  prepared: RunPrepared,
   afterCommit: Queryable['afterCommit'],
   notify: Queryable['notify'],
   open: () => void,
@@ -16,6 +18,10 @@ function wrap(
   return {
     async query<T = Row>(sql: string, params?: readonly unknown[]) {
       open();
+      if (params && params.length > 0) {
+        const rows = await prepared<T>(sql, params);
+        if (rows) return rows;
+      }
       const res = await q.query<T>(sql, params as unknown[] | undefined);
       return res.rows;
     },
@@ -80,7 +86,8 @@ export async function openPglite(
   // The data directory is this process's alone, so every listener is in it: wake-ups stay in memory.
   const bell = new EventEmitter().setMaxListeners(0);
   const notify = notifier(async (channel, keys) => void bell.emit(channel, keys), 0);
-  const direct = wrap(pg, runNow, notify, open);
+  const statements = preparedStatements(pg);
+  const direct = wrap(pg, statements.alone, runNow, notify, open);
   // Statements and transactions started and not finished: one runs, the others wait for the session.
   let active = 0;
   const counted = <T>(work: () => Promise<T>): Promise<T> => {
@@ -99,9 +106,20 @@ export async function openPglite(
         open();
         const committed: Array<() => void> = [];
         const later = (effect: () => void) => committed.push(effect);
-        const result = await pg.transaction((tx) =>
-          fn(wrap(tx, later, (channel, key) => later(() => notify(channel, key)), open)),
-        );
+        const prepared = statements.inTransaction();
+        const result = await pg
+          .transaction((tx) =>
+            fn(
+              wrap(
+                tx,
+                prepared.run,
+                later,
+                (channel, key) => later(() => notify(channel, key)),
+                open,
+              ),
+            ),
+          )
+          .finally(prepared.end);
         committed.forEach(runNow);
         return result;
       }),
