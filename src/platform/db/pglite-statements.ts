@@ -13,6 +13,9 @@ interface Prepared {
 
 const { serialize } = protocol;
 
+/** A prepared statement gone stale: its result type changed (0A000), or the session dropped it (26000). */
+const STALE = new Set(['0A000', '26000']);
+
 /** Runs a parameterised statement prepared (undefined past the cap), holding the locks it needs. */
 export type RunPrepared = <T>(sql: string, params: readonly unknown[]) => Promise<T[] | undefined>;
 
@@ -39,17 +42,23 @@ function joined(parts: Uint8Array[]): Uint8Array {
  */
 export function preparedStatements(pg: PGlite) {
   const statements = new Map<string, Prepared>();
+  // Names only ever increase: a forgotten statement's name may still be allocated in the session.
+  let named = 0;
+  // Statements forgotten since the last prepare, closed in front of the next one.
+  let forgotten: string[] = [];
 
   async function prepare(text: string): Promise<Prepared> {
-    const name = `pp${statements.size}`;
+    const name = `pp${named++}`;
     const answer = await pg.execProtocolStream(
       joined([
+        ...forgotten.map((old) => serialize.close({ type: 'S', name: old })),
         serialize.parse({ name, text }),
         serialize.describe({ type: 'S', name }),
         serialize.sync(),
       ]),
       { syncToFs: false },
     );
+    forgotten = [];
     const prepared: Prepared = {
       name,
       paramTypes: parse.parseDescribeStatementResults(answer),
@@ -65,8 +74,17 @@ export function preparedStatements(pg: PGlite) {
     return serializer ? serializer(v) : String(v);
   }
 
-  /** Rows of a parameterised statement, or undefined when the cap leaves it unnamed. */
-  async function rows<T>(text: string, params: readonly unknown[]): Promise<T[] | undefined> {
+  /**
+   * Rows of a parameterised statement, or undefined when the cap leaves it unnamed. A statement
+   * whose result shape changed under it (DDL: 0A000) or that the session no longer has (26000)
+   * is forgotten, and prepared again: at once when nothing else is in the transaction (`again`),
+   * else on the next call, as the error has ended the transaction anyway.
+   */
+  async function rows<T>(
+    text: string,
+    params: readonly unknown[],
+    again: boolean,
+  ): Promise<T[] | undefined> {
     let prepared = statements.get(text);
     if (!prepared) {
       if (statements.size >= MAX_PREPARED) return undefined;
@@ -74,14 +92,23 @@ export function preparedStatements(pg: PGlite) {
     }
     const { name, paramTypes, described } = prepared;
     const values = params.map((v, i) => value(v, paramTypes[i]));
-    const answer = await pg.execProtocolStream(
-      joined([
-        serialize.bind({ statement: name, values }),
-        serialize.execute({}),
-        serialize.sync(),
-      ]),
-      { syncToFs: false },
-    );
+    let answer: BackendMessage[];
+    try {
+      answer = await pg.execProtocolStream(
+        joined([
+          serialize.bind({ statement: name, values }),
+          serialize.execute({}),
+          serialize.sync(),
+        ]),
+        { syncToFs: false },
+      );
+    } catch (err) {
+      if (!STALE.has((err as { code?: string }).code ?? '')) throw err;
+      statements.delete(text);
+      forgotten.push(name);
+      if (again) return rows<T>(text, params, false);
+      throw err;
+    }
     const results = parse.parseResults(described ? [described, ...answer] : answer, pg.parsers);
     return results[0]!.rows as T[];
   }
@@ -91,7 +118,7 @@ export function preparedStatements(pg: PGlite) {
     alone: (<T>(sql: string, params: readonly unknown[]) =>
       pg._runExclusiveTransaction(() =>
         pg._runExclusiveQuery(async () => {
-          const found = await rows<T>(sql, params);
+          const found = await rows<T>(sql, params, true);
           if (found) await pg.syncToFs();
           return found;
         }),
@@ -107,7 +134,7 @@ export function preparedStatements(pg: PGlite) {
         run: <T>(sql: string, params: readonly unknown[]) =>
           ended
             ? Promise.reject(new Error('Transaction is closed'))
-            : pg._runExclusiveQuery(() => rows<T>(sql, params)),
+            : pg._runExclusiveQuery(() => rows<T>(sql, params, false)),
         end: () => {
           ended = true;
         },

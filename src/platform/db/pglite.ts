@@ -107,19 +107,18 @@ export async function openPglite(
         const committed: Array<() => void> = [];
         const later = (effect: () => void) => committed.push(effect);
         const prepared = statements.inTransaction();
-        const result = await pg
-          .transaction((tx) =>
-            fn(
-              wrap(
-                tx,
-                prepared.run,
-                later,
-                (channel, key) => later(() => notify(channel, key)),
-                open,
-              ),
+        // Ended before PGlite sends COMMIT or ROLLBACK, as its own transaction object is.
+        const result = await pg.transaction((tx) =>
+          fn(
+            wrap(
+              tx,
+              prepared.run,
+              later,
+              (channel, key) => later(() => notify(channel, key)),
+              open,
             ),
-          )
-          .finally(prepared.end);
+          ).finally(prepared.end),
+        );
         committed.forEach(runNow);
         return result;
       }),

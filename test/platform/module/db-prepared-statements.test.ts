@@ -100,21 +100,6 @@ describe(`prepared statements (${onPostgres ? 'PostgreSQL' : 'embedded'})`, () =
     expect(await preparedAs(text)).toHaveLength(1);
   });
 
-  it('runs statements past the cap unnamed, correctly', async () => {
-    const texts = Array.from(
-      { length: MAX_PREPARED + 20 },
-      (_, i) => `select $1::int4 + ${i} as n`,
-    );
-    for (const [i, text] of texts.entries())
-      expect(await db.query(text, [1])).toEqual([{ n: 1 + i }]);
-    const [prepared] = await db.query<{ count: number }>(
-      'select count(*)::int as count from pg_prepared_statements where not from_sql',
-    );
-    expect(prepared!.count).toBeLessThanOrEqual(MAX_PREPARED);
-    expect(await preparedAs(texts.at(-1)!)).toHaveLength(0);
-    expect(await db.query(texts.at(-1)!, [2])).toEqual([{ n: 2 + texts.length - 1 }]);
-  });
-
   it('lets a statement outside a transaction wait for it, never run inside it', async () => {
     const order: string[] = [];
     let outside: Promise<unknown> | undefined;
@@ -132,11 +117,73 @@ describe(`prepared statements (${onPostgres ? 'PostgreSQL' : 'embedded'})`, () =
     else expect(order).toEqual(['transaction ends', 'outside saw 1']);
   });
 
-  it.skipIf(onPostgres)('refuses a statement through a transaction that has ended', async () => {
+  it('refuses a statement through a transaction that has ended', async () => {
     let kept: Parameters<Parameters<Db['transaction']>[0]>[0] | undefined;
     await db.transaction(async (tx) => {
       kept = tx;
     });
     await expect(kept!.query('select $1::int4 as n', [1])).rejects.toThrow('Transaction is closed');
+  });
+
+  it('never lets a statement left running by a transaction that rolled back write outside it', async () => {
+    let straggler: Promise<unknown> | undefined;
+    await expect(
+      db.transaction(async (tx) => {
+        // Not awaited: its second statement comes after the transaction gave up.
+        straggler = (async () => {
+          await tx.query('select $1::int4 as n', [1]);
+          await tx.query('insert into things (id, n) values ($1, $2)', ['th_straggler', 1]);
+        })().then(
+          () => 'ran',
+          (err: Error) => err.message,
+        );
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await straggler).toBe('Transaction is closed');
+    expect(await db.query('select id from things where id = $1', ['th_straggler'])).toEqual([]);
+  });
+
+  // PostgreSQL's connections keep their statements until they close (a schema change ships with a
+  // restart); the embedded database's one session lives as long as the process.
+  it.skipIf(onPostgres)(
+    'prepares a statement again when a schema change altered its result, or the session dropped it',
+    async () => {
+      await db.exec('create table shapes (id text primary key)');
+      await db.exec("insert into shapes values ('s1')");
+      const text = 'select * from shapes where id = $1';
+      expect(await db.query(text, ['s1'])).toEqual([{ id: 's1' }]);
+      await db.exec("alter table shapes add column colour text not null default 'red'");
+      expect(await db.query(text, ['s1'])).toEqual([{ id: 's1', colour: 'red' }]);
+      // The stale statement was closed in front of its replacement, not left allocated beside it.
+      expect(await preparedAs(text)).toHaveLength(1);
+
+      await db.exec('alter table shapes add column size int4');
+      // Inside a transaction the first call fails (and ends it); the next prepares afresh.
+      await expect(db.transaction((tx) => tx.query(text, ['s1']))).rejects.toMatchObject({
+        code: '0A000',
+      });
+      expect(await db.transaction((tx) => tx.query(text, ['s1']))).toEqual([
+        { id: 's1', colour: 'red', size: null },
+      ]);
+
+      await db.exec('deallocate all');
+      expect(await db.query(text, ['s1'])).toEqual([{ id: 's1', colour: 'red', size: null }]);
+    },
+  );
+  // Last: past it, every new statement of this database goes unnamed.
+  it('runs statements past the cap unnamed, correctly', async () => {
+    const texts = Array.from(
+      { length: MAX_PREPARED + 20 },
+      (_, i) => `select $1::int4 + ${i} as n`,
+    );
+    for (const [i, text] of texts.entries())
+      expect(await db.query(text, [1])).toEqual([{ n: 1 + i }]);
+    const [prepared] = await db.query<{ count: number }>(
+      'select count(*)::int as count from pg_prepared_statements where not from_sql',
+    );
+    expect(prepared!.count).toBeLessThanOrEqual(MAX_PREPARED);
+    expect(await preparedAs(texts.at(-1)!)).toHaveLength(0);
+    expect(await db.query(texts.at(-1)!, [2])).toEqual([{ n: 2 + texts.length - 1 }]);
   });
 });
