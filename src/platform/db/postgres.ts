@@ -58,6 +58,35 @@ async function onPooledClient(pool: pg.Pool, config: pg.QueryConfig): Promise<pg
   }
 }
 
+/**
+ * A transaction's statements on its connection. `end` comes before COMMIT or ROLLBACK: a straggling
+ * statement must never reach the connection once it is back in the pool, serving someone else.
+ */
+function inTransaction(
+  client: pg.PoolClient,
+  statement: ReturnType<typeof statementNamer>,
+  committed: Array<() => void>,
+  notify: Queryable['notify'],
+): { tx: Queryable; end: () => void } {
+  let ended = false;
+  const during = () => {
+    if (ended) throw new Error('Transaction is closed');
+    return client;
+  };
+  return {
+    tx: {
+      query: async <T = Row>(sql: string, params?: readonly unknown[]) =>
+        (await during().query(statement(sql, params))).rows as T[],
+      exec: async (sql: string) => void (await during().query(sql)),
+      afterCommit: (effect) => committed.push(effect),
+      notify: (channel, key) => committed.push(() => notify(channel, key)),
+    },
+    end: () => {
+      ended = true;
+    },
+  };
+}
+
 /** A short random pause before another attempt, so two victims of one conflict do not meet again. */
 const backOff = (attempt: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
@@ -128,15 +157,10 @@ export async function openPostgres(opts: PostgresOptions): Promise<DriverDb> {
         const client = await pool.connect();
         // A retried attempt starts with none: only the attempt that commits has its effects run.
         const committed: Array<() => void> = [];
+        const work = inTransaction(client, statement, committed, notify);
         try {
           await client.query('BEGIN');
-          const result = await fn({
-            query: async <T = Row>(sql: string, params?: readonly unknown[]) =>
-              (await client.query(statement(sql, params))).rows as T[],
-            exec: async (sql: string) => void (await client.query(sql)),
-            afterCommit: (effect) => committed.push(effect),
-            notify: (channel, key) => committed.push(() => notify(channel, key)),
-          });
+          const result = await fn(work.tx).finally(work.end);
           await client.query('COMMIT');
           client.release(brokenBy.get(client));
           committed.forEach(runNow);
