@@ -1,27 +1,18 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../../src/platform/db/index.ts';
+import type { Db } from '../../../src/platform/db/index.ts';
+import { openScratchDb } from '../../helpers/raw-db.ts';
 import { MAX_PREPARED } from '../../../src/platform/db/types.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL?.startsWith('postgres'));
-const schema = `t_${randomBytes(6).toString('hex')}`;
 let db: Db;
 
 beforeAll(async () => {
   // One connection: PostgreSQL's prepared statements are per connection, and the catalog view
   // read here must be that connection's.
-  db = await openDatabase(
-    onPostgres
-      ? { kind: 'postgres', url: process.env.DATABASE_URL!, poolSize: 1, schema }
-      : { kind: 'memory' },
-    { migrate: false },
-  );
+  db = await openScratchDb(1);
   await db.exec(`create table things (id text primary key, n int8 not null, doc jsonb)`);
 });
-afterAll(async () => {
-  if (onPostgres) await db.exec(`drop schema ${schema} cascade`);
-  await db.close();
-});
+afterAll(() => db.close());
 
 const preparedAs = async (text: string) =>
   db.query<{ name: string }>(

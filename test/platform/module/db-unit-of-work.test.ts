@@ -1,24 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../../src/platform/db/index.ts';
+import type { Db } from '../../../src/platform/db/index.ts';
+import { openScratchDb } from '../../helpers/raw-db.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL?.startsWith('postgres'));
-const schema = `t_${randomBytes(6).toString('hex')}`;
 let db: Db;
 
 beforeAll(async () => {
-  db = await openDatabase(
-    onPostgres
-      ? { kind: 'postgres', url: process.env.DATABASE_URL!, poolSize: 3, schema }
-      : { kind: 'memory' },
-    { migrate: false },
-  );
+  db = await openScratchDb(3);
   await db.exec('create table uow_t (v text primary key)');
 });
-afterAll(async () => {
-  if (onPostgres) await db.exec(`drop schema ${schema} cascade`);
-  await db.close();
-});
+afterAll(() => db.close());
 
 const values = async () =>
   (await db.query<{ v: string }>('select v from uow_t order by v')).map((r) => r.v);

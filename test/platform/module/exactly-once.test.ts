@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../../src/platform/db/index.ts';
+import type { Db } from '../../../src/platform/db/index.ts';
+import { openScratchDb } from '../../helpers/raw-db.ts';
 import { ExactlyOnceSender, type ExactlyOnceSteps } from '../../../src/platform/exactly-once.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL?.startsWith('postgres'));
-const schema = `t_${randomBytes(6).toString('hex')}`;
 const quiet = { warn() {}, info() {}, error() {}, debug() {} } as never;
 const GRACE_MS = 60_000;
 let db: Db;
@@ -99,19 +98,11 @@ const state = async (id: string) => {
 };
 
 beforeAll(async () => {
-  db = await openDatabase(
-    onPostgres
-      ? { kind: 'postgres', url: process.env.DATABASE_URL!, poolSize: 3, schema }
-      : { kind: 'memory' },
-    { migrate: false },
-  );
+  db = await openScratchDb(3);
   await db.exec(`create table eo_sends (id text primary key, status text not null, sending_since timestamptz, next_check_at timestamptz, provider_ref text);
     create table eo_ledger (send_id text not null)`);
 });
-afterAll(async () => {
-  if (onPostgres) await db.exec(`drop schema ${schema} cascade`);
-  await db.close();
-});
+afterAll(() => db.close());
 beforeEach(async () => {
   await db.exec(
     "truncate eo_sends, eo_ledger; insert into eo_sends (id, status, next_check_at) values ('s1', 'created', '2026-01-01T00:00:00Z')",
