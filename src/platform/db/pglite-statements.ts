@@ -1,5 +1,5 @@
 import { type PGlite, parse, protocol } from '@electric-sql/pglite';
-import { MAX_PREPARED } from './types.ts';
+import { MAX_PREPARED, transactionEnd } from './types.ts';
 
 type BackendMessage = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
 
@@ -123,21 +123,15 @@ export function preparedStatements(pg: PGlite) {
           return found;
         }),
       )) as RunPrepared,
-    /**
-     * One transaction's (which holds the session; its commit writes): past its end it refuses, as
-     * PGlite's transaction object does, since a straggler holding only the query lock would run
-     * between another transaction's statements.
-     */
+    /** One transaction's (which holds the session; its commit writes), refused once ended. */
     inTransaction(): { run: RunPrepared; end: () => void } {
-      let ended = false;
+      const { refuseIfEnded, end } = transactionEnd();
       return {
-        run: <T>(sql: string, params: readonly unknown[]) =>
-          ended
-            ? Promise.reject(new Error('Transaction is closed'))
-            : pg._runExclusiveQuery(() => rows<T>(sql, params, false)),
-        end: () => {
-          ended = true;
+        run: async <T>(sql: string, params: readonly unknown[]) => {
+          refuseIfEnded();
+          return pg._runExclusiveQuery(() => rows<T>(sql, params, false));
         },
+        end,
       };
     },
   };

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { withArrayLiterals } from './array-literal.ts';
 import type { DriverDb, Queryable, Row } from './types.ts';
-import { MAX_PREPARED, parseInt8 } from './types.ts';
+import { MAX_PREPARED, parseInt8, transactionEnd } from './types.ts';
 import { type Changed, decodeChanged, encodeChanged, notifier } from './notify.ts';
 import { isRetryableTransactionError } from './sqlstate.ts';
 
@@ -58,19 +58,16 @@ async function onPooledClient(pool: pg.Pool, config: pg.QueryConfig): Promise<pg
   }
 }
 
-/**
- * A transaction's statements on its connection. `end` comes before COMMIT or ROLLBACK: a straggling
- * statement must never reach the connection once it is back in the pool, serving someone else.
- */
+/** A transaction's statements on its connection, refused once `end` marks it over. */
 function inTransaction(
   client: pg.PoolClient,
   statement: ReturnType<typeof statementNamer>,
   committed: Array<() => void>,
   notify: Queryable['notify'],
 ): { tx: Queryable; end: () => void } {
-  let ended = false;
+  const { refuseIfEnded, end } = transactionEnd();
   const during = () => {
-    if (ended) throw new Error('Transaction is closed');
+    refuseIfEnded();
     return client;
   };
   return {
@@ -81,9 +78,7 @@ function inTransaction(
       afterCommit: (effect) => committed.push(effect),
       notify: (channel, key) => committed.push(() => notify(channel, key)),
     },
-    end: () => {
-      ended = true;
-    },
+    end,
   };
 }
 

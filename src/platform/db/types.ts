@@ -81,3 +81,19 @@ export function parseInt8(value: string): number {
  * could otherwise prepare.
  */
 export const MAX_PREPARED = 256;
+
+/**
+ * A transaction's end, marked before COMMIT or ROLLBACK: past it, the transaction's own queryable
+ * refuses, so a statement left running never reaches the session once it serves someone else.
+ */
+export function transactionEnd(): { refuseIfEnded(): void; end(): void } {
+  let ended = false;
+  return {
+    refuseIfEnded() {
+      if (ended) throw new Error('Transaction is closed');
+    },
+    end() {
+      ended = true;
+    },
+  };
+}
